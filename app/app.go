@@ -1,0 +1,155 @@
+// Package app holds one options struct and one run function per command, apart from the
+// cobra wiring in cmd/charmcraft-map, so that commands are tested without a terminal (the
+// github.com/cli/cli pattern). Run functions write the command's output to Out and warnings
+// to Err, and return an error whose ExitCode the caller uses (CONTRACT §5).
+package app
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/cantrip-dev/charmcraft-map/repomap"
+)
+
+// SchemaVersion is the "schema_version" of every JSON document we print.
+const SchemaVersion = 1
+
+// Exit codes (CONTRACT §5).
+const (
+	ExitOK       = 0
+	ExitFindings = 1 // check found errors (or warnings with --strict)
+	ExitFailure  = 2 // the tool could not do its job
+)
+
+// IO is where a command writes.
+type IO struct {
+	Out io.Writer
+	Err io.Writer
+	// ErrIsTerminal enables the progress indicator on Err.
+	ErrIsTerminal bool
+}
+
+// Common are the flags every command shares.
+type Common struct {
+	Root    string
+	Format  string
+	NoCache bool
+}
+
+// Error is a failure with an exit code and a stable code for the JSON error document.
+type Error struct {
+	Code string // usage, root, internal, findings
+	Exit int
+	Msg  string
+}
+
+func (e *Error) Error() string { return e.Msg }
+
+// ExitCode maps any error returned by a run function to the process exit code.
+func ExitCode(err error) int {
+	if err == nil {
+		return ExitOK
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Exit
+	}
+	return ExitFailure
+}
+
+// Usagef builds a usage error (exit 2).
+func Usagef(format string, args ...any) error {
+	return &Error{Code: "usage", Exit: ExitFailure, Msg: fmt.Sprintf(format, args...)}
+}
+
+// errFindings is returned by check when it found errors; nothing more is printed for it.
+var errFindings = &Error{Code: "findings", Exit: ExitFindings, Msg: ""}
+
+// classify turns a library error into an *Error.
+func classify(err error) error {
+	if err == nil {
+		return nil
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	var u *repomap.UsageError
+	if errors.As(err, &u) {
+		return &Error{Code: "usage", Exit: ExitFailure, Msg: u.Msg}
+	}
+	return &Error{Code: "internal", Exit: ExitFailure, Msg: err.Error()}
+}
+
+// ReportError prints a failure: the JSON error document on Out when format is json, and the
+// message on Err as one line. A findings "error" prints nothing.
+func ReportError(io IO, format string, err error) {
+	err = classify(err)
+	var e *Error
+	if !errors.As(err, &e) || e.Msg == "" {
+		return
+	}
+	if format == "json" {
+		doc := map[string]any{"schema_version": SchemaVersion, "error": map[string]string{"code": e.Code, "message": e.Msg}}
+		b, _ := json.Marshal(doc)
+		fmt.Fprintf(io.Out, "%s\n", b)
+	}
+	fmt.Fprintf(io.Err, "charmcraft-map: %s\n", oneLine(e.Msg))
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// load runs the pipeline's load step with the common flags, printing warnings to Err.
+func load(c Common, io IO, refresh bool, scope []string) (*repomap.Tree, error) {
+	opt := repomap.Options{Root: c.Root, Scope: scope, NoCache: c.NoCache, Refresh: refresh}
+	if io.ErrIsTerminal {
+		opt.Progress = progressPrinter(io.Err)
+	}
+	t, err := repomap.Load(opt)
+	if err != nil {
+		return nil, classify(err)
+	}
+	for _, w := range t.Warnings {
+		fmt.Fprintf(io.Err, "warning: %s\n", oneLine(w))
+	}
+	return t, nil
+}
+
+// progressPrinter draws "parsing n/total" on a terminal for long runs only.
+func progressPrinter(w io.Writer) func(done, total int) {
+	const minFiles = 500 // below this a run is too short for a progress line to help
+	return func(done, total int) {
+		if total < minFiles {
+			return
+		}
+		if done%100 == 0 || done == total {
+			fmt.Fprintf(w, "\rparsing %d/%d files", done, total)
+			if done == total {
+				fmt.Fprint(w, "\r\033[K")
+			}
+		}
+	}
+}
+
+func checkFormat(format string, allowed ...string) error {
+	for _, a := range allowed {
+		if format == a {
+			return nil
+		}
+	}
+	return Usagef("unknown --format %q (want %s)", format, strings.Join(allowed, ", "))
+}
+
+func writeJSON(w io.Writer, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s\n", b)
+	return err
+}

@@ -1,0 +1,256 @@
+package app
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tiktoken-go/tokenizer"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
+
+const charmsDir = "../testdata/charms"
+
+// fixtureCharms lists the fixture roots under testdata/charms.
+func fixtureCharms(t *testing.T) []string {
+	t.Helper()
+	ents, err := os.ReadDir(charmsDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range ents {
+		if e.IsDir() {
+			out = append(out, e.Name())
+		}
+	}
+	if len(out) < 4 {
+		t.Fatalf("only %d fixture charms", len(out))
+	}
+	return out
+}
+
+// copyTree copies a fixture into a temporary root so a test may write its cache there.
+func copyTree(t *testing.T, src string) string {
+	t.Helper()
+	dst := t.TempDir()
+	err := filepath.Walk(src, func(p string, fi os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		if fi.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		if fi.Mode()&os.ModeSymlink != 0 {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+func runMap(t *testing.T, o MapOptions) (string, string, error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	if o.Format == "" {
+		o.Format = "text"
+	}
+	if o.Tokenizer == "" {
+		o.Tokenizer = "cl100k"
+	}
+	if o.Top == 0 {
+		o.Top = 10
+	}
+	err := RunMap(o, IO{Out: &out, Err: &errb})
+	return out.String(), errb.String(), err
+}
+
+func countCL100k(t *testing.T, s string) int {
+	t.Helper()
+	enc, err := tokenizer.Get(tokenizer.Cl100kBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids, _, _ := enc.Encode(s)
+	return len(ids)
+}
+
+// TestGolden compares the full and all views of every fixture with testdata/golden; run
+// `go test ./app -update` after an intended change and review the diff.
+func TestGolden(t *testing.T) {
+	for _, name := range fixtureCharms(t) {
+		for _, view := range []string{"full", "all"} {
+			t.Run(name+"/"+view, func(t *testing.T) {
+				o := MapOptions{Common: Common{Root: filepath.Join(charmsDir, name), NoCache: true}, Tokens: DefaultTokens}
+				o.Full, o.All = view == "full", view == "all"
+				got, _, err := runMap(t, o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				golden := filepath.Join("..", "testdata", "golden", name+"."+view+".txt")
+				if *update {
+					os.MkdirAll(filepath.Dir(golden), 0o755)
+					if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					return
+				}
+				want, err := os.ReadFile(golden)
+				if err != nil {
+					t.Fatalf("%v (run go test ./app -update)", err)
+				}
+				if got != string(want) {
+					t.Errorf("%s differs from the golden file; got:\n%s", golden, got)
+				}
+			})
+		}
+	}
+}
+
+// TestColdWarmNoCacheIdentical: the cache must never change what is printed.
+func TestColdWarmNoCacheIdentical(t *testing.T) {
+	for _, name := range fixtureCharms(t) {
+		t.Run(name, func(t *testing.T) {
+			root := copyTree(t, filepath.Join(charmsDir, name))
+			o := MapOptions{Common: Common{Root: root}, Full: true, Tokens: DefaultTokens}
+			cold, _, err := runMap(t, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := os.Stat(filepath.Join(root, ".cantrip-repomap.json")); err != nil {
+				t.Fatalf("cold run wrote no cache: %v", err)
+			}
+			warm, _, _ := runMap(t, o)
+			o.NoCache = true
+			nocache, _, _ := runMap(t, o)
+			if cold != warm || cold != nocache {
+				t.Errorf("outputs differ:\ncold:\n%s\nwarm:\n%s\nno-cache:\n%s", cold, warm, nocache)
+			}
+		})
+	}
+}
+
+func TestBudgetAndPressure(t *testing.T) {
+	root := filepath.Join(charmsDir, "unified")
+	for _, tokens := range []int{50, 200, 400, 1500} {
+		out, _, err := runMap(t, MapOptions{Common: Common{Root: root, NoCache: true}, Full: true, Tokens: tokens})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := countCL100k(t, out); n > tokens {
+			t.Errorf("--tokens %d printed %d tokens", tokens, n)
+		}
+	}
+	full, _, _ := runMap(t, MapOptions{Common: Common{Root: root, NoCache: true}, Full: true, Tokens: 400})
+	half, _, _ := runMap(t, MapOptions{Common: Common{Root: root, NoCache: true}, Full: true, Tokens: 400, Pressure: 0.85})
+	if n := countCL100k(t, half); n > 200 || n == 0 || len(half) >= len(full) {
+		t.Errorf("pressure 0.85: %d tokens (full view %d bytes, halved %d bytes)", n, len(full), len(half))
+	}
+	empty, _, err := runMap(t, MapOptions{Common: Common{Root: root, NoCache: true}, Full: true, Tokens: 400, Pressure: 0.96})
+	if err != nil || empty != "" {
+		t.Errorf("pressure 0.96 printed %q (err %v)", empty, err)
+	}
+	zero, _, err := runMap(t, MapOptions{Common: Common{Root: root, NoCache: true}, Full: true, Tokens: 0})
+	if err != nil || zero != "" {
+		t.Errorf("--tokens 0 printed %q (err %v)", zero, err)
+	}
+}
+
+func TestCompactViewHub(t *testing.T) {
+	out, _, err := runMap(t, MapOptions{Common: Common{Root: filepath.Join(charmsDir, "unified"), NoCache: true}, Tokens: DefaultTokens})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _, _ := strings.Cut(out, "\n")
+	if !strings.HasPrefix(first, "src/charm.py — ") {
+		t.Errorf("compact view does not start with src/charm.py:\n%s", out)
+	}
+}
+
+func TestMapJSON(t *testing.T) {
+	out, _, err := runMap(t, MapOptions{Common: Common{Root: filepath.Join(charmsDir, "split"), NoCache: true, Format: "json"}, Full: true, Tokens: 300})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		SchemaVersion int `json:"schema_version"`
+		Budget        struct {
+			Tokens, EffectiveTokens, UsedTokens int
+		}
+		Files []struct {
+			Path  string
+			Score float64
+			Shown bool
+		}
+		Text string
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.SchemaVersion != 1 || len(doc.Files) == 0 || doc.Text == "" {
+		t.Fatalf("doc = %+v", doc)
+	}
+	for i := 1; i < len(doc.Files); i++ {
+		if doc.Files[i].Score > doc.Files[i-1].Score {
+			t.Errorf("files not in rank order at %d", i)
+		}
+	}
+	for _, f := range doc.Files {
+		if f.Shown != strings.Contains(doc.Text, f.Path+":\n") {
+			t.Errorf("%s: shown=%v disagrees with the text", f.Path, f.Shown)
+		}
+	}
+}
+
+func TestErrorsAndExitCodes(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "nope")
+	cases := []struct {
+		name string
+		o    MapOptions
+	}{
+		{"missing root", MapOptions{Common: Common{Root: missing, Format: "json"}}},
+		{"bad format", MapOptions{Common: Common{Root: ".", Format: "xml"}}},
+		{"bad tokenizer", MapOptions{Common: Common{Root: ".", Format: "json"}, Tokenizer: "gpt2"}},
+		{"negative tokens", MapOptions{Common: Common{Root: ".", Format: "json"}, Tokens: -1}},
+		{"pressure > 1", MapOptions{Common: Common{Root: ".", Format: "json"}, Pressure: 1.5}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out, _, err := runMap(t, c.o)
+			if ExitCode(err) != ExitFailure {
+				t.Fatalf("exit = %d (err %v), want 2", ExitCode(err), err)
+			}
+			var o, e bytes.Buffer
+			ReportError(IO{Out: &o, Err: &e}, c.o.Format, err)
+			if strings.Count(e.String(), "\n") != 1 {
+				t.Errorf("stderr is not one line: %q", e.String())
+			}
+			if c.o.Format == "json" {
+				var doc struct {
+					SchemaVersion int `json:"schema_version"`
+					Error         struct{ Code, Message string }
+				}
+				if err := json.Unmarshal(o.Bytes(), &doc); err != nil || doc.SchemaVersion != 1 || doc.Error.Message == "" {
+					t.Errorf("error document %q (%v)", o.String(), err)
+				}
+			}
+			if out != "" {
+				t.Errorf("printed %q before failing", out)
+			}
+		})
+	}
+}

@@ -1,0 +1,73 @@
+package app
+
+import (
+	"fmt"
+
+	"github.com/cantrip-dev/charmcraft-map/check"
+	"github.com/cantrip-dev/charmcraft-map/render"
+)
+
+// InterfacesOptions are the flags of `interfaces`.
+type InterfacesOptions struct {
+	Common
+}
+
+// RunInterfaces prints each charm's declared interfaces and the code linked to them.
+func RunInterfaces(o InterfacesOptions, io IO) error {
+	if err := checkFormat(o.Format, "text", "json"); err != nil {
+		return err
+	}
+	t, err := load(o.Common, io, false, nil)
+	if err != nil {
+		return err
+	}
+	links := t.Link()
+	if o.Format == "json" {
+		b, err := render.InterfacesJSON(links)
+		if err != nil {
+			return classify(err)
+		}
+		_, err = fmt.Fprintf(io.Out, "%s\n", b)
+		return err
+	}
+	return render.InterfacesText(io.Out, links)
+}
+
+// CheckOptions are the flags of `check`.
+type CheckOptions struct {
+	Common
+	Strict bool
+}
+
+// RunCheck lints the charm: YAML and code that disagree. It returns errFindings (exit 1) when
+// the report has errors, or warnings under --strict.
+func RunCheck(o CheckOptions, io IO) error {
+	if err := checkFormat(o.Format, "text", "json", "github", "sarif"); err != nil {
+		return err
+	}
+	t, err := load(o.Common, io, false, nil)
+	if err != nil {
+		return err
+	}
+	if len(t.Charms) == 0 {
+		return &Error{Code: "usage", Exit: ExitFailure, Msg: fmt.Sprintf("no charm found under %s (no metadata.yaml, or charmcraft.yaml with a name)", t.Root)}
+	}
+	rep := check.Run(t.Charms, t.Link(), check.Options{Strict: o.Strict})
+	switch o.Format {
+	case "json":
+		err = check.WriteJSON(io.Out, rep)
+	case "github":
+		err = check.WriteGitHub(io.Out, rep)
+	case "sarif":
+		err = check.WriteSARIF(io.Out, rep)
+	default:
+		err = check.WriteText(io.Out, rep)
+	}
+	if err != nil {
+		return err
+	}
+	if rep.ExitCode(o.Strict) != 0 {
+		return errFindings
+	}
+	return nil
+}

@@ -1,0 +1,96 @@
+package app
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/cantrip-dev/charmcraft-map/render"
+)
+
+// MapOptions are the flags of `map` and `refresh`.
+type MapOptions struct {
+	Common
+	Refresh   bool // `refresh`: discard the cache first
+	Full      bool
+	All       bool
+	Top       int
+	Tokens    int
+	Tokenizer string
+	Pressure  float64
+	Focus     []string
+	Mention   []string
+	Scope     []string
+	Explain   bool
+}
+
+// DefaultTokens is the default --tokens budget.
+const DefaultTokens = 1500
+
+// RunMap prints the map.
+func RunMap(o MapOptions, io IO) error {
+	if err := checkFormat(o.Format, "text", "json"); err != nil {
+		return err
+	}
+	switch {
+	case o.Tokens < 0:
+		return Usagef("--tokens must be 0 or more, not %d", o.Tokens)
+	case o.Pressure < 0 || o.Pressure > 1:
+		return Usagef("--pressure must be between 0 and 1, not %g", o.Pressure)
+	case o.Top < 0:
+		return Usagef("--top must be 0 or more, not %d", o.Top)
+	case o.Full && o.All:
+		return Usagef("--full and --all cannot be combined")
+	}
+	switch o.Tokenizer {
+	case "cl100k", "o200k", "chars4":
+	default:
+		return Usagef("unknown --tokenizer %q (want cl100k, o200k or chars4)", o.Tokenizer)
+	}
+	t, err := load(o.Common, io, o.Refresh, o.Scope)
+	if err != nil {
+		return err
+	}
+	focus := make([]string, 0, len(o.Focus))
+	for _, f := range o.Focus {
+		focus = append(focus, relPath(t.Root, f))
+	}
+	links := t.Link()
+	ranked := t.Rank(links, focus, o.Mention)
+	view := "compact"
+	if o.Full {
+		view = "full"
+	} else if o.All {
+		view = "all"
+	}
+	out, err := render.Render(ranked, render.Options{View: view, Tokens: o.Tokens, Pressure: o.Pressure,
+		Tokenizer: o.Tokenizer, Top: o.Top, Explain: o.Explain, Focus: focus})
+	if err != nil {
+		return classify(err)
+	}
+	if o.Format == "json" {
+		meta := render.MapMeta{Root: t.Root, Tokens: o.Tokens, Pressure: o.Pressure, Tokenizer: o.Tokenizer}
+		for _, c := range t.Charms {
+			meta.Charms = append(meta.Charms, render.CharmRef{Name: c.Name, Dir: c.Dir})
+		}
+		b, err := render.MapJSON(ranked, out, meta)
+		if err != nil {
+			return classify(err)
+		}
+		_, err = fmt.Fprintf(io.Out, "%s\n", b)
+		return err
+	}
+	_, err = fmt.Fprint(io.Out, out.Text)
+	return err
+}
+
+// relPath turns a --focus value into a root-relative '/'-path: absolute paths and paths
+// relative to the current directory both work when they lie in the root.
+func relPath(root, p string) string {
+	if filepath.IsAbs(p) {
+		if rel, err := filepath.Rel(root, p); err == nil && !strings.HasPrefix(rel, "..") {
+			return filepath.ToSlash(rel)
+		}
+	}
+	return strings.TrimPrefix(filepath.ToSlash(filepath.Clean(p)), "./")
+}

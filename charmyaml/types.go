@@ -1,0 +1,116 @@
+// Package charmyaml reads a charm's declared interfaces from its YAML files.
+//
+// Input: the bytes of metadata.yaml, config.yaml, actions.yaml and charmcraft.yaml of one
+// charm directory (any may be absent). Output: a Charm, a plain value listing relations,
+// config options, actions, containers, storage and resources, each with the file and line
+// that declares it. Each of the three sections (metadata, config, actions) resolves on its
+// own: from its own file when that exists, else from charmcraft.yaml.
+//
+// Broken YAML never fails the load: what can be read is returned and the problems are
+// listed in Charm.Warnings.
+package charmyaml
+
+// Pos is where a declaration sits: a root-relative, '/'-separated file path and a 1-based line.
+type Pos struct {
+	File string `json:"file"`
+	Line int    `json:"line"`
+}
+
+// Charm is one charm's declared interfaces.
+type Charm struct {
+	Name        string `json:"name"`
+	Dir         string `json:"dir"` // root-relative directory, "." for the root
+	Subordinate bool   `json:"subordinate,omitempty"`
+
+	Relations  []Relation     `json:"relations,omitempty"`  // requires, provides, peers, in YAML order
+	Config     []ConfigOption `json:"config,omitempty"`     // in YAML order
+	Actions    []Action       `json:"actions,omitempty"`    // in YAML order
+	Containers []Container    `json:"containers,omitempty"` // in YAML order
+	Storage    []Storage      `json:"storage,omitempty"`    // in YAML order
+	Resources  []Resource     `json:"resources,omitempty"`  // in YAML order
+	Extensions []string       `json:"extensions,omitempty"` // charmcraft.yaml `extensions:`
+
+	// Files are the root-relative YAML files this charm was read from, sorted.
+	Files []string `json:"files,omitempty"`
+	// Warnings are non-fatal problems, one line each, prefixed with the file ("metadata.yaml:3: ...").
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// Relation roles.
+const (
+	RoleRequires = "requires"
+	RoleProvides = "provides"
+	RolePeers    = "peers"
+)
+
+// Relation is one endpoint under requires, provides or peers.
+type Relation struct {
+	Name      string `json:"name"`
+	Role      string `json:"role"`      // RoleRequires, RoleProvides or RolePeers
+	Interface string `json:"interface"` // may be "" when the YAML omits it
+	Limit     int    `json:"limit,omitempty"`
+	Optional  bool   `json:"optional,omitempty"`
+	Scope     string `json:"scope,omitempty"` // "global" (default, left empty) or "container"
+	// Extension is set when the endpoint is added by a charmcraft extension (e.g. "flask-framework")
+	// rather than declared in a file; Pos then points at the `extensions:` line.
+	Extension string `json:"extension,omitempty"`
+	Pos
+}
+
+// ConfigOption is one option under config `options:`.
+type ConfigOption struct {
+	Name        string `json:"name"`
+	Type        string `json:"type"`              // string, int, float, boolean, secret ("" if omitted)
+	Default     string `json:"default,omitempty"` // the default rendered as YAML scalar text
+	HasDefault  bool   `json:"has_default"`
+	Description string `json:"description,omitempty"` // first line only
+	Extension   string `json:"extension,omitempty"`
+	Pos
+}
+
+// Action is one action with its parameters.
+type Action struct {
+	Name        string   `json:"name"`
+	Description string   `json:"description,omitempty"` // first line only
+	Params      []Param  `json:"params,omitempty"`      // in YAML order
+	Required    []string `json:"required,omitempty"`
+	Extension   string   `json:"extension,omitempty"`
+	Pos
+}
+
+// Param is one action parameter.
+type Param struct {
+	Name string `json:"name"`
+	Type string `json:"type,omitempty"` // JSON-schema type
+	Pos
+}
+
+// Container is one entry under `containers:`.
+type Container struct {
+	Name     string   `json:"name"`
+	Resource string   `json:"resource,omitempty"`
+	Mounts   []string `json:"mounts,omitempty"` // "storage:location"
+	Pos
+}
+
+// Storage is one entry under `storage:`.
+type Storage struct {
+	Name     string `json:"name"`
+	Type     string `json:"type,omitempty"`
+	Location string `json:"location,omitempty"`
+	Pos
+}
+
+// Resource is one entry under `resources:`.
+type Resource struct {
+	Name string `json:"name"`
+	Type string `json:"type,omitempty"` // oci-image or file
+	Pos
+}
+
+// Files holds the raw YAML of one charm directory; nil means the file is absent.
+// Paths are root-relative names used for Pos.File and warnings.
+type Files struct {
+	Dir                                   string
+	Metadata, Config, Actions, Charmcraft []byte
+}

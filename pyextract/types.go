@@ -1,0 +1,184 @@
+// Package pyextract reads one Python source file with tree-sitter and returns what the later
+// stages need: its definitions (classes, functions, methods, module constants) with one-line
+// signatures, the names it references and imports, and the syntactic facts the linker resolves
+// against the charm's YAML (observe calls, assignments, calls, key reads).
+//
+// Input: a root-relative path and the file's bytes. Output: a File, a plain value that is
+// JSON-serialisable so the cache can store it. Extraction is error-tolerant: tree-sitter
+// recovers from syntax errors, and a broken function costs only that function.
+//
+// pyextract never executes or imports the code it reads.
+package pyextract
+
+// Symbol kinds.
+const (
+	KindClass    = "class"
+	KindFunction = "function"
+	KindMethod   = "method"
+	KindConstant = "constant"
+)
+
+// File is everything extracted from one Python file.
+type File struct {
+	Path    string   `json:"path"`
+	Lines   int      `json:"lines"`
+	Symbols []Symbol `json:"symbols,omitempty"` // in source order
+	// Refs counts the identifiers the file uses (names and attribute names), excluding the
+	// names it defines at the point of definition and Python keywords/builtins. Sorted by Name.
+	Refs    []Ref    `json:"refs,omitempty"`
+	Imports []Import `json:"imports,omitempty"` // in source order
+	Facts   Facts    `json:"facts"`
+	// Errors counts tree-sitter ERROR/MISSING nodes; >0 means the file was only partly read.
+	Errors int `json:"errors,omitempty"`
+}
+
+// Symbol is one definition.
+type Symbol struct {
+	Name      string `json:"name"`      // "Class", "func", "CONST", or "Class.method" for methods
+	Kind      string `json:"kind"`      // KindClass, KindFunction, KindMethod, KindConstant
+	Qualifier string `json:"qualifier"` // the enclosing class for methods and nested classes, else ""
+	Line      int    `json:"line"`      // 1-based line of the `def`/`class`/assignment
+	EndLine   int    `json:"end_line"`
+	// Signature is one line: "class Foo(ops.CharmBase):", "def f(self, a: int = 1) -> str:",
+	// "async def g():", "NAME = \"value\"" (long values truncated with "…").
+	Signature  string   `json:"signature"`
+	Bases      []string `json:"bases,omitempty"`      // classes: base expressions as written
+	Decorators []string `json:"decorators,omitempty"` // as written, without "@"
+	Params     []Param  `json:"params,omitempty"`     // functions and methods, including self
+	// Value is set for constants whose value is a plain value (string literal, name, call...).
+	Value *Value `json:"value,omitempty"`
+}
+
+// Param is one function parameter.
+type Param struct {
+	Name    string `json:"name"`
+	Default *Value `json:"default,omitempty"`
+}
+
+// Ref is an identifier the file uses and how many times.
+type Ref struct {
+	Name  string `json:"name"`
+	Count int    `json:"count"`
+}
+
+// Import is one imported name.
+//
+//	import a.b            -> {Module: "a.b"}
+//	import a.b as c       -> {Module: "a.b", Alias: "c"}
+//	from a.b import X     -> {Module: "a.b", Name: "X"}
+//	from .state import X as Y -> {Module: ".state", Name: "X", Alias: "Y"}
+type Import struct {
+	Module string `json:"module"`
+	Name   string `json:"name,omitempty"`
+	Alias  string `json:"alias,omitempty"`
+	Line   int    `json:"line"`
+}
+
+// Facts are the syntactic facts the linker resolves. pyextract records them without
+// interpreting names: resolving constants, library objects and YAML names is the linker's job.
+type Facts struct {
+	Observes []Observe   `json:"observes,omitempty"`
+	Assigns  []Assign    `json:"assigns,omitempty"`
+	Calls    []Call      `json:"calls,omitempty"`
+	Keys     []KeyAccess `json:"keys,omitempty"`
+	Attrs    []AttrRead  `json:"attrs,omitempty"`
+}
+
+// Scope says where a fact sits.
+type Scope struct {
+	Class string `json:"class,omitempty"` // innermost enclosing class ("" at module level)
+	Func  string `json:"func,omitempty"`  // innermost enclosing function or method name
+	Line  int    `json:"line"`
+	// Conditional is true when the fact sits under an if/elif/else, try/except, for/while, or
+	// match inside its function (so it may not run every time).
+	Conditional bool `json:"conditional,omitempty"`
+}
+
+// Step is one link of an expression chain such as self.on["db"].relation_joined.
+// Exactly one of Name, Index, GetAttr is set, or Call is true.
+type Step struct {
+	Name    string `json:"name,omitempty"`    // identifier (the first step) or ".attr"
+	Index   *Value `json:"index,omitempty"`   // [value]
+	GetAttr *Value `json:"getattr,omitempty"` // getattr(prev, value) with a non-literal value; a string literal becomes Name
+	Call    bool   `json:"call,omitempty"`    // prev(...) (arguments dropped)
+}
+
+// Chain is an expression built from a name by attribute, index, getattr and call steps.
+// getattr(self.on, "x") is recorded as the chain self.on.x.
+type Chain []Step
+
+// Value kinds.
+const (
+	ValStr   = "str"   // a plain string literal (no interpolation)
+	ValChain = "chain" // a name or attribute chain: PEER, self.relation_name, consts.DB
+	ValCall  = "call"  // a call: Cls(self, "db", relation_name=X)
+	ValFStr  = "fstr"  // an f-string; Str holds its text with {...} kept
+	ValOther = "other" // anything else (numbers, containers, expressions); Str holds short source text
+)
+
+// Value is an argument, index, default or assigned value.
+type Value struct {
+	Kind   string  `json:"kind"`
+	Str    string  `json:"str,omitempty"`
+	Chain  Chain   `json:"chain,omitempty"`  // ValChain; for ValCall, the callee
+	Args   []Value `json:"args,omitempty"`   // ValCall positional arguments
+	Kwargs []Kwarg `json:"kwargs,omitempty"` // ValCall keyword arguments, in source order
+}
+
+// Kwarg is one keyword argument.
+type Kwarg struct {
+	Name  string `json:"name"`
+	Value Value  `json:"value"`
+}
+
+// Observe is a call of framework.observe (any callee chain ending in ".observe", or a local
+// alias of one such as `observe = self.framework.observe`).
+type Observe struct {
+	Scope
+	Event   Value `json:"event"`   // usually ValChain: self.on.db_relation_changed
+	Handler Value `json:"handler"` // usually ValChain: self._on_db_changed
+}
+
+// Assign is an assignment whose target is a name or attribute chain: module constants,
+// class attributes (including annotated fields `x: int = 1`, Value.Kind ValOther when no
+// value), `self.x = ...` in methods, and local aliases. Tuple targets are skipped.
+type Assign struct {
+	Scope
+	Target     Chain  `json:"target"`
+	Value      Value  `json:"value"`
+	Annotation string `json:"annotation,omitempty"`
+}
+
+// Call is a call that is not itself an observe call and is either a lookup (callee's last
+// name is one of LookupCalls) or looks like a class instantiation with arguments (callee's
+// last name starts with an upper-case letter). Calls assigned to something appear as Assign
+// values instead of here.
+type Call struct {
+	Scope
+	Value Value `json:"value"` // Kind ValCall
+}
+
+// LookupCalls are method names whose calls are always recorded as Call facts.
+var LookupCalls = []string{
+	"get_relation", "get_relations", "get_container", "get_binding", "get_secret",
+	"load_config", "set_ports", "open_port",
+}
+
+// KeyAccess is X[key] or X.get(key, ...) where X is a chain and key is a string literal or a
+// chain (e.g. self.config["port"], event.params.get("user"), self.model.relations[PEER]).
+type KeyAccess struct {
+	Scope
+	Object Chain  `json:"object"`
+	Key    Value  `json:"key"`
+	Via    string `json:"via"` // "index" or "get"
+}
+
+// AttrRead is an attribute read on a chain ending in config/params/typed-config-like names,
+// e.g. self.config.log_level or self.charm_config.port: Object is the chain without the last
+// attribute, Attr the attribute. Only chains whose last object step name contains "config"
+// or "params" are recorded.
+type AttrRead struct {
+	Scope
+	Object Chain  `json:"object"`
+	Attr   string `json:"attr"`
+}

@@ -1,0 +1,71 @@
+// Package rank orders a charm tree's files, and the symbols within each file, by importance.
+//
+// Input: the Python files (pyextract), the charms (charmyaml), the links (linker) and what the
+// agent is working on (focus paths, mention text). It builds a reference graph over files
+// (a file that references a name points to the files that define it; a YAML file points to
+// the files that handle its interfaces and they point back) and runs PageRank over it with
+// gonum, personalised toward the focus and mentions. Output: a Result, every file in rank
+// order with its score, the named signals behind the score, and its symbols in importance
+// order. Every weight is a named constant in weights.go with a comment saying why.
+package rank
+
+import (
+	"github.com/cantrip-dev/charmcraft-map/charmyaml"
+	"github.com/cantrip-dev/charmcraft-map/linker"
+	"github.com/cantrip-dev/charmcraft-map/pyextract"
+)
+
+// File classes: how a path is treated before any graph signal.
+const (
+	ClassSource = "source" // first-party charm code (src/, the charm's own lib/charms/<name>/, shared folders)
+	ClassLib    = "lib"    // vendored charm library lib/charms/<other>/
+	ClassTest   = "test"   // tests/, test_*.py, *_test.py, conftest.py
+	ClassYAML   = "yaml"   // charm YAML
+	ClassOther  = "other"  // other Python (scripts, docs helpers)
+)
+
+// Input is everything the ranker reads.
+type Input struct {
+	Files  []pyextract.File
+	Charms []charmyaml.Charm
+	Links  linker.Result
+	// Focus are root-relative paths the agent is working on.
+	Focus []string
+	// Mentions are free task texts; identifiers, file names and interface names are taken from them.
+	Mentions []string
+}
+
+// Result is every mapped file in rank order (highest first; ties broken by path).
+type Result struct {
+	Files []File `json:"files"`
+}
+
+// File is one ranked file.
+type File struct {
+	Path    string   `json:"path"`
+	Class   string   `json:"class"` // a Class constant
+	Score   float64  `json:"score"` // normalised so the scores of all files sum to 1
+	Focused bool     `json:"focused,omitempty"`
+	Signals []Signal `json:"signals,omitempty"` // what made the score, largest first
+	Symbols []Symbol `json:"symbols"`           // importance order
+}
+
+// Signal is one named contribution to a score, for --explain.
+type Signal struct {
+	Name  string  `json:"name"`  // a weights.go constant name in kebab case, e.g. "pagerank", "lib-penalty"
+	Value float64 `json:"value"` // the factor or addend it contributed
+	Note  string  `json:"note,omitempty"`
+}
+
+// Symbol is one definition or declared interface in importance order.
+type Symbol struct {
+	Name      string  `json:"name"`
+	Kind      string  `json:"kind"` // class, function, method, constant; for YAML: relation, config-option, action, container, storage, resource
+	Qualifier string  `json:"qualifier"`
+	Signature string  `json:"signature"` // Python: the one-line signature; YAML: "[relation] database (requires postgresql_client)"
+	Line      int     `json:"line"`
+	Score     float64 `json:"score"`
+	// Links are, for YAML interfaces, the handlers ("Class.method") in order; for Python
+	// handlers, the interfaces they handle ("relation database").
+	Links []string `json:"links,omitempty"`
+}

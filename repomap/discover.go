@@ -1,0 +1,223 @@
+package repomap
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+)
+
+// IgnoreFile is the root-level file (gitignore syntax) listing paths to leave out of the map.
+const IgnoreFile = ".charmcraft-map-ignore"
+
+// CharmYAMLNames are the file names a charm declares its interfaces in.
+var CharmYAMLNames = []string{"metadata.yaml", "config.yaml", "actions.yaml", "charmcraft.yaml"}
+
+// skipDirs are directory names never descended into: VCS data, virtual environments, caches
+// and build output (charmcraft's parts/stage/prime among them). Virtual environments with other
+// names are recognised by their pyvenv.cfg.
+var skipDirs = map[string]bool{
+	".git": true, ".hg": true, ".svn": true, ".bzr": true,
+	"venv": true, ".venv": true, "virtualenv": true, ".virtualenv": true,
+	"__pycache__": true, ".tox": true, ".nox": true, ".mypy_cache": true, ".pytest_cache": true,
+	".ruff_cache": true, ".hypothesis": true, ".cache": true, "node_modules": true,
+	"build": true, "dist": true, ".eggs": true, "parts": true, "stage": true, "prime": true,
+	"site-packages": true, ".idea": true, ".vscode": true,
+}
+
+// maxSourceBytes bounds the files read: larger .py or YAML files are skipped with a warning.
+const maxSourceBytes = 4 << 20
+
+// Discovered is the result of walking a tree.
+type Discovered struct {
+	// Python are the root-relative, '/'-separated paths of the Python files to map, sorted.
+	Python []string
+	// CharmDirs are directories (root-relative, "." for the root) holding a charm YAML file, sorted.
+	CharmDirs []string
+	// Warnings are one-line notes about skipped paths.
+	Warnings []string
+}
+
+// Discover walks root and returns what to map. It honours .gitignore files at every level and
+// the root's .charmcraft-map-ignore, never descends into skipDirs or virtual environments, and
+// never follows a symbolic link: a linked file is taken only when its target resolves inside
+// root, and linked directories are not entered. scopes (root-relative folders) limit the Python
+// files; charm YAML is found everywhere so scoped code still links to its charm.
+func Discover(root string, scopes []string) (Discovered, error) {
+	var d Discovered
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return d, err
+	}
+	var patterns []gitignore.Pattern
+	if ps, err := readIgnore(filepath.Join(root, IgnoreFile), nil); err == nil {
+		patterns = append(patterns, ps...)
+	}
+	charmDirs := map[string]bool{}
+	// dirPatterns remembers how many patterns were active when a directory was entered, so
+	// the patterns of a nested .gitignore apply to that directory's subtree only.
+	type frame struct {
+		dir string
+		n   int
+	}
+	var stack []frame
+	err = filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
+		rel, rerr := filepath.Rel(root, p)
+		if rerr != nil {
+			return nil
+		}
+		rel = filepath.ToSlash(rel)
+		if err != nil {
+			if rel == "." {
+				return err
+			}
+			d.Warnings = append(d.Warnings, fmt.Sprintf("%s: skipped: %v", rel, unwrapPathErr(err)))
+			if e != nil && e.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		for len(stack) > 0 && !within(rel, stack[len(stack)-1].dir) {
+			patterns = patterns[:stack[len(stack)-1].n]
+			stack = stack[:len(stack)-1]
+		}
+		parts := splitRel(rel)
+		if e.IsDir() {
+			if rel != "." {
+				if skipDirs[e.Name()] || strings.HasSuffix(e.Name(), ".egg-info") || isVenv(p) ||
+					gitignore.NewMatcher(patterns).Match(parts, true) {
+					return fs.SkipDir
+				}
+			}
+			stack = append(stack, frame{dir: rel, n: len(patterns)})
+			domain := parts
+			if ps, err := readIgnore(filepath.Join(p, ".gitignore"), domain); err == nil {
+				patterns = append(patterns, ps...)
+			}
+			return nil
+		}
+		name := e.Name()
+		isPy := strings.HasSuffix(name, ".py")
+		isYAML := isCharmYAML(name)
+		if !isPy && !isYAML {
+			return nil
+		}
+		if gitignore.NewMatcher(patterns).Match(parts, false) {
+			return nil
+		}
+		if e.Type()&fs.ModeSymlink != 0 {
+			if !linkInside(realRoot, p) {
+				d.Warnings = append(d.Warnings, fmt.Sprintf("%s: skipped: symbolic link leads outside the root or nowhere", rel))
+				return nil
+			}
+		} else if !e.Type().IsRegular() {
+			return nil
+		}
+		if isYAML {
+			charmDirs[path.Dir(rel)] = true
+		}
+		if isPy && inScope(rel, scopes) {
+			d.Python = append(d.Python, rel)
+		}
+		return nil
+	})
+	if err != nil {
+		return d, err
+	}
+	for dir := range charmDirs {
+		d.CharmDirs = append(d.CharmDirs, dir)
+	}
+	sort.Strings(d.CharmDirs)
+	sort.Strings(d.Python)
+	return d, nil
+}
+
+func isCharmYAML(name string) bool {
+	for _, n := range CharmYAMLNames {
+		if name == n {
+			return true
+		}
+	}
+	return false
+}
+
+func splitRel(rel string) []string {
+	if rel == "." {
+		return nil
+	}
+	return strings.Split(rel, "/")
+}
+
+// within reports whether rel is dir or lies under it.
+func within(rel, dir string) bool {
+	return dir == "." || rel == dir || strings.HasPrefix(rel, dir+"/")
+}
+
+func inScope(rel string, scopes []string) bool {
+	if len(scopes) == 0 {
+		return true
+	}
+	for _, s := range scopes {
+		if within(rel, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// isVenv reports whether dir is a Python virtual environment.
+func isVenv(dir string) bool {
+	_, err := os.Lstat(filepath.Join(dir, "pyvenv.cfg"))
+	return err == nil
+}
+
+// linkInside reports whether the symbolic link p resolves to a regular file inside realRoot.
+func linkInside(realRoot, p string) bool {
+	target, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return false
+	}
+	fi, err := os.Stat(target)
+	if err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	rel, err := filepath.Rel(realRoot, target)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+}
+
+// readIgnore reads a gitignore-syntax file whose patterns apply under domain.
+func readIgnore(file string, domain []string) ([]gitignore.Pattern, error) {
+	fi, err := os.Lstat(file)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxSourceBytes {
+		return nil, fs.ErrNotExist
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	var ps []gitignore.Pattern
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 4096), maxSourceBytes)
+	for sc.Scan() {
+		line := strings.TrimRight(sc.Text(), "\r")
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		ps = append(ps, gitignore.ParsePattern(line, domain))
+	}
+	return ps, nil
+}
+
+func unwrapPathErr(err error) error {
+	if pe, ok := err.(*fs.PathError); ok {
+		return pe.Err
+	}
+	return err
+}

@@ -1,0 +1,362 @@
+// Package repomap runs the pipeline: it discovers a tree's files, owns the per-file parse
+// cache, and runs the stages in order (charmyaml, pyextract → linker → rank); render and the
+// commands consume what it returns.
+//
+// Decisions:
+//   - Python parse results are cached per file in CacheFile, in the shape Cantrip reads (see
+//     cache.go). A file whose mtime and size match its entry is not read; one whose mtime changed
+//     but whose bytes hash the same costs a hash, not a parse.
+//   - Charm YAML is re-read on every run: a handful of small files, cheaper to parse than to
+//     validate against a cache.
+//   - Parsing runs on all cores; results are ordered by path so output never depends on timing.
+//   - The cache is written only when something in it changed, atomically.
+package repomap
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/cantrip-dev/charmcraft-map/charmyaml"
+	"github.com/cantrip-dev/charmcraft-map/linker"
+	"github.com/cantrip-dev/charmcraft-map/pyextract"
+	"github.com/cantrip-dev/charmcraft-map/rank"
+)
+
+// Options say which tree to load and how to use the cache.
+type Options struct {
+	Root    string
+	Scope   []string // root-relative folders; empty maps the whole tree
+	NoCache bool     // neither read nor write the cache
+	Refresh bool     // ignore the cache's contents, reparse everything, then write it
+	// Progress, when set, is called as files are parsed (from one goroutine at a time).
+	Progress func(done, total int)
+}
+
+// Tree is a loaded tree: its charms and Python files, ready for the linker and the ranker.
+type Tree struct {
+	Root     string
+	Charms   []charmyaml.Charm
+	Files    []pyextract.File // sorted by path
+	Warnings []string         // one line each, for stderr
+	Stats    Stats
+}
+
+// Stats count what a load did, for tests and benchmarks.
+type Stats struct {
+	Files        int  // Python files mapped
+	Parsed       int  // parsed with tree-sitter
+	Rehashed     int  // read and hashed but found unchanged
+	Reused       int  // taken from the cache without reading
+	CacheWritten bool // the cache file was (re)written
+}
+
+// UsageError is a problem with what the caller asked for (exit code 2).
+type UsageError struct{ Msg string }
+
+func (e *UsageError) Error() string { return e.Msg }
+
+// Load discovers, reads and parses the tree at opt.Root.
+func Load(opt Options) (*Tree, error) {
+	root, err := checkRoot(opt.Root)
+	if err != nil {
+		return nil, err
+	}
+	scopes, err := cleanScopes(root, opt.Scope)
+	if err != nil {
+		return nil, err
+	}
+	disc, err := Discover(root, scopes)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", root, err)
+	}
+	t := &Tree{Root: root, Warnings: disc.Warnings}
+
+	yamlEntries := map[string]*cacheEntry{}
+	for _, dir := range disc.CharmDirs {
+		ch, ok, err := charmyaml.Load(root, dir)
+		if err != nil {
+			t.Warnings = append(t.Warnings, fmt.Sprintf("%s: %v", dir, err))
+			continue
+		}
+		if !ok {
+			continue
+		}
+		t.Warnings = append(t.Warnings, ch.Warnings...)
+		t.Charms = append(t.Charms, ch)
+		for file, defs := range charmDefs(ch) {
+			yamlEntries[file] = yamlEntry(file, mtimeOf(filepath.Join(root, filepath.FromSlash(file))), defs)
+		}
+	}
+
+	var c cache
+	if !opt.NoCache {
+		var warn string
+		c, warn = loadCache(root)
+		if warn != "" {
+			t.Warnings = append(t.Warnings, warn)
+		}
+		if opt.Refresh {
+			c.ours = map[string]*cacheEntry{}
+		}
+	}
+
+	files, changed, err := t.parseAll(disc.Python, c, opt.Progress)
+	if err != nil {
+		return nil, err
+	}
+	t.Files = files
+	t.Stats.Files = len(files)
+
+	if !opt.NoCache {
+		keep := map[string]json.RawMessage{}
+		fresh := make([]*cacheEntry, 0, len(changed)+len(yamlEntries))
+		for _, e := range changed {
+			fresh = append(fresh, e)
+		}
+		dirty := len(changed) > 0 || opt.Refresh
+		for file, e := range yamlEntries {
+			b, _ := json.Marshal(e)
+			if old, ok := c.raw[file]; ok && string(old) == string(b) {
+				keep[file] = old
+				continue
+			}
+			fresh = append(fresh, e)
+			dirty = true
+		}
+		mapped := map[string]bool{}
+		for _, f := range files {
+			mapped[f.Path] = true
+		}
+		for file, raw := range c.raw {
+			switch {
+			case mapped[file]:
+				if changed[file] == nil {
+					keep[file] = raw
+				}
+			case yamlEntries[file] != nil:
+			case len(scopes) > 0 && !inScope(file, scopes) && exists(root, file):
+				keep[file] = raw // outside this run's scope: carried over untouched
+			default:
+				dirty = true // the file is gone or no longer mapped
+			}
+		}
+		if len(c.raw) == 0 && (len(files) > 0 || len(yamlEntries) > 0) {
+			dirty = true
+		}
+		if dirty {
+			if err := writeCache(root, fresh, keep); err != nil {
+				t.Warnings = append(t.Warnings, fmt.Sprintf("%s: not written: %v", CacheFile, err))
+			} else {
+				t.Stats.CacheWritten = true
+			}
+		}
+	}
+	sort.Strings(t.Warnings)
+	return t, nil
+}
+
+// parseAll returns the extraction of every file, reusing cache entries where the file is
+// unchanged, and the new or updated cache entries by file.
+func (t *Tree) parseAll(paths []string, c cache, progress func(int, int)) ([]pyextract.File, map[string]*cacheEntry, error) {
+	out := make([]pyextract.File, len(paths))
+	entries := make([]*cacheEntry, len(paths))
+	warns := make([]string, len(paths))
+	var todo []int
+	for i, p := range paths {
+		fi, err := os.Stat(filepath.Join(t.Root, filepath.FromSlash(p)))
+		if err != nil {
+			warns[i] = fmt.Sprintf("%s: skipped: %v", p, unwrapPathErr(err))
+			out[i] = pyextract.File{Path: p}
+			continue
+		}
+		if e := c.ours[p]; e != nil && e.MtimeNS == fi.ModTime().UnixNano() && e.Ours.Size == fi.Size() {
+			out[i] = *e.Ours.Py
+			t.Stats.Reused++
+			continue
+		}
+		todo = append(todo, i)
+	}
+	workers := runtime.GOMAXPROCS(0)
+	next := make(chan int)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	done := 0
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				p := paths[i]
+				f, e, reparsed, warn := parseOne(t.Root, p, c.ours[p])
+				out[i], entries[i], warns[i] = f, e, warn
+				mu.Lock()
+				if reparsed {
+					t.Stats.Parsed++
+				} else {
+					t.Stats.Rehashed++
+				}
+				done++
+				if progress != nil {
+					progress(done, len(todo))
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for _, i := range todo {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	changed := map[string]*cacheEntry{}
+	for i, e := range entries {
+		if e != nil {
+			changed[paths[i]] = e
+		}
+	}
+	for _, w := range warns {
+		if w != "" {
+			t.Warnings = append(t.Warnings, w)
+		}
+	}
+	return out, changed, nil
+}
+
+// parseOne reads and parses one file, or reuses old when the bytes hash the same.
+func parseOne(root, p string, old *cacheEntry) (f pyextract.File, e *cacheEntry, reparsed bool, warn string) {
+	full := filepath.Join(root, filepath.FromSlash(p))
+	fi, err := os.Stat(full)
+	if err != nil {
+		return pyextract.File{Path: p}, nil, false, fmt.Sprintf("%s: skipped: %v", p, unwrapPathErr(err))
+	}
+	if fi.Size() > maxSourceBytes {
+		f = pyextract.File{Path: p, Errors: 1}
+		return f, newEntry(&f, fi.ModTime().UnixNano(), fi.Size(), ""), true,
+			fmt.Sprintf("%s: skipped: larger than %d MiB", p, maxSourceBytes>>20)
+	}
+	src, err := os.ReadFile(full)
+	if err != nil {
+		return pyextract.File{Path: p}, nil, false, fmt.Sprintf("%s: skipped: %v", p, unwrapPathErr(err))
+	}
+	h := hashBytes(src)
+	if old != nil && old.Ours.Hash == h && old.Ours.Size == int64(len(src)) {
+		f = *old.Ours.Py
+		return f, newEntry(&f, fi.ModTime().UnixNano(), int64(len(src)), h), false, ""
+	}
+	f = pyextract.Parse(p, src)
+	if f.Errors > 0 {
+		warn = fmt.Sprintf("%s: %d syntax error(s); read what could be parsed", p, f.Errors)
+	}
+	return f, newEntry(&f, fi.ModTime().UnixNano(), int64(len(src)), h), true, warn
+}
+
+// Link runs the linker over the tree.
+func (t *Tree) Link() linker.Result {
+	return linker.Link(linker.Input{Charms: t.Charms, Files: t.Files})
+}
+
+// Rank runs the ranker over the tree and its links.
+func (t *Tree) Rank(links linker.Result, focus, mentions []string) rank.Result {
+	return rank.Rank(rank.Input{Files: t.Files, Charms: t.Charms, Links: links, Focus: focus, Mentions: mentions})
+}
+
+// charmDefs lists a charm's interfaces as Cantrip definitions, by declaring file.
+func charmDefs(ch charmyaml.Charm) map[string][]cacheDef {
+	out := map[string][]cacheDef{}
+	add := func(kind, name string, pos charmyaml.Pos, sig string) {
+		if pos.File == "" {
+			return
+		}
+		out[pos.File] = append(out[pos.File], cacheDef{Name: name, Kind: kind, File: pos.File, Line: pos.Line, Signature: sig})
+	}
+	for _, r := range ch.Relations {
+		add("relation", r.Name, r.Pos, r.Role+" "+r.Interface)
+	}
+	for _, o := range ch.Config {
+		add("config-option", o.Name, o.Pos, o.Type)
+	}
+	for _, a := range ch.Actions {
+		add("action", a.Name, a.Pos, "")
+	}
+	for _, c := range ch.Containers {
+		add("container", c.Name, c.Pos, c.Resource)
+	}
+	for _, s := range ch.Storage {
+		add("storage", s.Name, s.Pos, s.Type)
+	}
+	for _, r := range ch.Resources {
+		add("resource", r.Name, r.Pos, r.Type)
+	}
+	for _, f := range ch.Files {
+		if _, ok := out[f]; !ok {
+			out[f] = nil
+		}
+	}
+	return out
+}
+
+func mtimeOf(p string) int64 {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return 0
+	}
+	return fi.ModTime().UnixNano()
+}
+
+func exists(root, rel string) bool {
+	_, err := os.Lstat(filepath.Join(root, filepath.FromSlash(rel)))
+	return err == nil
+}
+
+// checkRoot returns the cleaned absolute root, or a UsageError when it is not a directory.
+func checkRoot(root string) (string, error) {
+	if root == "" {
+		root = "."
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return "", &UsageError{fmt.Sprintf("root %q: %v", root, err)}
+	}
+	fi, err := os.Stat(abs)
+	switch {
+	case err != nil && os.IsNotExist(err):
+		return "", &UsageError{fmt.Sprintf("root %q does not exist", root)}
+	case err != nil:
+		return "", &UsageError{fmt.Sprintf("root %q: %v", root, unwrapPathErr(err))}
+	case !fi.IsDir():
+		return "", &UsageError{fmt.Sprintf("root %q is not a directory", root)}
+	}
+	return abs, nil
+}
+
+// cleanScopes turns --scope values into root-relative '/'-paths inside the root.
+func cleanScopes(root string, scopes []string) ([]string, error) {
+	var out []string
+	for _, s := range scopes {
+		c := filepath.ToSlash(filepath.Clean(s))
+		if filepath.IsAbs(s) {
+			rel, err := filepath.Rel(root, s)
+			if err != nil {
+				return nil, &UsageError{fmt.Sprintf("scope %q is outside the root", s)}
+			}
+			c = filepath.ToSlash(rel)
+		}
+		if c == ".." || strings.HasPrefix(c, "../") {
+			return nil, &UsageError{fmt.Sprintf("scope %q is outside the root", s)}
+		}
+		if fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(c))); err != nil || !fi.IsDir() {
+			return nil, &UsageError{fmt.Sprintf("scope %q is not a directory under the root", s)}
+		}
+		if c == "." {
+			return nil, nil
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}

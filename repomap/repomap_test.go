@@ -1,0 +1,398 @@
+package repomap
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// writeTree creates files (path → content) under a new temporary root.
+func writeTree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	for p, content := range files {
+		full := filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+const smallCharm = `name: demo
+requires:
+  database:
+    interface: postgresql_client
+`
+
+const smallPy = `import ops
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, framework):
+        super().__init__(framework)
+        framework.observe(self.on.database_relation_changed, self._on_db)
+
+    def _on_db(self, event):
+        pass
+`
+
+func TestDiscoverIgnoresAndSkips(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"metadata.yaml":              smallCharm,
+		"src/charm.py":               smallPy,
+		"src/gen/out.py":             "X = 1\n",
+		"src/.gitignore":             "gen/\n",
+		".gitignore":                 "*.tmp.py\n!keep.tmp.py\n",
+		"a.tmp.py":                   "",
+		"keep.tmp.py":                "",
+		IgnoreFile:                   "scratch/\n",
+		"scratch/notes.py":           "",
+		"build/lib/x.py":             "",
+		".tox/py/x.py":               "",
+		"env1/pyvenv.cfg":            "home = /usr\n",
+		"env1/lib/site.py":           "",
+		"lib/charms/x/v0/x.py":       "",
+		"k8s/charmcraft.yaml":        "name: k\n",
+		"k8s/src/charm.py":           "",
+		"other/src/gen/out.py":       "", // the nested src/.gitignore must not apply here
+		"tests/unit/test_charm.py":   "",
+		"src/__pycache__/charm.py":   "",
+		"README.md":                  "",
+		"src/templates/config.yaml":  "a: 1\n",
+		"node_modules/pkg/index.py":  "",
+		"docs/conf.py":               "",
+		"src/relations/__init__.py":  "",
+		"src/relations/database.py":  "",
+		"src/relations/.gitignore":   "# comment only\n\n",
+		"src/relations/scratch.py":   "",
+		"src/relations/data/x.json":  "",
+		"src/relations/ok/inner.py":  "",
+		"src/relations/ok/.keep":     "",
+		"src/relations/ok/inner2.py": "",
+	})
+	d, err := Discover(root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"docs/conf.py", "k8s/src/charm.py", "keep.tmp.py", "lib/charms/x/v0/x.py", "other/src/gen/out.py",
+		"src/charm.py", "src/relations/__init__.py", "src/relations/database.py", "src/relations/ok/inner.py",
+		"src/relations/ok/inner2.py", "src/relations/scratch.py", "tests/unit/test_charm.py",
+	}
+	if !reflect.DeepEqual(d.Python, want) {
+		t.Errorf("Python =\n%q\nwant\n%q", d.Python, want)
+	}
+	if want := []string{".", "k8s", "src/templates"}; !reflect.DeepEqual(d.CharmDirs, want) {
+		t.Errorf("CharmDirs = %q, want %q", d.CharmDirs, want)
+	}
+
+	scoped, err := Discover(root, []string{"k8s"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"k8s/src/charm.py"}; !reflect.DeepEqual(scoped.Python, want) {
+		t.Errorf("scoped Python = %q, want %q", scoped.Python, want)
+	}
+	if len(scoped.CharmDirs) != 3 {
+		t.Errorf("scope must not hide charm YAML: %q", scoped.CharmDirs)
+	}
+}
+
+func TestDiscoverSymlinks(t *testing.T) {
+	outside := writeTree(t, map[string]string{"secret.py": "TOKEN = 1\n", "dir/x.py": ""})
+	root := writeTree(t, map[string]string{"metadata.yaml": smallCharm, "src/charm.py": smallPy})
+	links := map[string]string{
+		"src/inside_link.py": filepath.Join(root, "src/charm.py"),
+		"src/outside.py":     filepath.Join(outside, "secret.py"),
+		"src/dangling.py":    filepath.Join(root, "nope.py"),
+		"linkdir":            filepath.Join(outside, "dir"),
+		"loop":               filepath.Join(root, "loop"),
+		"src/selfdir":        filepath.Join(root, "src"),
+	}
+	for name, target := range links {
+		if err := os.Symlink(target, filepath.Join(root, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d, err := Discover(root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"src/charm.py", "src/inside_link.py"}; !reflect.DeepEqual(d.Python, want) {
+		t.Errorf("Python = %q, want %q", d.Python, want)
+	}
+	joined := strings.Join(d.Warnings, "\n")
+	for _, w := range []string{"src/outside.py", "src/dangling.py"} {
+		if !strings.Contains(joined, w) {
+			t.Errorf("no warning for %s in %q", w, joined)
+		}
+	}
+}
+
+func TestLoadRootErrors(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "f")
+	os.WriteFile(file, nil, 0o644)
+	for _, root := range []string{filepath.Join(t.TempDir(), "missing"), file} {
+		_, err := Load(Options{Root: root})
+		var u *UsageError
+		if err == nil || !asUsage(err, &u) {
+			t.Errorf("Load(%q) = %v, want a UsageError", root, err)
+		}
+	}
+	root := writeTree(t, map[string]string{"metadata.yaml": smallCharm})
+	for _, scope := range []string{"../x", "missing", "/etc"} {
+		if _, err := Load(Options{Root: root, Scope: []string{scope}}); err == nil {
+			t.Errorf("scope %q accepted", scope)
+		}
+	}
+}
+
+func asUsage(err error, u **UsageError) bool {
+	v, ok := err.(*UsageError)
+	*u = v
+	return ok
+}
+
+func readCache(t *testing.T, root string) map[string]any {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(root, CacheFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatalf("cache is not JSON: %v", err)
+	}
+	return doc
+}
+
+func TestCacheColdWarmTouchedChanged(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"metadata.yaml": smallCharm, "src/charm.py": smallPy, "src/util.py": "def helper(x):\n    return x\n",
+	})
+	cold, err := Load(Options{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cold.Stats.Parsed != 2 || !cold.Stats.CacheWritten {
+		t.Fatalf("cold stats = %+v", cold.Stats)
+	}
+	cacheStat, _ := os.Stat(filepath.Join(root, CacheFile))
+
+	warm, err := Load(Options{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if warm.Stats.Parsed != 0 || warm.Stats.Reused != 2 || warm.Stats.CacheWritten {
+		t.Fatalf("warm stats = %+v", warm.Stats)
+	}
+	if after, _ := os.Stat(filepath.Join(root, CacheFile)); !after.ModTime().Equal(cacheStat.ModTime()) {
+		t.Error("a run that changed nothing rewrote the cache")
+	}
+	if !reflect.DeepEqual(cold.Files, warm.Files) {
+		t.Error("warm files differ from cold files")
+	}
+
+	// A new mtime with the same bytes costs a hash, not a parse.
+	future := time.Now().Add(time.Hour)
+	os.Chtimes(filepath.Join(root, "src/util.py"), future, future)
+	touched, _ := Load(Options{Root: root})
+	if touched.Stats.Parsed != 0 || touched.Stats.Rehashed != 1 || !touched.Stats.CacheWritten {
+		t.Fatalf("touched stats = %+v", touched.Stats)
+	}
+
+	os.WriteFile(filepath.Join(root, "src/util.py"), []byte("def helper(x, y):\n    return x\n"), 0o644)
+	changed, _ := Load(Options{Root: root})
+	if changed.Stats.Parsed != 1 || changed.Stats.Reused != 1 {
+		t.Fatalf("changed stats = %+v", changed.Stats)
+	}
+	if !strings.Contains(symbolSig(changed, "helper"), "y") {
+		t.Errorf("changed file not reparsed: %q", symbolSig(changed, "helper"))
+	}
+
+	refreshed, _ := Load(Options{Root: root, Refresh: true})
+	if refreshed.Stats.Parsed != 2 {
+		t.Errorf("refresh stats = %+v", refreshed.Stats)
+	}
+}
+
+func symbolSig(tr *Tree, name string) string {
+	for _, f := range tr.Files {
+		for _, s := range f.Symbols {
+			if s.Name == name {
+				return s.Signature
+			}
+		}
+	}
+	return ""
+}
+
+// TestCacheCantripShape checks every entry against what Cantrip's reader accepts (CONTRACT §6).
+func TestCacheCantripShape(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"metadata.yaml": smallCharm, "src/charm.py": smallPy + "\nPORT = 5432\n",
+	})
+	if _, err := Load(Options{Root: root}); err != nil {
+		t.Fatal(err)
+	}
+	doc := readCache(t, root)
+	if v, ok := doc["version"].(float64); !ok || v != 1 {
+		t.Fatalf("version = %v", doc["version"])
+	}
+	if _, ok := doc["generated_at"].(float64); !ok {
+		t.Fatalf("generated_at = %v", doc["generated_at"])
+	}
+	entries := doc["entries"].([]any)
+	files := map[string]bool{}
+	for _, e := range entries {
+		m := e.(map[string]any)
+		file := m["file"].(string)
+		files[file] = true
+		if _, ok := m["mtime_ns"].(float64); !ok {
+			t.Errorf("%s: mtime_ns = %v", file, m["mtime_ns"])
+		}
+		for _, r := range m["references"].([]any) {
+			if _, ok := r.(string); !ok {
+				t.Errorf("%s: reference %v is not a string", file, r)
+			}
+		}
+		for _, d := range m["definitions"].([]any) {
+			def := d.(map[string]any)
+			for _, k := range []string{"name", "kind", "file", "signature", "qualifier"} {
+				if _, ok := def[k].(string); !ok {
+					t.Errorf("%s: definition %v lacks string %q", file, def, k)
+				}
+			}
+			if !cantripKinds[def["kind"].(string)] {
+				t.Errorf("%s: kind %q would make Cantrip drop the entry", file, def["kind"])
+			}
+			if def["file"] != file {
+				t.Errorf("%s: definition file %v", file, def["file"])
+			}
+		}
+	}
+	if !files["src/charm.py"] || !files["metadata.yaml"] {
+		t.Errorf("entries = %v", files)
+	}
+}
+
+func TestCacheBadFilesNeverFatal(t *testing.T) {
+	cases := map[string]string{
+		"truncated":     `{"version": 1, "entries": [{"file": "src/charm.py", "mtime_ns": 1`,
+		"not json":      "\x00\x01garbage",
+		"wrong types":   `{"version": 1, "entries": [{"file": 3}, "x", {"file": "src/charm.py", "mtime_ns": "no"}]}`,
+		"future":        `{"version": 2, "entries": []}`,
+		"version str":   `{"version": "1", "entries": []}`,
+		"array":         `[1, 2]`,
+		"foreign":       `{"version": 1, "generated_at": 1.5, "entries": [{"file": "src/charm.py", "mtime_ns": 0, "definitions": [{"name": "Fake", "kind": "class", "file": "src/charm.py", "line": 1, "signature": "class Fake:", "qualifier": ""}], "references": []}]}`,
+		"stale ours":    `{"version": 1, "entries": [{"file": "src/charm.py", "mtime_ns": 0, "definitions": [], "references": [], "x_charmcraft_map": {"v": 999, "size": 1, "sha256": "x", "py": {"path": "src/charm.py", "symbols": [{"name": "Fake"}]}}}]}`,
+		"wrong py path": `{"version": 1, "entries": [{"file": "src/charm.py", "mtime_ns": 0, "definitions": [], "references": [], "x_charmcraft_map": {"v": 1, "size": 1, "sha256": "x", "py": {"path": "other.py", "symbols": [{"name": "Fake"}]}}}]}`,
+	}
+	for name, content := range cases {
+		t.Run(name, func(t *testing.T) {
+			root := writeTree(t, map[string]string{"metadata.yaml": smallCharm, "src/charm.py": smallPy, CacheFile: content})
+			tr, err := Load(Options{Root: root})
+			if err != nil {
+				t.Fatalf("Load: %v", err)
+			}
+			if tr.Stats.Parsed != 1 {
+				t.Errorf("stats = %+v, want the file reparsed", tr.Stats)
+			}
+			if symbolSig(tr, "Fake") != "" || symbolSig(tr, "DemoCharm") == "" {
+				t.Error("data not carried by the cache was trusted")
+			}
+			readCache(t, root) // rewritten as valid JSON
+		})
+	}
+}
+
+func TestCacheSymlinkNotWrittenThrough(t *testing.T) {
+	outside := t.TempDir()
+	target := filepath.Join(outside, "target.json")
+	os.WriteFile(target, []byte("precious"), 0o644)
+	root := writeTree(t, map[string]string{"metadata.yaml": smallCharm, "src/charm.py": smallPy})
+	os.Symlink(target, filepath.Join(root, CacheFile))
+	tr, err := Load(Options{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(target); string(b) != "precious" {
+		t.Error("wrote through the symlink")
+	}
+	if fi, _ := os.Lstat(filepath.Join(root, CacheFile)); fi.Mode()&os.ModeSymlink == 0 {
+		t.Error("replaced the user's symlink")
+	}
+	if tr.Stats.CacheWritten || len(tr.Warnings) == 0 {
+		t.Errorf("stats %+v warnings %q", tr.Stats, tr.Warnings)
+	}
+}
+
+func TestNoCacheWritesNothing(t *testing.T) {
+	root := writeTree(t, map[string]string{"metadata.yaml": smallCharm, "src/charm.py": smallPy})
+	if _, err := Load(Options{Root: root, NoCache: true}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, CacheFile)); !os.IsNotExist(err) {
+		t.Error("--no-cache wrote a cache file")
+	}
+}
+
+func TestCacheConcurrentWriters(t *testing.T) {
+	files := map[string]string{"metadata.yaml": smallCharm}
+	for i := 0; i < 20; i++ {
+		files[filepath.ToSlash(filepath.Join("src", "m"+string(rune('a'+i))+".py"))] = smallPy
+	}
+	root := writeTree(t, files)
+	var wg sync.WaitGroup
+	errs := make(chan error, 16)
+	for i := 0; i < 16; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			_, err := Load(Options{Root: root, Refresh: i%2 == 0})
+			errs <- err
+		}(i)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	doc := readCache(t, root)
+	if n := len(doc["entries"].([]any)); n != 21 {
+		t.Errorf("entries = %d, want 21", n)
+	}
+	leftovers, _ := filepath.Glob(filepath.Join(root, CacheFile+".tmp-*"))
+	if len(leftovers) != 0 {
+		t.Errorf("temporary files left: %q", leftovers)
+	}
+}
+
+func TestScopeKeepsOtherEntries(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"metadata.yaml": smallCharm, "src/charm.py": smallPy, "tools/gen.py": "def gen():\n    pass\n",
+	})
+	if _, err := Load(Options{Root: root}); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := Load(Options{Root: root, Scope: []string{"src"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Files) != 1 {
+		t.Errorf("scoped files = %d", len(tr.Files))
+	}
+	if n := len(readCache(t, root)["entries"].([]any)); n != 3 {
+		t.Errorf("scoped run dropped entries: %d left", n)
+	}
+}
