@@ -1,0 +1,312 @@
+// Package check turns the linker's links between a charm's YAML and its Python code into CI
+// diagnostics (CONTRACT §4, §5) and writes them as text, JSON, GitHub Actions workflow
+// commands or SARIF 2.1.0.
+//
+// Input: the charms (charmyaml) and the linker Result. Output: a Report, diagnostics sorted by
+// file, line and rule, plus counts. Every rule, with its default severity and the reason it
+// exists, is in the Rules table (rules.go), which also feeds the SARIF rule descriptions.
+//
+// Decisions:
+//   - The undeclared-* and missing-handler findings come from the linker, which resolves the
+//     names; check only names, grades and words them. A finding at a site that runs only under
+//     a condition is graded one step down (error → warning), because that code may never run
+//     where the interface is missing.
+//   - The unhandled-*/unused-* rules read the links: a declared interface with neither
+//     handlers nor reads. Lookups count as handling, so a peer relation that is only looked
+//     up is handled. Interfaces a charmcraft extension adds are the framework's business and
+//     never reported. When the charm has dynamic names the linker could not resolve, which
+//     might be the missing handler or read, these findings are graded down to info.
+//   - Unresolved dynamic names are never errors: each is an info at its site and the summary
+//     counts them.
+//   - Options.Strict grades every warning up to an error, like a compiler's -Werror, so all
+//     formats show what fails the run.
+package check
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/cantrip-dev/charmcraft-map/charmyaml"
+	"github.com/cantrip-dev/charmcraft-map/linker"
+)
+
+// Options tune a run.
+type Options struct {
+	Strict bool // report warnings as errors
+}
+
+// Diagnostic is one finding (CONTRACT §3).
+type Diagnostic struct {
+	Rule     string `json:"rule"`
+	Severity string `json:"severity"`
+	Message  string `json:"message"`
+	File     string `json:"file"` // root-relative; "" when there is no place
+	Line     int    `json:"line"` // 1-based; 0 when unknown
+	Subject  string `json:"subject"`
+}
+
+// Summary counts the diagnostics by severity, and the sites whose names could not be resolved.
+type Summary struct {
+	Errors     int `json:"errors"`
+	Warnings   int `json:"warnings"`
+	Infos      int `json:"infos"`
+	Unresolved int `json:"unresolved"`
+}
+
+// Report is the result of a run.
+type Report struct {
+	Diagnostics []Diagnostic `json:"diagnostics"`
+	Summary     Summary      `json:"summary"`
+}
+
+// ExitCode is the process exit code of `check` (CONTRACT §5): 1 when there are errors, or
+// warnings and strict is set; else 0.
+func (r Report) ExitCode(strict bool) int {
+	if r.Summary.Errors > 0 || strict && r.Summary.Warnings > 0 {
+		return 1
+	}
+	return 0
+}
+
+// Run checks every charm against its links.
+func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
+	r := Report{Diagnostics: []Diagnostic{}}
+	add := func(d Diagnostic) { r.Diagnostics = append(r.Diagnostics, d) }
+
+	byDir := map[string]*charmyaml.Charm{}
+	for i := range charms {
+		byDir[charms[i].Dir] = &charms[i]
+		checkYAML(charms[i], add)
+	}
+	dirs := make([]string, len(links.Charms))
+	for i, cl := range links.Charms {
+		dirs[i] = cl.Dir
+	}
+	dynamic := map[string]map[string]int{} // charm dir → interface kind → unresolved sites
+	for _, s := range links.Unresolved {
+		add(Diagnostic{Rule: RuleUnresolvedName, Severity: SeverityInfo, File: s.File, Line: s.Line, Subject: s.Detail,
+			Message: fmt.Sprintf("%s uses a name that cannot be resolved statically (%s); what it names is not checked", who(s.Symbol), cmp.Or(s.Detail, "expression unknown"))})
+		dir := charmDirOf(s.File, dirs)
+		if dynamic[dir] == nil {
+			dynamic[dir] = map[string]int{}
+		}
+		for _, k := range dynamicKinds(s.Via) {
+			dynamic[dir][k]++
+		}
+	}
+	for _, cl := range links.Charms {
+		for _, f := range cl.Findings {
+			add(findingDiagnostic(f))
+		}
+		for _, in := range cl.Interfaces {
+			checkInterface(byDir[cl.Dir], in, dynamic[cl.Dir][in.Kind], add)
+		}
+	}
+
+	slices.SortFunc(r.Diagnostics, func(a, b Diagnostic) int {
+		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Rule, b.Rule),
+			cmp.Compare(a.Subject, b.Subject), cmp.Compare(a.Message, b.Message))
+	})
+	r.Diagnostics = slices.Compact(r.Diagnostics)
+	for i := range r.Diagnostics {
+		d := &r.Diagnostics[i]
+		if opt.Strict && d.Severity == SeverityWarning {
+			d.Severity = SeverityError
+		}
+		switch d.Severity {
+		case SeverityError:
+			r.Summary.Errors++
+		case SeverityWarning:
+			r.Summary.Warnings++
+		default:
+			r.Summary.Infos++
+		}
+	}
+	r.Summary.Unresolved = len(links.Unresolved)
+	return r
+}
+
+// checkYAML applies the rules that need only the declarations.
+func checkYAML(ch charmyaml.Charm, add func(Diagnostic)) {
+	for _, a := range ch.Actions {
+		if a.Extension == "" && strings.Contains(a.Name, "_") {
+			add(Diagnostic{Rule: RuleActionNameUnderscore, Severity: SeverityWarning, File: a.File, Line: a.Line, Subject: a.Name,
+				Message: fmt.Sprintf("action %q has '_' in its name; Juju convention is %q", a.Name, strings.ReplaceAll(a.Name, "_", "-"))})
+		}
+	}
+	for _, w := range ch.Warnings {
+		file, line, msg := splitWarning(w)
+		add(Diagnostic{Rule: RuleYAMLProblem, Severity: SeverityWarning, File: file, Line: line, Subject: ch.Name,
+			Message: fmt.Sprintf("charm %q: %s", ch.Name, msg)})
+	}
+}
+
+// splitWarning splits a charmyaml warning "file:line: message" (or "file: message").
+func splitWarning(w string) (file string, line int, msg string) {
+	loc, rest, ok := strings.Cut(w, ": ")
+	if !ok || strings.ContainsAny(loc, " \t") {
+		return "", 0, w
+	}
+	if f, l, ok := strings.Cut(loc, ":"); ok {
+		if n, err := strconv.Atoi(l); err == nil {
+			return f, n, rest
+		}
+	}
+	return loc, 0, rest
+}
+
+// checkInterface applies the rules that read one interface's links. decl is the charm's
+// declarations (nil when the linker knows a charm that charmyaml does not); dynamic counts
+// the charm's unresolved sites that could name an interface of this kind.
+func checkInterface(decl *charmyaml.Charm, in linker.Interface, dynamic int, add func(Diagnostic)) {
+	for _, h := range in.Handlers {
+		if h.Conditional {
+			file, line := cmp.Or(h.ObserveFile, h.File), h.Line
+			if h.ObserveFile != "" {
+				line = h.ObserveLine
+			}
+			add(Diagnostic{Rule: RuleHandlerConditional, Severity: SeverityInfo, File: file, Line: line, Subject: in.Name,
+				Message: fmt.Sprintf("%s handles %s %q (%s) only under a condition", h.Symbol, in.Kind, in.Name, h.Event)})
+		}
+	}
+	var rule, what string
+	switch in.Kind {
+	case linker.KindRelation:
+		rule, what = RuleUnhandledRelation, "no code observes, binds or looks up relation"
+		if extension(decl, in) != "" || len(in.Handlers)+len(in.Reads) > 0 {
+			return
+		}
+	case linker.KindAction:
+		rule, what = RuleUnhandledAction, "no code observes action"
+		if extension(decl, in) != "" || len(in.Handlers) > 0 {
+			return
+		}
+	case linker.KindConfig:
+		if extension(decl, in) != "" {
+			return
+		}
+		checkConfigIndex(decl, in, add)
+		rule, what = RuleUnusedConfig, "no code reads config option"
+		if len(in.Reads) > 0 {
+			return
+		}
+	default:
+		return
+	}
+	d := Diagnostic{Rule: rule, Severity: ruleSeverity(rule), File: in.File, Line: in.Line, Subject: in.Name,
+		Message: fmt.Sprintf("%s %q", what, in.Name)}
+	if dynamic > 0 {
+		d.Severity = SeverityInfo
+		d.Message += fmt.Sprintf(" (%s in this charm could not be resolved and may name it)", plural(dynamic, "dynamic name"))
+	}
+	add(d)
+}
+
+// checkConfigIndex reports `config["x"]` reads of an option that has no default.
+func checkConfigIndex(decl *charmyaml.Charm, in linker.Interface, add func(Diagnostic)) {
+	if decl == nil {
+		return
+	}
+	i := slices.IndexFunc(decl.Config, func(o charmyaml.ConfigOption) bool { return o.Name == in.Name })
+	if i < 0 || decl.Config[i].HasDefault {
+		return
+	}
+	for _, s := range in.Reads {
+		if s.Detail != "index" {
+			continue
+		}
+		d := Diagnostic{Rule: RuleConfigNoDefaultIndex, Severity: SeverityWarning, File: s.File, Line: s.Line, Subject: in.Name,
+			Message: fmt.Sprintf("%s reads config[%q], which has no default and raises KeyError while unset; use .get() or declare a default", who(s.Symbol), in.Name)}
+		if s.Conditional {
+			d.Severity = SeverityInfo
+			d.Message += " (the read is under a condition, which may guard it)"
+		}
+		add(d)
+	}
+}
+
+// extension is the charmcraft extension that adds the interface, or "".
+func extension(decl *charmyaml.Charm, in linker.Interface) string {
+	if decl == nil {
+		return ""
+	}
+	switch in.Kind {
+	case linker.KindRelation:
+		if i := slices.IndexFunc(decl.Relations, func(r charmyaml.Relation) bool { return r.Name == in.Name }); i >= 0 {
+			return decl.Relations[i].Extension
+		}
+	case linker.KindAction:
+		if i := slices.IndexFunc(decl.Actions, func(a charmyaml.Action) bool { return a.Name == in.Name }); i >= 0 {
+			return decl.Actions[i].Extension
+		}
+	case linker.KindConfig:
+		if i := slices.IndexFunc(decl.Config, func(o charmyaml.ConfigOption) bool { return o.Name == in.Name }); i >= 0 {
+			return decl.Config[i].Extension
+		}
+	}
+	return ""
+}
+
+// findingMessages word the linker's undeclared-* findings: "<who> <verb> <noun> %q".
+var findingMessages = map[string][2]string{
+	linker.FindUndeclaredRelation:  {"uses", "relation endpoint"},
+	linker.FindUndeclaredAction:    {"observes", "action"},
+	linker.FindUndeclaredConfig:    {"reads", "config option"},
+	linker.FindUndeclaredContainer: {"uses", "container"},
+	linker.FindUndeclaredStorage:   {"uses", "storage"},
+}
+
+// findingDiagnostic turns a linker finding into a diagnostic under the rule of the same name.
+func findingDiagnostic(f linker.Finding) Diagnostic {
+	d := Diagnostic{Rule: f.Kind, Severity: ruleSeverity(f.Kind), File: f.File, Line: f.Line, Subject: f.Subject}
+	switch m, ok := findingMessages[f.Kind]; {
+	case f.Kind == linker.FindMissingHandler:
+		d.Message = fmt.Sprintf("%s observes an event with handler %q, which is defined neither in its class nor in its bases", who(f.Symbol), f.Subject)
+	case f.Kind == linker.FindUndeclaredParam:
+		d.Message = fmt.Sprintf("%s reads action parameter %q, which the action does not declare", who(f.Symbol), f.Subject)
+	case ok:
+		d.Message = fmt.Sprintf("%s %s %s %q, which the charm's YAML does not declare", who(f.Symbol), m[0], m[1], f.Subject)
+	default:
+		d.Message = fmt.Sprintf("%s: %q", f.Kind, f.Subject)
+	}
+	if f.Conditional && d.Severity == SeverityError {
+		d.Severity = SeverityWarning
+		d.Message += " (in code that runs only under a condition)"
+	}
+	return d
+}
+
+// who names the code at a site for a message.
+func who(symbol string) string {
+	return cmp.Or(symbol, "code")
+}
+
+// dynamicKinds are the interface kinds an unresolved site made with via could name.
+func dynamicKinds(via string) []string {
+	switch via {
+	case linker.ViaConfig:
+		return []string{linker.KindConfig}
+	case linker.ViaParam:
+		return nil
+	case linker.ViaLookup:
+		return []string{linker.KindRelation, linker.KindContainer, linker.KindStorage}
+	case "":
+		return []string{linker.KindRelation, linker.KindAction, linker.KindConfig, linker.KindContainer, linker.KindStorage}
+	}
+	return []string{linker.KindRelation, linker.KindAction, linker.KindContainer, linker.KindStorage}
+}
+
+// charmDirOf is the charm directory (of dirs) that holds file: the longest matching one.
+func charmDirOf(file string, dirs []string) string {
+	best := ""
+	found := false
+	for _, d := range dirs {
+		if (d == "." || d == "" || file == d || strings.HasPrefix(file, d+"/")) && (!found || len(d) > len(best)) {
+			best, found = d, true
+		}
+	}
+	return best
+}

@@ -1,0 +1,287 @@
+package check
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/cantrip-dev/charmcraft-map/charmyaml"
+	"github.com/cantrip-dev/charmcraft-map/linker"
+)
+
+const (
+	meta = "charms/demo/metadata.yaml"
+	conf = "charms/demo/config.yaml"
+	acts = "charms/demo/actions.yaml"
+	ccy  = "charms/demo/charmcraft.yaml"
+	src  = "charms/demo/src/charm.py"
+	help = "charms/demo/src/helpers.py"
+)
+
+func pos(file string, line int) charmyaml.Pos { return charmyaml.Pos{File: file, Line: line} }
+
+// fixture is one charm with a seeded instance of every rule; each comment names the rule the
+// item triggers (or why it triggers none).
+func fixture() ([]charmyaml.Charm, linker.Result) {
+	charms := []charmyaml.Charm{{
+		Name: "demo", Dir: "charms/demo",
+		Relations: []charmyaml.Relation{
+			{Name: "database", Role: "requires", Interface: "postgresql_client", Pos: pos(meta, 5)},                   // handled
+			{Name: "cluster", Role: "peers", Interface: "demo_peers", Pos: pos(meta, 9)},                              // only looked up: handled
+			{Name: "logging", Role: "requires", Interface: "loki_push_api", Pos: pos(meta, 12)},                       // unhandled-relation
+			{Name: "ingress", Role: "requires", Interface: "ingress", Extension: "flask-framework", Pos: pos(ccy, 3)}, // extension: never unhandled
+		},
+		Config: []charmyaml.ConfigOption{
+			{Name: "log-level", HasDefault: true, Default: "info", Pos: pos(conf, 2)}, // read with [...] but has a default
+			{Name: "api-key", Pos: pos(conf, 6)},                                      // config-no-default-index (twice: once unconditional, once guarded)
+			{Name: "region", Pos: pos(conf, 9)},                                       // no default, but read with .get()
+			{Name: "unused", HasDefault: true, Pos: pos(conf, 12)},                    // unused-config
+			{Name: "webserver-port", Extension: "flask-framework", Pos: pos(ccy, 3)},  // extension: never unused
+		},
+		Actions: []charmyaml.Action{
+			{Name: "rotate-password", Pos: pos(acts, 1)},                                // handled
+			{Name: "get_status", Pos: pos(acts, 4)},                                     // action-name-underscore + unhandled-action
+			{Name: "rotate_secret_key", Extension: "flask-framework", Pos: pos(ccy, 3)}, // extension: neither
+		},
+		Warnings: []string{conf + `:15: option "broken": type must be a string`}, // yaml-problem
+	}}
+	links := linker.Result{Charms: []linker.CharmLinks{{
+		Name: "demo", Dir: "charms/demo",
+		Interfaces: []linker.Interface{
+			{Kind: linker.KindRelation, Name: "database", Role: "requires", Interface: "postgresql_client", File: meta, Line: 5,
+				Handlers: []linker.Handler{{Event: "database_created", Symbol: "DemoCharm._on_db", File: src, Line: 40, Via: linker.ViaLibrary}}},
+			{Kind: linker.KindRelation, Name: "cluster", Role: "peers", Interface: "demo_peers", File: meta, Line: 9,
+				Reads: []linker.Site{{File: help, Line: 20, Symbol: "Peers.data", Via: linker.ViaLookup}}},
+			{Kind: linker.KindRelation, Name: "logging", Role: "requires", Interface: "loki_push_api", File: meta, Line: 12},
+			{Kind: linker.KindRelation, Name: "ingress", Role: "requires", Interface: "ingress", File: ccy, Line: 3},
+			{Kind: linker.KindConfig, Name: "log-level", File: conf, Line: 2,
+				Reads: []linker.Site{{File: src, Line: 60, Symbol: "DemoCharm._configure", Via: linker.ViaConfig, Detail: "index"}}},
+			{Kind: linker.KindConfig, Name: "api-key", File: conf, Line: 6,
+				Reads: []linker.Site{
+					{File: src, Line: 61, Symbol: "DemoCharm._configure", Via: linker.ViaConfig, Detail: "index"},
+					{File: src, Line: 70, Symbol: "DemoCharm._maybe", Via: linker.ViaConfig, Detail: "index", Conditional: true},
+					{File: src, Line: 71, Symbol: "DemoCharm._maybe", Via: linker.ViaConfig, Detail: "get"},
+				}},
+			{Kind: linker.KindConfig, Name: "region", File: conf, Line: 9,
+				Reads: []linker.Site{{File: src, Line: 62, Symbol: "DemoCharm._configure", Via: linker.ViaConfig, Detail: "get"}}},
+			{Kind: linker.KindConfig, Name: "unused", File: conf, Line: 12},
+			{Kind: linker.KindConfig, Name: "webserver-port", File: ccy, Line: 3},
+			{Kind: linker.KindAction, Name: "rotate-password", File: acts, Line: 1,
+				Handlers: []linker.Handler{{Event: "rotate_password_action", Symbol: "DemoCharm._on_rotate", File: src, Line: 80, Via: linker.ViaObserve,
+					ObserveFile: src, ObserveLine: 30, Conditional: true}}}, // handler-conditional, at the observe call
+			{Kind: linker.KindAction, Name: "get_status", File: acts, Line: 4},
+			{Kind: linker.KindAction, Name: "rotate_secret_key", File: ccy, Line: 3},
+			{Kind: linker.KindLifecycle, Name: "install",
+				Handlers: []linker.Handler{{Event: "install", Symbol: "DemoCharm._on_install", File: src, Line: 90, Via: linker.ViaObserve}}},
+		},
+		Findings: []linker.Finding{
+			{Kind: linker.FindUndeclaredRelation, Subject: "db", Site: linker.Site{File: src, Line: 31, Symbol: "DemoCharm.__init__"}},
+			{Kind: linker.FindUndeclaredAction, Subject: "backup", Site: linker.Site{File: src, Line: 32, Symbol: "DemoCharm.__init__"}},
+			{Kind: linker.FindUndeclaredConfig, Subject: "log_level", Site: linker.Site{File: src, Line: 63, Symbol: "DemoCharm._configure", Conditional: true}},
+			{Kind: linker.FindUndeclaredContainer, Subject: "workload", Site: linker.Site{File: help, Line: 10, Symbol: "Workload.push"}},
+			{Kind: linker.FindUndeclaredStorage, Subject: "data", Site: linker.Site{File: help, Line: 12}},
+			{Kind: linker.FindMissingHandler, Subject: "_on_leader", Site: linker.Site{File: src, Line: 33, Symbol: "DemoCharm.__init__"}},
+			{Kind: linker.FindUndeclaredParam, Subject: "force", Site: linker.Site{File: src, Line: 82, Symbol: "DemoCharm._on_rotate", Conditional: true}},
+		},
+	}}}
+	return charms, links
+}
+
+// The whole fixture, as text: every rule, its severity, its place, the sort order.
+func TestRunText(t *testing.T) {
+	charms, links := fixture()
+	r := Run(charms, links, Options{})
+	var b strings.Builder
+	if err := WriteText(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	want := `charms/demo/actions.yaml:4: warning: action "get_status" has '_' in its name; Juju convention is "get-status" [action-name-underscore]
+charms/demo/actions.yaml:4: warning: no code observes action "get_status" [unhandled-action]
+charms/demo/config.yaml:12: warning: no code reads config option "unused" [unused-config]
+charms/demo/config.yaml:15: warning: charm "demo": option "broken": type must be a string [yaml-problem]
+charms/demo/metadata.yaml:12: warning: no code observes, binds or looks up relation "logging" [unhandled-relation]
+charms/demo/src/charm.py:30: info: DemoCharm._on_rotate handles action "rotate-password" (rotate_password_action) only under a condition [handler-conditional]
+charms/demo/src/charm.py:31: error: DemoCharm.__init__ uses relation endpoint "db", which the charm's YAML does not declare [undeclared-relation]
+charms/demo/src/charm.py:32: error: DemoCharm.__init__ observes action "backup", which the charm's YAML does not declare [undeclared-action]
+charms/demo/src/charm.py:33: error: DemoCharm.__init__ observes an event with handler "_on_leader", which is defined neither in its class nor in its bases [missing-handler]
+charms/demo/src/charm.py:61: warning: DemoCharm._configure reads config["api-key"], which has no default and raises KeyError while unset; use .get() or declare a default [config-no-default-index]
+charms/demo/src/charm.py:63: warning: DemoCharm._configure reads config option "log_level", which the charm's YAML does not declare (in code that runs only under a condition) [undeclared-config]
+charms/demo/src/charm.py:70: info: DemoCharm._maybe reads config["api-key"], which has no default and raises KeyError while unset; use .get() or declare a default (the read is under a condition, which may guard it) [config-no-default-index]
+charms/demo/src/charm.py:82: warning: DemoCharm._on_rotate reads action parameter "force", which the action does not declare [undeclared-action-param]
+charms/demo/src/helpers.py:10: error: Workload.push uses container "workload", which the charm's YAML does not declare [undeclared-container]
+charms/demo/src/helpers.py:12: error: code uses storage "data", which the charm's YAML does not declare [undeclared-storage]
+5 errors, 8 warnings, 2 infos
+`
+	if got := b.String(); got != want {
+		t.Errorf("text:\n%s\nwant:\n%s", got, want)
+	}
+	if r.Summary != (Summary{Errors: 5, Warnings: 8, Infos: 2}) {
+		t.Errorf("summary %+v", r.Summary)
+	}
+	if r.ExitCode(false) != 1 {
+		t.Error("errors must exit 1")
+	}
+}
+
+// Every documented rule fires on the fixture (plus unresolved-name, tested separately), and
+// every rule name the report uses is documented.
+func TestEveryRuleCovered(t *testing.T) {
+	charms, links := fixture()
+	links.Unresolved = []linker.Site{{File: src, Line: 99, Via: linker.ViaParam, Detail: "event.params[k]"}}
+	seen := map[string]bool{}
+	for _, d := range Run(charms, links, Options{}).Diagnostics {
+		seen[d.Rule] = true
+		if d.Severity != SeverityError && d.Severity != SeverityWarning && d.Severity != SeverityInfo {
+			t.Errorf("%s: bad severity %q", d.Rule, d.Severity)
+		}
+	}
+	names := map[string]bool{}
+	for _, r := range Rules {
+		if names[r.Name] {
+			t.Errorf("rule %s documented twice", r.Name)
+		}
+		names[r.Name] = true
+		if !seen[r.Name] {
+			t.Errorf("rule %s never fires on the fixture", r.Name)
+		}
+		if r.Short == "" || r.Why == "" {
+			t.Errorf("rule %s undocumented", r.Name)
+		}
+	}
+	for r := range seen {
+		if !names[r] {
+			t.Errorf("rule %s fired but is not in Rules", r)
+		}
+	}
+}
+
+// The ten rules of CONTRACT §4 keep their names and default severities.
+func TestContractSeverities(t *testing.T) {
+	want := map[string]string{
+		"undeclared-relation": "error", "undeclared-action": "error", "undeclared-config": "error",
+		"undeclared-container": "error", "undeclared-storage": "error", "missing-handler": "error",
+		"unhandled-relation": "warning", "unhandled-action": "warning", "unused-config": "warning",
+		"undeclared-action-param": "warning",
+	}
+	for name, sev := range want {
+		if got := ruleSeverity(name); got != sev {
+			t.Errorf("%s: severity %q, want %q", name, got, sev)
+		}
+	}
+}
+
+func TestStrictAndExitCodes(t *testing.T) {
+	charms, links := fixture()
+	r := Run(charms, links, Options{Strict: true})
+	if r.Summary != (Summary{Errors: 13, Warnings: 0, Infos: 2}) {
+		t.Errorf("strict summary %+v", r.Summary)
+	}
+	warnOnly := Report{Summary: Summary{Warnings: 2, Infos: 1, Unresolved: 3}}
+	for _, c := range []struct {
+		r      Report
+		strict bool
+		want   int
+	}{
+		{Report{}, false, 0}, {Report{}, true, 0},
+		{warnOnly, false, 0}, {warnOnly, true, 1},
+		{Report{Summary: Summary{Errors: 1}}, false, 1},
+		{Report{Summary: Summary{Infos: 4, Unresolved: 2}}, true, 0},
+	} {
+		if got := c.r.ExitCode(c.strict); got != c.want {
+			t.Errorf("ExitCode(%v) of %+v = %d, want %d", c.strict, c.r.Summary, got, c.want)
+		}
+	}
+}
+
+// A clean charm yields nothing and exits 0.
+func TestCleanCharm(t *testing.T) {
+	charms := []charmyaml.Charm{{Name: "ok", Dir: ".", Relations: []charmyaml.Relation{{Name: "db", Role: "requires", Pos: pos("metadata.yaml", 3)}}}}
+	links := linker.Result{Charms: []linker.CharmLinks{{Name: "ok", Dir: ".", Interfaces: []linker.Interface{
+		{Kind: linker.KindRelation, Name: "db", File: "metadata.yaml", Line: 3,
+			Handlers: []linker.Handler{{Event: "db_relation_changed", Symbol: "C._on_db", File: "src/charm.py", Line: 9, Via: linker.ViaObserve}}},
+	}}}}
+	r := Run(charms, links, Options{Strict: true})
+	if len(r.Diagnostics) != 0 || r.ExitCode(true) != 0 {
+		t.Errorf("clean charm: %+v", r)
+	}
+	var b strings.Builder
+	if err := WriteText(&b, r); err != nil || b.String() != "0 errors, 0 warnings, 0 infos\n" {
+		t.Errorf("clean text %q %v", b.String(), err)
+	}
+}
+
+// Unresolved names: an info at each site, counted in the summary, never an error; and they
+// grade the unhandled rules of their own charm (only) down to info.
+func TestUnresolved(t *testing.T) {
+	unhandled := func(dir string) linker.CharmLinks {
+		return linker.CharmLinks{Name: dir, Dir: dir, Interfaces: []linker.Interface{
+			{Kind: linker.KindRelation, Name: "peer", File: dir + "/metadata.yaml", Line: 2},
+			{Kind: linker.KindConfig, Name: "opt", File: dir + "/config.yaml", Line: 2},
+		}}
+	}
+	links := linker.Result{
+		Charms: []linker.CharmLinks{unhandled("a"), unhandled("ab")},
+		Unresolved: []linker.Site{
+			{File: "ab/src/charm.py", Line: 7, Symbol: "C.__init__", Via: linker.ViaIndex, Detail: "self.on[name]"},
+			{File: "ab/src/charm.py", Line: 8, Via: linker.ViaIndex, Detail: "self.on[other]"},
+		},
+	}
+	r := Run(nil, links, Options{})
+	var b strings.Builder
+	if err := WriteText(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	want := `a/config.yaml:2: warning: no code reads config option "opt" [unused-config]
+a/metadata.yaml:2: warning: no code observes, binds or looks up relation "peer" [unhandled-relation]
+ab/config.yaml:2: warning: no code reads config option "opt" [unused-config]
+ab/metadata.yaml:2: info: no code observes, binds or looks up relation "peer" (2 dynamic names in this charm could not be resolved and may name it) [unhandled-relation]
+ab/src/charm.py:7: info: C.__init__ uses a name that cannot be resolved statically (self.on[name]); what it names is not checked [unresolved-name]
+ab/src/charm.py:8: info: code uses a name that cannot be resolved statically (self.on[other]); what it names is not checked [unresolved-name]
+0 errors, 3 warnings, 3 infos; 2 dynamic names not resolved statically
+`
+	if got := b.String(); got != want {
+		t.Errorf("text:\n%s\nwant:\n%s", got, want)
+	}
+	if r.Summary.Unresolved != 2 || r.ExitCode(false) != 0 {
+		t.Errorf("summary %+v", r.Summary)
+	}
+}
+
+func TestCharmDirOf(t *testing.T) {
+	dirs := []string{".", "charms/a", "charms/ab"}
+	for file, want := range map[string]string{
+		"charms/a/src/x.py":  "charms/a",
+		"charms/ab/src/x.py": "charms/ab",
+		"common/x.py":        ".",
+		"charms/abc/x.py":    ".",
+	} {
+		if got := charmDirOf(file, dirs); got != want {
+			t.Errorf("charmDirOf(%q) = %q, want %q", file, got, want)
+		}
+	}
+}
+
+func TestSplitWarning(t *testing.T) {
+	for w, want := range map[string][3]any{
+		"metadata.yaml:3: bad indent": {"metadata.yaml", 3, "bad indent"},
+		"actions.yaml: not a mapping": {"actions.yaml", 0, "not a mapping"},
+		"no charm name: using dir":    {"", 0, "no charm name: using dir"},
+		"just words":                  {"", 0, "just words"},
+		"a/config.yaml:x: odd":        {"a/config.yaml:x", 0, "odd"},
+	} {
+		f, l, m := splitWarning(w)
+		if f != want[0] || l != want[1] || m != want[2] {
+			t.Errorf("splitWarning(%q) = %q %d %q", w, f, l, m)
+		}
+	}
+}
+
+// A finding kind the check package does not know is still reported, as a warning; a finding
+// the linker reports twice is reported once.
+func TestUnknownFinding(t *testing.T) {
+	f := linker.Finding{Kind: "undeclared-secret", Subject: "s", Site: linker.Site{File: "src/charm.py", Line: 3}}
+	links := linker.Result{Charms: []linker.CharmLinks{{Dir: ".", Findings: []linker.Finding{f, f}}}}
+	d := Run(nil, links, Options{}).Diagnostics
+	if len(d) != 1 || d[0].Rule != "undeclared-secret" || d[0].Severity != SeverityWarning || d[0].Subject != "s" {
+		t.Errorf("got %+v", d)
+	}
+}

@@ -1,0 +1,95 @@
+package check
+
+// Severities, from most to least severe.
+const (
+	SeverityError   = "error"
+	SeverityWarning = "warning"
+	SeverityInfo    = "info"
+)
+
+// Rule names (CONTRACT §4 for the first ten; the rest are ours).
+const (
+	RuleUndeclaredRelation   = "undeclared-relation"
+	RuleUndeclaredAction     = "undeclared-action"
+	RuleUndeclaredConfig     = "undeclared-config"
+	RuleUndeclaredContainer  = "undeclared-container"
+	RuleUndeclaredStorage    = "undeclared-storage"
+	RuleMissingHandler       = "missing-handler"
+	RuleUnhandledRelation    = "unhandled-relation"
+	RuleUnhandledAction      = "unhandled-action"
+	RuleUnusedConfig         = "unused-config"
+	RuleUndeclaredParam      = "undeclared-action-param"
+	RuleActionNameUnderscore = "action-name-underscore"
+	RuleConfigNoDefaultIndex = "config-no-default-index"
+	RuleHandlerConditional   = "handler-conditional"
+	RuleYAMLProblem          = "yaml-problem"
+	RuleUnresolvedName       = "unresolved-name"
+)
+
+// Rule documents one check rule. Rules is the single source for the SARIF rule
+// descriptions and the README's rule table.
+type Rule struct {
+	Name     string
+	Severity string // the default severity
+	Short    string // what is reported, one line
+	Why      string // why it matters, and what lowers the severity
+}
+
+// Rules lists every rule in the order they are documented.
+var Rules = []Rule{
+	{RuleUndeclaredRelation, SeverityError,
+		"Code observes, binds or looks up a relation endpoint the YAML does not declare.",
+		"ops creates relation events only for declared endpoints, so observing an undeclared one raises on every hook; a lookup of it always finds nothing. A finding in code that runs only under a condition is a warning."},
+	{RuleUndeclaredAction, SeverityError,
+		"Code observes an action the YAML does not declare.",
+		"ops creates `<action>_action` events only for declared actions, so observing an undeclared one raises on every hook. A finding in code that runs only under a condition is a warning."},
+	{RuleUndeclaredConfig, SeverityError,
+		"Code reads a config option the YAML does not declare.",
+		"An undeclared option never has a value: `config.get` silently returns the fallback and `config[...]` raises KeyError. A finding in code that runs only under a condition is a warning."},
+	{RuleUndeclaredContainer, SeverityError,
+		"Code uses a workload container the YAML does not declare.",
+		"ops creates `<container>_pebble_ready` events and Container objects only for declared containers; anything else raises. A finding in code that runs only under a condition is a warning."},
+	{RuleUndeclaredStorage, SeverityError,
+		"Code uses a storage the YAML does not declare.",
+		"ops creates storage events and entries only for declared storage; anything else raises. A finding in code that runs only under a condition is a warning."},
+	{RuleMissingHandler, SeverityError,
+		"observe() is given a handler method that exists neither in the class nor in its bases.",
+		"The attribute lookup fails with AttributeError while the charm is being constructed, so every hook fails. A finding in code that runs only under a condition is a warning."},
+	{RuleUnhandledRelation, SeverityWarning,
+		"A declared relation endpoint that no code observes, binds to a library object, or looks up.",
+		"Juju lets the endpoint be integrated, but the charm never reacts, so the relation silently does nothing. Endpoints added by a charmcraft extension are handled by the framework and never reported. Reported as info when the charm has dynamic names the linker could not resolve, which may be the missing handler."},
+	{RuleUnhandledAction, SeverityWarning,
+		"A declared action that no code observes.",
+		"`juju run` accepts the action, but nothing handles it and it completes without doing anything. Reported as info when the charm has dynamic names the linker could not resolve."},
+	{RuleUnusedConfig, SeverityWarning,
+		"A declared config option that no code reads.",
+		"Operators can set the option, but it changes nothing: either dead configuration or a forgotten read. Reported as info when the charm has dynamic config reads the linker could not resolve."},
+	{RuleUndeclaredParam, SeverityWarning,
+		"An action handler reads a parameter the action does not declare.",
+		"The parameter is not in the action's schema, so operators are never told about it and Juju rejects it when the schema forbids additional properties; usually a typo, and the read sees only the fallback or raises KeyError."},
+	{RuleActionNameUnderscore, SeverityWarning,
+		"An action name contains `_`.",
+		"Juju convention is hyphenated action names (`rotate-password`); ops maps `-` to `_` in the event name, so an underscore name is inconsistent with every other charm and its CLI usage."},
+	{RuleConfigNoDefaultIndex, SeverityWarning,
+		"A config option without a default is read with `config[\"name\"]`.",
+		"ops omits unset options that have no default, so the index raises KeyError until an operator sets it; use `config.get(\"name\")` or declare a default. Info when the read runs only under a condition (which may be the guard)."},
+	{RuleHandlerConditional, SeverityInfo,
+		"A handler is registered only under a condition.",
+		"When the condition is false the event goes unhandled; this is often intended (substrate- or feature-specific code) but worth knowing when the interface looks unhandled."},
+	{RuleYAMLProblem, SeverityWarning,
+		"A charm YAML file could not be read completely.",
+		"What could not be read is missing from the declarations, so other rules may report code that uses it as undeclared."},
+	{RuleUnresolvedName, SeverityInfo,
+		"A name used to observe, look up or read an interface could not be resolved statically.",
+		"Dynamic names (loop variables, computed strings) cannot be checked against the YAML, so they are never reported as errors; the summary counts them."},
+}
+
+// ruleSeverity is the default severity of a rule; an unknown rule is a warning.
+func ruleSeverity(name string) string {
+	for _, r := range Rules {
+		if r.Name == name {
+			return r.Severity
+		}
+	}
+	return SeverityWarning
+}

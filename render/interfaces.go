@@ -1,0 +1,171 @@
+package render
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/cantrip-dev/charmcraft-map/linker"
+)
+
+// InterfacesText writes the `interfaces` view: per charm, per kind (in the linker's order),
+// one row per interface (name, role and interface, where it is declared) followed by its
+// handlers (`Class.method (event) file:line [via]`) and the places that read or look it up.
+func InterfacesText(w io.Writer, res linker.Result) error {
+	var b strings.Builder
+	for ci, ch := range res.Charms {
+		if ci > 0 {
+			b.WriteByte('\n')
+		}
+		fmt.Fprintf(&b, "%s (%s)\n", ch.Name, ch.Dir)
+		if len(ch.Interfaces) == 0 {
+			b.WriteString("  (no interfaces)\n")
+		}
+		for start := 0; start < len(ch.Interfaces); {
+			end := start + 1
+			for end < len(ch.Interfaces) && ch.Interfaces[end].Kind == ch.Interfaces[start].Kind {
+				end++
+			}
+			ifaceKindText(&b, ch.Interfaces[start:end])
+			start = end
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// ifaceKindText writes the rows of one kind, with the name and role columns aligned.
+func ifaceKindText(b *strings.Builder, group []linker.Interface) {
+	fmt.Fprintf(b, "  %s:\n", group[0].Kind)
+	nameW, roleW := 0, 0
+	for _, in := range group {
+		nameW = max(nameW, len(in.Name))
+		roleW = max(roleW, len(ifaceRole(in)))
+	}
+	for _, in := range group {
+		row := fmt.Sprintf("    %-*s", nameW, in.Name)
+		if roleW > 0 {
+			row += fmt.Sprintf("  %-*s", roleW, ifaceRole(in))
+		}
+		if in.File != "" {
+			row += "  " + ifaceLoc(in.File, in.Line)
+		}
+		b.WriteString(strings.TrimRight(row, " ") + "\n")
+		for _, h := range in.Handlers {
+			tags := h.Via
+			if h.Conditional {
+				tags += ", conditional"
+			}
+			fmt.Fprintf(b, "      handler %s (%s) %s [%s]\n", h.Symbol, h.Event, ifaceLoc(h.File, h.Line), tags)
+		}
+		var reads, lookups []linker.Site
+		for _, s := range in.Reads {
+			if s.Via == linker.ViaLookup {
+				lookups = append(lookups, s)
+			} else {
+				reads = append(reads, s)
+			}
+		}
+		ifaceSitesText(b, "read", reads)
+		ifaceSitesText(b, "lookup", lookups)
+		if len(in.Handlers)+len(in.Reads) == 0 {
+			b.WriteString("      (nothing linked)\n")
+		}
+	}
+}
+
+// ifaceSitesText writes sites on one line, lines of one file together: `reads a.py:3, 9; b.py:4`.
+func ifaceSitesText(b *strings.Builder, label string, sites []linker.Site) {
+	if len(sites) == 0 {
+		return
+	}
+	if len(sites) > 1 {
+		label += "s"
+	}
+	fmt.Fprintf(b, "      %s ", label)
+	for i, s := range sites {
+		switch {
+		case i == 0:
+			b.WriteString(ifaceLoc(s.File, s.Line))
+		case s.File == sites[i-1].File:
+			b.WriteString(", " + strconv.Itoa(s.Line))
+		default:
+			b.WriteString("; " + ifaceLoc(s.File, s.Line))
+		}
+	}
+	b.WriteByte('\n')
+}
+
+func ifaceRole(in linker.Interface) string {
+	return strings.TrimSpace(in.Role + " " + in.Interface)
+}
+
+func ifaceLoc(file string, line int) string {
+	if line <= 0 {
+		return file
+	}
+	return file + ":" + strconv.Itoa(line)
+}
+
+// The `interfaces` JSON document of CONTRACT §3: exactly these fields, lists never null.
+type (
+	ifaceDoc struct {
+		SchemaVersion int              `json:"schema_version"`
+		Charms        []ifaceCharmJSON `json:"charms"`
+	}
+	ifaceCharmJSON struct {
+		Name       string      `json:"name"`
+		Dir        string      `json:"dir"`
+		Interfaces []ifaceJSON `json:"interfaces"`
+	}
+	ifaceJSON struct {
+		Kind      string             `json:"kind"`
+		Name      string             `json:"name"`
+		Role      string             `json:"role"`
+		Interface string             `json:"interface"`
+		File      string             `json:"file"`
+		Line      int                `json:"line"`
+		Handlers  []ifaceHandlerJSON `json:"handlers"`
+		Reads     []ifaceReadJSON    `json:"reads"`
+	}
+	ifaceHandlerJSON struct {
+		Event  string `json:"event"`
+		Symbol string `json:"symbol"`
+		File   string `json:"file"`
+		Line   int    `json:"line"`
+		Via    string `json:"via"`
+	}
+	ifaceReadJSON struct {
+		File string `json:"file"`
+		Line int    `json:"line"`
+	}
+)
+
+// InterfacesJSON renders the `interfaces` JSON document (CONTRACT §3), indented, with a
+// trailing newline. Order is the linker's: charms, then interfaces by kind and YAML order,
+// handlers and reads by file and line.
+func InterfacesJSON(res linker.Result) ([]byte, error) {
+	doc := ifaceDoc{SchemaVersion: 1, Charms: make([]ifaceCharmJSON, len(res.Charms))}
+	for i, ch := range res.Charms {
+		c := ifaceCharmJSON{Name: ch.Name, Dir: ch.Dir, Interfaces: make([]ifaceJSON, len(ch.Interfaces))}
+		for j, in := range ch.Interfaces {
+			o := ifaceJSON{Kind: in.Kind, Name: in.Name, Role: in.Role, Interface: in.Interface, File: in.File, Line: in.Line,
+				Handlers: make([]ifaceHandlerJSON, len(in.Handlers)), Reads: make([]ifaceReadJSON, len(in.Reads))}
+			for k, h := range in.Handlers {
+				o.Handlers[k] = ifaceHandlerJSON{Event: h.Event, Symbol: h.Symbol, File: h.File, Line: h.Line, Via: h.Via}
+			}
+			for k, s := range in.Reads {
+				o.Reads[k] = ifaceReadJSON{File: s.File, Line: s.Line}
+			}
+			c.Interfaces[j] = o
+		}
+		doc.Charms[i] = c
+	}
+	out, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(out, '\n'), nil
+}

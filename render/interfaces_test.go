@@ -1,0 +1,130 @@
+package render
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/cantrip-dev/charmcraft-map/linker"
+)
+
+func ifaceFixture() linker.Result {
+	return linker.Result{Charms: []linker.CharmLinks{
+		{Name: "demo", Dir: ".", Interfaces: []linker.Interface{
+			{Kind: linker.KindRelation, Name: "database", Role: "requires", Interface: "postgresql_client", File: "metadata.yaml", Line: 5,
+				Handlers: []linker.Handler{
+					{Event: "database_created", Symbol: "DbHandler._on_created", File: "src/db.py", Line: 40, Via: linker.ViaLibrary},
+					{Event: "endpoints_changed", Symbol: "DbHandler._on_changed", File: "src/db.py", Line: 52, Via: linker.ViaLibrary, Conditional: true},
+				}},
+			{Kind: linker.KindRelation, Name: "cluster", Role: "peers", Interface: "demo_peers", File: "metadata.yaml", Line: 9,
+				Reads: []linker.Site{{File: "src/charm.py", Line: 20, Via: linker.ViaLookup}, {File: "src/peers.py", Line: 7, Via: linker.ViaLookup}}},
+			{Kind: linker.KindRelation, Name: "logs", Role: "provides", Interface: "loki_push_api", File: "metadata.yaml", Line: 12},
+			{Kind: linker.KindConfig, Name: "log-level", File: "config.yaml", Line: 2,
+				Reads: []linker.Site{
+					{File: "src/charm.py", Line: 60, Via: linker.ViaConfig, Detail: "index"},
+					{File: "src/charm.py", Line: 64, Via: linker.ViaConfig, Detail: "get"},
+					{File: "src/workload.py", Line: 3, Via: linker.ViaConfig},
+				}},
+			{Kind: linker.KindLifecycle, Name: "install",
+				Handlers: []linker.Handler{{Event: "install", Symbol: "DemoCharm._on_install", File: "src/charm.py", Line: 90, Via: linker.ViaObserve}}},
+		}},
+		{Name: "empty", Dir: "charms/empty"},
+	}}
+}
+
+func TestInterfacesText(t *testing.T) {
+	var b strings.Builder
+	if err := InterfacesText(&b, ifaceFixture()); err != nil {
+		t.Fatal(err)
+	}
+	want := `demo (.)
+  relation:
+    database  requires postgresql_client  metadata.yaml:5
+      handler DbHandler._on_created (database_created) src/db.py:40 [library]
+      handler DbHandler._on_changed (endpoints_changed) src/db.py:52 [library, conditional]
+    cluster   peers demo_peers            metadata.yaml:9
+      lookups src/charm.py:20; src/peers.py:7
+    logs      provides loki_push_api      metadata.yaml:12
+      (nothing linked)
+  config:
+    log-level  config.yaml:2
+      reads src/charm.py:60, 64; src/workload.py:3
+  lifecycle:
+    install
+      handler DemoCharm._on_install (install) src/charm.py:90 [observe]
+
+empty (charms/empty)
+  (no interfaces)
+`
+	if got := b.String(); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestInterfacesJSON(t *testing.T) {
+	out, err := InterfacesJSON(ifaceFixture())
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, _ := InterfacesJSON(ifaceFixture())
+	if string(out) != string(again) {
+		t.Error("output differs between runs")
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(out, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc["schema_version"] != 1.0 || len(doc) != 2 {
+		t.Errorf("top level %v", ifaceKeys(doc))
+	}
+	charms := doc["charms"].([]any)
+	if len(charms) != 2 {
+		t.Fatalf("charms %d", len(charms))
+	}
+	demo := charms[0].(map[string]any)
+	if demo["name"] != "demo" || demo["dir"] != "." || len(demo) != 3 {
+		t.Errorf("charm %v", ifaceKeys(demo))
+	}
+	ifaces := demo["interfaces"].([]any)
+	db := ifaces[0].(map[string]any)
+	if got := strings.Join(ifaceKeys(db), ","); got != "file,handlers,interface,kind,line,name,reads,role" {
+		t.Errorf("interface fields %s", got)
+	}
+	if db["kind"] != "relation" || db["name"] != "database" || db["role"] != "requires" || db["interface"] != "postgresql_client" || db["line"] != 5.0 {
+		t.Errorf("database %v", db)
+	}
+	h := db["handlers"].([]any)[0].(map[string]any)
+	if got := strings.Join(ifaceKeys(h), ","); got != "event,file,line,symbol,via" {
+		t.Errorf("handler fields %s", got)
+	}
+	if h["event"] != "database_created" || h["symbol"] != "DbHandler._on_created" || h["file"] != "src/db.py" || h["line"] != 40.0 || h["via"] != "library" {
+		t.Errorf("handler %v", h)
+	}
+	read := ifaces[3].(map[string]any)["reads"].([]any)[1].(map[string]any)
+	if got := strings.Join(ifaceKeys(read), ","); got != "file,line" || read["line"] != 64.0 {
+		t.Errorf("read %v", read)
+	}
+	// Empty lists are [], never null.
+	for _, frag := range []string{`"reads": []`, `"handlers": []`, `"interfaces": []`} {
+		if !strings.Contains(string(out), frag) {
+			t.Errorf("missing %s", frag)
+		}
+	}
+	if strings.Contains(string(out), "null") {
+		t.Error("null in output")
+	}
+	empty, _ := InterfacesJSON(linker.Result{})
+	if !strings.Contains(string(empty), `"charms": []`) {
+		t.Errorf("empty result: %s", empty)
+	}
+}
+
+func ifaceKeys(m map[string]any) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return ks
+}

@@ -1,0 +1,44 @@
+"""The `upstream` relation: where the relay pulls messages from."""
+
+import logging
+from typing import Optional
+
+import ops
+
+logger = logging.getLogger(__name__)
+
+
+class UpstreamHandler(ops.Object):
+    """Tracks the upstream broker address and the token to talk to it."""
+
+    def __init__(self, charm: ops.CharmBase):
+        super().__init__(charm, "upstream")
+        self._charm = charm
+        charm.framework.observe(charm.on.upstream_relation_changed, self._on_upstream_changed)
+        charm.framework.observe(charm.on.upstream_relation_broken, self._on_upstream_broken)
+
+    @property
+    def address(self) -> Optional[str]:
+        relation = self._charm.model.get_relation("upstream")
+        if relation is None or relation.app is None:
+            return None
+        return relation.data[relation.app].get("address")
+
+    def token(self) -> Optional[str]:
+        uri = self._charm.config.get("upstream-token")
+        if not uri:
+            return None
+        secret = self._charm.model.get_secret(id=str(uri))
+        return secret.get_content(refresh=True).get("token")
+
+    def compression(self) -> str:
+        """Compression to ask upstream for."""
+        choice = self._charm.config.get("upstream-compression", "none")  # want check=undeclared-config
+        return str(choice).lower()
+
+    def _on_upstream_changed(self, event: ops.RelationChangedEvent) -> None:
+        if self.address:
+            logger.info("upstream broker at %s", self.address)
+
+    def _on_upstream_broken(self, event: ops.RelationBrokenEvent) -> None:
+        logger.warning("upstream removed; the relay idles until a new one joins")
