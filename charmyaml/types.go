@@ -8,6 +8,27 @@
 //
 // Broken YAML never fails the load: what can be read is returned and the problems are
 // listed in Charm.Warnings.
+//
+// Decisions:
+//   - Files are read as gopkg.in/yaml.v3 node trees: they carry line numbers, and aliases stay
+//     pointers, so an alias bomb costs nothing until walked. Before anything walks a tree it
+//     is measured with aliases expanded, with a budget; trees over 100k nodes or 10k aliases
+//     (and files over 4 MiB) are refused with a warning.
+//   - Reading is as lenient as PyYAML, which charmcraft and ops use: of duplicate keys the
+//     last wins (with a warning), merge keys (<<) work, yes/no/on/off are booleans, a bare
+//     endpoint value is its interface (`db: mysql`). Wrong types and empty bodies give a
+//     warning and the rest of the item is kept. On a syntax error the longest run of leading
+//     lines that parses is kept, found by bisection.
+//   - github.com/juju/charm/v12 is a second opinion, not the parser: where yaml.v3 read a
+//     section cleanly, ReadMeta (+ Meta.Check), ReadConfig or ReadActionsYaml reads it too,
+//     and a rejection becomes one warning, "<file>: juju would reject: <error>". ReadMeta takes
+//     a whole unified charmcraft.yaml (it ignores unknown keys); config and actions are cut
+//     out of charmcraft.yaml and re-encoded. Juju reports whichever problem Go's map order
+//     hits first, so a rejected section is re-checked piece by piece to name the first
+//     problem in YAML order (juju.go).
+//   - charmcraft's 12-factor extensions add endpoints, a container, config and actions that no
+//     file declares; extensions.go holds what each adds, placed at the `extensions:` line.
+//   - Load never follows a symbolic link out of the root.
 package charmyaml
 
 // Pos is where a declaration sits: a root-relative, '/'-separated file path and a 1-based line.

@@ -100,7 +100,9 @@ type Site struct {
 	// Detail is, for config and param reads, how the value was read: "index" (x["k"]),
 	// "get" (x.get("k")) or "attr" (typed config class attribute); for unresolved sites,
 	// the expression as written.
-	Detail      string `json:"detail,omitempty"`
+	Detail string `json:"detail,omitempty"`
+	// Key is, for action parameter reads, the parameter read.
+	Key         string `json:"key,omitempty"`
 	Conditional bool   `json:"conditional,omitempty"`
 }
 

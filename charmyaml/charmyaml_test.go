@@ -1,0 +1,965 @@
+package charmyaml
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// files builds a Files from file name → content; a name that is not listed is absent.
+func files(dir string, m map[string]string) Files {
+	f := Files{Dir: dir}
+	for name, text := range m {
+		b := []byte(text)
+		switch name {
+		case MetadataFile:
+			f.Metadata = b
+		case ConfigFile:
+			f.Config = b
+		case ActionsFile:
+			f.Actions = b
+		case CharmcraftFile:
+			f.Charmcraft = b
+		default:
+			panic("unknown file " + name)
+		}
+	}
+	return f
+}
+
+// lineOf returns the 1-based line of the only line of text that contains needle.
+func lineOf(t *testing.T, text, needle string) int {
+	t.Helper()
+	found := 0
+	for i, l := range strings.Split(text, "\n") {
+		if strings.Contains(l, needle) {
+			if found != 0 {
+				t.Fatalf("%q occurs on lines %d and %d", needle, found, i+1)
+			}
+			found = i + 1
+		}
+	}
+	if found == 0 {
+		t.Fatalf("%q not in text", needle)
+	}
+	return found
+}
+
+func names[T any](items []T, name func(T) string) []string {
+	var out []string
+	for _, it := range items {
+		out = append(out, name(it))
+	}
+	return out
+}
+
+func relNames(c Charm) []string { return names(c.Relations, func(r Relation) string { return r.Name }) }
+func cfgNames(c Charm) []string {
+	return names(c.Config, func(o ConfigOption) string { return o.Name })
+}
+func actNames(c Charm) []string { return names(c.Actions, func(a Action) string { return a.Name }) }
+
+func relation(t *testing.T, c Charm, name string) Relation {
+	t.Helper()
+	for _, r := range c.Relations {
+		if r.Name == name {
+			return r
+		}
+	}
+	t.Fatalf("no relation %q in %v", name, relNames(c))
+	return Relation{}
+}
+
+func option(t *testing.T, c Charm, name string) ConfigOption {
+	t.Helper()
+	for _, o := range c.Config {
+		if o.Name == name {
+			return o
+		}
+	}
+	t.Fatalf("no option %q in %v", name, cfgNames(c))
+	return ConfigOption{}
+}
+
+func action(t *testing.T, c Charm, name string) Action {
+	t.Helper()
+	for _, a := range c.Actions {
+		if a.Name == name {
+			return a
+		}
+	}
+	t.Fatalf("no action %q in %v", name, actNames(c))
+	return Action{}
+}
+
+// wantWarning fails unless exactly one warning contains every part.
+func wantWarning(t *testing.T, c Charm, parts ...string) string {
+	t.Helper()
+	var hits []string
+	for _, w := range c.Warnings {
+		ok := true
+		for _, p := range parts {
+			ok = ok && strings.Contains(w, p)
+		}
+		if ok {
+			hits = append(hits, w)
+		}
+	}
+	if len(hits) != 1 {
+		t.Fatalf("want one warning containing %q, got %d; warnings:\n%s", parts, len(hits), strings.Join(c.Warnings, "\n"))
+	}
+	return hits[0]
+}
+
+func noWarnings(t *testing.T, c Charm) {
+	t.Helper()
+	if len(c.Warnings) > 0 {
+		t.Fatalf("unexpected warnings:\n%s", strings.Join(c.Warnings, "\n"))
+	}
+}
+
+const unifiedCharmcraft = `# A unified charmcraft.yaml.
+name: recipe-box
+type: charm
+summary: Stores recipes.
+description: |
+  A small recipe store.
+base: ubuntu@24.04
+platforms:
+  amd64:
+parts:
+  charm:
+    plugin: charm
+assumes:
+  - k8s-api
+containers:
+  box:
+    resource: box-image
+    mounts:
+      - storage: recipes
+        location: /srv/recipes
+storage:
+  recipes:
+    type: filesystem
+    location: /srv/recipes
+resources:
+  box-image:
+    type: oci-image
+    description: Image for the box.
+requires:
+  database:
+    interface: postgresql_client
+    limit: 1
+  tracing:
+    interface: tracing
+    optional: true
+provides:
+  metrics:
+    interface: prometheus_scrape
+peers:
+  replicas:
+    interface: recipe_replicas
+config:
+  options:
+    page-size:
+      type: int
+      default: 20
+      description: |
+
+        How many recipes a page shows.
+        Larger pages load slower.
+    site-title:
+      type: string
+      description: Title shown on every page.
+    debug:
+      type: boolean
+      default: false
+    empty-default:
+      type: string
+      default: ""
+    null-default:
+      type: string
+      default:
+actions:
+  export:
+    description: Export every recipe.
+    params:
+      format:
+        type: string
+      include-drafts:
+        type: boolean
+      since:
+        type: [string, "null"]
+    required: [format]
+  reindex:
+    description: Rebuild the search index.
+`
+
+func TestUnified(t *testing.T) {
+	text := unifiedCharmcraft
+	c := Parse(files("charms/box", map[string]string{CharmcraftFile: text}))
+	noWarnings(t, c)
+	file := "charms/box/charmcraft.yaml"
+	if c.Name != "recipe-box" || c.Dir != "charms/box" || !slices.Equal(c.Files, []string{file}) {
+		t.Fatalf("name %q dir %q files %v", c.Name, c.Dir, c.Files)
+	}
+	if got, want := relNames(c), []string{"database", "tracing", "metrics", "replicas"}; !slices.Equal(got, want) {
+		t.Errorf("relations %v, want %v (YAML order)", got, want)
+	}
+	wantRel := Relation{Name: "database", Role: RoleRequires, Interface: "postgresql_client", Limit: 1,
+		Pos: Pos{file, lineOf(t, text, "  database:")}}
+	if r := relation(t, c, "database"); r != wantRel {
+		t.Errorf("database = %+v, want %+v", r, wantRel)
+	}
+	if r := relation(t, c, "tracing"); !r.Optional || r.Role != RoleRequires {
+		t.Errorf("tracing = %+v", r)
+	}
+	if r := relation(t, c, "metrics"); r.Role != RoleProvides || r.Line != lineOf(t, text, "  metrics:") {
+		t.Errorf("metrics = %+v", r)
+	}
+	if r := relation(t, c, "replicas"); r.Role != RolePeers || r.Interface != "recipe_replicas" {
+		t.Errorf("replicas = %+v", r)
+	}
+
+	wantCtr := []Container{{Name: "box", Resource: "box-image", Mounts: []string{"recipes:/srv/recipes"}, Pos: Pos{file, lineOf(t, text, "  box:")}}}
+	if !reflect.DeepEqual(c.Containers, wantCtr) {
+		t.Errorf("containers %+v, want %+v", c.Containers, wantCtr)
+	}
+	wantSto := []Storage{{Name: "recipes", Type: "filesystem", Location: "/srv/recipes", Pos: Pos{file, lineOf(t, text, "  recipes:")}}}
+	if !reflect.DeepEqual(c.Storage, wantSto) {
+		t.Errorf("storage %+v, want %+v", c.Storage, wantSto)
+	}
+	wantRes := []Resource{{Name: "box-image", Type: "oci-image", Pos: Pos{file, lineOf(t, text, "  box-image:")}}}
+	if !reflect.DeepEqual(c.Resources, wantRes) {
+		t.Errorf("resources %+v, want %+v", c.Resources, wantRes)
+	}
+
+	if got, want := cfgNames(c), []string{"page-size", "site-title", "debug", "empty-default", "null-default"}; !slices.Equal(got, want) {
+		t.Errorf("config %v, want %v", got, want)
+	}
+	wantOpt := ConfigOption{Name: "page-size", Type: "int", Default: "20", HasDefault: true,
+		Description: "How many recipes a page shows.", Pos: Pos{file, lineOf(t, text, "page-size:")}}
+	if o := option(t, c, "page-size"); o != wantOpt {
+		t.Errorf("page-size = %+v, want %+v", o, wantOpt)
+	}
+	if o := option(t, c, "site-title"); o.HasDefault || o.Description != "Title shown on every page." {
+		t.Errorf("site-title = %+v", o)
+	}
+	if o := option(t, c, "debug"); o.Default != "false" || !o.HasDefault || o.Type != "boolean" {
+		t.Errorf("debug = %+v", o)
+	}
+	if o := option(t, c, "empty-default"); o.Default != "" || !o.HasDefault {
+		t.Errorf("empty-default = %+v: an empty string is a default", o)
+	}
+	if o := option(t, c, "null-default"); o.HasDefault {
+		t.Errorf("null-default = %+v: a null default is no default", o)
+	}
+
+	if got, want := actNames(c), []string{"export", "reindex"}; !slices.Equal(got, want) {
+		t.Errorf("actions %v, want %v", got, want)
+	}
+	wantAct := Action{Name: "export", Description: "Export every recipe.", Required: []string{"format"},
+		Params: []Param{
+			{Name: "format", Type: "string", Pos: Pos{file, lineOf(t, text, "format:")}},
+			{Name: "include-drafts", Type: "boolean", Pos: Pos{file, lineOf(t, text, "include-drafts:")}},
+			{Name: "since", Type: "string|null", Pos: Pos{file, lineOf(t, text, "since:")}},
+		},
+		Pos: Pos{file, lineOf(t, text, "  export:")}}
+	if a := action(t, c, "export"); !reflect.DeepEqual(a, wantAct) {
+		t.Errorf("export = %+v, want %+v", a, wantAct)
+	}
+}
+
+const (
+	splitMetadata = `name: fern-agent
+summary: Ships logs.
+description: Ships logs from the principal unit.
+subordinate: true
+requires:
+  host:
+    interface: juju-info
+    scope: container
+  sink: loki_push_api
+provides:
+  cos-agent:
+    interface: cos_agent
+    limit: 2
+`
+	splitConfig = `options:
+  level:
+    type: string
+    default: info
+    description: Log level.
+  batch:
+    type: int
+    description: Lines per batch.
+`
+	splitActions = `flush:
+  description: Flush buffered lines.
+  params:
+    timeout:
+      type: number
+      description: Seconds to wait.
+  required:
+    - timeout
+`
+	buildOnly = `type: charm
+bases:
+  - build-on:
+      - name: ubuntu
+        channel: "22.04"
+    run-on:
+      - name: ubuntu
+        channel: "22.04"
+`
+)
+
+func TestSplit(t *testing.T) {
+	c := Parse(files(".", map[string]string{
+		MetadataFile: splitMetadata, ConfigFile: splitConfig, ActionsFile: splitActions, CharmcraftFile: buildOnly,
+	}))
+	noWarnings(t, c)
+	if c.Name != "fern-agent" || !c.Subordinate || c.Dir != "." {
+		t.Fatalf("name %q subordinate %v dir %q", c.Name, c.Subordinate, c.Dir)
+	}
+	if want := []string{"actions.yaml", "charmcraft.yaml", "config.yaml", "metadata.yaml"}; !slices.Equal(c.Files, want) {
+		t.Errorf("files %v, want %v", c.Files, want)
+	}
+	host := relation(t, c, "host")
+	if host.Scope != "container" || host.Interface != "juju-info" || host.File != "metadata.yaml" || host.Line != lineOf(t, splitMetadata, "host:") {
+		t.Errorf("host = %+v", host)
+	}
+	if sink := relation(t, c, "sink"); sink.Interface != "loki_push_api" || sink.Role != RoleRequires {
+		t.Errorf("sink (short form) = %+v", sink)
+	}
+	if r := relation(t, c, "cos-agent"); r.Limit != 2 {
+		t.Errorf("cos-agent = %+v", r)
+	}
+	if o := option(t, c, "level"); o.File != "config.yaml" || o.Line != lineOf(t, splitConfig, "level:") || o.Default != "info" {
+		t.Errorf("level = %+v", o)
+	}
+	a := action(t, c, "flush")
+	if a.File != "actions.yaml" || a.Line != 1 || !slices.Equal(a.Required, []string{"timeout"}) ||
+		len(a.Params) != 1 || a.Params[0].Type != "number" || a.Params[0].Line != lineOf(t, splitActions, "timeout:") {
+		t.Errorf("flush = %+v", a)
+	}
+}
+
+func TestMixed(t *testing.T) {
+	cc := buildOnly + `actions:
+  flush:
+    description: Flush now.
+    params:
+      force:
+        type: boolean
+config:
+  options:
+    shadowed:
+      type: string
+`
+	c := Parse(files("agent", map[string]string{MetadataFile: splitMetadata, ConfigFile: splitConfig, CharmcraftFile: cc}))
+	// Actions come from charmcraft.yaml; its config is shadowed by config.yaml.
+	a := action(t, c, "flush")
+	if a.File != "agent/charmcraft.yaml" || a.Line != lineOf(t, cc, "  flush:") || a.Params[0].Name != "force" {
+		t.Errorf("flush = %+v", a)
+	}
+	if got := cfgNames(c); !slices.Equal(got, []string{"level", "batch"}) {
+		t.Errorf("config %v: want config.yaml's options only", got)
+	}
+	wantWarning(t, c, "agent/charmcraft.yaml:", "config is ignored: config.yaml exists")
+	if len(c.Warnings) != 1 {
+		t.Errorf("warnings %q", c.Warnings)
+	}
+}
+
+func TestExtensions(t *testing.T) {
+	flask := `name: menu-web
+type: charm
+base: ubuntu@24.04
+platforms:
+  amd64:
+summary: Menu site.
+description: Menu site.
+extensions:
+  - flask-framework
+requires:
+  ingress:
+    interface: ingress
+    limit: 1
+  login:
+    interface: oauth
+config:
+  options:
+    menu-source:
+      type: string
+    webserver-workers:
+      type: int
+      default: 4
+`
+	c := Parse(files(".", map[string]string{CharmcraftFile: flask}))
+	noWarnings(t, c)
+	extLine := lineOf(t, flask, "extensions:")
+	if !slices.Equal(c.Extensions, []string{"flask-framework"}) {
+		t.Fatalf("extensions %v", c.Extensions)
+	}
+	// ingress is declared by the charm: kept as declared and not repeated.
+	if got, want := relNames(c), []string{"ingress", "login", "logging", "metrics-endpoint", "grafana-dashboard", "secret-storage"}; !slices.Equal(got, want) {
+		t.Errorf("relations %v, want %v", got, want)
+	}
+	if r := relation(t, c, "ingress"); r.Extension != "" || r.Line != lineOf(t, flask, "  ingress:") {
+		t.Errorf("declared ingress = %+v", r)
+	}
+	want := Relation{Name: "metrics-endpoint", Role: RoleProvides, Interface: "prometheus_scrape", Extension: "flask-framework", Pos: Pos{"charmcraft.yaml", extLine}}
+	if r := relation(t, c, "metrics-endpoint"); r != want {
+		t.Errorf("metrics-endpoint = %+v, want %+v", r, want)
+	}
+	if r := relation(t, c, "secret-storage"); r.Role != RolePeers {
+		t.Errorf("secret-storage = %+v", r)
+	}
+	if o := option(t, c, "webserver-workers"); o.Extension != "" || o.Default != "4" {
+		t.Errorf("declared webserver-workers = %+v", o)
+	}
+	if o := option(t, c, "flask-secret-key"); o.Extension != "flask-framework" || o.Line != extLine || o.Type != "string" {
+		t.Errorf("flask-secret-key = %+v", o)
+	}
+	if o := option(t, c, "login-redirect-path"); o.Default != "/callback" || !o.HasDefault {
+		t.Errorf("oauth option = %+v", o)
+	}
+	option(t, c, "login-scopes")
+	if n := strings.Count(strings.Join(cfgNames(c), " "), "webserver-workers"); n != 1 {
+		t.Errorf("webserver-workers appears %d times", n)
+	}
+	if a := action(t, c, "rotate-secret-key"); a.Extension != "flask-framework" || a.Line != extLine {
+		t.Errorf("rotate-secret-key = %+v", a)
+	}
+	if len(c.Containers) != 1 || c.Containers[0].Name != "flask-app" || c.Containers[0].Resource != "flask-app-image" {
+		t.Errorf("containers %+v", c.Containers)
+	}
+	if len(c.Resources) != 1 || c.Resources[0].Type != "oci-image" {
+		t.Errorf("resources %+v", c.Resources)
+	}
+
+	django := strings.NewReplacer("flask", "django", "ubuntu@24.04", "ubuntu@26.04").Replace(flask)
+	c = Parse(files(".", map[string]string{CharmcraftFile: django}))
+	if len(c.Containers) != 1 || c.Containers[0].Name != "app" {
+		t.Errorf("django on 26.04 containers %+v, want app", c.Containers)
+	}
+	su := action(t, c, "create-superuser")
+	if !slices.Equal(su.Required, []string{"username", "email"}) || len(su.Params) != 2 || su.Params[0].Line != extLine {
+		t.Errorf("create-superuser = %+v", su)
+	}
+	option(t, c, "django-allowed-hosts")
+
+	goApp := strings.Replace(flask, "flask-framework", "go-framework", 1)
+	c = Parse(files(".", map[string]string{CharmcraftFile: goApp}))
+	if len(c.Containers) != 1 || c.Containers[0].Name != "app" {
+		t.Errorf("go containers %+v, want app", c.Containers)
+	}
+	if o := option(t, c, "app-port"); o.Default != "8080" {
+		t.Errorf("app-port = %+v", o)
+	}
+
+	unknown := strings.Replace(flask, "flask-framework", "cobol-framework", 1)
+	c = Parse(files(".", map[string]string{CharmcraftFile: unknown}))
+	wantWarning(t, c, "charmcraft.yaml:8:", `unknown extension "cobol-framework"`)
+	if got := relNames(c); !slices.Equal(got, []string{"ingress", "login"}) {
+		t.Errorf("relations %v", got)
+	}
+}
+
+// billionLaughs nests ten lists of ten aliases nine deep: 10^9 nodes once expanded.
+func billionLaughs(tail string) string {
+	var b strings.Builder
+	b.WriteString("l0: &l0 [x, x, x, x, x, x, x, x, x, x]\n")
+	for i := 1; i < 9; i++ {
+		p := "*l" + string(rune('0'+i-1))
+		b.WriteString("l" + string(rune('0'+i)) + ": &l" + string(rune('0'+i)) + " [" + strings.Repeat(p+", ", 9) + p + "]\n")
+	}
+	return b.String() + tail
+}
+
+func TestBroken(t *testing.T) {
+	const head = "name: b\nsummary: s\ndescription: d\n"
+	cases := []struct {
+		name  string
+		files map[string]string
+		warn  []string // one warning must contain all of these
+		check func(t *testing.T, c Charm)
+	}{{
+		name:  "syntax error keeps what comes before",
+		files: map[string]string{MetadataFile: head + "requires:\n  db:\n    interface: mysql\n   bad: 1\nprovides:\n  web: {}\n"},
+		warn:  []string{"metadata.yaml:7:", "read only the first 6 lines"},
+		check: func(t *testing.T, c Charm) {
+			if got := relNames(c); !slices.Equal(got, []string{"db"}) || c.Name != "b" {
+				t.Errorf("name %q relations %v", c.Name, got)
+			}
+		},
+	}, {
+		name:  "unclosed flow mapping",
+		files: map[string]string{MetadataFile: head + "requires:\n  db: {interface: mysql\n  other:\n    interface: x\n"},
+		warn:  []string{"metadata.yaml:5:", "read only the first 4 lines"},
+		check: func(t *testing.T, c Charm) {
+			if c.Name != "b" || len(c.Relations) != 0 {
+				t.Errorf("name %q relations %v", c.Name, relNames(c))
+			}
+		},
+	}, {
+		name:  "broken from line 1",
+		files: map[string]string{ConfigFile: "\toptions: {}\n"},
+		warn:  []string{"config.yaml:1:", "nothing read"},
+	}, {
+		name:  "empty options",
+		files: map[string]string{CharmcraftFile: head + "config:\n  options:\n"},
+		warn:  []string{"charmcraft.yaml:5:", "options is empty"},
+		check: func(t *testing.T, c Charm) {
+			if c.Config != nil {
+				t.Errorf("config %+v", c.Config)
+			}
+		},
+	}, {
+		name:  "action without body",
+		files: map[string]string{CharmcraftFile: head + "actions:\n  pause:\n"},
+		warn:  []string{"charmcraft.yaml:5:", `action pause is empty`},
+		check: func(t *testing.T, c Charm) {
+			if a := action(t, c, "pause"); a.Line != 5 {
+				t.Errorf("pause = %+v", a)
+			}
+		},
+	}, {
+		name:  "endpoint without body",
+		files: map[string]string{MetadataFile: head + "requires:\n  db:\n"},
+		warn:  []string{"metadata.yaml:5:", "requires db: endpoint has no interface"},
+		check: func(t *testing.T, c Charm) {
+			if r := relation(t, c, "db"); r.Interface != "" || r.Line != 5 {
+				t.Errorf("db = %+v", r)
+			}
+		},
+	}, {
+		name:  "endpoint mapping without interface",
+		files: map[string]string{MetadataFile: head + "provides:\n  web:\n    limit: 1\n"},
+		warn:  []string{"metadata.yaml:5:", "provides web: endpoint has no interface"},
+	}, {
+		name:  "top level is a list",
+		files: map[string]string{MetadataFile: "- name: x\n- summary: y\n"},
+		warn:  []string{"metadata.yaml:1:", "expected a mapping at the top level, got a list"},
+	}, {
+		name:  "top level is a scalar",
+		files: map[string]string{ActionsFile: "just some text\n"},
+		warn:  []string{"actions.yaml:1:", "expected a mapping at the top level"},
+	}, {
+		name:  "empty file",
+		files: map[string]string{MetadataFile: "# nothing here\n"},
+		warn:  []string{"metadata.yaml:1:", "file is empty"},
+	}, {
+		name:  "duplicate keys: the last one wins",
+		files: map[string]string{MetadataFile: head + "requires:\n  db:\n    interface: mysql\n  db:\n    interface: postgresql_client\n"},
+		warn:  []string{"metadata.yaml:5:", `duplicate key "db" (again on line 7)`},
+		check: func(t *testing.T, c Charm) {
+			if len(c.Relations) != 1 || c.Relations[0].Interface != "postgresql_client" || c.Relations[0].Line != 7 {
+				t.Errorf("relations %+v", c.Relations)
+			}
+		},
+	}, {
+		name:  "billion laughs",
+		files: map[string]string{MetadataFile: billionLaughs(head + "requires:\n  db: {interface: *l8}\n")},
+		warn:  []string{"metadata.yaml:1:", "aliases are expanded; not read"},
+		check: func(t *testing.T, c Charm) {
+			if c.Name != "" || c.Relations != nil {
+				t.Errorf("a refused file was read: %+v", c)
+			}
+		},
+	}, {
+		name:  "billion laughs inside charmcraft config",
+		files: map[string]string{CharmcraftFile: billionLaughs(head + "config:\n  options:\n    big:\n      default: *l8\n")},
+		warn:  []string{"charmcraft.yaml:1:", "aliases are expanded; not read"},
+		check: func(t *testing.T, c Charm) {
+			if c.Config != nil {
+				t.Errorf("config %+v", c.Config)
+			}
+		},
+	}, {
+		name:  "alias cycle",
+		files: map[string]string{MetadataFile: "name: &n [*n]\n"},
+		warn:  []string{"metadata.yaml:1:", "not read"},
+	}, {
+		name: "wrong types",
+		files: map[string]string{MetadataFile: head + `subordinate: maybe
+requires:
+  db:
+    interface: mysql
+    limit: lots
+    optional: perhaps
+    scope: galaxy
+  cache: [redis]
+provides: just-text
+storage:
+  data: 5
+`},
+		warn: []string{"metadata.yaml:4:", "subordinate: expected true or false"},
+		check: func(t *testing.T, c Charm) {
+			wantWarning(t, c, "metadata.yaml:8:", "requires db limit: expected an integer")
+			wantWarning(t, c, "metadata.yaml:9:", "requires db optional: expected true or false")
+			wantWarning(t, c, "metadata.yaml:10:", `scope "galaxy" is neither global nor container`)
+			wantWarning(t, c, "metadata.yaml:11:", "requires cache: expected a mapping, got a list")
+			wantWarning(t, c, "metadata.yaml:12:", "provides: expected a mapping")
+			wantWarning(t, c, "metadata.yaml:14:", "storage data: expected a mapping")
+			wantWarning(t, c, "metadata.yaml: juju would reject:")
+			if got := relNames(c); !slices.Equal(got, []string{"db", "cache"}) || relation(t, c, "db").Interface != "mysql" {
+				t.Errorf("relations %v", got)
+			}
+		},
+	}, {
+		name: "wrong types in config and actions",
+		files: map[string]string{
+			ConfigFile:  "options:\n  a: [1, 2]\n  b:\n    type: int\n    default: [1]\n    description: {x: y}\n",
+			ActionsFile: "go:\n  params: [x]\n  required: 5\nstop:\n  params:\n    p: {type: {x: 1}}\n",
+		},
+		warn: []string{"config.yaml:2:", "option a: expected a mapping, got a list"},
+		check: func(t *testing.T, c Charm) {
+			wantWarning(t, c, "config.yaml:5:", "option b default: expected a single value")
+			wantWarning(t, c, "config.yaml:6:", "option b description: expected text")
+			wantWarning(t, c, "actions.yaml:2:", "action go params: expected a mapping")
+			wantWarning(t, c, "actions.yaml:6:", "action stop param p type: expected text")
+			if o := option(t, c, "b"); !o.HasDefault || o.Default != "" {
+				t.Errorf("b = %+v", o)
+			}
+			if got := actNames(c); !slices.Equal(got, []string{"go", "stop"}) {
+				t.Errorf("actions %v", got)
+			}
+			if a := action(t, c, "go"); !slices.Equal(a.Required, []string{"5"}) {
+				t.Errorf("go = %+v", a)
+			}
+		},
+	}, {
+		name:  "second document",
+		files: map[string]string{MetadataFile: head + "---\nname: other\n"},
+		warn:  []string{"metadata.yaml:4:", "more than one YAML document"},
+		check: func(t *testing.T, c Charm) {
+			if c.Name != "b" {
+				t.Errorf("name %q", c.Name)
+			}
+		},
+	}, {
+		name:  "non-scalar key",
+		files: map[string]string{MetadataFile: head + "requires:\n  ? [a, b]\n  : {interface: x}\n  db: mysql\n"},
+		warn:  []string{"metadata.yaml:5:", "key is a list, not a name"},
+		check: func(t *testing.T, c Charm) {
+			if got := relNames(c); !slices.Equal(got, []string{"db"}) {
+				t.Errorf("relations %v", got)
+			}
+		},
+	}, {
+		name:  "metadata keys in charmcraft.yaml beside metadata.yaml",
+		files: map[string]string{MetadataFile: head, CharmcraftFile: "type: charm\nrequires:\n  x: {interface: y}\n"},
+		warn:  []string{"charmcraft.yaml:2:", "requires is ignored: metadata.yaml exists"},
+		check: func(t *testing.T, c Charm) {
+			if len(c.Relations) != 0 {
+				t.Errorf("relations %v", relNames(c))
+			}
+		},
+	}, {
+		name:  "file too large",
+		files: map[string]string{ConfigFile: "options:\n" + strings.Repeat("#", maxFileSize)},
+		warn:  []string{"config.yaml:1:", "larger than"},
+	}}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := Parse(files(".", tc.files))
+			wantWarning(t, c, tc.warn...)
+			if tc.check != nil {
+				tc.check(t, c)
+			}
+		})
+	}
+}
+
+func TestMergeKeys(t *testing.T) {
+	cfg := `defaults: &str
+  type: string
+  default: none
+options:
+  a:
+    <<: *str
+    description: A.
+  b:
+    <<: *str
+    default: other
+`
+	c := Parse(files(".", map[string]string{ConfigFile: cfg}))
+	noWarnings(t, c)
+	if a := option(t, c, "a"); a.Type != "string" || a.Default != "none" || a.Description != "A." {
+		t.Errorf("a = %+v", a)
+	}
+	if b := option(t, c, "b"); b.Default != "other" {
+		t.Errorf("b = %+v: an explicit key overrides a merged one", b)
+	}
+}
+
+func TestJuju(t *testing.T) {
+	cases := []struct {
+		name  string
+		files map[string]string
+		want  string // the whole warning; "" for none
+	}{{
+		name:  "meta missing summary and description: summary first",
+		files: map[string]string{MetadataFile: "name: x\nprovides:\n  juju-web: {interface: http}\n"},
+		want:  "metadata.yaml: juju would reject: metadata: summary: expected string, got nothing",
+	}, {
+		name:  "reserved endpoint name, several problems: first in YAML order",
+		files: map[string]string{MetadataFile: "name: x\nsummary: s\ndescription: d\nprovides:\n  juju-web: {interface: http}\n  juju-db: {interface: db}\n"},
+		want:  `metadata.yaml: juju would reject: charm "x" using a reserved relation name: "juju-web"`,
+	}, {
+		name: "subordinate is checked with its requires",
+		files: map[string]string{MetadataFile: `name: x
+summary: s
+description: d
+subordinate: true
+requires:
+  host: {interface: juju-info, scope: container}
+provides:
+  juju-info: {interface: juju-info}
+`},
+		want: `metadata.yaml: juju would reject: charm "x" using a reserved relation name: "juju-info"`,
+	}, {
+		name: "containers are checked with resources and storage",
+		files: map[string]string{CharmcraftFile: `name: x
+summary: s
+description: d
+containers:
+  app: {resource: img, mounts: [{storage: data, location: /d}]}
+resources:
+  img: {type: oci-image}
+storage:
+  data: {type: filesystem, location: /d}
+peers:
+  juju-p: {interface: p}
+`},
+		want: `charmcraft.yaml: juju would reject: charm "x" using a reserved relation name: "juju-p"`,
+	}, {
+		name:  "config: first bad option in YAML order",
+		files: map[string]string{ConfigFile: "options:\n  a:\n    type: integer\n  b:\n    type: float\n    default: nan-ish\n  c:\n    type: stringy\n"},
+		want:  `config.yaml: juju would reject: invalid config: option "a" has unknown type "integer"`,
+	}, {
+		name:  "config in charmcraft.yaml",
+		files: map[string]string{CharmcraftFile: "name: x\nsummary: s\ndescription: d\nconfig:\n  options:\n    n:\n      type: int\n      default: ten\n"},
+		want:  `charmcraft.yaml: juju would reject: invalid config default: option "n" expected int, got "ten"`,
+	}, {
+		name:  "actions: first bad name",
+		files: map[string]string{ActionsFile: "ok:\n  description: fine\nBad_Name:\n  description: x\njuju-run:\n  description: y\n"},
+		want:  "actions.yaml: juju would reject: bad action name Bad_Name",
+	}, {
+		name:  "actions in charmcraft.yaml with an alias from outside the section",
+		files: map[string]string{CharmcraftFile: "name: x\nsummary: s\ndescription: &d Does things.\nactions:\n  go:\n    description: *d\n"},
+	}, {
+		name:  "accepted",
+		files: map[string]string{MetadataFile: splitMetadata, ConfigFile: splitConfig, ActionsFile: splitActions},
+	}}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			first := Parse(files(".", tc.files))
+			var got []string
+			for _, w := range first.Warnings {
+				if strings.Contains(w, "juju") {
+					got = append(got, w)
+				}
+			}
+			if tc.want == "" {
+				if len(got) > 0 {
+					t.Fatalf("unexpected %q", got)
+				}
+				return
+			}
+			if len(got) != 1 || got[0] != tc.want {
+				t.Fatalf("juju warnings %q, want %q", got, tc.want)
+			}
+			// Juju iterates Go maps; the warning must not depend on their order.
+			for range 20 {
+				if again := Parse(files(".", tc.files)); !reflect.DeepEqual(again, first) {
+					t.Fatalf("not deterministic:\n%q\n%q", again.Warnings, first.Warnings)
+				}
+			}
+		})
+	}
+}
+
+func TestIsCharm(t *testing.T) {
+	for _, tc := range []struct {
+		f    Files
+		want bool
+	}{
+		{Files{Metadata: []byte{}}, true},
+		{Files{Charmcraft: []byte("name: x\ntype: charm\n")}, true},
+		{Files{Charmcraft: []byte("type: charm\nparts: {}\n")}, false},
+		{Files{Charmcraft: []byte("name:\ntype: charm\n")}, false},
+		{Files{Charmcraft: []byte("type: bundle\nname: [x]\n")}, false},
+		{Files{Config: []byte("options: {}\n")}, false},
+		{Files{Charmcraft: []byte("name: x\n: : broken")}, true},
+	} {
+		if got := tc.f.IsCharm(); got != tc.want {
+			t.Errorf("IsCharm(%q) = %v, want %v", tc.f.Charmcraft, got, tc.want)
+		}
+	}
+}
+
+func TestLoad(t *testing.T) {
+	root := t.TempDir()
+	outside := t.TempDir()
+	write := func(p, text string) {
+		t.Helper()
+		p = filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link := func(target, p string) {
+		t.Helper()
+		if err := os.Symlink(target, filepath.Join(root, filepath.FromSlash(p))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("metadata.yaml", splitMetadata)
+	write("shared/config.yaml", splitConfig)
+	link("shared/config.yaml", "config.yaml") // inside the root: followed
+	write("k8s/charmcraft.yaml", unifiedCharmcraft)
+	if err := os.WriteFile(filepath.Join(outside, "actions.yaml"), []byte(splitActions), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link(filepath.Join(outside, "actions.yaml"), "k8s/actions.yaml") // leads out: not read
+	write("build/charmcraft.yaml", buildOnly)
+	link(outside, "escape")
+	write("dirfile/metadata.yaml/x", "")
+
+	c, ok, err := Load(root, ".")
+	if err != nil || !ok {
+		t.Fatalf("Load(.) = %v, %v", ok, err)
+	}
+	noWarnings(t, c)
+	if o := option(t, c, "level"); o.File != "config.yaml" {
+		t.Errorf("level = %+v", o)
+	}
+	if want := []string{"config.yaml", "metadata.yaml"}; !slices.Equal(c.Files, want) {
+		t.Errorf("files %v, want %v", c.Files, want)
+	}
+
+	c, ok, err = Load(root, "k8s")
+	if err != nil || !ok {
+		t.Fatalf("Load(k8s) = %v, %v", ok, err)
+	}
+	wantWarning(t, c, "k8s/actions.yaml:1:", "symbolic link leads out of the root")
+	if got := actNames(c); !slices.Equal(got, []string{"export", "reindex"}) {
+		t.Errorf("actions %v: want charmcraft.yaml's, since actions.yaml was not read", got)
+	}
+	if r := relation(t, c, "database"); r.File != "k8s/charmcraft.yaml" {
+		t.Errorf("database = %+v", r)
+	}
+
+	for _, dir := range []string{"build", "shared", "escape", "missing", "dirfile", "dirfile/metadata.yaml/x"} {
+		if _, ok, err := Load(root, dir); ok || err != nil {
+			t.Errorf("Load(%s) = %v, %v; want not a charm", dir, ok, err)
+		}
+	}
+	if _, _, err := Load(root, "../x"); err == nil {
+		t.Error("Load(../x): want an error")
+	}
+	if _, ok, err := Load(filepath.Join(root, "nope"), "."); ok || err != nil {
+		t.Errorf("missing root: %v, %v", ok, err)
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	f := files("d", map[string]string{
+		CharmcraftFile: strings.Replace(unifiedCharmcraft, "platforms:", "extensions: [django-framework]\nplatforms:", 1),
+		ActionsFile:    "Bad:\n  x: 1\njuju-y: {}\n",
+	})
+	first := Parse(f)
+	for range 10 {
+		if again := Parse(f); !reflect.DeepEqual(again, first) {
+			t.Fatal("Parse is not deterministic")
+		}
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add([]byte(splitMetadata), []byte(splitConfig), []byte(splitActions), []byte(unifiedCharmcraft), uint8(15))
+	f.Add([]byte("requires: {db:}\n"), []byte("options:\n"), []byte("a: {params: {p: }}\n"), []byte("name: x\nextensions: [flask-framework]\n"), uint8(15))
+	f.Add([]byte(billionLaughs("name: x\n")), []byte{}, []byte{}, []byte("a: &a [*a]\nconfig: *a\n"), uint8(9))
+	f.Add([]byte("name: b\nrequires:\n  db:\n    interface: mysql\n   bad: 1\n"), []byte("options: {a: {<<: [{type: int}]}}"), []byte("- x"), []byte("\t"), uint8(7))
+	f.Fuzz(func(t *testing.T, meta, cfg, acts, cc []byte, present uint8) {
+		in := Files{Dir: "c"}
+		for i, p := range []*[]byte{&in.Metadata, &in.Config, &in.Actions, &in.Charmcraft} {
+			if present&(1<<i) != 0 {
+				*p = []byte{}
+				*p = append(*p, [][]byte{meta, cfg, acts, cc}[i]...)
+			}
+		}
+		c := Parse(in)
+		check := func(kind, name string, p Pos) {
+			if p.Line < 1 || !strings.HasPrefix(p.File, "c/") {
+				t.Fatalf("%s %q at %+v", kind, name, p)
+			}
+		}
+		for _, r := range c.Relations {
+			check("relation", r.Name, r.Pos)
+		}
+		for _, o := range c.Config {
+			check("option", o.Name, o.Pos)
+		}
+		for _, a := range c.Actions {
+			check("action", a.Name, a.Pos)
+			for _, p := range a.Params {
+				check("param", p.Name, p.Pos)
+			}
+		}
+		for _, x := range c.Containers {
+			check("container", x.Name, x.Pos)
+		}
+		for _, x := range c.Storage {
+			check("storage", x.Name, x.Pos)
+		}
+		for _, x := range c.Resources {
+			check("resource", x.Name, x.Pos)
+		}
+		for _, w := range c.Warnings {
+			if strings.Contains(w, "\n") || !strings.HasPrefix(w, "c/") {
+				t.Fatalf("bad warning %q", w)
+			}
+		}
+		if again := Parse(in); !reflect.DeepEqual(again, c) {
+			t.Fatalf("not deterministic:\n%+v\n%+v", c, again)
+		}
+	})
+}
+
+func BenchmarkParse(b *testing.B) {
+	f := files(".", map[string]string{MetadataFile: splitMetadata, ConfigFile: splitConfig, ActionsFile: splitActions, CharmcraftFile: unifiedCharmcraft})
+	unified := files(".", map[string]string{CharmcraftFile: unifiedCharmcraft})
+	b.Run("split", func(b *testing.B) {
+		for b.Loop() {
+			Parse(f)
+		}
+	})
+	b.Run("unified", func(b *testing.B) {
+		for b.Loop() {
+			Parse(unified)
+		}
+	})
+	// The share of juju/charm in the unified case: the three readers alone.
+	cc := readDoc("charmcraft.yaml", unified.Charmcraft, new([]string))
+	top := warner{warns: new([]string)}.entries(cc.root, "")
+	cfg, _ := find(top, "config")
+	acts, _ := find(top, "actions")
+	cfgYAML, actsYAML := encode(expand(cfg.v)), encode(expand(acts.v))
+	b.Run("juju-only", func(b *testing.B) {
+		for b.Loop() {
+			if jujuMeta.read(unified.Charmcraft) != nil || jujuConfig.read(cfgYAML) != nil || jujuActions("recipe-box").read(actsYAML) != nil {
+				b.Fatal("rejected")
+			}
+		}
+	})
+}

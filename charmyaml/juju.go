@@ -1,0 +1,224 @@
+package charmyaml
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	charm "github.com/juju/charm/v12"
+	"gopkg.in/yaml.v3"
+)
+
+// maxNarrowing bounds the YAML handed to Juju while narrowing a rejection down (see
+// rejection), so that a section with thousands of entries costs no more than a large file.
+const maxNarrowing = 1 << 20
+
+// jujuReader is one of juju/charm's readers, applied to one section.
+type jujuReader struct {
+	read func([]byte) error
+	// required are top-level keys Juju insists on; when entries are checked one at a time
+	// (see rejection), the others get stand-in values.
+	required []string
+	// together lists, for a key, the keys its checks look at too (containers name resources
+	// and storage; a subordinate needs a container-scoped requires).
+	together map[string][]string
+}
+
+// jujuMeta reads metadata as Juju does when it deploys a charm: ReadMeta, then Check with the
+// format a charmcraft-packed charm gets (v2, since the manifest names its bases; v1 when the
+// metadata lists series). ReadMeta accepts a whole unified charmcraft.yaml: it ignores keys
+// it does not know.
+var jujuMeta = jujuReader{
+	read: func(b []byte) error {
+		m, err := charm.ReadMeta(bytes.NewReader(b))
+		if err != nil {
+			return err
+		}
+		if len(m.Series) > 0 {
+			return m.Check(charm.FormatV1)
+		}
+		return m.Check(charm.FormatV2, charm.SelectionManifest)
+	},
+	required: []string{"name", "summary", "description"},
+	together: map[string][]string{"containers": {"resources", "storage"}, "subordinate": {"requires"}},
+}
+
+// jujuConfig reads a config section (`options:` at the top). A charmcraft.yaml's `config:`
+// value has this shape; the whole charmcraft.yaml does not.
+var jujuConfig = jujuReader{read: func(b []byte) error {
+	_, err := charm.ReadConfig(bytes.NewReader(b))
+	return err
+}}
+
+// jujuActions reads an actions section (action names at the top), as charmcraft.yaml's
+// `actions:` value is too. Juju checks action names against the charm's name.
+func jujuActions(charmName string) jujuReader {
+	return jujuReader{read: func(b []byte) error {
+		_, err := charm.ReadActionsYaml(charmName, bytes.NewReader(b))
+		return err
+	}}
+}
+
+// checkJuju runs j over a section of d that yaml.v3 read cleanly: the whole file when sec is
+// nil, else the node sec (re-encoded). When Juju rejects it, c gets the warning
+// "<file>: juju would reject: <juju's error>".
+func (c *Charm) checkJuju(d *doc, sec *yaml.Node, j jujuReader) {
+	if !d.clean || d.root == nil {
+		return
+	}
+	raw := d.raw
+	if sec != nil {
+		if isNull(deref(sec)) {
+			return
+		}
+		sec = expand(sec)
+		raw = encode(sec)
+	}
+	if j.safeRead(raw) == nil {
+		return
+	}
+	if sec == nil {
+		sec = expand(d.root)
+	}
+	err := j.rejection(sec)
+	if err == nil {
+		err = j.safeRead(raw)
+	}
+	c.Warnings = append(c.Warnings, fmt.Sprintf("%s: juju would reject: %s", d.file, oneLine(err.Error())))
+}
+
+// safeRead runs j.read, turning a panic inside juju/charm into an error.
+func (j jujuReader) safeRead(b []byte) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("juju/charm failed: %v", r)
+		}
+	}()
+	return j.read(b)
+}
+
+// rejection finds the error to report for a section Juju rejects. Juju decodes into Go maps,
+// so when a section has several problems the one it names changes from run to run. To keep
+// output deterministic, the section is checked again piece by piece, in a fixed order: each
+// required key alone (with stand-ins for the others); then each other top-level entry in YAML
+// order, with the required keys and the keys it goes together with; and, for the first entry
+// Juju rejects, each of its own entries alone. The first rejection found is returned; nil
+// means no piece fails alone (the problem spans entries), or that the pieces add up to more
+// than maxNarrowing bytes; the caller then reports Juju's verdict on the whole.
+func (j jujuReader) rejection(sec *yaml.Node) error {
+	if sec.Kind != yaml.MappingNode {
+		return nil
+	}
+	get := func(key string) []*yaml.Node {
+		for i := 0; i+1 < len(sec.Content); i += 2 {
+			if sec.Content[i].Value == key {
+				return sec.Content[i : i+2]
+			}
+		}
+		return nil
+	}
+	budget := maxNarrowing
+	try := func(pairs ...*yaml.Node) error {
+		if budget < 0 {
+			return errOutOfBudget
+		}
+		b := encode(&yaml.Node{Kind: yaml.MappingNode, Content: pairs})
+		budget -= len(b)
+		return j.safeRead(b)
+	}
+	var required []*yaml.Node
+	for _, r := range j.required {
+		var pairs []*yaml.Node
+		for _, o := range j.required {
+			if o != r {
+				pairs = append(pairs, scalar(o), scalar("x"))
+			}
+		}
+		if err := try(append(pairs, get(r)...)...); err != nil {
+			return ignoreBudget(err)
+		}
+		required = append(required, get(r)...)
+	}
+	for i := 0; i+1 < len(sec.Content); i += 2 {
+		k, v := sec.Content[i], sec.Content[i+1]
+		if slices.Contains(j.required, k.Value) {
+			continue
+		}
+		base := append([]*yaml.Node(nil), required...)
+		for _, t := range j.together[k.Value] {
+			base = append(base, get(t)...)
+		}
+		err := try(append(base, k, v)...)
+		if err == nil {
+			continue
+		}
+		if err == errOutOfBudget {
+			return nil
+		}
+		if v.Kind == yaml.MappingNode {
+			for s := 0; s+1 < len(v.Content); s += 2 {
+				one := &yaml.Node{Kind: yaml.MappingNode, Content: v.Content[s : s+2]}
+				if e := try(append(base, k, one)...); e != nil {
+					return ignoreBudget(e)
+				}
+			}
+		}
+		return ignoreBudget(err)
+	}
+	return nil
+}
+
+var errOutOfBudget = errors.New("out of budget")
+
+func ignoreBudget(err error) error {
+	if err == errOutOfBudget {
+		return nil
+	}
+	return err
+}
+
+func scalar(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s} }
+
+// expand copies n with every alias replaced by a copy of its target, so that a section can be
+// encoded on its own (an alias may point outside it). readDoc's node budget bounds the copy.
+func expand(n *yaml.Node) *yaml.Node {
+	n = deref(n)
+	cp := *n
+	cp.Anchor = ""
+	cp.Content = make([]*yaml.Node, len(n.Content))
+	for i, ch := range n.Content {
+		cp.Content[i] = expand(ch)
+	}
+	return &cp
+}
+
+// encode renders n as YAML; a node that cannot be encoded gives "null", which Juju rejects.
+func encode(n *yaml.Node) []byte {
+	b, err := yaml.Marshal(n)
+	if err != nil {
+		return []byte("null\n")
+	}
+	return b
+}
+
+// oneLine joins a multi-line error message into one line.
+func oneLine(s string) string {
+	var b strings.Builder
+	for line := range strings.SplitSeq(s, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		if b.Len() > 0 {
+			if strings.HasSuffix(b.String(), ":") {
+				b.WriteByte(' ')
+			} else {
+				b.WriteString("; ")
+			}
+		}
+		b.WriteString(line)
+	}
+	return b.String()
+}

@@ -1,0 +1,102 @@
+package charmyaml
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// Load reads the charm YAML of root/dir (dir root-relative and '/'-separated, "." for the
+// root) and parses it. ok is false when dir is not a charm (see Files.IsCharm) or does not
+// exist. Symbolic links are followed only while they stay inside root: a YAML file whose link
+// leads out of root is left unread, with a warning. err is set only for I/O errors other than
+// a missing file, and for a dir that is absolute or climbs out of root.
+func Load(root, dir string) (c Charm, ok bool, err error) {
+	dir = path.Clean(dir)
+	if path.IsAbs(dir) || dir == ".." || strings.HasPrefix(dir, "../") {
+		return Charm{}, false, fmt.Errorf("charmyaml: %q is not a directory inside the root", dir)
+	}
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return Charm{}, false, ignoreNotExist(err)
+	}
+	realDir, err := filepath.EvalSymlinks(filepath.Join(root, filepath.FromSlash(dir)))
+	if err != nil || !inside(realRoot, realDir) {
+		return Charm{}, false, ignoreNotExist(err)
+	}
+	if fi, err := os.Stat(realDir); err != nil || !fi.IsDir() {
+		return Charm{}, false, ignoreNotExist(err)
+	}
+	var warns []string
+	read := func(name string) ([]byte, error) {
+		return readInside(realRoot, filepath.Join(realDir, name), path.Join(dir, name), &warns)
+	}
+	f := Files{Dir: dir}
+	if f.Metadata, err = read(MetadataFile); err == nil {
+		f.Charmcraft, err = read(CharmcraftFile)
+	}
+	if err != nil || !f.IsCharm() {
+		return Charm{}, false, err
+	}
+	if f.Config, err = read(ConfigFile); err == nil {
+		f.Actions, err = read(ActionsFile)
+	}
+	if err != nil {
+		return Charm{}, false, err
+	}
+	c = Parse(f)
+	c.Warnings = append(warns, c.Warnings...)
+	return c, true, nil
+}
+
+// readInside reads the file p (shown as rel in warnings); nil when it does not exist. A symbolic
+// link is followed only when its target is inside realRoot. At most maxFileSize+1 bytes are
+// read: Parse refuses larger files.
+func readInside(realRoot, p, rel string, warns *[]string) ([]byte, error) {
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return nil, ignoreNotExist(err)
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		target, err := filepath.EvalSymlinks(p)
+		if err != nil {
+			return nil, ignoreNotExist(err)
+		}
+		if !inside(realRoot, target) {
+			*warns = append(*warns, rel+":1: symbolic link leads out of the root; not read")
+			return nil, nil
+		}
+		if fi, err = os.Stat(target); err != nil {
+			return nil, ignoreNotExist(err)
+		}
+		p = target
+	}
+	if !fi.Mode().IsRegular() {
+		*warns = append(*warns, rel+":1: not a regular file; not read")
+		return nil, nil
+	}
+	fh, err := os.Open(p)
+	if err != nil {
+		return nil, ignoreNotExist(err)
+	}
+	defer fh.Close()
+	return io.ReadAll(io.LimitReader(fh, maxFileSize+1))
+}
+
+// inside reports whether p is realRoot or below it (both free of symbolic links).
+func inside(realRoot, p string) bool {
+	rel, err := filepath.Rel(realRoot, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+func ignoreNotExist(err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return err
+}

@@ -1,0 +1,311 @@
+package charmyaml
+
+import (
+	"path"
+	"slices"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// The file names of a charm's YAML.
+const (
+	MetadataFile   = "metadata.yaml"
+	ConfigFile     = "config.yaml"
+	ActionsFile    = "actions.yaml"
+	CharmcraftFile = "charmcraft.yaml"
+)
+
+// metadataKeys are the charmcraft.yaml keys that metadata.yaml replaces when it exists. (A
+// `name:` in both is common and harmless.)
+var metadataKeys = []string{"subordinate", "requires", "provides", "peers", "containers", "storage", "resources"}
+
+// Parse reads the YAML of one charm directory. It never fails: problems become warnings and
+// whatever can be read is returned. See the package comment for how the sections resolve.
+func Parse(f Files) Charm {
+	c := Charm{Dir: path.Clean(f.Dir)}
+	read := func(name string, data []byte) *doc {
+		if data != nil {
+			c.Files = append(c.Files, path.Join(c.Dir, name))
+		}
+		return readDoc(path.Join(c.Dir, name), data, &c.Warnings)
+	}
+	meta, cfg, acts, cc := read(MetadataFile, f.Metadata), read(ConfigFile, f.Config),
+		read(ActionsFile, f.Actions), read(CharmcraftFile, f.Charmcraft)
+	slices.Sort(c.Files)
+
+	var ccEntries []entry // charmcraft.yaml's top level
+	if cc != nil {
+		ccEntries = cc.warner(&c).entries(cc.root, "top level")
+	}
+	// fromCC returns charmcraft.yaml's entry key, unless the section's own file exists: then
+	// charmcraft.yaml's copy is ignored, with a warning.
+	fromCC := func(key string, own *doc, ownFile string) (entry, bool) {
+		e, ok := find(ccEntries, key)
+		if ok && own != nil {
+			cc.warner(&c).warn(e.k.Line, "%s is ignored: %s exists", key, ownFile)
+			return entry{}, false
+		}
+		return e, ok
+	}
+
+	// Metadata: metadata.yaml, else charmcraft.yaml's top level.
+	metaDoc, metaTop := cc, ccEntries
+	if meta != nil {
+		for _, k := range metadataKeys {
+			fromCC(k, meta, MetadataFile)
+		}
+		metaDoc, metaTop = meta, meta.warner(&c).entries(meta.root, "top level")
+	}
+	if metaDoc != nil {
+		c.readMetadata(metaDoc, metaTop)
+		c.checkJuju(metaDoc, nil, jujuMeta)
+	}
+	if c.Name == "" {
+		c.Name = charmcraftName(ccEntries)
+	}
+
+	// Config: config.yaml (`options:` at the top), else charmcraft.yaml's `config:` (`options:` below it).
+	if e, ok := fromCC("config", cfg, ConfigFile); ok {
+		c.readConfig(cc, e.v)
+		c.checkJuju(cc, e.v, jujuConfig)
+	} else if cfg != nil {
+		c.readConfig(cfg, cfg.root)
+		c.checkJuju(cfg, nil, jujuConfig)
+	}
+
+	// Actions: actions.yaml (action names at the top), else charmcraft.yaml's `actions:`.
+	if e, ok := fromCC("actions", acts, ActionsFile); ok {
+		c.readActions(cc, e.v)
+		c.checkJuju(cc, e.v, jujuActions(c.Name))
+	} else if acts != nil {
+		c.readActions(acts, acts.root)
+		c.checkJuju(acts, nil, jujuActions(c.Name))
+	}
+
+	if e, ok := find(ccEntries, "extensions"); ok {
+		c.Extensions = cc.warner(&c).strList(e, "extensions")
+		c.applyExtensions(cc, e.k.Line, ccEntries)
+	}
+	return c
+}
+
+// IsCharm reports whether f is a charm directory: it has a metadata.yaml, or a charmcraft.yaml
+// with a top-level `name:`. (A charmcraft.yaml without a name holds only build settings, or a
+// bundle.) Discovery code that has read a directory's files can call this before Parse.
+func (f Files) IsCharm() bool {
+	if f.Metadata != nil {
+		return true
+	}
+	discard := warner{warns: new([]string)}
+	cc := readDoc(CharmcraftFile, f.Charmcraft, discard.warns)
+	return cc != nil && charmcraftName(discard.entries(cc.root, "")) != ""
+}
+
+// charmcraftName is charmcraft.yaml's `name:` when it is plain text.
+func charmcraftName(top []entry) string {
+	if e, ok := find(top, "name"); ok && e.v != nil && e.v.Kind == yaml.ScalarNode && !isNull(e.v) {
+		return e.v.Value
+	}
+	return ""
+}
+
+// warner returns a warner for d that appends to c's warnings.
+func (d *doc) warner(c *Charm) warner { return warner{d.file, &c.Warnings} }
+
+func (c *Charm) readMetadata(d *doc, top []entry) {
+	w := d.warner(c)
+	pos := func(e entry) Pos { return Pos{File: d.file, Line: e.k.Line} }
+	for _, e := range top {
+		switch e.key {
+		case "name":
+			c.Name = w.str(e, "name")
+		case "subordinate":
+			c.Subordinate = w.boolean(e, "subordinate")
+		case RoleRequires, RoleProvides, RolePeers:
+			for _, ep := range w.entries(e.v, e.key) {
+				c.Relations = append(c.Relations, readRelation(w, e.key, ep, pos(ep)))
+			}
+		case "containers":
+			for _, ce := range w.entries(e.v, "containers") {
+				ct := Container{Name: ce.key, Pos: pos(ce)}
+				for _, f := range w.entries(ce.v, "container "+ce.key) {
+					switch f.key {
+					case "resource":
+						ct.Resource = w.str(f, "container "+ce.key+" resource")
+					case "mounts":
+						ct.Mounts = readMounts(w, ce.key, f)
+					}
+				}
+				c.Containers = append(c.Containers, ct)
+			}
+		case "storage":
+			for _, se := range w.entries(e.v, "storage") {
+				st := Storage{Name: se.key, Pos: pos(se)}
+				for _, f := range w.entries(se.v, "storage "+se.key) {
+					switch f.key {
+					case "type":
+						st.Type = w.str(f, "storage "+se.key+" type")
+					case "location":
+						st.Location = w.str(f, "storage "+se.key+" location")
+					}
+				}
+				c.Storage = append(c.Storage, st)
+			}
+		case "resources":
+			for _, re := range w.entries(e.v, "resources") {
+				r := Resource{Name: re.key, Pos: pos(re)}
+				if f, ok := find(w.entries(re.v, "resource "+re.key), "type"); ok {
+					r.Type = w.str(f, "resource "+re.key+" type")
+				}
+				c.Resources = append(c.Resources, r)
+			}
+		}
+	}
+}
+
+// readRelation reads one endpoint. Besides the usual mapping, Juju accepts a bare interface
+// name (`db: mysql`).
+func readRelation(w warner, role string, ep entry, pos Pos) Relation {
+	r := Relation{Name: ep.key, Role: role, Pos: pos}
+	what := role + " " + ep.key
+	switch {
+	case isNull(ep.v):
+		w.warn(ep.k.Line, "%s: endpoint has no interface", what)
+		return r
+	case ep.v.Kind == yaml.ScalarNode:
+		r.Interface = ep.v.Value
+		return r
+	}
+	fields := w.entries(ep.v, what)
+	for _, f := range fields {
+		switch f.key {
+		case "interface":
+			r.Interface = w.str(f, what+" interface")
+		case "limit":
+			r.Limit = w.integer(f, what+" limit")
+		case "optional":
+			r.Optional = w.boolean(f, what+" optional")
+		case "scope":
+			switch s := w.str(f, what+" scope"); s {
+			case "global", "":
+			case "container":
+				r.Scope = s
+			default:
+				w.warn(f.k.Line, "%s: scope %q is neither global nor container", what, s)
+				r.Scope = s
+			}
+		}
+	}
+	if _, ok := find(fields, "interface"); !ok && ep.v.Kind == yaml.MappingNode {
+		w.warn(ep.k.Line, "%s: endpoint has no interface", what)
+	}
+	return r
+}
+
+// readMounts reads a container's mounts as "storage:location".
+func readMounts(w warner, container string, f entry) []string {
+	what := "container " + container + " mounts"
+	if isNull(f.v) {
+		return nil
+	}
+	if f.v.Kind != yaml.SequenceNode {
+		w.warn(f.k.Line, "%s: expected a list, got %s", what, kindName(f.v))
+		return nil
+	}
+	var out []string
+	for _, m := range f.v.Content {
+		var storage, location string
+		for _, g := range w.entries(m, what) {
+			switch g.key {
+			case "storage":
+				storage = w.str(g, what+" storage")
+			case "location":
+				location = w.str(g, what+" location")
+			}
+		}
+		out = append(out, storage+":"+location)
+	}
+	return out
+}
+
+// readConfig reads a config section: a mapping with `options:`.
+func (c *Charm) readConfig(d *doc, n *yaml.Node) {
+	w := d.warner(c)
+	top := w.entries(n, "config")
+	opts, ok := find(top, "options")
+	if !ok {
+		if deref(n) != nil && deref(n).Kind == yaml.MappingNode {
+			w.warn(deref(n).Line, "config has no options")
+		}
+		return
+	}
+	es := w.entries(opts.v, "options")
+	if len(es) == 0 {
+		w.warn(opts.k.Line, "options is empty")
+	}
+	for _, e := range es {
+		o := ConfigOption{Name: e.key, Pos: Pos{File: d.file, Line: e.k.Line}}
+		what := "option " + e.key
+		fields := w.entries(e.v, what)
+		if isNull(e.v) {
+			w.warn(e.k.Line, "%s is empty", what)
+		}
+		for _, f := range fields {
+			switch f.key {
+			case "type":
+				o.Type = w.str(f, what+" type")
+			case "description":
+				o.Description = firstLine(w.str(f, what+" description"))
+			case "default":
+				switch {
+				case isNull(f.v):
+				case f.v.Kind == yaml.ScalarNode:
+					o.Default, o.HasDefault = f.v.Value, true
+				default:
+					w.warn(f.k.Line, "%s default: expected a single value, got %s", what, kindName(f.v))
+					o.HasDefault = true
+				}
+			}
+		}
+		c.Config = append(c.Config, o)
+	}
+}
+
+// readActions reads an actions section: action names at the top.
+func (c *Charm) readActions(d *doc, n *yaml.Node) {
+	w := d.warner(c)
+	for _, e := range w.entries(n, "actions") {
+		a := Action{Name: e.key, Pos: Pos{File: d.file, Line: e.k.Line}}
+		what := "action " + e.key
+		if isNull(e.v) {
+			w.warn(e.k.Line, "%s is empty", what)
+		}
+		for _, f := range w.entries(e.v, what) {
+			switch f.key {
+			case "description":
+				a.Description = firstLine(w.str(f, what+" description"))
+			case "required":
+				a.Required = w.strList(f, what+" required")
+			case "params":
+				for _, p := range w.entries(f.v, what+" params") {
+					a.Params = append(a.Params, Param{Name: p.key, Type: paramType(w, what, p), Pos: Pos{File: d.file, Line: p.k.Line}})
+				}
+			}
+		}
+		c.Actions = append(c.Actions, a)
+	}
+}
+
+// paramType reads a parameter's JSON-schema `type`; a list of types is joined with "|".
+func paramType(w warner, action string, p entry) string {
+	what := action + " param " + p.key
+	t, ok := find(w.entries(p.v, what), "type")
+	if !ok {
+		return ""
+	}
+	if t.v != nil && t.v.Kind == yaml.SequenceNode {
+		return strings.Join(w.strList(t, what+" type"), "|")
+	}
+	return w.str(t, what+" type")
+}

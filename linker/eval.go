@@ -1,0 +1,715 @@
+package linker
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/cantrip-dev/charmcraft-map/pyextract"
+)
+
+// aKind is the kind of an abstract value: what an expression may evaluate to.
+type aKind uint8
+
+const (
+	aStr      aKind = iota // a string: str
+	aCharm                 // the charm instance (cls: its class when known)
+	aObj                   // an object: inst (nil for the current self of a helper), cls
+	aClass                 // a class: cls
+	aModule                // a module: file
+	aModel                 // ops Model
+	aConfig                // the charm config (ConfigData or a typed config instance)
+	aOn                    // charm.on (cls: the charm class when known)
+	aOnIdx                 // charm.on[str]
+	aEvent                 // a charm event: str = event attribute, key = on[key] or ""
+	aObjOn                 // obj.on
+	aObjEvent              // an event of an object: str = event attribute
+)
+
+// aval is an abstract value.
+type aval struct {
+	kind aKind
+	str  string
+	key  string
+	via  string // aEvent: ViaObserve, ViaIndex or ViaGetattr
+	cls  *classInfo
+	inst *instance
+	file *fileInfo
+	self bool // aObj/aObjOn/aObjEvent: the current self
+	dyn  bool // aOnIdx/aEvent: the endpoint (or getattr) name could not be resolved
+}
+
+// instance is an object built by a call: Cls(self, relation_name="db").
+type instance struct {
+	cls  *classInfo // nil when the class is not in the tree
+	name string     // the callee's last name
+	call *pyextract.Value
+	at   *ctx // where the call is evaluated
+	line int
+}
+
+// ctx is where an expression is evaluated: a file, a class and function, and the instance
+// whose constructor arguments bind the class's __init__ parameters (nil: use defaults).
+type ctx struct {
+	file *fileInfo
+	cls  *classInfo
+	fn   string
+	inst *instance
+}
+
+// Bounds that keep evaluation finite on any input.
+const (
+	maxDepth = 24 // nested evaluations
+	maxVals  = 32 // alternatives kept per expression
+)
+
+// evaluator evaluates expressions for one charm.
+type evaluator struct {
+	ix       *index
+	charm    int
+	charmCls []*classInfo // charm classes in the charm's scope
+	depth    int
+	memo     map[memoKey][]aval
+}
+
+type memoKey struct {
+	inst  *instance
+	cls   *classInfo
+	param string
+}
+
+func (e *evaluator) eval(v pyextract.Value, c *ctx) []aval {
+	switch v.Kind {
+	case pyextract.ValStr:
+		return []aval{{kind: aStr, str: v.Str}}
+	case pyextract.ValChain:
+		return e.chain(v.Chain, c)
+	case pyextract.ValCall:
+		return e.call(&v, c)
+	case pyextract.ValFStr:
+		return e.fstring(v.Str, c)
+	}
+	return nil
+}
+
+// fstring evaluates an f-string whose {...} parts are names or attribute chains.
+func (e *evaluator) fstring(s string, c *ctx) []aval {
+	outs := []string{""}
+	for s != "" {
+		open := strings.IndexByte(s, '{')
+		if open < 0 {
+			outs = appendAll(outs, []string{s})
+			break
+		}
+		if strings.HasPrefix(s[open:], "{{") {
+			outs = appendAll(outs, []string{s[:open+1]})
+			s = s[open+2:]
+			continue
+		}
+		end := strings.IndexByte(s[open:], '}')
+		if end < 0 {
+			return nil
+		}
+		expr := s[open+1 : open+end]
+		ch := pyextract.Chain{}
+		for _, part := range strings.Split(expr, ".") {
+			if !isIdent(part) {
+				return nil
+			}
+			ch = append(ch, pyextract.Step{Name: part})
+		}
+		vals, ok := e.strs(pyextract.Value{Kind: pyextract.ValChain, Chain: ch}, c)
+		if !ok {
+			return nil
+		}
+		outs = appendAll(outs, []string{s[:open]})
+		outs = appendAll(outs, vals)
+		s = s[open+end+1:]
+	}
+	out := make([]aval, 0, len(outs))
+	for _, o := range outs {
+		out = append(out, aval{kind: aStr, str: o})
+	}
+	return out
+}
+
+// appendAll returns every prefix followed by every suffix (at most maxVals).
+func appendAll(prefixes, suffixes []string) []string {
+	out := make([]string, 0, len(prefixes)*len(suffixes))
+	for _, p := range prefixes {
+		for _, s := range suffixes {
+			if len(out) < maxVals {
+				out = append(out, p+s)
+			}
+		}
+	}
+	return out
+}
+
+func isIdent(s string) bool {
+	for i, r := range s {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// strMethod evaluates "x".replace(a, b), .lower() and .upper() on string values.
+func (e *evaluator) strMethod(v *pyextract.Value, c *ctx) []aval {
+	n := len(v.Chain)
+	recv, ok := e.strs(pyextract.Value{Kind: pyextract.ValChain, Chain: v.Chain[:n-1]}, c)
+	if !ok {
+		return nil
+	}
+	var args []string
+	for _, a := range v.Args {
+		if a.Kind != pyextract.ValStr {
+			return nil
+		}
+		args = append(args, a.Str)
+	}
+	out := make([]aval, 0, len(recv))
+	for _, r := range recv {
+		switch {
+		case v.Chain[n-1].Name == "replace" && len(args) == 2:
+			r = strings.ReplaceAll(r, args[0], args[1])
+		case v.Chain[n-1].Name == "lower" && len(args) == 0:
+			r = strings.ToLower(r)
+		case v.Chain[n-1].Name == "upper" && len(args) == 0:
+			r = strings.ToUpper(r)
+		default:
+			return nil
+		}
+		out = append(out, aval{kind: aStr, str: r})
+	}
+	return out
+}
+
+// strs evaluates v to the strings it may be; ok is false when it may be something else.
+func (e *evaluator) strs(v pyextract.Value, c *ctx) (out []string, ok bool) {
+	ok = true
+	for _, a := range e.eval(v, c) {
+		if a.kind == aStr {
+			out = appendUniq(out, a.str)
+		} else {
+			ok = false
+		}
+	}
+	return out, ok && len(out) > 0
+}
+
+func appendUniq(list []string, s string) []string {
+	for _, x := range list {
+		if x == s {
+			return list
+		}
+	}
+	return append(list, s)
+}
+
+func (e *evaluator) enter() bool {
+	if e.depth >= maxDepth {
+		return false
+	}
+	e.depth++
+	return true
+}
+
+func (e *evaluator) leave() { e.depth-- }
+
+// call evaluates a call: only class instantiations (callee named in CapWords) give a value.
+func (e *evaluator) call(v *pyextract.Value, c *ctx) []aval {
+	if len(v.Chain) >= 2 && len(v.Kwargs) == 0 {
+		switch lastName(v.Chain) {
+		case "replace", "lower", "upper":
+			if !e.enter() {
+				return nil
+			}
+			defer e.leave()
+			return e.strMethod(v, c)
+		}
+	}
+	if len(v.Chain) == 0 || !isUpper(v.Chain[len(v.Chain)-1].Name) || builtinCall(v.Chain) || !e.enter() {
+		return nil
+	}
+	defer e.leave()
+	var out []aval
+	for _, callee := range e.chain(v.Chain, c) {
+		if callee.kind == aClass {
+			out = append(out, aval{kind: aObj, cls: callee.cls, inst: &instance{cls: callee.cls, name: callee.cls.name, call: v, at: c}})
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, aval{kind: aObj, inst: &instance{name: v.Chain[len(v.Chain)-1].Name, call: v, at: c}})
+	}
+	return out
+}
+
+// builtinCall reports callees that never build a relation-bound object.
+func builtinCall(c pyextract.Chain) bool {
+	return len(c) >= 2 && c[len(c)-1].Name == "__init__"
+}
+
+func isUpper(s string) bool { return s != "" && s[0] >= 'A' && s[0] <= 'Z' }
+
+func (e *evaluator) chain(ch pyextract.Chain, c *ctx) []aval {
+	if len(ch) == 0 || ch[0].Name == "" || !e.enter() {
+		return nil
+	}
+	defer e.leave()
+	cur := e.name(ch[0].Name, c)
+	for _, st := range ch[1:] {
+		if len(cur) == 0 {
+			return nil
+		}
+		var next []aval
+		for _, a := range cur {
+			switch {
+			case st.Name != "":
+				next = append(next, e.attr(a, st.Name, ViaObserve)...)
+			case st.GetAttr != nil:
+				names, ok := e.strs(*st.GetAttr, c)
+				if !ok && a.kind == aOn {
+					next = append(next, aval{kind: aEvent, cls: a.cls, via: ViaGetattr, dyn: true})
+				}
+				for _, n := range names {
+					next = append(next, e.attr(a, n, ViaGetattr)...)
+				}
+			case st.Index != nil:
+				next = append(next, e.index(a, *st.Index, c)...)
+			case st.Call:
+				if a.kind == aClass {
+					next = append(next, aval{kind: aObj, cls: a.cls, inst: &instance{cls: a.cls, name: a.cls.name, at: c}})
+				}
+			}
+		}
+		cur = limit(next)
+	}
+	return cur
+}
+
+func limit(v []aval) []aval {
+	if len(v) > maxVals {
+		return v[:maxVals]
+	}
+	return v
+}
+
+// name evaluates a bare name: a local, a parameter, a module constant, class or import.
+func (e *evaluator) name(n string, c *ctx) []aval {
+	if c.fn != "" {
+		k := funcKey{className(c.cls), c.fn}
+		if vals, ok := c.file.locals[k][n]; ok {
+			var out []aval
+			for _, v := range vals {
+				out = append(out, e.eval(v, c)...)
+			}
+			return limit(out)
+		}
+		if params, ok := c.file.params[k]; ok {
+			for i, p := range params {
+				if p.Name != n {
+					continue
+				}
+				if i == 0 && c.cls != nil && !isStatic(c.file.funcSyms[k]) {
+					return []aval{e.self(c)}
+				}
+				return e.param(c, i, p)
+			}
+		}
+	}
+	if c.fn == "" && c.cls != nil {
+		if attrs, ok := c.cls.attrs[n]; ok {
+			return e.classAttrs(c.cls, attrs)
+		}
+	}
+	return e.global(c.file, n)
+}
+
+func isStatic(s *pyextract.Symbol) bool {
+	return s != nil && slices.Contains(s.Decorators, "staticmethod")
+}
+
+func className(c *classInfo) string {
+	if c == nil {
+		return ""
+	}
+	return c.name
+}
+
+// global evaluates a module-level name of f.
+func (e *evaluator) global(f *fileInfo, n string) []aval {
+	if vals, ok := f.consts[n]; ok {
+		mc := &ctx{file: f}
+		var out []aval
+		for _, v := range vals {
+			out = append(out, e.eval(v, mc)...)
+		}
+		return limit(out)
+	}
+	if cl := f.classes[n]; cl != nil {
+		return []aval{{kind: aClass, cls: cl}}
+	}
+	if im, ok := f.imports[n]; ok {
+		return e.imported(f, im)
+	}
+	return nil
+}
+
+func (e *evaluator) imported(f *fileInfo, im pyextract.Import) []aval {
+	if im.Name == "" {
+		if m := e.ix.module(f, im.Module, e.charm); m != nil {
+			return []aval{{kind: aModule, file: m, str: im.Module}}
+		}
+		return []aval{{kind: aModule, str: im.Module}}
+	}
+	if m := e.ix.module(f, im.Module, e.charm); m != nil {
+		if out := e.global(m, im.Name); len(out) > 0 {
+			return out
+		}
+	}
+	return e.submodule(f, joinModule(im.Module, im.Name))
+}
+
+func joinModule(mod, name string) string {
+	if strings.HasSuffix(mod, ".") {
+		return mod + name
+	}
+	return mod + "." + name
+}
+
+func (e *evaluator) submodule(f *fileInfo, mod string) []aval {
+	if m := e.ix.module(f, mod, e.charm); m != nil {
+		return []aval{{kind: aModule, file: m, str: mod}}
+	}
+	return nil
+}
+
+// self is the value of `self` in c: the charm in a charm class, else the object.
+func (e *evaluator) self(c *ctx) aval {
+	if c.inst == nil && e.isCharm(c.cls) {
+		return aval{kind: aCharm, cls: c.cls}
+	}
+	cls := c.cls
+	if c.inst != nil && c.inst.cls != nil {
+		cls = c.inst.cls
+	}
+	return aval{kind: aObj, cls: cls, inst: c.inst, self: true}
+}
+
+// param evaluates parameter i (p) of the function in c. Only __init__ parameters are bound,
+// from the instance's constructor call; others, and unbound ones, take their default. A
+// parameter whose name mentions "charm" with nothing else to go on is the charm.
+func (e *evaluator) param(c *ctx, i int, p pyextract.Param) []aval {
+	var out []aval
+	if c.fn == "__init__" && c.cls != nil && c.inst != nil {
+		key := memoKey{c.inst, c.cls, p.Name}
+		var done bool
+		if out, done = e.memo[key]; !done {
+			e.memo[key] = nil // cycle guard
+			out = e.bind(c.inst, c.cls, i, p)
+			e.memo[key] = out
+		}
+	}
+	if len(out) == 0 && p.Default != nil {
+		out = e.eval(*p.Default, &ctx{file: c.file})
+	}
+	if len(out) == 0 && strings.Contains(strings.ToLower(p.Name), "charm") {
+		out = []aval{{kind: aCharm}}
+	}
+	return out
+}
+
+// bind evaluates the argument that inst's construction passes to parameter i (p) of
+// target's __init__, following super().__init__ and Base.__init__(self, ...) calls from the
+// instance's class up to target.
+func (e *evaluator) bind(inst *instance, target *classInfo, i int, p pyextract.Param) []aval {
+	if inst.call == nil {
+		return nil
+	}
+	return e.bindFrom(inst, inst.cls, inst.call, inst.at, 0, target, i, p, 0)
+}
+
+// bindFrom: the call args (evaluated in at, the first skip positional args dropped)
+// construct cls; find the argument for target's parameter.
+func (e *evaluator) bindFrom(inst *instance, cls *classInfo, call *pyextract.Value, at *ctx, skip int, target *classInfo, i int, p pyextract.Param, hops int) []aval {
+	if cls == nil || hops > 6 {
+		return nil
+	}
+	if cls == target {
+		return e.argFor(call, at, skip, i, p)
+	}
+	init := cls.methods["__init__"]
+	if init == nil {
+		for _, b := range e.bases(cls) {
+			if out := e.bindFrom(inst, b, call, at, skip, target, i, p, hops+1); len(out) > 0 {
+				return out
+			}
+		}
+		return nil
+	}
+	// cls defines __init__: follow its super().__init__ / Base.__init__(self, ...) calls.
+	initCtx := &ctx{file: cls.file, cls: cls, fn: "__init__", inst: inst}
+	for ci := range cls.file.Facts.Calls {
+		cf := &cls.file.Facts.Calls[ci]
+		if cf.Class != cls.name || cf.Func != "__init__" {
+			continue
+		}
+		ch := cf.Value.Chain
+		if len(ch) < 2 || ch[len(ch)-1].Name != "__init__" {
+			continue
+		}
+		var next []*classInfo
+		nskip := 0
+		if len(ch) == 3 && ch[0].Name == "super" && ch[1].Call {
+			next = e.bases(cls)
+		} else {
+			for _, a := range e.chain(ch[:len(ch)-1], &ctx{file: cls.file}) {
+				if a.kind == aClass {
+					next = append(next, a.cls)
+				}
+			}
+			nskip = 1
+		}
+		nextCall, nextAt := &cf.Value, initCtx
+		if forwards(cf.Value, nskip) { // super().__init__(*args, **kwargs): same arguments
+			nextCall, nextAt, nskip = call, at, skip
+		}
+		for _, b := range next {
+			if out := e.bindFrom(inst, b, nextCall, nextAt, nskip, target, i, p, hops+1); len(out) > 0 {
+				return out
+			}
+		}
+	}
+	return nil
+}
+
+// forwards reports whether a call passes on only *args/**kwargs (after skip arguments).
+func forwards(call pyextract.Value, skip int) bool {
+	if len(call.Kwargs) > 0 || len(call.Args) <= skip {
+		return false
+	}
+	for _, a := range call.Args[skip:] {
+		if !isSplat(a) {
+			return false
+		}
+	}
+	return true
+}
+
+func isSplat(v pyextract.Value) bool {
+	return v.Kind == pyextract.ValOther && strings.HasPrefix(v.Str, "*")
+}
+
+// argFor evaluates the argument of call for parameter i (p) of a method (parameter 0 is
+// self); skip positional arguments are dropped first (an explicit self).
+func (e *evaluator) argFor(call *pyextract.Value, at *ctx, skip, i int, p pyextract.Param) []aval {
+	for _, kw := range call.Kwargs {
+		if kw.Name == p.Name {
+			return e.eval(kw.Value, at)
+		}
+	}
+	args := call.Args
+	if skip <= len(args) {
+		args = args[skip:]
+	}
+	for j, a := range args {
+		if isSplat(a) {
+			return nil // *args: positions unknown
+		}
+		if j == i-1 {
+			return e.eval(a, at)
+		}
+	}
+	return nil
+}
+
+// attr evaluates a.name.
+func (e *evaluator) attr(a aval, name, via string) []aval {
+	switch a.kind {
+	case aCharm:
+		switch name {
+		case "on":
+			return []aval{{kind: aOn, cls: a.cls}}
+		case "config":
+			return []aval{{kind: aConfig}}
+		case "model":
+			return []aval{{kind: aModel}}
+		}
+		classes := e.charmCls
+		if a.cls != nil {
+			classes = []*classInfo{a.cls}
+		}
+		var out []aval
+		for _, cl := range classes {
+			out = append(out, e.member(cl, nil, name)...)
+		}
+		return limit(out)
+	case aObj:
+		if name == "on" {
+			return []aval{{kind: aObjOn, cls: a.cls, inst: a.inst, self: a.self}}
+		}
+		if a.cls != nil {
+			if out := e.member(a.cls, a.inst, name); len(out) > 0 {
+				return out
+			}
+		}
+		if name == "model" {
+			return []aval{{kind: aModel}}
+		}
+		if strings.Contains(strings.ToLower(name), "charm") {
+			return []aval{{kind: aCharm}}
+		}
+	case aModel:
+		if name == "config" {
+			return []aval{{kind: aConfig}}
+		}
+	case aOn:
+		return []aval{{kind: aEvent, str: name, cls: a.cls, via: via}}
+	case aOnIdx:
+		return []aval{{kind: aEvent, str: name, key: a.str, cls: a.cls, via: ViaIndex, dyn: a.dyn}}
+	case aObjOn:
+		return []aval{{kind: aObjEvent, str: name, cls: a.cls, inst: a.inst, self: a.self}}
+	case aClass:
+		if attrs, ok := e.lookupClassAttr(a.cls, name); ok {
+			return attrs
+		}
+	case aModule:
+		if a.file != nil {
+			if out := e.global(a.file, name); len(out) > 0 {
+				return out
+			}
+			return e.submodule(a.file, joinModule(a.str, name))
+		}
+		return e.moduleByName(joinModule(a.str, name))
+	}
+	return nil
+}
+
+// moduleByName resolves an absolute dotted module path (import a.b binds a; a.b.c follows).
+func (e *evaluator) moduleByName(mod string) []aval {
+	if ms := e.ix.modules[mod]; len(ms) > 0 {
+		return []aval{{kind: aModule, file: ms[0], str: mod}}
+	}
+	return []aval{{kind: aModule, str: mod}}
+}
+
+func (e *evaluator) index(a aval, key pyextract.Value, c *ctx) []aval {
+	switch a.kind {
+	case aOn:
+		names, ok := e.strs(key, c)
+		if !ok {
+			return []aval{{kind: aOnIdx, cls: a.cls, dyn: true}}
+		}
+		out := make([]aval, 0, len(names))
+		for _, n := range names {
+			out = append(out, aval{kind: aOnIdx, str: n, cls: a.cls})
+		}
+		return out
+	case aObjOn:
+		return []aval{a}
+	}
+	return nil
+}
+
+// member evaluates obj.name for an object of class cls (built as inst, or nil): self.name
+// assignments in any method, then class attributes, across the class and its bases.
+func (e *evaluator) member(cls *classInfo, inst *instance, name string) []aval {
+	var out []aval
+	for _, k := range e.mro(cls) {
+		for _, sa := range k.selfAttrs[name] {
+			out = append(out, e.eval(sa.value, &ctx{file: k.file, cls: k, fn: sa.fn, inst: inst})...)
+		}
+		if len(out) > 0 {
+			return limit(out)
+		}
+		if attrs, ok := k.attrs[name]; ok {
+			return e.classAttrs(k, attrs)
+		}
+	}
+	return nil
+}
+
+func (e *evaluator) classAttrs(k *classInfo, attrs []classAttr) []aval {
+	var out []aval
+	for _, ca := range attrs {
+		out = append(out, e.eval(ca.value, &ctx{file: k.file, cls: k})...)
+	}
+	return limit(out)
+}
+
+func (e *evaluator) lookupClassAttr(cls *classInfo, name string) ([]aval, bool) {
+	for _, k := range e.mro(cls) {
+		if attrs, ok := k.attrs[name]; ok {
+			return e.classAttrs(k, attrs), true
+		}
+	}
+	return nil, false
+}
+
+// bases resolves cls's base classes found in the tree (once).
+func (e *evaluator) bases(cls *classInfo) []*classInfo {
+	if cls.basesDone {
+		return cls.bases
+	}
+	cls.basesDone = true
+	for _, b := range cls.sym.Bases {
+		expr, _, _ := strings.Cut(b, "[")
+		expr = strings.TrimSpace(expr)
+		if strings.Contains(expr, "=") { // metaclass=...
+			continue
+		}
+		var ch pyextract.Chain
+		for _, part := range strings.Split(expr, ".") {
+			ch = append(ch, pyextract.Step{Name: part})
+		}
+		found := false
+		for _, a := range e.chain(ch, &ctx{file: cls.file}) {
+			if a.kind == aClass && a.cls != cls {
+				cls.bases = append(cls.bases, a.cls)
+				found = true
+			}
+		}
+		last := expr[strings.LastIndex(expr, ".")+1:]
+		if !found && !knownBases[last] {
+			cls.openBases = true
+		}
+	}
+	return cls.bases
+}
+
+// mro lists cls and its bases, depth first, each once.
+func (e *evaluator) mro(cls *classInfo) []*classInfo {
+	var out []*classInfo
+	seen := map[*classInfo]bool{}
+	stack := []*classInfo{cls}
+	for len(stack) > 0 && len(out) < 64 {
+		k := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if k == nil || seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, k)
+		bs := e.bases(k)
+		for i := len(bs) - 1; i >= 0; i-- {
+			stack = append(stack, bs[i])
+		}
+	}
+	return out
+}
+
+// isCharm reports whether cls is a charm class: a base, written or resolved, is a CharmBase.
+func (e *evaluator) isCharm(cls *classInfo) bool {
+	if cls == nil {
+		return false
+	}
+	for _, k := range e.mro(cls) {
+		for _, b := range k.sym.Bases {
+			if strings.Contains(b, "CharmBase") {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,105 @@
+package linker
+
+import "strings"
+
+// Charm events that are not tied to a declared name, in the order interfaces list them.
+var (
+	lifecycleEvents = []string{
+		"install", "start", "stop", "remove", "config_changed", "update_status", "leader_elected",
+		"leader_settings_changed", "upgrade_charm", "pre_series_upgrade", "post_series_upgrade",
+		"collect_metrics",
+	}
+	secretEvents = []string{"secret_changed", "secret_expired", "secret_remove", "secret_rotate"}
+	statusEvents = []string{"collect_unit_status", "collect_app_status"}
+)
+
+// Suffixes of events ops defines per declared relation, action, container and storage.
+var (
+	relationEvents  = []string{"relation_created", "relation_joined", "relation_changed", "relation_departed", "relation_broken"}
+	containerEvents = []string{"pebble_ready", "pebble_custom_notice", "pebble_check_failed", "pebble_check_recovered"}
+	storageEvents   = []string{"storage_attached", "storage_detaching"}
+	actionEvents    = []string{"action"}
+)
+
+// eventKind classifies an event attribute observed on the charm's `on`: the kind of
+// interface and its name (hyphenated for lifecycle/secret/status, the attribute's prefix
+// with underscores for the others). ok is false for anything else (custom events).
+func eventKind(attr string) (kind, name string, ok bool) {
+	for _, group := range []struct {
+		kind   string
+		events []string
+	}{{KindLifecycle, lifecycleEvents}, {KindSecret, secretEvents}, {KindStatus, statusEvents}} {
+		for _, ev := range group.events {
+			if attr == ev {
+				return group.kind, strings.ReplaceAll(attr, "_", "-"), true
+			}
+		}
+	}
+	for _, group := range suffixGroups {
+		for _, suffix := range group.events {
+			if prefix, found := strings.CutSuffix(attr, "_"+suffix); found && prefix != "" {
+				return group.kind, prefix, true
+			}
+		}
+	}
+	return "", "", false
+}
+
+var suffixGroups = []struct {
+	kind   string
+	events []string
+}{
+	{KindRelation, relationEvents}, {KindAction, actionEvents},
+	{KindContainer, containerEvents}, {KindStorage, storageEvents},
+}
+
+// indexedKind classifies the event attribute that follows charm.on[NAME].
+func indexedKind(attr string) (kind string, ok bool) {
+	for _, group := range suffixGroups {
+		for _, ev := range group.events {
+			if attr == ev {
+				return group.kind, true
+			}
+		}
+	}
+	return "", false
+}
+
+// eventOrder is the position of a lifecycle/secret/status event name (hyphenated) in the
+// tables above, for sorting.
+func eventOrder(name string) int {
+	attr := strings.ReplaceAll(name, "-", "_")
+	i := 0
+	for _, list := range [][]string{lifecycleEvents, secretEvents, statusEvents} {
+		for _, ev := range list {
+			if ev == attr {
+				return i
+			}
+			i++
+		}
+	}
+	return i
+}
+
+// kindOrder is the position of an interface kind in the order of the Kind constants.
+func kindOrder(kind string) int {
+	for i, k := range []string{KindRelation, KindConfig, KindAction, KindContainer, KindStorage,
+		KindResource, KindLifecycle, KindSecret, KindStatus} {
+		if k == kind {
+			return i
+		}
+	}
+	return 99
+}
+
+// norm folds a YAML name and an event-attribute name to the same key.
+func norm(name string) string { return strings.ReplaceAll(name, "-", "_") }
+
+// relationParam reports whether a constructor parameter names the relation its object is
+// bound to (relation_name, relationship_name, endpoint, tracing_relation_name, ...).
+func relationParam(name string) bool {
+	n := strings.ToLower(strings.TrimLeft(name, "_"))
+	return n == "relation" || n == "endpoint" || n == "endpoint_name" ||
+		strings.HasSuffix(n, "relation_name") || strings.HasSuffix(n, "relationship_name") ||
+		strings.HasSuffix(n, "_relation") || strings.HasSuffix(n, "_endpoint")
+}

@@ -1,0 +1,271 @@
+package linker
+
+import (
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/cantrip-dev/charmcraft-map/charmyaml"
+	"github.com/cantrip-dev/charmcraft-map/pyextract"
+)
+
+// index holds every file, class, constant and import of the tree in maps, built once per Link.
+type index struct {
+	files   map[string]*fileInfo
+	ordered []*fileInfo            // by path
+	modules map[string][]*fileInfo // dotted module suffix -> files (a/b/c.py: c, b.c, a.b.c)
+	charms  []charmyaml.Charm
+}
+
+// funcKey names a function: the class ("" for module functions) and the function name.
+type funcKey struct{ class, fn string }
+
+type fileInfo struct {
+	*pyextract.File
+	dir      string
+	charm    int  // index of the charm whose directory holds the file, -1 for none
+	library  bool // lib/charms/...: a charm library, the charm's own or vendored
+	vendored bool // lib/charms/<another charm>/...
+	test     bool
+	consts   map[string][]pyextract.Value // module-level name = value
+	imports  map[string]pyextract.Import  // local name -> import
+	classes  map[string]*classInfo        // by name
+	funcs    map[string]*pyextract.Symbol // module functions
+	locals   map[funcKey]map[string][]pyextract.Value
+	params   map[funcKey][]pyextract.Param
+	funcSyms map[funcKey]*pyextract.Symbol
+}
+
+type classInfo struct {
+	file      *fileInfo
+	sym       *pyextract.Symbol
+	name      string
+	methods   map[string]*pyextract.Symbol // bare method name -> symbol
+	attrs     map[string][]classAttr       // class-level name = value
+	selfAttrs map[string][]selfAttr        // self.x = value, any method
+	fields    []classAttr                  // class-level assignments in source order
+	bases     []*classInfo                 // resolved lazily
+	basesDone bool
+	openBases bool // a base could not be found (and is not a known ops base)
+}
+
+type classAttr struct {
+	name  string
+	value pyextract.Value
+	line  int
+}
+
+type selfAttr struct {
+	fn    string
+	value pyextract.Value
+	line  int
+}
+
+// knownBases are base classes outside the tree that define no handler methods.
+var knownBases = map[string]bool{
+	"object": true, "Object": true, "CharmBase": true, "ABC": true, "Generic": true, "Protocol": true,
+	"ObjectEvents": true, "CharmEvents": true, "EventBase": true, "EventSource": true,
+	"TypedCharmBase": true, "Enum": true, "BaseModel": true, "StoredState": true,
+}
+
+func newIndex(in Input) *index {
+	ix := &index{files: map[string]*fileInfo{}, modules: map[string][]*fileInfo{}, charms: in.Charms}
+	for i := range in.Files {
+		f := &in.Files[i]
+		fi := &fileInfo{
+			File: f, dir: path.Dir(f.Path), charm: ix.charmOf(f.Path),
+			consts: map[string][]pyextract.Value{}, imports: map[string]pyextract.Import{},
+			classes: map[string]*classInfo{}, funcs: map[string]*pyextract.Symbol{},
+			locals: map[funcKey]map[string][]pyextract.Value{}, params: map[funcKey][]pyextract.Param{},
+			funcSyms: map[funcKey]*pyextract.Symbol{},
+		}
+		fi.library = strings.HasPrefix(ix.charmRel(fi), "lib/charms/")
+		fi.vendored = ix.isVendored(fi)
+		fi.test = isTest(ix.charmRel(fi))
+		ix.files[f.Path] = fi
+		ix.ordered = append(ix.ordered, fi)
+		fi.build()
+		mod := strings.TrimSuffix(f.Path, ".py")
+		mod = strings.TrimSuffix(mod, "/__init__")
+		parts := strings.Split(mod, "/")
+		for j := range parts {
+			key := strings.Join(parts[j:], ".")
+			ix.modules[key] = append(ix.modules[key], fi)
+		}
+	}
+	sort.Slice(ix.ordered, func(a, b int) bool { return ix.ordered[a].Path < ix.ordered[b].Path })
+	return ix
+}
+
+func (fi *fileInfo) build() {
+	for i := range fi.Symbols {
+		s := &fi.Symbols[i]
+		switch s.Kind {
+		case pyextract.KindClass:
+			fi.classes[s.Name] = &classInfo{file: fi, sym: s, name: s.Name,
+				methods: map[string]*pyextract.Symbol{}, attrs: map[string][]classAttr{}, selfAttrs: map[string][]selfAttr{}}
+		case pyextract.KindFunction:
+			if s.Qualifier == "" {
+				fi.funcs[s.Name] = s
+			}
+			k := funcKey{s.Qualifier, s.Name}
+			fi.params[k], fi.funcSyms[k] = s.Params, s
+		}
+	}
+	for i := range fi.Symbols {
+		s := &fi.Symbols[i]
+		if s.Kind != pyextract.KindMethod {
+			continue
+		}
+		name := strings.TrimPrefix(s.Name, s.Qualifier+".")
+		if c := fi.classes[s.Qualifier]; c != nil {
+			c.methods[name] = s
+		}
+		k := funcKey{s.Qualifier, name}
+		fi.params[k], fi.funcSyms[k] = s.Params, s
+	}
+	for _, im := range fi.Imports {
+		switch {
+		case im.Alias != "":
+			fi.imports[im.Alias] = im
+		case im.Name != "":
+			fi.imports[im.Name] = im
+		default: // import a.b binds a
+			top, _, _ := strings.Cut(im.Module, ".")
+			fi.imports[top] = pyextract.Import{Module: top, Line: im.Line}
+		}
+	}
+	for _, a := range fi.Facts.Assigns {
+		switch {
+		case a.Class == "" && a.Func == "" && len(a.Target) == 1:
+			fi.consts[a.Target[0].Name] = append(fi.consts[a.Target[0].Name], a.Value)
+		case a.Func == "" && len(a.Target) == 1:
+			if c := fi.classes[a.Class]; c != nil {
+				ca := classAttr{a.Target[0].Name, a.Value, a.Line}
+				c.attrs[ca.name] = append(c.attrs[ca.name], ca)
+				c.fields = append(c.fields, ca)
+			}
+		case a.Func != "" && len(a.Target) == 2 && a.Target[0].Name == "self":
+			if c := fi.classes[a.Class]; c != nil {
+				c.selfAttrs[a.Target[1].Name] = append(c.selfAttrs[a.Target[1].Name], selfAttr{a.Func, a.Value, a.Line})
+			}
+		case a.Func != "" && len(a.Target) == 1:
+			k := funcKey{a.Class, a.Func}
+			if fi.locals[k] == nil {
+				fi.locals[k] = map[string][]pyextract.Value{}
+			}
+			fi.locals[k][a.Target[0].Name] = append(fi.locals[k][a.Target[0].Name], a.Value)
+		}
+	}
+}
+
+// charmOf returns the charm whose directory holds p (the deepest), or -1.
+func (ix *index) charmOf(p string) int {
+	best, bestLen := -1, -1
+	for i, c := range ix.charms {
+		if inDir(p, c.Dir) && len(c.Dir) > bestLen {
+			best, bestLen = i, len(c.Dir)
+		}
+	}
+	return best
+}
+
+func inDir(p, dir string) bool {
+	return dir == "." || dir == "" || strings.HasPrefix(p, dir+"/")
+}
+
+// relTo returns p relative to dir.
+func relTo(p, dir string) string {
+	if dir == "." || dir == "" {
+		return p
+	}
+	return strings.TrimPrefix(p, dir+"/")
+}
+
+// charmRel is fi's path relative to its charm's directory (to the root for no charm).
+func (ix *index) charmRel(fi *fileInfo) string {
+	if fi.charm < 0 {
+		return fi.Path
+	}
+	return relTo(fi.Path, ix.charms[fi.charm].Dir)
+}
+
+// isVendored reports whether fi is a charm library vendored from another charm:
+// lib/charms/<lib>/... inside a charm directory, where <lib> is not the charm's own name.
+func (ix *index) isVendored(fi *fileInfo) bool {
+	own := ""
+	if fi.charm >= 0 {
+		own = strings.ReplaceAll(ix.charms[fi.charm].Name, "-", "_")
+	}
+	rest, ok := strings.CutPrefix(ix.charmRel(fi), "lib/charms/")
+	if !ok {
+		return false
+	}
+	lib, _, _ := strings.Cut(rest, "/")
+	return lib != own
+}
+
+// isTest reports whether p is test code: under a tests/ or test/ folder, or test_*.py,
+// *_test.py, conftest.py.
+func isTest(p string) bool {
+	for _, seg := range strings.Split(path.Dir(p), "/") {
+		if seg == "tests" || seg == "test" {
+			return true
+		}
+	}
+	base := path.Base(p)
+	return strings.HasPrefix(base, "test_") || strings.HasSuffix(base, "_test.py") || base == "conftest.py"
+}
+
+// module resolves an imported module name seen in from to a file. Relative names resolve
+// against from's folder; absolute ones by matching the dotted path against file paths,
+// preferring files of the charm being linked, then files in no charm, then the nearest path.
+func (ix *index) module(from *fileInfo, mod string, charm int) *fileInfo {
+	if strings.HasPrefix(mod, ".") {
+		dir := from.dir
+		rest := mod[1:]
+		for strings.HasPrefix(rest, ".") {
+			dir, rest = path.Dir(dir), rest[1:]
+		}
+		base := dir
+		if rest != "" {
+			base = path.Join(dir, strings.ReplaceAll(rest, ".", "/"))
+		}
+		if base == "." {
+			base = ""
+		}
+		for _, cand := range []string{base + ".py", path.Join(base, "__init__.py")} {
+			if fi := ix.files[strings.TrimPrefix(cand, "/")]; fi != nil {
+				return fi
+			}
+		}
+		return nil
+	}
+	var best *fileInfo
+	bestRank := -1
+	for _, fi := range ix.modules[mod] {
+		r := 0
+		switch {
+		case fi.charm == charm && charm >= 0:
+			r = 3
+		case fi.charm < 0:
+			r = 2
+		}
+		if fi.test {
+			r -= 4
+		}
+		r = r*1000 - len(fi.Path) + commonPrefix(fi.Path, from.Path)
+		if best == nil || r > bestRank || (r == bestRank && fi.Path < best.Path) {
+			best, bestRank = fi, r
+		}
+	}
+	return best
+}
+
+func commonPrefix(a, b string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}

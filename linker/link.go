@@ -1,0 +1,590 @@
+package linker
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/cantrip-dev/charmcraft-map/charmyaml"
+	"github.com/cantrip-dev/charmcraft-map/pyextract"
+)
+
+// Link ties each charm's declared interfaces to the code of the tree.
+func Link(in Input) Result {
+	ix := newIndex(in)
+	res := Result{Charms: make([]CharmLinks, 0, len(in.Charms))}
+	var unresolved []Site
+	for ci := range in.Charms {
+		l := newCharmLinker(ix, ci)
+		l.run()
+		res.Charms = append(res.Charms, l.result())
+		unresolved = append(unresolved, l.unresolved...)
+	}
+	res.Unresolved = sortSites(unresolved)
+	return res
+}
+
+type ifaceKey struct{ kind, name string }
+
+// scopeKey names a function in a file.
+type scopeKey struct {
+	file      string
+	class, fn string
+}
+
+// site is a call that builds an object of a class found in the tree (target) or not (nil).
+type site struct {
+	file   *fileInfo
+	cls    *classInfo
+	fn     string
+	line   int
+	cond   bool
+	value  *pyextract.Value
+	target *classInfo
+}
+
+// charmLinker links one charm.
+type charmLinker struct {
+	*evaluator
+	ch         *charmyaml.Charm
+	scope      []*fileInfo
+	ifaces     map[ifaceKey]*Interface
+	declared   map[string]map[string]string // kind -> norm(name) -> declared name
+	findings   []Finding
+	unresolved []Site
+	sites      []*site
+	byClass    map[*classInfo][]*site // sites by built class and each of its bases
+	insts      map[*classInfo][]*instance
+	busy       map[*classInfo]bool
+	actions    map[scopeKey][]string // action handler -> the actions it handles
+	customOn   map[*classInfo]customEvents
+}
+
+type customEvents struct {
+	names map[string]bool
+	open  bool // `on` is redefined with a class not in the tree
+}
+
+// maxInstances bounds the instances a class is evaluated under.
+const maxInstances = 16
+
+func newCharmLinker(ix *index, ci int) *charmLinker {
+	l := &charmLinker{
+		evaluator: &evaluator{ix: ix, charm: ci, memo: map[memoKey][]aval{}},
+		ch:        &ix.charms[ci],
+		ifaces:    map[ifaceKey]*Interface{},
+		declared:  map[string]map[string]string{},
+		byClass:   map[*classInfo][]*site{},
+		insts:     map[*classInfo][]*instance{},
+		busy:      map[*classInfo]bool{},
+		actions:   map[scopeKey][]string{},
+		customOn:  map[*classInfo]customEvents{},
+	}
+	c := l.ch
+	for _, r := range c.Relations {
+		l.declare(KindRelation, r.Name, &Interface{Role: r.Role, Interface: r.Interface, File: r.File, Line: r.Line})
+	}
+	for _, o := range c.Config {
+		l.declare(KindConfig, o.Name, &Interface{File: o.File, Line: o.Line})
+	}
+	for _, a := range c.Actions {
+		l.declare(KindAction, a.Name, &Interface{File: a.File, Line: a.Line})
+	}
+	for _, ct := range c.Containers {
+		l.declare(KindContainer, ct.Name, &Interface{File: ct.File, Line: ct.Line})
+	}
+	for _, s := range c.Storage {
+		l.declare(KindStorage, s.Name, &Interface{File: s.File, Line: s.Line})
+	}
+	for _, r := range c.Resources {
+		l.declare(KindResource, r.Name, &Interface{File: r.File, Line: r.Line})
+	}
+	return l
+}
+
+func (l *charmLinker) declare(kind, name string, it *Interface) {
+	key := ifaceKey{kind, name}
+	if l.ifaces[key] != nil {
+		return
+	}
+	it.Kind, it.Name = kind, name
+	l.ifaces[key] = it
+	if l.declared[kind] == nil {
+		l.declared[kind] = map[string]string{}
+	}
+	if _, dup := l.declared[kind][norm(name)]; !dup {
+		l.declared[kind][norm(name)] = name
+	}
+}
+
+// lookup returns the declared name of kind matching name (exactly, else with - and _ folded).
+func (l *charmLinker) lookup(kind, name string) (string, bool) {
+	if l.ifaces[ifaceKey{kind, name}] != nil {
+		return name, true
+	}
+	d, ok := l.declared[kind][norm(name)]
+	return d, ok
+}
+
+// iface returns the interface of kind and name, adding lifecycle/secret/status ones.
+func (l *charmLinker) iface(kind, name string) *Interface {
+	key := ifaceKey{kind, name}
+	if it := l.ifaces[key]; it != nil {
+		return it
+	}
+	it := &Interface{Kind: kind, Name: name}
+	l.ifaces[key] = it
+	return it
+}
+
+func (l *charmLinker) run() {
+	l.computeScope()
+	for _, fi := range l.scope {
+		if fi.library {
+			continue
+		}
+		for _, name := range sortedKeys(fi.classes) {
+			if cl := fi.classes[name]; l.isCharm(cl) {
+				l.charmCls = append(l.charmCls, cl)
+			}
+		}
+	}
+	l.collectSites()
+	l.linkObserves()
+	l.linkBindings()
+	l.linkLookups()
+	l.linkConfig()
+	l.linkParams()
+	l.linkNaming()
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// computeScope selects the charm's code: non-test files under its directory, plus files in
+// no charm directory (a monorepo's shared folder) that they import, directly or through
+// other such files.
+func (l *charmLinker) computeScope() {
+	in := map[*fileInfo]bool{}
+	var queue []*fileInfo
+	add := func(fi *fileInfo) {
+		if fi != nil && !fi.test && !in[fi] {
+			in[fi] = true
+			queue = append(queue, fi)
+		}
+	}
+	for _, fi := range l.ix.ordered {
+		if fi.charm == l.charm {
+			add(fi)
+		}
+	}
+	for len(queue) > 0 {
+		fi := queue[0]
+		queue = queue[1:]
+		for _, im := range fi.Imports {
+			mods := []string{im.Module}
+			if im.Name != "" {
+				mods = append(mods, joinModule(im.Module, im.Name))
+			}
+			for _, mod := range mods {
+				if m := l.ix.module(fi, mod, l.charm); m != nil && m.charm < 0 {
+					add(m)
+				}
+			}
+		}
+	}
+	for _, fi := range l.ix.ordered {
+		if in[fi] {
+			l.scope = append(l.scope, fi)
+		}
+	}
+}
+
+// collectSites finds every call in scope that builds an object: assigned calls and
+// unassigned class-like calls whose callee is a class, in the tree or not.
+func (l *charmLinker) collectSites() {
+	for _, fi := range l.scope {
+		add := func(sc pyextract.Scope, v *pyextract.Value) {
+			if v.Kind != pyextract.ValCall || !isUpper(lastName(v.Chain)) || builtinCall(v.Chain) {
+				return
+			}
+			s := &site{file: fi, cls: fi.classes[sc.Class], fn: sc.Func, line: sc.Line, cond: sc.Conditional, value: v}
+			for _, a := range l.chain(v.Chain, &ctx{file: fi, cls: s.cls, fn: s.fn}) {
+				if a.kind == aClass {
+					s.target = a.cls
+					break
+				}
+			}
+			l.sites = append(l.sites, s)
+			if s.target != nil {
+				for _, k := range l.mro(s.target) {
+					l.byClass[k] = append(l.byClass[k], s)
+				}
+			}
+		}
+		for i := range fi.Facts.Assigns {
+			a := &fi.Facts.Assigns[i]
+			add(a.Scope, &a.Value)
+		}
+		for i := range fi.Facts.Calls {
+			c := &fi.Facts.Calls[i]
+			add(c.Scope, &c.Value)
+		}
+	}
+}
+
+// instancesOf lists the objects of cls (or of a subclass) the charm's code builds, each
+// with the context of its construction.
+func (l *charmLinker) instancesOf(cls *classInfo) []*instance {
+	if v, ok := l.insts[cls]; ok {
+		return v
+	}
+	if l.busy[cls] {
+		return nil
+	}
+	l.busy[cls] = true
+	var out []*instance
+	for _, s := range l.byClass[cls] {
+		for _, c := range l.contexts(s.file, s.cls, s.fn) {
+			if len(out) < maxInstances {
+				out = append(out, &instance{cls: s.target, name: s.target.name, call: s.value, at: c, line: s.line})
+			}
+		}
+	}
+	delete(l.busy, cls)
+	l.insts[cls] = out
+	return out
+}
+
+// contexts lists the contexts code in cls.fn runs in: once for charm classes and module
+// code; once per instance for other classes. Code of a class no instance of which is
+// built runs once with parameter defaults, except in charm libraries (lib/charms/...,
+// vendored or the charm's own, written for other charms to use), where it does not run.
+func (l *charmLinker) contexts(fi *fileInfo, cls *classInfo, fn string) []*ctx {
+	base := &ctx{file: fi, cls: cls, fn: fn}
+	if cls == nil || l.isCharm(cls) {
+		return []*ctx{base}
+	}
+	insts := l.instancesOf(cls)
+	if len(insts) == 0 {
+		if fi.library {
+			return nil
+		}
+		return []*ctx{base}
+	}
+	out := make([]*ctx, len(insts))
+	for i, in := range insts {
+		out[i] = &ctx{file: fi, cls: cls, fn: fn, inst: in}
+	}
+	return out
+}
+
+func symbolName(class, fn string) string {
+	switch {
+	case class == "":
+		return fn
+	case fn == "":
+		return class
+	}
+	return class + "." + fn
+}
+
+func siteAt(fi *fileInfo, sc pyextract.Scope, via, detail string) Site {
+	return Site{File: fi.Path, Line: sc.Line, Symbol: symbolName(sc.Class, sc.Func), Via: via, Detail: detail, Conditional: sc.Conditional}
+}
+
+func (l *charmLinker) find(kind, subject string, s Site) {
+	s.Via = ""
+	l.findings = append(l.findings, Finding{Kind: kind, Subject: subject, Site: s})
+}
+
+// undeclaredKind maps an interface kind to its undeclared-name finding.
+var undeclaredKind = map[string]string{
+	KindRelation: FindUndeclaredRelation, KindAction: FindUndeclaredAction, KindConfig: FindUndeclaredConfig,
+	KindContainer: FindUndeclaredContainer, KindStorage: FindUndeclaredStorage,
+}
+
+// linkObserves links every observe call in scope, under each context its class runs in.
+func (l *charmLinker) linkObserves() {
+	for _, fi := range l.scope {
+		for i := range fi.Facts.Observes {
+			o := &fi.Facts.Observes[i]
+			for _, c := range l.contexts(fi, fi.classes[o.Class], o.Func) {
+				l.observe(fi, o, c)
+			}
+		}
+	}
+}
+
+func (l *charmLinker) observe(fi *fileInfo, o *pyextract.Observe, c *ctx) {
+	h, missing := l.handler(o.Handler, c)
+	if missing != "" && !fi.vendored {
+		l.find(FindMissingHandler, missing, siteAt(fi, o.Scope, "", ""))
+	}
+	at := siteAt(fi, o.Scope, ViaObserve, o.Event.String())
+	add := func(kind, name, event, via string) {
+		if h == nil {
+			return
+		}
+		if kind == KindAction {
+			k := scopeKey{h.file.Path, h.Qualifier, strings.TrimPrefix(h.Name, h.Qualifier+".")}
+			l.actions[k] = appendUniq(l.actions[k], name)
+		}
+		it := l.iface(kind, name)
+		it.Handlers = append(it.Handlers, Handler{
+			Event: event, Symbol: h.Name, File: h.file.Path, Line: h.Line, Via: via,
+			ObserveFile: fi.Path, ObserveLine: o.Line, Conditional: o.Conditional,
+		})
+	}
+	for _, ev := range l.eval(o.Event, c) {
+		switch ev.kind {
+		case aEvent:
+			via := ev.via
+			switch {
+			case fi.library:
+				via = ViaLibInner
+			case c.cls != nil && !l.isCharm(c.cls):
+				via = ViaHelper
+			}
+			if ev.dyn {
+				if kind, _ := indexedKind(ev.str); fi.library && c.inst != nil && kind == KindRelation {
+					for _, ep := range l.endpoints(c.inst).names {
+						if d, ok := l.lookup(KindRelation, ep.name); ok {
+							add(KindRelation, d, ev.str, via)
+						}
+					}
+				} else if !fi.library {
+					l.unresolved = append(l.unresolved, at)
+				}
+				continue
+			}
+			kind, name, ok := "", ev.key, false
+			if ev.key != "" {
+				kind, ok = indexedKind(ev.str)
+			} else {
+				custom := l.custom(ev.cls)
+				if custom.names[ev.str] {
+					continue
+				}
+				kind, name, ok = eventKind(ev.str)
+				if ok && custom.open && kind != KindLifecycle && kind != KindSecret && kind != KindStatus {
+					if _, declared := l.lookup(kind, name); !declared {
+						continue // may be a custom event of an events class we cannot read
+					}
+				}
+			}
+			if !ok {
+				continue
+			}
+			switch kind {
+			case KindLifecycle, KindSecret, KindStatus:
+				add(kind, name, ev.str, via)
+			default:
+				if d, declared := l.lookup(kind, name); declared {
+					add(kind, d, ev.str, via)
+				} else if !fi.vendored {
+					l.find(undeclaredKind[kind], strings.ReplaceAll(name, "_", "-"), siteAt(fi, o.Scope, "", ""))
+				}
+			}
+		case aObjEvent:
+			if ev.self || ev.inst == nil {
+				continue
+			}
+			eps := l.endpoints(ev.inst)
+			if eps.dyn && len(eps.names) == 0 && !fi.library {
+				l.unresolved = append(l.unresolved, at)
+			}
+			via := ViaLibrary
+			if fi.library {
+				via = ViaLibInner
+			}
+			for _, ep := range eps.names {
+				if d, ok := l.lookup(KindRelation, ep.name); ok {
+					add(KindRelation, d, ev.str, via)
+				}
+			}
+		}
+	}
+}
+
+// custom returns the custom events of the charm class (or of every charm class when nil):
+// the attributes of the events class its `on` is redefined with (on = MyEvents()).
+func (l *charmLinker) custom(cls *classInfo) customEvents {
+	classes := l.charmCls
+	if cls != nil {
+		classes = []*classInfo{cls}
+	}
+	out := customEvents{names: map[string]bool{}}
+	for _, cl := range classes {
+		ce, ok := l.customOn[cl]
+		if !ok {
+			ce = customEvents{names: map[string]bool{}}
+			if vals, found := l.lookupClassAttr(cl, "on"); found {
+				ce.open = len(vals) == 0
+				for _, v := range vals {
+					if v.kind != aObj || v.cls == nil {
+						ce.open = true
+						continue
+					}
+					for _, k := range l.mro(v.cls) {
+						for name := range k.attrs {
+							ce.names[name] = true
+						}
+						ce.open = ce.open || k.openBases
+					}
+				}
+			}
+			l.customOn[cl] = ce
+		}
+		for n := range ce.names {
+			out.names[n] = true
+		}
+		out.open = out.open || ce.open
+	}
+	return out
+}
+
+// endpointSet is what an object is bound to.
+type endpointSet struct {
+	names []endpointName
+	// relParam: the object's class takes a relation-naming parameter (or sets such an
+	// attribute), so it is relation-bound; dyn: a name could not be resolved.
+	relParam, dyn bool
+}
+
+type endpointName struct {
+	name string
+	// strong: named by a parameter or attribute called *relation* (not just *endpoint*),
+	// so an undeclared name is a finding.
+	strong bool
+}
+
+// endpoints returns the relations an object is bound to: the value of its class's
+// relation-naming __init__ parameter (relation_name, relationship_name, relation,
+// endpoint, ...: argument or default), else of such a self attribute; for a class not in
+// the tree, relation-naming keyword arguments and positional strings naming a declared
+// relation.
+func (l *charmLinker) endpoints(inst *instance) endpointSet {
+	var out endpointSet
+	addVals := func(param string, vals []aval, declaredOnly bool) {
+		lower := strings.ToLower(param)
+		strong := strings.Contains(lower, "relation")
+		found := false
+		for _, v := range vals {
+			if v.kind != aStr {
+				continue
+			}
+			if _, ok := l.lookup(KindRelation, v.str); declaredOnly && !ok {
+				continue
+			}
+			found = true
+			out.names = append(out.names, endpointName{v.str, strong})
+		}
+		if !found && !declaredOnly && strings.Contains(lower, "name") {
+			out.dyn = true // relation=, endpoint= may hold a Relation object, not a name
+		}
+	}
+	if inst.cls == nil {
+		for _, kw := range inst.call.Kwargs {
+			if relationParam(kw.Name) {
+				out.relParam = true
+				addVals(kw.Name, l.eval(kw.Value, inst.at), false)
+			}
+		}
+		if !out.relParam {
+			for _, a := range inst.call.Args {
+				if a.Kind == pyextract.ValStr || a.Kind == pyextract.ValChain {
+					addVals("", l.eval(a, inst.at), true)
+				}
+			}
+			out.relParam = len(out.names) > 0
+		}
+		return out
+	}
+	for _, k := range l.mro(inst.cls) {
+		init := k.methods["__init__"]
+		if init == nil {
+			continue
+		}
+		for i, p := range init.Params {
+			if i > 0 && relationParam(p.Name) {
+				out.relParam = true
+				addVals(p.Name, l.param(&ctx{file: k.file, cls: k, fn: "__init__", inst: inst}, i, p), false)
+			}
+		}
+		break
+	}
+	if out.relParam {
+		return out
+	}
+	for _, k := range l.mro(inst.cls) {
+		for _, name := range sortedKeys(k.selfAttrs) {
+			if relationParam(name) {
+				out.relParam = true
+				addVals(name, l.member(inst.cls, inst, name), false)
+			}
+		}
+		if out.relParam {
+			break
+		}
+	}
+	return out
+}
+
+type handlerRef struct {
+	*pyextract.Symbol
+	file *fileInfo
+}
+
+// handler resolves an observer to the method or function it names. missing is set when the
+// observer is obj.name and no class in the (fully known) hierarchy of obj defines name.
+func (l *charmLinker) handler(v pyextract.Value, c *ctx) (h *handlerRef, missing string) {
+	if v.Kind != pyextract.ValChain || len(v.Chain) == 0 {
+		return nil, ""
+	}
+	ch := v.Chain
+	name := ch[len(ch)-1].Name
+	if name == "" {
+		return nil, ""
+	}
+	if len(ch) == 1 {
+		if s := c.file.funcs[name]; s != nil {
+			return &handlerRef{s, c.file}, ""
+		}
+		return nil, ""
+	}
+	for _, owner := range l.chain(ch[:len(ch)-1], c) {
+		var classes []*classInfo
+		switch {
+		case owner.kind == aCharm && owner.cls != nil:
+			classes = []*classInfo{owner.cls}
+		case owner.kind == aCharm:
+			classes = l.charmCls
+		case owner.kind == aObj && owner.cls != nil:
+			classes = []*classInfo{owner.cls}
+		}
+		if len(classes) == 0 {
+			return nil, ""
+		}
+		open := false
+		for _, cl := range classes {
+			for _, k := range l.mro(cl) {
+				if s := k.methods[name]; s != nil {
+					return &handlerRef{s, k.file}, ""
+				}
+				_, isAttr := k.attrs[name]
+				_, isSelf := k.selfAttrs[name]
+				open = open || k.openBases || isAttr || isSelf
+			}
+		}
+		if !open {
+			missing = name
+		}
+	}
+	return nil, missing
+}

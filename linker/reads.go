@@ -1,0 +1,361 @@
+package linker
+
+import (
+	"strings"
+
+	"github.com/cantrip-dev/charmcraft-map/pyextract"
+)
+
+func (l *charmLinker) read(kind, name string, s Site) {
+	it := l.iface(kind, name)
+	it.Reads = append(it.Reads, s)
+}
+
+// linkBindings records where first-party code builds a relation-bound object (a library
+// object such as DatabaseRequires(self, "db"), or a helper taking a relation name) as a
+// read of the endpoint with via "library"; an undeclared name given to a *relation*
+// parameter is a finding.
+func (l *charmLinker) linkBindings() {
+	for _, s := range l.sites {
+		if s.file.library {
+			continue
+		}
+		sc := pyextract.Scope{Class: className(s.cls), Func: s.fn, Line: s.line, Conditional: s.cond}
+		name := s.value.Chain[len(s.value.Chain)-1].Name
+		at := siteAt(s.file, sc, ViaLibrary, name)
+		for _, c := range l.contexts(s.file, s.cls, s.fn) {
+			inst := &instance{cls: s.target, name: name, call: s.value, at: c, line: s.line}
+			eps := l.endpoints(inst)
+			if eps.dyn && len(eps.names) == 0 {
+				at.Via = ViaLibrary
+				l.unresolved = append(l.unresolved, at)
+			}
+			for _, ep := range eps.names {
+				if d, ok := l.lookup(KindRelation, ep.name); ok {
+					l.read(KindRelation, d, at)
+				} else if ep.strong {
+					l.find(FindUndeclaredRelation, ep.name, at)
+				}
+			}
+		}
+	}
+}
+
+// lookupKinds: the callee names and key objects that look an interface up, with the
+// name of the step before them (model.get_relation, unit.get_container, ...).
+var (
+	lookupCalls = map[string]struct{ kind, owner string }{
+		"get_relation":  {KindRelation, "model"},
+		"get_relations": {KindRelation, "model"},
+		"get_binding":   {KindRelation, "model"},
+		"get_container": {KindContainer, "unit"},
+		"fetch":         {KindResource, "resources"},
+	}
+	lookupKeys = map[string]string{"relations": KindRelation, "storages": KindStorage, "containers": KindContainer}
+	keyOwners  = map[string]bool{"model": true, "meta": true, "unit": true}
+)
+
+func ownerName(s string) string { return strings.TrimLeft(s, "_") }
+
+// linkLookups: model.get_relation(X), model.relations[X], unit.get_container(X),
+// model/meta.storages[X], model.resources.fetch(X).
+func (l *charmLinker) linkLookups() {
+	for _, fi := range l.scope {
+		for i := range fi.Facts.Calls {
+			c := &fi.Facts.Calls[i]
+			l.lookupCall(fi, c.Scope, &c.Value)
+		}
+		for i := range fi.Facts.Assigns {
+			a := &fi.Facts.Assigns[i]
+			if a.Value.Kind == pyextract.ValCall {
+				l.lookupCall(fi, a.Scope, &a.Value)
+			}
+		}
+		for i := range fi.Facts.Keys {
+			k := &fi.Facts.Keys[i]
+			n := len(k.Object)
+			if n < 2 || k.Via != "index" {
+				continue
+			}
+			kind, ok := lookupKeys[k.Object[n-1].Name]
+			if ok && keyOwners[ownerName(k.Object[n-2].Name)] {
+				l.lookupName(fi, k.Scope, kind, k.Key, k.Object.String()+"["+k.Key.String()+"]", true)
+			}
+		}
+	}
+}
+
+func (l *charmLinker) lookupCall(fi *fileInfo, sc pyextract.Scope, v *pyextract.Value) {
+	n := len(v.Chain)
+	if n < 2 {
+		return
+	}
+	lc, ok := lookupCalls[v.Chain[n-1].Name]
+	if !ok || ownerName(v.Chain[n-2].Name) != lc.owner {
+		return
+	}
+	var arg *pyextract.Value
+	if len(v.Args) > 0 {
+		arg = &v.Args[0]
+	} else {
+		for i := range v.Kwargs {
+			switch v.Kwargs[i].Name {
+			case "relation_name", "container_name", "name", "binding_key":
+				arg = &v.Kwargs[i].Value
+			}
+		}
+	}
+	if arg == nil {
+		return
+	}
+	// a binding may name an extra-binding, not a relation: never a finding
+	strict := v.Chain[n-1].Name != "get_binding"
+	l.lookupName(fi, sc, lc.kind, *arg, v.String(), strict)
+}
+
+// lookupName links a looked-up name under every context of the site.
+func (l *charmLinker) lookupName(fi *fileInfo, sc pyextract.Scope, kind string, key pyextract.Value, expr string, strict bool) {
+	at := siteAt(fi, sc, ViaLookup, "")
+	for _, c := range l.contexts(fi, fi.classes[sc.Class], sc.Func) {
+		names, ok := l.strs(key, c)
+		if !ok && len(names) == 0 {
+			if !fi.library && strict {
+				u := at
+				u.Detail = expr
+				l.unresolved = append(l.unresolved, u)
+			}
+			continue
+		}
+		for _, n := range names {
+			if d, ok := l.lookup(kind, n); ok {
+				l.read(kind, d, at)
+			} else if strict && !fi.vendored {
+				l.find(undeclaredKind[kind], n, at)
+			}
+		}
+	}
+}
+
+// linkConfig: config[...] and config.get(...) on the charm config, attribute reads of
+// options on a (typed) config object, and the fields of typed config classes.
+func (l *charmLinker) linkConfig() {
+	for _, fi := range l.scope {
+		for i := range fi.Facts.Keys {
+			k := &fi.Facts.Keys[i]
+			if n := len(k.Object); n >= 2 && lookupKeys[k.Object[n-1].Name] != "" || lastName(k.Object) == "params" {
+				continue
+			}
+			l.configKey(fi, k)
+		}
+		for i := range fi.Facts.Attrs {
+			a := &fi.Facts.Attrs[i]
+			d, ok := l.lookup(KindConfig, a.Attr)
+			if !ok {
+				continue
+			}
+			if l.isConfig(fi, a.Scope, a.Object) || strings.HasSuffix(strings.ToLower(lastName(a.Object)), "config") {
+				l.read(KindConfig, d, siteAt(fi, a.Scope, ViaConfig, "attr"))
+			}
+		}
+	}
+	for _, cl := range l.configClasses() {
+		for _, k := range l.mro(cl) {
+			for _, f := range k.fields {
+				if d, ok := l.lookup(KindConfig, f.name); ok {
+					l.read(KindConfig, d, Site{File: k.file.Path, Line: f.line, Symbol: k.name, Via: ViaConfig, Detail: "field"})
+				}
+			}
+		}
+	}
+}
+
+func lastName(c pyextract.Chain) string {
+	if len(c) == 0 {
+		return ""
+	}
+	return c[len(c)-1].Name
+}
+
+// isConfig reports whether obj evaluates to the charm config in some context of the site.
+func (l *charmLinker) isConfig(fi *fileInfo, sc pyextract.Scope, obj pyextract.Chain) bool {
+	for _, c := range l.contexts(fi, fi.classes[sc.Class], sc.Func) {
+		for _, a := range l.chain(obj, c) {
+			if a.kind == aConfig {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (l *charmLinker) configKey(fi *fileInfo, k *pyextract.KeyAccess) {
+	at := siteAt(fi, k.Scope, ViaConfig, k.Via)
+	for _, c := range l.contexts(fi, fi.classes[k.Class], k.Func) {
+		isCfg := false
+		for _, a := range l.chain(k.Object, c) {
+			isCfg = isCfg || a.kind == aConfig
+		}
+		if !isCfg {
+			continue
+		}
+		names, ok := l.strs(k.Key, c)
+		if !ok && len(names) == 0 {
+			if !fi.library {
+				u := at
+				u.Detail = k.Object.String() + "[" + k.Key.String() + "]"
+				l.unresolved = append(l.unresolved, u)
+			}
+			continue
+		}
+		for _, n := range names {
+			if d, ok := l.lookup(KindConfig, n); ok {
+				l.read(KindConfig, d, at)
+			} else if !fi.vendored {
+				l.find(FindUndeclaredConfig, n, at)
+			}
+		}
+	}
+}
+
+// configClasses are the typed config classes of the charm: the value of a charm class's
+// `config_type`, the argument of load_config(...), and first-party classes named *Config*
+// at least two of whose fields, and half of them, are declared options.
+func (l *charmLinker) configClasses() []*classInfo {
+	var out []*classInfo
+	seen := map[*classInfo]bool{}
+	add := func(vals []aval) {
+		for _, a := range vals {
+			if a.kind == aClass && !seen[a.cls] {
+				seen[a.cls] = true
+				out = append(out, a.cls)
+			}
+		}
+	}
+	for _, cl := range l.charmCls {
+		if vals, ok := l.lookupClassAttr(cl, "config_type"); ok {
+			add(vals)
+		}
+	}
+	for _, fi := range l.scope {
+		check := func(sc pyextract.Scope, v *pyextract.Value) {
+			if v.Kind == pyextract.ValCall && lastName(v.Chain) == "load_config" && len(v.Args) > 0 {
+				add(l.eval(v.Args[0], &ctx{file: fi, cls: fi.classes[sc.Class], fn: sc.Func}))
+			}
+		}
+		for i := range fi.Facts.Calls {
+			check(fi.Facts.Calls[i].Scope, &fi.Facts.Calls[i].Value)
+		}
+		for i := range fi.Facts.Assigns {
+			check(fi.Facts.Assigns[i].Scope, &fi.Facts.Assigns[i].Value)
+		}
+		if fi.library {
+			continue
+		}
+		for _, name := range sortedKeys(fi.classes) {
+			cl := fi.classes[name]
+			if seen[cl] || !strings.Contains(name, "Config") {
+				continue
+			}
+			match := 0
+			for _, f := range cl.fields {
+				if _, ok := l.lookup(KindConfig, f.name); ok {
+					match++
+				}
+			}
+			if match >= 2 && 2*match >= len(cl.fields) {
+				add([]aval{{kind: aClass, cls: cl}})
+			}
+		}
+	}
+	return out
+}
+
+// linkParams: event.params[...] / .get(...) inside a method observed for an action is a
+// read of that action's parameter; a parameter none of its actions declares is a finding.
+func (l *charmLinker) linkParams() {
+	params := map[string]map[string]bool{}
+	for _, a := range l.ch.Actions {
+		params[a.Name] = map[string]bool{}
+		for _, p := range a.Params {
+			params[a.Name][p.Name] = true
+		}
+	}
+	for _, fi := range l.scope {
+		for i := range fi.Facts.Keys {
+			k := &fi.Facts.Keys[i]
+			actions := l.actions[scopeKey{fi.Path, k.Class, k.Func}]
+			if len(actions) == 0 || !l.paramsObject(fi, k) {
+				continue
+			}
+			at := siteAt(fi, k.Scope, ViaParam, k.Via)
+			names, ok := l.strs(k.Key, &ctx{file: fi, cls: fi.classes[k.Class], fn: k.Func})
+			if !ok && len(names) == 0 {
+				if !fi.library {
+					u := at
+					u.Detail = k.Object.String() + "[" + k.Key.String() + "]"
+					l.unresolved = append(l.unresolved, u)
+				}
+				continue
+			}
+			for _, n := range names {
+				read := false
+				for _, act := range actions {
+					if params[act][n] {
+						s := at
+						s.Key = n
+						l.read(KindAction, act, s)
+						read = true
+					}
+				}
+				if !read && !fi.vendored {
+					l.find(FindUndeclaredParam, n, at)
+				}
+			}
+		}
+	}
+}
+
+// paramsObject: k reads X.params, or a local bound to X.params.
+func (l *charmLinker) paramsObject(fi *fileInfo, k *pyextract.KeyAccess) bool {
+	if lastName(k.Object) == "params" && len(k.Object) > 1 {
+		return true
+	}
+	if len(k.Object) != 1 {
+		return false
+	}
+	for _, v := range fi.locals[funcKey{k.Class, k.Func}][k.Object[0].Name] {
+		if v.Kind == pyextract.ValChain && lastName(v.Chain) == "params" {
+			return true
+		}
+	}
+	return false
+}
+
+// linkNaming is the last resort for a declared relation nothing else links: first-party
+// methods named _on_<endpoint>_relation_<event>.
+func (l *charmLinker) linkNaming() {
+	for _, r := range l.ch.Relations {
+		it := l.ifaces[ifaceKey{KindRelation, r.Name}]
+		if it == nil || len(it.Handlers) > 0 || len(it.Reads) > 0 {
+			continue
+		}
+		for _, fi := range l.scope {
+			if fi.library {
+				continue
+			}
+			for i := range fi.Symbols {
+				s := &fi.Symbols[i]
+				if s.Kind != pyextract.KindMethod {
+					continue
+				}
+				meth := strings.TrimPrefix(s.Name, s.Qualifier+".")
+				for _, ev := range relationEvents {
+					event := norm(r.Name) + "_" + ev
+					if meth == "_on_"+event {
+						it.Handlers = append(it.Handlers, Handler{Event: event, Symbol: s.Name, File: fi.Path, Line: s.Line, Via: ViaNaming})
+					}
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,104 @@
+package linker
+
+import (
+	"cmp"
+	"slices"
+)
+
+// result assembles the charm's links: declared interfaces in YAML order within their kind,
+// then the lifecycle, secret and status events observed, each list sorted and deduplicated.
+func (l *charmLinker) result() CharmLinks {
+	c := l.ch
+	var keys []ifaceKey
+	for _, r := range c.Relations {
+		keys = append(keys, ifaceKey{KindRelation, r.Name})
+	}
+	for _, o := range c.Config {
+		keys = append(keys, ifaceKey{KindConfig, o.Name})
+	}
+	for _, a := range c.Actions {
+		keys = append(keys, ifaceKey{KindAction, a.Name})
+	}
+	for _, ct := range c.Containers {
+		keys = append(keys, ifaceKey{KindContainer, ct.Name})
+	}
+	for _, s := range c.Storage {
+		keys = append(keys, ifaceKey{KindStorage, s.Name})
+	}
+	for _, r := range c.Resources {
+		keys = append(keys, ifaceKey{KindResource, r.Name})
+	}
+	var events []ifaceKey
+	for k := range l.ifaces {
+		switch k.kind {
+		case KindLifecycle, KindSecret, KindStatus:
+			events = append(events, k)
+		}
+	}
+	slices.SortFunc(events, func(a, b ifaceKey) int {
+		return cmp.Or(cmp.Compare(kindOrder(a.kind), kindOrder(b.kind)),
+			cmp.Compare(eventOrder(a.name), eventOrder(b.name)), cmp.Compare(a.name, b.name))
+	})
+	keys = append(keys, events...)
+
+	out := CharmLinks{Name: c.Name, Dir: c.Dir, Interfaces: make([]Interface, 0, len(keys))}
+	seen := map[ifaceKey]bool{}
+	for _, k := range keys {
+		if seen[k] {
+			continue // a name declared twice
+		}
+		seen[k] = true
+		it := *l.ifaces[k]
+		it.Handlers = sortHandlers(it.Handlers)
+		it.Reads = sortSites(it.Reads)
+		out.Interfaces = append(out.Interfaces, it)
+	}
+	out.Findings = sortFindings(l.findings)
+	return out
+}
+
+func sortHandlers(hs []Handler) []Handler {
+	slices.SortFunc(hs, func(a, b Handler) int {
+		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Event, b.Event),
+			cmp.Compare(a.Symbol, b.Symbol), cmp.Compare(a.Via, b.Via),
+			cmp.Compare(a.ObserveFile, b.ObserveFile), cmp.Compare(a.ObserveLine, b.ObserveLine),
+			compareBool(a.Conditional, b.Conditional))
+	})
+	hs = slices.Compact(hs)
+	if hs == nil {
+		hs = []Handler{}
+	}
+	return hs
+}
+
+func compareSites(a, b Site) int {
+	return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Symbol, b.Symbol),
+		cmp.Compare(a.Via, b.Via), cmp.Compare(a.Detail, b.Detail), cmp.Compare(a.Key, b.Key),
+		compareBool(a.Conditional, b.Conditional))
+}
+
+func sortSites(ss []Site) []Site {
+	slices.SortFunc(ss, compareSites)
+	ss = slices.Compact(ss)
+	if ss == nil {
+		ss = []Site{}
+	}
+	return ss
+}
+
+func sortFindings(fs []Finding) []Finding {
+	slices.SortFunc(fs, func(a, b Finding) int {
+		return cmp.Or(compareSites(a.Site, b.Site), cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Subject, b.Subject))
+	})
+	return slices.Compact(fs)
+}
+
+func compareBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case !a:
+		return -1
+	}
+	return 1
+}

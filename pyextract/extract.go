@@ -1,0 +1,451 @@
+package pyextract
+
+import (
+	"bytes"
+	"context"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// Bounds on the work done for one file.
+const (
+	// MaxFileSize is the largest file Parse reads; larger files, and files with a NUL byte in
+	// their first BinarySniff bytes, are returned with no symbols and Errors = 1.
+	MaxFileSize = 2 << 20
+	BinarySniff = 8 << 10
+	// maxSignature is the length in runes of a signature, decorator or base before "…".
+	maxSignature = 160
+)
+
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
+// parsers reuses tree-sitter parsers, which are not safe for concurrent use, across calls.
+var parsers = sync.Pool{New: func() any {
+	p := sitter.NewParser()
+	p.SetLanguage(pyLang)
+	return p
+}}
+
+// scratch is the reusable memory of one Parse call.
+type scratch struct {
+	nodes []node
+	stack []int32
+}
+
+var scratches = sync.Pool{New: func() any { return new(scratch) }}
+
+// Parse extracts the definitions, references, imports and facts of one Python file. It never
+// fails: what cannot be read is skipped and counted in Errors. It is safe for concurrent use.
+//
+// Decisions:
+//   - Symbols are the classes and functions at module level and in class bodies (also under
+//     if/try/with/for/while at those levels), methods named "Class.method" and nested classes
+//     "Outer.Inner"; definitions inside function bodies are local and left out. Constants
+//     are module-level `NAME = value` / `NAME: T = value` assignments whose NAME matches
+//     ^_?[A-Z][A-Z0-9_]*$ (lower-case module variables are not constants).
+//   - Signatures are the source text of the header on one line (comments dropped, whitespace
+//     collapsed), truncated at maxSignature runes with "…".
+//   - Params name *args and **kw with their stars and include the bare "*" and "/" markers.
+//   - Refs count identifiers (names, attribute names, keyword-argument names) except names
+//     being defined (def/class names, parameters, module constants), names in import
+//     statements (they are in Imports), and the names in stopNames.
+//   - A syntax error that swallows the definitions after it (an unclosed bracket or string)
+//     is blanked out and the file parsed again; see recover.go.
+func Parse(path string, src []byte) File {
+	f := File{Path: path, Lines: countLines(src)}
+	if len(src) > MaxFileSize || bytes.IndexByte(src[:min(len(src), BinarySniff)], 0) >= 0 {
+		f.Errors = 1
+		return f
+	}
+	src = bytes.TrimPrefix(src, utf8BOM)
+	sc := scratches.Get().(*scratch)
+	defer scratches.Put(sc)
+
+	tr, t, errs := parseFlat(src, sc)
+	if tr == nil {
+		f.Errors = 1
+		return f
+	}
+	f.Errors = errs
+	if errs > 0 {
+		tr, t = recoverSwallowed(tr, t, sc)
+	}
+	defer tr.Close()
+
+	e := extractor{t: t, f: &f}
+	e.definitions()
+	e.references(sc)
+	f.Facts = extractFacts(tr.RootNode(), t.src)
+	return f
+}
+
+// parseFlat parses src with a pooled parser and flattens the tree into sc's buffers. The
+// tree is nil if tree-sitter gave up.
+func parseFlat(src []byte, sc *scratch) (*sitter.Tree, tree, int) {
+	p := parsers.Get().(*sitter.Parser)
+	tr, err := p.ParseCtx(context.Background(), nil, src)
+	parsers.Put(p)
+	if err != nil || tr == nil {
+		return nil, tree{}, 0
+	}
+	t, errs := flatten(tr.RootNode(), src, 0, 0, sc.nodes, sc.stack)
+	sc.nodes, sc.stack = t.nodes[:cap(t.nodes)], t.stack
+	return tr, t, errs
+}
+
+// countLines counts lines as editors number them: a final line without "\n" counts.
+func countLines(src []byte) int {
+	n := bytes.Count(src, []byte{'\n'})
+	if len(src) > 0 && src[len(src)-1] != '\n' {
+		n++
+	}
+	return n
+}
+
+type extractor struct {
+	t tree
+	f *File
+	// consts are the nodes of the names module constants define, in source order; they are
+	// not references.
+	consts []int32
+}
+
+// classScope is a class body being walked.
+type classScope struct {
+	end  int32 // index after the class
+	name string
+}
+
+// definitions walks the module in source order, descending into class bodies and compound
+// statements (and ERROR nodes, which can hold whole definitions) but not into functions.
+func (e *extractor) definitions() {
+	t := &e.t
+	var classes []classScope
+	for i := int32(1); i < int32(len(t.nodes)); {
+		for len(classes) > 0 && i >= classes[len(classes)-1].end {
+			classes = classes[:len(classes)-1]
+		}
+		qual := ""
+		if len(classes) > 0 {
+			qual = classes[len(classes)-1].name
+		}
+		switch t.kind(i) {
+		case kBlock, kIf, kElif, kElse, kTry, kExcept, kFinally, kWith, kFor, kWhile, kError:
+			i++
+			continue
+		case kDecoratedDef:
+			var decorators []string
+			def := int32(-1)
+			for c := i + 1; c < t.nodes[i].last; c = t.nodes[c].last {
+				switch t.kind(c) {
+				case kDecorator:
+					if d := t.namedChild(c, 0); d >= 0 {
+						decorators = append(decorators, oneLine(t.raw(d), maxSignature))
+					}
+				case kFunctionDef, kClassDef:
+					def = c
+				}
+			}
+			if def >= 0 {
+				if body, name := e.definition(def, qual, decorators); body >= 0 {
+					classes = append(classes, classScope{end: t.nodes[def].last, name: name})
+					i = body
+					continue
+				}
+			}
+		case kFunctionDef, kClassDef:
+			if body, name := e.definition(i, qual, nil); body >= 0 {
+				classes = append(classes, classScope{end: t.nodes[i].last, name: name})
+				i = body
+				continue
+			}
+		case kExpressionStatement:
+			if qual == "" {
+				e.constant(i)
+			}
+		}
+		i = t.nodes[i].last
+	}
+}
+
+// definition records the class or function at node i. For a class it returns the index of
+// its body and its qualified name, for the walk to descend into; otherwise body is -1.
+func (e *extractor) definition(i int32, qual string, decorators []string) (body int32, name string) {
+	t := &e.t
+	nameNode := t.child(i, fName)
+	if nameNode < 0 {
+		return -1, ""
+	}
+	name = t.text(nameNode)
+	if qual != "" {
+		name = qual + "." + name
+	}
+	n := &t.nodes[i]
+	s := Symbol{
+		Name: name, Qualifier: qual, Line: int(n.row) + 1, EndLine: int(n.endRow) + 1,
+		Decorators: decorators,
+	}
+	headerEnd := t.nodes[nameNode].end
+	for _, fld := range [...]uint16{fTypeParameters, fParameters, fReturnType, fSuperclasses} {
+		if c := t.child(i, fld); c >= 0 {
+			headerEnd = max(headerEnd, t.nodes[c].end)
+		}
+	}
+	s.Signature = oneLine(t.src[n.start:headerEnd], maxSignature)
+	if !strings.HasSuffix(s.Signature, "…") {
+		s.Signature += ":"
+	}
+	body = -1
+	if t.kind(i) == kClassDef {
+		s.Kind = KindClass
+		if sup := t.child(i, fSuperclasses); sup >= 0 {
+			for c := sup + 1; c < t.nodes[sup].last; c = t.nodes[c].last {
+				if k := t.kind(c); k != kComment && k != kKeywordArgument {
+					s.Bases = append(s.Bases, oneLine(t.raw(c), maxSignature))
+				}
+			}
+		}
+		body = t.child(i, fBody)
+	} else {
+		s.Kind = KindFunction
+		if qual != "" {
+			s.Kind = KindMethod
+		}
+		if p := t.child(i, fParameters); p >= 0 {
+			s.Params = e.params(p)
+		}
+	}
+	e.f.Symbols = append(e.f.Symbols, s)
+	return body, name
+}
+
+// params lists the parameters of a parameters node.
+func (e *extractor) params(p int32) []Param {
+	t := &e.t
+	var ps []Param
+	for c := p + 1; c < t.nodes[p].last; c = t.nodes[c].last {
+		var prm Param
+		switch t.kind(c) {
+		case kComment:
+			continue
+		case kIdentifier, kListSplatPattern, kDictSplatPattern, kKeywordSeparator, kPositionalSeparator:
+			prm.Name = compact(t.raw(c))
+		case kTypedParameter:
+			prm.Name = compact(t.raw(t.namedChild(c, 0)))
+		case kDefaultParameter, kTypedDefaultParameter:
+			if name := t.child(c, fName); name >= 0 {
+				prm.Name = compact(t.raw(name))
+			}
+			v := t.value(t.child(c, fValue), 0)
+			prm.Default = &v
+		default: // a syntax error or a Python 2 tuple parameter
+			prm.Name = oneLine(t.raw(c), maxOtherLen)
+		}
+		ps = append(ps, prm)
+	}
+	return ps
+}
+
+// constant records a module-level NAME = value whose NAME is constant-like.
+func (e *extractor) constant(stmt int32) {
+	t := &e.t
+	a := t.namedChild(stmt, 0)
+	if a < 0 || t.kind(a) != kAssignment {
+		return
+	}
+	left, right := t.child(a, fLeft), t.child(a, fRight)
+	if left < 0 || right < 0 || t.kind(left) != kIdentifier || !constantName(t.raw(left)) {
+		return
+	}
+	for t.kind(right) == kAssignment { // A = B = value
+		if r := t.child(right, fRight); r >= 0 {
+			right = r
+		} else {
+			break
+		}
+	}
+	n := &t.nodes[a]
+	v := t.value(right, 0)
+	e.f.Symbols = append(e.f.Symbols, Symbol{
+		Name: t.text(left), Kind: KindConstant, Line: int(n.row) + 1, EndLine: int(n.endRow) + 1,
+		Signature: oneLine(t.raw(a), maxSignature), Value: &v,
+	})
+	e.consts = append(e.consts, left)
+}
+
+// constantName matches ^_?[A-Z][A-Z0-9_]*$.
+func constantName(b []byte) bool {
+	if len(b) > 0 && b[0] == '_' {
+		b = b[1:]
+	}
+	if len(b) == 0 || b[0] < 'A' || b[0] > 'Z' {
+		return false
+	}
+	for _, c := range b {
+		if (c < 'A' || c > 'Z') && (c < '0' || c > '9') && c != '_' {
+			return false
+		}
+	}
+	return true
+}
+
+// compact is b without whitespace and line continuations: "a . b" → "a.b", "* args" → "*args".
+func compact(b []byte) string {
+	if bytes.IndexAny(b, " \t\r\n\\") < 0 {
+		return validString(b)
+	}
+	out := make([]byte, 0, len(b))
+	for _, c := range b {
+		switch c {
+		case ' ', '\t', '\r', '\n', '\\':
+		default:
+			out = append(out, c)
+		}
+	}
+	return validString(out)
+}
+
+// stopNames are identifiers never counted as references: the names Python binds by itself
+// (keywords that tree-sitter reads as identifiers in broken code, the self/cls convention,
+// and the builtins charm code uses most). They would link every file to nothing useful.
+var stopNames = func() map[string]int32 {
+	m := map[string]int32{}
+	for _, s := range strings.Fields(`
+		self cls True False None _ __name__ __file__ __init__ __class__
+		and as assert async await break class continue def del elif else except finally for
+		from global if import in is lambda nonlocal not or pass raise return try while with
+		yield match case type print exec
+		object str int float bool bytes dict list set tuple frozenset len super isinstance
+		issubclass getattr setattr hasattr range enumerate zip map filter sorted reversed min
+		max sum any all open iter next repr hash id format property staticmethod classmethod
+		Exception ValueError KeyError TypeError RuntimeError AttributeError IndexError
+		NotImplementedError OSError`) {
+		m[s] = -1
+	}
+	return m
+}()
+
+// references counts identifiers and records imports in one pass over the tree, keeping the
+// chain of open ancestors to tell definition sites from uses.
+func (e *extractor) references(sc *scratch) {
+	t := &e.t
+	index := maps.Clone(stopNames) // stop names map to -1
+	var counts []int
+	anc := sc.stack[:0] // flatten is done with it
+	consts := e.consts
+	for i := int32(1); i < int32(len(t.nodes)); i++ {
+		for len(anc) > 0 && i >= t.nodes[anc[len(anc)-1]].last {
+			anc = anc[:len(anc)-1]
+		}
+		switch t.kind(i) {
+		case kImport, kImportFrom, kFutureImport:
+			e.imports(i)
+			i = t.nodes[i].last - 1
+			continue
+		case kIdentifier:
+			if len(consts) > 0 && consts[0] == i {
+				consts = consts[1:]
+				continue
+			}
+			if e.definitionSite(i, anc) {
+				continue
+			}
+			b := t.raw(i)
+			if k, ok := index[string(b)]; ok {
+				if k >= 0 {
+					counts[k]++
+				}
+			} else {
+				index[validString(b)] = int32(len(counts))
+				counts = append(counts, 1)
+			}
+			continue
+		}
+		if t.nodes[i].last > i+1 {
+			anc = append(anc, i)
+		}
+	}
+	sc.stack = anc[:0]
+	if len(counts) == 0 {
+		return
+	}
+	refs := make([]Ref, 0, len(counts))
+	for name, k := range index {
+		if k >= 0 {
+			refs = append(refs, Ref{Name: name, Count: counts[k]})
+		}
+	}
+	slices.SortFunc(refs, func(a, b Ref) int { return strings.Compare(a.Name, b.Name) })
+	e.f.Refs = refs
+}
+
+// definitionSite reports whether identifier i names what is being defined: a def or class
+// name, or a parameter. anc holds i's ancestors, innermost last.
+func (e *extractor) definitionSite(i int32, anc []int32) bool {
+	if len(anc) == 0 {
+		return false
+	}
+	t := &e.t
+	fld := t.nodes[i].field
+	switch t.kind(anc[len(anc)-1]) {
+	case kFunctionDef, kClassDef, kDefaultParameter, kTypedDefaultParameter:
+		return fld == fName
+	case kParameters, kLambdaParameters:
+		return true
+	case kTypedParameter:
+		return fld != fType
+	case kListSplatPattern, kDictSplatPattern:
+		if len(anc) < 2 {
+			return false
+		}
+		switch t.kind(anc[len(anc)-2]) {
+		case kParameters, kLambdaParameters, kTypedParameter:
+			return true
+		}
+	}
+	return false
+}
+
+// imports records the names one import statement imports.
+func (e *extractor) imports(i int32) {
+	t := &e.t
+	line := int(t.nodes[i].row) + 1
+	module := ""
+	switch t.kind(i) {
+	case kImportFrom:
+		if m := t.child(i, fModuleName); m >= 0 {
+			module = compact(t.raw(m))
+		}
+	case kFutureImport:
+		module = "__future__"
+	}
+	from := t.kind(i) != kImport
+	for c := i + 1; c < t.nodes[i].last; c = t.nodes[c].last {
+		if t.nodes[c].field == fModuleName {
+			continue
+		}
+		imp := Import{Module: module, Line: line}
+		switch t.kind(c) {
+		case kDottedName:
+			imp.Name = compact(t.raw(c))
+		case kAliasedImport:
+			name, alias := t.child(c, fName), t.child(c, fAlias)
+			if name < 0 || alias < 0 {
+				continue
+			}
+			imp.Name, imp.Alias = compact(t.raw(name)), compact(t.raw(alias))
+		case kWildcardImport:
+			imp.Name = "*"
+		default:
+			continue
+		}
+		if !from {
+			imp.Module, imp.Name = imp.Name, ""
+		}
+		e.f.Imports = append(e.f.Imports, imp)
+	}
+}

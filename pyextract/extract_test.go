@@ -1,0 +1,640 @@
+package pyextract
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"unicode/utf8"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// symbols indexes a file's symbols by name.
+func symbols(t *testing.T, f File) map[string]Symbol {
+	t.Helper()
+	m := map[string]Symbol{}
+	for _, s := range f.Symbols {
+		m[s.Name] = s
+	}
+	return m
+}
+
+func names(f File) []string {
+	var out []string
+	for _, s := range f.Symbols {
+		out = append(out, s.Name)
+	}
+	return out
+}
+
+func TestSignatures(t *testing.T) {
+	src := `import ops
+
+class Base(ops.CharmBase, Generic[T], metaclass=Meta):
+    @property
+    @functools.cache
+    def port(self) -> int:
+        return 1
+
+    async def fetch(self, url: str, *, timeout: float = 2.5, **kw) -> dict[str, int]:
+        pass
+
+    def configure(
+        self,
+        charm: "ops.CharmBase",  # the charm
+        relation_name: str = DEFAULT,
+        *args,
+    ) -> None:
+        pass
+
+def long(` + strings.Repeat("argument_number, ", 20) + `last):
+    pass
+
+def positional(a, /, b, *, c=None):
+    pass
+`
+	f := Parse("src/charm.py", []byte(src))
+	syms := symbols(t, f)
+	want := map[string]string{
+		"Base":           "class Base(ops.CharmBase, Generic[T], metaclass=Meta):",
+		"Base.port":      "def port(self) -> int:",
+		"Base.fetch":     "async def fetch(self, url: str, *, timeout: float = 2.5, **kw) -> dict[str, int]:",
+		"Base.configure": `def configure(self, charm: "ops.CharmBase", relation_name: str = DEFAULT, *args) -> None:`,
+		"positional":     "def positional(a, /, b, *, c=None):",
+	}
+	for name, sig := range want {
+		if got := syms[name].Signature; got != sig {
+			t.Errorf("%s signature = %q, want %q", name, got, sig)
+		}
+	}
+	long := syms["long"].Signature
+	if !strings.HasPrefix(long, "def long(argument_number, argument_number,") || !strings.HasSuffix(long, "…") ||
+		utf8.RuneCountInString(long) != maxSignature+1 {
+		t.Errorf("long signature = %q (%d runes), want truncated at %d with …", long, utf8.RuneCountInString(long), maxSignature)
+	}
+	port := syms["Base.port"]
+	if port.Line != 6 || port.EndLine != 7 || !reflect.DeepEqual(port.Decorators, []string{"property", "functools.cache"}) {
+		t.Errorf("Base.port = line %d-%d decorators %q, want 6-7 [property functools.cache]", port.Line, port.EndLine, port.Decorators)
+	}
+	if b := syms["Base"].Bases; !reflect.DeepEqual(b, []string{"ops.CharmBase", "Generic[T]"}) {
+		t.Errorf("Base bases = %q", b)
+	}
+	if s := syms["Base"]; s.Kind != KindClass || s.Line != 3 || s.EndLine != 18 {
+		t.Errorf("Base = %+v", s)
+	}
+	var params []string
+	for _, p := range syms["Base.configure"].Params {
+		params = append(params, p.Name)
+	}
+	if want := []string{"self", "charm", "relation_name", "*args"}; !reflect.DeepEqual(params, want) {
+		t.Errorf("configure params = %q, want %q", params, want)
+	}
+	if d := syms["Base.configure"].Params[2].Default; d == nil || d.Kind != ValChain || d.Chain.String() != "DEFAULT" {
+		t.Errorf("relation_name default = %+v", d)
+	}
+	params = nil
+	for _, p := range syms["positional"].Params {
+		params = append(params, p.Name)
+	}
+	if want := []string{"a", "/", "b", "*", "c"}; !reflect.DeepEqual(params, want) {
+		t.Errorf("positional params = %q, want %q", params, want)
+	}
+}
+
+func TestMethodsNestedAndScopes(t *testing.T) {
+	src := `class Outer:
+    class Inner:
+        def deep(self):
+            def local():
+                class LocalClass:
+                    pass
+            return local
+
+    if TYPE_CHECKING:
+        def typed(self): ...
+    else:
+        def untyped(self): ...
+
+try:
+    from yaml import CSafeLoader as Loader
+except ImportError:
+    def fallback():
+        pass
+
+def top():
+    def helper():
+        pass
+`
+	f := Parse("x.py", []byte(src))
+	want := []string{"Outer", "Outer.Inner", "Outer.Inner.deep", "Outer.typed", "Outer.untyped", "fallback", "top"}
+	if got := names(f); !reflect.DeepEqual(got, want) {
+		t.Fatalf("symbols = %q, want %q", got, want)
+	}
+	syms := symbols(t, f)
+	cases := []struct{ name, kind, qual string }{
+		{"Outer", KindClass, ""},
+		{"Outer.Inner", KindClass, "Outer"},
+		{"Outer.Inner.deep", KindMethod, "Outer.Inner"},
+		{"Outer.typed", KindMethod, "Outer"},
+		{"fallback", KindFunction, ""},
+	}
+	for _, c := range cases {
+		if s := syms[c.name]; s.Kind != c.kind || s.Qualifier != c.qual {
+			t.Errorf("%s: kind %q qualifier %q, want %q %q", c.name, s.Kind, s.Qualifier, c.kind, c.qual)
+		}
+	}
+}
+
+func TestConstants(t *testing.T) {
+	src := `PEER = "database-peers"
+_PRIVATE_KEY: str = "x" "y"
+PORT = 5432
+lower = "not a constant"
+Mixed_Case = 1
+A, B = 1, 2
+CHAIN = consts.DB
+FACTORY = Requires(self, "db", relation_name=PEER)
+FSTR = f"{PEER}-x"
+RAW = b"bytes"
+BIG = {
+    "a": 1,  # comment
+    "b": 2,
+}
+ANNOTATED_ONLY: int
+
+class C:
+    CLASS_ATTR = 1
+
+def f():
+    LOCAL = 1
+`
+	f := Parse("c.py", []byte(src))
+	want := []string{"PEER", "_PRIVATE_KEY", "PORT", "CHAIN", "FACTORY", "FSTR", "RAW", "BIG", "C", "f"}
+	if got := names(f); !reflect.DeepEqual(got, want) {
+		t.Fatalf("symbols = %q, want %q", got, want)
+	}
+	syms := symbols(t, f)
+	checks := []struct {
+		name, sig, kind, str string
+	}{
+		{"PEER", `PEER = "database-peers"`, ValStr, "database-peers"},
+		{"_PRIVATE_KEY", `_PRIVATE_KEY: str = "x" "y"`, ValStr, "xy"},
+		{"PORT", `PORT = 5432`, ValOther, "5432"},
+		{"FSTR", `FSTR = f"{PEER}-x"`, ValFStr, "{PEER}-x"},
+		{"RAW", `RAW = b"bytes"`, ValOther, `b"bytes"`},
+		{"BIG", `BIG = {"a": 1, "b": 2}`, ValOther, `{"a": 1, "b": 2}`},
+	}
+	for _, c := range checks {
+		s := syms[c.name]
+		if s.Kind != KindConstant || s.Signature != c.sig || s.Value == nil || s.Value.Kind != c.kind || s.Value.Str != c.str {
+			t.Errorf("%s = %+v value %+v, want sig %q value %s %q", c.name, s, s.Value, c.sig, c.kind, c.str)
+		}
+	}
+	if v := syms["CHAIN"].Value; v.Kind != ValChain || v.Chain.String() != "consts.DB" {
+		t.Errorf("CHAIN value = %+v", v)
+	}
+	v := syms["FACTORY"].Value
+	if v.Kind != ValCall || v.Chain.String() != "Requires" || len(v.Args) != 2 || v.Args[1].Str != "db" ||
+		len(v.Kwargs) != 1 || v.Kwargs[0].Name != "relation_name" || v.Kwargs[0].Value.Chain.String() != "PEER" {
+		t.Errorf("FACTORY value = %+v", v)
+	}
+	if s := syms["BIG"]; s.Line != 11 || s.EndLine != 14 {
+		t.Errorf("BIG lines %d-%d, want 11-14", s.Line, s.EndLine)
+	}
+}
+
+// valueFrom parses `x = <expr>` and converts expr with valueOf, as facts.go does.
+func valueFrom(t *testing.T, expr string) Value {
+	t.Helper()
+	src := []byte("x = " + expr + "\n")
+	p := sitter.NewParser()
+	p.SetLanguage(pyLang)
+	tr, err := p.ParseCtx(context.Background(), nil, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	assign := tr.RootNode().NamedChild(0).NamedChild(0)
+	return valueOf(assign.ChildByFieldName("right"), src)
+}
+
+func TestValueOf(t *testing.T) {
+	cases := []struct{ expr, kind, text string }{
+		{`"db"`, ValStr, `"db"`},
+		{`'''multi'''`, ValStr, `"multi"`},
+		{`r"a\d" 'b'`, ValStr, `"a\db"`},
+		{`f"{x}-y" "z"`, ValFStr, `f"{x}-yz"`},
+		{`self.on["db"].relation_joined`, ValChain, `self.on["db"].relation_joined`},
+		{`getattr(self.on, "db_relation_joined")`, ValChain, `self.on.db_relation_joined`},
+		{`getattr(self.on, NAME, None)`, ValChain, `getattr(self.on, NAME)`},
+		{`getattr(self.on, f"{x}_changed")`, ValChain, `getattr(self.on, f"{x}_changed")`},
+		{`self.model.get_relation(PEER).data`, ValChain, `self.model.get_relation().data`},
+		{`(self.charm).on`, ValChain, `self.charm.on`},
+		{`a[1, 2]`, ValChain, `a[1, 2]`},
+		{`DatabaseRequires(self, relation_name="db", *extra)`, ValCall, `DatabaseRequires(self, *extra, relation_name="db")`},
+		{`f(x for x in y)`, ValOther, `f(x for x in y)`},
+		{`1 + 2`, ValOther, `1 + 2`},
+		{`[1,   # one
+  2]`, ValOther, `[1, 2]`},
+		{`b"raw"`, ValOther, `b"raw"`},
+		{`"` + strings.Repeat("s", maxStrLen+1) + `"`, ValOther, `"` + strings.Repeat("s", maxOtherLen-1) + "…"},
+	}
+	for _, c := range cases {
+		v := valueFrom(t, c.expr)
+		if v.Kind != c.kind || v.String() != c.text {
+			t.Errorf("valueOf(%s) = %s %q, want %s %q", c.expr, v.Kind, v.String(), c.kind, c.text)
+		}
+	}
+	if v := valueFrom(t, `getattr(self.on, "x")`); len(v.Chain) != 3 || v.Chain[2].Name != "x" {
+		t.Errorf("getattr literal chain = %+v", v.Chain)
+	}
+	if v := valueFrom(t, `getattr(self.on, NAME)`); len(v.Chain) != 3 || v.Chain[2].GetAttr == nil || v.Chain[2].GetAttr.Chain.String() != "NAME" {
+		t.Errorf("getattr name chain = %+v", v.Chain)
+	}
+	// Nesting deeper than maxValueDepth stops converting but keeps the text.
+	deep := valueFrom(t, strings.Repeat("f(", 20)+"1"+strings.Repeat(")", 20))
+	inner := deep
+	for d := 0; inner.Kind == ValCall; d++ {
+		if d > maxValueDepth {
+			t.Fatalf("value converted deeper than %d levels", maxValueDepth)
+		}
+		inner = inner.Args[0]
+	}
+	if inner.Kind != ValOther || !strings.HasPrefix(inner.Str, "f(f(") {
+		t.Errorf("deepest value = %+v, want the remaining call as text", inner)
+	}
+}
+
+func TestOneLine(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"def f(\n    a,  # first\n    b='#not a comment',\n):", "def f(a, b='#not a comment'):"},
+		{"x = (1,\n)", "x = (1)"},
+		{"x = \\\n    1", "x = 1"},
+		{`s = "a \" # b"  # c`, `s = "a \" # b"`},
+		{"s = '''two\n  lines'''", "s = '''two lines'''"},
+		{"bad = \"\xff\"", "bad = \"\uFFFD\""},
+	}
+	for _, c := range cases {
+		if got := oneLine([]byte(c.in), 100); got != c.want {
+			t.Errorf("oneLine(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	if got := oneLine([]byte("ééééé"), 3); got != "ééé…" {
+		t.Errorf("truncation = %q", got)
+	}
+}
+
+func TestRefsAndImports(t *testing.T) {
+	src := `import os
+import charms.data_platform_libs.v0.data_interfaces as di
+from ops.charm import CharmBase, ActionEvent as AE
+from . import state
+from ..lib import *
+from __future__ import annotations
+
+PEER = "peers"
+
+class MyCharm(CharmBase):
+    def __init__(self, *args, relation_name: str = PEER, **kwargs):
+        super().__init__(*args)
+        self.framework.observe(self.on.start, self._on_start)
+        self.db = di.DatabaseRequires(self, relation_name=relation_name)
+
+    def _on_start(self, event: AE) -> None:
+        print(len(self.db.fetch(os.environ)), PEER, lambda q: q)
+`
+	f := Parse("src/charm.py", []byte(src))
+	got := map[string]int{}
+	for i, r := range f.Refs {
+		got[r.Name] = r.Count
+		if i > 0 && f.Refs[i-1].Name >= r.Name {
+			t.Errorf("refs not sorted: %q before %q", f.Refs[i-1].Name, r.Name)
+		}
+	}
+	want := map[string]int{
+		"CharmBase": 1, "PEER": 2, "framework": 1, "observe": 1, "on": 1, "start": 1, "_on_start": 1,
+		"db": 2, "di": 1, "DatabaseRequires": 1, "relation_name": 2, "AE": 1, "fetch": 1, "os": 1,
+		"environ": 1, "args": 1, "q": 1,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("refs = %v\nwant   %v", got, want)
+	}
+	wantImports := []Import{
+		{Module: "os", Line: 1},
+		{Module: "charms.data_platform_libs.v0.data_interfaces", Alias: "di", Line: 2},
+		{Module: "ops.charm", Name: "CharmBase", Line: 3},
+		{Module: "ops.charm", Name: "ActionEvent", Alias: "AE", Line: 3},
+		{Module: ".", Name: "state", Line: 4},
+		{Module: "..lib", Name: "*", Line: 5},
+		{Module: "__future__", Name: "annotations", Line: 6},
+	}
+	if !reflect.DeepEqual(f.Imports, wantImports) {
+		t.Errorf("imports = %+v\nwant      %+v", f.Imports, wantImports)
+	}
+}
+
+// lineOf is the 1-based line of the first occurrence of sub in src.
+func lineOf(src, sub string) int {
+	return strings.Count(src[:strings.Index(src, sub)], "\n") + 1
+}
+
+func TestSyntaxErrorKeepsRest(t *testing.T) {
+	cases := []struct {
+		name, broken string
+	}{
+		{"unclosed paren", "        x = foo(1, 2,\n            [3,\n"},
+		{"unclosed string", "        s = \"\"\"never closed\n"},
+		{"stray tokens", "        x = ) 1 2 $ ?\n"},
+		{"broken header", "        def inner(a, b:\n"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			src := "import os\n\nclass A:\n    def before(self):\n        return 1\n\n    def broken(self):\n" +
+				c.broken + "\n    @property\n    def after(self):\n        return os.sep\n\n" +
+				"def later():\n    \"\"\"Docs quoting code:\n\n    def not_a_symbol(): ...\n    \"\"\"\n\nclass B(A):\n    X = 1\n"
+			f := Parse("broken.py", []byte(src))
+			if f.Errors == 0 {
+				t.Errorf("Errors = 0 for a broken file")
+			}
+			syms := symbols(t, f)
+			for _, name := range []string{"A", "A.before", "A.after", "later", "B"} {
+				if _, ok := syms[name]; !ok {
+					t.Errorf("%s lost; symbols %q", name, names(f))
+				}
+			}
+			if _, ok := syms["not_a_symbol"]; ok {
+				t.Errorf("a def inside a docstring became a symbol")
+			}
+			if s, want := syms["A.after"], lineOf(src, "def after"); s.Line != want || s.Signature != "def after(self):" || len(s.Decorators) != 1 {
+				t.Errorf("A.after = %+v, want line %d", s, want)
+			}
+			if s, want := syms["B"], lineOf(src, "class B"); s.Line != want || len(s.Bases) != 1 {
+				t.Errorf("B = %+v, want line %d", s, want)
+			}
+		})
+	}
+}
+
+func TestBOMAndCRLF(t *testing.T) {
+	src := "\xEF\xBB\xBFimport os\r\n\r\nclass A:\r\n    def f(self,\r\n          a):\r\n        pass\r\n\r\nNAME = 'x'\r\n"
+	f := Parse("w.py", []byte(src))
+	if f.Lines != 8 {
+		t.Errorf("Lines = %d, want 8", f.Lines)
+	}
+	syms := symbols(t, f)
+	if s := syms["A.f"]; s.Line != 4 || s.EndLine != 6 || s.Signature != "def f(self, a):" {
+		t.Errorf("A.f = %+v", s)
+	}
+	if s := syms["NAME"]; s.Line != 8 || s.Value == nil || s.Value.Str != "x" {
+		t.Errorf("NAME = %+v", s)
+	}
+	if f.Errors != 0 || len(f.Imports) != 1 || f.Imports[0].Module != "os" {
+		t.Errorf("errors %d imports %+v", f.Errors, f.Imports)
+	}
+}
+
+func TestBinaryAndHuge(t *testing.T) {
+	binary := append([]byte("def f():\n    pass\n"), 0, 1, 2)
+	huge := bytes.Repeat([]byte("def f():\n    pass\n"), MaxFileSize/17+1)
+	for name, src := range map[string][]byte{"binary": binary, "huge": huge} {
+		f := Parse(name, src)
+		if f.Errors != 1 || len(f.Symbols) != 0 || len(f.Refs) != 0 || f.Lines != countLines(src) {
+			t.Errorf("%s: errors %d, %d symbols, lines %d", name, f.Errors, len(f.Symbols), f.Lines)
+		}
+	}
+	// A NUL byte past the sniffed prefix is read as text.
+	late := append(bytes.Repeat([]byte("# padding\n"), BinarySniff/10+1), "def g():\n    return '\x00'\n"...)
+	if f := Parse("late.py", late); len(f.Symbols) != 1 {
+		t.Errorf("late NUL: symbols %q", names(f))
+	}
+	if f := Parse("empty.py", nil); f.Lines != 0 || f.Errors != 0 || len(f.Symbols) != 0 {
+		t.Errorf("empty file = %+v", f)
+	}
+}
+
+func TestDeepNesting(t *testing.T) {
+	const depth = 5000
+	inputs := map[string]string{
+		"parens":  "X = " + strings.Repeat("(", depth) + "1" + strings.Repeat(")", depth) + "\n",
+		"calls":   "X = " + strings.Repeat("f(", depth) + "1" + strings.Repeat(")", depth) + "\n",
+		"lists":   "X = " + strings.Repeat("[", depth) + strings.Repeat("]", depth) + "\n",
+		"chain":   "X = a" + strings.Repeat(".b", depth) + "\ndef g(): pass\n",
+		"index":   "X = a" + strings.Repeat("[0]", depth) + "\n",
+		"unclose": "def f():\n    x = " + strings.Repeat("(", depth) + "\ndef g(): pass\n",
+	}
+	for name, src := range inputs {
+		f := Parse(name, []byte(src))
+		if len(f.Symbols) == 0 || f.Symbols[0].Line != 1 {
+			t.Errorf("%s: symbols %q", name, names(f))
+		}
+	}
+}
+
+// syntheticCharm writes a charm-shaped module with n handler methods.
+func syntheticCharm(n int) []byte {
+	var b bytes.Buffer
+	b.WriteString(`#!/usr/bin/env python3
+"""A synthetic charm."""
+
+import logging
+from typing import Optional
+
+import ops
+from charms.data_platform_libs.v0.data_interfaces import DatabaseRequires
+
+logger = logging.getLogger(__name__)
+PEER = "database-peers"
+DB_RELATION = "database"
+
+
+class SyntheticCharm(ops.CharmBase):
+    """Charm the service."""
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.database = DatabaseRequires(self, relation_name=DB_RELATION, database_name="app")
+`)
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "        self.framework.observe(self.on.handler_%d_relation_changed, self._on_handler_%d)\n", i, i)
+	}
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, `
+    def _on_handler_%d(self, event: ops.RelationChangedEvent) -> None:
+        """Handle change %d."""
+        relation = self.model.get_relation(PEER)
+        if not relation or not self.unit.is_leader():
+            event.defer()
+            return
+        port = self.config.get("port", 5432)
+        relation.data[self.app]["endpoint"] = f"{self.app.name}:{port}"
+        logger.info("handled %%s", event.relation.name)
+`, i, i)
+	}
+	return b.Bytes()
+}
+
+func TestManyFunctions(t *testing.T) {
+	var b bytes.Buffer
+	const n = 60000
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "def f%d(a, b=1):\n    return a\n", i)
+	}
+	f := Parse("many.py", b.Bytes())
+	if len(f.Symbols) != n || f.Symbols[n-1].Line != 2*n-1 || f.Errors != 0 {
+		t.Errorf("%d symbols, last %+v, errors %d", len(f.Symbols), f.Symbols[len(f.Symbols)-1], f.Errors)
+	}
+}
+
+func TestConcurrentParse(t *testing.T) {
+	inputs := [][]byte{
+		syntheticCharm(20),
+		[]byte("class A:\n    def f(self, x=(1,\n\n    def g(self): pass\n"),
+		[]byte("import os\nX = os.sep\n"),
+	}
+	want := make([]File, len(inputs))
+	for i, in := range inputs {
+		want[i] = Parse("f.py", in)
+	}
+	var wg sync.WaitGroup
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for r := 0; r < 20; r++ {
+				i := (g + r) % len(inputs)
+				if got := Parse("f.py", inputs[i]); !reflect.DeepEqual(got, want[i]) {
+					t.Errorf("concurrent Parse of input %d differs", i)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// TestFlattenMatchesBindings checks flatten's C declarations against go-tree-sitter: the
+// flat tree must list the same named nodes, positions and fields as the bindings do.
+func TestFlattenMatchesBindings(t *testing.T) {
+	src := syntheticCharm(3)
+	src = append(src, "def broken(:\n    x = (\n"...)
+	p := sitter.NewParser()
+	p.SetLanguage(pyLang)
+	tr, err := p.ParseCtx(context.Background(), nil, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	type rec struct {
+		sym              uint16
+		field            string
+		start, end, row  uint32
+		endRow, children int
+	}
+	var want []rec
+	var walk func(n *sitter.Node, field string) // test-only recursion over a shallow tree
+	walk = func(n *sitter.Node, field string) {
+		if n.IsMissing() {
+			return
+		}
+		at := len(want)
+		want = append(want, rec{uint16(n.Symbol()), field, n.StartByte(), n.EndByte(), n.StartPoint().Row, int(n.EndPoint().Row), 0})
+		for i := 0; i < int(n.ChildCount()); i++ {
+			if c := n.Child(i); c.IsNamed() {
+				want[at].children++
+				walk(c, n.FieldNameForChild(i))
+			}
+		}
+	}
+	walk(tr.RootNode(), "")
+	ft, errs := flatten(tr.RootNode(), src, 0, 0, nil, nil)
+	if errs == 0 {
+		t.Errorf("no errors counted in a broken file")
+	}
+	if len(ft.nodes) != len(want) {
+		t.Fatalf("flatten gave %d nodes, bindings %d", len(ft.nodes), len(want))
+	}
+	for i, n := range ft.nodes {
+		children := 0
+		for c := int32(i) + 1; c < n.last; c = ft.nodes[c].last {
+			children++
+		}
+		got := rec{n.sym, pyLang.FieldName(int(n.field)), n.start, n.end, n.row, int(n.endRow), children}
+		if got != want[i] {
+			t.Fatalf("node %d: flatten %+v, bindings %+v", i, got, want[i])
+		}
+	}
+}
+
+func BenchmarkParse(b *testing.B) {
+	src := syntheticCharm(100)
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		Parse("src/charm.py", src)
+	}
+}
+
+// BenchmarkRawTreeSitter is the floor under BenchmarkParse: the tree-sitter parse alone.
+func BenchmarkRawTreeSitter(b *testing.B) {
+	src := syntheticCharm(100)
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		p := parsers.Get().(*sitter.Parser)
+		tr, _ := p.ParseCtx(context.Background(), nil, src)
+		parsers.Put(p)
+		tr.Close()
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add(syntheticCharm(2))
+	f.Add([]byte("class A(B, metaclass=M):\n    X: int = 1\n    @d\n    async def f(self, *a, **k) -> T: ...\n"))
+	f.Add([]byte("def f(:\n    x = (\n\ndef g():\n    '''\n"))
+	f.Add([]byte("\xEF\xBB\xBFX = 'a'\r\nfrom . import (a as b,\r\n c)\r\n"))
+	f.Add([]byte("X = getattr(self.on, f'{a}')[0](1)(2).b\n"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		file := Parse("fuzz.py", src)
+		inRange := func(what string, line int) {
+			if line < 1 || line > file.Lines {
+				t.Fatalf("%s line %d outside 1..%d", what, line, file.Lines)
+			}
+		}
+		for _, s := range file.Symbols {
+			inRange("symbol "+s.Name, s.Line)
+			inRange("symbol end "+s.Name, s.EndLine)
+			if s.EndLine < s.Line {
+				t.Fatalf("%s ends at %d before its line %d", s.Name, s.EndLine, s.Line)
+			}
+			if !utf8.ValidString(s.Signature) || !utf8.ValidString(s.Name) {
+				t.Fatalf("invalid UTF-8 in %q %q", s.Name, s.Signature)
+			}
+		}
+		for _, im := range file.Imports {
+			inRange("import", im.Line)
+		}
+		for _, r := range file.Refs {
+			if r.Count < 1 || !utf8.ValidString(r.Name) {
+				t.Fatalf("bad ref %+v", r)
+			}
+		}
+		fs := file.Facts
+		for _, o := range fs.Observes {
+			inRange("observe", o.Line)
+		}
+		for _, a := range fs.Assigns {
+			inRange("assign", a.Line)
+		}
+		for _, c := range fs.Calls {
+			inRange("call", c.Line)
+		}
+		for _, k := range fs.Keys {
+			inRange("key", k.Line)
+		}
+		for _, a := range fs.Attrs {
+			inRange("attr", a.Line)
+		}
+	})
+}

@@ -1,0 +1,223 @@
+package pyextract
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+func factsOf(t *testing.T, src string) Facts {
+	t.Helper()
+	p := sitter.NewParser()
+	p.SetLanguage(pyLang)
+	tree, err := p.ParseCtx(context.Background(), nil, []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return extractFacts(tree.RootNode(), []byte(src))
+}
+
+func TestFactsObserves(t *testing.T) {
+	f := factsOf(t, `
+class C(CharmBase):
+    def __init__(self, *args):
+        self.framework.observe(self.on.install, self._on_install)
+        observe = self.framework.observe
+        observe(self.on["db"].relation_changed, self._on_db)
+        if self.unit.is_leader():
+            self.framework.observe(bound_event=getattr(self.on, "x_action"), observer=self._x)
+`)
+	want := []struct {
+		line       int
+		event, obs string
+		cond       bool
+	}{
+		{4, "self.on.install", "self._on_install", false},
+		{6, `self.on["db"].relation_changed`, "self._on_db", false},
+		{8, "self.on.x_action", "self._x", true},
+	}
+	if len(f.Observes) != len(want) {
+		t.Fatalf("observes = %+v", f.Observes)
+	}
+	for i, w := range want {
+		o := f.Observes[i]
+		if o.Line != w.line || o.Event.String() != w.event || o.Handler.String() != w.obs || o.Conditional != w.cond ||
+			o.Class != "C" || o.Func != "__init__" {
+			t.Errorf("observe %d = %+v (event %s, handler %s), want %+v", i, o, o.Event, o.Handler, w)
+		}
+	}
+}
+
+func assignStrings(f Facts) []string {
+	var out []string
+	for _, a := range f.Assigns {
+		s := a.Class + "|" + a.Func + "|" + a.Target.String() + "=" + a.Value.String()
+		if a.Annotation != "" {
+			s += ":" + a.Annotation
+		}
+		if a.Conditional {
+			s += "?"
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func TestFactsAssigns(t *testing.T) {
+	f := factsOf(t, `
+PEER = "cluster"
+A = B = "both"
+x, y = 1, 2
+class Cfg(BaseModel):
+    log_level: str = "info"
+    port: int
+    on = MyEvents()
+    def __init__(self, charm, relation_name: str = "db"):
+        self.relation_name = relation_name
+        self.n = 3
+        self.db = DatabaseRequires(self, relation_name="db")
+        self.x = compute(a, b)
+        alias = self.config
+        self.unit.status = ActiveStatus()
+        for rel in (PEER, "other"):
+            pass
+`)
+	got := strings.Join(assignStrings(f), "\n")
+	want := strings.Join([]string{
+		`||PEER="cluster"`,
+		`||A="both"`,
+		`||B="both"`,
+		`Cfg||log_level="info":str`,
+		`Cfg||port=:int`,
+		`Cfg||on=MyEvents()`,
+		`Cfg|__init__|self.relation_name=relation_name`,
+		`Cfg|__init__|self.db=DatabaseRequires(self, relation_name="db")`,
+		`Cfg|__init__|self.x=compute()`,
+		`Cfg|__init__|alias=self.config`,
+		`Cfg|__init__|rel=PEER`,
+		`Cfg|__init__|rel="other"`,
+	}, "\n")
+	if got != want {
+		t.Errorf("assigns:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestFactsConditional(t *testing.T) {
+	f := factsOf(t, `
+class H(Object):
+    def __init__(self, charm):
+        try:
+            charm.unit.get_container("a")
+        except Exception:
+            charm.unit.get_container("b")
+        while x:
+            charm.unit.get_container("c")
+        for r in rels:
+            charm.unit.get_container("d")
+        for r in ["x", "y"]:
+            charm.unit.get_container("e")
+        charm.unit.get_container("f")
+        if not ready:
+            return
+        charm.unit.get_container("g")
+    def other(self):
+        self.charm.unit.get_container("h")
+`)
+	want := map[string]bool{"a": false, "b": true, "c": true, "d": true, "e": false, "f": false, "g": true, "h": false}
+	if len(f.Calls) != len(want) {
+		t.Fatalf("calls = %+v", f.Calls)
+	}
+	for _, c := range f.Calls {
+		name := c.Value.Args[0].Str
+		if c.Conditional != want[name] {
+			t.Errorf("call %s conditional = %v, want %v", name, c.Conditional, want[name])
+		}
+	}
+}
+
+func TestFactsCalls(t *testing.T) {
+	f := factsOf(t, `
+class C(CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        ClusterObserver(self, "x")
+        Plain()
+        self.model.get_relation(PEER)
+        path = self.model.resources.fetch("img")
+        other.fetch("y")
+        event.add_status(BlockedStatus("no"))
+        rel = self.model.get_relation("db")
+        raise MyThing("boom")
+`)
+	var got []string
+	for _, c := range f.Calls {
+		got = append(got, c.Value.String())
+	}
+	want := `super().__init__(*args)|ClusterObserver(self, "x")|self.model.get_relation(PEER)`
+	if strings.Join(got, "|") != want {
+		t.Errorf("calls = %q, want %q", strings.Join(got, "|"), want)
+	}
+	// assigned lookups stay in Assigns, with their arguments
+	as := strings.Join(assignStrings(f), "\n")
+	if !strings.Contains(as, `path=self.model.resources.fetch()`) && !strings.Contains(as, `path=self.model.resources.fetch("img")`) {
+		t.Errorf("assigns = %s", as)
+	}
+	if !strings.Contains(as, `rel=self.model.get_relation("db")`) {
+		t.Errorf("assigns = %s", as)
+	}
+}
+
+func TestFactsKeysAndAttrs(t *testing.T) {
+	f := factsOf(t, `
+class C(CharmBase):
+    def _on_action(self, event):
+        a = self.config["port"]
+        b = self.model.config.get("host", "x")
+        c = event.params["user"]
+        params = event.params
+        d = params.get("force")
+        rel = self.model.relations[PEER]
+        s = self.meta.storages["data"]
+        plain = {"a": 1}["a"]
+        e = data.get("k")
+        lvl = self.config.log_level.upper()
+        self.typed_config.get("z")
+        key = self.config[f"{x}-port"]
+`)
+	var keys []string
+	for _, k := range f.Keys {
+		keys = append(keys, k.Object.String()+"["+k.Key.String()+"]"+k.Via)
+	}
+	wantKeys := `self.config["port"]index|self.model.config["host"]get|event.params["user"]index|params["force"]get|` +
+		`self.model.relations[PEER]index|self.meta.storages["data"]index|self.typed_config["z"]get|self.config[f"{x}-port"]index`
+	if got := strings.Join(keys, "|"); got != wantKeys {
+		t.Errorf("keys = %s\nwant   %s", got, wantKeys)
+	}
+	var attrs []string
+	for _, a := range f.Attrs {
+		attrs = append(attrs, a.Object.String()+"."+a.Attr)
+	}
+	if got := strings.Join(attrs, "|"); got != "self.config.log_level" {
+		t.Errorf("attrs = %s", got)
+	}
+}
+
+func TestFactsDeepNesting(t *testing.T) {
+	const depth = 5000
+	var sb strings.Builder
+	sb.WriteString("x = ")
+	sb.WriteString(strings.Repeat("f(", depth))
+	sb.WriteString(strings.Repeat(")", depth))
+	sb.WriteString("\ny = " + strings.Repeat("[", depth) + strings.Repeat("]", depth) + "\n")
+	sb.WriteString("def g(self):\n")
+	for i := 1; i <= 200; i++ {
+		sb.WriteString(strings.Repeat(" ", i) + "if a:\n")
+	}
+	sb.WriteString(strings.Repeat(" ", 201) + "self.config['k']\n")
+	f := factsOf(t, sb.String())
+	if len(f.Keys) != 1 || !f.Keys[0].Conditional || f.Keys[0].Func != "g" {
+		t.Errorf("keys = %+v", f.Keys)
+	}
+}

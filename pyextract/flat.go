@@ -1,0 +1,186 @@
+package pyextract
+
+/*
+#include <stdbool.h>
+#include <stdint.h>
+
+// The subset of tree-sitter's api.h (the copy go-tree-sitter compiles) that flatten needs.
+// The library's symbols are linked in by the go-tree-sitter package; these declarations
+// must match its version (TestFlattenMatchesBindings checks them).
+typedef uint16_t TSSymbol;
+typedef uint16_t TSFieldId;
+typedef struct TSTree TSTree;
+typedef struct { uint32_t row; uint32_t column; } TSPoint;
+typedef struct { uint32_t context[4]; const void *id; const TSTree *tree; } TSNode;
+typedef struct { const void *tree; const void *id; uint32_t context[3]; } TSTreeCursor;
+
+TSTreeCursor ts_tree_cursor_new(TSNode);
+void ts_tree_cursor_delete(TSTreeCursor *);
+TSNode ts_tree_cursor_current_node(const TSTreeCursor *);
+TSFieldId ts_tree_cursor_current_field_id(const TSTreeCursor *);
+bool ts_tree_cursor_goto_first_child(TSTreeCursor *);
+bool ts_tree_cursor_goto_next_sibling(TSTreeCursor *);
+bool ts_tree_cursor_goto_parent(TSTreeCursor *);
+TSSymbol ts_node_symbol(TSNode);
+bool ts_node_is_named(TSNode);
+bool ts_node_is_missing(TSNode);
+uint32_t ts_node_start_byte(TSNode);
+uint32_t ts_node_end_byte(TSNode);
+TSPoint ts_node_start_point(TSNode);
+TSPoint ts_node_end_point(TSNode);
+uint32_t ts_node_descendant_count(TSNode);
+
+// pxNode mirrors the Go type node.
+typedef struct {
+	uint16_t sym, field;
+	uint32_t start, end, row, end_row;
+	int32_t last;
+} pxNode;
+
+// px_flatten copies root and its named descendants (MISSING nodes but root left out) into out in
+// preorder, setting each node's last to the index after its subtree. It writes at most cap
+// nodes and goes at most max_depth levels below root; out and stack must hold cap and
+// max_depth+1 entries. It returns the number of nodes written and stores the number of
+// ERROR and MISSING nodes it visited in *errors.
+static uint32_t px_flatten(TSNode root, pxNode *out, uint32_t cap, int32_t *stack, uint32_t max_depth, uint32_t *errors) {
+	TSTreeCursor c = ts_tree_cursor_new(root);
+	uint32_t n = 0, depth = 0, errs = 0;
+	for (;;) {
+		TSNode node = ts_tree_cursor_current_node(&c);
+		TSSymbol sym = ts_node_symbol(node);
+		int32_t idx = -1;
+		if (sym == (TSSymbol)-1) errs++;
+		bool missing = ts_node_is_missing(node);
+		if (missing) errs++;
+		if (n < cap && (depth == 0 || (!missing && ts_node_is_named(node)))) {
+			TSPoint sp = ts_node_start_point(node), ep = ts_node_end_point(node);
+			pxNode *o = &out[n];
+			o->sym = sym;
+			o->field = ts_tree_cursor_current_field_id(&c);
+			o->start = ts_node_start_byte(node);
+			o->end = ts_node_end_byte(node);
+			o->row = sp.row;
+			o->end_row = ep.row;
+			idx = (int32_t)n++;
+		}
+		stack[depth] = idx;
+		if (idx >= 0 && depth < max_depth && ts_tree_cursor_goto_first_child(&c)) {
+			depth++;
+			continue;
+		}
+		for (;;) {
+			if (stack[depth] >= 0) out[stack[depth]].last = (int32_t)n;
+			if (depth == 0) goto done;
+			if (ts_tree_cursor_goto_next_sibling(&c)) break;
+			ts_tree_cursor_goto_parent(&c);
+			depth--;
+		}
+	}
+done:
+	ts_tree_cursor_delete(&c);
+	*errors = errs;
+	return n;
+}
+
+static uint32_t px_count(TSNode root) { return ts_node_descendant_count(root); }
+*/
+import "C"
+
+import (
+	"unsafe"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// node is one named syntax node copied out of tree-sitter. Its layout matches pxNode.
+type node struct {
+	sym, field  uint16
+	start, end  uint32 // byte offsets
+	row, endRow uint32 // 0-based
+	last        int32  // index after this node's subtree
+}
+
+// tree is a syntax tree flattened in preorder: node 0 is the root, the first child of node i
+// (if any) is i+1, and the next sibling of a child c is nodes[c].last. Walking it costs no
+// calls into C, which through go-tree-sitter cost an allocation per node.
+type tree struct {
+	nodes []node
+	src   []byte
+	stack []int32 // flatten's scratch space, kept for reuse
+}
+
+// flatten copies n's subtree in one call into C, at most maxNodes nodes and maxDepth levels
+// below n (0: no limit). buf and stack are reused when large enough. It also returns the
+// number of ERROR and MISSING nodes in the part it copied.
+//
+// go-tree-sitter keeps a node's C value unexported as the first field of sitter.Node; the
+// copy below reads it from there.
+func flatten(n *sitter.Node, src []byte, maxNodes, maxDepth int, buf []node, stack []int32) (tree, int) {
+	cn := *(*C.TSNode)(unsafe.Pointer(n))
+	count := int(C.px_count(cn)) // the subtree's size, counting anonymous nodes
+	if maxNodes > 0 {
+		count = min(count, maxNodes)
+	}
+	depth := count
+	if maxDepth > 0 {
+		depth = min(depth, maxDepth)
+	}
+	if cap(buf) < count {
+		buf = make([]node, count)
+	}
+	if cap(stack) < depth+1 {
+		stack = make([]int32, depth+1)
+	}
+	buf, stack = buf[:count], stack[:depth+1]
+	var errs C.uint32_t
+	got := C.px_flatten(cn, (*C.pxNode)(unsafe.Pointer(&buf[0])), C.uint32_t(count),
+		(*C.int32_t)(unsafe.Pointer(&stack[0])), C.uint32_t(depth), &errs)
+	return tree{nodes: buf[:got], src: src, stack: stack}, int(errs)
+}
+
+func (t *tree) kind(i int32) nodeKind {
+	s := int(t.nodes[i].sym)
+	if s < len(kinds) {
+		return kinds[s]
+	}
+	if s == errorSymbol {
+		return kError
+	}
+	return kOther
+}
+
+// raw is node i's source bytes.
+func (t *tree) raw(i int32) []byte {
+	n := &t.nodes[i]
+	if int(n.end) > len(t.src) || n.start > n.end {
+		return nil
+	}
+	return t.src[n.start:n.end]
+}
+
+// text is node i's source text as valid UTF-8.
+func (t *tree) text(i int32) string { return validString(t.raw(i)) }
+
+// child returns the first child of i in field f, or -1.
+func (t *tree) child(i int32, f uint16) int32 {
+	for c := i + 1; c < t.nodes[i].last; c = t.nodes[c].last {
+		if t.nodes[c].field == f {
+			return c
+		}
+	}
+	return -1
+}
+
+// namedChild returns the k-th child of i that is not a comment, or -1.
+func (t *tree) namedChild(i int32, k int) int32 {
+	for c := i + 1; c < t.nodes[i].last; c = t.nodes[c].last {
+		if t.kind(c) == kComment {
+			continue
+		}
+		if k == 0 {
+			return c
+		}
+		k--
+	}
+	return -1
+}

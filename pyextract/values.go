@@ -1,0 +1,306 @@
+package pyextract
+
+import (
+	"strings"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// Bounds that keep a Value small and its conversion cheap whatever the input.
+const (
+	maxValueDepth = 6    // nesting of calls/indexes converted; deeper values become ValOther
+	maxArgs       = 32   // positional and keyword arguments kept per call
+	maxStrLen     = 512  // longer string literals become ValOther (truncated)
+	maxOtherLen   = 80   // runes of source text kept in ValOther
+	maxValueNodes = 4096 // syntax nodes of one expression looked at by valueOf/chainOf
+	maxValueTree  = 256  // syntax tree levels below the expression looked at (chain length)
+)
+
+// valueOf converts an expression node into a Value:
+//   - a string literal (or an implicit concatenation of them) → ValStr with the text between
+//     the quotes as written (escapes are not decoded); a bytes literal → ValOther;
+//   - an f-string (or a concatenation holding one) → ValFStr, {...} kept;
+//   - a name, attribute, subscript or call chain → ValChain (see chainOf), except that a call
+//     whose callee is a chain → ValCall with Chain = callee, Args and Kwargs (*args and
+//     **kw arguments are ValOther Args); getattr(x, "a") is the chain x.a, not a call;
+//   - anything else → ValOther with the expression's source on one line, truncated.
+//
+// A nil node gives ValOther with an empty Str. src is the whole file the node was parsed from.
+func valueOf(n *sitter.Node, src []byte) Value {
+	if n == nil {
+		return Value{Kind: ValOther}
+	}
+	t, _ := flatten(n, src, maxValueNodes, maxValueTree, nil, nil)
+	return t.value(0, 0)
+}
+
+// chainOf converts a name/attribute/subscript/call expression into a Chain:
+// self.on["db"].relation_joined → [self, on, ["db"], relation_joined];
+// getattr(self.on, "x") → [self, on, x]; getattr(self.on, NAME) → [self, on, getattr(NAME)];
+// f(a).b → [f, (), b]. Parentheses are looked through. ok is false for anything else.
+func chainOf(n *sitter.Node, src []byte) (Chain, bool) {
+	if n == nil {
+		return nil, false
+	}
+	t, _ := flatten(n, src, maxValueNodes, maxValueTree, nil, nil)
+	return t.chain(0, 0)
+}
+
+// String renders the chain as Python-like text: self.on["db"].x, f().y, getattr(a, N).
+func (c Chain) String() string {
+	var sb strings.Builder
+	for i, s := range c {
+		switch {
+		case s.Call:
+			sb.WriteString("()")
+		case s.Index != nil:
+			sb.WriteByte('[')
+			sb.WriteString(s.Index.String())
+			sb.WriteByte(']')
+		case s.GetAttr != nil:
+			prev := sb.String()
+			sb.Reset()
+			sb.WriteString("getattr(" + prev + ", " + s.GetAttr.String() + ")")
+		default:
+			if i > 0 {
+				sb.WriteByte('.')
+			}
+			sb.WriteString(s.Name)
+		}
+	}
+	return sb.String()
+}
+
+// String renders the value as short Python-like text (string literals quoted).
+func (v Value) String() string {
+	switch v.Kind {
+	case ValStr:
+		return `"` + v.Str + `"`
+	case ValFStr:
+		return `f"` + v.Str + `"`
+	case ValChain:
+		return v.Chain.String()
+	case ValCall:
+		parts := make([]string, 0, len(v.Args)+len(v.Kwargs))
+		for _, a := range v.Args {
+			parts = append(parts, a.String())
+		}
+		for _, kw := range v.Kwargs {
+			parts = append(parts, kw.Name+"="+kw.Value.String())
+		}
+		return v.Chain.String() + "(" + strings.Join(parts, ", ") + ")"
+	}
+	return v.Str
+}
+
+// value converts node i; depth counts the enclosing calls and indexes already converted.
+func (t *tree) value(i int32, depth int) Value {
+	if i < 0 {
+		return Value{Kind: ValOther}
+	}
+	if depth < maxValueDepth {
+		switch t.kind(i) {
+		case kString, kConcatenatedString:
+			if v, ok := t.stringValue(i); ok {
+				return v
+			}
+		case kIdentifier, kAttribute, kSubscript, kParenthesized:
+			if c, ok := t.chain(i, depth); ok {
+				return Value{Kind: ValChain, Chain: c}
+			}
+		case kCall:
+			if v, ok := t.callValue(i, depth); ok {
+				return v
+			}
+		}
+	}
+	return t.other(i)
+}
+
+// other is node i as ValOther.
+func (t *tree) other(i int32) Value {
+	return Value{Kind: ValOther, Str: oneLine(t.raw(i), maxOtherLen)}
+}
+
+// callValue converts a call whose callee is a chain. getattr(x, y) is a chain.
+func (t *tree) callValue(i int32, depth int) (Value, bool) {
+	fn, args := t.child(i, fFunction), t.child(i, fArguments)
+	if fn < 0 || args < 0 || t.kind(args) != kArgumentList {
+		return Value{}, false // a generator argument: f(x for x in y)
+	}
+	if _, _, ok := t.getattrArgs(fn, args); ok {
+		c, ok := t.chain(i, depth)
+		return Value{Kind: ValChain, Chain: c}, ok
+	}
+	callee, ok := t.chain(fn, depth)
+	if !ok {
+		return Value{}, false
+	}
+	v := Value{Kind: ValCall, Chain: callee}
+	for a := args + 1; a < t.nodes[args].last; a = t.nodes[a].last {
+		switch t.kind(a) {
+		case kComment:
+		case kKeywordArgument:
+			name := t.child(a, fName)
+			if name >= 0 && len(v.Kwargs) < maxArgs {
+				v.Kwargs = append(v.Kwargs, Kwarg{Name: t.text(name), Value: t.value(t.child(a, fValue), depth+1)})
+			}
+		default:
+			if len(v.Args) < maxArgs {
+				v.Args = append(v.Args, t.value(a, depth+1))
+			}
+		}
+	}
+	return v, true
+}
+
+// getattrArgs returns the object and attribute-name arguments of getattr(obj, name[, default]).
+func (t *tree) getattrArgs(fn, args int32) (obj, name int32, ok bool) {
+	if t.kind(fn) != kIdentifier || string(t.raw(fn)) != "getattr" {
+		return -1, -1, false
+	}
+	obj, name = -1, -1
+	npos := 0
+	for a := args + 1; a < t.nodes[args].last; a = t.nodes[a].last {
+		switch t.kind(a) {
+		case kComment:
+			continue
+		case kKeywordArgument:
+			return -1, -1, false
+		}
+		switch npos {
+		case 0:
+			obj = a
+		case 1:
+			name = a
+		}
+		npos++
+	}
+	return obj, name, npos == 2 || npos == 3
+}
+
+// chain walks down the left spine of a chain expression (the object of an attribute, the
+// value of a subscript, the callee of a call) without recursion, then reverses the steps.
+func (t *tree) chain(i int32, depth int) (Chain, bool) {
+	var steps Chain
+	for cur := i; cur >= 0; {
+		switch t.kind(cur) {
+		case kIdentifier:
+			steps = append(steps, Step{Name: t.text(cur)})
+			for a, b := 0, len(steps)-1; a < b; a, b = a+1, b-1 {
+				steps[a], steps[b] = steps[b], steps[a]
+			}
+			return steps, true
+		case kAttribute:
+			attr := t.child(cur, fAttribute)
+			if attr < 0 {
+				return nil, false
+			}
+			steps = append(steps, Step{Name: t.text(attr)})
+			cur = t.child(cur, fObject)
+		case kSubscript:
+			sub := t.child(cur, fSubscript)
+			if sub < 0 || depth >= maxValueDepth {
+				return nil, false
+			}
+			idx := t.value(sub, depth+1)
+			if next := t.nodes[sub].last; next < t.nodes[cur].last && t.kind(next) != kComment {
+				// a[1, 2]: the whole index as text
+				end := max(t.nodes[sub].start, t.nodes[cur].end-1)
+				idx = Value{Kind: ValOther, Str: oneLine(t.src[t.nodes[sub].start:end], maxOtherLen)}
+			}
+			steps = append(steps, Step{Index: &idx})
+			cur = t.child(cur, fValue)
+		case kCall:
+			fn, args := t.child(cur, fFunction), t.child(cur, fArguments)
+			if fn < 0 || args < 0 {
+				return nil, false
+			}
+			if obj, name, ok := t.getattrArgs(fn, args); ok {
+				if depth >= maxValueDepth {
+					return nil, false
+				}
+				v := t.value(name, depth+1)
+				if v.Kind == ValStr {
+					steps = append(steps, Step{Name: v.Str})
+				} else {
+					steps = append(steps, Step{GetAttr: &v})
+				}
+				cur = obj
+				continue
+			}
+			steps = append(steps, Step{Call: true})
+			cur = fn
+		case kParenthesized:
+			cur = t.namedChild(cur, 0)
+		default:
+			return nil, false
+		}
+	}
+	return nil, false
+}
+
+// stringValue converts a string literal or an implicit concatenation of string literals.
+// ok is false for bytes literals and strings longer than maxStrLen.
+func (t *tree) stringValue(i int32) (Value, bool) {
+	if t.kind(i) == kString {
+		s, f, ok := stringParts(t.raw(i))
+		if !ok {
+			return Value{}, false
+		}
+		if f {
+			return Value{Kind: ValFStr, Str: s}, true
+		}
+		return Value{Kind: ValStr, Str: s}, true
+	}
+	var sb strings.Builder
+	kind := ValStr
+	for c := i + 1; c < t.nodes[i].last; c = t.nodes[c].last {
+		switch t.kind(c) {
+		case kComment:
+			continue
+		case kString:
+		default:
+			return Value{}, false
+		}
+		s, f, ok := stringParts(t.raw(c))
+		if !ok || sb.Len()+len(s) > maxStrLen {
+			return Value{}, false
+		}
+		if f {
+			kind = ValFStr
+		}
+		sb.WriteString(s)
+	}
+	return Value{Kind: kind, Str: sb.String()}, true
+}
+
+// stringParts splits a string literal's text into its content (between the quotes, as
+// written) and whether it is an f-string. ok is false for bytes literals and long strings.
+func stringParts(lit []byte) (content string, fstr, ok bool) {
+	i := 0
+	for i < len(lit) && lit[i] != '"' && lit[i] != '\'' {
+		switch lit[i] {
+		case 'b', 'B':
+			return "", false, false
+		case 'f', 'F':
+			fstr = true
+		}
+		i++
+	}
+	if i == len(lit) {
+		return "", false, false
+	}
+	q := lit[i : i+1]
+	if len(lit)-i >= 6 && lit[i+1] == lit[i] && lit[i+2] == lit[i] {
+		q = lit[i : i+3]
+	}
+	body := lit[i+len(q):]
+	if len(body) >= len(q) && string(body[len(body)-len(q):]) == string(q) {
+		body = body[:len(body)-len(q)]
+	}
+	if len(body) > maxStrLen {
+		return "", false, false
+	}
+	return validString(body), fstr, true
+}

@@ -1,0 +1,124 @@
+package rank
+
+import (
+	"path"
+	"strings"
+
+	"github.com/cantrip-dev/charmcraft-map/charmyaml"
+)
+
+// otherDirs are folders of a charm directory that hold helper code rather than the charm
+// (documentation builders, dev scripts). Files there are ClassOther unless charm code imports them.
+var otherDirs = map[string]bool{
+	"docs": true, "doc": true, "scripts": true, "script": true, "tools": true, "examples": true,
+	"hack": true, "ci": true, ".ci": true, ".github": true, "terraform": true, "spread": true,
+}
+
+// charmYAMLNames are the files a charm declares itself in.
+var charmYAMLNames = map[string]bool{
+	"metadata.yaml": true, "config.yaml": true, "actions.yaml": true, "charmcraft.yaml": true,
+}
+
+// Classify returns the class (a Class constant) of a root-relative, '/'-separated path:
+//   - ClassTest: under a tests/ or test/ folder at any depth, test_*.py, *_test.py, conftest.py
+//     (checked first: a test charm's YAML and libraries are test material);
+//   - ClassYAML: a charm's YAML file;
+//   - ClassLib: under lib/charms/<name>/ unless <name> is a charm's name with '-' → '_' (its
+//     own library, which is ClassSource);
+//   - ClassSource: under a src/ folder, or anywhere in a charm directory except its top level
+//     and helper folders (docs/, scripts/, tools/ ...); with no charms at all, all other code;
+//   - ClassOther: everything else. Rank promotes ClassOther files that charm code imports
+//     (a monorepo's shared common/ package) to ClassSource; Classify cannot see imports.
+func Classify(p string, charms []charmyaml.Charm) string {
+	p = cleanPath(p)
+	segs := strings.Split(p, "/")
+	base := segs[len(segs)-1]
+	for _, s := range segs[:len(segs)-1] {
+		if s == "tests" || s == "test" {
+			return ClassTest
+		}
+	}
+	if base == "conftest.py" || strings.HasPrefix(base, "test_") && strings.HasSuffix(base, ".py") ||
+		strings.HasSuffix(base, "_test.py") {
+		return ClassTest
+	}
+	if !strings.HasSuffix(base, ".py") {
+		for _, c := range charms {
+			for _, f := range c.Files {
+				if cleanPath(f) == p {
+					return ClassYAML
+				}
+			}
+		}
+		if charmYAMLNames[base] && charmDirOf(p, charms) == path.Dir(p) {
+			return ClassYAML
+		}
+		return ClassOther
+	}
+	for i := 0; i+2 < len(segs)-1; i++ {
+		if segs[i] == "lib" && segs[i+1] == "charms" {
+			if ownLibrary(segs[i+2], charms) {
+				return ClassSource
+			}
+			return ClassLib
+		}
+	}
+	for _, s := range segs[:len(segs)-1] {
+		if s == "src" {
+			return ClassSource
+		}
+	}
+	if len(charms) == 0 {
+		return ClassSource
+	}
+	dir := charmDirOf(p, charms)
+	if dir == "" {
+		return ClassOther
+	}
+	rel := strings.TrimPrefix(p, dir+"/")
+	if dir == "." {
+		rel = p
+	}
+	first, _, nested := strings.Cut(rel, "/")
+	if !nested || otherDirs[first] {
+		return ClassOther
+	}
+	return ClassSource
+}
+
+// ownLibrary reports whether lib/charms/<name> is the library of one of the charms.
+func ownLibrary(name string, charms []charmyaml.Charm) bool {
+	for _, c := range charms {
+		if c.Name != "" && strings.ReplaceAll(c.Name, "-", "_") == name {
+			return true
+		}
+	}
+	return false
+}
+
+// charmDirOf returns the deepest charm directory holding p ("." for a root charm), or "".
+func charmDirOf(p string, charms []charmyaml.Charm) string {
+	best := ""
+	for _, c := range charms {
+		d := cleanPath(c.Dir)
+		if d == "" {
+			d = "."
+		}
+		if d == "." {
+			if best == "" {
+				best = "."
+			}
+			continue
+		}
+		if strings.HasPrefix(p, d+"/") && (best == "" || best == "." || len(d) > len(best)) {
+			best = d
+		}
+	}
+	return best
+}
+
+// cleanPath normalises a root-relative path: '/'-separated, no "./" prefix.
+func cleanPath(p string) string {
+	p = path.Clean(strings.ReplaceAll(p, "\\", "/"))
+	return strings.TrimPrefix(p, "./")
+}

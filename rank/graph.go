@@ -1,0 +1,440 @@
+package rank
+
+import (
+	"math"
+	"path"
+	"slices"
+	"strings"
+
+	"gonum.org/v1/gonum/graph"
+	"gonum.org/v1/gonum/graph/simple"
+
+	"github.com/cantrip-dev/charmcraft-map/pyextract"
+)
+
+// node is one ranked file: a Python file or a charm YAML file.
+type node struct {
+	path     string
+	class    string
+	py       *pyextract.File // nil for YAML
+	hub      bool            // a charm entry point
+	promoted bool            // ClassOther promoted to ClassSource because charm code imports it
+}
+
+// importTarget is what a local name imported with `from M import N [as L]` points at.
+type importTarget struct {
+	node int
+	name string // N, the name in the defining module
+	slot int    // the (name, node) definition slot
+}
+
+// graphBuilder collects the weighted edges of the file graph.
+type graphBuilder struct {
+	nodes  []node
+	byPath map[string]int
+	ids    map[string]*identInfo // every defined name
+	// idOrder lists the defined names in first-definition order (files by path, then source
+	// order), the fixed order anything iterating over names uses.
+	idOrder  []string
+	numSlots int
+	imported []map[string]importTarget
+	modEdges [][]int   // per file: modules it imports, ascending, unique
+	refs     []refEdge // resolved references, by referencing file
+}
+
+// identInfo is what the graph knows about one defined name. Its definitions occupy the
+// consecutive slots slotBase.. slotBase+len(defs)-1, so per-definition values live in flat slices.
+type identInfo struct {
+	defs     []int // files defining the name, ascending
+	slotBase int
+	mention  bool // named in the task text
+}
+
+// refEdge is one resolved reference: file from uses the definition slot of file to.
+type refEdge struct {
+	from, to, slot int
+	w              float64
+}
+
+// slot returns the definition slot of name in file i, or -1.
+func (b *graphBuilder) slot(name string, i int) int {
+	if id := b.ids[name]; id != nil {
+		if k, ok := slices.BinarySearch(id.defs, i); ok {
+			return id.slotBase + k
+		}
+	}
+	return -1
+}
+
+// ident is the name a definition is referenced by: the method name of "Class.method".
+func ident(symbolName string) string {
+	if i := strings.LastIndexByte(symbolName, '.'); i >= 0 {
+		return symbolName[i+1:]
+	}
+	return symbolName
+}
+
+func isDunder(name string) bool {
+	return len(name) > 4 && strings.HasPrefix(name, "__") && strings.HasSuffix(name, "__")
+}
+
+// indexDefinitions fills ids, idOrder and the slots.
+func (b *graphBuilder) indexDefinitions() {
+	b.ids = map[string]*identInfo{}
+	for i, n := range b.nodes {
+		if n.py == nil {
+			continue
+		}
+		for _, s := range n.py.Symbols {
+			name := ident(s.Name)
+			if name == "" || isDunder(name) {
+				continue
+			}
+			id := b.ids[name]
+			if id == nil {
+				id = &identInfo{}
+				b.ids[name] = id
+				b.idOrder = append(b.idOrder, name)
+			}
+			if len(id.defs) == 0 || id.defs[len(id.defs)-1] != i {
+				id.defs = append(id.defs, i)
+			}
+		}
+	}
+	for _, name := range b.idOrder {
+		b.ids[name].slotBase = b.numSlots
+		b.numSlots += len(b.ids[name].defs)
+	}
+}
+
+// moduleIndex maps every '/'-joined suffix of a Python file's module path to the files:
+// "src/core/cluster.py" is found as core/cluster and cluster; a package's __init__.py as the package.
+func (b *graphBuilder) moduleIndex() map[string][]int {
+	idx := map[string][]int{}
+	for i, n := range b.nodes {
+		if n.py == nil {
+			continue
+		}
+		p := strings.TrimSuffix(n.path, ".py")
+		p = strings.TrimSuffix(strings.TrimSuffix(p, "/__init__"), "__init__")
+		if p == "" {
+			continue
+		}
+		segs := strings.Split(p, "/")
+		for k := range segs {
+			key := strings.Join(segs[k:], "/")
+			idx[key] = append(idx[key], i)
+		}
+	}
+	return idx
+}
+
+// resolveModule returns the files a module name imported by file i denotes. Relative names
+// (".state", "..core") resolve against i's folder; absolute ones by path suffix, preferring
+// the candidates that share the longest folder prefix with i.
+func (b *graphBuilder) resolveModule(i int, mod string, idx map[string][]int) []int {
+	if strings.HasPrefix(mod, ".") {
+		dots := len(mod) - len(strings.TrimLeft(mod, "."))
+		dir := path.Dir(b.nodes[i].path)
+		for range dots - 1 {
+			dir = path.Dir(dir)
+		}
+		full := path.Join(dir, strings.ReplaceAll(mod[dots:], ".", "/"))
+		var out []int
+		for _, p := range []string{full + ".py", full + "/__init__.py"} {
+			if j, ok := b.byPath[strings.TrimPrefix(p, "./")]; ok && j != i {
+				out = append(out, j)
+			}
+		}
+		return out
+	}
+	cands := idx[strings.ReplaceAll(mod, ".", "/")]
+	best, out := -1, []int(nil)
+	for _, j := range cands {
+		if j == i {
+			continue
+		}
+		switch l := commonDirLen(b.nodes[i].path, b.nodes[j].path); {
+		case l > best:
+			best, out = l, []int{j}
+		case l == best:
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+// commonDirLen is the number of leading folders two paths share.
+func commonDirLen(a, b string) int {
+	as, bs := strings.Split(path.Dir(a), "/"), strings.Split(path.Dir(b), "/")
+	n := 0
+	for n < len(as) && n < len(bs) && as[n] == bs[n] {
+		n++
+	}
+	return n
+}
+
+// resolveImports fills imported and modEdges.
+func (b *graphBuilder) resolveImports() {
+	idx := b.moduleIndex()
+	b.imported = make([]map[string]importTarget, len(b.nodes))
+	b.modEdges = make([][]int, len(b.nodes))
+	for i, n := range b.nodes {
+		if n.py == nil {
+			continue
+		}
+		var targets []int
+		for _, imp := range n.py.Imports {
+			if imp.Name == "" || imp.Name == "*" {
+				targets = append(targets, b.resolveModule(i, imp.Module, idx)...)
+				continue
+			}
+			sub := imp.Module + "." + imp.Name
+			if strings.HasSuffix(imp.Module, ".") {
+				sub = imp.Module + imp.Name
+			}
+			if mods := b.resolveModule(i, sub, idx); len(mods) > 0 { // from pkg import module
+				targets = append(targets, mods...)
+				continue
+			}
+			mods := b.resolveModule(i, imp.Module, idx)
+			targets = append(targets, mods...)
+			local := imp.Name
+			if imp.Alias != "" {
+				local = imp.Alias
+			}
+			for _, m := range mods {
+				if sl := b.slot(imp.Name, m); sl >= 0 && m != i {
+					if b.imported[i] == nil {
+						b.imported[i] = map[string]importTarget{}
+					}
+					b.imported[i][local] = importTarget{node: m, name: imp.Name, slot: sl}
+					break
+				}
+			}
+		}
+		slices.Sort(targets)
+		b.modEdges[i] = slices.Compact(targets)
+	}
+}
+
+// promoteImported turns ClassOther files reachable by imports from first-party code into
+// ClassSource (a monorepo's shared package outside the charm folders).
+func (b *graphBuilder) promoteImported() {
+	var queue []int
+	for i, n := range b.nodes {
+		if n.class == ClassSource {
+			queue = append(queue, i)
+		}
+	}
+	for len(queue) > 0 {
+		i := queue[0]
+		queue = queue[1:]
+		for _, j := range b.modEdges[i] {
+			if b.nodes[j].class == ClassOther {
+				b.nodes[j].class, b.nodes[j].promoted = ClassSource, true
+				queue = append(queue, j)
+			}
+		}
+	}
+}
+
+// identWeight is how much a reference to a name says about a dependency: distinctive names
+// count fully, short or single-word ones, private ones and conventional ones (defined in many
+// files) much less.
+func identWeight(name string, definers int) float64 {
+	w := PlainIdentWeight
+	if distinctive(name) {
+		w = DistinctiveIdentWeight
+	}
+	if strings.HasPrefix(name, "_") {
+		w *= PrivateIdentWeight
+	}
+	if definers > ManyDefinersThreshold {
+		w *= ManyDefinersWeight
+	}
+	return w
+}
+
+// distinctive reports a name specific enough that a reference to it means the definition: a
+// compound name of 8+ characters (snake_case, camelCase) or a capitalised name of 5+ (a class
+// or constant: Patroni, CharmConfig, PEER_KEY). Plain lower-case words collide across objects.
+func distinctive(name string) bool {
+	s := strings.Trim(name, "_")
+	switch {
+	case len(s) >= 5 && s[0] >= 'A' && s[0] <= 'Z':
+		return true
+	case len(s) < 8:
+		return false
+	case strings.Contains(s, "_"):
+		return true
+	}
+	return strings.ToLower(s) != s
+}
+
+// resolveRefs fills refs: every reference edge from → to through the definition slot of a
+// name, with its weight. A file referencing a name it defines itself is taken to mean its own
+// definition (no edge); a name imported from a resolved module points to that module only.
+func (b *graphBuilder) resolveRefs() {
+	b.refs = b.refs[:0]
+	for i, n := range b.nodes {
+		if n.py == nil {
+			continue
+		}
+		for _, ref := range n.py.Refs {
+			if ref.Count <= 0 {
+				continue
+			}
+			if t, ok := b.imported[i][ref.Name]; ok {
+				b.refs = append(b.refs, refEdge{i, t.node, t.slot, b.refWeight(b.ids[t.name], t.name, ref.Count, 1)})
+				continue
+			}
+			id := b.ids[ref.Name]
+			if id == nil || len(id.defs) > MaxDefiners {
+				continue
+			}
+			if _, own := slices.BinarySearch(id.defs, i); own {
+				continue
+			}
+			w := b.refWeight(id, ref.Name, ref.Count, len(id.defs))
+			for k, t := range id.defs {
+				b.refs = append(b.refs, refEdge{i, t, id.slotBase + k, w})
+			}
+		}
+	}
+}
+
+// refWeight is the weight of count references to a name, split over targets definers.
+func (b *graphBuilder) refWeight(id *identInfo, name string, count, targets int) float64 {
+	w := identWeight(name, len(id.defs)) * math.Sqrt(float64(count)) / float64(targets)
+	if id.mention {
+		w *= MentionEdgeWeight
+	}
+	return w
+}
+
+// edgeKey is a directed edge between node indexes.
+type edgeKey struct{ from, to int }
+
+// weightedEdge is one contribution to an edge.
+type weightedEdge struct {
+	edgeKey
+	w float64
+}
+
+// buildGraph returns the weighted file graph: node IDs are node indexes; parallel
+// contributions (several names, an import, links) are summed into one edge, in a fixed order.
+func (b *graphBuilder) buildGraph(links []weightedEdge) *simple.WeightedDirectedGraph {
+	b.resolveRefs()
+	es := make([]weightedEdge, 0, len(links)+len(b.refs))
+	es = append(es, links...)
+	for _, r := range b.refs {
+		es = append(es, weightedEdge{edgeKey{r.from, r.to}, r.w})
+	}
+	for i, ts := range b.modEdges {
+		for _, t := range ts {
+			es = append(es, weightedEdge{edgeKey{i, t}, ImportEdgeWeight})
+		}
+	}
+	slices.SortStableFunc(es, func(a, b weightedEdge) int {
+		if a.from != b.from {
+			return a.from - b.from
+		}
+		return a.to - b.to
+	})
+	g := simple.NewWeightedDirectedGraph(0, 0)
+	for i := range b.nodes {
+		g.AddNode(simple.Node(int64(i)))
+	}
+	for k := 0; k < len(es); {
+		e, w := es[k].edgeKey, 0.0
+		for ; k < len(es) && es[k].edgeKey == e; k++ {
+			w += es[k].w
+		}
+		if e.from != e.to && w > 0 {
+			g.SetWeightedEdge(g.NewWeightedEdge(simple.Node(int64(e.from)), simple.Node(int64(e.to)), w))
+		}
+	}
+	return g
+}
+
+// adjacency is the graph in the form the power iteration reads: for each node its in-edges
+// with weights normalised by the source's out-weight, in ascending source order.
+type adjacency struct {
+	in      [][]inEdge
+	inW     []float64 // raw in-weight per node
+	outW    []float64 // raw out-weight per node
+	rawIn   [][]inEdge
+	hasOut  []bool
+	numNode int
+}
+
+type inEdge struct {
+	from int
+	w    float64
+}
+
+// adjacencyOf reads g (nodes 0..n-1) in a fixed order, so summation order — and therefore
+// every digit of the result — is the same on every run.
+func adjacencyOf(g graph.WeightedDirected, n int) adjacency {
+	a := adjacency{in: make([][]inEdge, n), rawIn: make([][]inEdge, n), inW: make([]float64, n),
+		outW: make([]float64, n), hasOut: make([]bool, n), numNode: n}
+	tos := make([]int, 0, 16)
+	for u := range n {
+		tos = tos[:0]
+		it := g.From(int64(u))
+		for it.Next() {
+			tos = append(tos, int(it.Node().ID()))
+		}
+		slices.Sort(tos)
+		for _, v := range tos {
+			w := g.WeightedEdge(int64(u), int64(v)).Weight()
+			a.outW[u] += w
+			a.inW[v] += w
+			a.rawIn[v] = append(a.rawIn[v], inEdge{u, w})
+		}
+	}
+	for v := range n {
+		a.in[v] = make([]inEdge, len(a.rawIn[v]))
+		for k, e := range a.rawIn[v] {
+			a.in[v][k] = inEdge{e.from, e.w / a.outW[e.from]}
+			a.hasOut[e.from] = true
+		}
+	}
+	return a
+}
+
+// pageRank is personalised PageRank by power iteration: rank flows along out-edges in
+// proportion to their weight (share Damping) and restarts according to teleport (the rest,
+// plus the rank of nodes without out-edges). teleport must sum to 1. gonum's
+// network.PageRank computes the same fixed point for a uniform teleport, but it starts from a
+// random vector and walks nodes in map order, so its last digits differ from run to run; and
+// it cannot be personalised. Starting from teleport and summing in a fixed order makes every
+// run identical.
+func pageRank(a adjacency, teleport []float64) []float64 {
+	x := slices.Clone(teleport)
+	nx := make([]float64, a.numNode)
+	for range MaxIterations {
+		dangling := 0.0
+		for u, ok := range a.hasOut {
+			if !ok {
+				dangling += x[u]
+			}
+		}
+		restart := Damping*dangling + (1 - Damping)
+		diff := 0.0
+		for v, ins := range a.in {
+			s := 0.0
+			for _, e := range ins {
+				s += x[e.from] * e.w
+			}
+			nx[v] = Damping*s + restart*teleport[v]
+			diff += math.Abs(nx[v] - x[v])
+		}
+		x, nx = nx, x
+		if diff < Tolerance {
+			break
+		}
+	}
+	return x
+}

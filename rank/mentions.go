@@ -1,0 +1,135 @@
+package rank
+
+import (
+	"strings"
+	"unicode"
+)
+
+// mentions is what the task text names: raw identifiers, normalised words, word n-grams (for
+// multi-word interface names) and path-like tokens.
+type mentions struct {
+	idents map[string]bool // identifiers as written, e.g. "external_url", "GrafanaMetadataAppData"
+	words  map[string]bool // normalised words (lower case, stopwords dropped, plural 's' cut)
+	grams  map[string]bool // normalised '_'-joined runs of 1-3 words and whole tokens ("shared_db")
+	paths  []string        // tokens that look like paths or file names ("src/charm.py", "tls.py")
+}
+
+func (m mentions) empty() bool {
+	return len(m.idents) == 0 && len(m.words) == 0 && len(m.paths) == 0
+}
+
+// stopwords are English function words and generic verbs of task texts and commit messages:
+// they would match half the identifiers of any tree.
+var stopwords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`a an the and or not no of to in on at by for from with
+		without into onto as is are be been was were it its this that these those when then than
+		if else do does did done use used using via per all any some each so we you i our
+		add added adds fix fixed fixes update updated updates change changed changes make
+		remove removed new old now also only more less after before instead should can
+		get set self cls none true false`) {
+		stopwords[w] = true
+	}
+}
+
+// parseMentions tokenises the task texts.
+func parseMentions(texts []string) mentions {
+	m := mentions{idents: map[string]bool{}, words: map[string]bool{}, grams: map[string]bool{}}
+	seenPath := map[string]bool{}
+	for _, text := range texts {
+		var seq []string // the text's words in order, for n-grams
+		for _, tok := range rawTokens(text) {
+			if strings.Contains(tok, "/") || strings.HasSuffix(tok, ".py") || strings.HasSuffix(tok, ".yaml") {
+				if p := strings.ToLower(strings.Trim(tok, "/")); !seenPath[p] {
+					seenPath[p] = true
+					m.paths = append(m.paths, p)
+				}
+			}
+			m.grams[normName(tok)] = true
+			for _, part := range strings.FieldsFunc(tok, func(r rune) bool { return r == '.' || r == '/' || r == '-' }) {
+				if len(part) > 1 && !unicode.IsDigit(rune(part[0])) {
+					m.idents[part] = true
+				}
+				ws := splitWords(part)
+				seq = append(seq, ws...)
+			}
+		}
+		for i := range seq {
+			for n := 1; n <= 3 && i+n <= len(seq); n++ {
+				m.grams[strings.Join(seq[i:i+n], "_")] = true
+			}
+			if w := seq[i]; !stopwords[w] && len(w) > 1 {
+				m.words[stem(w)] = true
+			}
+		}
+	}
+	delete(m.grams, "")
+	return m
+}
+
+// rawTokens returns runs of identifier, path and kebab characters, trimmed of trailing punctuation.
+func rawTokens(text string) []string {
+	toks := strings.FieldsFunc(text, func(r rune) bool {
+		return !(r == '_' || r == '.' || r == '-' || r == '/' || unicode.IsLetter(r) || unicode.IsDigit(r))
+	})
+	out := toks[:0]
+	for _, t := range toks {
+		if t = strings.Trim(t, ".-/"); t != "" {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// splitWords splits an identifier into lower-case words at '_', '-' and camelCase boundaries:
+// "GrafanaMetadataAppData" → grafana metadata app data; "HTTPServer" → http server.
+func splitWords(s string) []string {
+	var out []string
+	rs := []rune(s)
+	start := -1
+	flush := func(end int) {
+		if start >= 0 && end > start {
+			out = append(out, strings.ToLower(string(rs[start:end])))
+		}
+		start = -1
+	}
+	for i, r := range rs {
+		switch {
+		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
+			flush(i)
+		case start < 0:
+			start = i
+		case unicode.IsUpper(r) && (unicode.IsLower(rs[i-1]) ||
+			i+1 < len(rs) && unicode.IsLower(rs[i+1]) && unicode.IsUpper(rs[i-1])):
+			flush(i)
+			start = i
+		}
+	}
+	flush(len(rs))
+	return out
+}
+
+// stem folds a plural: "storages" → "storage", "ports" → "port"; short words and "-ss" stay.
+func stem(w string) string {
+	if len(w) > 4 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
+		return w[:len(w)-1]
+	}
+	return w
+}
+
+// normName is the form charm interface names are compared in: lower case, '-' → '_'.
+func normName(s string) string {
+	return strings.ReplaceAll(strings.ToLower(s), "-", "_")
+}
+
+// identWords returns the stemmed, non-stopword words of an identifier.
+func identWords(ident string) []string {
+	var out []string
+	for _, w := range splitWords(ident) {
+		if !stopwords[w] && len(w) > 1 {
+			out = append(out, stem(w))
+		}
+	}
+	return out
+}

@@ -1,0 +1,551 @@
+package rank
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"sort"
+	"testing"
+
+	"gonum.org/v1/gonum/graph/network"
+
+	"github.com/cantrip-dev/charmcraft-map/charmyaml"
+	"github.com/cantrip-dev/charmcraft-map/linker"
+	"github.com/cantrip-dev/charmcraft-map/pyextract"
+)
+
+// --- hand-built inputs -------------------------------------------------------------------
+
+func cls(name string, line int) pyextract.Symbol {
+	return pyextract.Symbol{Name: name, Kind: pyextract.KindClass, Line: line, Signature: "class " + name + ":"}
+}
+
+func meth(class, name string, line int) pyextract.Symbol {
+	return pyextract.Symbol{Name: class + "." + name, Kind: pyextract.KindMethod, Qualifier: class, Line: line,
+		Signature: "def " + name + "(self):"}
+}
+
+func fn(name string, line int) pyextract.Symbol {
+	return pyextract.Symbol{Name: name, Kind: pyextract.KindFunction, Line: line, Signature: "def " + name + "():"}
+}
+
+func cnst(name string, line int) pyextract.Symbol {
+	return pyextract.Symbol{Name: name, Kind: pyextract.KindConstant, Line: line, Signature: name + " = 1"}
+}
+
+func pyFile(path string, syms []pyextract.Symbol, refs map[string]int, imports ...pyextract.Import) pyextract.File {
+	f := pyextract.File{Path: path, Symbols: syms, Imports: imports}
+	for _, n := range slices.Sorted(func(yield func(string) bool) {
+		for k := range refs {
+			if !yield(k) {
+				return
+			}
+		}
+	}) {
+		f.Refs = append(f.Refs, pyextract.Ref{Name: n, Count: refs[n]})
+	}
+	return f
+}
+
+func from(mod, name string) pyextract.Import { return pyextract.Import{Module: mod, Name: name} }
+
+// demoCharm is a small split-YAML charm: its own code in src/, its own library, two vendored
+// libraries (one large and heavily used), and tests.
+func demoCharm() Input {
+	ch := charmyaml.Charm{
+		Name: "demo-db", Dir: ".",
+		Files: []string{"actions.yaml", "charmcraft.yaml", "config.yaml", "metadata.yaml"},
+		Relations: []charmyaml.Relation{
+			{Name: "database", Role: charmyaml.RoleRequires, Interface: "postgresql_client", Pos: charmyaml.Pos{File: "metadata.yaml", Line: 7}},
+			{Name: "replicas", Role: charmyaml.RolePeers, Interface: "demo_peers", Pos: charmyaml.Pos{File: "metadata.yaml", Line: 11}},
+		},
+		Config: []charmyaml.ConfigOption{
+			{Name: "log-level", Type: "string", Default: "info", HasDefault: true, Pos: charmyaml.Pos{File: "config.yaml", Line: 3}},
+			{Name: "port", Type: "int", Pos: charmyaml.Pos{File: "config.yaml", Line: 8}},
+		},
+		Actions: []charmyaml.Action{
+			{Name: "backup", Params: []charmyaml.Param{{Name: "path"}, {Name: "force"}}, Pos: charmyaml.Pos{File: "actions.yaml", Line: 1}},
+		},
+		Containers: []charmyaml.Container{{Name: "app", Resource: "app-image", Pos: charmyaml.Pos{File: "metadata.yaml", Line: 15}}},
+	}
+	files := []pyextract.File{
+		pyFile("src/charm.py",
+			[]pyextract.Symbol{cls("DemoCharm", 10), meth("DemoCharm", "__init__", 12), meth("DemoCharm", "_on_config_changed", 30),
+				meth("DemoCharm", "_on_backup_action", 40), meth("DemoCharm", "_helper", 50)},
+			map[string]int{"DatabaseHandler": 2, "DatabaseRequires": 1, "render_config": 2, "main": 1, "ops": 3,
+				"WORKLOAD_PORT": 1, "_on_config_changed": 1, "_on_backup_action": 1, "DemoApi": 1, "_helper": 1},
+			pyextract.Import{Module: "ops"}, from("database", "DatabaseHandler"), from("config_render", "render_config"),
+			from("constants", "WORKLOAD_PORT"), from("charms.demo_db.v0.api", "DemoApi"),
+			from("charms.data_platform_libs.v0.data_interfaces", "DatabaseRequires")),
+		pyFile("src/database.py",
+			[]pyextract.Symbol{cls("DatabaseHandler", 5), meth("DatabaseHandler", "__init__", 6), meth("DatabaseHandler", "_on_database_created", 20)},
+			map[string]int{"DatabaseRequires": 1, "WORKLOAD_PORT": 1, "database_created": 1, "_on_database_created": 1},
+			from("constants", "WORKLOAD_PORT"), from("charms.data_platform_libs.v0.data_interfaces", "DatabaseRequires")),
+		pyFile("src/constants.py", []pyextract.Symbol{cnst("WORKLOAD_PORT", 1), cnst("PEER", 2)}, nil),
+		pyFile("src/config_render.py", []pyextract.Symbol{fn("render_config", 3), fn("_indent", 20)},
+			map[string]int{"WORKLOAD_PORT": 1, "_indent": 2}, from("constants", "WORKLOAD_PORT")),
+		pyFile("lib/charms/demo_db/v0/api.py", []pyextract.Symbol{cls("DemoApi", 3), meth("DemoApi", "get_status", 5)}, nil),
+		pyFile("lib/charms/data_platform_libs/v0/data_interfaces.py", libSymbols("Database", 40),
+			map[string]int{"relation_data": 5, "fetch_relation_field": 6}),
+		pyFile("lib/charms/observability_libs/v0/kubernetes_service_patch.py", libSymbols("ServicePatch", 25), nil),
+		pyFile("tests/unit/test_charm.py", []pyextract.Symbol{fn("test_config_changed", 5), fn("test_backup", 20)},
+			map[string]int{"DemoCharm": 3, "DatabaseHandler": 1, "render_config": 1, "WORKLOAD_PORT": 2},
+			from("charm", "DemoCharm")),
+		pyFile("tests/conftest.py", []pyextract.Symbol{fn("harness", 3)}, map[string]int{"DemoCharm": 1}),
+	}
+	links := linker.Result{Charms: []linker.CharmLinks{{Name: "demo-db", Dir: ".", Interfaces: []linker.Interface{
+		{Kind: linker.KindRelation, Name: "database", Role: "requires", Interface: "postgresql_client", File: "metadata.yaml", Line: 7,
+			Handlers: []linker.Handler{{Event: "database_created", Symbol: "DatabaseHandler._on_database_created", File: "src/database.py", Line: 20, Via: linker.ViaLibrary}}},
+		{Kind: linker.KindConfig, Name: "log-level", File: "config.yaml", Line: 3,
+			Reads: []linker.Site{{File: "src/charm.py", Line: 31, Symbol: "DemoCharm._on_config_changed", Via: linker.ViaConfig}}},
+		{Kind: linker.KindAction, Name: "backup", File: "actions.yaml", Line: 1,
+			Handlers: []linker.Handler{{Event: "backup_action", Symbol: "DemoCharm._on_backup_action", File: "src/charm.py", Line: 40, Via: linker.ViaObserve}}},
+		{Kind: linker.KindLifecycle, Name: "config-changed",
+			Handlers: []linker.Handler{{Event: "config_changed", Symbol: "DemoCharm._on_config_changed", File: "src/charm.py", Line: 30, Via: linker.ViaObserve}}},
+	}}}}
+	return Input{Files: files, Charms: []charmyaml.Charm{ch}, Links: links}
+}
+
+// libSymbols makes a big vendored library: two classes with n methods each that reference
+// each other, as real libraries do.
+func libSymbols(prefix string, n int) []pyextract.Symbol {
+	var out []pyextract.Symbol
+	for _, c := range []string{prefix + "Requires", prefix + "Provides"} {
+		out = append(out, cls(c, len(out)+1))
+		for k := range n {
+			out = append(out, meth(c, fmt.Sprintf("method_number_%d", k), len(out)+1))
+		}
+	}
+	return out
+}
+
+func paths(r Result) []string {
+	var out []string
+	for _, f := range r.Files {
+		out = append(out, f.Path)
+	}
+	return out
+}
+
+func position(r Result, p string) int {
+	return slices.Index(paths(r), p)
+}
+
+func fileOf(t *testing.T, r Result, p string) File {
+	t.Helper()
+	i := position(r, p)
+	if i < 0 {
+		t.Fatalf("%s not ranked: %v", p, paths(r))
+	}
+	return r.Files[i]
+}
+
+// --- tests --------------------------------------------------------------------------------
+
+func TestClassify(t *testing.T) {
+	charms := []charmyaml.Charm{
+		{Name: "kafka-k8s", Dir: "k8s", Files: []string{"k8s/metadata.yaml", "k8s/charmcraft.yaml"}},
+		{Name: "kafka", Dir: "machine", Files: []string{"machine/charmcraft.yaml"}},
+	}
+	cases := map[string]string{
+		"k8s/src/charm.py":                           ClassSource,
+		"k8s/src/events/tls.py":                      ClassSource,
+		"k8s/lib/charms/kafka_k8s/v0/api.py":         ClassSource, // the charm's own library
+		"machine/lib/charms/kafka/v0/client.py":      ClassSource,
+		"k8s/lib/charms/tls_certificates/v4/tls.py":  ClassLib,
+		"lib/charms/grafana_k8s/v0/grafana_dash.py":  ClassLib,
+		"tests/unit/test_charm.py":                   ClassTest,
+		"k8s/tests/integration/helpers.py":           ClassTest,
+		"tests/integration/app-charm/src/charm.py":   ClassTest,
+		"tests/integration/app-charm/metadata.yaml":  ClassTest,
+		"src/test_utils.py":                          ClassTest,
+		"src/utils_test.py":                          ClassTest,
+		"conftest.py":                                ClassTest,
+		"k8s/metadata.yaml":                          ClassYAML,
+		"machine/charmcraft.yaml":                    ClassYAML,
+		"machine/metadata.yaml":                      ClassYAML, // a charm YAML name in a charm folder
+		"common/single_kernel/core/models.py":        ClassOther,
+		"common/src/shared.py":                       ClassSource,
+		"k8s/scripts/rotate.py":                      ClassOther,
+		"docs/conf.py":                               ClassOther,
+		"k8s/setup.py":                               ClassOther,
+		"./k8s/src/../src/workload.py":               ClassSource,
+		"k8s/reactive/handlers.py":                   ClassSource,
+		"renovate.yaml":                              ClassOther,
+		"lib/charms/kafka_k8s/v0/../../../x/tests.py": ClassOther,
+	}
+	for p, want := range cases {
+		if got := Classify(p, charms); got != want {
+			t.Errorf("Classify(%q) = %s, want %s", p, got, want)
+		}
+	}
+	// Without any charm, all non-test, non-library code is the project's own.
+	if got := Classify("tools/gen.py", nil); got != ClassSource {
+		t.Errorf("Classify without charms = %s, want source", got)
+	}
+	// A root charm: everything nested is its code except helper folders.
+	root := []charmyaml.Charm{{Name: "demo", Dir: "."}}
+	for p, want := range map[string]string{"src/charm.py": ClassSource, "lib/helpers.py": ClassSource,
+		"docs/conf.py": ClassOther, "noxfile.py": ClassOther, "lib/charms/demo/v0/x.py": ClassSource} {
+		if got := Classify(p, root); got != want {
+			t.Errorf("root charm: Classify(%q) = %s, want %s", p, got, want)
+		}
+	}
+}
+
+func TestCharmEntryPointFirstLibsAndTestsLow(t *testing.T) {
+	r := Rank(demoCharm())
+	if got := r.Files[0].Path; got != "src/charm.py" {
+		t.Fatalf("first file = %s, want src/charm.py; order %v", got, paths(r))
+	}
+	last := map[string]int{}
+	for i, f := range r.Files {
+		last[f.Class] = max(last[f.Class], i)
+	}
+	first := map[string]int{}
+	for i := len(r.Files) - 1; i >= 0; i-- {
+		first[r.Files[i].Class] = i
+	}
+	if first[ClassLib] < last[ClassSource] || first[ClassTest] < last[ClassSource] {
+		t.Errorf("a library or test outranks first-party code: %v", paths(r))
+	}
+	for _, p := range []string{"metadata.yaml", "actions.yaml", "config.yaml"} {
+		if position(r, p) > position(r, "lib/charms/data_platform_libs/v0/data_interfaces.py") {
+			t.Errorf("%s ranks below a vendored library: %v", p, paths(r))
+		}
+	}
+	sum := 0.0
+	for _, f := range r.Files {
+		sum += f.Score
+	}
+	if math.Abs(sum-1) > 1e-4 {
+		t.Errorf("scores sum to %v, want 1", sum)
+	}
+	if c := fileOf(t, r, "lib/charms/demo_db/v0/api.py").Class; c != ClassSource {
+		t.Errorf("own library class = %s", c)
+	}
+	ch := fileOf(t, r, "src/charm.py")
+	if !hasSignal(ch, SigHub) || !hasSignal(ch, SigPageRank) || !hasSignal(ch, SigLinkHandler) {
+		t.Errorf("charm.py signals = %+v", ch.Signals)
+	}
+	if !hasSignal(fileOf(t, r, "lib/charms/data_platform_libs/v0/data_interfaces.py"), SigLib) ||
+		!hasSignal(fileOf(t, r, "tests/unit/test_charm.py"), SigTest) {
+		t.Error("penalty signals missing")
+	}
+}
+
+func hasSignal(f File, name string) bool {
+	return slices.ContainsFunc(f.Signals, func(s Signal) bool { return s.Name == name })
+}
+
+func signal(f File, name string) Signal {
+	for _, s := range f.Signals {
+		if s.Name == name {
+			return s
+		}
+	}
+	return Signal{}
+}
+
+func TestYAMLSymbols(t *testing.T) {
+	r := Rank(demoCharm())
+	md := fileOf(t, r, "metadata.yaml")
+	if md.Class != ClassYAML {
+		t.Errorf("metadata.yaml class = %s", md.Class)
+	}
+	want := map[string]Symbol{
+		"database": {Name: "database", Kind: SymRelation, Signature: "[relation] database (requires postgresql_client)", Line: 7,
+			Links: []string{"DatabaseHandler._on_database_created"}},
+		"replicas": {Name: "replicas", Kind: SymRelation, Signature: "[relation] replicas (peers demo_peers)", Line: 11},
+		"app":      {Name: "app", Kind: SymContainer, Signature: "[container] app (resource app-image)", Line: 15},
+	}
+	if len(md.Symbols) != len(want) {
+		t.Fatalf("metadata.yaml symbols = %+v", md.Symbols)
+	}
+	for _, s := range md.Symbols {
+		w := want[s.Name]
+		w.Score = s.Score
+		if !reflect.DeepEqual(s, w) {
+			t.Errorf("symbol %s = %+v, want %+v", s.Name, s, w)
+		}
+	}
+	if md.Symbols[0].Name != "database" {
+		t.Errorf("the handled relation should come first: %+v", md.Symbols)
+	}
+	cfg := fileOf(t, r, "config.yaml").Symbols
+	if cfg[0].Signature != `[config] log-level (string, default "info")` || !slices.Equal(cfg[0].Links, []string{"DemoCharm._on_config_changed"}) {
+		t.Errorf("config.yaml symbols = %+v", cfg)
+	}
+	if cfg[1].Signature != "[config] port (int)" {
+		t.Errorf("config option without default = %q", cfg[1].Signature)
+	}
+	act := fileOf(t, r, "actions.yaml").Symbols
+	if act[0].Signature != "[action] backup (params: path, force)" || act[0].Kind != SymAction {
+		t.Errorf("actions.yaml symbols = %+v", act)
+	}
+	if s := fileOf(t, r, "charmcraft.yaml").Symbols; len(s) != 0 {
+		t.Errorf("charmcraft.yaml declares nothing here, got %+v", s)
+	}
+}
+
+func TestPythonSymbolOrder(t *testing.T) {
+	r := Rank(demoCharm())
+	var names []string
+	for _, s := range fileOf(t, r, "src/charm.py").Symbols {
+		names = append(names, s.Name)
+	}
+	// The class first (kind), the two handlers linked to the YAML next, the unlinked private
+	// helper last although it sits between them by line.
+	if names[0] != "DemoCharm" || names[len(names)-1] != "DemoCharm._helper" {
+		t.Errorf("charm.py symbols = %v", names)
+	}
+	h := fileOf(t, r, "src/charm.py").Symbols
+	for _, s := range h {
+		if s.Name == "DemoCharm._on_backup_action" && !slices.Equal(s.Links, []string{"action backup"}) {
+			t.Errorf("handler links = %v", s.Links)
+		}
+	}
+	// In the big library, the classes the charm uses come before their methods.
+	lib := fileOf(t, r, "lib/charms/data_platform_libs/v0/data_interfaces.py").Symbols
+	if lib[0].Name != "DatabaseRequires" {
+		t.Errorf("library's first symbol = %s, want the class the charm imports", lib[0].Name)
+	}
+}
+
+func TestDeterministicAndOrderIndependent(t *testing.T) {
+	in := demoCharm()
+	in.Mentions = []string{"fix the backup action and render_config"}
+	in.Focus = []string{"src/database.py"}
+	want := Rank(in)
+	for seed := range 5 {
+		in2 := demoCharm()
+		in2.Mentions, in2.Focus = in.Mentions, in.Focus
+		rnd := rand.New(rand.NewPCG(uint64(seed), 1))
+		rnd.Shuffle(len(in2.Files), func(i, j int) { in2.Files[i], in2.Files[j] = in2.Files[j], in2.Files[i] })
+		if got := Rank(in2); !reflect.DeepEqual(got, want) {
+			t.Fatalf("seed %d: result differs:\n%v\n%v", seed, paths(got), paths(want))
+		}
+	}
+}
+
+func TestTiesBrokenByPath(t *testing.T) {
+	// Two files in identical graph positions get the same score and are ordered by path; two
+	// symbols with equal scores are ordered by line.
+	in := Input{Files: []pyextract.File{
+		pyFile("src/zeta.py", []pyextract.Symbol{fn("zeta_helper_one", 1), fn("zeta_helper_two", 9)}, nil),
+		pyFile("src/alpha.py", []pyextract.Symbol{fn("alpha_helper_one", 1), fn("alpha_helper_two", 9)}, nil),
+		pyFile("src/main_module.py", nil, map[string]int{"zeta_helper_one": 1, "alpha_helper_one": 1}),
+	}}
+	r := Rank(in)
+	za, al := fileOf(t, r, "src/zeta.py"), fileOf(t, r, "src/alpha.py")
+	if za.Score != al.Score {
+		t.Fatalf("symmetric files scored %v and %v", za.Score, al.Score)
+	}
+	if position(r, "src/alpha.py") > position(r, "src/zeta.py") {
+		t.Errorf("tie not broken by path: %v", paths(r))
+	}
+	if al.Symbols[0].Name != "alpha_helper_one" {
+		t.Errorf("referenced symbol should lead: %+v", al.Symbols)
+	}
+	in.Files[1].Refs = nil
+	in.Files[2].Refs = nil
+	r = Rank(in)
+	if s := fileOf(t, r, "src/alpha.py").Symbols; s[0].Score != s[1].Score || s[0].Line != 1 {
+		t.Errorf("equal symbols not ordered by line: %+v", s)
+	}
+}
+
+func TestScoresRoundedAgainstNoise(t *testing.T) {
+	if roundSig(0.123456789) != 0.123457 || roundSig(1.0000001e-3) != 1e-3 {
+		t.Errorf("roundSig: %v %v", roundSig(0.123456789), roundSig(1.0000001e-3))
+	}
+	if roundSig(0.1234564999) != roundSig(0.1234564998) {
+		t.Error("noise in the 10th digit changed the rounded score")
+	}
+}
+
+func TestFocusRaisesWhatItUsesAndWhatUsesIt(t *testing.T) {
+	base := Rank(demoCharm())
+	in := demoCharm()
+	in.Focus = []string{"src/config_render.py"}
+	r := Rank(in)
+	f := fileOf(t, r, "src/config_render.py")
+	if !f.Focused || !hasSignal(f, SigFocus) {
+		t.Errorf("focused file = %+v", f)
+	}
+	if fileOf(t, r, "src/constants.py").Score <= fileOf(t, base, "src/constants.py").Score {
+		t.Error("what the focused file uses did not rise")
+	}
+	caller := fileOf(t, r, "tests/unit/test_charm.py")
+	if caller.Score <= fileOf(t, base, "tests/unit/test_charm.py").Score || !hasSignal(caller, SigFocusCaller) {
+		t.Errorf("a file using the focused file did not rise: %+v", caller.Signals)
+	}
+	if fileOf(t, r, "src/database.py").Score >= fileOf(t, base, "src/database.py").Score {
+		t.Error("an unrelated file did not fall")
+	}
+}
+
+func TestMentions(t *testing.T) {
+	base := Rank(demoCharm())
+	for _, c := range []struct {
+		text, file, sig string
+	}{
+		{"render_config writes the wrong port", "src/config_render.py", SigMentionIdent},
+		{"handle the database relation being created twice", "src/database.py", SigMentionInterface},
+		{"move WORKLOAD_PORT to constants.py", "src/constants.py", SigMentionFile},
+		{"the get status call of the api library", "lib/charms/demo_db/v0/api.py", SigMentionIdent},
+		{"bump kubernetes_service_patch", "lib/charms/observability_libs/v0/kubernetes_service_patch.py", SigMentionFile},
+	} {
+		in := demoCharm()
+		in.Mentions = []string{c.text}
+		r := Rank(in)
+		f := fileOf(t, r, c.file)
+		if !hasSignal(f, c.sig) {
+			t.Errorf("%q: %s lacks %s: %+v", c.text, c.file, c.sig, f.Signals)
+		}
+		if fileOf(t, r, c.file).Score <= fileOf(t, base, c.file).Score || position(r, c.file) > position(base, c.file) {
+			t.Errorf("%q: %s did not rise (%d → %d)", c.text, c.file, position(base, c.file), position(r, c.file))
+		}
+	}
+	// Interface names match in both '-' and '_' forms, and the YAML symbol is boosted.
+	in := demoCharm()
+	in.Mentions = []string{"default of log_level"}
+	r := Rank(in)
+	if cfg := fileOf(t, r, "config.yaml"); !hasSignal(cfg, SigMentionInterface) || signal(cfg, SigMentionInterface).Note != "config log-level" {
+		t.Errorf("config.yaml signals = %+v", cfg.Signals)
+	}
+	// A mentioned method leads its file.
+	in.Mentions = []string{"the _helper of the charm is slow"}
+	r = Rank(in)
+	if s := fileOf(t, r, "src/charm.py").Symbols[0].Name; s != "DemoCharm._helper" {
+		t.Errorf("mentioned symbol not first: %s", s)
+	}
+}
+
+func TestImportsResolveAndPromote(t *testing.T) {
+	charms := []charmyaml.Charm{{Name: "kafka-k8s", Dir: "k8s", Files: []string{"k8s/metadata.yaml"}}}
+	in := Input{Charms: charms, Files: []pyextract.File{
+		pyFile("k8s/src/charm.py", []pyextract.Symbol{cls("KafkaCharm", 3)}, map[string]int{"ClusterState": 2, "main": 1},
+			pyextract.Import{Module: "ops.main", Name: "main"}, from("single_kernel.core.cluster", "ClusterState")),
+		pyFile("common/single_kernel/core/cluster.py", []pyextract.Symbol{cls("ClusterState", 1)}, map[string]int{"helper_function": 1},
+			pyextract.Import{Module: "..util", Name: "helper_function"}),
+		pyFile("common/single_kernel/util.py", []pyextract.Symbol{fn("helper_function", 1)}, nil),
+		// Same class name elsewhere: the import decides which file the reference points to.
+		pyFile("common/other/cluster.py", []pyextract.Symbol{cls("ClusterState", 1)}, nil),
+		pyFile("docs/conf.py", []pyextract.Symbol{cnst("project", 1)}, nil),
+	}}
+	r := Rank(in)
+	for _, p := range []string{"common/single_kernel/core/cluster.py", "common/single_kernel/util.py"} {
+		if f := fileOf(t, r, p); f.Class != ClassSource || !hasSignal(f, SigFirstPartyImport) {
+			t.Errorf("%s: class %s, signals %+v", p, f.Class, f.Signals)
+		}
+	}
+	if c := fileOf(t, r, "common/other/cluster.py").Class; c != ClassOther {
+		t.Errorf("unimported shared file class = %s", c)
+	}
+	if position(r, "common/single_kernel/core/cluster.py") > position(r, "common/other/cluster.py") {
+		t.Errorf("the imported definer should outrank the namesake: %v", paths(r))
+	}
+	if !hasSignal(fileOf(t, r, "k8s/src/charm.py"), SigHub) {
+		t.Error("entry point not detected")
+	}
+}
+
+func TestHubByOpsMain(t *testing.T) {
+	in := Input{Files: []pyextract.File{
+		pyFile("src/operator_entry.py", []pyextract.Symbol{cls("Op", 1)}, map[string]int{"main": 1, "ops": 1}, pyextract.Import{Module: "ops"}),
+		pyFile("src/helpers.py", []pyextract.Symbol{fn("main", 1)}, map[string]int{"main": 1}),
+	}}
+	r := Rank(in)
+	if !hasSignal(fileOf(t, r, "src/operator_entry.py"), SigHub) || hasSignal(fileOf(t, r, "src/helpers.py"), SigHub) {
+		t.Errorf("hub detection: %+v", r.Files)
+	}
+}
+
+func TestPageRankMatchesGonum(t *testing.T) {
+	// With a uniform teleport our power iteration computes gonum's edge-weighted PageRank.
+	r := newRanker(demoCharm())
+	r.match()
+	r.resolveImports()
+	g := r.buildGraph(r.linkEdges())
+	n := len(r.nodes)
+	uniform := make([]float64, n)
+	for i := range uniform {
+		uniform[i] = 1 / float64(n)
+	}
+	ours := pageRank(adjacencyOf(g, n), uniform)
+	theirs := network.PageRankSparse(g, Damping, 1e-13)
+	for i := range n {
+		if math.Abs(ours[i]-theirs[int64(i)]) > 1e-8 {
+			t.Errorf("%s: ours %v, gonum %v", r.nodes[i].path, ours[i], theirs[int64(i)])
+		}
+	}
+}
+
+func TestEmptyAndBrokenInput(t *testing.T) {
+	if r := Rank(Input{}); len(r.Files) != 0 {
+		t.Errorf("empty input: %+v", r)
+	}
+	in := Input{
+		Files: []pyextract.File{{Path: "src/charm.py"}, {Path: "src/charm.py"}, {Path: ""}, {Path: "./src/x.py",
+			Refs: []pyextract.Ref{{Name: "", Count: 1}, {Name: "y", Count: -3}}, Imports: []pyextract.Import{{Module: "...."}, {Module: ""}}}},
+		Charms:   []charmyaml.Charm{{Name: "", Dir: "", Relations: []charmyaml.Relation{{Name: "db"}}}},
+		Focus:    []string{"nope.py", ""},
+		Mentions: []string{"", "  ", "-- / ."},
+	}
+	r := Rank(in)
+	if !slices.Equal(paths(r), []string{"src/charm.py", "src/x.py"}) {
+		t.Errorf("paths = %v", paths(r))
+	}
+}
+
+// --- benchmarks -----------------------------------------------------------------------------
+
+// synthTree makes a tree of n Python files in packages of 20, each defining a class with
+// methods and referencing names of a few other files.
+func synthTree(n int) Input {
+	rnd := rand.New(rand.NewPCG(7, 7))
+	files := make([]pyextract.File, n)
+	for i := range files {
+		dir := "src"
+		switch {
+		case i%5 == 1:
+			dir = fmt.Sprintf("lib/charms/lib%d/v0", i/20)
+		case i%5 == 2:
+			dir = "tests/unit"
+		}
+		name := fmt.Sprintf("Thing%d", i)
+		syms := []pyextract.Symbol{cls(name, 1)}
+		for k := range 12 {
+			syms = append(syms, meth(name, fmt.Sprintf("method_%d_%d", i, k), 2+k))
+		}
+		syms = append(syms, meth(name, "__init__", 20), meth(name, "reconcile", 30))
+		refs := map[string]int{"reconcile": 2, "self": 30}
+		for range 15 {
+			j := rnd.IntN(n)
+			refs[fmt.Sprintf("Thing%d", j)]++
+			refs[fmt.Sprintf("method_%d_%d", j, rnd.IntN(12))] += 1 + rnd.IntN(3)
+		}
+		files[i] = pyFile(fmt.Sprintf("%s/mod_%d.py", dir, i), syms, refs, from(fmt.Sprintf("mod_%d", rnd.IntN(n)), "x"))
+	}
+	sort.Slice(files, func(a, b int) bool { return files[a].Path < files[b].Path })
+	return Input{Files: files, Mentions: []string{"fix Thing42 method_42_3 in mod_7.py"}}
+}
+
+func BenchmarkRank100(b *testing.B) {
+	in := synthTree(100)
+	b.ResetTimer()
+	for b.Loop() {
+		Rank(in)
+	}
+}
+
+func BenchmarkRank10k(b *testing.B) {
+	in := synthTree(10000)
+	b.ResetTimer()
+	for b.Loop() {
+		Rank(in)
+	}
+}

@@ -1,0 +1,188 @@
+package rank
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/cantrip-dev/charmcraft-map/pyextract"
+)
+
+// symbolFlows spreads each file's rank over the names it references, the way aider ranks
+// definitions: flows[f][name] is the rank flowing into file f through references to name.
+func (r *ranker) symbolFlows(a adjacency, pr []float64) []float64 {
+	flows := make([]float64, r.numSlots)
+	for _, e := range r.refs {
+		flows[e.slot] += pr[e.from] * e.w / a.outW[e.from]
+	}
+	return flows
+}
+
+// pySymbols orders a Python file's definitions by importance: kind, visibility, whether the
+// linker tied it to the YAML, whether the task names it, how much rank reaches its name from
+// other files and how often the file itself uses it. Ties go to the earlier line.
+func (r *ranker) pySymbols(i int, flows []float64) []Symbol {
+	f := r.nodes[i].py
+	self := map[int]float64{} // slot → sqrt(uses in the file)
+	maxSelf, maxFlow := 0.0, 0.0
+	for _, ref := range f.Refs {
+		if sl := r.slot(ref.Name, i); sl >= 0 && ref.Count > 0 {
+			self[sl] = math.Sqrt(float64(ref.Count))
+			maxSelf = max(maxSelf, self[sl])
+		}
+	}
+	// A symbol's flow is what reaches its name; a class also gets what reaches its most used
+	// member, since a class is used through its methods (self._patroni.member_started).
+	flow := make([]float64, len(f.Symbols))
+	slots := make([]int, len(f.Symbols))
+	classes := map[string]int{}
+	for k, s := range f.Symbols {
+		if slots[k] = r.slot(ident(s.Name), i); slots[k] >= 0 {
+			flow[k] = flows[slots[k]]
+		}
+		if s.Kind == pyextract.KindClass {
+			classes[s.Name] = k
+		}
+	}
+	member := make([]float64, len(f.Symbols))
+	for k, s := range f.Symbols {
+		if c, ok := classes[s.Qualifier]; ok && s.Qualifier != "" && c != k {
+			member[c] = max(member[c], flow[k])
+		}
+	}
+	for k := range flow {
+		flow[k] += member[k]
+	}
+	for _, x := range flow {
+		maxFlow = max(maxFlow, x)
+	}
+	syms := make([]Symbol, 0, len(f.Symbols))
+	for k, s := range f.Symbols {
+		id, sl := ident(s.Name), slots[k]
+		key := r.nodes[i].path + "\x00" + s.Name
+		sym := Symbol{Name: s.Name, Kind: s.Kind, Qualifier: s.Qualifier, Signature: s.Signature, Line: s.Line,
+			Links: slices.Clone(r.handlerS[key])}
+		w := pyKindWeight(s.Kind) * visibility(id)
+		if s.Kind == pyextract.KindClass && isException(s) {
+			w *= ExceptionClassWeight
+		}
+		if len(sym.Links) > 0 {
+			w *= HandlerSymbolWeight
+		}
+		if info := r.ids[id]; info != nil && info.mention || r.hotSym[key] {
+			w *= MentionSymbolWeight
+		}
+		rel := 1.0
+		if maxFlow > 0 {
+			rel += RefBoost * flow[k] / maxFlow
+		}
+		if maxSelf > 0 && sl >= 0 {
+			rel += SelfRefBoost * self[sl] / maxSelf
+		}
+		sym.Score = roundSig(w * rel)
+		syms = append(syms, sym)
+	}
+	sortSymbols(syms)
+	return syms
+}
+
+// yamlSymbols lists the interfaces a YAML file declares, by importance: kind, whether code
+// handles or reads them (and how much), whether the task names them.
+func (r *ranker) yamlSymbols(p string) []Symbol {
+	syms := []Symbol{}
+	var uses []float64
+	maxUse := 0.0
+	for _, d := range r.decls {
+		if d.file != p {
+			continue
+		}
+		u := 0.0
+		if d.iface != nil {
+			u = math.Sqrt(float64(len(d.iface.Handlers) + len(d.iface.Reads)))
+		}
+		s := d.sym
+		s.Links = slices.Clone(s.Links)
+		syms, uses = append(syms, s), append(uses, u)
+		maxUse = max(maxUse, u)
+	}
+	for k := range syms {
+		w := yamlKindWeight(syms[k].Kind)
+		if uses[k] > 0 {
+			w *= HandlerSymbolWeight * (1 + RefBoost*uses[k]/maxUse)
+		}
+		if r.hotSym[p+"\x00"+syms[k].Kind+" "+syms[k].Name] {
+			w *= MentionSymbolWeight
+		}
+		syms[k].Score = roundSig(w)
+	}
+	sortSymbols(syms)
+	return syms
+}
+
+func sortSymbols(syms []Symbol) {
+	slices.SortStableFunc(syms, func(a, b Symbol) int {
+		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.Line, b.Line); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
+}
+
+// isException reports an exception class: named *Error or *Exception, or derived from one.
+func isException(s pyextract.Symbol) bool {
+	if strings.HasSuffix(s.Name, "Error") || strings.HasSuffix(s.Name, "Exception") {
+		return true
+	}
+	for _, b := range s.Bases {
+		if strings.HasSuffix(b, "Error") || strings.HasSuffix(b, "Exception") {
+			return true
+		}
+	}
+	return false
+}
+
+func pyKindWeight(kind string) float64 {
+	switch kind {
+	case pyextract.KindClass:
+		return KindClassWeight
+	case pyextract.KindFunction:
+		return KindFunctionWeight
+	case pyextract.KindConstant:
+		return KindConstantWeight
+	}
+	return KindMethodWeight
+}
+
+func yamlKindWeight(kind string) float64 {
+	switch kind {
+	case SymRelation:
+		return KindRelationWeight
+	case SymAction:
+		return KindActionWeight
+	case SymContainer:
+		return KindContainerWeight
+	case SymStorage:
+		return KindStorageWeight
+	case SymConfig:
+		return KindConfigWeight
+	}
+	return KindResourceWeight
+}
+
+// visibility weighs a name by how public it is: __init__ is the constructor API and counts as
+// public; other dunders and _private names count less.
+func visibility(name string) float64 {
+	switch {
+	case name == "__init__":
+		return 1
+	case isDunder(name):
+		return DunderSymbolWeight
+	case strings.HasPrefix(name, "_"):
+		return PrivateSymbolWeight
+	}
+	return 1
+}

@@ -1,0 +1,239 @@
+package rank
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/cantrip-dev/charmcraft-map/charmyaml"
+	"github.com/cantrip-dev/charmcraft-map/linker"
+)
+
+// decl is one declared charm interface, placed on the YAML file that declares it.
+type decl struct {
+	sym   Symbol            // Name, Kind, Signature, Line; Links filled from the linker
+	file  string            // the declaring YAML file
+	lkind string            // the linker kind (relation, config, action, ...)
+	iface *linker.Interface // the linker's view of it, nil when the linker has none
+}
+
+// YAML symbol kinds (rank.Symbol.Kind for YAML files).
+const (
+	SymRelation  = "relation"
+	SymConfig    = "config-option"
+	SymAction    = "action"
+	SymContainer = "container"
+	SymStorage   = "storage"
+	SymResource  = "resource"
+)
+
+// declarations lists every declared interface of the charms with its one-line signature and
+// its links (handler symbols, first-party code first; for config options without handlers,
+// the reading symbols).
+func declarations(charms []charmyaml.Charm, links linker.Result) []decl {
+	var out []decl
+	for ci := range charms {
+		c := &charms[ci]
+		li := linksOf(c, links)
+		add := func(kind, lkind, name string, pos charmyaml.Pos, sig string) {
+			d := decl{sym: Symbol{Name: name, Kind: kind, Signature: sig, Line: pos.Line},
+				file: cleanPath(pos.File), lkind: lkind}
+			if d.file == "." || pos.File == "" {
+				d.file = defaultYAML(c)
+			}
+			if li != nil {
+				for k := range li.Interfaces {
+					if it := &li.Interfaces[k]; it.Kind == lkind && it.Name == name {
+						d.iface = it
+						break
+					}
+				}
+			}
+			if d.iface != nil {
+				var first, vendored []string // first-party handlers lead, libraries' own follow
+				seen := map[string]bool{}
+				link := func(file, sym string) {
+					if sym == "" || seen[sym] {
+						return
+					}
+					seen[sym] = true
+					if c := Classify(file, charms); c == ClassLib || c == ClassTest {
+						vendored = append(vendored, sym)
+					} else {
+						first = append(first, sym)
+					}
+				}
+				for _, h := range d.iface.Handlers {
+					link(h.File, h.Symbol)
+				}
+				if len(seen) == 0 && lkind == linker.KindConfig {
+					for _, r := range d.iface.Reads {
+						link(r.File, r.Symbol)
+					}
+				}
+				d.sym.Links = append(first, vendored...)
+			}
+			if d.file != "" {
+				out = append(out, d)
+			}
+		}
+		for _, r := range c.Relations {
+			add(SymRelation, linker.KindRelation, r.Name, r.Pos, relationSig(r))
+		}
+		for _, o := range c.Config {
+			add(SymConfig, linker.KindConfig, o.Name, o.Pos, configSig(o))
+		}
+		for _, a := range c.Actions {
+			add(SymAction, linker.KindAction, a.Name, a.Pos, actionSig(a))
+		}
+		for _, k := range c.Containers {
+			add(SymContainer, linker.KindContainer, k.Name, k.Pos, containerSig(k))
+		}
+		for _, s := range c.Storage {
+			add(SymStorage, linker.KindStorage, s.Name, s.Pos, storageSig(s))
+		}
+		for _, r := range c.Resources {
+			add(SymResource, linker.KindResource, r.Name, r.Pos, resourceSig(r))
+		}
+	}
+	return out
+}
+
+// linksOf finds the linker's record of a charm (by folder, then by name).
+func linksOf(c *charmyaml.Charm, links linker.Result) *linker.CharmLinks {
+	for i := range links.Charms {
+		if cleanPath(links.Charms[i].Dir) == cleanPath(c.Dir) && links.Charms[i].Name == c.Name {
+			return &links.Charms[i]
+		}
+	}
+	for i := range links.Charms {
+		if links.Charms[i].Name == c.Name {
+			return &links.Charms[i]
+		}
+	}
+	return nil
+}
+
+// defaultYAML is where an interface without a position is listed: the charm's charmcraft.yaml
+// or metadata.yaml, else its first file.
+func defaultYAML(c *charmyaml.Charm) string {
+	for _, want := range []string{"charmcraft.yaml", "metadata.yaml"} {
+		for _, f := range c.Files {
+			if strings.HasSuffix("/"+cleanPath(f), "/"+want) {
+				return cleanPath(f)
+			}
+		}
+	}
+	if len(c.Files) > 0 {
+		return cleanPath(c.Files[0])
+	}
+	return ""
+}
+
+// sigValueMax bounds the length of a default value in a signature.
+const sigValueMax = 40
+
+func truncate(s string) string {
+	if r := []rune(s); len(r) > sigValueMax {
+		return string(r[:sigValueMax-1]) + "…"
+	}
+	return s
+}
+
+func parens(parts []string) string {
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
+}
+
+func relationSig(r charmyaml.Relation) string {
+	head := r.Role
+	if r.Interface != "" {
+		head += " " + r.Interface
+	}
+	parts := []string{head}
+	if r.Limit > 0 {
+		parts = append(parts, fmt.Sprintf("limit %d", r.Limit))
+	}
+	if r.Optional {
+		parts = append(parts, "optional")
+	}
+	if r.Scope != "" && r.Scope != "global" {
+		parts = append(parts, "scope "+r.Scope)
+	}
+	if r.Extension != "" {
+		parts = append(parts, "from "+r.Extension)
+	}
+	return "[relation] " + r.Name + parens(parts)
+}
+
+func configSig(o charmyaml.ConfigOption) string {
+	var parts []string
+	if o.Type != "" {
+		parts = append(parts, o.Type)
+	}
+	if o.HasDefault {
+		v := oneLine(o.Default)
+		if o.Type == "string" || o.Type == "secret" {
+			v = strconv.Quote(truncate(v))
+		} else {
+			v = truncate(v)
+		}
+		parts = append(parts, "default "+v)
+	}
+	if o.Extension != "" {
+		parts = append(parts, "from "+o.Extension)
+	}
+	return "[config] " + o.Name + parens(parts)
+}
+
+func actionSig(a charmyaml.Action) string {
+	var parts []string
+	if len(a.Params) > 0 {
+		names := make([]string, len(a.Params))
+		for i, p := range a.Params {
+			names[i] = p.Name
+		}
+		parts = append(parts, "params: "+strings.Join(names, ", "))
+	}
+	if a.Extension != "" {
+		parts = append(parts, "from "+a.Extension)
+	}
+	return "[action] " + a.Name + parens(parts)
+}
+
+func containerSig(c charmyaml.Container) string {
+	var parts []string
+	if c.Resource != "" {
+		parts = append(parts, "resource "+c.Resource)
+	}
+	if len(c.Mounts) > 0 {
+		parts = append(parts, "mounts "+strings.Join(c.Mounts, " "))
+	}
+	return "[container] " + c.Name + parens(parts)
+}
+
+func storageSig(s charmyaml.Storage) string {
+	var parts []string
+	if s.Type != "" {
+		parts = append(parts, s.Type)
+	}
+	if s.Location != "" {
+		parts = append(parts, s.Location)
+	}
+	return "[storage] " + s.Name + parens(parts)
+}
+
+func resourceSig(r charmyaml.Resource) string {
+	var parts []string
+	if r.Type != "" {
+		parts = append(parts, r.Type)
+	}
+	return "[resource] " + r.Name + parens(parts)
+}
+
+// oneLine folds a multi-line value onto one line.
+func oneLine(s string) string {
+	return strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s)
+}

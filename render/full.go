@@ -1,0 +1,286 @@
+package render
+
+import (
+	"cmp"
+	"container/heap"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/cantrip-dev/charmcraft-map/rank"
+)
+
+// SymbolDecay sets the balance between depth and breadth in the full view: the j-th symbol of
+// a file is worth score × SymbolDecay^j, and the budget goes to the most valuable lines first.
+// At 0.8 the top file (the charm, often five times the next file's score) shows about seven
+// symbols before the next file shows its first, and every file at least its leading symbol
+// once the budget allows it.
+const SymbolDecay = 0.8
+
+// maxLinks is how many handlers a YAML interface line lists before "+N more".
+const maxLinks = 3
+
+// Line length caps (characters): a signature line past these is clipped with "…". Long
+// constant values (locale lists, embedded templates) cost many tokens and say little; long
+// function signatures are the API and keep more.
+const (
+	maxConstantChars = 100
+	maxLineChars     = 200
+)
+
+// fileView is one file prepared for the full and all views: its header, each symbol's line
+// (indented by nesting) and the token cost of each line, counted when first needed.
+type fileView struct {
+	f        *rank.File
+	head     []string // "path:\n" and, with --explain, the signals line
+	lines    []string // per symbol
+	parent   []int    // per symbol: the enclosing class's index, or -1
+	headCost int      // units; -1 until counted
+	cost     []int    // per symbol line, units; -1 until counted
+}
+
+func newFileView(f *rank.File, explain bool) *fileView {
+	v := &fileView{f: f, head: []string{oneLine(f.Path) + ":\n"}, headCost: -1,
+		lines: make([]string, len(f.Symbols)), parent: make([]int, len(f.Symbols)), cost: make([]int, len(f.Symbols))}
+	if explain {
+		v.head = append(v.head, explainLine(f))
+	}
+	classes := map[string]int{}
+	for i, s := range f.Symbols {
+		if s.Kind == "class" {
+			classes[s.Name] = i
+			if s.Qualifier != "" {
+				classes[s.Qualifier+"."+lastName(s.Name)] = i
+			}
+		}
+	}
+	for i, s := range f.Symbols {
+		v.parent[i], v.cost[i] = -1, -1
+		if p, ok := classes[s.Qualifier]; ok && s.Qualifier != "" && p != i {
+			v.parent[i] = p
+		}
+	}
+	yaml := isYAML(f)
+	for i, s := range f.Symbols {
+		depth := 0
+		for p := v.parent[i]; p >= 0 && depth < len(f.Symbols); p = v.parent[p] {
+			depth++
+		}
+		text := oneLine(s.Signature)
+		if text == "" {
+			text = s.Kind + " " + s.Name
+		}
+		if s.Kind == "constant" {
+			text = clip(text, maxConstantChars)
+		}
+		text = clip(text, maxLineChars)
+		if yaml && len(s.Links) > 0 {
+			text += " -> " + linkList(s.Links)
+		}
+		v.lines[i] = strings.Repeat("  ", depth+1) + text + "\n"
+	}
+	return v
+}
+
+func lastName(s string) string {
+	if i := strings.LastIndexByte(s, '.'); i >= 0 {
+		return s[i+1:]
+	}
+	return s
+}
+
+// linkList joins handler names, writing a repeated class once:
+// "Charm._on_start, ._on_stop, Other.x, +2 more".
+func linkList(links []string) string {
+	parts := make([]string, 0, maxLinks+1)
+	prev := ""
+	for i, l := range links {
+		if i == maxLinks {
+			parts = append(parts, "+"+strconv.Itoa(len(links)-maxLinks)+" more")
+			break
+		}
+		class, method, ok := strings.Cut(l, ".")
+		if ok && class == prev {
+			l = "." + method
+		}
+		prev = class
+		parts = append(parts, l)
+	}
+	return oneLine(strings.Join(parts, ", "))
+}
+
+// clip shortens a line's text to max characters, ending it with "…".
+func clip(s string, max int) string {
+	if utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	return string([]rune(s)[:max-1]) + "…"
+}
+
+func (v *fileView) headUnits(c counter) int {
+	if v.headCost < 0 {
+		v.headCost = 0
+		for _, l := range v.head {
+			v.headCost += c.units(l)
+		}
+	}
+	return v.headCost
+}
+
+func (v *fileView) lineUnits(c counter, i int) int {
+	if v.cost[i] < 0 {
+		v.cost[i] = c.units(v.lines[i])
+	}
+	return v.cost[i]
+}
+
+// block renders the file with its first k symbols (importance order) and the classes that
+// enclose them. Siblings appear in importance order (a class where its most important
+// shown member would be), methods under their class.
+func (v *fileView) block(k int) block {
+	n := len(v.lines)
+	key := make([]int, n)
+	sel := map[int]bool{}
+	for i := range key {
+		key[i] = math.MaxInt
+	}
+	for j := range k {
+		for a := j; a >= 0 && key[a] > j; a = v.parent[a] {
+			key[a] = j
+			sel[a] = true
+		}
+	}
+	children := map[int][]int{} // parent (-1 for top level) → selected children
+	for i := range n {
+		if sel[i] {
+			children[v.parent[i]] = append(children[v.parent[i]], i)
+		}
+	}
+	for _, cs := range children {
+		slices.SortFunc(cs, func(a, b int) int { return cmp.Compare(key[a], key[b]) })
+	}
+	b := block{path: v.f.Path, lines: slices.Clone(v.head), shown: sel}
+	var walk func(p int)
+	walk = func(p int) {
+		for _, i := range children[p] {
+			b.lines = append(b.lines, v.lines[i])
+			walk(i)
+		}
+	}
+	walk(-1)
+	return b
+}
+
+// candidates are the files the budgeted views may show, in rank order: not focused, with
+// at least one symbol.
+func candidates(r rank.Result, focus map[string]bool) []*rank.File {
+	var out []*rank.File
+	for i := range r.Files {
+		f := &r.Files[i]
+		if !focus[f.Path] && !f.Focused && len(f.Symbols) > 0 {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// allView is every file with every symbol.
+func allView(r rank.Result, explain bool) document {
+	doc := make(document, 0, len(r.Files))
+	for i := range r.Files {
+		v := newFileView(&r.Files[i], explain)
+		doc = append(doc, v.block(len(v.lines)))
+	}
+	return doc
+}
+
+// item is one symbol line offered to the budget: symbol sym of candidate file.
+type item struct {
+	value     float64
+	file, sym int
+}
+
+type itemHeap []item
+
+func (h itemHeap) Len() int { return len(h) }
+func (h itemHeap) Less(a, b int) bool {
+	if h[a].value != h[b].value {
+		return h[a].value > h[b].value
+	}
+	if h[a].file != h[b].file {
+		return h[a].file < h[b].file
+	}
+	return h[a].sym < h[b].sym
+}
+func (h itemHeap) Swap(a, b int) { h[a], h[b] = h[b], h[a] }
+func (h *itemHeap) Push(x any)   { *h = append(*h, x.(item)) }
+func (h *itemHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// fitFull fills budget (units) with symbol lines, most valuable first: the j-th symbol of a
+// file is worth its score × SymbolDecay^j and costs its line, plus the lines of enclosing
+// classes not yet shown, plus the file's header when it is the file's first. A line that does
+// not fit closes its file (each file shows a prefix of its symbols in importance order) and
+// the search goes on with the others, so small lines fill what big ones leave. Files enter
+// the search in rank order, so lines are counted only for files that get a chance.
+func fitFull(files []*rank.File, explain bool, c counter, budget int) document {
+	views := make([]*fileView, len(files)) // built when the file is first offered
+	k := make([]int, len(files))
+	shown := make([][]bool, len(files))
+	var taken []item
+	h := &itemHeap{}
+	offer := func(f, j int) {
+		if f < len(files) && j < len(files[f].Symbols) {
+			heap.Push(h, item{value: files[f].Score * math.Pow(SymbolDecay, float64(j)), file: f, sym: j})
+		}
+	}
+	offer(0, 0)
+	used := 0
+	for h.Len() > 0 && used < budget {
+		it := heap.Pop(h).(item)
+		if it.sym == 0 {
+			offer(it.file+1, 0)
+			views[it.file] = newFileView(files[it.file], explain)
+			shown[it.file] = make([]bool, len(files[it.file].Symbols))
+		}
+		v := views[it.file]
+		cost := 0
+		if it.sym == 0 {
+			cost += v.headUnits(c)
+		}
+		for a := it.sym; a >= 0 && !shown[it.file][a]; a = v.parent[a] {
+			cost += v.lineUnits(c, a)
+		}
+		if used+cost > budget {
+			continue // the file is closed: its next symbol is never offered
+		}
+		used += cost
+		for a := it.sym; a >= 0 && !shown[it.file][a]; a = v.parent[a] {
+			shown[it.file][a] = true
+		}
+		k[it.file] = it.sym + 1
+		taken = append(taken, it)
+		offer(it.file, it.sym+1)
+	}
+	build := func() document {
+		var doc document
+		for f, v := range views {
+			if k[f] > 0 {
+				doc = append(doc, v.block(k[f]))
+			}
+		}
+		return doc
+	}
+	return trim(build(), c, budget, func(document) document {
+		last := taken[len(taken)-1]
+		taken = taken[:len(taken)-1]
+		k[last.file] = last.sym
+		return build()
+	})
+}

@@ -1,0 +1,101 @@
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/cantrip-dev/charmcraft-map/rank"
+)
+
+// SchemaVersion is the "schema_version" of every JSON document.
+const SchemaVersion = 1
+
+// CharmRef names one charm of the tree in JSON.
+type CharmRef struct {
+	Name string `json:"name"`
+	Dir  string `json:"dir"`
+}
+
+// MapMeta is what the `map` JSON reports besides the ranking and the text.
+type MapMeta struct {
+	Root      string
+	Tokens    int
+	Pressure  float64
+	Tokenizer string
+	Charms    []CharmRef
+	// Explain adds each file's signals to the JSON (as --explain does to the text).
+	Explain bool
+}
+
+// mapDoc is the `map` document of CONTRACT §3; field order is the contract's.
+type mapDoc struct {
+	SchemaVersion int        `json:"schema_version"`
+	Root          string     `json:"root"`
+	Budget        budgetDoc  `json:"budget"`
+	Charms        []CharmRef `json:"charms"`
+	Files         []fileDoc  `json:"files"`
+	Text          string     `json:"text"`
+}
+
+type budgetDoc struct {
+	Tokens          int     `json:"tokens"`
+	Pressure        float64 `json:"pressure"`
+	EffectiveTokens int     `json:"effective_tokens"`
+	UsedTokens      int     `json:"used_tokens"`
+	Tokenizer       string  `json:"tokenizer"`
+}
+
+type fileDoc struct {
+	Path    string        `json:"path"`
+	Score   float64       `json:"score"`
+	Shown   bool          `json:"shown"`
+	Class   string        `json:"class"`
+	Symbols []symbolDoc   `json:"symbols"`
+	Signals []rank.Signal `json:"signals,omitempty"`
+}
+
+type symbolDoc struct {
+	Name      string `json:"name"`
+	Kind      string `json:"kind"`
+	Qualifier string `json:"qualifier"`
+	Signature string `json:"signature"`
+	Line      int    `json:"line"`
+	Shown     bool   `json:"shown"`
+}
+
+// MapJSON is the `map --format json` document: every ranked file in rank order with its
+// score and symbols, what the text shows, the budget and the text itself. It has no
+// trailing newline.
+func MapJSON(r rank.Result, out Output, meta MapMeta) ([]byte, error) {
+	tok := meta.Tokenizer
+	if tok == "" {
+		tok = TokCL100k
+	}
+	doc := mapDoc{SchemaVersion: SchemaVersion, Root: meta.Root, Charms: meta.Charms, Text: out.Text,
+		Budget: budgetDoc{Tokens: meta.Tokens, Pressure: meta.Pressure, EffectiveTokens: out.EffectiveTokens,
+			UsedTokens: out.UsedTokens, Tokenizer: tok},
+		Files: make([]fileDoc, 0, len(r.Files))}
+	if doc.Charms == nil {
+		doc.Charms = []CharmRef{}
+	}
+	for _, f := range r.Files {
+		fd := fileDoc{Path: f.Path, Score: f.Score, Shown: out.Shown[f.Path], Class: f.Class,
+			Symbols: make([]symbolDoc, len(f.Symbols))}
+		if meta.Explain {
+			fd.Signals = f.Signals
+		}
+		for i, s := range f.Symbols {
+			fd.Symbols[i] = symbolDoc{Name: s.Name, Kind: s.Kind, Qualifier: s.Qualifier, Signature: s.Signature,
+				Line: s.Line, Shown: out.ShownSymbols[f.Path][i]}
+		}
+		doc.Files = append(doc.Files, fd)
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(doc); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}

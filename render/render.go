@@ -1,0 +1,224 @@
+// Package render turns a ranked tree (rank.Result) into the text views and JSON of the
+// `map` command.
+//
+// Views: "compact" (one line per top-ranked file: `path — primary symbol, +N more`), "full"
+// (file blocks in rank order: `path:` at column 0, symbols indented, methods nested under
+// their class, within the token budget) and "all" (every file, every symbol, no budget).
+//
+// The budget is a hard maximum: the text never has more tokens than the effective budget as
+// counted by the chosen tokenizer (tiktoken cl100k_base or o200k_base, or chars4, Cantrip's
+// ceil(characters/4)). Lines are counted once each and the budget is filled greedily (see
+// fit); the final text is counted again and trimmed if the per-line sum ever undercounts.
+//
+// The text carries no line numbers and no scores (unless --explain asks for them), so an
+// edit inside a function body leaves it byte for byte the same; the JSON carries both.
+package render
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/cantrip-dev/charmcraft-map/rank"
+)
+
+// Views.
+const (
+	ViewCompact = "compact"
+	ViewFull    = "full"
+	ViewAll     = "all"
+)
+
+// DefaultTop is the number of files of the compact view when Options.Top is 0.
+const DefaultTop = 10
+
+// Pressure thresholds (CONTRACT §1): the share of the agent's context already used.
+const (
+	PressureHalve = 0.80 // at or above: the budget halves
+	PressureEmpty = 0.95 // at or above: nothing is printed
+)
+
+// Options select the view and the budget.
+type Options struct {
+	View      string  // ViewCompact (default), ViewFull or ViewAll
+	Tokens    int     // the budget; 0 prints nothing (ignored by ViewAll)
+	Pressure  float64 // 0..1 (ignored by ViewAll)
+	Tokenizer string  // TokCL100k (default), TokO200k or TokChars4
+	Top       int     // compact view: number of files (DefaultTop when 0)
+	Explain   bool    // add each file's signals after it
+	// Focus are files already in the agent's context: ranked, but not rendered by the
+	// compact and full views.
+	Focus []string
+}
+
+// Output is the rendered text and what made it in.
+type Output struct {
+	Text string
+	// Shown holds the paths of the files in Text.
+	Shown map[string]bool
+	// ShownSymbols holds, per shown file, the indexes (into rank.File.Symbols) of the symbols
+	// in Text, including classes printed as the context of a method.
+	ShownSymbols    map[string]map[int]bool
+	UsedTokens      int // tokens of Text under the tokenizer
+	EffectiveTokens int // the budget after pressure
+}
+
+// EffectiveTokens is the budget after pressure: halved at PressureHalve, zero at PressureEmpty.
+func EffectiveTokens(tokens int, pressure float64) int {
+	switch {
+	case tokens <= 0 || pressure >= PressureEmpty:
+		return 0
+	case pressure >= PressureHalve:
+		return tokens / 2
+	}
+	return tokens
+}
+
+// Render renders r. Errors are bad options only; any Result renders.
+func Render(r rank.Result, opt Options) (Output, error) {
+	c, err := newCounter(opt.Tokenizer)
+	if err != nil {
+		return Output{}, err
+	}
+	switch {
+	case opt.Tokens < 0:
+		return Output{}, fmt.Errorf("token budget must be 0 or more, not %d", opt.Tokens)
+	case !(opt.Pressure >= 0 && opt.Pressure <= 1):
+		return Output{}, fmt.Errorf("pressure must be between 0 and 1, not %g", opt.Pressure)
+	case opt.Top < 0:
+		return Output{}, fmt.Errorf("top must be 0 or more, not %d", opt.Top)
+	}
+	out := Output{Shown: map[string]bool{}, ShownSymbols: map[string]map[int]bool{},
+		EffectiveTokens: EffectiveTokens(opt.Tokens, opt.Pressure)}
+	focus := map[string]bool{}
+	for _, f := range opt.Focus {
+		focus[strings.TrimPrefix(f, "./")] = true
+	}
+	var doc document
+	switch opt.View {
+	case ViewAll:
+		doc = allView(r, opt.Explain)
+	case ViewFull:
+		doc = fitFull(candidates(r, focus), opt.Explain, c, out.EffectiveTokens*c.perToken)
+	case ViewCompact, "":
+		top := opt.Top
+		if top == 0 {
+			top = DefaultTop
+		}
+		doc = fitCompact(r, focus, top, opt.Explain, c, out.EffectiveTokens*c.perToken)
+	default:
+		return Output{}, fmt.Errorf("unknown view %q (want %s, %s or %s)", opt.View, ViewCompact, ViewFull, ViewAll)
+	}
+	out.Text = doc.text()
+	out.UsedTokens = c.tokens(c.units(out.Text))
+	for _, b := range doc {
+		out.Shown[b.path] = true
+		if len(b.shown) > 0 {
+			out.ShownSymbols[b.path] = b.shown
+		}
+	}
+	return out, nil
+}
+
+// block is one file's part of the text.
+type block struct {
+	path  string
+	lines []string // each ends in "\n"
+	shown map[int]bool
+}
+
+type document []block
+
+func (d document) text() string {
+	var sb strings.Builder
+	for _, b := range d {
+		for _, l := range b.lines {
+			sb.WriteString(l)
+		}
+	}
+	return sb.String()
+}
+
+// explainLine lists a file's score and signals: `  # score=0.213 pagerank=0.0712 hub-entrypoint=3`.
+func explainLine(f *rank.File) string {
+	var sb strings.Builder
+	sb.WriteString("  # score=" + num(f.Score))
+	for _, s := range f.Signals {
+		sb.WriteString(" " + s.Name + "=" + num(s.Value))
+		if s.Note != "" {
+			sb.WriteString("(" + oneLine(s.Note) + ")")
+		}
+	}
+	return sb.String() + "\n"
+}
+
+func num(x float64) string { return strconv.FormatFloat(x, 'g', 3, 64) }
+
+var newlines = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ")
+
+// oneLine keeps a value on its line.
+func oneLine(s string) string {
+	return newlines.Replace(strings.TrimSpace(s))
+}
+
+// fitCompact lists the top files, one line each, until the budget (in units) is spent.
+func fitCompact(r rank.Result, focus map[string]bool, top int, explain bool, c counter, budget int) document {
+	var doc document
+	used := 0
+	for i := range r.Files {
+		f := &r.Files[i]
+		if len(doc) == top {
+			break
+		}
+		if focus[f.Path] || f.Focused || len(f.Symbols) == 0 {
+			continue
+		}
+		first := f.Symbols[0].Name
+		if isYAML(f) {
+			first = yamlTag(f.Symbols[0]) + " " + first
+		}
+		line := oneLine(f.Path) + " — " + oneLine(first)
+		if n := len(f.Symbols) - 1; n > 0 {
+			line += ", +" + strconv.Itoa(n) + " more"
+		}
+		b := block{path: f.Path, lines: []string{line + "\n"}, shown: map[int]bool{0: true}}
+		if explain {
+			b.lines = append(b.lines, explainLine(f))
+		}
+		cost := 0
+		for _, l := range b.lines {
+			cost += c.units(l)
+		}
+		if used+cost > budget {
+			break
+		}
+		used += cost
+		doc = append(doc, b)
+	}
+	return trim(doc, c, budget, func(d document) document { return d[:len(d)-1] })
+}
+
+// trim drops content (with drop, which must shrink the document) until the whole text fits:
+// the per-line sums the fitting uses match the tokenizer on whole texts in practice, but
+// BPE merges are not guaranteed to respect line ends, so the final text is counted again.
+func trim(doc document, c counter, budget int, drop func(document) document) document {
+	for len(doc) > 0 && c.units(doc.text()) > budget {
+		doc = drop(doc)
+	}
+	return doc
+}
+
+// isYAML reports a charm YAML file (its symbols are interfaces).
+func isYAML(f *rank.File) bool {
+	return f.Class == rank.ClassYAML || strings.HasSuffix(f.Path, ".yaml") || strings.HasSuffix(f.Path, ".yml")
+}
+
+// yamlTag is the "[relation]" prefix of an interface's signature.
+func yamlTag(s rank.Symbol) string {
+	if strings.HasPrefix(s.Signature, "[") {
+		if i := strings.IndexByte(s.Signature, ']'); i > 0 {
+			return s.Signature[:i+1]
+		}
+	}
+	return "[" + s.Kind + "]"
+}

@@ -1,0 +1,488 @@
+package render
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/cantrip-dev/charmcraft-map/rank"
+)
+
+// --- hand-built results --------------------------------------------------------------------
+
+func method(class, name string, score float64, line int) rank.Symbol {
+	return rank.Symbol{Name: class + "." + name, Kind: "method", Qualifier: class, Line: line, Score: score,
+		Signature: "def " + name + "(self) -> None:"}
+}
+
+// small is a ranked charm: the charm module, the YAML, a helper module, a vendored library.
+func small() rank.Result {
+	return rank.Result{Files: []rank.File{
+		{Path: "src/charm.py", Class: rank.ClassSource, Score: 0.5, Signals: []rank.Signal{{Name: "hub-entrypoint", Value: 3}, {Name: "pagerank", Value: 0.125}}, Symbols: []rank.Symbol{
+			{Name: "DemoCharm", Kind: "class", Line: 10, Score: 9, Signature: "class DemoCharm(ops.CharmBase):"},
+			method("DemoCharm", "_on_database_created", 5, 40),
+			method("DemoCharm", "__init__", 4, 12),
+			{Name: "main", Kind: "function", Line: 90, Score: 2, Signature: "def main():"},
+			method("DemoCharm", "_helper", 1, 80),
+		}},
+		{Path: "metadata.yaml", Class: rank.ClassYAML, Score: 0.3, Symbols: []rank.Symbol{
+			{Name: "database", Kind: "relation", Line: 7, Score: 3, Signature: "[relation] database (requires postgresql_client)",
+				Links: []string{"DatabaseHandler._on_database_created"}},
+			{Name: "app", Kind: "container", Line: 12, Score: 1, Signature: "[container] app (resource app-image)"},
+		}},
+		{Path: "src/helpers.py", Class: rank.ClassSource, Score: 0.15, Symbols: []rank.Symbol{
+			{Name: "render_config", Kind: "function", Line: 3, Score: 2, Signature: "def render_config(port: int) -> str:"},
+		}},
+		{Path: "src/empty.py", Class: rank.ClassSource, Score: 0.04},
+		{Path: "lib/charms/x/v0/x.py", Class: rank.ClassLib, Score: 0.01, Symbols: []rank.Symbol{
+			{Name: "X", Kind: "class", Line: 1, Score: 3, Signature: "class X:"},
+		}},
+	}}
+}
+
+func mustRender(t testing.TB, r rank.Result, opt Options) Output {
+	t.Helper()
+	out, err := Render(r, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// --- formats --------------------------------------------------------------------------------
+
+func TestCompactView(t *testing.T) {
+	out := mustRender(t, small(), Options{Tokens: 1500})
+	want := "src/charm.py \u2014 DemoCharm, +4 more\n" +
+		"metadata.yaml \u2014 [relation] database, +1 more\n" +
+		"src/helpers.py \u2014 render_config\n" +
+		"lib/charms/x/v0/x.py \u2014 X\n"
+	if out.Text != want {
+		t.Errorf("compact view:\n%s\nwant:\n%s", out.Text, want)
+	}
+	if !out.Shown["src/charm.py"] || out.Shown["src/empty.py"] || !out.ShownSymbols["src/charm.py"][0] || out.ShownSymbols["src/charm.py"][1] {
+		t.Errorf("shown = %v %v", out.Shown, out.ShownSymbols)
+	}
+	out = mustRender(t, small(), Options{Tokens: 1500, Top: 2})
+	if strings.Count(out.Text, "\n") != 2 {
+		t.Errorf("--top 2:\n%s", out.Text)
+	}
+	// The budget cuts the list at a line end, never inside a line.
+	n, _ := Count("src/charm.py \u2014 DemoCharm, +4 more\n", TokCL100k)
+	out = mustRender(t, small(), Options{Tokens: n + 3})
+	if out.Text != "src/charm.py \u2014 DemoCharm, +4 more\n" {
+		t.Errorf("compact under a tight budget: %q", out.Text)
+	}
+}
+
+func TestFullView(t *testing.T) {
+	out := mustRender(t, small(), Options{View: ViewFull, Tokens: 1500})
+	want := `src/charm.py:
+  class DemoCharm(ops.CharmBase):
+    def _on_database_created(self) -> None:
+    def __init__(self) -> None:
+    def _helper(self) -> None:
+  def main():
+metadata.yaml:
+  [relation] database (requires postgresql_client) -> DatabaseHandler._on_database_created
+  [container] app (resource app-image)
+src/helpers.py:
+  def render_config(port: int) -> str:
+lib/charms/x/v0/x.py:
+  class X:
+`
+	if out.Text != want {
+		t.Errorf("full view:\n%s\nwant:\n%s", out.Text, want)
+	}
+	if out.UsedTokens == 0 || out.EffectiveTokens != 1500 {
+		t.Errorf("used %d effective %d", out.UsedTokens, out.EffectiveTokens)
+	}
+}
+
+func TestFullViewNestsMethodsUnderTheirClass(t *testing.T) {
+	// A method more important than its class brings the class line along as its context.
+	r := rank.Result{Files: []rank.File{{Path: "a.py", Score: 1, Symbols: []rank.Symbol{
+		method("Handler", "on_event", 9, 20),
+		{Name: "helper", Kind: "function", Score: 5, Line: 50, Signature: "def helper():"},
+		{Name: "Handler", Kind: "class", Score: 1, Line: 10, Signature: "class Handler:"},
+		method("Handler", "other", 0.5, 30),
+	}}}}
+	n, _ := Count("a.py:\n  class Handler:\n    def on_event(self) -> None:\n", TokCL100k)
+	out := mustRender(t, r, Options{View: ViewFull, Tokens: n})
+	if out.Text != "a.py:\n  class Handler:\n    def on_event(self) -> None:\n" {
+		t.Errorf("method without its class: %q", out.Text)
+	}
+	if !out.ShownSymbols["a.py"][2] || !out.ShownSymbols["a.py"][0] || out.ShownSymbols["a.py"][1] {
+		t.Errorf("shown symbols = %v", out.ShownSymbols)
+	}
+	out = mustRender(t, r, Options{View: ViewAll})
+	want := "a.py:\n  class Handler:\n    def on_event(self) -> None:\n    def other(self) -> None:\n  def helper():\n"
+	if out.Text != want {
+		t.Errorf("all view:\n%s\nwant:\n%s", out.Text, want)
+	}
+}
+
+func TestYAMLLinksAndOneLineValues(t *testing.T) {
+	r := rank.Result{Files: []rank.File{{Path: "charmcraft.yaml", Class: rank.ClassYAML, Score: 1, Symbols: []rank.Symbol{
+		{Name: "db", Kind: "relation", Signature: "[relation] db (requires pg)", Links: []string{"A.a", "A.b", "C.c", "D.d", "E.e"}},
+		{Name: "motd", Kind: "config-option", Signature: "[config] motd (string, default \"hi\nthere\")"},
+	}}}}
+	out := mustRender(t, r, Options{View: ViewAll})
+	want := "charmcraft.yaml:\n  [relation] db (requires pg) -> A.a, .b, C.c, +2 more\n  [config] motd (string, default \"hi there\")\n"
+	if out.Text != want {
+		t.Errorf("got:\n%s\nwant:\n%s", out.Text, want)
+	}
+}
+
+func TestExplain(t *testing.T) {
+	out := mustRender(t, small(), Options{View: ViewFull, Tokens: 1500, Explain: true})
+	if !strings.Contains(out.Text, "src/charm.py:\n  # score=0.5 hub-entrypoint=3 pagerank=0.125\n  class DemoCharm") {
+		t.Errorf("explain line missing:\n%s", out.Text)
+	}
+	out = mustRender(t, small(), Options{Tokens: 1500, Explain: true})
+	if !strings.HasPrefix(out.Text, "src/charm.py \u2014 DemoCharm, +4 more\n  # score=0.5 ") {
+		t.Errorf("compact explain:\n%s", out.Text)
+	}
+}
+
+func TestFocusedFilesNotRendered(t *testing.T) {
+	for _, view := range []string{ViewCompact, ViewFull} {
+		out := mustRender(t, small(), Options{View: view, Tokens: 1500, Focus: []string{"./src/charm.py"}})
+		if strings.Contains(out.Text, "src/charm.py") || out.Shown["src/charm.py"] || !out.Shown["metadata.yaml"] {
+			t.Errorf("%s view shows the focused file:\n%s", view, out.Text)
+		}
+	}
+	r := small()
+	r.Files[1].Focused = true
+	if out := mustRender(t, r, Options{View: ViewFull, Tokens: 1500}); strings.Contains(out.Text, "metadata.yaml") {
+		t.Error("rank's Focused flag ignored")
+	}
+	if out := mustRender(t, r, Options{View: ViewAll, Focus: []string{"src/charm.py"}}); !strings.Contains(out.Text, "src/charm.py:") ||
+		!strings.Contains(out.Text, "metadata.yaml:") || !strings.Contains(out.Text, "src/empty.py:\n") {
+		t.Errorf("--all must show every file:\n%s", out.Text)
+	}
+}
+
+func TestPressureAndZeroBudget(t *testing.T) {
+	r := randomResult(rand.New(rand.NewPCG(1, 2)), 200)
+	full := mustRender(t, r, Options{View: ViewFull, Tokens: 1500})
+	half := mustRender(t, r, Options{View: ViewFull, Tokens: 1500, Pressure: 0.85})
+	if half.EffectiveTokens != 750 || half.UsedTokens > 750 || half.UsedTokens < 700 || full.UsedTokens < 1400 {
+		t.Errorf("pressure 0.85: effective %d used %d (unpressured %d)", half.EffectiveTokens, half.UsedTokens, full.UsedTokens)
+	}
+	for _, opt := range []Options{{View: ViewFull, Tokens: 1500, Pressure: 0.96}, {View: ViewFull, Tokens: 1500, Pressure: 0.95},
+		{Tokens: 1500, Pressure: 1}, {View: ViewFull}, {}} {
+		out := mustRender(t, r, opt)
+		if out.Text != "" || out.UsedTokens != 0 || out.EffectiveTokens != 0 || len(out.Shown) != 0 {
+			t.Errorf("%+v printed %d tokens", opt, out.UsedTokens)
+		}
+	}
+	if got := EffectiveTokens(1500, 0.79999); got != 1500 {
+		t.Errorf("EffectiveTokens below the threshold = %d", got)
+	}
+	if got := EffectiveTokens(1501, 0.8); got != 750 {
+		t.Errorf("EffectiveTokens at the threshold = %d", got)
+	}
+}
+
+func TestAllIgnoresBudget(t *testing.T) {
+	r := randomResult(rand.New(rand.NewPCG(3, 4)), 50)
+	out := mustRender(t, r, Options{View: ViewAll, Tokens: 10, Pressure: 0.99})
+	syms := 0
+	for _, f := range r.Files {
+		syms += len(f.Symbols)
+		if !strings.Contains(out.Text, oneLine(f.Path)+":\n") {
+			t.Errorf("%s missing from --all", f.Path)
+		}
+	}
+	if got := strings.Count(out.Text, "\n"); got != syms+len(r.Files) {
+		t.Errorf("--all has %d lines, want %d", got, syms+len(r.Files))
+	}
+	if out.UsedTokens <= 10 {
+		t.Errorf("--all used %d tokens", out.UsedTokens)
+	}
+}
+
+func TestBadOptions(t *testing.T) {
+	for _, opt := range []Options{{View: "tree"}, {Tokenizer: "gpt2"}, {Tokens: -1}, {Pressure: 1.5}, {Pressure: -0.1}, {Top: -2}} {
+		if _, err := Render(small(), opt); err == nil {
+			t.Errorf("%+v: no error", opt)
+		}
+	}
+}
+
+func TestBodyEditLeavesTextUnchanged(t *testing.T) {
+	// A body edit moves the lines of later definitions and nothing else: the text is the same.
+	a := small()
+	b := small()
+	for i := range b.Files {
+		for j := range b.Files[i].Symbols {
+			b.Files[i].Symbols[j].Line += 7
+		}
+	}
+	for _, view := range []string{ViewCompact, ViewFull, ViewAll} {
+		if x, y := mustRender(t, a, Options{View: view, Tokens: 1500}).Text, mustRender(t, b, Options{View: view, Tokens: 1500}).Text; x != y {
+			t.Errorf("%s view changed:\n%s\n%s", view, x, y)
+		}
+	}
+}
+
+// --- the budget, as properties ----------------------------------------------------------------
+
+var words = []string{"self", "event", "relation", "config", "data", "str", "int", "None", "Optional[dict[str, Any]]",
+	"ops.CharmBase", "é", "naïve", "—", "数据库", "🚀", "  ", "=", "'x'", "\"quoted\"", "0.85", "1234567", "::", "->", "\t"}
+
+func randomText(rnd *rand.Rand, n int) string {
+	var sb strings.Builder
+	for i := range n {
+		if i > 0 && rnd.IntN(3) > 0 {
+			sb.WriteByte(' ')
+		}
+		sb.WriteString(words[rnd.IntN(len(words))])
+		if rnd.IntN(60) == 0 {
+			sb.WriteString("\n")
+		}
+	}
+	return sb.String()
+}
+
+// randomResult makes a ranked tree of n files with classes, methods, functions and YAML
+// interfaces whose lines vary from a few tokens to a few dozen.
+func randomResult(rnd *rand.Rand, n int) rank.Result {
+	var r rank.Result
+	score := 1.0
+	for i := range n {
+		score *= 0.5 + rnd.Float64()/2
+		f := rank.File{Path: fmt.Sprintf("src/pkg%d/mod_%s_%d.py", i%7, strings.ReplaceAll(randomText(rnd, 1), "\n", ""), i), Score: score}
+		if rnd.IntN(10) == 0 {
+			f.Path, f.Class = fmt.Sprintf("charm%d/metadata.yaml", i), rank.ClassYAML
+			for k := range rnd.IntN(12) {
+				f.Symbols = append(f.Symbols, rank.Symbol{Name: fmt.Sprintf("endpoint-%d", k), Kind: "relation",
+					Signature: "[relation] endpoint (" + randomText(rnd, 2) + ")", Links: []string{"A.b", "C.d"}[:rnd.IntN(3)]})
+			}
+		} else {
+			for c := range rnd.IntN(4) {
+				cls := fmt.Sprintf("Class%d", c)
+				f.Symbols = append(f.Symbols, rank.Symbol{Name: cls, Kind: "class", Signature: "class " + cls + "(" + randomText(rnd, 1) + "):"})
+				for m := range rnd.IntN(15) {
+					f.Symbols = append(f.Symbols, rank.Symbol{Name: fmt.Sprintf("%s.m%d", cls, m), Kind: "method", Qualifier: cls,
+						Signature: fmt.Sprintf("def m%d(%s):", m, randomText(rnd, rnd.IntN(14)))})
+				}
+			}
+			for k := range rnd.IntN(4) {
+				f.Symbols = append(f.Symbols, rank.Symbol{Name: fmt.Sprintf("f%d", k), Kind: "function",
+					Signature: fmt.Sprintf("def f%d(%s) -> %s:", k, randomText(rnd, rnd.IntN(8)), randomText(rnd, 1))})
+			}
+		}
+		rnd.Shuffle(len(f.Symbols), func(a, b int) { f.Symbols[a], f.Symbols[b] = f.Symbols[b], f.Symbols[a] })
+		r.Files = append(r.Files, f)
+	}
+	return r
+}
+
+func checkBudget(t *testing.T, r rank.Result, opt Options) Output {
+	t.Helper()
+	out := mustRender(t, r, opt)
+	n, err := Count(out.Text, opt.Tokenizer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eff := EffectiveTokens(opt.Tokens, opt.Pressure)
+	if n > eff || out.UsedTokens != n || out.EffectiveTokens != eff {
+		t.Fatalf("%+v: text has %d tokens (reported %d), budget %d", opt, n, out.UsedTokens, eff)
+	}
+	return out
+}
+
+func TestBudgetNeverExceeded(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(11, 13))
+	budgets := []int{1, 2, 3, 5, 8, 13, 20, 50, 100, 333, 1000, 1500, 2999, 3000}
+	for range 40 {
+		budgets = append(budgets, 1+rnd.IntN(3000))
+	}
+	for trial := range 12 {
+		r := randomResult(rnd, 1+rnd.IntN(120))
+		for _, tok := range []string{TokCL100k, TokO200k, TokChars4} {
+			for _, b := range budgets {
+				for _, view := range []string{ViewFull, ViewCompact} {
+					opt := Options{View: view, Tokens: b, Tokenizer: tok, Explain: trial%3 == 0, Top: 1 + rnd.IntN(30)}
+					if trial%4 == 1 {
+						opt.Pressure = 0.8 + rnd.Float64()*0.2
+					}
+					checkBudget(t, r, opt)
+				}
+			}
+		}
+	}
+}
+
+func TestBudgetFilled(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(5, 8))
+	for trial := range 10 {
+		r := randomResult(rnd, 150)
+		all, _ := Count(mustRender(t, r, Options{View: ViewAll}).Text, TokCL100k)
+		for _, tok := range []string{TokCL100k, TokO200k, TokChars4} {
+			for _, b := range []int{100, 300, 700, 1000, 1500, 2200, 3000} {
+				if all < 2*b {
+					continue
+				}
+				opt := Options{View: ViewFull, Tokens: b, Tokenizer: tok, Explain: trial%2 == 0}
+				out := checkBudget(t, r, opt)
+				if fill := float64(out.UsedTokens) / float64(b); b >= 500 && fill < 0.95 {
+					t.Errorf("trial %d %s budget %d: used %d (%.1f%%)", trial, tok, b, out.UsedTokens, 100*fill)
+				}
+				checkMaximal(t, r, opt, out)
+			}
+		}
+	}
+}
+
+// checkMaximal asserts that no line the full view could add next fits in what is left of the
+// budget: the next symbol of a shown file, or the header and first symbol of another file.
+func checkMaximal(t *testing.T, r rank.Result, opt Options, out Output) {
+	t.Helper()
+	c, _ := newCounter(opt.Tokenizer)
+	left := out.EffectiveTokens*c.perToken - c.units(out.Text)
+	for i := range r.Files {
+		v := newFileView(&r.Files[i], opt.Explain)
+		shown := out.ShownSymbols[v.f.Path]
+		k := 0
+		for shown[k] {
+			k++
+		}
+		if k == len(v.lines) {
+			continue
+		}
+		cost := 0
+		if k == 0 {
+			cost = v.headUnits(c)
+		}
+		for a := k; a >= 0 && !shown[a]; a = v.parent[a] {
+			cost += v.lineUnits(c, a)
+		}
+		if cost <= left {
+			t.Errorf("%s budget %d: %d units left, yet %s symbol %d costs %d", opt.Tokenizer, opt.Tokens, left, v.f.Path, k, cost)
+			return
+		}
+	}
+}
+
+func TestFullViewBreadth(t *testing.T) {
+	// With a budget for a few dozen lines, the top file does not take it all: the next files
+	// show their leading symbols too, and every shown file shows a prefix of its symbols.
+	r := randomResult(rand.New(rand.NewPCG(9, 9)), 60)
+	out := mustRender(t, r, Options{View: ViewFull, Tokens: 800})
+	if len(out.Shown) < 5 {
+		t.Errorf("only %d files shown", len(out.Shown))
+	}
+	for _, f := range r.Files {
+		idx := out.ShownSymbols[f.Path]
+		k := 0
+		for idx[k] {
+			k++
+		}
+		for j := k; j < len(f.Symbols); j++ {
+			if idx[j] && f.Symbols[j].Kind != "class" { // only enclosing classes may follow the prefix
+				t.Errorf("%s: symbol %d shown after a gap at %d", f.Path, j, k)
+			}
+		}
+	}
+}
+
+func TestMapJSON(t *testing.T) {
+	r := small()
+	out := mustRender(t, r, Options{View: ViewFull, Tokens: 40})
+	b, err := MapJSON(r, out, MapMeta{Root: "/tmp/charm", Tokens: 40, Tokenizer: "cl100k", Charms: []CharmRef{{Name: "demo", Dir: "."}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := []string{`"schema_version": 1`, `"root"`, `"budget"`, `"tokens": 40`, `"pressure"`, `"effective_tokens": 40`,
+		`"used_tokens"`, `"tokenizer": "cl100k"`, `"charms"`, `"files"`, `"path": "src/charm.py"`, `"score"`, `"shown"`,
+		`"symbols"`, `"name"`, `"kind"`, `"qualifier"`, `"signature"`, `"line"`, `"text"`}
+	last := -1
+	for _, k := range keys {
+		i := strings.Index(string(b[last+1:]), k)
+		if i < 0 {
+			t.Fatalf("%s missing or out of order in\n%s", k, b)
+		}
+		last += i + 1
+	}
+	var doc struct {
+		Files []struct {
+			Path    string
+			Shown   bool
+			Symbols []struct{ Shown bool }
+		}
+		Text string
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range doc.Files {
+		got = append(got, f.Path)
+		if f.Shown != strings.Contains(doc.Text, f.Path+":\n") {
+			t.Errorf("%s: shown=%v but text is\n%s", f.Path, f.Shown, doc.Text)
+		}
+	}
+	if !slices.Equal(got, []string{"src/charm.py", "metadata.yaml", "src/helpers.py", "src/empty.py", "lib/charms/x/v0/x.py"}) {
+		t.Errorf("files = %v", got)
+	}
+	if !doc.Files[0].Symbols[0].Shown || doc.Files[0].Symbols[4].Shown {
+		t.Errorf("symbol shown flags: %+v", doc.Files[0].Symbols)
+	}
+	if strings.Contains(string(b), `\u003e`) {
+		t.Error("HTML escaping in JSON")
+	}
+	empty, _ := MapJSON(rank.Result{}, Output{}, MapMeta{})
+	if !strings.Contains(string(empty), `"charms": []`) || !strings.Contains(string(empty), `"files": []`) {
+		t.Errorf("empty lists must be [] not null:\n%s", empty)
+	}
+}
+
+func FuzzFit(f *testing.F) {
+	f.Add("src/charm.py", "class A:\ndef b(self):", 50, uint8(0), uint8(1))
+	f.Add("é/数据库.py", "🚀 ->  \t x", 3, uint8(2), uint8(0))
+	f.Fuzz(func(t *testing.T, path, sigs string, budget int, tok, view uint8) {
+		budget = budget % 4000
+		if budget < 0 {
+			budget = -budget
+		}
+		var r rank.Result
+		for i, p := range strings.Split(path, "/") {
+			fl := rank.File{Path: p + fmt.Sprint(i), Score: 1 / float64(i+1)}
+			for j, s := range strings.Split(sigs, ":") {
+				fl.Symbols = append(fl.Symbols, rank.Symbol{Name: fmt.Sprint("s", j), Kind: []string{"class", "method"}[j%2],
+					Qualifier: []string{"", "s0"}[j%2], Signature: s, Links: strings.Fields(s)})
+			}
+			r.Files = append(r.Files, fl)
+		}
+		opt := Options{View: []string{ViewFull, ViewCompact}[view%2], Tokens: budget,
+			Tokenizer: []string{TokCL100k, TokO200k, TokChars4}[tok%3], Explain: view%4 > 1}
+		out := mustRender(t, r, opt)
+		if n, _ := Count(out.Text, opt.Tokenizer); n > budget {
+			t.Fatalf("%d tokens over a budget of %d:\n%q", n, budget, out.Text)
+		}
+	})
+}
+
+// --- benchmarks -------------------------------------------------------------------------------
+
+func BenchmarkRenderFull1500(b *testing.B) {
+	r := randomResult(rand.New(rand.NewPCG(1, 1)), 300)
+	mustRender(b, r, Options{View: ViewFull, Tokens: 1500}) // load the codec
+	for b.Loop() {
+		mustRender(b, r, Options{View: ViewFull, Tokens: 1500})
+	}
+}
+
+func BenchmarkCount6KB(b *testing.B) {
+	text := mustRender(b, randomResult(rand.New(rand.NewPCG(1, 1)), 300), Options{View: ViewAll}).Text[:6000]
+	Count(text, TokCL100k)
+	for b.Loop() {
+		Count(text, TokCL100k)
+	}
+}
