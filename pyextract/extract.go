@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	sitter "github.com/smacker/go-tree-sitter"
 )
@@ -72,7 +73,7 @@ func Parse(path string, src []byte) File {
 	}
 	f.Errors = errs
 	if errs > 0 {
-		tr, t = recoverSwallowed(tr, t, sc)
+		tr, t = recoverSwallowed(tr, t)
 	}
 	defer tr.Close()
 
@@ -355,12 +356,15 @@ func (e *extractor) references(sc *scratch) {
 				continue
 			}
 			b := t.raw(i)
+			if !utf8.Valid(b) {
+				b = []byte(validString(b))
+			}
 			if k, ok := index[string(b)]; ok {
 				if k >= 0 {
 					counts[k]++
 				}
 			} else {
-				index[validString(b)] = int32(len(counts))
+				index[string(b)] = int32(len(counts))
 				counts = append(counts, 1)
 			}
 			continue

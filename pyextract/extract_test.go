@@ -595,6 +595,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("def f(:\n    x = (\n\ndef g():\n    '''\n"))
 	f.Add([]byte("\xEF\xBB\xBFX = 'a'\r\nfrom . import (a as b,\r\n c)\r\n"))
 	f.Add([]byte("X = getattr(self.on, f'{a}')[0](1)(2).b\n"))
+	f.Add([]byte("def \xff\xfe(a=\"\xc3\"):\n    r\xe9f = 1\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		file := Parse("fuzz.py", src)
 		inRange := func(what string, line int) {

@@ -41,8 +41,14 @@ var factKinds = func() []factKind {
 	return ks
 }()
 
-func factKindOf(n *sitter.Node) factKind {
-	if s := int(n.Symbol()); s < len(factKinds) {
+// Field ids only fact extraction reads.
+var (
+	fCondition = fieldID("condition")
+	fSubject   = fieldID("subject")
+)
+
+func (t *tree) factKind(i int32) factKind {
+	if s := int(t.nodes[i].sym); s < len(factKinds) {
 		return factKinds[s]
 	}
 	return fkOther
@@ -58,12 +64,12 @@ type funcState struct {
 	// may not run ("fast exit" guards in helper constructors).
 	returned bool
 	observe  map[string]bool // local aliases of a framework observe method
-	keyed    map[string]bool // local names bound to a chain keyedObject accepts
+	keyed    map[string]bool // local names bound to a chain keyedName accepts
 }
 
 // factFrame is one pending node of the iterative walk.
 type factFrame struct {
-	n     *sitter.Node
+	i     int32
 	class string
 	fn    *funcState
 	cond  bool
@@ -74,25 +80,28 @@ type factFrame struct {
 }
 
 type factWalker struct {
-	src   []byte
+	t     *tree
 	out   Facts
 	stack []factFrame
 }
 
-// extractFacts walks a parsed module and returns the linker facts (see Facts). The walk
-// uses an explicit stack, so nesting depth costs memory, not Go stack.
+// extractFacts walks a parsed module and returns the linker facts (see Facts). The walk runs
+// over the flattened tree with an explicit stack, so nesting depth costs memory, not Go
+// stack, and no node costs a call into C.
 //
 // Refinements over the Facts doc, which the linker relies on:
 //   - Conditional is also set after a `return` under a condition in the same function (a
 //     guard that exits early), and it is not set for the body of a `for` over a literal
-//     list/tuple/set, which always runs. A try body is not conditional; except/else are.
+//     list/tuple/set, which always runs. A `finally` block is not conditional.
 //   - `for x in (A, B):` records one Assign of x per element, so x resolves to A or B.
-//   - Calls of `__init__` (super().__init__(...), Base.__init__(self, ...)) and of
-//     `<x>.resources.fetch(...)` are Call facts too; calls that are raised, or whose callee
-//     ends in Error, Exception or Status, are not.
+//   - Calls of `__init__` (super().__init__(...), Base.__init__(self, ...)), of
+//     `<x>.resources.fetch(...)`, and calls passing a config-like chain as an argument
+//     (Settings.from_config(self.config)) are Call facts too; calls that are raised, or
+//     whose callee ends in Error, Exception or Status, are not.
 //   - In functions, only `x = ...` and `self.x = ...` are recorded; values that are neither a
 //     string, f-string, chain nor call are dropped, and the arguments of a call whose callee
-//     is neither a class nor a lookup are dropped (the callee alone says what x is).
+//     is neither a class nor a lookup and that passes no config-like chain are dropped (the
+//     callee alone says what x is).
 //   - Keys and AttrReads are recorded on chains whose last name ends in "config", "params"
 //     or "cfg" (Keys also: relations, storages, containers), or on a local name bound to
 //     such a chain in the same function.
@@ -100,8 +109,17 @@ func extractFacts(root *sitter.Node, src []byte) Facts {
 	if root == nil {
 		return Facts{}
 	}
-	w := &factWalker{src: src}
-	w.push(factFrame{n: root})
+	t, _ := flatten(root, src, 0, 0, nil, nil)
+	return factsOf(&t)
+}
+
+// factsOf is extractFacts on a tree already flattened (whole, from the module node).
+func factsOf(t *tree) Facts {
+	if len(t.nodes) == 0 {
+		return Facts{}
+	}
+	w := &factWalker{t: t}
+	w.push(factFrame{i: 0})
 	for len(w.stack) > 0 {
 		f := w.stack[len(w.stack)-1]
 		w.stack = w.stack[:len(w.stack)-1]
@@ -111,38 +129,42 @@ func extractFacts(root *sitter.Node, src []byte) Facts {
 }
 
 func (w *factWalker) push(f factFrame) {
-	if f.n != nil {
+	if f.i >= 0 {
 		w.stack = append(w.stack, f)
 	}
 }
 
-// pushChildren pushes n's named children so that they pop in source order.
-func (w *factWalker) pushChildren(f factFrame, n *sitter.Node) {
-	for i := int(n.NamedChildCount()) - 1; i >= 0; i-- {
-		c := n.NamedChild(i)
-		if kindOf(c) != kComment {
-			w.push(factFrame{n: c, class: f.class, fn: f.fn, cond: f.cond})
+// children lists i's children other than comments, in source order.
+func (w *factWalker) children(i int32) []int32 {
+	var out []int32
+	for c := i + 1; c < w.t.nodes[i].last; c = w.t.nodes[c].last {
+		if w.t.kind(c) != kComment {
+			out = append(out, c)
 		}
+	}
+	return out
+}
+
+// pushChildren pushes i's children so that they pop in source order; cond(c) gives each
+// child's conditional flag.
+func (w *factWalker) pushChildren(f factFrame, i int32, cond func(c int32) bool) {
+	cs := w.children(i)
+	for k := len(cs) - 1; k >= 0; k-- {
+		c := f.cond
+		if cond != nil {
+			c = cond(cs[k])
+		}
+		w.push(factFrame{i: cs[k], class: f.class, fn: f.fn, cond: c})
 	}
 }
 
-// pushChildrenCond pushes n's named children, those other than keep under a condition.
-func (w *factWalker) pushChildrenCond(f factFrame, n, keep *sitter.Node) {
-	for i := int(n.NamedChildCount()) - 1; i >= 0; i-- {
-		c := n.NamedChild(i)
-		if kindOf(c) == kComment {
-			continue
-		}
-		cond := true
-		if keep != nil && c.Equal(keep) {
-			cond = f.cond
-		}
-		w.push(factFrame{n: c, class: f.class, fn: f.fn, cond: cond})
-	}
+// condExcept makes every child conditional except those in field keep.
+func (w *factWalker) condExcept(f factFrame, keep uint16) func(int32) bool {
+	return func(c int32) bool { return f.cond || keep == 0 || w.t.nodes[c].field != keep }
 }
 
-func (w *factWalker) scope(f factFrame, n *sitter.Node) Scope {
-	s := Scope{Class: f.class, Line: int(n.StartPoint().Row) + 1, Conditional: f.cond}
+func (w *factWalker) scope(f factFrame, i int32) Scope {
+	s := Scope{Class: f.class, Line: int(w.t.nodes[i].row) + 1, Conditional: f.cond}
 	if f.fn != nil {
 		s.Func = f.fn.name
 		s.Conditional = s.Conditional || f.fn.returned
@@ -151,35 +173,28 @@ func (w *factWalker) scope(f factFrame, n *sitter.Node) Scope {
 }
 
 func (w *factWalker) visit(f factFrame) {
-	n := f.n
-	switch kindOf(n) {
+	t, i := w.t, f.i
+	switch t.kind(i) {
 	case kComment, kIdentifier:
 		return
 	case kClassDef:
-		if name := field(n, "name"); name != nil {
-			w.push(factFrame{n: field(n, "body"), class: text(name, w.src), cond: f.cond})
+		if name := t.child(i, fName); name >= 0 {
+			w.push(factFrame{i: t.child(i, fBody), class: t.text(name), cond: f.cond})
 		}
 		return
 	case kFunctionDef:
-		if name := field(n, "name"); name != nil {
-			w.push(factFrame{n: field(n, "body"), class: f.class, fn: &funcState{name: text(name, w.src)}})
+		if name := t.child(i, fName); name >= 0 {
+			w.push(factFrame{i: t.child(i, fBody), class: f.class, fn: &funcState{name: t.text(name)}})
 		}
 		return
 	case kDecoratedDef:
-		w.push(factFrame{n: field(n, "definition"), class: f.class, fn: f.fn, cond: f.cond})
+		w.push(factFrame{i: t.child(i, fDefinition), class: f.class, fn: f.fn, cond: f.cond})
 		return
 	case kIf, kElif, kWhile:
-		w.pushChildrenCond(f, n, field(n, "condition"))
+		w.pushChildren(f, i, w.condExcept(f, fCondition))
 		return
-	case kElse, kExcept:
-		w.pushChildrenCond(f, n, nil)
-		return
-	case kTry:
-		for i := int(n.NamedChildCount()) - 1; i >= 0; i-- {
-			c := n.NamedChild(i)
-			k := kindOf(c)
-			w.push(factFrame{n: c, class: f.class, fn: f.fn, cond: f.cond || k == kExcept || k == kElse})
-		}
+	case kElse, kExcept, kTry:
+		w.pushChildren(f, i, func(c int32) bool { return f.cond || t.kind(c) != kFinally })
 		return
 	case kFor:
 		w.visitFor(f)
@@ -197,78 +212,71 @@ func (w *factWalker) visit(f factFrame) {
 		w.visitAttribute(f)
 		return
 	}
-	switch factKindOf(n) {
+	switch t.factKind(i) {
 	case fkReturn:
 		if f.fn != nil && f.cond {
 			f.fn.returned = true
 		}
 	case fkRaise:
-		for i := int(n.NamedChildCount()) - 1; i >= 0; i-- {
-			w.push(factFrame{n: n.NamedChild(i), class: f.class, fn: f.fn, cond: f.cond, noCall: true})
+		for _, c := range w.children(i) {
+			w.push(factFrame{i: c, class: f.class, fn: f.fn, cond: f.cond, noCall: true})
 		}
 		return
 	case fkMatch:
-		w.pushChildrenCond(f, n, field(n, "subject"))
+		w.pushChildren(f, i, w.condExcept(f, fSubject))
 		return
 	case fkAugmented:
-		w.push(factFrame{n: field(n, "right"), class: f.class, fn: f.fn, cond: f.cond})
+		w.push(factFrame{i: t.child(i, fRight), class: f.class, fn: f.fn, cond: f.cond})
 		return
 	}
-	w.pushChildren(f, n)
+	w.pushChildren(f, i, nil)
 }
 
 // visitFor records `for x in <literal sequence>` as one Assign of x per element; the body of
 // such a loop always runs, the body of any other loop is conditional.
 func (w *factWalker) visitFor(f factFrame) {
-	n := f.n
-	left, right := field(n, "left"), field(n, "right")
-	literal := right != nil && factKindOf(right) == fkSequence && right.NamedChildCount() > 0
+	t, i := w.t, f.i
+	left, right := t.child(i, fLeft), t.child(i, fRight)
 	var elems []Value
+	literal := right >= 0 && t.factKind(right) == fkSequence
 	if literal {
-		for i, cnt := 0, int(right.NamedChildCount()); i < cnt; i++ {
-			c := right.NamedChild(i)
-			if kindOf(c) == kComment {
-				continue
-			}
-			v := valueOf(c, w.src)
+		for _, c := range w.children(right) {
+			v := t.value(c, 0)
 			if v.Kind == ValOther {
 				literal = false
 				break
 			}
 			elems = append(elems, v)
 		}
+		literal = literal && len(elems) > 0
 	}
-	if literal && left != nil && kindOf(left) == kIdentifier {
-		target := Chain{{Name: text(left, w.src)}}
+	if literal && left >= 0 && t.kind(left) == kIdentifier {
+		target := Chain{{Name: t.text(left)}}
 		for _, v := range elems {
-			w.out.Assigns = append(w.out.Assigns, Assign{Scope: w.scope(f, n), Target: target, Value: v})
+			w.out.Assigns = append(w.out.Assigns, Assign{Scope: w.scope(f, i), Target: target, Value: v})
 		}
 	}
-	for i := int(n.NamedChildCount()) - 1; i >= 0; i-- {
-		c := n.NamedChild(i)
-		if kindOf(c) == kComment || (left != nil && c.Equal(left)) {
-			continue
+	cs := w.children(i)
+	for k := len(cs) - 1; k >= 0; k-- {
+		if c := cs[k]; c != left {
+			cond := f.cond || t.kind(c) == kElse || (t.kind(c) == kBlock && !literal)
+			w.push(factFrame{i: c, class: f.class, fn: f.fn, cond: cond})
 		}
-		cond := f.cond
-		if kindOf(c) == kElse || (kindOf(c) == kBlock && !literal) {
-			cond = true
-		}
-		w.push(factFrame{n: c, class: f.class, fn: f.fn, cond: cond})
 	}
 }
 
 func (w *factWalker) visitAssign(f factFrame) {
-	n := f.n
-	left, right, typ := field(n, "left"), field(n, "right"), field(n, "type")
+	t, i := w.t, f.i
+	left, right, typ := t.child(i, fLeft), t.child(i, fRight), t.child(i, fType)
 	value := right
-	for value != nil && kindOf(value) == kAssignment { // a = b = v: both get v
-		value = field(value, "right")
+	for value >= 0 && t.kind(value) == kAssignment { // a = b = v: both get v
+		value = t.child(value, fRight)
 	}
 	recorded := false
-	if target, ok := chainOf(left, w.src); ok && plainChain(target) {
+	if target, ok := t.chain(left, 0); ok && plainChain(target) {
 		v := Value{Kind: ValOther}
-		if value != nil {
-			v = valueOf(value, w.src)
+		if value >= 0 {
+			v = t.value(value, 0)
 		}
 		switch {
 		case f.fn == nil:
@@ -287,14 +295,14 @@ func (w *factWalker) visitAssign(f factFrame) {
 			}
 		}
 		if recorded {
-			a := Assign{Scope: w.scope(f, n), Target: target, Value: v}
-			if typ != nil {
-				a.Annotation = oneLine(rawText(typ, w.src), maxAnnotationLen)
+			a := Assign{Scope: w.scope(f, i), Target: target, Value: v}
+			if typ >= 0 {
+				a.Annotation = oneLine(t.raw(typ), maxAnnotationLen)
 			}
 			w.out.Assigns = append(w.out.Assigns, a)
 		}
 	}
-	w.push(factFrame{n: right, class: f.class, fn: f.fn, cond: f.cond, noCall: recorded && right != nil && kindOf(right) == kCall})
+	w.push(factFrame{i: right, class: f.class, fn: f.fn, cond: f.cond, noCall: recorded && right >= 0 && t.kind(right) == kCall})
 }
 
 // plainChain reports whether c is a name followed by attribute names only.
@@ -316,15 +324,36 @@ func setName(m map[string]bool, name string) map[string]bool {
 }
 
 // leanCall drops the arguments of a call whose callee looks neither like a class nor like a
-// lookup: the linker only needs to know the value came from that call.
+// lookup and that passes on no config-like chain: the linker only needs to know the value
+// came from that call.
 func leanCall(v Value) Value {
-	if v.Kind == ValCall && len(v.Chain) > 0 {
-		last := v.Chain[len(v.Chain)-1].Name
-		if !isLookup(last) && !upperInitial(last) {
+	if n := len(v.Chain); v.Kind == ValCall && n > 0 {
+		last := v.Chain[n-1].Name
+		fetch := last == "fetch" && n > 1 && v.Chain[n-2].Name == "resources"
+		if !isLookup(last) && !upperInitial(last) && !fetch && !passesKeyed(v) {
 			v.Args, v.Kwargs = nil, nil
 		}
 	}
 	return v
+}
+
+// passesKeyed reports whether a call passes a chain whose last name is config-like
+// (settings.from_config(self.config)): the linker follows such arguments into the callee.
+func passesKeyed(v Value) bool {
+	keyed := func(a Value) bool {
+		return a.Kind == ValChain && len(a.Chain) > 0 && keyedName(a.Chain[len(a.Chain)-1].Name, false)
+	}
+	for _, a := range v.Args {
+		if keyed(a) {
+			return true
+		}
+	}
+	for _, kw := range v.Kwargs {
+		if keyed(kw.Value) {
+			return true
+		}
+	}
+	return false
 }
 
 func isLookup(name string) bool {
@@ -343,115 +372,123 @@ func upperInitial(name string) bool {
 	return false
 }
 
-// lastName is the attribute or identifier name n ends with ("" for anything else).
-func (w *factWalker) lastName(n *sitter.Node) string {
-	if n == nil {
+// lastName is the attribute or identifier name node i ends with ("" for anything else).
+func (w *factWalker) lastName(i int32) string {
+	if i < 0 {
 		return ""
 	}
-	switch kindOf(n) {
+	switch w.t.kind(i) {
 	case kIdentifier:
-		return text(n, w.src)
+		return w.t.text(i)
 	case kAttribute:
-		if a := field(n, "attribute"); a != nil {
-			return text(a, w.src)
+		if a := w.t.child(i, fAttribute); a >= 0 {
+			return w.t.text(a)
 		}
 	}
 	return ""
 }
 
 func (w *factWalker) visitCall(f factFrame) {
-	n := f.n
-	fn, args := field(n, "function"), field(n, "arguments")
+	t, i := w.t, f.i
+	fn, args := t.child(i, fFunction), t.child(i, fArguments)
 	name := w.lastName(fn)
-	if fn != nil && args != nil && kindOf(args) == kArgumentList {
-		isAttr := kindOf(fn) == kAttribute
+	if fn >= 0 && args >= 0 && t.kind(args) == kArgumentList {
+		isAttr := t.kind(fn) == kAttribute
 		switch {
 		case isAttr && name == "observe", !isAttr && f.fn != nil && f.fn.observe[name]:
-			ev, h := callArgs(args, w.src, "bound_event", "observer")
+			ev, h := w.callArgs(args, "bound_event", "observer")
 			w.out.Observes = append(w.out.Observes, Observe{
-				Scope: w.scope(f, n), Event: valueOf(ev, w.src), Handler: valueOf(h, w.src),
+				Scope: w.scope(f, i), Event: t.value(ev, 0), Handler: t.value(h, 0),
 			})
 			return
-		case name == "get" && isAttr:
-			obj := field(fn, "object")
-			if k, _ := callArgs(args, w.src, "key", ""); k != nil && w.keyedObject(obj, f, true) {
-				w.addKey(f, n, obj, k, "get")
+		case isAttr && name == "get":
+			obj := t.child(fn, fObject)
+			if k, _ := w.callArgs(args, "key", ""); k >= 0 && w.keyedObject(obj, f, true) {
+				w.addKey(f, i, obj, k, "get")
 			}
 		}
 		if !f.noCall && w.callFact(fn, args, name) {
-			if v := valueOf(n, w.src); v.Kind == ValCall {
-				w.out.Calls = append(w.out.Calls, Call{Scope: w.scope(f, n), Value: v})
+			if v := t.value(i, 0); v.Kind == ValCall {
+				w.out.Calls = append(w.out.Calls, Call{Scope: w.scope(f, i), Value: v})
 			}
 		}
 	}
-	w.push(factFrame{n: args, class: f.class, fn: f.fn, cond: f.cond})
-	w.push(factFrame{n: fn, class: f.class, fn: f.fn, cond: f.cond, callee: true})
+	w.push(factFrame{i: args, class: f.class, fn: f.fn, cond: f.cond})
+	w.push(factFrame{i: fn, class: f.class, fn: f.fn, cond: f.cond, callee: true})
 }
 
 // callFact reports whether a call with this callee is recorded as a Call fact.
-func (w *factWalker) callFact(fn, args *sitter.Node, name string) bool {
+func (w *factWalker) callFact(fn, args int32, name string) bool {
 	switch {
 	case isLookup(name), name == "__init__":
 		return true
 	case name == "fetch":
-		return w.lastName(field(fn, "object")) == "resources"
+		return w.lastName(w.t.child(fn, fObject)) == "resources"
 	case upperInitial(name):
 		for _, suffix := range []string{"Error", "Exception", "Status"} {
 			if strings.HasSuffix(name, suffix) {
 				return false
 			}
 		}
-		return args.NamedChildCount() > 0
+		return len(w.children(args)) > 0
+	}
+	for _, a := range w.children(args) {
+		if w.t.kind(a) == kKeywordArgument {
+			a = w.t.child(a, fValue)
+		}
+		if a >= 0 && (w.t.kind(a) == kAttribute || w.t.kind(a) == kIdentifier) && keyedName(w.lastName(a), false) {
+			return true
+		}
 	}
 	return false
 }
 
-// callArgs returns the first and second arguments of a call, positional or by keyword.
-func callArgs(args *sitter.Node, src []byte, kw1, kw2 string) (a1, a2 *sitter.Node) {
+// callArgs returns the first and second arguments of a call, positional or by keyword
+// (-1 when absent).
+func (w *factWalker) callArgs(args int32, kw1, kw2 string) (a1, a2 int32) {
+	a1, a2 = -1, -1
 	pos := 0
-	for i, cnt := 0, int(args.NamedChildCount()); i < cnt; i++ {
-		c := args.NamedChild(i)
-		switch kindOf(c) {
-		case kComment:
-		case kKeywordArgument:
-			name := field(c, "name")
-			if name == nil {
+	for _, c := range w.children(args) {
+		if w.t.kind(c) == kKeywordArgument {
+			name := w.t.child(c, fName)
+			if name < 0 {
 				continue
 			}
-			switch string(rawText(name, src)) {
+			switch string(w.t.raw(name)) {
 			case kw1:
-				a1 = field(c, "value")
+				a1 = w.t.child(c, fValue)
 			case kw2:
-				a2 = field(c, "value")
+				a2 = w.t.child(c, fValue)
 			}
-		default:
-			if pos == 0 {
-				a1 = c
-			} else if pos == 1 {
-				a2 = c
-			}
-			pos++
+			continue
 		}
+		switch pos {
+		case 0:
+			a1 = c
+		case 1:
+			a2 = c
+		}
+		pos++
 	}
 	return a1, a2
 }
 
 func (w *factWalker) visitSubscript(f factFrame) {
-	n := f.n
-	obj, sub := field(n, "value"), field(n, "subscript")
-	if sub != nil && sub.NextNamedSibling() == nil && w.keyedObject(obj, f, true) {
-		w.addKey(f, n, obj, sub, "index")
+	t, i := w.t, f.i
+	obj, sub := t.child(i, fValue), t.child(i, fSubscript)
+	if sub >= 0 && t.nodes[sub].last == t.nodes[i].last && w.keyedObject(obj, f, true) {
+		w.addKey(f, i, obj, sub, "index")
 	}
-	w.push(factFrame{n: sub, class: f.class, fn: f.fn, cond: f.cond})
-	w.push(factFrame{n: obj, class: f.class, fn: f.fn, cond: f.cond})
+	w.push(factFrame{i: sub, class: f.class, fn: f.fn, cond: f.cond})
+	w.push(factFrame{i: obj, class: f.class, fn: f.fn, cond: f.cond})
 }
 
-func (w *factWalker) addKey(f factFrame, at, obj, key *sitter.Node, via string) {
-	c, ok := chainOf(obj, w.src)
+func (w *factWalker) addKey(f factFrame, at, obj, key int32, via string) {
+	c, ok := w.t.chain(obj, 0)
 	if !ok {
 		return
 	}
-	k := valueOf(key, w.src)
+	k := w.t.value(key, 0)
 	switch k.Kind {
 	case ValStr, ValChain, ValFStr:
 		w.out.Keys = append(w.out.Keys, KeyAccess{Scope: w.scope(f, at), Object: c, Key: k, Via: via})
@@ -459,27 +496,27 @@ func (w *factWalker) addKey(f factFrame, at, obj, key *sitter.Node, via string) 
 }
 
 func (w *factWalker) visitAttribute(f factFrame) {
-	n := f.n
-	obj := field(n, "object")
+	t, i := w.t, f.i
+	obj := t.child(i, fObject)
 	if !f.callee && w.keyedObject(obj, f, false) {
-		if attr := field(n, "attribute"); attr != nil {
-			if c, ok := chainOf(obj, w.src); ok {
-				w.out.Attrs = append(w.out.Attrs, AttrRead{Scope: w.scope(f, n), Object: c, Attr: text(attr, w.src)})
+		if attr := t.child(i, fAttribute); attr >= 0 {
+			if c, ok := t.chain(obj, 0); ok {
+				w.out.Attrs = append(w.out.Attrs, AttrRead{Scope: w.scope(f, i), Object: c, Attr: t.text(attr)})
 			}
 		}
 	}
-	w.push(factFrame{n: obj, class: f.class, fn: f.fn, cond: f.cond})
+	w.push(factFrame{i: obj, class: f.class, fn: f.fn, cond: f.cond})
 }
 
 // keyedObject reports whether key or attribute reads on obj are facts: obj's last name ends
 // in config/params/cfg, is relations/storages/containers (keys only), or is a local name
 // bound to such a chain.
-func (w *factWalker) keyedObject(obj *sitter.Node, f factFrame, keys bool) bool {
+func (w *factWalker) keyedObject(obj int32, f factFrame, keys bool) bool {
 	name := w.lastName(obj)
 	if name == "" {
 		return false
 	}
-	if kindOf(obj) == kIdentifier && f.fn != nil && f.fn.keyed[name] {
+	if w.t.kind(obj) == kIdentifier && f.fn != nil && f.fn.keyed[name] {
 		return true
 	}
 	return keyedName(name, keys)

@@ -8,7 +8,7 @@ import (
 	sitter "github.com/smacker/go-tree-sitter"
 )
 
-func factsOf(t *testing.T, src string) Facts {
+func parseFacts(t *testing.T, src string) Facts {
 	t.Helper()
 	p := sitter.NewParser()
 	p.SetLanguage(pyLang)
@@ -16,11 +16,12 @@ func factsOf(t *testing.T, src string) Facts {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer tree.Close()
 	return extractFacts(tree.RootNode(), []byte(src))
 }
 
 func TestFactsObserves(t *testing.T) {
-	f := factsOf(t, `
+	f := parseFacts(t, `
 class C(CharmBase):
     def __init__(self, *args):
         self.framework.observe(self.on.install, self._on_install)
@@ -66,7 +67,7 @@ func assignStrings(f Facts) []string {
 }
 
 func TestFactsAssigns(t *testing.T) {
-	f := factsOf(t, `
+	f := parseFacts(t, `
 PEER = "cluster"
 A = B = "both"
 x, y = 1, 2
@@ -105,13 +106,15 @@ class Cfg(BaseModel):
 }
 
 func TestFactsConditional(t *testing.T) {
-	f := factsOf(t, `
+	f := parseFacts(t, `
 class H(Object):
     def __init__(self, charm):
         try:
             charm.unit.get_container("a")
         except Exception:
             charm.unit.get_container("b")
+        finally:
+            charm.unit.get_container("i")
         while x:
             charm.unit.get_container("c")
         for r in rels:
@@ -125,7 +128,7 @@ class H(Object):
     def other(self):
         self.charm.unit.get_container("h")
 `)
-	want := map[string]bool{"a": false, "b": true, "c": true, "d": true, "e": false, "f": false, "g": true, "h": false}
+	want := map[string]bool{"a": true, "b": true, "i": false, "c": true, "d": true, "e": false, "f": false, "g": true, "h": false}
 	if len(f.Calls) != len(want) {
 		t.Fatalf("calls = %+v", f.Calls)
 	}
@@ -138,7 +141,7 @@ class H(Object):
 }
 
 func TestFactsCalls(t *testing.T) {
-	f := factsOf(t, `
+	f := parseFacts(t, `
 class C(CharmBase):
     def __init__(self, *args):
         super().__init__(*args)
@@ -150,27 +153,29 @@ class C(CharmBase):
         event.add_status(BlockedStatus("no"))
         rel = self.model.get_relation("db")
         raise MyThing("boom")
+        render(self.config, x)
+        settings = Settings.from_config(config=self.config)
+        plain = helper(a, b)
 `)
 	var got []string
 	for _, c := range f.Calls {
 		got = append(got, c.Value.String())
 	}
-	want := `super().__init__(*args)|ClusterObserver(self, "x")|self.model.get_relation(PEER)`
+	want := `super().__init__(*args)|ClusterObserver(self, "x")|self.model.get_relation(PEER)|render(self.config, x)`
 	if strings.Join(got, "|") != want {
 		t.Errorf("calls = %q, want %q", strings.Join(got, "|"), want)
 	}
 	// assigned lookups stay in Assigns, with their arguments
 	as := strings.Join(assignStrings(f), "\n")
-	if !strings.Contains(as, `path=self.model.resources.fetch()`) && !strings.Contains(as, `path=self.model.resources.fetch("img")`) {
-		t.Errorf("assigns = %s", as)
-	}
-	if !strings.Contains(as, `rel=self.model.get_relation("db")`) {
-		t.Errorf("assigns = %s", as)
+	for _, want := range []string{`path=self.model.resources.fetch("img")`, `rel=self.model.get_relation("db")`, `settings=Settings.from_config(config=self.config)`, `plain=helper()`} {
+		if !strings.Contains(as, want) {
+			t.Errorf("assigns lack %s:\n%s", want, as)
+		}
 	}
 }
 
 func TestFactsKeysAndAttrs(t *testing.T) {
-	f := factsOf(t, `
+	f := parseFacts(t, `
 class C(CharmBase):
     def _on_action(self, event):
         a = self.config["port"]
@@ -216,7 +221,7 @@ func TestFactsDeepNesting(t *testing.T) {
 		sb.WriteString(strings.Repeat(" ", i) + "if a:\n")
 	}
 	sb.WriteString(strings.Repeat(" ", 201) + "self.config['k']\n")
-	f := factsOf(t, sb.String())
+	f := parseFacts(t, sb.String())
 	if len(f.Keys) != 1 || !f.Keys[0].Conditional || f.Keys[0].Func != "g" {
 		t.Errorf("keys = %+v", f.Keys)
 	}

@@ -138,16 +138,7 @@ func flatten(n *sitter.Node, src []byte, maxNodes, maxDepth int, buf []node, sta
 	return tree{nodes: buf[:got], src: src, stack: stack}, int(errs)
 }
 
-func (t *tree) kind(i int32) nodeKind {
-	s := int(t.nodes[i].sym)
-	if s < len(kinds) {
-		return kinds[s]
-	}
-	if s == errorSymbol {
-		return kError
-	}
-	return kOther
-}
+func (t *tree) kind(i int32) nodeKind { return symKind(t.nodes[i].sym) }
 
 // raw is node i's source bytes.
 func (t *tree) raw(i int32) []byte {

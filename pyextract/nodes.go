@@ -163,39 +163,15 @@ func fieldID(name string) uint16 {
 	}
 }
 
-// kindOf is n's kind (for code that walks go-tree-sitter nodes; tree.kind is the flat form).
-func kindOf(n *sitter.Node) nodeKind {
-	s := int(n.Symbol())
-	if s < len(kinds) {
-		return kinds[s]
+// symKind is the kind of a grammar symbol.
+func symKind(sym uint16) nodeKind {
+	if int(sym) < len(kinds) {
+		return kinds[sym]
 	}
-	if s == errorSymbol {
+	if sym == errorSymbol {
 		return kError
 	}
 	return kOther
-}
-
-// field returns n's child in the named field, or nil.
-func field(n *sitter.Node, name string) *sitter.Node {
-	c := n.ChildByFieldName(name)
-	if c == nil || c.IsNull() {
-		return nil
-	}
-	return c
-}
-
-// rawText is n's source bytes.
-func rawText(n *sitter.Node, src []byte) []byte {
-	s, e := n.StartByte(), n.EndByte()
-	if int(e) > len(src) || s > e {
-		return nil
-	}
-	return src[s:e]
-}
-
-// text is n's source text as valid UTF-8.
-func text(n *sitter.Node, src []byte) string {
-	return validString(rawText(n, src))
 }
 
 func validString(b []byte) string {

@@ -13,32 +13,52 @@ const maxRecoveryRounds = 4
 // recoverSwallowed re-parses a file whose syntax error swallowed later definitions.
 //
 // tree-sitter recovers well from most errors, but an unclosed bracket or string makes it
-// read everything after it as one ERROR node, in which `def f():` is no longer a
-// definition. Such a header line inside an ERROR node, not the start of any definition in the
-// tree, is a swallowed definition. The lines from where the unclosed bracket or string opened
-// up to the swallowed header are blanked out (spaces, newlines kept, "pass" where the
-// statement began so that a body stays a body) and the file is parsed again; line numbers
-// and byte offsets do not move. When no unclosed bracket or string explains the swallowing,
-// the ERROR node's own first lines are blanked instead. It returns the final tree, whose
-// src is the blanked copy; the caller keeps the first parse's error count.
-func recoverSwallowed(tr *sitter.Tree, t tree, sc *scratch) (*sitter.Tree, tree) {
+// read everything after it as one ERROR node, in which `def f():` is no longer a definition,
+// and stray tokens can make it lose the dedents after them, so that the definitions that
+// follow land inside the broken one. blankSwallowers finds both and blanks the lines that
+// caused them (spaces, newlines kept, "pass" where the statement began so that a body stays
+// a body); the file is then parsed again, line numbers and byte offsets unchanged, up to
+// maxRecoveryRounds times. It returns the tree with the most definitions (the latest among
+// equals), whose src may be a blanked copy; the caller keeps the first parse's error count.
+func recoverSwallowed(tr *sitter.Tree, t tree) (*sitter.Tree, tree) {
 	lines := lineStarts(t.src)
+	best, bestT, bestDefs := tr, t, t.countDefinitions()
 	for round := 0; round < maxRecoveryRounds; round++ {
 		patched := blankSwallowers(t, lines)
 		if patched == nil {
 			break
 		}
-		ntr, nt, errs := parseFlat(patched, sc)
+		ntr, nt, errs := parseFlat(patched, new(scratch))
 		if ntr == nil {
 			break
 		}
-		tr.Close()
+		if tr != best {
+			tr.Close()
+		}
 		tr, t = ntr, nt
+		if n := t.countDefinitions(); n >= bestDefs {
+			best.Close()
+			best, bestT, bestDefs = tr, t, n
+		}
 		if errs == 0 {
 			break
 		}
 	}
-	return tr, t
+	if tr != best {
+		tr.Close()
+	}
+	return best, bestT
+}
+
+// countDefinitions counts the function and class definitions in the tree.
+func (t *tree) countDefinitions() int {
+	n := 0
+	for i := range t.nodes {
+		if k := t.kind(int32(i)); k == kFunctionDef || k == kClassDef {
+			n++
+		}
+	}
+	return n
 }
 
 // lineStarts is the byte offset of each line's start.
@@ -56,6 +76,8 @@ func lineStarts(src []byte) []int {
 type blanker struct {
 	src, out []byte
 	lines    []int
+	runs     []openRun // openRuns of src, computed when first needed
+	lastRun  int       // the start of the last run blanked: only up to its first header
 }
 
 // line is the text of row r without its newline.
@@ -101,8 +123,8 @@ func (b *blanker) blank(from, to int) {
 //   - a def/class header line inside an ERROR node that starts no definition in the tree
 //     (swallowed by an unclosed bracket or string);
 //   - a definition nested in a def/class whose header is not left of it: the error made
-//     tree-sitter lose the dedents after it, so the ERROR nodes inside that def/class, before
-//     the misplaced definition, are blanked.
+//     tree-sitter lose the dedents after it, so the first ERROR node inside that def/class
+//     is blanked.
 func blankSwallowers(t tree, lines []int) []byte {
 	defRows := make([]bool, len(lines))
 	for i := range t.nodes {
@@ -110,7 +132,7 @@ func blankSwallowers(t tree, lines []int) []byte {
 			defRows[t.nodes[i].row] = true
 		}
 	}
-	b := &blanker{src: t.src, lines: lines}
+	b := &blanker{src: t.src, lines: lines, lastRun: -1}
 	column := func(i int32) int { return int(t.nodes[i].start) - lines[t.nodes[i].row] }
 	var defs []int32 // enclosing function and class definitions
 	misnested := map[int32]bool{}
@@ -121,13 +143,19 @@ func blankSwallowers(t tree, lines []int) []byte {
 		switch t.kind(i) {
 		case kError:
 			n := &t.nodes[i]
-			b.blankError(int(n.row), min(int(n.endRow), len(lines)-1), defRows)
-			i = n.last - 1 // an ERROR inside it is part of the same error
+			var inner []span
+			for j := i + 1; j < n.last; j++ {
+				if t.kind(j) == kError {
+					inner = append(inner, span{int(t.nodes[j].row), int(t.nodes[j].endRow)})
+				}
+			}
+			b.blankError(int(n.row), min(int(n.endRow), len(lines)-1), inner, defRows)
+			i = n.last - 1 // the ERRORs inside it are part of the same error
 		case kFunctionDef, kClassDef:
 			if len(defs) > 0 {
 				if outer := defs[len(defs)-1]; column(i) <= column(outer) && !misnested[outer] {
 					misnested[outer] = true
-					b.blankErrorsIn(t, outer, i, defRows)
+					b.blankFirstErrorIn(t, outer, i, defRows)
 				}
 			}
 			defs = append(defs, i)
@@ -136,24 +164,36 @@ func blankSwallowers(t tree, lines []int) []byte {
 	return b.out
 }
 
-// blankErrorsIn blanks the lines of the ERROR nodes in (from, to) that hold no definition.
-func (b *blanker) blankErrorsIn(t tree, from, to int32, defRows []bool) {
+// blankFirstErrorIn blanks the lines of the first ERROR node in (from, to), the likely cause
+// of the errors after it, unless they hold a definition.
+func (b *blanker) blankFirstErrorIn(t tree, from, to int32, defRows []bool) {
 	for j := from + 1; j < to; j++ {
-		if t.kind(j) != kError {
-			continue
+		if t.kind(j) == kError {
+			if n := &t.nodes[j]; !slices.Contains(defRows[n.row:n.endRow+1], true) {
+				b.blank(int(n.row), int(n.endRow)+1)
+			}
+			return
 		}
-		n := &t.nodes[j]
-		if !slices.Contains(defRows[n.row:n.endRow+1], true) {
-			b.blank(int(n.row), int(n.endRow)+1)
-		}
-		j = n.last - 1
 	}
 }
 
-// blankError blanks what swallowed the definitions in an ERROR node spanning rows from..to.
-func (b *blanker) blankError(from, to int, defRows []bool) {
+// span is the rows of a syntax error.
+type span struct{ row, endRow int }
+
+// blankError blanks what swallowed the definitions in an ERROR node spanning rows from..to;
+// inner lists the ERROR nodes inside it.
+//
+// For each swallowed header: if it sits in an unclosed bracket or string, the lines from where
+// that opened are blanked (up to the first header only; the next round sees the rest). A
+// header in a closed triple-quoted string is taken for code quoted in a docstring unless it
+// is indented less than the line that opened the string. Otherwise the cause is taken to be
+// the inner ERROR node ending closest before the first such header, whose lines are blanked
+// unless they hold definitions (later inner errors are likely its consequences). Only when
+// nothing was blanked are the ERROR's own first lines blanked, if they hold no definition
+// (keeping a def or class header there unless only its body is left).
+func (b *blanker) blankError(from, to int, inner []span, defRows []bool) {
 	var headers []int
-	for r := from + 1; r <= to; r++ {
+	for r := from; r <= to; r++ {
 		if !defRows[r] && isHeader(b.line(r)) {
 			headers = append(headers, r)
 		}
@@ -161,23 +201,40 @@ func (b *blanker) blankError(from, to int, defRows []bool) {
 	if len(headers) == 0 {
 		return
 	}
-	runs := openRuns(b.src, b.lines, from, to)
-	blanked, last := false, -1
+	if b.runs == nil {
+		b.runs = openRuns(b.src, b.lines)
+	}
+	blanked, spotted := false, false
 	for _, h := range headers {
-		run := runs[h-from]
-		if run.start < 0 || run.start == last || run.closedString {
+		if run := b.runs[h]; run.start >= 0 {
+			if run.closedString && indent(b.line(h)) >= indent(b.line(run.start)) {
+				continue // code quoted in a docstring
+			}
+			if run.start != b.lastRun {
+				b.lastRun = run.start
+				b.blank(run.start, b.decorated(h, run.start))
+				blanked = true
+			}
 			continue
 		}
-		last = run.start
-		b.blank(run.start, b.decorated(h, run.start))
-		blanked = true
+		if spotted {
+			continue // the errors after the first one are likely its consequences
+		}
+		spot := span{-1, -1}
+		for _, e := range inner {
+			if e.endRow < h && (e.endRow > spot.endRow || (e.endRow == spot.endRow && e.row > spot.row)) {
+				spot = e
+			}
+		}
+		if spot.row >= 0 && !slices.Contains(defRows[spot.row:spot.endRow+1], true) {
+			b.blank(spot.row, spot.endRow+1)
+			blanked, spotted = true, true
+		}
 	}
-	if blanked {
+	h := b.decorated(headers[0], from)
+	if blanked || slices.Contains(defRows[from:h], true) {
 		return
 	}
-	// Not an unclosed bracket or string: blank the ERROR's first lines, keeping a def or class
-	// header there unless only its body is left to blank.
-	h := b.decorated(headers[0], from)
 	start := from
 	if isHeader(b.line(from)) {
 		for r := from + 1; r < h; r++ {
@@ -243,20 +300,17 @@ type openRun struct {
 	closedString bool
 }
 
-// openRuns scans rows from..to as Python tokens (brackets, strings, comments), starting
-// outside any bracket, and returns for each row's start the run it is inside.
-func openRuns(src []byte, lines []int, from, to int) []openRun {
-	runs := make([]openRun, to-from+1)
+// openRuns scans src as Python tokens (brackets, strings, comments) and returns for each
+// row's start the run it is inside.
+func openRuns(src []byte, lines []int) []openRun {
+	runs := make([]openRun, len(lines))
 	runs[0].start = -1
 	end := len(src)
-	if to+1 < len(lines) {
-		end = lines[to+1]
-	}
-	depth, start, row := 0, -1, from
+	depth, start, row := 0, -1, 0
 	var quote byte
 	triple, escaped, stringRun := false, false, false
 	var stringRows []int // rows whose run is the current triple-quoted string
-	for p := lines[from]; p < end; p++ {
+	for p := 0; p < end; p++ {
 		c := src[p]
 		if escaped {
 			escaped = false
@@ -273,7 +327,7 @@ func openRuns(src []byte, lines []int, from, to int) []openRun {
 					p += 2
 					if stringRun && depth == 0 && !codeFollows(src[p+1:end]) {
 						for _, r := range stringRows {
-							runs[r-from].closedString = true
+							runs[r].closedString = true
 						}
 					}
 				}
@@ -311,18 +365,15 @@ func openRuns(src []byte, lines []int, from, to int) []openRun {
 			quote = 0 // an unterminated one-line string ends with its line
 		}
 		row++
-		if row > to {
-			break
-		}
 		switch {
 		case depth > 0 || quote != 0:
-			runs[row-from].start = start
+			runs[row].start = start
 			if quote != 0 && stringRun && depth == 0 {
 				stringRows = append(stringRows, row)
 			}
 		default:
 			start, stringRun = -1, false
-			runs[row-from].start = -1
+			runs[row].start = -1
 		}
 	}
 	return runs

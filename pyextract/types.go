@@ -51,7 +51,7 @@ type Symbol struct {
 
 // Param is one function parameter.
 type Param struct {
-	Name    string `json:"name"`
+	Name    string `json:"name"` // "a", "*args", "**kw", or the bare "*" and "/" markers
 	Default *Value `json:"default,omitempty"`
 }
 
@@ -90,7 +90,9 @@ type Scope struct {
 	Func  string `json:"func,omitempty"`  // innermost enclosing function or method name
 	Line  int    `json:"line"`
 	// Conditional is true when the fact sits under an if/elif/else, try/except, for/while, or
-	// match inside its function (so it may not run every time).
+	// match inside its function (so it may not run every time), or after a return under such
+	// a condition (an early exit). The body of a for loop over a literal list/tuple/set and a
+	// finally block are not conditional.
 	Conditional bool `json:"conditional,omitempty"`
 }
 
@@ -141,7 +143,10 @@ type Observe struct {
 
 // Assign is an assignment whose target is a name or attribute chain: module constants,
 // class attributes (including annotated fields `x: int = 1`, Value.Kind ValOther when no
-// value), `self.x = ...` in methods, and local aliases. Tuple targets are skipped.
+// value), `self.x = ...` in methods, and local names (`for x in (A, B)` gives one Assign
+// per element). Tuple targets are skipped. In functions only string, f-string, chain and
+// call values are kept, a call's arguments only when its callee looks like a class or a
+// lookup or when it passes a config-like chain.
 type Assign struct {
 	Scope
 	Target     Chain  `json:"target"`
@@ -150,9 +155,11 @@ type Assign struct {
 }
 
 // Call is a call that is not itself an observe call and is either a lookup (callee's last
-// name is one of LookupCalls) or looks like a class instantiation with arguments (callee's
-// last name starts with an upper-case letter). Calls assigned to something appear as Assign
-// values instead of here.
+// name is one of LookupCalls, or x.resources.fetch), a constructor chain call (callee's last
+// name is __init__), a call passing a config-like chain as an argument (f(self.config)), or
+// looks like a class instantiation with arguments (callee's last name starts with an
+// upper-case letter, except *Error, *Exception, *Status and raised calls). Calls assigned to
+// something appear as Assign values instead of here.
 type Call struct {
 	Scope
 	Value Value `json:"value"` // Kind ValCall
@@ -164,8 +171,10 @@ var LookupCalls = []string{
 	"load_config", "set_ports", "open_port",
 }
 
-// KeyAccess is X[key] or X.get(key, ...) where X is a chain and key is a string literal or a
-// chain (e.g. self.config["port"], event.params.get("user"), self.model.relations[PEER]).
+// KeyAccess is X[key] or X.get(key, ...) where X is a chain and key is a string literal,
+// f-string or chain (e.g. self.config["port"], event.params.get("user"),
+// self.model.relations[PEER]). Only X whose last name ends in config/params/cfg, is
+// relations/storages/containers, or is a local name bound to such a chain, is recorded.
 type KeyAccess struct {
 	Scope
 	Object Chain  `json:"object"`
@@ -175,8 +184,9 @@ type KeyAccess struct {
 
 // AttrRead is an attribute read on a chain ending in config/params/typed-config-like names,
 // e.g. self.config.log_level or self.charm_config.port: Object is the chain without the last
-// attribute, Attr the attribute. Only chains whose last object step name contains "config"
-// or "params" are recorded.
+// attribute, Attr the attribute. Only chains whose last object step name ends in "config",
+// "params" or "cfg" (or a local name bound to such a chain) are recorded, and not when the
+// attribute is called (self.config.get(...)).
 type AttrRead struct {
 	Scope
 	Object Chain  `json:"object"`
