@@ -1,10 +1,17 @@
 // Command charmcraft-map builds a ranked, token-budgeted map of a Juju charm and checks that
 // the charm's YAML and code agree. This file is the cobra wiring only: flags become an options
 // struct from package app, whose run function does the work.
+//
+// The reference pages under docs/cli are generated from these commands; after changing a
+// command, its flags or its help, regenerate them with `go generate ./cmd/charmcraft-map`
+// (TestDocs fails while they are stale).
 package main
+
+//go:generate go test -run TestDocs . -update
 
 import (
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -12,7 +19,14 @@ import (
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], app.IO{Out: os.Stdout, Err: os.Stderr, ErrIsTerminal: isTerminal(os.Stderr)}))
+	out := app.NewColorWriter(os.Stdout)
+	io := app.IO{Out: os.Stdout, Err: os.Stderr, ErrIsTerminal: isTerminal(os.Stderr)}
+	if app.ColorEnabled(isTerminal(os.Stdout), os.Getenv) {
+		io.Out = out
+	}
+	code := run(os.Args[1:], io)
+	out.Flush()
+	os.Exit(code)
 }
 
 // run executes the command line and returns the exit code.
@@ -20,18 +34,45 @@ func run(args []string, io app.IO) int {
 	common := &app.Common{}
 	root := newRootCmd(common, io)
 	root.SetArgs(args)
-	root.SetOut(io.Out)
-	root.SetErr(io.Err)
 	err := root.Execute()
 	if err != nil {
-		app.ReportError(io, common.Format, err)
+		format := common.Format
+		if format != "json" {
+			format = formatArg(args)
+		}
+		app.ReportError(io, format, err)
 	}
 	return app.ExitCode(err)
+}
+
+// formatArg is the last --format value in args. A flag error stops parsing before a later
+// --format is seen, yet a caller that asked for JSON still gets its error document.
+func formatArg(args []string) string {
+	format := ""
+	for i, a := range args {
+		switch {
+		case a == "--":
+			return format
+		case a == "--format" && i+1 < len(args):
+			format = args[i+1]
+		case strings.HasPrefix(a, "--format="):
+			format = strings.TrimPrefix(a, "--format=")
+		}
+	}
+	return format
 }
 
 func isTerminal(f *os.File) bool {
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// noArgs rejects positional arguments (and so unknown commands) as a usage error, exit 2.
+func noArgs(cmd *cobra.Command, args []string) error {
+	if err := cobra.NoArgs(cmd, args); err != nil {
+		return app.Usagef("%v (see '%s --help')", err, cmd.CommandPath())
+	}
+	return nil
 }
 
 func newRootCmd(common *app.Common, io app.IO) *cobra.Command {
@@ -42,12 +83,16 @@ func newRootCmd(common *app.Common, io app.IO) *cobra.Command {
 		Long: `charmcraft-map reads a Juju charm's YAML (metadata.yaml, config.yaml, actions.yaml or a
 unified charmcraft.yaml) and its Python, links each declared relation, action, container,
 storage and config option to the code that handles it, ranks files and symbols with PageRank,
-and prints a compact map that fits a token budget. Without a subcommand it runs "map".`,
+and prints a compact map that fits a token budget. Without a subcommand it runs "map".
+
+Configuration is the flags below and a .charmcraft-map-ignore file in the root (gitignore
+syntax) listing paths to leave out. Parse results are cached in .cantrip-repomap.json in the
+root. Exit codes: 0 success, 1 check found errors, 2 the tool could not do its job.`,
 		Example: `  # the compact view of the charm in the current directory
   charmcraft-map
   # the view an agent receives, within 1500 tokens
   charmcraft-map map --full --tokens 1500 --root ./my-charm`,
-		Args:          cobra.NoArgs,
+		Args:          noArgs,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -55,17 +100,55 @@ and prints a compact map that fits a token budget. Without a subcommand it runs 
 			return app.RunMap(*mapOpts, io)
 		},
 	}
-	root.CompletionOptions.HiddenDefaultCmd = false
+	root.SetOut(io.Out)
+	root.SetErr(io.Err)
 	pf := root.PersistentFlags()
 	pf.StringVar(&common.Root, "root", ".", "the charm repository to map")
 	pf.StringVar(&common.Format, "format", "text", "output format: text or json (check also: github, sarif)")
 	pf.BoolVar(&common.NoCache, "no-cache", false, "neither read nor write the cache file")
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return app.Usagef("%v", err) })
+	_ = root.MarkPersistentFlagDirname("root")
+	_ = root.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(
+		[]string{"text", "json", "github", "sarif"}, cobra.ShellCompDirectiveNoFileComp))
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		return app.Usagef("%v (see '%s --help')", err, cmd.CommandPath())
+	})
 	bindMapFlags(root, mapOpts)
 
 	root.AddCommand(newMapCmd(common, io, false), newMapCmd(common, io, true),
 		newInterfacesCmd(common, io), newCheckCmd(common, io), newVersionCmd(common, io))
+	addDefaultCommands(root)
 	return root
+}
+
+// addDefaultCommands adds cobra's help and completion commands now rather than at Execute,
+// so that they carry examples and appear in the generated docs. Call it after SetOut: the
+// completion scripts are written there.
+func addDefaultCommands(root *cobra.Command) {
+	root.InitDefaultHelpCmd()
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		switch c.Name() {
+		case "help":
+			c.Example = "  charmcraft-map help check"
+		case "completion":
+			c.Example = `  source <(charmcraft-map completion bash)
+  charmcraft-map completion zsh > "${fpath[1]}/_charmcraft-map"
+  charmcraft-map completion fish > ~/.config/fish/completions/charmcraft-map.fish
+  charmcraft-map completion powershell | Out-String | Invoke-Expression`
+			c.Args = noArgs
+			for _, sh := range c.Commands() {
+				sh.Example = completionExamples[sh.Name()]
+				sh.Args = noArgs
+			}
+		}
+	}
+}
+
+var completionExamples = map[string]string{
+	"bash":       "  source <(charmcraft-map completion bash)",
+	"zsh":        "  source <(charmcraft-map completion zsh)",
+	"fish":       "  charmcraft-map completion fish | source",
+	"powershell": "  charmcraft-map completion powershell | Out-String | Invoke-Expression",
 }
 
 func bindMapFlags(cmd *cobra.Command, o *app.MapOptions) {
@@ -73,13 +156,16 @@ func bindMapFlags(cmd *cobra.Command, o *app.MapOptions) {
 	f.BoolVar(&o.Full, "full", false, "the view the agent receives: signatures file by file, within the budget")
 	f.BoolVar(&o.All, "all", false, "every file with every symbol, no budget")
 	f.IntVar(&o.Top, "top", 10, "files in the compact view")
-	f.IntVar(&o.Tokens, "tokens", app.DefaultTokens, "token budget (0 prints nothing)")
+	f.IntVar(&o.Tokens, "tokens", app.DefaultTokens, "token budget, a hard maximum (0 prints nothing)")
 	f.StringVar(&o.Tokenizer, "tokenizer", "cl100k", "token counter: cl100k, o200k or chars4")
 	f.Float64Var(&o.Pressure, "pressure", 0, "share of the agent's context already used (0-1): halves the budget at 0.80, empties it at 0.95")
 	f.StringArrayVar(&o.Focus, "focus", nil, "a file the agent is working on (repeatable)")
 	f.StringArrayVar(&o.Mention, "mention", nil, "the user's task text (repeatable)")
 	f.StringArrayVar(&o.Scope, "scope", nil, "map only files under this folder (repeatable)")
 	f.BoolVar(&o.Explain, "explain", false, "after each file, the signals behind its score")
+	_ = cmd.MarkFlagDirname("scope")
+	_ = cmd.RegisterFlagCompletionFunc("tokenizer", cobra.FixedCompletions(
+		[]string{"cl100k", "o200k", "chars4"}, cobra.ShellCompDirectiveNoFileComp))
 }
 
 func newMapCmd(common *app.Common, io app.IO, refresh bool) *cobra.Command {
@@ -87,10 +173,15 @@ func newMapCmd(common *app.Common, io app.IO, refresh bool) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "map",
 		Short: "Print the map (compact view by default)",
-		Example: `  charmcraft-map map --top 5
+		Example: `  # the ten top-ranked files, one line each
+  charmcraft-map map --root ./my-charm
+  # what an agent working on src/charm.py receives for a task
   charmcraft-map map --full --tokens 1500 --focus src/charm.py --mention "fix the database relation"
-  charmcraft-map map --all --format json > map.json`,
-		Args: cobra.NoArgs,
+  # why each file ranks where it does
+  charmcraft-map map --full --explain
+  # one charm of a monorepo, everything, as JSON
+  charmcraft-map map --all --scope charms/api --format json > map.json`,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.Common = *common
 			return app.RunMap(*o, io)
@@ -99,7 +190,8 @@ func newMapCmd(common *app.Common, io app.IO, refresh bool) *cobra.Command {
 	if refresh {
 		cmd.Use = "refresh"
 		cmd.Short = "Discard the cache, reparse everything, then print the map"
-		cmd.Example = `  charmcraft-map refresh --full`
+		cmd.Example = `  charmcraft-map refresh
+  charmcraft-map refresh --full --tokens 3000`
 	}
 	bindMapFlags(cmd, o)
 	return cmd
@@ -109,9 +201,9 @@ func newInterfacesCmd(common *app.Common, io app.IO) *cobra.Command {
 	return &cobra.Command{
 		Use:   "interfaces",
 		Short: "List the charm's declared interfaces and the code linked to each",
-		Example: `  charmcraft-map interfaces
+		Example: `  charmcraft-map interfaces --root ./my-charm
   charmcraft-map interfaces --format json | jq '.charms[].interfaces[] | select(.kind=="relation")'`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return app.RunInterfaces(app.InterfacesOptions{Common: *common}, io)
 		},
@@ -123,10 +215,12 @@ func newCheckCmd(common *app.Common, io app.IO) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "check",
 		Short: "CI lint: report where the charm's YAML and code disagree (exit 1 on errors)",
-		Example: `  charmcraft-map check
+		Example: `  charmcraft-map check --root ./my-charm
+  # in GitHub Actions: annotations on the pull request, failing on warnings too
   charmcraft-map check --strict --format github
+  # for code scanning (github/codeql-action/upload-sarif)
   charmcraft-map check --format sarif > charmcraft-map.sarif`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.Common = *common
 			return app.RunCheck(*o, io)
@@ -138,10 +232,11 @@ func newCheckCmd(common *app.Common, io app.IO) *cobra.Command {
 
 func newVersionCmd(common *app.Common, io app.IO) *cobra.Command {
 	return &cobra.Command{
-		Use:     "version",
-		Short:   "Print the version and VCS revision",
-		Example: `  charmcraft-map version`,
-		Args:    cobra.NoArgs,
+		Use:   "version",
+		Short: "Print the version and VCS revision",
+		Example: `  charmcraft-map version
+  charmcraft-map version --format json`,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return app.RunVersion(*common, io)
 		},

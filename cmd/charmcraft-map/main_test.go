@@ -1,0 +1,196 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+
+	"github.com/cantrip-dev/charmcraft-map/app"
+)
+
+const charmsDir = "../../testdata/charms"
+
+// execute runs a command line as main does and returns its exit code, stdout and stderr.
+func execute(args ...string) (int, string, string) {
+	var out, errb bytes.Buffer
+	code := run(args, app.IO{Out: &out, Err: &errb})
+	return code, out.String(), errb.String()
+}
+
+// commands lists every command a user can run, the root first, found by walking the tree, so
+// commands added later are covered without editing this test.
+func commands() []*cobra.Command {
+	root := newRootCmd(&app.Common{}, app.IO{Out: &bytes.Buffer{}, Err: &bytes.Buffer{}})
+	var all []*cobra.Command
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		if c.Hidden {
+			return
+		}
+		all = append(all, c)
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
+	return all
+}
+
+func TestEveryCommandHelpHasExample(t *testing.T) {
+	cmds := commands()
+	seen := map[string]bool{}
+	for _, c := range cmds {
+		seen[c.Name()] = true
+		path := strings.Fields(c.CommandPath())[1:]
+		code, out, errs := execute(append(path, "--help")...)
+		if code != 0 || errs != "" {
+			t.Errorf("%s --help: exit %d, stderr %q", c.CommandPath(), code, errs)
+		}
+		i := strings.Index(out, "Examples:\n")
+		if i < 0 || !strings.Contains(out[i:], "charmcraft-map") {
+			t.Errorf("%s --help shows no example:\n%s", c.CommandPath(), out)
+		}
+	}
+	for _, want := range []string{"map", "refresh", "interfaces", "check", "version", "completion",
+		"bash", "zsh", "fish", "powershell", "help"} {
+		if !seen[want] {
+			t.Errorf("command %q not found among %d commands", want, len(cmds))
+		}
+	}
+}
+
+func TestCompletionScripts(t *testing.T) {
+	marks := map[string]string{
+		"bash":       "complete -o default -F __start_charmcraft-map charmcraft-map",
+		"zsh":        "#compdef charmcraft-map",
+		"fish":       "complete -c charmcraft-map",
+		"powershell": "Register-ArgumentCompleter -CommandName 'charmcraft-map'",
+	}
+	for sh, mark := range marks {
+		code, out, errs := execute("completion", sh)
+		if code != 0 || errs != "" || !strings.Contains(out, mark) {
+			t.Errorf("completion %s: exit %d, stderr %q, %d bytes without %q", sh, code, errs, len(out), mark)
+		}
+	}
+}
+
+func TestFlagValueCompletion(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"__complete", "check", "--format", ""}, []string{"text", "json", "github", "sarif"}},
+		{[]string{"__complete", "map", "--tokenizer", ""}, []string{"cl100k", "o200k", "chars4"}},
+		{[]string{"__complete", "refresh", "--tokenizer", ""}, []string{"cl100k", "o200k", "chars4"}},
+	} {
+		code, out, _ := execute(tc.args...)
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		got := lines[:len(lines)-1] // the last line is the directive
+		if code != 0 || strings.Join(got, ",") != strings.Join(tc.want, ",") {
+			t.Errorf("%v: exit %d, got %q, want %q", tc.args, code, got, tc.want)
+		}
+	}
+}
+
+func TestVersion(t *testing.T) {
+	code, out, errs := execute("version")
+	want := "charmcraft-map " + app.ReadVersion().Version
+	if code != 0 || errs != "" || !strings.HasPrefix(out, want) || strings.Count(out, "\n") != 1 {
+		t.Errorf("version: exit %d, stdout %q, stderr %q; want one line starting %q", code, out, errs, want)
+	}
+	code, out, _ = execute("version", "--format", "json")
+	var doc struct {
+		SchemaVersion int    `json:"schema_version"`
+		Version       string `json:"version"`
+		Go            string `json:"go"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || code != 0 || doc.SchemaVersion != 1 ||
+		doc.Version == "" || !strings.HasPrefix(doc.Go, "go") {
+		t.Errorf("version --format json: exit %d, %q (%v)", code, out, err)
+	}
+}
+
+func TestUnknownFlagIsOneLineUsageError(t *testing.T) {
+	for _, args := range [][]string{{"--bogus"}, {"check", "--bogus"}, {"map", "--tokens", "many"}, {"interfaces", "extra"}} {
+		code, out, errs := execute(args...)
+		if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.HasPrefix(errs, "charmcraft-map: ") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and one line on stderr", args, code, out, errs)
+		}
+	}
+}
+
+// TestJSONErrorDocument: with --format json a failure prints the error document on stdout,
+// also when the bad flag comes before --format and stops flag parsing.
+func TestJSONErrorDocument(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "nowhere")
+	for _, tc := range []struct {
+		args []string
+		code string
+		msg  string
+	}{
+		{[]string{"map", "--format", "json", "--root", missing}, "usage", "does not exist"},
+		{[]string{"check", "--format=json", "--root", missing}, "usage", "does not exist"},
+		{[]string{"--bogus", "--format", "json"}, "usage", "unknown flag: --bogus"},
+		{[]string{"map", "extra", "--format", "json"}, "usage", `unknown command "extra"`},
+		{[]string{"map", "--format", "json", "--pressure", "2"}, "usage", "--pressure"},
+	} {
+		code, out, errs := execute(tc.args...)
+		var doc struct {
+			SchemaVersion int `json:"schema_version"`
+			Error         struct {
+				Code    string `json:"code"`
+				Message string `json:"message"`
+			} `json:"error"`
+		}
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Errorf("%v: stdout is not a JSON document: %q (%v)", tc.args, out, err)
+			continue
+		}
+		if code != 2 || doc.SchemaVersion != 1 || doc.Error.Code != tc.code || !strings.Contains(doc.Error.Message, tc.msg) {
+			t.Errorf("%v: exit %d, document %+v; want exit 2, code %q, message with %q", tc.args, code, doc, tc.code, tc.msg)
+		}
+		if strings.Count(errs, "\n") != 1 || !strings.Contains(errs, tc.msg) {
+			t.Errorf("%v: stderr %q, want the message on one line", tc.args, errs)
+		}
+	}
+}
+
+func TestFormatArg(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{nil, ""},
+		{[]string{"map", "--format", "json"}, "json"},
+		{[]string{"--format=json", "--format", "text"}, "text"},
+		{[]string{"--format"}, ""},
+		{[]string{"--", "--format", "json"}, ""},
+	} {
+		if got := formatArg(tc.args); got != tc.want {
+			t.Errorf("formatArg(%q) = %q, want %q", tc.args, got, tc.want)
+		}
+	}
+}
+
+// TestCheckExitCodes runs check through the command line on fixture charms: a consistent
+// charm exits 0, one with errors 1, and --strict turns warnings into a failure.
+func TestCheckExitCodes(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"check", "--root", filepath.Join(charmsDir, "unified")}, 0},
+		{[]string{"check", "--root", filepath.Join(charmsDir, "inconsistent")}, 1},
+		{[]string{"check", "--root", filepath.Join(charmsDir, "broken")}, 0},
+		{[]string{"check", "--strict", "--root", filepath.Join(charmsDir, "broken")}, 1},
+	} {
+		code, out, _ := execute(append(tc.args, "--no-cache")...)
+		if code != tc.code || !strings.Contains(out, "warning") {
+			t.Errorf("%v: exit %d, want %d; stdout:\n%s", tc.args, code, tc.code, out)
+		}
+	}
+}
