@@ -33,18 +33,17 @@ type aval struct {
 	via  string // aEvent: ViaObserve, ViaIndex or ViaGetattr
 	cls  *classInfo
 	inst *instance
-	file *fileInfo
-	self bool // aObj/aObjOn/aObjEvent: the current self
-	dyn  bool // aOnIdx/aEvent: the endpoint (or getattr) name could not be resolved
+	file *fileInfo // aModule: the module's file, nil when not in the tree
+	from *fileInfo // aModule: the file that imports it
+	self bool      // aObj/aObjOn/aObjEvent: the current self
+	dyn  bool      // aOnIdx/aEvent: the endpoint (or getattr) name could not be resolved
 }
 
 // instance is an object built by a call: Cls(self, relation_name="db").
 type instance struct {
 	cls  *classInfo // nil when the class is not in the tree
-	name string     // the callee's last name
 	call *pyextract.Value
 	at   *ctx // where the call is evaluated
-	line int
 }
 
 // ctx is where an expression is evaluated: a file, a class and function, and the instance
@@ -69,22 +68,45 @@ type evaluator struct {
 	charmCls []*classInfo // charm classes in the charm's scope
 	depth    int
 	memo     map[memoKey][]aval
+	globals  map[globalKey][]aval
+	// busy marks the locals and members being evaluated: a name whose value refers to
+	// itself (node = node.parent) evaluates to nothing instead of recursing.
+	busy map[any]bool
+	// callerArgs evaluates what the callers of the function in c pass to its parameter i.
+	callerArgs func(c *ctx, i int, p pyextract.Param) []aval
+}
+
+type busyLocal struct {
+	file *fileInfo
+	inst *instance
+	localKey
+}
+
+type busyMember struct {
+	cls  *classInfo
+	inst *instance
+	name string
+}
+
+type globalKey struct {
+	file *fileInfo
+	name string
 }
 
 type memoKey struct {
-	inst  *instance
-	cls   *classInfo
-	param string
+	inst      *instance
+	cls       *classInfo
+	fn, param string
 }
 
-func (e *evaluator) eval(v pyextract.Value, c *ctx) []aval {
+func (e *evaluator) eval(v *pyextract.Value, c *ctx) []aval {
 	switch v.Kind {
 	case pyextract.ValStr:
 		return []aval{{kind: aStr, str: v.Str}}
 	case pyextract.ValChain:
 		return e.chain(v.Chain, c)
 	case pyextract.ValCall:
-		return e.call(&v, c)
+		return e.call(v, c)
 	case pyextract.ValFStr:
 		return e.fstring(v.Str, c)
 	}
@@ -117,7 +139,7 @@ func (e *evaluator) fstring(s string, c *ctx) []aval {
 			}
 			ch = append(ch, pyextract.Step{Name: part})
 		}
-		vals, ok := e.strs(pyextract.Value{Kind: pyextract.ValChain, Chain: ch}, c)
+		vals, ok := e.strs(&pyextract.Value{Kind: pyextract.ValChain, Chain: ch}, c)
 		if !ok {
 			return nil
 		}
@@ -157,7 +179,7 @@ func isIdent(s string) bool {
 // strMethod evaluates "x".replace(a, b), .lower() and .upper() on string values.
 func (e *evaluator) strMethod(v *pyextract.Value, c *ctx) []aval {
 	n := len(v.Chain)
-	recv, ok := e.strs(pyextract.Value{Kind: pyextract.ValChain, Chain: v.Chain[:n-1]}, c)
+	recv, ok := e.strs(&pyextract.Value{Kind: pyextract.ValChain, Chain: v.Chain[:n-1]}, c)
 	if !ok {
 		return nil
 	}
@@ -186,7 +208,7 @@ func (e *evaluator) strMethod(v *pyextract.Value, c *ctx) []aval {
 }
 
 // strs evaluates v to the strings it may be; ok is false when it may be something else.
-func (e *evaluator) strs(v pyextract.Value, c *ctx) (out []string, ok bool) {
+func (e *evaluator) strs(v *pyextract.Value, c *ctx) (out []string, ok bool) {
 	ok = true
 	for _, a := range e.eval(v, c) {
 		if a.kind == aStr {
@@ -236,11 +258,11 @@ func (e *evaluator) call(v *pyextract.Value, c *ctx) []aval {
 	var out []aval
 	for _, callee := range e.chain(v.Chain, c) {
 		if callee.kind == aClass {
-			out = append(out, aval{kind: aObj, cls: callee.cls, inst: &instance{cls: callee.cls, name: callee.cls.name, call: v, at: c}})
+			out = append(out, aval{kind: aObj, cls: callee.cls, inst: &instance{cls: callee.cls, call: v, at: c}})
 		}
 	}
 	if len(out) == 0 {
-		out = append(out, aval{kind: aObj, inst: &instance{name: v.Chain[len(v.Chain)-1].Name, call: v, at: c}})
+		out = append(out, aval{kind: aObj, inst: &instance{call: v, at: c}})
 	}
 	return out
 }
@@ -268,7 +290,7 @@ func (e *evaluator) chain(ch pyextract.Chain, c *ctx) []aval {
 			case st.Name != "":
 				next = append(next, e.attr(a, st.Name, ViaObserve)...)
 			case st.GetAttr != nil:
-				names, ok := e.strs(*st.GetAttr, c)
+				names, ok := e.strs(st.GetAttr, c)
 				if !ok && a.kind == aOn {
 					next = append(next, aval{kind: aEvent, cls: a.cls, via: ViaGetattr, dyn: true})
 				}
@@ -276,10 +298,10 @@ func (e *evaluator) chain(ch pyextract.Chain, c *ctx) []aval {
 					next = append(next, e.attr(a, n, ViaGetattr)...)
 				}
 			case st.Index != nil:
-				next = append(next, e.index(a, *st.Index, c)...)
+				next = append(next, e.index(a, st.Index, c)...)
 			case st.Call:
 				if a.kind == aClass {
-					next = append(next, aval{kind: aObj, cls: a.cls, inst: &instance{cls: a.cls, name: a.cls.name, at: c}})
+					next = append(next, aval{kind: aObj, cls: a.cls, inst: &instance{cls: a.cls, at: c}})
 				}
 			}
 		}
@@ -299,19 +321,29 @@ func limit(v []aval) []aval {
 func (e *evaluator) name(n string, c *ctx) []aval {
 	if c.fn != "" {
 		k := funcKey{className(c.cls), c.fn}
-		if vals, ok := c.file.locals[k][n]; ok {
+		sym := c.file.funcSyms[k]
+		if n == "self" && c.cls != nil && !isStatic(sym) { // never reassigned: skip the locals
+			return []aval{e.self(c)}
+		}
+		if vals, ok := c.file.local(k, n); ok {
+			key := busyLocal{c.file, c.inst, localKey{k, n}}
+			if e.busy[key] {
+				return nil
+			}
+			e.busy[key] = true
+			defer delete(e.busy, key)
 			var out []aval
 			for _, v := range vals {
 				out = append(out, e.eval(v, c)...)
 			}
 			return limit(out)
 		}
-		if params, ok := c.file.params[k]; ok {
-			for i, p := range params {
+		if sym != nil {
+			for i, p := range sym.Params {
 				if p.Name != n {
 					continue
 				}
-				if i == 0 && c.cls != nil && !isStatic(c.file.funcSyms[k]) {
+				if i == 0 && c.cls != nil && !isStatic(sym) {
 					return []aval{e.self(c)}
 				}
 				return e.param(c, i, p)
@@ -337,8 +369,19 @@ func className(c *classInfo) string {
 	return c.name
 }
 
-// global evaluates a module-level name of f.
+// global evaluates a module-level name of f (memoized: it does not depend on the context).
 func (e *evaluator) global(f *fileInfo, n string) []aval {
+	key := globalKey{f, n}
+	if v, ok := e.globals[key]; ok {
+		return v
+	}
+	e.globals[key] = nil // cycle guard
+	out := e.evalGlobal(f, n)
+	e.globals[key] = out
+	return out
+}
+
+func (e *evaluator) evalGlobal(f *fileInfo, n string) []aval {
 	if vals, ok := f.consts[n]; ok {
 		mc := &ctx{file: f}
 		var out []aval
@@ -358,10 +401,7 @@ func (e *evaluator) global(f *fileInfo, n string) []aval {
 
 func (e *evaluator) imported(f *fileInfo, im pyextract.Import) []aval {
 	if im.Name == "" {
-		if m := e.ix.module(f, im.Module, e.charm); m != nil {
-			return []aval{{kind: aModule, file: m, str: im.Module}}
-		}
-		return []aval{{kind: aModule, str: im.Module}}
+		return e.submodule(f, im.Module)
 	}
 	if m := e.ix.module(f, im.Module, e.charm); m != nil {
 		if out := e.global(m, im.Name); len(out) > 0 {
@@ -378,11 +418,10 @@ func joinModule(mod, name string) string {
 	return mod + "." + name
 }
 
-func (e *evaluator) submodule(f *fileInfo, mod string) []aval {
-	if m := e.ix.module(f, mod, e.charm); m != nil {
-		return []aval{{kind: aModule, file: m, str: mod}}
-	}
-	return nil
+// submodule is the module mod imported by from (file nil when it is not in the tree, as
+// for `import a` when only a/b.py exists: a.b then resolves through attr).
+func (e *evaluator) submodule(from *fileInfo, mod string) []aval {
+	return []aval{{kind: aModule, file: e.ix.module(from, mod, e.charm), str: mod, from: from}}
 }
 
 // self is the value of `self` in c: the charm in a charm class, else the object.
@@ -397,22 +436,25 @@ func (e *evaluator) self(c *ctx) aval {
 	return aval{kind: aObj, cls: cls, inst: c.inst, self: true}
 }
 
-// param evaluates parameter i (p) of the function in c. Only __init__ parameters are bound,
-// from the instance's constructor call; others, and unbound ones, take their default. A
-// parameter whose name mentions "charm" with nothing else to go on is the charm.
+// param evaluates parameter i (p) of the function in c: an __init__ parameter is bound
+// by the instance's constructor call, another function's by the calls to it found in the
+// charm's code; unbound ones take their default. A parameter whose name mentions "charm"
+// with nothing else to go on is the charm.
 func (e *evaluator) param(c *ctx, i int, p pyextract.Param) []aval {
-	var out []aval
-	if c.fn == "__init__" && c.cls != nil && c.inst != nil {
-		key := memoKey{c.inst, c.cls, p.Name}
-		var done bool
-		if out, done = e.memo[key]; !done {
-			e.memo[key] = nil // cycle guard
+	key := memoKey{c.inst, c.cls, c.fn, p.Name}
+	out, done := e.memo[key]
+	if !done {
+		e.memo[key] = nil // cycle guard
+		switch {
+		case c.fn == "__init__" && c.cls != nil && c.inst != nil:
 			out = e.bind(c.inst, c.cls, i, p)
-			e.memo[key] = out
+		case c.fn != "__init__" && e.callerArgs != nil:
+			out = e.callerArgs(c, i, p)
 		}
+		e.memo[key] = out
 	}
 	if len(out) == 0 && p.Default != nil {
-		out = e.eval(*p.Default, &ctx{file: c.file})
+		out = e.eval(p.Default, &ctx{file: c.file})
 	}
 	if len(out) == 0 && strings.Contains(strings.ToLower(p.Name), "charm") {
 		out = []aval{{kind: aCharm}}
@@ -504,21 +546,17 @@ func isSplat(v pyextract.Value) bool {
 // argFor evaluates the argument of call for parameter i (p) of a method (parameter 0 is
 // self); skip positional arguments are dropped first (an explicit self).
 func (e *evaluator) argFor(call *pyextract.Value, at *ctx, skip, i int, p pyextract.Param) []aval {
-	for _, kw := range call.Kwargs {
-		if kw.Name == p.Name {
-			return e.eval(kw.Value, at)
+	for k := range call.Kwargs {
+		if call.Kwargs[k].Name == p.Name {
+			return e.eval(&call.Kwargs[k].Value, at)
 		}
 	}
-	args := call.Args
-	if skip <= len(args) {
-		args = args[skip:]
-	}
-	for j, a := range args {
-		if isSplat(a) {
+	for j := skip; j < len(call.Args); j++ {
+		if isSplat(call.Args[j]) {
 			return nil // *args: positions unknown
 		}
-		if j == i-1 {
-			return e.eval(a, at)
+		if j-skip == i-1 {
+			return e.eval(&call.Args[j], at)
 		}
 	}
 	return nil
@@ -579,22 +617,13 @@ func (e *evaluator) attr(a aval, name, via string) []aval {
 			if out := e.global(a.file, name); len(out) > 0 {
 				return out
 			}
-			return e.submodule(a.file, joinModule(a.str, name))
 		}
-		return e.moduleByName(joinModule(a.str, name))
+		return e.submodule(a.from, joinModule(a.str, name))
 	}
 	return nil
 }
 
-// moduleByName resolves an absolute dotted module path (import a.b binds a; a.b.c follows).
-func (e *evaluator) moduleByName(mod string) []aval {
-	if ms := e.ix.modules[mod]; len(ms) > 0 {
-		return []aval{{kind: aModule, file: ms[0], str: mod}}
-	}
-	return []aval{{kind: aModule, str: mod}}
-}
-
-func (e *evaluator) index(a aval, key pyextract.Value, c *ctx) []aval {
+func (e *evaluator) index(a aval, key *pyextract.Value, c *ctx) []aval {
 	switch a.kind {
 	case aOn:
 		names, ok := e.strs(key, c)
@@ -615,6 +644,12 @@ func (e *evaluator) index(a aval, key pyextract.Value, c *ctx) []aval {
 // member evaluates obj.name for an object of class cls (built as inst, or nil): self.name
 // assignments in any method, then class attributes, across the class and its bases.
 func (e *evaluator) member(cls *classInfo, inst *instance, name string) []aval {
+	key := busyMember{cls, inst, name}
+	if e.busy[key] {
+		return nil
+	}
+	e.busy[key] = true
+	defer delete(e.busy, key)
 	var out []aval
 	for _, k := range e.mro(cls) {
 		for _, sa := range k.selfAttrs[name] {

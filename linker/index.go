@@ -12,13 +12,28 @@ import (
 // index holds every file, class, constant and import of the tree in maps, built once per Link.
 type index struct {
 	files   map[string]*fileInfo
-	ordered []*fileInfo            // by path
-	modules map[string][]*fileInfo // dotted module suffix -> files (a/b/c.py: c, b.c, a.b.c)
+	ordered []*fileInfo             // by path
+	modules map[string][]moduleFile // dotted module suffix -> files (a/b/c.py: c, b.c, a.b.c)
+	pkgDirs map[string]bool         // folders holding an __init__.py
+	classes map[string]bool         // names of every class in the tree
 	charms  []charmyaml.Charm
+}
+
+// moduleFile is a file a dotted module name may refer to, and the folder the name is
+// relative to there (a/b/c.py as b.c: "a").
+type moduleFile struct {
+	*fileInfo
+	root string
 }
 
 // funcKey names a function: the class ("" for module functions) and the function name.
 type funcKey struct{ class, fn string }
+
+// localKey names a local variable of a function.
+type localKey struct {
+	funcKey
+	name string
+}
 
 type fileInfo struct {
 	*pyextract.File
@@ -27,13 +42,12 @@ type fileInfo struct {
 	library  bool // lib/charms/...: a charm library, the charm's own or vendored
 	vendored bool // lib/charms/<another charm>/...
 	test     bool
-	consts   map[string][]pyextract.Value // module-level name = value
-	imports  map[string]pyextract.Import  // local name -> import
-	classes  map[string]*classInfo        // by name
-	funcs    map[string]*pyextract.Symbol // module functions
-	locals   map[funcKey]map[string][]pyextract.Value
-	params   map[funcKey][]pyextract.Param
-	funcSyms map[funcKey]*pyextract.Symbol
+	consts   map[string][]*pyextract.Value   // module-level name = value
+	imports  map[string]pyextract.Import     // local name -> import
+	classes  map[string]*classInfo           // by name
+	funcs    map[string]*pyextract.Symbol    // module functions
+	funcSyms map[funcKey]*pyextract.Symbol   // functions and methods
+	locals   map[localKey][]*pyextract.Value // built on first use (local)
 }
 
 type classInfo struct {
@@ -51,14 +65,13 @@ type classInfo struct {
 
 type classAttr struct {
 	name  string
-	value pyextract.Value
+	value *pyextract.Value
 	line  int
 }
 
 type selfAttr struct {
 	fn    string
-	value pyextract.Value
-	line  int
+	value *pyextract.Value
 }
 
 // knownBases are base classes outside the tree that define no handler methods.
@@ -69,14 +82,14 @@ var knownBases = map[string]bool{
 }
 
 func newIndex(in Input) *index {
-	ix := &index{files: map[string]*fileInfo{}, modules: map[string][]*fileInfo{}, charms: in.Charms}
+	ix := &index{files: map[string]*fileInfo{}, modules: map[string][]moduleFile{}, pkgDirs: map[string]bool{},
+		classes: map[string]bool{}, charms: in.Charms}
 	for i := range in.Files {
 		f := &in.Files[i]
 		fi := &fileInfo{
 			File: f, dir: path.Dir(f.Path), charm: ix.charmOf(f.Path),
-			consts: map[string][]pyextract.Value{}, imports: map[string]pyextract.Import{},
+			consts: map[string][]*pyextract.Value{}, imports: map[string]pyextract.Import{},
 			classes: map[string]*classInfo{}, funcs: map[string]*pyextract.Symbol{},
-			locals: map[funcKey]map[string][]pyextract.Value{}, params: map[funcKey][]pyextract.Param{},
 			funcSyms: map[funcKey]*pyextract.Symbol{},
 		}
 		fi.library = strings.HasPrefix(ix.charmRel(fi), "lib/charms/")
@@ -85,12 +98,18 @@ func newIndex(in Input) *index {
 		ix.files[f.Path] = fi
 		ix.ordered = append(ix.ordered, fi)
 		fi.build()
+		for name := range fi.classes {
+			ix.classes[name] = true
+		}
 		mod := strings.TrimSuffix(f.Path, ".py")
-		mod = strings.TrimSuffix(mod, "/__init__")
+		if m, ok := strings.CutSuffix(mod, "/__init__"); ok || mod == "__init__" {
+			mod = m
+			ix.pkgDirs[fi.dir] = true
+		}
 		parts := strings.Split(mod, "/")
 		for j := range parts {
 			key := strings.Join(parts[j:], ".")
-			ix.modules[key] = append(ix.modules[key], fi)
+			ix.modules[key] = append(ix.modules[key], moduleFile{fi, strings.Join(parts[:j], "/")})
 		}
 	}
 	sort.Slice(ix.ordered, func(a, b int) bool { return ix.ordered[a].Path < ix.ordered[b].Path })
@@ -108,8 +127,7 @@ func (fi *fileInfo) build() {
 			if s.Qualifier == "" {
 				fi.funcs[s.Name] = s
 			}
-			k := funcKey{s.Qualifier, s.Name}
-			fi.params[k], fi.funcSyms[k] = s.Params, s
+			fi.funcSyms[funcKey{s.Qualifier, s.Name}] = s
 		}
 	}
 	for i := range fi.Symbols {
@@ -121,8 +139,7 @@ func (fi *fileInfo) build() {
 		if c := fi.classes[s.Qualifier]; c != nil {
 			c.methods[name] = s
 		}
-		k := funcKey{s.Qualifier, name}
-		fi.params[k], fi.funcSyms[k] = s.Params, s
+		fi.funcSyms[funcKey{s.Qualifier, name}] = s
 	}
 	for _, im := range fi.Imports {
 		switch {
@@ -135,28 +152,41 @@ func (fi *fileInfo) build() {
 			fi.imports[top] = pyextract.Import{Module: top, Line: im.Line}
 		}
 	}
-	for _, a := range fi.Facts.Assigns {
+	for i := range fi.Facts.Assigns {
+		a := &fi.Facts.Assigns[i]
 		switch {
 		case a.Class == "" && a.Func == "" && len(a.Target) == 1:
-			fi.consts[a.Target[0].Name] = append(fi.consts[a.Target[0].Name], a.Value)
+			fi.consts[a.Target[0].Name] = append(fi.consts[a.Target[0].Name], &a.Value)
 		case a.Func == "" && len(a.Target) == 1:
 			if c := fi.classes[a.Class]; c != nil {
-				ca := classAttr{a.Target[0].Name, a.Value, a.Line}
+				ca := classAttr{a.Target[0].Name, &a.Value, a.Line}
 				c.attrs[ca.name] = append(c.attrs[ca.name], ca)
 				c.fields = append(c.fields, ca)
 			}
 		case a.Func != "" && len(a.Target) == 2 && a.Target[0].Name == "self":
 			if c := fi.classes[a.Class]; c != nil {
-				c.selfAttrs[a.Target[1].Name] = append(c.selfAttrs[a.Target[1].Name], selfAttr{a.Func, a.Value, a.Line})
+				c.selfAttrs[a.Target[1].Name] = append(c.selfAttrs[a.Target[1].Name], selfAttr{a.Func, &a.Value})
 			}
-		case a.Func != "" && len(a.Target) == 1:
-			k := funcKey{a.Class, a.Func}
-			if fi.locals[k] == nil {
-				fi.locals[k] = map[string][]pyextract.Value{}
-			}
-			fi.locals[k][a.Target[0].Name] = append(fi.locals[k][a.Target[0].Name], a.Value)
 		}
 	}
+}
+
+// local returns the values assigned to the local name in function k (ok false when the
+// function assigns no such name). The file's locals are indexed on the first call: most
+// files never have a local evaluated.
+func (fi *fileInfo) local(k funcKey, name string) (vals []*pyextract.Value, ok bool) {
+	if fi.locals == nil {
+		fi.locals = map[localKey][]*pyextract.Value{}
+		for i := range fi.Facts.Assigns {
+			a := &fi.Facts.Assigns[i]
+			if a.Func != "" && len(a.Target) == 1 {
+				lk := localKey{funcKey{a.Class, a.Func}, a.Target[0].Name}
+				fi.locals[lk] = append(fi.locals[lk], &a.Value)
+			}
+		}
+	}
+	vals, ok = fi.locals[localKey{k, name}]
+	return vals, ok
 }
 
 // charmOf returns the charm whose directory holds p (the deepest), or -1.
@@ -243,7 +273,13 @@ func (ix *index) module(from *fileInfo, mod string, charm int) *fileInfo {
 	}
 	var best *fileInfo
 	bestRank := -1
-	for _, fi := range ix.modules[mod] {
+	for _, mf := range ix.modules[mod] {
+		fi := mf.fileInfo
+		// the name is relative to a source root, not to a folder inside a package; a bare
+		// name (import utils) stays within the importer's charm
+		if ix.pkgDirs[mf.root] || (!strings.Contains(mod, ".") && fi.charm != from.charm) {
+			continue
+		}
 		r := 0
 		switch {
 		case fi.charm == charm && charm >= 0:

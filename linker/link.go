@@ -1,6 +1,7 @@
 package linker
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -53,8 +54,9 @@ type charmLinker struct {
 	unresolved []Site
 	sites      []*site
 	byClass    map[*classInfo][]*site // sites by built class and each of its bases
+	calls      map[string][]*site     // every recorded call, by the callee's last name
 	insts      map[*classInfo][]*instance
-	busy       map[*classInfo]bool
+	building   map[*classInfo]bool   // classes whose instances are being collected
 	actions    map[scopeKey][]string // action handler -> the actions it handles
 	customOn   map[*classInfo]customEvents
 }
@@ -69,16 +71,18 @@ const maxInstances = 16
 
 func newCharmLinker(ix *index, ci int) *charmLinker {
 	l := &charmLinker{
-		evaluator: &evaluator{ix: ix, charm: ci, memo: map[memoKey][]aval{}},
+		evaluator: &evaluator{ix: ix, charm: ci, memo: map[memoKey][]aval{}, globals: map[globalKey][]aval{}, busy: map[any]bool{}},
 		ch:        &ix.charms[ci],
 		ifaces:    map[ifaceKey]*Interface{},
 		declared:  map[string]map[string]string{},
 		byClass:   map[*classInfo][]*site{},
+		calls:     map[string][]*site{},
 		insts:     map[*classInfo][]*instance{},
-		busy:      map[*classInfo]bool{},
+		building:  map[*classInfo]bool{},
 		actions:   map[scopeKey][]string{},
 		customOn:  map[*classInfo]customEvents{},
 	}
+	l.callerArgs = l.argsFromCallers
 	c := l.ch
 	for _, r := range c.Relations {
 		l.declare(KindRelation, r.Name, &Interface{Role: r.Role, Interface: r.Interface, File: r.File, Line: r.Line})
@@ -210,14 +214,20 @@ func (l *charmLinker) computeScope() {
 func (l *charmLinker) collectSites() {
 	for _, fi := range l.scope {
 		add := func(sc pyextract.Scope, v *pyextract.Value) {
-			if v.Kind != pyextract.ValCall || !isUpper(lastName(v.Chain)) || builtinCall(v.Chain) {
+			if v.Kind != pyextract.ValCall || len(v.Chain) == 0 {
 				return
 			}
 			s := &site{file: fi, cls: fi.classes[sc.Class], fn: sc.Func, line: sc.Line, cond: sc.Conditional, value: v}
-			for _, a := range l.chain(v.Chain, &ctx{file: fi, cls: s.cls, fn: s.fn}) {
-				if a.kind == aClass {
-					s.target = a.cls
-					break
+			l.calls[lastName(v.Chain)] = append(l.calls[lastName(v.Chain)], s)
+			if !isUpper(lastName(v.Chain)) || builtinCall(v.Chain) {
+				return
+			}
+			if l.mayBeClass(fi, lastName(v.Chain)) {
+				for _, a := range l.chain(v.Chain, &ctx{file: fi, cls: s.cls, fn: s.fn}) {
+					if a.kind == aClass {
+						s.target = a.cls
+						break
+					}
 				}
 			}
 			l.sites = append(l.sites, s)
@@ -238,27 +248,78 @@ func (l *charmLinker) collectSites() {
 	}
 }
 
+// mayBeClass reports whether name, called in fi, can name a class of the tree: a class name,
+// or a name the file imports or assigns (import X as Y).
+func (l *charmLinker) mayBeClass(fi *fileInfo, name string) bool {
+	_, imported := fi.imports[name]
+	_, assigned := fi.consts[name]
+	return l.ix.classes[name] || imported || assigned
+}
+
 // instancesOf lists the objects of cls (or of a subclass) the charm's code builds, each
 // with the context of its construction.
 func (l *charmLinker) instancesOf(cls *classInfo) []*instance {
 	if v, ok := l.insts[cls]; ok {
 		return v
 	}
-	if l.busy[cls] {
+	if l.building[cls] {
 		return nil
 	}
-	l.busy[cls] = true
+	l.building[cls] = true
 	var out []*instance
 	for _, s := range l.byClass[cls] {
 		for _, c := range l.contexts(s.file, s.cls, s.fn) {
 			if len(out) < maxInstances {
-				out = append(out, &instance{cls: s.target, name: s.target.name, call: s.value, at: c, line: s.line})
+				out = append(out, &instance{cls: s.target, call: s.value, at: c})
 			}
 		}
 	}
-	delete(l.busy, cls)
+	delete(l.building, cls)
 	l.insts[cls] = out
 	return out
+}
+
+// argsFromCallers evaluates the arguments that calls to the function of c (a method of
+// c.cls or its subclasses, or a module function of c.file) pass to its parameter i (p).
+func (l *charmLinker) argsFromCallers(c *ctx, i int, p pyextract.Param) []aval {
+	first := 0 // index of the first parameter a positional argument binds
+	if c.cls != nil && !isStatic(c.file.funcSyms[funcKey{c.cls.name, c.fn}]) {
+		first = 1
+	}
+	var out []aval
+	for _, s := range l.calls[c.fn] {
+		if !l.callsFunc(s, c) {
+			continue
+		}
+		for _, at := range l.contexts(s.file, s.cls, s.fn) {
+			out = append(out, l.argFor(s.value, at, 0, i-first+1, p)...)
+		}
+		if len(out) >= maxVals {
+			break
+		}
+	}
+	return limit(out)
+}
+
+// callsFunc reports whether the call at s calls the function of c.
+func (l *charmLinker) callsFunc(s *site, c *ctx) bool {
+	callee := s.value.Chain
+	if len(callee) == 1 {
+		return c.cls == nil && (s.file == c.file || s.file.imports[c.fn].Name == c.fn)
+	}
+	for _, owner := range l.chain(callee[:len(callee)-1], &ctx{file: s.file, cls: s.cls, fn: s.fn}) {
+		switch {
+		case owner.kind == aModule:
+			if owner.file == c.file && c.cls == nil {
+				return true
+			}
+		case owner.cls != nil && c.cls != nil:
+			if slices.Contains(l.mro(owner.cls), c.cls) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // contexts lists the contexts code in cls.fn runs in: once for charm classes and module
@@ -322,7 +383,7 @@ func (l *charmLinker) linkObserves() {
 }
 
 func (l *charmLinker) observe(fi *fileInfo, o *pyextract.Observe, c *ctx) {
-	h, missing := l.handler(o.Handler, c)
+	h, missing := l.handler(&o.Handler, c)
 	if missing != "" && !fi.vendored {
 		l.find(FindMissingHandler, missing, siteAt(fi, o.Scope, "", ""))
 	}
@@ -341,7 +402,7 @@ func (l *charmLinker) observe(fi *fileInfo, o *pyextract.Observe, c *ctx) {
 			ObserveFile: fi.Path, ObserveLine: o.Line, Conditional: o.Conditional,
 		})
 	}
-	for _, ev := range l.eval(o.Event, c) {
+	for _, ev := range l.eval(&o.Event, c) {
 		switch ev.kind {
 		case aEvent:
 			via := ev.via
@@ -388,7 +449,10 @@ func (l *charmLinker) observe(fi *fileInfo, o *pyextract.Observe, c *ctx) {
 				if d, declared := l.lookup(kind, name); declared {
 					add(kind, d, ev.str, via)
 				} else if !fi.vendored {
-					l.find(undeclaredKind[kind], strings.ReplaceAll(name, "_", "-"), siteAt(fi, o.Scope, "", ""))
+					if ev.key == "" { // an attribute: the YAML name would be hyphenated
+						name = strings.ReplaceAll(name, "_", "-")
+					}
+					l.find(undeclaredKind[kind], name, siteAt(fi, o.Scope, "", ""))
 				}
 			}
 		case aObjEvent:
@@ -490,15 +554,18 @@ func (l *charmLinker) endpoints(inst *instance) endpointSet {
 		}
 	}
 	if inst.cls == nil {
-		for _, kw := range inst.call.Kwargs {
-			if relationParam(kw.Name) {
+		if inst.call == nil {
+			return out
+		}
+		for i := range inst.call.Kwargs {
+			if kw := &inst.call.Kwargs[i]; relationParam(kw.Name) {
 				out.relParam = true
-				addVals(kw.Name, l.eval(kw.Value, inst.at), false)
+				addVals(kw.Name, l.eval(&kw.Value, inst.at), false)
 			}
 		}
 		if !out.relParam {
-			for _, a := range inst.call.Args {
-				if a.Kind == pyextract.ValStr || a.Kind == pyextract.ValChain {
+			for i := range inst.call.Args {
+				if a := &inst.call.Args[i]; a.Kind == pyextract.ValStr || a.Kind == pyextract.ValChain {
 					addVals("", l.eval(a, inst.at), true)
 				}
 			}
@@ -543,7 +610,7 @@ type handlerRef struct {
 
 // handler resolves an observer to the method or function it names. missing is set when the
 // observer is obj.name and no class in the (fully known) hierarchy of obj defines name.
-func (l *charmLinker) handler(v pyextract.Value, c *ctx) (h *handlerRef, missing string) {
+func (l *charmLinker) handler(v *pyextract.Value, c *ctx) (h *handlerRef, missing string) {
 	if v.Kind != pyextract.ValChain || len(v.Chain) == 0 {
 		return nil, ""
 	}

@@ -24,10 +24,9 @@ func (l *charmLinker) linkBindings() {
 		name := s.value.Chain[len(s.value.Chain)-1].Name
 		at := siteAt(s.file, sc, ViaLibrary, name)
 		for _, c := range l.contexts(s.file, s.cls, s.fn) {
-			inst := &instance{cls: s.target, name: name, call: s.value, at: c, line: s.line}
+			inst := &instance{cls: s.target, call: s.value, at: c}
 			eps := l.endpoints(inst)
 			if eps.dyn && len(eps.names) == 0 {
-				at.Via = ViaLibrary
 				l.unresolved = append(l.unresolved, at)
 			}
 			for _, ep := range eps.names {
@@ -41,13 +40,12 @@ func (l *charmLinker) linkBindings() {
 	}
 }
 
-// lookupKinds: the callee names and key objects that look an interface up, with the
-// name of the step before them (model.get_relation, unit.get_container, ...).
+// lookupCalls and lookupKeys are the calls and key reads that look an interface up, with
+// the name of the step before them (model.get_relation, unit.get_container, meta.storages).
 var (
 	lookupCalls = map[string]struct{ kind, owner string }{
 		"get_relation":  {KindRelation, "model"},
 		"get_relations": {KindRelation, "model"},
-		"get_binding":   {KindRelation, "model"},
 		"get_container": {KindContainer, "unit"},
 		"fetch":         {KindResource, "resources"},
 	}
@@ -79,7 +77,7 @@ func (l *charmLinker) linkLookups() {
 			}
 			kind, ok := lookupKeys[k.Object[n-1].Name]
 			if ok && keyOwners[ownerName(k.Object[n-2].Name)] {
-				l.lookupName(fi, k.Scope, kind, k.Key, k.Object.String()+"["+k.Key.String()+"]", true)
+				l.lookupName(fi, k.Scope, kind, &k.Key, k.Object.String()+"["+k.Key.String()+"]", true)
 			}
 		}
 	}
@@ -100,7 +98,7 @@ func (l *charmLinker) lookupCall(fi *fileInfo, sc pyextract.Scope, v *pyextract.
 	} else {
 		for i := range v.Kwargs {
 			switch v.Kwargs[i].Name {
-			case "relation_name", "container_name", "name", "binding_key":
+			case "relation_name", "container_name", "name":
 				arg = &v.Kwargs[i].Value
 			}
 		}
@@ -108,13 +106,11 @@ func (l *charmLinker) lookupCall(fi *fileInfo, sc pyextract.Scope, v *pyextract.
 	if arg == nil {
 		return
 	}
-	// a binding may name an extra-binding, not a relation: never a finding
-	strict := v.Chain[n-1].Name != "get_binding"
-	l.lookupName(fi, sc, lc.kind, *arg, v.String(), strict)
+	l.lookupName(fi, sc, lc.kind, arg, v.String(), true)
 }
 
 // lookupName links a looked-up name under every context of the site.
-func (l *charmLinker) lookupName(fi *fileInfo, sc pyextract.Scope, kind string, key pyextract.Value, expr string, strict bool) {
+func (l *charmLinker) lookupName(fi *fileInfo, sc pyextract.Scope, kind string, key *pyextract.Value, expr string, strict bool) {
 	at := siteAt(fi, sc, ViaLookup, "")
 	for _, c := range l.contexts(fi, fi.classes[sc.Class], sc.Func) {
 		names, ok := l.strs(key, c)
@@ -198,7 +194,7 @@ func (l *charmLinker) configKey(fi *fileInfo, k *pyextract.KeyAccess) {
 		if !isCfg {
 			continue
 		}
-		names, ok := l.strs(k.Key, c)
+		names, ok := l.strs(&k.Key, c)
 		if !ok && len(names) == 0 {
 			if !fi.library {
 				u := at
@@ -239,7 +235,7 @@ func (l *charmLinker) configClasses() []*classInfo {
 	for _, fi := range l.scope {
 		check := func(sc pyextract.Scope, v *pyextract.Value) {
 			if v.Kind == pyextract.ValCall && lastName(v.Chain) == "load_config" && len(v.Args) > 0 {
-				add(l.eval(v.Args[0], &ctx{file: fi, cls: fi.classes[sc.Class], fn: sc.Func}))
+				add(l.eval(&v.Args[0], &ctx{file: fi, cls: fi.classes[sc.Class], fn: sc.Func}))
 			}
 		}
 		for i := range fi.Facts.Calls {
@@ -288,7 +284,7 @@ func (l *charmLinker) linkParams() {
 				continue
 			}
 			at := siteAt(fi, k.Scope, ViaParam, k.Via)
-			names, ok := l.strs(k.Key, &ctx{file: fi, cls: fi.classes[k.Class], fn: k.Func})
+			names, ok := l.strs(&k.Key, &ctx{file: fi, cls: fi.classes[k.Class], fn: k.Func})
 			if !ok && len(names) == 0 {
 				if !fi.library {
 					u := at
@@ -323,7 +319,8 @@ func (l *charmLinker) paramsObject(fi *fileInfo, k *pyextract.KeyAccess) bool {
 	if len(k.Object) != 1 {
 		return false
 	}
-	for _, v := range fi.locals[funcKey{k.Class, k.Func}][k.Object[0].Name] {
+	vals, _ := fi.local(funcKey{k.Class, k.Func}, k.Object[0].Name)
+	for _, v := range vals {
 		if v.Kind == pyextract.ValChain && lastName(v.Chain) == "params" {
 			return true
 		}
@@ -334,28 +331,39 @@ func (l *charmLinker) paramsObject(fi *fileInfo, k *pyextract.KeyAccess) bool {
 // linkNaming is the last resort for a declared relation nothing else links: first-party
 // methods named _on_<endpoint>_relation_<event>.
 func (l *charmLinker) linkNaming() {
+	var byEndpoint map[string][]Handler // built on first need
 	for _, r := range l.ch.Relations {
 		it := l.ifaces[ifaceKey{KindRelation, r.Name}]
 		if it == nil || len(it.Handlers) > 0 || len(it.Reads) > 0 {
 			continue
 		}
-		for _, fi := range l.scope {
-			if fi.library {
+		if byEndpoint == nil {
+			byEndpoint = l.namedHandlers()
+		}
+		it.Handlers = append(it.Handlers, byEndpoint[norm(r.Name)]...)
+	}
+}
+
+// namedHandlers maps an endpoint (with underscores) to the first-party methods named
+// _on_<endpoint>_relation_<event>.
+func (l *charmLinker) namedHandlers() map[string][]Handler {
+	out := map[string][]Handler{}
+	for _, fi := range l.scope {
+		if fi.library {
+			continue
+		}
+		for i := range fi.Symbols {
+			s := &fi.Symbols[i]
+			meth, ok := strings.CutPrefix(strings.TrimPrefix(s.Name, s.Qualifier+"."), "_on_")
+			if s.Kind != pyextract.KindMethod || !ok {
 				continue
 			}
-			for i := range fi.Symbols {
-				s := &fi.Symbols[i]
-				if s.Kind != pyextract.KindMethod {
-					continue
-				}
-				meth := strings.TrimPrefix(s.Name, s.Qualifier+".")
-				for _, ev := range relationEvents {
-					event := norm(r.Name) + "_" + ev
-					if meth == "_on_"+event {
-						it.Handlers = append(it.Handlers, Handler{Event: event, Symbol: s.Name, File: fi.Path, Line: s.Line, Via: ViaNaming})
-					}
+			for _, ev := range relationEvents {
+				if ep, found := strings.CutSuffix(meth, "_"+ev); found && ep != "" {
+					out[ep] = append(out[ep], Handler{Event: meth, Symbol: s.Name, File: fi.Path, Line: s.Line, Via: ViaNaming})
 				}
 			}
 		}
 	}
+	return out
 }

@@ -8,6 +8,55 @@
 // the `check` rules consume. The linker resolves names (module and imported constants, class
 // attributes, `self.x` set from parameter defaults, library objects built with a relation
 // name) but never reads files itself: vendored libraries are just more pyextract Files.
+//
+// Decisions:
+//   - Which code belongs to which charm: a file belongs to the deepest charm directory that
+//     holds it. A file in no charm directory (a monorepo's common/) is linked into every charm
+//     whose code imports it, directly or through other such files. Tests (a tests/ or test/
+//     folder below the charm directory, test_*.py, *_test.py, conftest.py) are never linked.
+//   - Names are evaluated to abstract values (strings, the charm, objects, classes, modules,
+//     charm.on and its events), never executed: locals (all assignments in the function, for
+//     loops over literal sequences included), parameters, module constants, imports, class
+//     attributes and `self.x` assignments across the class hierarchy, "a".replace(..),
+//     f-strings of constants. Absolute imports resolve by matching the dotted name against
+//     file paths below a folder that is not itself a package (src-relative, lib/charms/...,
+//     a monorepo's shared folder), preferring the charm's own files; relative imports against
+//     the importing file's folder.
+//   - An `__init__` parameter is bound per object by its constructor call (following
+//     super().__init__(...), Base.__init__(self, ...) and *args forwarding); a parameter of
+//     any other function by the calls to it in the charm's code; unbound, it takes its
+//     default. Code of a charm class (a base, written or resolved, names CharmBase) runs once;
+//     code of any other class once per object built of it (or of a subclass), and, if no
+//     object is built, once with defaults, except in charm libraries (lib/charms/...), where
+//     classes nobody builds do not run.
+//   - A relation-bound object is one whose class's __init__ takes a relation-naming
+//     parameter (relation_name, relationship_name, relation, endpoint, *_relation_name ...);
+//     for a class from a pip package, a relation-naming keyword or a positional string that
+//     names a declared endpoint. Events observed on such an object link to its endpoint (via
+//     "library"); its construction site is a Read of the endpoint with via "library" and the
+//     class name as Detail (a binding). A library class observing charm.on[x] with x not
+//     resolvable is taken to observe its own object's endpoint.
+//   - Via says how, most specific first: "library-inner" for observe calls in lib/charms/...
+//     files, "library" for events of an object, "helper" for calls in non-charm classes,
+//     "getattr" for getattr(self.on, NAME) with a non-literal NAME (a literal getattr reads
+//     as an attribute), then "on-index" or "observe". "naming" (_on_<endpoint>_relation_<ev>
+//     methods) is added only for an endpoint nothing else links.
+//   - Events of charm.on are classified by name (lifecycle, secret, status lists; suffixes
+//     _relation_<ev>, _action, _pebble_*, _storage_*), except names defined by the events
+//     class the charm's `on` is redefined with, which are custom events.
+//   - Config reads: keys of the charm config (self.config, model.config, charm.config, an
+//     alias or a parameter it was passed to) with Detail "index"/"get"; attribute reads of a
+//     declared option on a config object ("attr"); fields of typed config classes (a charm's
+//     config_type, load_config(Cls), or a first-party *Config* class most of whose fields are
+//     options) ("field"). Action parameters: event.params[...] / .get(...) in a method
+//     observed for that action, Site.Key naming the parameter.
+//   - Findings and unresolved sites: never from vendored libraries, and unresolved sites
+//     never from any charm library (their names are parameters by design). An undeclared
+//     name given to a library parameter is a finding only when the parameter is called
+//     *relation*; one given to relation= / endpoint= that is not a string is ignored (it may
+//     be a Relation object).
+//   - Everything is sorted and deduplicated; evaluation is bounded in depth and breadth
+//     (maxDepth, maxVals, maxInstances) so any input terminates.
 package linker
 
 import (

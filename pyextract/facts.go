@@ -125,7 +125,116 @@ func factsOf(t *tree) Facts {
 		w.stack = w.stack[:len(w.stack)-1]
 		w.visit(f)
 	}
+	w.out.Assigns = usedLocals(w.out)
 	return w.out
+}
+
+// usedLocals drops the assignments of local names that no fact of their function refers
+// to (directly or through another kept local), unless the value is a fact by itself (a
+// lookup, a class-like call, a call passing the config). Local assignments are most of the
+// facts of a file; few of them matter to the linker.
+func usedLocals(out Facts) []Assign {
+	type fnKey struct{ class, fn string }
+	used := map[fnKey]map[string]bool{}
+	mark := func(sc Scope, v *Value) {
+		k := fnKey{sc.Class, sc.Func}
+		if used[k] == nil {
+			used[k] = map[string]bool{}
+		}
+		v.names(used[k])
+	}
+	for i := range out.Observes {
+		mark(out.Observes[i].Scope, &out.Observes[i].Event)
+		mark(out.Observes[i].Scope, &out.Observes[i].Handler)
+	}
+	for i := range out.Calls {
+		mark(out.Calls[i].Scope, &out.Calls[i].Value)
+	}
+	for i := range out.Keys {
+		k := &out.Keys[i]
+		mark(k.Scope, &Value{Kind: ValChain, Chain: k.Object})
+		mark(k.Scope, &k.Key)
+	}
+	for i := range out.Attrs {
+		mark(out.Attrs[i].Scope, &Value{Kind: ValChain, Chain: out.Attrs[i].Object})
+	}
+	local := func(a *Assign) bool { return a.Func != "" && len(a.Target) == 1 }
+	keep := make([]bool, len(out.Assigns))
+	for i := range out.Assigns {
+		a := &out.Assigns[i]
+		if !local(a) || standalone(a.Value) {
+			keep[i] = true
+			mark(a.Scope, &a.Value)
+		}
+	}
+	for changed := true; changed; { // a kept local keeps the locals its value names
+		changed = false
+		for i := range out.Assigns {
+			a := &out.Assigns[i]
+			if !keep[i] && used[fnKey{a.Class, a.Func}][a.Target[0].Name] {
+				keep[i], changed = true, true
+				mark(a.Scope, &a.Value)
+			}
+		}
+	}
+	kept := out.Assigns[:0]
+	for i, a := range out.Assigns {
+		if keep[i] {
+			kept = append(kept, a)
+		}
+	}
+	return kept
+}
+
+// standalone reports whether a local's value matters whatever the local is used for.
+func standalone(v Value) bool {
+	if v.Kind != ValCall || len(v.Chain) == 0 {
+		return false
+	}
+	n := len(v.Chain)
+	last := v.Chain[n-1].Name
+	return isLookup(last) || upperInitial(last) || passesKeyed(v) || (last == "fetch" && n > 1 && v.Chain[n-2].Name == "resources")
+}
+
+// names adds the names v refers to (the first name of each chain in it) to set.
+func (v *Value) names(set map[string]bool) {
+	switch v.Kind {
+	case ValChain, ValCall:
+		v.Chain.names(set)
+		for i := range v.Args {
+			v.Args[i].names(set)
+		}
+		for i := range v.Kwargs {
+			v.Kwargs[i].Value.names(set)
+		}
+	case ValFStr:
+		for s := v.Str; ; {
+			open := strings.IndexByte(s, '{')
+			if open < 0 {
+				return
+			}
+			s = s[open+1:]
+			end := strings.IndexFunc(s, func(r rune) bool { return r != '_' && !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+			if end < 0 {
+				end = len(s)
+			}
+			set[s[:end]] = true
+		}
+	}
+}
+
+func (c Chain) names(set map[string]bool) {
+	if len(c) > 0 && c[0].Name != "" {
+		set[c[0].Name] = true
+	}
+	for _, s := range c {
+		if s.Index != nil {
+			s.Index.names(set)
+		}
+		if s.GetAttr != nil {
+			s.GetAttr.names(set)
+		}
+	}
 }
 
 func (w *factWalker) push(f factFrame) {

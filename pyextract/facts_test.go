@@ -81,9 +81,11 @@ class Cfg(BaseModel):
         self.db = DatabaseRequires(self, relation_name="db")
         self.x = compute(a, b)
         alias = self.config
+        unused = self.other
         self.unit.status = ActiveStatus()
         for rel in (PEER, "other"):
-            pass
+            self.framework.observe(self.on[rel].relation_changed, self._x)
+        alias["k"]
 `)
 	got := strings.Join(assignStrings(f), "\n")
 	want := strings.Join([]string{
@@ -156,21 +158,27 @@ class C(CharmBase):
         render(self.config, x)
         settings = Settings.from_config(config=self.config)
         plain = helper(a, b)
+        used = helper(a, b)
+        self.model.get_relation(used)
 `)
 	var got []string
 	for _, c := range f.Calls {
 		got = append(got, c.Value.String())
 	}
-	want := `super().__init__(*args)|ClusterObserver(self, "x")|self.model.get_relation(PEER)|render(self.config, x)`
+	want := `super().__init__(*args)|ClusterObserver(self, "x")|self.model.get_relation(PEER)|render(self.config, x)|self.model.get_relation(used)`
 	if strings.Join(got, "|") != want {
 		t.Errorf("calls = %q, want %q", strings.Join(got, "|"), want)
 	}
-	// assigned lookups stay in Assigns, with their arguments
 	as := strings.Join(assignStrings(f), "\n")
-	for _, want := range []string{`path=self.model.resources.fetch("img")`, `rel=self.model.get_relation("db")`, `settings=Settings.from_config(config=self.config)`, `plain=helper()`} {
+	// assigned lookups stay in Assigns with their arguments; an unused local goes
+	for _, want := range []string{`path=self.model.resources.fetch("img")`, `rel=self.model.get_relation("db")`,
+		`settings=Settings.from_config(config=self.config)`, `used=helper()`} {
 		if !strings.Contains(as, want) {
 			t.Errorf("assigns lack %s:\n%s", want, as)
 		}
+	}
+	if strings.Contains(as, "plain=") {
+		t.Errorf("unused local kept:\n%s", as)
 	}
 }
 

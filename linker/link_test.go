@@ -1,0 +1,701 @@
+package linker
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/cantrip-dev/charmcraft-map/charmyaml"
+	"github.com/cantrip-dev/charmcraft-map/pyextract"
+)
+
+// files is a tree of Python sources: path -> code.
+type files map[string]string
+
+func (fs files) parse() []pyextract.File {
+	var out []pyextract.File
+	for p, src := range fs {
+		out = append(out, pyextract.Parse(p, []byte(strings.TrimLeft(src, "\n"))))
+	}
+	slices.SortFunc(out, func(a, b pyextract.File) int { return strings.Compare(a.Path, b.Path) })
+	return out
+}
+
+// charm builds a charm declaration: "relation:name", "config:name", "action:name(p1,p2)",
+// "container:name", "storage:name", "resource:name".
+func charm(name, dir string, decls ...string) charmyaml.Charm {
+	c := charmyaml.Charm{Name: name, Dir: dir}
+	for i, d := range decls {
+		kind, n, _ := strings.Cut(d, ":")
+		pos := charmyaml.Pos{File: dir + "/charmcraft.yaml", Line: i + 1}
+		switch kind {
+		case "relation":
+			c.Relations = append(c.Relations, charmyaml.Relation{Name: n, Role: charmyaml.RoleRequires, Pos: pos})
+		case "config":
+			c.Config = append(c.Config, charmyaml.ConfigOption{Name: n, Pos: pos})
+		case "action":
+			a := charmyaml.Action{Name: n, Pos: pos}
+			if open := strings.IndexByte(n, '('); open >= 0 {
+				a.Name = n[:open]
+				for _, p := range strings.Split(strings.Trim(n[open:], "()"), ",") {
+					a.Params = append(a.Params, charmyaml.Param{Name: p})
+				}
+			}
+			c.Actions = append(c.Actions, a)
+		case "container":
+			c.Containers = append(c.Containers, charmyaml.Container{Name: n, Pos: pos})
+		case "storage":
+			c.Storage = append(c.Storage, charmyaml.Storage{Name: n, Pos: pos})
+		case "resource":
+			c.Resources = append(c.Resources, charmyaml.Resource{Name: n, Pos: pos})
+		}
+	}
+	return c
+}
+
+func link1(t *testing.T, c charmyaml.Charm, fs files) CharmLinks {
+	t.Helper()
+	res := Link(Input{Charms: []charmyaml.Charm{c}, Files: fs.parse()})
+	if len(res.Charms) != 1 {
+		t.Fatalf("%d charms", len(res.Charms))
+	}
+	return res.Charms[0]
+}
+
+func iface(cl CharmLinks, kind, name string) Interface {
+	for _, it := range cl.Interfaces {
+		if it.Kind == kind && it.Name == name {
+			return it
+		}
+	}
+	return Interface{Kind: kind, Name: name}
+}
+
+// handlers renders an interface's handlers as "event>Symbol[via]", sorted.
+func handlers(cl CharmLinks, kind, name string) string {
+	var out []string
+	for _, h := range iface(cl, kind, name).Handlers {
+		out = append(out, h.Event+">"+h.Symbol+"["+h.Via+"]")
+	}
+	slices.Sort(out)
+	return strings.Join(out, " ")
+}
+
+// reads renders an interface's reads as "file:line/via/detail", sorted.
+func reads(cl CharmLinks, kind, name string) string {
+	var out []string
+	for _, r := range iface(cl, kind, name).Reads {
+		s := fmt.Sprintf("%s:%d/%s/%s", r.File, r.Line, r.Via, r.Detail)
+		if r.Key != "" {
+			s += "/" + r.Key
+		}
+		out = append(out, s)
+	}
+	slices.Sort(out)
+	return strings.Join(out, " ")
+}
+
+func findings(cl CharmLinks) string {
+	var out []string
+	for _, f := range cl.Findings {
+		s := fmt.Sprintf("%s:%d %s %s", f.File, f.Line, f.Kind, f.Subject)
+		if f.Conditional {
+			s += " (cond)"
+		}
+		out = append(out, s)
+	}
+	return strings.Join(out, "\n")
+}
+
+func expect(t *testing.T, what, got, want string) {
+	t.Helper()
+	if got != want {
+		t.Errorf("%s:\n got  %s\n want %s", what, got, want)
+	}
+}
+
+func TestEventForms(t *testing.T) {
+	c := charm("demo", ".", "relation:db", "relation:cluster-peers", "relation:old-api", "relation:tls",
+		"action:rotate-password", "action:backup", "container:web-app", "storage:data")
+	cl := link1(t, c, files{
+		"src/constants.py": `
+PEERS = "cluster-peers"
+TLS = "tls"
+`,
+		"src/charm.py": `
+import ops
+from constants import PEERS, TLS as CERTS
+import constants as k
+
+DB = "db"
+
+class DemoCharm(ops.CharmBase):
+    _storage = "data"
+
+    def __init__(self, framework):
+        super().__init__(framework)
+        observe = self.framework.observe
+        observe(self.on.db_relation_joined, self._on_db)
+        self.framework.observe(self.on[DB].relation_changed, self._on_db)
+        self.framework.observe(self.on[PEERS].relation_departed, self._on_peer)
+        self.framework.observe(self.on[k.PEERS].relation_created, self._on_peer)
+        self.framework.observe(self.on[CERTS].relation_broken, self._on_tls)
+        self.framework.observe(self.on["old-api"].relation_joined, self._on_old)
+        self.framework.observe(getattr(self.on, "rotate_password_action"), self._on_rotate)
+        self.framework.observe(self.on["backup"].action, self._on_backup)
+        self.framework.observe(self.on.web_app_pebble_ready, self._on_ready)
+        self.framework.observe(self.on.web_app_pebble_custom_notice, self._on_ready)
+        self.framework.observe(self.on[self._storage].storage_attached, self._on_storage)
+        self.framework.observe(self.on.data_storage_detaching, self._on_storage)
+        self.framework.observe(self.on.install, self._on_install)
+        self.framework.observe(self.on.leader_settings_changed, self._on_install)
+        self.framework.observe(self.on.secret_rotate, self._on_install)
+        self.framework.observe(self.on.collect_app_status, self._on_install)
+
+    def _on_db(self, e): ...
+    def _on_peer(self, e): ...
+    def _on_tls(self, e): ...
+    def _on_old(self, e): ...
+    def _on_rotate(self, e): ...
+    def _on_backup(self, e): ...
+    def _on_ready(self, e): ...
+    def _on_storage(self, e): ...
+    def _on_install(self, e): ...
+`,
+	})
+	expect(t, "db", handlers(cl, KindRelation, "db"), "db_relation_joined>DemoCharm._on_db[observe] relation_changed>DemoCharm._on_db[on-index]")
+	expect(t, "peers", handlers(cl, KindRelation, "cluster-peers"), "relation_created>DemoCharm._on_peer[on-index] relation_departed>DemoCharm._on_peer[on-index]")
+	expect(t, "tls", handlers(cl, KindRelation, "tls"), "relation_broken>DemoCharm._on_tls[on-index]")
+	expect(t, "old-api", handlers(cl, KindRelation, "old-api"), "relation_joined>DemoCharm._on_old[on-index]")
+	expect(t, "rotate", handlers(cl, KindAction, "rotate-password"), "rotate_password_action>DemoCharm._on_rotate[observe]")
+	expect(t, "backup", handlers(cl, KindAction, "backup"), "action>DemoCharm._on_backup[on-index]")
+	expect(t, "web-app", handlers(cl, KindContainer, "web-app"), "web_app_pebble_custom_notice>DemoCharm._on_ready[observe] web_app_pebble_ready>DemoCharm._on_ready[observe]")
+	expect(t, "data", handlers(cl, KindStorage, "data"), "data_storage_detaching>DemoCharm._on_storage[observe] storage_attached>DemoCharm._on_storage[on-index]")
+	expect(t, "install", handlers(cl, KindLifecycle, "install"), "install>DemoCharm._on_install[observe]")
+	expect(t, "leader-settings", handlers(cl, KindLifecycle, "leader-settings-changed"), "leader_settings_changed>DemoCharm._on_install[observe]")
+	expect(t, "secret", handlers(cl, KindSecret, "secret-rotate"), "secret_rotate>DemoCharm._on_install[observe]")
+	expect(t, "status", handlers(cl, KindStatus, "collect-app-status"), "collect_app_status>DemoCharm._on_install[observe]")
+	expect(t, "findings", findings(cl), "")
+	// interfaces: declared in YAML order, then observed events in kind order
+	var order []string
+	for _, it := range cl.Interfaces {
+		order = append(order, it.Kind+":"+it.Name)
+	}
+	expect(t, "order", strings.Join(order, " "), "relation:db relation:cluster-peers relation:old-api relation:tls "+
+		"action:rotate-password action:backup container:web-app storage:data lifecycle:install "+
+		"lifecycle:leader-settings-changed secret:secret-rotate status:collect-app-status")
+}
+
+func TestHelpersAndRelationNameParams(t *testing.T) {
+	c := charm("demo", ".", "relation:ingress", "relation:db", "relation:db-admin", "relation:s3", "action:list",
+		"relation:replicas", "relation:certs")
+	cl := link1(t, c, files{
+		"src/charm.py": `
+import ops
+from relations.ingress import IngressHandler
+from relations.db import DbProvides, Backups
+from relations import peers
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.ingress = IngressHandler(self)
+        self.db = DbProvides(self, admin=False)
+        self.db_admin = DbProvides(self, admin=True)
+        self.backups = Backups(self, "s3")
+        self.peers = peers.Peers(self, relation_name="replicas")
+        self.tls = TlsHelper(self)
+
+class TlsHelper(ops.Object):
+    def __init__(self, parent, endpoint="certs"):
+        super().__init__(parent, "tls")
+        self._charm = parent
+        self.endpoint = endpoint
+        for event in (self._charm.on[self.endpoint].relation_joined, self._charm.on[self.endpoint].relation_changed):
+            self.framework.observe(event, self._on_certs)
+
+    def _on_certs(self, event): ...
+`,
+		"src/relations/__init__.py": "",
+		"src/relations/ingress.py": `
+import ops
+
+class IngressHandler(ops.Object):
+    def __init__(self, charm, relation_name: str = "ingress"):
+        super().__init__(charm, relation_name)
+        self.charm = charm
+        self.framework.observe(charm.on[relation_name].relation_changed, self._on_changed)
+        self.framework.observe(self.charm.on[relation_name].relation_broken, self._on_broken)
+
+    def _on_changed(self, event): ...
+    def _on_broken(self, event): ...
+`,
+		"src/relations/db.py": `
+import ops
+from .base import Base
+
+class DbProvides(ops.Object):
+    def __init__(self, charm, admin: bool = False):
+        if admin:
+            self.relation_name = "db-admin"
+        else:
+            self.relation_name = "db"
+        super().__init__(charm, self.relation_name)
+        self.framework.observe(charm.on[self.relation_name].relation_changed, self._on_changed)
+
+    def _on_changed(self, event): ...
+
+class Backups(Base):
+    def __init__(self, charm, relation_name):
+        super().__init__(charm, relation_name)
+        self.framework.observe(self._charm.on[relation_name].relation_broken, self._on_gone)
+        self.framework.observe(self._charm.on.list_action, self._on_list)
+
+    def _on_list(self, event): ...
+`,
+		"src/relations/base.py": `
+import ops
+
+class Base(ops.Object):
+    def __init__(self, charm, key):
+        super().__init__(charm, key)
+        self._charm = charm
+
+    def _on_gone(self, event): ...
+`,
+		"src/relations/peers.py": `
+import ops
+
+class Peers(ops.Object):
+    def __init__(self, charm, relation_name):
+        super().__init__(charm, relation_name)
+        self.charm = charm
+        self.framework.observe(self.charm.on[relation_name].relation_changed, self._on_changed)
+
+    def _on_changed(self, event): ...
+`,
+	})
+	expect(t, "ingress", handlers(cl, KindRelation, "ingress"), "relation_broken>IngressHandler._on_broken[helper] relation_changed>IngressHandler._on_changed[helper]")
+	// a self attribute set under a condition takes both values
+	expect(t, "db", handlers(cl, KindRelation, "db"), "relation_changed>DbProvides._on_changed[helper]")
+	expect(t, "db-admin", handlers(cl, KindRelation, "db-admin"), "relation_changed>DbProvides._on_changed[helper]")
+	// positional name, handler inherited from a base class in another file
+	expect(t, "s3", handlers(cl, KindRelation, "s3"), "relation_broken>Base._on_gone[helper]")
+	expect(t, "list", handlers(cl, KindAction, "list"), "list_action>Backups._on_list[helper]")
+	expect(t, "replicas", handlers(cl, KindRelation, "replicas"), "relation_changed>Peers._on_changed[helper]")
+	// a for loop over a literal tuple of events; a default parameter
+	expect(t, "certs", handlers(cl, KindRelation, "certs"), "relation_changed>TlsHelper._on_certs[helper] relation_joined>TlsHelper._on_certs[helper]")
+	expect(t, "findings", findings(cl), "")
+}
+
+// dbLib is a vendored charm library: a relation-bound object with a default endpoint that
+// registers its own handlers and emits custom events.
+const dbLib = `
+"""Example in a docstring: self.framework.observe(self.on.nothing_relation_changed, x)"""
+import ops
+
+LIBID = "x"
+DEFAULT_RELATION = "database"
+
+class DatabaseEvents(ops.ObjectEvents):
+    database_created = ops.EventSource(ops.EventBase)
+
+class _Handlers(ops.Object):
+    def __init__(self, charm, relation_name):
+        super().__init__(charm, relation_name)
+        self.framework.observe(charm.on[relation_name].relation_changed, self._on_relation_changed)
+
+    def _on_relation_changed(self, event):
+        rel = self.model.get_relation(self.relation_name)
+
+class DatabaseRequires(_Handlers):
+    on = DatabaseEvents()
+
+    def __init__(self, charm, relation_name: str = DEFAULT_RELATION, database_name: str = ""):
+        self.relation_name = relation_name
+        super().__init__(charm, relation_name)
+
+class Unused(ops.Object):
+    def __init__(self, charm, relation_name="never-declared"):
+        self.framework.observe(charm.on[relation_name].relation_joined, self._x)
+`
+
+func TestLibraryObjects(t *testing.T) {
+	c := charm("demo", ".", "relation:database", "relation:analytics", "relation:cache", "relation:logging", "relation:metrics")
+	cl := link1(t, c, files{
+		"lib/charms/db_lib/v0/database.py": dbLib,
+		"src/charm.py": `
+import ops
+from charms.db_lib.v0.database import DatabaseRequires as DBR
+from charms.db_lib.v0 import database
+from cosl import LogForwarder, Unrelated
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.db = DBR(self)
+        self.analytics = database.DatabaseRequires(self, "analytics")
+        self.cache = DBR(self, relation_name="cache", database_name="c")
+        self.framework.observe(self.db.on.database_created, self._on_db_created)
+        self.framework.observe(self.analytics.on.database_created, self._on_db_created)
+        self.framework.observe(self.cache.on["cache"].database_created, self._on_db_created)
+        self._logging = LogForwarder(self, relation_name="logging")
+        LogForwarder(self, "metrics")
+        Unrelated(self, "nothing")
+
+    def _on_db_created(self, event): ...
+`,
+	})
+	lib := "relation_changed>_Handlers._on_relation_changed[library-inner]"
+	expect(t, "database", handlers(cl, KindRelation, "database"), "database_created>DemoCharm._on_db_created[library] "+lib)
+	expect(t, "analytics", handlers(cl, KindRelation, "analytics"), "database_created>DemoCharm._on_db_created[library] "+lib)
+	expect(t, "cache", handlers(cl, KindRelation, "cache"), "database_created>DemoCharm._on_db_created[library] "+lib)
+	// binding sites and the library's own lookup
+	expect(t, "database reads", reads(cl, KindRelation, "database"),
+		"lib/charms/db_lib/v0/database.py:16/lookup/ src/charm.py:9/library/DBR")
+	// a library class from a pip package: bound by a relation-naming keyword, or by a
+	// positional string that names a declared endpoint
+	expect(t, "logging", reads(cl, KindRelation, "logging"), "src/charm.py:15/library/LogForwarder")
+	expect(t, "metrics", reads(cl, KindRelation, "metrics"), "src/charm.py:16/library/LogForwarder")
+	expect(t, "findings", findings(cl), "")
+}
+
+func TestCustomOnAndFindings(t *testing.T) {
+	c := charm("demo", ".", "relation:db", "action:go(force)", "config:port", "container:app", "storage:data")
+	cl := link1(t, c, files{
+		"src/base.py": `
+import ops
+
+class Base(ops.CharmBase):
+    def _on_inherited(self, event): ...
+`,
+		"src/charm.py": `
+import ops
+from base import Base
+from somewhere import Mystery
+
+class DemoEvents(ops.CharmEvents):
+    db_relation_refreshed = ops.EventSource(ops.EventBase)
+    cache_relation_changed = ops.EventSource(ops.EventBase)
+
+class DemoCharm(Base):
+    on = DemoEvents()
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.framework.observe(self.on.cache_relation_changed, self._on_inherited)
+        self.framework.observe(self.on.nope_relation_changed, self._on_inherited)
+        self.framework.observe(self.on["nope"].relation_joined, self._on_inherited)
+        self.framework.observe(self.on.stop_action, self._on_inherited)
+        self.framework.observe(self.on.go_action, self._on_missing)
+        self.framework.observe(self.on.sidecar_pebble_ready, self._on_inherited)
+        self.framework.observe(self.on["scratch"].storage_attached, self._on_inherited)
+        if self.unit.is_leader():
+            self.framework.observe(self.on.other_relation_joined, self._on_inherited)
+        self.unit.get_container("app")
+        self.unit.get_container("nope")
+        self.model.storages["data"]
+        self.mystery = Mystery(self)
+        self.framework.observe(self.on.install, self.mystery.handle)
+
+    def _on_go(self, event):
+        event.params["force"]
+        event.params.get("dry-run")
+        self.config["port"]
+        self.config.get("prot")
+`,
+		"src/helper.py": `
+import ops
+from somewhere import Open
+
+class Helper(Open):
+    def __init__(self, charm):
+        super().__init__(charm, "h")
+        self.framework.observe(charm.on.install, self._defined_in_unknown_base)
+`,
+	})
+	expect(t, "findings", findings(cl), strings.Join([]string{
+		"src/charm.py:15 undeclared-relation nope",
+		"src/charm.py:16 undeclared-relation nope",
+		"src/charm.py:17 undeclared-action stop",
+		"src/charm.py:18 missing-handler _on_missing",
+		"src/charm.py:19 undeclared-container sidecar",
+		"src/charm.py:20 undeclared-storage scratch",
+		"src/charm.py:22 undeclared-relation other (cond)",
+		"src/charm.py:24 undeclared-container nope",
+		"src/charm.py:33 undeclared-config prot",
+	}, "\n"))
+	// the custom event named like a relation event is not a relation event
+	expect(t, "db", handlers(cl, KindRelation, "db"), "")
+}
+
+func TestConfigAndParams(t *testing.T) {
+	c := charm("demo", ".", "config:port", "config:log-level", "config:site-title", "config:mode", "config:unused",
+		"action:backup(target,force)", "action:restore(target)")
+	cl := link1(t, c, files{
+		"src/charm.py": `
+import ops
+from settings import Settings, TypedConfig
+from workload import render
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.framework.observe(self.on.backup_action, self._on_backup)
+        self.framework.observe(self.on.restore_action, self._on_restore)
+        self.settings = Settings(self.config)
+        self.typed = self.load_config(TypedConfig)
+
+    def _on_backup(self, event):
+        params = event.params
+        target = params["target"]
+        force = event.params.get("force", False)
+        nope = event.params["nope"]
+        port = self.config["port"]
+        level = self.model.config.get("log-level")
+        render(self.config)
+        self.config.log_level
+        self.config.not_an_option
+
+    def _on_restore(self, event):
+        event.params["target"]
+        key = event.params[event.params["target"]]
+`,
+		"src/settings.py": `
+import pydantic
+
+class Settings:
+    def __init__(self, config):
+        self._config = config
+
+    def title(self):
+        return self._config["site-title"]
+
+class TypedConfig(pydantic.BaseModel):
+    mode: str = "a"
+    other: int = 1
+`,
+		"src/workload.py": `
+def render(cfg):
+    cfg.get("mode")
+    cfg["missing-opt"]
+`,
+	})
+	expect(t, "port", reads(cl, KindConfig, "port"), "src/charm.py:18/config-read/index")
+	expect(t, "log-level", reads(cl, KindConfig, "log-level"), "src/charm.py:19/config-read/get src/charm.py:21/config-read/attr")
+	expect(t, "site-title", reads(cl, KindConfig, "site-title"), "src/settings.py:8/config-read/index")
+	expect(t, "mode", reads(cl, KindConfig, "mode"), "src/settings.py:11/config-read/field src/workload.py:2/config-read/get")
+	expect(t, "unused", reads(cl, KindConfig, "unused"), "")
+	expect(t, "backup", reads(cl, KindAction, "backup"), "src/charm.py:15/param-read/index/target src/charm.py:16/param-read/get/force")
+	expect(t, "restore", reads(cl, KindAction, "restore"), "src/charm.py:25/param-read/index/target src/charm.py:26/param-read/index/target")
+	expect(t, "findings", findings(cl), "src/charm.py:17 undeclared-action-param nope\nsrc/workload.py:3 undeclared-config missing-opt")
+}
+
+func TestLookupsAndUnresolved(t *testing.T) {
+	c := charm("demo", ".", "relation:db", "relation:peers", "container:app", "storage:data", "resource:image")
+	res := Link(Input{Charms: []charmyaml.Charm{c}, Files: files{
+		"src/charm.py": `
+import ops
+PEER = "peers"
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.container = self.unit.get_container("app")
+        self.framework.observe(self.on[f"{PEER}"].relation_changed, self._on_peer)
+
+    def _on_peer(self, event):
+        rel = self.model.get_relation("db")
+        self.model.relations[PEER]
+        self.meta.storages["data"].location
+        path = self.model.resources.fetch("image")
+        self.model.get_binding("db")
+        self.model.get_relation(event.params["name"])
+
+    def _dynamic(self, name):
+        self.framework.observe(self.on[name].relation_changed, self._on_peer)
+        self.config[f"{name}-port"]
+`,
+	}.parse()})
+	cl := res.Charms[0]
+	expect(t, "peers", handlers(cl, KindRelation, "peers"), "relation_changed>DemoCharm._on_peer[on-index]")
+	expect(t, "db", reads(cl, KindRelation, "db"), "src/charm.py:11/lookup/")
+	expect(t, "peers reads", reads(cl, KindRelation, "peers"), "src/charm.py:12/lookup/")
+	expect(t, "app", reads(cl, KindContainer, "app"), "src/charm.py:7/lookup/")
+	expect(t, "data", reads(cl, KindStorage, "data"), "src/charm.py:13/lookup/")
+	expect(t, "image", reads(cl, KindResource, "image"), "src/charm.py:14/lookup/")
+	var un []string
+	for _, u := range res.Unresolved {
+		un = append(un, fmt.Sprintf("%d/%s/%s", u.Line, u.Via, u.Detail))
+	}
+	expect(t, "unresolved", strings.Join(un, " "), `16/lookup/self.model.get_relation(event.params["name"]) `+
+		`19/observe/self.on[name].relation_changed 20/config-read/self.config[f"{name}-port"]`)
+}
+
+func TestNamingFallback(t *testing.T) {
+	c := charm("demo", ".", "relation:legacy-db", "relation:used")
+	cl := link1(t, c, files{"src/charm.py": `
+import ops
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.framework.observe(self.on.used_relation_joined, self._on_used_relation_changed)
+
+    def _on_legacy_db_relation_changed(self, event): ...
+    def _on_used_relation_changed(self, event): ...
+    def _on_used_relation_broken(self, event): ...
+`})
+	expect(t, "legacy", handlers(cl, KindRelation, "legacy-db"), "legacy_db_relation_changed>DemoCharm._on_legacy_db_relation_changed[naming]")
+	// an endpoint linked otherwise gets no naming guesses
+	expect(t, "used", handlers(cl, KindRelation, "used"), "used_relation_joined>DemoCharm._on_used_relation_changed[observe]")
+}
+
+func TestMonorepoSharedCode(t *testing.T) {
+	machine := charm("beacon", "machine", "relation:beacon-peers", "config:interval")
+	k8s := charm("beacon-k8s", "k8s", "relation:ring", "config:interval", "container:beacon")
+	fs := files{
+		"common/shared/__init__.py": "",
+		"common/shared/peers.py": `
+import ops
+
+class PeerState(ops.Object):
+    def __init__(self, charm, relation_name):
+        super().__init__(charm, relation_name)
+        self.framework.observe(charm.on[relation_name].relation_changed, self._on_changed)
+        charm.config.get("interval")
+
+    def _on_changed(self, event): ...
+`,
+		"common/unused.py": `
+import ops
+
+class Orphan(ops.Object):
+    def __init__(self, charm):
+        self.framework.observe(charm.on.orphan_relation_changed, self._x)
+`,
+		"machine/src/charm.py": `
+import ops
+from shared.peers import PeerState
+
+class BeaconCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.peers = PeerState(self, "beacon-peers")
+`,
+		"k8s/src/charm.py": `
+import ops
+from shared import peers
+
+class BeaconK8sCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.peers = peers.PeerState(self, relation_name="ring")
+        self.framework.observe(self.on.beacon_pebble_ready, self._on_ready)
+
+    def _on_ready(self, event): ...
+`,
+		"k8s/tests/unit/test_charm.py": `
+class FakeCharm(ops.CharmBase):
+    def __init__(self, *args):
+        self.framework.observe(self.on.fake_relation_changed, self._x)
+`,
+	}
+	res := Link(Input{Charms: []charmyaml.Charm{machine, k8s}, Files: fs.parse()})
+	m, k := res.Charms[0], res.Charms[1]
+	expect(t, "machine peers", handlers(m, KindRelation, "beacon-peers"), "relation_changed>PeerState._on_changed[helper]")
+	expect(t, "machine config", reads(m, KindConfig, "interval"), "common/shared/peers.py:7/config-read/get")
+	expect(t, "k8s ring", handlers(k, KindRelation, "ring"), "relation_changed>PeerState._on_changed[helper]")
+	expect(t, "k8s config", reads(k, KindConfig, "interval"), "common/shared/peers.py:7/config-read/get")
+	expect(t, "k8s container", handlers(k, KindContainer, "beacon"), "beacon_pebble_ready>BeaconK8sCharm._on_ready[observe]")
+	expect(t, "findings", findings(m)+findings(k), "")
+}
+
+// TestDeterministic: the same input in any file order gives byte-identical output.
+func TestDeterministic(t *testing.T) {
+	c := charm("demo", ".", "relation:database", "relation:analytics", "relation:cache", "relation:logging", "relation:metrics")
+	fs := files{
+		"lib/charms/db_lib/v0/database.py": dbLib,
+		"src/charm.py": `
+import ops
+from charms.db_lib.v0.database import DatabaseRequires
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        for name in ("analytics", "cache", "database"):
+            self.framework.observe(self.on[name].relation_changed, self._on_change)
+        self.db = DatabaseRequires(self)
+        self.framework.observe(self.db.on.database_created, self._on_change)
+        self.framework.observe(self.on.install, self._nope)
+
+    def _on_change(self, event): ...
+`,
+	}.parse()
+	want, _ := json.Marshal(Link(Input{Charms: []charmyaml.Charm{c}, Files: fs}))
+	for i := range 5 {
+		r := rand.New(rand.NewPCG(uint64(i), 1))
+		shuffled := slices.Clone(fs)
+		r.Shuffle(len(shuffled), func(a, b int) { shuffled[a], shuffled[b] = shuffled[b], shuffled[a] })
+		got, _ := json.Marshal(Link(Input{Charms: []charmyaml.Charm{c}, Files: shuffled}))
+		if string(got) != string(want) {
+			t.Fatalf("output depends on file order:\n%s\n%s", got, want)
+		}
+	}
+}
+
+// TestHostileInput: deep nesting, cycles, self-referencing names and junk never crash or
+// hang the linker.
+func TestHostileInput(t *testing.T) {
+	c := charm("demo", ".", "relation:db")
+	deep := "X = " + strings.Repeat("(", 3000) + "1" + strings.Repeat(")", 3000) + "\n"
+	res := Link(Input{Charms: []charmyaml.Charm{c}, Files: files{
+		"src/a.py": `
+from b import B as A, LOOP
+import a
+LOOP2 = LOOP
+
+class A(A):
+    x = A.x
+    def __init__(self, charm):
+        self.framework.observe(charm.on[LOOP2].relation_changed, self.handle)
+        self.framework.observe(charm.on[a.LOOP2].relation_changed, self.handle)
+        v = v
+        self.framework.observe(charm.on[v].relation_changed, self.handle)
+`,
+		"src/b.py": `
+from a import A as B, LOOP2 as LOOP
+
+class C(B):
+    def __init__(self, *args):
+        super().__init__(*args)
+        C(self)
+`,
+		"src/walk.py": `
+import ops
+
+class Walker(ops.CharmBase):
+    def __init__(self, *args):
+        self.cur = self.cur.a
+        self.cur = self.cur.b
+        self.cur = self.cur.c
+        self.framework.observe(self.on[self.cur].relation_changed, self.handle)
+
+    def handle(self, event):
+        node = event.relation
+        node = node.left
+        node = node.right
+        node = node.up
+        node = node.down
+        self.model.get_relation(node)
+`,
+		"src/deep.py":   deep,
+		"src/broken.py": "class (:\n  def observe(:\n",
+	}.parse()})
+	if len(res.Charms) != 1 {
+		t.Fatal("no result")
+	}
+}
