@@ -106,18 +106,32 @@ func oneLine(s string) string {
 
 // load runs the pipeline's load step with the common flags, printing warnings to Err.
 func load(c Common, io IO, refresh bool, scope []string) (*repomap.Tree, error) {
-	opt := repomap.Options{Root: c.Root, Scope: scope, NoCache: c.NoCache, Refresh: refresh}
+	t, err := loadMemo(c, io, refresh, scope, "")
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprint(io.Err, warnings(t))
+	return t, nil
+}
+
+// loadMemo loads the tree, or only a remembered output when memoKey hits (see
+// repomap.Options.MemoKey); it prints nothing.
+func loadMemo(c Common, io IO, refresh bool, scope []string, memoKey string) (*repomap.Tree, error) {
+	opt := repomap.Options{Root: c.Root, Scope: scope, NoCache: c.NoCache, Refresh: refresh, MemoKey: memoKey}
 	if io.ErrIsTerminal {
 		opt.Progress = progressPrinter(io.Err)
 	}
 	t, err := repomap.Load(opt)
-	if err != nil {
-		return nil, classify(err)
-	}
+	return t, classify(err)
+}
+
+// warnings formats a tree's warnings for stderr, one line each.
+func warnings(t *repomap.Tree) string {
+	var b strings.Builder
 	for _, w := range t.Warnings {
-		fmt.Fprintf(io.Err, "warning: %s\n", oneLine(w))
+		fmt.Fprintf(&b, "warning: %s\n", oneLine(w))
 	}
-	return t, nil
+	return b.String()
 }
 
 // progressPrinter draws "parsing n/total" on a terminal for long runs only.

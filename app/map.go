@@ -1,11 +1,13 @@
 package app
 
 import (
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
 
 	"github.com/cantrip-dev/charmcraft-map/render"
+	"github.com/cantrip-dev/charmcraft-map/repomap"
 )
 
 // MapOptions are the flags of `map` and `refresh`.
@@ -47,10 +49,46 @@ func RunMap(o MapOptions, io IO) error {
 	default:
 		return Usagef("unknown --tokenizer %q (want cl100k, o200k or chars4)", o.Tokenizer)
 	}
-	t, err := load(o.Common, io, o.Refresh, o.Scope)
+	key := memoKey(o)
+	t, err := loadMemo(o.Common, io, o.Refresh, o.Scope, key)
 	if err != nil {
 		return err
 	}
+	if t.Memo != nil { // the tree is unchanged since this exact output was printed
+		fmt.Fprint(io.Err, t.Memo.Err)
+		_, err = fmt.Fprint(io.Out, t.Memo.Out)
+		return err
+	}
+	text, err := renderMap(o, t)
+	if err != nil {
+		return err
+	}
+	warn := warnings(t)
+	n := len(t.Warnings)
+	t.Save(&repomap.Memo{Key: key, Out: text, Err: warn})
+	fmt.Fprint(io.Err, warn)
+	for _, w := range t.Warnings[n:] { // from Save itself
+		fmt.Fprintf(io.Err, "warning: %s\n", oneLine(w))
+	}
+	_, err = fmt.Fprint(io.Out, text)
+	return err
+}
+
+// memoKey identifies everything that shapes the map's output besides the tree itself.
+func memoKey(o MapOptions) string {
+	b, _ := json.Marshal(struct {
+		V                     int
+		Format, Tokenizer     string
+		Full, All, Explain    bool
+		Top, Tokens           int
+		Pressure              float64
+		Focus, Mention, Scope []string
+	}{1, o.Format, o.Tokenizer, o.Full, o.All, o.Explain, o.Top, o.Tokens, o.Pressure, o.Focus, o.Mention, o.Scope})
+	return string(b)
+}
+
+// renderMap runs the stages after loading and returns what map prints.
+func renderMap(o MapOptions, t *repomap.Tree) (string, error) {
 	focus := make([]string, 0, len(o.Focus))
 	for _, f := range o.Focus {
 		focus = append(focus, relPath(t.Root, f))
@@ -66,22 +104,20 @@ func RunMap(o MapOptions, io IO) error {
 	out, err := render.Render(ranked, render.Options{View: view, Tokens: o.Tokens, Pressure: o.Pressure,
 		Tokenizer: o.Tokenizer, Top: o.Top, Explain: o.Explain, Focus: focus})
 	if err != nil {
-		return classify(err)
+		return "", classify(err)
 	}
 	if o.Format == "json" {
-		meta := render.MapMeta{Root: t.Root, Tokens: o.Tokens, Pressure: o.Pressure, Tokenizer: o.Tokenizer}
+		meta := render.MapMeta{Root: t.Root, Tokens: o.Tokens, Pressure: o.Pressure, Tokenizer: o.Tokenizer, Explain: o.Explain}
 		for _, c := range t.Charms {
 			meta.Charms = append(meta.Charms, render.CharmRef{Name: c.Name, Dir: c.Dir})
 		}
 		b, err := render.MapJSON(ranked, out, meta)
 		if err != nil {
-			return classify(err)
+			return "", classify(err)
 		}
-		_, err = fmt.Fprintf(io.Out, "%s\n", b)
-		return err
+		return string(b) + "\n", nil
 	}
-	_, err = fmt.Fprint(io.Out, out.Text)
-	return err
+	return out.Text, nil
 }
 
 // relPath turns a --focus value into a root-relative '/'-path: absolute paths and paths

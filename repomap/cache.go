@@ -10,8 +10,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/cantrip-dev/charmcraft-map/pyextract"
@@ -25,7 +28,7 @@ const cacheVersion = 1
 
 // ourVersion stamps the data we keep under ourKey. Bump it whenever pyextract's output for the
 // same bytes changes: entries with another stamp are reparsed, never trusted.
-const ourVersion = 1
+const ourVersion = 2
 
 // ourKey holds our own per-entry data; Cantrip ignores keys it does not know.
 const ourKey = "x_charmcraft_map"
@@ -39,12 +42,27 @@ var cantripKinds = map[string]bool{
 	"relation": true, "container": true, "storage": true, "resource": true,
 }
 
-// cacheDoc is the file as written. Unknown top-level keys are not kept: the file is a cache.
-type cacheDoc struct {
-	Version     int          `json:"version"`
-	GeneratedAt float64      `json:"generated_at"`
-	Entries     []cacheEntry `json:"entries"`
+// memoKey is the top-level key of the output memo; it is written first so that a warm run
+// reads only it (see readMemo).
+const memoKey = "x_charmcraft_map_memo"
+
+// memoDoc remembers the last outputs printed for one state of the tree: Fingerprint covers
+// every input file's path, mtime and size, the root and the binary, so a hit proves that
+// rerunning the pipeline would print the same bytes.
+type memoDoc struct {
+	Fingerprint string `json:"fingerprint"`
+	Outputs     []Memo `json:"outputs"`
 }
+
+// Memo is one remembered output: what a command printed for a key (its flags).
+type Memo struct {
+	Key string `json:"key"`
+	Out string `json:"out"`
+	Err string `json:"err,omitempty"`
+}
+
+// maxMemos bounds the outputs remembered for one state of the tree.
+const maxMemos = 8
 
 // cacheEntry is one parsed file in Cantrip's shape plus our data under ourKey.
 type cacheEntry struct {
@@ -65,43 +83,93 @@ type cacheDef struct {
 }
 
 // ourEntry is what we need to skip a parse: a stamp, the size and content hash that prove the
-// bytes are the ones parsed, and the full extraction.
+// bytes are the ones parsed, and the extraction. To keep the file small, the extraction's Refs
+// are not stored twice: the entry's "references" lists each referenced name once (a form
+// Cantrip reads like any other) and RefCounts holds the count of each, in the same order.
 type ourEntry struct {
-	V    int             `json:"v"`
-	Size int64           `json:"size"`
-	Hash string          `json:"sha256"`
-	Py   *pyextract.File `json:"py"`
+	V         int             `json:"v"`
+	Size      int64           `json:"size"`
+	Hash      string          `json:"sha256"`
+	RefCounts []int           `json:"ref_counts"`
+	Py        *pyextract.File `json:"py"`
 }
 
 // cache is the decoded cache: our usable entries by file, and every entry as raw JSON so that
 // entries we do not touch (out of scope, or not ours) can be written back unchanged.
 type cache struct {
-	ours map[string]*cacheEntry
+	ours map[string]*usable
 	raw  map[string]json.RawMessage
+	memo memoDoc
 }
 
-// loadCache reads the cache. Anything unreadable, malformed, foreign or of another version
-// yields an empty or partial cache and a warning, never an error: a cache is only a speed-up.
-func loadCache(root string) (cache, string) {
-	c := cache{ours: map[string]*cacheEntry{}, raw: map[string]json.RawMessage{}}
+// usable is a cache entry of ours that passed validation.
+type usable struct {
+	mtime int64
+	size  int64
+	hash  string
+	file  pyextract.File
+}
+
+// readCacheFile returns the cache file's bytes, or a warning when it cannot be used.
+func readCacheFile(root string) ([]byte, string) {
 	p := filepath.Join(root, CacheFile)
 	fi, err := os.Lstat(p)
 	if err != nil {
-		return c, ""
+		return nil, ""
 	}
 	if !fi.Mode().IsRegular() {
-		return c, fmt.Sprintf("%s: not a regular file; cache not used", CacheFile)
+		return nil, fmt.Sprintf("%s: not a regular file; cache not used", CacheFile)
 	}
 	if fi.Size() > maxCacheBytes {
-		return c, fmt.Sprintf("%s: larger than %d MiB; ignored", CacheFile, maxCacheBytes>>20)
+		return nil, fmt.Sprintf("%s: larger than %d MiB; ignored", CacheFile, maxCacheBytes>>20)
 	}
 	data, err := os.ReadFile(p)
 	if err != nil {
-		return c, fmt.Sprintf("%s: %v; ignored", CacheFile, unwrapPathErr(err))
+		return nil, fmt.Sprintf("%s: %v; ignored", CacheFile, unwrapPathErr(err))
+	}
+	return data, ""
+}
+
+// loadCache reads and decodes the cache file.
+func loadCache(root string) (cache, string) {
+	data, warn := readCacheFile(root)
+	c, warn2 := decodeCache(data)
+	if warn == "" {
+		warn = warn2
+	}
+	return c, warn
+}
+
+// readMemo decodes only the memo, which we write as the first key: the rest of the file is
+// never scanned, so a warm run costs a read of the file, not a parse of it. A file written by
+// someone else (no memo first) yields no memo.
+func readMemo(data []byte) memoDoc {
+	var m memoDoc
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return m
+	}
+	if t, err := dec.Token(); err != nil || t != memoKey {
+		return m
+	}
+	if dec.Decode(&m) != nil {
+		return memoDoc{}
+	}
+	return m
+}
+
+// decodeCache decodes the cache. Anything unreadable, malformed, foreign or of another version
+// yields an empty or partial cache and a warning, never an error: a cache is only a speed-up.
+// Entries are decoded on all cores.
+func decodeCache(data []byte) (cache, string) {
+	c := cache{ours: map[string]*usable{}, raw: map[string]json.RawMessage{}}
+	if data == nil {
+		return c, ""
 	}
 	var top struct {
 		Version json.RawMessage   `json:"version"`
 		Entries []json.RawMessage `json:"entries"`
+		Memo    memoDoc           `json:"x_charmcraft_map_memo"`
 	}
 	if err := json.Unmarshal(data, &top); err != nil {
 		return c, fmt.Sprintf("%s: unreadable (%v); rebuilding", CacheFile, err)
@@ -109,22 +177,65 @@ func loadCache(root string) (cache, string) {
 	if v, err := strconv.Atoi(string(bytes.TrimSpace(top.Version))); err != nil || v != cacheVersion {
 		return c, fmt.Sprintf("%s: version %s is not %d; rebuilding", CacheFile, top.Version, cacheVersion)
 	}
-	for _, raw := range top.Entries {
+	c.memo = top.Memo
+	type decoded struct {
+		file string
+		u    *usable
+	}
+	out := make([]decoded, len(top.Entries))
+	parallel(len(top.Entries), func(i int) {
 		var e cacheEntry
-		if json.Unmarshal(raw, &e) != nil || e.File == "" {
+		if json.NewDecoder(bytes.NewReader(top.Entries[i])).Decode(&e) != nil || e.File == "" {
+			return
+		}
+		out[i].file = e.File
+		if f, ok := e.file(); ok {
+			out[i].u = &usable{mtime: e.MtimeNS, size: e.Ours.Size, hash: e.Ours.Hash, file: f}
+		}
+	})
+	for i, d := range out {
+		if d.file == "" {
 			continue
 		}
-		c.raw[e.File] = raw
-		if e.Ours != nil && e.Ours.V == ourVersion && e.Ours.Py != nil && e.Ours.Py.Path == e.File {
-			c.ours[e.File] = &e
+		c.raw[d.file] = top.Entries[i]
+		if d.u != nil {
+			c.ours[d.file] = d.u
 		}
 	}
 	return c, ""
 }
 
+// parallel runs fn(0..n-1) on all cores.
+func parallel(n int, fn func(i int)) {
+	workers := runtime.GOMAXPROCS(0)
+	if workers > n {
+		workers = n
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= n {
+					return
+				}
+				fn(i)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
 // newEntry builds the cache entry for a parsed Python file.
 func newEntry(f *pyextract.File, mtime, size int64, hash string) *cacheEntry {
-	e := &cacheEntry{File: f.Path, MtimeNS: mtime, Definitions: []cacheDef{}, References: cantripRefs(f)}
+	e := &cacheEntry{File: f.Path, MtimeNS: mtime, Definitions: []cacheDef{}, References: make([]string, len(f.Refs))}
+	counts := make([]int, len(f.Refs))
+	for i, r := range f.Refs {
+		e.References[i], counts[i] = r.Name, r.Count
+	}
 	for _, s := range f.Symbols {
 		if !cantripKinds[s.Kind] {
 			continue // module constants live in our data only
@@ -132,19 +243,25 @@ func newEntry(f *pyextract.File, mtime, size int64, hash string) *cacheEntry {
 		e.Definitions = append(e.Definitions, cacheDef{Name: s.Name, Kind: s.Kind, File: f.Path,
 			Line: s.Line, Signature: s.Signature, Qualifier: s.Qualifier})
 	}
-	e.Ours = &ourEntry{V: ourVersion, Size: size, Hash: hash, Py: f}
+	lean := *f
+	lean.Refs = nil
+	e.Ours = &ourEntry{V: ourVersion, Size: size, Hash: hash, RefCounts: counts, Py: &lean}
 	return e
 }
 
-// cantripRefs lists each referenced name once per occurrence, as Cantrip expects.
-func cantripRefs(f *pyextract.File) []string {
-	refs := []string{}
-	for _, r := range f.Refs {
-		for i := 0; i < r.Count; i++ {
-			refs = append(refs, r.Name)
-		}
+// file returns the extraction an entry of ours carries, with its Refs restored; ok is false
+// when the entry is not ours, of another version, or inconsistent.
+func (e *cacheEntry) file() (pyextract.File, bool) {
+	o := e.Ours
+	if o == nil || o.V != ourVersion || o.Py == nil || o.Py.Path != e.File || len(o.RefCounts) != len(e.References) {
+		return pyextract.File{}, false
 	}
-	return refs
+	f := *o.Py
+	f.Refs = make([]pyextract.Ref, len(e.References))
+	for i, name := range e.References {
+		f.Refs[i] = pyextract.Ref{Name: name, Count: o.RefCounts[i]}
+	}
+	return f, true
 }
 
 // yamlEntry is a charm YAML file's entry: its interfaces as Cantrip definitions. YAML is
@@ -165,7 +282,7 @@ func hashBytes(b []byte) string {
 // then a rename, so readers see the old or the new file, never a torn one, and concurrent
 // writers never corrupt it (the last rename wins). It refuses to replace anything but a
 // regular file or nothing, so it never writes through a symbolic link.
-func writeCache(root string, entries []*cacheEntry, keep map[string]json.RawMessage) error {
+func writeCache(root string, entries []*cacheEntry, keep map[string]json.RawMessage, memo *memoDoc) error {
 	p := filepath.Join(root, CacheFile)
 	if fi, err := os.Lstat(p); err == nil && !fi.Mode().IsRegular() {
 		return fmt.Errorf("%s is not a regular file; not writing the cache", CacheFile)
@@ -193,10 +310,11 @@ func writeCache(root string, entries []*cacheEntry, keep map[string]json.RawMess
 		raws[i] = k.raw
 	}
 	doc := struct {
+		Memo        *memoDoc          `json:"x_charmcraft_map_memo,omitempty"` // first: see readMemo
 		Version     int               `json:"version"`
 		GeneratedAt float64           `json:"generated_at"`
 		Entries     []json.RawMessage `json:"entries"`
-	}{cacheVersion, float64(time.Now().UnixNano()) / 1e9, raws}
+	}{memo, cacheVersion, float64(time.Now().UnixNano()) / 1e9, raws}
 	data, err := json.Marshal(doc)
 	if err != nil {
 		return err

@@ -41,6 +41,8 @@ type Discovered struct {
 	Python []string
 	// CharmDirs are directories (root-relative, "." for the root) holding a charm YAML file, sorted.
 	CharmDirs []string
+	// YAML are the charm YAML files found (root-relative), sorted.
+	YAML []string
 	// Warnings are one-line notes about skipped paths.
 	Warnings []string
 }
@@ -122,6 +124,7 @@ func Discover(root string, scopes []string) (Discovered, error) {
 		}
 		if isYAML {
 			charmDirs[path.Dir(rel)] = true
+			d.YAML = append(d.YAML, rel)
 		}
 		if isPy && inScope(rel, scopes) {
 			d.Python = append(d.Python, rel)
@@ -136,6 +139,7 @@ func Discover(root string, scopes []string) (Discovered, error) {
 	}
 	sort.Strings(d.CharmDirs)
 	sort.Strings(d.Python)
+	sort.Strings(d.YAML)
 	return d, nil
 }
 

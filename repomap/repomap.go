@@ -13,11 +13,12 @@
 package repomap
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -34,6 +35,11 @@ type Options struct {
 	Scope   []string // root-relative folders; empty maps the whole tree
 	NoCache bool     // neither read nor write the cache
 	Refresh bool     // ignore the cache's contents, reparse everything, then write it
+	// MemoKey, when set, asks for a remembered output: if the cache remembers one for this key
+	// and the tree is unchanged (same files, mtimes and sizes, same binary), Load returns a
+	// Tree with only Memo set. Otherwise it loads the tree and leaves the cache write to Save,
+	// so the new output can be remembered in the same write.
+	MemoKey string
 	// Progress, when set, is called as files are parsed (from one goroutine at a time).
 	Progress func(done, total int)
 }
@@ -45,6 +51,10 @@ type Tree struct {
 	Files    []pyextract.File // sorted by path
 	Warnings []string         // one line each, for stderr
 	Stats    Stats
+	// Memo is the remembered output when Options.MemoKey hit; nothing else is loaded then.
+	Memo *Memo
+
+	pending *pendingWrite // the cache write Save performs (MemoKey set, cache on)
 }
 
 // Stats count what a load did, for tests and benchmarks.
@@ -61,6 +71,21 @@ type UsageError struct{ Msg string }
 
 func (e *UsageError) Error() string { return e.Msg }
 
+// stat is what the cache compares for one input file.
+type stat struct {
+	mtime, size int64
+	err         error
+}
+
+// pendingWrite is a cache write prepared by Load.
+type pendingWrite struct {
+	fresh []*cacheEntry
+	keep  map[string]json.RawMessage
+	dirty bool
+	fp    string
+	memo  memoDoc
+}
+
 // Load discovers, reads and parses the tree at opt.Root.
 func Load(opt Options) (*Tree, error) {
 	root, err := checkRoot(opt.Root)
@@ -76,6 +101,41 @@ func Load(opt Options) (*Tree, error) {
 		return nil, fmt.Errorf("reading %s: %w", root, err)
 	}
 	t := &Tree{Root: root, Warnings: disc.Warnings}
+	stats := make([]stat, len(disc.Python))
+	parallel(len(disc.Python), func(i int) {
+		fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(disc.Python[i])))
+		if err != nil {
+			stats[i].err = err
+			return
+		}
+		stats[i] = stat{mtime: fi.ModTime().UnixNano(), size: fi.Size()}
+	})
+	fp := fingerprint(root, disc, stats)
+
+	var c cache
+	if !opt.NoCache {
+		data, warn := readCacheFile(root)
+		if opt.MemoKey != "" && !opt.Refresh {
+			if m := readMemo(data); m.Fingerprint == fp {
+				for i := range m.Outputs {
+					if m.Outputs[i].Key == opt.MemoKey {
+						t.Memo = &m.Outputs[i]
+						return t, nil
+					}
+				}
+			}
+		}
+		var warn2 string
+		c, warn2 = decodeCache(data)
+		for _, w := range []string{warn, warn2} {
+			if w != "" {
+				t.Warnings = append(t.Warnings, w)
+			}
+		}
+		if opt.Refresh {
+			c.ours = map[string]*usable{}
+		}
+	}
 
 	yamlEntries := map[string]*cacheEntry{}
 	for _, dir := range disc.CharmDirs {
@@ -94,126 +154,163 @@ func Load(opt Options) (*Tree, error) {
 		}
 	}
 
-	var c cache
-	if !opt.NoCache {
-		var warn string
-		c, warn = loadCache(root)
-		if warn != "" {
-			t.Warnings = append(t.Warnings, warn)
-		}
-		if opt.Refresh {
-			c.ours = map[string]*cacheEntry{}
-		}
-	}
-
-	files, changed, err := t.parseAll(disc.Python, c, opt.Progress)
-	if err != nil {
-		return nil, err
-	}
+	files, changed := t.parseAll(disc.Python, stats, c, opt.Progress)
 	t.Files = files
 	t.Stats.Files = len(files)
+	if opt.NoCache {
+		sort.Strings(t.Warnings)
+		return t, nil
+	}
 
-	if !opt.NoCache {
-		keep := map[string]json.RawMessage{}
-		fresh := make([]*cacheEntry, 0, len(changed)+len(yamlEntries))
-		for _, e := range changed {
-			fresh = append(fresh, e)
+	w := &pendingWrite{keep: map[string]json.RawMessage{}, fp: fp, memo: c.memo}
+	for _, e := range changed {
+		w.fresh = append(w.fresh, e)
+	}
+	w.dirty = len(changed) > 0 || opt.Refresh
+	for file, e := range yamlEntries {
+		b, _ := json.Marshal(e)
+		if old, ok := c.raw[file]; ok && string(old) == string(b) {
+			w.keep[file] = old
+			continue
 		}
-		dirty := len(changed) > 0 || opt.Refresh
-		for file, e := range yamlEntries {
-			b, _ := json.Marshal(e)
-			if old, ok := c.raw[file]; ok && string(old) == string(b) {
-				keep[file] = old
-				continue
+		w.fresh = append(w.fresh, e)
+		w.dirty = true
+	}
+	mapped := make(map[string]bool, len(files))
+	for _, f := range files {
+		mapped[f.Path] = true
+	}
+	for file, raw := range c.raw {
+		switch {
+		case mapped[file]:
+			if changed[file] == nil {
+				w.keep[file] = raw
 			}
-			fresh = append(fresh, e)
-			dirty = true
+		case yamlEntries[file] != nil:
+		case len(scopes) > 0 && !inScope(file, scopes) && exists(root, file):
+			w.keep[file] = raw // outside this run's scope: carried over untouched
+		default:
+			w.dirty = true // the file is gone or no longer mapped
 		}
-		mapped := map[string]bool{}
-		for _, f := range files {
-			mapped[f.Path] = true
-		}
-		for file, raw := range c.raw {
-			switch {
-			case mapped[file]:
-				if changed[file] == nil {
-					keep[file] = raw
-				}
-			case yamlEntries[file] != nil:
-			case len(scopes) > 0 && !inScope(file, scopes) && exists(root, file):
-				keep[file] = raw // outside this run's scope: carried over untouched
-			default:
-				dirty = true // the file is gone or no longer mapped
-			}
-		}
-		if len(c.raw) == 0 && (len(files) > 0 || len(yamlEntries) > 0) {
-			dirty = true
-		}
-		if dirty {
-			if err := writeCache(root, fresh, keep); err != nil {
-				t.Warnings = append(t.Warnings, fmt.Sprintf("%s: not written: %v", CacheFile, err))
-			} else {
-				t.Stats.CacheWritten = true
-			}
-		}
+	}
+	if len(c.raw) == 0 && (len(files) > 0 || len(yamlEntries) > 0) {
+		w.dirty = true
+	}
+	if w.memo.Fingerprint != fp {
+		w.memo = memoDoc{Fingerprint: fp}
+	}
+	t.pending = w
+	if opt.MemoKey == "" {
+		t.Save(nil)
 	}
 	sort.Strings(t.Warnings)
 	return t, nil
 }
 
+// Save writes the cache prepared by Load, remembering m (when not nil) as the output for its
+// key. It writes nothing when neither the parse data nor the memo changed, and only once.
+func (t *Tree) Save(m *Memo) {
+	w := t.pending
+	if w == nil {
+		return
+	}
+	t.pending = nil
+	if m != nil {
+		outs := []Memo{*m}
+		for _, o := range w.memo.Outputs {
+			if o.Key != m.Key && len(outs) < maxMemos {
+				outs = append(outs, o)
+			}
+		}
+		w.memo.Outputs = outs
+		w.dirty = true
+	}
+	if !w.dirty {
+		return
+	}
+	var memo *memoDoc
+	if len(w.memo.Outputs) > 0 {
+		memo = &w.memo
+	}
+	if err := writeCache(t.Root, w.fresh, w.keep, memo); err != nil {
+		t.Warnings = append(t.Warnings, fmt.Sprintf("%s: not written: %v", CacheFile, err))
+		return
+	}
+	t.Stats.CacheWritten = true
+}
+
+// fingerprint identifies the state of every input: the root, the binary, and each Python and
+// charm YAML file's path, mtime and size (an ignore-file change shows as a changed file list).
+func fingerprint(root string, d Discovered, stats []stat) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%d\x00%s\x00%s\n", ourVersion, root, binaryID())
+	for i, p := range d.Python {
+		fmt.Fprintf(h, "%s\x00%d\x00%d\n", p, stats[i].mtime, stats[i].size)
+	}
+	for _, p := range d.YAML {
+		var mtime, size int64
+		if fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(p))); err == nil {
+			mtime, size = fi.ModTime().UnixNano(), fi.Size()
+		}
+		fmt.Fprintf(h, "%s\x00%d\x00%d\n", p, mtime, size)
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16])
+}
+
+// binaryID names the running binary: a rebuilt binary may print differently, so its memos
+// must not be trusted.
+var binaryID = sync.OnceValue(func() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return "?"
+	}
+	fi, err := os.Stat(exe)
+	if err != nil {
+		return exe
+	}
+	return fmt.Sprintf("%s\x00%d\x00%d", exe, fi.ModTime().UnixNano(), fi.Size())
+})
+
 // parseAll returns the extraction of every file, reusing cache entries where the file is
 // unchanged, and the new or updated cache entries by file.
-func (t *Tree) parseAll(paths []string, c cache, progress func(int, int)) ([]pyextract.File, map[string]*cacheEntry, error) {
+func (t *Tree) parseAll(paths []string, stats []stat, c cache, progress func(int, int)) ([]pyextract.File, map[string]*cacheEntry) {
 	out := make([]pyextract.File, len(paths))
 	entries := make([]*cacheEntry, len(paths))
 	warns := make([]string, len(paths))
 	var todo []int
 	for i, p := range paths {
-		fi, err := os.Stat(filepath.Join(t.Root, filepath.FromSlash(p)))
-		if err != nil {
-			warns[i] = fmt.Sprintf("%s: skipped: %v", p, unwrapPathErr(err))
+		st := stats[i]
+		if st.err != nil {
+			warns[i] = fmt.Sprintf("%s: skipped: %v", p, unwrapPathErr(st.err))
 			out[i] = pyextract.File{Path: p}
 			continue
 		}
-		if e := c.ours[p]; e != nil && e.MtimeNS == fi.ModTime().UnixNano() && e.Ours.Size == fi.Size() {
-			out[i] = *e.Ours.Py
+		if u := c.ours[p]; u != nil && u.mtime == st.mtime && u.size == st.size {
+			out[i] = u.file
 			t.Stats.Reused++
 			continue
 		}
 		todo = append(todo, i)
 	}
-	workers := runtime.GOMAXPROCS(0)
-	next := make(chan int)
-	var wg sync.WaitGroup
 	var mu sync.Mutex
 	done := 0
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				p := paths[i]
-				f, e, reparsed, warn := parseOne(t.Root, p, c.ours[p])
-				out[i], entries[i], warns[i] = f, e, warn
-				mu.Lock()
-				if reparsed {
-					t.Stats.Parsed++
-				} else {
-					t.Stats.Rehashed++
-				}
-				done++
-				if progress != nil {
-					progress(done, len(todo))
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-	for _, i := range todo {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	parallel(len(todo), func(k int) {
+		i := todo[k]
+		p := paths[i]
+		f, e, reparsed, warn := parseOne(t.Root, p, c.ours[p])
+		out[i], entries[i], warns[i] = f, e, warn
+		mu.Lock()
+		defer mu.Unlock()
+		if reparsed {
+			t.Stats.Parsed++
+		} else {
+			t.Stats.Rehashed++
+		}
+		done++
+		if progress != nil {
+			progress(done, len(todo))
+		}
+	})
 	changed := map[string]*cacheEntry{}
 	for i, e := range entries {
 		if e != nil {
@@ -225,11 +322,11 @@ func (t *Tree) parseAll(paths []string, c cache, progress func(int, int)) ([]pye
 			t.Warnings = append(t.Warnings, w)
 		}
 	}
-	return out, changed, nil
+	return out, changed
 }
 
 // parseOne reads and parses one file, or reuses old when the bytes hash the same.
-func parseOne(root, p string, old *cacheEntry) (f pyextract.File, e *cacheEntry, reparsed bool, warn string) {
+func parseOne(root, p string, old *usable) (f pyextract.File, e *cacheEntry, reparsed bool, warn string) {
 	full := filepath.Join(root, filepath.FromSlash(p))
 	fi, err := os.Stat(full)
 	if err != nil {
@@ -245,8 +342,8 @@ func parseOne(root, p string, old *cacheEntry) (f pyextract.File, e *cacheEntry,
 		return pyextract.File{Path: p}, nil, false, fmt.Sprintf("%s: skipped: %v", p, unwrapPathErr(err))
 	}
 	h := hashBytes(src)
-	if old != nil && old.Ours.Hash == h && old.Ours.Size == int64(len(src)) {
-		f = *old.Ours.Py
+	if old != nil && old.hash == h && old.size == int64(len(src)) {
+		f = old.file
 		return f, newEntry(&f, fi.ModTime().UnixNano(), int64(len(src)), h), false, ""
 	}
 	f = pyextract.Parse(p, src)

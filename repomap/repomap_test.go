@@ -396,3 +396,48 @@ func TestScopeKeepsOtherEntries(t *testing.T) {
 		t.Errorf("scoped run dropped entries: %d left", n)
 	}
 }
+
+func TestMemo(t *testing.T) {
+	root := writeTree(t, map[string]string{"metadata.yaml": smallCharm, "src/charm.py": smallPy})
+	first, err := Load(Options{Root: root, MemoKey: "k1"})
+	if err != nil || first.Memo != nil {
+		t.Fatalf("cold run: memo %v, err %v", first.Memo, err)
+	}
+	if first.Stats.CacheWritten {
+		t.Fatal("Load wrote the cache before Save")
+	}
+	first.Save(&Memo{Key: "k1", Out: "map one", Err: "warning: x\n"})
+	if !first.Stats.CacheWritten {
+		t.Fatal("Save wrote nothing")
+	}
+	hit, _ := Load(Options{Root: root, MemoKey: "k1"})
+	if hit.Memo == nil || hit.Memo.Out != "map one" || hit.Memo.Err != "warning: x\n" || hit.Files != nil {
+		t.Fatalf("warm run: memo %+v files %d", hit.Memo, len(hit.Files))
+	}
+	miss, _ := Load(Options{Root: root, MemoKey: "k2"})
+	if miss.Memo != nil || miss.Stats.Reused != 1 {
+		t.Fatalf("other key: memo %+v stats %+v", miss.Memo, miss.Stats)
+	}
+	miss.Save(&Memo{Key: "k2", Out: "map two"})
+	if again, _ := Load(Options{Root: root, MemoKey: "k1"}); again.Memo == nil || again.Memo.Out != "map one" {
+		t.Fatal("remembering k2 forgot k1")
+	}
+	// Any change to an input invalidates every memo.
+	future := time.Now().Add(time.Hour)
+	os.Chtimes(filepath.Join(root, "src/charm.py"), future, future)
+	if stale, _ := Load(Options{Root: root, MemoKey: "k1"}); stale.Memo != nil {
+		t.Fatal("memo trusted after an mtime change")
+	}
+	os.WriteFile(filepath.Join(root, "src/new.py"), []byte("X = 1\n"), 0o644)
+	if stale, _ := Load(Options{Root: root, MemoKey: "k2"}); stale.Memo != nil {
+		t.Fatal("memo trusted after a file was added")
+	}
+	if refreshed, _ := Load(Options{Root: root, MemoKey: "k1", Refresh: true}); refreshed.Memo != nil {
+		t.Fatal("refresh used the memo")
+	}
+	// The cache Cantrip sees still starts with our memo but keeps its own keys intact.
+	doc := readCache(t, root)
+	if _, ok := doc["entries"]; !ok {
+		t.Fatal("no entries")
+	}
+}
