@@ -37,7 +37,7 @@ func RunMap(o MapOptions, io IO) error {
 	switch {
 	case o.Tokens < 0:
 		return Usagef("--tokens must be 0 or more, not %d", o.Tokens)
-	case o.Pressure < 0 || o.Pressure > 1:
+	case !(o.Pressure >= 0 && o.Pressure <= 1): // also rejects NaN
 		return Usagef("--pressure must be between 0 and 1, not %g", o.Pressure)
 	case o.Top < 0:
 		return Usagef("--top must be 0 or more, not %d", o.Top)

@@ -34,14 +34,14 @@ type File struct {
 
 // Symbol is one definition.
 type Symbol struct {
-	Name      string `json:"name"`      // "Class", "func", "CONST", or "Class.method" for methods
-	Kind      string `json:"kind"`      // KindClass, KindFunction, KindMethod, KindConstant
-	Qualifier string `json:"qualifier"` // the enclosing class for methods and nested classes, else ""
-	Line      int    `json:"line"`      // 1-based line of the `def`/`class`/assignment
-	EndLine   int    `json:"end_line"`
+	Name      string `json:"name,omitempty"`      // "Class", "func", "CONST", or "Class.method" for methods
+	Kind      string `json:"kind,omitempty"`      // KindClass, KindFunction, KindMethod, KindConstant
+	Qualifier string `json:"qualifier,omitempty"` // the enclosing class for methods and nested classes, else ""
+	Line      int    `json:"line,omitempty"`      // 1-based line of the `def`/`class`/assignment
+	EndLine   int    `json:"end_line,omitempty"`
 	// Signature is one line: "class Foo(ops.CharmBase):", "def f(self, a: int = 1) -> str:",
 	// "async def g():", "NAME = \"value\"" (long values truncated with "…").
-	Signature  string   `json:"signature"`
+	Signature  string   `json:"signature,omitempty"`
 	Bases      []string `json:"bases,omitempty"`      // classes: base expressions as written
 	Decorators []string `json:"decorators,omitempty"` // as written, without "@"
 	Params     []Param  `json:"params,omitempty"`     // functions and methods, including self

@@ -28,7 +28,7 @@ const cacheVersion = 1
 
 // ourVersion stamps the data we keep under ourKey. Bump it whenever pyextract's output for the
 // same bytes changes: entries with another stamp are reparsed, never trusted.
-const ourVersion = 2
+const ourVersion = 3
 
 // ourKey holds our own per-entry data; Cantrip ignores keys it does not know.
 const ourKey = "x_charmcraft_map"
@@ -197,9 +197,11 @@ func decodeCache(data []byte) (cache, string) {
 		if d.file == "" {
 			continue
 		}
-		c.raw[d.file] = top.Entries[i]
+		c.raw[d.file] = top.Entries[i] // a later entry for the same file wins, whole
 		if d.u != nil {
 			c.ours[d.file] = d.u
+		} else {
+			delete(c.ours, d.file)
 		}
 	}
 	return c, ""
@@ -236,27 +238,52 @@ func newEntry(f *pyextract.File, mtime, size int64, hash string) *cacheEntry {
 	for i, r := range f.Refs {
 		e.References[i], counts[i] = r.Name, r.Count
 	}
-	for _, s := range f.Symbols {
+	lean := *f
+	lean.Refs = nil
+	lean.Symbols = make([]pyextract.Symbol, len(f.Symbols))
+	for i, s := range f.Symbols {
+		lean.Symbols[i] = s
 		if !cantripKinds[s.Kind] {
 			continue // module constants live in our data only
 		}
 		e.Definitions = append(e.Definitions, cacheDef{Name: s.Name, Kind: s.Kind, File: f.Path,
 			Line: s.Line, Signature: s.Signature, Qualifier: s.Qualifier})
+		// Stored once, in the definition; file() puts it back.
+		lean.Symbols[i].Name, lean.Symbols[i].Kind, lean.Symbols[i].Line = "", "", 0
+		lean.Symbols[i].Signature, lean.Symbols[i].Qualifier = "", ""
 	}
-	lean := *f
-	lean.Refs = nil
 	e.Ours = &ourEntry{V: ourVersion, Size: size, Hash: hash, RefCounts: counts, Py: &lean}
 	return e
 }
 
-// file returns the extraction an entry of ours carries, with its Refs restored; ok is false
-// when the entry is not ours, of another version, or inconsistent.
+// file returns the extraction an entry of ours carries, with its Refs and the symbols stored
+// as definitions restored; ok is false when the entry is not ours, of another version, or
+// inconsistent.
 func (e *cacheEntry) file() (pyextract.File, bool) {
 	o := e.Ours
 	if o == nil || o.V != ourVersion || o.Py == nil || o.Py.Path != e.File || len(o.RefCounts) != len(e.References) {
 		return pyextract.File{}, false
 	}
 	f := *o.Py
+	f.Symbols = make([]pyextract.Symbol, len(o.Py.Symbols))
+	next := 0
+	for i, s := range o.Py.Symbols {
+		if s.Kind == "" {
+			if next >= len(e.Definitions) {
+				return pyextract.File{}, false
+			}
+			d := e.Definitions[next]
+			if !cantripKinds[d.Kind] {
+				return pyextract.File{}, false
+			}
+			next++
+			s.Name, s.Kind, s.Line, s.Signature, s.Qualifier = d.Name, d.Kind, d.Line, d.Signature, d.Qualifier
+		}
+		f.Symbols[i] = s
+	}
+	if next != len(e.Definitions) {
+		return pyextract.File{}, false
+	}
 	f.Refs = make([]pyextract.Ref, len(e.References))
 	for i, name := range e.References {
 		f.Refs[i] = pyextract.Ref{Name: name, Count: o.RefCounts[i]}

@@ -10,20 +10,23 @@ import (
 	"testing"
 )
 
-// Tokens a fuzz input may hold; they are replaced by the facts of src/charm.py in the fuzz
-// tree, so that the fuzzer reaches the paths where the cache is trusted (mtime and size match:
-// reused; content hash matches: rehashed), not only the paths where it is thrown away.
+// Tokens a fuzz input may hold. They are replaced by facts of the fuzz tree, so that the
+// fuzzer reaches the paths where the cache is trusted (mtime and size match: reused; content
+// hash matches: rehashed; fingerprint matches: a memo is replayed), not only the paths where
+// it is thrown away.
 const (
-	tokMtime     = "$MTIME"
-	tokSize      = "$SIZE"
-	tokHash      = "$HASH"
-	tokYAMLMtime = "$YMTIME"
+	tokMtime     = "$MTIME"  // src/charm.py's mtime in ns
+	tokSize      = "$SIZE"   // its size
+	tokHash      = "$HASH"   // its content hash
+	tokYAMLMtime = "$YMTIME" // metadata.yaml's mtime in ns
+	tokVersion   = "$V"      // ourVersion, so that seeds outlive its bumps
+	tokPrint     = "$FP"     // the tree's fingerprint
 )
 
 // FuzzCacheDecode reads arbitrary bytes as .cantrip-repomap.json. loadCache must never panic
-// and must keep only well-formed entries of ours; the Load that follows must succeed, link and
-// rank what it loaded, and leave a cache that Cantrip's reader accepts and that makes the next
-// run parse nothing.
+// and must keep only well-formed entries of ours; a Load asking for a memo must not fail; the
+// Load that follows must succeed, link and rank what it loaded, and leave a cache that
+// Cantrip's reader accepts and that makes the next run parse nothing.
 //
 // Run it longer with: go test ./repomap -run '^$' -fuzz '^FuzzCacheDecode$' -fuzztime 10m
 func FuzzCacheDecode(f *testing.F) {
@@ -41,25 +44,35 @@ func FuzzCacheDecode(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	tokens := strings.NewReplacer(
-		tokMtime, strconv.FormatInt(pyInfo.ModTime().UnixNano(), 10),
-		tokSize, strconv.FormatInt(pyInfo.Size(), 10),
-		tokHash, hashBytes([]byte(smallPy)),
-		tokYAMLMtime, strconv.FormatInt(mtimeOf(filepath.Join(root, "metadata.yaml")), 10),
-	)
-	// Seed: the cache a real run writes, with its facts turned back into tokens.
-	if _, err := Load(Options{Root: root}); err != nil {
+	// Seed: the cache a real run writes, remembering an output, with its facts turned back
+	// into tokens.
+	tr, err := Load(Options{Root: root, MemoKey: "map"})
+	if err != nil {
 		f.Fatal(err)
 	}
+	tr.Save(&Memo{Key: "map", Out: "remembered\n"})
 	written, err := os.ReadFile(filepath.Join(root, CacheFile))
 	if err != nil {
 		f.Fatal(err)
 	}
-	f.Add([]byte(strings.NewReplacer(
-		strconv.FormatInt(pyInfo.ModTime().UnixNano(), 10), tokMtime,
-		strconv.FormatInt(mtimeOf(filepath.Join(root, "metadata.yaml")), 10), tokYAMLMtime,
-		hashBytes([]byte(smallPy)), tokHash,
-	).Replace(string(written))))
+	fp := readMemo(written).Fingerprint
+	if fp == "" {
+		f.Fatal("the cache holds no memo")
+	}
+	facts := []string{
+		tokMtime, strconv.FormatInt(pyInfo.ModTime().UnixNano(), 10),
+		tokYAMLMtime, strconv.FormatInt(mtimeOf(filepath.Join(root, "metadata.yaml")), 10),
+		tokHash, hashBytes([]byte(smallPy)),
+		tokPrint, fp,
+		tokSize, strconv.FormatInt(pyInfo.Size(), 10),
+		tokVersion, strconv.Itoa(ourVersion),
+	}
+	tokens := strings.NewReplacer(facts...)
+	var untokens []string
+	for i := 0; i < 8; i += 2 { // the long facts only: a size or version would hit other numbers
+		untokens = append(untokens, facts[i+1], facts[i])
+	}
+	f.Add([]byte(strings.NewReplacer(untokens...).Replace(string(written))))
 	for _, s := range []string{
 		"", "null", "{}", "[]", `"x"`, "\x00\xff",
 		`{"version": 1, "entries": null}`,
@@ -68,13 +81,20 @@ func FuzzCacheDecode(f *testing.F) {
 		`{"version": 1, "entries": [{"file": 3}, "x", null, {"file": "src/charm.py", "mtime_ns": "no"}]}`,
 		`{"version": 1, "entries": [{"file": "gone.py", "mtime_ns": 1, "definitions": [], "references": []}, {"file": "../../etc/passwd"}]}`,
 		// Our stamp with the real content hash (the rehash path) and odd extraction data.
-		`{"version": 1, "entries": [{"file": "src/charm.py", "mtime_ns": 0, "definitions": [], "references": [], "x_charmcraft_map": {"v": 1, "size": $SIZE, "sha256": "$HASH", "py": {"path": "src/charm.py", "lines": 1, "symbols": [{"name": "A.b", "kind": "method", "line": -1, "end_line": -5, "signature": "def b(\n"}], "refs": [{"name": "x", "count": -3}], "facts": {"observes": [{"line": 0, "event": {"kind": "chain"}, "handler": {"kind": "call"}}], "calls": [{"value": {"kind": "call"}}], "keys": [{"object": [], "key": {"kind": "chain"}, "via": "get"}], "attrs": [{"object": [{}], "attr": ""}], "assigns": [{"target": [], "value": {"kind": "other"}}]}}}}]}`,
+		`{"version": 1, "entries": [{"file": "src/charm.py", "mtime_ns": 0, "definitions": [], "references": ["x", ""], "x_charmcraft_map": {"v": $V, "size": $SIZE, "sha256": "$HASH", "ref_counts": [-3, 0], "py": {"path": "src/charm.py", "lines": 1, "symbols": [{"name": "A.b", "kind": "method", "line": -1, "end_line": -5, "signature": "def b(\n"}], "facts": {"observes": [{"line": 0, "event": {"kind": "chain"}, "handler": {"kind": "call"}}], "calls": [{"value": {"kind": "call"}}], "keys": [{"object": [], "key": {"kind": "chain"}, "via": "get"}], "attrs": [{"object": [{}], "attr": ""}], "assigns": [{"target": [], "value": {"kind": "other"}}]}}}}]}`,
 		// An entry trusted by mtime and size (the reuse path) that Cantrip would drop.
-		`{"version": 1, "generated_at": 0, "entries": [{"file": "src/charm.py", "mtime_ns": $MTIME, "definitions": [{"name": "Z", "kind": "module"}], "references": [], "x_charmcraft_map": {"v": 1, "size": $SIZE, "sha256": "", "py": {"path": "src/charm.py", "symbols": [{"name": "", "kind": "", "line": 99}]}}}]}`,
-		// The same file twice: ours first, a foreign entry last (see knownBug).
-		`{"version": 1, "entries": [{"file": "src/charm.py", "mtime_ns": $MTIME, "definitions": [], "references": [], "x_charmcraft_map": {"v": 1, "size": $SIZE, "sha256": "", "py": {"path": "src/charm.py"}}}, {"file": "src/charm.py", "mtime_ns": $MTIME}]}`,
-		// A huge reference count on a trusted entry (see knownBug).
-		`{"version": 1, "entries": [{"file": "src/charm.py", "mtime_ns": 0, "definitions": [], "references": [], "x_charmcraft_map": {"v": 1, "size": $SIZE, "sha256": "$HASH", "py": {"path": "src/charm.py", "refs": [{"name": "x", "count": 3000000000}]}}}]}`,
+		`{"version": 1, "generated_at": 0, "entries": [{"file": "src/charm.py", "mtime_ns": $MTIME, "definitions": [{"name": "Z", "kind": "module"}], "references": [], "x_charmcraft_map": {"v": $V, "size": $SIZE, "sha256": "", "ref_counts": [], "py": {"path": "src/charm.py", "symbols": [{"name": "", "kind": "", "line": 99}]}}}]}`,
+		// The same file twice: ours first, a foreign entry last (the last one wins).
+		`{"version": 1, "entries": [{"file": "src/charm.py", "mtime_ns": $MTIME, "definitions": [], "references": [], "x_charmcraft_map": {"v": $V, "size": $SIZE, "sha256": "", "ref_counts": [], "py": {"path": "src/charm.py"}}}, {"file": "src/charm.py", "mtime_ns": $MTIME}]}`,
+		// A huge reference count on a trusted entry: once expanded into gigabytes of references.
+		`{"version": 1, "entries": [{"file": "src/charm.py", "mtime_ns": 0, "definitions": [], "references": ["x"], "x_charmcraft_map": {"v": $V, "size": $SIZE, "sha256": "$HASH", "ref_counts": [3000000000], "py": {"path": "src/charm.py"}}}]}`,
+		// Reference names and counts that disagree in length.
+		`{"version": 1, "entries": [{"file": "src/charm.py", "mtime_ns": $MTIME, "definitions": [], "references": ["a", "b"], "x_charmcraft_map": {"v": $V, "size": $SIZE, "sha256": "$HASH", "ref_counts": [1], "py": {"path": "src/charm.py"}}}]}`,
+		// Memos that hit, first and not first, and memos of the wrong shape.
+		`{"x_charmcraft_map_memo": {"fingerprint": "$FP", "outputs": [{"key": "map", "out": "forged\n", "err": "warning: x\n"}]}, "version": 1, "entries": []}`,
+		`{"version": 1, "entries": [], "x_charmcraft_map_memo": {"fingerprint": "$FP", "outputs": [{"key": "map"}]}}`,
+		`{"x_charmcraft_map_memo": {"fingerprint": ["$FP"], "outputs": {"key": "map"}}, "version": 1}`,
+		`{"x_charmcraft_map_memo": null, "x_charmcraft_map_memo": {"fingerprint": "$FP", "outputs": [null, {}]}}`,
 		strings.Repeat("[", 20000),
 	} {
 		f.Add([]byte(s))
@@ -82,24 +102,28 @@ func FuzzCacheDecode(f *testing.F) {
 
 	f.Fuzz(func(t *testing.T, data []byte) {
 		in := []byte(tokens.Replace(string(data)))
-		if err := os.WriteFile(filepath.Join(root, CacheFile), in, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeCacheBytes(t, root, in)
 		c, warn := loadCache(root)
 		if strings.Contains(warn, "\n") {
 			t.Fatalf("warning is not one line: %q", warn)
 		}
-		for file, e := range c.ours {
-			if e.file.Path != file {
-				t.Fatalf("entry %q kept as ours: %+v", file, e)
+		for file, u := range c.ours {
+			if u.file.Path != file {
+				t.Fatalf("entry %q kept as ours: %+v", file, u)
 			}
 			if _, ok := c.raw[file]; !ok {
 				t.Fatalf("entry %q is ours but has no raw form", file)
 			}
 		}
-		if bug := knownBug(c); bug != "" {
-			t.Skip("known bug: " + bug)
+
+		memo, err := Load(Options{Root: root, MemoKey: "map"})
+		if err != nil {
+			t.Fatalf("Load for a memo: %v", err)
 		}
+		if memo.Memo == nil {
+			memo.Save(nil)
+		}
+		writeCacheBytes(t, root, in)
 
 		tr, err := Load(Options{Root: root})
 		if err != nil {
@@ -121,8 +145,12 @@ func FuzzCacheDecode(f *testing.F) {
 	})
 }
 
-// knownBug names a reported, unfixed bug the decoded cache would trigger, or "".
-func knownBug(c cache) string { return "" }
+func writeCacheBytes(t *testing.T, root string, b []byte) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(root, CacheFile), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
 
 // checkWrittenCache asserts that the cache file in root is what Cantrip's reader accepts
 // (CONTRACT §6), lists exactly the mapped files in order, and decodes without a warning.

@@ -287,6 +287,7 @@ func (t *Tree) parseAll(paths []string, stats []stat, c cache, progress func(int
 		}
 		if u := c.ours[p]; u != nil && u.mtime == st.mtime && u.size == st.size {
 			out[i] = u.file
+			warns[i] = fileWarning(u.file, u.size)
 			t.Stats.Reused++
 			continue
 		}
@@ -332,10 +333,9 @@ func parseOne(root, p string, old *usable) (f pyextract.File, e *cacheEntry, rep
 	if err != nil {
 		return pyextract.File{Path: p}, nil, false, fmt.Sprintf("%s: skipped: %v", p, unwrapPathErr(err))
 	}
-	if fi.Size() > maxSourceBytes {
+	if fi.Size() > pyextract.MaxFileSize {
 		f = pyextract.File{Path: p, Errors: 1}
-		return f, newEntry(&f, fi.ModTime().UnixNano(), fi.Size(), ""), true,
-			fmt.Sprintf("%s: skipped: larger than %d MiB", p, maxSourceBytes>>20)
+		return f, newEntry(&f, fi.ModTime().UnixNano(), fi.Size(), ""), true, fileWarning(f, fi.Size())
 	}
 	src, err := os.ReadFile(full)
 	if err != nil {
@@ -347,10 +347,21 @@ func parseOne(root, p string, old *usable) (f pyextract.File, e *cacheEntry, rep
 		return f, newEntry(&f, fi.ModTime().UnixNano(), int64(len(src)), h), false, ""
 	}
 	f = pyextract.Parse(p, src)
-	if f.Errors > 0 {
-		warn = fmt.Sprintf("%s: %d syntax error(s); read what could be parsed", p, f.Errors)
+	return f, newEntry(&f, fi.ModTime().UnixNano(), int64(len(src)), h), true, fileWarning(f, int64(len(src)))
+}
+
+// fileWarning says what was lost of a file, from its extraction alone, so that a run that takes
+// the file from the cache warns exactly like the run that parsed it.
+func fileWarning(f pyextract.File, size int64) string {
+	switch {
+	case f.Errors == 0:
+		return ""
+	case size > pyextract.MaxFileSize:
+		return fmt.Sprintf("%s: skipped: larger than %d MiB", f.Path, pyextract.MaxFileSize>>20)
+	case len(f.Symbols) == 0 && len(f.Refs) == 0 && len(f.Imports) == 0:
+		return fmt.Sprintf("%s: skipped: not Python source (binary data?)", f.Path)
 	}
-	return f, newEntry(&f, fi.ModTime().UnixNano(), int64(len(src)), h), true, warn
+	return fmt.Sprintf("%s: %d syntax error(s); read what could be parsed", f.Path, f.Errors)
 }
 
 // Link runs the linker over the tree.

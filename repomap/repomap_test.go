@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/cantrip-dev/charmcraft-map/pyextract"
 )
 
 // writeTree creates files (path → content) under a new temporary root.
@@ -439,5 +441,31 @@ func TestMemo(t *testing.T) {
 	doc := readCache(t, root)
 	if _, ok := doc["entries"]; !ok {
 		t.Fatal("no entries")
+	}
+}
+
+// TestEntryRoundTrip: what the lean entry stores restores the extraction exactly.
+func TestEntryRoundTrip(t *testing.T) {
+	src := smallPy + "\nPORT = 5432\n\nclass Other:\n    X = 1\n\n    def m(self, a: int = PORT) -> str:\n        return self.helper(a)\n"
+	f := pyextract.Parse("src/charm.py", []byte(src))
+	b, err := json.Marshal(newEntry(&f, 1, int64(len(src)), "h"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var e cacheEntry
+	if err := json.Unmarshal(b, &e); err != nil {
+		t.Fatal(err)
+	}
+	got, ok := e.file()
+	if !ok {
+		t.Fatal("entry not usable")
+	}
+	if !reflect.DeepEqual(got, f) {
+		t.Errorf("round trip changed the extraction:\n got %+v\nwant %+v", got, f)
+	}
+	// A definition list that no longer matches the stored symbols is not trusted.
+	e.Definitions = e.Definitions[1:]
+	if _, ok := e.file(); ok {
+		t.Error("inconsistent entry trusted")
 	}
 }
