@@ -115,7 +115,8 @@ root. Exit codes: 0 success, 1 check found errors, 2 the tool could not do its j
 	bindMapFlags(root, mapOpts)
 
 	root.AddCommand(newMapCmd(common, io, false), newMapCmd(common, io, true),
-		newInterfacesCmd(common, io), newCheckCmd(common, io), newVersionCmd(common, io))
+		newInterfacesCmd(common, io), newCheckCmd(common, io), newLocateCmd(common, io), newDiffCmd(common, io),
+		newVersionCmd(common, io))
 	addDefaultCommands(root)
 	return root
 }
@@ -228,6 +229,61 @@ func newCheckCmd(common *app.Common, io app.IO) *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&o.Strict, "strict", false, "fail on warnings too")
 	return cmd
+}
+
+func newLocateCmd(common *app.Common, io app.IO) *cobra.Command {
+	o := &app.LocateOptions{}
+	cmd := &cobra.Command{
+		Use:   "locate TEXT",
+		Short: "Name the files most likely to need editing for a task, and the files to read with them",
+		Long: `locate ranks the charm with the task text as a mention and names up to 5 files to edit
+(first-party code and YAML; vendored libraries and tests only when the task is about them) and
+up to 3 files to read with them (what the edit files use, and what uses them), each with its
+score and the reasons. Several arguments are joined into one task text.`,
+		Example: `  charmcraft-map locate "the ingress relation does not update the URL when the port changes"
+  charmcraft-map locate --focus src/charm.py "add a max-connections config option" --format json`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return app.Usagef("locate needs the task text (see '%s --help')", cmd.CommandPath())
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			o.Common = *common
+			o.Text = strings.Join(args, " ")
+			return app.RunLocate(*o, io)
+		},
+	}
+	f := cmd.Flags()
+	f.StringArrayVar(&o.Focus, "focus", nil, "a file the agent is working on (repeatable)")
+	f.StringArrayVar(&o.Scope, "scope", nil, "locate only among files under this folder (repeatable)")
+	_ = cmd.MarkFlagDirname("scope")
+	return cmd
+}
+
+func newDiffCmd(common *app.Common, io app.IO) *cobra.Command {
+	return &cobra.Command{
+		Use:   "diff OLD.json NEW.json",
+		Short: "Symbols added, removed, changed and renamed, and files whose rank moved, between two saved maps",
+		Long: `diff compares two documents saved with "map --all --format json" (any map JSON works: it
+lists every file and symbol). It reports files added and removed, symbols added, removed,
+changed (same name, new signature) and renamed (same file, kind and class, same signature apart
+from the name), and files whose rank moved by 5 places or more, or whose score changed by a
+factor of 2 or more. Lines that only moved are not reported. --root is not used.`,
+		Example: `  charmcraft-map map --all --format json > before.json
+  # ... edit the charm ...
+  charmcraft-map map --all --format json > after.json
+  charmcraft-map diff before.json after.json`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 2 {
+				return app.Usagef("diff needs two map JSON files, OLD and NEW, not %d arguments (see '%s --help')", len(args), cmd.CommandPath())
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return app.RunDiff(app.DiffOptions{Common: *common, Old: args[0], New: args[1]}, io)
+		},
+	}
 }
 
 func newVersionCmd(common *app.Common, io app.IO) *cobra.Command {

@@ -1,0 +1,433 @@
+package app
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"math"
+	"os"
+	"slices"
+	"strings"
+)
+
+// When a file's rank "moved a lot" (diff). Positions count among the files both maps hold, so
+// that files added or removed do not shift the others.
+const (
+	RankMovePlaces = 5 // its position changed by this many places or more
+	RankMoveRatio  = 2 // or its score grew or shrank by this factor or more
+	// RankMoveTop ignores files below this position in both maps: the tail (tests, vendored
+	// libraries) holds many near-equal scores that trade places on any change, and it is
+	// never shown to the agent anyway.
+	RankMoveTop = 30
+)
+
+// DiffOptions are the arguments of `diff`.
+type DiffOptions struct {
+	Common
+	Old, New string // paths of two `map --format json` documents
+}
+
+// DiffSymbol is a symbol added or removed.
+type DiffSymbol struct {
+	File      string `json:"file"`
+	Name      string `json:"name"`
+	Kind      string `json:"kind"`
+	Qualifier string `json:"qualifier"`
+	Signature string `json:"signature"`
+	Line      int    `json:"line"`
+}
+
+// SymbolChange is a symbol whose signature changed (same name) or that was renamed.
+type SymbolChange struct {
+	File         string `json:"file"`
+	Kind         string `json:"kind"`
+	OldName      string `json:"old_name"`
+	NewName      string `json:"new_name"`
+	OldSignature string `json:"old_signature"`
+	NewSignature string `json:"new_signature"`
+	OldLine      int    `json:"old_line"`
+	NewLine      int    `json:"new_line"`
+}
+
+// RankMove is a file whose rank moved a lot; ranks count from 1.
+type RankMove struct {
+	Path     string  `json:"path"`
+	OldRank  int     `json:"old_rank"`
+	NewRank  int     `json:"new_rank"`
+	OldScore float64 `json:"old_score"`
+	NewScore float64 `json:"new_score"`
+}
+
+// MapDiff is the `diff` result. Every list is sorted by file, then line.
+type MapDiff struct {
+	Old          string         `json:"old"`
+	New          string         `json:"new"`
+	FilesAdded   []string       `json:"files_added"`
+	FilesRemoved []string       `json:"files_removed"`
+	Added        []DiffSymbol   `json:"added"`   // including the symbols of added files
+	Removed      []DiffSymbol   `json:"removed"` // including the symbols of removed files
+	Changed      []SymbolChange `json:"changed"`
+	Renamed      []SymbolChange `json:"renamed"`
+	Moved        []RankMove     `json:"moved"` // in new rank order
+}
+
+// savedMap is what diff reads of a map document.
+type savedMap struct {
+	SchemaVersion int `json:"schema_version"`
+	Files         []struct {
+		Path    string       `json:"path"`
+		Score   float64      `json:"score"`
+		Symbols []DiffSymbol `json:"symbols"`
+	} `json:"files"`
+}
+
+// RunDiff compares two saved maps.
+func RunDiff(o DiffOptions, io IO) error {
+	if err := checkFormat(o.Format, "text", "json"); err != nil {
+		return err
+	}
+	old, err := readSavedMap(o.Old)
+	if err != nil {
+		return err
+	}
+	cur, err := readSavedMap(o.New)
+	if err != nil {
+		return err
+	}
+	d := Diff(old, cur)
+	d.Old, d.New = o.Old, o.New
+	if o.Format == "json" {
+		return writeJSON(io.Out, struct {
+			SchemaVersion int `json:"schema_version"`
+			MapDiff
+		}{SchemaVersion, d})
+	}
+	return writeDiff(io.Out, d)
+}
+
+// readSavedMap reads a `map --format json` document; anything else is an input error.
+func readSavedMap(p string) (savedMap, error) {
+	var m savedMap
+	fail := func(format string, args ...any) (savedMap, error) {
+		return m, &Error{Code: "input", Exit: ExitFailure, Msg: p + ": " + fmt.Sprintf(format, args...)}
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		if pe, ok := err.(*os.PathError); ok {
+			err = pe.Err
+		}
+		return fail("%v", err)
+	}
+	var probe map[string]json.RawMessage
+	if err := json.Unmarshal(b, &probe); err != nil {
+		return fail("not a JSON document: %v", err)
+	}
+	if _, ok := probe["files"]; !ok {
+		return fail(`not a map document (no "files"; save one with map --all --format json)`)
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		return fail("not a map document: %v", err)
+	}
+	if m.SchemaVersion != SchemaVersion {
+		return fail("schema_version %d, want %d", m.SchemaVersion, SchemaVersion)
+	}
+	for i, f := range m.Files {
+		if f.Path == "" {
+			return fail("files[%d] has no path", i)
+		}
+		for j := range f.Symbols {
+			m.Files[i].Symbols[j].File = f.Path
+		}
+	}
+	return m, nil
+}
+
+// Diff compares two maps file by file.
+//
+// Symbols are matched by kind and name (a method's name holds its class: "Charm._on_x"); a
+// matched symbol whose signature differs is changed. Among the rest, within one file:
+//  1. a removed and an added class with the same signature apart from the name are a rename,
+//     and the methods of the old class are matched as if they already bore the new class name;
+//  2. a removed and an added symbol of the same kind and class with the same signature apart
+//     from the name (same parameters, annotations, bases or value) are a rename, the pair
+//     closest in line chosen first.
+//
+// Everything else is added or removed. A symbol that only moved to another line is not
+// reported; a symbol moved to another file is removed there and added here.
+func Diff(old, cur savedMap) MapDiff {
+	d := MapDiff{FilesAdded: []string{}, FilesRemoved: []string{}, Added: []DiffSymbol{}, Removed: []DiffSymbol{},
+		Changed: []SymbolChange{}, Renamed: []SymbolChange{}, Moved: []RankMove{}}
+	oldFiles, newFiles := fileIndex(old), fileIndex(cur)
+	paths := map[string]bool{}
+	for p := range oldFiles {
+		paths[p] = true
+		if _, ok := newFiles[p]; !ok {
+			d.FilesRemoved = append(d.FilesRemoved, p)
+		}
+	}
+	for p := range newFiles {
+		paths[p] = true
+		if _, ok := oldFiles[p]; !ok {
+			d.FilesAdded = append(d.FilesAdded, p)
+		}
+	}
+	slices.Sort(d.FilesAdded)
+	slices.Sort(d.FilesRemoved)
+	for _, p := range slices.Sorted(maps.Keys(paths)) {
+		var was, now []DiffSymbol
+		if i, ok := oldFiles[p]; ok {
+			was = old.Files[i].Symbols
+		}
+		if i, ok := newFiles[p]; ok {
+			now = cur.Files[i].Symbols
+		}
+		diffFile(&d, was, now)
+	}
+	for _, l := range [][]DiffSymbol{d.Added, d.Removed} {
+		slices.SortStableFunc(l, func(a, b DiffSymbol) int {
+			return cmp.Or(strings.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), strings.Compare(a.Name, b.Name))
+		})
+	}
+	for _, l := range [][]SymbolChange{d.Changed, d.Renamed} {
+		slices.SortStableFunc(l, func(a, b SymbolChange) int {
+			return cmp.Or(strings.Compare(a.File, b.File), cmp.Compare(a.NewLine, b.NewLine), strings.Compare(a.NewName, b.NewName))
+		})
+	}
+	d.Moved = rankMoves(old, cur, oldFiles, newFiles)
+	return d
+}
+
+// fileIndex maps each path to its first position in the document.
+func fileIndex(m savedMap) map[string]int {
+	ix := map[string]int{}
+	for i, f := range m.Files {
+		if _, dup := ix[f.Path]; !dup {
+			ix[f.Path] = i
+		}
+	}
+	return ix
+}
+
+// diffFile adds one file's symbol changes to d.
+func diffFile(d *MapDiff, old, cur []DiffSymbol) {
+	olds, news := pending(old), pending(cur)
+	// Same kind and name.
+	matchSymbols(d, olds, news, func(s DiffSymbol) string { return s.Kind + "\x00" + s.Name }, false)
+	// Renamed classes, then their methods under the new class name.
+	isClass := func(s DiffSymbol) string {
+		if s.Kind != "class" {
+			return ""
+		}
+		return s.Qualifier + "\x00" + shape(s)
+	}
+	classes := matchSymbols(d, olds, news, isClass, true)
+	for _, o := range olds.left() {
+		if n, ok := classes[o.Qualifier]; ok {
+			o.Name = n + strings.TrimPrefix(o.Name, o.Qualifier)
+			o.Qualifier = n
+			olds.set(o)
+		}
+	}
+	matchSymbols(d, olds, news, func(s DiffSymbol) string { return s.Kind + "\x00" + s.Name }, false)
+	// Renamed symbols.
+	matchSymbols(d, olds, news, func(s DiffSymbol) string { return s.Kind + "\x00" + s.Qualifier + "\x00" + shape(s) }, true)
+	for _, s := range olds.left() {
+		d.Removed = append(d.Removed, olds.orig[s.id])
+	}
+	for _, s := range news.left() {
+		d.Added = append(d.Added, news.orig[s.id])
+	}
+}
+
+// pendingSym is a symbol not matched yet; id indexes the file's symbol list.
+type pendingSym struct {
+	DiffSymbol
+	id int
+}
+
+// pendingSet holds one side's unmatched symbols, as originally read and as renamed so far.
+type pendingSet struct {
+	orig []DiffSymbol
+	cur  []DiffSymbol
+	done []bool
+}
+
+func pending(syms []DiffSymbol) *pendingSet {
+	return &pendingSet{orig: syms, cur: slices.Clone(syms), done: make([]bool, len(syms))}
+}
+
+func (p *pendingSet) left() []pendingSym {
+	var out []pendingSym
+	for i, s := range p.cur {
+		if !p.done[i] {
+			out = append(out, pendingSym{s, i})
+		}
+	}
+	return out
+}
+
+func (p *pendingSet) set(s pendingSym) { p.cur[s.id] = s.DiffSymbol }
+
+// matchSymbols pairs unmatched old and new symbols with the same non-empty key, the pair
+// closest in line first, and records each pair: as renamed when rename is set and the names
+// differ, as changed when the signatures differ. It returns the renamed names, old → new.
+func matchSymbols(d *MapDiff, olds, news *pendingSet, key func(DiffSymbol) string, rename bool) map[string]string {
+	renamed := map[string]string{}
+	byKey := map[string][]pendingSym{}
+	for _, n := range news.left() {
+		if k := key(n.DiffSymbol); k != "" {
+			byKey[k] = append(byKey[k], n)
+		}
+	}
+	for _, o := range olds.left() {
+		k := key(o.DiffSymbol)
+		cands := byKey[k]
+		if k == "" || len(cands) == 0 {
+			continue
+		}
+		best := 0
+		for i, c := range cands {
+			if abs(c.Line-o.Line) < abs(cands[best].Line-o.Line) {
+				best = i
+			}
+		}
+		n := cands[best]
+		byKey[k] = slices.Delete(cands, best, best+1)
+		olds.done[o.id], news.done[n.id] = true, true
+		was := olds.orig[o.id]
+		c := SymbolChange{File: n.File, Kind: n.Kind, OldName: was.Name, NewName: n.Name,
+			OldSignature: was.Signature, NewSignature: n.Signature, OldLine: was.Line, NewLine: n.Line}
+		switch {
+		case rename && was.Name != n.Name:
+			d.Renamed = append(d.Renamed, c)
+			renamed[was.Name] = n.Name
+		case was.Signature != n.Signature:
+			d.Changed = append(d.Changed, c)
+		}
+	}
+	return renamed
+}
+
+// shape is a symbol's signature with its own name taken out: two symbols with the same shape
+// differ in name only.
+func shape(s DiffSymbol) string {
+	short := s.Name[strings.LastIndexByte(s.Name, '.')+1:]
+	sig := s.Signature
+	for from := 0; short != ""; {
+		i := strings.Index(sig[from:], short)
+		if i < 0 {
+			break
+		}
+		i += from
+		j := i + len(short)
+		if (i == 0 || !isIdent(sig[i-1])) && (j == len(sig) || !isIdent(sig[j])) {
+			return sig[:i] + "\x00" + sig[j:]
+		}
+		from = i + 1
+	}
+	return sig
+}
+
+func isIdent(c byte) bool {
+	return c == '_' || c == '-' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// rankMoves lists the files both maps hold whose rank moved a lot.
+func rankMoves(old, cur savedMap, oldFiles, newFiles map[string]int) []RankMove {
+	commonRanks := func(m savedMap, other map[string]int) map[string]int {
+		r := map[string]int{}
+		for _, f := range m.Files {
+			if _, ok := other[f.Path]; ok && r[f.Path] == 0 {
+				r[f.Path] = len(r) + 1
+			}
+		}
+		return r
+	}
+	oldRank, newRank := commonRanks(old, newFiles), commonRanks(cur, oldFiles)
+	moves := []RankMove{}
+	for p, nr := range newRank {
+		or := oldRank[p]
+		if min(or, nr) > RankMoveTop {
+			continue
+		}
+		was, now := old.Files[oldFiles[p]].Score, cur.Files[newFiles[p]].Score
+		ratio := math.Max(was, now) / math.Min(was, now) // +Inf when one is 0, NaN when both are
+		if abs(or-nr) >= RankMovePlaces || ratio >= RankMoveRatio {
+			moves = append(moves, RankMove{Path: p, OldRank: or, NewRank: nr, OldScore: was, NewScore: now})
+		}
+	}
+	slices.SortFunc(moves, func(a, b RankMove) int { return cmp.Compare(a.NewRank, b.NewRank) })
+	return moves
+}
+
+// writeDiff prints the differences: files added and removed, then per file the symbol
+// changes (a file added or removed is not listed symbol by symbol), then the rank moves.
+func writeDiff(w io.Writer, d MapDiff) error {
+	var sb strings.Builder
+	whole := map[string]int{} // added or removed file → its symbols
+	for _, part := range []struct {
+		title string
+		paths []string
+		syms  []DiffSymbol
+	}{{"files added", d.FilesAdded, d.Added}, {"files removed", d.FilesRemoved, d.Removed}} {
+		if len(part.paths) == 0 {
+			continue
+		}
+		for _, p := range part.paths {
+			whole[p] = 0
+		}
+		for _, s := range part.syms {
+			if _, ok := whole[s.File]; ok {
+				whole[s.File]++
+			}
+		}
+		sb.WriteString(part.title + ":\n")
+		for _, p := range part.paths {
+			fmt.Fprintf(&sb, "  %s (%d symbols)\n", p, whole[p])
+		}
+	}
+	lines := map[string][]string{}
+	for _, c := range d.Renamed {
+		lines[c.File] = append(lines[c.File], fmt.Sprintf("  renamed  %s %s => %s", c.Kind, c.OldName, c.NewName))
+	}
+	for _, c := range d.Changed {
+		name := c.NewName
+		if c.OldName != c.NewName {
+			name = c.OldName + " => " + c.NewName
+		}
+		lines[c.File] = append(lines[c.File], fmt.Sprintf("  changed  %s %s: %s => %s", c.Kind, name, oneLine(c.OldSignature), oneLine(c.NewSignature)))
+	}
+	for _, part := range []struct {
+		verb string
+		syms []DiffSymbol
+	}{{"removed", d.Removed}, {"added", d.Added}} {
+		for _, s := range part.syms {
+			if _, ok := whole[s.File]; !ok {
+				lines[s.File] = append(lines[s.File], fmt.Sprintf("  %-7s  %s %s: %s", part.verb, s.Kind, s.Name, oneLine(s.Signature)))
+			}
+		}
+	}
+	for _, p := range slices.Sorted(maps.Keys(lines)) {
+		sb.WriteString(p + ":\n" + strings.Join(lines[p], "\n") + "\n")
+	}
+	if len(d.Moved) > 0 {
+		sb.WriteString("rank moved:\n")
+		for _, m := range d.Moved {
+			fmt.Fprintf(&sb, "  %s: %d -> %d (score %s -> %s)\n", m.Path, m.OldRank, m.NewRank, num(m.OldScore), num(m.NewScore))
+		}
+	}
+	if sb.Len() == 0 {
+		sb.WriteString("no differences\n")
+	}
+	_, err := io.WriteString(w, sb.String())
+	return err
+}

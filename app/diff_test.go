@@ -1,0 +1,232 @@
+package app
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// saveMap writes `map --all --format json` of root to a file and returns its path.
+func saveMap(t *testing.T, root, name string) string {
+	t.Helper()
+	out, _, err := runMap(t, MapOptions{Common: Common{Root: root, NoCache: true, Format: "json"}, All: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func runDiff(t *testing.T, format, old, cur string) (string, string, error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	err := RunDiff(DiffOptions{Common: Common{Format: format}, Old: old, New: cur}, IO{Out: &out, Err: &errb})
+	return out.String(), errb.String(), err
+}
+
+func editFile(t *testing.T, p string, pairs ...string) {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	for i := 0; i < len(pairs); i += 2 {
+		if !strings.Contains(s, pairs[i]) {
+			t.Fatalf("%s has no %q", p, pairs[i])
+		}
+		s = strings.ReplaceAll(s, pairs[i], pairs[i+1])
+	}
+	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestDiffNamesRenamedMethod edits a fixture the way a developer would (a method renamed
+// with its callers, a parameter added, a method added) and diffs the saved maps.
+func TestDiffNamesRenamedMethod(t *testing.T) {
+	root := copyTree(t, filepath.Join(charmsDir, "unified"))
+	old := saveMap(t, root, "old.json")
+	editFile(t, filepath.Join(root, "src", "relations.py"),
+		"_publish(", "_publish_address(",
+		"def set_port(self, port: int) -> None:", "def set_port(self, port: int, scheme: str = \"http\") -> None:",
+		"    def _on_ingress_broken(", "    def reset(self) -> None:\n        self._port = 8080\n\n    def _on_ingress_broken(")
+	cur := saveMap(t, root, "new.json")
+
+	text, _, err := runDiff(t, "text", old, cur)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"src/relations.py:\n",
+		"  renamed  method IngressHandler._publish => IngressHandler._publish_address\n",
+		"  changed  method IngressHandler.set_port: def set_port(self, port: int) -> None: => def set_port(self, port: int, scheme: str = \"http\") -> None:\n",
+		"  added    method IngressHandler.reset: def reset(self) -> None:\n",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("diff text lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "removed") || strings.Contains(text, "files added") {
+		t.Errorf("diff reports removals or new files for a rename:\n%s", text)
+	}
+
+	out, _, err := runDiff(t, "json", old, cur)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		SchemaVersion int `json:"schema_version"`
+		MapDiff
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.SchemaVersion != 1 || len(doc.Renamed) != 1 || len(doc.Changed) != 1 || len(doc.Added) != 1 || len(doc.Removed) != 0 {
+		t.Fatalf("diff JSON = %s", out)
+	}
+	if r := doc.Renamed[0]; r.File != "src/relations.py" || r.OldName != "IngressHandler._publish" || r.NewName != "IngressHandler._publish_address" || r.OldLine == 0 {
+		t.Errorf("renamed = %+v", r)
+	}
+
+	same, _, err := runDiff(t, "text", cur, cur)
+	if err != nil || same != "no differences\n" {
+		t.Errorf("a map against itself: %q (%v)", same, err)
+	}
+}
+
+// doc builds a map document: each file is "path score" followed by "kind name signature line"
+// symbols separated by "|".
+func doc(t *testing.T, files ...string) string {
+	t.Helper()
+	type sym struct {
+		Name, Kind, Qualifier, Signature string
+		Line                             int
+	}
+	type file struct {
+		Path    string  `json:"path"`
+		Score   float64 `json:"score"`
+		Symbols []sym   `json:"symbols"`
+	}
+	var fs []file
+	for _, f := range files {
+		parts := strings.Split(f, "|")
+		var fl file
+		fmt.Sscan(parts[0], &fl.Path, &fl.Score)
+		for _, s := range parts[1:] {
+			var sy sym
+			fields := strings.SplitN(strings.TrimSpace(s), " ", 3)
+			sy.Kind, sy.Name = fields[0], fields[1]
+			sig, line, _ := strings.Cut(fields[2], " @")
+			sy.Signature = sig
+			fmt.Sscan(line, &sy.Line)
+			if i := strings.LastIndexByte(sy.Name, '.'); i > 0 {
+				sy.Qualifier = sy.Name[:i]
+			}
+			fl.Symbols = append(fl.Symbols, sy)
+		}
+		fs = append(fs, fl)
+	}
+	b, _ := json.Marshal(map[string]any{"schema_version": 1, "files": fs})
+	p := filepath.Join(t.TempDir(), "map.json")
+	os.WriteFile(p, b, 0o644)
+	return p
+}
+
+func TestDiffRules(t *testing.T) {
+	old := doc(t,
+		"src/charm.py 0.5 | class Charm class Charm(ops.CharmBase): @1 | method Charm._on_a def _on_a(self, event): @5",
+		"src/state.py 0.2 | class State class State: @1 | method State.get def get(self, key): @3 | method State.put def put(self, key, value): @6",
+		"src/gone.py 0.1 | function helper def helper(): @1",
+		"a.py 0.05", "b.py 0.04", "c.py 0.03", "d.py 0.02", "e.py 0.01", "src/rising.py 0.005",
+		"src/tiny.py 0.001 | function de def de(x): @1",
+	)
+	cur := doc(t,
+		"src/rising.py 0.4",
+		"src/charm.py 0.3 | class Charm class Charm(ops.CharmBase): @1 | method Charm._on_b def _on_b(self, event, extra): @5",
+		"src/state.py 0.2 | class Store class Store: @1 | method Store.get def get(self, key): @3 | method Store.put def put(self, key, value, ttl): @6",
+		"src/new.py 0.1 | function helper def helper(): @1",
+		"a.py 0.05", "b.py 0.04", "c.py 0.03", "d.py 0.02", "e.py 0.01",
+		"src/tiny.py 0.001 | function xy def xy(x): @1",
+	)
+	out, _, err := runDiff(t, "json", old, cur)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d MapDiff
+	if err := json.Unmarshal([]byte(out), &d); err != nil {
+		t.Fatal(err)
+	}
+	got := func(l []SymbolChange) (s []string) {
+		for _, c := range l {
+			s = append(s, c.OldName+">"+c.NewName)
+		}
+		return s
+	}
+	// _on_a → _on_b changed its parameters too: not a rename, a removal and an addition.
+	// State → Store is a rename; its methods follow it, put with a changed signature. de → xy
+	// is a rename too, though "de" first occurs inside "def".
+	if r := got(d.Renamed); fmt.Sprint(r) != "[State>Store de>xy]" {
+		t.Errorf("renamed = %v", r)
+	}
+	if c := got(d.Changed); fmt.Sprint(c) != "[State.put>Store.put]" {
+		t.Errorf("changed = %v", c)
+	}
+	if fmt.Sprint(d.FilesAdded, d.FilesRemoved) != "[src/new.py] [src/gone.py]" {
+		t.Errorf("files added %v, removed %v", d.FilesAdded, d.FilesRemoved)
+	}
+	var added, removed []string
+	for _, s := range d.Added {
+		added = append(added, s.File+":"+s.Name)
+	}
+	for _, s := range d.Removed {
+		removed = append(removed, s.File+":"+s.Name)
+	}
+	if fmt.Sprint(added, removed) != "[src/charm.py:Charm._on_b src/new.py:helper] [src/charm.py:Charm._on_a src/gone.py:helper]" {
+		t.Errorf("added %v, removed %v", added, removed)
+	}
+	// rising.py: 9th → 1st among the files both hold. charm.py: 1st → 2nd, score ×0.6: not moved.
+	if len(d.Moved) != 1 || d.Moved[0].Path != "src/rising.py" || d.Moved[0].OldRank != 8 || d.Moved[0].NewRank != 1 {
+		t.Errorf("moved = %+v", d.Moved)
+	}
+}
+
+func TestDiffMalformedInput(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(body), 0o644)
+		return p
+	}
+	good := doc(t, "src/charm.py 1")
+	for name, p := range map[string]string{
+		"missing":     filepath.Join(dir, "nope.json"),
+		"not json":    write("bad.json", "{\"schema_version\": 1, \"files\": ["),
+		"not a map":   write("check.json", `{"schema_version": 1, "diagnostics": []}`),
+		"wrong shape": write("shape.json", `{"schema_version": 1, "files": {"a": 1}}`),
+		"version 2":   write("v2.json", `{"schema_version": 2, "files": []}`),
+	} {
+		for _, format := range []string{"text", "json"} {
+			out, _, err := runDiff(t, format, good, p)
+			if ExitCode(err) != ExitFailure || out != "" {
+				t.Errorf("%s (%s): exit %d, stdout %q", name, format, ExitCode(err), out)
+				continue
+			}
+			var o, e bytes.Buffer
+			ReportError(IO{Out: &o, Err: &e}, format, err)
+			if strings.Count(e.String(), "\n") != 1 || !strings.Contains(e.String(), p) {
+				t.Errorf("%s: stderr %q is not one line naming the file", name, e.String())
+			}
+			if format == "json" && !strings.Contains(o.String(), `"code":"input"`) {
+				t.Errorf("%s: error document %q", name, o.String())
+			}
+		}
+	}
+}

@@ -1,0 +1,405 @@
+package app
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/cantrip-dev/charmcraft-map/linker"
+	"github.com/cantrip-dev/charmcraft-map/rank"
+	"github.com/cantrip-dev/charmcraft-map/repomap"
+)
+
+// How many files `locate` names.
+const (
+	LocateEdit = 5 // files most likely to need editing
+	LocateRead = 3 // files to read alongside them
+	// HandlerPicks is how many files handling a relation the task names explicitly lead the
+	// edit picks, per relation: "the ingress relation drops the port" is a change to the module
+	// that handles ingress, however central other modules are. Two, because a relation is
+	// sometimes split between the charm and a helper module.
+	HandlerPicks = 2
+	// TestPicks is how many test files join the edit picks when the task is about tests.
+	TestPicks = 2
+	// tieNames is how many names a "why" line lists for one tie between two files, and
+	// readWhy how many ties a read pick lists.
+	tieNames = 3
+	readWhy  = 3
+)
+
+// LocateOptions are the flags of `locate`.
+type LocateOptions struct {
+	Common
+	Text  string   // the task
+	Focus []string // files the agent is working on
+	Scope []string
+}
+
+// Pick is one file `locate` names.
+type Pick struct {
+	Path  string   `json:"path"`
+	Score float64  `json:"score"`
+	Why   []string `json:"why"`
+}
+
+// Located is the `locate` result.
+type Located struct {
+	Query string `json:"query"`
+	Edit  []Pick `json:"edit"`
+	Read  []Pick `json:"read"`
+}
+
+// RunLocate prints the files most likely to need editing for a task, and the files to read
+// with them.
+//
+// Edit: the tree is ranked with the task as a mention (and the --focus files). The picks are,
+// in this order and without repeats:
+//  1. the best-ranked HandlerPicks files handling each relation the task names explicitly
+//     ("the ingress relation", "db-admin"): the ranker weighs every word of the task, and in a
+//     charm whose shared models match "data" and "update" better, the handler would sink;
+//  2. when the task is about tests, the TestPicks tests whose names match the task's words
+//     best (nothing references a test, so PageRank cannot tell tests apart; the words can);
+//  3. the best-ranked first-party files (source, YAML, helper scripts), and vendored libraries
+//     whose penalty the ranker lifted (the task is about libraries or names the file by path).
+//
+// Read: the tree is ranked again with the edit picks as focus, so that what they use and what
+// uses them rises; the picks are the best-ranked files outside edit and the focus that share a
+// direct tie with an edit file (one defines names the other uses, or declares an interface the
+// other handles), with those ties as the reasons. Scores are the rankings' scores.
+func RunLocate(o LocateOptions, io IO) error {
+	if err := checkFormat(o.Format, "text", "json"); err != nil {
+		return err
+	}
+	if strings.TrimSpace(o.Text) == "" {
+		return Usagef("locate needs the task text, for example: charmcraft-map locate \"the ingress relation drops the port\"")
+	}
+	t, err := load(o.Common, io, false, o.Scope)
+	if err != nil {
+		return err
+	}
+	focus := make([]string, 0, len(o.Focus))
+	for _, f := range o.Focus {
+		focus = append(focus, relPath(t.Root, f))
+	}
+	res := Locate(t, o.Text, focus)
+	if o.Format == "json" {
+		return writeJSON(io.Out, struct {
+			SchemaVersion int `json:"schema_version"`
+			Located
+		}{SchemaVersion, res})
+	}
+	return writeLocated(io.Out, res)
+}
+
+// Locate picks the edit and read files of a loaded tree for the task text; focus holds
+// root-relative paths.
+func Locate(t *repomap.Tree, text string, focus []string) Located {
+	links := t.Link()
+	mentions := []string{text}
+	res := Located{Query: text, Edit: []Pick{}, Read: []Pick{}}
+	handles := namedRelationHandlers(text, links)
+	tests := asksForTests(text)
+	var leads, testPicks, rest []Pick
+	lexical := map[string]float64{} // test → its mention-words factor
+	perRelation := map[string]int{}
+	for _, f := range t.Rank(links, focus, mentions).Files {
+		if signal(f, rank.SigLib) != 0 {
+			continue // a vendored library is edited upstream
+		}
+		var named []string
+		for _, rel := range handles[f.Path] {
+			if f.Class == rank.ClassTest {
+				break
+			}
+			if perRelation[rel] < HandlerPicks {
+				perRelation[rel]++
+				named = append(named, rel)
+			}
+		}
+		p := Pick{Path: f.Path, Score: f.Score, Why: editWhy(f, named)}
+		switch {
+		case len(named) > 0:
+			leads = append(leads, p)
+		case f.Class == rank.ClassTest:
+			if w := signal(f, rank.SigMentionWords); tests && w > 1 {
+				lexical[f.Path] = w
+				testPicks = append(testPicks, p)
+			}
+		default:
+			rest = append(rest, p)
+		}
+	}
+	slices.SortStableFunc(testPicks, func(a, b Pick) int { return cmp.Compare(lexical[b.Path], lexical[a.Path]) })
+	res.Edit = append(append(append(res.Edit, leads...), testPicks[:min(len(testPicks), TestPicks)]...), rest...)
+	res.Edit = res.Edit[:min(len(res.Edit), LocateEdit)]
+	if len(res.Edit) == 0 {
+		return res
+	}
+	skip := map[string]bool{}
+	seeds := slices.Clone(focus)
+	for _, f := range focus {
+		skip[f] = true
+	}
+	for _, p := range res.Edit {
+		skip[p.Path] = true
+		seeds = append(seeds, p.Path)
+	}
+	ties := newTieIndex(t, links)
+	for _, f := range t.Rank(links, seeds, mentions).Files {
+		if len(res.Read) == LocateRead {
+			break
+		}
+		if skip[f.Path] || f.Class == rank.ClassTest && !tests {
+			continue
+		}
+		if why := ties.why(f.Path, res.Edit); len(why) > 0 {
+			res.Read = append(res.Read, Pick{Path: f.Path, Score: f.Score, Why: why[:min(len(why), readWhy)]})
+		}
+	}
+	return res
+}
+
+// relationWords introduce or follow a relation's name in a task text.
+var relationWords = map[string]bool{"relation": true, "relations": true, "endpoint": true, "endpoints": true,
+	"integration": true, "integrations": true, "interface": true}
+
+// namedRelationHandlers maps each file handling a relation the task names explicitly to those
+// relations' names. Explicitly: its name or interface name stands next to a relation word
+// ("the async replication relation", "relation db-admin", "the tls-certificates integration"),
+// or is written with its '-' or '_' ("kafka-client", "peer_cluster"). A bare common word
+// ("database", "data") is not enough on its own: it names half the charm.
+func namedRelationHandlers(text string, links linker.Result) map[string][]string {
+	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !(r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+	})
+	named := map[string]bool{}
+	for i, w := range words {
+		w = strings.Trim(strings.ReplaceAll(w, "_", "-"), "-")
+		words[i] = w
+		if strings.Contains(w, "-") {
+			named[w] = true
+		}
+	}
+	for i, w := range words {
+		if !relationWords[w] {
+			continue
+		}
+		for n := 1; n <= 3; n++ {
+			if i-n >= 0 {
+				named[strings.Join(words[i-n:i], "-")] = true
+			}
+			if i+1+n <= len(words) {
+				named[strings.Join(words[i+1:i+1+n], "-")] = true
+			}
+		}
+	}
+	out := map[string][]string{}
+	for _, ch := range links.Charms {
+		for _, it := range ch.Interfaces {
+			norm := func(s string) string { return strings.ReplaceAll(strings.ToLower(s), "_", "-") }
+			if it.Kind != linker.KindRelation || !named[norm(it.Name)] && (it.Interface == "" || !named[norm(it.Interface)]) {
+				continue
+			}
+			for _, h := range it.Handlers {
+				if !slices.Contains(out[h.File], it.Name) {
+					out[h.File] = append(out[h.File], it.Name)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// signal is the value of a file's signal, 0 when it has none.
+func signal(f rank.File, name string) float64 {
+	for _, s := range f.Signals {
+		if s.Name == name {
+			return s.Value
+		}
+	}
+	return 0
+}
+
+// asksForTests reports a task about tests ("add a unit test for ..."), whose edits include
+// test files.
+func asksForTests(text string) bool {
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z')
+	}) {
+		switch w {
+		case "test", "tests", "testing", "unittest", "unittests", "pytest":
+			return true
+		}
+	}
+	return false
+}
+
+// editWhy turns a file's rank signals into reasons, the ones the task earned first; named are
+// the relations the task names explicitly that the file handles.
+func editWhy(f rank.File, named []string) []string {
+	sig := map[string]rank.Signal{}
+	for _, s := range f.Signals {
+		sig[s.Name] = s
+	}
+	var why []string
+	add := func(name, text string) {
+		if _, ok := sig[name]; ok {
+			why = append(why, text)
+		}
+	}
+	for _, rel := range named {
+		why = append(why, "handles the "+rel+" relation the task names")
+	}
+	add(rank.SigFocus, "focused: the agent is working on it")
+	add(rank.SigMentionFile, "file named in the task ("+sig[rank.SigMentionFile].Note+")")
+	add(rank.SigMentionIdent, "defines "+sig[rank.SigMentionIdent].Note+" named in the task")
+	switch {
+	case len(named) > 0: // said above, more precisely
+	case f.Class == rank.ClassYAML:
+		add(rank.SigMentionInterface, "declares "+sig[rank.SigMentionInterface].Note+" named in the task")
+	default:
+		add(rank.SigMentionInterface, "handles "+sig[rank.SigMentionInterface].Note+" named in the task")
+	}
+	add(rank.SigMentionWords, fmt.Sprintf("its names match words of the task (×%s)", num(sig[rank.SigMentionWords].Value)))
+	add(rank.SigFocusCaller, "uses focused "+sig[rank.SigFocusCaller].Note)
+	add(rank.SigLinkHandler, "handles "+sig[rank.SigLinkHandler].Note)
+	add(rank.SigHub, "charm entry point")
+	add(rank.SigFirstPartyImport, "shared module imported by charm code")
+	add(rank.SigLibIntent, "vendored library, and the task is about libraries")
+	add(rank.SigTest, "test file whose names match the task, which is about tests")
+	if len(why) == 0 {
+		why = append(why, "central in the charm's reference graph (pagerank "+num(sig[rank.SigPageRank].Value)+")")
+	}
+	return why
+}
+
+// tieIndex holds the direct ties between files: the distinctive top-level names each Python
+// file defines, the names each uses, and which files handle or read the interfaces each
+// YAML file declares.
+type tieIndex struct {
+	defs   map[string][]string            // path → names it defines, sorted
+	refs   map[string]map[string]int      // path → name → uses
+	ifaces map[string]map[string][]string // YAML path → handling/reading file → interfaces
+}
+
+func newTieIndex(t *repomap.Tree, links linker.Result) tieIndex {
+	ix := tieIndex{defs: map[string][]string{}, refs: map[string]map[string]int{}, ifaces: map[string]map[string][]string{}}
+	definers := map[string][]string{}
+	for _, f := range t.Files {
+		ix.refs[f.Path] = map[string]int{}
+		for _, r := range f.Refs {
+			ix.refs[f.Path][r.Name] += r.Count
+		}
+		for _, s := range f.Symbols {
+			if s.Qualifier == "" && !slices.Contains(definers[s.Name], f.Path) {
+				definers[s.Name] = append(definers[s.Name], f.Path)
+			}
+		}
+	}
+	for name, files := range definers {
+		// A name many files define (main, logger, setUp) is a convention, not a tie.
+		if len(files) > rank.ManyDefinersThreshold || len(strings.Trim(name, "_")) < 3 {
+			continue
+		}
+		for _, p := range files {
+			ix.defs[p] = append(ix.defs[p], name)
+		}
+	}
+	for _, names := range ix.defs {
+		slices.Sort(names)
+	}
+	for _, ch := range links.Charms {
+		for _, it := range ch.Interfaces {
+			if it.File == "" {
+				continue
+			}
+			label := it.Kind + " " + it.Name
+			files := []string{}
+			for _, h := range it.Handlers {
+				files = append(files, h.File)
+			}
+			for _, r := range it.Reads {
+				files = append(files, r.File)
+			}
+			for _, f := range files {
+				m := ix.ifaces[it.File]
+				if m == nil {
+					m = map[string][]string{}
+					ix.ifaces[it.File] = m
+				}
+				if !slices.Contains(m[f], label) {
+					m[f] = append(m[f], label)
+				}
+			}
+		}
+	}
+	return ix
+}
+
+// why lists file p's direct ties to the edit picks, in pick order.
+func (ix tieIndex) why(p string, edit []Pick) []string {
+	var out []string
+	for _, e := range edit {
+		if names := ix.used(p, e.Path); len(names) > 0 {
+			out = append(out, "defines "+names+" used by "+e.Path)
+		}
+		if names := ix.used(e.Path, p); len(names) > 0 {
+			out = append(out, "uses "+names+" from "+e.Path)
+		}
+		if l := ix.ifaces[p][e.Path]; len(l) > 0 {
+			out = append(out, "declares "+listNames(l)+" that "+e.Path+" handles")
+		}
+		if l := ix.ifaces[e.Path][p]; len(l) > 0 {
+			out = append(out, "handles "+listNames(l)+" declared in "+e.Path)
+		}
+	}
+	return out
+}
+
+// used lists the names def defines that user uses, most used first.
+func (ix tieIndex) used(def, user string) string {
+	refs := ix.refs[user]
+	var names []string
+	for _, n := range ix.defs[def] {
+		if refs[n] > 0 {
+			names = append(names, n)
+		}
+	}
+	slices.SortStableFunc(names, func(a, b string) int { return cmp.Compare(refs[b], refs[a]) })
+	return listNames(names)
+}
+
+// listNames joins up to tieNames names, saying how many more there are.
+func listNames(names []string) string {
+	if len(names) > tieNames {
+		return fmt.Sprintf("%s (+%d more)", strings.Join(names[:tieNames], ", "), len(names)-tieNames)
+	}
+	return strings.Join(names, ", ")
+}
+
+// writeLocated prints the picks, each with its reasons indented below it.
+func writeLocated(w io.Writer, res Located) error {
+	var sb strings.Builder
+	for _, part := range []struct {
+		title string
+		picks []Pick
+	}{{"edit", res.Edit}, {"read", res.Read}} {
+		sb.WriteString(part.title + ":\n")
+		if len(part.picks) == 0 {
+			sb.WriteString("  (none)\n")
+		}
+		for _, p := range part.picks {
+			fmt.Fprintf(&sb, "  %s (%s)\n", p.Path, num(p.Score))
+			for _, why := range p.Why {
+				sb.WriteString("    - " + oneLine(why) + "\n")
+			}
+		}
+	}
+	_, err := io.WriteString(w, sb.String())
+	return err
+}
+
+// num prints a score with three significant digits.
+func num(x float64) string { return fmt.Sprintf("%.3g", x) }

@@ -1,0 +1,165 @@
+package app
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/cantrip-dev/charmcraft-map/linker"
+	"github.com/cantrip-dev/charmcraft-map/rank"
+	"github.com/cantrip-dev/charmcraft-map/repomap"
+)
+
+func runLocate(t *testing.T, o LocateOptions) (Located, string, error) {
+	t.Helper()
+	o.NoCache = true
+	o.Format = "json"
+	var out, errb bytes.Buffer
+	err := RunLocate(o, IO{Out: &out, Err: &errb})
+	if err != nil {
+		return Located{}, errb.String(), err
+	}
+	var doc struct {
+		SchemaVersion *int `json:"schema_version"`
+		Located
+	}
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+		t.Fatalf("locate printed no JSON document: %v\n%s", err, out.String())
+	}
+	if doc.SchemaVersion == nil || *doc.SchemaVersion != 1 || doc.Edit == nil || doc.Read == nil {
+		t.Fatalf("locate document lacks schema_version 1, edit or read:\n%s", out.String())
+	}
+	return doc.Located, errb.String(), nil
+}
+
+func paths(picks []Pick) []string {
+	var out []string
+	for _, p := range picks {
+		out = append(out, p.Path)
+	}
+	return out
+}
+
+// TestLocateFindsRelationHandler asks, for every relation of every clean fixture whose
+// handlers live outside the charm's entry point, about that relation's behaviour, and wants
+// one of its handler modules among the first three edit picks.
+func TestLocateFindsRelationHandler(t *testing.T) {
+	asked := 0
+	for _, name := range []string{"unified", "split", "monorepo", "patterns-wiring"} {
+		root := filepath.Join(charmsDir, name)
+		tree, err := repomap.Load(repomap.Options{Root: root, NoCache: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ch := range tree.Link().Charms {
+			for _, it := range ch.Interfaces {
+				var modules []string
+				for _, h := range it.Handlers {
+					if c := rank.Classify(h.File, tree.Charms); c == rank.ClassSource && filepath.Base(h.File) != "charm.py" {
+						modules = append(modules, h.File)
+					}
+				}
+				if it.Kind != linker.KindRelation || len(modules) == 0 {
+					continue
+				}
+				asked++
+				text := "the " + it.Name + " relation does not react when the remote unit changes its data"
+				got, _, err := runLocate(t, LocateOptions{Common: Common{Root: root}, Text: text})
+				if err != nil {
+					t.Fatal(err)
+				}
+				top := paths(got.Edit)[:min(3, len(got.Edit))]
+				if !slices.ContainsFunc(top, func(p string) bool { return slices.Contains(modules, p) }) {
+					t.Errorf("%s: %q: top three %v hold none of the handler modules %v", name, text, top, modules)
+				}
+			}
+		}
+	}
+	if asked < 4 {
+		t.Fatalf("only %d relations handled outside charm.py in the fixtures", asked)
+	}
+}
+
+func TestLocateShape(t *testing.T) {
+	root := filepath.Join(charmsDir, "unified")
+	text := "the ingress relation does not update the URL when the port changes"
+	got, _, err := runLocate(t, LocateOptions{Common: Common{Root: root}, Text: text})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Query != text || len(got.Edit) == 0 || len(got.Edit) > LocateEdit || len(got.Read) > LocateRead {
+		t.Fatalf("locate = %+v", got)
+	}
+	if got.Edit[0].Path != "src/relations.py" || !strings.Contains(got.Edit[0].Why[0], "ingress") {
+		t.Errorf("first edit pick = %+v, want src/relations.py for the ingress relation", got.Edit[0])
+	}
+	seen := map[string]bool{}
+	for _, p := range append(slices.Clone(got.Edit), got.Read...) {
+		if seen[p.Path] {
+			t.Errorf("%s picked twice", p.Path)
+		}
+		seen[p.Path] = true
+		if len(p.Why) == 0 || p.Score <= 0 {
+			t.Errorf("%s: score %g, why %q", p.Path, p.Score, p.Why)
+		}
+	}
+	for _, p := range got.Edit {
+		if strings.HasPrefix(p.Path, "lib/") || strings.HasPrefix(p.Path, "tests/") {
+			t.Errorf("edit picks %s for a task about neither libraries nor tests", p.Path)
+		}
+	}
+	edits := paths(got.Edit)
+	for _, p := range got.Read {
+		if !slices.ContainsFunc(p.Why, func(w string) bool {
+			return slices.ContainsFunc(edits, func(e string) bool { return strings.Contains(w, e) })
+		}) {
+			t.Errorf("read pick %s names no edit pick in its reasons %q", p.Path, p.Why)
+		}
+	}
+
+	var out bytes.Buffer
+	if err := RunLocate(LocateOptions{Common: Common{Root: root, NoCache: true, Format: "text"}, Text: text}, IO{Out: &out, Err: &out}); err != nil {
+		t.Fatal(err)
+	}
+	if s := out.String(); !strings.HasPrefix(s, "edit:\n  src/relations.py (") || !strings.Contains(s, "\nread:\n") {
+		t.Errorf("text output:\n%s", s)
+	}
+}
+
+func TestLocateTestsAndFocus(t *testing.T) {
+	root := filepath.Join(charmsDir, "unified")
+	got, _, err := runLocate(t, LocateOptions{Common: Common{Root: root}, Text: "add a unit test for the workload settings rendering"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(paths(got.Edit), func(p string) bool { return strings.HasPrefix(p, "tests/") }) {
+		t.Errorf("a task about tests picks no test to edit: %v", paths(got.Edit))
+	}
+	got, _, err = runLocate(t, LocateOptions{Common: Common{Root: root}, Text: "log the page count", Focus: []string{"src/workload.py"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if i := slices.Index(paths(got.Edit), "src/workload.py"); i < 0 || !slices.Contains(got.Edit[i].Why, "focused: the agent is working on it") {
+		t.Errorf("the focused file is not an edit pick with its reason: %+v", got.Edit)
+	}
+	if slices.Contains(paths(got.Read), "src/workload.py") {
+		t.Errorf("the focused file is also a read pick: %v", paths(got.Read))
+	}
+}
+
+func TestLocateUsageErrors(t *testing.T) {
+	for _, o := range []LocateOptions{
+		{Common: Common{Root: filepath.Join(charmsDir, "unified"), Format: "json"}, Text: "  "},
+		{Common: Common{Root: filepath.Join(charmsDir, "unified"), Format: "xml"}, Text: "ingress"},
+		{Common: Common{Root: filepath.Join(t.TempDir(), "nope"), Format: "json"}, Text: "ingress"},
+	} {
+		var out, errb bytes.Buffer
+		err := RunLocate(o, IO{Out: &out, Err: &errb})
+		if ExitCode(err) != ExitFailure || out.Len() != 0 {
+			t.Errorf("%+v: exit %d, printed %q", o, ExitCode(err), out.String())
+		}
+	}
+}
