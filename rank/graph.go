@@ -24,30 +24,39 @@ type node struct {
 // importTarget is what a local name imported with `from M import N [as L]` points at.
 type importTarget struct {
 	node int
-	name string // N, the name in the defining module
-	slot int    // the (name, node) definition slot
+	name int // N (interned), the name in the defining module
+	slot int // the (name, node) definition slot
 }
 
-// graphBuilder collects the weighted edges of the file graph.
+// graphBuilder collects the weighted edges of the file graph. Names are interned once: the
+// tree's hundreds of thousands of references are then resolved with integer indexes.
 type graphBuilder struct {
 	nodes  []node
 	byPath map[string]int
-	ids    map[string]*identInfo // every defined name
+	names  map[string]int // every defined or referenced name → its index
+	name   []string       // index → name
+	info   []identInfo    // index → what is known about the name
 	// idOrder lists the defined names in first-definition order (files by path, then source
 	// order), the fixed order anything iterating over names uses.
-	idOrder  []string
+	idOrder  []int
+	refIDs   [][]int // per file: the name index of each entry of its Refs
+	symIDs   [][]int // per file: the name index of each symbol's identifier, -1 for dunders
 	numSlots int
-	imported []map[string]importTarget
-	modEdges [][]int   // per file: modules it imports, ascending, unique
-	refs     []refEdge // resolved references, by referencing file
+	imported []map[int]importTarget // per file: local name index → what it imports
+	modEdges [][]int                // per file: modules it imports, ascending, unique
+	refs     []refEdge              // resolved references, by referencing file
 }
 
-// identInfo is what the graph knows about one defined name. Its definitions occupy the
-// consecutive slots slotBase.. slotBase+len(defs)-1, so per-definition values live in flat slices.
+// identInfo is what the graph knows about one name. The definitions of a defined name occupy
+// the consecutive slots slotBase.. slotBase+len(defs)-1, so per-definition values live in
+// flat slices.
 type identInfo struct {
 	defs     []int // files defining the name, ascending
 	slotBase int
-	mention  bool // named in the task text
+	weight   float64  // identWeight of the name
+	mention  bool     // named in the task text
+	words    []string // identWords, once computed
+	split    bool
 }
 
 // refEdge is one resolved reference: file from uses the definition slot of file to.
@@ -56,14 +65,42 @@ type refEdge struct {
 	w              float64
 }
 
-// slot returns the definition slot of name in file i, or -1.
-func (b *graphBuilder) slot(name string, i int) int {
-	if id := b.ids[name]; id != nil {
-		if k, ok := slices.BinarySearch(id.defs, i); ok {
-			return id.slotBase + k
+// intern returns the index of a name, adding it when new.
+func (b *graphBuilder) intern(s string) int {
+	if id, ok := b.names[s]; ok {
+		return id
+	}
+	id := len(b.name)
+	b.names[s] = id
+	b.name = append(b.name, s)
+	b.info = append(b.info, identInfo{})
+	return id
+}
+
+// lookup returns the index of a known name, or -1.
+func (b *graphBuilder) lookup(s string) int {
+	if id, ok := b.names[s]; ok {
+		return id
+	}
+	return -1
+}
+
+// slot returns the definition slot of name index id in file i, or -1.
+func (b *graphBuilder) slot(id, i int) int {
+	if id >= 0 {
+		if k, ok := slices.BinarySearch(b.info[id].defs, i); ok {
+			return b.info[id].slotBase + k
 		}
 	}
 	return -1
+}
+
+// wordsOf returns the identWords of name index id, computed once.
+func (b *graphBuilder) wordsOf(id int) []string {
+	if in := &b.info[id]; !in.split {
+		in.words, in.split = identWords(b.name[id]), true
+	}
+	return b.info[id].words
 }
 
 // ident is the name a definition is referenced by: the method name of "Class.method".
@@ -78,32 +115,52 @@ func isDunder(name string) bool {
 	return len(name) > 4 && strings.HasPrefix(name, "__") && strings.HasSuffix(name, "__")
 }
 
-// indexDefinitions fills ids, idOrder and the slots.
-func (b *graphBuilder) indexDefinitions() {
-	b.ids = map[string]*identInfo{}
+// indexNames interns every defined and referenced name and fills the definition slots.
+func (b *graphBuilder) indexNames() {
+	total := 0
+	for _, n := range b.nodes {
+		if n.py != nil {
+			total += len(n.py.Symbols) + len(n.py.Refs)
+		}
+	}
+	b.names = make(map[string]int, total/2)
+	b.refIDs = make([][]int, len(b.nodes))
+	b.symIDs = make([][]int, len(b.nodes))
 	for i, n := range b.nodes {
 		if n.py == nil {
 			continue
 		}
-		for _, s := range n.py.Symbols {
+		b.symIDs[i] = make([]int, len(n.py.Symbols))
+		for k, s := range n.py.Symbols {
+			b.symIDs[i][k] = -1
 			name := ident(s.Name)
 			if name == "" || isDunder(name) {
 				continue
 			}
-			id := b.ids[name]
-			if id == nil {
-				id = &identInfo{}
-				b.ids[name] = id
-				b.idOrder = append(b.idOrder, name)
+			id := b.intern(name)
+			b.symIDs[i][k] = id
+			in := &b.info[id]
+			if len(in.defs) == 0 {
+				b.idOrder = append(b.idOrder, id)
 			}
-			if len(id.defs) == 0 || id.defs[len(id.defs)-1] != i {
-				id.defs = append(id.defs, i)
+			if len(in.defs) == 0 || in.defs[len(in.defs)-1] != i {
+				in.defs = append(in.defs, i)
 			}
 		}
 	}
-	for _, name := range b.idOrder {
-		b.ids[name].slotBase = b.numSlots
-		b.numSlots += len(b.ids[name].defs)
+	for i, n := range b.nodes {
+		if n.py == nil {
+			continue
+		}
+		b.refIDs[i] = make([]int, len(n.py.Refs))
+		for k, ref := range n.py.Refs {
+			b.refIDs[i][k] = b.intern(ref.Name)
+		}
+	}
+	for _, id := range b.idOrder {
+		in := &b.info[id]
+		in.slotBase, in.weight = b.numSlots, identWeight(b.name[id], len(in.defs))
+		b.numSlots += len(in.defs)
 	}
 }
 
@@ -151,7 +208,7 @@ func (b *graphBuilder) resolveModule(i int, mod string, idx map[string][]int) []
 	cands := idx[strings.ReplaceAll(mod, ".", "/")]
 	best, out := -1, []int(nil)
 	for _, j := range cands {
-		if j == i {
+		if j == i || !b.visible(i, j) {
 			continue
 		}
 		switch l := commonDirLen(b.nodes[i].path, b.nodes[j].path); {
@@ -177,7 +234,7 @@ func commonDirLen(a, b string) int {
 // resolveImports fills imported and modEdges.
 func (b *graphBuilder) resolveImports() {
 	idx := b.moduleIndex()
-	b.imported = make([]map[string]importTarget, len(b.nodes))
+	b.imported = make([]map[int]importTarget, len(b.nodes))
 	b.modEdges = make([][]int, len(b.nodes))
 	for i, n := range b.nodes {
 		if n.py == nil {
@@ -203,12 +260,13 @@ func (b *graphBuilder) resolveImports() {
 			if imp.Alias != "" {
 				local = imp.Alias
 			}
+			id := b.lookup(imp.Name)
 			for _, m := range mods {
-				if sl := b.slot(imp.Name, m); sl >= 0 && m != i {
+				if sl := b.slot(id, m); sl >= 0 && m != i {
 					if b.imported[i] == nil {
-						b.imported[i] = map[string]importTarget{}
+						b.imported[i] = map[int]importTarget{}
 					}
-					b.imported[i][local] = importTarget{node: m, name: imp.Name, slot: sl}
+					b.imported[i][b.intern(local)] = importTarget{node: m, name: id, slot: sl}
 					break
 				}
 			}
@@ -281,33 +339,52 @@ func (b *graphBuilder) resolveRefs() {
 		if n.py == nil {
 			continue
 		}
-		for _, ref := range n.py.Refs {
+		for k, ref := range n.py.Refs {
+			id := b.refIDs[i][k]
 			if ref.Count <= 0 {
 				continue
 			}
-			if t, ok := b.imported[i][ref.Name]; ok {
-				b.refs = append(b.refs, refEdge{i, t.node, t.slot, b.refWeight(b.ids[t.name], t.name, ref.Count, 1)})
+			if t, ok := b.imported[i][id]; ok {
+				b.refs = append(b.refs, refEdge{i, t.node, t.slot, b.refWeight(t.name, ref.Count, 1)})
 				continue
 			}
-			id := b.ids[ref.Name]
-			if id == nil || len(id.defs) > MaxDefiners {
+			defs := b.info[id].defs
+			if len(defs) == 0 || len(defs) > MaxDefiners {
 				continue
 			}
-			if _, own := slices.BinarySearch(id.defs, i); own {
+			if _, own := slices.BinarySearch(defs, i); own {
 				continue
 			}
-			w := b.refWeight(id, ref.Name, ref.Count, len(id.defs))
-			for k, t := range id.defs {
-				b.refs = append(b.refs, refEdge{i, t, id.slotBase + k, w})
+			targets := 0
+			for _, t := range defs {
+				if b.visible(i, t) {
+					targets++
+				}
+			}
+			if targets == 0 {
+				continue
+			}
+			w := b.refWeight(id, ref.Count, targets)
+			for k, t := range defs {
+				if b.visible(i, t) {
+					b.refs = append(b.refs, refEdge{i, t, b.info[id].slotBase + k, w})
+				}
 			}
 		}
 	}
 }
 
-// refWeight is the weight of count references to a name, split over targets definers.
-func (b *graphBuilder) refWeight(id *identInfo, name string, count, targets int) float64 {
-	w := identWeight(name, len(id.defs)) * math.Sqrt(float64(count)) / float64(targets)
-	if id.mention {
+// visible reports whether file from can use a definition in file to: code outside the
+// tests never uses test code (a test charm's copy of a library is not the charm's).
+func (b *graphBuilder) visible(from, to int) bool {
+	return b.nodes[from].class == ClassTest || b.nodes[to].class != ClassTest
+}
+
+// refWeight is the weight of count references to name index id, split over targets definers.
+func (b *graphBuilder) refWeight(id, count, targets int) float64 {
+	in := &b.info[id]
+	w := in.weight * math.Sqrt(float64(count)) / float64(targets)
+	if in.mention {
 		w *= MentionEdgeWeight
 	}
 	return w
@@ -358,15 +435,11 @@ func (b *graphBuilder) buildGraph(links []weightedEdge) *simple.WeightedDirected
 	return g
 }
 
-// adjacency is the graph in the form the power iteration reads: for each node its in-edges
-// with weights normalised by the source's out-weight, in ascending source order.
+// adjacency is the graph in the form the power iteration reads: each node's in-edges with
+// their weights, in ascending source order, and the total weights in and out of each node.
 type adjacency struct {
-	in      [][]inEdge
-	inW     []float64 // raw in-weight per node
-	outW    []float64 // raw out-weight per node
-	rawIn   [][]inEdge
-	hasOut  []bool
-	numNode int
+	in        [][]inEdge
+	inW, outW []float64
 }
 
 type inEdge struct {
@@ -377,8 +450,7 @@ type inEdge struct {
 // adjacencyOf reads g (nodes 0..n-1) in a fixed order, so summation order — and therefore
 // every digit of the result — is the same on every run.
 func adjacencyOf(g graph.WeightedDirected, n int) adjacency {
-	a := adjacency{in: make([][]inEdge, n), rawIn: make([][]inEdge, n), inW: make([]float64, n),
-		outW: make([]float64, n), hasOut: make([]bool, n), numNode: n}
+	a := adjacency{in: make([][]inEdge, n), inW: make([]float64, n), outW: make([]float64, n)}
 	tos := make([]int, 0, 16)
 	for u := range n {
 		tos = tos[:0]
@@ -391,14 +463,7 @@ func adjacencyOf(g graph.WeightedDirected, n int) adjacency {
 			w := g.WeightedEdge(int64(u), int64(v)).Weight()
 			a.outW[u] += w
 			a.inW[v] += w
-			a.rawIn[v] = append(a.rawIn[v], inEdge{u, w})
-		}
-	}
-	for v := range n {
-		a.in[v] = make([]inEdge, len(a.rawIn[v]))
-		for k, e := range a.rawIn[v] {
-			a.in[v][k] = inEdge{e.from, e.w / a.outW[e.from]}
-			a.hasOut[e.from] = true
+			a.in[v] = append(a.in[v], inEdge{u, w})
 		}
 	}
 	return a
@@ -412,18 +477,25 @@ func adjacencyOf(g graph.WeightedDirected, n int) adjacency {
 // it cannot be personalised. Starting from teleport and summing in a fixed order makes every
 // run identical.
 func pageRank(a adjacency, teleport []float64) []float64 {
+	in := make([][]inEdge, len(a.in)) // weights normalised by the source's out-weight
+	for v, es := range a.in {
+		in[v] = make([]inEdge, len(es))
+		for k, e := range es {
+			in[v][k] = inEdge{e.from, e.w / a.outW[e.from]}
+		}
+	}
 	x := slices.Clone(teleport)
-	nx := make([]float64, a.numNode)
+	nx := make([]float64, len(x))
 	for range MaxIterations {
 		dangling := 0.0
-		for u, ok := range a.hasOut {
-			if !ok {
+		for u, w := range a.outW {
+			if w == 0 {
 				dangling += x[u]
 			}
 		}
 		restart := Damping*dangling + (1 - Damping)
 		diff := 0.0
-		for v, ins := range a.in {
+		for v, ins := range in {
 			s := 0.0
 			for _, e := range ins {
 				s += x[e.from] * e.w

@@ -88,32 +88,42 @@ func splitWords(s string) []string {
 	var out []string
 	rs := []rune(s)
 	start := -1
-	flush := func(end int) {
-		if start >= 0 && end > start {
-			out = append(out, strings.ToLower(string(rs[start:end])))
-		}
-		start = -1
-	}
 	for i, r := range rs {
 		switch {
 		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
-			flush(i)
+			if start >= 0 {
+				out = append(out, strings.ToLower(string(rs[start:i])))
+			}
+			start = -1
 		case start < 0:
 			start = i
 		case unicode.IsUpper(r) && (unicode.IsLower(rs[i-1]) ||
 			i+1 < len(rs) && unicode.IsLower(rs[i+1]) && unicode.IsUpper(rs[i-1])):
-			flush(i)
+			out = append(out, strings.ToLower(string(rs[start:i])))
 			start = i
 		}
 	}
-	flush(len(rs))
+	if start >= 0 {
+		out = append(out, strings.ToLower(string(rs[start:])))
+	}
 	return out
 }
 
-// stem folds a plural: "storages" → "storage", "ports" → "port"; short words and "-ss" stay.
+// stem folds inflections so that task words meet identifier words: plural s, -ed, -ing and a
+// final e ("prefixed" and "prefix", "names" and "name", "handling" and "handler"'s "handl").
+// Crude, but applied alike to both sides, which is all matching needs.
 func stem(w string) string {
-	if len(w) > 4 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
-		return w[:len(w)-1]
+	if len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") {
+		w = w[:len(w)-1]
+	}
+	switch {
+	case len(w) > 5 && strings.HasSuffix(w, "ing"):
+		w = w[:len(w)-3]
+	case len(w) > 4 && strings.HasSuffix(w, "ed"):
+		w = w[:len(w)-2]
+	}
+	if len(w) > 4 && strings.HasSuffix(w, "e") {
+		w = w[:len(w)-1]
 	}
 	return w
 }
@@ -132,4 +142,16 @@ func identWords(ident string) []string {
 		}
 	}
 	return out
+}
+
+// wordCache memoises identWords: a tree repeats the same names thousands of times.
+type wordCache map[string][]string
+
+func (c wordCache) words(name string) []string {
+	ws, ok := c[name]
+	if !ok {
+		ws = identWords(name)
+		c[name] = ws
+	}
+	return ws
 }

@@ -25,7 +25,7 @@ func Rank(in Input) Result {
 	a := adjacencyOf(r.buildGraph(r.linkEdges()), len(r.nodes))
 	r.personalise(a)
 	pr := pageRank(a, r.teleport())
-	return Result{Files: r.files(a, pr)}
+	return Result{Files: r.files(a, pr, r.lexical())}
 }
 
 // extra is what the ranker learns about a file besides its graph position.
@@ -50,18 +50,25 @@ type ranker struct {
 	graphBuilder
 	in       Input
 	decls    []decl
+	declsOf  map[string][]int // YAML file → indexes of the decls it declares
 	extra    []extra
 	ment     mentions
 	focus    map[int]bool
 	handlerS map[string][]string // file + "\x00" + symbol → interfaces it handles
+	words    wordCache           // identWords of paths and YAML names
 	hotSym   map[string]bool     // file + "\x00" + symbol (or YAML kind+name) named in the task
 	// personalTotal is the sum of personal restart masses (0 without focus and mentions).
 	personalTotal float64
 }
 
 func newRanker(in Input) *ranker {
-	r := &ranker{in: in, handlerS: map[string][]string{}, hotSym: map[string]bool{}, focus: map[int]bool{}}
+	r := &ranker{in: in, handlerS: map[string][]string{}, hotSym: map[string]bool{}, focus: map[int]bool{},
+		words: wordCache{}}
 	r.decls = declarations(in.Charms, in.Links)
+	r.declsOf = map[string][]int{}
+	for k, d := range r.decls {
+		r.declsOf[d.file] = append(r.declsOf[d.file], k)
+	}
 	r.byPath = map[string]int{}
 	for k := range in.Files {
 		p := cleanPath(in.Files[k].Path)
@@ -90,7 +97,7 @@ func newRanker(in Input) *ranker {
 		r.nodes[i].class = Classify(r.nodes[i].path, in.Charms)
 	}
 	r.extra = make([]extra, len(r.nodes))
-	r.indexDefinitions()
+	r.indexNames()
 	for _, ch := range in.Links.Charms {
 		for _, it := range ch.Interfaces {
 			for _, h := range it.Handlers {
@@ -108,13 +115,23 @@ func newRanker(in Input) *ranker {
 }
 
 // findHubs marks charm entry points: first-party charm.py files and files calling ops' main.
+//
+// A charm.py is the entry point of its charm; another file calling ops.main counts only in a
+// charm without a charm.py (helper scripts dispatched on their own call main too).
 func (r *ranker) findHubs() {
+	withCharmPy := map[string]bool{}
 	for i := range r.nodes {
 		n := &r.nodes[i]
-		if n.py == nil || n.class != ClassSource {
-			continue
+		if n.py != nil && n.class == ClassSource && path.Base(n.path) == "charm.py" {
+			n.hub = true
+			withCharmPy[charmDirOf(n.path, r.in.Charms)] = true
 		}
-		n.hub = path.Base(n.path) == "charm.py" || callsOpsMain(n)
+	}
+	for i := range r.nodes {
+		n := &r.nodes[i]
+		if n.py != nil && n.class == ClassSource && !n.hub && !withCharmPy[charmDirOf(n.path, r.in.Charms)] {
+			n.hub = callsOpsMain(n)
+		}
 	}
 }
 
@@ -180,20 +197,20 @@ func (r *ranker) match() {
 		return
 	}
 	for i, n := range r.nodes {
-		if r.mentionsFile(n.path) {
-			r.extra[i].waive = true
+		if m := r.mentionsFile(n.path); m != 0 {
+			r.extra[i].waive = m == byPath
 			r.extra[i].add(SigMentionFile, MentionFileTeleport, path.Base(n.path))
 		}
 	}
-	for _, name := range r.idOrder {
-		id := r.ids[name]
-		mass := r.identMention(name)
-		if mass == 0 || len(id.defs) > MaxDefiners {
+	for _, id := range r.idOrder {
+		in := &r.info[id]
+		mass := r.identMention(id)
+		if mass == 0 || len(in.defs) > MaxDefiners {
 			continue
 		}
-		id.mention = true
-		for _, i := range id.defs {
-			r.extra[i].add(SigMentionIdent, mass/float64(len(id.defs)), name)
+		in.mention = true
+		for _, i := range in.defs {
+			r.extra[i].add(SigMentionIdent, mass/float64(len(in.defs)), r.name[id])
 		}
 	}
 	for _, d := range r.decls {
@@ -220,27 +237,39 @@ func (r *ranker) match() {
 	}
 }
 
-// mentionsFile reports whether the task text names the file: by path or path suffix, by file
-// name, or by its stem as a word run ("grafana config" → grafana_config.py).
-func (r *ranker) mentionsFile(p string) bool {
+// How the task text names a file.
+const (
+	byPath = 1 + iota // a path with a folder: "src/events/tls.py"
+	byName            // a file name or stem: "tls.py", "grafana config"
+)
+
+// mentionsFile reports whether and how the task text names the file. Only a path naming its
+// folder is explicit enough to lift a library's or test's penalty ("charm.py" also names
+// every test charm's charm.py).
+func (r *ranker) mentionsFile(p string) int {
 	lp := strings.ToLower(p)
 	base := path.Base(lp)
 	for _, t := range r.ment.paths {
-		if lp == t || strings.HasSuffix(lp, "/"+t) || base == t {
-			return true
+		if strings.Contains(t, "/") && (lp == t || strings.HasSuffix(lp, "/"+t)) {
+			return byPath
+		}
+		if base == t {
+			return byName
 		}
 	}
-	st := strings.TrimSuffix(base, path.Ext(base))
-	return st != "__init__" && !stopwords[st] && r.ment.grams[normName(st)]
+	if st := strings.TrimSuffix(base, path.Ext(base)); st != "__init__" && !stopwords[st] && r.ment.grams[normName(st)] {
+		return byName
+	}
+	return 0
 }
 
 // identMention is the personal mass an identifier earns from the task text: named exactly
 // (and not a plain stopword), or all of its words appear in the text.
-func (r *ranker) identMention(id string) float64 {
-	if r.ment.idents[id] && len(strings.Trim(id, "_")) >= 4 && !stopwords[strings.ToLower(id)] {
+func (r *ranker) identMention(id int) float64 {
+	if name := r.name[id]; r.ment.idents[name] && len(strings.Trim(name, "_")) >= 4 && !stopwords[strings.ToLower(name)] {
 		return MentionIdentTeleport
 	}
-	ws := identWords(id)
+	ws := r.wordsOf(id)
 	if len(ws) == 0 || len(ws) == 1 && len(ws[0]) < 5 {
 		return 0
 	}
@@ -258,7 +287,7 @@ func (r *ranker) personalise(a adjacency) {
 		if a.inW[f] == 0 {
 			continue
 		}
-		for _, e := range a.rawIn[f] {
+		for _, e := range a.in[f] {
 			if !r.focus[e.from] {
 				r.extra[e.from].add(SigFocusCaller, FocusCallerTeleport*e.w/a.inW[f], path.Base(r.nodes[f].path))
 			}
@@ -316,52 +345,90 @@ func classPrior(n node) float64 {
 	return p
 }
 
-// files turns the PageRank vector into ranked files with signals and ordered symbols.
-func (r *ranker) files(a adjacency, pr []float64) []File {
+// files turns the PageRank vector into ranked files with signals and ordered symbols. A
+// file's score is its PageRank times its class factor (hub boost, library, test and other
+// penalties), raised to HubLead times the best other file for entry points, times the
+// lexical factor of the task text.
+func (r *ranker) files(a adjacency, pr, lex []float64) []File {
 	out := make([]File, len(r.nodes))
-	total := 0.0
+	score := make([]float64, len(r.nodes))
+	mul := func(i int, sig string, x float64) {
+		score[i] *= x
+		out[i].Signals = append(out[i].Signals, Signal{Name: sig, Value: roundSig(x)})
+	}
+	best := 0.0 // the best structural score of a file that is not an entry point
+	libIntent := r.libIntent()
+	var libs []int // vendored libraries a library update lifts
 	for i, n := range r.nodes {
-		f := File{Path: n.path, Class: n.class, Focused: r.focus[i]}
-		score := pr[i]
-		f.Signals = append(f.Signals, Signal{Name: SigPageRank, Value: roundSig(pr[i])})
-		mul := func(sig string, x float64) {
-			score *= x
-			f.Signals = append(f.Signals, Signal{Name: sig, Value: x})
-		}
+		out[i] = File{Path: n.path, Class: n.class, Focused: r.focus[i],
+			Signals: []Signal{{Name: SigPageRank, Value: roundSig(pr[i])}}}
+		score[i] = math.Pow(pr[i], PageRankPower)
 		if n.hub {
-			mul(SigHub, HubBoost)
+			mul(i, SigHub, HubBoost)
 		}
 		if !r.extra[i].waive {
 			switch n.class {
 			case ClassLib:
-				mul(SigLib, LibPenalty)
+				if libIntent == libUpdate {
+					libs = append(libs, i)
+					break
+				}
+				if libIntent == libAbout {
+					mul(i, SigLibIntent, LibIntentFactor)
+					break
+				}
+				mul(i, SigLib, LibPenalty)
 			case ClassTest:
-				mul(SigTest, TestPenalty)
+				mul(i, SigTest, TestPenalty)
 			case ClassOther:
-				mul(SigOther, OtherPenalty)
+				mul(i, SigOther, OtherPenalty)
+			case ClassYAML:
+				mul(i, SigYAML, YAMLFactor)
 			}
 		}
+		if n.class == ClassSource && !r.extra[i].waive && isLibPath(n.path) {
+			mul(i, SigOwnLib, OwnLibPenalty)
+		}
+		if !n.hub {
+			best = max(best, score[i])
+		}
+	}
+	maxLex := 0.0 // the best lexical match among the files a change edits: code and YAML
+	for i, x := range lex {
+		if c := r.nodes[i].class; c == ClassSource || c == ClassYAML {
+			maxLex = max(maxLex, x)
+		}
+	}
+	total := 0.0
+	for i, n := range r.nodes {
+		if n.hub && score[i] > 0 && score[i] < HubLead*best {
+			mul(i, SigHubLead, HubLead*best/score[i])
+		}
+		if maxLex > 0 && lex[i] > 0 {
+			mul(i, SigMentionWords, math.Exp(LexBoost*min(lex[i]/maxLex, 1)))
+		}
 		if n.promoted {
-			f.Signals = append(f.Signals, Signal{Name: SigFirstPartyImport, Value: 1})
+			out[i].Signals = append(out[i].Signals, Signal{Name: SigFirstPartyImport, Value: 1})
 		}
 		for _, s := range personalSignals {
 			if m := r.extra[i].personal[s]; m > 0 {
-				f.Signals = append(f.Signals, Signal{Name: s, Value: roundSig(PersonalShare * m / r.personalTotal),
+				out[i].Signals = append(out[i].Signals, Signal{Name: s, Value: roundSig(PersonalShare * m / r.personalTotal),
 					Note: noteOf(r.extra[i].notes[s])})
 			}
 		}
 		if h := r.extra[i].handles; len(h) > 0 {
-			f.Signals = append(f.Signals, Signal{Name: SigLinkHandler, Value: float64(len(h)), Note: noteOf(h)})
+			out[i].Signals = append(out[i].Signals, Signal{Name: SigLinkHandler, Value: float64(len(h)), Note: noteOf(h)})
 		}
-		slices.SortStableFunc(f.Signals, func(x, y Signal) int { return cmp.Compare(y.Value, x.Value) })
-		f.Score = score
-		total += score
-		out[i] = f
+	}
+	r.liftLibraries(libs, score, mul)
+	for i := range out {
+		slices.SortStableFunc(out[i].Signals, func(x, y Signal) int { return cmp.Compare(y.Value, x.Value) })
+		total += score[i]
 	}
 	flows := r.symbolFlows(a, pr)
 	for i := range out {
 		if total > 0 {
-			out[i].Score = roundSig(out[i].Score / total)
+			out[i].Score = roundSig(score[i] / total)
 		}
 		if r.nodes[i].py != nil {
 			out[i].Symbols = r.pySymbols(i, flows)
@@ -378,6 +445,69 @@ func (r *ranker) files(a adjacency, pr []float64) []File {
 	return out
 }
 
+// liftLibraries puts the vendored libraries of a library-update task above every other file,
+// the largest first: any of them may have changed upstream, and a large library changes more
+// often than a small one (more code, more patches).
+func (r *ranker) liftLibraries(libs []int, score []float64, mul func(int, string, float64)) {
+	if len(libs) == 0 {
+		return
+	}
+	top, biggest := 0.0, 0
+	for i := range score {
+		if r.nodes[i].class != ClassLib || r.extra[i].waive {
+			top = max(top, score[i])
+		}
+	}
+	for _, i := range libs {
+		biggest = max(biggest, r.nodes[i].py.Lines)
+	}
+	for _, i := range libs {
+		target := top * (LibUpdateLead + float64(r.nodes[i].py.Lines)/float64(max(biggest, 1)))
+		if score[i] > 0 && target > 0 {
+			mul(i, SigLibUpdate, target/score[i])
+		}
+	}
+}
+
+// Library intents of the task text.
+const (
+	libNone   = iota
+	libAbout  // the task names libraries: they may change with the charm
+	libUpdate // "chore: update charm libraries": the vendored libraries are what changes
+)
+
+// libIntent reports how the task is about the vendored libraries: libUpdate when the subject
+// line of a text (a commit's or PR's title; the body of a squashed PR lists every chore)
+// names libraries and an update verb but no library file is named (naming one, "upgrade
+// grafana_source library to v1", means the charm is adapted to that library), libAbout when
+// the text names libraries anywhere.
+func (r *ranker) libIntent() int {
+	if !namesLibraries(r.ment) {
+		return libNone
+	}
+	for i, n := range r.nodes {
+		if n.class == ClassLib && r.extra[i].personal[SigMentionFile] > 0 {
+			return libAbout
+		}
+	}
+	for _, t := range r.in.Mentions {
+		subject, _, _ := strings.Cut(strings.TrimSpace(t), "\n")
+		m := parseMentions([]string{subject})
+		if namesLibraries(m) && slices.ContainsFunc(libUpdateVerbs, func(w string) bool { return m.grams[w] }) {
+			return libUpdate
+		}
+	}
+	return libAbout
+}
+
+func namesLibraries(m mentions) bool {
+	return slices.ContainsFunc([]string{"lib", "libs", "library", "libraries"}, func(w string) bool { return m.words[stem(w)] })
+}
+
+// libUpdateVerbs are the words of a library refresh ("chore: update charm libraries",
+// "bump libs", "charmcraft fetch-lib").
+var libUpdateVerbs = []string{"update", "updated", "updates", "upgrade", "upgraded", "bump", "bumped", "refresh", "sync", "fetch"}
+
 // noteOf joins up to three matches.
 func noteOf(items []string) string {
 	if len(items) > 3 {
@@ -393,4 +523,9 @@ func roundSig(x float64) float64 {
 	}
 	p := math.Pow(10, float64(ScoreDigits-1)-math.Floor(math.Log10(math.Abs(x))))
 	return math.Round(x*p) / p
+}
+
+// isLibPath reports a path under lib/charms/.
+func isLibPath(p string) bool {
+	return strings.HasPrefix(p, "lib/charms/") || strings.Contains(p, "/lib/charms/")
 }

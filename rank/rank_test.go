@@ -18,8 +18,8 @@ import (
 
 // --- hand-built inputs -------------------------------------------------------------------
 
-func cls(name string, line int) pyextract.Symbol {
-	return pyextract.Symbol{Name: name, Kind: pyextract.KindClass, Line: line, Signature: "class " + name + ":"}
+func cls(name string, line int, bases ...string) pyextract.Symbol {
+	return pyextract.Symbol{Name: name, Kind: pyextract.KindClass, Line: line, Signature: "class " + name + ":", Bases: bases}
 }
 
 func meth(class, name string, line int) pyextract.Symbol {
@@ -150,30 +150,30 @@ func TestClassify(t *testing.T) {
 		{Name: "kafka", Dir: "machine", Files: []string{"machine/charmcraft.yaml"}},
 	}
 	cases := map[string]string{
-		"k8s/src/charm.py":                           ClassSource,
-		"k8s/src/events/tls.py":                      ClassSource,
-		"k8s/lib/charms/kafka_k8s/v0/api.py":         ClassSource, // the charm's own library
-		"machine/lib/charms/kafka/v0/client.py":      ClassSource,
-		"k8s/lib/charms/tls_certificates/v4/tls.py":  ClassLib,
-		"lib/charms/grafana_k8s/v0/grafana_dash.py":  ClassLib,
-		"tests/unit/test_charm.py":                   ClassTest,
-		"k8s/tests/integration/helpers.py":           ClassTest,
-		"tests/integration/app-charm/src/charm.py":   ClassTest,
-		"tests/integration/app-charm/metadata.yaml":  ClassTest,
-		"src/test_utils.py":                          ClassTest,
-		"src/utils_test.py":                          ClassTest,
-		"conftest.py":                                ClassTest,
-		"k8s/metadata.yaml":                          ClassYAML,
-		"machine/charmcraft.yaml":                    ClassYAML,
-		"machine/metadata.yaml":                      ClassYAML, // a charm YAML name in a charm folder
-		"common/single_kernel/core/models.py":        ClassOther,
-		"common/src/shared.py":                       ClassSource,
-		"k8s/scripts/rotate.py":                      ClassOther,
-		"docs/conf.py":                               ClassOther,
-		"k8s/setup.py":                               ClassOther,
-		"./k8s/src/../src/workload.py":               ClassSource,
-		"k8s/reactive/handlers.py":                   ClassSource,
-		"renovate.yaml":                              ClassOther,
+		"k8s/src/charm.py":                            ClassSource,
+		"k8s/src/events/tls.py":                       ClassSource,
+		"k8s/lib/charms/kafka_k8s/v0/api.py":          ClassSource, // the charm's own library
+		"machine/lib/charms/kafka/v0/client.py":       ClassSource,
+		"k8s/lib/charms/tls_certificates/v4/tls.py":   ClassLib,
+		"lib/charms/grafana_k8s/v0/grafana_dash.py":   ClassLib,
+		"tests/unit/test_charm.py":                    ClassTest,
+		"k8s/tests/integration/helpers.py":            ClassTest,
+		"tests/integration/app-charm/src/charm.py":    ClassTest,
+		"tests/integration/app-charm/metadata.yaml":   ClassTest,
+		"src/test_utils.py":                           ClassTest,
+		"src/utils_test.py":                           ClassTest,
+		"conftest.py":                                 ClassTest,
+		"k8s/metadata.yaml":                           ClassYAML,
+		"machine/charmcraft.yaml":                     ClassYAML,
+		"machine/metadata.yaml":                       ClassYAML, // a charm YAML name in a charm folder
+		"common/single_kernel/core/models.py":         ClassOther,
+		"common/src/shared.py":                        ClassSource,
+		"k8s/scripts/rotate.py":                       ClassOther,
+		"docs/conf.py":                                ClassOther,
+		"k8s/setup.py":                                ClassOther,
+		"./k8s/src/../src/workload.py":                ClassSource,
+		"k8s/reactive/handlers.py":                    ClassSource,
+		"renovate.yaml":                               ClassOther,
 		"lib/charms/kafka_k8s/v0/../../../x/tests.py": ClassOther,
 	}
 	for p, want := range cases {
@@ -314,6 +314,22 @@ func TestPythonSymbolOrder(t *testing.T) {
 	}
 }
 
+func TestCharmClassLeadsEntryPoint(t *testing.T) {
+	in := Input{Files: []pyextract.File{
+		pyFile("src/charm.py", []pyextract.Symbol{cls("Compactor", 1), meth("Compactor", "run", 2), cls("ShopCharm", 10, "ops.CharmBase")},
+			map[string]int{"ShopCharm": 1, "Compactor": 1}),
+	}}
+	for k := range 3 {
+		in.Files = append(in.Files, pyFile(fmt.Sprintf("src/user%d.py", k), nil, map[string]int{"Compactor": 2, "run": 1}))
+	}
+	if s := fileOf(t, Rank(in), "src/charm.py").Symbols; s[0].Name != "ShopCharm" {
+		t.Errorf("charm.py symbols: %+v", s)
+	}
+	if !isCharmClass(pyextract.Symbol{Bases: []string{"TypedCharmBase[CharmConfig]"}}) || isCharmClass(pyextract.Symbol{Bases: []string{"Object"}}) {
+		t.Error("isCharmClass")
+	}
+}
+
 func TestDeterministicAndOrderIndependent(t *testing.T) {
 	in := demoCharm()
 	in.Mentions = []string{"fix the backup action and render_config"}
@@ -424,6 +440,130 @@ func TestMentions(t *testing.T) {
 	}
 }
 
+func TestLexicalMatch(t *testing.T) {
+	// No file or identifier is named exactly, but the words of the task are the words of
+	// one module's names: it rises, with the mention-words signal.
+	in := demoCharm()
+	in.Files = append(in.Files, pyFile("src/balancer.py",
+		[]pyextract.Symbol{cls("BalancerOperator", 1), meth("BalancerOperator", "_on_rebalance_action", 5), meth("BalancerOperator", "role_is_set", 30)},
+		map[string]int{"balancer_role": 3, "rebalance_target": 2}))
+	base := Rank(in)
+	in.Mentions = []string{"fix: gracefully handle a rebalance when the balancer role is not set"}
+	r := Rank(in)
+	f := fileOf(t, r, "src/balancer.py")
+	if !hasSignal(f, SigMentionWords) || position(r, f.Path) >= position(base, f.Path) {
+		t.Errorf("balancer.py: %d → %d, signals %+v", position(base, f.Path), position(r, f.Path), f.Signals)
+	}
+	if s := signal(f, SigMentionWords).Value; s != roundSig(math.Exp(LexBoost)) {
+		t.Errorf("the best lexical match should get the full factor, got %v", s)
+	}
+}
+
+func TestEntryPointLeads(t *testing.T) {
+	// A thin charm.py delegating to a module every file imports still leads the map.
+	in := Input{Charms: []charmyaml.Charm{{Name: "thin", Dir: "."}}}
+	for k := range 40 {
+		in.Files = append(in.Files, pyFile(fmt.Sprintf("src/events/handler_%d.py", k), []pyextract.Symbol{cls(fmt.Sprintf("Handler%d", k), 1)},
+			map[string]int{"SHARED_LITERAL": 3, "SharedModel": 2}, from("literals", "SHARED_LITERAL"), from("models", "SharedModel")))
+	}
+	in.Files = append(in.Files,
+		pyFile("src/literals.py", []pyextract.Symbol{cnst("SHARED_LITERAL", 1)}, nil),
+		pyFile("src/models.py", []pyextract.Symbol{cls("SharedModel", 1)}, map[string]int{"SHARED_LITERAL": 1}),
+		pyFile("src/charm.py", []pyextract.Symbol{cls("ThinCharm", 1)}, map[string]int{"Handler0": 1, "main": 1}, from("events.handler_0", "Handler0")),
+		// A dispatched helper script calls ops.main too, but the charm has its charm.py.
+		pyFile("src/log_rotation.py", []pyextract.Symbol{fn("main", 1)}, map[string]int{"main": 1, "ops": 1}, pyextract.Import{Module: "ops"}))
+	r := Rank(in)
+	if r.Files[0].Path != "src/charm.py" || !hasSignal(r.Files[0], SigHubLead) {
+		t.Errorf("order %v, charm.py signals %+v", paths(r), fileOf(t, r, "src/charm.py").Signals)
+	}
+	if hasSignal(fileOf(t, r, "src/log_rotation.py"), SigHub) {
+		t.Error("a helper script calling ops.main is not the entry point of a charm with a charm.py")
+	}
+	if math.Abs(r.Files[0].Score/r.Files[1].Score-HubLead) > 1e-3 {
+		t.Errorf("lead %v / %v, want %v", r.Files[0].Score, r.Files[1].Score, HubLead)
+	}
+}
+
+func TestLibraryIntent(t *testing.T) {
+	const big, small = "lib/charms/data_platform_libs/v0/data_interfaces.py", "lib/charms/observability_libs/v0/kubernetes_service_patch.py"
+	withText := func(text string) Result {
+		in := demoCharm()
+		for k := range in.Files {
+			switch in.Files[k].Path {
+			case big:
+				in.Files[k].Lines = 3000
+			case small:
+				in.Files[k].Lines = 400
+			}
+		}
+		if text != "" {
+			in.Mentions = []string{text}
+		}
+		return Rank(in)
+	}
+	base := withText("")
+	// A library refresh: the vendored libraries lead, the larger first; the charm's own
+	// library is not lifted (it is published from here, not fetched).
+	r := withText("chore: update charm libraries")
+	if got := paths(r)[:2]; !slices.Equal(got, []string{big, small}) || !hasSignal(r.Files[0], SigLibUpdate) {
+		t.Errorf("library update: top %v, signals %+v", got, r.Files[0].Signals)
+	}
+	if f := fileOf(t, r, "lib/charms/demo_db/v0/api.py"); hasSignal(f, SigLibUpdate) {
+		t.Errorf("own library lifted: %+v", f.Signals)
+	}
+	// Libraries named in passing, a library named by file, or an update verb only in the
+	// body of a squashed PR: the libraries rise (lib-intent) but the charm's code leads.
+	for _, text := range []string{
+		"feat: use the new library for the database relation",
+		"chore: upgrade data_interfaces.py library to fix the relation",
+		"fix: database relation\n\n* update charm libraries",
+	} {
+		r := withText(text)
+		if r.Files[0].Class != ClassSource || hasSignal(fileOf(t, r, big), SigLibUpdate) {
+			t.Errorf("%q: order %v", text, paths(r))
+		}
+		if f := fileOf(t, r, big); !hasSignal(f, SigLibIntent) && !hasSignal(f, SigMentionFile) || position(r, big) >= position(base, big) {
+			t.Errorf("%q: %s %d → %d, %+v", text, big, position(base, big), position(r, big), f.Signals)
+		}
+	}
+}
+
+func TestOwnLibraryAndYAMLBelowCode(t *testing.T) {
+	// The charm's own library and its YAML are central in the graph but edited less than
+	// its code: both carry their factor, which a path in the task lifts for the library.
+	in := demoCharm()
+	const own = "lib/charms/demo_db/v0/api.py"
+	r := Rank(in)
+	if f := fileOf(t, r, own); signal(f, SigOwnLib).Value != OwnLibPenalty {
+		t.Errorf("own library signals %+v", f.Signals)
+	}
+	if f := fileOf(t, r, "metadata.yaml"); signal(f, SigYAML).Value != YAMLFactor {
+		t.Errorf("metadata.yaml signals %+v", f.Signals)
+	}
+	in.Mentions = []string{"fix " + own + " status"}
+	if f := fileOf(t, Rank(in), own); hasSignal(f, SigOwnLib) || position(Rank(in), own) != 0 {
+		t.Errorf("named own library: position %d, signals %+v", position(Rank(in), own), f.Signals)
+	}
+}
+
+func TestLexicalScaleIgnoresTestsAndLibraries(t *testing.T) {
+	// A test file using every word of the task does not set the scale: the best-matching
+	// module of the charm still gets the full factor.
+	in := demoCharm()
+	in.Files = append(in.Files,
+		pyFile("src/throttle.py", []pyextract.Symbol{fn("apply_network_throttle", 1)}, nil),
+		pyFile("tests/unit/test_throttle.py", []pyextract.Symbol{fn("test_network_throttle_limit", 1), fn("test_network_throttle_apply", 9)},
+			map[string]int{"apply_network_throttle": 4, "network_throttle_limit": 3}))
+	in.Mentions = []string{"network throttle limit"}
+	r := Rank(in)
+	if s := signal(fileOf(t, r, "src/throttle.py"), SigMentionWords).Value; s != roundSig(math.Exp(LexBoost)) {
+		t.Errorf("throttle.py lexical factor %v, want %v", s, roundSig(math.Exp(LexBoost)))
+	}
+	if position(r, "src/throttle.py") > position(r, "tests/unit/test_throttle.py") {
+		t.Errorf("order %v", paths(r))
+	}
+}
+
 func TestImportsResolveAndPromote(t *testing.T) {
 	charms := []charmyaml.Charm{{Name: "kafka-k8s", Dir: "k8s", Files: []string{"k8s/metadata.yaml"}}}
 	in := Input{Charms: charms, Files: []pyextract.File{
@@ -450,6 +590,23 @@ func TestImportsResolveAndPromote(t *testing.T) {
 	}
 	if !hasSignal(fileOf(t, r, "k8s/src/charm.py"), SigHub) {
 		t.Error("entry point not detected")
+	}
+}
+
+func TestTestCodeNotUsedByCharmCode(t *testing.T) {
+	// A test charm's copy of a library defines a name the charm uses from a pip package:
+	// charm code never imports tests, so the copy gets nothing from it.
+	in := Input{Files: []pyextract.File{
+		pyFile("src/charm.py", []pyextract.Symbol{cls("DemoCharm", 1)}, map[string]int{"JujuTopology": 3}, from("cosl", "JujuTopology")),
+		pyFile("tests/integration/tester/lib/charms/obs/v0/juju_topology.py", []pyextract.Symbol{cls("JujuTopology", 1)}, nil),
+		pyFile("tests/unit/test_topology.py", []pyextract.Symbol{fn("test_topology", 1)}, map[string]int{"JujuTopology": 1}),
+	}}
+	const copyPath = "tests/integration/tester/lib/charms/obs/v0/juju_topology.py"
+	with := signal(fileOf(t, Rank(in), copyPath), SigPageRank).Value
+	in.Files[0].Refs, in.Files[0].Imports = nil, nil
+	without := signal(fileOf(t, Rank(in), copyPath), SigPageRank).Value
+	if with != without || with == 0 {
+		t.Errorf("the charm's reference reached the test copy: pagerank %v, %v without it", with, without)
 	}
 }
 

@@ -24,12 +24,12 @@ func (r *ranker) symbolFlows(a adjacency, pr []float64) []float64 {
 // other files and how often the file itself uses it. Ties go to the earlier line.
 func (r *ranker) pySymbols(i int, flows []float64) []Symbol {
 	f := r.nodes[i].py
-	self := map[int]float64{} // slot → sqrt(uses in the file)
+	self := map[int]float64{} // name index → sqrt(uses in the file)
 	maxSelf, maxFlow := 0.0, 0.0
-	for _, ref := range f.Refs {
-		if sl := r.slot(ref.Name, i); sl >= 0 && ref.Count > 0 {
-			self[sl] = math.Sqrt(float64(ref.Count))
-			maxSelf = max(maxSelf, self[sl])
+	for k, ref := range f.Refs {
+		if id := r.refIDs[i][k]; r.slot(id, i) >= 0 && ref.Count > 0 {
+			self[id] = math.Sqrt(float64(ref.Count))
+			maxSelf = max(maxSelf, self[id])
 		}
 	}
 	// A symbol's flow is what reaches its name; a class also gets what reaches its most used
@@ -38,7 +38,7 @@ func (r *ranker) pySymbols(i int, flows []float64) []Symbol {
 	slots := make([]int, len(f.Symbols))
 	classes := map[string]int{}
 	for k, s := range f.Symbols {
-		if slots[k] = r.slot(ident(s.Name), i); slots[k] >= 0 {
+		if slots[k] = r.slot(r.symIDs[i][k], i); slots[k] >= 0 {
 			flow[k] = flows[slots[k]]
 		}
 		if s.Kind == pyextract.KindClass {
@@ -59,26 +59,30 @@ func (r *ranker) pySymbols(i int, flows []float64) []Symbol {
 	}
 	syms := make([]Symbol, 0, len(f.Symbols))
 	for k, s := range f.Symbols {
-		id, sl := ident(s.Name), slots[k]
+		id := r.symIDs[i][k]
 		key := r.nodes[i].path + "\x00" + s.Name
 		sym := Symbol{Name: s.Name, Kind: s.Kind, Qualifier: s.Qualifier, Signature: s.Signature, Line: s.Line,
 			Links: slices.Clone(r.handlerS[key])}
-		w := pyKindWeight(s.Kind) * visibility(id)
-		if s.Kind == pyextract.KindClass && isException(s) {
+		w := pyKindWeight(s.Kind) * visibility(ident(s.Name))
+		switch {
+		case s.Kind != pyextract.KindClass:
+		case isException(s):
 			w *= ExceptionClassWeight
+		case isCharmClass(s):
+			w *= CharmClassWeight
 		}
 		if len(sym.Links) > 0 {
 			w *= HandlerSymbolWeight
 		}
-		if info := r.ids[id]; info != nil && info.mention || r.hotSym[key] {
+		if id >= 0 && r.info[id].mention || r.hotSym[key] {
 			w *= MentionSymbolWeight
 		}
 		rel := 1.0
 		if maxFlow > 0 {
 			rel += RefBoost * flow[k] / maxFlow
 		}
-		if maxSelf > 0 && sl >= 0 {
-			rel += SelfRefBoost * self[sl] / maxSelf
+		if maxSelf > 0 && id >= 0 {
+			rel += SelfRefBoost * self[id] / maxSelf
 		}
 		sym.Score = roundSig(w * rel)
 		syms = append(syms, sym)
@@ -93,10 +97,8 @@ func (r *ranker) yamlSymbols(p string) []Symbol {
 	syms := []Symbol{}
 	var uses []float64
 	maxUse := 0.0
-	for _, d := range r.decls {
-		if d.file != p {
-			continue
-		}
+	for _, k := range r.declsOf[p] {
+		d := r.decls[k]
 		u := 0.0
 		if d.iface != nil {
 			u = math.Sqrt(float64(len(d.iface.Handlers) + len(d.iface.Reads)))
@@ -139,6 +141,16 @@ func isException(s pyextract.Symbol) bool {
 	}
 	for _, b := range s.Bases {
 		if strings.HasSuffix(b, "Error") || strings.HasSuffix(b, "Exception") {
+			return true
+		}
+	}
+	return false
+}
+
+// isCharmClass reports a charm class: derived from ops' CharmBase (or TypedCharmBase[...]).
+func isCharmClass(s pyextract.Symbol) bool {
+	for _, b := range s.Bases {
+		if b, _, _ = strings.Cut(b, "["); strings.HasSuffix(b, "CharmBase") {
 			return true
 		}
 	}

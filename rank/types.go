@@ -2,11 +2,20 @@
 //
 // Input: the Python files (pyextract), the charms (charmyaml), the links (linker) and what the
 // agent is working on (focus paths, mention text). It builds a reference graph over files
-// (a file that references a name points to the files that define it; a YAML file points to
-// the files that handle its interfaces and they point back) and runs PageRank over it with
-// gonum, personalised toward the focus and mentions. Output: a Result, every file in rank
-// order with its score, the named signals behind the score, and its symbols in importance
-// order. Every weight is a named constant in weights.go with a comment saying why.
+// with gonum (a file that references a name points to the files that define it, resolved
+// through imports where it can; a file points to the modules it imports; a YAML file points to
+// the files that handle its interfaces and they point back) and runs personalised PageRank
+// over it: restarts go mostly to first-party code and the charm's YAML, and to the focused
+// files and the files, identifiers and interfaces the task text names. The PageRank score is
+// then square-rooted (centrality says what to read more than what a change edits) and
+// multiplied by class factors (entry point up; vendored libraries, tests, the charm's YAML and
+// its own published library down; the entry point leads unless the task points elsewhere) and
+// by a BM25 match of the task's words against each file's identifier words. A library-update
+// task ("chore: update charm libraries") puts the vendored libraries first, largest first.
+// docs/eval.md has the dev-case figures behind the weights. Output: a Result, every file in rank order with its
+// score, the named signals behind the score, and its symbols in importance order. Every
+// weight is a named constant in weights.go with a comment saying why; scores are rounded to
+// ScoreDigits significant digits and ties broken by path, so the order never flips on noise.
 package rank
 
 import (

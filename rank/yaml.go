@@ -15,6 +15,7 @@ type decl struct {
 	file  string            // the declaring YAML file
 	lkind string            // the linker kind (relation, config, action, ...)
 	iface *linker.Interface // the linker's view of it, nil when the linker has none
+	doc   string            // the description's first line (config options and actions)
 }
 
 // YAML symbol kinds (rank.Symbol.Kind for YAML files).
@@ -35,9 +36,9 @@ func declarations(charms []charmyaml.Charm, links linker.Result) []decl {
 	for ci := range charms {
 		c := &charms[ci]
 		li := linksOf(c, links)
-		add := func(kind, lkind, name string, pos charmyaml.Pos, sig string) {
+		add := func(kind, lkind, name string, pos charmyaml.Pos, sig, doc string) {
 			d := decl{sym: Symbol{Name: name, Kind: kind, Signature: sig, Line: pos.Line},
-				file: cleanPath(pos.File), lkind: lkind}
+				file: cleanPath(pos.File), lkind: lkind, doc: doc}
 			if d.file == "." || pos.File == "" {
 				d.file = defaultYAML(c)
 			}
@@ -78,22 +79,22 @@ func declarations(charms []charmyaml.Charm, links linker.Result) []decl {
 			}
 		}
 		for _, r := range c.Relations {
-			add(SymRelation, linker.KindRelation, r.Name, r.Pos, relationSig(r))
+			add(SymRelation, linker.KindRelation, r.Name, r.Pos, relationSig(r), "")
 		}
 		for _, o := range c.Config {
-			add(SymConfig, linker.KindConfig, o.Name, o.Pos, configSig(o))
+			add(SymConfig, linker.KindConfig, o.Name, o.Pos, configSig(o), o.Description)
 		}
 		for _, a := range c.Actions {
-			add(SymAction, linker.KindAction, a.Name, a.Pos, actionSig(a))
+			add(SymAction, linker.KindAction, a.Name, a.Pos, actionSig(a), a.Description)
 		}
 		for _, k := range c.Containers {
-			add(SymContainer, linker.KindContainer, k.Name, k.Pos, containerSig(k))
+			add(SymContainer, linker.KindContainer, k.Name, k.Pos, containerSig(k), "")
 		}
 		for _, s := range c.Storage {
-			add(SymStorage, linker.KindStorage, s.Name, s.Pos, storageSig(s))
+			add(SymStorage, linker.KindStorage, s.Name, s.Pos, storageSig(s), "")
 		}
 		for _, r := range c.Resources {
-			add(SymResource, linker.KindResource, r.Name, r.Pos, resourceSig(r))
+			add(SymResource, linker.KindResource, r.Name, r.Pos, resourceSig(r), "")
 		}
 	}
 	return out

@@ -1,0 +1,75 @@
+package rank
+
+import (
+	"maps"
+	"math"
+	"slices"
+)
+
+// lexical scores each file against the task text with BM25 over the words of its
+// identifiers: the words of its path, of the names it defines, of the names it uses and, for
+// a YAML file, of the interfaces it declares and their descriptions. This finds the file a
+// task is about when the task names neither a file nor an exact identifier ("rebalance
+// action when role not set", "job name suffix"). It returns nil without task words.
+func (r *ranker) lexical() []float64 {
+	if len(r.ment.words) == 0 {
+		return nil
+	}
+	query := slices.Sorted(maps.Keys(r.ment.words))
+	qi := make(map[string]int, len(query))
+	for k, w := range query {
+		qi[w] = k
+	}
+	n := len(r.nodes)
+	tf := make([][]float64, n) // per file, per query word
+	length := make([]float64, n)
+	df := make([]int, len(query))
+	for i, nd := range r.nodes {
+		bag := make([]float64, len(query))
+		add := func(words []string, w float64) {
+			for _, word := range words {
+				if k, ok := qi[word]; ok {
+					bag[k] += w
+				}
+			}
+			length[i] += w * float64(len(words))
+		}
+		add(r.words.words(nd.path), LexPathWeight)
+		if nd.py != nil {
+			for _, id := range r.symIDs[i] {
+				if id >= 0 {
+					add(r.wordsOf(id), LexDefWeight)
+				}
+			}
+			for _, id := range r.refIDs[i] {
+				add(r.wordsOf(id), LexRefWeight)
+			}
+		}
+		for _, k := range r.declsOf[nd.path] {
+			add(r.words.words(r.decls[k].sym.Name), LexDefWeight)
+			add(r.words.words(r.decls[k].doc), LexRefWeight)
+		}
+		for k, x := range bag {
+			if x > 0 {
+				df[k]++
+			}
+		}
+		tf[i] = bag
+	}
+	avg := 0.0
+	for _, l := range length {
+		avg += l
+	}
+	avg /= float64(n)
+	out := make([]float64, n)
+	for i, bag := range tf {
+		norm := BM25K1 * (1 - BM25B + BM25B*length[i]/max(avg, 1))
+		for k, x := range bag {
+			if x > 0 {
+				idf := math.Log(1 + (float64(n)-float64(df[k])+0.5)/(float64(df[k])+0.5))
+				out[i] += idf * x * (BM25K1 + 1) / (x + norm)
+			}
+		}
+	}
+	return out
+}
