@@ -16,6 +16,7 @@ package render
 
 import (
 	"fmt"
+	"path"
 	"strconv"
 	"strings"
 
@@ -92,7 +93,7 @@ func Render(r rank.Result, opt Options) (Output, error) {
 		EffectiveTokens: EffectiveTokens(opt.Tokens, opt.Pressure)}
 	focus := map[string]bool{}
 	for _, f := range opt.Focus {
-		focus[strings.TrimPrefix(f, "./")] = true
+		focus[strings.TrimPrefix(path.Clean(f), "./")] = true
 	}
 	var doc document
 	switch opt.View {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cantrip-dev/charmcraft-map/pyextract"
 	"github.com/cantrip-dev/charmcraft-map/rank"
 )
 
@@ -137,6 +138,20 @@ func TestYAMLLinksAndOneLineValues(t *testing.T) {
 	}
 }
 
+func TestLongLinesClipped(t *testing.T) {
+	long := "LOCALES = [" + strings.Repeat(`"aa_DJ", `, 40) + "]"
+	sig := "def configure(" + strings.Repeat("option_name: str = 'x', ", 20) + "):"
+	r := rank.Result{Files: []rank.File{{Path: "src/locales.py", Score: 1, Symbols: []rank.Symbol{
+		{Name: "LOCALES", Kind: "constant", Signature: long}, {Name: "configure", Kind: "function", Signature: sig}}}}}
+	lines := strings.Split(mustRender(t, r, Options{View: ViewAll}).Text, "\n")
+	if got := []rune(lines[1]); len(got) != 2+maxConstantChars || got[len(got)-1] != '…' {
+		t.Errorf("constant line %q", lines[1])
+	}
+	if got := []rune(lines[2]); len(got) != 2+maxLineChars || got[len(got)-1] != '…' {
+		t.Errorf("signature line %q", lines[2])
+	}
+}
+
 func TestExplain(t *testing.T) {
 	out := mustRender(t, small(), Options{View: ViewFull, Tokens: 1500, Explain: true})
 	if !strings.Contains(out.Text, "src/charm.py:\n  # score=0.5 hub-entrypoint=3 pagerank=0.125\n  class DemoCharm") {
@@ -227,6 +242,28 @@ func TestBodyEditLeavesTextUnchanged(t *testing.T) {
 		if x, y := mustRender(t, a, Options{View: view, Tokens: 1500}).Text, mustRender(t, b, Options{View: view, Tokens: 1500}).Text; x != y {
 			t.Errorf("%s view changed:\n%s\n%s", view, x, y)
 		}
+	}
+}
+
+func TestBodyEditThroughRank(t *testing.T) {
+	// The same tree before and after an edit inside a function body: later definitions move
+	// down, the file grows, a local name is used more. Rank and the full view are unchanged.
+	tree := func(shift, localUses int) rank.Input {
+		sym := func(name, kind, qual string, line int) pyextract.Symbol {
+			return pyextract.Symbol{Name: name, Kind: kind, Qualifier: qual, Line: line, EndLine: line + 3, Signature: "def " + name + "(self):"}
+		}
+		return rank.Input{Files: []pyextract.File{
+			{Path: "src/charm.py", Lines: 100 + shift, Symbols: []pyextract.Symbol{
+				{Name: "Shop", Kind: "class", Line: 5, Signature: "class Shop(ops.CharmBase):"},
+				sym("Shop._on_start", "method", "Shop", 10), sym("Shop._on_stop", "method", "Shop", 30+shift), sym("Shop._tidy", "method", "Shop", 50+shift)},
+				Refs: []pyextract.Ref{{Name: "helper_function", Count: 2}, {Name: "tmp", Count: 1 + localUses}}},
+			{Path: "src/helpers.py", Lines: 20, Symbols: []pyextract.Symbol{{Name: "helper_function", Kind: "function", Line: 1, Signature: "def helper_function():"}}},
+		}}
+	}
+	before := mustRender(t, rank.Rank(tree(0, 0)), Options{View: ViewFull, Tokens: 1500})
+	after := mustRender(t, rank.Rank(tree(7, 3)), Options{View: ViewFull, Tokens: 1500})
+	if before.Text != after.Text || before.Text == "" {
+		t.Errorf("a body edit changed the map:\n%s\n---\n%s", before.Text, after.Text)
 	}
 }
 
