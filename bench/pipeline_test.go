@@ -2,6 +2,7 @@
 // cold, warm and touched paths without process start-up:
 //
 //	go test ./bench -run '^$' -bench Map/warm -files 2000 -cpuprofile cpu.out
+//	go test ./bench -run '^$' -bench Map/cold -root ~/src/postgresql-operator -cpuprofile cpu.out
 package bench_test
 
 import (
@@ -14,13 +15,30 @@ import (
 
 	"github.com/cantrip-dev/charmcraft-map/app"
 	"github.com/cantrip-dev/charmcraft-map/bench/benchtree"
+	"github.com/cantrip-dev/charmcraft-map/bench/internal/treecopy"
+	"github.com/cantrip-dev/charmcraft-map/render"
 	"github.com/cantrip-dev/charmcraft-map/repomap"
 )
 
-var files = flag.Int("files", 2000, "Python files in the generated repository")
+var (
+	files = flag.Int("files", 2000, "Python files in the generated repository")
+	root  = flag.String("root", "", "measure a copy of this repository instead of a generated one")
+)
+
+// tree returns the repository to measure: a copy of -root, or a generated one of -files.
+func tree(b *testing.B) string {
+	if *root == "" {
+		return benchtree.Dir(b, *files)
+	}
+	dir := b.TempDir()
+	if err := treecopy.Copy(*root, dir, repomap.CacheFile); err != nil {
+		b.Fatal(err)
+	}
+	return dir
+}
 
 func BenchmarkMap(b *testing.B) {
-	dir := benchtree.Dir(b, *files)
+	dir := tree(b)
 	cache := filepath.Join(dir, repomap.CacheFile)
 	touched := filepath.Join(dir, "src", "charm.py")
 	if es, err := os.ReadDir(filepath.Join(dir, "charms")); err == nil && len(es) > 0 {
@@ -61,6 +79,35 @@ func BenchmarkMap(b *testing.B) {
 			i++
 			b.StartTimer()
 			run(b)
+		}
+	})
+}
+
+// BenchmarkStages times link, rank and render alone on the tree (-files or -root), to see
+// which one grows faster than the tree.
+func BenchmarkStages(b *testing.B) {
+	t, err := repomap.Load(repomap.Options{Root: tree(b), NoCache: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	links := t.Link()
+	ranked := t.Rank(links, nil, nil)
+	b.Run("link", func(b *testing.B) {
+		for b.Loop() {
+			t.Link()
+		}
+	})
+	b.Run("rank", func(b *testing.B) {
+		for b.Loop() {
+			t.Rank(links, nil, nil)
+		}
+	})
+	b.Run("render", func(b *testing.B) {
+		opt := render.Options{View: render.ViewFull, Tokens: app.DefaultTokens, Tokenizer: render.TokCL100k}
+		for b.Loop() {
+			if _, err := render.Render(ranked, opt); err != nil {
+				b.Fatal(err)
+			}
 		}
 	})
 }

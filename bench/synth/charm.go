@@ -192,7 +192,7 @@ func (g *gen) charmPy(c *charm) string {
 	f.line("def __init__(self, *args: Any) -> None:")
 	f.in()
 	f.line("super().__init__(*args)")
-	attrs := []string{}
+	var objs []string
 	for _, r := range c.relations {
 		if r.lib == nil {
 			continue
@@ -208,19 +208,25 @@ func (g *gen) charmPy(c *charm) string {
 			arg = fmt.Sprintf(", %q", r.name)
 		}
 		f.linef("self.%s = %s(self%s)", r.attr, libClass(r), arg)
-		attrs = append(attrs, r.attr)
+		objs = append(objs, r.attr)
 	}
 	if c.own != nil {
 		f.linef("self._client = %s(self.app.name)", c.own.exports[0])
-		attrs = append(attrs, "_client")
+		objs = append(objs, "_client")
 	}
 	for _, h := range c.helpers {
 		if h.manager != "" {
-			attr := strings.ToLower(h.manager[:1]) + h.manager[1:]
-			attr = snakeCase(attr)
+			attr := snakeCase(h.manager)
 			f.linef("self.%s = %s(self)", attr, h.manager)
-			attrs = append(attrs, attr)
+			objs = append(objs, attr)
 		}
+	}
+	state := make([]string, g.between(1, 3))
+	stateNames := g.namer()
+	stateNames.reserve(append(objs, "_peers", "_pebble_layer")...)
+	for i := range state {
+		state[i] = stateNames.take("_"+g.pick(nouns), "_")
+		f.linef("self.%s = %s", state[i], g.pick([]string{"{}", "[]", "None"}))
 	}
 	observe := "self.framework.observe"
 	if g.chance(0.15) {
@@ -289,7 +295,7 @@ func (g *gen) charmPy(c *charm) string {
 	for i := range methods {
 		methods[i] = names.take("_"+g.pick(verbs)+"_"+g.pick(nouns), "_")
 	}
-	s := &scope{method: true, selfFns: methods, fns: fns, attrs: attrs, err: "RuntimeError", domain: g.charmDomain(c, "self")}
+	s := &scope{method: true, selfFns: methods, fns: fns, attrs: state, objs: objs, err: "RuntimeError", domain: g.charmDomain(c, "self")}
 	for _, h := range hs {
 		f.line("")
 		g.handlerBody(f, c, "self", h, s)

@@ -160,7 +160,7 @@ func (g *gen) relationLib(f *pyFile, m *libModule, s *scope) {
 		f.line("self.framework.observe(charm.on[relation_name].relation_broken, self._on_relation_broken)")
 		f.out()
 		in := s.fork()
-		in.method, in.attrs = true, []string{"_relation_name", "_charm"}
+		in.method, in.objs = true, []string{"_relation_name", "_charm"}
 		for _, hd := range []struct{ name, typ, ev string }{
 			{"_on_relation_changed", "RelationChangedEvent", m.events[0]},
 			{"_on_relation_broken", "RelationBrokenEvent", m.events[len(m.events)-1]},

@@ -2,6 +2,7 @@ package synth
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -32,7 +33,8 @@ type scope struct {
 	method  bool     // inside a method: self is available
 	selfFns []string // methods callable on self
 	fns     []string // functions callable by bare name (module level or imported)
-	attrs   []string // self attributes that hold collections
+	attrs   []string // self attributes holding plain state, read and assigned
+	objs    []string // self attributes holding objects (library objects, managers), only read
 	err     string   // exception class to raise
 	// domain, when set, emits one statement specific to the file's role (a config read, a
 	// relation lookup, a Harness call) and reports whether it did.
@@ -52,6 +54,8 @@ func (g *gen) arg(s *scope) string {
 		return g.pick(s.vars)
 	case s.method && len(s.attrs) > 0 && g.chance(0.5):
 		return "self." + g.pick(s.attrs)
+	case s.method && len(s.objs) > 0 && g.chance(0.3):
+		return "self." + g.pick(s.objs)
 	case g.chance(0.5):
 		return fmt.Sprintf("%q", g.pick(nouns)+"-"+g.pick(nouns))
 	default:
@@ -82,10 +86,15 @@ func (g *gen) call(s *scope) string {
 	return fmt.Sprintf("%s(%s)", g.callee(s), strings.Join(args, ", "))
 }
 
+// newVar binds a local name not yet bound in s. Fresh names keep the generated code free of
+// reassignment cycles (a = b ... b = a), which real charm code does not have.
 func (g *gen) newVar(s *scope) string {
 	v := g.pick(nouns)
 	if g.chance(0.4) {
 		v = g.pick(adjectives) + "_" + v
+	}
+	for i := 2; slices.Contains(s.vars, v); i++ {
+		v = fmt.Sprintf("%s_%d", strings.TrimRight(v, "_0123456789"), i)
 	}
 	s.vars = append(s.vars, v)
 	return v
@@ -139,9 +148,8 @@ func (g *gen) stmt(f *pyFile, s *scope) {
 		}
 	case k == 5 && nest:
 		in := s.fork()
-		item := g.pick(nouns)
-		in.vars = append(in.vars, item)
-		f.linef("for %s in %s:", item, g.arg(s))
+		coll := g.arg(s)
+		f.linef("for %s in %s:", g.newVar(in), coll)
 		f.in()
 		g.stmts(f, in, g.between(1, 3))
 		f.out()

@@ -24,6 +24,7 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/cantrip-dev/charmcraft-map/bench/internal/treecopy"
 	"github.com/cantrip-dev/charmcraft-map/bench/synth"
 	"github.com/cantrip-dev/charmcraft-map/repomap"
 )
@@ -103,7 +104,7 @@ func bench(o options, w io.Writer) error {
 			name = fmt.Sprintf("synthetic-%d", o.gen)
 			err = synth.Generate(tmp, o.gen, o.seed)
 		} else {
-			err = copyTree(o.root, tmp, repomap.CacheFile)
+			err = treecopy.Copy(o.root, tmp, repomap.CacheFile)
 		}
 		if err != nil {
 			return err

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -139,44 +138,6 @@ func medianOf(ds []time.Duration) time.Duration {
 		return ds[len(ds)/2]
 	}
 	return (ds[len(ds)/2-1] + ds[len(ds)/2]) / 2
-}
-
-// copyTree copies src into dst (regular files, directories and symbolic links as they are),
-// leaving out .git and the cache file, so a benchmark never touches the tree it measures.
-func copyTree(src, dst, cacheFile string) error {
-	return filepath.WalkDir(src, func(p string, e fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(src, p)
-		if err != nil {
-			return err
-		}
-		if e.IsDir() && e.Name() == ".git" || rel == cacheFile {
-			if e.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		to := filepath.Join(dst, rel)
-		switch {
-		case e.IsDir():
-			return os.MkdirAll(to, 0o755)
-		case e.Type()&fs.ModeSymlink != 0:
-			target, err := os.Readlink(p)
-			if err != nil {
-				return err
-			}
-			return os.Symlink(target, to)
-		case e.Type().IsRegular():
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			return os.WriteFile(to, b, 0o644)
-		}
-		return nil
-	})
 }
 
 // touchTarget picks the file the touched runs edit: the first charm's src/charm.py, else the

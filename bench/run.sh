@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Benchmarks charmcraft-map the way issue 4 measures it: builds the binary, then runs cmbench
+# on a generated 2,000-file repository, a generated 10,000-file one, and every root given as
+# an argument, printing one table each. Run it from anywhere inside a clone:
+#
+#   bench/run.sh                                   # the two synthetic repositories
+#   bench/run.sh ~/src/postgresql-operator         # ... and a real charm
+#   RUNS=9 SIZES="2000" bench/run.sh               # more runs, fewer sizes
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+runs=${RUNS:-5}
+sizes=${SIZES:-2000 10000}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+go build -o "$tmp/charmcraft-map" ./cmd/charmcraft-map
+go build -o "$tmp/cmbench" ./bench/cmd/cmbench
+
+for n in $sizes; do
+	"$tmp/cmbench" -bin "$tmp/charmcraft-map" -runs "$runs" -gen "$n"
+done
+for root in "$@"; do
+	"$tmp/cmbench" -bin "$tmp/charmcraft-map" -runs "$runs" -root "$root"
+done
