@@ -80,7 +80,7 @@ func Parse(path string, src []byte) File {
 	e := extractor{t: t, f: &f}
 	e.definitions()
 	e.references(sc)
-	f.Facts = extractFacts(tr.RootNode(), t.src)
+	f.Facts = factsOf(&t) // t is the whole tree, flattened once
 	return f
 }
 
