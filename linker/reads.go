@@ -196,11 +196,7 @@ func (l *charmLinker) configKey(fi *fileInfo, k *pyextract.KeyAccess) {
 		}
 		names, ok := l.strs(&k.Key, c)
 		if !ok && len(names) == 0 {
-			if !fi.library {
-				u := at
-				u.Detail = k.Object.String() + "[" + k.Key.String() + "]"
-				l.unresolved = append(l.unresolved, u)
-			}
+			l.unresolvedKey(fi, at, k)
 			continue
 		}
 		for _, n := range names {
@@ -286,11 +282,7 @@ func (l *charmLinker) linkParams() {
 			at := siteAt(fi, k.Scope, ViaParam, k.Via)
 			names, ok := l.strs(&k.Key, &ctx{file: fi, cls: fi.classes[k.Class], fn: k.Func})
 			if !ok && len(names) == 0 {
-				if !fi.library {
-					u := at
-					u.Detail = k.Object.String() + "[" + k.Key.String() + "]"
-					l.unresolved = append(l.unresolved, u)
-				}
+				l.unresolvedKey(fi, at, k)
 				continue
 			}
 			for _, n := range names {
@@ -366,4 +358,14 @@ func (l *charmLinker) namedHandlers() map[string][]Handler {
 		}
 	}
 	return out
+}
+
+// unresolvedKey records a key read whose name cannot be resolved statically; names inside
+// vendored libraries are the library's business, not the charm's.
+func (l *charmLinker) unresolvedKey(fi *fileInfo, at Site, k *pyextract.KeyAccess) {
+	if fi.library {
+		return
+	}
+	at.Detail = k.Object.String() + "[" + k.Key.String() + "]"
+	l.unresolved = append(l.unresolved, at)
 }
