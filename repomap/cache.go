@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -144,8 +145,27 @@ func loadCache(root string) (cache, string) {
 // never scanned, so a warm run costs a read of the file, not a parse of it. A file written by
 // someone else (no memo first) yields no memo.
 func readMemo(data []byte) memoDoc {
+	return decodeMemo(bytes.NewReader(data))
+}
+
+// peekMemo reads the memo straight from the cache file, reading no further than it: on a
+// large tree the file is many megabytes, the memo a few kilobytes.
+func peekMemo(root string) memoDoc {
+	p := filepath.Join(root, CacheFile)
+	if fi, err := os.Lstat(p); err != nil || !fi.Mode().IsRegular() {
+		return memoDoc{}
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return memoDoc{}
+	}
+	defer f.Close()
+	return decodeMemo(io.LimitReader(f, maxCacheBytes))
+}
+
+func decodeMemo(r io.Reader) memoDoc {
 	var m memoDoc
-	dec := json.NewDecoder(bytes.NewReader(data))
+	dec := json.NewDecoder(r)
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
 		return m
 	}

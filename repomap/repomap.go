@@ -114,9 +114,8 @@ func Load(opt Options) (*Tree, error) {
 
 	var c cache
 	if !opt.NoCache {
-		data, warn := readCacheFile(root)
 		if opt.MemoKey != "" && !opt.Refresh {
-			if m := readMemo(data); m.Fingerprint == fp {
+			if m := peekMemo(root); m.Fingerprint == fp {
 				for i := range m.Outputs {
 					if m.Outputs[i].Key == opt.MemoKey {
 						t.Memo = &m.Outputs[i]
@@ -125,6 +124,7 @@ func Load(opt Options) (*Tree, error) {
 				}
 			}
 		}
+		data, warn := readCacheFile(root)
 		var warn2 string
 		c, warn2 = decodeCache(data)
 		for _, w := range []string{warn, warn2} {
