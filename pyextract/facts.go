@@ -85,7 +85,8 @@ type factWalker struct {
 	stack []factFrame
 }
 
-// extractFacts walks a parsed module and returns the linker facts (see Facts). The walk runs
+// factsOf walks a flattened module (whole, from the module node) and returns the linker facts
+// (see Facts). The walk runs
 // over the flattened tree with an explicit stack, so nesting depth costs memory, not Go
 // stack, and no node costs a call into C.
 //
@@ -105,15 +106,6 @@ type factWalker struct {
 //   - Keys and AttrReads are recorded on chains whose last name ends in "config", "params"
 //     or "cfg" (Keys also: relations, storages, containers), or on a local name bound to
 //     such a chain in the same function.
-func extractFacts(root *sitter.Node, src []byte) Facts {
-	if root == nil {
-		return Facts{}
-	}
-	t, _ := flatten(root, src, 0, 0, nil, nil)
-	return factsOf(&t)
-}
-
-// factsOf is extractFacts on a tree already flattened (whole, from the module node).
 func factsOf(t *tree) Facts {
 	if len(t.nodes) == 0 {
 		return Facts{}

@@ -17,7 +17,8 @@ func parseFacts(t *testing.T, src string) Facts {
 		t.Fatal(err)
 	}
 	defer tree.Close()
-	return extractFacts(tree.RootNode(), []byte(src))
+	flat, _ := flatten(tree.RootNode(), []byte(src), 0, 0, nil, nil)
+	return factsOf(&flat)
 }
 
 func TestFactsObserves(t *testing.T) {

@@ -44,7 +44,7 @@ var cantripKinds = map[string]bool{
 }
 
 // memoKey is the top-level key of the output memo; it is written first so that a warm run
-// reads only it (see readMemo).
+// reads only it (see decodeMemo).
 const memoKey = "x_charmcraft_map_memo"
 
 // memoDoc remembers the last outputs printed for one state of the tree: Fingerprint covers
@@ -141,13 +141,6 @@ func loadCache(root string) (cache, string) {
 	return c, warn
 }
 
-// readMemo decodes only the memo, which we write as the first key: the rest of the file is
-// never scanned, so a warm run costs a read of the file, not a parse of it. A file written by
-// someone else (no memo first) yields no memo.
-func readMemo(data []byte) memoDoc {
-	return decodeMemo(bytes.NewReader(data))
-}
-
 // peekMemo reads the memo straight from the cache file, reading no further than it: on a
 // large tree the file is many megabytes, the memo a few kilobytes.
 func peekMemo(root string) memoDoc {
@@ -163,6 +156,9 @@ func peekMemo(root string) memoDoc {
 	return decodeMemo(io.LimitReader(f, maxCacheBytes))
 }
 
+// decodeMemo decodes only the memo, which we write as the first key: the rest of the file is
+// never scanned, so a warm run costs a read of the file's head, not a parse of it. A file
+// written by someone else (no memo first) yields no memo.
 func decodeMemo(r io.Reader) memoDoc {
 	var m memoDoc
 	dec := json.NewDecoder(r)
@@ -357,7 +353,7 @@ func writeCache(root string, entries []*cacheEntry, keep map[string]json.RawMess
 		raws[i] = k.raw
 	}
 	doc := struct {
-		Memo        *memoDoc          `json:"x_charmcraft_map_memo,omitempty"` // first: see readMemo
+		Memo        *memoDoc          `json:"x_charmcraft_map_memo,omitempty"` // first: see decodeMemo
 		Version     int               `json:"version"`
 		GeneratedAt float64           `json:"generated_at"`
 		Entries     []json.RawMessage `json:"entries"`

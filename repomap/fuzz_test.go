@@ -1,6 +1,7 @@
 package repomap
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -55,13 +56,13 @@ func FuzzCacheDecode(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	fp := readMemo(written).Fingerprint
+	fp := decodeMemo(bytes.NewReader(written)).Fingerprint
 	if fp == "" {
 		f.Fatal("the cache holds no memo")
 	}
 	facts := []string{
 		tokMtime, strconv.FormatInt(pyInfo.ModTime().UnixNano(), 10),
-		tokYAMLMtime, strconv.FormatInt(mtimeOf(filepath.Join(root, "metadata.yaml")), 10),
+		tokYAMLMtime, strconv.FormatInt(statFile(root, "metadata.yaml").mtime, 10),
 		tokHash, hashBytes([]byte(smallPy)),
 		tokPrint, fp,
 		tokSize, strconv.FormatInt(pyInfo.Size(), 10),

@@ -102,15 +102,12 @@ func Load(opt Options) (*Tree, error) {
 	}
 	t := &Tree{Root: root, Warnings: disc.Warnings}
 	stats := make([]stat, len(disc.Python))
-	parallel(len(disc.Python), func(i int) {
-		fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(disc.Python[i])))
-		if err != nil {
-			stats[i].err = err
-			return
-		}
-		stats[i] = stat{mtime: fi.ModTime().UnixNano(), size: fi.Size()}
-	})
-	fp := fingerprint(root, disc, stats)
+	parallel(len(disc.Python), func(i int) { stats[i] = statFile(root, disc.Python[i]) })
+	yamlStats := make(map[string]stat, len(disc.YAML))
+	for _, p := range disc.YAML {
+		yamlStats[p] = statFile(root, p)
+	}
+	fp := fingerprint(root, disc, stats, yamlStats)
 
 	var c cache
 	if !opt.NoCache {
@@ -150,7 +147,11 @@ func Load(opt Options) (*Tree, error) {
 		t.Warnings = append(t.Warnings, ch.Warnings...)
 		t.Charms = append(t.Charms, ch)
 		for file, defs := range charmDefs(ch) {
-			yamlEntries[file] = yamlEntry(file, mtimeOf(filepath.Join(root, filepath.FromSlash(file))), defs)
+			st, ok := yamlStats[file]
+			if !ok {
+				st = statFile(root, file)
+			}
+			yamlEntries[file] = yamlEntry(file, st.mtime, defs)
 		}
 	}
 
@@ -241,18 +242,14 @@ func (t *Tree) Save(m *Memo) {
 
 // fingerprint identifies the state of every input: the root, the binary, and each Python and
 // charm YAML file's path, mtime and size (an ignore-file change shows as a changed file list).
-func fingerprint(root string, d Discovered, stats []stat) string {
+func fingerprint(root string, d Discovered, stats []stat, yamlStats map[string]stat) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%d\x00%s\x00%s\n", ourVersion, root, binaryID())
 	for i, p := range d.Python {
 		fmt.Fprintf(h, "%s\x00%d\x00%d\n", p, stats[i].mtime, stats[i].size)
 	}
 	for _, p := range d.YAML {
-		var mtime, size int64
-		if fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(p))); err == nil {
-			mtime, size = fi.ModTime().UnixNano(), fi.Size()
-		}
-		fmt.Fprintf(h, "%s\x00%d\x00%d\n", p, mtime, size)
+		fmt.Fprintf(h, "%s\x00%d\x00%d\n", p, yamlStats[p].mtime, yamlStats[p].size)
 	}
 	return hex.EncodeToString(h.Sum(nil)[:16])
 }
@@ -298,7 +295,7 @@ func (t *Tree) parseAll(paths []string, stats []stat, c cache, progress func(int
 	parallel(len(todo), func(k int) {
 		i := todo[k]
 		p := paths[i]
-		f, e, reparsed, warn := parseOne(t.Root, p, c.ours[p])
+		f, e, reparsed, warn := parseOne(t.Root, p, stats[i], c.ours[p])
 		out[i], entries[i], warns[i] = f, e, warn
 		mu.Lock()
 		defer mu.Unlock()
@@ -326,28 +323,25 @@ func (t *Tree) parseAll(paths []string, stats []stat, c cache, progress func(int
 	return out, changed
 }
 
-// parseOne reads and parses one file, or reuses old when the bytes hash the same.
-func parseOne(root, p string, old *usable) (f pyextract.File, e *cacheEntry, reparsed bool, warn string) {
-	full := filepath.Join(root, filepath.FromSlash(p))
-	fi, err := os.Stat(full)
-	if err != nil {
-		return pyextract.File{Path: p}, nil, false, fmt.Sprintf("%s: skipped: %v", p, unwrapPathErr(err))
-	}
-	if fi.Size() > pyextract.MaxFileSize {
+// parseOne reads and parses one file, or reuses old when the bytes hash the same. st is the
+// file's stat taken before reading: if the file changes meanwhile, the next run sees a newer
+// mtime and reparses it.
+func parseOne(root, p string, st stat, old *usable) (f pyextract.File, e *cacheEntry, reparsed bool, warn string) {
+	if st.size > pyextract.MaxFileSize {
 		f = pyextract.File{Path: p, Errors: 1}
-		return f, newEntry(&f, fi.ModTime().UnixNano(), fi.Size(), ""), true, fileWarning(f, fi.Size())
+		return f, newEntry(&f, st.mtime, st.size, ""), true, fileWarning(f, st.size)
 	}
-	src, err := os.ReadFile(full)
+	src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
 	if err != nil {
 		return pyextract.File{Path: p}, nil, false, fmt.Sprintf("%s: skipped: %v", p, unwrapPathErr(err))
 	}
 	h := hashBytes(src)
 	if old != nil && old.hash == h && old.size == int64(len(src)) {
 		f = old.file
-		return f, newEntry(&f, fi.ModTime().UnixNano(), int64(len(src)), h), false, ""
+		return f, newEntry(&f, st.mtime, int64(len(src)), h), false, ""
 	}
 	f = pyextract.Parse(p, src)
-	return f, newEntry(&f, fi.ModTime().UnixNano(), int64(len(src)), h), true, fileWarning(f, int64(len(src)))
+	return f, newEntry(&f, st.mtime, int64(len(src)), h), true, fileWarning(f, int64(len(src)))
 }
 
 // fileWarning says what was lost of a file, from its extraction alone, so that a run that takes
@@ -409,12 +403,13 @@ func charmDefs(ch charmyaml.Charm) map[string][]cacheDef {
 	return out
 }
 
-func mtimeOf(p string) int64 {
-	fi, err := os.Stat(p)
+// statFile stats a root-relative file (following a link Discover already vetted).
+func statFile(root, rel string) stat {
+	fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel)))
 	if err != nil {
-		return 0
+		return stat{err: err}
 	}
-	return fi.ModTime().UnixNano()
+	return stat{mtime: fi.ModTime().UnixNano(), size: fi.Size()}
 }
 
 func exists(root, rel string) bool {
