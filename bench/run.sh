@@ -16,10 +16,14 @@ trap 'rm -rf "$tmp"' EXIT
 
 go build -o "$tmp/charmcraft-map" ./cmd/charmcraft-map
 go build -o "$tmp/cmbench" ./bench/cmd/cmbench
+# Start-up floors: an empty Go program, and one that only links juju/charm/v12.
+go build -o "$tmp/empty" ./bench/cmd/floor/empty
+go build -o "$tmp/jujucharm" ./bench/cmd/floor/jujucharm
+floors=(-floor "$tmp/empty" -floor "$tmp/jujucharm")
 
 for n in $sizes; do
-	"$tmp/cmbench" -bin "$tmp/charmcraft-map" -runs "$runs" -gen "$n"
+	"$tmp/cmbench" -bin "$tmp/charmcraft-map" -runs "$runs" "${floors[@]}" -gen "$n"
 done
 for root in "$@"; do
-	"$tmp/cmbench" -bin "$tmp/charmcraft-map" -runs "$runs" -root "$root"
+	"$tmp/cmbench" -bin "$tmp/charmcraft-map" -runs "$runs" "${floors[@]}" -root "$root"
 done

@@ -859,6 +859,24 @@ func TestLoad(t *testing.T) {
 		t.Errorf("database = %+v", r)
 	}
 
+	// A config.yaml that cannot be read (here a symbolic link loop) costs the config options,
+	// not the charm.
+	write("looped/metadata.yaml", splitMetadata)
+	link("config.yaml", "looped/config.yaml")
+	c, ok, err = Load(root, "looped")
+	if err != nil || !ok {
+		t.Fatalf("Load(looped) = %v, %v; want the charm", ok, err)
+	}
+	wantWarning(t, c, "looped/config.yaml:1:", "cannot read: ")
+	if len(c.Relations) == 0 || len(c.Config) != 0 {
+		t.Errorf("looped: %d relations, %d options; want metadata's relations and no options", len(c.Relations), len(c.Config))
+	}
+	for _, w := range c.Warnings {
+		if strings.Contains(w, root) {
+			t.Errorf("warning names the machine's path: %q", w)
+		}
+	}
+
 	for _, dir := range []string{"build", "shared", "escape", "missing", "dirfile", "dirfile/metadata.yaml/x"} {
 		if _, ok, err := Load(root, dir); ok || err != nil {
 			t.Errorf("Load(%s) = %v, %v; want not a charm", dir, ok, err)

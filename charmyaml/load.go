@@ -43,11 +43,14 @@ func Load(root, dir string) (c Charm, ok bool, err error) {
 	if err != nil || !f.IsCharm() {
 		return Charm{}, false, err
 	}
-	if f.Config, err = read(ConfigFile); err == nil {
-		f.Actions, err = read(ActionsFile)
-	}
-	if err != nil {
-		return Charm{}, false, err
+	// An unreadable config.yaml or actions.yaml costs its own interfaces, not the charm's.
+	for _, o := range []struct {
+		name string
+		data *[]byte
+	}{{ConfigFile, &f.Config}, {ActionsFile, &f.Actions}} {
+		if *o.data, err = read(o.name); err != nil {
+			warns = append(warns, path.Join(dir, o.name)+":1: cannot read: "+errText(err))
+		}
 	}
 	c = Parse(f)
 	c.Warnings = append(warns, c.Warnings...)
@@ -99,4 +102,14 @@ func ignoreNotExist(err error) error {
 		return nil
 	}
 	return err
+}
+
+// errText is err without the absolute path a *fs.PathError carries, which differs between
+// machines and would make warnings non-deterministic.
+func errText(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
 }

@@ -22,6 +22,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/cantrip-dev/charmcraft-map/bench/internal/treecopy"
@@ -39,6 +40,7 @@ func main() {
 	flag.BoolVar(&o.copy, "copy", true, "measure a temporary copy of -root")
 	flag.BoolVar(&o.keep, "keep", false, "keep the generated or copied tree and print its path")
 	flag.StringVar(&o.targets, "targets", "auto", "which issue targets to judge: auto (by repository size) or all")
+	flag.Var(&o.floors, "floor", "a do-nothing binary whose process start is timed beside `version` (repeatable; bench/run.sh passes bench/cmd/floor/*)")
 	flag.Parse()
 	if err := o.check(); err != nil {
 		fmt.Fprintln(os.Stderr, "cmbench:", err)
@@ -52,6 +54,7 @@ func main() {
 }
 
 type options struct {
+	floors             floorList
 	bin, root, targets string
 	gen, runs          int
 	seed               int64
@@ -76,12 +79,30 @@ func (o *options) check() error {
 	return err
 }
 
+// floorList is the repeatable -floor flag.
+type floorList []string
+
+func (l *floorList) String() string { return strings.Join(*l, ",") }
+func (l *floorList) Set(v string) error {
+	abs, err := filepath.Abs(v)
+	*l = append(*l, abs)
+	return err
+}
+
+// floor is the process start of one do-nothing binary: what starting any process that links
+// the same libraries costs, before charmcraft-map's own code runs.
+type floor struct {
+	name string
+	runs series
+}
+
 // result is everything measured on one repository.
 type result struct {
 	name                string
 	files               int
 	lines, bytes        int64
 	raw, startup        series
+	floors              []floor
 	cold, warm, touched series
 	touchedFile         string
 	sameOutput          bool
@@ -144,6 +165,17 @@ func measure(o options, root string) (*result, error) {
 			return nil, err
 		}
 		r.startup = append(r.startup, v)
+	}
+	for _, bin := range o.floors {
+		f := floor{name: filepath.Base(bin)}
+		for range o.runs {
+			v, err := runTool(bin)
+			if err != nil {
+				return nil, err
+			}
+			f.runs = append(f.runs, v)
+		}
+		r.floors = append(r.floors, f)
 	}
 
 	cache := filepath.Join(root, repomap.CacheFile)
@@ -291,6 +323,9 @@ func report(w io.Writer, r *result, all bool) {
 	}
 	fmt.Fprintf(w, "process start (`version`): %s ms wall; touched file: %s; cold and warm output identical: %s\n",
 		ms(r.startup.median()), r.touchedFile, same)
+	for _, f := range r.floors {
+		fmt.Fprintf(w, "process start floor, %s: %s ms wall\n", f.name, ms(f.runs.median()))
+	}
 	for _, t := range targets(r, all) {
 		verdict := "PASS"
 		if !t.ok {
