@@ -6,11 +6,12 @@
 #   bench/run.sh                                   # the two synthetic repositories
 #   bench/run.sh ~/src/postgresql-operator         # ... and a real charm
 #   RUNS=9 SIZES="2000" bench/run.sh               # more runs, fewer sizes
+#   SIZES= bench/run.sh ~/src/postgresql-operator  # that charm only
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 runs=${RUNS:-5}
-sizes=${SIZES:-2000 10000}
+sizes=${SIZES-2000 10000}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
