@@ -54,6 +54,9 @@ func parseMentions(texts []string) mentions {
 				ws := splitWords(part)
 				seq = append(seq, ws...)
 			}
+			if id := dottedIdent(tok); id != "" {
+				m.idents[id] = true
+			}
 		}
 		for i := range seq {
 			for n := 1; n <= 3 && i+n <= len(seq); n++ {
@@ -66,6 +69,23 @@ func parseMentions(texts []string) mentions {
 	}
 	delete(m.grams, "")
 	return m
+}
+
+// dottedIdent is the snake_case attribute a dotted property name is usually held in
+// ("log.dirs" → log_dirs, "metadata.log.dir" → metadata_log_dir): workloads configured by
+// dotted keys (Kafka, Java properties, Prometheus flags) keep them in charm attributes and
+// properties of that name. Paths, file names and version numbers are not property names.
+func dottedIdent(tok string) string {
+	if !strings.Contains(tok, ".") || strings.Contains(tok, "/") || strings.HasSuffix(tok, ".py") || strings.HasSuffix(tok, ".yaml") {
+		return ""
+	}
+	parts := strings.Split(normName(tok), ".")
+	for _, p := range parts {
+		if p == "" || !unicode.IsLetter(rune(p[0])) {
+			return ""
+		}
+	}
+	return strings.Join(parts, "_")
 }
 
 // rawTokens returns runs of identifier, path and kebab characters, trimmed of trailing punctuation.

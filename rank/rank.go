@@ -373,7 +373,7 @@ func (r *ranker) files(a adjacency, pr, lex []float64) []File {
 					libs = append(libs, i)
 					break
 				}
-				if libIntent == libAbout {
+				if libIntent == libAbout || libIntent == libOwn {
 					mul(i, SigLibIntent, LibIntentFactor)
 					break
 				}
@@ -387,7 +387,11 @@ func (r *ranker) files(a adjacency, pr, lex []float64) []File {
 			}
 		}
 		if n.class == ClassSource && !r.extra[i].waive && isLibPath(n.path) {
-			mul(i, SigOwnLib, OwnLibPenalty)
+			if libIntent == libOwn {
+				mul(i, SigOwnLibIntent, OwnLibIntentFactor)
+			} else {
+				mul(i, SigOwnLib, OwnLibPenalty)
+			}
 		}
 		if !n.hub {
 			best = max(best, score[i])
@@ -474,13 +478,16 @@ const (
 	libNone   = iota
 	libAbout  // the task names libraries: they may change with the charm
 	libUpdate // "chore: update charm libraries": the vendored libraries are what changes
+	libOwn    // "feat: add library description": libAbout, and the charm's own library may be it
 )
 
 // libIntent reports how the task is about the vendored libraries: libUpdate when the subject
 // line of a text (a commit's or PR's title; the body of a squashed PR lists every chore)
 // names libraries and an update verb but no library file is named (naming one, "upgrade
-// grafana_source library to v1", means the charm is adapted to that library), libAbout when
-// the text names libraries anywhere.
+// grafana_source library to v1", means the charm is adapted to that library), libOwn when
+// such a subject names libraries without an update verb (the title is about "the library"
+// without saying which: the one the charm publishes is edited here, vendored ones upstream),
+// libAbout when the text names libraries anywhere.
 func (r *ranker) libIntent() int {
 	if !namesLibraries(r.ment) {
 		return libNone
@@ -490,14 +497,17 @@ func (r *ranker) libIntent() int {
 			return libAbout
 		}
 	}
+	intent := libAbout
 	for _, t := range r.in.Mentions {
 		subject, _, _ := strings.Cut(strings.TrimSpace(t), "\n")
-		m := parseMentions([]string{subject})
-		if namesLibraries(m) && slices.ContainsFunc(libUpdateVerbs, func(w string) bool { return m.grams[w] }) {
-			return libUpdate
+		if m := parseMentions([]string{subject}); namesLibraries(m) {
+			if slices.ContainsFunc(libUpdateVerbs, func(w string) bool { return m.grams[w] }) {
+				return libUpdate
+			}
+			intent = libOwn
 		}
 	}
-	return libAbout
+	return intent
 }
 
 func namesLibraries(m mentions) bool {

@@ -432,6 +432,16 @@ func TestMentions(t *testing.T) {
 	if cfg := fileOf(t, r, "config.yaml"); !hasSignal(cfg, SigMentionInterface) || signal(cfg, SigMentionInterface).Note != "config log-level" {
 		t.Errorf("config.yaml signals = %+v", cfg.Signals)
 	}
+	// A dotted property name names the snake_case identifier holding it exactly, a stronger
+	// match than its words.
+	mass := func(text string) float64 {
+		in := demoCharm()
+		in.Mentions = []string{text}
+		return signal(fileOf(t, Rank(in), "src/config_render.py"), SigMentionIdent).Value
+	}
+	if dotted, words := mass("split render.config from the other keys"), mass("split render config from the other keys"); dotted <= words || words == 0 {
+		t.Errorf("mention-ident of render.config %v, of its words %v", dotted, words)
+	}
 	// A mentioned method leads its file.
 	in.Mentions = []string{"the _helper of the charm is slow"}
 	r = Rank(in)
@@ -534,6 +544,7 @@ func TestOwnLibraryAndYAMLBelowCode(t *testing.T) {
 	in := demoCharm()
 	const own = "lib/charms/demo_db/v0/api.py"
 	r := Rank(in)
+	base := r
 	if f := fileOf(t, r, own); signal(f, SigOwnLib).Value != OwnLibPenalty {
 		t.Errorf("own library signals %+v", f.Signals)
 	}
@@ -543,6 +554,22 @@ func TestOwnLibraryAndYAMLBelowCode(t *testing.T) {
 	in.Mentions = []string{"fix " + own + " status"}
 	if f := fileOf(t, Rank(in), own); hasSignal(f, SigOwnLib) || position(Rank(in), own) != 0 {
 		t.Errorf("named own library: position %d, signals %+v", position(Rank(in), own), f.Signals)
+	}
+	// A title about "the library", naming none and no update: the charm's own library loses
+	// its penalty and rises; said only in the body, it keeps it.
+	for text, lifted := range map[string]bool{
+		"feat: add library description for listing":          true,
+		"feat: listing description\n\n* mention the library": false,
+	} {
+		in.Mentions = []string{text}
+		r := Rank(in)
+		f := fileOf(t, r, own)
+		if hasSignal(f, SigOwnLibIntent) != lifted || hasSignal(f, SigOwnLib) == lifted {
+			t.Errorf("%q: own library signals %+v", text, f.Signals)
+		}
+		if lifted && position(r, own) >= position(base, own) {
+			t.Errorf("%q: own library %d → %d", text, position(base, own), position(r, own))
+		}
 	}
 }
 

@@ -162,6 +162,12 @@ const (
 	// it is edited. Dev cases (1 → 0.3): MRR 0.809 → 0.838; mysql 0.704 → 0.778, traefik
 	// 0.861 → 1.000, kafka 0.690 → 0.693, catalogue 0.653 → 0.637 (a change to its library).
 	OwnLibPenalty = 0.3
+	// OwnLibIntentFactor replaces OwnLibPenalty when the task's subject line is about a
+	// library without naming one or an update ("feat: add library description for
+	// listing"): the library a charm's own change touches is the one it publishes; the
+	// vendored libraries get LibIntentFactor as for any task about libraries. Dev cases: 1
+	// task (catalogue), its library moved from rank 7 to 3; no other subject is like it.
+	OwnLibIntentFactor = 1.0
 	// OtherPenalty multiplies scripts and helpers outside the charm's code.
 	OtherPenalty = 0.3
 	// ScoreDigits is the number of significant digits scores are rounded to before sorting, so
@@ -223,6 +229,7 @@ const (
 	SigTest             = "test-penalty"
 	SigOther            = "other-penalty"
 	SigOwnLib           = "own-lib-penalty"
+	SigOwnLibIntent     = "own-lib-intent"
 	SigYAML             = "yaml-factor"
 	SigFirstPartyImport = "first-party-import" // outside the charm dirs, imported by charm code
 	SigFocus            = "focus"
