@@ -81,6 +81,7 @@ func Parse(path string, src []byte) File {
 	e.definitions()
 	e.references(sc)
 	f.Facts = factsOf(&t) // t is the whole tree, flattened once
+	f.Words = words(&t)
 	return f
 }
 

@@ -28,6 +28,10 @@ type File struct {
 	Refs    []Ref    `json:"refs,omitempty"`
 	Imports []Import `json:"imports,omitempty"` // in source order
 	Facts   Facts    `json:"facts"`
+	// Words are the distinct lower-case words of the file's string literals and docstrings
+	// (SplitWords; f-string text without the interpolations), sorted, at most MaxWords: the
+	// prose that says what the file is about where its identifiers do not.
+	Words []string `json:"words,omitempty"`
 	// Errors counts tree-sitter ERROR/MISSING nodes; >0 means the file was only partly read.
 	Errors int `json:"errors,omitempty"`
 }

@@ -3,6 +3,8 @@ package rank
 import (
 	"strings"
 	"unicode"
+
+	"github.com/cantrip-dev/charmcraft-map/pyextract"
 )
 
 // mentions is what the task text names: raw identifiers, normalised words, word n-grams (for
@@ -51,7 +53,7 @@ func parseMentions(texts []string) mentions {
 				if len(part) > 1 && !unicode.IsDigit(rune(part[0])) {
 					m.idents[part] = true
 				}
-				ws := splitWords(part)
+				ws := pyextract.SplitWords(part)
 				seq = append(seq, ws...)
 			}
 			if id := dottedIdent(tok); id != "" {
@@ -102,33 +104,6 @@ func rawTokens(text string) []string {
 	return out
 }
 
-// splitWords splits an identifier into lower-case words at '_', '-' and camelCase boundaries:
-// "GrafanaMetadataAppData" → grafana metadata app data; "HTTPServer" → http server.
-func splitWords(s string) []string {
-	var out []string
-	rs := []rune(s)
-	start := -1
-	for i, r := range rs {
-		switch {
-		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
-			if start >= 0 {
-				out = append(out, strings.ToLower(string(rs[start:i])))
-			}
-			start = -1
-		case start < 0:
-			start = i
-		case unicode.IsUpper(r) && (unicode.IsLower(rs[i-1]) ||
-			i+1 < len(rs) && unicode.IsLower(rs[i+1]) && unicode.IsUpper(rs[i-1])):
-			out = append(out, strings.ToLower(string(rs[start:i])))
-			start = i
-		}
-	}
-	if start >= 0 {
-		out = append(out, strings.ToLower(string(rs[start:])))
-	}
-	return out
-}
-
 // stem folds inflections so that task words meet identifier words: plural s, -ed, -ing and a
 // final e ("prefixed" and "prefix", "names" and "name", "handling" and "handler"'s "handl").
 // Crude, but applied alike to both sides, which is all matching needs.
@@ -156,7 +131,7 @@ func normName(s string) string {
 // identWords returns the stemmed, non-stopword words of an identifier.
 func identWords(ident string) []string {
 	var out []string
-	for _, w := range splitWords(ident) {
+	for _, w := range pyextract.SplitWords(ident) {
 		if !stopwords[w] && len(w) > 1 {
 			out = append(out, stem(w))
 		}

@@ -102,6 +102,10 @@ const (
 	LexPathWeight = 3.0
 	LexDefWeight  = 2.0
 	LexRefWeight  = 1.0
+	// LexDocWeight is for a word of the file's strings and docstrings (pyextract File.Words,
+	// each counted once): prose says what a module is about where its names do not
+	// ("prefixed" only in a docstring, "log.dirs" only in f-strings).
+	LexDocWeight = 0.5
 	// BM25K1 and BM25B are the usual BM25 saturation and length normalisation.
 	BM25K1 = 1.2
 	BM25B  = 0.75

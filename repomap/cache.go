@@ -29,7 +29,7 @@ const cacheVersion = 1
 
 // ourVersion stamps the data we keep under ourKey. Bump it whenever pyextract's output for the
 // same bytes changes: entries with another stamp are reparsed, never trusted.
-const ourVersion = 3
+const ourVersion = 4
 
 // ourKey holds our own per-entry data; Cantrip ignores keys it does not know.
 const ourKey = "x_charmcraft_map"
