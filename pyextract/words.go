@@ -72,7 +72,8 @@ func words(t *tree) []string {
 
 // SplitWords splits an identifier or a text into lower-case words at every character that is
 // neither a letter nor a digit and at camelCase boundaries: "GrafanaMetadataAppData" →
-// grafana metadata app data; "HTTPServer" → http server; "log.dirs={x}" → log dirs x. The
+// grafana metadata app data; "HTTPServer" → http server; "log.dirs={x}" → log dirs x; a
+// plural acronym stays whole: "ACLs" → acls, "getIDs" → get ids, "URLsFor" → urls for. The
 // ranker splits identifiers and task texts with it, so File.Words meet them word for word.
 func SplitWords(s string) []string {
 	var out []string
@@ -88,7 +89,7 @@ func SplitWords(s string) []string {
 		case start < 0:
 			start = i
 		case unicode.IsUpper(r) && (unicode.IsLower(rs[i-1]) ||
-			i+1 < len(rs) && unicode.IsLower(rs[i+1]) && unicode.IsUpper(rs[i-1])):
+			i+1 < len(rs) && unicode.IsLower(rs[i+1]) && unicode.IsUpper(rs[i-1]) && !pluralS(rs, i+1)):
 			out = append(out, strings.ToLower(string(rs[start:i])))
 			start = i
 		}
@@ -97,4 +98,11 @@ func SplitWords(s string) []string {
 		out = append(out, strings.ToLower(string(rs[start:])))
 	}
 	return out
+}
+
+// pluralS reports whether rs[i] is an 's' that ends a word: the end of rs, a separator or
+// the capital of the next camelCase word follows.
+func pluralS(rs []rune, i int) bool {
+	return rs[i] == 's' && (i+1 == len(rs) || unicode.IsUpper(rs[i+1]) ||
+		!unicode.IsLetter(rs[i+1]) && !unicode.IsDigit(rs[i+1]))
 }

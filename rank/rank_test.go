@@ -469,6 +469,26 @@ func TestLexicalMatch(t *testing.T) {
 	}
 }
 
+func TestLexicalMatchInStrings(t *testing.T) {
+	// The task's words are only in one module's docstring and strings (pyextract File.Words),
+	// none in its names: it rises with the mention-words signal, and rises only by them.
+	in := demoCharm()
+	in.Files = append(in.Files, pyFile("src/managers/auth.py",
+		[]pyextract.Symbol{cls("AuthManager", 1), meth("AuthManager", "update_acls", 5)},
+		map[string]int{"acl": 3}))
+	in.Mentions = []string{"fix: re-enable prefixed topic names during relations"}
+	base := Rank(in)
+	in.Files[len(in.Files)-1].Words = []string{"acls", "for", "prefixed", "the", "topic", "topics"}
+	r := Rank(in)
+	p := "src/managers/auth.py"
+	if f := fileOf(t, r, p); !hasSignal(f, SigMentionWords) || position(r, p) >= position(base, p) {
+		t.Errorf("%s: %d → %d, signals %+v", p, position(base, p), position(r, p), f.Signals)
+	}
+	if hasSignal(fileOf(t, base, p), SigMentionWords) {
+		t.Errorf("%s matches the task without its strings", p)
+	}
+}
+
 func TestEntryPointLeads(t *testing.T) {
 	// A thin charm.py delegating to a module every file imports still leads the map.
 	in := Input{Charms: []charmyaml.Charm{{Name: "thin", Dir: "."}}}

@@ -1,0 +1,72 @@
+package pyextract
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestWords(t *testing.T) {
+	src := `"""Manages ACLs for prefixed topic names."""
+import os
+
+LOG_DIRS_KEY = "log.dirs"
+
+
+class AuthManager:
+    """Handles SASL users."""
+
+    def update(self, topic: str) -> None:
+        # a comment is not a string
+        path = f"{self.base_dir}/server.properties\n"
+        os.environ["KAFKA_OPTS"] = b"-Djava.security"
+        raise ValueError(f"unknown {topic!r} in log.dirs={self.log_dirs}")
+`
+	got := Parse("src/managers/auth.py", []byte(src)).Words
+	want := []string{"acls", "dirs", "djava", "for", "handles", "in", "kafka", "log", "manages",
+		"names", "opts", "prefixed", "properties", "sasl", "security", "server", "topic", "unknown", "users"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("words\n got %q\nwant %q", got, want)
+	}
+	// Comments, identifiers and the code inside interpolations are not words.
+	for _, w := range got {
+		switch w {
+		case "comment", "base", "dir", "self", "update", "auth", "manager":
+			t.Errorf("%q is not in a string", w)
+		}
+	}
+}
+
+func TestWordsCap(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("DATA = [\n")
+	for i := range MaxWords + 100 {
+		fmt.Fprintf(&b, "    \"w%05d and again w%05d\",\n", MaxWords+100-i, MaxWords+100-i)
+	}
+	b.WriteString("]\n")
+	got := Parse("src/data.py", []byte(b.String())).Words
+	if len(got) != MaxWords {
+		t.Fatalf("%d words, want the cap %d", len(got), MaxWords)
+	}
+	// The first words in source order are kept ("w00700" down to "w00102", "and", "again"),
+	// sorted.
+	if got[0] != "again" || got[1] != "and" || got[2] != fmt.Sprintf("w%05d", 103) || got[len(got)-1] != fmt.Sprintf("w%05d", MaxWords+100) {
+		t.Errorf("kept %q … %q", got[:3], got[len(got)-1])
+	}
+}
+
+func TestSplitWords(t *testing.T) {
+	for in, want := range map[string]string{
+		"GrafanaMetadataAppData": "grafana metadata app data",
+		"HTTPServer":             "http server",
+		"log.dirs={x}":           "log dirs x",
+		"charmed-mysql_snap v2":  "charmed mysql snap v2",
+		"getIDs ACLs URLsFor":    "get ids acls urls for",
+		"":                       "",
+	} {
+		if got := strings.Join(SplitWords(in), " "); got != want {
+			t.Errorf("SplitWords(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
