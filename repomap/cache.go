@@ -1,6 +1,7 @@
 package repomap
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
@@ -14,6 +15,7 @@ import (
 	"runtime"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -174,34 +176,46 @@ func decodeMemo(r io.Reader) memoDoc {
 	return m
 }
 
+// cacheTop is the top level of a cache file, its entries left undecoded.
+type cacheTop struct {
+	Version json.RawMessage   `json:"version"`
+	Entries []json.RawMessage `json:"entries"`
+	Memo    memoDoc           `json:"x_charmcraft_map_memo"`
+}
+
 // decodeCache decodes the cache. Anything unreadable, malformed, foreign or of another version
 // yields an empty or partial cache and a warning, never an error: a cache is only a speed-up.
-// Entries are decoded on all cores.
+// The top level is split by splitTop (encoding/json takes over for anything it does not
+// expect), and entries are decoded on all cores; a syntax error anywhere makes the whole file
+// unreadable, as if encoding/json had read it in one piece.
 func decodeCache(data []byte) (cache, string) {
 	c := cache{ours: map[string]*usable{}, raw: map[string]json.RawMessage{}}
 	if data == nil {
 		return c, ""
 	}
-	var top struct {
-		Version json.RawMessage   `json:"version"`
-		Entries []json.RawMessage `json:"entries"`
-		Memo    memoDoc           `json:"x_charmcraft_map_memo"`
-	}
-	if err := json.Unmarshal(data, &top); err != nil {
-		return c, fmt.Sprintf("%s: unreadable (%v); rebuilding", CacheFile, err)
+	top, ok := splitTop(data)
+	if !ok {
+		top = cacheTop{}
+		if err := json.Unmarshal(data, &top); err != nil {
+			return c, fmt.Sprintf("%s: unreadable (%v); rebuilding", CacheFile, err)
+		}
 	}
 	if v, err := strconv.Atoi(string(bytes.TrimSpace(top.Version))); err != nil || v != cacheVersion {
 		return c, fmt.Sprintf("%s: version %s is not %d; rebuilding", CacheFile, top.Version, cacheVersion)
 	}
-	c.memo = top.Memo
 	type decoded struct {
 		file string
 		u    *usable
+		err  error // a syntax error
 	}
 	out := make([]decoded, len(top.Entries))
 	parallel(len(top.Entries), func(i int) {
 		var e cacheEntry
-		if json.NewDecoder(bytes.NewReader(top.Entries[i])).Decode(&e) != nil || e.File == "" {
+		if err := json.Unmarshal(top.Entries[i], &e); err != nil || e.File == "" {
+			var syn *json.SyntaxError
+			if errors.As(err, &syn) {
+				out[i].err = err
+			}
 			return
 		}
 		out[i].file = e.File
@@ -209,6 +223,13 @@ func decodeCache(data []byte) (cache, string) {
 			out[i].u = &usable{mtime: e.MtimeNS, size: e.Ours.Size, hash: e.Ours.Hash, file: f}
 		}
 	})
+	for _, d := range out {
+		if d.err != nil {
+			return cache{ours: map[string]*usable{}, raw: map[string]json.RawMessage{}},
+				fmt.Sprintf("%s: unreadable (%v); rebuilding", CacheFile, d.err)
+		}
+	}
+	c.memo = top.Memo
 	for i, d := range out {
 		if d.file == "" {
 			continue
@@ -221,6 +242,181 @@ func decodeCache(data []byte) (cache, string) {
 		}
 	}
 	return c, ""
+}
+
+// splitTop splits a cache file's top-level object into its members without decoding the
+// entries: one pass that only finds where each value ends, instead of encoding/json's two
+// (validate, then decode) over many megabytes. The entries are validated when each is
+// decoded, every other member here. ok is false for anything but an object with plain keys
+// (encoding/json matches keys case-insensitively and unescapes them; those files take its
+// path).
+func splitTop(data []byte) (top cacheTop, ok bool) {
+	s := scanner{b: data}
+	if !s.byte('{') {
+		return top, false
+	}
+	for first := true; ; first = false {
+		if s.byte('}') {
+			break
+		}
+		if !first && !s.byte(',') {
+			return top, false
+		}
+		k0 := s.skipWS()
+		if !s.str() {
+			return top, false
+		}
+		key := string(data[k0+1 : s.i-1])
+		if strings.IndexByte(key, '\\') >= 0 || !json.Valid(data[k0:s.i]) || !s.byte(':') {
+			return top, false
+		}
+		v0 := s.skipWS()
+		switch {
+		case key == "entries":
+			if top.Entries != nil { // only the last would be validated
+				return top, false
+			}
+			if top.Entries, ok = s.array(); !ok {
+				return top, false
+			}
+			continue
+		case !s.value():
+			return top, false
+		}
+		raw := data[v0:s.i]
+		if !json.Valid(raw) {
+			return top, false
+		}
+		switch {
+		case key == "version":
+			top.Version = raw
+		case key == memoKey:
+			if json.Unmarshal(raw, &top.Memo) != nil { // merges into a previous memo, as encoding/json does
+				return top, false
+			}
+		case strings.EqualFold(key, "entries") || strings.EqualFold(key, "version") || strings.EqualFold(key, memoKey):
+			return top, false
+		}
+	}
+	s.skipWS()
+	return top, s.i == len(data)
+}
+
+// scanner finds the ends of JSON values; it checks structure (brackets, strings, commas), not
+// the bytes of literals and strings, which json.Valid or a decode checks afterwards.
+type scanner struct {
+	b []byte
+	i int
+}
+
+func (s *scanner) skipWS() int {
+	for s.i < len(s.b) {
+		switch s.b[s.i] {
+		case ' ', '\t', '\n', '\r':
+			s.i++
+		default:
+			return s.i
+		}
+	}
+	return s.i
+}
+
+// byte consumes c after optional white space.
+func (s *scanner) byte(c byte) bool {
+	if s.skipWS() < len(s.b) && s.b[s.i] == c {
+		s.i++
+		return true
+	}
+	return false
+}
+
+// str consumes a string starting at s.i: up to the first quote not escaped by an odd number
+// of backslashes.
+func (s *scanner) str() bool {
+	if s.i >= len(s.b) || s.b[s.i] != '"' {
+		return false
+	}
+	for j := s.i + 1; ; j++ {
+		k := bytes.IndexByte(s.b[j:], '"')
+		if k < 0 {
+			return false
+		}
+		j += k
+		n := 0
+		for n < j && s.b[j-1-n] == '\\' {
+			n++
+		}
+		if n%2 == 0 {
+			s.i = j + 1
+			return true
+		}
+	}
+}
+
+// value consumes any value starting at s.i.
+func (s *scanner) value() bool {
+	if s.i >= len(s.b) {
+		return false
+	}
+	switch s.b[s.i] {
+	case '"':
+		return s.str()
+	case '[', '{':
+		depth := 0
+		for s.i < len(s.b) {
+			switch s.b[s.i] {
+			case '"':
+				if !s.str() {
+					return false
+				}
+				continue
+			case '[', '{':
+				depth++
+			case ']', '}':
+				if depth--; depth == 0 {
+					s.i++
+					return true
+				}
+			}
+			s.i++
+		}
+		return false
+	}
+	j := s.i
+	for ; j < len(s.b); j++ {
+		if c := s.b[j]; c == ',' || c == ']' || c == '}' || c == ' ' || c == '\t' || c == '\n' || c == '\r' {
+			break
+		}
+	}
+	if j == s.i {
+		return false
+	}
+	s.i = j
+	return true
+}
+
+// array consumes an array starting at s.i and returns its elements.
+func (s *scanner) array() ([]json.RawMessage, bool) {
+	if !s.byte('[') {
+		return nil, false
+	}
+	out := []json.RawMessage{}
+	if s.byte(']') {
+		return out, true
+	}
+	for {
+		v0 := s.skipWS()
+		if !s.value() {
+			return nil, false
+		}
+		out = append(out, s.b[v0:s.i])
+		if s.byte(']') {
+			return out, true
+		}
+		if !s.byte(',') {
+			return nil, false
+		}
+	}
 }
 
 // parallel runs fn(0..n-1) on all cores.
@@ -334,7 +530,7 @@ func writeCache(root string, entries []*cacheEntry, keep map[string]json.RawMess
 	}
 	type keyed struct {
 		file string
-		raw  json.RawMessage
+		raw  []byte
 	}
 	all := make([]keyed, 0, len(entries)+len(keep))
 	for _, e := range entries {
@@ -348,26 +544,34 @@ func writeCache(root string, entries []*cacheEntry, keep map[string]json.RawMess
 		all = append(all, keyed{file, raw})
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].file < all[j].file })
-	raws := make([]json.RawMessage, len(all))
-	for i, k := range all {
-		raws[i] = k.raw
-	}
-	doc := struct {
-		Memo        *memoDoc          `json:"x_charmcraft_map_memo,omitempty"` // first: see decodeMemo
-		Version     int               `json:"version"`
-		GeneratedAt float64           `json:"generated_at"`
-		Entries     []json.RawMessage `json:"entries"`
-	}{memo, cacheVersion, float64(time.Now().UnixNano()) / 1e9, raws}
-	data, err := json.Marshal(doc)
-	if err != nil {
-		return err
-	}
 	tmp, err := os.CreateTemp(root, CacheFile+".tmp-*")
 	if err != nil {
 		return err
 	}
 	defer os.Remove(tmp.Name()) // no-op after a successful rename
-	if _, err := tmp.Write(data); err != nil {
+	// The document is written by hand: kept entries are copied as they were read (each one
+	// decoded, so valid JSON), never re-encoded or re-validated; the memo comes first (see
+	// decodeMemo).
+	w := bufio.NewWriterSize(tmp, 1<<16)
+	w.WriteByte('{')
+	if memo != nil {
+		m, err := json.Marshal(memo)
+		if err != nil {
+			tmp.Close()
+			return err
+		}
+		fmt.Fprintf(w, "%q:%s,", memoKey, m)
+	}
+	fmt.Fprintf(w, `"version":%d,"generated_at":%s,"entries":[`, cacheVersion,
+		strconv.FormatFloat(float64(time.Now().UnixNano())/1e9, 'f', -1, 64))
+	for i, k := range all {
+		if i > 0 {
+			w.WriteByte(',')
+		}
+		w.Write(k.raw)
+	}
+	w.WriteString("]}")
+	if err := w.Flush(); err != nil {
 		tmp.Close()
 		return err
 	}
