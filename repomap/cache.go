@@ -4,10 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"crypto/sha256"
+	"encoding/base64"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"io/fs"
 	"os"
@@ -31,7 +34,7 @@ const cacheVersion = 1
 
 // ourVersion stamps the data we keep under ourKey. Bump it whenever pyextract's output for the
 // same bytes changes: entries with another stamp are reparsed, never trusted.
-const ourVersion = 3
+const ourVersion = 4
 
 // ourKey holds our own per-entry data; Cantrip ignores keys it does not know.
 const ourKey = "x_charmcraft_map"
@@ -67,13 +70,14 @@ type Memo struct {
 // maxMemos bounds the outputs remembered for one state of the tree.
 const maxMemos = 8
 
-// cacheEntry is one parsed file in Cantrip's shape plus our data under ourKey.
+// cacheEntry is one file's entry in Cantrip's shape, plus, for a Python file, our data (see
+// encode).
 type cacheEntry struct {
 	File        string     `json:"file"`
 	MtimeNS     int64      `json:"mtime_ns"`
 	Definitions []cacheDef `json:"definitions"`
 	References  []string   `json:"references"`
-	Ours        *ourEntry  `json:"x_charmcraft_map,omitempty"`
+	ours        *usable    // nil for YAML files
 }
 
 type cacheDef struct {
@@ -85,27 +89,16 @@ type cacheDef struct {
 	Qualifier string `json:"qualifier"`
 }
 
-// ourEntry is what we need to skip a parse: a stamp, the size and content hash that prove the
-// bytes are the ones parsed, and the extraction. To keep the file small, the extraction's Refs
-// are not stored twice: the entry's "references" lists each referenced name once (a form
-// Cantrip reads like any other) and RefCounts holds the count of each, in the same order.
-type ourEntry struct {
-	V         int             `json:"v"`
-	Size      int64           `json:"size"`
-	Hash      string          `json:"sha256"`
-	RefCounts []int           `json:"ref_counts"`
-	Py        *pyextract.File `json:"py"`
-}
-
 // cache is the decoded cache: our usable entries by file, and every entry as raw JSON so that
-// entries we do not touch (out of scope, or not ours) can be written back unchanged.
+// entries we do not touch (unchanged, out of scope, or not ours) are written back unchanged.
 type cache struct {
 	ours map[string]*usable
 	raw  map[string]json.RawMessage
 	memo memoDoc
 }
 
-// usable is a cache entry of ours that passed validation.
+// usable is what we need to skip a parse: the mtime, size and content hash that prove the
+// bytes are the ones parsed, and the extraction.
 type usable struct {
 	mtime int64
 	size  int64
@@ -210,7 +203,11 @@ func decodeCache(data []byte) (cache, string) {
 	}
 	out := make([]decoded, len(top.Entries))
 	parallel(len(top.Entries), func(i int) {
-		var e cacheEntry
+		if u, ok := decodeOurs(top.Entries[i]); ok {
+			out[i].file, out[i].u = u.file.Path, u
+			return
+		}
+		var e cacheEntry // not ours (Cantrip's, an older stamp's, or altered): only kept
 		if err := json.Unmarshal(top.Entries[i], &e); err != nil || e.File == "" {
 			var syn *json.SyntaxError
 			if errors.As(err, &syn) {
@@ -219,9 +216,6 @@ func decodeCache(data []byte) (cache, string) {
 			return
 		}
 		out[i].file = e.File
-		if f, ok := e.file(); ok {
-			out[i].u = &usable{mtime: e.MtimeNS, size: e.Ours.Size, hash: e.Ours.Hash, file: f}
-		}
 	})
 	for _, d := range out {
 		if d.err != nil {
@@ -443,64 +437,86 @@ func parallel(n int, fn func(i int)) {
 	wg.Wait()
 }
 
-// newEntry builds the cache entry for a parsed Python file.
+// newEntry builds the cache entry for a parsed Python file. Cantrip's "references" list each
+// referenced name once (a form it reads like any other list of names; our counts are in our
+// data), and its "definitions" hold the symbols of the kinds it knows.
 func newEntry(f *pyextract.File, mtime, size int64, hash string) *cacheEntry {
-	e := &cacheEntry{File: f.Path, MtimeNS: mtime, Definitions: []cacheDef{}, References: make([]string, len(f.Refs))}
-	counts := make([]int, len(f.Refs))
+	e := &cacheEntry{File: f.Path, MtimeNS: mtime, Definitions: []cacheDef{}, References: make([]string, len(f.Refs)),
+		ours: &usable{mtime: mtime, size: size, hash: hash, file: *f}}
 	for i, r := range f.Refs {
-		e.References[i], counts[i] = r.Name, r.Count
+		e.References[i] = r.Name
 	}
-	lean := *f
-	lean.Refs = nil
-	lean.Symbols = make([]pyextract.Symbol, len(f.Symbols))
-	for i, s := range f.Symbols {
-		lean.Symbols[i] = s
-		if !cantripKinds[s.Kind] {
-			continue // module constants live in our data only
+	for _, s := range f.Symbols {
+		if cantripKinds[s.Kind] { // module constants live in our data only
+			e.Definitions = append(e.Definitions, cacheDef{Name: s.Name, Kind: s.Kind, File: f.Path,
+				Line: s.Line, Signature: s.Signature, Qualifier: s.Qualifier})
 		}
-		e.Definitions = append(e.Definitions, cacheDef{Name: s.Name, Kind: s.Kind, File: f.Path,
-			Line: s.Line, Signature: s.Signature, Qualifier: s.Qualifier})
-		// Stored once, in the definition; file() puts it back.
-		lean.Symbols[i].Name, lean.Symbols[i].Kind, lean.Symbols[i].Line = "", "", 0
-		lean.Symbols[i].Signature, lean.Symbols[i].Qualifier = "", ""
 	}
-	e.Ours = &ourEntry{V: ourVersion, Size: size, Hash: hash, RefCounts: counts, Py: &lean}
 	return e
 }
 
-// file returns the extraction an entry of ours carries, with its Refs and the symbols stored
-// as definitions restored; ok is false when the entry is not ours, of another version, or
-// inconsistent.
-func (e *cacheEntry) file() (pyextract.File, bool) {
-	o := e.Ours
-	if o == nil || o.V != ourVersion || o.Py == nil || o.Py.Path != e.File || len(o.RefCounts) != len(e.References) {
-		return pyextract.File{}, false
+// ourPrefix starts every entry we write with our data: {"x_charmcraft_map":"<base64>",... so
+// that decodeOurs finds it without parsing the entry.
+const ourPrefix = `{"` + ourKey + `":"`
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// encode returns the entry's JSON. For a Python file, our data comes first, as one base64
+// string (Cantrip ignores the key): a CRC-32C, then the stamp (ourVersion and the blob layout's
+// hash), mtime, size, content hash and the extraction in binary (blob.go). The CRC covers the
+// binary data and the rest of the entry after the string, so an entry whose bytes differ in
+// any way from what we wrote is never trusted, and one that matches is valid JSON without
+// being scanned.
+func (e *cacheEntry) encode() ([]byte, error) {
+	rest, err := json.Marshal(e)
+	if err != nil || e.ours == nil {
+		return rest, err
 	}
-	f := *o.Py
-	f.Symbols = make([]pyextract.Symbol, len(o.Py.Symbols))
-	next := 0
-	for i, s := range o.Py.Symbols {
-		if s.Kind == "" {
-			if next >= len(e.Definitions) {
-				return pyextract.File{}, false
-			}
-			d := e.Definitions[next]
-			if !cantripKinds[d.Kind] {
-				return pyextract.File{}, false
-			}
-			next++
-			s.Name, s.Kind, s.Line, s.Signature, s.Qualifier = d.Name, d.Kind, d.Line, d.Signature, d.Qualifier
-		}
-		f.Symbols[i] = s
+	rest = rest[1:] // after the "{"
+	bin := make([]byte, 4, 4096)
+	bin = binary.AppendUvarint(bin, ourVersion)
+	bin = binary.LittleEndian.AppendUint64(bin, fileBlob().shape)
+	bin = binary.AppendVarint(bin, e.ours.mtime)
+	bin = binary.AppendVarint(bin, e.ours.size)
+	bin = append(binary.AppendUvarint(bin, uint64(len(e.ours.hash))), e.ours.hash...)
+	bin = appendFileBlob(bin, &e.ours.file)
+	binary.LittleEndian.PutUint32(bin, crc32.Update(crc32.Checksum(bin[4:], castagnoli), castagnoli, rest))
+	out := make([]byte, 0, len(ourPrefix)+base64.StdEncoding.EncodedLen(len(bin))+2+len(rest))
+	out = base64.StdEncoding.AppendEncode(append(out, ourPrefix...), bin)
+	return append(append(out, '"', ','), rest...), nil
+}
+
+// decodeOurs returns the data of an entry encode wrote with our stamp, or false.
+func decodeOurs(raw []byte) (*usable, bool) {
+	if !bytes.HasPrefix(raw, []byte(ourPrefix)) {
+		return nil, false
 	}
-	if next != len(e.Definitions) {
-		return pyextract.File{}, false
+	b64 := raw[len(ourPrefix):]
+	end := bytes.IndexByte(b64, '"')
+	if end < 0 || end+1 >= len(b64) || b64[end+1] != ',' {
+		return nil, false
 	}
-	f.Refs = make([]pyextract.Ref, len(e.References))
-	for i, name := range e.References {
-		f.Refs[i] = pyextract.Ref{Name: name, Count: o.RefCounts[i]}
+	bin := make([]byte, base64.StdEncoding.DecodedLen(end))
+	n, err := base64.StdEncoding.Decode(bin, b64[:end])
+	if err != nil || n < 4 {
+		return nil, false
 	}
-	return f, true
+	bin = bin[:n]
+	if binary.LittleEndian.Uint32(bin) != crc32.Update(crc32.Checksum(bin[4:], castagnoli), castagnoli, b64[end+2:]) {
+		return nil, false
+	}
+	d := &blobDecoder{s: string(bin[4:])}
+	if d.uvarint() != ourVersion || d.take(8) != string(binary.LittleEndian.AppendUint64(nil, fileBlob().shape)) {
+		return nil, false
+	}
+	u := &usable{mtime: d.varint(), size: d.varint()}
+	u.hash = d.take(d.length())
+	f, ok := decodeFileBlob(d)
+	if !ok || d.i != len(d.s) {
+		return nil, false
+	}
+	u.file = f
+	return u, true
 }
 
 // yamlEntry is a charm YAML file's entry: its interfaces as Cantrip definitions. YAML is
@@ -534,7 +550,7 @@ func writeCache(root string, entries []*cacheEntry, keep map[string]json.RawMess
 	}
 	all := make([]keyed, 0, len(entries)+len(keep))
 	for _, e := range entries {
-		b, err := json.Marshal(e)
+		b, err := e.encode()
 		if err != nil {
 			return err
 		}
