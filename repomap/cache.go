@@ -22,6 +22,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/cantrip-dev/charmcraft-map/pyextract"
 )
@@ -498,14 +499,16 @@ func decodeOurs(raw []byte) (*usable, bool) {
 	}
 	bin := make([]byte, base64.StdEncoding.DecodedLen(end))
 	n, err := base64.StdEncoding.Decode(bin, b64[:end])
-	if err != nil || n < 4 {
+	if err != nil || n <= 4 {
 		return nil, false
 	}
 	bin = bin[:n]
 	if binary.LittleEndian.Uint32(bin) != crc32.Update(crc32.Checksum(bin[4:], castagnoli), castagnoli, b64[end+2:]) {
 		return nil, false
 	}
-	d := &blobDecoder{s: string(bin[4:])}
+	// The strings of the extraction are cut from bin, which is never written again: viewing it
+	// as a string saves copying every entry's data once more.
+	d := &blobDecoder{s: unsafe.String(&bin[4], len(bin)-4)}
 	if d.uvarint() != ourVersion || d.take(8) != string(binary.LittleEndian.AppendUint64(nil, fileBlob().shape)) {
 		return nil, false
 	}
