@@ -93,9 +93,10 @@ type cacheDef struct {
 // cache is the decoded cache: our usable entries by file, and every entry as raw JSON so that
 // entries we do not touch (unchanged, out of scope, or not ours) are written back unchanged.
 type cache struct {
-	ours map[string]*usable
-	raw  map[string]json.RawMessage
-	memo memoDoc
+	ours   map[string]*usable
+	raw    map[string]json.RawMessage
+	memo   memoDoc
+	tokens []byte
 }
 
 // usable is what we need to skip a parse: the mtime, size and content hash that prove the
@@ -175,7 +176,11 @@ type cacheTop struct {
 	Version json.RawMessage   `json:"version"`
 	Entries []json.RawMessage `json:"entries"`
 	Memo    memoDoc           `json:"x_charmcraft_map_memo"`
+	Tokens  []byte            `json:"x_charmcraft_map_tokens"` // Tree.TokenMemo
 }
+
+// tokensKey is the top-level key of Tree.TokenMemo, written after the memo.
+const tokensKey = "x_charmcraft_map_tokens"
 
 // decodeCache decodes the cache. Anything unreadable, malformed, foreign or of another version
 // yields an empty or partial cache and a warning, never an error: a cache is only a speed-up.
@@ -224,7 +229,7 @@ func decodeCache(data []byte) (cache, string) {
 				fmt.Sprintf("%s: unreadable (%v); rebuilding", CacheFile, d.err)
 		}
 	}
-	c.memo = top.Memo
+	c.memo, c.tokens = top.Memo, top.Tokens
 	for i, d := range out {
 		if d.file == "" {
 			continue
@@ -289,7 +294,12 @@ func splitTop(data []byte) (top cacheTop, ok bool) {
 			if json.Unmarshal(raw, &top.Memo) != nil { // merges into a previous memo, as encoding/json does
 				return top, false
 			}
-		case strings.EqualFold(key, "entries") || strings.EqualFold(key, "version") || strings.EqualFold(key, memoKey):
+		case key == tokensKey:
+			if json.Unmarshal(raw, &top.Tokens) != nil {
+				return top, false
+			}
+		case strings.EqualFold(key, "entries") || strings.EqualFold(key, "version") || strings.EqualFold(key, memoKey) ||
+			strings.EqualFold(key, tokensKey):
 			return top, false
 		}
 	}
@@ -540,7 +550,7 @@ func hashBytes(b []byte) string {
 // then a rename, so readers see the old or the new file, never a torn one, and concurrent
 // writers never corrupt it (the last rename wins). It refuses to replace anything but a
 // regular file or nothing, so it never writes through a symbolic link.
-func writeCache(root string, entries []*cacheEntry, keep map[string]json.RawMessage, memo *memoDoc) error {
+func writeCache(root string, entries []*cacheEntry, keep map[string]json.RawMessage, memo *memoDoc, tokens []byte) error {
 	p := filepath.Join(root, CacheFile)
 	if fi, err := os.Lstat(p); err == nil && !fi.Mode().IsRegular() {
 		return fmt.Errorf("%s is not a regular file; not writing the cache", CacheFile)
@@ -580,6 +590,9 @@ func writeCache(root string, entries []*cacheEntry, keep map[string]json.RawMess
 			return err
 		}
 		fmt.Fprintf(w, "%q:%s,", memoKey, m)
+	}
+	if len(tokens) > 0 {
+		fmt.Fprintf(w, "%q:%q,", tokensKey, base64.StdEncoding.EncodeToString(tokens))
 	}
 	fmt.Fprintf(w, `"version":%d,"generated_at":%s,"entries":[`, cacheVersion,
 		strconv.FormatFloat(float64(time.Now().UnixNano())/1e9, 'f', -1, 64))

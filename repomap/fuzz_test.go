@@ -254,6 +254,7 @@ func FuzzSplitTop(f *testing.F) {
 		`{"version":tru,"entries":[]}`, `{"entries":[{]}`, `{"entries":[1}`, `{"a":"\"}`, `{}`, `{} x`,
 		`{"x_charmcraft_map_memo":{"fingerprint":"a"},"x_charmcraft_map_memo":{"outputs":[]}}`,
 		`{"x_charmcraft_map_memo":null,"version":1}`, `{"x_charmcraft_map_memo":{"fingerprint":3}}`,
+		`{"x_charmcraft_map_tokens":"AAEC","version":1}`, `{"x_charmcraft_map_tokens":"A!","version":1}`, `{"x_charmcraft_map_tokens":[1]}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -271,7 +272,7 @@ func FuzzSplitTop(f *testing.F) {
 		if err := json.Unmarshal(data, &want); err != nil {
 			t.Fatalf("split, but encoding/json says %v", err)
 		}
-		if !bytes.Equal(top.Version, want.Version) || fmt.Sprint(top.Memo) != fmt.Sprint(want.Memo) ||
+		if !bytes.Equal(top.Version, want.Version) || fmt.Sprint(top.Memo) != fmt.Sprint(want.Memo) || !bytes.Equal(top.Tokens, want.Tokens) ||
 			len(top.Entries) != len(want.Entries) || (top.Entries == nil) != (want.Entries == nil) {
 			t.Fatalf("split %q %v %d entries; encoding/json %q %v %d", top.Version, top.Memo, len(top.Entries),
 				want.Version, want.Memo, len(want.Entries))
