@@ -15,8 +15,8 @@ import (
 // The extraction we keep per file is stored in a compact binary form (base64 in the JSON, see
 // cache.go): decoding JSON through reflection was most of a run that changed one file.
 // The form is derived from the Go types by reflection, so pyextract can add or change fields
-// freely: blobShape hashes the types' layout into every entry's stamp, and an entry written for
-// another layout is never decoded.
+// freely: fileBlob().shape hashes the types' layout into every entry's stamp, and an entry
+// written for another layout is never decoded.
 //
 // Layout: bools one byte; signed integers zig-zag varints; unsigned ones varints; floats 8
 // bytes; strings a length then the bytes; slices a length+1 (0 for nil, so nil and empty
