@@ -36,7 +36,7 @@ const cacheVersion = 1
 // ourVersion stamps the data we keep under ourKey. Bump it whenever pyextract's output for the
 // same bytes changes (a change of its types changes the stamp by itself, see fileBlob):
 // entries with another stamp are reparsed, never trusted.
-const ourVersion = 4
+const ourVersion = 5
 
 // ourKey holds our own per-entry data; Cantrip ignores keys it does not know.
 const ourKey = "x_charmcraft_map"
@@ -412,7 +412,9 @@ func (s *scanner) array() ([]json.RawMessage, bool) {
 	}
 	for {
 		v0 := s.skipWS()
-		if !s.value() {
+		if n, ok := ourLen(s.b[v0:]); ok {
+			s.i += n // checked by decodeOurs
+		} else if !s.value() {
 			return nil, false
 		}
 		out = append(out, s.b[v0:s.i])
@@ -474,18 +476,19 @@ const ourPrefix = `{"` + ourKey + `":"`
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // encode returns the entry's JSON. For a Python file, our data comes first, as one base64
-// string (Cantrip ignores the key): a CRC-32C, then the stamp (ourVersion and the blob layout's
-// hash), mtime, size, content hash and the extraction in binary (blob.go). The CRC covers the
-// binary data and the rest of the entry after the string, so an entry whose bytes differ in
-// any way from what we wrote is never trusted, and one that matches is valid JSON without
-// being scanned.
+// string (Cantrip ignores the key): a CRC-32C, the length of the rest of the entry after the
+// string, then the stamp (ourVersion and the blob layout's hash), mtime, size, content hash
+// and the extraction in binary (blob.go). The CRC covers the binary data and the rest of the
+// entry, so an entry whose bytes differ in any way from what we wrote is never trusted, and
+// one that matches is valid JSON without being scanned (see ourLen).
 func (e *cacheEntry) encode() ([]byte, error) {
 	rest, err := json.Marshal(e)
 	if err != nil || e.ours == nil {
 		return rest, err
 	}
 	rest = rest[1:] // after the "{"
-	bin := make([]byte, 4, 4096)
+	bin := make([]byte, 8, 4096)
+	binary.LittleEndian.PutUint32(bin[4:], uint32(len(rest)))
 	bin = binary.AppendUvarint(bin, ourVersion)
 	bin = binary.LittleEndian.AppendUint64(bin, fileBlob().shape)
 	bin = binary.AppendVarint(bin, e.ours.mtime)
@@ -498,6 +501,29 @@ func (e *cacheEntry) encode() ([]byte, error) {
 	return append(append(out, '"', ','), rest...), nil
 }
 
+// ourLen returns the length of the entry of ours b starts with, read from its header without
+// scanning it, or false. It is only a guess until decodeOurs checks the CRC: an entry that
+// fails is taken as JSON like any other, and a wrong guess makes it malformed.
+func ourLen(b []byte) (int, bool) {
+	if !bytes.HasPrefix(b, []byte(ourPrefix)) {
+		return 0, false
+	}
+	b64 := b[len(ourPrefix):]
+	end := bytes.IndexByte(b64, '"')
+	var head [9]byte
+	if end < 12 || end+1 >= len(b64) || b64[end+1] != ',' {
+		return 0, false
+	}
+	if _, err := base64.StdEncoding.Decode(head[:], b64[:12]); err != nil {
+		return 0, false
+	}
+	n := len(ourPrefix) + end + 2 + int(binary.LittleEndian.Uint32(head[4:]))
+	if n > len(b) || b[n-1] != '}' {
+		return 0, false
+	}
+	return n, true
+}
+
 // decodeOurs returns the data of an entry encode wrote with our stamp, or false.
 func decodeOurs(raw []byte) (*usable, bool) {
 	if !bytes.HasPrefix(raw, []byte(ourPrefix)) {
@@ -508,18 +534,20 @@ func decodeOurs(raw []byte) (*usable, bool) {
 	if end < 0 || end+1 >= len(b64) || b64[end+1] != ',' {
 		return nil, false
 	}
+	rest := b64[end+2:]
 	bin := make([]byte, base64.StdEncoding.DecodedLen(end))
 	n, err := base64.StdEncoding.Decode(bin, b64[:end])
-	if err != nil || n <= 4 {
+	if err != nil || n <= 8 {
 		return nil, false
 	}
 	bin = bin[:n]
-	if binary.LittleEndian.Uint32(bin) != crc32.Update(crc32.Checksum(bin[4:], castagnoli), castagnoli, b64[end+2:]) {
+	if binary.LittleEndian.Uint32(bin[4:]) != uint32(len(rest)) ||
+		binary.LittleEndian.Uint32(bin) != crc32.Update(crc32.Checksum(bin[4:], castagnoli), castagnoli, rest) {
 		return nil, false
 	}
 	// The strings of the extraction are cut from bin, which is never written again: viewing it
 	// as a string saves copying every entry's data once more.
-	d := &blobDecoder{s: unsafe.String(&bin[4], len(bin)-4)}
+	d := &blobDecoder{s: unsafe.String(&bin[8], len(bin)-8)}
 	if d.uvarint() != ourVersion || d.take(8) != string(binary.LittleEndian.AppendUint64(nil, fileBlob().shape)) {
 		return nil, false
 	}

@@ -264,6 +264,9 @@ func FuzzSplitTop(f *testing.F) {
 			return
 		}
 		for _, e := range top.Entries {
+			if _, ours := decodeOurs(e); ours {
+				return // cut by its header, not scanned (see ourLen)
+			}
 			if !json.Valid(e) {
 				return // decodeCache reports the file unreadable
 			}

@@ -497,3 +497,48 @@ func TestBlobRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestAlteredEntryNotTrusted: an entry of ours edited after we wrote it (its JSON, or the
+// header that says where it ends) is reparsed, and never makes the cache fatal.
+func TestAlteredEntryNotTrusted(t *testing.T) {
+	root := writeTree(t, map[string]string{"metadata.yaml": smallCharm, "src/charm.py": smallPy})
+	if _, err := Load(Options{Root: root}); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(root, CacheFile)
+	orig, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := bytes.Index(orig, []byte(ourPrefix)) + len(ourPrefix)
+	for name, alter := range map[string]func(b []byte) []byte{
+		"signature": func(b []byte) []byte {
+			return bytes.Replace(b, []byte("class DemoCharm("), []byte("class DemoCharX("), 1)
+		},
+		"length": func(b []byte) []byte { // another length in the header: a wrong cut
+			if b[i+6] == 'A' {
+				b[i+6] = 'B'
+			} else {
+				b[i+6] = 'A'
+			}
+			return b
+		},
+		"truncated": func(b []byte) []byte { return b[:len(b)-10] },
+	} {
+		t.Run(name, func(t *testing.T) {
+			if err := os.WriteFile(p, alter(bytes.Clone(orig)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			tr, err := Load(Options{Root: root})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tr.Stats.Parsed != 1 || symbolSig(tr, "DemoCharm") != "class DemoCharm(ops.CharmBase):" {
+				t.Errorf("stats %+v, DemoCharm %q", tr.Stats, symbolSig(tr, "DemoCharm"))
+			}
+			if again, _ := Load(Options{Root: root}); again.Stats.Parsed != 0 {
+				t.Errorf("the rewritten cache did not serve the next run: %+v", again.Stats)
+			}
+		})
+	}
+}
