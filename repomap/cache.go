@@ -476,8 +476,8 @@ const ourPrefix = `{"` + ourKey + `":"`
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // encode returns the entry's JSON. For a Python file, our data comes first, as one base64
-// string (Cantrip ignores the key): a CRC-32C, the length of the rest of the entry after the
-// string, then the stamp (ourVersion and the blob layout's hash), mtime, size, content hash
+// string (Cantrip ignores the key): a CRC-32C, the length of the binary data, the length of
+// the rest of the entry after the string, then the stamp (ourVersion and the blob layout's hash), mtime, size, content hash
 // and the extraction in binary (blob.go). The CRC covers the binary data and the rest of the
 // entry, so an entry whose bytes differ in any way from what we wrote is never trusted, and
 // one that matches is valid JSON without being scanned (see ourLen).
@@ -487,67 +487,68 @@ func (e *cacheEntry) encode() ([]byte, error) {
 		return rest, err
 	}
 	rest = rest[1:] // after the "{"
-	bin := make([]byte, 8, 4096)
-	binary.LittleEndian.PutUint32(bin[4:], uint32(len(rest)))
+	bin := make([]byte, ourHead, 4096)
+	binary.LittleEndian.PutUint32(bin[8:], uint32(len(rest)))
 	bin = binary.AppendUvarint(bin, ourVersion)
 	bin = binary.LittleEndian.AppendUint64(bin, fileBlob().shape)
 	bin = binary.AppendVarint(bin, e.ours.mtime)
 	bin = binary.AppendVarint(bin, e.ours.size)
 	bin = append(binary.AppendUvarint(bin, uint64(len(e.ours.hash))), e.ours.hash...)
 	bin = appendFileBlob(bin, &e.ours.file)
+	binary.LittleEndian.PutUint32(bin[4:], uint32(len(bin)))
 	binary.LittleEndian.PutUint32(bin, crc32.Update(crc32.Checksum(bin[4:], castagnoli), castagnoli, rest))
 	out := make([]byte, 0, len(ourPrefix)+base64.StdEncoding.EncodedLen(len(bin))+2+len(rest))
 	out = base64.StdEncoding.AppendEncode(append(out, ourPrefix...), bin)
 	return append(append(out, '"', ','), rest...), nil
 }
 
-// ourLen returns the length of the entry of ours b starts with, read from its header without
-// scanning it, or false. It is only a guess until decodeOurs checks the CRC: an entry that
-// fails is taken as JSON like any other, and a wrong guess makes it malformed.
+// ourHead is the size of our data's header: CRC, data length, length of the rest.
+const ourHead = 12
+
+// ourSplit finds the base64 data and the rest of an entry of ours, from the lengths in its
+// header, without scanning it; ok is false when b does not start like one. What it finds is
+// only a guess until decodeOurs checks the CRC: an entry that fails is taken as JSON like any
+// other, and a wrong guess makes it malformed.
+func ourSplit(b []byte) (b64, rest []byte, ok bool) {
+	const headB64 = ourHead / 3 * 4
+	if !bytes.HasPrefix(b, []byte(ourPrefix)) || len(b) < len(ourPrefix)+headB64 {
+		return nil, nil, false
+	}
+	b = b[len(ourPrefix):]
+	var head [ourHead]byte
+	if _, err := base64.StdEncoding.Decode(head[:], b[:headB64]); err != nil {
+		return nil, nil, false
+	}
+	n := base64.StdEncoding.EncodedLen(int(binary.LittleEndian.Uint32(head[4:])))
+	m := n + 2 + int(binary.LittleEndian.Uint32(head[8:]))
+	if m > len(b) || m < n+3 || b[n] != '"' || b[n+1] != ',' || b[m-1] != '}' {
+		return nil, nil, false
+	}
+	return b[:n], b[n+2 : m], true
+}
+
+// ourLen returns the length of the entry of ours b starts with (see ourSplit).
 func ourLen(b []byte) (int, bool) {
-	if !bytes.HasPrefix(b, []byte(ourPrefix)) {
-		return 0, false
-	}
-	b64 := b[len(ourPrefix):]
-	end := bytes.IndexByte(b64, '"')
-	var head [9]byte
-	if end < 12 || end+1 >= len(b64) || b64[end+1] != ',' {
-		return 0, false
-	}
-	if _, err := base64.StdEncoding.Decode(head[:], b64[:12]); err != nil {
-		return 0, false
-	}
-	n := len(ourPrefix) + end + 2 + int(binary.LittleEndian.Uint32(head[4:]))
-	if n > len(b) || b[n-1] != '}' {
-		return 0, false
-	}
-	return n, true
+	b64, rest, ok := ourSplit(b)
+	return len(ourPrefix) + len(b64) + 2 + len(rest), ok
 }
 
 // decodeOurs returns the data of an entry encode wrote with our stamp, or false.
 func decodeOurs(raw []byte) (*usable, bool) {
-	if !bytes.HasPrefix(raw, []byte(ourPrefix)) {
+	b64, rest, ok := ourSplit(raw)
+	if !ok || len(raw) != len(ourPrefix)+len(b64)+2+len(rest) {
 		return nil, false
 	}
-	b64 := raw[len(ourPrefix):]
-	end := bytes.IndexByte(b64, '"')
-	if end < 0 || end+1 >= len(b64) || b64[end+1] != ',' {
-		return nil, false
-	}
-	rest := b64[end+2:]
-	bin := make([]byte, base64.StdEncoding.DecodedLen(end))
-	n, err := base64.StdEncoding.Decode(bin, b64[:end])
-	if err != nil || n <= 8 {
+	bin := make([]byte, base64.StdEncoding.DecodedLen(len(b64)))
+	n, err := base64.StdEncoding.Decode(bin, b64)
+	if err != nil || n <= ourHead || n != int(binary.LittleEndian.Uint32(bin[4:])) ||
+		binary.LittleEndian.Uint32(bin) != crc32.Update(crc32.Checksum(bin[4:n], castagnoli), castagnoli, rest) {
 		return nil, false
 	}
 	bin = bin[:n]
-	if binary.LittleEndian.Uint32(bin[4:]) != uint32(len(rest)) ||
-		binary.LittleEndian.Uint32(bin) != crc32.Update(crc32.Checksum(bin[4:], castagnoli), castagnoli, rest) {
-		return nil, false
-	}
 	// The strings of the extraction are cut from bin, which is never written again: viewing it
 	// as a string saves copying every entry's data once more.
-	d := &blobDecoder{s: unsafe.String(&bin[8], len(bin)-8)}
+	d := &blobDecoder{s: unsafe.String(&bin[ourHead], len(bin)-ourHead)}
 	if d.uvarint() != ourVersion || d.take(8) != string(binary.LittleEndian.AppendUint64(nil, fileBlob().shape)) {
 		return nil, false
 	}
