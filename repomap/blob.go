@@ -33,18 +33,46 @@ type blobCodec struct {
 }
 
 type blobTypes struct {
-	codec *blobCodec
-	shape uint64 // a hash of the layout: field names and kinds, recursively
+	codec  *blobCodec
+	shape  uint64 // a hash of the layout: field names and kinds, recursively
+	arenas int    // slice types, each with an arena in a blobArenas
 }
 
 // fileBlob is the codec of pyextract.File, built once.
 var fileBlob = sync.OnceValue(func() blobTypes {
 	var shape strings.Builder
-	c := compileBlob(reflect.TypeFor[pyextract.File](), map[reflect.Type]*blobCodec{}, &shape)
+	arenas := 0
+	c := compileBlob(reflect.TypeFor[pyextract.File](), map[reflect.Type]*blobCodec{}, &shape, &arenas)
 	h := fnv.New64a()
 	h.Write([]byte(shape.String()))
-	return blobTypes{c, h.Sum64()}
+	return blobTypes{c, h.Sum64(), arenas}
 })
+
+// blobArenas hand out short slices (and single elements for pointers) cut from larger
+// blocks, one block per slice type at a time: a file's extraction is thousands of tiny
+// slices, and allocating each alone was most of a decode. Each cut has its length as its
+// capacity, so an append to it copies instead of writing into its neighbour.
+type blobArenas []struct {
+	block reflect.Value
+	used  int
+}
+
+// blobArenaBlock is the elements per block; longer slices are allocated alone.
+const blobArenaBlock = 256
+
+var arenaPool = sync.Pool{New: func() any { a := make(blobArenas, fileBlob().arenas); return &a }}
+
+func (a blobArenas) cut(k int, t reflect.Type, n int) reflect.Value {
+	if n > blobArenaBlock/4 {
+		return reflect.MakeSlice(t, n, n)
+	}
+	ar := &a[k]
+	if !ar.block.IsValid() || ar.used+n > ar.block.Len() {
+		ar.block, ar.used = reflect.MakeSlice(t, blobArenaBlock, blobArenaBlock), 0
+	}
+	ar.used += n
+	return ar.block.Slice3(ar.used-n, ar.used, ar.used)
+}
 
 // appendFileBlob appends f's binary form to b.
 func appendFileBlob(b []byte, f *pyextract.File) []byte {
@@ -54,7 +82,7 @@ func appendFileBlob(b []byte, f *pyextract.File) []byte {
 // compileBlob builds the codec of t, writing its layout to shape. It panics on a kind the
 // layout does not cover (maps, interfaces...): TestBlobRoundTrip catches that the moment
 // pyextract grows one.
-func compileBlob(t reflect.Type, seen map[reflect.Type]*blobCodec, shape *strings.Builder) *blobCodec {
+func compileBlob(t reflect.Type, seen map[reflect.Type]*blobCodec, shape *strings.Builder, arenas *int) *blobCodec {
 	if c, ok := seen[t]; ok {
 		fmt.Fprintf(shape, "<%s>", t)
 		return c
@@ -93,7 +121,9 @@ func compileBlob(t reflect.Type, seen map[reflect.Type]*blobCodec, shape *string
 		}
 		c.dec = func(d *blobDecoder, v reflect.Value) { v.SetString(d.take(d.length())) }
 	case reflect.Slice:
-		elem := compileBlob(t.Elem(), seen, shape)
+		elem := compileBlob(t.Elem(), seen, shape, arenas)
+		arena := *arenas
+		*arenas++
 		c.enc = func(b []byte, v reflect.Value) []byte {
 			if v.IsNil() {
 				return append(b, 0)
@@ -114,14 +144,16 @@ func compileBlob(t reflect.Type, seen map[reflect.Type]*blobCodec, shape *string
 				d.failed = true
 				return
 			}
-			s := reflect.MakeSlice(t, int(n), int(n))
+			s := d.arenas.cut(arena, t, int(n))
 			for i := range int(n) {
 				elem.dec(d, s.Index(i))
 			}
 			v.Set(s)
 		}
 	case reflect.Pointer:
-		elem := compileBlob(t.Elem(), seen, shape)
+		elem := compileBlob(t.Elem(), seen, shape, arenas)
+		arena, slice := *arenas, reflect.SliceOf(t.Elem())
+		*arenas++
 		c.enc = func(b []byte, v reflect.Value) []byte {
 			if v.IsNil() {
 				return append(b, 0)
@@ -132,9 +164,9 @@ func compileBlob(t reflect.Type, seen map[reflect.Type]*blobCodec, shape *string
 			if d.byte() != 1 || d.failed {
 				return
 			}
-			p := reflect.New(t.Elem())
-			elem.dec(d, p.Elem())
-			v.Set(p)
+			p := d.arenas.cut(arena, slice, 1).Index(0)
+			elem.dec(d, p)
+			v.Set(p.Addr())
 		}
 	case reflect.Struct:
 		var fields []int
@@ -146,7 +178,7 @@ func compileBlob(t reflect.Type, seen map[reflect.Type]*blobCodec, shape *string
 			}
 			fmt.Fprintf(shape, "%s:", sf.Name)
 			fields = append(fields, i)
-			codecs = append(codecs, compileBlob(sf.Type, seen, shape))
+			codecs = append(codecs, compileBlob(sf.Type, seen, shape, arenas))
 		}
 		if len(fields) == 0 {
 			panic(fmt.Sprintf("repomap: %s has no fields to store", t)) // would break the slice bound
@@ -182,6 +214,7 @@ type blobDecoder struct {
 	i      int
 	depth  int
 	failed bool
+	arenas blobArenas
 }
 
 func (d *blobDecoder) byte() byte {
@@ -235,6 +268,9 @@ func (d *blobDecoder) take(n int) string {
 
 // decodeFileBlob decodes what appendFileBlob wrote, reading from d.
 func decodeFileBlob(d *blobDecoder) (pyextract.File, bool) {
+	a := arenaPool.Get().(*blobArenas)
+	defer arenaPool.Put(a)
+	d.arenas = *a
 	var f pyextract.File
 	fileBlob().codec.dec(d, reflect.ValueOf(&f).Elem())
 	return f, !d.failed
