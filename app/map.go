@@ -101,11 +101,13 @@ func renderMap(o MapOptions, t *repomap.Tree) (string, error) {
 	} else if o.All {
 		view = "all"
 	}
+	memo := render.LoadTokenMemo(t.TokenMemo)
 	out, err := render.Render(ranked, render.Options{View: view, Tokens: o.Tokens, Pressure: o.Pressure,
-		Tokenizer: o.Tokenizer, Top: o.Top, Explain: o.Explain, Focus: focus})
+		Tokenizer: o.Tokenizer, Top: o.Top, Explain: o.Explain, Focus: focus, TokenMemo: memo})
 	if err != nil {
 		return "", classify(err)
 	}
+	t.TokenMemo = memo.Bytes()
 	if o.Format == "json" {
 		meta := render.MapMeta{Root: t.Root, Tokens: o.Tokens, Pressure: o.Pressure, Tokenizer: o.Tokenizer, Explain: o.Explain}
 		for _, c := range t.Charms {

@@ -223,12 +223,18 @@ func (b *graphBuilder) resolveModule(i int, mod string, idx map[string][]int) []
 
 // commonDirLen is the number of leading folders two paths share.
 func commonDirLen(a, b string) int {
-	as, bs := strings.Split(path.Dir(a), "/"), strings.Split(path.Dir(b), "/")
-	n := 0
-	for n < len(as) && n < len(bs) && as[n] == bs[n] {
-		n++
+	a, b = path.Dir(a), path.Dir(b)
+	for n := 0; ; n++ { // without splitting: it runs for every candidate of every import
+		sa, ra, moreA := strings.Cut(a, "/")
+		sb, rb, moreB := strings.Cut(b, "/")
+		if sa != sb {
+			return n
+		}
+		if !moreA || !moreB {
+			return n + 1
+		}
+		a, b = ra, rb
 	}
-	return n
 }
 
 // resolveImports fills imported and modEdges.

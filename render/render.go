@@ -50,6 +50,8 @@ type Options struct {
 	// Focus are files already in the agent's context: ranked, but not rendered by the
 	// compact and full views.
 	Focus []string
+	// TokenMemo, when set, supplies and records BPE token counts (see TokenMemo).
+	TokenMemo *TokenMemo
 }
 
 // Output is the rendered text and what made it in.
@@ -77,7 +79,7 @@ func EffectiveTokens(tokens int, pressure float64) int {
 
 // Render renders r. Errors are bad options only; any Result renders.
 func Render(r rank.Result, opt Options) (Output, error) {
-	c, err := newCounter(opt.Tokenizer)
+	c, err := newCounter(opt.Tokenizer, opt.TokenMemo)
 	if err != nil {
 		return Output{}, err
 	}

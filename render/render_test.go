@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -381,7 +382,7 @@ func TestBudgetFilled(t *testing.T) {
 // budget: the next symbol of a shown file, or the header and first symbol of another file.
 func checkMaximal(t *testing.T, r rank.Result, opt Options, out Output) {
 	t.Helper()
-	c, _ := newCounter(opt.Tokenizer)
+	c, _ := newCounter(opt.Tokenizer, nil)
 	left := out.EffectiveTokens*c.perToken - c.units(out.Text)
 	for i := range r.Files {
 		v := newFileView(&r.Files[i], opt.Explain)
@@ -521,5 +522,43 @@ func BenchmarkCount6KB(b *testing.B) {
 	Count(text, TokCL100k)
 	for b.Loop() {
 		Count(text, TokCL100k)
+	}
+}
+
+// TestTokenMemo: a memo filled by one render serves every count of the same render later
+// (nothing is counted again, and the output is the same), its counts are the ones used (a
+// memo that says otherwise changes the fitting), and malformed bytes load as an empty memo.
+func TestTokenMemo(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(3, 4))
+	r := randomResult(rnd, 60)
+	for _, tok := range []string{TokCL100k, TokO200k} {
+		opt := Options{View: ViewFull, Tokens: 400, Tokenizer: tok}
+		want := mustRender(t, r, opt)
+		opt.TokenMemo = LoadTokenMemo(nil)
+		if got := mustRender(t, r, opt); got.Text != want.Text || got.UsedTokens != want.UsedTokens {
+			t.Fatalf("%s: a render filling the memo differs", tok)
+		}
+		saved := opt.TokenMemo.Bytes()
+		opt.TokenMemo = LoadTokenMemo(saved)
+		if got := mustRender(t, r, opt); got.Text != want.Text || got.UsedTokens != want.UsedTokens {
+			t.Fatalf("%s: a render from the memo differs", tok)
+		}
+		if again := opt.TokenMemo.Bytes(); !bytes.Equal(again, saved) {
+			t.Fatalf("%s: the second render counted texts the first did not", tok)
+		}
+		// Twice every count: the memo, not the tokenizer, decides what fits.
+		inflated := LoadTokenMemo(saved)
+		for k, n := range inflated.old {
+			inflated.old[k] = 2 * n
+		}
+		opt.TokenMemo = inflated
+		if got := mustRender(t, r, opt); len(got.Text) >= len(want.Text) {
+			t.Fatalf("%s: counts from the memo not used (%d bytes, %d without)", tok, len(got.Text), len(want.Text))
+		}
+	}
+	for _, b := range [][]byte{{1, 2, 3}, bytes.Repeat([]byte{0xff}, 40)} {
+		if m := LoadTokenMemo(b); len(m.old) != 0 {
+			t.Errorf("malformed memo %x loaded %d counts", b, len(m.old))
+		}
 	}
 }

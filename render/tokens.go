@@ -1,7 +1,13 @@
 package render
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
 	"fmt"
+	"maps"
+	"math"
+	"slices"
 	"sync"
 	"unicode/utf8"
 
@@ -41,7 +47,9 @@ func bpe(enc tokenizer.Encoding) (tokenizer.Codec, error) {
 	return lc.codec, lc.err
 }
 
-func newCounter(name string) (counter, error) {
+// newCounter returns the counter of a tokenizer. A BPE tokenizer's vocabulary is loaded only
+// when a text not in memo (which may be nil) has to be counted.
+func newCounter(name string, memo *TokenMemo) (counter, error) {
 	var enc tokenizer.Encoding
 	switch name {
 	case TokChars4:
@@ -53,17 +61,99 @@ func newCounter(name string) (counter, error) {
 	default:
 		return counter{}, fmt.Errorf("unknown tokenizer %q (want %s, %s or %s)", name, TokCL100k, TokO200k, TokChars4)
 	}
-	c, err := bpe(enc)
-	if err != nil {
-		return counter{}, err
-	}
 	return counter{name: name, perToken: 1, units: func(s string) int {
-		n, err := c.Count(s)
-		if err != nil { // only in strict UTF-8 mode, which we do not set; count bytes to stay safe
-			return len(s)
+		k := memo.key(name, s)
+		if n, ok := memo.get(k); ok {
+			return n
 		}
+		n := len(s) // a token holds at least one byte: never an undercount
+		if c, err := bpe(enc); err == nil {
+			if m, err := c.Count(s); err == nil { // errors only in strict UTF-8 mode, which we do not set
+				n = m
+			}
+		}
+		memo.put(k, n)
 		return n
 	}}, nil
+}
+
+// TokenMemo remembers BPE token counts by a hash of tokenizer and text, so that a later run
+// whose lines (and whole text) were counted before does not load the tokenizer's vocabulary,
+// which costs more than the rest of rendering. The caller keeps it between runs with Bytes and
+// LoadTokenMemo. A nil *TokenMemo remembers nothing. Not safe for concurrent use.
+type TokenMemo struct {
+	old, used map[tokenKey]int
+}
+
+type tokenKey [16]byte
+
+// maxTokenMemo bounds what Bytes keeps: the counts of the last run first, then older ones.
+const maxTokenMemo = 1 << 14
+
+// LoadTokenMemo reads what Bytes wrote; anything malformed is dropped, never an error.
+func LoadTokenMemo(b []byte) *TokenMemo {
+	m := &TokenMemo{old: map[tokenKey]int{}, used: map[tokenKey]int{}}
+	for len(b) > len(tokenKey{}) && len(m.old) < maxTokenMemo {
+		var k tokenKey
+		copy(k[:], b)
+		n, w := binary.Uvarint(b[len(k):])
+		if w <= 0 || n > math.MaxInt32 {
+			break
+		}
+		m.old[k] = int(n)
+		b = b[len(k)+w:]
+	}
+	return m
+}
+
+// Bytes encodes the memo: every count the last Render used, then older ones, in a stable order.
+func (m *TokenMemo) Bytes() []byte {
+	if m == nil {
+		return nil
+	}
+	var b []byte
+	add := func(counts, skip map[tokenKey]int) {
+		for _, k := range slices.SortedFunc(maps.Keys(counts), func(x, y tokenKey) int { return bytes.Compare(x[:], y[:]) }) {
+			if _, dup := skip[k]; !dup && len(b) < maxTokenMemo*(len(k)+5) {
+				b = binary.AppendUvarint(append(b, k[:]...), uint64(counts[k]))
+			}
+		}
+	}
+	add(m.used, nil)
+	add(m.old, m.used)
+	return b
+}
+
+func (m *TokenMemo) key(tokenizer, s string) tokenKey {
+	if m == nil {
+		return tokenKey{}
+	}
+	h := sha256.New()
+	h.Write([]byte(tokenizer))
+	h.Write([]byte{0})
+	h.Write([]byte(s))
+	var k tokenKey
+	copy(k[:], h.Sum(nil))
+	return k
+}
+
+func (m *TokenMemo) get(k tokenKey) (int, bool) {
+	if m == nil {
+		return 0, false
+	}
+	n, ok := m.used[k]
+	if !ok {
+		if n, ok = m.old[k]; ok {
+			m.used[k] = n
+		}
+	}
+	return n, ok
+}
+
+func (m *TokenMemo) put(k tokenKey, n int) {
+	if m != nil {
+		m.used[k] = n
+	}
 }
 
 // tokens converts units to tokens (rounding up).
@@ -73,7 +163,7 @@ func (c counter) tokens(units int) int {
 
 // Count returns the number of tokens of text under the named tokenizer (cl100k, o200k, chars4).
 func Count(text, tokenizerName string) (int, error) {
-	c, err := newCounter(tokenizerName)
+	c, err := newCounter(tokenizerName, nil)
 	if err != nil {
 		return 0, err
 	}

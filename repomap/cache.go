@@ -1,12 +1,16 @@
 package repomap
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
+	"encoding/base64"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"io/fs"
 	"os"
@@ -14,9 +18,11 @@ import (
 	"runtime"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/cantrip-dev/charmcraft-map/pyextract"
 )
@@ -28,8 +34,9 @@ const CacheFile = ".cantrip-repomap.json"
 const cacheVersion = 1
 
 // ourVersion stamps the data we keep under ourKey. Bump it whenever pyextract's output for the
-// same bytes changes: entries with another stamp are reparsed, never trusted.
-const ourVersion = 4
+// same bytes changes (a change of its types changes the stamp by itself, see fileBlob):
+// entries with another stamp are reparsed, never trusted.
+const ourVersion = 5
 
 // ourKey holds our own per-entry data; Cantrip ignores keys it does not know.
 const ourKey = "x_charmcraft_map"
@@ -65,13 +72,14 @@ type Memo struct {
 // maxMemos bounds the outputs remembered for one state of the tree.
 const maxMemos = 8
 
-// cacheEntry is one parsed file in Cantrip's shape plus our data under ourKey.
+// cacheEntry is one file's entry in Cantrip's shape, plus, for a Python file, our data (see
+// encode).
 type cacheEntry struct {
 	File        string     `json:"file"`
 	MtimeNS     int64      `json:"mtime_ns"`
 	Definitions []cacheDef `json:"definitions"`
 	References  []string   `json:"references"`
-	Ours        *ourEntry  `json:"x_charmcraft_map,omitempty"`
+	ours        *usable    // nil for YAML files
 }
 
 type cacheDef struct {
@@ -83,27 +91,17 @@ type cacheDef struct {
 	Qualifier string `json:"qualifier"`
 }
 
-// ourEntry is what we need to skip a parse: a stamp, the size and content hash that prove the
-// bytes are the ones parsed, and the extraction. To keep the file small, the extraction's Refs
-// are not stored twice: the entry's "references" lists each referenced name once (a form
-// Cantrip reads like any other) and RefCounts holds the count of each, in the same order.
-type ourEntry struct {
-	V         int             `json:"v"`
-	Size      int64           `json:"size"`
-	Hash      string          `json:"sha256"`
-	RefCounts []int           `json:"ref_counts"`
-	Py        *pyextract.File `json:"py"`
-}
-
 // cache is the decoded cache: our usable entries by file, and every entry as raw JSON so that
-// entries we do not touch (out of scope, or not ours) can be written back unchanged.
+// entries we do not touch (unchanged, out of scope, or not ours) are written back unchanged.
 type cache struct {
-	ours map[string]*usable
-	raw  map[string]json.RawMessage
-	memo memoDoc
+	ours   map[string]*usable
+	raw    map[string]json.RawMessage
+	memo   memoDoc
+	tokens []byte
 }
 
-// usable is a cache entry of ours that passed validation.
+// usable is what we need to skip a parse: the mtime, size and content hash that prove the
+// bytes are the ones parsed, and the extraction.
 type usable struct {
 	mtime int64
 	size  int64
@@ -174,41 +172,65 @@ func decodeMemo(r io.Reader) memoDoc {
 	return m
 }
 
+// cacheTop is the top level of a cache file, its entries left undecoded.
+type cacheTop struct {
+	Version json.RawMessage   `json:"version"`
+	Entries []json.RawMessage `json:"entries"`
+	Memo    memoDoc           `json:"x_charmcraft_map_memo"`
+	Tokens  []byte            `json:"x_charmcraft_map_tokens"` // Tree.TokenMemo
+}
+
+// tokensKey is the top-level key of Tree.TokenMemo, written after the memo.
+const tokensKey = "x_charmcraft_map_tokens"
+
 // decodeCache decodes the cache. Anything unreadable, malformed, foreign or of another version
 // yields an empty or partial cache and a warning, never an error: a cache is only a speed-up.
-// Entries are decoded on all cores.
+// The top level is split by splitTop (encoding/json takes over for anything it does not
+// expect), and entries are decoded on all cores; a syntax error anywhere makes the whole file
+// unreadable, as if encoding/json had read it in one piece.
 func decodeCache(data []byte) (cache, string) {
 	c := cache{ours: map[string]*usable{}, raw: map[string]json.RawMessage{}}
 	if data == nil {
 		return c, ""
 	}
-	var top struct {
-		Version json.RawMessage   `json:"version"`
-		Entries []json.RawMessage `json:"entries"`
-		Memo    memoDoc           `json:"x_charmcraft_map_memo"`
-	}
-	if err := json.Unmarshal(data, &top); err != nil {
-		return c, fmt.Sprintf("%s: unreadable (%v); rebuilding", CacheFile, err)
+	top, ok := splitTop(data)
+	if !ok {
+		top = cacheTop{}
+		if err := json.Unmarshal(data, &top); err != nil {
+			return c, fmt.Sprintf("%s: unreadable (%v); rebuilding", CacheFile, err)
+		}
 	}
 	if v, err := strconv.Atoi(string(bytes.TrimSpace(top.Version))); err != nil || v != cacheVersion {
 		return c, fmt.Sprintf("%s: version %s is not %d; rebuilding", CacheFile, top.Version, cacheVersion)
 	}
-	c.memo = top.Memo
 	type decoded struct {
 		file string
 		u    *usable
+		err  error // a syntax error
 	}
 	out := make([]decoded, len(top.Entries))
 	parallel(len(top.Entries), func(i int) {
-		var e cacheEntry
-		if json.NewDecoder(bytes.NewReader(top.Entries[i])).Decode(&e) != nil || e.File == "" {
+		if u, ok := decodeOurs(top.Entries[i]); ok {
+			out[i].file, out[i].u = u.file.Path, u
+			return
+		}
+		var e cacheEntry // not ours (Cantrip's, an older stamp's, or altered): only kept
+		if err := json.Unmarshal(top.Entries[i], &e); err != nil || e.File == "" {
+			var syn *json.SyntaxError
+			if errors.As(err, &syn) {
+				out[i].err = err
+			}
 			return
 		}
 		out[i].file = e.File
-		if f, ok := e.file(); ok {
-			out[i].u = &usable{mtime: e.MtimeNS, size: e.Ours.Size, hash: e.Ours.Hash, file: f}
-		}
 	})
+	for _, d := range out {
+		if d.err != nil {
+			return cache{ours: map[string]*usable{}, raw: map[string]json.RawMessage{}},
+				fmt.Sprintf("%s: unreadable (%v); rebuilding", CacheFile, d.err)
+		}
+	}
+	c.memo, c.tokens = top.Memo, top.Tokens
 	for i, d := range out {
 		if d.file == "" {
 			continue
@@ -221,6 +243,188 @@ func decodeCache(data []byte) (cache, string) {
 		}
 	}
 	return c, ""
+}
+
+// splitTop splits a cache file's top-level object into its members without decoding the
+// entries: one pass that only finds where each value ends, instead of encoding/json's two
+// (validate, then decode) over many megabytes. The entries are validated when each is
+// decoded, every other member here. ok is false for anything but an object with plain keys
+// (encoding/json matches keys case-insensitively and unescapes them; those files take its
+// path).
+func splitTop(data []byte) (top cacheTop, ok bool) {
+	s := scanner{b: data}
+	if !s.byte('{') {
+		return top, false
+	}
+	for first := true; ; first = false {
+		if s.byte('}') {
+			break
+		}
+		if !first && !s.byte(',') {
+			return top, false
+		}
+		k0 := s.skipWS()
+		if !s.str() {
+			return top, false
+		}
+		key := string(data[k0+1 : s.i-1])
+		if strings.IndexByte(key, '\\') >= 0 || !json.Valid(data[k0:s.i]) || !s.byte(':') {
+			return top, false
+		}
+		v0 := s.skipWS()
+		switch {
+		case key == "entries":
+			if top.Entries != nil { // only the last would be validated
+				return top, false
+			}
+			if top.Entries, ok = s.array(); !ok {
+				return top, false
+			}
+			continue
+		case !s.value():
+			return top, false
+		}
+		raw := data[v0:s.i]
+		if !json.Valid(raw) {
+			return top, false
+		}
+		switch {
+		case key == "version":
+			top.Version = raw
+		case key == memoKey:
+			if json.Unmarshal(raw, &top.Memo) != nil { // merges into a previous memo, as encoding/json does
+				return top, false
+			}
+		case key == tokensKey:
+			if json.Unmarshal(raw, &top.Tokens) != nil {
+				return top, false
+			}
+		case strings.EqualFold(key, "entries") || strings.EqualFold(key, "version") || strings.EqualFold(key, memoKey) ||
+			strings.EqualFold(key, tokensKey):
+			return top, false
+		}
+	}
+	s.skipWS()
+	return top, s.i == len(data)
+}
+
+// scanner finds the ends of JSON values; it checks structure (brackets, strings, commas), not
+// the bytes of literals and strings, which json.Valid or a decode checks afterwards.
+type scanner struct {
+	b []byte
+	i int
+}
+
+func (s *scanner) skipWS() int {
+	for s.i < len(s.b) {
+		switch s.b[s.i] {
+		case ' ', '\t', '\n', '\r':
+			s.i++
+		default:
+			return s.i
+		}
+	}
+	return s.i
+}
+
+// byte consumes c after optional white space.
+func (s *scanner) byte(c byte) bool {
+	if s.skipWS() < len(s.b) && s.b[s.i] == c {
+		s.i++
+		return true
+	}
+	return false
+}
+
+// str consumes a string starting at s.i: up to the first quote not escaped by an odd number
+// of backslashes.
+func (s *scanner) str() bool {
+	if s.i >= len(s.b) || s.b[s.i] != '"' {
+		return false
+	}
+	for j := s.i + 1; ; j++ {
+		k := bytes.IndexByte(s.b[j:], '"')
+		if k < 0 {
+			return false
+		}
+		j += k
+		n := 0
+		for n < j && s.b[j-1-n] == '\\' {
+			n++
+		}
+		if n%2 == 0 {
+			s.i = j + 1
+			return true
+		}
+	}
+}
+
+// value consumes any value starting at s.i.
+func (s *scanner) value() bool {
+	if s.i >= len(s.b) {
+		return false
+	}
+	switch s.b[s.i] {
+	case '"':
+		return s.str()
+	case '[', '{':
+		depth := 0
+		for s.i < len(s.b) {
+			switch s.b[s.i] {
+			case '"':
+				if !s.str() {
+					return false
+				}
+				continue
+			case '[', '{':
+				depth++
+			case ']', '}':
+				if depth--; depth == 0 {
+					s.i++
+					return true
+				}
+			}
+			s.i++
+		}
+		return false
+	}
+	j := s.i
+	for ; j < len(s.b); j++ {
+		if c := s.b[j]; c == ',' || c == ']' || c == '}' || c == ' ' || c == '\t' || c == '\n' || c == '\r' {
+			break
+		}
+	}
+	if j == s.i {
+		return false
+	}
+	s.i = j
+	return true
+}
+
+// array consumes an array starting at s.i and returns its elements.
+func (s *scanner) array() ([]json.RawMessage, bool) {
+	if !s.byte('[') {
+		return nil, false
+	}
+	out := []json.RawMessage{}
+	if s.byte(']') {
+		return out, true
+	}
+	for {
+		v0 := s.skipWS()
+		if n, ok := ourLen(s.b[v0:]); ok {
+			s.i += n // checked by decodeOurs
+		} else if !s.value() {
+			return nil, false
+		}
+		out = append(out, s.b[v0:s.i])
+		if s.byte(']') {
+			return out, true
+		}
+		if !s.byte(',') {
+			return nil, false
+		}
+	}
 }
 
 // parallel runs fn(0..n-1) on all cores.
@@ -247,64 +451,115 @@ func parallel(n int, fn func(i int)) {
 	wg.Wait()
 }
 
-// newEntry builds the cache entry for a parsed Python file.
+// newEntry builds the cache entry for a parsed Python file. Cantrip's "references" list each
+// referenced name once (a form it reads like any other list of names; our counts are in our
+// data), and its "definitions" hold the symbols of the kinds it knows.
 func newEntry(f *pyextract.File, mtime, size int64, hash string) *cacheEntry {
-	e := &cacheEntry{File: f.Path, MtimeNS: mtime, Definitions: []cacheDef{}, References: make([]string, len(f.Refs))}
-	counts := make([]int, len(f.Refs))
+	e := &cacheEntry{File: f.Path, MtimeNS: mtime, Definitions: []cacheDef{}, References: make([]string, len(f.Refs)),
+		ours: &usable{mtime: mtime, size: size, hash: hash, file: *f}}
 	for i, r := range f.Refs {
-		e.References[i], counts[i] = r.Name, r.Count
+		e.References[i] = r.Name
 	}
-	lean := *f
-	lean.Refs = nil
-	lean.Symbols = make([]pyextract.Symbol, len(f.Symbols))
-	for i, s := range f.Symbols {
-		lean.Symbols[i] = s
-		if !cantripKinds[s.Kind] {
-			continue // module constants live in our data only
+	for _, s := range f.Symbols {
+		if cantripKinds[s.Kind] { // module constants live in our data only
+			e.Definitions = append(e.Definitions, cacheDef{Name: s.Name, Kind: s.Kind, File: f.Path,
+				Line: s.Line, Signature: s.Signature, Qualifier: s.Qualifier})
 		}
-		e.Definitions = append(e.Definitions, cacheDef{Name: s.Name, Kind: s.Kind, File: f.Path,
-			Line: s.Line, Signature: s.Signature, Qualifier: s.Qualifier})
-		// Stored once, in the definition; file() puts it back.
-		lean.Symbols[i].Name, lean.Symbols[i].Kind, lean.Symbols[i].Line = "", "", 0
-		lean.Symbols[i].Signature, lean.Symbols[i].Qualifier = "", ""
 	}
-	e.Ours = &ourEntry{V: ourVersion, Size: size, Hash: hash, RefCounts: counts, Py: &lean}
 	return e
 }
 
-// file returns the extraction an entry of ours carries, with its Refs and the symbols stored
-// as definitions restored; ok is false when the entry is not ours, of another version, or
-// inconsistent.
-func (e *cacheEntry) file() (pyextract.File, bool) {
-	o := e.Ours
-	if o == nil || o.V != ourVersion || o.Py == nil || o.Py.Path != e.File || len(o.RefCounts) != len(e.References) {
-		return pyextract.File{}, false
+// ourPrefix starts every entry we write with our data: {"x_charmcraft_map":"<base64>",... so
+// that decodeOurs finds it without parsing the entry.
+const ourPrefix = `{"` + ourKey + `":"`
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// encode returns the entry's JSON. For a Python file, our data comes first, as one base64
+// string (Cantrip ignores the key): a CRC-32C, the length of the binary data, the length of
+// the rest of the entry after the string, then the stamp (ourVersion and the blob layout's hash), mtime, size, content hash
+// and the extraction in binary (blob.go). The CRC covers the binary data and the rest of the
+// entry, so an entry whose bytes differ in any way from what we wrote is never trusted, and
+// one that matches is valid JSON without being scanned (see ourLen).
+func (e *cacheEntry) encode() ([]byte, error) {
+	rest, err := json.Marshal(e)
+	if err != nil || e.ours == nil {
+		return rest, err
 	}
-	f := *o.Py
-	f.Symbols = make([]pyextract.Symbol, len(o.Py.Symbols))
-	next := 0
-	for i, s := range o.Py.Symbols {
-		if s.Kind == "" {
-			if next >= len(e.Definitions) {
-				return pyextract.File{}, false
-			}
-			d := e.Definitions[next]
-			if !cantripKinds[d.Kind] {
-				return pyextract.File{}, false
-			}
-			next++
-			s.Name, s.Kind, s.Line, s.Signature, s.Qualifier = d.Name, d.Kind, d.Line, d.Signature, d.Qualifier
-		}
-		f.Symbols[i] = s
+	rest = rest[1:] // after the "{"
+	bin := make([]byte, ourHead, 4096)
+	binary.LittleEndian.PutUint32(bin[8:], uint32(len(rest)))
+	bin = binary.AppendUvarint(bin, ourVersion)
+	bin = binary.LittleEndian.AppendUint64(bin, fileBlob().shape)
+	bin = binary.AppendVarint(bin, e.ours.mtime)
+	bin = binary.AppendVarint(bin, e.ours.size)
+	bin = append(binary.AppendUvarint(bin, uint64(len(e.ours.hash))), e.ours.hash...)
+	bin = appendFileBlob(bin, &e.ours.file)
+	binary.LittleEndian.PutUint32(bin[4:], uint32(len(bin)))
+	binary.LittleEndian.PutUint32(bin, crc32.Update(crc32.Checksum(bin[4:], castagnoli), castagnoli, rest))
+	out := make([]byte, 0, len(ourPrefix)+base64.StdEncoding.EncodedLen(len(bin))+2+len(rest))
+	out = base64.StdEncoding.AppendEncode(append(out, ourPrefix...), bin)
+	return append(append(out, '"', ','), rest...), nil
+}
+
+// ourHead is the size of our data's header: CRC, data length, length of the rest.
+const ourHead = 12
+
+// ourSplit finds the base64 data and the rest of an entry of ours, from the lengths in its
+// header, without scanning it; ok is false when b does not start like one. What it finds is
+// only a guess until decodeOurs checks the CRC: an entry that fails is taken as JSON like any
+// other, and a wrong guess makes it malformed.
+func ourSplit(b []byte) (b64, rest []byte, ok bool) {
+	const headB64 = ourHead / 3 * 4
+	if !bytes.HasPrefix(b, []byte(ourPrefix)) || len(b) < len(ourPrefix)+headB64 {
+		return nil, nil, false
 	}
-	if next != len(e.Definitions) {
-		return pyextract.File{}, false
+	b = b[len(ourPrefix):]
+	var head [ourHead]byte
+	if _, err := base64.StdEncoding.Decode(head[:], b[:headB64]); err != nil {
+		return nil, nil, false
 	}
-	f.Refs = make([]pyextract.Ref, len(e.References))
-	for i, name := range e.References {
-		f.Refs[i] = pyextract.Ref{Name: name, Count: o.RefCounts[i]}
+	n := base64.StdEncoding.EncodedLen(int(binary.LittleEndian.Uint32(head[4:])))
+	m := n + 2 + int(binary.LittleEndian.Uint32(head[8:]))
+	if m > len(b) || m < n+3 || b[n] != '"' || b[n+1] != ',' || b[m-1] != '}' {
+		return nil, nil, false
 	}
-	return f, true
+	return b[:n], b[n+2 : m], true
+}
+
+// ourLen returns the length of the entry of ours b starts with (see ourSplit).
+func ourLen(b []byte) (int, bool) {
+	b64, rest, ok := ourSplit(b)
+	return len(ourPrefix) + len(b64) + 2 + len(rest), ok
+}
+
+// decodeOurs returns the data of an entry encode wrote with our stamp, or false.
+func decodeOurs(raw []byte) (*usable, bool) {
+	b64, rest, ok := ourSplit(raw)
+	if !ok || len(raw) != len(ourPrefix)+len(b64)+2+len(rest) {
+		return nil, false
+	}
+	bin := make([]byte, base64.StdEncoding.DecodedLen(len(b64)))
+	n, err := base64.StdEncoding.Decode(bin, b64)
+	if err != nil || n <= ourHead || n != int(binary.LittleEndian.Uint32(bin[4:])) ||
+		binary.LittleEndian.Uint32(bin) != crc32.Update(crc32.Checksum(bin[4:n], castagnoli), castagnoli, rest) {
+		return nil, false
+	}
+	bin = bin[:n]
+	// The strings of the extraction are cut from bin, which is never written again: viewing it
+	// as a string saves copying every entry's data once more.
+	d := &blobDecoder{s: unsafe.String(&bin[ourHead], len(bin)-ourHead)}
+	if d.uvarint() != ourVersion || d.take(8) != string(binary.LittleEndian.AppendUint64(nil, fileBlob().shape)) {
+		return nil, false
+	}
+	u := &usable{mtime: d.varint(), size: d.varint()}
+	u.hash = d.take(d.length())
+	f, ok := decodeFileBlob(d)
+	if !ok || d.i != len(d.s) {
+		return nil, false
+	}
+	u.file = f
+	return u, true
 }
 
 // yamlEntry is a charm YAML file's entry: its interfaces as Cantrip definitions. YAML is
@@ -325,7 +580,7 @@ func hashBytes(b []byte) string {
 // then a rename, so readers see the old or the new file, never a torn one, and concurrent
 // writers never corrupt it (the last rename wins). It refuses to replace anything but a
 // regular file or nothing, so it never writes through a symbolic link.
-func writeCache(root string, entries []*cacheEntry, keep map[string]json.RawMessage, memo *memoDoc) error {
+func writeCache(root string, entries []*cacheEntry, keep map[string]json.RawMessage, memo *memoDoc, tokens []byte) error {
 	p := filepath.Join(root, CacheFile)
 	if fi, err := os.Lstat(p); err == nil && !fi.Mode().IsRegular() {
 		return fmt.Errorf("%s is not a regular file; not writing the cache", CacheFile)
@@ -334,11 +589,11 @@ func writeCache(root string, entries []*cacheEntry, keep map[string]json.RawMess
 	}
 	type keyed struct {
 		file string
-		raw  json.RawMessage
+		raw  []byte
 	}
 	all := make([]keyed, 0, len(entries)+len(keep))
 	for _, e := range entries {
-		b, err := json.Marshal(e)
+		b, err := e.encode()
 		if err != nil {
 			return err
 		}
@@ -348,26 +603,37 @@ func writeCache(root string, entries []*cacheEntry, keep map[string]json.RawMess
 		all = append(all, keyed{file, raw})
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].file < all[j].file })
-	raws := make([]json.RawMessage, len(all))
-	for i, k := range all {
-		raws[i] = k.raw
-	}
-	doc := struct {
-		Memo        *memoDoc          `json:"x_charmcraft_map_memo,omitempty"` // first: see decodeMemo
-		Version     int               `json:"version"`
-		GeneratedAt float64           `json:"generated_at"`
-		Entries     []json.RawMessage `json:"entries"`
-	}{memo, cacheVersion, float64(time.Now().UnixNano()) / 1e9, raws}
-	data, err := json.Marshal(doc)
-	if err != nil {
-		return err
-	}
 	tmp, err := os.CreateTemp(root, CacheFile+".tmp-*")
 	if err != nil {
 		return err
 	}
 	defer os.Remove(tmp.Name()) // no-op after a successful rename
-	if _, err := tmp.Write(data); err != nil {
+	// The document is written by hand: kept entries are copied as they were read (each one
+	// decoded, so valid JSON), never re-encoded or re-validated; the memo comes first (see
+	// decodeMemo).
+	w := bufio.NewWriterSize(tmp, 1<<16)
+	w.WriteByte('{')
+	if memo != nil {
+		m, err := json.Marshal(memo)
+		if err != nil {
+			tmp.Close()
+			return err
+		}
+		fmt.Fprintf(w, "%q:%s,", memoKey, m)
+	}
+	if len(tokens) > 0 {
+		fmt.Fprintf(w, "%q:%q,", tokensKey, base64.StdEncoding.EncodeToString(tokens))
+	}
+	fmt.Fprintf(w, `"version":%d,"generated_at":%s,"entries":[`, cacheVersion,
+		strconv.FormatFloat(float64(time.Now().UnixNano())/1e9, 'f', -1, 64))
+	for i, k := range all {
+		if i > 0 {
+			w.WriteByte(',')
+		}
+		w.Write(k.raw)
+	}
+	w.WriteString("]}")
+	if err := w.Flush(); err != nil {
 		tmp.Close()
 		return err
 	}

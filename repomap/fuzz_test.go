@@ -3,6 +3,7 @@ package repomap
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -238,4 +239,51 @@ type cdef struct {
 	Line      *int    `json:"line"`
 	Signature *string `json:"signature"`
 	Qualifier *string `json:"qualifier"`
+}
+
+// FuzzSplitTop checks splitTop against encoding/json: whenever it splits a document whose
+// entries are valid JSON, encoding/json must read the same version, entries and memo.
+//
+//	go test ./repomap -run '^$' -fuzz '^FuzzSplitTop$' -fuzztime 100000x
+func FuzzSplitTop(f *testing.F) {
+	for _, s := range []string{
+		`{"version":1,"generated_at":1.5,"entries":[{"file":"a.py","x":[1,{"y":"]}\"\\"}]},null,"x"]}`,
+		` { "x_charmcraft_map_memo" : {"fingerprint":"f","outputs":[{"key":"k","out":"o"}]} , "version" : 1 , "entries" : [ ] } `,
+		`{"version":1,"version":2,"entries":[1],"entries":[2,3]}`,
+		`{"Version":1}`, `{"entr\u0069es":[]}`, `{"version":1,}`, `{"version":1 "entries":[]}`,
+		`{"version":tru,"entries":[]}`, `{"entries":[{]}`, `{"entries":[1}`, `{"a":"\"}`, `{}`, `{} x`,
+		`{"x_charmcraft_map_memo":{"fingerprint":"a"},"x_charmcraft_map_memo":{"outputs":[]}}`,
+		`{"x_charmcraft_map_memo":null,"version":1}`, `{"x_charmcraft_map_memo":{"fingerprint":3}}`,
+		`{"x_charmcraft_map_tokens":"AAEC","version":1}`, `{"x_charmcraft_map_tokens":"A!","version":1}`, `{"x_charmcraft_map_tokens":[1]}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		top, ok := splitTop(data)
+		if !ok {
+			return
+		}
+		for _, e := range top.Entries {
+			if _, ours := decodeOurs(e); ours {
+				return // cut by its header, not scanned (see ourLen)
+			}
+			if !json.Valid(e) {
+				return // decodeCache reports the file unreadable
+			}
+		}
+		var want cacheTop
+		if err := json.Unmarshal(data, &want); err != nil {
+			t.Fatalf("split, but encoding/json says %v", err)
+		}
+		if !bytes.Equal(top.Version, want.Version) || fmt.Sprint(top.Memo) != fmt.Sprint(want.Memo) || !bytes.Equal(top.Tokens, want.Tokens) ||
+			len(top.Entries) != len(want.Entries) || (top.Entries == nil) != (want.Entries == nil) {
+			t.Fatalf("split %q %v %d entries; encoding/json %q %v %d", top.Version, top.Memo, len(top.Entries),
+				want.Version, want.Memo, len(want.Entries))
+		}
+		for i := range top.Entries {
+			if !bytes.Equal(top.Entries[i], want.Entries[i]) {
+				t.Fatalf("entry %d: %q, encoding/json %q", i, top.Entries[i], want.Entries[i])
+			}
+		}
+	})
 }

@@ -13,6 +13,7 @@
 package repomap
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -53,6 +54,9 @@ type Tree struct {
 	Stats    Stats
 	// Memo is the remembered output when Options.MemoKey hit; nothing else is loaded then.
 	Memo *Memo
+	// TokenMemo is opaque data the caller keeps in the cache (render's token counts): Load
+	// reads it, Save writes what it holds then.
+	TokenMemo []byte
 
 	pending *pendingWrite // the cache write Save performs (MemoKey set, cache on)
 }
@@ -79,11 +83,12 @@ type stat struct {
 
 // pendingWrite is a cache write prepared by Load.
 type pendingWrite struct {
-	fresh []*cacheEntry
-	keep  map[string]json.RawMessage
-	dirty bool
-	fp    string
-	memo  memoDoc
+	fresh  []*cacheEntry
+	keep   map[string]json.RawMessage
+	dirty  bool
+	fp     string
+	memo   memoDoc
+	tokens []byte // the TokenMemo as loaded
 }
 
 // Load discovers, reads and parses the tree at opt.Root.
@@ -132,6 +137,7 @@ func Load(opt Options) (*Tree, error) {
 		if opt.Refresh {
 			c.ours = map[string]*usable{}
 		}
+		t.TokenMemo = c.tokens
 	}
 
 	yamlEntries := map[string]*cacheEntry{}
@@ -163,7 +169,7 @@ func Load(opt Options) (*Tree, error) {
 		return t, nil
 	}
 
-	w := &pendingWrite{keep: map[string]json.RawMessage{}, fp: fp, memo: c.memo}
+	w := &pendingWrite{keep: map[string]json.RawMessage{}, fp: fp, memo: c.memo, tokens: c.tokens}
 	for _, e := range changed {
 		w.fresh = append(w.fresh, e)
 	}
@@ -226,14 +232,14 @@ func (t *Tree) Save(m *Memo) {
 		w.memo.Outputs = outs
 		w.dirty = true
 	}
-	if !w.dirty {
+	if !w.dirty && bytes.Equal(t.TokenMemo, w.tokens) {
 		return
 	}
 	var memo *memoDoc
 	if len(w.memo.Outputs) > 0 {
 		memo = &w.memo
 	}
-	if err := writeCache(t.Root, w.fresh, w.keep, memo); err != nil {
+	if err := writeCache(t.Root, w.fresh, w.keep, memo, t.TokenMemo); err != nil {
 		t.Warnings = append(t.Warnings, fmt.Sprintf("%s: not written: %v", CacheFile, err))
 		return
 	}

@@ -1,6 +1,7 @@
 package repomap
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -444,28 +445,100 @@ func TestMemo(t *testing.T) {
 	}
 }
 
-// TestEntryRoundTrip: what the lean entry stores restores the extraction exactly.
+// TestEntryRoundTrip: what an entry stores restores the extraction exactly, and an entry that
+// differs in any byte from what we wrote is not trusted.
 func TestEntryRoundTrip(t *testing.T) {
 	src := smallPy + "\nPORT = 5432\n\nclass Other:\n    X = 1\n\n    def m(self, a: int = PORT) -> str:\n        return self.helper(a)\n"
 	f := pyextract.Parse("src/charm.py", []byte(src))
-	b, err := json.Marshal(newEntry(&f, 1, int64(len(src)), "h"))
+	b, err := newEntry(&f, 7, int64(len(src)), "h").encode()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var e cacheEntry
-	if err := json.Unmarshal(b, &e); err != nil {
-		t.Fatal(err)
+	var e cacheEntry // Cantrip's view
+	if err := json.Unmarshal(b, &e); err != nil || e.File != f.Path || e.MtimeNS != 7 || len(e.Definitions) == 0 || len(e.References) != len(f.Refs) {
+		t.Fatalf("Cantrip's keys: %+v, %v", e, err)
 	}
-	got, ok := e.file()
+	u, ok := decodeOurs(b)
 	if !ok {
 		t.Fatal("entry not usable")
 	}
-	if !reflect.DeepEqual(got, f) {
-		t.Errorf("round trip changed the extraction:\n got %+v\nwant %+v", got, f)
+	if !reflect.DeepEqual(u.file, f) || u.mtime != 7 || u.size != int64(len(src)) || u.hash != "h" {
+		t.Errorf("round trip changed the extraction:\n got %+v\nwant %+v", u.file, f)
 	}
-	// A definition list that no longer matches the stored symbols is not trusted.
-	e.Definitions = e.Definitions[1:]
-	if _, ok := e.file(); ok {
-		t.Error("inconsistent entry trusted")
+	for i := len(ourPrefix); i < len(b); i += 7 {
+		altered := bytes.Clone(b)
+		altered[i] ^= 1
+		if _, ok := decodeOurs(altered); ok {
+			t.Fatalf("entry altered at byte %d trusted: %s", i, altered)
+		}
+	}
+}
+
+// TestBlobRoundTrip: the binary form keeps every field of every pyextract type, nil and empty
+// slices apart, and a truncated blob never decodes.
+func TestBlobRoundTrip(t *testing.T) {
+	v := &pyextract.Value{Kind: "call", Chain: pyextract.Chain{{Name: "f"}, {Call: true}},
+		Args: []pyextract.Value{{Kind: "str", Str: "x"}}, Kwargs: []pyextract.Kwarg{{Name: "k", Value: pyextract.Value{Kind: "other"}}}}
+	f := pyextract.File{Path: "a.py", Lines: 3, Errors: 2, Imports: []pyextract.Import{{Module: "m", Name: "n", Alias: "a", Line: -1}},
+		Symbols: []pyextract.Symbol{{Name: "C", Kind: "class", Bases: []string{}, Params: []pyextract.Param{{Name: "p", Default: v}}, Value: v}},
+		Refs:    []pyextract.Ref{{Name: "r", Count: 1 << 40}},
+		Facts: pyextract.Facts{
+			Observes: []pyextract.Observe{{Scope: pyextract.Scope{Class: "C", Func: "f", Line: 1, Conditional: true}, Event: *v, Handler: *v}},
+			Keys:     []pyextract.KeyAccess{{Object: pyextract.Chain{{Index: v, GetAttr: v}}, Key: *v, Via: "get"}},
+		}}
+	bin := appendFileBlob(nil, &f)
+	got, ok := decodeFileBlob(&blobDecoder{s: string(bin)})
+	if !ok || !reflect.DeepEqual(got, f) {
+		t.Fatalf("round trip: %v\n got %+v\nwant %+v", ok, got, f)
+	}
+	for n := range len(bin) {
+		if _, ok := decodeFileBlob(&blobDecoder{s: string(bin[:n])}); ok {
+			t.Fatalf("blob cut to %d of %d bytes decoded", n, len(bin))
+		}
+	}
+}
+
+// TestAlteredEntryNotTrusted: an entry of ours edited after we wrote it (its JSON, or the
+// header that says where it ends) is reparsed, and never makes the cache fatal.
+func TestAlteredEntryNotTrusted(t *testing.T) {
+	root := writeTree(t, map[string]string{"metadata.yaml": smallCharm, "src/charm.py": smallPy})
+	if _, err := Load(Options{Root: root}); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(root, CacheFile)
+	orig, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := bytes.Index(orig, []byte(ourPrefix)) + len(ourPrefix)
+	for name, alter := range map[string]func(b []byte) []byte{
+		"signature": func(b []byte) []byte {
+			return bytes.Replace(b, []byte("class DemoCharm("), []byte("class DemoCharX("), 1)
+		},
+		"length": func(b []byte) []byte { // another length in the header: a wrong cut
+			if b[i+6] == 'A' {
+				b[i+6] = 'B'
+			} else {
+				b[i+6] = 'A'
+			}
+			return b
+		},
+		"truncated": func(b []byte) []byte { return b[:len(b)-10] },
+	} {
+		t.Run(name, func(t *testing.T) {
+			if err := os.WriteFile(p, alter(bytes.Clone(orig)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			tr, err := Load(Options{Root: root})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tr.Stats.Parsed != 1 || symbolSig(tr, "DemoCharm") != "class DemoCharm(ops.CharmBase):" {
+				t.Errorf("stats %+v, DemoCharm %q", tr.Stats, symbolSig(tr, "DemoCharm"))
+			}
+			if again, _ := Load(Options{Root: root}); again.Stats.Parsed != 0 {
+				t.Errorf("the rewritten cache did not serve the next run: %+v", again.Stats)
+			}
+		})
 	}
 }
