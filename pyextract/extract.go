@@ -33,8 +33,11 @@ var parsers = sync.Pool{New: func() any {
 
 // scratch is the reusable memory of one Parse call.
 type scratch struct {
-	nodes []node
-	stack []int32
+	nodes  []node
+	stack  []int32
+	index  map[string]int32 // references: stopNames, then this file's names
+	counts []int
+	facts  factWalker
 }
 
 var scratches = sync.Pool{New: func() any { return new(scratch) }}
@@ -80,7 +83,7 @@ func Parse(path string, src []byte) File {
 	e := extractor{t: t, f: &f}
 	e.definitions()
 	e.references(sc)
-	f.Facts = factsOf(&t) // t is the whole tree, flattened once
+	f.Facts = factsOf(&t, &sc.facts) // t is the whole tree, flattened once
 	return f
 }
 
@@ -334,8 +337,18 @@ var stopNames = func() map[string]int32 {
 // chain of open ancestors to tell definition sites from uses.
 func (e *extractor) references(sc *scratch) {
 	t := &e.t
-	index := maps.Clone(stopNames) // stop names map to -1
-	var counts []int
+	if sc.index == nil {
+		sc.index = maps.Clone(stopNames) // stop names map to -1
+	}
+	index, counts := sc.index, sc.counts[:0]
+	defer func() {
+		for name, k := range index {
+			if k >= 0 {
+				delete(index, name)
+			}
+		}
+		sc.counts = counts[:0]
+	}()
 	anc := sc.stack[:0] // flatten is done with it
 	consts := e.consts
 	for i := int32(1); i < int32(len(t.nodes)); i++ {

@@ -87,6 +87,7 @@ static uint32_t px_count(TSNode root) { return ts_node_descendant_count(root); }
 import "C"
 
 import (
+	"iter"
 	"unsafe"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -160,6 +161,17 @@ func (t *tree) child(i int32, f uint16) int32 {
 		}
 	}
 	return -1
+}
+
+// children yields i's children other than comments, in source order.
+func (t *tree) children(i int32) iter.Seq[int32] {
+	return func(yield func(int32) bool) {
+		for c := i + 1; c < t.nodes[i].last; c = t.nodes[c].last {
+			if t.kind(c) != kComment && !yield(c) {
+				return
+			}
+		}
+	}
 }
 
 // namedChild returns the k-th child of i that is not a comment, or -1.
