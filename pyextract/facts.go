@@ -277,13 +277,13 @@ const (
 	condButFinally                 // all but a finally clause
 )
 
-// pushChildren pushes i's children other than comments so that they pop in source order,
-// conditional by rule (keep is condBut's field).
+// pushChildren pushes i's children other than comments and names (visit ignores both) so
+// that they pop in source order, conditional by rule (keep is condBut's field).
 func (w *factWalker) pushChildren(f factFrame, i int32, rule condRule, keep uint16) {
 	t := w.t
 	base := len(w.stack)
 	for c := i + 1; c < t.nodes[i].last; c = t.nodes[c].last {
-		if t.kind(c) == kComment {
+		if k := t.kind(c); k == kComment || k == kIdentifier {
 			continue
 		}
 		cond := f.cond
