@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -566,6 +567,11 @@ func TestFlattenMatchesBindings(t *testing.T) {
 		if got != want[i] {
 			t.Fatalf("node %d: flatten %+v, bindings %+v", i, got, want[i])
 		}
+	}
+	// Parse's own path through the C API (its declarations, its parser) gives the same tree.
+	pt, perrs, ok := parseTree(src, nil, nil)
+	if !ok || perrs != errs || !slices.Equal(pt.nodes, ft.nodes) {
+		t.Errorf("parseTree: ok %v, %d errors, %d nodes; flatten: %d errors, %d nodes", ok, perrs, len(pt.nodes), errs, len(ft.nodes))
 	}
 }
 
