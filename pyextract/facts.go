@@ -353,10 +353,8 @@ func (w *factWalker) visit(f factFrame) {
 			f.fn.returned = true
 		}
 	case fkRaise:
-		base := len(w.stack)
-		w.pushChildren(f, i, condInherit, 0)
-		for k := base; k < len(w.stack); k++ {
-			w.stack[k].noCall = true
+		for c := range t.children(i) {
+			w.push(factFrame{i: c, class: f.class, fn: f.fn, cond: f.cond, noCall: true})
 		}
 		return
 	case fkMatch:
