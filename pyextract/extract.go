@@ -2,14 +2,11 @@ package pyextract
 
 import (
 	"bytes"
-	"context"
 	"maps"
 	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
-
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
 // Bounds on the work done for one file.
@@ -24,17 +21,17 @@ const (
 
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
-// parsers reuses tree-sitter parsers, which are not safe for concurrent use, across calls.
-var parsers = sync.Pool{New: func() any {
-	p := sitter.NewParser()
-	p.SetLanguage(pyLang)
-	return p
-}}
-
 // scratch is the reusable memory of one Parse call.
 type scratch struct {
-	nodes []node
-	stack []int32
+	nodes  []node
+	stack  []int32
+	index  map[string]int32 // references: stopNames, then this file's names
+	counts []int
+	facts  factWalker
+	// the File's symbols and imports, copied out at the end so that the File holds no
+	// spare capacity
+	syms []Symbol
+	imps []Import
 }
 
 var scratches = sync.Pool{New: func() any { return new(scratch) }}
@@ -66,37 +63,34 @@ func Parse(path string, src []byte) File {
 	sc := scratches.Get().(*scratch)
 	defer scratches.Put(sc)
 
-	tr, t, errs := parseFlat(src, sc)
-	if tr == nil {
+	t, errs, ok := parseFlat(src, sc)
+	if !ok {
 		f.Errors = 1
 		return f
 	}
 	f.Errors = errs
 	if errs > 0 {
-		tr, t = recoverSwallowed(tr, t)
+		t = recoverSwallowed(t)
 	}
-	defer tr.Close()
 
-	e := extractor{t: t, f: &f}
+	e := extractor{t: t, f: &f, syms: sc.syms, imps: sc.imps}
 	e.definitions()
 	e.references(sc)
-	f.Facts = factsOf(&t) // t is the whole tree, flattened once
+	sc.syms, sc.imps = e.syms, e.imps
+	f.Symbols, f.Imports = own(&sc.syms), own(&sc.imps)
+	f.Facts = factsOf(&t, &sc.facts) // t is the whole tree, flattened once
 	f.Words = words(&t)
 	return f
 }
 
-// parseFlat parses src with a pooled parser and flattens the tree into sc's buffers. The
-// tree is nil if tree-sitter gave up.
-func parseFlat(src []byte, sc *scratch) (*sitter.Tree, tree, int) {
-	p := parsers.Get().(*sitter.Parser)
-	tr, err := p.ParseCtx(context.Background(), nil, src)
-	parsers.Put(p)
-	if err != nil || tr == nil {
-		return nil, tree{}, 0
+// parseFlat parses src and flattens the tree into sc's buffers; ok is false if tree-sitter
+// gave up.
+func parseFlat(src []byte, sc *scratch) (tree, int, bool) {
+	t, errs, ok := parseTree(src, sc.nodes, sc.stack)
+	if ok {
+		sc.nodes, sc.stack = t.nodes[:cap(t.nodes)], t.stack
 	}
-	t, errs := flatten(tr.RootNode(), src, 0, 0, sc.nodes, sc.stack)
-	sc.nodes, sc.stack = t.nodes[:cap(t.nodes)], t.stack
-	return tr, t, errs
+	return t, errs, ok
 }
 
 // countLines counts lines as editors number them: a final line without "\n" counts.
@@ -109,8 +103,10 @@ func countLines(src []byte) int {
 }
 
 type extractor struct {
-	t tree
-	f *File
+	t    tree
+	f    *File
+	syms []Symbol // f's symbols and imports, in scratch memory
+	imps []Import
 	// consts are the nodes of the names module constants define, in source order; they are
 	// not references.
 	consts []int32
@@ -221,7 +217,7 @@ func (e *extractor) definition(i int32, qual string, decorators []string) (body 
 			s.Params = e.params(p)
 		}
 	}
-	e.f.Symbols = append(e.f.Symbols, s)
+	e.syms = append(e.syms, s)
 	return body, name
 }
 
@@ -272,7 +268,7 @@ func (e *extractor) constant(stmt int32) {
 	}
 	n := &t.nodes[a]
 	v := t.value(right, 0)
-	e.f.Symbols = append(e.f.Symbols, Symbol{
+	e.syms = append(e.syms, Symbol{
 		Name: t.text(left), Kind: KindConstant, Line: int(n.row) + 1, EndLine: int(n.endRow) + 1,
 		Signature: oneLine(t.raw(a), maxSignature), Value: &v,
 	})
@@ -335,8 +331,18 @@ var stopNames = func() map[string]int32 {
 // chain of open ancestors to tell definition sites from uses.
 func (e *extractor) references(sc *scratch) {
 	t := &e.t
-	index := maps.Clone(stopNames) // stop names map to -1
-	var counts []int
+	if sc.index == nil {
+		sc.index = maps.Clone(stopNames) // stop names map to -1
+	}
+	index, counts := sc.index, sc.counts[:0]
+	defer func() {
+		for name, k := range index {
+			if k >= 0 {
+				delete(index, name)
+			}
+		}
+		sc.counts = counts[:0]
+	}()
 	anc := sc.stack[:0] // flatten is done with it
 	consts := e.consts
 	for i := int32(1); i < int32(len(t.nodes)); i++ {
@@ -451,6 +457,6 @@ func (e *extractor) imports(i int32) {
 		if !from {
 			imp.Module, imp.Name = imp.Name, ""
 		}
-		e.f.Imports = append(e.f.Imports, imp)
+		e.imps = append(e.imps, imp)
 	}
 }

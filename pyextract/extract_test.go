@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -567,6 +568,11 @@ func TestFlattenMatchesBindings(t *testing.T) {
 			t.Fatalf("node %d: flatten %+v, bindings %+v", i, got, want[i])
 		}
 	}
+	// Parse's own path through the C API (its declarations, its parser) gives the same tree.
+	pt, perrs, ok := parseTree(src, nil, nil)
+	if !ok || perrs != errs || !slices.Equal(pt.nodes, ft.nodes) {
+		t.Errorf("parseTree: ok %v, %d errors, %d nodes; flatten: %d errors, %d nodes", ok, perrs, len(pt.nodes), errs, len(ft.nodes))
+	}
 }
 
 func BenchmarkParse(b *testing.B) {
@@ -577,15 +583,15 @@ func BenchmarkParse(b *testing.B) {
 	}
 }
 
-// BenchmarkRawTreeSitter is the floor under BenchmarkParse: the tree-sitter parse alone.
+// BenchmarkRawTreeSitter is the floor under BenchmarkParse: the tree-sitter parse alone,
+// through go-tree-sitter as cmbench's raw parse does it.
 func BenchmarkRawTreeSitter(b *testing.B) {
 	src := syntheticCharm(100)
 	b.SetBytes(int64(len(src)))
+	p := sitter.NewParser()
+	p.SetLanguage(pyLang)
 	for b.Loop() {
-		p := parsers.Get().(*sitter.Parser)
-		tr, _ := p.ParseCtx(context.Background(), nil, src)
-		parsers.Put(p)
-		tr.Close()
+		p.Parse(nil, src).Close()
 	}
 }
 

@@ -1,6 +1,7 @@
 package pyextract
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 
@@ -106,25 +107,48 @@ type factWalker struct {
 //   - Keys and AttrReads are recorded on chains whose last name ends in "config", "params"
 //     or "cfg" (Keys also: relations, storages, containers), or on a local name bound to
 //     such a chain in the same function.
-func factsOf(t *tree) Facts {
+//
+// w, when not nil, is a walker whose buffers are reused; what factsOf returns is copied out of
+// them, so that a File holds no spare capacity.
+func factsOf(t *tree, w *factWalker) Facts {
 	if len(t.nodes) == 0 {
 		return Facts{}
 	}
-	w := &factWalker{t: t}
+	if w == nil {
+		w = new(factWalker)
+	}
+	w.t = t
 	w.push(factFrame{i: 0})
 	for len(w.stack) > 0 {
 		f := w.stack[len(w.stack)-1]
 		w.stack = w.stack[:len(w.stack)-1]
 		w.visit(f)
 	}
-	w.out.Assigns = usedLocals(w.out)
-	return w.out
+	assigns := usedLocals(w.out)
+	clear(w.out.Assigns)
+	w.out.Assigns = w.out.Assigns[:0]
+	out := Facts{Observes: own(&w.out.Observes), Assigns: assigns, Calls: own(&w.out.Calls),
+		Keys: own(&w.out.Keys), Attrs: own(&w.out.Attrs)}
+	w.t = nil
+	return out
 }
 
-// usedLocals drops the assignments of local names that no fact of their function refers
-// to (directly or through another kept local), unless the value is a fact by itself (a
-// lookup, a class-like call, a call passing the config). Local assignments are most of the
-// facts of a file; few of them matter to the linker.
+// own returns a copy of *buf (nil when empty) and empties *buf for reuse.
+func own[T any](buf *[]T) []T {
+	s := *buf
+	if len(s) == 0 {
+		return nil
+	}
+	c := slices.Clone(s)
+	clear(s)
+	*buf = s[:0]
+	return c
+}
+
+// usedLocals returns, in a new array, out.Assigns without the assignments of local names that
+// no fact of their function refers to (directly or through another kept local), unless the
+// value is a fact by itself (a lookup, a class-like call, a call passing the config). Local
+// assignments are most of the facts of a file; few of them matter to the linker.
 func usedLocals(out Facts) []Assign {
 	type fnKey struct{ class, fn string }
 	used := map[fnKey]map[string]bool{}
@@ -169,7 +193,16 @@ func usedLocals(out Facts) []Assign {
 			}
 		}
 	}
-	kept := out.Assigns[:0]
+	n := 0
+	for _, k := range keep {
+		if k {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	kept := make([]Assign, 0, n)
 	for i, a := range out.Assigns {
 		if keep[i] {
 			kept = append(kept, a)
@@ -235,33 +268,34 @@ func (w *factWalker) push(f factFrame) {
 	}
 }
 
-// children lists i's children other than comments, in source order.
-func (w *factWalker) children(i int32) []int32 {
-	var out []int32
-	for c := i + 1; c < w.t.nodes[i].last; c = w.t.nodes[c].last {
-		if w.t.kind(c) != kComment {
-			out = append(out, c)
-		}
-	}
-	return out
-}
+// condRule says which children of a statement run conditionally.
+type condRule uint8
 
-// pushChildren pushes i's children so that they pop in source order; cond(c) gives each
-// child's conditional flag.
-func (w *factWalker) pushChildren(f factFrame, i int32, cond func(c int32) bool) {
-	cs := w.children(i)
-	for k := len(cs) - 1; k >= 0; k-- {
-		c := f.cond
-		if cond != nil {
-			c = cond(cs[k])
-		}
-		w.push(factFrame{i: cs[k], class: f.class, fn: f.fn, cond: c})
-	}
-}
+const (
+	condInherit    condRule = iota // as the statement
+	condBut                        // all but the children in one field (an if's condition)
+	condButFinally                 // all but a finally clause
+)
 
-// condExcept makes every child conditional except those in field keep.
-func (w *factWalker) condExcept(f factFrame, keep uint16) func(int32) bool {
-	return func(c int32) bool { return f.cond || keep == 0 || w.t.nodes[c].field != keep }
+// pushChildren pushes i's children other than comments and names (visit ignores both) so
+// that they pop in source order, conditional by rule (keep is condBut's field).
+func (w *factWalker) pushChildren(f factFrame, i int32, rule condRule, keep uint16) {
+	t := w.t
+	base := len(w.stack)
+	for c := i + 1; c < t.nodes[i].last; c = t.nodes[c].last {
+		if k := t.kind(c); k == kComment || k == kIdentifier {
+			continue
+		}
+		cond := f.cond
+		switch rule {
+		case condBut:
+			cond = cond || t.nodes[c].field != keep
+		case condButFinally:
+			cond = cond || t.kind(c) != kFinally
+		}
+		w.stack = append(w.stack, factFrame{i: c, class: f.class, fn: f.fn, cond: cond})
+	}
+	slices.Reverse(w.stack[base:])
 }
 
 func (w *factWalker) scope(f factFrame, i int32) Scope {
@@ -292,10 +326,10 @@ func (w *factWalker) visit(f factFrame) {
 		w.push(factFrame{i: t.child(i, fDefinition), class: f.class, fn: f.fn, cond: f.cond})
 		return
 	case kIf, kElif, kWhile:
-		w.pushChildren(f, i, w.condExcept(f, fCondition))
+		w.pushChildren(f, i, condBut, fCondition)
 		return
 	case kElse, kExcept, kTry:
-		w.pushChildren(f, i, func(c int32) bool { return f.cond || t.kind(c) != kFinally })
+		w.pushChildren(f, i, condButFinally, 0)
 		return
 	case kFor:
 		w.visitFor(f)
@@ -319,18 +353,18 @@ func (w *factWalker) visit(f factFrame) {
 			f.fn.returned = true
 		}
 	case fkRaise:
-		for _, c := range w.children(i) {
+		for c := range t.children(i) {
 			w.push(factFrame{i: c, class: f.class, fn: f.fn, cond: f.cond, noCall: true})
 		}
 		return
 	case fkMatch:
-		w.pushChildren(f, i, w.condExcept(f, fSubject))
+		w.pushChildren(f, i, condBut, fSubject)
 		return
 	case fkAugmented:
 		w.push(factFrame{i: t.child(i, fRight), class: f.class, fn: f.fn, cond: f.cond})
 		return
 	}
-	w.pushChildren(f, i, nil)
+	w.pushChildren(f, i, condInherit, 0)
 }
 
 // visitFor records `for x in <literal sequence>` as one Assign of x per element; the body of
@@ -341,7 +375,7 @@ func (w *factWalker) visitFor(f factFrame) {
 	var elems []Value
 	literal := right >= 0 && t.factKind(right) == fkSequence
 	if literal {
-		for _, c := range w.children(right) {
+		for c := range t.children(right) {
 			v := t.value(c, 0)
 			if v.Kind == ValOther {
 				literal = false
@@ -357,13 +391,14 @@ func (w *factWalker) visitFor(f factFrame) {
 			w.out.Assigns = append(w.out.Assigns, Assign{Scope: w.scope(f, i), Target: target, Value: v})
 		}
 	}
-	cs := w.children(i)
-	for k := len(cs) - 1; k >= 0; k-- {
-		if c := cs[k]; c != left {
+	base := len(w.stack)
+	for c := range t.children(i) {
+		if c != left {
 			cond := f.cond || t.kind(c) == kElse || (t.kind(c) == kBlock && !literal)
-			w.push(factFrame{i: c, class: f.class, fn: f.fn, cond: cond})
+			w.stack = append(w.stack, factFrame{i: c, class: f.class, fn: f.fn, cond: cond})
 		}
 	}
+	slices.Reverse(w.stack[base:])
 }
 
 func (w *factWalker) visitAssign(f factFrame) {
@@ -531,9 +566,9 @@ func (w *factWalker) callFact(fn, args int32, name string) bool {
 				return false
 			}
 		}
-		return len(w.children(args)) > 0
+		return w.t.namedChild(args, 0) >= 0
 	}
-	for _, a := range w.children(args) {
+	for a := range w.t.children(args) {
 		if w.t.kind(a) == kKeywordArgument {
 			a = w.t.child(a, fValue)
 		}
@@ -549,7 +584,7 @@ func (w *factWalker) callFact(fn, args int32, name string) bool {
 func (w *factWalker) callArgs(args int32, kw1, kw2 string) (a1, a2 int32) {
 	a1, a2 = -1, -1
 	pos := 0
-	for _, c := range w.children(args) {
+	for c := range w.t.children(args) {
 		if w.t.kind(c) == kKeywordArgument {
 			name := w.t.child(c, fName)
 			if name < 0 {

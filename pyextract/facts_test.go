@@ -18,7 +18,7 @@ func parseFacts(t *testing.T, src string) Facts {
 	}
 	defer tree.Close()
 	flat, _ := flatten(tree.RootNode(), []byte(src), 0, 0, nil, nil)
-	return factsOf(&flat)
+	return factsOf(&flat, nil)
 }
 
 func TestFactsObserves(t *testing.T) {

@@ -14,6 +14,16 @@ typedef struct { uint32_t row; uint32_t column; } TSPoint;
 typedef struct { uint32_t context[4]; const void *id; const TSTree *tree; } TSNode;
 typedef struct { const void *tree; const void *id; uint32_t context[3]; } TSTreeCursor;
 
+typedef struct TSParser TSParser;
+typedef struct TSLanguage TSLanguage;
+
+TSParser *ts_parser_new(void);
+void ts_parser_delete(TSParser *);
+bool ts_parser_set_language(TSParser *, const TSLanguage *);
+TSTree *ts_parser_parse_string(TSParser *, const TSTree *, const char *, uint32_t);
+TSNode ts_tree_root_node(const TSTree *);
+void ts_tree_delete(TSTree *);
+TSLanguage *tree_sitter_python(void); // the grammar go-tree-sitter/python links in
 TSTreeCursor ts_tree_cursor_new(TSNode);
 void ts_tree_cursor_delete(TSTreeCursor *);
 TSNode ts_tree_cursor_current_node(const TSTreeCursor *);
@@ -83,10 +93,34 @@ done:
 }
 
 static uint32_t px_count(TSNode root) { return ts_node_descendant_count(root); }
+
+static TSParser *px_parser(void) {
+	TSParser *p = ts_parser_new();
+	ts_parser_set_language(p, tree_sitter_python());
+	return p;
+}
+
+// px_parse parses src (not copied: tree-sitter reads it only during the call) and stores the
+// root's descendant count in *count. It returns NULL if tree-sitter gave up.
+static TSTree *px_parse(TSParser *p, const char *src, uint32_t len, uint32_t *count) {
+	TSTree *t = ts_parser_parse_string(p, NULL, src, len);
+	if (t) *count = ts_node_descendant_count(ts_tree_root_node(t));
+	return t;
+}
+
+// px_flatten_tree flattens the whole of t like px_flatten, then deletes t.
+static uint32_t px_flatten_tree(TSTree *t, pxNode *out, uint32_t cap, int32_t *stack, uint32_t *errors) {
+	uint32_t n = px_flatten(ts_tree_root_node(t), out, cap, stack, cap, errors);
+	ts_tree_delete(t);
+	return n;
+}
 */
 import "C"
 
 import (
+	"iter"
+	"runtime"
+	"sync"
 	"unsafe"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -138,6 +172,44 @@ func flatten(n *sitter.Node, src []byte, maxNodes, maxDepth int, buf []node, sta
 	return tree{nodes: buf[:got], src: src, stack: stack}, int(errs)
 }
 
+// parser is a tree-sitter parser for Python, reused across files; it is not safe for
+// concurrent use.
+type parser struct{ c *C.TSParser }
+
+var parsers = sync.Pool{New: func() any {
+	p := &parser{c: C.px_parser()}
+	runtime.AddCleanup(p, func(c *C.TSParser) { C.ts_parser_delete(c) }, p.c)
+	return p
+}}
+
+// parseTree parses src and flattens the whole tree, reusing buf and stack when large enough;
+// the tree-sitter tree is freed before it returns. It also returns the number of ERROR and
+// MISSING nodes; ok is false if tree-sitter gave up.
+//
+// This is go-tree-sitter's Parse without its copy of src into C memory and without its Go
+// wrappers of the tree, which nothing here needs.
+func parseTree(src []byte, buf []node, stack []int32) (t tree, errs int, ok bool) {
+	p := parsers.Get().(*parser)
+	defer parsers.Put(p)
+	var count C.uint32_t
+	ct := C.px_parse(p.c, (*C.char)(unsafe.Pointer(unsafe.SliceData(src))), C.uint32_t(len(src)), &count)
+	if ct == nil {
+		return tree{}, 0, false
+	}
+	n := max(int(count), 1) // count includes the root
+	if cap(buf) < n {
+		buf = make([]node, n)
+	}
+	if cap(stack) < n+1 {
+		stack = make([]int32, n+1)
+	}
+	buf, stack = buf[:n], stack[:n+1]
+	var cerrs C.uint32_t
+	got := C.px_flatten_tree(ct, (*C.pxNode)(unsafe.Pointer(&buf[0])), C.uint32_t(n),
+		(*C.int32_t)(unsafe.Pointer(&stack[0])), &cerrs)
+	return tree{nodes: buf[:got], src: src, stack: stack}, int(cerrs), true
+}
+
 func (t *tree) kind(i int32) nodeKind { return symKind(t.nodes[i].sym) }
 
 // raw is node i's source bytes.
@@ -160,6 +232,17 @@ func (t *tree) child(i int32, f uint16) int32 {
 		}
 	}
 	return -1
+}
+
+// children yields i's children other than comments, in source order.
+func (t *tree) children(i int32) iter.Seq[int32] {
+	return func(yield func(int32) bool) {
+		for c := i + 1; c < t.nodes[i].last; c = t.nodes[c].last {
+			if t.kind(c) != kComment && !yield(c) {
+				return
+			}
+		}
+	}
 }
 
 // namedChild returns the k-th child of i that is not a comment, or -1.

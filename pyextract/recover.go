@@ -3,8 +3,6 @@ package pyextract
 import (
 	"bytes"
 	"slices"
-
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
 // maxRecoveryRounds bounds the re-parses of one broken file.
@@ -20,34 +18,27 @@ const maxRecoveryRounds = 4
 // a body); the file is then parsed again, line numbers and byte offsets unchanged, up to
 // maxRecoveryRounds times. It returns the tree with the most definitions (the latest among
 // equals), whose src may be a blanked copy; the caller keeps the first parse's error count.
-func recoverSwallowed(tr *sitter.Tree, t tree) (*sitter.Tree, tree) {
+func recoverSwallowed(t tree) tree {
 	lines := lineStarts(t.src)
-	best, bestT, bestDefs := tr, t, t.countDefinitions()
+	best, bestDefs := t, t.countDefinitions()
 	for round := 0; round < maxRecoveryRounds; round++ {
 		patched := blankSwallowers(t, lines)
 		if patched == nil {
 			break
 		}
-		ntr, nt, errs := parseFlat(patched, new(scratch))
-		if ntr == nil {
+		nt, errs, ok := parseFlat(patched, new(scratch))
+		if !ok {
 			break
 		}
-		if tr != best {
-			tr.Close()
-		}
-		tr, t = ntr, nt
+		t = nt
 		if n := t.countDefinitions(); n >= bestDefs {
-			best.Close()
-			best, bestT, bestDefs = tr, t, n
+			best, bestDefs = t, n
 		}
 		if errs == 0 {
 			break
 		}
 	}
-	if tr != best {
-		tr.Close()
-	}
-	return best, bestT
+	return best
 }
 
 // countDefinitions counts the function and class definitions in the tree.
