@@ -115,17 +115,22 @@ func Load(opt Options) (*Tree, error) {
 	fp := fingerprint(root, disc, stats, yamlStats)
 
 	var c cache
-	if !opt.NoCache {
-		if opt.MemoKey != "" && !opt.Refresh {
-			if m := peekMemo(root); m.Fingerprint == fp {
-				for i := range m.Outputs {
-					if m.Outputs[i].Key == opt.MemoKey {
-						t.Memo = &m.Outputs[i]
-						return t, nil
-					}
+	if !opt.NoCache && opt.MemoKey != "" && !opt.Refresh {
+		if m := peekMemo(root); m.Fingerprint == fp {
+			for i := range m.Outputs {
+				if m.Outputs[i].Key == opt.MemoKey {
+					t.Memo = &m.Outputs[i]
+					return t, nil
 				}
 			}
 		}
+	}
+
+	// The charms' YAML is read while the cache is decoded and the Python parsed.
+	charmsDone := make(chan charmLoad, 1)
+	go func() { charmsDone <- loadCharms(root, disc.CharmDirs, yamlStats) }()
+
+	if !opt.NoCache {
 		data, warn := readCacheFile(root)
 		var warn2 string
 		c, warn2 = decodeCache(data)
@@ -140,28 +145,11 @@ func Load(opt Options) (*Tree, error) {
 		t.TokenMemo = c.tokens
 	}
 
-	yamlEntries := map[string]*cacheEntry{}
-	for _, dir := range disc.CharmDirs {
-		ch, ok, err := charmyaml.Load(root, dir)
-		if err != nil {
-			t.Warnings = append(t.Warnings, fmt.Sprintf("%s: %v", dir, err))
-			continue
-		}
-		if !ok {
-			continue
-		}
-		t.Warnings = append(t.Warnings, ch.Warnings...)
-		t.Charms = append(t.Charms, ch)
-		for file, defs := range charmDefs(ch) {
-			st, ok := yamlStats[file]
-			if !ok {
-				st = statFile(root, file)
-			}
-			yamlEntries[file] = yamlEntry(file, st.mtime, defs)
-		}
-	}
-
 	files, changed := t.parseAll(disc.Python, stats, c, opt.Progress)
+	cl := <-charmsDone
+	t.Charms = cl.charms
+	t.Warnings = append(t.Warnings, cl.warnings...)
+	yamlEntries := cl.entries
 	t.Files = files
 	t.Stats.Files = len(files)
 	if opt.NoCache {
@@ -372,6 +360,38 @@ func (t *Tree) Link() linker.Result {
 // Rank runs the ranker over the tree and its links.
 func (t *Tree) Rank(links linker.Result, focus, mentions []string) rank.Result {
 	return rank.Rank(rank.Input{Files: t.Files, Charms: t.Charms, Links: links, Focus: focus, Mentions: mentions})
+}
+
+// charmLoad is what loadCharms read.
+type charmLoad struct {
+	charms   []charmyaml.Charm
+	warnings []string
+	entries  map[string]*cacheEntry // the YAML files' cache entries
+}
+
+// loadCharms reads the charms in dirs, with the cache entries of their YAML files.
+func loadCharms(root string, dirs []string, yamlStats map[string]stat) charmLoad {
+	l := charmLoad{entries: map[string]*cacheEntry{}}
+	for _, dir := range dirs {
+		ch, ok, err := charmyaml.Load(root, dir)
+		if err != nil {
+			l.warnings = append(l.warnings, fmt.Sprintf("%s: %v", dir, err))
+			continue
+		}
+		if !ok {
+			continue
+		}
+		l.warnings = append(l.warnings, ch.Warnings...)
+		l.charms = append(l.charms, ch)
+		for file, defs := range charmDefs(ch) {
+			st, ok := yamlStats[file]
+			if !ok {
+				st = statFile(root, file)
+			}
+			l.entries[file] = yamlEntry(file, st.mtime, defs)
+		}
+	}
+	return l
 }
 
 // charmDefs lists a charm's interfaces as Cantrip definitions, by declaring file.
