@@ -79,7 +79,7 @@ func Parse(path string, src []byte) File {
 	sc.syms, sc.imps = e.syms, e.imps
 	f.Symbols, f.Imports = own(&sc.syms), own(&sc.imps)
 	f.Facts = factsOf(&t, &sc.facts) // t is the whole tree, flattened once
-	f.Words = words(&t)
+	f.Words, f.Comments = words(&t)
 	return f
 }
 

@@ -32,6 +32,10 @@ type File struct {
 	// (SplitWords; f-string text without the interpolations), sorted, at most MaxWords: the
 	// prose that says what the file is about where its identifiers do not.
 	Words []string `json:"words,omitempty"`
+	// Comments are the distinct words of the file's comments that are not in Words (tool
+	// directives such as "# type: ignore" left out), sorted, at most MaxWords: the notes
+	// that explain a value or a workaround ("# MySQL 8.0.37" beside a snap revision).
+	Comments []string `json:"comments,omitempty"`
 	// Errors counts tree-sitter ERROR/MISSING nodes; >0 means the file was only partly read.
 	Errors int `json:"errors,omitempty"`
 }

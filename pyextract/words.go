@@ -1,6 +1,7 @@
 package pyextract
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 	"unicode"
@@ -18,56 +19,86 @@ const (
 	maxWordLen = 30
 )
 
-// stringSyms marks the grammar's string_content symbols and escapeSyms its escape_sequence
-// symbols (a name can have several symbols when the grammar aliases it).
-var stringSyms, escapeSyms = func() ([]bool, []bool) {
+// stringSyms marks the grammar's string_content symbols, escapeSyms its escape_sequence
+// symbols and commentSyms its comment symbols (a name can have several symbols when the
+// grammar aliases it).
+var stringSyms, escapeSyms, commentSyms = func() ([]bool, []bool, []bool) {
 	n := pyLang.SymbolCount()
-	content, escape := make([]bool, n), make([]bool, n)
+	content, escape, comment := make([]bool, n), make([]bool, n), make([]bool, n)
 	for s := uint32(0); s < n; s++ {
 		switch pyLang.SymbolName(sitter.Symbol(s)) {
 		case "string_content":
 			content[s] = true
 		case "escape_sequence":
 			escape[s] = true
+		case "comment":
+			comment[s] = true
 		}
 	}
-	return content, escape
+	return content, escape, comment
 }()
 
-// words returns the distinct words of t's string literals, docstrings included: the text
-// parts of every string and f-string (interpolations are code, read as references),
-// split like identifiers (SplitWords) with escape sequences as separators. Words of one
-// character or longer than maxWordLen are dropped; at most MaxWords are kept, the first in
-// source order. The result is sorted.
-func words(t *tree) []string {
-	seen := map[string]bool{}
-	var out []string
-	add := func(b []byte) {
-		for _, w := range SplitWords(validString(b)) {
-			if len(w) > 1 && len(w) <= maxWordLen && !seen[w] && len(out) < MaxWords {
-				seen[w] = true
-				out = append(out, w)
-			}
+// directives are the comment prefixes that talk to tools, not to readers (after "#" and
+// spaces; "!" is a shebang): their words (type, ignore, cover) say nothing of the module.
+var directives = []string{"!", "type:", "noqa", "pragma", "pyright:", "mypy:", "pylint:", "fmt:", "isort:", "ruff:"}
+
+// wordSet collects distinct words in source order, at most MaxWords.
+type wordSet struct {
+	seen map[string]bool
+	out  []string
+}
+
+func (s *wordSet) add(b []byte) {
+	for _, w := range SplitWords(validString(b)) {
+		if len(w) > 1 && len(w) <= maxWordLen && !s.seen[w] && len(s.out) < MaxWords {
+			s.seen[w] = true
+			s.out = append(s.out, w)
 		}
 	}
-	for i := int32(0); i < int32(len(t.nodes)) && len(out) < MaxWords; i++ {
+}
+
+// words returns the distinct words of t's string literals, docstrings included (File.Words),
+// and of its comments that are not string words (File.Comments). A string's words are the
+// text parts of every string and f-string (interpolations are code, read as references),
+// with escape sequences as separators; tool directives (directives) are not comments. Words
+// are split like identifiers (SplitWords); words of one character or longer than maxWordLen
+// are dropped; each list keeps at most MaxWords, the first in source order, and is sorted.
+func words(t *tree) (strs, comments []string) {
+	s := wordSet{seen: map[string]bool{}}
+	var cs []node // comments, read after the strings so that the two lists stay disjoint
+	for i := int32(0); i < int32(len(t.nodes)); i++ {
 		n := &t.nodes[i]
-		if int(n.sym) >= len(stringSyms) || !stringSyms[n.sym] || int(n.end) > len(t.src) {
+		if int(n.sym) >= len(stringSyms) || int(n.end) > len(t.src) {
+			continue
+		}
+		if commentSyms[n.sym] {
+			cs = append(cs, *n)
+			continue
+		}
+		if !stringSyms[n.sym] || len(s.out) >= MaxWords {
 			continue
 		}
 		from := n.start
 		for c := i + 1; c < n.last; c = t.nodes[c].last {
 			if e := &t.nodes[c]; int(e.sym) < len(escapeSyms) && escapeSyms[e.sym] && e.start >= from {
-				add(t.src[from:e.start])
+				s.add(t.src[from:e.start])
 				from = e.end
 			}
 		}
 		if from <= n.end {
-			add(t.src[from:n.end])
+			s.add(t.src[from:n.end])
 		}
 	}
-	slices.Sort(out)
-	return out
+	c := wordSet{seen: s.seen}
+	for _, n := range cs {
+		text := bytes.TrimLeft(t.src[n.start:n.end], "# \t")
+		if !slices.ContainsFunc(directives, func(d string) bool { return bytes.HasPrefix(text, []byte(d)) }) {
+			c.add(text)
+		}
+	}
+	slices.Sort(s.out)
+	slices.Sort(c.out)
+	return s.out, c.out
 }
 
 // SplitWords splits an identifier or a text into lower-case words at every character that is

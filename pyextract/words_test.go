@@ -38,6 +38,28 @@ class AuthManager:
 	}
 }
 
+func TestComments(t *testing.T) {
+	src := `#!/usr/bin/env python3
+# Copyright 2024 Canonical Ltd.
+"""Snap revisions."""
+
+# MySQL 8.0.37 (the snap revisions below)
+SNAP_REVISION = "110"  # type: ignore[assignment]
+x = 1  # noqa: E501
+`
+	f := Parse("src/constants.py", []byte(src))
+	// Words the strings have ("snap", "revisions") are not repeated; directives and the
+	// shebang are not comments.
+	// "MySQL" splits like an identifier; one-character words ("8", "0") are dropped.
+	want := []string{"2024", "37", "below", "canonical", "copyright", "ltd", "my", "sql", "the"}
+	if !reflect.DeepEqual(f.Comments, want) {
+		t.Errorf("comments\n got %q\nwant %q", f.Comments, want)
+	}
+	if want := []string{"110", "revisions", "snap"}; !reflect.DeepEqual(f.Words, want) {
+		t.Errorf("words %q, want %q", f.Words, want)
+	}
+}
+
 func TestWordsCap(t *testing.T) {
 	var b strings.Builder
 	b.WriteString("DATA = [\n")

@@ -8,7 +8,7 @@ import (
 
 // lexical scores each file against the task text with BM25 over the words of its
 // identifiers: the words of its path, of the names it defines, of the names it uses, of its
-// string literals and docstrings and, for a YAML file, of the interfaces it declares and
+// string literals and docstrings, of its comments (not for a vendored library) and, for a YAML file, of the interfaces it declares and
 // their descriptions. This finds the file a
 // task is about when the task names neither a file nor an exact identifier ("rebalance
 // action when role not set", "job name suffix"). It returns nil without task words.
@@ -47,6 +47,11 @@ func (r *ranker) lexical() []float64 {
 			}
 			for _, w := range nd.py.Words {
 				add(r.words.words(w), LexDocWeight)
+			}
+			if nd.class != ClassLib {
+				for _, w := range nd.py.Comments {
+					add(r.words.words(w), LexDocWeight)
+				}
 			}
 		}
 		for _, k := range r.declsOf[nd.path] {

@@ -489,6 +489,30 @@ func TestLexicalMatchInStrings(t *testing.T) {
 	}
 }
 
+func TestLexicalMatchInComments(t *testing.T) {
+	// A task word only a module's comments have (pyextract File.Comments) lifts it; the same
+	// comment in a vendored library does not: its comments are upstream's.
+	in := demoCharm()
+	lib := "lib/charms/operator_libs_linux/v2/snap.py"
+	in.Files = append(in.Files,
+		pyFile("src/constants.py", []pyextract.Symbol{{Name: "SNAP_REVISION", Kind: pyextract.KindConstant, Line: 3}}, nil),
+		pyFile("src/settings.py", []pyextract.Symbol{{Name: "SNAP_CHANNEL", Kind: pyextract.KindConstant, Line: 3}}, nil),
+		pyFile(lib, []pyextract.Symbol{cls("SnapCache", 1)}, nil))
+	in.Mentions = []string{"Upgrade MySQL to 8.0.37"}
+	base := Rank(in)
+	for _, p := range []string{"src/settings.py", lib} {
+		in.Files[slices.IndexFunc(in.Files, func(f pyextract.File) bool { return f.Path == p })].Comments = []string{"37", "my", "sql"}
+	}
+	r := Rank(in)
+	p, q := "src/settings.py", "src/constants.py" // q sorts first on a tie
+	if f := fileOf(t, r, p); !hasSignal(f, SigMentionWords) || position(r, p) > position(r, q) || hasSignal(fileOf(t, base, p), SigMentionWords) {
+		t.Errorf("%s: %d → %d (%s: %d), signals %+v", p, position(base, p), position(r, p), q, position(r, q), f.Signals)
+	}
+	if f := fileOf(t, r, lib); hasSignal(f, SigMentionWords) {
+		t.Errorf("%s matches the task by its comments: %+v", lib, f.Signals)
+	}
+}
+
 func TestEntryPointLeads(t *testing.T) {
 	// A thin charm.py delegating to a module every file imports still leads the map.
 	in := Input{Charms: []charmyaml.Charm{{Name: "thin", Dir: "."}}}
