@@ -161,7 +161,7 @@ func Load(opt Options) (*Tree, error) {
 		}
 	}
 
-	files, changed := t.parseAll(disc.Python, stats, c, opt.Progress)
+	files, changed := t.parseAll(disc.Python, stats, c, !opt.NoCache, opt.Progress)
 	t.Files = files
 	t.Stats.Files = len(files)
 	if opt.NoCache {
@@ -272,8 +272,8 @@ var binaryID = sync.OnceValue(func() string {
 })
 
 // parseAll returns the extraction of every file, reusing cache entries where the file is
-// unchanged, and the new or updated cache entries by file.
-func (t *Tree) parseAll(paths []string, stats []stat, c cache, progress func(int, int)) ([]pyextract.File, map[string]json.RawMessage) {
+// unchanged, and, when cached, the new or updated cache entries by file.
+func (t *Tree) parseAll(paths []string, stats []stat, c cache, cached bool, progress func(int, int)) ([]pyextract.File, map[string]json.RawMessage) {
 	out := make([]pyextract.File, len(paths))
 	entries := make([][]byte, len(paths))
 	warns := make([]string, len(paths))
@@ -298,7 +298,7 @@ func (t *Tree) parseAll(paths []string, stats []stat, c cache, progress func(int
 	parallel(len(todo), func(k int) {
 		i := todo[k]
 		p := paths[i]
-		f, e, reparsed, warn := parseOne(t.Root, p, stats[i], c.ours[p])
+		f, e, reparsed, warn := parseOne(t.Root, p, stats[i], c.ours[p], cached)
 		out[i], entries[i], warns[i] = f, e, warn
 		mu.Lock()
 		defer mu.Unlock()
@@ -326,14 +326,20 @@ func (t *Tree) parseAll(paths []string, stats []stat, c cache, progress func(int
 	return out, changed
 }
 
-// parseOne reads and parses one file, or reuses old when the bytes hash the same, and encodes
-// its cache entry (nil when the file cannot be read). st is the
+// parseOne reads and parses one file, or reuses old when the bytes hash the same, and when
+// cached encodes its cache entry (nil when the file cannot be read). st is the
 // file's stat taken before reading: if the file changes meanwhile, the next run sees a newer
 // mtime and reparses it.
-func parseOne(root, p string, st stat, old *usable) (f pyextract.File, e []byte, reparsed bool, warn string) {
+func parseOne(root, p string, st stat, old *usable, cached bool) (f pyextract.File, e []byte, reparsed bool, warn string) {
+	entry := func(size int64, hash string) []byte {
+		if !cached {
+			return nil
+		}
+		return encodeEntry(&f, st.mtime, size, hash)
+	}
 	if st.size > pyextract.MaxFileSize {
 		f = pyextract.File{Path: p, Errors: 1}
-		return f, encodeEntry(&f, st.mtime, st.size, ""), true, fileWarning(f, st.size)
+		return f, entry(st.size, ""), true, fileWarning(f, st.size)
 	}
 	src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
 	if err != nil {
@@ -342,10 +348,10 @@ func parseOne(root, p string, st stat, old *usable) (f pyextract.File, e []byte,
 	h := hashBytes(src)
 	if old != nil && old.hash == h && old.size == int64(len(src)) {
 		f = old.file
-		return f, encodeEntry(&f, st.mtime, int64(len(src)), h), false, ""
+		return f, entry(int64(len(src)), h), false, ""
 	}
 	f = pyextract.Parse(p, src)
-	return f, encodeEntry(&f, st.mtime, int64(len(src)), h), true, fileWarning(f, int64(len(src)))
+	return f, entry(int64(len(src)), h), true, fileWarning(f, int64(len(src)))
 }
 
 // fileWarning says what was lost of a file, from its extraction alone, so that a run that takes
