@@ -43,6 +43,9 @@ const ourVersion = 6
 // ourKey holds our own per-entry data; Cantrip ignores keys it does not know.
 const ourKey = "x_charmcraft_map"
 
+// writeBatch is the entries writeCache encodes before writing them.
+const writeBatch = 256
+
 // maxCacheBytes bounds the cache file we are willing to read.
 const maxCacheBytes = 256 << 20
 
@@ -75,7 +78,7 @@ type Memo struct {
 const maxMemos = 8
 
 // cacheEntry is one file's entry in Cantrip's shape (a Python file's adds our data, see
-// encodeEntry).
+// encode).
 type cacheEntry struct {
 	File        string     `json:"file"`
 	MtimeNS     int64      `json:"mtime_ns"`
@@ -484,7 +487,7 @@ const ourLevel = flate.BestSpeed
 // forged entry cannot make us allocate more than its size warrants.
 const maxInflate = 1032
 
-// encoder is one worker's scratch space for encodeEntry.
+// encoder is one goroutine's scratch space for encode.
 type encoder struct {
 	raw, bin []byte
 	zw       *flate.Writer
@@ -500,26 +503,26 @@ type appender struct{ b *[]byte }
 
 func (a appender) Write(p []byte) (int, error) { *a.b = append(*a.b, p...); return len(p), nil }
 
-// encodeEntry returns the cache entry of a parsed Python file, encoded: our data first, as
+// encode returns the cache entry of a parsed Python file, encoded: our data first, as
 // one base64 string (Cantrip ignores the key), then Cantrip's keys (entryOf). The data is a
 // CRC-32C, the length of the data, the length of the rest of the entry after the string,
 // the stamp (ourVersion and the blob layout's hash), the length of what follows once
 // inflated, then, deflated, mtime, size, content hash and the extraction in binary (blob.go).
 // The CRC covers the data and the rest of the entry, so an entry whose bytes differ in any way
 // from what we wrote is never trusted, and one that matches is valid JSON without being
-// scanned (see ourLen). The parse workers call it, so that writing the cache only copies.
-func encodeEntry(f *pyextract.File, mtime, size int64, hash string) []byte {
-	rest, err := json.Marshal(entryOf(f, mtime))
+// scanned (see ourLen).
+func (u *usable) encode() []byte {
+	rest, err := json.Marshal(entryOf(&u.file, u.mtime))
 	if err != nil {
 		panic(err) // strings and integers only: encoding/json cannot fail on them
 	}
 	rest = rest[1:] // after the "{"
 	enc := encoders.Get().(*encoder)
 	defer encoders.Put(enc)
-	raw := binary.AppendVarint(enc.raw[:0], mtime)
-	raw = binary.AppendVarint(raw, size)
-	raw = append(binary.AppendUvarint(raw, uint64(len(hash))), hash...)
-	raw = appendFileBlob(raw, f)
+	raw := binary.AppendVarint(enc.raw[:0], u.mtime)
+	raw = binary.AppendVarint(raw, u.size)
+	raw = append(binary.AppendUvarint(raw, uint64(len(u.hash))), u.hash...)
+	raw = appendFileBlob(raw, &u.file)
 	bin := append(enc.bin[:0], make([]byte, ourHead)...)
 	binary.LittleEndian.PutUint32(bin[8:], uint32(len(rest)))
 	bin = binary.AppendUvarint(bin, ourVersion)
@@ -575,7 +578,7 @@ type decoder struct {
 
 var decoders = sync.Pool{New: func() any { return &decoder{zr: flate.NewReader(nil)} }}
 
-// decodeOurs returns the data of an entry encodeEntry wrote with our stamp, or false.
+// decodeOurs returns the data of an entry encode wrote with our stamp, or false.
 func decodeOurs(raw []byte) (*usable, bool) {
 	b64, rest, ok := ourSplit(raw)
 	if !ok || len(raw) != len(ourPrefix)+len(b64)+2+len(rest) {
@@ -632,12 +635,12 @@ func hashBytes(b []byte) string {
 	return hex.EncodeToString(h[:16])
 }
 
-// writeCache writes the entries, encoded, by file (fresh ones and kept ones never share a
-// file) atomically: a temporary file in the root, then a rename, so readers see the old or the
-// new file, never a torn one, and concurrent writers never corrupt it (the last rename wins).
-// It refuses to replace anything but a regular file or nothing, so it never writes through a
-// symbolic link. Entries are streamed to the file as they are: nothing is built whole.
-func writeCache(root string, fresh, keep map[string]json.RawMessage, memo *memoDoc, tokens []byte) error {
+// writeCache writes the entries by file (fresh ones, encoded here, and kept ones, written as
+// they are; they never share a file) atomically: a temporary file in the root, then a rename,
+// so readers see the old or the new file, never a torn one, and concurrent writers never
+// corrupt it (the last rename wins). It refuses to replace anything but a regular file or
+// nothing, so it never writes through a symbolic link.
+func writeCache(root string, fresh map[string]*usable, keep map[string]json.RawMessage, memo *memoDoc, tokens []byte) error {
 	p := filepath.Join(root, CacheFile)
 	if fi, err := os.Lstat(p); err == nil && !fi.Mode().IsRegular() {
 		return fmt.Errorf("%s is not a regular file; not writing the cache", CacheFile)
@@ -675,14 +678,23 @@ func writeCache(root string, fresh, keep map[string]json.RawMessage, memo *memoD
 	}
 	fmt.Fprintf(w, `"version":%d,"generated_at":%s,"entries":[`, cacheVersion,
 		strconv.FormatFloat(float64(time.Now().UnixNano())/1e9, 'f', -1, 64))
-	for i, file := range files {
-		if i > 0 {
-			w.WriteByte(',')
-		}
-		if raw, ok := fresh[file]; ok {
+	// Fresh entries are encoded on all cores a batch at a time and streamed out, so that
+	// neither every entry's bytes nor the document is ever held whole.
+	batch := make([][]byte, writeBatch)
+	for i := 0; i < len(files); i += writeBatch {
+		n := min(writeBatch, len(files)-i)
+		parallel(n, func(k int) {
+			if u := fresh[files[i+k]]; u != nil {
+				batch[k] = u.encode()
+			} else {
+				batch[k] = keep[files[i+k]]
+			}
+		})
+		for k, raw := range batch[:n] {
+			if i+k > 0 {
+				w.WriteByte(',')
+			}
 			w.Write(raw)
-		} else {
-			w.Write(keep[file])
 		}
 	}
 	w.WriteString("]}")

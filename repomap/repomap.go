@@ -83,8 +83,8 @@ type stat struct {
 
 // pendingWrite is a cache write prepared by Load.
 type pendingWrite struct {
-	fresh  map[string]json.RawMessage // entries to write, encoded
-	keep   map[string]json.RawMessage
+	fresh  map[string]*usable         // Python entries to write, encoded as they are written
+	keep   map[string]json.RawMessage // entries written as they are
 	dirty  bool
 	fp     string
 	memo   memoDoc
@@ -161,7 +161,7 @@ func Load(opt Options) (*Tree, error) {
 		}
 	}
 
-	files, changed := t.parseAll(disc.Python, stats, c, !opt.NoCache, opt.Progress)
+	files, changed := t.parseAll(disc.Python, stats, c, opt.Progress)
 	t.Files = files
 	t.Stats.Files = len(files)
 	if opt.NoCache {
@@ -177,7 +177,7 @@ func Load(opt Options) (*Tree, error) {
 			w.keep[file] = old
 			continue
 		}
-		w.fresh[file] = b
+		w.keep[file] = b
 		w.dirty = true
 	}
 	mapped := make(map[string]bool, len(files))
@@ -272,10 +272,10 @@ var binaryID = sync.OnceValue(func() string {
 })
 
 // parseAll returns the extraction of every file, reusing cache entries where the file is
-// unchanged, and, when cached, the new or updated cache entries by file.
-func (t *Tree) parseAll(paths []string, stats []stat, c cache, cached bool, progress func(int, int)) ([]pyextract.File, map[string]json.RawMessage) {
+// unchanged, and the data of the new or updated cache entries by file.
+func (t *Tree) parseAll(paths []string, stats []stat, c cache, progress func(int, int)) ([]pyextract.File, map[string]*usable) {
 	out := make([]pyextract.File, len(paths))
-	entries := make([][]byte, len(paths))
+	entries := make([]*usable, len(paths))
 	warns := make([]string, len(paths))
 	var todo []int
 	for i, p := range paths {
@@ -298,7 +298,7 @@ func (t *Tree) parseAll(paths []string, stats []stat, c cache, cached bool, prog
 	parallel(len(todo), func(k int) {
 		i := todo[k]
 		p := paths[i]
-		f, e, reparsed, warn := parseOne(t.Root, p, stats[i], c.ours[p], cached)
+		f, e, reparsed, warn := parseOne(t.Root, p, stats[i], c.ours[p])
 		out[i], entries[i], warns[i] = f, e, warn
 		mu.Lock()
 		defer mu.Unlock()
@@ -312,7 +312,7 @@ func (t *Tree) parseAll(paths []string, stats []stat, c cache, cached bool, prog
 			progress(done, len(todo))
 		}
 	})
-	changed := map[string]json.RawMessage{}
+	changed := map[string]*usable{}
 	for i, e := range entries {
 		if e != nil {
 			changed[paths[i]] = e
@@ -326,16 +326,13 @@ func (t *Tree) parseAll(paths []string, stats []stat, c cache, cached bool, prog
 	return out, changed
 }
 
-// parseOne reads and parses one file, or reuses old when the bytes hash the same, and when
-// cached encodes its cache entry (nil when the file cannot be read). st is the
+// parseOne reads and parses one file, or reuses old when the bytes hash the same, and returns
+// the data of its cache entry (nil when the file cannot be read). st is the
 // file's stat taken before reading: if the file changes meanwhile, the next run sees a newer
 // mtime and reparses it.
-func parseOne(root, p string, st stat, old *usable, cached bool) (f pyextract.File, e []byte, reparsed bool, warn string) {
-	entry := func(size int64, hash string) []byte {
-		if !cached {
-			return nil
-		}
-		return encodeEntry(&f, st.mtime, size, hash)
+func parseOne(root, p string, st stat, old *usable) (f pyextract.File, e *usable, reparsed bool, warn string) {
+	entry := func(size int64, hash string) *usable {
+		return &usable{mtime: st.mtime, size: size, hash: hash, file: f}
 	}
 	if st.size > pyextract.MaxFileSize {
 		f = pyextract.File{Path: p, Errors: 1}

@@ -450,7 +450,7 @@ func TestMemo(t *testing.T) {
 func TestEntryRoundTrip(t *testing.T) {
 	src := smallPy + "\nPORT = 5432\n\nclass Other:\n    X = 1\n\n    def m(self, a: int = PORT) -> str:\n        return self.helper(a)\n"
 	f := pyextract.Parse("src/charm.py", []byte(src))
-	b := encodeEntry(&f, 7, int64(len(src)), "h")
+	b := (&usable{mtime: 7, size: int64(len(src)), hash: "h", file: f}).encode()
 	var e cacheEntry // Cantrip's view
 	if err := json.Unmarshal(b, &e); err != nil || e.File != f.Path || e.MtimeNS != 7 || len(e.Definitions) == 0 || len(e.References) != len(f.Refs) {
 		t.Fatalf("Cantrip's keys: %+v, %v", e, err)
