@@ -570,10 +570,11 @@ func ourLen(b []byte) (int, bool) {
 	return len(ourPrefix) + len(b64) + 2 + len(rest), ok
 }
 
-// decoders hold a reusable inflater and base64 buffer.
+// decoder is one goroutine's scratch space for decodeOurs: an inflater and a buffer.
 type decoder struct {
 	bin []byte
 	zr  io.ReadCloser
+	one [1]byte // for the read that must find the end of the stream
 }
 
 var decoders = sync.Pool{New: func() any { return &decoder{zr: flate.NewReader(nil)} }}
@@ -598,16 +599,18 @@ func decodeOurs(raw []byte) (*usable, bool) {
 		return nil, false
 	}
 	size := d.uvarint()
-	if d.failed || size > uint64(len(d.s)-d.i)*maxInflate {
+	if d.failed || size == 0 || size > uint64(len(d.s)-d.i)*maxInflate { // size > 0: mtime comes first
 		return nil, false
 	}
 	// The strings of the extraction are cut from the inflated data, which is never written
 	// again: viewing it as a string saves copying every entry's data once more.
-	data := make([]byte, size+1) // one more byte to see that the stream ends where it says (size > 0: mtime comes first)
-	dec.zr.(flate.Resetter).Reset(strings.NewReader(d.s[d.i:]), nil)
+	data := make([]byte, size)
 	zin := strings.NewReader(d.s[d.i:])
 	dec.zr.(flate.Resetter).Reset(zin, nil)
-	if m, err := io.ReadFull(dec.zr, data); m != int(size) || err != io.ErrUnexpectedEOF || zin.Len() != 0 {
+	if _, err := io.ReadFull(dec.zr, data); err != nil {
+		return nil, false
+	}
+	if n, err := dec.zr.Read(dec.one[:]); n != 0 || err != io.EOF || zin.Len() != 0 { // the stream ends there
 		return nil, false
 	}
 	d = &blobDecoder{s: unsafe.String(&data[0], size)}
