@@ -83,8 +83,8 @@ type stat struct {
 
 // pendingWrite is a cache write prepared by Load.
 type pendingWrite struct {
-	fresh  []*cacheEntry
-	keep   map[string]json.RawMessage
+	fresh  map[string]*usable         // Python entries to write, encoded as they are written
+	keep   map[string]json.RawMessage // entries written as they are
 	dirty  bool
 	fp     string
 	memo   memoDoc
@@ -157,10 +157,7 @@ func Load(opt Options) (*Tree, error) {
 		return t, nil
 	}
 
-	w := &pendingWrite{keep: map[string]json.RawMessage{}, fp: fp, memo: c.memo, tokens: c.tokens}
-	for _, e := range changed {
-		w.fresh = append(w.fresh, e)
-	}
+	w := &pendingWrite{fresh: changed, keep: map[string]json.RawMessage{}, fp: fp, memo: c.memo, tokens: c.tokens}
 	w.dirty = len(changed) > 0 || opt.Refresh
 	for file, e := range yamlEntries {
 		b, _ := json.Marshal(e)
@@ -168,7 +165,7 @@ func Load(opt Options) (*Tree, error) {
 			w.keep[file] = old
 			continue
 		}
-		w.fresh = append(w.fresh, e)
+		w.keep[file] = b
 		w.dirty = true
 	}
 	mapped := make(map[string]bool, len(files))
@@ -263,10 +260,10 @@ var binaryID = sync.OnceValue(func() string {
 })
 
 // parseAll returns the extraction of every file, reusing cache entries where the file is
-// unchanged, and the new or updated cache entries by file.
-func (t *Tree) parseAll(paths []string, stats []stat, c cache, progress func(int, int)) ([]pyextract.File, map[string]*cacheEntry) {
+// unchanged, and the data of the new or updated cache entries by file.
+func (t *Tree) parseAll(paths []string, stats []stat, c cache, progress func(int, int)) ([]pyextract.File, map[string]*usable) {
 	out := make([]pyextract.File, len(paths))
-	entries := make([]*cacheEntry, len(paths))
+	entries := make([]*usable, len(paths))
 	warns := make([]string, len(paths))
 	var todo []int
 	for i, p := range paths {
@@ -303,7 +300,7 @@ func (t *Tree) parseAll(paths []string, stats []stat, c cache, progress func(int
 			progress(done, len(todo))
 		}
 	})
-	changed := map[string]*cacheEntry{}
+	changed := map[string]*usable{}
 	for i, e := range entries {
 		if e != nil {
 			changed[paths[i]] = e
@@ -317,13 +314,17 @@ func (t *Tree) parseAll(paths []string, stats []stat, c cache, progress func(int
 	return out, changed
 }
 
-// parseOne reads and parses one file, or reuses old when the bytes hash the same. st is the
+// parseOne reads and parses one file, or reuses old when the bytes hash the same, and returns
+// the data of its cache entry (nil when the file cannot be read). st is the
 // file's stat taken before reading: if the file changes meanwhile, the next run sees a newer
 // mtime and reparses it.
-func parseOne(root, p string, st stat, old *usable) (f pyextract.File, e *cacheEntry, reparsed bool, warn string) {
+func parseOne(root, p string, st stat, old *usable) (f pyextract.File, e *usable, reparsed bool, warn string) {
+	entry := func(size int64, hash string) *usable {
+		return &usable{mtime: st.mtime, size: size, hash: hash, file: f}
+	}
 	if st.size > pyextract.MaxFileSize {
 		f = pyextract.File{Path: p, Errors: 1}
-		return f, newEntry(&f, st.mtime, st.size, ""), true, fileWarning(f, st.size)
+		return f, entry(st.size, ""), true, fileWarning(f, st.size)
 	}
 	src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
 	if err != nil {
@@ -332,10 +333,10 @@ func parseOne(root, p string, st stat, old *usable) (f pyextract.File, e *cacheE
 	h := hashBytes(src)
 	if old != nil && old.hash == h && old.size == int64(len(src)) {
 		f = old.file
-		return f, newEntry(&f, st.mtime, int64(len(src)), h), false, ""
+		return f, entry(int64(len(src)), h), false, ""
 	}
 	f = pyextract.Parse(p, src)
-	return f, newEntry(&f, st.mtime, int64(len(src)), h), true, fileWarning(f, int64(len(src)))
+	return f, entry(int64(len(src)), h), true, fileWarning(f, int64(len(src)))
 }
 
 // fileWarning says what was lost of a file, from its extraction alone, so that a run that takes

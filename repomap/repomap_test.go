@@ -2,7 +2,10 @@ package repomap
 
 import (
 	"bytes"
+	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
+	"hash/crc32"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -450,10 +453,7 @@ func TestMemo(t *testing.T) {
 func TestEntryRoundTrip(t *testing.T) {
 	src := smallPy + "\nPORT = 5432\n\nclass Other:\n    X = 1\n\n    def m(self, a: int = PORT) -> str:\n        return self.helper(a)\n"
 	f := pyextract.Parse("src/charm.py", []byte(src))
-	b, err := newEntry(&f, 7, int64(len(src)), "h").encode()
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := (&usable{mtime: 7, size: int64(len(src)), hash: "h", file: f}).encode()
 	var e cacheEntry // Cantrip's view
 	if err := json.Unmarshal(b, &e); err != nil || e.File != f.Path || e.MtimeNS != 7 || len(e.Definitions) == 0 || len(e.References) != len(f.Refs) {
 		t.Fatalf("Cantrip's keys: %+v, %v", e, err)
@@ -540,5 +540,49 @@ func TestAlteredEntryNotTrusted(t *testing.T) {
 				t.Errorf("the rewritten cache did not serve the next run: %+v", again.Stats)
 			}
 		})
+	}
+}
+
+// TestForgedDeflateNotTrusted: an entry whose CRC matches but whose deflated data does not
+// inflate to exactly the length it states (shorter, longer, beyond what deflate can expand
+// to, or followed by other bytes) is not trusted.
+func TestForgedDeflateNotTrusted(t *testing.T) {
+	f := pyextract.Parse("src/charm.py", []byte(smallPy))
+	orig := (&usable{mtime: 7, size: int64(len(smallPy)), hash: "h", file: f}).encode()
+	b64, rest, ok := ourSplit(orig)
+	if !ok {
+		t.Fatal("not split")
+	}
+	bin, err := base64.StdEncoding.DecodeString(string(b64))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &blobDecoder{s: string(bin[ourHead:])}
+	d.uvarint()
+	d.take(8)
+	at := ourHead + d.i // where the inflated length starts
+	size := d.uvarint()
+	stream := bin[ourHead+d.i:]
+	forge := func(size uint64, stream []byte) []byte {
+		b := binary.AppendUvarint(bytes.Clone(bin[:at]), size)
+		b = append(b, stream...)
+		binary.LittleEndian.PutUint32(b[4:], uint32(len(b)))
+		binary.LittleEndian.PutUint32(b, crc32.Update(crc32.Checksum(b[4:], castagnoli), castagnoli, rest))
+		out := base64.StdEncoding.AppendEncode([]byte(ourPrefix), b)
+		return append(append(out, '"', ','), rest...)
+	}
+	if _, ok := decodeOurs(forge(size, stream)); !ok {
+		t.Fatal("the unaltered entry, re-forged, is not usable: the forgery is wrong")
+	}
+	for name, e := range map[string][]byte{
+		"shorter":  forge(size-1, stream),
+		"longer":   forge(size+1, stream),
+		"too long": forge(1<<40, stream),
+		"trailing": forge(size, append(bytes.Clone(stream), 0)),
+		"cut":      forge(size, stream[:len(stream)-1]),
+	} {
+		if _, ok := decodeOurs(e); ok {
+			t.Errorf("%s: trusted", name)
+		}
 	}
 }
