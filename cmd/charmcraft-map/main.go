@@ -11,6 +11,7 @@ package main
 
 import (
 	"os"
+	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -18,7 +19,18 @@ import (
 	"github.com/cantrip-dev/charmcraft-map/app"
 )
 
+// defaultMemoryLimit is the Go heap's soft limit unless GOMEMLIMIT says otherwise. A cold run
+// on a very large tree keeps every file's extraction alive until the cache is written, and
+// with the default GOGC the heap may grow to twice that: on a 10,000-file tree the process
+// peaked at 630-660 MB, 440 MB with this limit, for about the same time. Near the limit the
+// collector runs more often; Go caps the CPU it then takes, so a bigger tree is slower, never
+// stuck.
+const defaultMemoryLimit = 400 << 20
+
 func main() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(defaultMemoryLimit)
+	}
 	out := app.NewColorWriter(os.Stdout)
 	io := app.IO{Out: os.Stdout, Err: os.Stderr, ErrIsTerminal: isTerminal(os.Stderr)}
 	if app.ColorEnabled(isTerminal(os.Stdout), os.Getenv) {
