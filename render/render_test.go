@@ -546,6 +546,11 @@ func TestTokenMemo(t *testing.T) {
 		if again := opt.TokenMemo.Bytes(); !bytes.Equal(again, saved) {
 			t.Fatalf("%s: the second render counted texts the first did not", tok)
 		}
+		damaged := slices.Clone(saved)
+		damaged[len(damaged)/2] ^= 1
+		if m := LoadTokenMemo(damaged); len(m.old) != 0 {
+			t.Fatalf("%s: a damaged memo loaded %d counts", tok, len(m.old))
+		}
 		// Twice every count: the memo, not the tokenizer, decides what fits.
 		inflated := LoadTokenMemo(saved)
 		for k, n := range inflated.old {

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
+	"hash/crc32"
 	"maps"
 	"math"
 	"slices"
@@ -90,9 +91,15 @@ type tokenKey [16]byte
 // maxTokenMemo bounds what Bytes keeps: the counts of the last run first, then older ones.
 const maxTokenMemo = 1 << 14
 
-// LoadTokenMemo reads what Bytes wrote; anything malformed is dropped, never an error.
+// LoadTokenMemo reads what Bytes wrote; anything malformed is dropped, never an error. The
+// counts decide what fits the budget, so a memo whose checksum does not match (a damaged
+// cache file) is dropped whole.
 func LoadTokenMemo(b []byte) *TokenMemo {
 	m := &TokenMemo{old: map[tokenKey]int{}, used: map[tokenKey]int{}}
+	if len(b) < 4 || binary.LittleEndian.Uint32(b[len(b)-4:]) != crc32.Checksum(b[:len(b)-4], memoCRC) {
+		return m
+	}
+	b = b[:len(b)-4]
 	for len(b) > len(tokenKey{}) && len(m.old) < maxTokenMemo {
 		var k tokenKey
 		copy(k[:], b)
@@ -106,7 +113,8 @@ func LoadTokenMemo(b []byte) *TokenMemo {
 	return m
 }
 
-// Bytes encodes the memo: every count the last Render used, then older ones, in a stable order.
+// Bytes encodes the memo: every count the last Render used, then older ones, in a stable order,
+// then a CRC-32C of them.
 func (m *TokenMemo) Bytes() []byte {
 	if m == nil {
 		return nil
@@ -121,8 +129,10 @@ func (m *TokenMemo) Bytes() []byte {
 	}
 	add(m.used, nil)
 	add(m.old, m.used)
-	return b
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, memoCRC))
 }
+
+var memoCRC = crc32.MakeTable(crc32.Castagnoli)
 
 func (m *TokenMemo) key(tokenizer, s string) tokenKey {
 	if m == nil {
