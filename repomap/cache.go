@@ -3,7 +3,6 @@ package repomap
 import (
 	"bufio"
 	"bytes"
-	"compress/flate"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/binary"
@@ -27,6 +26,7 @@ import (
 	"unsafe"
 
 	"github.com/cantrip-dev/charmcraft-map/pyextract"
+	"github.com/klauspost/compress/zstd"
 )
 
 // CacheFile is the cache's name in the root; Cantrip reads and writes the same file.
@@ -38,7 +38,7 @@ const cacheVersion = 1
 // ourVersion stamps the data we keep under ourKey. Bump it whenever pyextract's output for the
 // same bytes changes (a change of its types changes the stamp by itself, see fileBlob):
 // entries with another stamp are reparsed, never trusted.
-const ourVersion = 6
+const ourVersion = 7
 
 // ourKey holds our own per-entry data; Cantrip ignores keys it does not know.
 const ourKey = "x_charmcraft_map"
@@ -478,36 +478,41 @@ const ourPrefix = `{"` + ourKey + `":"`
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// ourLevel is the deflate level of our data. BestSpeed keeps a third of the bytes (a real
-// charm: 800 KB of binary data to 261 KB; level 6 reaches 238 KB for 1.7 times the CPU), and
-// inflating costs the same at every level (about 4.5 ms for those 800 KB on one core).
-const ourLevel = flate.BestSpeed
+// Our data is compressed with zstd (klauspost/compress) at its fastest level: on the
+// 2,000-file synthetic tree's 10.8 MB of binary data it keeps 40 % of the bytes, as deflate's
+// BestSpeed does, but encodes 2.3 and decodes 3.6 times faster (116 ms and 39 ms against
+// 264 ms and 142 ms on one core), and decoding every entry is most of a touched run's cache
+// read. Both are safe for concurrent use.
+var (
+	zenc = sync.OnceValue(func() *zstd.Encoder {
+		e, _ := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1))
+		return e // fails only for invalid options
+	})
+	zdec = sync.OnceValue(func() *zstd.Decoder {
+		d, _ := zstd.NewReader(nil, zstd.WithDecoderMaxMemory(maxBlob))
+		return d
+	})
+)
 
-// maxInflate bounds deflate's expansion: a stored length beyond it cannot be genuine, so a
-// forged entry cannot make us allocate more than its size warrants.
-const maxInflate = 1032
+// maxBlob bounds one entry's decompressed data; a real one is far smaller (the extraction of
+// pyextract's largest file, 2 MiB of source).
+const maxBlob = 64 << 20
+
+// maxInflate bounds the expansion we accept: a stored length beyond it is not believed (the
+// entry is reparsed), so a forged entry cannot make us allocate more than its size warrants.
+// Real entries expand about 2.5 times.
+const maxInflate = 1 << 12
 
 // encoder is one goroutine's scratch space for encode.
-type encoder struct {
-	raw, bin []byte
-	zw       *flate.Writer
-}
+type encoder struct{ raw, bin []byte }
 
-var encoders = sync.Pool{New: func() any {
-	zw, _ := flate.NewWriter(nil, ourLevel) // fails only for an invalid level
-	return &encoder{zw: zw}
-}}
-
-// appender is an io.Writer appending to a byte slice.
-type appender struct{ b *[]byte }
-
-func (a appender) Write(p []byte) (int, error) { *a.b = append(*a.b, p...); return len(p), nil }
+var encoders = sync.Pool{New: func() any { return &encoder{} }}
 
 // encode returns the cache entry of a parsed Python file, encoded: our data first, as
 // one base64 string (Cantrip ignores the key), then Cantrip's keys (entryOf). The data is a
 // CRC-32C, the length of the data, the length of the rest of the entry after the string,
 // the stamp (ourVersion and the blob layout's hash), the length of what follows once
-// inflated, then, deflated, mtime, size, content hash and the extraction in binary (blob.go).
+// decompressed, then, compressed, mtime, size, content hash and the extraction in binary (blob.go).
 // The CRC covers the data and the rest of the entry, so an entry whose bytes differ in any way
 // from what we wrote is never trusted, and one that matches is valid JSON without being
 // scanned (see ourLen).
@@ -528,9 +533,7 @@ func (u *usable) encode() []byte {
 	bin = binary.AppendUvarint(bin, ourVersion)
 	bin = binary.LittleEndian.AppendUint64(bin, fileBlob().shape)
 	bin = binary.AppendUvarint(bin, uint64(len(raw)))
-	enc.zw.Reset(appender{&bin})
-	enc.zw.Write(raw) // appender never fails
-	enc.zw.Close()
+	bin = zenc().EncodeAll(raw, bin)
 	enc.raw, enc.bin = raw, bin
 	binary.LittleEndian.PutUint32(bin[4:], uint32(len(bin)))
 	binary.LittleEndian.PutUint32(bin, crc32.Update(crc32.Checksum(bin[4:], castagnoli), castagnoli, rest))
@@ -570,14 +573,10 @@ func ourLen(b []byte) (int, bool) {
 	return len(ourPrefix) + len(b64) + 2 + len(rest), ok
 }
 
-// decoder is one goroutine's scratch space for decodeOurs: an inflater and a buffer.
-type decoder struct {
-	bin []byte
-	zr  io.ReadCloser
-	one [1]byte // for the read that must find the end of the stream
-}
+// decoder is one goroutine's scratch space for decodeOurs.
+type decoder struct{ bin []byte }
 
-var decoders = sync.Pool{New: func() any { return &decoder{zr: flate.NewReader(nil)} }}
+var decoders = sync.Pool{New: func() any { return &decoder{} }}
 
 // decodeOurs returns the data of an entry encode wrote with our stamp, or false.
 func decodeOurs(raw []byte) (*usable, bool) {
@@ -599,18 +598,21 @@ func decodeOurs(raw []byte) (*usable, bool) {
 		return nil, false
 	}
 	size := d.uvarint()
-	if d.failed || size == 0 || size > uint64(len(d.s)-d.i)*maxInflate { // size > 0: mtime comes first
+	if d.failed || size == 0 || size > maxBlob || size > uint64(len(d.s)-d.i)*maxInflate { // size > 0: mtime comes first
 		return nil, false
 	}
-	// The strings of the extraction are cut from the inflated data, which is never written
-	// again: viewing it as a string saves copying every entry's data once more.
-	data := make([]byte, size)
-	zin := strings.NewReader(d.s[d.i:])
-	dec.zr.(flate.Resetter).Reset(zin, nil)
-	if _, err := io.ReadFull(dec.zr, data); err != nil {
+	// One zstd frame that holds exactly this size (and states it, when the encoder wrote the
+	// size: it does above a few hundred bytes): anything else (a second frame, trailing bytes,
+	// a cut) fails. A frame that does not state its size is bounded by zdec's memory limit. The strings of the extraction are cut from
+	// the decompressed data, which is never written again: viewing it as a string saves
+	// copying every entry's data once more.
+	frame := bin[ourHead+d.i : n]
+	var h zstd.Header
+	if h.Decode(frame) != nil || h.HasFCS && h.FrameContentSize != size {
 		return nil, false
 	}
-	if n, err := dec.zr.Read(dec.one[:]); n != 0 || err != io.EOF || zin.Len() != 0 { // the stream ends there
+	data, err := zdec().DecodeAll(frame, make([]byte, 0, size))
+	if err != nil || uint64(len(data)) != size {
 		return nil, false
 	}
 	d = &blobDecoder{s: unsafe.String(&data[0], size)}

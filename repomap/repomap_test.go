@@ -543,10 +543,10 @@ func TestAlteredEntryNotTrusted(t *testing.T) {
 	}
 }
 
-// TestForgedDeflateNotTrusted: an entry whose CRC matches but whose deflated data does not
-// inflate to exactly the length it states (shorter, longer, beyond what deflate can expand
+// TestForgedCompressedDataNotTrusted: an entry whose CRC matches but whose compressed data does not
+// decompress to exactly the length it states (shorter, longer, beyond what we believe it can expand
 // to, or followed by other bytes) is not trusted.
-func TestForgedDeflateNotTrusted(t *testing.T) {
+func TestForgedCompressedDataNotTrusted(t *testing.T) {
 	f := pyextract.Parse("src/charm.py", []byte(smallPy))
 	orig := (&usable{mtime: 7, size: int64(len(smallPy)), hash: "h", file: f}).encode()
 	b64, rest, ok := ourSplit(orig)
@@ -560,7 +560,7 @@ func TestForgedDeflateNotTrusted(t *testing.T) {
 	d := &blobDecoder{s: string(bin[ourHead:])}
 	d.uvarint()
 	d.take(8)
-	at := ourHead + d.i // where the inflated length starts
+	at := ourHead + d.i // where the decompressed length starts
 	size := d.uvarint()
 	stream := bin[ourHead+d.i:]
 	forge := func(size uint64, stream []byte) []byte {
