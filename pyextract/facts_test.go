@@ -1,23 +1,16 @@
 package pyextract
 
 import (
-	"context"
 	"strings"
 	"testing"
-
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
 func parseFacts(t *testing.T, src string) Facts {
 	t.Helper()
-	p := sitter.NewParser()
-	p.SetLanguage(pyLang)
-	tree, err := p.ParseCtx(context.Background(), nil, []byte(src))
-	if err != nil {
-		t.Fatal(err)
+	flat, _, ok := parseTree([]byte(src), nil, nil)
+	if !ok {
+		t.Fatal("not parsed")
 	}
-	defer tree.Close()
-	flat, _ := flatten(tree.RootNode(), []byte(src), 0, 0, nil, nil)
 	return factsOf(&flat, nil)
 }
 

@@ -4,7 +4,7 @@ package pyextract
 #include <stdbool.h>
 #include <stdint.h>
 
-// The subset of tree-sitter's api.h (the copy go-tree-sitter compiles) that flatten needs.
+// The subset of tree-sitter's api.h (the copy go-tree-sitter compiles) that parseTree needs.
 // The library's symbols are linked in by the go-tree-sitter package; these declarations
 // must match its version (TestFlattenMatchesBindings checks them).
 typedef uint16_t TSSymbol;
@@ -92,8 +92,6 @@ done:
 	return n;
 }
 
-static uint32_t px_count(TSNode root) { return ts_node_descendant_count(root); }
-
 static TSParser *px_parser(void) {
 	TSParser *p = ts_parser_new();
 	ts_parser_set_language(p, tree_sitter_python());
@@ -122,8 +120,6 @@ import (
 	"runtime"
 	"sync"
 	"unsafe"
-
-	sitter "github.com/smacker/go-tree-sitter"
 )
 
 // node is one named syntax node copied out of tree-sitter. Its layout matches pxNode.
@@ -141,35 +137,6 @@ type tree struct {
 	nodes []node
 	src   []byte
 	stack []int32 // flatten's scratch space, kept for reuse
-}
-
-// flatten copies n's subtree in one call into C, at most maxNodes nodes and maxDepth levels
-// below n (0: no limit). buf and stack are reused when large enough. It also returns the
-// number of ERROR and MISSING nodes in the part it copied.
-//
-// go-tree-sitter keeps a node's C value unexported as the first field of sitter.Node; the
-// copy below reads it from there.
-func flatten(n *sitter.Node, src []byte, maxNodes, maxDepth int, buf []node, stack []int32) (tree, int) {
-	cn := *(*C.TSNode)(unsafe.Pointer(n))
-	count := int(C.px_count(cn)) // the subtree's size, counting anonymous nodes
-	if maxNodes > 0 {
-		count = min(count, maxNodes)
-	}
-	depth := count
-	if maxDepth > 0 {
-		depth = min(depth, maxDepth)
-	}
-	if cap(buf) < count {
-		buf = make([]node, count)
-	}
-	if cap(stack) < depth+1 {
-		stack = make([]int32, depth+1)
-	}
-	buf, stack = buf[:count], stack[:depth+1]
-	var errs C.uint32_t
-	got := C.px_flatten(cn, (*C.pxNode)(unsafe.Pointer(&buf[0])), C.uint32_t(count),
-		(*C.int32_t)(unsafe.Pointer(&stack[0])), C.uint32_t(depth), &errs)
-	return tree{nodes: buf[:got], src: src, stack: stack}, int(errs)
 }
 
 // parser is a tree-sitter parser for Python, reused across files; it is not safe for

@@ -1,50 +1,14 @@
 package pyextract
 
-import (
-	"strings"
-
-	sitter "github.com/smacker/go-tree-sitter"
-)
+import "strings"
 
 // Bounds that keep a Value small and its conversion cheap whatever the input.
 const (
-	maxValueDepth = 6    // nesting of calls/indexes converted; deeper values become ValOther
-	maxArgs       = 32   // positional and keyword arguments kept per call
-	maxStrLen     = 512  // longer string literals become ValOther (truncated)
-	maxOtherLen   = 80   // runes of source text kept in ValOther
-	maxValueNodes = 4096 // syntax nodes of one expression looked at by valueOf/chainOf
-	maxValueTree  = 256  // syntax tree levels below the expression looked at (chain length)
+	maxValueDepth = 6   // nesting of calls/indexes converted; deeper values become ValOther
+	maxArgs       = 32  // positional and keyword arguments kept per call
+	maxStrLen     = 512 // longer string literals become ValOther (truncated)
+	maxOtherLen   = 80  // runes of source text kept in ValOther
 )
-
-// valueOf converts an expression node into a Value:
-//   - a string literal (or an implicit concatenation of them) → ValStr with the text between
-//     the quotes as written (escapes are not decoded); a bytes literal → ValOther;
-//   - an f-string (or a concatenation holding one) → ValFStr, {...} kept;
-//   - a name, attribute, subscript or call chain → ValChain (see chainOf), except that a call
-//     whose callee is a chain → ValCall with Chain = callee, Args and Kwargs (*args and
-//     **kw arguments are ValOther Args); getattr(x, "a") is the chain x.a, not a call;
-//   - anything else → ValOther with the expression's source on one line, truncated.
-//
-// A nil node gives ValOther with an empty Str. src is the whole file the node was parsed from.
-func valueOf(n *sitter.Node, src []byte) Value {
-	if n == nil {
-		return Value{Kind: ValOther}
-	}
-	t, _ := flatten(n, src, maxValueNodes, maxValueTree, nil, nil)
-	return t.value(0, 0)
-}
-
-// chainOf converts a name/attribute/subscript/call expression into a Chain:
-// self.on["db"].relation_joined → [self, on, ["db"], relation_joined];
-// getattr(self.on, "x") → [self, on, x]; getattr(self.on, NAME) → [self, on, getattr(NAME)];
-// f(a).b → [f, (), b]. Parentheses are looked through. ok is false for anything else.
-func chainOf(n *sitter.Node, src []byte) (Chain, bool) {
-	if n == nil {
-		return nil, false
-	}
-	t, _ := flatten(n, src, maxValueNodes, maxValueTree, nil, nil)
-	return t.chain(0, 0)
-}
 
 // String renders the chain as Python-like text: self.on["db"].x, f().y, getattr(a, N).
 func (c Chain) String() string {
@@ -93,7 +57,16 @@ func (v Value) String() string {
 	return v.Str
 }
 
-// value converts node i; depth counts the enclosing calls and indexes already converted.
+// value converts the expression node i into a Value:
+//   - a string literal (or an implicit concatenation of them) → ValStr with the text between
+//     the quotes as written (escapes are not decoded); a bytes literal → ValOther;
+//   - an f-string (or a concatenation holding one) → ValFStr, {...} kept;
+//   - a name, attribute, subscript or call chain → ValChain (see chain), except that a call
+//     whose callee is a chain → ValCall with Chain = callee, Args and Kwargs (*args and
+//     **kw arguments are ValOther Args); getattr(x, "a") is the chain x.a, not a call;
+//   - anything else → ValOther with the expression's source on one line, truncated.
+//
+// depth counts the enclosing calls and indexes already converted.
 func (t *tree) value(i int32, depth int) Value {
 	if i < 0 {
 		return Value{Kind: ValOther}
@@ -179,8 +152,12 @@ func (t *tree) getattrArgs(fn, args int32) (obj, name int32, ok bool) {
 	return obj, name, npos == 2 || npos == 3
 }
 
-// chain walks down the left spine of a chain expression (the object of an attribute, the
-// value of a subscript, the callee of a call) without recursion, then reverses the steps.
+// chain converts a name/attribute/subscript/call expression into a Chain:
+// self.on["db"].relation_joined → [self, on, ["db"], relation_joined];
+// getattr(self.on, "x") → [self, on, x]; getattr(self.on, NAME) → [self, on, getattr(NAME)];
+// f(a).b → [f, (), b]. Parentheses are looked through. ok is false for anything else.
+// It walks down the left spine (the object of an attribute, the value of a subscript, the
+// callee of a call) without recursion, then reverses the steps.
 func (t *tree) chain(i int32, depth int) (Chain, bool) {
 	var steps Chain
 	for cur := i; cur >= 0; {
