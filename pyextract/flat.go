@@ -49,10 +49,10 @@ typedef struct {
 
 // px_flatten copies root and its named descendants (MISSING nodes but root left out) into out in
 // preorder, setting each node's last to the index after its subtree. It writes at most cap
-// nodes and goes at most max_depth levels below root; out and stack must hold cap and
-// max_depth+1 entries. It returns the number of nodes written and stores the number of
-// ERROR and MISSING nodes it visited in *errors.
-static uint32_t px_flatten(TSNode root, pxNode *out, uint32_t cap, int32_t *stack, uint32_t max_depth, uint32_t *errors) {
+// nodes; out must hold cap entries and stack one more than the subtree's depth. It returns the
+// number of nodes written and stores the number of ERROR and MISSING nodes it visited in
+// *errors.
+static uint32_t px_flatten(TSNode root, pxNode *out, uint32_t cap, int32_t *stack, uint32_t *errors) {
 	TSTreeCursor c = ts_tree_cursor_new(root);
 	uint32_t n = 0, depth = 0, errs = 0;
 	for (;;) {
@@ -74,7 +74,7 @@ static uint32_t px_flatten(TSNode root, pxNode *out, uint32_t cap, int32_t *stac
 			idx = (int32_t)n++;
 		}
 		stack[depth] = idx;
-		if (idx >= 0 && depth < max_depth && ts_tree_cursor_goto_first_child(&c)) {
+		if (idx >= 0 && ts_tree_cursor_goto_first_child(&c)) {
 			depth++;
 			continue;
 		}
@@ -108,7 +108,7 @@ static TSTree *px_parse(TSParser *p, const char *src, uint32_t len, uint32_t *co
 
 // px_flatten_tree flattens the whole of t like px_flatten, then deletes t.
 static uint32_t px_flatten_tree(TSTree *t, pxNode *out, uint32_t cap, int32_t *stack, uint32_t *errors) {
-	uint32_t n = px_flatten(ts_tree_root_node(t), out, cap, stack, cap, errors);
+	uint32_t n = px_flatten(ts_tree_root_node(t), out, cap, stack, errors);
 	ts_tree_delete(t);
 	return n;
 }
