@@ -133,16 +133,6 @@ func readCacheFile(root string) ([]byte, string) {
 	return data, ""
 }
 
-// loadCache reads and decodes the cache file.
-func loadCache(root string) (cache, string) {
-	data, warn := readCacheFile(root)
-	c, warn2 := decodeCache(data)
-	if warn == "" {
-		warn = warn2
-	}
-	return c, warn
-}
-
 // peekMemo reads the memo straight from the cache file, reading no further than it: on a
 // large tree the file is many megabytes, the memo a few kilobytes.
 func peekMemo(root string) memoDoc {

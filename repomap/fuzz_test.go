@@ -287,3 +287,13 @@ func FuzzSplitTop(f *testing.F) {
 		}
 	})
 }
+
+// loadCache reads and decodes the cache file as Load does, with its first warning.
+func loadCache(root string) (cache, string) {
+	data, warn := readCacheFile(root)
+	c, warn2 := decodeCache(data)
+	if warn == "" {
+		warn = warn2
+	}
+	return c, warn
+}
