@@ -207,7 +207,7 @@ def f():
 	}
 }
 
-// valueFrom parses `x = <expr>` and converts expr with valueOf, as facts.go does.
+// valueFrom parses `x = <expr>` and converts expr with tree.value, as facts.go does.
 func valueFrom(t *testing.T, expr string) Value {
 	t.Helper()
 	src := []byte("x = " + expr + "\n")
@@ -243,7 +243,7 @@ func TestValueOf(t *testing.T) {
 	for _, c := range cases {
 		v := valueFrom(t, c.expr)
 		if v.Kind != c.kind || v.String() != c.text {
-			t.Errorf("valueOf(%s) = %s %q, want %s %q", c.expr, v.Kind, v.String(), c.kind, c.text)
+			t.Errorf("value(%s) = %s %q, want %s %q", c.expr, v.Kind, v.String(), c.kind, c.text)
 		}
 	}
 	if v := valueFrom(t, `getattr(self.on, "x")`); len(v.Chain) != 3 || v.Chain[2].Name != "x" {
