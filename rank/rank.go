@@ -449,9 +449,12 @@ func (r *ranker) files(a adjacency, pr, lex []float64) []File {
 	return out
 }
 
-// liftLibraries puts the vendored libraries of a library-update task above every other file,
-// the largest first: any of them may have changed upstream, and a large library changes more
-// often than a small one (more code, more patches).
+// liftLibraries puts the vendored libraries of a library-update task above every other file:
+// first those the charm's own code imports, then those only other libraries import, each
+// group the largest first. Any of them may have changed upstream; a large library changes
+// more often than a small one (more code, more patches), and one the charm calls itself is
+// one its authors keep current, while a library that came along as another's dependency is
+// often a superseded major version nobody patches any more.
 func (r *ranker) liftLibraries(libs []int, score []float64, mul func(int, string, float64)) {
 	if len(libs) == 0 {
 		return
@@ -465,12 +468,31 @@ func (r *ranker) liftLibraries(libs []int, score []float64, mul func(int, string
 	for _, i := range libs {
 		biggest = max(biggest, r.nodes[i].py.Lines)
 	}
+	direct := r.importedByCharmCode()
 	for _, i := range libs {
-		target := top * (LibUpdateLead + float64(r.nodes[i].py.Lines)/float64(max(biggest, 1)))
+		lead := LibUpdateLead
+		if direct[i] {
+			lead += LibUpdateDirectLead
+		}
+		target := top * (lead + float64(r.nodes[i].py.Lines)/float64(max(biggest, 1)))
 		if score[i] > 0 && target > 0 {
 			mul(i, SigLibUpdate, target/score[i])
 		}
 	}
+}
+
+// importedByCharmCode reports the files a first-party source file imports.
+func (r *ranker) importedByCharmCode() map[int]bool {
+	out := map[int]bool{}
+	for i, n := range r.nodes {
+		if n.class != ClassSource {
+			continue
+		}
+		for _, j := range r.modEdges[i] {
+			out[j] = true
+		}
+	}
+	return out
 }
 
 // Library intents of the task text.

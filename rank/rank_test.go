@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/graph/network"
@@ -578,6 +579,37 @@ func TestLibraryIntent(t *testing.T) {
 		}
 		if f := fileOf(t, r, big); !hasSignal(f, SigLibIntent) && !hasSignal(f, SigMentionFile) || position(r, big) >= position(base, big) {
 			t.Errorf("%q: %s %d → %d, %+v", text, big, position(base, big), position(r, big), f.Signals)
+		}
+	}
+}
+
+func TestLibraryUpdateImportedFirst(t *testing.T) {
+	// In a library refresh, a library the charm's code imports leads a larger one that only
+	// came along (nothing first-party imports it): LibUpdateDirectLead.
+	const big, small = "lib/charms/data_platform_libs/v0/data_interfaces.py", "lib/charms/observability_libs/v0/kubernetes_service_patch.py"
+	in := demoCharm()
+	for k := range in.Files {
+		f := &in.Files[k]
+		switch f.Path {
+		case big:
+			f.Lines = 3000
+		case small:
+			f.Lines = 400
+		case "src/charm.py", "src/database.py":
+			f.Imports = slices.DeleteFunc(f.Imports, func(im pyextract.Import) bool { return strings.Contains(im.Module, "data_interfaces") })
+			if f.Path == "src/charm.py" {
+				f.Imports = append(f.Imports, from("charms.observability_libs.v0.kubernetes_service_patch", "ServicePatchRequires"))
+			}
+		}
+	}
+	in.Mentions = []string{"chore: update charm libraries"}
+	r := Rank(in)
+	if got := paths(r)[:2]; !slices.Equal(got, []string{small, big}) {
+		t.Errorf("library update: top %v, want the imported library first", got)
+	}
+	for _, p := range []string{small, big} {
+		if !hasSignal(fileOf(t, r, p), SigLibUpdate) {
+			t.Errorf("%s: no %s signal", p, SigLibUpdate)
 		}
 	}
 }
