@@ -27,6 +27,12 @@ func Parse(f Files) Charm {
 	read := func(name string, data []byte) *doc {
 		if data != nil {
 			c.Files = append(c.Files, path.Join(c.Dir, name))
+			if ws := textWords(data); len(ws) > 0 {
+				if c.Words == nil {
+					c.Words = map[string][]string{}
+				}
+				c.Words[path.Join(c.Dir, name)] = ws
+			}
 		}
 		return readDoc(path.Join(c.Dir, name), data, &c.Warnings)
 	}

@@ -55,6 +55,11 @@ type Charm struct {
 	Files []string `json:"files,omitempty"`
 	// Warnings are non-fatal problems, one line each, prefixed with the file ("metadata.yaml:3: ...").
 	Warnings []string `json:"warnings,omitempty"`
+	// Words are, per file of Files, the distinct words of its whole text (keys, values and
+	// comments, in order of first use, at most MaxFileWords): what a ranker matches a task
+	// against beyond the declared interfaces, such as the build parts of charmcraft.yaml
+	// ("rustup", "uv", "# renovate: charmcraft-pip-latest"). Not part of the JSON views.
+	Words map[string][]string `json:"-"`
 }
 
 // Relation roles.

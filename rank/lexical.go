@@ -8,8 +8,9 @@ import (
 
 // lexical scores each file against the task text with BM25 over the words of its
 // identifiers: the words of its path, of the names it defines, of the names it uses, of its
-// string literals and docstrings, of its comments (not for a vendored library) and, for a YAML file, of the interfaces it declares and
-// their descriptions. This finds the file a
+// string literals and docstrings, of its comments (not for a vendored library) and, for a
+// YAML file, of the interfaces it declares and their descriptions and of its whole text
+// (build parts, pinned tools and their comments, at LexDocWeight). This finds the file a
 // task is about when the task names neither a file nor an exact identifier ("rebalance
 // action when role not set", "job name suffix"). It returns nil without task words.
 func (r *ranker) lexical() []float64 {
@@ -51,6 +52,15 @@ func (r *ranker) lexical() []float64 {
 			if nd.class != ClassLib {
 				for _, w := range nd.py.Comments {
 					add(r.words.words(w), LexDocWeight)
+				}
+			}
+		}
+		for _, ch := range r.in.Charms {
+			for f, ws := range ch.Words {
+				if cleanPath(f) == nd.path {
+					for _, w := range ws {
+						add(r.words.words(w), LexYAMLTextWeight)
+					}
 				}
 			}
 		}

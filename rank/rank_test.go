@@ -514,6 +514,23 @@ func TestLexicalMatchInComments(t *testing.T) {
 	}
 }
 
+func TestLexicalMatchInYAMLText(t *testing.T) {
+	// A dependency bump names a tool only the build parts of charmcraft.yaml mention
+	// (charmyaml Charm.Words): the file rises by the words of its text.
+	in := demoCharm()
+	in.Mentions = []string{"Update dependency uv to v0.5.20\n\nCo-authored-by: renovate[bot]"}
+	base := Rank(in)
+	in.Charms[0].Words = map[string][]string{"charmcraft.yaml": {"parts", "charm", "plugin", "uv", "build", "snaps", "astral", "renovate", "latest"}}
+	r := Rank(in)
+	p := "charmcraft.yaml"
+	if f := fileOf(t, r, p); !hasSignal(f, SigMentionWords) || position(r, p) >= position(base, p) || position(r, p) > 2 {
+		t.Errorf("%s: %d → %d, signals %+v", p, position(base, p), position(r, p), f.Signals)
+	}
+	if hasSignal(fileOf(t, base, p), SigMentionWords) {
+		t.Errorf("%s matches the task without its text", p)
+	}
+}
+
 func TestEntryPointLeads(t *testing.T) {
 	// A thin charm.py delegating to a module every file imports still leads the map.
 	in := Input{Charms: []charmyaml.Charm{{Name: "thin", Dir: "."}}}

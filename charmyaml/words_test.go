@@ -1,0 +1,40 @@
+package charmyaml
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestTextWords(t *testing.T) {
+	data := []byte("parts:\n  charm:\n    plugin: uv  # renovate: charmcraft-uv-latest\n    build-snaps: [astral-uv]\n" +
+		"options:\n  log_level:\n    default: 8080\n    description: Log level, e.g. \"debug\" (v2)\n")
+	want := []string{"parts", "charm", "plugin", "uv", "renovate", "charmcraft", "latest", "build", "snaps", "astral",
+		"options", "log_level", "default", "description", "Log", "level", "debug", "v2"}
+	if got := textWords(data); !slices.Equal(got, want) {
+		t.Errorf("textWords:\n got %q\nwant %q", got, want)
+	}
+	many := strings.Repeat("w", 1)
+	var b strings.Builder
+	for k := range MaxFileWords + 10 {
+		b.WriteString(many)
+		b.WriteString(strings.Repeat("x", k%7+1))
+		b.WriteString(string(rune('a' + k%26)))
+		b.WriteString(strings.Repeat("y", k/26+1))
+		b.WriteString(" ")
+	}
+	if got := textWords([]byte(b.String())); len(got) != MaxFileWords {
+		t.Errorf("cap: %d words, want %d", len(got), MaxFileWords)
+	}
+}
+
+func TestParseKeepsWordsPerFile(t *testing.T) {
+	c := Parse(Files{Dir: "charm", Metadata: []byte("name: demo\nrequires:\n  db:\n    interface: pg\n"),
+		Charmcraft: []byte("type: charm\nparts:\n  charm:\n    plugin: uv\n")})
+	if got := c.Words["charm/charmcraft.yaml"]; !slices.Contains(got, "uv") || slices.Contains(got, "pg") {
+		t.Errorf("charmcraft.yaml words %q", got)
+	}
+	if got := c.Words["charm/metadata.yaml"]; !slices.Contains(got, "pg") {
+		t.Errorf("metadata.yaml words %q", got)
+	}
+}
