@@ -89,6 +89,9 @@ func Parse(f Files) Charm {
 		c.checkJuju(acts, nil, jujuActions(c.Name))
 	}
 
+	if e, ok := find(ccEntries, "parts"); ok {
+		c.readParts(cc, e.v)
+	}
 	if e, ok := find(ccEntries, "extensions"); ok {
 		c.Extensions = cc.warner(&c).strList(e, "extensions")
 		c.applyExtensions(cc, e.k.Line, ccEntries)
@@ -167,6 +170,24 @@ func (c *Charm) readMetadata(d *doc, top []entry) {
 				c.Resources = append(c.Resources, r)
 			}
 		}
+	}
+}
+
+// readParts reads charmcraft.yaml's `parts:`. Parts are build configuration that charmcraft,
+// not Juju, checks, so an odd shape is skipped without a warning.
+func (c *Charm) readParts(d *doc, v *yaml.Node) {
+	quiet := warner{d.file, new([]string)}
+	if v = deref(v); v == nil || v.Kind != yaml.MappingNode {
+		return
+	}
+	for _, pe := range quiet.entries(v, "parts") {
+		p := Part{Name: pe.key, Pos: Pos{File: d.file, Line: pe.k.Line}}
+		if pv := deref(pe.v); pv != nil && pv.Kind == yaml.MappingNode {
+			if f, ok := find(quiet.entries(pv, "part"), "plugin"); ok && f.v != nil && deref(f.v).Kind == yaml.ScalarNode {
+				p.Plugin = deref(f.v).Value
+			}
+		}
+		c.Parts = append(c.Parts, p)
 	}
 }
 

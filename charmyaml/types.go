@@ -50,6 +50,10 @@ type Charm struct {
 	Storage    []Storage      `json:"storage,omitempty"`    // in YAML order
 	Resources  []Resource     `json:"resources,omitempty"`  // in YAML order
 	Extensions []string       `json:"extensions,omitempty"` // charmcraft.yaml `extensions:`
+	// Parts are charmcraft.yaml's build parts, in YAML order: build configuration, not an
+	// interface (the linker ignores them), listed so that a map can show where a charm pins
+	// its build tools.
+	Parts []Part `json:"parts,omitempty"`
 
 	// Files are the root-relative YAML files this charm was read from, sorted.
 	Files []string `json:"files,omitempty"`
@@ -131,6 +135,13 @@ type Storage struct {
 type Resource struct {
 	Name string `json:"name"`
 	Type string `json:"type,omitempty"` // oci-image or file
+	Pos
+}
+
+// Part is one entry of charmcraft.yaml `parts:`.
+type Part struct {
+	Name   string `json:"name"`
+	Plugin string `json:"plugin,omitempty"` // "charm", "uv", "dump", ...; "" when not a plain string
 	Pos
 }
 

@@ -38,3 +38,22 @@ func TestParseKeepsWordsPerFile(t *testing.T) {
 		t.Errorf("metadata.yaml words %q", got)
 	}
 }
+
+func TestParts(t *testing.T) {
+	c := Parse(Files{Dir: ".", Charmcraft: []byte("name: demo\ntype: charm\nparts:\n  charm:\n    plugin: uv\n    build-snaps: [astral-uv]\n" +
+		"  files:\n    plugin: dump\n  odd: [1, 2]\n  anchored: &a\n    plugin: *x\n")})
+	want := []Part{
+		{Name: "charm", Plugin: "uv", Pos: Pos{File: "charmcraft.yaml", Line: 4}},
+		{Name: "files", Plugin: "dump", Pos: Pos{File: "charmcraft.yaml", Line: 7}},
+		{Name: "odd", Pos: Pos{File: "charmcraft.yaml", Line: 9}},
+		{Name: "anchored", Pos: Pos{File: "charmcraft.yaml", Line: 10}},
+	}
+	if !slices.Equal(c.Parts, want) {
+		t.Errorf("parts:\n got %+v\nwant %+v", c.Parts, want)
+	}
+	// Build parts are charmcraft's business: an odd shape is no warning.
+	base := Parse(Files{Dir: ".", Charmcraft: []byte("name: demo\n")}).Warnings
+	if got := Parse(Files{Dir: ".", Charmcraft: []byte("name: demo\nparts: [a, b]\n")}).Warnings; !slices.Equal(got, base) {
+		t.Errorf("parts as a list: warnings %q, want %q", got, base)
+	}
+}

@@ -65,6 +65,9 @@ func (r *ranker) lexical() []float64 {
 			}
 		}
 		for _, k := range r.declsOf[nd.path] {
+			if r.decls[k].lkind == "" {
+				continue // a build part: its words are in the file's text words
+			}
 			add(r.words.words(r.decls[k].sym.Name), LexDefWeight)
 			add(r.words.words(r.decls[k].doc), LexRefWeight)
 		}

@@ -214,7 +214,7 @@ func (r *ranker) match() {
 		}
 	}
 	for _, d := range r.decls {
-		if !r.ment.grams[normName(d.sym.Name)] {
+		if d.lkind == "" || !r.ment.grams[normName(d.sym.Name)] { // a build part ("charm") is no interface
 			continue
 		}
 		label := d.lkind + " " + d.sym.Name

@@ -181,6 +181,8 @@ func yamlKindWeight(kind string) float64 {
 		return KindStorageWeight
 	case SymConfig:
 		return KindConfigWeight
+	case SymPart:
+		return KindPartWeight
 	}
 	return KindResourceWeight
 }

@@ -26,6 +26,7 @@ const (
 	SymContainer = "container"
 	SymStorage   = "storage"
 	SymResource  = "resource"
+	SymPart      = "part" // a charmcraft.yaml build part: not an interface, no linker kind
 )
 
 // declarations lists every declared interface of the charms with its one-line signature and
@@ -95,6 +96,9 @@ func declarations(charms []charmyaml.Charm, links linker.Result) []decl {
 		}
 		for _, r := range c.Resources {
 			add(SymResource, linker.KindResource, r.Name, r.Pos, resourceSig(r), "")
+		}
+		for _, p := range c.Parts {
+			add(SymPart, "", p.Name, p.Pos, partSig(p), "")
 		}
 	}
 	return out
@@ -224,6 +228,14 @@ func storageSig(s charmyaml.Storage) string {
 		parts = append(parts, s.Location)
 	}
 	return "[storage] " + s.Name + parens(parts)
+}
+
+func partSig(p charmyaml.Part) string {
+	var parts []string
+	if p.Plugin != "" {
+		parts = append(parts, "plugin "+p.Plugin)
+	}
+	return "[part] " + p.Name + parens(parts)
 }
 
 func resourceSig(r charmyaml.Resource) string {
