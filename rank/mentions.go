@@ -13,6 +13,7 @@ type mentions struct {
 	idents map[string]bool // identifiers as written, e.g. "external_url", "GrafanaMetadataAppData"
 	words  map[string]bool // normalised words (lower case, stopwords dropped, plural 's' cut)
 	grams  map[string]bool // normalised '_'-joined runs of 1-3 words and whole tokens ("shared_db")
+	joined map[string]bool // runs of 2-3 words written together ("rolling-ops" → "rollingops"), for file stems
 	paths  []string        // tokens that look like paths or file names ("src/charm.py", "tls.py")
 }
 
@@ -37,7 +38,7 @@ func init() {
 
 // parseMentions tokenises the task texts.
 func parseMentions(texts []string) mentions {
-	m := mentions{idents: map[string]bool{}, words: map[string]bool{}, grams: map[string]bool{}}
+	m := mentions{idents: map[string]bool{}, words: map[string]bool{}, grams: map[string]bool{}, joined: map[string]bool{}}
 	seenPath := map[string]bool{}
 	for _, text := range texts {
 		var seq []string // the text's words in order, for n-grams
@@ -63,6 +64,9 @@ func parseMentions(texts []string) mentions {
 		for i := range seq {
 			for n := 1; n <= 3 && i+n <= len(seq); n++ {
 				m.grams[strings.Join(seq[i:i+n], "_")] = true
+				if n > 1 {
+					m.joined[strings.Join(seq[i:i+n], "")] = true
+				}
 			}
 			if w := seq[i]; !stopwords[w] && len(w) > 1 {
 				m.words[stem(w)] = true

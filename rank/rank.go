@@ -57,6 +57,8 @@ type ranker struct {
 	handlerS map[string][]string // file + "\x00" + symbol → interfaces it handles
 	words    wordCache           // identWords of paths and YAML names
 	hotSym   map[string]bool     // file + "\x00" + symbol (or YAML kind+name) named in the task
+	// namedUpdate holds the vendored libraries a library-update subject names (libNamedUpdate).
+	namedUpdate map[int]bool
 	// personalTotal is the sum of personal restart masses (0 without focus and mentions).
 	personalTotal float64
 }
@@ -246,10 +248,13 @@ const (
 // mentionsFile reports whether and how the task text names the file. Only a path naming its
 // folder is explicit enough to lift a library's or test's penalty ("charm.py" also names
 // every test charm's charm.py).
-func (r *ranker) mentionsFile(p string) int {
+func (r *ranker) mentionsFile(p string) int { return r.mentionsFileIn(r.ment, p) }
+
+// mentionsFileIn is mentionsFile for the mentions m.
+func (r *ranker) mentionsFileIn(m mentions, p string) int {
 	lp := strings.ToLower(p)
 	base := path.Base(lp)
-	for _, t := range r.ment.paths {
+	for _, t := range m.paths {
 		if strings.Contains(t, "/") && (lp == t || strings.HasSuffix(lp, "/"+t)) {
 			return byPath
 		}
@@ -257,7 +262,7 @@ func (r *ranker) mentionsFile(p string) int {
 			return byName
 		}
 	}
-	if st := strings.TrimSuffix(base, path.Ext(base)); st != "__init__" && !stopwords[st] && r.ment.grams[normName(st)] {
+	if st := strings.TrimSuffix(base, path.Ext(base)); st != "__init__" && !stopwords[st] && (m.grams[normName(st)] || m.joined[st]) {
 		return byName
 	}
 	return 0
@@ -373,7 +378,11 @@ func (r *ranker) files(a adjacency, pr, lex []float64) []File {
 					libs = append(libs, i)
 					break
 				}
-				if libIntent == libAbout || libIntent == libOwn {
+				if libIntent == libNamedUpdate && r.namedUpdate[i] {
+					libs = append(libs, i)
+					break
+				}
+				if libIntent == libAbout || libIntent == libOwn || libIntent == libNamedUpdate {
 					mul(i, SigLibIntent, LibIntentFactor)
 					break
 				}
@@ -501,6 +510,9 @@ const (
 	libAbout  // the task names libraries: they may change with the charm
 	libUpdate // "chore: update charm libraries": the vendored libraries are what changes
 	libOwn    // "feat: add library description": libAbout, and the charm's own library may be it
+	// libNamedUpdate: "Update COS agent lib": libAbout, and the named vendored libraries
+	// (ranker.namedUpdate) are lifted as in libUpdate
+	libNamedUpdate
 )
 
 // libIntent reports how the task is about the vendored libraries: libUpdate when the subject
@@ -514,10 +526,14 @@ func (r *ranker) libIntent() int {
 	if !namesLibraries(r.ment) {
 		return libNone
 	}
+	var named []int // vendored libraries the text names by file
 	for i, n := range r.nodes {
 		if n.class == ClassLib && r.extra[i].personal[SigMentionFile] > 0 {
-			return libAbout
+			named = append(named, i)
 		}
+	}
+	if len(named) > 0 {
+		return r.namedLibraryUpdate(named)
 	}
 	intent := libAbout
 	for _, t := range r.in.Mentions {
@@ -530,6 +546,51 @@ func (r *ranker) libIntent() int {
 		}
 	}
 	return intent
+}
+
+// namedLibraryUpdate is libIntent for a text naming vendored libraries by file: libNamedUpdate
+// when a subject line names libraries, an update verb and one of them ("Update COS agent lib",
+// "update prometheus_scrape lib"): the named library is what such a commit edits. A subject
+// naming a major version the tree does not hold ("upgrade grafana_source library to v1"
+// beside lib/.../v0/grafana_source.py) fetches a new file and adapts the charm to it; that
+// library stays as in libAbout.
+func (r *ranker) namedLibraryUpdate(named []int) int {
+	for _, t := range r.in.Mentions {
+		subject, _, _ := strings.Cut(strings.TrimSpace(t), "\n")
+		m := parseMentions([]string{subject})
+		if !namesLibraries(m) || !slices.ContainsFunc(libUpdateVerbs, func(w string) bool { return m.grams[w] }) {
+			continue
+		}
+		versions := majorVersions(subject)
+		for _, i := range named {
+			p := r.nodes[i].path
+			if r.mentionsFileIn(m, p) != 0 && (len(versions) == 0 || slices.ContainsFunc(versions, func(v string) bool {
+				return strings.Contains(p, "/"+v+"/")
+			})) {
+				if r.namedUpdate == nil {
+					r.namedUpdate = map[int]bool{}
+				}
+				r.namedUpdate[i] = true
+			}
+		}
+	}
+	if len(r.namedUpdate) > 0 {
+		return libNamedUpdate
+	}
+	return libAbout
+}
+
+// majorVersions are the library API versions a text names: "v1", "v0" (not "v1.2.3").
+func majorVersions(text string) []string {
+	var out []string
+	for _, tok := range strings.FieldsFunc(strings.ToLower(text), func(c rune) bool {
+		return !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.')
+	}) {
+		if len(tok) > 1 && tok[0] == 'v' && strings.Trim(tok[1:], "0123456789") == "" {
+			out = append(out, tok)
+		}
+	}
+	return out
 }
 
 func namesLibraries(m mentions) bool {

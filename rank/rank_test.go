@@ -583,11 +583,12 @@ func TestLibraryIntent(t *testing.T) {
 	if f := fileOf(t, r, "lib/charms/demo_db/v0/api.py"); hasSignal(f, SigLibUpdate) {
 		t.Errorf("own library lifted: %+v", f.Signals)
 	}
-	// Libraries named in passing, a library named by file, or an update verb only in the
-	// body of a squashed PR: the libraries rise (lib-intent) but the charm's code leads.
+	// Libraries named in passing, a library named by file with a major version the tree
+	// lacks, or an update verb only in the body of a squashed PR: the libraries rise
+	// (lib-intent) but the charm's code leads.
 	for _, text := range []string{
 		"feat: use the new library for the database relation",
-		"chore: upgrade data_interfaces.py library to fix the relation",
+		"chore: upgrade data_interfaces.py library to v1 to fix the relation",
 		"fix: database relation\n\n* update charm libraries",
 	} {
 		r := withText(text)
@@ -627,6 +628,37 @@ func TestLibraryUpdateImportedFirst(t *testing.T) {
 	for _, p := range []string{small, big} {
 		if !hasSignal(fileOf(t, r, p), SigLibUpdate) {
 			t.Errorf("%s: no %s signal", p, SigLibUpdate)
+		}
+	}
+}
+
+func TestNamedLibraryUpdate(t *testing.T) {
+	// A subject that names a vendored library and an update verb lifts that library above
+	// the code (libNamedUpdate), however the name is written; naming a major version the
+	// tree does not hold means the charm moves to a new file, and the code keeps the lead.
+	const small = "lib/charms/observability_libs/v0/kubernetes_service_patch.py"
+	rank := func(text string) Result {
+		in := demoCharm()
+		in.Mentions = []string{text}
+		return Rank(in)
+	}
+	for _, text := range []string{"Update kubernetes_service_patch lib (#12)", "chore: bump kubernetes-service-patch library",
+		"Update kubernetes service patch lib to v0"} {
+		r := rank(text)
+		if r.Files[0].Path != small || !hasSignal(r.Files[0], SigLibUpdate) {
+			t.Errorf("%q: top %v, signals %+v", text, paths(r)[:3], r.Files[0].Signals)
+		}
+		if f := fileOf(t, r, "lib/charms/data_platform_libs/v0/data_interfaces.py"); hasSignal(f, SigLibUpdate) {
+			t.Errorf("%q: an unnamed library is lifted", text)
+		}
+	}
+	if m := parseMentions([]string{"Update rolling-ops lib to version 0.7"}); !m.joined["rollingops"] {
+		t.Errorf("rolling-ops does not name rollingops.py: %v", m.joined)
+	}
+	for _, text := range []string{"chore: upgrade kubernetes_service_patch library to v1", "feat: use the kubernetes_service_patch library"} {
+		r := rank(text)
+		if r.Files[0].Class != ClassSource || hasSignal(fileOf(t, r, small), SigLibUpdate) {
+			t.Errorf("%q: top %v", text, paths(r)[:3])
 		}
 	}
 }
