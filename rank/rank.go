@@ -198,9 +198,10 @@ func (r *ranker) match() {
 	if r.ment.empty() {
 		return
 	}
+	unique := r.uniqueFileNames()
 	for i, n := range r.nodes {
 		if m := r.mentionsFile(n.path); m != 0 {
-			r.extra[i].waive = m == byPath
+			r.extra[i].waive = m == byPath || n.class != ClassTest && unique[path.Base(strings.ToLower(n.path))]
 			r.extra[i].add(SigMentionFile, MentionFileTeleport, path.Base(n.path))
 		}
 	}
@@ -237,6 +238,32 @@ func (r *ranker) match() {
 			r.extra[t].add(SigMentionInterface, MentionInterfaceTeleport/float64(len(targets)), label)
 		}
 	}
+}
+
+// uniqueFileNames are the file names the task writes out ("mongodb_tls.py") that name exactly
+// one file of the tree: as explicit as a path, so the named file loses its class penalty
+// (except a test's: the bodies of squashed PRs list the tests they touched).
+func (r *ranker) uniqueFileNames() map[string]bool {
+	count := map[string]int{}
+	for _, t := range r.ment.paths {
+		if !strings.Contains(t, "/") {
+			count[t] = 0
+		}
+	}
+	for _, n := range r.nodes {
+		if b := path.Base(strings.ToLower(n.path)); len(count) > 0 {
+			if _, ok := count[b]; ok {
+				count[b]++
+			}
+		}
+	}
+	out := map[string]bool{}
+	for t, c := range count {
+		if c == 1 {
+			out[t] = true
+		}
+	}
+	return out
 }
 
 // How the task text names a file.
@@ -395,7 +422,9 @@ func (r *ranker) files(a adjacency, pr, lex []float64) []File {
 				mul(i, SigYAML, YAMLFactor)
 			}
 		}
-		if n.class == ClassSource && !r.extra[i].waive && isLibPath(n.path) {
+		if n.class == ClassSource && isLibPath(n.path) && libIntent == libNamedUpdate && r.namedUpdate[i] {
+			libs = append(libs, i)
+		} else if n.class == ClassSource && !r.extra[i].waive && isLibPath(n.path) {
 			if libIntent == libOwn {
 				mul(i, SigOwnLibIntent, OwnLibIntentFactor)
 			} else {
@@ -532,7 +561,9 @@ func (r *ranker) libIntent() int {
 			named = append(named, i)
 		}
 	}
-	if len(named) > 0 {
+	if own := r.namedOwnLibraries(); len(own) > 0 {
+		return libNamedUpdate
+	} else if len(named) > 0 {
 		return r.namedLibraryUpdate(named)
 	}
 	intent := libAbout
@@ -578,6 +609,53 @@ func (r *ranker) namedLibraryUpdate(named []int) int {
 		return libNamedUpdate
 	}
 	return libAbout
+}
+
+// namedOwnLibraries marks (in namedUpdate) the files of the charm's own library that a subject
+// line naming libraries names by file ("fix: typo in config server interface library",
+// "Update lib/charms/loki_k8s/v0/log_proxy.py"): the library a charm publishes is edited here,
+// so naming it makes it the subject, with or without an update verb. It must be named as a
+// file (path or file name) or as a library ("config server interface library"): its stem
+// inside an identifier ("GrafanaMetadataAppData" for grafana_metadata.py) is the charm's use
+// of it.
+func (r *ranker) namedOwnLibraries() map[int]bool {
+	for _, t := range r.in.Mentions {
+		subject, _, _ := strings.Cut(strings.TrimSpace(t), "\n")
+		m := parseMentions([]string{subject})
+		if !namesLibraries(m) && !slices.ContainsFunc(m.paths, isLibPath) {
+			continue
+		}
+		for i, n := range r.nodes {
+			if n.class == ClassSource && isLibPath(n.path) && (r.mentionsFileIn(m, n.path) == byPath ||
+				slices.Contains(m.paths, path.Base(strings.ToLower(n.path))) || namesLibraryFile(subject, n.path)) {
+				if r.namedUpdate == nil {
+					r.namedUpdate = map[int]bool{}
+				}
+				r.namedUpdate[i] = true
+			}
+		}
+	}
+	return r.namedUpdate
+}
+
+// namesLibraryFile reports whether text names the library file p as "<its stem's words> lib"
+// or "… library" (any case and separators: "config-server-interface library").
+func namesLibraryFile(text, p string) bool {
+	norm := func(s string) string {
+		return " " + strings.Join(strings.FieldsFunc(strings.ToLower(s), func(c rune) bool {
+			return !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9')
+		}), " ") + " "
+	}
+	st := strings.TrimSuffix(path.Base(p), path.Ext(p))
+	t := norm(text)
+	for _, words := range []string{norm(st), " " + strings.ReplaceAll(strings.ToLower(st), "_", "") + " "} {
+		for _, lib := range []string{"lib ", "libs ", "library ", "libraries "} {
+			if strings.Contains(t, words+lib) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // majorVersions are the library API versions a text names: "v1", "v0" (not "v1.2.3").

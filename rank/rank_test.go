@@ -663,6 +663,47 @@ func TestNamedLibraryUpdate(t *testing.T) {
 	}
 }
 
+func TestNamedOwnLibrary(t *testing.T) {
+	// The charm's own library, named as a file or as "<name> library" in the subject, is what
+	// the change edits (it is published from here); its name inside an identifier is not.
+	const own = "lib/charms/demo_db/v0/api.py"
+	rank := func(text string) Result {
+		in := demoCharm()
+		in.Mentions = []string{text}
+		return Rank(in)
+	}
+	for _, text := range []string{"Update lib/charms/demo_db/v0/api.py", "fix: typo in the api library", "fix: api lib is broken"} {
+		if r := rank(text); r.Files[0].Path != own {
+			t.Errorf("%q: top %v", text, paths(r)[:3])
+		}
+	}
+	for _, text := range []string{"feat: improve typing on ApiAppData, fix lib tests", "fix: the api returns stale data"} {
+		if f := fileOf(t, rank(text), own); hasSignal(f, SigLibUpdate) {
+			t.Errorf("%q: own library lifted: %+v", text, f.Signals)
+		}
+	}
+}
+
+func TestUniqueFileNameWaivesPenalty(t *testing.T) {
+	// A file name written out that names one file of the tree is as explicit as a path: a
+	// library loses its penalty. A test keeps it (squashed PR bodies list their tests), and
+	// so does a name several files share.
+	in := demoCharm()
+	in.Mentions = []string{"Fix LIBPATCH for kubernetes_service_patch.py\n\n* test_charm.py updated"}
+	r := Rank(in)
+	lib := fileOf(t, r, "lib/charms/observability_libs/v0/kubernetes_service_patch.py")
+	if hasSignal(lib, SigLib) || !hasSignal(lib, SigMentionFile) {
+		t.Errorf("named library: %+v", lib.Signals)
+	}
+	if f := fileOf(t, r, "tests/unit/test_charm.py"); !hasSignal(f, SigTest) {
+		t.Errorf("named test lost its penalty: %+v", f.Signals)
+	}
+	if !namesLibraryFile("fix: Config-Server interface LIBRARY typo", "lib/charms/x/v0/config_server_interface.py") ||
+		namesLibraryFile("fix: config server interface typo", "lib/charms/x/v0/config_server_interface.py") {
+		t.Error("namesLibraryFile")
+	}
+}
+
 func TestOwnLibraryAndYAMLBelowCode(t *testing.T) {
 	// The charm's own library and its YAML are central in the graph but edited less than
 	// its code: both carry their factor, which a path in the task lifts for the library.
