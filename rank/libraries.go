@@ -1,0 +1,211 @@
+package rank
+
+// Tasks about the vendored libraries (lib/charms/...). A library is edited upstream and
+// refreshed here with `charmcraft fetch-lib`, so most tasks leave libraries alone and they
+// carry LibPenalty; a task's subject line can say otherwise:
+//   - "chore: update charm libraries" (libUpdate): a refresh, which edits nothing but
+//     libraries; every vendored library goes above the code, those the charm imports first,
+//     each group the largest first;
+//   - "Update COS agent lib" (libNamedUpdate): the named library is lifted the same way;
+//     "fix: typo in config server interface library" does it for the charm's own library;
+//   - "feat: add library description for listing" (libOwn): about "the library" without
+//     saying which; the charm's own library loses its penalty;
+//   - libraries named anywhere else (libAbout): they rise (LibIntentFactor), the code leads.
+
+import (
+	"path"
+	"slices"
+	"strings"
+)
+
+// liftLibraries puts libs (every vendored library in a libUpdate task, the named ones in
+// libNamedUpdate) above every other file: first those the charm's own code imports, then
+// those only other libraries import, each group the largest first. Any of them may have changed upstream; a large library changes
+// more often than a small one (more code, more patches), and one the charm calls itself is
+// one its authors keep current, while a library that came along as another's dependency is
+// often a superseded major version nobody patches any more.
+func (r *ranker) liftLibraries(libs []int, score []float64, mul func(int, string, float64)) {
+	if len(libs) == 0 {
+		return
+	}
+	top, biggest := 0.0, 0
+	for i := range score {
+		if r.nodes[i].class != ClassLib || r.extra[i].waive {
+			top = max(top, score[i])
+		}
+	}
+	for _, i := range libs {
+		biggest = max(biggest, r.nodes[i].py.Lines)
+	}
+	direct := r.importedByCharmCode()
+	for _, i := range libs {
+		lead := LibUpdateLead
+		if direct[i] {
+			lead += LibUpdateDirectLead
+		}
+		target := top * (lead + float64(r.nodes[i].py.Lines)/float64(max(biggest, 1)))
+		if score[i] > 0 && target > 0 {
+			mul(i, SigLibUpdate, target/score[i])
+		}
+	}
+}
+
+// importedByCharmCode reports the files a first-party source file imports.
+func (r *ranker) importedByCharmCode() map[int]bool {
+	out := map[int]bool{}
+	for i, n := range r.nodes {
+		if n.class != ClassSource {
+			continue
+		}
+		for _, j := range r.modEdges[i] {
+			out[j] = true
+		}
+	}
+	return out
+}
+
+// Library intents of the task text.
+const (
+	libNone   = iota
+	libAbout  // the task names libraries: they may change with the charm
+	libUpdate // "chore: update charm libraries": the vendored libraries are what changes
+	libOwn    // "feat: add library description": libAbout, and the charm's own library may be it
+	// libNamedUpdate: "Update COS agent lib": libAbout, and the named vendored libraries
+	// (ranker.namedUpdate) are lifted as in libUpdate
+	libNamedUpdate
+)
+
+// libIntent reports how the task is about the vendored libraries: libUpdate when the subject
+// line of a text (a commit's or PR's title; the body of a squashed PR lists every chore)
+// names libraries and an update verb but no library file is named (naming one, "upgrade
+// grafana_source library to v1", means the charm is adapted to that library), libOwn when
+// such a subject names libraries without an update verb (the title is about "the library"
+// without saying which: the one the charm publishes is edited here, vendored ones upstream),
+// libAbout when the text names libraries anywhere.
+func (r *ranker) libIntent() int {
+	if !namesLibraries(r.ment) {
+		return libNone
+	}
+	var named []int // vendored libraries the text names by file
+	for i, n := range r.nodes {
+		if n.class == ClassLib && r.extra[i].personal[SigMentionFile] > 0 {
+			named = append(named, i)
+		}
+	}
+	if own := r.namedOwnLibraries(); len(own) > 0 {
+		return libNamedUpdate
+	} else if len(named) > 0 {
+		return r.namedLibraryUpdate(named)
+	}
+	intent := libAbout
+	for _, t := range r.in.Mentions {
+		subject, _, _ := strings.Cut(strings.TrimSpace(t), "\n")
+		if m := parseMentions([]string{subject}); namesLibraries(m) {
+			if slices.ContainsFunc(libUpdateVerbs, func(w string) bool { return m.grams[w] }) {
+				return libUpdate
+			}
+			intent = libOwn
+		}
+	}
+	return intent
+}
+
+// namedLibraryUpdate is libIntent for a text naming vendored libraries by file: libNamedUpdate
+// when a subject line names libraries, an update verb and one of them ("Update COS agent lib",
+// "update prometheus_scrape lib"): the named library is what such a commit edits. A subject
+// naming a major version the tree does not hold ("upgrade grafana_source library to v1"
+// beside lib/.../v0/grafana_source.py) fetches a new file and adapts the charm to it; that
+// library stays as in libAbout.
+func (r *ranker) namedLibraryUpdate(named []int) int {
+	for _, t := range r.in.Mentions {
+		subject, _, _ := strings.Cut(strings.TrimSpace(t), "\n")
+		m := parseMentions([]string{subject})
+		if !namesLibraries(m) || !slices.ContainsFunc(libUpdateVerbs, func(w string) bool { return m.grams[w] }) {
+			continue
+		}
+		versions := majorVersions(subject)
+		for _, i := range named {
+			p := r.nodes[i].path
+			if r.mentionsFileIn(m, p) != 0 && (len(versions) == 0 || slices.ContainsFunc(versions, func(v string) bool {
+				return strings.Contains(p, "/"+v+"/")
+			})) {
+				if r.namedUpdate == nil {
+					r.namedUpdate = map[int]bool{}
+				}
+				r.namedUpdate[i] = true
+			}
+		}
+	}
+	if len(r.namedUpdate) > 0 {
+		return libNamedUpdate
+	}
+	return libAbout
+}
+
+// namedOwnLibraries marks (in namedUpdate) the files of the charm's own library that a subject
+// line naming libraries names by file ("fix: typo in config server interface library",
+// "Update lib/charms/loki_k8s/v0/log_proxy.py"): the library a charm publishes is edited here,
+// so naming it makes it the subject, with or without an update verb. It must be named as a
+// file (path or file name) or as a library ("config server interface library"): its stem
+// inside an identifier ("GrafanaMetadataAppData" for grafana_metadata.py) is the charm's use
+// of it.
+func (r *ranker) namedOwnLibraries() map[int]bool {
+	for _, t := range r.in.Mentions {
+		subject, _, _ := strings.Cut(strings.TrimSpace(t), "\n")
+		m := parseMentions([]string{subject})
+		if !namesLibraries(m) && !slices.ContainsFunc(m.paths, isLibPath) {
+			continue
+		}
+		for i, n := range r.nodes {
+			if n.class == ClassSource && isLibPath(n.path) && (r.mentionsFileIn(m, n.path) == byPath ||
+				slices.Contains(m.paths, path.Base(strings.ToLower(n.path))) || namesLibraryFile(subject, n.path)) {
+				if r.namedUpdate == nil {
+					r.namedUpdate = map[int]bool{}
+				}
+				r.namedUpdate[i] = true
+			}
+		}
+	}
+	return r.namedUpdate
+}
+
+// namesLibraryFile reports whether text names the library file p as "<its stem's words> lib"
+// or "… library" (any case and separators: "config-server-interface library").
+func namesLibraryFile(text, p string) bool {
+	norm := func(s string) string {
+		return " " + strings.Join(strings.FieldsFunc(strings.ToLower(s), func(c rune) bool {
+			return !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9')
+		}), " ") + " "
+	}
+	st := strings.TrimSuffix(path.Base(p), path.Ext(p))
+	t := norm(text)
+	for _, words := range []string{norm(st), " " + strings.ReplaceAll(strings.ToLower(st), "_", "") + " "} {
+		for _, lib := range []string{"lib ", "libs ", "library ", "libraries "} {
+			if strings.Contains(t, words+lib) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// majorVersions are the library API versions a text names: "v1", "v0" (not "v1.2.3").
+func majorVersions(text string) []string {
+	var out []string
+	for _, tok := range strings.FieldsFunc(strings.ToLower(text), func(c rune) bool {
+		return !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.')
+	}) {
+		if len(tok) > 1 && tok[0] == 'v' && strings.Trim(tok[1:], "0123456789") == "" {
+			out = append(out, tok)
+		}
+	}
+	return out
+}
+
+func namesLibraries(m mentions) bool {
+	return slices.ContainsFunc([]string{"lib", "libs", "library", "libraries"}, func(w string) bool { return m.words[stem(w)] })
+}
+
+// libUpdateVerbs are the words of a library refresh ("chore: update charm libraries",
+// "bump libs", "charmcraft fetch-lib").
+var libUpdateVerbs = []string{"update", "updated", "updates", "upgrade", "upgraded", "bump", "bumped", "refresh", "sync", "fetch"}
