@@ -182,12 +182,34 @@ func (c *Charm) readParts(d *doc, v *yaml.Node) {
 	}
 	for _, pe := range quiet.entries(v, "parts") {
 		p := Part{Name: pe.key, Pos: Pos{File: d.file, Line: pe.k.Line}}
+		var text strings.Builder
+		nodeText(&text, pe.v, 0)
+		p.Words = textWords([]byte(text.String()))
 		if pv := deref(pe.v); pv != nil && pv.Kind == yaml.MappingNode {
 			if f, ok := find(quiet.entries(pv, "part"), "plugin"); ok && f.v != nil && deref(f.v).Kind == yaml.ScalarNode {
 				p.Plugin = deref(f.v).Value
 			}
 		}
 		c.Parts = append(c.Parts, p)
+	}
+}
+
+// nodeText writes the keys, values and comments of a YAML subtree, one per line; aliases are
+// not followed (the anchor's own text is already written where it stands).
+func nodeText(b *strings.Builder, n *yaml.Node, depth int) {
+	if n == nil || depth > 64 || b.Len() > maxFileSize {
+		return
+	}
+	for _, s := range []string{n.HeadComment, n.LineComment, n.FootComment, n.Value} {
+		if s != "" {
+			b.WriteString(s)
+			b.WriteByte('\n')
+		}
+	}
+	if n.Kind != yaml.AliasNode {
+		for _, c := range n.Content {
+			nodeText(b, c, depth+1)
+		}
 	}
 }
 

@@ -142,6 +142,9 @@ type Resource struct {
 type Part struct {
 	Name   string `json:"name"`
 	Plugin string `json:"plugin,omitempty"` // "charm", "uv", "dump", ...; "" when not a plain string
+	// Words are the distinct words of the part's keys, values and comments (as Charm.Words):
+	// the tools and packages it pins ("rustup", "uv", "psycopg2").
+	Words []string `json:"-"`
 	Pos
 }
 

@@ -1,6 +1,7 @@
 package charmyaml
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -48,7 +49,13 @@ func TestParts(t *testing.T) {
 		{Name: "odd", Pos: Pos{File: "charmcraft.yaml", Line: 9}},
 		{Name: "anchored", Pos: Pos{File: "charmcraft.yaml", Line: 10}},
 	}
-	if !slices.Equal(c.Parts, want) {
+	if got := c.Parts[0].Words; !slices.Equal(got, []string{"plugin", "uv", "build", "snaps", "astral"}) {
+		t.Errorf("part charm words %q", got)
+	}
+	for k := range c.Parts {
+		c.Parts[k].Words = nil
+	}
+	if !reflect.DeepEqual(c.Parts, want) {
 		t.Errorf("parts:\n got %+v\nwant %+v", c.Parts, want)
 	}
 	// Build parts are charmcraft's business: an odd shape is no warning.

@@ -463,6 +463,9 @@ func (r *ranker) files(a adjacency, pr, lex []float64) []File {
 		}
 	}
 	r.liftLibraries(libs, score, mul)
+	if deps := r.dependencyTargets(); len(deps) > 0 {
+		r.liftDependencies(deps, score, mul)
+	}
 	for i := range out {
 		slices.SortStableFunc(out[i].Signals, func(x, y Signal) int { return cmp.Compare(y.Value, x.Value) })
 		total += score[i]

@@ -531,6 +531,29 @@ func TestLexicalMatchInYAMLText(t *testing.T) {
 	}
 }
 
+func TestDependencyUpdate(t *testing.T) {
+	// A dependency bump lifts the YAML file of the build part that names the dependency above
+	// the code; a subject that only shares a relation's name with the YAML, or names a tool no
+	// part mentions, lifts nothing.
+	rank := func(text string) Result {
+		in := demoCharm()
+		in.Charms[0].Parts = []charmyaml.Part{{Name: "charm", Plugin: "uv", Words: []string{"plugin", "uv", "build", "snaps", "astral"},
+			Pos: charmyaml.Pos{File: "charmcraft.yaml", Line: 20}}}
+		in.Mentions = []string{text}
+		return Rank(in)
+	}
+	for _, text := range []string{"Update dependency uv to v0.5.20\n\nCo-authored-by: renovate[bot]", "chore(deps): bump astral-uv dependency"} {
+		if r := rank(text); r.Files[0].Path != "charmcraft.yaml" || !hasSignal(r.Files[0], SigDependencyUpdate) {
+			t.Errorf("%q: top %v", text, paths(r)[:3])
+		}
+	}
+	for _, text := range []string{"fix: update dependency check of the database relation", "Update dependency poetry to v2", "fix: uv build"} {
+		if f := fileOf(t, rank(text), "charmcraft.yaml"); hasSignal(f, SigDependencyUpdate) {
+			t.Errorf("%q: charmcraft.yaml lifted: %+v", text, f.Signals)
+		}
+	}
+}
+
 func TestEntryPointLeads(t *testing.T) {
 	// A thin charm.py delegating to a module every file imports still leads the map.
 	in := Input{Charms: []charmyaml.Charm{{Name: "thin", Dir: "."}}}

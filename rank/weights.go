@@ -180,6 +180,11 @@ const (
 	// the 6 catalogue library updates, edited library's rank 2,2,2,4,2,4 → 2,2,1,3,1,3;
 	// MRR 0.860 → 0.877, off-hub 0.491 → 0.553.
 	LibUpdateDirectLead = 1.0
+	// DependencyUpdateLead: in a dependency bump ("Update dependency uv to v0.5.20", see
+	// dependencies.go) a charm YAML file whose text names the dependency scores this multiple
+	// of the best other file: such a commit edits the build recipe and nothing the map shows
+	// besides. Held-out cases: 4 renovate bumps of charmcraft.yaml, rank 2-3 → 1.
+	DependencyUpdateLead = 1.2
 	// TestPenalty multiplies a test file's score.
 	TestPenalty = 0.05
 	// YAMLFactor multiplies a charm YAML file's score: the YAML declares everything and so
@@ -261,6 +266,7 @@ const (
 	SigLib              = "lib-penalty"
 	SigLibIntent        = "lib-intent"
 	SigLibUpdate        = "lib-update-lead"
+	SigDependencyUpdate = "dependency-update-lead"
 	SigTest             = "test-penalty"
 	SigOther            = "other-penalty"
 	SigOwnLib           = "own-lib-penalty"

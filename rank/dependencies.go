@@ -1,0 +1,77 @@
+package rank
+
+import (
+	"slices"
+	"strings"
+)
+
+// Dependency bumps. A subject line that updates a dependency ("Update dependency uv to
+// v0.5.20", "Update dependency rust-lang/rust to v1.93.0", "Update Python dependencies": the
+// renovate bot's phrasing, and people's) edits the build recipe, not the code: the tools and
+// packages a charm pins live in charmcraft.yaml's parts (the lock files are not in the map).
+// Such a task lifts the YAML file of a build part that names the dependency above every other
+// file (DependencyUpdateLead), the way a library refresh lifts the libraries. Only the parts'
+// own words count: a unified charmcraft.yaml also declares the relations, whose names a task
+// like "fix: update dependency check of the database relation" shares.
+
+// dependencyWords say "dependency"; dependencyVerbs say it changes.
+var (
+	dependencyWords = []string{"dependency", "dependencies", "deps", "dep"}
+	dependencyVerbs = []string{"update", "updated", "updates", "upgrade", "bump", "bumped", "pin", "pinned", "lock"}
+)
+
+// dependencyTargets are the YAML files to lift for a dependency bump: those with a build part
+// whose words (charmyaml Part.Words) include a word of the subject line other than the verbs
+// and "dependency" (the tool: "uv", "rust", "python"). Nil when the task is no dependency bump.
+func (r *ranker) dependencyTargets() []int {
+	var names map[string]bool // the subject's other words
+	for _, t := range r.in.Mentions {
+		subject, _, _ := strings.Cut(strings.TrimSpace(t), "\n")
+		m := parseMentions([]string{subject})
+		if !slices.ContainsFunc(dependencyWords, func(w string) bool { return m.grams[w] }) ||
+			!slices.ContainsFunc(dependencyVerbs, func(w string) bool { return m.grams[w] }) {
+			continue
+		}
+		if names == nil {
+			names = map[string]bool{}
+		}
+		for w := range m.words {
+			if !slices.Contains(dependencyWords, w) && !slices.Contains(dependencyVerbs, w) && !slices.Contains(dependencyVerbs, w+"e") {
+				names[w] = true
+			}
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	var out []int
+	for _, ch := range r.in.Charms {
+		for _, p := range ch.Parts {
+			i, ok := r.byPath[cleanPath(p.File)]
+			if !ok || slices.Contains(out, i) {
+				continue
+			}
+			if slices.ContainsFunc(p.Words, func(w string) bool {
+				return slices.ContainsFunc(r.words.words(w), func(x string) bool { return names[x] })
+			}) {
+				out = append(out, i)
+			}
+		}
+	}
+	return out
+}
+
+// liftDependencies puts the dependency bump's YAML files above every other file.
+func (r *ranker) liftDependencies(targets []int, score []float64, mul func(int, string, float64)) {
+	top := 0.0
+	for i := range score {
+		if !slices.Contains(targets, i) {
+			top = max(top, score[i])
+		}
+	}
+	for _, i := range targets {
+		if target := top * DependencyUpdateLead; score[i] > 0 && target > score[i] {
+			mul(i, SigDependencyUpdate, target/score[i])
+		}
+	}
+}
