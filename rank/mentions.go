@@ -68,13 +68,21 @@ func parseMentions(texts []string) mentions {
 					m.joined[strings.Join(seq[i:i+n], "")] = true
 				}
 			}
-			if w := seq[i]; !stopwords[w] && len(w) > 1 {
+			if w := seq[i]; !stopwords[w] && len(w) > 1 && !isVersionWord(w) {
 				m.words[stem(w)] = true
 			}
 		}
 	}
 	delete(m.grams, "")
 	return m
+}
+
+// isVersionWord reports a version word ("v0" of "v0.9"): in a task it names a release, and as
+// a word of a path it matches every library's folder (lib/charms/x/v0/): "Update dependency
+// uv to v0.9" must not pull the libraries up. Plain numbers stay words: "8.0.37" finds the
+// comment "# MySQL 8.0.37" beside a snap revision.
+func isVersionWord(w string) bool {
+	return len(w) > 1 && w[0] == 'v' && strings.Trim(w[1:], "0123456789") == ""
 }
 
 // dottedIdent is the snake_case attribute a dotted property name is usually held in
