@@ -922,3 +922,19 @@ func BenchmarkRank10k(b *testing.B) {
 		Rank(in)
 	}
 }
+
+func TestVersionWordsAreNotTaskWords(t *testing.T) {
+	// "v0" of "v0.9" would match every library folder (lib/charms/x/v0/); a plain number
+	// stays a word ("8.0.37" beside "# MySQL 8.0.37").
+	m := parseMentions([]string{"Update dependency uv to v0.9 and MySQL to 8.0.37"})
+	if m.words["v0"] || !m.words["37"] || !m.words["uv"] {
+		t.Errorf("words %v", m.words)
+	}
+	in := demoCharm()
+	in.Mentions = []string{"bump to v0.9"}
+	for _, f := range Rank(in).Files {
+		if hasSignal(f, SigMentionWords) {
+			t.Errorf("%s matches %q: %+v", f.Path, in.Mentions[0], f.Signals)
+		}
+	}
+}
