@@ -10,9 +10,12 @@
 // then square-rooted (centrality says what to read more than what a change edits) and
 // multiplied by class factors (entry point up; vendored libraries, tests, the charm's YAML and
 // its own published library down; the entry point leads unless the task points elsewhere) and
-// by a BM25 match of the task's words against each file's identifier words. A library-update
-// task ("chore: update charm libraries") puts the vendored libraries first, largest first.
-// docs/eval.md has the dev-case figures behind the weights. Output: a Result, every file in rank order with its
+// by a BM25 match of the task's words against each file's identifier words, strings and
+// comments (and a YAML file's whole text). A task about libraries (libraries.go: "chore:
+// update charm libraries", "Update COS agent lib") puts those libraries first; a dependency
+// bump (dependencies.go: "Update dependency uv to v0.5.20") puts the YAML of the build part
+// that pins it first. docs/eval.md has the figures behind the weights, on the dev cases and
+// on held-out cases from other charms. Output: a Result, every file in rank order with its
 // score, the named signals behind the score, and its symbols in importance order. Every
 // weight is a named constant in weights.go with a comment saying why; scores are rounded to
 // ScoreDigits significant digits and ties broken by path, so the order never flips on noise.
