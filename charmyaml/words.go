@@ -6,9 +6,9 @@ const MaxFileWords = 4096
 
 // textWords returns the distinct words of a YAML file's text, in order of first use: runs of
 // letters, digits and underscores, so "charmcraft-uv-latest" gives charmcraft, uv, latest and
-// "log_level" stays one word (a ranker splits identifiers itself). Words of one character
-// and runs of digits alone (versions, ports) say nothing of what the file is about and are
-// left out. The text need not be valid YAML: a file the parser refused still has words.
+// "log_level" stays one word (a ranker splits identifiers itself). Words of one character are
+// left out; numbers stay ("bump to 22.04" finds `channel: "22.04"` under bases). The text need
+// not be valid YAML: a file the parser refused still has words.
 func textWords(data []byte) []string {
 	if len(data) > maxFileSize {
 		data = data[:maxFileSize]
@@ -22,7 +22,7 @@ func textWords(data []byte) []string {
 		}
 		w := string(data[start:end])
 		start = -1
-		if len(w) < 2 || seen[w] || allDigits(w) || len(out) >= MaxFileWords {
+		if len(w) < 2 || seen[w] || len(out) >= MaxFileWords {
 			return
 		}
 		seen[w] = true
@@ -39,13 +39,4 @@ func textWords(data []byte) []string {
 	}
 	flush(len(data))
 	return out
-}
-
-func allDigits(w string) bool {
-	for i := 0; i < len(w); i++ {
-		if w[i] < '0' || w[i] > '9' {
-			return false
-		}
-	}
-	return true
 }

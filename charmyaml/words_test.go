@@ -11,7 +11,7 @@ func TestTextWords(t *testing.T) {
 	data := []byte("parts:\n  charm:\n    plugin: uv  # renovate: charmcraft-uv-latest\n    build-snaps: [astral-uv]\n" +
 		"options:\n  log_level:\n    default: 8080\n    description: Log level, e.g. \"debug\" (v2)\n")
 	want := []string{"parts", "charm", "plugin", "uv", "renovate", "charmcraft", "latest", "build", "snaps", "astral",
-		"options", "log_level", "default", "description", "Log", "level", "debug", "v2"}
+		"options", "log_level", "default", "8080", "description", "Log", "level", "debug", "v2"}
 	if got := textWords(data); !slices.Equal(got, want) {
 		t.Errorf("textWords:\n got %q\nwant %q", got, want)
 	}
