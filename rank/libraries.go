@@ -92,10 +92,12 @@ func (r *ranker) libIntent() int {
 			named = append(named, i)
 		}
 	}
-	if own := r.namedOwnLibraries(); len(own) > 0 {
-		return libNamedUpdate
-	} else if len(named) > 0 {
+	own := r.namedOwnLibraries() // fills namedUpdate, as namedLibraryUpdate does
+	if len(named) > 0 {
 		return r.namedLibraryUpdate(named)
+	}
+	if len(own) > 0 {
+		return libNamedUpdate
 	}
 	intent := libAbout
 	for _, t := range r.in.Mentions {
