@@ -75,13 +75,14 @@ const (
 	libNamedUpdate
 )
 
-// libIntent reports how the task is about the vendored libraries: libUpdate when the subject
-// line of a text (a commit's or PR's title; the body of a squashed PR lists every chore)
-// names libraries and an update verb but no library file is named (naming one, "upgrade
-// grafana_source library to v1", means the charm is adapted to that library), libOwn when
-// such a subject names libraries without an update verb (the title is about "the library"
-// without saying which: the one the charm publishes is edited here, vendored ones upstream),
-// libAbout when the text names libraries anywhere.
+// libIntent reports how the task is about libraries. Only a subject line (a commit's or PR's
+// title; the body of a squashed PR lists every chore) sets a lift:
+//   - libNamedUpdate when it names the charm's own library (namedOwnLibraries), or names
+//     libraries, an update verb and a vendored library by file (namedLibraryUpdate);
+//   - libUpdate when it names libraries and an update verb, and the text names no library file;
+//   - libOwn when it names libraries without an update verb (about "the library" without
+//     saying which: the one the charm publishes is edited here, vendored ones upstream);
+//   - libAbout otherwise, when the text names libraries anywhere.
 func (r *ranker) libIntent() int {
 	if !namesLibraries(r.ment) {
 		return libNone
