@@ -273,8 +273,9 @@ const (
 )
 
 // mentionsFile reports whether and how the task text names the file. Only a path naming its
-// folder is explicit enough to lift a library's or test's penalty ("charm.py" also names
-// every test charm's charm.py).
+// folder, or a file name no other file of the tree has (uniqueFileNames; not for tests), is
+// explicit enough to lift a library's or test's penalty ("charm.py" also names every test
+// charm's charm.py).
 func (r *ranker) mentionsFile(p string) int { return r.mentionsFileIn(r.ment, p) }
 
 // mentionsFileIn is mentionsFile for the mentions m.
