@@ -14,10 +14,12 @@ import (
 // own words count: a unified charmcraft.yaml also declares the relations, whose names a task
 // like "fix: update dependency check of the database relation" shares.
 
-// dependencyWords say "dependency"; dependencyVerbs say it changes.
+// dependencyWords say "dependency"; dependencyVerbs say it changes. Pinning and lock-file
+// maintenance ("Lock file maintenance Python dependencies", "pin pyyaml") edit the lock files
+// and pyproject, which the map does not hold, and whatever code the new versions break.
 var (
 	dependencyWords = []string{"dependency", "dependencies", "deps", "dep"}
-	dependencyVerbs = []string{"update", "updated", "updates", "upgrade", "bump", "bumped", "pin", "pinned", "lock"}
+	dependencyVerbs = []string{"update", "updated", "updates", "upgrade", "bump", "bumped"}
 )
 
 // dependencyTargets are the YAML files to lift for a dependency bump: those with a build part
@@ -28,7 +30,7 @@ func (r *ranker) dependencyTargets() []int {
 	for _, t := range r.in.Mentions {
 		subject, _, _ := strings.Cut(strings.TrimSpace(t), "\n")
 		m := parseMentions([]string{subject})
-		if !slices.ContainsFunc(dependencyWords, func(w string) bool { return m.grams[w] }) ||
+		if !slices.ContainsFunc(dependencyWords, func(w string) bool { return m.grams[w] }) && !buildType(subject) ||
 			!slices.ContainsFunc(dependencyVerbs, func(w string) bool { return m.grams[w] }) {
 			continue
 		}
@@ -48,8 +50,8 @@ func (r *ranker) dependencyTargets() []int {
 	for _, ch := range r.in.Charms {
 		for _, p := range ch.Parts {
 			i, ok := r.byPath[cleanPath(p.File)]
-			if !ok || slices.Contains(out, i) {
-				continue
+			if !ok || slices.Contains(out, i) || r.nodes[i].class == ClassTest {
+				continue // a test charm's build recipe is not what a bump of the charm edits
 			}
 			if slices.ContainsFunc(p.Words, func(w string) bool {
 				return slices.ContainsFunc(r.words.words(w), func(x string) bool { return names[x] })
@@ -59,6 +61,13 @@ func (r *ranker) dependencyTargets() []int {
 		}
 	}
 	return out
+}
+
+// buildType reports a conventional-commit subject of type build or with scope deps ("build:
+// bump rust to latest stable", "chore(deps): update uv"): a dependency bump without the word.
+func buildType(subject string) bool {
+	s := strings.ToLower(strings.TrimSpace(subject))
+	return strings.HasPrefix(s, "build:") || strings.HasPrefix(s, "build(") || strings.Contains(s, "(deps)") || strings.Contains(s, "(deps-dev)")
 }
 
 // liftDependencies puts the dependency bump's YAML files above every other file.

@@ -542,15 +542,30 @@ func TestDependencyUpdate(t *testing.T) {
 		in.Mentions = []string{text}
 		return Rank(in)
 	}
-	for _, text := range []string{"Update dependency uv to v0.5.20\n\nCo-authored-by: renovate[bot]", "chore(deps): bump astral-uv dependency"} {
+	for _, text := range []string{"Update dependency uv to v0.5.20\n\nCo-authored-by: renovate[bot]", "chore(deps): bump astral-uv dependency",
+		"build: bump uv to latest stable"} {
 		if r := rank(text); r.Files[0].Path != "charmcraft.yaml" || !hasSignal(r.Files[0], SigDependencyUpdate) {
 			t.Errorf("%q: top %v", text, paths(r)[:3])
 		}
 	}
-	for _, text := range []string{"fix: update dependency check of the database relation", "Update dependency poetry to v2", "fix: uv build"} {
+	for _, text := range []string{"fix: update dependency check of the database relation", "Update dependency poetry to v2", "fix: uv build",
+		"Lock file maintenance uv dependencies", "fix: pin uv dependency", "bump uv to latest stable"} {
 		if f := fileOf(t, rank(text), "charmcraft.yaml"); hasSignal(f, SigDependencyUpdate) {
 			t.Errorf("%q: charmcraft.yaml lifted: %+v", text, f.Signals)
 		}
+	}
+}
+
+func TestDependencyUpdateSkipsTestCharms(t *testing.T) {
+	// The build recipe of a test charm (tests/integration/app-charm/charmcraft.yaml) is not
+	// what a bump of the charm edits.
+	in := demoCharm()
+	const testYAML = "tests/integration/app-charm/charmcraft.yaml"
+	in.Charms = append(in.Charms, charmyaml.Charm{Name: "app", Dir: "tests/integration/app-charm", Files: []string{testYAML},
+		Parts: []charmyaml.Part{{Name: "charm", Words: []string{"plugin", "uv"}, Pos: charmyaml.Pos{File: testYAML, Line: 3}}}})
+	in.Mentions = []string{"Update dependency uv to v0.5.20"}
+	if f := fileOf(t, Rank(in), testYAML); hasSignal(f, SigDependencyUpdate) {
+		t.Errorf("%s lifted: %+v", testYAML, f.Signals)
 	}
 }
 
