@@ -27,17 +27,14 @@ var (
 // and "dependency" (the tool: "uv", "rust", "python"). Nil when the task is no dependency bump.
 func (r *ranker) dependencyTargets() []int {
 	var names map[string]bool // the subject's other words
-	for _, t := range r.in.Mentions {
-		subject, _, _ := strings.Cut(strings.TrimSpace(t), "\n")
-		m := parseMentions([]string{subject})
-		if !slices.ContainsFunc(dependencyWords, func(w string) bool { return m.grams[w] }) && !buildType(subject) ||
-			!slices.ContainsFunc(dependencyVerbs, func(w string) bool { return m.grams[w] }) {
+	for _, s := range r.subjects {
+		if !s.m.hasAny(dependencyWords) && !buildType(s.text) || !s.m.hasAny(dependencyVerbs) {
 			continue
 		}
 		if names == nil {
 			names = map[string]bool{}
 		}
-		for w := range m.words {
+		for w := range s.m.words {
 			if !slices.Contains(dependencyWords, w) && !slices.Contains(dependencyVerbs, w) && !slices.Contains(dependencyVerbs, w+"e") {
 				names[w] = true
 			}

@@ -22,6 +22,12 @@ func (r *ranker) lexical() []float64 {
 	for k, w := range query {
 		qi[w] = k
 	}
+	yamlWords := map[string][][]string{} // YAML file → its text words, per charm that reads it
+	for _, ch := range r.in.Charms {
+		for _, f := range slices.Sorted(maps.Keys(ch.Words)) {
+			yamlWords[cleanPath(f)] = append(yamlWords[cleanPath(f)], ch.Words[f])
+		}
+	}
 	n := len(r.nodes)
 	tf := make([][]float64, n) // per file, per query word
 	length := make([]float64, n)
@@ -55,13 +61,9 @@ func (r *ranker) lexical() []float64 {
 				}
 			}
 		}
-		for _, ch := range r.in.Charms {
-			for f, ws := range ch.Words {
-				if cleanPath(f) == nd.path {
-					for _, w := range ws {
-						add(r.words.words(w), LexYAMLTextWeight)
-					}
-				}
+		for _, ws := range yamlWords[nd.path] {
+			for _, w := range ws {
+				add(r.words.words(w), LexYAMLTextWeight)
 			}
 		}
 		for _, k := range r.declsOf[nd.path] {

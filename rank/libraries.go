@@ -101,10 +101,9 @@ func (r *ranker) libIntent() int {
 		return libNamedUpdate
 	}
 	intent := libAbout
-	for _, t := range r.in.Mentions {
-		subject, _, _ := strings.Cut(strings.TrimSpace(t), "\n")
-		if m := parseMentions([]string{subject}); namesLibraries(m) {
-			if slices.ContainsFunc(libUpdateVerbs, func(w string) bool { return m.grams[w] }) {
+	for _, s := range r.subjects {
+		if namesLibraries(s.m) {
+			if s.m.hasAny(libUpdateVerbs) {
 				return libUpdate
 			}
 			intent = libOwn
@@ -120,21 +119,16 @@ func (r *ranker) libIntent() int {
 // beside lib/.../v0/grafana_source.py) fetches a new file and adapts the charm to it; that
 // library stays as in libAbout.
 func (r *ranker) namedLibraryUpdate(named []int) int {
-	for _, t := range r.in.Mentions {
-		subject, _, _ := strings.Cut(strings.TrimSpace(t), "\n")
-		m := parseMentions([]string{subject})
-		if !namesLibraries(m) || !slices.ContainsFunc(libUpdateVerbs, func(w string) bool { return m.grams[w] }) {
+	for _, s := range r.subjects {
+		if !namesLibraries(s.m) || !s.m.hasAny(libUpdateVerbs) {
 			continue
 		}
-		versions := majorVersions(subject)
+		versions := majorVersions(s.text)
 		for _, i := range named {
 			p := r.nodes[i].path
-			if r.mentionsFileIn(m, p) != 0 && (len(versions) == 0 || slices.ContainsFunc(versions, func(v string) bool {
+			if r.mentionsFileIn(s.m, p) != 0 && (len(versions) == 0 || slices.ContainsFunc(versions, func(v string) bool {
 				return strings.Contains(p, "/"+v+"/")
 			})) {
-				if r.namedUpdate == nil {
-					r.namedUpdate = map[int]bool{}
-				}
 				r.namedUpdate[i] = true
 			}
 		}
@@ -153,23 +147,19 @@ func (r *ranker) namedLibraryUpdate(named []int) int {
 // inside an identifier ("GrafanaMetadataAppData" for grafana_metadata.py) is the charm's use
 // of it.
 func (r *ranker) namedOwnLibraries() map[int]bool {
-	for _, t := range r.in.Mentions {
-		subject, _, _ := strings.Cut(strings.TrimSpace(t), "\n")
-		m := parseMentions([]string{subject})
-		if !namesLibraries(m) && !slices.ContainsFunc(m.paths, isLibPath) {
+	own := map[int]bool{}
+	for _, s := range r.subjects {
+		if !namesLibraries(s.m) && !slices.ContainsFunc(s.m.paths, isLibPath) {
 			continue
 		}
 		for i, n := range r.nodes {
-			if n.class == ClassSource && isLibPath(n.path) && (r.mentionsFileIn(m, n.path) == byPath ||
-				slices.Contains(m.paths, path.Base(strings.ToLower(n.path))) || namesLibraryFile(subject, n.path)) {
-				if r.namedUpdate == nil {
-					r.namedUpdate = map[int]bool{}
-				}
-				r.namedUpdate[i] = true
+			if n.class == ClassSource && isLibPath(n.path) && (r.mentionsFileIn(s.m, n.path) == byPath ||
+				slices.Contains(s.m.paths, path.Base(strings.ToLower(n.path))) || namesLibraryFile(s.text, n.path)) {
+				r.namedUpdate[i], own[i] = true, true
 			}
 		}
 	}
-	return r.namedUpdate
+	return own
 }
 
 // namesLibraryFile reports whether text names the library file p as "<its stem's words> lib"

@@ -1,6 +1,7 @@
 package rank
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 
@@ -15,6 +16,29 @@ type mentions struct {
 	grams  map[string]bool // normalised '_'-joined runs of 1-3 words and whole tokens ("shared_db")
 	joined map[string]bool // runs of 2-3 words written together ("rolling-ops" → "rollingops"), for file stems
 	paths  []string        // tokens that look like paths or file names ("src/charm.py", "tls.py")
+}
+
+// hasAny reports whether the text has one of words (as a word or a run of words).
+func (m mentions) hasAny(words []string) bool {
+	return slices.ContainsFunc(words, func(w string) bool { return m.grams[w] })
+}
+
+// subject is the first line of one task text (a commit's or PR's title; the body of a
+// squashed PR lists every chore) with its mentions: the library and dependency intents read
+// only subjects.
+type subject struct {
+	text string
+	m    mentions
+}
+
+// subjectsOf parses the subject line of each text.
+func subjectsOf(texts []string) []subject {
+	out := make([]subject, 0, len(texts))
+	for _, t := range texts {
+		line, _, _ := strings.Cut(strings.TrimSpace(t), "\n")
+		out = append(out, subject{line, parseMentions([]string{line})})
+	}
+	return out
 }
 
 func (m mentions) empty() bool {

@@ -57,14 +57,16 @@ type ranker struct {
 	handlerS map[string][]string // file + "\x00" + symbol → interfaces it handles
 	words    wordCache           // identWords of paths and YAML names
 	hotSym   map[string]bool     // file + "\x00" + symbol (or YAML kind+name) named in the task
-	// namedUpdate holds the vendored libraries a library-update subject names (libNamedUpdate).
+	// namedUpdate holds the libraries a library-update subject names (libNamedUpdate).
 	namedUpdate map[int]bool
+	subjects    []subject // the task texts' subject lines, parsed once
 	// personalTotal is the sum of personal restart masses (0 without focus and mentions).
 	personalTotal float64
 }
 
 func newRanker(in Input) *ranker {
 	r := &ranker{in: in, handlerS: map[string][]string{}, hotSym: map[string]bool{}, focus: map[int]bool{},
+		namedUpdate: map[int]bool{}, subjects: subjectsOf(in.Mentions),
 		words: wordCache{}}
 	r.decls = declarations(in.Charms, in.Links)
 	r.declsOf = map[string][]int{}
@@ -250,11 +252,13 @@ func (r *ranker) uniqueFileNames() map[string]bool {
 			count[t] = 0
 		}
 	}
+	if len(count) == 0 {
+		return nil
+	}
 	for _, n := range r.nodes {
-		if b := path.Base(strings.ToLower(n.path)); len(count) > 0 {
-			if _, ok := count[b]; ok {
-				count[b]++
-			}
+		b := path.Base(strings.ToLower(n.path))
+		if _, ok := count[b]; ok {
+			count[b]++
 		}
 	}
 	out := map[string]bool{}
@@ -423,12 +427,14 @@ func (r *ranker) files(a adjacency, pr, lex []float64) []File {
 				mul(i, SigYAML, YAMLFactor)
 			}
 		}
-		if n.class == ClassSource && isLibPath(n.path) && libIntent == libNamedUpdate && r.namedUpdate[i] {
-			libs = append(libs, i)
-		} else if n.class == ClassSource && !r.extra[i].waive && isLibPath(n.path) {
-			if libIntent == libOwn {
+		if n.class == ClassSource && isLibPath(n.path) { // the charm's own library
+			switch {
+			case libIntent == libNamedUpdate && r.namedUpdate[i]:
+				libs = append(libs, i)
+			case r.extra[i].waive:
+			case libIntent == libOwn:
 				mul(i, SigOwnLibIntent, OwnLibIntentFactor)
-			} else {
+			default:
 				mul(i, SigOwnLib, OwnLibPenalty)
 			}
 		}

@@ -670,19 +670,21 @@ func TestLibraryUpdateImportedFirst(t *testing.T) {
 	}
 }
 
+// rankDemo ranks the demo charm for the task text.
+func rankDemo(text string) Result {
+	in := demoCharm()
+	in.Mentions = []string{text}
+	return Rank(in)
+}
+
 func TestNamedLibraryUpdate(t *testing.T) {
 	// A subject that names a vendored library and an update verb lifts that library above
 	// the code (libNamedUpdate), however the name is written; naming a major version the
 	// tree does not hold means the charm moves to a new file, and the code keeps the lead.
 	const small = "lib/charms/observability_libs/v0/kubernetes_service_patch.py"
-	rank := func(text string) Result {
-		in := demoCharm()
-		in.Mentions = []string{text}
-		return Rank(in)
-	}
 	for _, text := range []string{"Update kubernetes_service_patch lib (#12)", "chore: bump kubernetes-service-patch library",
 		"Update kubernetes service patch lib to v0"} {
-		r := rank(text)
+		r := rankDemo(text)
 		if r.Files[0].Path != small || !hasSignal(r.Files[0], SigLibUpdate) {
 			t.Errorf("%q: top %v, signals %+v", text, paths(r)[:3], r.Files[0].Signals)
 		}
@@ -694,7 +696,7 @@ func TestNamedLibraryUpdate(t *testing.T) {
 		t.Errorf("rolling-ops does not name rollingops.py: %v", m.joined)
 	}
 	for _, text := range []string{"chore: upgrade kubernetes_service_patch library to v1", "feat: use the kubernetes_service_patch library"} {
-		r := rank(text)
+		r := rankDemo(text)
 		if r.Files[0].Class != ClassSource || hasSignal(fileOf(t, r, small), SigLibUpdate) {
 			t.Errorf("%q: top %v", text, paths(r)[:3])
 		}
@@ -705,18 +707,13 @@ func TestNamedOwnLibrary(t *testing.T) {
 	// The charm's own library, named as a file or as "<name> library" in the subject, is what
 	// the change edits (it is published from here); its name inside an identifier is not.
 	const own = "lib/charms/demo_db/v0/api.py"
-	rank := func(text string) Result {
-		in := demoCharm()
-		in.Mentions = []string{text}
-		return Rank(in)
-	}
 	for _, text := range []string{"Update lib/charms/demo_db/v0/api.py", "fix: typo in the api library", "fix: api lib is broken"} {
-		if r := rank(text); r.Files[0].Path != own {
+		if r := rankDemo(text); r.Files[0].Path != own {
 			t.Errorf("%q: top %v", text, paths(r)[:3])
 		}
 	}
 	for _, text := range []string{"feat: improve typing on ApiAppData, fix lib tests", "fix: the api returns stale data"} {
-		if f := fileOf(t, rank(text), own); hasSignal(f, SigLibUpdate) {
+		if f := fileOf(t, rankDemo(text), own); hasSignal(f, SigLibUpdate) {
 			t.Errorf("%q: own library lifted: %+v", text, f.Signals)
 		}
 	}
