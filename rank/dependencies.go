@@ -34,8 +34,9 @@ func (r *ranker) dependencyTargets() []int {
 		if names == nil {
 			names = map[string]bool{}
 		}
-		for w := range s.m.words {
-			if !slices.Contains(dependencyWords, w) && !slices.Contains(dependencyVerbs, w) && !slices.Contains(dependencyVerbs, w+"e") {
+		for w := range s.m.words { // stemmed, as the words compared with them below
+			if !slices.ContainsFunc(dependencyWords, func(x string) bool { return stem(x) == w }) &&
+				!slices.ContainsFunc(dependencyVerbs, func(x string) bool { return stem(x) == w }) {
 				names[w] = true
 			}
 		}

@@ -537,7 +537,7 @@ func TestDependencyUpdate(t *testing.T) {
 	// part mentions, lifts nothing.
 	rank := func(text string) Result {
 		in := demoCharm()
-		in.Charms[0].Parts = []charmyaml.Part{{Name: "charm", Plugin: "uv", Words: []string{"plugin", "uv", "build", "snaps", "astral"},
+		in.Charms[0].Parts = []charmyaml.Part{{Name: "charm", Plugin: "uv", Words: []string{"plugin", "uv", "build", "snaps", "astral", "dependencies"},
 			Pos: charmyaml.Pos{File: "charmcraft.yaml", Line: 20}}}
 		in.Mentions = []string{text}
 		return Rank(in)
@@ -549,7 +549,8 @@ func TestDependencyUpdate(t *testing.T) {
 		}
 	}
 	for _, text := range []string{"fix: update dependency check of the database relation", "Update dependency poetry to v2", "fix: uv build",
-		"Lock file maintenance uv dependencies", "fix: pin uv dependency", "bump uv to latest stable"} {
+		"Lock file maintenance uv dependencies", "fix: pin uv dependency", "bump uv to latest stable",
+		"Update Go dependencies"} {
 		if f := fileOf(t, rank(text), "charmcraft.yaml"); hasSignal(f, SigDependencyUpdate) {
 			t.Errorf("%q: charmcraft.yaml lifted: %+v", text, f.Signals)
 		}
