@@ -68,8 +68,32 @@ func buildType(subject string) bool {
 	return strings.HasPrefix(s, "build:") || strings.HasPrefix(s, "build(") || strings.Contains(s, "(deps)") || strings.Contains(s, "(deps-dev)")
 }
 
-// liftDependencies puts the dependency bump's YAML files above every other file.
-func (r *ranker) liftDependencies(targets []int, score []float64, mul func(int, string, float64)) {
+// buildWords name the charm's build system in a subject line: the tools charmcraft drives
+// (poetry, pip, requirements, wheels), charmcraft itself, and the bases and platforms a charm
+// is built for. "build" alone counts: in charm repositories a subject saying "build" is about
+// building the charm ("Update build procedure in release workflow"); "base" and "platform"
+// alone do not ("base class", "data-platform").
+var buildWords = []string{"build", "builds", "building", "packaging", "charmcraft", "poetry", "pip",
+	"requirements", "wheel", "wheels", "platforms", "bases", "jammy", "noble", "focal", "20.04", "22.04", "24.04"}
+
+// buildTargets are the charmcraft.yaml files to lift when a subject line is about building the
+// charm ("Switching to poetry", "Add more platforms", "fix: bump to 22.04"): charmcraft.yaml is
+// the build recipe, the one file of the map such a change edits. Nil otherwise.
+func (r *ranker) buildTargets() []int {
+	if !slices.ContainsFunc(r.subjects, func(s subject) bool { return s.m.hasAny(buildWords) }) {
+		return nil
+	}
+	var out []int
+	for i, n := range r.nodes {
+		if n.class == ClassYAML && (n.path == "charmcraft.yaml" || strings.HasSuffix(n.path, "/charmcraft.yaml")) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// lift puts targets at lead times the best other file's score, naming the signal sig.
+func lift(targets []int, lead float64, sig string, score []float64, mul func(int, string, float64)) {
 	top := 0.0
 	for i := range score {
 		if !slices.Contains(targets, i) {
@@ -77,8 +101,8 @@ func (r *ranker) liftDependencies(targets []int, score []float64, mul func(int, 
 		}
 	}
 	for _, i := range targets {
-		if target := top * DependencyUpdateLead; score[i] > 0 && target > score[i] {
-			mul(i, SigDependencyUpdate, target/score[i])
+		if target := top * lead; score[i] > 0 && target > score[i] {
+			mul(i, sig, target/score[i])
 		}
 	}
 }

@@ -471,7 +471,9 @@ func (r *ranker) files(a adjacency, pr, lex []float64) []File {
 	}
 	r.liftLibraries(libs, score, mul)
 	if deps := r.dependencyTargets(); len(deps) > 0 {
-		r.liftDependencies(deps, score, mul)
+		lift(deps, DependencyUpdateLead, SigDependencyUpdate, score, mul)
+	} else if build := r.buildTargets(); len(build) > 0 {
+		lift(build, BuildIntentLead, SigBuildIntent, score, mul)
 	}
 	for i := range out {
 		slices.SortStableFunc(out[i].Signals, func(x, y Signal) int { return cmp.Compare(y.Value, x.Value) })

@@ -570,6 +570,34 @@ func TestDependencyUpdateSkipsTestCharms(t *testing.T) {
 	}
 }
 
+func TestBuildIntent(t *testing.T) {
+	// A subject line about building the charm lifts charmcraft.yaml, the build recipe, above
+	// the code; not a test charm's recipe, and not for words that only look like build words.
+	rank := func(text string) Result {
+		in := demoCharm()
+		const testYAML = "tests/integration/app-charm/charmcraft.yaml"
+		in.Charms = append(in.Charms, charmyaml.Charm{Name: "app", Dir: "tests/integration/app-charm", Files: []string{testYAML}})
+		in.Mentions = []string{text}
+		r := Rank(in)
+		if f := fileOf(t, r, testYAML); hasSignal(f, SigBuildIntent) {
+			t.Errorf("%q: %s lifted: %+v", text, testYAML, f.Signals)
+		}
+		return r
+	}
+	for _, text := range []string{"Switching to poetry (#59)", "Add more platforms", "fix: bump to 22.04, use py310",
+		"Update build procedure in release workflow\n\n* fix the database relation"} {
+		if r := rank(text); r.Files[0].Path != "charmcraft.yaml" || !hasSignal(r.Files[0], SigBuildIntent) {
+			t.Errorf("%q: top %v", text, paths(r)[:3])
+		}
+	}
+	for _, text := range []string{"fix: database relation data", "refactor: move helpers to a base class", "update data-platform libs",
+		"fix the database relation\n\n* build the relation data once"} {
+		if f := fileOf(t, rank(text), "charmcraft.yaml"); hasSignal(f, SigBuildIntent) {
+			t.Errorf("%q: charmcraft.yaml lifted: %+v", text, f.Signals)
+		}
+	}
+}
+
 func TestEntryPointLeads(t *testing.T) {
 	// A thin charm.py delegating to a module every file imports still leads the map.
 	in := Input{Charms: []charmyaml.Charm{{Name: "thin", Dir: "."}}}
