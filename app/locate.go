@@ -105,8 +105,8 @@ func Locate(t *repomap.Tree, text string, focus []string) Located {
 	lexical := map[string]float64{} // test → its mention-words factor
 	perRelation := map[string]int{}
 	for _, f := range t.Rank(links, focus, mentions).Files {
-		if signal(f, rank.SigLib) != 0 {
-			continue // a vendored library is edited upstream
+		if signal(f, rank.SigLib) != 0 || f.CopyOf != "" {
+			continue // a vendored library is edited upstream; a copy is named with its canonical file
 		}
 		var named []string
 		for _, rel := range handles[f.Path] {
@@ -151,7 +151,7 @@ func Locate(t *repomap.Tree, text string, focus []string) Located {
 		if len(res.Read) == LocateRead {
 			break
 		}
-		if skip[f.Path] || f.Class == rank.ClassTest && !tests {
+		if skip[f.Path] || f.Class == rank.ClassTest && !tests || f.CopyOf != "" {
 			continue
 		}
 		if why := ties.why(f.Path, res.Edit); len(why) > 0 {
@@ -271,6 +271,9 @@ func editWhy(f rank.File, named []string) []string {
 	add(rank.SigTest, "test file whose names match the task, which is about tests")
 	if len(why) == 0 {
 		why = append(why, "central in the charm's reference graph (pagerank "+num(sig[rank.SigPageRank].Value)+")")
+	}
+	if len(f.Copies) > 0 {
+		why = append(why, "the same code is also at "+strings.Join(f.Copies, ", "))
 	}
 	return why
 }

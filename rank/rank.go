@@ -475,6 +475,7 @@ func (r *ranker) files(a adjacency, pr, lex []float64) []File {
 	} else if build := r.buildTargets(); len(build) > 0 {
 		lift(build, BuildIntentLead, SigBuildIntent, score, mul)
 	}
+	canon := r.foldCopies(out, score)
 	for i := range out {
 		slices.SortStableFunc(out[i].Signals, func(x, y Signal) int { return cmp.Compare(y.Value, x.Value) })
 		total += score[i]
@@ -490,13 +491,26 @@ func (r *ranker) files(a adjacency, pr, lex []float64) []File {
 			out[i].Symbols = r.yamlSymbols(r.nodes[i].path)
 		}
 	}
-	slices.SortFunc(out, func(x, y File) int {
-		if c := cmp.Compare(y.Score, x.Score); c != 0 {
+	// Rank order; a copy follows its canonical file (copies.go).
+	order := make([]int, len(out))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int {
+		ca, cb := out[canon[a]], out[canon[b]]
+		if c := cmp.Compare(cb.Score, ca.Score); c != 0 {
 			return c
 		}
-		return strings.Compare(x.Path, y.Path)
+		if c := strings.Compare(ca.Path, cb.Path); c != 0 {
+			return c
+		}
+		return cmp.Or(strings.Compare(out[a].CopyOf, out[b].CopyOf), strings.Compare(out[a].Path, out[b].Path)) // the canonical ("") first
 	})
-	return out
+	sorted := make([]File, len(out))
+	for k, i := range order {
+		sorted[k] = out[i]
+	}
+	return sorted
 }
 
 // noteOf joins up to three matches.

@@ -979,3 +979,51 @@ func TestVersionWordsAreNotTaskWords(t *testing.T) {
 		}
 	}
 }
+
+func TestCopiesFolded(t *testing.T) {
+	// A shared package copied into two charms (vault-k8s-operator's .vendored/) is one module:
+	// listed once, at the path the copies are made from, with the best score of its copies,
+	// the copies right after it with score 0. A module that only shares the file name, and a
+	// file too small to say it is a copy, stay apart.
+	const src, k8s, machine = "vault-package/vault/facade.py", "k8s/.vendored/vault-package/vault/facade.py", "machine/.vendored/vault-package/vault/facade.py"
+	module := func(p string) pyextract.File {
+		f := pyFile(p, []pyextract.Symbol{cls("JujuFacade", 3), meth("JujuFacade", "is_leader", 9)}, map[string]int{"model": 4})
+		f.Lines = 40
+		return f
+	}
+	small := func(p string) pyextract.File {
+		f := pyFile(p, []pyextract.Symbol{fn("version", 1)}, nil)
+		f.Lines = 3
+		return f
+	}
+	other := module("k8s/src/facade.py")
+	other.Lines = 41
+	in := Input{Charms: []charmyaml.Charm{{Name: "vault-k8s", Dir: "k8s"}, {Name: "vault", Dir: "machine"}}, Files: []pyextract.File{
+		module(src), module(k8s), module(machine), other,
+		small("k8s/src/version.py"), small("machine/src/version.py"),
+		pyFile("k8s/src/charm.py", []pyextract.Symbol{cls("VaultCharm", 1)}, map[string]int{"JujuFacade": 2, "version": 1}, from("vault.facade", "JujuFacade")),
+		pyFile("machine/src/charm.py", []pyextract.Symbol{cls("VaultOperatorCharm", 1)}, map[string]int{"JujuFacade": 2}, from("vault.facade", "JujuFacade")),
+	}}
+	r := Rank(in)
+	i := position(r, src)
+	f := r.Files[i]
+	if !slices.Equal(f.Copies, []string{k8s, machine}) || f.CopyOf != "" || signal(f, SigCopies).Value != 2 {
+		t.Fatalf("canonical %s: copies %v, copy of %q, signals %+v", src, f.Copies, f.CopyOf, f.Signals)
+	}
+	if got := paths(r)[i+1 : i+3]; !slices.Equal(got, []string{k8s, machine}) {
+		t.Errorf("after %s: %v, want its copies", src, got)
+	}
+	for _, c := range r.Files[i+1 : i+3] {
+		if c.CopyOf != src || c.Score != 0 || len(c.Copies) > 0 {
+			t.Errorf("copy %s: copy of %q, score %v, copies %v", c.Path, c.CopyOf, c.Score, c.Copies)
+		}
+	}
+	if f.Score <= fileOf(t, r, "k8s/src/facade.py").Score || f.Score >= fileOf(t, r, "k8s/src/charm.py").Score {
+		t.Errorf("canonical score %v: order %v", f.Score, paths(r))
+	}
+	for _, p := range []string{"k8s/src/facade.py", "k8s/src/version.py", "machine/src/version.py"} {
+		if g := fileOf(t, r, p); g.CopyOf != "" || len(g.Copies) > 0 {
+			t.Errorf("%s folded: copy of %q, copies %v", p, g.CopyOf, g.Copies)
+		}
+	}
+}

@@ -60,6 +60,10 @@ type File struct {
 	Focused bool     `json:"focused,omitempty"`
 	Signals []Signal `json:"signals,omitempty"` // what made the score, largest first
 	Symbols []Symbol `json:"symbols"`           // importance order
+	// Copies are the other paths of the same module (copies.go), on its canonical file, whose
+	// score includes theirs; CopyOf is, on a copy, its canonical path (its score is 0).
+	Copies []string `json:"copies,omitempty"`
+	CopyOf string   `json:"copy_of,omitempty"`
 }
 
 // Signal is one named contribution to a score, for --explain.

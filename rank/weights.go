@@ -277,6 +277,7 @@ const (
 	SigLibUpdate        = "lib-update-lead"
 	SigDependencyUpdate = "dependency-update-lead"
 	SigBuildIntent      = "build-intent-lead"
+	SigCopies           = "copies" // the number of copies whose scores a canonical file took (copies.go)
 	SigTest             = "test-penalty"
 	SigOther            = "other-penalty"
 	SigOwnLib           = "own-lib-penalty"

@@ -42,7 +42,7 @@ type fileView struct {
 }
 
 func newFileView(f *rank.File, explain bool) *fileView {
-	v := &fileView{f: f, head: []string{oneLine(f.Path) + ":\n"}, headCost: -1,
+	v := &fileView{f: f, head: []string{oneLine(f.Path) + alsoAt(f) + ":\n"}, headCost: -1,
 		lines: make([]string, len(f.Symbols)), parent: make([]int, len(f.Symbols)), cost: make([]int, len(f.Symbols))}
 	if explain {
 		v.head = append(v.head, explainLine(f))
@@ -82,6 +82,38 @@ func newFileView(f *rank.File, explain bool) *fileView {
 		v.lines[i] = strings.Repeat("  ", depth+1) + text + "\n"
 	}
 	return v
+}
+
+// alsoAt names where a file's copies (rank.File.Copies) are, after its path: the folder
+// each copy's path adds before the part it shares with the file's (" (also under
+// k8s/.vendored/, machine/.vendored/)" for vault-package/vault/x.py); "" without copies.
+func alsoAt(f *rank.File) string {
+	if len(f.Copies) == 0 {
+		return ""
+	}
+	names := make([]string, 0, maxLinks+1)
+	for i, c := range f.Copies {
+		if i == maxLinks {
+			names = append(names, "+"+strconv.Itoa(len(f.Copies)-maxLinks)+" more")
+			break
+		}
+		names = append(names, copyPrefix(f.Path, c))
+	}
+	return " (also under " + oneLine(strings.Join(names, ", ")) + ")"
+}
+
+// copyPrefix is the folder copy adds before the path components it shares, at its end, with
+// canonical: "k8s/.vendored/" for ("vault-package/vault/x.py", "k8s/.vendored/vault-package/vault/x.py").
+func copyPrefix(canonical, copy string) string {
+	a, b := strings.Split(canonical, "/"), strings.Split(copy, "/")
+	n := 0
+	for n < len(a) && n < len(b) && a[len(a)-1-n] == b[len(b)-1-n] {
+		n++
+	}
+	if n == len(b) { // cannot happen for two different paths; keep the whole path then
+		return copy
+	}
+	return strings.Join(b[:len(b)-n], "/") + "/"
 }
 
 func lastName(s string) string {
@@ -179,7 +211,7 @@ func candidates(r rank.Result, focus map[string]bool) []*rank.File {
 	var out []*rank.File
 	for i := range r.Files {
 		f := &r.Files[i]
-		if !focus[f.Path] && !f.Focused && len(f.Symbols) > 0 {
+		if !focus[f.Path] && !f.Focused && len(f.Symbols) > 0 && f.CopyOf == "" {
 			out = append(out, f)
 		}
 	}
@@ -190,6 +222,9 @@ func candidates(r rank.Result, focus map[string]bool) []*rank.File {
 func allView(r rank.Result, explain bool) document {
 	doc := make(document, 0, len(r.Files))
 	for i := range r.Files {
+		if r.Files[i].CopyOf != "" {
+			continue // named in its canonical file's header
+		}
 		v := newFileView(&r.Files[i], explain)
 		doc = append(doc, v.block(len(v.lines)))
 	}

@@ -52,6 +52,8 @@ type fileDoc struct {
 	Class   string        `json:"class"`
 	Symbols []symbolDoc   `json:"symbols"`
 	Signals []rank.Signal `json:"signals,omitempty"`
+	Copies  []string      `json:"copies,omitempty"`  // other paths of the same module (its score includes theirs)
+	CopyOf  string        `json:"copy_of,omitempty"` // on a copy: the canonical path
 }
 
 type symbolDoc struct {
@@ -79,7 +81,7 @@ func MapJSON(r rank.Result, out Output, meta MapMeta) ([]byte, error) {
 		doc.Charms = []CharmRef{}
 	}
 	for _, f := range r.Files {
-		fd := fileDoc{Path: f.Path, Score: f.Score, Shown: out.Shown[f.Path], Class: f.Class,
+		fd := fileDoc{Path: f.Path, Score: f.Score, Shown: out.Shown[f.Path], Class: f.Class, Copies: f.Copies, CopyOf: f.CopyOf,
 			Symbols: make([]symbolDoc, len(f.Symbols))}
 		if meta.Explain {
 			fd.Signals = f.Signals

@@ -120,6 +120,11 @@ func Render(r rank.Result, opt Options) (Output, error) {
 			out.ShownSymbols[b.path] = b.shown
 		}
 	}
+	for _, f := range r.Files { // a copy is shown where its canonical file names it
+		if f.CopyOf != "" && out.Shown[f.CopyOf] {
+			out.Shown[f.Path] = true
+		}
+	}
 	return out, nil
 }
 
@@ -173,14 +178,14 @@ func fitCompact(r rank.Result, focus map[string]bool, top int, explain bool, c c
 		if len(doc) == top {
 			break
 		}
-		if focus[f.Path] || f.Focused || len(f.Symbols) == 0 {
+		if focus[f.Path] || f.Focused || len(f.Symbols) == 0 || f.CopyOf != "" {
 			continue
 		}
 		first := f.Symbols[0].Name
 		if isYAML(f) {
 			first = yamlTag(f.Symbols[0]) + " " + first
 		}
-		line := oneLine(f.Path) + " — " + oneLine(first)
+		line := oneLine(f.Path) + alsoAt(f) + " — " + oneLine(first)
 		if n := len(f.Symbols) - 1; n > 0 {
 			line += ", +" + strconv.Itoa(n) + " more"
 		}

@@ -567,3 +567,38 @@ func TestTokenMemo(t *testing.T) {
 		}
 	}
 }
+
+func TestCopiesShownOnce(t *testing.T) {
+	// A module's copies (rank.File.Copies) are named in its header, by the folder each adds,
+	// and never printed as files of their own; the JSON lists them as shown where the text
+	// names them.
+	const src = "vault-package/vault/facade.py"
+	copies := []string{"k8s/.vendored/vault-package/vault/facade.py", "machine/.vendored/vault-package/vault/facade.py"}
+	syms := []rank.Symbol{{Name: "JujuFacade", Kind: "class", Line: 3, Score: 2, Signature: "class JujuFacade:"}}
+	r := rank.Result{Files: []rank.File{
+		{Path: src, Class: rank.ClassOther, Score: 0.6, Symbols: syms, Copies: copies},
+		{Path: copies[0], Class: rank.ClassSource, CopyOf: src, Symbols: syms},
+		{Path: copies[1], Class: rank.ClassSource, CopyOf: src, Symbols: syms},
+		{Path: "k8s/src/charm.py", Class: rank.ClassSource, Score: 0.4, Symbols: []rank.Symbol{{Name: "VaultCharm", Kind: "class", Line: 1, Score: 1, Signature: "class VaultCharm:"}}},
+	}}
+	const also = " (also under k8s/.vendored/, machine/.vendored/)"
+	for _, v := range []string{ViewCompact, ViewFull, ViewAll} {
+		out := mustRender(t, r, Options{View: v, Tokens: 500})
+		if !strings.HasPrefix(out.Text, src+also) || strings.Count(out.Text, "JujuFacade") != 1 || !strings.Contains(out.Text, "k8s/src/charm.py") {
+			t.Errorf("%s view:\n%s", v, out.Text)
+		}
+		for _, c := range copies {
+			if !out.Shown[c] {
+				t.Errorf("%s view: copy %s not shown", v, c)
+			}
+		}
+	}
+	for _, c := range []struct{ canonical, copy, want string }{
+		{"lib/charms/x/v0/x.py", "machine/lib/charms/x/v0/x.py", "machine/"},
+		{"a/x.py", "b/c/x.py", "b/c/"},
+	} {
+		if got := copyPrefix(c.canonical, c.copy); got != c.want {
+			t.Errorf("copyPrefix(%q, %q) = %q, want %q", c.canonical, c.copy, got, c.want)
+		}
+	}
+}

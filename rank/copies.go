@@ -1,0 +1,107 @@
+package rank
+
+import (
+	"cmp"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/cantrip-dev/charmcraft-map/pyextract"
+)
+
+// Copies. Monorepos copy shared code into each charm (vault-k8s-operator rsyncs its
+// vault-package/ into k8s/.vendored/ and machine/.vendored/, where the charms import it from;
+// a machine and a k8s charm vendor the same charm libraries). Listed one by one, the copies of a
+// module take its place in the map two or three times over and split its rank between them.
+// Files whose parse results are the same (same file name, line count, definitions with their
+// lines and signatures, references, imports and prose) are one module: the copy with the
+// fewest hidden folders in its path (the source the others are made from), then the shortest
+// path, then the first in byte order, is its canonical path. It takes the best score of its
+// copies (the copy a charm imports collects the rank; a sum would count one module's rank
+// once per charm and push the shared code above the charms' entry points), with that copy's
+// signals, and names them
+// (File.Copies); each copy follows it in the ranking with score 0 (File.CopyOf). Files under MinCopyLines lines or without definitions (empty __init__.py,
+// stubs) are never copies: the same few lines in two places are not one module.
+
+// MinCopyLines is the smallest file that can be a copy of another.
+const MinCopyLines = 10
+
+// copyKey is what two copies of a module have in common; "" for a file too small to count.
+func copyKey(f *pyextract.File) string {
+	if f == nil || f.Lines < MinCopyLines || len(f.Symbols) == 0 || f.Errors > 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(path.Base(f.Path))
+	b.WriteString("\x00" + strconv.Itoa(f.Lines))
+	for _, s := range f.Symbols {
+		b.WriteString("\x00" + s.Name + "\x01" + s.Kind + "\x01" + strconv.Itoa(s.Line) + "\x01" + strconv.Itoa(s.EndLine) + "\x01" + s.Signature)
+	}
+	for _, r := range f.Refs {
+		b.WriteString("\x00" + r.Name + "\x01" + strconv.Itoa(r.Count))
+	}
+	for _, im := range f.Imports {
+		b.WriteString("\x00" + im.Module + "\x01" + im.Name + "\x01" + im.Alias + "\x01" + strconv.Itoa(im.Line))
+	}
+	b.WriteString("\x00" + strings.Join(f.Words, "\x01") + "\x00" + strings.Join(f.Comments, "\x01"))
+	return b.String()
+}
+
+// hiddenDirs counts the path's folders whose names start with a dot.
+func hiddenDirs(p string) int {
+	n := 0
+	for _, part := range strings.Split(path.Dir(p), "/") {
+		if strings.HasPrefix(part, ".") && part != "." {
+			n++
+		}
+	}
+	return n
+}
+
+// canonicalFirst orders the copies of a module: the canonical path first.
+func canonicalFirst(a, b string) int {
+	return cmp.Or(cmp.Compare(hiddenDirs(a), hiddenDirs(b)), cmp.Compare(len(a), len(b)), strings.Compare(a, b))
+}
+
+// foldCopies finds the copies among the ranked files, gives each module's canonical path the
+// best score of its copies, and returns for every file the index of its canonical file (itself for a
+// file that is no copy).
+func (r *ranker) foldCopies(out []File, score []float64) []int {
+	canon := make([]int, len(out))
+	groups := map[string][]int{}
+	var keys []string
+	for i, n := range r.nodes {
+		canon[i] = i
+		if k := copyKey(n.py); k != "" {
+			if len(groups[k]) == 0 {
+				keys = append(keys, k)
+			}
+			groups[k] = append(groups[k], i)
+		}
+	}
+	for _, k := range keys {
+		g := groups[k]
+		if len(g) < 2 {
+			continue
+		}
+		slices.SortFunc(g, func(a, b int) int { return canonicalFirst(out[a].Path, out[b].Path) })
+		c, best := g[0], g[0]
+		for _, i := range g[1:] {
+			if score[i] > score[best] {
+				best = i
+			}
+		}
+		if best != c { // the canonical file's score is its best copy's, and so are the reasons
+			score[c], out[c].Signals = score[best], slices.Clone(out[best].Signals)
+		}
+		for _, i := range g[1:] {
+			score[i] = 0
+			canon[i] = c
+			out[i].CopyOf = out[c].Path
+			out[c].Copies = append(out[c].Copies, out[i].Path)
+		}
+		out[c].Signals = append(out[c].Signals, Signal{Name: SigCopies, Value: float64(len(g) - 1), Note: noteOf(out[c].Copies)})
+	}
+	return canon
+}
