@@ -11,6 +11,12 @@
 //     names; check only names, grades and words them. A finding at a site that runs only under
 //     a condition is graded one step down (error → warning), because that code may never run
 //     where the interface is missing.
+//   - In a monorepo, code in a shared folder (outside every charm's directory) is checked
+//     with each charm that imports it. A use there of an interface this charm does not declare
+//     but a sibling charm does, in code that runs only under a condition, is not reported: the
+//     condition is the substrate or charm switch (kafka's shared events get the "kafka"
+//     container only when not on a VM, and only the k8s charm declares it). Unconditional uses
+//     are still reported for every charm that lacks the interface.
 //   - The unhandled-*/unused-* rules read the links: a declared interface with neither
 //     handlers nor reads. Lookups count as handling, so a peer relation that is only looked
 //     up is handled. Interfaces a charmcraft extension adds are the framework's business and
@@ -97,8 +103,19 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 			dynamic[dir][k]++
 		}
 	}
+	declaredBy := map[[2]string][]string{} // (kind, name) → the charm dirs declaring it
+	for _, cl := range links.Charms {
+		for _, in := range cl.Interfaces {
+			k := [2]string{in.Kind, in.Name}
+			declaredBy[k] = append(declaredBy[k], cl.Dir)
+		}
+	}
 	for _, cl := range links.Charms {
 		for _, f := range cl.Findings {
+			if k, ok := undeclaredKinds[f.Kind]; ok && f.Conditional && charmDirOf(f.File, dirs) != cl.Dir &&
+				slices.ContainsFunc(declaredBy[[2]string{k, f.Subject}], func(d string) bool { return d != cl.Dir }) {
+				continue // shared code, serving the sibling charm that declares it (see Decisions)
+			}
 			add(findingDiagnostic(f))
 		}
 		for _, in := range cl.Interfaces {
@@ -248,6 +265,13 @@ func extension(decl *charmyaml.Charm, in linker.Interface) string {
 		}
 	}
 	return ""
+}
+
+// undeclaredKinds maps the linker's undeclared-* findings to the interface kind they name.
+var undeclaredKinds = map[string]string{
+	linker.FindUndeclaredRelation: linker.KindRelation, linker.FindUndeclaredAction: linker.KindAction,
+	linker.FindUndeclaredConfig: linker.KindConfig, linker.FindUndeclaredContainer: linker.KindContainer,
+	linker.FindUndeclaredStorage: linker.KindStorage,
 }
 
 // findingMessages word the linker's undeclared-* findings: "<who> <verb> <noun> %q".

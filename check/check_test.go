@@ -1,6 +1,7 @@
 package check
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -283,5 +284,37 @@ func TestUnknownFinding(t *testing.T) {
 	d := Run(nil, links, Options{}).Diagnostics
 	if len(d) != 1 || d[0].Rule != "undeclared-secret" || d[0].Severity != SeverityWarning || d[0].Subject != "s" {
 		t.Errorf("got %+v", d)
+	}
+}
+
+func TestSharedCodeServesItsSiblings(t *testing.T) {
+	// Shared code (outside both charm directories) gets container "kafka" under a condition:
+	// the machine charm, which lacks it, is not blamed, because the k8s charm declares it. An
+	// unconditional use is still reported, as is a conditional one in the charm's own code or
+	// of a name no charm declares.
+	const shared, machineSrc = "common/kafka/events/broker.py", "machine/src/charm.py"
+	finding := func(file, name string, cond bool) linker.Finding {
+		return linker.Finding{Kind: linker.FindUndeclaredContainer, Subject: name,
+			Site: linker.Site{File: file, Line: 7, Symbol: "Broker.__init__", Conditional: cond}}
+	}
+	links := linker.Result{Charms: []linker.CharmLinks{
+		{Name: "kafka-k8s", Dir: "k8s", Interfaces: []linker.Interface{{Kind: linker.KindContainer, Name: "kafka", File: "k8s/metadata.yaml", Line: 3}}},
+		{Name: "kafka", Dir: "machine", Findings: []linker.Finding{
+			finding(shared, "kafka", true),     // not reported
+			finding(shared, "workload", true),  // reported: nobody declares it
+			finding(machineSrc, "kafka", true), // reported: the charm's own code
+			{Kind: linker.FindUndeclaredContainer, Subject: "kafka", Site: linker.Site{File: shared, Line: 9, Symbol: "Broker.run"}}, // reported: unconditional
+		}},
+	}}
+	r := Run([]charmyaml.Charm{{Name: "kafka-k8s", Dir: "k8s"}, {Name: "kafka", Dir: "machine"}}, links, Options{})
+	var got []string
+	for _, d := range r.Diagnostics {
+		if d.Rule == RuleUndeclaredContainer {
+			got = append(got, d.File+":"+strconv.Itoa(d.Line)+":"+d.Subject)
+		}
+	}
+	want := []string{shared + ":7:workload", shared + ":9:kafka", machineSrc + ":7:kafka"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("undeclared-container findings %v, want %v", got, want)
 	}
 }
