@@ -193,7 +193,7 @@ func checkInterface(decl *charmyaml.Charm, in linker.Interface, dynamic int, add
 	switch in.Kind {
 	case linker.KindRelation:
 		rule, what = RuleUnhandledRelation, "no code observes, binds or looks up relation"
-		if extension(decl, in) != "" || len(in.Handlers)+len(in.Reads) > 0 {
+		if extension(decl, in) != "" || len(in.Handlers)+len(in.Reads) > 0 || attachesSubordinate(decl, in) {
 			return
 		}
 	case linker.KindAction:
@@ -243,6 +243,17 @@ func checkConfigIndex(decl *charmyaml.Charm, in linker.Interface, add func(Diagn
 		}
 		add(d)
 	}
+}
+
+// attachesSubordinate reports a subordinate charm's container-scoped juju-info endpoint: it
+// exists so that the charm can be deployed beside any principal (every principal provides
+// juju-info), and needs no code.
+func attachesSubordinate(decl *charmyaml.Charm, in linker.Interface) bool {
+	if decl == nil || !decl.Subordinate || in.Interface != "juju-info" || in.Role != charmyaml.RoleRequires {
+		return false
+	}
+	i := slices.IndexFunc(decl.Relations, func(r charmyaml.Relation) bool { return r.Name == in.Name })
+	return i >= 0 && decl.Relations[i].Scope == "container"
 }
 
 // extension is the charmcraft extension that adds the interface, or "".

@@ -318,3 +318,32 @@ func TestSharedCodeServesItsSiblings(t *testing.T) {
 		t.Errorf("undeclared-container findings %v, want %v", got, want)
 	}
 }
+
+func TestSubordinateJujuInfo(t *testing.T) {
+	// A subordinate's container-scoped juju-info endpoint only attaches it to its principal:
+	// no code needs to handle it. The same endpoint on a principal, or another unhandled
+	// container-scoped endpoint of the subordinate, is still reported.
+	run := func(subordinate bool) []string {
+		charm := charmyaml.Charm{Name: "agent", Dir: ".", Subordinate: subordinate, Relations: []charmyaml.Relation{
+			{Name: "juju-info", Role: charmyaml.RoleRequires, Interface: "juju-info", Scope: "container", Pos: pos("metadata.yaml", 8)},
+			{Name: "cos-agent", Role: charmyaml.RoleRequires, Interface: "cos_agent", Scope: "container", Pos: pos("metadata.yaml", 12)},
+		}}
+		links := linker.Result{Charms: []linker.CharmLinks{{Name: "agent", Dir: ".", Interfaces: []linker.Interface{
+			{Kind: linker.KindRelation, Name: "juju-info", Role: charmyaml.RoleRequires, Interface: "juju-info", File: "metadata.yaml", Line: 8},
+			{Kind: linker.KindRelation, Name: "cos-agent", Role: charmyaml.RoleRequires, Interface: "cos_agent", File: "metadata.yaml", Line: 12},
+		}}}}
+		var got []string
+		for _, d := range Run([]charmyaml.Charm{charm}, links, Options{}).Diagnostics {
+			if d.Rule == RuleUnhandledRelation {
+				got = append(got, d.Subject)
+			}
+		}
+		return got
+	}
+	if got := strings.Join(run(true), " "); got != "cos-agent" {
+		t.Errorf("subordinate: unhandled %q, want cos-agent", got)
+	}
+	if got := strings.Join(run(false), " "); got != "juju-info cos-agent" && got != "cos-agent juju-info" {
+		t.Errorf("principal: unhandled %q, want both", got)
+	}
+}

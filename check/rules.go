@@ -57,7 +57,7 @@ var Rules = []Rule{
 		"The attribute lookup fails with AttributeError while the charm is being constructed, so every hook fails. A finding in code that runs only under a condition is a warning."},
 	{RuleUnhandledRelation, SeverityWarning,
 		"A declared relation endpoint that no code observes, binds to a library object, or looks up.",
-		"Juju lets the endpoint be integrated, but the charm never reacts, so the relation silently does nothing. Endpoints added by a charmcraft extension are handled by the framework and never reported. Reported as info when the charm has dynamic names the linker could not resolve, which may be the missing handler."},
+		"Juju lets the endpoint be integrated, but the charm never reacts, so the relation silently does nothing. Endpoints added by a charmcraft extension are handled by the framework, and a subordinate's container-scoped juju-info endpoint only attaches it to its principal: neither is reported. Reported as info when the charm has dynamic names the linker could not resolve, which may be the missing handler."},
 	{RuleUnhandledAction, SeverityWarning,
 		"A declared action that no code observes.",
 		"`juju run` accepts the action, but nothing handles it and it completes without doing anything. Reported as info when the charm has dynamic names the linker could not resolve."},
