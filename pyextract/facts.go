@@ -624,11 +624,9 @@ func (w *factWalker) addKey(f factFrame, at, obj, key int32, via string) {
 	if !ok {
 		return
 	}
-	k := w.t.value(key, 0)
-	switch k.Kind {
-	case ValStr, ValChain, ValFStr:
-		w.out.Keys = append(w.out.Keys, KeyAccess{Scope: w.scope(f, at), Object: c, Key: k, Via: via})
-	}
+	// Every key is kept, an expression (ValOther: plugin["config"], name + "-port") too: the
+	// linker cannot resolve it, and says so, rather than miss that the code reads some option.
+	w.out.Keys = append(w.out.Keys, KeyAccess{Scope: w.scope(f, at), Object: c, Key: w.t.value(key, 0), Via: via})
 }
 
 func (w *factWalker) visitAttribute(f factFrame) {

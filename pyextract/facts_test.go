@@ -192,13 +192,15 @@ class C(CharmBase):
         lvl = self.config.log_level.upper()
         self.typed_config.get("z")
         key = self.config[f"{x}-port"]
+        on = self._charm.config.get(plugin["config"], False)
 `)
 	var keys []string
 	for _, k := range f.Keys {
 		keys = append(keys, k.Object.String()+"["+k.Key.String()+"]"+k.Via)
 	}
 	wantKeys := `self.config["port"]index|self.model.config["host"]get|event.params["user"]index|params["force"]get|` +
-		`self.model.relations[PEER]index|self.meta.storages["data"]index|self.typed_config["z"]get|self.config[f"{x}-port"]index`
+		`self.model.relations[PEER]index|self.meta.storages["data"]index|self.typed_config["z"]get|self.config[f"{x}-port"]index|` +
+		`self._charm.config[plugin["config"]]get`
 	if got := strings.Join(keys, "|"); got != wantKeys {
 		t.Errorf("keys = %s\nwant   %s", got, wantKeys)
 	}

@@ -179,9 +179,9 @@ var LookupCalls = []string{
 	"load_config", "set_ports", "open_port",
 }
 
-// KeyAccess is X[key] or X.get(key, ...) where X is a chain and key is a string literal,
-// f-string or chain (e.g. self.config["port"], event.params.get("user"),
-// self.model.relations[PEER]). Only X whose last name ends in config/params/cfg, is
+// KeyAccess is X[key] or X.get(key, ...) where X is a chain (e.g. self.config["port"],
+// event.params.get("user"), self.model.relations[PEER]); key is any expression: a string
+// literal, f-string or chain, or ValOther (plugin["config"]) for one only a run can tell. Only X whose last name ends in config/params/cfg, is
 // relations/storages/containers, or is a local name bound to such a chain, is recorded.
 type KeyAccess struct {
 	Scope
