@@ -624,7 +624,7 @@ func (w *factWalker) addKey(f factFrame, at, obj, key int32, via string) {
 	if !ok {
 		return
 	}
-	// Every key is kept, an expression (ValOther: plugin["config"], name + "-port") too: the
+	// Every key is kept, an expression (ValOther, ValCall: name + "-port", key_of(x)) too: the
 	// linker cannot resolve it, and says so, rather than miss that the code reads some option.
 	w.out.Keys = append(w.out.Keys, KeyAccess{Scope: w.scope(f, at), Object: c, Key: w.t.value(key, 0), Via: via})
 }

@@ -193,6 +193,7 @@ class C(CharmBase):
         self.typed_config.get("z")
         key = self.config[f"{x}-port"]
         on = self._charm.config.get(plugin["config"], False)
+        th = self.config[name + "-threshold"]
 `)
 	var keys []string
 	for _, k := range f.Keys {
@@ -200,7 +201,7 @@ class C(CharmBase):
 	}
 	wantKeys := `self.config["port"]index|self.model.config["host"]get|event.params["user"]index|params["force"]get|` +
 		`self.model.relations[PEER]index|self.meta.storages["data"]index|self.typed_config["z"]get|self.config[f"{x}-port"]index|` +
-		`self._charm.config[plugin["config"]]get`
+		`self._charm.config[plugin["config"]]get|self.config[name + "-threshold"]index`
 	if got := strings.Join(keys, "|"); got != wantKeys {
 		t.Errorf("keys = %s\nwant   %s", got, wantKeys)
 	}

@@ -181,7 +181,8 @@ var LookupCalls = []string{
 
 // KeyAccess is X[key] or X.get(key, ...) where X is a chain (e.g. self.config["port"],
 // event.params.get("user"), self.model.relations[PEER]); key is any expression: a string
-// literal, f-string or chain, or ValOther (plugin["config"]) for one only a run can tell. Only X whose last name ends in config/params/cfg, is
+// literal, f-string or chain (plugin["config"]), or a call or other expression (name +
+// "-port") that only a run can tell. Only X whose last name ends in config/params/cfg, is
 // relations/storages/containers, or is a local name bound to such a chain, is recorded.
 type KeyAccess struct {
 	Scope

@@ -9,9 +9,6 @@ from alerts import AlertsHandler
 from base import SquallBase
 from settings import read_settings
 
-# The option that tunes each feed: only a run can tell which option a read names.
-FEEDS = {"storm": {"option": "storm-interval"}}
-
 
 class SquallCharm(SquallBase):
     def __init__(self, framework: ops.Framework):
@@ -50,7 +47,7 @@ class SquallCharm(SquallBase):
         self.framework.observe(self.on[name].relation_departed, self._on_archive_changed)  # want unresolved=observe
         self.model.get_relation(name)  # want unresolved=lookup
         self.config[f"{name}-interval"]  # want unresolved=config-read
-        self.config.get(FEEDS[name]["option"], False)  # want unresolved=config-read
+        self.config.get(name + "-threshold", 0)  # want unresolved=config-read
 
 
 if __name__ == "__main__":  # pragma: nocover
