@@ -2,6 +2,8 @@ package rank
 
 import (
 	"cmp"
+	"hash/fnv"
+	"io"
 	"path"
 	"slices"
 	"strconv"
@@ -27,25 +29,33 @@ import (
 // MinCopyLines is the smallest file that can be a copy of another.
 const MinCopyLines = 10
 
-// copyKey is what two copies of a module have in common; "" for a file too small to count.
-func copyKey(f *pyextract.File) string {
+// copyKey is a 64-bit FNV-1a hash of what two copies of a module have in common; 0 for a file
+// too small to count. A hash, not the text it is made of: a tree of 10,000 files would build
+// tens of megabytes of keys.
+func copyKey(f *pyextract.File) uint64 {
 	if f == nil || f.Lines < MinCopyLines || len(f.Symbols) == 0 || f.Errors > 0 {
-		return ""
+		return 0
 	}
-	var b strings.Builder
-	b.WriteString(path.Base(f.Path))
-	b.WriteString("\x00" + strconv.Itoa(f.Lines))
+	h := fnv.New64a()
+	put := func(parts ...string) {
+		for _, p := range parts {
+			io.WriteString(h, p)
+			h.Write([]byte{0})
+		}
+	}
+	put(path.Base(f.Path), strconv.Itoa(f.Lines))
 	for _, s := range f.Symbols {
-		b.WriteString("\x00" + s.Name + "\x01" + s.Kind + "\x01" + strconv.Itoa(s.Line) + "\x01" + strconv.Itoa(s.EndLine) + "\x01" + s.Signature)
+		put(s.Name, s.Kind, strconv.Itoa(s.Line), strconv.Itoa(s.EndLine), s.Signature)
 	}
 	for _, r := range f.Refs {
-		b.WriteString("\x00" + r.Name + "\x01" + strconv.Itoa(r.Count))
+		put(r.Name, strconv.Itoa(r.Count))
 	}
 	for _, im := range f.Imports {
-		b.WriteString("\x00" + im.Module + "\x01" + im.Name + "\x01" + im.Alias + "\x01" + strconv.Itoa(im.Line))
+		put(im.Module, im.Name, im.Alias, strconv.Itoa(im.Line))
 	}
-	b.WriteString("\x00" + strings.Join(f.Words, "\x01") + "\x00" + strings.Join(f.Comments, "\x01"))
-	return b.String()
+	put(f.Words...)
+	put(f.Comments...)
+	return max(h.Sum64(), 1)
 }
 
 // hiddenDirs counts the path's folders whose names start with a dot.
@@ -69,11 +79,11 @@ func canonicalFirst(a, b string) int {
 // file that is no copy).
 func (r *ranker) foldCopies(out []File, score []float64) []int {
 	canon := make([]int, len(out))
-	groups := map[string][]int{}
-	var keys []string
+	groups := map[uint64][]int{}
+	var keys []uint64
 	for i, n := range r.nodes {
 		canon[i] = i
-		if k := copyKey(n.py); k != "" {
+		if k := copyKey(n.py); k != 0 {
 			if len(groups[k]) == 0 {
 				keys = append(keys, k)
 			}
