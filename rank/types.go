@@ -14,7 +14,9 @@
 // comments (and a YAML file's whole text). A task about libraries (libraries.go: "chore:
 // update charm libraries", "Update COS agent lib") puts those libraries first; a dependency
 // bump (dependencies.go: "Update dependency uv to v0.5.20") puts the YAML of the build part
-// that pins it first. docs/eval.md has the figures behind the weights, on the dev cases and
+// that pins it first, and a subject about building the charm ("Switching to poetry")
+// charmcraft.yaml. Copies of one module (copies.go: a monorepo's shared package copied into
+// each charm) are ranked once, at their canonical path. docs/eval.md has the figures behind the weights, on the dev cases and
 // on held-out cases from other charms. Output: a Result, every file in rank order with its
 // score, the named signals behind the score, and its symbols in importance order. Every
 // weight is a named constant in weights.go with a comment saying why; scores are rounded to
