@@ -165,11 +165,19 @@ func Locate(t *repomap.Tree, text string, focus []string) Located {
 var relationWords = map[string]bool{"relation": true, "relations": true, "endpoint": true, "endpoints": true,
 	"integration": true, "integrations": true, "interface": true}
 
+// relationEventWords speak of a relation's life: a text that uses one ("when a unit joins",
+// "after the app departs", "the integration breaks") is about a relation, and names it even
+// without the word "relation" ("the oauth data is stale when a unit joins").
+var relationEventWords = map[string]bool{"join": true, "joins": true, "joined": true, "joining": true,
+	"depart": true, "departs": true, "departed": true, "departing": true, "broken": true, "breaks": true,
+	"related": true, "relate": true, "integrated": true}
+
 // namedRelationHandlers maps each file handling a relation the task names explicitly to those
 // relations' names. Explicitly: its name or interface name stands next to a relation word
 // ("the async replication relation", "relation db-admin", "the tls-certificates integration"),
-// or is written with its '-' or '_' ("kafka-client", "peer_cluster"). A bare common word
-// ("database", "data") is not enough on its own: it names half the charm.
+// or is written with its '-' or '_' ("kafka-client", "peer_cluster"), or the text speaks of
+// relation events (relationEventWords: "when a unit joins"). A bare common word ("database",
+// "data") is not enough on its own: it names half the charm.
 func namedRelationHandlers(text string, links linker.Result) map[string][]string {
 	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
 		return !(r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
@@ -182,7 +190,13 @@ func namedRelationHandlers(text string, links linker.Result) map[string][]string
 			named[w] = true
 		}
 	}
+	eventTalk := slices.ContainsFunc(words, func(w string) bool { return relationEventWords[w] })
 	for i, w := range words {
+		if eventTalk { // "the oauth ... when a unit joins": every name of the text may be the relation
+			for n := 1; n <= 3 && i+n <= len(words); n++ {
+				named[strings.Join(words[i:i+n], "-")] = true
+			}
+		}
 		if !relationWords[w] {
 			continue
 		}

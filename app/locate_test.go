@@ -3,6 +3,7 @@ package app
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -160,6 +161,31 @@ func TestLocateUsageErrors(t *testing.T) {
 		err := RunLocate(o, IO{Out: &out, Err: &errb})
 		if ExitCode(err) != ExitFailure || out.Len() != 0 {
 			t.Errorf("%+v: exit %d, printed %q", o, ExitCode(err), out.String())
+		}
+	}
+}
+
+func TestRelationNamedByItsEvents(t *testing.T) {
+	// A text that speaks of relation events names the relations it mentions without the
+	// word "relation"; without such words a bare name still does not count.
+	links := linker.Result{Charms: []linker.CharmLinks{{Name: "kafka", Dir: ".", Interfaces: []linker.Interface{
+		{Kind: linker.KindRelation, Name: "oauth", Handlers: []linker.Handler{{File: "src/events/oauth.py", Symbol: "OAuthHandler._on_oauth_relation_changed"}}},
+		{Kind: linker.KindRelation, Name: "kafka-client", Handlers: []linker.Handler{{File: "src/events/provider.py", Symbol: "Provider._on_client_changed"}}},
+		{Kind: linker.KindRelation, Name: "cluster", Handlers: []linker.Handler{{File: "src/charm.py", Symbol: "KafkaCharm._on_cluster_changed"}}},
+	}}}}
+	for _, c := range []struct {
+		text string
+		want []string
+	}{
+		{"the oauth settings are stale when a unit joins", []string{"src/events/oauth.py"}},
+		{"the oauth client secret is lost after the remote app departed", []string{"src/events/oauth.py"}},
+		{"the oauth token expires too early", nil},
+		{"the cluster and oauth data break on restart", nil},
+		{"the oauth relation drops the scopes", []string{"src/events/oauth.py"}},
+	} {
+		got := slices.Sorted(maps.Keys(namedRelationHandlers(c.text, links)))
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%q: handlers of named relations %v, want %v", c.text, got, c.want)
 		}
 	}
 }
