@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""How often `locate` puts a relation's handler module in its top three edit picks.
+
+usage: locate_relations.py BINARY TREES_DIR [--template TEXT ...] [--misses]
+
+For every charm tree under TREES_DIR (one directory per repository, e.g. `git archive HEAD`
+of fetched charms), every relation of every charm outside tests whose handlers live in
+first-party modules other than src/charm.py (not charm libraries, not vendored copies) is
+asked about with each template ("{name}" is the endpoint's name), and counted as found when one
+of those modules is among the first three edit picks. The default templates ask with and
+without the word "relation", and without any word of a relation's life.
+"""
+import argparse
+import json
+import os
+import subprocess
+
+TEMPLATES = [
+    "the {name} relation does not update its data when a unit joins",
+    "the {name} does not update its data when a unit joins",
+    "the {name} does not update its data after a restart",
+]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("binary")
+    ap.add_argument("trees")
+    ap.add_argument("--template", action="append")
+    ap.add_argument("--misses", action="store_true")
+    a = ap.parse_args()
+    templates = a.template or TEMPLATES
+    found, asked = [0] * len(templates), 0
+    for repo in sorted(os.listdir(a.trees)):
+        root = os.path.join(a.trees, repo)
+        p = subprocess.run([a.binary, "interfaces", "--root", root, "--no-cache", "--format", "json"], capture_output=True, text=True)
+        if p.returncode:
+            continue
+        for ch in json.loads(p.stdout)["charms"]:
+            if ch["dir"].startswith("tests"):
+                continue
+            for it in ch["interfaces"]:
+                if it["kind"] != "relation":
+                    continue
+                modules = {h["file"] for h in it.get("handlers", [])
+                           if "lib/charms/" not in h["file"] and ".vendored" not in h["file"]
+                           and not h["file"].endswith("src/charm.py") and "tests" not in h["file"]}
+                if not modules:
+                    continue
+                asked += 1
+                for k, t in enumerate(templates):
+                    text = t.format(name=it["name"])
+                    q = subprocess.run([a.binary, "locate", "--root", root, "--no-cache", "--format", "json", text],
+                                       capture_output=True, text=True)
+                    top = [e["path"] for e in json.loads(q.stdout).get("edit", [])][:3]
+                    if modules & set(top):
+                        found[k] += 1
+                    elif a.misses:
+                        print(f"miss {repo} {it['name']!r} template {k}: want one of {sorted(modules)}, top {top}")
+    for k, t in enumerate(templates):
+        print(f"{found[k]:3d} / {asked}  {t}")
+
+
+if __name__ == "__main__":
+    main()
