@@ -14,17 +14,18 @@ import (
 
 // Copies. Monorepos copy shared code into each charm (vault-k8s-operator rsyncs its
 // vault-package/ into k8s/.vendored/ and machine/.vendored/, where the charms import it from;
-// a machine and a k8s charm vendor the same charm libraries). Listed one by one, the copies of a
-// module take its place in the map two or three times over and split its rank between them.
+// a machine and a k8s charm vendor the same charm libraries). Listed one by one, the copies of
+// a module take its place in the map two or three times over and split its rank between them.
 // Files whose parse results are the same (same file name, line count, definitions with their
-// lines and signatures, references, imports and prose) are one module: the copy with the
-// fewest hidden folders in its path (the source the others are made from), then the shortest
-// path, then the first in byte order, is its canonical path. It takes the best score of its
-// copies (the copy a charm imports collects the rank; a sum would count one module's rank
-// once per charm and push the shared code above the charms' entry points), with that copy's
-// signals, and names them
-// (File.Copies); each copy follows it in the ranking with score 0 (File.CopyOf). Files under MinCopyLines lines or without definitions (empty __init__.py,
-// stubs) are never copies: the same few lines in two places are not one module.
+// lines and signatures, references, imports and prose) are one module. Its canonical path is
+// the copy that is not a test, then has the fewest hidden folders in its path (the source the
+// others are made from), then the shortest path, then the first in byte order. The canonical
+// file takes the best score of its copies (the copy a charm imports collects the rank; a sum
+// would count one module's rank once per charm and push the shared code above the charms'
+// entry points) with that copy's signals, and names the copies (File.Copies); each copy
+// follows it in the ranking with score 0 (File.CopyOf). Files under MinCopyLines lines or
+// without definitions (empty __init__.py, stubs) are never copies: the same few lines in two
+// places are not one module.
 
 // MinCopyLines is the smallest file that can be a copy of another.
 const MinCopyLines = 10
@@ -69,14 +70,23 @@ func hiddenDirs(p string) int {
 	return n
 }
 
-// canonicalFirst orders the copies of a module: the canonical path first.
-func canonicalFirst(a, b string) int {
-	return cmp.Or(cmp.Compare(hiddenDirs(a), hiddenDirs(b)), cmp.Compare(len(a), len(b)), strings.Compare(a, b))
+// canonicalFirst orders the copies of a module: the canonical one first.
+func canonicalFirst(a, b File) int {
+	return cmp.Or(cmp.Compare(testRank(a), testRank(b)), cmp.Compare(hiddenDirs(a.Path), hiddenDirs(b.Path)),
+		cmp.Compare(len(a.Path), len(b.Path)), strings.Compare(a.Path, b.Path))
 }
 
-// foldCopies finds the copies among the ranked files, gives each module's canonical path the
-// best score of its copies, and returns for every file the index of its canonical file (itself for a
-// file that is no copy).
+// testRank is 1 for a test file, else 0.
+func testRank(f File) int {
+	if f.Class == ClassTest {
+		return 1
+	}
+	return 0
+}
+
+// foldCopies finds the copies among the ranked files, gives each module's canonical file the
+// best score of its copies, and returns for every file the index of its canonical file
+// (itself for a file that is no copy).
 func (r *ranker) foldCopies(out []File, score []float64) []int {
 	canon := make([]int, len(out))
 	groups := map[uint64][]int{}
@@ -95,7 +105,7 @@ func (r *ranker) foldCopies(out []File, score []float64) []int {
 		if len(g) < 2 {
 			continue
 		}
-		slices.SortFunc(g, func(a, b int) int { return canonicalFirst(out[a].Path, out[b].Path) })
+		slices.SortFunc(g, func(a, b int) int { return canonicalFirst(out[a], out[b]) })
 		c, best := g[0], g[0]
 		for _, i := range g[1:] {
 			if score[i] > score[best] {

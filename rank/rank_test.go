@@ -1026,4 +1026,9 @@ func TestCopiesFolded(t *testing.T) {
 			t.Errorf("%s folded: copy of %q, copies %v", p, g.CopyOf, g.Copies)
 		}
 	}
+	// A test's copy of a module is never the canonical one, however short its path.
+	in.Files = append(in.Files, module("tests/facade.py"))
+	if g := fileOf(t, Rank(in), "tests/facade.py"); g.CopyOf != src {
+		t.Errorf("tests/facade.py: copy of %q, want %s", g.CopyOf, src)
+	}
 }

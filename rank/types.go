@@ -63,7 +63,7 @@ type File struct {
 	Signals []Signal `json:"signals,omitempty"` // what made the score, largest first
 	Symbols []Symbol `json:"symbols"`           // importance order
 	// Copies are the other paths of the same module (copies.go), on its canonical file, whose
-	// score includes theirs; CopyOf is, on a copy, its canonical path (its score is 0).
+	// score is the best of theirs; CopyOf is, on a copy, its canonical path (its score is 0).
 	Copies []string `json:"copies,omitempty"`
 	CopyOf string   `json:"copy_of,omitempty"`
 }

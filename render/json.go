@@ -52,7 +52,7 @@ type fileDoc struct {
 	Class   string        `json:"class"`
 	Symbols []symbolDoc   `json:"symbols"`
 	Signals []rank.Signal `json:"signals,omitempty"`
-	Copies  []string      `json:"copies,omitempty"`  // other paths of the same module (its score includes theirs)
+	Copies  []string      `json:"copies,omitempty"`  // other paths of the same module (its score is the best of theirs)
 	CopyOf  string        `json:"copy_of,omitempty"` // on a copy: the canonical path
 }
 
