@@ -254,3 +254,20 @@ func TestErrorsAndExitCodes(t *testing.T) {
 		})
 	}
 }
+
+func TestNothingToMap(t *testing.T) {
+	// A tree with neither Python nor charm YAML maps to nothing, successfully, and says why;
+	// a charm does not get the note.
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "README.md"), []byte("# moved\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, err := runMap(t, MapOptions{Common: Common{Root: dir, NoCache: true}})
+	if err != nil || out != "" || errs != "warning: nothing to map: no Python files and no charm YAML under the root\n" {
+		t.Errorf("empty tree: err %v, out %q, stderr %q", err, out, errs)
+	}
+	out, errs, err = runMap(t, MapOptions{Common: Common{Root: filepath.Join(charmsDir, "split"), NoCache: true}, Tokens: 1500})
+	if err != nil || out == "" || strings.Contains(errs, "nothing to map") {
+		t.Errorf("split charm: err %v, stderr %q", err, errs)
+	}
+}

@@ -64,6 +64,13 @@ func RunMap(o MapOptions, io IO) error {
 		return err
 	}
 	warn := warnings(t)
+	if len(t.Files) == 0 && len(t.Charms) == 0 { // say why the map is empty; still a success
+		where := "the root"
+		if len(o.Scope) > 0 {
+			where = "the scope"
+		}
+		warn += "warning: nothing to map: no Python files and no charm YAML under " + where + "\n"
+	}
 	n := len(t.Warnings)
 	t.Save(&repomap.Memo{Key: key, Out: text, Err: warn})
 	fmt.Fprint(io.Err, warn)
