@@ -1032,3 +1032,33 @@ func TestCopiesFolded(t *testing.T) {
 		t.Errorf("tests/facade.py: copy of %q, want %s", g.CopyOf, src)
 	}
 }
+
+func TestSymbolsSharingTaskWordsLead(t *testing.T) {
+	// Within a file, the symbols whose names share the task's words come first: the
+	// handler of the action the task names, the relation whose name holds a word of it.
+	in := demoCharm()
+	base := Rank(in)
+	in.Mentions = []string{"list-backups action fails when the s3 path has a prefix"}
+	in.Files = append(in.Files, func() pyextract.File {
+		f := pyFile("src/backups.py", []pyextract.Symbol{cls("Backups", 1), meth("Backups", "_on_create_backup_action", 5),
+			meth("Backups", "_on_list_backups_action", 20), meth("Backups", "_render_stanza", 3)}, map[string]int{"Backups": 1})
+		f.Lines = 60
+		return f
+	}())
+	r := Rank(in)
+	var names []string
+	for _, s := range fileOf(t, r, "src/backups.py").Symbols {
+		names = append(names, s.Name)
+	}
+	if i, j := slices.Index(names, "Backups._on_list_backups_action"), slices.Index(names, "Backups._on_create_backup_action"); i < 0 || j < 0 || i > j {
+		t.Errorf("backups.py symbols %v: _on_list_backups_action should lead _on_create_backup_action", names)
+	}
+	if slices.Index(names, "Backups._on_create_backup_action") > slices.Index(names, "Backups._render_stanza") {
+		t.Errorf("backups.py symbols %v: _on_create_backup_action (shares 'backup', 'action') should lead _render_stanza", names)
+	}
+	for i := range base.Files { // files keep their symbols' set; only the order may move
+		if f := fileOf(t, r, base.Files[i].Path); len(f.Symbols) != len(base.Files[i].Symbols) {
+			t.Errorf("%s: %d symbols, was %d", f.Path, len(f.Symbols), len(base.Files[i].Symbols))
+		}
+	}
+}

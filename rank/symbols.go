@@ -20,8 +20,8 @@ func (r *ranker) symbolFlows(a adjacency, pr []float64) []float64 {
 }
 
 // pySymbols orders a Python file's definitions by importance: kind, visibility, whether the
-// linker tied it to the YAML, whether the task names it, how much rank reaches its name from
-// other files and how often the file itself uses it. Ties go to the earlier line.
+// linker tied it to the YAML, whether the task names it (or shares words with its name), how
+// much rank reaches its name from other files and how often the file itself uses it. Ties go to the earlier line.
 func (r *ranker) pySymbols(i int, flows []float64) []Symbol {
 	f := r.nodes[i].py
 	self := map[int]float64{} // name index → sqrt(uses in the file)
@@ -76,6 +76,8 @@ func (r *ranker) pySymbols(i int, flows []float64) []Symbol {
 		}
 		if id >= 0 && r.info[id].mention || r.hotSym[key] {
 			w *= MentionSymbolWeight
+		} else if share := r.taskWordShare(ident(s.Name)); share > 0 {
+			w *= 1 + SymbolWordBoost*share
 		}
 		rel := 1.0
 		if maxFlow > 0 {
@@ -91,8 +93,26 @@ func (r *ranker) pySymbols(i int, flows []float64) []Symbol {
 	return syms
 }
 
+// taskWordShare is the share of a name's words that are words of the task text
+// (_on_list_backups_action: "list", "backup", "action" of "list-backups action fails"); 0
+// without a task.
+func (r *ranker) taskWordShare(name string) float64 {
+	ws := r.words.words(name)
+	if len(ws) == 0 || len(r.ment.words) == 0 {
+		return 0
+	}
+	n := 0
+	for _, w := range ws {
+		if r.ment.words[w] {
+			n++
+		}
+	}
+	return float64(n) / float64(len(ws))
+}
+
 // yamlSymbols lists the interfaces a YAML file declares, by importance: kind, whether code
-// handles or reads them (and how much), whether the task names them.
+// handles or reads them (and how much), whether the task names them or shares words with
+// their names.
 func (r *ranker) yamlSymbols(p string) []Symbol {
 	syms := []Symbol{}
 	var uses []float64
@@ -115,6 +135,8 @@ func (r *ranker) yamlSymbols(p string) []Symbol {
 		}
 		if r.hotSym[p+"\x00"+syms[k].Kind+" "+syms[k].Name] {
 			w *= MentionSymbolWeight
+		} else if share := r.taskWordShare(syms[k].Name); share > 0 {
+			w *= 1 + SymbolWordBoost*share
 		}
 		syms[k].Score = roundSig(w)
 	}
