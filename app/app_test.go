@@ -210,7 +210,7 @@ func TestMapJSON(t *testing.T) {
 		}
 	}
 	for _, f := range doc.Files {
-		if f.Shown != strings.Contains(doc.Text, f.Path+":\n") {
+		if f.Shown != (strings.Contains(doc.Text, f.Path+":\n") || strings.Contains(doc.Text, "\n  "+f.Path+"\n")) {
 			t.Errorf("%s: shown=%v disagrees with the text", f.Path, f.Shown)
 		}
 	}

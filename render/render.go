@@ -102,7 +102,7 @@ func Render(r rank.Result, opt Options) (Output, error) {
 	case ViewAll:
 		doc = allView(r, opt.Explain)
 	case ViewFull:
-		doc = fitFull(candidates(r, focus), opt.Explain, c, out.EffectiveTokens*c.perToken)
+		doc = fitFullWithMore(candidates(r, focus), opt.Explain, c, out.EffectiveTokens*c.perToken)
 	case ViewCompact, "":
 		top := opt.Top
 		if top == 0 {
@@ -115,6 +115,12 @@ func Render(r rank.Result, opt Options) (Output, error) {
 	out.Text = doc.text()
 	out.UsedTokens = c.tokens(c.units(out.Text))
 	for _, b := range doc {
+		for _, p := range b.more {
+			out.Shown[p] = true
+		}
+		if b.path == "" {
+			continue
+		}
 		out.Shown[b.path] = true
 		if len(b.shown) > 0 {
 			out.ShownSymbols[b.path] = b.shown
@@ -133,6 +139,7 @@ type block struct {
 	path  string
 	lines []string // each ends in "\n"
 	shown map[int]bool
+	more  []string // the "more files:" block: the paths it lists (path is "")
 }
 
 type document []block

@@ -379,11 +379,22 @@ func TestBudgetFilled(t *testing.T) {
 }
 
 // checkMaximal asserts that no line the full view could add next fits in what is left of the
-// budget: the next symbol of a shown file, or the header and first symbol of another file.
+// budget: the next symbol of a shown file, or the header and first symbol of another file;
+// when the view closes with a "more files:" list, the path of a file neither shown nor listed.
 func checkMaximal(t *testing.T, r rank.Result, opt Options, out Output) {
 	t.Helper()
 	c, _ := newCounter(opt.Tokenizer, nil)
 	left := out.EffectiveTokens*c.perToken - c.units(out.Text)
+	if strings.Contains(out.Text, "\nmore files:\n") || strings.HasPrefix(out.Text, "more files:\n") {
+		for i := range r.Files {
+			f := &r.Files[i]
+			if line := "  " + oneLine(f.Path) + "\n"; !out.Shown[f.Path] && len(f.Symbols) > 0 && c.units(line) <= left {
+				t.Errorf("%s budget %d: %d units left, yet %s is not listed (costs %d)", opt.Tokenizer, opt.Tokens, left, f.Path, c.units(line))
+				return
+			}
+		}
+		return
+	}
 	for i := range r.Files {
 		v := newFileView(&r.Files[i], opt.Explain)
 		shown := out.ShownSymbols[v.f.Path]
@@ -462,7 +473,7 @@ func TestMapJSON(t *testing.T) {
 	var got []string
 	for _, f := range doc.Files {
 		got = append(got, f.Path)
-		if f.Shown != strings.Contains(doc.Text, f.Path+":\n") {
+		if f.Shown != (strings.Contains(doc.Text, f.Path+":\n") || strings.Contains(doc.Text, "\n  "+f.Path+"\n")) {
 			t.Errorf("%s: shown=%v but text is\n%s", f.Path, f.Shown, doc.Text)
 		}
 	}
@@ -600,5 +611,42 @@ func TestCopiesShownOnce(t *testing.T) {
 		if got := copyPrefix(c.canonical, c.copy); got != c.want {
 			t.Errorf("copyPrefix(%q, %q) = %q, want %q", c.canonical, c.copy, got, c.want)
 		}
+	}
+}
+
+func TestMoreFiles(t *testing.T) {
+	// When not every file fits, the full view closes with the paths of files it could not
+	// show, in rank order; they count as shown, their symbols do not. When every file fits
+	// there is no such list.
+	r := randomResult(rand.New(rand.NewPCG(11, 12)), 80)
+	out := mustRender(t, r, Options{View: ViewFull, Tokens: 600})
+	head, list, ok := strings.Cut(out.Text, "more files:\n")
+	if !ok || strings.Contains(list, ":\n") {
+		t.Fatalf("no closing more-files list:\n%s", out.Text)
+	}
+	rankOf := map[string]int{}
+	for i, f := range r.Files {
+		rankOf[f.Path] = i
+	}
+	prev := -1
+	for _, line := range strings.Split(strings.TrimSuffix(list, "\n"), "\n") {
+		p := strings.TrimPrefix(line, "  ")
+		i, known := rankOf[p]
+		switch {
+		case !known || !strings.HasPrefix(line, "  "):
+			t.Errorf("listed %q is no ranked file", line)
+		case i < prev:
+			t.Errorf("%s listed out of rank order", p)
+		case strings.Contains(head, p+":\n") || len(out.ShownSymbols[p]) > 0 || !out.Shown[p]:
+			t.Errorf("%s: listed, yet shown with symbols %v or not marked shown", p, out.ShownSymbols[p])
+		}
+		prev = i
+	}
+	if prev < 0 {
+		t.Error("empty list")
+	}
+	all := mustRender(t, r, Options{View: ViewFull, Tokens: 1 << 20})
+	if strings.Contains(all.Text, "more files:") {
+		t.Error("a more-files list although every file fits")
 	}
 }
