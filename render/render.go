@@ -79,7 +79,11 @@ func EffectiveTokens(tokens int, pressure float64) int {
 
 // Render renders r. Errors are bad options only; any Result renders.
 func Render(r rank.Result, opt Options) (Output, error) {
-	c, err := newCounter(opt.Tokenizer, opt.TokenMemo)
+	memo := opt.TokenMemo
+	if memo == nil { // still remember counts within the run: the full view fits lines more than once
+		memo = LoadTokenMemo(nil)
+	}
+	c, err := newCounter(opt.Tokenizer, memo)
 	if err != nil {
 		return Output{}, err
 	}
