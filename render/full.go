@@ -272,21 +272,23 @@ func (h *itemHeap) Pop() any {
 
 // fitFullWithMore is fitFull when every file fits. Otherwise the symbols get the budget less
 // MoreFilesShare, and a closing "more files:" block lists the files not shown, in rank order,
-// each path that still fits; when that lists them all, the symbols are fitted again into what
-// the block leaves.
+// while their paths fit; when that lists them all, the symbols are fitted again into what the
+// block leaves.
 func fitFullWithMore(files []*rank.File, explain bool, c counter, budget int) document {
-	doc := fitFull(files, explain, c, budget)
+	doc := fitFull(files, explain, c, budget-int(float64(budget)*MoreFilesShare))
 	if len(doc) == len(files) || budget <= 0 {
-		return doc
+		return fitFull(files, explain, c, budget) // every file fits: no list
 	}
-	doc = fitFull(files, explain, c, budget-int(float64(budget)*MoreFilesShare))
 	more, all := moreFiles(doc, files, c, budget)
-	if all && len(more.more) > 0 {
+	if all && len(more.more) > 0 { // the list holds every other file: maybe the whole budget shows them all
+		if whole := fitFull(files, explain, c, budget); len(whole) == len(files) {
+			return whole
+		}
 		doc = fitFull(files, explain, c, budget-c.units(strings.Join(more.lines, "")))
 		more, _ = moreFiles(doc, files, c, budget)
 	}
 	if len(more.more) == 0 {
-		return doc
+		return fitFull(files, explain, c, budget) // not one path fits: the symbols keep the whole budget
 	}
 	return trim(append(doc, more), c, budget, func(d document) document {
 		last := &d[len(d)-1]
@@ -298,8 +300,9 @@ func fitFullWithMore(files []*rank.File, explain bool, c counter, budget int) do
 	})
 }
 
-// moreFiles is the "more files:" block for the files doc does not show: each path, in rank
-// order, that fits in what doc leaves of budget; all says whether every such file is listed.
+// moreFiles is the "more files:" block for the files doc does not show: their paths in rank
+// order, up to the first that does not fit in what doc leaves of budget; all says whether
+// every such file is listed.
 func moreFiles(doc document, files []*rank.File, c counter, budget int) (block, bool) {
 	shown := map[string]bool{}
 	for _, b := range doc {
@@ -307,21 +310,20 @@ func moreFiles(doc document, files []*rank.File, c counter, budget int) (block, 
 	}
 	more := block{lines: []string{"more files:\n"}}
 	used := c.units(doc.text()) + c.units(more.lines[0])
-	all := true
 	for _, f := range files {
 		if shown[f.Path] {
 			continue
 		}
 		line := "  " + oneLine(f.Path) + alsoAt(f) + "\n"
-		if n := c.units(line); used+n <= budget {
-			used += n
-			more.lines = append(more.lines, line)
-			more.more = append(more.more, f.Path)
-		} else {
-			all = false
+		n := c.units(line)
+		if used+n > budget {
+			return more, false // a prefix in rank order: the next path does not fit
 		}
+		used += n
+		more.lines = append(more.lines, line)
+		more.more = append(more.more, f.Path)
 	}
-	return more, all
+	return more, true
 }
 
 // fitFull fills budget (units) with symbol lines, most valuable first: the j-th symbol of a

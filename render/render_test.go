@@ -380,18 +380,22 @@ func TestBudgetFilled(t *testing.T) {
 
 // checkMaximal asserts that no line the full view could add next fits in what is left of the
 // budget: the next symbol of a shown file, or the header and first symbol of another file;
-// when the view closes with a "more files:" list, the path of a file neither shown nor listed.
+// when the view closes with a "more files:" list, the path of the next file neither shown nor
+// listed.
 func checkMaximal(t *testing.T, r rank.Result, opt Options, out Output) {
 	t.Helper()
 	c, _ := newCounter(opt.Tokenizer, nil)
 	left := out.EffectiveTokens*c.perToken - c.units(out.Text)
 	if strings.Contains(out.Text, "\nmore files:\n") || strings.HasPrefix(out.Text, "more files:\n") {
-		for i := range r.Files {
+		for i := range r.Files { // the first file neither shown nor listed must not fit
 			f := &r.Files[i]
-			if line := "  " + oneLine(f.Path) + "\n"; !out.Shown[f.Path] && len(f.Symbols) > 0 && c.units(line) <= left {
-				t.Errorf("%s budget %d: %d units left, yet %s is not listed (costs %d)", opt.Tokenizer, opt.Tokens, left, f.Path, c.units(line))
-				return
+			if out.Shown[f.Path] || len(f.Symbols) == 0 {
+				continue
 			}
+			if line := "  " + oneLine(f.Path) + "\n"; c.units(line) <= left {
+				t.Errorf("%s budget %d: %d units left, yet %s is not listed (costs %d)", opt.Tokenizer, opt.Tokens, left, f.Path, c.units(line))
+			}
+			return
 		}
 		return
 	}
