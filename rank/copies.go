@@ -89,10 +89,19 @@ func testRank(f File) int {
 // (itself for a file that is no copy).
 func (r *ranker) foldCopies(out []File, score []float64) []int {
 	canon := make([]int, len(out))
+	names := map[string]int{} // copies share their file name: only those names are hashed
+	for _, n := range r.nodes {
+		if n.py != nil {
+			names[path.Base(n.path)]++
+		}
+	}
 	groups := map[uint64][]int{}
 	var keys []uint64
 	for i, n := range r.nodes {
 		canon[i] = i
+		if names[path.Base(n.path)] < 2 {
+			continue
+		}
 		if k := copyKey(n.py); k != 0 {
 			if len(groups[k]) == 0 {
 				keys = append(keys, k)

@@ -20,10 +20,11 @@ import (
 
 // liftLibraries puts libs (every vendored library in a libUpdate task, the named ones in
 // libNamedUpdate) above every other file: first those the charm's own code imports, then
-// those only other libraries import, each group the largest first. Any of them may have changed upstream; a large library changes
-// more often than a small one (more code, more patches), and one the charm calls itself is
-// one its authors keep current, while a library that came along as another's dependency is
-// often a superseded major version nobody patches any more.
+// those only other libraries import, each group the largest first. Any of them may have
+// changed upstream; a large library changes more often than a small one (more code, more
+// patches), and one the charm calls itself is one its authors keep current, while a library
+// that came along as another's dependency is often a superseded major version nobody patches
+// any more.
 func (r *ranker) liftLibraries(libs []int, score []float64, mul func(int, string, float64)) {
 	if len(libs) == 0 {
 		return
@@ -173,8 +174,8 @@ func namesLibraryFile(text, p string) bool {
 	st := strings.TrimSuffix(path.Base(p), path.Ext(p))
 	t := norm(text)
 	for _, words := range []string{norm(st), " " + strings.ReplaceAll(strings.ToLower(st), "_", "") + " "} {
-		for _, lib := range []string{"lib ", "libs ", "library ", "libraries "} {
-			if strings.Contains(t, words+lib) {
+		for _, lib := range libraryWords {
+			if strings.Contains(t, words+lib+" ") {
 				return true
 			}
 		}
@@ -188,15 +189,18 @@ func majorVersions(text string) []string {
 	for _, tok := range strings.FieldsFunc(strings.ToLower(text), func(c rune) bool {
 		return !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.')
 	}) {
-		if len(tok) > 1 && tok[0] == 'v' && strings.Trim(tok[1:], "0123456789") == "" {
+		if isVersionWord(tok) {
 			out = append(out, tok)
 		}
 	}
 	return out
 }
 
+// libraryWords say "library".
+var libraryWords = []string{"lib", "libs", "library", "libraries"}
+
 func namesLibraries(m mentions) bool {
-	return slices.ContainsFunc([]string{"lib", "libs", "library", "libraries"}, func(w string) bool { return m.words[stem(w)] })
+	return slices.ContainsFunc(libraryWords, func(w string) bool { return m.words[stem(w)] })
 }
 
 // libUpdateVerbs are the words of a library refresh ("chore: update charm libraries",

@@ -21,7 +21,8 @@ func (r *ranker) symbolFlows(a adjacency, pr []float64) []float64 {
 
 // pySymbols orders a Python file's definitions by importance: kind, visibility, whether the
 // linker tied it to the YAML, whether the task names it (or shares words with its name), how
-// much rank reaches its name from other files and how often the file itself uses it. Ties go to the earlier line.
+// much rank reaches its name from other files and how often the file itself uses it. Ties go
+// to the earlier line.
 func (r *ranker) pySymbols(i int, flows []float64) []Symbol {
 	f := r.nodes[i].py
 	self := map[int]float64{} // name index → sqrt(uses in the file)

@@ -16,11 +16,12 @@
 // bump (dependencies.go: "Update dependency uv to v0.5.20") puts the YAML of the build part
 // that pins it first, and a subject about building the charm ("Switching to poetry")
 // charmcraft.yaml. Copies of one module (copies.go: a monorepo's shared package copied into
-// each charm) are ranked once, at their canonical path. docs/eval.md has the figures behind the weights, on the dev cases and
-// on held-out cases from other charms. Output: a Result, every file in rank order with its
-// score, the named signals behind the score, and its symbols in importance order. Every
-// weight is a named constant in weights.go with a comment saying why; scores are rounded to
-// ScoreDigits significant digits and ties broken by path, so the order never flips on noise.
+// each charm) are ranked once, at their canonical path. docs/eval.md has the figures behind
+// the weights, on the dev cases and on held-out cases from other charms. Output: a Result,
+// every file in rank order with its score, the named signals behind the score, and its
+// symbols in importance order. Every weight is a named constant in weights.go with a comment
+// saying why; scores are rounded to ScoreDigits significant digits and ties broken by path,
+// so the order never flips on noise.
 package rank
 
 import (

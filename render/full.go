@@ -115,7 +115,8 @@ func alsoAt(f *rank.File) string {
 }
 
 // copyPrefix is the folder copy adds before the path components it shares, at its end, with
-// canonical: "k8s/.vendored/" for ("vault-package/vault/x.py", "k8s/.vendored/vault-package/vault/x.py").
+// canonical: "k8s/.vendored/" for ("vault-package/vault/x.py",
+// "k8s/.vendored/vault-package/vault/x.py").
 func copyPrefix(canonical, copy string) string {
 	a, b := strings.Split(canonical, "/"), strings.Split(copy, "/")
 	n := 0
@@ -275,8 +276,11 @@ func (h *itemHeap) Pop() any {
 // while their paths fit; when that lists them all, the symbols are fitted again into what the
 // block leaves.
 func fitFullWithMore(files []*rank.File, explain bool, c counter, budget int) document {
+	if budget <= 0 {
+		return nil
+	}
 	doc := fitFull(files, explain, c, budget-int(float64(budget)*MoreFilesShare))
-	if len(doc) == len(files) || budget <= 0 {
+	if len(doc) == len(files) {
 		return fitFull(files, explain, c, budget) // every file fits: no list
 	}
 	more, all := moreFiles(doc, files, c, budget)
