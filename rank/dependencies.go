@@ -92,6 +92,34 @@ func (r *ranker) buildTargets() []int {
 	return out
 }
 
+// declarationWords name a field of an interface's declaration in the charm's YAML: its
+// description or its default ("Update `resume-upgrade` action `force` description", "change
+// the default of log-level").
+var declarationWords = []string{"description", "descriptions", "default", "defaults"}
+
+// declarationTargets are the YAML files to lift when a subject line names a declared interface
+// (an action, config option, relation, container, storage or resource) and a field of its
+// declaration: the description and the default live in the YAML, and the code that handles the
+// interface, which mention-interface lifts too, does not change with them. Nil otherwise.
+func (r *ranker) declarationTargets() []int {
+	var out []int
+	for _, s := range r.subjects {
+		if !s.m.hasAny(declarationWords) {
+			continue
+		}
+		for _, d := range r.decls {
+			if d.lkind == "" || !s.m.grams[normName(d.sym.Name)] || slices.Contains(declarationWords, normName(d.sym.Name)) {
+				continue // a config option named "description" is not named by the word
+			}
+			if i, ok := r.byPath[d.file]; ok && !slices.Contains(out, i) && r.nodes[i].class != ClassTest {
+				out = append(out, i)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // lift puts targets at lead times the best other file's score, naming the signal sig.
 func lift(targets []int, lead float64, sig string, score []float64, mul func(int, string, float64)) {
 	top := 0.0

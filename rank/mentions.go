@@ -1,6 +1,7 @@
 package rank
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -60,13 +61,19 @@ func init() {
 	}
 }
 
-// parseMentions tokenises the task texts.
+// urlPattern matches a web address. Task texts link the issue, the pull request or the CI run
+// they come from ("Ported from https://github.com/canonical/mysql-router-operator/pull/133"):
+// the address names a repository, a tracker and an issue number, not the code to change, and
+// its repository name matches the charm's own containers and relations.
+var urlPattern = regexp.MustCompile(`(?i)\b(?:https?|ftp)://[^\s<>()\[\]]*`)
+
+// parseMentions tokenises the task texts. Web addresses are dropped first (urlPattern).
 func parseMentions(texts []string) mentions {
 	m := mentions{idents: map[string]bool{}, words: map[string]bool{}, grams: map[string]bool{}, joined: map[string]bool{}}
 	seenPath := map[string]bool{}
 	for _, text := range texts {
 		var seq []string // the text's words in order, for n-grams
-		for _, tok := range rawTokens(text) {
+		for _, tok := range rawTokens(urlPattern.ReplaceAllString(text, " ")) {
 			if strings.Contains(tok, "/") || strings.HasSuffix(tok, ".py") || strings.HasSuffix(tok, ".yaml") {
 				if p := strings.ToLower(strings.Trim(tok, "/")); !seenPath[p] {
 					seenPath[p] = true

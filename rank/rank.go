@@ -475,6 +475,9 @@ func (r *ranker) files(a adjacency, pr, lex []float64) []File {
 	} else if build := r.buildTargets(); len(build) > 0 {
 		lift(build, BuildIntentLead, SigBuildIntent, score, mul)
 	}
+	if decl := r.declarationTargets(); len(decl) > 0 {
+		lift(decl, DeclarationIntentLead, SigDeclarationIntent, score, mul)
+	}
 	canon := r.foldCopies(out, score)
 	for i := range out {
 		slices.SortStableFunc(out[i].Signals, func(x, y Signal) int { return cmp.Compare(y.Value, x.Value) })

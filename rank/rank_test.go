@@ -2,6 +2,7 @@ package rank
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -1060,5 +1061,62 @@ func TestSymbolsSharingTaskWordsLead(t *testing.T) {
 		if f := fileOf(t, r, base.Files[i].Path); len(f.Symbols) != len(base.Files[i].Symbols) {
 			t.Errorf("%s: %d symbols, was %d", f.Path, len(f.Symbols), len(base.Files[i].Symbols))
 		}
+	}
+}
+
+func TestDeclarationIntent(t *testing.T) {
+	// A subject naming a declared interface and a field of its declaration (its description,
+	// its default) lifts the YAML file that declares it above the handler's code; the same
+	// interface without such a word, or the word without an interface, lifts nothing.
+	rank := func(text string) Result {
+		in := demoCharm()
+		in.Mentions = []string{text}
+		return Rank(in)
+	}
+	for text, want := range map[string]string{
+		"Update `backup` action `force` description (#232)": "actions.yaml",
+		"change the default of log-level to debug":          "config.yaml",
+		"fix: typo in the replicas relation's description":  "metadata.yaml",
+	} {
+		if r := rank(text); r.Files[0].Path != want {
+			t.Errorf("%q: top %v, want %s", text, paths(r)[:3], want)
+		}
+	}
+	// Without the rule, the action's handler leads its declaration.
+	if r := rank("Update `backup` action `force` description"); !hasSignal(r.Files[0], SigDeclarationIntent) {
+		t.Errorf("actions.yaml not lifted: %+v", r.Files[0])
+	}
+	in := demoCharm() // an option named like the field is not named by the word
+	in.Charms[0].Config = append(in.Charms[0].Config, charmyaml.ConfigOption{Name: "description", Pos: charmyaml.Pos{File: "config.yaml", Line: 12}})
+	in.Mentions = []string{"feat: add library description for listing"}
+	if f := fileOf(t, Rank(in), "config.yaml"); hasSignal(f, SigDeclarationIntent) {
+		t.Errorf("config.yaml lifted by an option named description: %+v", f.Signals)
+	}
+	if r := rank("Update `backup` action `force`"); r.Files[0].Path == "actions.yaml" {
+		t.Errorf("actions.yaml leads without a declaration word: %+v", r.Files[0])
+	}
+	for _, text := range []string{"fix the backup action when force is set", "use the default description for the charm",
+		"Fix backup\n\n* update the log-level default"} {
+		for _, f := range rank(text).Files {
+			if hasSignal(f, SigDeclarationIntent) {
+				t.Errorf("%q: %s lifted: %+v", text, f.Path, f.Signals)
+			}
+		}
+	}
+}
+
+func TestMentionsDropWebAddresses(t *testing.T) {
+	// A linked pull request names another repository, not the code to change.
+	m := parseMentions([]string{"Update `resume-upgrade` description\n\nPorted from https://github.com/canonical/mysql-router-operator/pull/133 (see [DPE-1](http://jira.example/browse/DPE-1))"})
+	for _, w := range []string{"github", "router", "operator", "pull", "jira", "browse"} {
+		if m.words[w] || m.idents[w] {
+			t.Errorf("word %q of a web address kept", w)
+		}
+	}
+	if len(m.paths) != 0 {
+		t.Errorf("paths %v", m.paths)
+	}
+	if !m.words["port"] || !m.grams["resume_upgrade"] || !m.words["dpe"] {
+		t.Errorf("the text's own words lost: %v", slices.Sorted(maps.Keys(m.words)))
 	}
 }
