@@ -164,8 +164,12 @@ func (c *Charm) readMetadata(d *doc, top []entry) {
 		case "resources":
 			for _, re := range w.entries(e.v, "resources") {
 				r := Resource{Name: re.key, Pos: pos(re)}
-				if f, ok := find(w.entries(re.v, "resource "+re.key), "type"); ok {
+				fields := w.entries(re.v, "resource "+re.key)
+				if f, ok := find(fields, "type"); ok {
 					r.Type = w.str(f, "resource "+re.key+" type")
+				}
+				if f, ok := find(fields, "upstream-source"); ok {
+					r.UpstreamSource = w.str(f, "resource "+re.key+" upstream-source")
 				}
 				c.Resources = append(c.Resources, r)
 			}

@@ -135,6 +135,9 @@ type Storage struct {
 type Resource struct {
 	Name string `json:"name"`
 	Type string `json:"type,omitempty"` // oci-image or file
+	// UpstreamSource is the image the charm pins for an oci-image resource
+	// ("ghcr.io/canonical/charmed-mysql@sha256:…"): where a workload upgrade is made.
+	UpstreamSource string `json:"upstream_source,omitempty"`
 	Pos
 }
 

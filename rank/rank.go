@@ -474,6 +474,9 @@ func (r *ranker) files(a adjacency, pr, lex []float64) []File {
 		lift(deps, DependencyUpdateLead, SigDependencyUpdate, score, mul)
 	} else if build := r.buildTargets(); len(build) > 0 {
 		lift(build, BuildIntentLead, SigBuildIntent, score, mul)
+	} else if pins := r.pinTargets(); len(pins) > 0 {
+		lift(pins, WorkloadPinLead, SigWorkloadPin, score, mul)
+		r.markPins(pins)
 	}
 	if decl := r.declarationTargets(); len(decl) > 0 {
 		lift(decl, DeclarationIntentLead, SigDeclarationIntent, score, mul)

@@ -1120,3 +1120,46 @@ func TestMentionsDropWebAddresses(t *testing.T) {
 		t.Errorf("the text's own words lost: %v", slices.Sorted(maps.Keys(m.words)))
 	}
 }
+
+func TestWorkloadUpgrade(t *testing.T) {
+	// A subject about a new release of the workload lifts the files that pin it: the snap
+	// revision constant (machine) or the image resource (Kubernetes), whose pinning symbol
+	// leads the file; not for the language's, a library's or a dependency's versions.
+	rank := func(text string, k8s bool) Result {
+		in := demoCharm()
+		for k := range in.Files {
+			if f := &in.Files[k]; f.Path == "src/constants.py" && !k8s {
+				f.Symbols = append(f.Symbols, pyextract.Symbol{Name: "SNAP_PACKAGES", Kind: pyextract.KindConstant, Line: 4,
+					Signature: `SNAP_PACKAGES = [("charmed-demo", {"revision": 61})]`})
+			}
+		}
+		if k8s {
+			in.Charms[0].Resources = []charmyaml.Resource{{Name: "app-image", Type: "oci-image",
+				UpstreamSource: "ghcr.io/canonical/demo@sha256:0123", Pos: charmyaml.Pos{File: "metadata.yaml", Line: 20}}}
+		}
+		in.Mentions = []string{text}
+		return Rank(in)
+	}
+	for _, text := range []string{"Upgrade demo to 8.0.37", "Update snap (#169)", "[DPE-5063] Update Demo to v8.0.40 (#374)",
+		"Bumps demo version to latest/stable release"} {
+		if r := rank(text, false); r.Files[0].Path != "src/constants.py" || r.Files[0].Symbols[0].Name != "SNAP_PACKAGES" {
+			t.Errorf("machine %q: top %v, symbols %v", text, paths(r)[:3], r.Files[0].Symbols)
+		}
+		if r := rank(text, true); r.Files[0].Path != "metadata.yaml" || r.Files[0].Symbols[0].Name != "app-image" {
+			t.Errorf("k8s %q: top %v, symbols %v", text, paths(r)[:3], r.Files[0].Symbols)
+		}
+	}
+	if r := rank("Upgrade demo to 8.0.37", false); !hasSignal(r.Files[0], SigWorkloadPin) {
+		t.Errorf("not lifted by the rule: %+v", r.Files[0])
+	}
+	for _, text := range []string{"Update python to 3.12", "fix: restart the workload after a config change",
+		"update the data-platform libs to 0.7", "Upgrade ops to 2.17", "fix the database relation\n\n* update snap"} {
+		for _, k8s := range []bool{false, true} {
+			for _, f := range rank(text, k8s).Files {
+				if hasSignal(f, SigWorkloadPin) {
+					t.Errorf("%q (k8s %v): %s lifted: %+v", text, k8s, f.Path, f.Signals)
+				}
+			}
+		}
+	}
+}

@@ -194,6 +194,10 @@ const (
 	// prometheus-pushgateway-k8s; make_heldout.py --seed 23) 0.729 → 0.753: three rank 2 → 1,
 	// one 4 → 5 ("build: Static check all the code", a build type that is about linting).
 	BuildIntentLead = 1.2
+	// WorkloadPinLead: a subject line about upgrading the workload ("Upgrade MySQL to 8.0.37",
+	// "Update snap"; workload.go) lifts the files that pin its release (a snap revision
+	// constant, an oci-image upstream-source) to this multiple of the best other file.
+	WorkloadPinLead = 1.2
 	// DeclarationIntentLead: a subject line naming a declared interface and a field of its
 	// declaration ("Update `resume-upgrade` action `force` description"; dependencies.go
 	// declarationWords) lifts the YAML file that declares it to this multiple of the best
@@ -294,6 +298,7 @@ const (
 	SigDependencyUpdate  = "dependency-update-lead"
 	SigBuildIntent       = "build-intent-lead"
 	SigDeclarationIntent = "declaration-intent-lead"
+	SigWorkloadPin       = "workload-pin-lead"
 	SigCopies            = "copies" // the number of copies whose scores a canonical file took (copies.go)
 	SigTest              = "test-penalty"
 	SigOther             = "other-penalty"

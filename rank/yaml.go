@@ -243,6 +243,12 @@ func resourceSig(r charmyaml.Resource) string {
 	if r.Type != "" {
 		parts = append(parts, r.Type)
 	}
+	if src := r.UpstreamSource; src != "" { // the image pinned; a digest's hex says nothing to a reader
+		if at := strings.Index(src, "@sha256:"); at >= 0 {
+			src = src[:at+len("@sha256:")] + "…"
+		}
+		parts = append(parts, truncate(src))
+	}
 	return "[resource] " + r.Name + parens(parts)
 }
 

@@ -1,0 +1,106 @@
+package rank
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/cantrip-dev/charmcraft-map/pyextract"
+)
+
+// Workload upgrades. A subject line that moves the charm to a new release of its workload
+// ("Upgrade MySQL to 8.0.37", "Update snap", "Bumps vault version to latest/stable release",
+// "Update MySQL to v8.0.40") edits the one place the charm pins that release: a machine charm's
+// snap revision (a module constant such as CHARMED_MYSQL_SNAP_REVISION = 103, or SNAP_PACKAGES
+// = [(NAME, {"revision": …})]), a Kubernetes charm's image (an oci-image resource's
+// upstream-source in metadata.yaml or charmcraft.yaml). Such a task lifts those files above
+// every other one (WorkloadPinLead), the way a dependency bump lifts the build recipe. The
+// dependency, library and build intents take precedence: "Update dependency uv to v0.5.20"
+// and "Update charm libs" name what they update.
+
+var (
+	// workloadVerbs say the release changes.
+	workloadVerbs = []string{"update", "updated", "updates", "upgrade", "upgraded", "upgrades", "bump", "bumps", "bumped"}
+	// workloadWords say what is pinned; a release number ("8.0.37", "v25.4.0") says it too.
+	workloadWords = []string{"snap", "snaps", "revision", "revisions", "rev", "version", "versions",
+		"image", "images", "rock", "rocks", "workload"}
+	// notWorkloadWords name what else has versions: the language, the framework, the tools.
+	notWorkloadWords = []string{"python", "py", "ops", "juju", "ubuntu", "pip", "poetry", "uv", "tox", "charmcraft",
+		"dependency", "dependencies", "deps", "lib", "libs", "library", "libraries"}
+)
+
+// releaseNumber matches a release number: two or more dotted numbers, with an optional "v".
+var releaseNumber = regexp.MustCompile(`(?i)(^|[^\w.])v?\d+\.\d+`)
+
+// workloadUpgrade reports a subject line about moving to a new release of the workload.
+func workloadUpgrade(s subject) bool {
+	if !s.m.hasAny(workloadVerbs) || s.m.hasAny(notWorkloadWords) {
+		return false
+	}
+	return s.m.hasAny(workloadWords) || releaseNumber.MatchString(s.text)
+}
+
+// pinTargets are the files that pin the workload's release, when a subject line is about
+// upgrading it: first-party Python files defining a module constant that holds a snap
+// revision (pinConstant), and charm YAML files declaring an oci-image resource with an
+// upstream-source. Never a test's or a vendored library's. Nil otherwise.
+func (r *ranker) pinTargets() []int {
+	if !slices.ContainsFunc(r.subjects, workloadUpgrade) {
+		return nil
+	}
+	var out []int
+	for i, n := range r.nodes {
+		if n.py == nil || n.class == ClassTest || n.class == ClassLib {
+			continue
+		}
+		if slices.ContainsFunc(n.py.Symbols, pinConstant) {
+			out = append(out, i)
+		}
+	}
+	for _, ch := range r.in.Charms {
+		for _, res := range ch.Resources {
+			if res.Type != "oci-image" || res.UpstreamSource == "" {
+				continue
+			}
+			if i, ok := r.byPath[cleanPath(res.Pos.File)]; ok && r.nodes[i].class != ClassTest && !slices.Contains(out, i) {
+				out = append(out, i)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// pinConstant reports a module constant that pins a snap revision: its name says revision
+// (CHARMED_MYSQL_SNAP_REVISION, REVISIONS) or its value has a "revision" key.
+func pinConstant(s pyextract.Symbol) bool {
+	if s.Kind != pyextract.KindConstant || s.Qualifier != "" {
+		return false
+	}
+	if slices.ContainsFunc(pyextract.SplitWords(s.Name), func(w string) bool { return w == "revision" || w == "revisions" }) {
+		return true
+	}
+	sig := strings.ToLower(s.Signature)
+	return strings.Contains(sig, `"revision"`) || strings.Contains(sig, `'revision'`)
+}
+
+// markPins makes the pinning symbols lead the files pinTargets lifted: the revision constant,
+// the image resource.
+func (r *ranker) markPins(pins []int) {
+	for _, i := range pins {
+		if py := r.nodes[i].py; py != nil {
+			for _, s := range py.Symbols {
+				if pinConstant(s) {
+					r.hotSym[r.nodes[i].path+"\x00"+s.Name] = true
+				}
+			}
+		}
+	}
+	for _, ch := range r.in.Charms {
+		for _, res := range ch.Resources {
+			if res.Type == "oci-image" && res.UpstreamSource != "" {
+				r.hotSym[cleanPath(res.Pos.File)+"\x00"+SymResource+" "+res.Name] = true
+			}
+		}
+	}
+}
