@@ -69,11 +69,11 @@ func buildType(subject string) bool {
 }
 
 // buildWords name the charm's build system in a subject line: the tools charmcraft drives
-// (poetry, pip, requirements, wheels), charmcraft itself, and the bases and platforms a charm
+// (poetry, uv, pip, requirements, wheels), charmcraft itself, and the bases and platforms a charm
 // is built for. "build" alone counts: in charm repositories a subject saying "build" is about
 // building the charm ("Update build procedure in release workflow"); "base" and "platform"
 // alone do not ("base class", "data-platform").
-var buildWords = []string{"build", "builds", "building", "packaging", "charmcraft", "poetry", "pip",
+var buildWords = []string{"build", "builds", "building", "packaging", "charmcraft", "poetry", "uv", "pip",
 	"requirements", "wheel", "wheels", "platforms", "bases", "jammy", "noble", "focal", "20.04", "22.04", "24.04"}
 
 // buildTargets are the charmcraft.yaml files to lift when a subject line is about building the

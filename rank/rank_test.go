@@ -519,9 +519,9 @@ func TestLexicalMatchInYAMLText(t *testing.T) {
 	// A dependency bump names a tool only the build parts of charmcraft.yaml mention
 	// (charmyaml Charm.Words): the file rises by the words of its text.
 	in := demoCharm()
-	in.Mentions = []string{"Update dependency uv to v0.5.20\n\nCo-authored-by: renovate[bot]"}
+	in.Mentions = []string{"Update dependency rustup to v1.28\n\nCo-authored-by: renovate[bot]"}
 	base := Rank(in)
-	in.Charms[0].Words = map[string][]string{"charmcraft.yaml": {"parts", "charm", "plugin", "uv", "build", "snaps", "astral", "renovate", "latest"}}
+	in.Charms[0].Words = map[string][]string{"charmcraft.yaml": {"parts", "charm", "plugin", "rustup", "build", "snaps", "renovate", "latest"}}
 	r := Rank(in)
 	p := "charmcraft.yaml"
 	if f := fileOf(t, r, p); !hasSignal(f, SigMentionWords) || position(r, p) >= position(base, p) || position(r, p) > 2 {
@@ -585,7 +585,7 @@ func TestBuildIntent(t *testing.T) {
 		}
 		return r
 	}
-	for _, text := range []string{"Switching to poetry (#59)", "Add more platforms", "fix: bump to 22.04, use py310",
+	for _, text := range []string{"Switching to poetry (#59)", "refactor: migrate to `uv` (#294)", "Add more platforms", "fix: bump to 22.04, use py310",
 		"Update build procedure in release workflow\n\n* fix the database relation"} {
 		if r := rank(text); r.Files[0].Path != "charmcraft.yaml" || !hasSignal(r.Files[0], SigBuildIntent) {
 			t.Errorf("%q: top %v", text, paths(r)[:3])
