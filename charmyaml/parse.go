@@ -92,6 +92,9 @@ func Parse(f Files) Charm {
 	if e, ok := find(ccEntries, "parts"); ok {
 		c.readParts(cc, e.v)
 	}
+	if e, ok := find(ccEntries, "charm-libs"); ok {
+		c.readCharmLibs(cc, e.v)
+	}
 	if e, ok := find(ccEntries, "extensions"); ok {
 		c.Extensions = cc.warner(&c).strList(e, "extensions")
 		c.applyExtensions(cc, e.k.Line, ccEntries)
@@ -195,6 +198,31 @@ func (c *Charm) readParts(d *doc, v *yaml.Node) {
 			}
 		}
 		c.Parts = append(c.Parts, p)
+	}
+}
+
+// readCharmLibs reads charmcraft.yaml's `charm-libs:`, a list of {lib, version} mappings.
+// Like parts, it is build configuration that charmcraft checks: an odd entry is skipped
+// without a warning.
+func (c *Charm) readCharmLibs(d *doc, v *yaml.Node) {
+	quiet := warner{d.file, new([]string)}
+	if v = deref(v); v == nil || v.Kind != yaml.SequenceNode {
+		return
+	}
+	for _, item := range v.Content {
+		if item = deref(item); item == nil || item.Kind != yaml.MappingNode {
+			continue
+		}
+		fields := quiet.entries(item, "charm-libs entry")
+		f, ok := find(fields, "lib")
+		if !ok || deref(f.v) == nil || deref(f.v).Kind != yaml.ScalarNode || deref(f.v).Value == "" {
+			continue
+		}
+		l := CharmLib{Lib: deref(f.v).Value, Pos: Pos{File: d.file, Line: item.Line}}
+		if f, ok := find(fields, "version"); ok && deref(f.v) != nil && deref(f.v).Kind == yaml.ScalarNode {
+			l.Version = deref(f.v).Value
+		}
+		c.CharmLibs = append(c.CharmLibs, l)
 	}
 }
 

@@ -54,6 +54,11 @@ type Charm struct {
 	// interface (the linker ignores them), listed so that a map can show where a charm pins
 	// its build tools.
 	Parts []Part `json:"parts,omitempty"`
+	// CharmLibs are charmcraft.yaml's `charm-libs:` entries, in YAML order: the charm
+	// libraries charmcraft fetches at build time and the versions they are pinned to, which a
+	// dependency bot updates there ("update dependency tls_certificates_interface.tls_certificates
+	// to v4").
+	CharmLibs []CharmLib `json:"charm_libs,omitempty"`
 
 	// Files are the root-relative YAML files this charm was read from, sorted.
 	Files []string `json:"files,omitempty"`
@@ -148,6 +153,13 @@ type Part struct {
 	// Words are the distinct words of the part's keys, values and comments (as Charm.Words):
 	// the tools and packages it pins ("rustup", "uv", "psycopg2").
 	Words []string `json:"-"`
+	Pos
+}
+
+// CharmLib is one entry of charmcraft.yaml `charm-libs:`.
+type CharmLib struct {
+	Lib     string `json:"lib"`               // "<charm>.<library>", as written
+	Version string `json:"version,omitempty"` // "1", "0.11", as written
 	Pos
 }
 

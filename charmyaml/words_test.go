@@ -64,3 +64,23 @@ func TestParts(t *testing.T) {
 		t.Errorf("parts as a list: warnings %q, want %q", got, base)
 	}
 }
+
+func TestCharmLibsAndUpstreamSource(t *testing.T) {
+	c := Parse(Files{Dir: ".", Charmcraft: []byte("name: demo\ntype: charm\n" +
+		"resources:\n  app-image:\n    type: oci-image\n    upstream-source: ghcr.io/canonical/demo:1.2\n" +
+		"charm-libs:\n  - lib: tls_certificates_interface.tls_certificates\n    version: \"4\"\n  - odd\n  - lib: tempo_coordinator_k8s.tracing\n")})
+	want := []CharmLib{
+		{Lib: "tls_certificates_interface.tls_certificates", Version: "4", Pos: Pos{File: "charmcraft.yaml", Line: 8}},
+		{Lib: "tempo_coordinator_k8s.tracing", Pos: Pos{File: "charmcraft.yaml", Line: 11}},
+	}
+	if !reflect.DeepEqual(c.CharmLibs, want) {
+		t.Errorf("charm-libs:\n got %+v\nwant %+v", c.CharmLibs, want)
+	}
+	if len(c.Resources) != 1 || c.Resources[0].UpstreamSource != "ghcr.io/canonical/demo:1.2" {
+		t.Errorf("resources %+v", c.Resources)
+	}
+	base := Parse(Files{Dir: ".", Charmcraft: []byte("name: demo\n")}).Warnings
+	if got := Parse(Files{Dir: ".", Charmcraft: []byte("name: demo\ncharm-libs: {a: 1}\n")}).Warnings; !slices.Equal(got, base) {
+		t.Errorf("charm-libs as a mapping: warnings %q, want %q", got, base)
+	}
+}

@@ -23,8 +23,9 @@ var (
 )
 
 // dependencyTargets are the YAML files to lift for a dependency bump: those with a build part
-// whose words (charmyaml Part.Words) include a word of the subject line other than the verbs
-// and "dependency" (the tool: "uv", "rust", "python"). Nil when the task is no dependency bump.
+// whose words (charmyaml Part.Words) or a `charm-libs:` entry whose library name include a word
+// of the subject line other than the verbs and "dependency" (the tool: "uv", "rust", "python";
+// the library: "certificate_transfer_interface.certificate_transfer"). Nil when the task is no dependency bump.
 func (r *ranker) dependencyTargets() []int {
 	var names map[string]bool // the subject's other words
 	for _, s := range r.subjects {
@@ -45,17 +46,23 @@ func (r *ranker) dependencyTargets() []int {
 		return nil
 	}
 	var out []int
+	add := func(file string, words []string) {
+		i, ok := r.byPath[cleanPath(file)]
+		if !ok || slices.Contains(out, i) || r.nodes[i].class == ClassTest {
+			return // a test charm's build recipe is not what a bump of the charm edits
+		}
+		if slices.ContainsFunc(words, func(w string) bool {
+			return slices.ContainsFunc(r.words.words(w), func(x string) bool { return names[x] })
+		}) {
+			out = append(out, i)
+		}
+	}
 	for _, ch := range r.in.Charms {
 		for _, p := range ch.Parts {
-			i, ok := r.byPath[cleanPath(p.File)]
-			if !ok || slices.Contains(out, i) || r.nodes[i].class == ClassTest {
-				continue // a test charm's build recipe is not what a bump of the charm edits
-			}
-			if slices.ContainsFunc(p.Words, func(w string) bool {
-				return slices.ContainsFunc(r.words.words(w), func(x string) bool { return names[x] })
-			}) {
-				out = append(out, i)
-			}
+			add(p.File, p.Words)
+		}
+		for _, l := range ch.CharmLibs { // "update dependency tls_certificates_interface.tls_certificates to v4"
+			add(l.File, []string{l.Lib})
 		}
 	}
 	return out

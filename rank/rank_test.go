@@ -540,11 +540,13 @@ func TestDependencyUpdate(t *testing.T) {
 		in := demoCharm()
 		in.Charms[0].Parts = []charmyaml.Part{{Name: "charm", Plugin: "uv", Words: []string{"plugin", "uv", "build", "snaps", "astral", "dependencies"},
 			Pos: charmyaml.Pos{File: "charmcraft.yaml", Line: 20}}}
+		in.Charms[0].CharmLibs = []charmyaml.CharmLib{{Lib: "certificate_transfer_interface.certificate_transfer", Version: "1",
+			Pos: charmyaml.Pos{File: "charmcraft.yaml", Line: 30}}}
 		in.Mentions = []string{text}
 		return Rank(in)
 	}
 	for _, text := range []string{"Update dependency uv to v0.5.20\n\nCo-authored-by: renovate[bot]", "chore(deps): bump astral-uv dependency",
-		"build: bump uv to latest stable"} {
+		"build: bump uv to latest stable", "chore(deps): update dependency certificate_transfer_interface.certificate_transfer to v1.15 (main)"} {
 		if r := rank(text); r.Files[0].Path != "charmcraft.yaml" || !hasSignal(r.Files[0], SigDependencyUpdate) {
 			t.Errorf("%q: top %v", text, paths(r)[:3])
 		}
@@ -1141,7 +1143,7 @@ func TestWorkloadUpgrade(t *testing.T) {
 		return Rank(in)
 	}
 	for _, text := range []string{"Upgrade demo to 8.0.37", "Update snap (#169)", "[DPE-5063] Update Demo to v8.0.40 (#374)",
-		"Bumps demo version to latest/stable release"} {
+		"Bumps demo version to latest/stable release", "chore(deps): bump Demo container to `demo/main-1699847983-e69b782b`"} {
 		if r := rank(text, false); r.Files[0].Path != "src/constants.py" || r.Files[0].Symbols[0].Name != "SNAP_PACKAGES" {
 			t.Errorf("machine %q: top %v, symbols %v", text, paths(r)[:3], r.Files[0].Symbols)
 		}
@@ -1153,6 +1155,7 @@ func TestWorkloadUpgrade(t *testing.T) {
 		t.Errorf("not lifted by the rule: %+v", r.Files[0])
 	}
 	for _, text := range []string{"Update python to 3.12", "fix: restart the workload after a config change",
+		"Update conf only when the container is connectable", "update the workload's config on restart",
 		"update the data-platform libs to 0.7", "Upgrade ops to 2.17", "fix the database relation\n\n* update snap"} {
 		for _, k8s := range []bool{false, true} {
 			for _, f := range rank(text, k8s).Files {

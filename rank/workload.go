@@ -23,10 +23,16 @@ var (
 	workloadVerbs = []string{"update", "updated", "updates", "upgrade", "upgraded", "upgrades", "bump", "bumps", "bumped"}
 	// workloadWords say what is pinned; a release number ("8.0.37", "v25.4.0") says it too.
 	workloadWords = []string{"snap", "snaps", "revision", "revisions", "rev", "version", "versions",
-		"image", "images", "rock", "rocks", "workload"}
+		"image", "images", "rock", "rocks"}
+	// bumpVerbs and bumpWords: the container or the workload, bumped or upgraded ("bump Parca
+	// container to parca/main-…"); updated, they are usually configured ("Update conf only
+	// when the container is connectable").
+	bumpVerbs = []string{"upgrade", "upgraded", "upgrades", "bump", "bumps", "bumped"}
+	bumpWords = []string{"container", "containers", "workload", "workloads"}
 	// notWorkloadWords name what else has versions: the language, the framework, the tools.
+	// (Not "deps": renovate scopes every bump "chore(deps)", the workload's image too.)
 	notWorkloadWords = []string{"python", "py", "ops", "juju", "ubuntu", "pip", "poetry", "uv", "tox", "charmcraft",
-		"dependency", "dependencies", "deps", "lib", "libs", "library", "libraries"}
+		"dependency", "dependencies", "lib", "libs", "library", "libraries"}
 )
 
 // releaseNumber matches a release number: two or more dotted numbers, with an optional "v".
@@ -34,10 +40,13 @@ var releaseNumber = regexp.MustCompile(`(?i)(^|[^\w.])v?\d+\.\d+`)
 
 // workloadUpgrade reports a subject line about moving to a new release of the workload.
 func workloadUpgrade(s subject) bool {
-	if !s.m.hasAny(workloadVerbs) || s.m.hasAny(notWorkloadWords) {
+	if s.m.hasAny(notWorkloadWords) {
 		return false
 	}
-	return s.m.hasAny(workloadWords) || releaseNumber.MatchString(s.text)
+	if s.m.hasAny(bumpVerbs) && s.m.hasAny(bumpWords) {
+		return true
+	}
+	return s.m.hasAny(workloadVerbs) && (s.m.hasAny(workloadWords) || releaseNumber.MatchString(s.text))
 }
 
 // pinTargets are the files that pin the workload's release, when a subject line is about
