@@ -81,11 +81,13 @@ const (
 //   - libNamedUpdate when it names the charm's own library (namedOwnLibraries), or names
 //     libraries, an update verb and a vendored library by file (namedLibraryUpdate);
 //   - libUpdate when it names libraries and an update verb, and the text names no library file;
-//   - libOwn when it names libraries without an update verb (about "the library" without
-//     saying which: the one the charm publishes is edited here, vendored ones upstream);
+//   - libOwn when it names a library's LIBPATCH or LIBAPI (libVersionWords; with or without
+//     "library": "Fix LIBPATCH for mongodb_tls.py" names its file and is libNamedUpdate), or
+//     names libraries without an update verb (about "the library" without saying which: the
+//     one the charm publishes is edited here, vendored ones upstream);
 //   - libAbout otherwise, when the text names libraries anywhere.
 func (r *ranker) libIntent() int {
-	if !namesLibraries(r.ment) {
+	if !namesLibraries(r.ment) && !r.ment.hasAny(libVersionWords) {
 		return libNone
 	}
 	var named []int // vendored libraries the text names by file
@@ -102,6 +104,11 @@ func (r *ranker) libIntent() int {
 		return libNamedUpdate
 	}
 	intent := libAbout
+	for _, s := range r.subjects {
+		if s.m.hasAny(libVersionWords) {
+			return libOwn // "fix: bump charm library LIBPATCH": only the charm's own library is edited here
+		}
+	}
 	for _, s := range r.subjects {
 		if namesLibraries(s.m) {
 			if s.m.hasAny(libUpdateVerbs) {
@@ -150,7 +157,7 @@ func (r *ranker) namedLibraryUpdate(named []int) int {
 func (r *ranker) namedOwnLibraries() map[int]bool {
 	own := map[int]bool{}
 	for _, s := range r.subjects {
-		if !namesLibraries(s.m) && !slices.ContainsFunc(s.m.paths, isLibPath) {
+		if !namesLibraries(s.m) && !slices.ContainsFunc(s.m.paths, isLibPath) && !s.m.hasAny(libVersionWords) {
 			continue
 		}
 		for i, n := range r.nodes {
@@ -164,24 +171,38 @@ func (r *ranker) namedOwnLibraries() map[int]bool {
 }
 
 // namesLibraryFile reports whether text names the library file p as "<its stem's words> lib"
-// or "… library" (any case and separators: "config-server-interface library").
+// or "… library" (any case and separators: "config-server-interface library"), with up to
+// libNameGap words between ("the ldap juju interface library" for ldap.py).
 func namesLibraryFile(text, p string) bool {
-	norm := func(s string) string {
-		return " " + strings.Join(strings.FieldsFunc(strings.ToLower(s), func(c rune) bool {
+	fields := func(s string) []string {
+		return strings.FieldsFunc(strings.ToLower(s), func(c rune) bool {
 			return !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9')
-		}), " ") + " "
+		})
 	}
 	st := strings.TrimSuffix(path.Base(p), path.Ext(p))
-	t := norm(text)
-	for _, words := range []string{norm(st), " " + strings.ReplaceAll(strings.ToLower(st), "_", "") + " "} {
-		for _, lib := range libraryWords {
-			if strings.Contains(t, words+lib+" ") {
-				return true
+	t := fields(text)
+	for _, name := range [][]string{fields(st), {strings.ReplaceAll(strings.ToLower(st), "_", "")}} {
+		for k := 0; k+len(name) <= len(t); k++ {
+			if !slices.Equal(t[k:k+len(name)], name) {
+				continue
+			}
+			for gap := 0; gap <= libNameGap && k+len(name)+gap < len(t); gap++ {
+				if slices.Contains(libraryWords, t[k+len(name)+gap]) {
+					return true
+				}
 			}
 		}
 	}
 	return false
 }
+
+// libNameGap is how many words may stand between a library's name and the word "library"
+// ("ldap juju interface library").
+const libNameGap = 2
+
+// libVersionWords are the version fields of a library file: a task naming them bumps the
+// charm's own library (a vendored one is versioned upstream).
+var libVersionWords = []string{"libpatch", "libapi"}
 
 // majorVersions are the library API versions a text names: "v1", "v0" (not "v1.2.3").
 func majorVersions(text string) []string {

@@ -1166,3 +1166,37 @@ func TestWorkloadUpgrade(t *testing.T) {
 		}
 	}
 }
+
+func TestOwnLibraryVersionAndLooseName(t *testing.T) {
+	// LIBPATCH and LIBAPI are bumped by hand only in the charm's own library: a subject naming
+	// them does not lift the vendored libraries, and lifts the own library it names by file;
+	// "<name> … library" names the own library with up to two words between.
+	rank := func(text string) Result {
+		in := demoCharm()
+		in.Mentions = []string{text}
+		return Rank(in)
+	}
+	const own = "lib/charms/demo_db/v0/api.py"
+	for _, text := range []string{"fix: bump charm library LIBPATCH", "Fix LIBPATCH for api.py (#174)", "chore: bump LIBAPI"} {
+		r := rank(text)
+		for _, f := range r.Files {
+			if f.Class == ClassLib && hasSignal(f, SigLibUpdate) {
+				t.Errorf("%q: vendored %s lifted", text, f.Path)
+			}
+		}
+		if f := fileOf(t, r, own); !hasSignal(f, SigOwnLibIntent) && !hasSignal(f, SigLibUpdate) {
+			t.Errorf("%q: own library keeps its penalty: %+v", text, f.Signals)
+		}
+	}
+	if r := rank("Fix LIBPATCH for api.py (#174)"); r.Files[0].Path != own {
+		t.Errorf("named own library not first: %v", paths(r)[:3])
+	}
+	for text, want := range map[string]bool{
+		"feat: update the api juju interface library": true, "fix: api lib typo": true,
+		"feat: update the api of the demo charm and its library": false,
+	} {
+		if got := namesLibraryFile(text, own); got != want {
+			t.Errorf("namesLibraryFile(%q) = %v", text, got)
+		}
+	}
+}
