@@ -3,6 +3,8 @@ package rank
 import (
 	"slices"
 	"strings"
+
+	"github.com/cantrip-dev/charmcraft-map/linker"
 )
 
 // Dependency bumps. A subject line that updates a dependency ("Update dependency uv to
@@ -101,22 +103,54 @@ func (r *ranker) buildTargets() []int {
 
 // declarationWords name a field of an interface's declaration in the charm's YAML: its
 // description or its default ("Update `resume-upgrade` action `force` description", "change
-// the default of log-level").
-var declarationWords = []string{"description", "descriptions", "default", "defaults"}
+// the default of log-level"). flagWords are a relation's flags, named with the YAML's own
+// section keys (relationKeys: "Add optional flags to provides endpoints"); said of a relation
+// by name, they are usually about its code ("make the database relation handler optional").
+var (
+	declarationWords = []string{"description", "descriptions", "default", "defaults"}
+	flagWords        = []string{"optional", "limit"}
+	relationKeys     = []string{"requires", "provides", "peers"}
+)
 
-// declarationTargets are the YAML files to lift when a subject line names a declared interface
-// (an action, config option, relation, container, storage or resource) and a field of its
-// declaration: the description and the default live in the YAML, and the code that handles the
-// interface, which mention-interface lifts too, does not change with them. Nil otherwise.
+// sectionWords name a kind of declared interface as a whole ("requires type relations",
+// "provides endpoints"), by the linker kind.
+var sectionWords = map[string]string{
+	"requires": linker.KindRelation, "provides": linker.KindRelation, "peers": linker.KindRelation,
+	"relation": linker.KindRelation, "relations": linker.KindRelation, "endpoint": linker.KindRelation,
+	"endpoints": linker.KindRelation, "integration": linker.KindRelation, "integrations": linker.KindRelation,
+	"action": linker.KindAction, "actions": linker.KindAction, "option": linker.KindConfig,
+	"options": linker.KindConfig, "container": linker.KindContainer, "containers": linker.KindContainer,
+	"storage": linker.KindStorage, "resource": linker.KindResource, "resources": linker.KindResource,
+}
+
+// declarationTargets are the YAML files to lift when a subject line names a field of an
+// interface's declaration and the interface (an action, config option, relation, container,
+// storage or resource) or its kind ("requires type relations"): the description, the default
+// and the flags live in the YAML, and the code that handles the interface, which
+// mention-interface lifts too, does not change with them. Nil otherwise.
 func (r *ranker) declarationTargets() []int {
 	var out []int
 	for _, s := range r.subjects {
-		if !s.m.hasAny(declarationWords) {
+		kinds := map[string]bool{}
+		field := s.m.hasAny(declarationWords)
+		switch {
+		case field:
+			for w, k := range sectionWords {
+				if s.m.grams[w] {
+					kinds[k] = true
+				}
+			}
+		case s.m.hasAny(flagWords) && s.m.hasAny(relationKeys):
+			kinds[linker.KindRelation] = true
+		default:
 			continue
 		}
 		for _, d := range r.decls {
-			if d.lkind == "" || !s.m.grams[normName(d.sym.Name)] || slices.Contains(declarationWords, normName(d.sym.Name)) {
+			if d.lkind == "" || slices.Contains(declarationWords, normName(d.sym.Name)) {
 				continue // a config option named "description" is not named by the word
+			}
+			if !kinds[d.lkind] && !(field && s.m.grams[normName(d.sym.Name)]) {
+				continue
 			}
 			if i, ok := r.byPath[d.file]; ok && !slices.Contains(out, i) && r.nodes[i].class != ClassTest {
 				out = append(out, i)

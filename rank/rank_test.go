@@ -1076,9 +1076,11 @@ func TestDeclarationIntent(t *testing.T) {
 		return Rank(in)
 	}
 	for text, want := range map[string]string{
-		"Update `backup` action `force` description (#232)": "actions.yaml",
-		"change the default of log-level to debug":          "config.yaml",
-		"fix: typo in the replicas relation's description":  "metadata.yaml",
+		"Update `backup` action `force` description (#232)":    "actions.yaml",
+		"change the default of log-level to debug":             "config.yaml",
+		"fix: typo in the replicas relation's description":     "metadata.yaml",
+		"chore: add optional field to requires type relations": "metadata.yaml",
+		"Add optional flags to provides endpoints (#189)":      "metadata.yaml",
 	} {
 		if r := rank(text); r.Files[0].Path != want {
 			t.Errorf("%q: top %v, want %s", text, paths(r)[:3], want)
@@ -1098,6 +1100,7 @@ func TestDeclarationIntent(t *testing.T) {
 		t.Errorf("actions.yaml leads without a declaration word: %+v", r.Files[0])
 	}
 	for _, text := range []string{"fix the backup action when force is set", "use the default description for the charm",
+		"make the database relation handler optional",
 		"Fix backup\n\n* update the log-level default"} {
 		for _, f := range rank(text).Files {
 			if hasSignal(f, SigDeclarationIntent) {
