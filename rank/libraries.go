@@ -80,7 +80,8 @@ const (
 // title; the body of a squashed PR lists every chore) sets a lift:
 //   - libNamedUpdate when it names the charm's own library (namedOwnLibraries), or names
 //     libraries, an update verb and a vendored library by file (namedLibraryUpdate);
-//   - libUpdate when it names libraries and an update verb, and the text names no library file;
+//   - libUpdate when it names libraries and an update verb (not about documentation: docWords),
+//     and the text names no library file;
 //   - libOwn when it names a library's LIBPATCH or LIBAPI (libVersionWords; with or without
 //     "library": "Fix LIBPATCH for mongodb_tls.py" names its file and is libNamedUpdate), or
 //     names libraries without an update verb (about "the library" without saying which: the
@@ -111,7 +112,7 @@ func (r *ranker) libIntent() int {
 	}
 	for _, s := range r.subjects {
 		if namesLibraries(s.m) {
-			if s.m.hasAny(libUpdateVerbs) {
+			if s.m.hasAny(libUpdateVerbs) && !s.m.hasAny(docWords) {
 				return libUpdate
 			}
 			intent = libOwn
@@ -199,6 +200,10 @@ func namesLibraryFile(text, p string) bool {
 // libNameGap is how many words may stand between a library's name and the word "library"
 // ("ldap juju interface library").
 const libNameGap = 2
+
+// docWords say a task is about the words of the code, not its behaviour: "Update lib
+// documentation" is written here, in the charm's own library, not fetched.
+var docWords = []string{"doc", "docs", "documentation", "docstring", "docstrings", "comment", "comments", "typo", "typos", "wording"}
 
 // libVersionWords are the version fields of a library file: a task naming them bumps the
 // charm's own library (a vendored one is versioned upstream).

@@ -1171,16 +1171,18 @@ func TestWorkloadUpgrade(t *testing.T) {
 }
 
 func TestOwnLibraryVersionAndLooseName(t *testing.T) {
-	// LIBPATCH and LIBAPI are bumped by hand only in the charm's own library: a subject naming
-	// them does not lift the vendored libraries, and lifts the own library it names by file;
-	// "<name> … library" names the own library with up to two words between.
+	// LIBPATCH and LIBAPI are bumped, and documentation written, by hand only in the charm's own
+	// library: a subject saying so does not lift the vendored libraries, and lifts the own
+	// library it names by file; "<name> … library" names the own library with up to two words
+	// between.
 	rank := func(text string) Result {
 		in := demoCharm()
 		in.Mentions = []string{text}
 		return Rank(in)
 	}
 	const own = "lib/charms/demo_db/v0/api.py"
-	for _, text := range []string{"fix: bump charm library LIBPATCH", "Fix LIBPATCH for api.py (#174)", "chore: bump LIBAPI"} {
+	for _, text := range []string{"fix: bump charm library LIBPATCH", "Fix LIBPATCH for api.py (#174)", "chore: bump LIBAPI",
+		"Update lib documentation to include how to access relation data"} {
 		r := rank(text)
 		for _, f := range r.Files {
 			if f.Class == ClassLib && hasSignal(f, SigLibUpdate) {
