@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cantrip-dev/charmcraft-map/charmyaml"
 	"github.com/cantrip-dev/charmcraft-map/linker"
 )
 
@@ -112,6 +113,12 @@ var (
 	relationKeys     = []string{"requires", "provides", "peers"}
 )
 
+// metaFieldWords are charm metadata fields that no code reads ("Update charm summary", "Add
+// assumes field to metadata"): a subject naming one edits the file holding the charm's
+// metadata.
+var metaFieldWords = []string{"summary", "assumes", "assume", "maintainer", "maintainers", "website",
+	"display_name", "min_juju_version", "charm_user"}
+
 // sectionWords name a kind of declared interface as a whole ("requires type relations",
 // "provides endpoints"), by the linker kind.
 var sectionWords = map[string]string{
@@ -123,14 +130,24 @@ var sectionWords = map[string]string{
 	"storage": linker.KindStorage, "resource": linker.KindResource, "resources": linker.KindResource,
 }
 
-// declarationTargets are the YAML files to lift when a subject line names a field of an
-// interface's declaration and the interface (an action, config option, relation, container,
+// declarationTargets are the YAML files to lift when a subject line names a metadata field
+// (metaFieldWords), or a field of an interface's declaration and the interface (an action, config option, relation, container,
 // storage or resource) or its kind ("requires type relations"): the description, the default
 // and the flags live in the YAML, and the code that handles the interface, which
 // mention-interface lifts too, does not change with them. Nil otherwise.
 func (r *ranker) declarationTargets() []int {
 	var out []int
+	add := func(file string) {
+		if i, ok := r.byPath[file]; ok && !slices.Contains(out, i) && r.nodes[i].class != ClassTest {
+			out = append(out, i)
+		}
+	}
 	for _, s := range r.subjects {
+		if s.m.hasAny(metaFieldWords) {
+			for k := range r.in.Charms {
+				add(metadataYAML(&r.in.Charms[k]))
+			}
+		}
 		kinds := map[string]bool{}
 		field := s.m.hasAny(declarationWords)
 		switch {
@@ -152,13 +169,24 @@ func (r *ranker) declarationTargets() []int {
 			if !kinds[d.lkind] && !(field && s.m.grams[normName(d.sym.Name)]) {
 				continue
 			}
-			if i, ok := r.byPath[d.file]; ok && !slices.Contains(out, i) && r.nodes[i].class != ClassTest {
-				out = append(out, i)
-			}
+			add(d.file)
 		}
 	}
 	slices.Sort(out)
 	return out
+}
+
+// metadataYAML is the file holding a charm's metadata: its metadata.yaml, else its
+// charmcraft.yaml.
+func metadataYAML(c *charmyaml.Charm) string {
+	for _, want := range []string{"metadata.yaml", "charmcraft.yaml"} {
+		for _, f := range c.Files {
+			if strings.HasSuffix("/"+cleanPath(f), "/"+want) {
+				return cleanPath(f)
+			}
+		}
+	}
+	return ""
 }
 
 // lift puts targets at lead times the best other file's score, naming the signal sig.

@@ -1081,6 +1081,8 @@ func TestDeclarationIntent(t *testing.T) {
 		"fix: typo in the replicas relation's description":     "metadata.yaml",
 		"chore: add optional field to requires type relations": "metadata.yaml",
 		"Add optional flags to provides endpoints (#189)":      "metadata.yaml",
+		"Add assumes field to metadata (#27)":                  "metadata.yaml",
+		"Update charm summary (#167)":                          "metadata.yaml",
 	} {
 		if r := rank(text); r.Files[0].Path != want {
 			t.Errorf("%q: top %v, want %s", text, paths(r)[:3], want)
