@@ -1207,3 +1207,19 @@ func TestOwnLibraryVersionAndLooseName(t *testing.T) {
 		}
 	}
 }
+
+func TestSkeletonCharmListed(t *testing.T) {
+	// A new charm's metadata file declares nothing yet: it is listed under the charm's name
+	// rather than left out of the map; a file that declares interfaces gets no such line.
+	r := Rank(Input{Charms: []charmyaml.Charm{{Name: "etcd", Dir: ".", Files: []string{"charmcraft.yaml"}}}})
+	if len(r.Files) != 1 || len(r.Files[0].Symbols) != 1 || r.Files[0].Symbols[0].Signature != "[charm] etcd" {
+		t.Fatalf("files %+v", r.Files)
+	}
+	for _, f := range Rank(demoCharm()).Files {
+		for _, s := range f.Symbols {
+			if s.Kind == SymCharm {
+				t.Errorf("%s: %+v", f.Path, s)
+			}
+		}
+	}
+}

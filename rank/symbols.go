@@ -141,6 +141,13 @@ func (r *ranker) yamlSymbols(p string) []Symbol {
 		}
 		syms[k].Score = roundSig(w)
 	}
+	if len(syms) == 0 { // a charm that declares nothing yet: its metadata file still names it
+		for k := range r.in.Charms {
+			if c := &r.in.Charms[k]; c.Name != "" && metadataYAML(c) == p {
+				syms = append(syms, Symbol{Name: c.Name, Kind: SymCharm, Signature: "[charm] " + c.Name, Score: 1})
+			}
+		}
+	}
 	sortSymbols(syms)
 	return syms
 }

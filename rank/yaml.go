@@ -27,6 +27,9 @@ const (
 	SymStorage   = "storage"
 	SymResource  = "resource"
 	SymPart      = "part" // a charmcraft.yaml build part: not an interface, no linker kind
+	// SymCharm names the charm on its metadata file when that file declares nothing else (a
+	// new charm's skeleton), so that the file is still listed.
+	SymCharm = "charm"
 )
 
 // declarations lists every declared interface of the charms with its one-line signature and
