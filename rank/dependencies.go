@@ -107,7 +107,15 @@ func (r *ranker) buildTargets() []int {
 // the default of log-level"). flagWords are a relation's flags, named with the YAML's own
 // section keys (relationKeys: "Add optional flags to provides endpoints"); said of a relation
 // by name, they are usually about its code ("make the database relation handler optional").
+//
+// renameWords rename what they name; with an interface or a kind of interface ("rename
+// storages to log-data") the name to change is declared in the YAML, unless a word of code
+// says the name is the code's ("rename the database relation handler": codeWords).
 var (
+	renameWords = []string{"rename", "renamed", "renames", "renaming"}
+	codeWords   = []string{"handler", "handlers", "method", "methods", "function", "functions", "class", "classes",
+		"variable", "variables", "module", "modules", "file", "files", "attribute", "attributes", "key", "keys",
+		"constant", "constants", "property", "properties"}
 	declarationWords = []string{"description", "descriptions", "default", "defaults"}
 	flagWords        = []string{"optional", "limit"}
 	relationKeys     = []string{"requires", "provides", "peers"}
@@ -127,11 +135,11 @@ var sectionWords = map[string]string{
 	"endpoints": linker.KindRelation, "integration": linker.KindRelation, "integrations": linker.KindRelation,
 	"action": linker.KindAction, "actions": linker.KindAction, "option": linker.KindConfig,
 	"options": linker.KindConfig, "container": linker.KindContainer, "containers": linker.KindContainer,
-	"storage": linker.KindStorage, "resource": linker.KindResource, "resources": linker.KindResource,
+	"storage": linker.KindStorage, "storages": linker.KindStorage, "resource": linker.KindResource, "resources": linker.KindResource,
 }
 
 // declarationTargets are the YAML files to lift when a subject line names a metadata field
-// (metaFieldWords), or a field of an interface's declaration and the interface (an action, config option, relation, container,
+// (metaFieldWords), or a field of an interface's declaration or a rename and the interface (an action, config option, relation, container,
 // storage or resource) or its kind ("requires type relations"): the description, the default
 // and the flags live in the YAML, and the code that handles the interface, which
 // mention-interface lifts too, does not change with them. Nil otherwise.
@@ -149,7 +157,7 @@ func (r *ranker) declarationTargets() []int {
 			}
 		}
 		kinds := map[string]bool{}
-		field := s.m.hasAny(declarationWords)
+		field := s.m.hasAny(declarationWords) || s.m.hasAny(renameWords) && !s.m.hasAny(codeWords)
 		switch {
 		case field:
 			for w, k := range sectionWords {

@@ -1072,6 +1072,7 @@ func TestDeclarationIntent(t *testing.T) {
 	// interface without such a word, or the word without an interface, lifts nothing.
 	rank := func(text string) Result {
 		in := demoCharm()
+		in.Charms[0].Storage = []charmyaml.Storage{{Name: "logs", Type: "filesystem", Pos: charmyaml.Pos{File: "metadata.yaml", Line: 19}}}
 		in.Mentions = []string{text}
 		return Rank(in)
 	}
@@ -1083,6 +1084,9 @@ func TestDeclarationIntent(t *testing.T) {
 		"Add optional flags to provides endpoints (#189)":      "metadata.yaml",
 		"Add assumes field to metadata (#27)":                  "metadata.yaml",
 		"Update charm summary (#167)":                          "metadata.yaml",
+		"chore: rename replicas to peers":                      "metadata.yaml",
+		"chore: rename actions to kebab-case":                  "actions.yaml",
+		"chore: rename storages to log-data":                   "metadata.yaml",
 	} {
 		if r := rank(text); r.Files[0].Path != want {
 			t.Errorf("%q: top %v, want %s", text, paths(r)[:3], want)
