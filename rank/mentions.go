@@ -32,15 +32,27 @@ type subject struct {
 	m    mentions
 }
 
-// subjectsOf parses the subject line of each text.
+// subjectsOf parses the subject line of each text. A merge commit's first line names only
+// the branch ("Merge pull request #149 from canonical/IAM-700-update-hydra-version"); the pull
+// request's title follows it ("Bump hydra to 2.2.0") and is a subject too.
 func subjectsOf(texts []string) []subject {
 	out := make([]subject, 0, len(texts))
 	for _, t := range texts {
-		line, _, _ := strings.Cut(strings.TrimSpace(t), "\n")
+		line, rest, _ := strings.Cut(strings.TrimSpace(t), "\n")
+		line = strings.TrimSpace(line)
 		out = append(out, subject{line, parseMentions([]string{line})})
+		if mergeLine.MatchString(line) {
+			title, _, _ := strings.Cut(strings.TrimSpace(rest), "\n")
+			if title = strings.TrimSpace(title); title != "" {
+				out = append(out, subject{title, parseMentions([]string{title})})
+			}
+		}
 	}
 	return out
 }
+
+// mergeLine matches the first line git and GitHub write for a merge commit.
+var mergeLine = regexp.MustCompile(`^Merge (pull request #\d+ from |branch |remote-tracking branch )`)
 
 func (m mentions) empty() bool {
 	return len(m.idents) == 0 && len(m.words) == 0 && len(m.paths) == 0

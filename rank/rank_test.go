@@ -1227,3 +1227,23 @@ func TestSkeletonCharmListed(t *testing.T) {
 		}
 	}
 }
+
+func TestMergeCommitSubject(t *testing.T) {
+	// A merge commit's subject is its pull request's title, on the line after the branch.
+	got := subjectsOf([]string{"Merge pull request #149 from canonical/IAM-700-update-hydra-version\n\nBump hydra to 2.2.0\n\n* more",
+		"fix: a\nb", "Merge branch 'main' into feature"})
+	var texts []string
+	for _, s := range got {
+		texts = append(texts, s.text)
+	}
+	want := []string{"Merge pull request #149 from canonical/IAM-700-update-hydra-version", "Bump hydra to 2.2.0", "fix: a",
+		"Merge branch 'main' into feature"}
+	if !slices.Equal(texts, want) {
+		t.Errorf("subjects %q, want %q", texts, want)
+	}
+	in := demoCharm()
+	in.Mentions = []string{"Merge pull request #12 from someone/main\n\nAdd optional flags to provides endpoints"}
+	if r := Rank(in); r.Files[0].Path != "metadata.yaml" {
+		t.Errorf("top %v", paths(r)[:3])
+	}
+}
