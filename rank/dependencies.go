@@ -3,9 +3,6 @@ package rank
 import (
 	"slices"
 	"strings"
-
-	"github.com/cantrip-dev/charmcraft-map/charmyaml"
-	"github.com/cantrip-dev/charmcraft-map/linker"
 )
 
 // Dependency bumps. A subject line that updates a dependency ("Update dependency uv to
@@ -26,9 +23,10 @@ var (
 )
 
 // dependencyTargets are the YAML files to lift for a dependency bump: those with a build part
-// whose words (charmyaml Part.Words) or a `charm-libs:` entry whose library name include a word
-// of the subject line other than the verbs and "dependency" (the tool: "uv", "rust", "python";
-// the library: "certificate_transfer_interface.certificate_transfer"). Nil when the task is no dependency bump.
+// whose words (charmyaml Part.Words), or a `charm-libs:` entry whose library name, include a
+// word of the subject line other than the verbs and "dependency" (the tool: "uv", "rust",
+// "python"; the library: "certificate_transfer_interface.certificate_transfer"). Nil when the
+// task is no dependency bump.
 func (r *ranker) dependencyTargets() []int {
 	var names map[string]bool // the subject's other words
 	for _, s := range r.subjects {
@@ -100,101 +98,6 @@ func (r *ranker) buildTargets() []int {
 		}
 	}
 	return out
-}
-
-// declarationWords name a field of an interface's declaration in the charm's YAML: its
-// description or its default ("Update `resume-upgrade` action `force` description", "change
-// the default of log-level"). flagWords are a relation's flags, named with the YAML's own
-// section keys (relationKeys: "Add optional flags to provides endpoints"); said of a relation
-// by name, they are usually about its code ("make the database relation handler optional").
-//
-// renameWords rename what they name; with an interface or a kind of interface ("rename
-// storages to log-data") the name to change is declared in the YAML, unless a word of code
-// says the name is the code's ("rename the database relation handler": codeWords).
-var (
-	renameWords = []string{"rename", "renamed", "renames", "renaming"}
-	codeWords   = []string{"handler", "handlers", "method", "methods", "function", "functions", "class", "classes",
-		"variable", "variables", "module", "modules", "file", "files", "attribute", "attributes", "key", "keys",
-		"constant", "constants", "property", "properties"}
-	declarationWords = []string{"description", "descriptions", "default", "defaults"}
-	flagWords        = []string{"optional", "limit"}
-	relationKeys     = []string{"requires", "provides", "peers"}
-)
-
-// metaFieldWords are charm metadata fields that no code reads ("Update charm summary", "Add
-// assumes field to metadata"): a subject naming one edits the file holding the charm's
-// metadata.
-var metaFieldWords = []string{"summary", "assumes", "assume", "maintainer", "maintainers", "website",
-	"display_name", "min_juju_version", "charm_user"}
-
-// sectionWords name a kind of declared interface as a whole ("requires type relations",
-// "provides endpoints"), by the linker kind.
-var sectionWords = map[string]string{
-	"requires": linker.KindRelation, "provides": linker.KindRelation, "peers": linker.KindRelation,
-	"relation": linker.KindRelation, "relations": linker.KindRelation, "endpoint": linker.KindRelation,
-	"endpoints": linker.KindRelation, "integration": linker.KindRelation, "integrations": linker.KindRelation,
-	"action": linker.KindAction, "actions": linker.KindAction, "option": linker.KindConfig,
-	"options": linker.KindConfig, "container": linker.KindContainer, "containers": linker.KindContainer,
-	"storage": linker.KindStorage, "storages": linker.KindStorage, "resource": linker.KindResource, "resources": linker.KindResource,
-}
-
-// declarationTargets are the YAML files to lift when a subject line names a metadata field
-// (metaFieldWords), or a field of an interface's declaration or a rename and the interface (an action, config option, relation, container,
-// storage or resource) or its kind ("requires type relations"): the description, the default
-// and the flags live in the YAML, and the code that handles the interface, which
-// mention-interface lifts too, does not change with them. Nil otherwise.
-func (r *ranker) declarationTargets() []int {
-	var out []int
-	add := func(file string) {
-		if i, ok := r.byPath[file]; ok && !slices.Contains(out, i) && r.nodes[i].class != ClassTest {
-			out = append(out, i)
-		}
-	}
-	for _, s := range r.subjects {
-		if s.m.hasAny(metaFieldWords) {
-			for k := range r.in.Charms {
-				add(metadataYAML(&r.in.Charms[k]))
-			}
-		}
-		kinds := map[string]bool{}
-		field := s.m.hasAny(declarationWords) || s.m.hasAny(renameWords) && !s.m.hasAny(codeWords)
-		switch {
-		case field:
-			for w, k := range sectionWords {
-				if s.m.grams[w] {
-					kinds[k] = true
-				}
-			}
-		case s.m.hasAny(flagWords) && s.m.hasAny(relationKeys):
-			kinds[linker.KindRelation] = true
-		default:
-			continue
-		}
-		for _, d := range r.decls {
-			if d.lkind == "" || slices.Contains(declarationWords, normName(d.sym.Name)) {
-				continue // a config option named "description" is not named by the word
-			}
-			if !kinds[d.lkind] && !(field && s.m.grams[normName(d.sym.Name)]) {
-				continue
-			}
-			add(d.file)
-		}
-	}
-	slices.Sort(out)
-	return out
-}
-
-// metadataYAML is the file holding a charm's metadata: its metadata.yaml, else its
-// charmcraft.yaml.
-func metadataYAML(c *charmyaml.Charm) string {
-	for _, want := range []string{"metadata.yaml", "charmcraft.yaml"} {
-		for _, f := range c.Files {
-			if strings.HasSuffix("/"+cleanPath(f), "/"+want) {
-				return cleanPath(f)
-			}
-		}
-	}
-	return ""
 }
 
 // lift puts targets at lead times the best other file's score, naming the signal sig.

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cantrip-dev/charmcraft-map/charmyaml"
 	"github.com/cantrip-dev/charmcraft-map/pyextract"
 )
 
@@ -36,7 +37,7 @@ var (
 )
 
 // releaseNumber matches a release number: two or more dotted numbers, with an optional "v".
-var releaseNumber = regexp.MustCompile(`(?i)(^|[^\w.])v?\d+\.\d+`)
+var releaseNumber = regexp.MustCompile(`(^|[^\w.])[vV]?\d+\.\d+`)
 
 // workloadUpgrade reports a subject line about moving to a new release of the workload.
 func workloadUpgrade(s subject) bool {
@@ -68,7 +69,7 @@ func (r *ranker) pinTargets() []int {
 	}
 	for _, ch := range r.in.Charms {
 		for _, res := range ch.Resources {
-			if res.Type != "oci-image" || res.UpstreamSource == "" {
+			if !pinsImage(res) {
 				continue
 			}
 			if i, ok := r.byPath[cleanPath(res.Pos.File)]; ok && r.nodes[i].class != ClassTest && !slices.Contains(out, i) {
@@ -93,6 +94,11 @@ func pinConstant(s pyextract.Symbol) bool {
 	return strings.Contains(sig, `"revision"`) || strings.Contains(sig, `'revision'`)
 }
 
+// pinsImage reports an oci-image resource with the image it pins.
+func pinsImage(res charmyaml.Resource) bool {
+	return res.Type == "oci-image" && res.UpstreamSource != ""
+}
+
 // markPins makes the pinning symbols lead the files pinTargets lifted: the revision constant,
 // the image resource.
 func (r *ranker) markPins(pins []int) {
@@ -107,7 +113,7 @@ func (r *ranker) markPins(pins []int) {
 	}
 	for _, ch := range r.in.Charms {
 		for _, res := range ch.Resources {
-			if res.Type == "oci-image" && res.UpstreamSource != "" {
+			if pinsImage(res) {
 				r.hotSym[cleanPath(res.Pos.File)+"\x00"+SymResource+" "+res.Name] = true
 			}
 		}
