@@ -267,6 +267,12 @@ func editWhy(f rank.File, named []string) []string {
 		why = append(why, "handles the "+rel+" relation the task names")
 	}
 	add(rank.SigFocus, "focused: the agent is working on it")
+	add(rank.SigLibUpdate, "library the task refreshes")
+	add(rank.SigDependencyUpdate, "build recipe pinning the dependency the task bumps")
+	add(rank.SigBuildIntent, "build recipe, and the task is about building the charm")
+	add(rank.SigWorkloadPin, "pins the workload release the task upgrades")
+	add(rank.SigDeclarationIntent, "declares what the task changes (a description, default, flag, name or metadata field)")
+	add(rank.SigOwnLibIntent, "the charm's own library, and the task is about its library")
 	add(rank.SigMentionFile, "file named in the task ("+sig[rank.SigMentionFile].Note+")")
 	add(rank.SigMentionIdent, "defines "+sig[rank.SigMentionIdent].Note+" named in the task")
 	switch {

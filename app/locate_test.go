@@ -189,3 +189,23 @@ func TestRelationNamedByItsEvents(t *testing.T) {
 		}
 	}
 }
+
+func TestLocateNamesTheIntent(t *testing.T) {
+	// A task whose subject names a kind of change puts the file such a change edits first and
+	// says why: the image pin for a workload upgrade, the declaring YAML for a description.
+	root := filepath.Join(charmsDir, "unified")
+	for text, want := range map[string]string{
+		"Upgrade to 1.5 (#12)":                            "pins the workload release the task upgrades",
+		"Update the reindex action's timeout description": "declares what the task changes",
+	} {
+		got, _, err := runLocate(t, LocateOptions{Common: Common{Root: root}, Text: text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got.Edit) == 0 || got.Edit[0].Path != "charmcraft.yaml" || !slices.ContainsFunc(got.Edit[0].Why, func(w string) bool {
+			return strings.HasPrefix(w, want)
+		}) {
+			t.Errorf("%q: first edit pick %+v", text, got.Edit)
+		}
+	}
+}
