@@ -22,8 +22,8 @@ import (
 // others are made from), then the shortest path, then the first in byte order. The canonical
 // file takes the best score of its copies (the copy a charm imports collects the rank; a sum
 // would count one module's rank once per charm and push the shared code above the charms'
-// entry points) with that copy's signals, and names the copies (File.Copies); each copy
-// follows it in the ranking with score 0 (File.CopyOf). Files under MinCopyLines lines or
+// entry points) with that copy's signals, and names the copies (File.Copies); the copies
+// have score 0 and follow every module in the ranking (File.CopyOf). Files under MinCopyLines lines or
 // without definitions (empty __init__.py, stubs) are never copies: the same few lines in two
 // places are not one module.
 

@@ -497,12 +497,19 @@ func (r *ranker) files(a adjacency, pr, lex []float64) []File {
 			out[i].Symbols = r.yamlSymbols(r.nodes[i].path)
 		}
 	}
-	// Rank order; a copy follows its canonical file (copies.go).
+	// Rank order: every module once, then the copies (score 0; copies.go) in their canonical
+	// files' order, so that the ranking's first places are distinct modules.
 	order := make([]int, len(out))
 	for i := range order {
 		order[i] = i
 	}
 	slices.SortFunc(order, func(a, b int) int {
+		if x, y := out[a].CopyOf != "", out[b].CopyOf != ""; x != y {
+			if x {
+				return 1
+			}
+			return -1
+		}
 		ca, cb := out[canon[a]], out[canon[b]]
 		if c := cmp.Compare(cb.Score, ca.Score); c != 0 {
 			return c
