@@ -79,10 +79,14 @@ func buildType(subject string) bool {
 // buildWords name the charm's build system in a subject line: the tools charmcraft drives
 // (poetry, uv, pip, requirements, wheels), charmcraft itself, and the bases and platforms a charm
 // is built for. "build" alone counts: in charm repositories a subject saying "build" is about
-// building the charm ("Update build procedure in release workflow"); "base" and "platform"
-// alone do not ("base class", "data-platform").
+// building the charm ("Update build procedure in release workflow"); so do the CI workflows
+// and pipelines that pack and release it ("update data-platform-workflows", "Fix build
+// pipeline"), whose changes follow charmcraft's; "ci" alone does not (a CI fix is as often a
+// failing test's code). "base" and "platform" alone do not count ("base class",
+// "data-platform").
 var buildWords = []string{"build", "builds", "building", "packaging", "charmcraft", "poetry", "uv", "pip",
-	"requirements", "wheel", "wheels", "platforms", "bases", "jammy", "noble", "focal", "20.04", "22.04", "24.04"}
+	"requirements", "wheel", "wheels", "platforms", "bases", "jammy", "noble", "focal", "20.04", "22.04", "24.04",
+	"workflow", "workflows", "pipeline", "pipelines"}
 
 // buildTargets are the charmcraft.yaml files to lift when a subject line is about building the
 // charm ("Switching to poetry", "Add more platforms", "fix: bump to 22.04"): charmcraft.yaml is
