@@ -56,6 +56,23 @@ var (
 	rotateSecretKey = Action{Name: "rotate-secret-key", Description: "Rotate the secret key; users must log in again."}
 )
 
+// AppFramework is the 12-factor framework extension the charm uses ("flask-framework"), or "".
+func (c *Charm) AppFramework() string {
+	for _, e := range c.Extensions {
+		if _, ok := frameworks[e]; ok {
+			return e
+		}
+	}
+	return ""
+}
+
+// AppIntegrations are the relation interfaces the 12-factor charm library (paas-charm) wires
+// to the workload itself, as environment variables: a 12-factor charm declares such an
+// endpoint and writes no handler for it. Every config option the charm declares is passed
+// to the workload the same way.
+var AppIntegrations = []string{"postgresql_client", "mysql_client", "mongodb_client", "redis", "s3", "saml",
+	"rabbitmq", "tracing", "smtp", "openfga", "oauth", "ldap", "http_proxy"}
+
 var frameworks = map[string]framework{
 	"flask-framework": {prefixedContainer: true, oauth: oauthOptions, actions: []Action{rotateSecretKey},
 		options: slices.Concat(gunicornOptions, []ConfigOption{

@@ -20,7 +20,9 @@
 //   - The unhandled-*/unused-* rules read the links: a declared interface with neither
 //     handlers nor reads. Lookups count as handling, so a peer relation that is only looked
 //     up is handled. Interfaces a charmcraft extension adds are the framework's business and
-//     never reported. When the charm has dynamic names the linker could not resolve, which
+//     never reported; so are, in a 12-factor charm, the relations whose interface the
+//     framework wires to the workload and every config option (passed to it as environment
+//     variables). When the charm has dynamic names the linker could not resolve, which
 //     might be the missing handler or read, these findings are graded down to info.
 //   - Unresolved dynamic names are never errors: each is an info at its site and the summary
 //     counts them.
@@ -193,7 +195,7 @@ func checkInterface(decl *charmyaml.Charm, in linker.Interface, dynamic int, add
 	switch in.Kind {
 	case linker.KindRelation:
 		rule, what = RuleUnhandledRelation, "no code observes, binds or looks up relation"
-		if extension(decl, in) != "" || len(in.Handlers)+len(in.Reads) > 0 || attachesSubordinate(decl, in) {
+		if extension(decl, in) != "" || len(in.Handlers)+len(in.Reads) > 0 || attachesSubordinate(decl, in) || appIntegration(decl, in) {
 			return
 		}
 	case linker.KindAction:
@@ -207,7 +209,7 @@ func checkInterface(decl *charmyaml.Charm, in linker.Interface, dynamic int, add
 		}
 		checkConfigIndex(decl, in, add)
 		rule, what = RuleUnusedConfig, "no code reads config option"
-		if len(in.Reads) > 0 {
+		if len(in.Reads) > 0 || decl != nil && decl.AppFramework() != "" { // a 12-factor app reads every option
 			return
 		}
 	default:
@@ -254,6 +256,16 @@ func attachesSubordinate(decl *charmyaml.Charm, in linker.Interface) bool {
 	}
 	i := slices.IndexFunc(decl.Relations, func(r charmyaml.Relation) bool { return r.Name == in.Name })
 	return i >= 0 && decl.Relations[i].Scope == "container"
+}
+
+// appIntegration reports a relation of a 12-factor charm whose interface the framework wires
+// to the workload (charmyaml.AppIntegrations): the charm declares it and handles nothing.
+func appIntegration(decl *charmyaml.Charm, in linker.Interface) bool {
+	if decl == nil || decl.AppFramework() == "" {
+		return false
+	}
+	i := slices.IndexFunc(decl.Relations, func(r charmyaml.Relation) bool { return r.Name == in.Name })
+	return i >= 0 && slices.Contains(charmyaml.AppIntegrations, decl.Relations[i].Interface)
 }
 
 // extension is the charmcraft extension that adds the interface, or "".

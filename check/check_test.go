@@ -2,6 +2,7 @@ package check
 
 import (
 	"strconv"
+	"slices"
 	"strings"
 	"testing"
 
@@ -345,5 +346,39 @@ func TestSubordinateJujuInfo(t *testing.T) {
 	}
 	if got := strings.Join(run(false), " "); got != "juju-info cos-agent" && got != "cos-agent juju-info" {
 		t.Errorf("principal: unhandled %q, want both", got)
+	}
+}
+
+func TestTwelveFactorCharm(t *testing.T) {
+	// A 12-factor charm's framework wires the endpoints of the interfaces it knows to the
+	// workload and passes every config option to it: none is reported. An endpoint of another
+	// interface, and an action without a handler, still are; without the extension, all are.
+	run := func(extensions ...string) []string {
+		charm := charmyaml.Charm{Name: "site", Dir: ".", Extensions: extensions,
+			Relations: []charmyaml.Relation{
+				{Name: "postgresql", Role: charmyaml.RoleRequires, Interface: "postgresql_client", Pos: pos("charmcraft.yaml", 30)},
+				{Name: "feed", Role: charmyaml.RoleRequires, Interface: "news_feed", Pos: pos("charmcraft.yaml", 34)},
+			},
+			Config:  []charmyaml.ConfigOption{{Name: "site_url", Type: "string", Pos: pos("charmcraft.yaml", 40)}},
+			Actions: []charmyaml.Action{{Name: "add-admin", Pos: pos("charmcraft.yaml", 50)}},
+		}
+		links := linker.Result{Charms: []linker.CharmLinks{{Name: "site", Dir: ".", Interfaces: []linker.Interface{
+			{Kind: linker.KindRelation, Name: "postgresql", Role: charmyaml.RoleRequires, Interface: "postgresql_client", File: "charmcraft.yaml", Line: 30},
+			{Kind: linker.KindRelation, Name: "feed", Role: charmyaml.RoleRequires, Interface: "news_feed", File: "charmcraft.yaml", Line: 34},
+			{Kind: linker.KindConfig, Name: "site_url", File: "charmcraft.yaml", Line: 40},
+			{Kind: linker.KindAction, Name: "add-admin", File: "charmcraft.yaml", Line: 50},
+		}}}}
+		var got []string
+		for _, d := range Run([]charmyaml.Charm{charm}, links, Options{}).Diagnostics {
+			got = append(got, d.Rule+" "+d.Subject)
+		}
+		slices.Sort(got)
+		return got
+	}
+	if got, want := run("flask-framework"), []string{"unhandled-action add-admin", "unhandled-relation feed"}; !slices.Equal(got, want) {
+		t.Errorf("12-factor: %q, want %q", got, want)
+	}
+	if got := run(); len(got) != 4 {
+		t.Errorf("plain charm: %q, want all four reported", got)
 	}
 }

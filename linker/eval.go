@@ -734,17 +734,30 @@ func (e *evaluator) mro(cls *classInfo) []*classInfo {
 	return out
 }
 
-// isCharm reports whether cls is a charm class: a base, written or resolved, is a CharmBase.
+// isCharm reports whether cls is a charm class: a base, written or resolved, is a charm base
+// (IsCharmBase).
 func (e *evaluator) isCharm(cls *classInfo) bool {
 	if cls == nil {
 		return false
 	}
 	for _, k := range e.mro(cls) {
-		for _, b := range k.sym.Bases {
-			if strings.Contains(b, "CharmBase") {
-				return true
-			}
+		if slices.ContainsFunc(k.sym.Bases, IsCharmBase) {
+			return true
 		}
 	}
 	return false
+}
+
+// IsCharmBase reports whether a base class expression, as written, is a charm base: ops'
+// CharmBase (ops.CharmBase, TypedCharmBase[Config], ...), or a framework's class named Charm
+// (paas_charm.flask.Charm: a 12-factor charm's base, installed from PyPI, not in the tree).
+func IsCharmBase(base string) bool {
+	name, _, _ := strings.Cut(base, "[")
+	if strings.Contains(name, "CharmBase") {
+		return true
+	}
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		name = name[i+1:]
+	}
+	return strings.TrimSpace(name) == "Charm"
 }

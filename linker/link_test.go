@@ -699,3 +699,31 @@ class Walker(ops.CharmBase):
 		t.Fatal("no result")
 	}
 }
+
+func TestFrameworkCharmBase(t *testing.T) {
+	// A 12-factor charm subclasses its framework's Charm (paas_charm.flask.Charm, installed
+	// from PyPI, not in the tree): it is a charm class, and its observes link.
+	c := charm("site", ".", "action:add-admin", "config:site_url")
+	cl := link1(t, c, files{"src/charm.py": `
+import ops
+import paas_charm.flask
+
+class SiteCharm(paas_charm.flask.Charm):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.framework.observe(self.on["add-admin"].action, self._add_admin)
+
+    def _add_admin(self, event):
+        event.set_results({"url": self.config.get("site_url")})
+
+if __name__ == "__main__":
+    ops.main(SiteCharm)
+`})
+	expect(t, "add-admin", handlers(cl, KindAction, "add-admin"), "action>SiteCharm._add_admin[on-index]")
+	for base, want := range map[string]bool{"ops.CharmBase": true, "TypedCharmBase[Config]": true, "paas_charm.django.Charm": true,
+		"Charm": true, "ops.Object": false, "MyCharmHelper": false, "Charmed": false} {
+		if got := IsCharmBase(base); got != want {
+			t.Errorf("IsCharmBase(%q) = %v", base, got)
+		}
+	}
+}

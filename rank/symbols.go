@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cantrip-dev/charmcraft-map/linker"
 	"github.com/cantrip-dev/charmcraft-map/pyextract"
 )
 
@@ -179,12 +180,7 @@ func isException(s pyextract.Symbol) bool {
 
 // isCharmClass reports a charm class: derived from ops' CharmBase (or TypedCharmBase[...]).
 func isCharmClass(s pyextract.Symbol) bool {
-	for _, b := range s.Bases {
-		if b, _, _ = strings.Cut(b, "["); strings.HasSuffix(b, "CharmBase") {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(s.Bases, linker.IsCharmBase)
 }
 
 func pyKindWeight(kind string) float64 {
