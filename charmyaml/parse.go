@@ -362,17 +362,32 @@ func (c *Charm) readActions(d *doc, n *yaml.Node) {
 		if isNull(e.v) {
 			w.warn(e.k.Line, "%s is empty", what)
 		}
+		var params, properties []Param
+		hasParams := false
 		for _, f := range w.entries(e.v, what) {
 			switch f.key {
 			case "description":
 				a.Description = firstLine(w.str(f, what+" description"))
 			case "required":
 				a.Required = w.strList(f, what+" required")
-			case "params":
-				for _, p := range w.entries(f.v, what+" params") {
-					a.Params = append(a.Params, Param{Name: p.key, Type: paramType(w, what, p), Pos: Pos{File: d.file, Line: p.k.Line}})
+			case "params", "properties":
+				// Juju copies an action's other keys into its JSON schema as they are, so a
+				// top-level `properties:` declares the parameters as `params:` does (params
+				// wins when both are there).
+				var ps []Param
+				for _, p := range w.entries(f.v, what+" "+f.key) {
+					ps = append(ps, Param{Name: p.key, Type: paramType(w, what, p), Pos: Pos{File: d.file, Line: p.k.Line}})
+				}
+				if f.key == "params" {
+					params, hasParams = ps, true
+				} else {
+					properties = ps
 				}
 			}
+		}
+		a.Params = params
+		if !hasParams {
+			a.Params = properties
 		}
 		c.Actions = append(c.Actions, a)
 	}

@@ -84,3 +84,19 @@ func TestCharmLibsAndUpstreamSource(t *testing.T) {
 		t.Errorf("charm-libs as a mapping: warnings %q, want %q", got, base)
 	}
 }
+
+func TestActionPropertiesAreParams(t *testing.T) {
+	// Juju copies an action's top-level `properties:` into its schema: they are its params.
+	c := Parse(Files{Dir: ".", Metadata: []byte("name: demo\n"), Actions: []byte(
+		"register:\n  properties:\n    username:\n      type: string\n    admin:\n      type: boolean\n" +
+			"both:\n  params:\n    a: {type: string}\n  properties:\n    b: {type: string}\n")})
+	got := map[string][]string{}
+	for _, a := range c.Actions {
+		for _, p := range a.Params {
+			got[a.Name] = append(got[a.Name], p.Name+":"+p.Type)
+		}
+	}
+	if !slices.Equal(got["register"], []string{"username:string", "admin:boolean"}) || !slices.Equal(got["both"], []string{"a:string"}) {
+		t.Errorf("params %v", got)
+	}
+}
