@@ -1,8 +1,8 @@
 package check
 
 import (
-	"strconv"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
