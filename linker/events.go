@@ -97,6 +97,13 @@ func norm(name string) string { return strings.ReplaceAll(name, "-", "_") }
 
 // relationParam reports whether a constructor parameter names the relation its object is
 // bound to (relation_name, relationship_name, endpoint, tracing_relation_name, ...).
+// endpointMapParam reports a keyword argument that maps roles to endpoint names
+// (endpoints=, relations=, relation_names=, endpoint_names=).
+func endpointMapParam(name string) bool {
+	n := strings.ToLower(strings.TrimLeft(name, "_"))
+	return n == "endpoints" || n == "relations" || n == "relation_names" || n == "endpoint_names"
+}
+
 func relationParam(name string) bool {
 	n := strings.ToLower(strings.TrimLeft(name, "_"))
 	return n == "relation" || n == "endpoint" || n == "endpoint_name" ||

@@ -553,8 +553,28 @@ func (l *charmLinker) endpoints(inst *instance) endpointSet {
 			out.dyn = true // relation=, endpoint= may hold a Relation object, not a name
 		}
 	}
+	// A map of roles to endpoint names handed to a library object ("endpoints={"cluster":
+	// "tempo-cluster", ...}", cosl's Coordinator): its declared names are bound to it.
+	endpointMaps := func() {
+		if inst.call == nil {
+			return
+		}
+		for i := range inst.call.Kwargs {
+			kw := &inst.call.Kwargs[i]
+			if kw.Value.Kind != pyextract.ValDict || !endpointMapParam(kw.Name) {
+				continue
+			}
+			for j := range kw.Value.Kwargs {
+				addVals("", l.eval(&kw.Value.Kwargs[j].Value, inst.at), true)
+			}
+		}
+		out.relParam = out.relParam || len(out.names) > 0
+	}
 	if inst.cls == nil {
 		if inst.call == nil {
+			return out
+		}
+		if endpointMaps(); out.relParam {
 			return out
 		}
 		for i := range inst.call.Kwargs {
@@ -599,6 +619,9 @@ func (l *charmLinker) endpoints(inst *instance) endpointSet {
 		if out.relParam {
 			break
 		}
+	}
+	if !out.relParam {
+		endpointMaps()
 	}
 	return out
 }

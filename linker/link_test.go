@@ -727,3 +727,38 @@ if __name__ == "__main__":
 		}
 	}
 }
+
+func TestEndpointMapArgument(t *testing.T) {
+	// A library object given a map of roles to endpoint names (cosl's Coordinator, installed
+	// from PyPI) binds the declared names it holds; a name the charm does not declare is not
+	// reported, since the map may list optional roles.
+	c := charm("coord", ".", "relation:tempo-cluster", "relation:s3", "relation:catalogue")
+	cl := link1(t, c, files{"src/charm.py": `
+import ops
+from coordinated_workers.coordinator import Coordinator
+
+CLUSTER = "tempo-cluster"
+
+class Coord(Coordinator):
+    pass
+
+class CoordCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.coordinator = Coord(
+            charm=self,
+            endpoints={"cluster": CLUSTER, "s3": "s3", "send-datasource": None, "tracing": "self-tracing"},
+        )
+`})
+	for _, name := range []string{"tempo-cluster", "s3"} {
+		if got := reads(cl, KindRelation, name); !strings.Contains(got, "/library/") {
+			t.Errorf("%s: reads %q, want a library binding", name, got)
+		}
+	}
+	if got := reads(cl, KindRelation, "catalogue"); got != "" {
+		t.Errorf("catalogue: reads %q, want none", got)
+	}
+	if f := findings(cl); strings.Contains(f, "self-tracing") {
+		t.Errorf("findings:\n%s", f)
+	}
+}

@@ -25,14 +25,17 @@
 //   - An `__init__` parameter is bound per object by its constructor call (following
 //     super().__init__(...), Base.__init__(self, ...) and *args forwarding); a parameter of
 //     any other function by the calls to it in the charm's code; unbound, it takes its
-//     default. Code of a charm class (a base, written or resolved, names CharmBase) runs once;
+//     default. Code of a charm class (a base, written or resolved, names CharmBase, or is a
+//     framework's Charm such as paas_charm.flask.Charm: IsCharmBase) runs once;
 //     code of any other class once per object built of it (or of a subclass), and, if no
 //     object is built, once with defaults, except in charm libraries (lib/charms/...), where
 //     classes nobody builds do not run.
 //   - A relation-bound object is one whose class's __init__ takes a relation-naming
 //     parameter (relation_name, relationship_name, relation, endpoint, *_relation_name ...);
 //     for a class from a pip package, a relation-naming keyword or a positional string that
-//     names a declared endpoint. Events observed on such an object link to its endpoint (via
+//     names a declared endpoint; for either, a map of roles to endpoints given as endpoints=
+//     or relations= (cosl's Coordinator: endpoints={"cluster": "tempo-cluster", ...}), whose
+//     declared names it binds. Events observed on such an object link to its endpoint (via
 //     "library"); its construction site is a Read of the endpoint with via "library" and the
 //     class name as Detail (a binding). A library class observing charm.on[x] with x not
 //     resolvable is taken to observe its own object's endpoint.

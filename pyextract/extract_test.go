@@ -186,13 +186,15 @@ def f():
 		{"PORT", `PORT = 5432`, ValOther, "5432"},
 		{"FSTR", `FSTR = f"{PEER}-x"`, ValFStr, "{PEER}-x"},
 		{"RAW", `RAW = b"bytes"`, ValOther, `b"bytes"`},
-		{"BIG", `BIG = {"a": 1, "b": 2}`, ValOther, `{"a": 1, "b": 2}`},
 	}
 	for _, c := range checks {
 		s := syms[c.name]
 		if s.Kind != KindConstant || s.Signature != c.sig || s.Value == nil || s.Value.Kind != c.kind || s.Value.Str != c.str {
 			t.Errorf("%s = %+v value %+v, want sig %q value %s %q", c.name, s, s.Value, c.sig, c.kind, c.str)
 		}
+	}
+	if v := syms["BIG"].Value; v == nil || v.Kind != ValDict || v.String() != `{"a": 1, "b": 2}` || syms["BIG"].Signature != `BIG = {"a": 1, "b": 2}` {
+		t.Errorf("BIG = %+v value %+v, want a dict of a: 1, b: 2", syms["BIG"], v)
 	}
 	if v := syms["CHAIN"].Value; v.Kind != ValChain || v.Chain.String() != "consts.DB" {
 		t.Errorf("CHAIN value = %+v", v)

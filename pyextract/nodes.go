@@ -62,6 +62,8 @@ const (
 	kWith
 	kFor
 	kWhile
+	kDictionary
+	kPair
 )
 
 // namedKinds maps the grammar's named node types to kinds.
@@ -110,6 +112,8 @@ var namedKinds = map[string]nodeKind{
 	"with_statement":           kWith,
 	"for_statement":            kFor,
 	"while_statement":          kWhile,
+	"dictionary":               kDictionary,
+	"pair":                     kPair,
 }
 
 // kinds is indexed by grammar symbol. Only named symbols get a kind, so the anonymous
@@ -138,6 +142,7 @@ var (
 	fBody           = fieldID("body")
 	fDefinition     = fieldID("definition")
 	fFunction       = fieldID("function")
+	fKey            = fieldID("key")
 	fLeft           = fieldID("left")
 	fModuleName     = fieldID("module_name")
 	fName           = fieldID("name")

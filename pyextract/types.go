@@ -123,6 +123,7 @@ const (
 	ValChain = "chain" // a name or attribute chain: PEER, self.relation_name, consts.DB
 	ValCall  = "call"  // a call: Cls(self, "db", relation_name=X)
 	ValFStr  = "fstr"  // an f-string; Str holds its text with {...} kept
+	ValDict  = "dict"  // a dict display {k: v}: Kwargs holds its pairs, Name the key when it is a plain string literal (else "")
 	ValOther = "other" // anything else (numbers, containers, expressions); Str holds short source text
 )
 
@@ -132,7 +133,7 @@ type Value struct {
 	Str    string  `json:"str,omitempty"`
 	Chain  Chain   `json:"chain,omitempty"`  // ValChain; for ValCall, the callee
 	Args   []Value `json:"args,omitempty"`   // ValCall positional arguments
-	Kwargs []Kwarg `json:"kwargs,omitempty"` // ValCall keyword arguments, in source order
+	Kwargs []Kwarg `json:"kwargs,omitempty"` // ValCall keyword arguments, ValDict pairs, in source order
 }
 
 // Kwarg is one keyword argument.

@@ -53,6 +53,16 @@ func (v Value) String() string {
 			parts = append(parts, kw.Name+"="+kw.Value.String())
 		}
 		return v.Chain.String() + "(" + strings.Join(parts, ", ") + ")"
+	case ValDict:
+		parts := make([]string, 0, len(v.Kwargs))
+		for _, kw := range v.Kwargs {
+			k := "…"
+			if kw.Name != "" {
+				k = `"` + kw.Name + `"`
+			}
+			parts = append(parts, k+": "+kw.Value.String())
+		}
+		return "{" + strings.Join(parts, ", ") + "}"
 	}
 	return v.Str
 }
@@ -64,6 +74,7 @@ func (v Value) String() string {
 //   - a name, attribute, subscript or call chain → ValChain (see chain), except that a call
 //     whose callee is a chain → ValCall with Chain = callee, Args and Kwargs (*args and
 //     **kw arguments are ValOther Args); getattr(x, "a") is the chain x.a, not a call;
+//   - a dict display → ValDict (see dictValue);
 //   - anything else → ValOther with the expression's source on one line, truncated.
 //
 // depth counts the enclosing calls and indexes already converted.
@@ -85,9 +96,31 @@ func (t *tree) value(i int32, depth int) Value {
 			if v, ok := t.callValue(i, depth); ok {
 				return v
 			}
+		case kDictionary:
+			return t.dictValue(i, depth)
 		}
 	}
 	return t.other(i)
+}
+
+// dictValue converts a dict display: its key: value pairs (up to maxArgs; ** entries and
+// comprehensions are left out) as Kwargs, each named by its key when that is a plain string
+// literal ({"cluster": "tempo-cluster"}: the endpoints a library is given by role).
+func (t *tree) dictValue(i int32, depth int) Value {
+	v := Value{Kind: ValDict}
+	for p := i + 1; p < t.nodes[i].last && len(v.Kwargs) < maxArgs; p = t.nodes[p].last {
+		if t.kind(p) != kPair {
+			continue
+		}
+		kw := Kwarg{Value: t.value(t.child(p, fValue), depth+1)}
+		if k := t.child(p, fKey); k >= 0 && t.kind(k) == kString {
+			if s, ok := t.stringValue(k); ok && s.Kind == ValStr {
+				kw.Name = s.Str
+			}
+		}
+		v.Kwargs = append(v.Kwargs, kw)
+	}
+	return v
 }
 
 // other is node i as ValOther.
