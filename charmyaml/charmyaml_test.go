@@ -981,3 +981,11 @@ func BenchmarkParse(b *testing.B) {
 		}
 	})
 }
+
+func TestExplicitlyEmptyOptions(t *testing.T) {
+	// `options: {}` says "no options" on purpose (charm templates write it): no warning.
+	c := Parse(files(".", map[string]string{MetadataFile: "name: demo\nsummary: s\ndescription: d\n", ConfigFile: "options: {}\n"}))
+	if len(c.Config) != 0 || len(c.Warnings) != 0 {
+		t.Errorf("config %+v warnings %q", c.Config, c.Warnings)
+	}
+}

@@ -322,7 +322,7 @@ func (c *Charm) readConfig(d *doc, n *yaml.Node) {
 		return
 	}
 	es := w.entries(opts.v, "options")
-	if len(es) == 0 {
+	if len(es) == 0 && isNull(opts.v) { // `options: {}` says "none" on purpose; a bare `options:` may be a slip
 		w.warn(opts.k.Line, "options is empty")
 	}
 	for _, e := range es {
