@@ -182,7 +182,7 @@ func splitWarning(w string) (file string, line int, msg string) {
 // the charm's unresolved sites that could name an interface of this kind.
 func checkInterface(decl *charmyaml.Charm, in linker.Interface, dynamic int, add func(Diagnostic)) {
 	for _, h := range in.Handlers {
-		if h.Conditional {
+		if h.Conditional && !vendoredLibrary(decl, cmp.Or(h.ObserveFile, h.File)) {
 			file, line := cmp.Or(h.ObserveFile, h.File), h.Line
 			if h.ObserveFile != "" {
 				line = h.ObserveLine
@@ -266,6 +266,19 @@ func appIntegration(decl *charmyaml.Charm, in linker.Interface) bool {
 	}
 	i := slices.IndexFunc(decl.Relations, func(r charmyaml.Relation) bool { return r.Name == in.Name })
 	return i >= 0 && slices.Contains(charmyaml.AppIntegrations, decl.Relations[i].Interface)
+}
+
+// vendoredLibrary reports a file of a charm library other than the charm's own
+// (lib/charms/<other>/...): upstream's code, which the charm's authors do not edit, so a
+// condition around its observe calls is upstream's design, not a finding here.
+func vendoredLibrary(decl *charmyaml.Charm, file string) bool {
+	segs := strings.Split(file, "/")
+	for i := 0; i+2 < len(segs); i++ {
+		if segs[i] == "lib" && segs[i+1] == "charms" {
+			return decl == nil || segs[i+2] != strings.ReplaceAll(decl.Name, "-", "_")
+		}
+	}
+	return false
 }
 
 // extension is the charmcraft extension that adds the interface, or "".

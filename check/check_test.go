@@ -382,3 +382,27 @@ func TestTwelveFactorCharm(t *testing.T) {
 		t.Errorf("plain charm: %q, want all four reported", got)
 	}
 }
+
+func TestConditionalHandlerInVendoredLibrary(t *testing.T) {
+	// A condition around an observe call in a vendored library is upstream's design: not
+	// reported. In the charm's own library and in its code, it is.
+	charm := charmyaml.Charm{Name: "demo-db", Dir: ".", Relations: []charmyaml.Relation{
+		{Name: "mesh", Role: charmyaml.RoleRequires, Interface: "service_mesh", Pos: pos("metadata.yaml", 8)}}}
+	handler := func(file string) linker.Handler {
+		return linker.Handler{Event: "relation_changed", Symbol: "X._on_changed", File: file, Line: 10, Via: linker.ViaObserve, Conditional: true}
+	}
+	links := linker.Result{Charms: []linker.CharmLinks{{Name: "demo-db", Dir: ".", Interfaces: []linker.Interface{
+		{Kind: linker.KindRelation, Name: "mesh", Role: charmyaml.RoleRequires, Interface: "service_mesh", File: "metadata.yaml", Line: 8,
+			Handlers: []linker.Handler{handler("lib/charms/istio_beacon_k8s/v0/service_mesh.py"), handler("lib/charms/demo_db/v0/api.py"), handler("src/charm.py")}},
+	}}}}
+	var got []string
+	for _, d := range Run([]charmyaml.Charm{charm}, links, Options{}).Diagnostics {
+		if d.Rule == RuleHandlerConditional {
+			got = append(got, d.File)
+		}
+	}
+	slices.Sort(got)
+	if want := []string{"lib/charms/demo_db/v0/api.py", "src/charm.py"}; !slices.Equal(got, want) {
+		t.Errorf("handler-conditional in %q, want %q", got, want)
+	}
+}

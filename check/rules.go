@@ -75,7 +75,7 @@ var Rules = []Rule{
 		"ops omits unset options that have no default, so the index raises KeyError until an operator sets it; use `config.get(\"name\")` or declare a default. Info when the read runs only under a condition (which may be the guard)."},
 	{RuleHandlerConditional, SeverityInfo,
 		"A handler is registered only under a condition.",
-		"When the condition is false the event goes unhandled; this is often intended (substrate- or feature-specific code) but worth knowing when the interface looks unhandled."},
+		"When the condition is false the event goes unhandled; this is often intended (substrate- or feature-specific code) but worth knowing when the interface looks unhandled. Observe calls inside vendored charm libraries (lib/charms/<other charm>/) are upstream's design and not reported."},
 	{RuleYAMLProblem, SeverityWarning,
 		"A charm YAML file could not be read completely.",
 		"What could not be read is missing from the declarations, so other rules may report code that uses it as undeclared."},
