@@ -23,6 +23,10 @@ const (
 	aEvent                 // a charm event: str = event attribute, key = on[key] or ""
 	aObjOn                 // obj.on
 	aObjEvent              // an event of an object: str = event attribute
+	// aUnknown is an argument a call passes whose value the linker cannot tell: it stands
+	// for the parameter, so that the parameter's default is not taken instead (a relation
+	// name passed on from a caller nobody constructs is not the default "remote").
+	aUnknown
 )
 
 // aval is an abstract value.
@@ -546,9 +550,15 @@ func isSplat(v pyextract.Value) bool {
 // argFor evaluates the argument of call for parameter i (p) of a method (parameter 0 is
 // self); skip positional arguments are dropped first (an explicit self).
 func (e *evaluator) argFor(call *pyextract.Value, at *ctx, skip, i int, p pyextract.Param) []aval {
+	passed := func(out []aval) []aval {
+		if len(out) == 0 {
+			return []aval{{kind: aUnknown}}
+		}
+		return out
+	}
 	for k := range call.Kwargs {
 		if call.Kwargs[k].Name == p.Name {
-			return e.eval(&call.Kwargs[k].Value, at)
+			return passed(e.eval(&call.Kwargs[k].Value, at))
 		}
 	}
 	for j := skip; j < len(call.Args); j++ {
@@ -556,7 +566,7 @@ func (e *evaluator) argFor(call *pyextract.Value, at *ctx, skip, i int, p pyextr
 			return nil // *args: positions unknown
 		}
 		if j-skip == i-1 {
-			return e.eval(&call.Args[j], at)
+			return passed(e.eval(&call.Args[j], at))
 		}
 	}
 	return nil
@@ -611,6 +621,9 @@ func (e *evaluator) attr(a aval, name, via string) []aval {
 	case aClass:
 		if attrs, ok := e.lookupClassAttr(a.cls, name); ok {
 			return attrs
+		}
+		if nc := a.cls.file.classes[a.cls.name+"."+name]; nc != nil { // a nested class: Config.Relations
+			return []aval{{kind: aClass, cls: nc}}
 		}
 	case aModule:
 		if a.file != nil {

@@ -152,19 +152,36 @@ func (fi *fileInfo) build() {
 			fi.imports[top] = pyextract.Import{Module: top, Line: im.Line}
 		}
 	}
+	// Facts name a nested class by its own name (Relations), its symbol by the path
+	// (Config.Relations): the first nested class of each name takes its facts.
+	nested := map[string]*classInfo{}
+	for i := range fi.Symbols {
+		if s := &fi.Symbols[i]; s.Kind == pyextract.KindClass && s.Qualifier != "" {
+			bare := strings.TrimPrefix(s.Name, s.Qualifier+".")
+			if _, taken := fi.classes[bare]; !taken && nested[bare] == nil {
+				nested[bare] = fi.classes[s.Name]
+			}
+		}
+	}
+	classOf := func(name string) *classInfo {
+		if c := fi.classes[name]; c != nil {
+			return c
+		}
+		return nested[name]
+	}
 	for i := range fi.Facts.Assigns {
 		a := &fi.Facts.Assigns[i]
 		switch {
 		case a.Class == "" && a.Func == "" && len(a.Target) == 1:
 			fi.consts[a.Target[0].Name] = append(fi.consts[a.Target[0].Name], &a.Value)
 		case a.Func == "" && len(a.Target) == 1:
-			if c := fi.classes[a.Class]; c != nil {
+			if c := classOf(a.Class); c != nil {
 				ca := classAttr{a.Target[0].Name, &a.Value, a.Line}
 				c.attrs[ca.name] = append(c.attrs[ca.name], ca)
 				c.fields = append(c.fields, ca)
 			}
 		case a.Func != "" && len(a.Target) == 2 && a.Target[0].Name == "self":
-			if c := fi.classes[a.Class]; c != nil {
+			if c := classOf(a.Class); c != nil {
 				c.selfAttrs[a.Target[1].Name] = append(c.selfAttrs[a.Target[1].Name], selfAttr{a.Func, &a.Value})
 			}
 		}

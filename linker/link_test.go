@@ -762,3 +762,56 @@ class CoordCharm(ops.CharmBase):
 		t.Errorf("findings:\n%s", f)
 	}
 }
+
+func TestNestedClassConstantsAndPassedUnknowns(t *testing.T) {
+	// Config.Relations.LOGGING names a nested class's attribute. An argument passed on from a
+	// caller nobody constructs is unknown, not the parameter's default: no undeclared
+	// "remote" relation is reported for it.
+	c := charm("db", ".", "relation:logging", "relation:remote-provider")
+	cl := link1(t, c, files{
+		"src/config.py": `
+class Config:
+    class Relations:
+        LOGGING = "logging"
+`,
+		"src/remote.py": `
+from ops import Object
+
+class Remote(Object):
+    def __init__(self, charm, relation_name="remote"):
+        super().__init__(charm, relation_name)
+        self.framework.observe(charm.on[relation_name].relation_changed, self._on_changed)
+
+    def _on_changed(self, event):
+        pass
+
+class RemoteHandler:
+    def __init__(self, charm, relation_name):
+        self.charm = charm
+        self.relation_name = relation_name
+
+    def setup(self):
+        return Remote(self.charm, self.relation_name)
+`,
+		"src/charm.py": `
+import ops
+from config import Config
+from charms.loki_k8s.v0.loki_push_api import LogProxyConsumer
+
+class DbCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.logs = LogProxyConsumer(self, relation_name=Config.Relations.LOGGING)
+`})
+	if got := reads(cl, KindRelation, "logging"); !strings.Contains(got, "/library/") {
+		t.Errorf("logging: reads %q, want a library binding", got)
+	}
+	if f := findings(cl); strings.Contains(f, `remote`) && !strings.Contains(f, "remote-provider") {
+		t.Errorf("findings:\n%s", f)
+	}
+	for _, f := range cl.Findings {
+		if f.Kind == FindUndeclaredRelation {
+			t.Errorf("undeclared relation reported: %+v", f)
+		}
+	}
+}
