@@ -18,7 +18,8 @@
 //     container only when not on a VM, and only the k8s charm declares it). Unconditional uses
 //     are still reported for every charm that lacks the interface.
 //   - The unhandled-*/unused-* rules read the links: a declared interface with neither
-//     handlers nor reads. Lookups count as handling, so a peer relation that is only looked
+//     handlers nor reads. A charm directory whose code holds no charm class (a unit test's
+//     metadata.yaml fixture beside its helpers) is not held to them. Lookups count as handling, so a peer relation that is only looked
 //     up is handled. Interfaces a charmcraft extension adds are the framework's business and
 //     never reported; so are, in a 12-factor charm, the relations whose interface the
 //     framework wires to the workload and every config option (passed to it as environment
@@ -119,6 +120,9 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 				continue // shared code, serving the sibling charm that declares it (see Decisions)
 			}
 			add(findingDiagnostic(f))
+		}
+		if cl.NoCode { // no charm class: a unit test's fixture YAML, say; nothing could handle anything
+			continue
 		}
 		for _, in := range cl.Interfaces {
 			checkInterface(byDir[cl.Dir], in, dynamic[cl.Dir][in.Kind], add)

@@ -406,3 +406,18 @@ func TestConditionalHandlerInVendoredLibrary(t *testing.T) {
 		t.Errorf("handler-conditional in %q, want %q", got, want)
 	}
 }
+
+func TestCharmWithoutCode(t *testing.T) {
+	// A charm directory whose code holds no charm class is not held to the unhandled and
+	// unused rules: nothing could handle its interfaces.
+	charm := charmyaml.Charm{Name: "demo", Dir: "tests/unit", Config: []charmyaml.ConfigOption{{Name: "port", Pos: pos("tests/unit/config.yaml", 2)}}}
+	links := linker.Result{Charms: []linker.CharmLinks{{Name: "demo", Dir: "tests/unit", NoCode: true, Interfaces: []linker.Interface{
+		{Kind: linker.KindConfig, Name: "port", File: "tests/unit/config.yaml", Line: 2}}}}}
+	if d := Run([]charmyaml.Charm{charm}, links, Options{}).Diagnostics; len(d) != 0 {
+		t.Errorf("diagnostics %+v", d)
+	}
+	links.Charms[0].NoCode = false
+	if d := Run([]charmyaml.Charm{charm}, links, Options{}).Diagnostics; len(d) != 1 || d[0].Rule != RuleUnusedConfig {
+		t.Errorf("with code: diagnostics %+v", d)
+	}
+}

@@ -815,3 +815,20 @@ class DbCharm(ops.CharmBase):
 		}
 	}
 }
+
+func TestNoCharmClass(t *testing.T) {
+	// A unit test's metadata.yaml beside its helpers declares a charm no code implements.
+	c := charm("demo", "tests/unit", "config:port")
+	res := Link(Input{Charms: []charmyaml.Charm{c}, Files: files{
+		"tests/unit/__init__.py":  "",
+		"tests/unit/testbase.py":  "import unittest\n\nclass TestBase(unittest.TestCase):\n    def setUp(self):\n        pass\n",
+		"tests/unit/test_main.py": "def test_x():\n    pass\n",
+	}.parse()})
+	if !res.Charms[0].NoCode {
+		t.Error("a charm without a charm class: NoCode false")
+	}
+	real := link1(t, charm("demo", ".", "config:port"), files{"src/charm.py": "import ops\n\nclass DemoCharm(ops.CharmBase):\n    pass\n"})
+	if real.NoCode {
+		t.Error("a charm with a charm class: NoCode true")
+	}
+}

@@ -42,6 +42,7 @@ func (l *charmLinker) result() CharmLinks {
 	keys = append(keys, events...)
 
 	out := CharmLinks{Name: c.Name, Dir: c.Dir, Interfaces: make([]Interface, 0, len(keys))}
+	out.NoCode = len(l.charmCls) == 0
 	seen := map[ifaceKey]bool{}
 	for _, k := range keys {
 		if seen[k] {

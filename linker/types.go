@@ -116,6 +116,10 @@ type CharmLinks struct {
 	// Uses are code sites that name an interface the YAML does not declare, or otherwise
 	// disagree with it; check turns them into diagnostics.
 	Findings []Finding `json:"findings,omitempty"`
+	// NoCode is true when the charm's own code holds no charm class (IsCharmBase): a
+	// directory that only declares, such as a unit test's metadata.yaml fixture beside test
+	// helpers, whose interfaces no code of its own could handle.
+	NoCode bool `json:"-"`
 }
 
 // Interface is one declared (or, for lifecycle/secret/status, observed) interface.
