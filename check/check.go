@@ -19,8 +19,9 @@
 //     are still reported for every charm that lacks the interface.
 //   - The unhandled-*/unused-* rules read the links: a declared interface with neither
 //     handlers nor reads. A charm directory whose code holds no charm class (a unit test's
-//     metadata.yaml fixture beside its helpers) is not held to them. Lookups count as handling, so a peer relation that is only looked
-//     up is handled. Interfaces a charmcraft extension adds are the framework's business and
+//     metadata.yaml fixture beside its helpers) is not held to them. Lookups count as
+//     handling, so a peer relation that is only looked up is handled. Interfaces a
+//     charmcraft extension adds are the framework's business and
 //     never reported; so are, in a 12-factor charm, the relations whose interface the
 //     framework wires to the workload and every config option (passed to it as environment
 //     variables). When the charm has dynamic names the linker could not resolve, which
