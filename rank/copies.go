@@ -23,9 +23,9 @@ import (
 // file takes the best score of its copies (the copy a charm imports collects the rank; a sum
 // would count one module's rank once per charm and push the shared code above the charms'
 // entry points) with that copy's signals, and names the copies (File.Copies); the copies
-// have score 0 and follow every module in the ranking (File.CopyOf). Files under MinCopyLines lines or
-// without definitions (empty __init__.py, stubs) are never copies: the same few lines in two
-// places are not one module.
+// have score 0 and follow every module in the ranking (File.CopyOf). Files under
+// MinCopyLines lines or without definitions (empty __init__.py, stubs) are never copies: the
+// same few lines in two places are not one module.
 
 // MinCopyLines is the smallest file that can be a copy of another.
 const MinCopyLines = 10
