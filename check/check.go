@@ -187,7 +187,7 @@ func splitWarning(w string) (file string, line int, msg string) {
 // the charm's unresolved sites that could name an interface of this kind.
 func checkInterface(decl *charmyaml.Charm, in linker.Interface, dynamic int, add func(Diagnostic)) {
 	for _, h := range in.Handlers {
-		if h.Conditional && !vendoredLibrary(decl, cmp.Or(h.ObserveFile, h.File)) {
+		if h.Conditional && !h.Vendored {
 			file, line := cmp.Or(h.ObserveFile, h.File), h.Line
 			if h.ObserveFile != "" {
 				line = h.ObserveLine
@@ -266,24 +266,7 @@ func attachesSubordinate(decl *charmyaml.Charm, in linker.Interface) bool {
 // appIntegration reports a relation of a 12-factor charm whose interface the framework wires
 // to the workload (charmyaml.AppIntegrations): the charm declares it and handles nothing.
 func appIntegration(decl *charmyaml.Charm, in linker.Interface) bool {
-	if decl == nil || decl.AppFramework() == "" {
-		return false
-	}
-	i := slices.IndexFunc(decl.Relations, func(r charmyaml.Relation) bool { return r.Name == in.Name })
-	return i >= 0 && slices.Contains(charmyaml.AppIntegrations, decl.Relations[i].Interface)
-}
-
-// vendoredLibrary reports a file of a charm library other than the charm's own
-// (lib/charms/<other>/...): upstream's code, which the charm's authors do not edit, so a
-// condition around its observe calls is upstream's design, not a finding here.
-func vendoredLibrary(decl *charmyaml.Charm, file string) bool {
-	segs := strings.Split(file, "/")
-	for i := 0; i+2 < len(segs); i++ {
-		if segs[i] == "lib" && segs[i+1] == "charms" {
-			return decl == nil || segs[i+2] != strings.ReplaceAll(decl.Name, "-", "_")
-		}
-	}
-	return false
+	return decl != nil && decl.AppFramework() != "" && slices.Contains(charmyaml.AppIntegrations, in.Interface)
 }
 
 // extension is the charmcraft extension that adds the interface, or "".

@@ -388,8 +388,9 @@ func TestConditionalHandlerInVendoredLibrary(t *testing.T) {
 	// reported. In the charm's own library and in its code, it is.
 	charm := charmyaml.Charm{Name: "demo-db", Dir: ".", Relations: []charmyaml.Relation{
 		{Name: "mesh", Role: charmyaml.RoleRequires, Interface: "service_mesh", Pos: pos("metadata.yaml", 8)}}}
-	handler := func(file string) linker.Handler {
-		return linker.Handler{Event: "relation_changed", Symbol: "X._on_changed", File: file, Line: 10, Via: linker.ViaObserve, Conditional: true}
+	handler := func(file string) linker.Handler { // the linker marks lib/charms/<other charm>/ vendored
+		return linker.Handler{Event: "relation_changed", Symbol: "X._on_changed", File: file, Line: 10, Via: linker.ViaObserve, Conditional: true,
+			Vendored: strings.HasPrefix(file, "lib/charms/") && !strings.HasPrefix(file, "lib/charms/demo_db/")}
 	}
 	links := linker.Result{Charms: []linker.CharmLinks{{Name: "demo-db", Dir: ".", Interfaces: []linker.Interface{
 		{Kind: linker.KindRelation, Name: "mesh", Role: charmyaml.RoleRequires, Interface: "service_mesh", File: "metadata.yaml", Line: 8,

@@ -399,7 +399,7 @@ func (l *charmLinker) observe(fi *fileInfo, o *pyextract.Observe, c *ctx) {
 		it := l.iface(kind, name)
 		it.Handlers = append(it.Handlers, Handler{
 			Event: event, Symbol: h.Name, File: h.file.Path, Line: h.Line, Via: via,
-			ObserveFile: fi.Path, ObserveLine: o.Line, Conditional: o.Conditional,
+			ObserveFile: fi.Path, ObserveLine: o.Line, Conditional: o.Conditional, Vendored: fi.vendored,
 		})
 	}
 	for _, ev := range l.eval(&o.Event, c) {

@@ -145,6 +145,9 @@ type Handler struct {
 	ObserveFile string `json:"observe_file,omitempty"`
 	ObserveLine int    `json:"observe_line,omitempty"`
 	Conditional bool   `json:"conditional,omitempty"`
+	// Vendored is true when the observe call sits in a charm library vendored from another
+	// charm (lib/charms/<other>/): upstream's code, not the charm's to change.
+	Vendored bool `json:"-"`
 }
 
 // Site is a place in the code.

@@ -2,7 +2,6 @@ package rank
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/cantrip-dev/charmcraft-map/charmyaml"
 	"github.com/cantrip-dev/charmcraft-map/linker"
@@ -99,12 +98,5 @@ func (r *ranker) declarationTargets() []int {
 // metadataYAML is the file holding a charm's metadata: its metadata.yaml, else its
 // charmcraft.yaml.
 func metadataYAML(c *charmyaml.Charm) string {
-	for _, want := range []string{"metadata.yaml", "charmcraft.yaml"} {
-		for _, f := range c.Files {
-			if strings.HasSuffix("/"+cleanPath(f), "/"+want) {
-				return cleanPath(f)
-			}
-		}
-	}
-	return ""
+	return charmFileNamed(c, "metadata.yaml", "charmcraft.yaml")
 }

@@ -125,15 +125,23 @@ func linksOf(c *charmyaml.Charm, links linker.Result) *linker.CharmLinks {
 // defaultYAML is where an interface without a position is listed: the charm's charmcraft.yaml
 // or metadata.yaml, else its first file.
 func defaultYAML(c *charmyaml.Charm) string {
-	for _, want := range []string{"charmcraft.yaml", "metadata.yaml"} {
+	if f := charmFileNamed(c, "charmcraft.yaml", "metadata.yaml"); f != "" {
+		return f
+	}
+	if len(c.Files) > 0 {
+		return cleanPath(c.Files[0])
+	}
+	return ""
+}
+
+// charmFileNamed is the charm's first YAML file with the first of names that it has, or "".
+func charmFileNamed(c *charmyaml.Charm, names ...string) string {
+	for _, want := range names {
 		for _, f := range c.Files {
 			if strings.HasSuffix("/"+cleanPath(f), "/"+want) {
 				return cleanPath(f)
 			}
 		}
-	}
-	if len(c.Files) > 0 {
-		return cleanPath(c.Files[0])
 	}
 	return ""
 }
