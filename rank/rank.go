@@ -469,6 +469,9 @@ func (r *ranker) files(a adjacency, pr, lex []float64) []File {
 			out[i].Signals = append(out[i].Signals, Signal{Name: SigLinkHandler, Value: float64(len(h)), Note: noteOf(h)})
 		}
 	}
+	for _, i := range r.untested() {
+		mul(i, SigUntested, UntestedFactor)
+	}
 	r.liftLibraries(libs, score, mul)
 	if deps := r.dependencyTargets(); len(deps) > 0 {
 		lift(deps, DependencyUpdateLead, SigDependencyUpdate, score, mul)

@@ -1249,3 +1249,39 @@ func TestMergeCommitSubject(t *testing.T) {
 		t.Errorf("top %v", paths(r)[:3])
 	}
 }
+
+func TestUntestedModulesRiseForTestsOnlySubjects(t *testing.T) {
+	// "Add unit tests" names no code: the modules with functions that no test imports or is
+	// named after rise; the tested entry point and the constants-only module do not. A subject
+	// that names something, or fixes tests, is not tests-only.
+	rank := func(text string, extra ...pyextract.File) Result {
+		in := demoCharm()
+		in.Files = append(in.Files, extra...)
+		in.Mentions = []string{text}
+		return Rank(in)
+	}
+	lifted := func(r Result) []string {
+		var out []string
+		for _, f := range r.Files {
+			if hasSignal(f, SigUntested) {
+				out = append(out, f.Path)
+			}
+		}
+		return out
+	}
+	for _, text := range []string{"test: update unit tests", "Add integration tests (#110)", "More tests", "unit-tests"} {
+		if got := lifted(rank(text)); !slices.Equal(slices.Sorted(slices.Values(got)), []string{"src/config_render.py", "src/database.py"}) {
+			t.Errorf("%q: lifted %v", text, got)
+		}
+	}
+	named := pyFile("tests/unit/test_config_render.py", []pyextract.Symbol{fn("test_render", 3)}, nil)
+	if got := lifted(rank("Add unit tests", named)); !slices.Equal(got, []string{"src/database.py"}) {
+		t.Errorf("test_config_render.py covers config_render.py: lifted %v", got)
+	}
+	for _, text := range []string{"Fix unit tests", "add unit tests for the database relation", "test: cover src/database.py",
+		"update the backup action"} {
+		if got := lifted(rank(text)); len(got) > 0 {
+			t.Errorf("%q: lifted %v", text, got)
+		}
+	}
+}

@@ -204,6 +204,11 @@ const (
 	// other file. Held-out (session 5): actions.yaml rank 5 → 1 on the one such case of 357;
 	// no dev or held-out subject names an interface with these words otherwise.
 	DeclarationIntentLead = 1.2
+	// UntestedFactor multiplies the score of a source module with functions that no test
+	// covers (tests.go), when a subject line says only that tests change ("test: update unit
+	// tests"): new tests are written for the modules that have none, and the module is
+	// edited with them.
+	UntestedFactor = 2.0
 	// TestPenalty multiplies a test file's score.
 	TestPenalty = 0.05
 	// YAMLFactor multiplies a charm YAML file's score: the YAML declares everything and so
@@ -301,6 +306,7 @@ const (
 	SigWorkloadPin       = "workload-pin-lead"
 	SigCopies            = "copies" // the number of copies whose scores a canonical file took (copies.go)
 	SigTest              = "test-penalty"
+	SigUntested          = "untested-module"
 	SigOther             = "other-penalty"
 	SigOwnLib            = "own-lib-penalty"
 	SigOwnLibIntent      = "own-lib-intent"
