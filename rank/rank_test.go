@@ -1269,7 +1269,8 @@ func TestUntestedModulesRiseForTestsOnlySubjects(t *testing.T) {
 		}
 		return out
 	}
-	for _, text := range []string{"test: update unit tests", "Add integration tests (#110)", "More tests", "unit-tests"} {
+	for _, text := range []string{"test: update unit tests", "Add integration tests (#110)", "More tests", "unit-tests",
+		"Add missing smoke tests", "test: more coverage"} {
 		if got := lifted(rank(text)); !slices.Equal(slices.Sorted(slices.Values(got)), []string{"src/config_render.py", "src/database.py"}) {
 			t.Errorf("%q: lifted %v", text, got)
 		}

@@ -16,15 +16,23 @@ import (
 // the constant-only ones (literals.py) stay where the graph puts them.
 
 // testSubjectWords are the words a tests-only subject may have besides stopwords and a pull
-// request number; testKinds say which tests ("unit tests", "integration-test").
+// request number; testKinds say which tests ("unit tests", "integration-test"). Both hold
+// stems, as the task's words do ("coverage" → "coverag").
 var (
-	testSubjectWords = map[string]bool{"test": true, "itest": true, "coverage": true, "more": true,
-		"missing": true, "unittest": true}
-	testKinds = map[string]bool{"unit": true, "integration": true, "int": true, "functional": true,
-		"scenario": true, "e2e": true, "smoke": true}
+	testSubjectWords = stems("test", "itest", "unittest", "coverage", "missing")
+	testKinds        = stems("unit", "integration", "int", "functional", "scenario", "e2e", "smoke")
 	// fixWords: "Fix unit tests" repairs the tests of code that has them.
 	fixWords = []string{"fix", "fixed", "fixes", "fixing"}
 )
+
+// stems is the set of the words' stems.
+func stems(words ...string) map[string]bool {
+	out := make(map[string]bool, len(words))
+	for _, w := range words {
+		out[stem(w)] = true
+	}
+	return out
+}
 
 // testsOnly reports a subject line that says only that tests are added or updated.
 func testsOnly(s subject) bool {
@@ -41,8 +49,9 @@ func testsOnly(s subject) bool {
 }
 
 // untested returns, when a subject line says only that tests change, the charm's source
-// modules (not its published library, whose API its own tests pin) defining a function or method that no test file imports and no test file is named
-// after (test_<name>.py, <name>_test.py). Nil otherwise, or when the tree has no tests.
+// modules (not its published library, whose API its own tests pin) defining a function or
+// method that no test file imports and no test file is named after (test_<name>.py,
+// <name>_test.py). Nil otherwise, or when the tree has no tests.
 func (r *ranker) untested() []int {
 	if !slices.ContainsFunc(r.subjects, testsOnly) {
 		return nil
