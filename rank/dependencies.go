@@ -83,9 +83,12 @@ func buildType(subject string) bool {
 // and pipelines that pack and release it ("update data-platform-workflows", "Fix build
 // pipeline"), whose changes follow charmcraft's; "ci" alone does not (a CI fix is as often a
 // failing test's code). "base" and "platform" alone do not count ("base class",
-// "data-platform").
+// "data-platform"). The Ubuntu releases are the bases a charm is built on ("Drop bionic
+// support", "fix: bump to 22.04"), by code name and by number, from 16.04 on.
 var buildWords = []string{"build", "builds", "building", "packaging", "charmcraft", "poetry", "uv", "pip",
-	"requirements", "wheel", "wheels", "platforms", "bases", "jammy", "noble", "focal", "20.04", "22.04", "24.04",
+	"requirements", "wheel", "wheels", "platforms", "bases",
+	"xenial", "bionic", "focal", "jammy", "noble", "oracular", "plucky", "questing",
+	"16.04", "18.04", "20.04", "22.04", "24.04", "24.10", "25.04", "25.10", "26.04",
 	"workflow", "workflows", "pipeline", "pipelines"}
 
 // buildTargets are the charmcraft.yaml files to lift when a subject line is about building the

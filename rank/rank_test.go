@@ -588,7 +588,7 @@ func TestBuildIntent(t *testing.T) {
 		return r
 	}
 	for _, text := range []string{"Switching to poetry (#59)", "refactor: migrate to `uv` (#294)", "Add more platforms",
-		"[DPE-2789] update data-platform-workflows (#263)", "fix: bump to 22.04, use py310",
+		"[DPE-2789] update data-platform-workflows (#263)", "fix: bump to 22.04, use py310", "Drop bionic support. (#105)",
 		"Update build procedure in release workflow\n\n* fix the database relation"} {
 		if r := rank(text); r.Files[0].Path != "charmcraft.yaml" || !hasSignal(r.Files[0], SigBuildIntent) {
 			t.Errorf("%q: top %v", text, paths(r)[:3])
