@@ -122,6 +122,9 @@ root. Exit codes: 0 success, 1 check found errors, 2 the tool could not do its j
 	_ = root.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(
 		[]string{"text", "json", "github", "sarif"}, cobra.ShellCompDirectiveNoFileComp))
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		if textAsFlag(err) {
+			return app.Usagef("%v: a text that starts with '-' reads as flags; put -- before it (%s -- TEXT)", err, cmd.CommandPath())
+		}
 		return app.Usagef("%v (see '%s --help')", err, cmd.CommandPath())
 	})
 	bindMapFlags(root, mapOpts)
@@ -309,4 +312,19 @@ func newVersionCmd(common *app.Common, io app.IO) *cobra.Command {
 			return app.RunVersion(*common, io)
 		},
 	}
+}
+
+// textAsFlag reports an unknown-flag error whose "flag" holds white space: a task text that
+// starts with '-' ("- fix: re-enable prefixed topic names", a commit body's bullet), which
+// pflag reads as a cluster of short flags.
+func textAsFlag(err error) bool {
+	msg := err.Error()
+	var tok string
+	switch {
+	case strings.HasPrefix(msg, "unknown shorthand flag: "):
+		_, tok, _ = strings.Cut(msg, "' in ")
+	case strings.HasPrefix(msg, "unknown flag: "):
+		tok = strings.TrimPrefix(msg, "unknown flag: ")
+	}
+	return strings.ContainsAny(tok, " \t\n")
 }

@@ -123,6 +123,23 @@ func TestUnknownFlagIsOneLineUsageError(t *testing.T) {
 	}
 }
 
+// TestTextStartingWithDash: a task text that starts with '-' (a commit body's bullet) is
+// parsed as short flags; the error says to put -- before it, and with -- the text is read.
+func TestTextStartingWithDash(t *testing.T) {
+	root := filepath.Join(charmsDir, "split")
+	text := "- fix: the database relation\n- more"
+	code, out, errs := execute("locate", "--root", root, "--no-cache", text)
+	if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "put -- before it (charmcraft-map locate -- TEXT)") {
+		t.Errorf("locate %q: exit %d, stdout %q, stderr %q; want exit 2 and the -- hint", text, code, out, errs)
+	}
+	if code, _, errs = execute("locate", "--root", root, "--bogus"); code != 2 || strings.Contains(errs, "put --") {
+		t.Errorf("locate --bogus: exit %d, stderr %q; want a plain unknown-flag error", code, errs)
+	}
+	if code, out, errs = execute("locate", "--root", root, "--no-cache", "--", text); code != 0 || out == "" {
+		t.Errorf("locate -- %q: exit %d, stdout %q, stderr %q", text, code, out, errs)
+	}
+}
+
 // TestJSONErrorDocument: with --format json a failure prints the error document on stdout,
 // also when the bad flag comes before --format and stops flag parsing.
 func TestJSONErrorDocument(t *testing.T) {
