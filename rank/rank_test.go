@@ -1086,6 +1086,8 @@ func TestDeclarationIntent(t *testing.T) {
 		"Add optional flags to provides endpoints (#189)":      "metadata.yaml",
 		"Add assumes field to metadata (#27)":                  "metadata.yaml",
 		"Update charm summary (#167)":                          "metadata.yaml",
+		"fix: update docs link (#171)":                         "metadata.yaml",
+		"Update charmhub homepage (#108)":                      "metadata.yaml",
 		"chore: rename replicas to peers":                      "metadata.yaml",
 		"chore: rename actions to kebab-case":                  "actions.yaml",
 		"chore: rename storages to log-data":                   "metadata.yaml",
@@ -1108,7 +1110,7 @@ func TestDeclarationIntent(t *testing.T) {
 		t.Errorf("actions.yaml leads without a declaration word: %+v", r.Files[0])
 	}
 	for _, text := range []string{"fix the backup action when force is set", "use the default description for the charm",
-		"make the database relation handler optional",
+		"make the database relation handler optional", "docs: explain the backup action", "link the database relation",
 		"Fix backup\n\n* update the log-level default"} {
 		for _, f := range rank(text).Files {
 			if hasSignal(f, SigDeclarationIntent) {
