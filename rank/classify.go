@@ -8,10 +8,11 @@ import (
 )
 
 // otherDirs are folders of a charm directory that hold helper code rather than the charm
-// (documentation builders, dev scripts). Files there are ClassOther unless charm code imports them.
+// (documentation builders, dev scripts). Files there are ClassOther unless charm code imports
+// them; so are files in hidden folders (.github, .sphinx, .vscode: tooling).
 var otherDirs = map[string]bool{
-	"docs": true, "doc": true, "scripts": true, "script": true, "tools": true, "examples": true,
-	"hack": true, "ci": true, ".ci": true, ".github": true, "terraform": true, "spread": true,
+	"docs": true, "doc": true, "documentation": true, "scripts": true, "script": true, "tools": true,
+	"examples": true, "hack": true, "ci": true, "terraform": true, "spread": true,
 }
 
 // charmYAMLNames are the files a charm declares itself in.
@@ -26,7 +27,7 @@ var charmYAMLNames = map[string]bool{
 //   - ClassLib: under lib/charms/<name>/ unless <name> is a charm's name with '-' → '_' (its
 //     own library, which is ClassSource);
 //   - ClassSource: under a src/ folder, or anywhere in a charm directory except its top level
-//     and helper folders (docs/, scripts/, tools/ ...); with no charms at all, all other code;
+//     and helper folders (docs/, scripts/, tools/, hidden ones ...); with no charms at all, all other code;
 //   - ClassOther: everything else. Rank promotes ClassOther files that charm code imports
 //     (a monorepo's shared common/ package) to ClassSource; Classify cannot see imports.
 func Classify(p string, charms []charmyaml.Charm) string {
@@ -80,7 +81,7 @@ func Classify(p string, charms []charmyaml.Charm) string {
 		rel = p
 	}
 	first, _, nested := strings.Cut(rel, "/")
-	if !nested || otherDirs[first] {
+	if !nested || otherDirs[first] || strings.HasPrefix(first, ".") {
 		return ClassOther
 	}
 	return ClassSource

@@ -190,7 +190,8 @@ func TestClassify(t *testing.T) {
 	// A root charm: everything nested is its code except helper folders.
 	root := []charmyaml.Charm{{Name: "demo", Dir: "."}}
 	for p, want := range map[string]string{"src/charm.py": ClassSource, "lib/helpers.py": ClassSource,
-		"docs/conf.py": ClassOther, "noxfile.py": ClassOther, "lib/charms/demo/v0/x.py": ClassSource} {
+		"docs/conf.py": ClassOther, "noxfile.py": ClassOther, "lib/charms/demo/v0/x.py": ClassSource,
+		"documentation/.sphinx/update_sp.py": ClassOther, ".sphinx/build.py": ClassOther, ".github/bump.py": ClassOther} {
 		if got := Classify(p, root); got != want {
 			t.Errorf("root charm: Classify(%q) = %s, want %s", p, got, want)
 		}
