@@ -531,8 +531,8 @@ type endpointName struct {
 // endpoints returns the relations an object is bound to: the value of its class's
 // relation-naming __init__ parameter (relation_name, relationship_name, relation,
 // endpoint, ...: argument or default), else of such a self attribute; for a class not in
-// the tree, relation-naming keyword arguments and positional strings naming a declared
-// relation.
+// the tree, relation-naming keyword arguments (a bare relation= or endpoint= only with a
+// declared name) and positional strings naming a declared relation.
 func (l *charmLinker) endpoints(inst *instance) endpointSet {
 	var out endpointSet
 	addVals := func(param string, vals []aval, declaredOnly bool) {
@@ -580,7 +580,11 @@ func (l *charmLinker) endpoints(inst *instance) endpointSet {
 		for i := range inst.call.Kwargs {
 			if kw := &inst.call.Kwargs[i]; relationParam(kw.Name) {
 				out.relParam = true
-				addVals(kw.Name, l.eval(&kw.Value, inst.at), false)
+				// A bare relation= or endpoint= of a class we cannot read names other things
+				// too (an ACL tuple's relation in an authorization client: relation="member"):
+				// only a declared name binds, and an undeclared one is no finding.
+				bare := strings.TrimLeft(strings.ToLower(kw.Name), "_")
+				addVals(kw.Name, l.eval(&kw.Value, inst.at), bare == "relation" || bare == "endpoint")
 			}
 		}
 		if !out.relParam {

@@ -3,6 +3,7 @@
 import logging
 from typing import Optional
 
+import aclclient
 import ops
 
 logger = logging.getLogger(__name__)
@@ -30,6 +31,11 @@ class UpstreamHandler(ops.Object):
             return None
         secret = self._charm.model.get_secret(id=str(uri))
         return secret.get_content(refresh=True).get("token")
+
+    def may_read(self, user: str) -> bool:
+        """Whether upstream's ACL service lets user read; its "relation" is an ACL's, not Juju's."""
+        request = aclclient.CheckRequest(user=f"user:{user}", relation="reader", object="topic:events")
+        return bool(aclclient.check(request).allowed)
 
     def compression(self) -> str:
         """Compression to ask upstream for."""
