@@ -595,6 +595,12 @@ func (l *charmLinker) endpoints(inst *instance) endpointSet {
 			}
 			out.relParam = len(out.names) > 0
 		}
+		if !out.relParam {
+			if name := l.absentLibraryEndpoint(inst); name != "" {
+				out.names = append(out.names, endpointName{name, false})
+				out.relParam = true
+			}
+		}
 		return out
 	}
 	for _, k := range l.mro(inst.cls) {
@@ -628,6 +634,40 @@ func (l *charmLinker) endpoints(inst *instance) endpointSet {
 		endpointMaps()
 	}
 	return out
+}
+
+// absentLibraryEndpoint is the relation an object of a charm library that is not in the tree
+// binds by default, when that can be told: charmcraft.yaml's charm-libs fetch libraries at
+// build time, so their classes' default relation_name cannot be read, and an object built
+// with only the charm (TracingEndpointRequirer(self, protocols=[...])) would leave its
+// relation unhandled. Charm libraries are named after the interface they implement
+// (charms.tempo_coordinator_k8s.v0.tracing for "tracing"), so such an object, its class
+// imported by name from a charms.* module the tree does not hold and built with self or charm
+// first, binds the charm's one relation of that interface. "" otherwise (no such relation,
+// or several).
+func (l *charmLinker) absentLibraryEndpoint(inst *instance) string {
+	c := inst.call
+	if c == nil || len(c.Chain) != 1 || len(c.Args) == 0 || inst.at == nil || inst.at.file == nil {
+		return ""
+	}
+	if a := c.Args[0]; a.Kind != pyextract.ValChain || len(a.Chain) != 1 || (a.Chain[0].Name != "self" && a.Chain[0].Name != "charm") {
+		return ""
+	}
+	im, ok := inst.at.file.imports[c.Chain[0].Name]
+	if !ok || im.Name == "" || !strings.HasPrefix(im.Module, "charms.") || len(l.ix.modules[im.Module]) > 0 {
+		return ""
+	}
+	iface := norm(im.Module[strings.LastIndex(im.Module, ".")+1:])
+	found := ""
+	for _, r := range l.ch.Relations {
+		if r.Interface != "" && norm(r.Interface) == iface {
+			if found != "" {
+				return ""
+			}
+			found = r.Name
+		}
+	}
+	return found
 }
 
 type handlerRef struct {

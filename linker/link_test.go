@@ -363,6 +363,46 @@ class DemoCharm(ops.CharmBase):
 	expect(t, "findings", findings(cl), "")
 }
 
+func TestAbsentCharmLibraryBindsItsInterface(t *testing.T) {
+	// charmcraft.yaml's charm-libs fetch libraries at build time: the tree has no
+	// lib/charms/tempo_coordinator_k8s/v0/tracing.py, so TracingEndpointRequirer's default
+	// relation cannot be read; the library is named after the interface, and the one relation
+	// of interface "tracing" is bound. An ambiguous interface, a pip package, an object not
+	// built with the charm, and a library in the tree bind nothing this way.
+	c := charm("demo", ".", "relation:trace-sink", "relation:ingress", "relation:public-ingress", "relation:logs", "relation:database")
+	for i, iface := range []string{"tracing", "ingress", "ingress", "loki_push_api", "database"} {
+		c.Relations[i].Interface = iface
+	}
+	cl := link1(t, c, files{
+		"lib/charms/db_lib/v0/database.py": `
+class DatabaseRequires:
+    def __init__(self, charm, relation_name: str = "db"):
+        self.charm = charm
+`,
+		"src/charm.py": `
+import ops
+from charms.tempo_coordinator_k8s.v0.tracing import TracingEndpointRequirer
+from charms.traefik_k8s.v2.ingress import IngressPerAppRequirer
+from cosl.loki_push_api import LokiPushApiConsumer
+from charms.loki_k8s.v1.loki_push_api import LogProxyConsumer
+from charms.db_lib.v0.database import DatabaseRequires
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.tracing = TracingEndpointRequirer(self, protocols=["otlp_http"])
+        self.ingress = IngressPerAppRequirer(self, port=8080)
+        self.logs = LokiPushApiConsumer(self)
+        self.proxy = LogProxyConsumer(None)
+        self.db = DatabaseRequires(self)
+`,
+	})
+	expect(t, "trace-sink", reads(cl, KindRelation, "trace-sink"), "src/charm.py:11/library/TracingEndpointRequirer")
+	for _, name := range []string{"ingress", "public-ingress", "logs", "database"} {
+		expect(t, name, reads(cl, KindRelation, name), "")
+	}
+}
+
 func TestCustomOnAndFindings(t *testing.T) {
 	c := charm("demo", ".", "relation:db", "action:go(force)", "config:port", "container:app", "storage:data")
 	cl := link1(t, c, files{
