@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+	"github.com/go-git/go-git/v5/plumbing/format/index"
 )
 
 // IgnoreFile is the root-level file (gitignore syntax) listing paths to leave out of the map.
@@ -47,8 +48,10 @@ type Discovered struct {
 	Warnings []string
 }
 
-// Discover walks root and returns what to map. It honours .gitignore files at every level and
-// the root's .charmcraft-map-ignore, never descends into skipDirs or virtual environments, and
+// Discover walks root and returns what to map. It honours .gitignore files at every level as
+// git does (a file git tracks is never ignored: charms that keep the Python template's "lib/"
+// line commit their lib/charms/ anyway; the tracked files are read from the git index, only
+// when a .gitignore pattern matches; see loadTracked), the root's .charmcraft-map-ignore always, never descends into skipDirs or virtual environments, and
 // never follows a symbolic link: a linked file is taken only when its target resolves inside
 // root, and linked directories are not entered. scopes (root-relative folders) limit the Python
 // files; charm YAML is found everywhere so scoped code still links to its charm.
@@ -58,9 +61,22 @@ func Discover(root string, scopes []string) (Discovered, error) {
 	if err != nil {
 		return d, err
 	}
-	var patterns []gitignore.Pattern
+	var own, patterns []gitignore.Pattern // .charmcraft-map-ignore; the .gitignore files in force
 	if ps, err := readIgnore(filepath.Join(root, IgnoreFile), nil); err == nil {
-		patterns = append(patterns, ps...)
+		own = ps
+	}
+	var tracked *trackedSet // loaded at the first .gitignore match
+	ignored := func(parts []string, rel string, dir bool) bool {
+		if len(own) > 0 && gitignore.NewMatcher(own).Match(parts, dir) {
+			return true
+		}
+		if len(patterns) == 0 || !gitignore.NewMatcher(patterns).Match(parts, dir) {
+			return false
+		}
+		if tracked == nil {
+			tracked = loadTracked(realRoot)
+		}
+		return !tracked.has(rel, dir)
 	}
 	charmDirs := map[string]bool{}
 	// dirPatterns remembers how many patterns were active when a directory was entered, so
@@ -94,7 +110,7 @@ func Discover(root string, scopes []string) (Discovered, error) {
 		if e.IsDir() {
 			if rel != "." {
 				if skipDirs[e.Name()] || strings.HasSuffix(e.Name(), ".egg-info") || isVenv(p) ||
-					gitignore.NewMatcher(patterns).Match(parts, true) {
+					ignored(parts, rel, true) {
 					return fs.SkipDir
 				}
 			}
@@ -111,7 +127,7 @@ func Discover(root string, scopes []string) (Discovered, error) {
 		if !isPy && !isYAML {
 			return nil
 		}
-		if gitignore.NewMatcher(patterns).Match(parts, false) {
+		if ignored(parts, rel, false) {
 			return nil
 		}
 		if e.Type()&fs.ModeSymlink != 0 {
@@ -224,4 +240,72 @@ func unwrapPathErr(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// trackedSet holds the files git tracks under the root (root-relative) and their folders.
+type trackedSet struct{ files, dirs map[string]bool }
+
+func (t *trackedSet) has(rel string, dir bool) bool {
+	if dir {
+		return t.dirs[rel]
+	}
+	return t.files[rel]
+}
+
+// maxIndexBytes bounds the git index read (a 100,000-file repository's is about 10 MB).
+const maxIndexBytes = 64 << 20
+
+// loadTracked reads the git index of the repository whose top is realRoot: a .git folder
+// there, or a .git file pointing at one ("gitdir: ...", worktrees and submodules). A root
+// inside a repository (a charm folder of a monorepo, or a test fixture) is not looked above:
+// its .gitignore files apply as written. Without a repository, or with an index it cannot
+// read, nothing is tracked and .gitignore applies to every file.
+func loadTracked(realRoot string) (t *trackedSet) {
+	t = &trackedSet{files: map[string]bool{}, dirs: map[string]bool{}}
+	defer func() {
+		if recover() != nil { // a corrupt index never stops the map
+			t = &trackedSet{files: map[string]bool{}, dirs: map[string]bool{}}
+		}
+	}()
+	var gitDir string
+	g := filepath.Join(realRoot, ".git")
+	fi, err := os.Lstat(g)
+	switch {
+	case err != nil:
+		return t
+	case fi.IsDir():
+		gitDir = g
+	case fi.Mode().IsRegular() && fi.Size() < 4096:
+		if data, err := os.ReadFile(g); err == nil {
+			if d, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir:"); ok {
+				gitDir = strings.TrimSpace(d)
+				if !filepath.IsAbs(gitDir) {
+					gitDir = filepath.Join(realRoot, gitDir)
+				}
+			}
+		}
+	}
+	if gitDir == "" {
+		return t
+	}
+	f, err := os.Open(filepath.Join(gitDir, "index"))
+	if err != nil {
+		return t
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() || fi.Size() > maxIndexBytes {
+		return t
+	}
+	var idx index.Index
+	if err := index.NewDecoder(bufio.NewReader(f)).Decode(&idx); err != nil {
+		return t
+	}
+	for _, e := range idx.Entries {
+		rel := e.Name
+		t.files[rel] = true
+		for d := path.Dir(rel); d != "." && !t.dirs[d]; d = path.Dir(d) {
+			t.dirs[d] = true
+		}
+	}
+	return t
 }

@@ -1,0 +1,73 @@
+package repomap
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/go-git/go-git/v5/plumbing/format/index"
+)
+
+// writeIndex writes a git index tracking paths into root/.git.
+func writeIndex(t *testing.T, root string, paths ...string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Join(root, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	idx := &index.Index{Version: 2}
+	for _, p := range paths {
+		idx.Entries = append(idx.Entries, &index.Entry{Name: p})
+	}
+	f, err := os.Create(filepath.Join(root, ".git", "index"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := index.NewEncoder(f).Encode(idx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestTrackedFilesAreNotGitignored: git ignores only untracked files, so a charm that keeps the
+// Python template's "lib/" line in .gitignore and commits lib/charms/ anyway has its libraries
+// mapped; untracked files there, and .charmcraft-map-ignore, still leave files out. A root
+// with no repository of its own reads .gitignore as written.
+func TestTrackedFilesAreNotGitignored(t *testing.T) {
+	files := map[string]string{
+		"metadata.yaml":                 smallCharm,
+		"src/charm.py":                  smallPy,
+		".gitignore":                    "lib/\n*.gen.py\n",
+		IgnoreFile:                      "src/skip.py\n",
+		"lib/charms/demo/v0/client.py":  "X = 1\n",
+		"lib/charms/demo/v0/scratch.py": "Y = 1\n",
+		"src/models.gen.py":             "Z = 1\n",
+		"src/skip.py":                   "W = 1\n",
+	}
+	plain := writeTree(t, files)
+	d, err := Discover(plain, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"src/charm.py"}; !slices.Equal(d.Python, want) {
+		t.Errorf("no repository: Python = %v, want %v", d.Python, want)
+	}
+
+	repo := writeTree(t, files)
+	writeIndex(t, repo, ".gitignore", "lib/charms/demo/v0/client.py", "metadata.yaml", "src/charm.py", "src/models.gen.py", "src/skip.py")
+	d, err = Discover(repo, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"lib/charms/demo/v0/client.py", "src/charm.py", "src/models.gen.py"}; !slices.Equal(d.Python, want) {
+		t.Errorf("repository: Python = %v, want %v", d.Python, want)
+	}
+
+	// A corrupt index is no index.
+	if err := os.WriteFile(filepath.Join(repo, ".git", "index"), []byte("DIRC\x00\x00\x00\x02garbage"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if d, err = Discover(repo, nil); err != nil || !slices.Equal(d.Python, []string{"src/charm.py"}) {
+		t.Errorf("corrupt index: Python = %v (%v), want [src/charm.py]", d.Python, err)
+	}
+}
