@@ -92,6 +92,10 @@ func kindOrder(kind string) int {
 	return 99
 }
 
+// paramKey folds a parameter or attribute name for the checks below: lower case, without
+// leading underscores (_relation_name → relation_name).
+func paramKey(name string) string { return strings.ToLower(strings.TrimLeft(name, "_")) }
+
 // norm folds a YAML name and an event-attribute name to the same key.
 func norm(name string) string { return strings.ReplaceAll(name, "-", "_") }
 
@@ -100,12 +104,12 @@ func norm(name string) string { return strings.ReplaceAll(name, "-", "_") }
 // endpointMapParam reports a keyword argument that maps roles to endpoint names
 // (endpoints=, relations=, relation_names=, endpoint_names=).
 func endpointMapParam(name string) bool {
-	n := strings.ToLower(strings.TrimLeft(name, "_"))
+	n := paramKey(name)
 	return n == "endpoints" || n == "relations" || n == "relation_names" || n == "endpoint_names"
 }
 
 func relationParam(name string) bool {
-	n := strings.ToLower(strings.TrimLeft(name, "_"))
+	n := paramKey(name)
 	return n == "relation" || n == "endpoint" || n == "endpoint_name" ||
 		strings.HasSuffix(n, "relation_name") || strings.HasSuffix(n, "relationship_name") ||
 		strings.HasSuffix(n, "_relation") || strings.HasSuffix(n, "_endpoint")

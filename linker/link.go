@@ -583,7 +583,7 @@ func (l *charmLinker) endpoints(inst *instance) endpointSet {
 				// A bare relation= or endpoint= of a class we cannot read names other things
 				// too (an ACL tuple's relation in an authorization client: relation="member"):
 				// only a declared name binds, and an undeclared one is no finding.
-				bare := strings.TrimLeft(strings.ToLower(kw.Name), "_")
+				bare := paramKey(kw.Name)
 				addVals(kw.Name, l.eval(&kw.Value, inst.at), bare == "relation" || bare == "endpoint")
 			}
 		}

@@ -27,7 +27,8 @@ var charmYAMLNames = map[string]bool{
 //   - ClassLib: under lib/charms/<name>/ unless <name> is a charm's name with '-' → '_' (its
 //     own library, which is ClassSource);
 //   - ClassSource: under a src/ folder, or anywhere in a charm directory except its top level
-//     and helper folders (docs/, scripts/, tools/, hidden ones ...); with no charms at all, all other code;
+//     and helper folders (docs/, scripts/, tools/, hidden ones ...); with no charms at all,
+//     all other code;
 //   - ClassOther: everything else. Rank promotes ClassOther files that charm code imports
 //     (a monorepo's shared common/ package) to ClassSource; Classify cannot see imports.
 func Classify(p string, charms []charmyaml.Charm) string {

@@ -37,10 +37,11 @@ var (
 var metaFieldWords = []string{"summary", "assumes", "assume", "maintainer", "maintainers", "website",
 	"display_name", "min_juju_version", "charm_user"}
 
-// charmhubWords, and docsWords with linkWords: the charm's Charmhub page is built from its metadata (summary,
-// description, website, and the `docs:` link to its documentation), so a subject about
-// Charmhub ("Update charmhub homepage", "Charmhub docs integration") or about the docs link
-// ("fix: update docs link", "docs: add link in metadata") edits the metadata file too.
+// charmhubWords, and docsWords with linkWords: the charm's Charmhub page is built from its
+// metadata (summary, description, website, and the `docs:` link to its documentation), so a
+// subject about Charmhub ("Update charmhub homepage", "Charmhub docs integration") or about
+// the docs link ("fix: update docs link", "docs: add link in metadata") edits the metadata
+// file too.
 var (
 	charmhubWords = []string{"charmhub"}
 	docsWords     = []string{"doc", "docs", "documentation"}

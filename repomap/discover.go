@@ -51,8 +51,8 @@ type Discovered struct {
 // Discover walks root and returns what to map. It honours .gitignore files at every level as
 // git does (a file git tracks is never ignored: charms that keep the Python template's "lib/"
 // line commit their lib/charms/ anyway; the tracked files are read from the git index, only
-// when a .gitignore pattern matches; see loadTracked), the root's .charmcraft-map-ignore always, never descends into skipDirs or virtual environments, and
-// never follows a symbolic link: a linked file is taken only when its target resolves inside
+// when a .gitignore pattern matches; see loadTracked) and the root's .charmcraft-map-ignore
+// always, never descends into skipDirs or virtual environments, and never follows a symbolic link: a linked file is taken only when its target resolves inside
 // root, and linked directories are not entered. scopes (root-relative folders) limit the Python
 // files; charm YAML is found everywhere so scoped code still links to its charm.
 func Discover(root string, scopes []string) (Discovered, error) {
@@ -61,13 +61,14 @@ func Discover(root string, scopes []string) (Discovered, error) {
 	if err != nil {
 		return d, err
 	}
-	var own, patterns []gitignore.Pattern // .charmcraft-map-ignore; the .gitignore files in force
-	if ps, err := readIgnore(filepath.Join(root, IgnoreFile), nil); err == nil {
-		own = ps
+	var own gitignore.Matcher // .charmcraft-map-ignore
+	if ps, err := readIgnore(filepath.Join(root, IgnoreFile), nil); err == nil && len(ps) > 0 {
+		own = gitignore.NewMatcher(ps)
 	}
-	var tracked *trackedSet // loaded at the first .gitignore match
+	var patterns []gitignore.Pattern // the .gitignore files in force
+	var tracked *trackedSet          // loaded at the first .gitignore match
 	ignored := func(parts []string, rel string, dir bool) bool {
-		if len(own) > 0 && gitignore.NewMatcher(own).Match(parts, dir) {
+		if own != nil && own.Match(parts, dir) {
 			return true
 		}
 		if len(patterns) == 0 || !gitignore.NewMatcher(patterns).Match(parts, dir) {
@@ -261,10 +262,11 @@ const maxIndexBytes = 64 << 20
 // its .gitignore files apply as written. Without a repository, or with an index it cannot
 // read, nothing is tracked and .gitignore applies to every file.
 func loadTracked(realRoot string) (t *trackedSet) {
-	t = &trackedSet{files: map[string]bool{}, dirs: map[string]bool{}}
+	none := func() *trackedSet { return &trackedSet{files: map[string]bool{}, dirs: map[string]bool{}} }
+	t = none()
 	defer func() {
 		if recover() != nil { // a corrupt index never stops the map
-			t = &trackedSet{files: map[string]bool{}, dirs: map[string]bool{}}
+			t = none()
 		}
 	}()
 	var gitDir string
@@ -301,9 +303,8 @@ func loadTracked(realRoot string) (t *trackedSet) {
 		return t
 	}
 	for _, e := range idx.Entries {
-		rel := e.Name
-		t.files[rel] = true
-		for d := path.Dir(rel); d != "." && !t.dirs[d]; d = path.Dir(d) {
+		t.files[e.Name] = true
+		for d := path.Dir(e.Name); d != "." && !t.dirs[d]; d = path.Dir(d) {
 			t.dirs[d] = true
 		}
 	}
