@@ -86,7 +86,13 @@ func parseMentions(texts []string) mentions {
 	for _, text := range texts {
 		var seq []string // the text's words in order, for n-grams
 		for _, tok := range rawTokens(urlPattern.ReplaceAllString(text, " ")) {
-			if strings.Contains(tok, "/") || strings.HasSuffix(tok, ".py") || strings.HasSuffix(tok, ".yaml") {
+			// a location on the workload's machine ("/var/snap/etcd/common/var/lib/etcd"), not a
+			// file of the charm (which a leading '/' may still name: "/src/charm.py"): its
+			// words count, but not as a path, and not its system folders (systemDirs: the
+			// "lib" of /var/lib would make the text about charm libraries)
+			abs := strings.HasPrefix(tok, "/") && strings.Contains(tok[1:], "/") && !strings.HasSuffix(tok, ".py")
+			tok = strings.TrimLeft(tok, "/")
+			if !abs && (strings.Contains(tok, "/") || strings.HasSuffix(tok, ".py") || strings.HasSuffix(tok, ".yaml")) {
 				if p := strings.ToLower(strings.Trim(tok, "/")); !seenPath[p] {
 					seenPath[p] = true
 					m.paths = append(m.paths, p)
@@ -98,6 +104,9 @@ func parseMentions(texts []string) mentions {
 					m.idents[part] = true
 				}
 				ws := pyextract.SplitWords(part)
+				if abs && len(ws) == 1 && systemDirs[ws[0]] {
+					continue
+				}
 				seq = append(seq, ws...)
 			}
 			if id := dottedIdent(tok); id != "" {
@@ -145,14 +154,24 @@ func dottedIdent(tok string) string {
 	return strings.Join(parts, "_")
 }
 
-// rawTokens returns runs of identifier, path and kebab characters, trimmed of trailing punctuation.
+// systemDirs are the standard folders of a Unix file system: in a path on the workload's
+// machine they say nothing of what the task is about.
+var systemDirs = map[string]bool{"usr": true, "var": true, "lib": true, "lib64": true, "etc": true, "opt": true,
+	"bin": true, "sbin": true, "share": true, "local": true, "tmp": true, "run": true, "srv": true, "mnt": true}
+
+// rawTokens returns runs of identifier, path and kebab characters, trimmed of punctuation
+// (a leading '/' is kept: it marks an absolute path).
 func rawTokens(text string) []string {
 	toks := strings.FieldsFunc(text, func(r rune) bool {
 		return !(r == '_' || r == '.' || r == '-' || r == '/' || unicode.IsLetter(r) || unicode.IsDigit(r))
 	})
 	out := toks[:0]
 	for _, t := range toks {
+		abs := strings.HasPrefix(t, "/")
 		if t = strings.Trim(t, ".-/"); t != "" {
+			if abs {
+				t = "/" + t
+			}
 			out = append(out, t)
 		}
 	}

@@ -1137,6 +1137,26 @@ func TestMentionsDropWebAddresses(t *testing.T) {
 	}
 }
 
+func TestMentionsOfMachinePaths(t *testing.T) {
+	// A path on the workload's machine names no file of the charm, and its system folders
+	// ("lib" of /var/lib) do not make the text about charm libraries; its own words count.
+	m := parseMentions([]string{"Add storage for data and logs\n\n- data in `/var/snap/charmed-etcd/common/var/lib/etcd`"})
+	if namesLibraries(m) {
+		t.Error("/var/lib reads as a text about libraries")
+	}
+	if len(m.paths) != 0 {
+		t.Errorf("paths %v", m.paths)
+	}
+	if !m.words["etcd"] || !m.words["snap"] || !m.words[stem("storage")] {
+		t.Errorf("the path's own words lost: %v", slices.Sorted(maps.Keys(m.words)))
+	}
+	// a file of the charm, with or without a leading "./", is still a path
+	m = parseMentions([]string{"Update lib/charms/foo/v0/bar.py, ./src/charm.py and /src/state.py"})
+	if !namesLibraries(m) || !slices.Equal(m.paths, []string{"lib/charms/foo/v0/bar.py", "src/charm.py", "src/state.py"}) {
+		t.Errorf("paths %v, libraries %v", m.paths, namesLibraries(m))
+	}
+}
+
 func TestWorkloadUpgrade(t *testing.T) {
 	// A subject about a new release of the workload lifts the files that pin it: the snap
 	// revision constant (machine) or the image resource (Kubernetes), whose pinning symbol
