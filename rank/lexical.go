@@ -10,14 +10,31 @@ import (
 // identifiers: the words of its path, of the names it defines, of the names it uses, of its
 // string literals and docstrings, of its comments (not for a vendored library) and, for a
 // YAML file, of the interfaces it declares and their descriptions and of its whole text
-// (build parts, pinned tools and their comments, at LexDocWeight). This finds the file a
+// (build parts, pinned tools and their comments, at LexDocWeight). Words are matched by stem,
+// and an inflected word also as written (LexFormWeight). This finds the file a
 // task is about when the task names neither a file nor an exact identifier ("rebalance
 // action when role not set", "job name suffix"). It returns nil without task words.
 func (r *ranker) lexical() []float64 {
 	if len(r.ment.words) == 0 {
 		return nil
 	}
+	// The query's terms: its stems, and its inflected words as written, marked with '='
+	// (LexFormWeight: "prefixed" is a term of its own beside "prefix").
 	query := slices.Sorted(maps.Keys(r.ment.words))
+	for _, w := range slices.Sorted(maps.Keys(r.ment.forms)) {
+		query = append(query, "="+w)
+	}
+	forms := map[string][]string{} // name → its inflected words, marked, computed once
+	formsOf := func(name string) []string {
+		fs, ok := forms[name]
+		if !ok {
+			for _, w := range inflectedWords(name) {
+				fs = append(fs, "="+w)
+			}
+			forms[name] = fs
+		}
+		return fs
+	}
 	qi := make(map[string]int, len(query))
 	for k, w := range query {
 		qi[w] = k
@@ -34,44 +51,52 @@ func (r *ranker) lexical() []float64 {
 	df := make([]int, len(query))
 	for i, nd := range r.nodes {
 		bag := make([]float64, len(query))
-		add := func(words []string, w float64) {
+		// add counts the words of name (words: its stems) at weight w
+		add := func(name string, words []string, w float64) {
 			for _, word := range words {
 				if k, ok := qi[word]; ok {
 					bag[k] += w
 				}
 			}
 			length[i] += w * float64(len(words))
+			if len(r.ment.forms) > 0 {
+				for _, word := range formsOf(name) {
+					if k, ok := qi[word]; ok {
+						bag[k] += w * LexFormWeight
+					}
+				}
+			}
 		}
-		add(r.words.words(nd.path), LexPathWeight)
+		add(nd.path, r.words.words(nd.path), LexPathWeight)
 		if nd.py != nil {
 			for _, id := range r.symIDs[i] {
 				if id >= 0 {
-					add(r.wordsOf(id), LexDefWeight)
+					add(r.name[id], r.wordsOf(id), LexDefWeight)
 				}
 			}
 			for _, id := range r.refIDs[i] {
-				add(r.wordsOf(id), LexRefWeight)
+				add(r.name[id], r.wordsOf(id), LexRefWeight)
 			}
 			for _, w := range nd.py.Words {
-				add(r.words.words(w), LexDocWeight)
+				add(w, r.words.words(w), LexDocWeight)
 			}
 			if nd.class != ClassLib {
 				for _, w := range nd.py.Comments {
-					add(r.words.words(w), LexDocWeight)
+					add(w, r.words.words(w), LexDocWeight)
 				}
 			}
 		}
 		for _, ws := range yamlWords[nd.path] {
 			for _, w := range ws {
-				add(r.words.words(w), LexYAMLTextWeight)
+				add(w, r.words.words(w), LexYAMLTextWeight)
 			}
 		}
 		for _, k := range r.declsOf[nd.path] {
 			if r.decls[k].lkind == "" {
 				continue // a build part: its words are in the file's text words
 			}
-			add(r.words.words(r.decls[k].sym.Name), LexDefWeight)
-			add(r.words.words(r.decls[k].doc), LexRefWeight)
+			add(r.decls[k].sym.Name, r.words.words(r.decls[k].sym.Name), LexDefWeight)
+			add(r.decls[k].doc, r.words.words(r.decls[k].doc), LexRefWeight)
 		}
 		for k, x := range bag {
 			if x > 0 {

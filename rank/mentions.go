@@ -14,6 +14,7 @@ import (
 type mentions struct {
 	idents map[string]bool // identifiers as written, e.g. "external_url", "GrafanaMetadataAppData"
 	words  map[string]bool // normalised words (lower case, stopwords dropped, plural 's' cut)
+	forms  map[string]bool // the inflected words as written, where stem changed them ("prefixed")
 	grams  map[string]bool // normalised '_'-joined runs of 1-3 words and whole tokens ("shared_db")
 	joined map[string]bool // runs of 2-3 words written together ("rolling-ops" → "rollingops"), for file stems
 	paths  []string        // tokens that look like paths or file names ("src/charm.py", "tls.py")
@@ -81,7 +82,7 @@ var urlPattern = regexp.MustCompile(`(?i)\b(?:https?|ftp)://[^\s<>()\[\]]*`)
 
 // parseMentions tokenises the task texts. Web addresses are dropped first (urlPattern).
 func parseMentions(texts []string) mentions {
-	m := mentions{idents: map[string]bool{}, words: map[string]bool{}, grams: map[string]bool{}, joined: map[string]bool{}}
+	m := mentions{idents: map[string]bool{}, words: map[string]bool{}, forms: map[string]bool{}, grams: map[string]bool{}, joined: map[string]bool{}}
 	seenPath := map[string]bool{}
 	for _, text := range texts {
 		var seq []string // the text's words in order, for n-grams
@@ -122,6 +123,9 @@ func parseMentions(texts []string) mentions {
 			}
 			if w := seq[i]; !stopwords[w] && len(w) > 1 && !isVersionWord(w) {
 				m.words[stem(w)] = true
+				if stem(w) != w {
+					m.forms[w] = true
+				}
 			}
 		}
 	}
@@ -208,6 +212,18 @@ func identWords(ident string) []string {
 	for _, w := range pyextract.SplitWords(ident) {
 		if !stopwords[w] && len(w) > 1 {
 			out = append(out, stem(w))
+		}
+	}
+	return out
+}
+
+// inflectedWords returns the words of an identifier that stem changes, as written
+// ("prefixed" of "PREFIXED", not "prefix").
+func inflectedWords(ident string) []string {
+	var out []string
+	for _, w := range pyextract.SplitWords(ident) {
+		if !stopwords[w] && len(w) > 1 && stem(w) != w {
+			out = append(out, w)
 		}
 	}
 	return out

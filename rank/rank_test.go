@@ -492,6 +492,29 @@ func TestLexicalMatchInStrings(t *testing.T) {
 	}
 }
 
+func TestLexicalMatchOfInflectedForm(t *testing.T) {
+	// Two modules match the task's stems equally ("prefix", "topic"); the one that has
+	// "prefixed" as the task writes it scores more (LexFormWeight) and ranks above the other.
+	in := demoCharm()
+	in.Files = append(in.Files,
+		pyFile("src/managers/alpha.py", []pyextract.Symbol{cls("AlphaManager", 1)}, nil),
+		pyFile("src/managers/beta.py", []pyextract.Symbol{cls("BetaManager", 1)}, nil))
+	in.Files[len(in.Files)-2].Words = []string{"prefixed", "topic"}
+	in.Files[len(in.Files)-1].Words = []string{"prefix", "topic"}
+	in.Mentions = []string{"fix: prefixed topic names"}
+	r := Rank(in)
+	form, stemOnly := fileOf(t, r, "src/managers/alpha.py"), fileOf(t, r, "src/managers/beta.py")
+	if a, b := signal(form, SigMentionWords).Value, signal(stemOnly, SigMentionWords).Value; a <= b || b == 0 {
+		t.Errorf("mention-words: the same form %v, the stem only %v", a, b)
+	}
+	// the task's stem alone ("prefix") matches both alike
+	in.Mentions = []string{"fix: prefix topic names"}
+	r = Rank(in)
+	if a, b := signal(fileOf(t, r, "src/managers/alpha.py"), SigMentionWords).Value, signal(fileOf(t, r, "src/managers/beta.py"), SigMentionWords).Value; a != b {
+		t.Errorf("mention-words for the stem: %v and %v", a, b)
+	}
+}
+
 func TestLexicalMatchInComments(t *testing.T) {
 	// A task word only a module's comments have (pyextract File.Comments) lifts it; the same
 	// comment in a vendored library does not: its comments are upstream's.
