@@ -4,6 +4,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strings"
 )
 
 // lexical scores each file against the task text with BM25 over the words of its
@@ -110,13 +111,26 @@ func (r *ranker) lexical() []float64 {
 		avg += l
 	}
 	avg /= float64(n)
+	idf := make([]float64, len(query))
+	for k := range query {
+		idf[k] = math.Log(1 + (float64(n)-float64(df[k])+0.5)/(float64(df[k])+0.5))
+	}
+	// A word as written counts by what it says beyond its stem: a form about as common as
+	// the stem ("template" beside "templat") adds nothing, a rare one ("prefixed" in one file,
+	// "prefix" in thirteen) adds the difference.
+	for k, w := range query {
+		if f, ok := strings.CutPrefix(w, "="); ok {
+			if j, ok := qi[stem(f)]; ok {
+				idf[k] = max(idf[k]-idf[j], 0)
+			}
+		}
+	}
 	out := make([]float64, n)
 	for i, bag := range tf {
 		norm := BM25K1 * (1 - BM25B + BM25B*length[i]/max(avg, 1))
 		for k, x := range bag {
 			if x > 0 {
-				idf := math.Log(1 + (float64(n)-float64(df[k])+0.5)/(float64(df[k])+0.5))
-				out[i] += idf * x * (BM25K1 + 1) / (x + norm)
+				out[i] += idf[k] * x * (BM25K1 + 1) / (x + norm)
 			}
 		}
 	}

@@ -507,6 +507,17 @@ func TestLexicalMatchOfInflectedForm(t *testing.T) {
 	if a, b := signal(form, SigMentionWords).Value, signal(stemOnly, SigMentionWords).Value; a <= b || b == 0 {
 		t.Errorf("mention-words: the same form %v, the stem only %v", a, b)
 	}
+	// a form no rarer than its stem adds nothing: "template" (stem "templat") and "quorum"
+	// (its own stem), each in one file, weigh the same
+	in.Files[len(in.Files)-2].Words = []string{"template"}
+	in.Files[len(in.Files)-1].Words = []string{"quorum"}
+	in.Mentions = []string{"template quorum"}
+	r = Rank(in)
+	if a, b := signal(fileOf(t, r, "src/managers/alpha.py"), SigMentionWords).Value, signal(fileOf(t, r, "src/managers/beta.py"), SigMentionWords).Value; a != b {
+		t.Errorf("mention-words: template %v, quorum %v", a, b)
+	}
+	in.Files[len(in.Files)-2].Words = []string{"prefixed", "topic"}
+	in.Files[len(in.Files)-1].Words = []string{"prefix", "topic"}
 	// the task's stem alone ("prefix") matches both alike
 	in.Mentions = []string{"fix: prefix topic names"}
 	r = Rank(in)
