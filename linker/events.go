@@ -108,6 +108,23 @@ func endpointMapParam(name string) bool {
 	return n == "endpoints" || n == "relations" || n == "relation_names" || n == "endpoint_names"
 }
 
+// roleNameParam reports a keyword argument that may name one more endpoint of an object
+// already bound to one (cross_model_mesh_provides_name=): a *_name none of whose words is
+// another kind of declared thing (container_name, service_name, app_name).
+func roleNameParam(name string) bool {
+	n := paramKey(name)
+	if !strings.HasSuffix(n, "_name") {
+		return false
+	}
+	for _, w := range strings.Split(n, "_") {
+		switch w {
+		case "container", "storage", "resource", "action", "config", "secret", "service", "app", "unit":
+			return false
+		}
+	}
+	return true
+}
+
 func relationParam(name string) bool {
 	n := paramKey(name)
 	return n == "relation" || n == "endpoint" || n == "endpoint_name" ||

@@ -587,6 +587,16 @@ func (l *charmLinker) endpoints(inst *instance) endpointSet {
 				addVals(kw.Name, l.eval(&kw.Value, inst.at), bare == "relation" || bare == "endpoint")
 			}
 		}
+		// Other *_name keywords that hold a declared relation's name bind it too
+		// (cross_model_mesh_provides_name="provide-cmr-mesh" beside mesh_relation_name=):
+		// a library object given several endpoints names the others by role.
+		if out.relParam {
+			for i := range inst.call.Kwargs {
+				if kw := &inst.call.Kwargs[i]; !relationParam(kw.Name) && roleNameParam(kw.Name) {
+					addVals("", l.eval(&kw.Value, inst.at), true)
+				}
+			}
+		}
 		if !out.relParam {
 			for i := range inst.call.Args {
 				if a := &inst.call.Args[i]; a.Kind == pyextract.ValStr || a.Kind == pyextract.ValChain {

@@ -403,6 +403,45 @@ class DemoCharm(ops.CharmBase):
 	}
 }
 
+func TestRoleNamesBindMoreEndpoints(t *testing.T) {
+	// A library object bound by mesh_relation_name= names its other endpoints by role
+	// (cross_model_mesh_provides_name=): a declared relation's name there binds it too; a
+	// container_name or an undeclared name binds nothing, and an object bound by no
+	// relation-naming keyword takes no role names either.
+	c := charm("demo", ".", "relation:service-mesh", "relation:provide-cmr-mesh", "relation:require-cmr-mesh",
+		"relation:workload", "relation:peers")
+	cl := link1(t, c, files{
+		"src/charm.py": `
+import ops
+from charmlibs.interfaces.service_mesh import ServiceMeshConsumer
+from charmlibs.other import Thing
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.mesh = ServiceMeshConsumer(
+            self,
+            mesh_relation_name="service-mesh",
+            cross_model_mesh_provides_name="provide-cmr-mesh",
+            cross_model_mesh_requires_name="require-cmr-mesh",
+            container_name="workload",
+            other_name="nowhere",
+        )
+        self.thing = Thing(self, peer_name="peers")
+`,
+	})
+	expect(t, "service-mesh", reads(cl, KindRelation, "service-mesh"), "src/charm.py:8/library/ServiceMeshConsumer")
+	expect(t, "provide-cmr-mesh", reads(cl, KindRelation, "provide-cmr-mesh"), "src/charm.py:8/library/ServiceMeshConsumer")
+	expect(t, "require-cmr-mesh", reads(cl, KindRelation, "require-cmr-mesh"), "src/charm.py:8/library/ServiceMeshConsumer")
+	expect(t, "workload", reads(cl, KindRelation, "workload"), "")
+	expect(t, "peers", reads(cl, KindRelation, "peers"), "")
+	for _, f := range cl.Findings {
+		if f.Subject == "nowhere" {
+			t.Errorf("an undeclared role name is a finding: %+v", f)
+		}
+	}
+}
+
 func TestCustomOnAndFindings(t *testing.T) {
 	c := charm("demo", ".", "relation:db", "action:go(force)", "config:port", "container:app", "storage:data")
 	cl := link1(t, c, files{

@@ -35,7 +35,9 @@
 //     for a class from a pip package, a relation-naming keyword or a positional string that
 //     names a declared endpoint; for either, a map of roles to endpoints given as endpoints=
 //     or relations= (cosl's Coordinator: endpoints={"cluster": "tempo-cluster", ...}), whose
-//     declared names it binds. Events observed on such an object link to its endpoint (via
+//     declared names it binds. A pip package's object bound by a relation-naming keyword also
+//     binds the declared relations its other *_name keywords hold (ServiceMeshConsumer's
+//     cross_model_mesh_provides_name=, roleNameParam). Events observed on such an object link to its endpoint (via
 //     "library"); its construction site is a Read of the endpoint with via "library" and the
 //     class name as Detail (a binding). A library class observing charm.on[x] with x not
 //     resolvable is taken to observe its own object's endpoint.
