@@ -222,11 +222,28 @@ func checkInterface(decl *charmyaml.Charm, in linker.Interface, dynamic int, add
 	}
 	d := Diagnostic{Rule: rule, Severity: ruleSeverity(rule), File: in.File, Line: in.Line, Subject: in.Name,
 		Message: fmt.Sprintf("%s %q", what, in.Name)}
-	if dynamic > 0 {
+	if pkg := featurePackage(in); pkg != nil {
+		d.Severity = SeverityInfo
+		d.Message += fmt.Sprintf(" (package %s, imported at %s:%d, is named after it and may observe it)", pkg.Detail, pkg.File, pkg.Line)
+	} else if dynamic > 0 {
 		d.Severity = SeverityInfo
 		d.Message += fmt.Sprintf(" (%s in this charm could not be resolved and may name it)", plural(dynamic, "dynamic name"))
 	}
 	add(d)
+}
+
+// featurePackage is the first import of a package named after an action that no code observes
+// (linker linkFeaturePackages: charm_refresh for pre-refresh-check), or nil.
+func featurePackage(in linker.Interface) *linker.Site {
+	if in.Kind != linker.KindAction {
+		return nil
+	}
+	for i := range in.Reads {
+		if in.Reads[i].Via == linker.ViaLibrary {
+			return &in.Reads[i]
+		}
+	}
+	return nil
 }
 
 // checkConfigIndex reports `config["x"]` reads of an option that has no default.

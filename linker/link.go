@@ -159,6 +159,7 @@ func (l *charmLinker) run() {
 	l.linkConfig()
 	l.linkParams()
 	l.linkNaming()
+	l.linkFeaturePackages()
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -442,6 +442,39 @@ class DemoCharm(ops.CharmBase):
 	}
 }
 
+func TestFeaturePackageMayObserveAction(t *testing.T) {
+	// No code observes the refresh actions, and the charm imports charm_refresh, a package
+	// from outside the tree named after them: its import is recorded as a possible observer.
+	// An observed action, an action sharing only a generic word ("check") and a package of
+	// the tree (src/backup.py) get no such read.
+	c := charm("demo", ".", "action:pre-refresh-check", "action:resume-refresh", "action:backup", "action:health-check", "action:get-status")
+	cl := link1(t, c, files{
+		"src/backup.py": `
+def run_backup():
+    pass
+`,
+		"src/charm.py": `
+import ops
+import charm_refresh
+import backup
+from status_check import health
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.framework.observe(self.on.get_status_action, self._on_status)
+
+    def _on_status(self, event):
+        pass
+`,
+	})
+	expect(t, "pre-refresh-check", reads(cl, KindAction, "pre-refresh-check"), "src/charm.py:2/library/charm_refresh")
+	expect(t, "resume-refresh", reads(cl, KindAction, "resume-refresh"), "src/charm.py:2/library/charm_refresh")
+	expect(t, "backup", reads(cl, KindAction, "backup"), "")
+	expect(t, "health-check", reads(cl, KindAction, "health-check"), "")
+	expect(t, "get-status", reads(cl, KindAction, "get-status"), "")
+}
+
 func TestCustomOnAndFindings(t *testing.T) {
 	c := charm("demo", ".", "relation:db", "action:go(force)", "config:port", "container:app", "storage:data")
 	cl := link1(t, c, files{

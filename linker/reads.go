@@ -1,6 +1,7 @@
 package linker
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/cantrip-dev/charmcraft-map/pyextract"
@@ -369,3 +370,53 @@ func (l *charmLinker) unresolvedKey(fi *fileInfo, at Site, k *pyextract.KeyAcces
 	at.Detail = k.Object.String() + "[" + k.Key.String() + "]"
 	l.unresolved = append(l.unresolved, at)
 }
+
+// linkFeaturePackages is the last resort for a declared action no code observes: a package
+// from outside the tree that the charm's code imports and that is named after a word of the
+// action (charm_refresh for pre-refresh-check, force-refresh-start and resume-refresh) may
+// observe it on the charm's behalf; its import is recorded as a read with via "library" and
+// the module as Detail, which check reports as a possibility instead of a warning.
+func (l *charmLinker) linkFeaturePackages() {
+	for _, a := range l.ch.Actions {
+		it := l.ifaces[ifaceKey{KindAction, a.Name}]
+		if it == nil || len(it.Handlers) > 0 {
+			continue
+		}
+		words := featureWords(strings.Split(a.Name, "-"))
+		if len(words) == 0 {
+			continue
+		}
+		for _, fi := range l.scope {
+			if fi.library || fi.test {
+				continue
+			}
+			seen := map[string]bool{}
+			for _, im := range fi.Imports {
+				if seen[im.Module] || len(l.ix.modules[im.Module]) > 0 {
+					continue
+				}
+				seen[im.Module] = true
+				if slices.ContainsFunc(featureWords(strings.FieldsFunc(im.Module, func(r rune) bool { return r == '.' || r == '_' })),
+					func(w string) bool { return slices.Contains(words, w) }) {
+					l.read(KindAction, a.Name, Site{File: fi.Path, Line: im.Line, Via: ViaLibrary, Detail: im.Module})
+				}
+			}
+		}
+	}
+}
+
+// featureWords are the words of a name that can name a feature: four letters or more, and
+// not a word every charm package or action has.
+func featureWords(parts []string) []string {
+	var out []string
+	for _, p := range parts {
+		p = strings.ToLower(p)
+		if len(p) >= 4 && !slices.Contains(genericWords, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+var genericWords = []string{"charm", "charms", "interfaces", "libs", "operator", "operators", "action", "actions",
+	"check", "start", "stop", "status", "list", "show", "create", "delete", "remove", "update", "info", "data"}
