@@ -63,6 +63,9 @@ type ctx struct {
 const (
 	maxDepth = 24 // nested evaluations
 	maxVals  = 32 // alternatives kept per expression
+	// maxCallerVals bounds the values a parameter takes from its callers: a helper such as
+	// get_string_config(key) is called with every option of the charm (vault: 93 calls).
+	maxCallerVals = 256
 )
 
 // evaluator evaluates expressions for one charm.

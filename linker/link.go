@@ -295,11 +295,11 @@ func (l *charmLinker) argsFromCallers(c *ctx, i int, p pyextract.Param) []aval {
 		for _, at := range l.contexts(s.file, s.cls, s.fn) {
 			out = append(out, l.argFor(s.value, at, 0, i-first+1, p)...)
 		}
-		if len(out) >= maxVals {
+		if len(out) >= maxCallerVals {
 			break
 		}
 	}
-	return limit(out)
+	return out[:min(len(out), maxCallerVals)]
 }
 
 // callsFunc reports whether the call at s calls the function of c.

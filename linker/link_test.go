@@ -647,6 +647,48 @@ class DemoCharm(ops.CharmBase):
 		`19/observe/self.on[name].relation_changed 20/config-read/self.config[f"{name}-port"]`)
 }
 
+func TestConfigHelper(t *testing.T) {
+	// A helper reads config[key] for its callers (vault's JujuFacade.get_string_config): the
+	// names the calls pass are reads of those options, in returns, arguments and conditions
+	// alike, and an undeclared one is a finding. pyextract records only some calls, so the
+	// helper's read stays a dynamic site too: another caller may pass another name.
+	c := charm("demo", ".", "config:cpu-limit", "config:log-level", "config:unread")
+	res := Link(Input{Charms: []charmyaml.Charm{c}, Files: files{
+		"src/facade.py": `
+class JujuFacade:
+    def __init__(self, charm):
+        self.charm = charm
+
+    def get_string_config(self, key: str) -> str:
+        return str(self.charm.model.config.get(key)) or ""
+`,
+		"src/charm.py": `
+import ops
+from facade import JujuFacade
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.juju_facade = JujuFacade(self)
+
+    def _limits(self):
+        if self.juju_facade.get_string_config("log-level"):
+            pass
+        return {"cpu": self.juju_facade.get_string_config("cpu-limit"), "x": self.juju_facade.get_string_config("cpu-limt")}
+`,
+	}.parse()})
+	cl := res.Charms[0]
+	expect(t, "cpu-limit", reads(cl, KindConfig, "cpu-limit"), "src/facade.py:6/config-read/get")
+	expect(t, "log-level", reads(cl, KindConfig, "log-level"), "src/facade.py:6/config-read/get")
+	expect(t, "unread", reads(cl, KindConfig, "unread"), "")
+	expect(t, "findings", findings(cl), "src/facade.py:6 undeclared-config cpu-limt")
+	var un []string
+	for _, u := range res.Unresolved {
+		un = append(un, fmt.Sprintf("%s:%d/%s", u.File, u.Line, u.Detail))
+	}
+	expect(t, "unresolved", strings.Join(un, " "), "src/facade.py:6/self.charm.model.config[key]")
+}
+
 func TestNamingFallback(t *testing.T) {
 	c := charm("demo", ".", "relation:legacy-db", "relation:used")
 	cl := link1(t, c, files{"src/charm.py": `

@@ -166,6 +166,15 @@ func (l *charmLinker) linkConfig() {
 	}
 }
 
+// isParam reports whether v is a bare name that is a parameter of the function of sc.
+func isParam(fi *fileInfo, sc pyextract.Scope, v *pyextract.Value) bool {
+	if v.Kind != pyextract.ValChain || len(v.Chain) != 1 {
+		return false
+	}
+	sym := fi.funcSyms[funcKey{sc.Class, sc.Func}]
+	return sym != nil && slices.ContainsFunc(sym.Params, func(p pyextract.Param) bool { return p.Name == v.Chain[0].Name })
+}
+
 func lastName(c pyextract.Chain) string {
 	if len(c) == 0 {
 		return ""
@@ -196,9 +205,10 @@ func (l *charmLinker) configKey(fi *fileInfo, k *pyextract.KeyAccess) {
 			continue
 		}
 		names, ok := l.strs(&k.Key, c)
-		if !ok && len(names) == 0 {
+		if !ok && len(names) == 0 || len(names) > 0 && isParam(fi, k.Scope, &k.Key) {
+			// no name known, or names from the calls of a helper (get_config(key)):
+			// pyextract records only some calls, so others may pass other names
 			l.unresolvedKey(fi, at, k)
-			continue
 		}
 		for _, n := range names {
 			if d, ok := l.lookup(KindConfig, n); ok {

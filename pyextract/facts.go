@@ -460,13 +460,13 @@ func setName(m map[string]bool, name string) map[string]bool {
 }
 
 // leanCall drops the arguments of a call whose callee looks neither like a class nor like a
-// lookup and that passes on no config-like chain: the linker only needs to know the value
-// came from that call.
+// lookup nor like a config helper and that passes on no config-like chain: the linker only
+// needs to know the value came from that call.
 func leanCall(v Value) Value {
 	if n := len(v.Chain); v.Kind == ValCall && n > 0 {
 		last := v.Chain[n-1].Name
 		fetch := last == "fetch" && n > 1 && v.Chain[n-2].Name == "resources"
-		if !isLookup(last) && !upperInitial(last) && !fetch && !passesKeyed(v) {
+		if !isLookup(last) && !upperInitial(last) && !fetch && !passesKeyed(v) && !configHelper(last) {
 			v.Args, v.Kwargs = nil, nil
 		}
 	}
@@ -560,6 +560,8 @@ func (w *factWalker) callFact(fn, args int32, name string) bool {
 		return true
 	case name == "fetch":
 		return w.lastName(w.t.child(fn, fObject)) == "resources"
+	case configHelper(name) && w.t.namedChild(args, 0) >= 0:
+		return true
 	case upperInitial(name):
 		for _, suffix := range []string{"Error", "Exception", "Status"} {
 			if strings.HasSuffix(name, suffix) {
@@ -577,6 +579,15 @@ func (w *factWalker) callFact(fn, args int32, name string) bool {
 		}
 	}
 	return false
+}
+
+// configHelper reports a function or method whose name says it reads the charm's config
+// (get_string_config, _get_config_value, config_get): charms wrap config.get(key) in such
+// helpers, and the linker takes the option names from the calls' arguments.
+func configHelper(name string) bool {
+	n := strings.ToLower(name)
+	return n != "config" && n != "load_config" && strings.Contains(n, "config") &&
+		(strings.Contains(n, "get") || strings.Contains(n, "read") || strings.Contains(n, "value"))
 }
 
 // callArgs returns the first and second arguments of a call, positional or by keyword

@@ -165,7 +165,8 @@ type Assign struct {
 
 // Call is a call that is not itself an observe call and is either a lookup (callee's last
 // name is one of LookupCalls, or x.resources.fetch), a constructor chain call (callee's last
-// name is __init__), a call passing a config-like chain as an argument (f(self.config)), or
+// name is __init__), a call passing a config-like chain as an argument (f(self.config)), a
+// call of a config helper with arguments (self.facade.get_string_config("port")), or
 // looks like a class instantiation with arguments (callee's last name starts with an
 // upper-case letter, except *Error, *Exception, *Status and raised calls). Calls assigned to
 // something appear as Assign values instead of here.
