@@ -41,6 +41,9 @@ type aval struct {
 	from *fileInfo // aModule: the file that imports it
 	self bool      // aObj/aObjOn/aObjEvent: the current self
 	dyn  bool      // aOnIdx/aEvent: the endpoint (or getattr) name could not be resolved
+	// origin is, for a string a call passed to a parameter, that call (argsFromCallers): a
+	// name read through a helper is reported where the helper is called with it.
+	origin *site
 }
 
 // instance is an object built by a call: Cls(self, relation_name="db").

@@ -293,7 +293,12 @@ func (l *charmLinker) argsFromCallers(c *ctx, i int, p pyextract.Param) []aval {
 			continue
 		}
 		for _, at := range l.contexts(s.file, s.cls, s.fn) {
-			out = append(out, l.argFor(s.value, at, 0, i-first+1, p)...)
+			for _, v := range l.argFor(s.value, at, 0, i-first+1, p) {
+				if v.kind == aStr && v.origin == nil {
+					v.origin = s
+				}
+				out = append(out, v)
+			}
 		}
 		if len(out) >= maxCallerVals {
 			break

@@ -649,9 +649,10 @@ class DemoCharm(ops.CharmBase):
 
 func TestConfigHelper(t *testing.T) {
 	// A helper reads config[key] for its callers (vault's JujuFacade.get_string_config): the
-	// names the calls pass are reads of those options, in returns, arguments and conditions
-	// alike, and an undeclared one is a finding. pyextract records only some calls, so the
-	// helper's read stays a dynamic site too: another caller may pass another name.
+	// names the calls pass are reads of those options where the calls are, in returns,
+	// arguments and conditions alike, and an undeclared one is a finding there. pyextract
+	// records only some calls, so the helper's read stays a dynamic site too: another caller
+	// may pass another name.
 	c := charm("demo", ".", "config:cpu-limit", "config:log-level", "config:unread")
 	res := Link(Input{Charms: []charmyaml.Charm{c}, Files: files{
 		"src/facade.py": `
@@ -678,10 +679,10 @@ class DemoCharm(ops.CharmBase):
 `,
 	}.parse()})
 	cl := res.Charms[0]
-	expect(t, "cpu-limit", reads(cl, KindConfig, "cpu-limit"), "src/facade.py:6/config-read/get")
-	expect(t, "log-level", reads(cl, KindConfig, "log-level"), "src/facade.py:6/config-read/get")
+	expect(t, "cpu-limit", reads(cl, KindConfig, "cpu-limit"), "src/charm.py:12/config-read/get")
+	expect(t, "log-level", reads(cl, KindConfig, "log-level"), "src/charm.py:10/config-read/get")
 	expect(t, "unread", reads(cl, KindConfig, "unread"), "")
-	expect(t, "findings", findings(cl), "src/facade.py:6 undeclared-config cpu-limt")
+	expect(t, "findings", findings(cl), "src/charm.py:12 undeclared-config cpu-limt")
 	var un []string
 	for _, u := range res.Unresolved {
 		un = append(un, fmt.Sprintf("%s:%d/%s", u.File, u.Line, u.Detail))

@@ -204,17 +204,38 @@ func (l *charmLinker) configKey(fi *fileInfo, k *pyextract.KeyAccess) {
 		if !isCfg {
 			continue
 		}
-		names, ok := l.strs(&k.Key, c)
-		if !ok && len(names) == 0 || len(names) > 0 && isParam(fi, k.Scope, &k.Key) {
+		vals := l.eval(&k.Key, c)
+		known := 0
+		for _, v := range vals {
+			if v.kind == aStr {
+				known++
+			}
+		}
+		if known == 0 || isParam(fi, k.Scope, &k.Key) {
 			// no name known, or names from the calls of a helper (get_config(key)):
 			// pyextract records only some calls, so others may pass other names
 			l.unresolvedKey(fi, at, k)
 		}
-		for _, n := range names {
-			if d, ok := l.lookup(KindConfig, n); ok {
-				l.read(KindConfig, d, at)
-			} else if !fi.vendored {
-				l.find(FindUndeclaredConfig, n, at)
+		seen := map[Site]bool{}
+		for _, v := range vals {
+			if v.kind != aStr {
+				continue
+			}
+			s, vendored := at, fi.vendored
+			if o := v.origin; o != nil { // where the helper is called with the name
+				s = Site{File: o.file.Path, Line: o.line, Symbol: symbolName(className(o.cls), o.fn), Via: ViaConfig,
+					Detail: at.Detail, Conditional: o.cond}
+				vendored = o.file.vendored
+			}
+			if s.Key = v.str; seen[s] {
+				continue
+			}
+			seen[s] = true
+			s.Key = ""
+			if d, ok := l.lookup(KindConfig, v.str); ok {
+				l.read(KindConfig, d, s)
+			} else if !vendored {
+				l.find(FindUndeclaredConfig, v.str, s)
 			}
 		}
 	}

@@ -54,10 +54,11 @@
 //     declared option on a config object ("attr"); fields of typed config classes (a charm's
 //     config_type, load_config(Cls), or a first-party *Config* class most of whose fields are
 //     options) ("field"). A key that is a parameter of its function (a helper such as
-//     get_string_config(key)) takes the names its recorded callers pass (pyextract records the
-//     calls of config helpers), and its site stays unresolved too, as other calls may pass
-//     other names. Action parameters: event.params[...] / .get(...) in a method
-//     observed for that action, Site.Key naming the parameter.
+//     get_string_config(key)) takes the names its recorded callers pass (pyextract records
+//     the calls of config helpers), each read (or finding) at its call, and the helper's
+//     site stays unresolved too, as other calls may pass other names. Action parameters:
+//     event.params[...] / .get(...) in a method observed for that action, Site.Key naming
+//     the parameter.
 //   - Findings and unresolved sites: never from vendored libraries, and unresolved sites
 //     never from any charm library (their names are parameters by design). An undeclared
 //     name given to a library parameter is a finding only when the parameter is called
