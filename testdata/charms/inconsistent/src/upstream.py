@@ -25,8 +25,16 @@ class UpstreamHandler(ops.Object):
             return None
         return relation.data[relation.app].get("address")
 
+    def get_config_value(self, key: str) -> str:
+        """An option as a string: the options read through here are read where it is called."""
+        return str(self._charm.config.get(key) or "")  # want unresolved=config-read
+
+    def batch_size(self) -> int:
+        """Messages to ask upstream for at a time; the option's name is misspelt."""
+        return int(self.get_config_value("upstream-batch") or 100)  # want check=undeclared-config
+
     def token(self) -> Optional[str]:
-        uri = self._charm.config.get("upstream-token")
+        uri = self.get_config_value("upstream-token")
         if not uri:
             return None
         secret = self._charm.model.get_secret(id=str(uri))
