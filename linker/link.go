@@ -580,9 +580,7 @@ func (l *charmLinker) endpoints(inst *instance) endpointSet {
 		if inst.call == nil {
 			return out
 		}
-		if endpointMaps(); out.relParam {
-			return out
-		}
+		endpointMaps() // and the relation-naming keywords beside the map (peer_relation=)
 		for i := range inst.call.Kwargs {
 			if kw := &inst.call.Kwargs[i]; relationParam(kw.Name) {
 				out.relParam = true
@@ -648,6 +646,15 @@ func (l *charmLinker) endpoints(inst *instance) endpointSet {
 	}
 	if !out.relParam {
 		endpointMaps()
+		if out.relParam && inst.call != nil {
+			// a subclass of a class we cannot read (cosl's Coordinator): the declared names of
+			// its relation-naming keywords beside the map bind too (peer_relation=)
+			for i := range inst.call.Kwargs {
+				if kw := &inst.call.Kwargs[i]; relationParam(kw.Name) {
+					addVals(kw.Name, l.eval(&kw.Value, inst.at), true)
+				}
+			}
+		}
 	}
 	return out
 }

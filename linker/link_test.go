@@ -886,8 +886,9 @@ if __name__ == "__main__":
 func TestEndpointMapArgument(t *testing.T) {
 	// A library object given a map of roles to endpoint names (cosl's Coordinator, installed
 	// from PyPI) binds the declared names it holds; a name the charm does not declare is not
-	// reported, since the map may list optional roles.
-	c := charm("coord", ".", "relation:tempo-cluster", "relation:s3", "relation:catalogue")
+	// reported, since the map may list optional roles. A relation-naming keyword beside the
+	// map (peer_relation=) binds its relation too.
+	c := charm("coord", ".", "relation:tempo-cluster", "relation:s3", "relation:catalogue", "relation:coord-peers", "relation:direct-peers")
 	cl := link1(t, c, files{"src/charm.py": `
 import ops
 from coordinated_workers.coordinator import Coordinator
@@ -903,9 +904,11 @@ class CoordCharm(ops.CharmBase):
         self.coordinator = Coord(
             charm=self,
             endpoints={"cluster": CLUSTER, "s3": "s3", "send-datasource": None, "tracing": "self-tracing"},
+            peer_relation="coord-peers",
         )
+        self.direct = Coordinator(charm=self, endpoints={"s3": "s3"}, peer_relation="direct-peers")
 `})
-	for _, name := range []string{"tempo-cluster", "s3"} {
+	for _, name := range []string{"tempo-cluster", "s3", "coord-peers", "direct-peers"} {
 		if got := reads(cl, KindRelation, name); !strings.Contains(got, "/library/") {
 			t.Errorf("%s: reads %q, want a library binding", name, got)
 		}
