@@ -200,7 +200,8 @@ func checkInterface(decl *charmyaml.Charm, in linker.Interface, dynamic int, add
 	switch in.Kind {
 	case linker.KindRelation:
 		rule, what = RuleUnhandledRelation, "no code observes, binds or looks up relation"
-		if extension(decl, in) != "" || len(in.Handlers)+len(in.Reads) > 0 || attachesSubordinate(decl, in) || appIntegration(decl, in) {
+		if extension(decl, in) != "" || len(in.Handlers) > 0 || attachesSubordinate(decl, in) || appIntegration(decl, in) ||
+			slices.ContainsFunc(in.Reads, func(s linker.Site) bool { return s.Via != linker.ViaPackage }) {
 			return
 		}
 	case linker.KindAction:
@@ -224,7 +225,7 @@ func checkInterface(decl *charmyaml.Charm, in linker.Interface, dynamic int, add
 		Message: fmt.Sprintf("%s %q", what, in.Name)}
 	if pkg := featurePackage(in); pkg != nil {
 		d.Severity = SeverityInfo
-		d.Message += fmt.Sprintf(" (package %s, imported at %s:%d, is named after it and may observe it)", pkg.Detail, pkg.File, pkg.Line)
+		d.Message += fmt.Sprintf(" (package %s, imported at %s:%d, is named after it and may handle it)", pkg.Detail, pkg.File, pkg.Line)
 	} else if dynamic > 0 {
 		d.Severity = SeverityInfo
 		d.Message += fmt.Sprintf(" (%s in this charm could not be resolved and may name it)", plural(dynamic, "dynamic name"))
@@ -232,14 +233,11 @@ func checkInterface(decl *charmyaml.Charm, in linker.Interface, dynamic int, add
 	add(d)
 }
 
-// featurePackage is the first import of a package named after an action that no code observes
-// (linker linkFeaturePackages: charm_refresh for pre-refresh-check), or nil.
+// featurePackage is the first import of a package named after an action or relation that no
+// code handles (linker linkFeaturePackages: charm_refresh for pre-refresh-check), or nil.
 func featurePackage(in linker.Interface) *linker.Site {
-	if in.Kind != linker.KindAction {
-		return nil
-	}
 	for i := range in.Reads {
-		if in.Reads[i].Via == linker.ViaLibrary {
+		if in.Reads[i].Via == linker.ViaPackage {
 			return &in.Reads[i]
 		}
 	}

@@ -442,12 +442,14 @@ class DemoCharm(ops.CharmBase):
 	}
 }
 
-func TestFeaturePackageMayObserveAction(t *testing.T) {
-	// No code observes the refresh actions, and the charm imports charm_refresh, a package
-	// from outside the tree named after them: its import is recorded as a possible observer.
+func TestFeaturePackageMayHandleInterface(t *testing.T) {
+	// No code observes the refresh actions or handles the refresh-v-three relation, and the
+	// charm imports charm_refresh, a package from outside the tree named after them: its
+	// import is recorded as a possible handler.
 	// An observed action, an action sharing only a generic word ("check") and a package of
 	// the tree (src/backup.py) get no such read.
-	c := charm("demo", ".", "action:pre-refresh-check", "action:resume-refresh", "action:backup", "action:health-check", "action:get-status")
+	c := charm("demo", ".", "action:pre-refresh-check", "action:resume-refresh", "action:backup", "action:health-check", "action:get-status",
+		"relation:refresh-v-three", "relation:refresh-peers")
 	cl := link1(t, c, files{
 		"src/backup.py": `
 def run_backup():
@@ -465,14 +467,17 @@ class DemoCharm(ops.CharmBase):
         self.framework.observe(self.on.get_status_action, self._on_status)
 
     def _on_status(self, event):
-        pass
+        self.model.get_relation("refresh-peers")
 `,
 	})
-	expect(t, "pre-refresh-check", reads(cl, KindAction, "pre-refresh-check"), "src/charm.py:2/library/charm_refresh")
-	expect(t, "resume-refresh", reads(cl, KindAction, "resume-refresh"), "src/charm.py:2/library/charm_refresh")
+	expect(t, "pre-refresh-check", reads(cl, KindAction, "pre-refresh-check"), "src/charm.py:2/package/charm_refresh")
+	expect(t, "resume-refresh", reads(cl, KindAction, "resume-refresh"), "src/charm.py:2/package/charm_refresh")
 	expect(t, "backup", reads(cl, KindAction, "backup"), "")
 	expect(t, "health-check", reads(cl, KindAction, "health-check"), "")
 	expect(t, "get-status", reads(cl, KindAction, "get-status"), "")
+	// a relation too, unless the code looks it up
+	expect(t, "refresh-v-three", reads(cl, KindRelation, "refresh-v-three"), "src/charm.py:2/package/charm_refresh")
+	expect(t, "refresh-peers", reads(cl, KindRelation, "refresh-peers"), "src/charm.py:12/lookup/")
 }
 
 func TestCustomOnAndFindings(t *testing.T) {

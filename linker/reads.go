@@ -402,18 +402,26 @@ func (l *charmLinker) unresolvedKey(fi *fileInfo, at Site, k *pyextract.KeyAcces
 	l.unresolved = append(l.unresolved, at)
 }
 
-// linkFeaturePackages is the last resort for a declared action no code observes: a package
-// from outside the tree that the charm's code imports and that is named after a word of the
-// action (charm_refresh for pre-refresh-check, force-refresh-start and resume-refresh) may
-// observe it on the charm's behalf; its import is recorded as a read with via "library" and
-// the module as Detail, which check reports as a possibility instead of a warning.
+// linkFeaturePackages is the last resort for a declared action or relation nothing else
+// links: a package from outside the tree that the charm's code imports and that is named
+// after a word of the interface's name (charm_refresh for the actions pre-refresh-check,
+// force-refresh-start and resume-refresh and the peer relation refresh-v-three) may handle
+// it on the charm's behalf. Its import is recorded as a read with via "package" and the
+// module as Detail, which check reports as a possibility instead of a warning.
 func (l *charmLinker) linkFeaturePackages() {
+	var names []ifaceKey
 	for _, a := range l.ch.Actions {
-		it := l.ifaces[ifaceKey{KindAction, a.Name}]
-		if it == nil || len(it.Handlers) > 0 {
+		names = append(names, ifaceKey{KindAction, a.Name})
+	}
+	for _, r := range l.ch.Relations {
+		names = append(names, ifaceKey{KindRelation, r.Name})
+	}
+	for _, key := range names {
+		it := l.ifaces[key]
+		if it == nil || len(it.Handlers) > 0 || key.kind == KindRelation && len(it.Reads) > 0 {
 			continue
 		}
-		words := featureWords(strings.Split(a.Name, "-"))
+		words := featureWords(strings.Split(key.name, "-"))
 		if len(words) == 0 {
 			continue
 		}
@@ -423,13 +431,15 @@ func (l *charmLinker) linkFeaturePackages() {
 			}
 			seen := map[string]bool{}
 			for _, im := range fi.Imports {
-				if seen[im.Module] || len(l.ix.modules[im.Module]) > 0 {
+				// a package from outside the tree; not a charm library (charms.*), whose
+				// default endpoint absentLibraryEndpoint reads from its module name
+				if seen[im.Module] || len(l.ix.modules[im.Module]) > 0 || strings.HasPrefix(im.Module, "charms.") {
 					continue
 				}
 				seen[im.Module] = true
 				if slices.ContainsFunc(featureWords(strings.FieldsFunc(im.Module, func(r rune) bool { return r == '.' || r == '_' })),
 					func(w string) bool { return slices.Contains(words, w) }) {
-					l.read(KindAction, a.Name, Site{File: fi.Path, Line: im.Line, Via: ViaLibrary, Detail: im.Module})
+					l.read(key.kind, key.name, Site{File: fi.Path, Line: im.Line, Via: ViaPackage, Detail: im.Module})
 				}
 			}
 		}

@@ -97,7 +97,8 @@ const (
 	ViaObserve  = "observe"       // framework.observe(self.on.<x>, handler)
 	ViaIndex    = "on-index"      // self.on[NAME].<event>
 	ViaGetattr  = "getattr"       // getattr(self.on, "...")
-	ViaLibrary  = "library"       // an event of a library object bound to the endpoint; for an action, a package named after it (linkFeaturePackages)
+	ViaLibrary  = "library"       // an event of a library object bound to the endpoint
+	ViaPackage  = "package"       // a package the charm imports, named after the interface, may handle it (linkFeaturePackages)
 	ViaLibInner = "library-inner" // registered by a library on the charm's behalf
 	ViaHelper   = "helper"        // observed in an ops.Object helper class via charm.on
 	ViaNaming   = "naming"        // only the _on_<endpoint>_relation_<event> name matches (weak)
