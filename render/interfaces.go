@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -61,15 +63,22 @@ func ifaceKindText(b *strings.Builder, group []linker.Interface) {
 			fmt.Fprintf(b, "      handler %s (%s) %s [%s]\n", h.Symbol, h.Event, ifaceLoc(h.File, h.Line), tags)
 		}
 		var reads, lookups []linker.Site
+		packages := map[string][]linker.Site{} // module → its imports (linker ViaPackage)
 		for _, s := range in.Reads {
-			if s.Via == linker.ViaLookup {
+			switch s.Via {
+			case linker.ViaLookup:
 				lookups = append(lookups, s)
-			} else {
+			case linker.ViaPackage:
+				packages[s.Detail] = append(packages[s.Detail], s)
+			default:
 				reads = append(reads, s)
 			}
 		}
 		ifaceSitesText(b, "read", reads)
 		ifaceSitesText(b, "lookup", lookups)
+		for _, mod := range slices.Sorted(maps.Keys(packages)) {
+			fmt.Fprintf(b, "      maybe handled by package %s, imported at %s\n", mod, ifaceSites(packages[mod]))
+		}
 		if len(in.Handlers)+len(in.Reads) == 0 {
 			b.WriteString("      (nothing linked)\n")
 		}
@@ -84,7 +93,12 @@ func ifaceSitesText(b *strings.Builder, label string, sites []linker.Site) {
 	if len(sites) > 1 {
 		label += "s"
 	}
-	fmt.Fprintf(b, "      %s ", label)
+	fmt.Fprintf(b, "      %s %s\n", label, ifaceSites(sites))
+}
+
+// ifaceSites lists sites, lines of one file together: `a.py:3, 9; b.py:4`.
+func ifaceSites(sites []linker.Site) string {
+	var b strings.Builder
 	for i, s := range sites {
 		switch {
 		case i == 0:
@@ -95,7 +109,7 @@ func ifaceSitesText(b *strings.Builder, label string, sites []linker.Site) {
 			b.WriteString("; " + ifaceLoc(s.File, s.Line))
 		}
 	}
-	b.WriteByte('\n')
+	return b.String()
 }
 
 func ifaceRole(in linker.Interface) string {

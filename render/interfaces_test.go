@@ -20,6 +20,8 @@ func ifaceFixture() linker.Result {
 			{Kind: linker.KindRelation, Name: "cluster", Role: "peers", Interface: "demo_peers", File: "metadata.yaml", Line: 9,
 				Reads: []linker.Site{{File: "src/charm.py", Line: 20, Via: linker.ViaLookup}, {File: "src/peers.py", Line: 7, Via: linker.ViaLookup}}},
 			{Kind: linker.KindRelation, Name: "logs", Role: "provides", Interface: "loki_push_api", File: "metadata.yaml", Line: 12},
+			{Kind: linker.KindRelation, Name: "refresh", Role: "peers", Interface: "refresh", File: "metadata.yaml", Line: 15,
+				Reads: []linker.Site{{File: "src/charm.py", Line: 3, Via: linker.ViaPackage, Detail: "charm_refresh"}, {File: "src/upgrade.py", Line: 4, Via: linker.ViaPackage, Detail: "charm_refresh"}}},
 			{Kind: linker.KindConfig, Name: "log-level", File: "config.yaml", Line: 2,
 				Reads: []linker.Site{
 					{File: "src/charm.py", Line: 60, Via: linker.ViaConfig, Detail: "index"},
@@ -47,6 +49,8 @@ func TestInterfacesText(t *testing.T) {
       lookups src/charm.py:20; src/peers.py:7
     logs      provides loki_push_api      metadata.yaml:12
       (nothing linked)
+    refresh   peers refresh               metadata.yaml:15
+      maybe handled by package charm_refresh, imported at src/charm.py:3; src/upgrade.py:4
   config:
     log-level  config.yaml:2
       reads src/charm.py:60, 64; src/workload.py:3
@@ -101,7 +105,7 @@ func TestInterfacesJSON(t *testing.T) {
 	if h["event"] != "database_created" || h["symbol"] != "DbHandler._on_created" || h["file"] != "src/db.py" || h["line"] != 40.0 || h["via"] != "library" {
 		t.Errorf("handler %v", h)
 	}
-	read := ifaces[3].(map[string]any)["reads"].([]any)[1].(map[string]any)
+	read := ifaces[4].(map[string]any)["reads"].([]any)[1].(map[string]any)
 	if got := strings.Join(ifaceKeys(read), ","); got != "file,line" || read["line"] != 64.0 {
 		t.Errorf("read %v", read)
 	}
