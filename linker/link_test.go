@@ -446,10 +446,10 @@ func TestFeaturePackageMayHandleInterface(t *testing.T) {
 	// No code observes the refresh actions or handles the refresh-v-three relation, and the
 	// charm imports charm_refresh, a package from outside the tree named after them: its
 	// import is recorded as a possible handler.
-	// An observed action, an action sharing only a generic word ("check") and a package of
-	// the tree (src/backup.py) get no such read.
+	// An observed action, an action sharing only a generic word ("check"), a package of the
+	// tree (src/backup.py) and a module of Python's standard library get no such read.
 	c := charm("demo", ".", "action:pre-refresh-check", "action:resume-refresh", "action:backup", "action:health-check", "action:get-status",
-		"relation:refresh-v-three", "relation:refresh-peers")
+		"relation:refresh-v-three", "relation:refresh-peers", "relation:logging")
 	cl := link1(t, c, files{
 		"src/backup.py": `
 def run_backup():
@@ -459,6 +459,7 @@ def run_backup():
 import ops
 import charm_refresh
 import backup
+import logging
 from status_check import health
 
 class DemoCharm(ops.CharmBase):
@@ -477,7 +478,9 @@ class DemoCharm(ops.CharmBase):
 	expect(t, "get-status", reads(cl, KindAction, "get-status"), "")
 	// a relation too, unless the code looks it up
 	expect(t, "refresh-v-three", reads(cl, KindRelation, "refresh-v-three"), "src/charm.py:2/package/charm_refresh")
-	expect(t, "refresh-peers", reads(cl, KindRelation, "refresh-peers"), "src/charm.py:12/lookup/")
+	expect(t, "refresh-peers", reads(cl, KindRelation, "refresh-peers"), "src/charm.py:13/lookup/")
+	// the standard library's logging module is not the "logging" relation's package
+	expect(t, "logging", reads(cl, KindRelation, "logging"), "")
 }
 
 func TestCustomOnAndFindings(t *testing.T) {

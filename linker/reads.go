@@ -432,8 +432,10 @@ func (l *charmLinker) linkFeaturePackages() {
 			seen := map[string]bool{}
 			for _, im := range fi.Imports {
 				// a package from outside the tree; not a charm library (charms.*), whose
-				// default endpoint absentLibraryEndpoint reads from its module name
-				if seen[im.Module] || len(l.ix.modules[im.Module]) > 0 || strings.HasPrefix(im.Module, "charms.") {
+				// default endpoint absentLibraryEndpoint reads from its module name, nor the
+				// standard library or ops (stdlibModules)
+				top, _, _ := strings.Cut(im.Module, ".")
+				if seen[im.Module] || len(l.ix.modules[im.Module]) > 0 || top == "charms" || stdlibModules[top] {
 					continue
 				}
 				seen[im.Module] = true
