@@ -82,7 +82,8 @@ const (
 //     libraries, an update verb and a vendored library by file (namedLibraryUpdate);
 //   - libUpdate when it names libraries and an update verb (not about documentation: docWords),
 //     and the text names no library file;
-//   - libOwn when it names a library's LIBPATCH or LIBAPI (libVersionWords; with or without
+//   - libOwn when it names a library's LIBPATCH or LIBAPI (libVersionWords, or libFieldWords
+//     beside a word for libraries: "add missing lib fields, update patch version"; with or without
 //     "library": "Fix LIBPATCH for mongodb_tls.py" names its file and is libNamedUpdate), or
 //     names libraries without an update verb (about "the library" without saying which: the
 //     one the charm publishes is edited here, vendored ones upstream);
@@ -106,7 +107,7 @@ func (r *ranker) libIntent() int {
 	}
 	intent := libAbout
 	for _, s := range r.subjects {
-		if s.m.hasAny(libVersionWords) {
+		if s.m.hasAny(libVersionWords) || namesLibraries(s.m) && s.m.hasAny(libFieldWords) {
 			return libOwn // "fix: bump charm library LIBPATCH": only the charm's own library is edited here
 		}
 	}
@@ -208,6 +209,10 @@ var docWords = []string{"doc", "docs", "documentation", "docstring", "docstrings
 // libVersionWords are the version fields of a library file: a task naming them bumps the
 // charm's own library (a vendored one is versioned upstream).
 var libVersionWords = []string{"libpatch", "libapi"}
+
+// libFieldWords say the same in words, beside a word for libraries ("add missing lib fields,
+// update patch version"): alone they could be any version's.
+var libFieldWords = []string{"patch_version", "api_version", "fields"}
 
 // majorVersions are the library API versions a text names: "v1", "v0" (not "v1.2.3").
 func majorVersions(text string) []string {

@@ -1236,8 +1236,9 @@ func TestWorkloadUpgrade(t *testing.T) {
 }
 
 func TestOwnLibraryVersionAndLooseName(t *testing.T) {
-	// LIBPATCH and LIBAPI are bumped, and documentation written, by hand only in the charm's own
-	// library: a subject saying so does not lift the vendored libraries, and lifts the own
+	// LIBPATCH and LIBAPI ("lib … patch version") are bumped, and documentation written, by
+	// hand only in the charm's own library: a subject saying so does not lift the vendored
+	// libraries, and lifts the own
 	// library it names by file; "<name> … library" names the own library with up to two words
 	// between.
 	rank := func(text string) Result {
@@ -1247,7 +1248,7 @@ func TestOwnLibraryVersionAndLooseName(t *testing.T) {
 	}
 	const own = "lib/charms/demo_db/v0/api.py"
 	for _, text := range []string{"fix: bump charm library LIBPATCH", "Fix LIBPATCH for api.py (#174)", "chore: bump LIBAPI",
-		"Update lib documentation to include how to access relation data"} {
+		"Update lib documentation to include how to access relation data", "add missing lib fields, update patch version"} {
 		r := rank(text)
 		for _, f := range r.Files {
 			if f.Class == ClassLib && hasSignal(f, SigLibUpdate) {
@@ -1260,6 +1261,10 @@ func TestOwnLibraryVersionAndLooseName(t *testing.T) {
 	}
 	if r := rank("Fix LIBPATCH for api.py (#174)"); r.Files[0].Path != own {
 		t.Errorf("named own library not first: %v", paths(r)[:3])
+	}
+	// a patch version without a word for libraries is any version's
+	if f := fileOf(t, rank("fix: update patch version of the workload"), own); hasSignal(f, SigOwnLibIntent) {
+		t.Errorf("own library lifted without a word for libraries: %+v", f.Signals)
 	}
 	for text, want := range map[string]bool{
 		"feat: update the api juju interface library": true, "fix: api lib typo": true,
