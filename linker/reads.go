@@ -216,7 +216,11 @@ func (l *charmLinker) configKey(fi *fileInfo, k *pyextract.KeyAccess) {
 			// pyextract records only some calls, so others may pass other names
 			l.unresolvedKey(fi, at, k)
 		}
-		seen := map[Site]bool{}
+		type siteName struct {
+			Site
+			name string
+		}
+		seen := map[siteName]bool{}
 		for _, v := range vals {
 			if v.kind != aStr {
 				continue
@@ -227,11 +231,10 @@ func (l *charmLinker) configKey(fi *fileInfo, k *pyextract.KeyAccess) {
 					Detail: at.Detail, Conditional: o.cond}
 				vendored = o.file.vendored
 			}
-			if s.Key = v.str; seen[s] {
+			if seen[siteName{s, v.str}] {
 				continue
 			}
-			seen[s] = true
-			s.Key = ""
+			seen[siteName{s, v.str}] = true
 			if d, ok := l.lookup(KindConfig, v.str); ok {
 				l.read(KindConfig, d, s)
 			} else if !vendored {
