@@ -576,21 +576,28 @@ func (l *charmLinker) endpoints(inst *instance) endpointSet {
 		}
 		out.relParam = out.relParam || len(out.names) > 0
 	}
+	// The relation-naming keywords of a call to a class we cannot read (declaredOnly: only
+	// declared names bind); reports whether there was one.
+	relationKeywords := func(declaredOnly bool) bool {
+		found := false
+		for i := range inst.call.Kwargs {
+			if kw := &inst.call.Kwargs[i]; relationParam(kw.Name) {
+				found = true
+				// A bare relation= or endpoint= names other things too (an ACL tuple's
+				// relation in an authorization client: relation="member"): only a declared
+				// name binds, and an undeclared one is no finding.
+				bare := paramKey(kw.Name)
+				addVals(kw.Name, l.eval(&kw.Value, inst.at), declaredOnly || bare == "relation" || bare == "endpoint")
+			}
+		}
+		return found
+	}
 	if inst.cls == nil {
 		if inst.call == nil {
 			return out
 		}
 		endpointMaps() // and the relation-naming keywords beside the map (peer_relation=)
-		for i := range inst.call.Kwargs {
-			if kw := &inst.call.Kwargs[i]; relationParam(kw.Name) {
-				out.relParam = true
-				// A bare relation= or endpoint= of a class we cannot read names other things
-				// too (an ACL tuple's relation in an authorization client: relation="member"):
-				// only a declared name binds, and an undeclared one is no finding.
-				bare := paramKey(kw.Name)
-				addVals(kw.Name, l.eval(&kw.Value, inst.at), bare == "relation" || bare == "endpoint")
-			}
-		}
+		out.relParam = relationKeywords(false) || out.relParam
 		// Other *_name keywords that hold a declared relation's name bind it too
 		// (cross_model_mesh_provides_name="provide-cmr-mesh" beside mesh_relation_name=):
 		// a library object given several endpoints names the others by role.
@@ -649,11 +656,7 @@ func (l *charmLinker) endpoints(inst *instance) endpointSet {
 		if out.relParam && inst.call != nil {
 			// a subclass of a class we cannot read (cosl's Coordinator): the declared names of
 			// its relation-naming keywords beside the map bind too (peer_relation=)
-			for i := range inst.call.Kwargs {
-				if kw := &inst.call.Kwargs[i]; relationParam(kw.Name) {
-					addVals(kw.Name, l.eval(&kw.Value, inst.at), true)
-				}
-			}
+			relationKeywords(true)
 		}
 	}
 	return out

@@ -204,27 +204,17 @@ func (l *charmLinker) configKey(fi *fileInfo, k *pyextract.KeyAccess) {
 		if !isCfg {
 			continue
 		}
-		vals := l.eval(&k.Key, c)
-		known := 0
-		for _, v := range vals {
-			if v.kind == aStr {
-				known++
-			}
-		}
-		if known == 0 || isParam(fi, k.Scope, &k.Key) {
-			// no name known, or names from the calls of a helper (get_config(key)):
-			// pyextract records only some calls, so others may pass other names
-			l.unresolvedKey(fi, at, k)
-		}
 		type siteName struct {
 			Site
 			name string
 		}
 		seen := map[siteName]bool{}
-		for _, v := range vals {
+		known := false
+		for _, v := range l.eval(&k.Key, c) {
 			if v.kind != aStr {
 				continue
 			}
+			known = true
 			s, vendored := at, fi.vendored
 			if o := v.origin; o != nil { // where the helper is called with the name
 				s = Site{File: o.file.Path, Line: o.line, Symbol: symbolName(className(o.cls), o.fn), Via: ViaConfig,
@@ -240,6 +230,11 @@ func (l *charmLinker) configKey(fi *fileInfo, k *pyextract.KeyAccess) {
 			} else if !vendored {
 				l.find(FindUndeclaredConfig, v.str, s)
 			}
+		}
+		if !known || isParam(fi, k.Scope, &k.Key) {
+			// no name known, or names from the calls of a helper (get_config(key)):
+			// pyextract records only some calls, so others may pass other names
+			l.unresolvedKey(fi, at, k)
 		}
 	}
 }
@@ -412,6 +407,32 @@ func (l *charmLinker) unresolvedKey(fi *fileInfo, at Site, k *pyextract.KeyAcces
 // it on the charm's behalf. Its import is recorded as a read with via "package" and the
 // module as Detail, which check reports as a possibility instead of a warning.
 func (l *charmLinker) linkFeaturePackages() {
+	// the charm's imports of packages from outside the tree, with the words of their names:
+	// not charm libraries (charms.*), whose default endpoint absentLibraryEndpoint reads from
+	// the module name, nor the standard library or ops (stdlibModules)
+	type pkgImport struct {
+		site  Site
+		words []string
+	}
+	var imports []pkgImport
+	for _, fi := range l.scope {
+		if fi.library || fi.test {
+			continue
+		}
+		seen := map[string]bool{}
+		for _, im := range fi.Imports {
+			top, _, _ := strings.Cut(im.Module, ".")
+			if seen[im.Module] || len(l.ix.modules[im.Module]) > 0 || top == "charms" || stdlibModules[top] {
+				continue
+			}
+			seen[im.Module] = true
+			words := featureWords(strings.FieldsFunc(im.Module, func(r rune) bool { return r == '.' || r == '_' }))
+			imports = append(imports, pkgImport{Site{File: fi.Path, Line: im.Line, Via: ViaPackage, Detail: im.Module}, words})
+		}
+	}
+	if len(imports) == 0 {
+		return
+	}
 	var names []ifaceKey
 	for _, a := range l.ch.Actions {
 		names = append(names, ifaceKey{KindAction, a.Name})
@@ -425,27 +446,9 @@ func (l *charmLinker) linkFeaturePackages() {
 			continue
 		}
 		words := featureWords(strings.Split(key.name, "-"))
-		if len(words) == 0 {
-			continue
-		}
-		for _, fi := range l.scope {
-			if fi.library || fi.test {
-				continue
-			}
-			seen := map[string]bool{}
-			for _, im := range fi.Imports {
-				// a package from outside the tree; not a charm library (charms.*), whose
-				// default endpoint absentLibraryEndpoint reads from its module name, nor the
-				// standard library or ops (stdlibModules)
-				top, _, _ := strings.Cut(im.Module, ".")
-				if seen[im.Module] || len(l.ix.modules[im.Module]) > 0 || top == "charms" || stdlibModules[top] {
-					continue
-				}
-				seen[im.Module] = true
-				if slices.ContainsFunc(featureWords(strings.FieldsFunc(im.Module, func(r rune) bool { return r == '.' || r == '_' })),
-					func(w string) bool { return slices.Contains(words, w) }) {
-					l.read(key.kind, key.name, Site{File: fi.Path, Line: im.Line, Via: ViaPackage, Detail: im.Module})
-				}
+		for _, im := range imports {
+			if slices.ContainsFunc(im.words, func(w string) bool { return slices.Contains(words, w) }) {
+				l.read(key.kind, key.name, im.site)
 			}
 		}
 	}

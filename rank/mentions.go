@@ -122,8 +122,9 @@ func parseMentions(texts []string) mentions {
 				}
 			}
 			if w := seq[i]; !stopwords[w] && len(w) > 1 && !isVersionWord(w) {
-				m.words[stem(w)] = true
-				if stem(w) != w {
+				st := stem(w)
+				m.words[st] = true
+				if st != w {
 					m.forms[w] = true
 				}
 			}

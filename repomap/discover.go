@@ -52,8 +52,9 @@ type Discovered struct {
 // git does (a file git tracks is never ignored: charms that keep the Python template's "lib/"
 // line commit their lib/charms/ anyway; the tracked files are read from the git index, only
 // when a .gitignore pattern matches; see loadTracked) and the root's .charmcraft-map-ignore
-// always, never descends into skipDirs or virtual environments, and never follows a symbolic link: a linked file is taken only when its target resolves inside
-// root, and linked directories are not entered. scopes (root-relative folders) limit the Python
+// always, never descends into skipDirs or virtual environments, and never follows a symbolic
+// link: a linked file is taken only when its target resolves inside root, and linked
+// directories are not entered. scopes (root-relative folders) limit the Python
 // files; charm YAML is found everywhere so scoped code still links to its charm.
 func Discover(root string, scopes []string) (Discovered, error) {
 	var d Discovered
