@@ -23,6 +23,9 @@ const (
 	aEvent                 // a charm event: str = event attribute, key = on[key] or ""
 	aObjOn                 // obj.on
 	aObjEvent              // an event of an object: str = event attribute
+	// aSeq is a list, tuple, set or dict display (seq), to be evaluated in at: what a for
+	// loop runs over.
+	aSeq
 	// aUnknown is an argument a call passes whose value the linker cannot tell: it stands
 	// for the parameter, so that the parameter's default is not taken instead (a relation
 	// name passed on from a caller nobody constructs is not the default "remote").
@@ -44,6 +47,12 @@ type aval struct {
 	// origin is, for a string a call passed to a parameter, that call (argsFromCallers): a
 	// name read through a helper is reported where the helper is called with it.
 	origin *site
+	// loose marks a string that is one of the elements a loop runs over (`for key in
+	// OPTIONS: self.config[key]`): the loop may skip some of them (`if key not in
+	// self.config: continue`), so a loose name links when declared and is never a finding.
+	loose bool
+	seq   *pyextract.Value // aSeq
+	at    *ctx             // aSeq
 }
 
 // instance is an object built by a call: Cls(self, relation_name="db").
@@ -119,13 +128,73 @@ func (e *evaluator) eval(v *pyextract.Value, c *ctx) []aval {
 		return e.call(v, c)
 	case pyextract.ValFStr:
 		return e.fstring(v.Str, c)
+	case pyextract.ValSeq, pyextract.ValDict:
+		return []aval{{kind: aSeq, seq: v, at: c}}
+	case pyextract.ValElem:
+		return e.elements(v, c)
 	}
 	return nil
+}
+
+// elements evaluates a name a for loop binds (ValElem): the elements of the sequences and
+// the keys of the dicts the loop's iterable evaluates to (its values or pairs through
+// .values() and .items()), item Pos-1 of each element with a tuple target. They are loose.
+func (e *evaluator) elements(v *pyextract.Value, c *ctx) []aval {
+	if len(v.Args) == 0 || !e.enter() {
+		return nil
+	}
+	defer e.leave()
+	it, view := &v.Args[0], ""
+	if n := len(it.Chain); it.Kind == pyextract.ValCall && n >= 2 && len(it.Args) == 0 && len(it.Kwargs) == 0 {
+		switch view = it.Chain[n-1].Name; view {
+		case "items", "keys", "values":
+			it = &pyextract.Value{Kind: pyextract.ValChain, Chain: it.Chain[:n-1]}
+		default:
+			return nil
+		}
+	}
+	var out []aval
+	add := func(x *pyextract.Value, at *ctx) {
+		for _, a := range e.eval(x, at) {
+			a.loose = true
+			out = append(out, a)
+		}
+	}
+	for _, a := range e.eval(it, c) {
+		if a.kind != aSeq {
+			continue
+		}
+		switch {
+		case a.seq.Kind == pyextract.ValSeq && view == "":
+			for i := range a.seq.Args {
+				switch x := &a.seq.Args[i]; {
+				case v.Pos == 0:
+					add(x, a.at)
+				case x.Kind == pyextract.ValSeq && len(x.Args) >= v.Pos:
+					add(&x.Args[v.Pos-1], a.at)
+				}
+			}
+		case a.seq.Kind == pyextract.ValDict:
+			keys := v.Pos == 0 && (view == "" || view == "keys") || v.Pos == 1 && view == "items"
+			vals := v.Pos == 0 && view == "values" || v.Pos == 2 && view == "items"
+			for i := range a.seq.Kwargs {
+				kw := &a.seq.Kwargs[i]
+				switch {
+				case keys && kw.Name != "":
+					add(&pyextract.Value{Kind: pyextract.ValStr, Str: kw.Name}, a.at)
+				case vals:
+					add(&kw.Value, a.at)
+				}
+			}
+		}
+	}
+	return limit(out)
 }
 
 // fstring evaluates an f-string whose {...} parts are names or attribute chains.
 func (e *evaluator) fstring(s string, c *ctx) []aval {
 	outs := []string{""}
+	loose := false
 	for s != "" {
 		open := strings.IndexByte(s, '{')
 		if open < 0 {
@@ -149,17 +218,22 @@ func (e *evaluator) fstring(s string, c *ctx) []aval {
 			}
 			ch = append(ch, pyextract.Step{Name: part})
 		}
-		vals, ok := e.strs(&pyextract.Value{Kind: pyextract.ValChain, Chain: ch}, c)
+		vals, ok := e.strVals(&pyextract.Value{Kind: pyextract.ValChain, Chain: ch}, c)
 		if !ok {
 			return nil
 		}
+		parts := make([]string, 0, len(vals))
+		for _, v := range vals {
+			parts = append(parts, v.str)
+			loose = loose || v.loose
+		}
 		outs = appendAll(outs, []string{s[:open]})
-		outs = appendAll(outs, vals)
+		outs = appendAll(outs, parts)
 		s = s[open+end+1:]
 	}
 	out := make([]aval, 0, len(outs))
 	for _, o := range outs {
-		out = append(out, aval{kind: aStr, str: o})
+		out = append(out, aval{kind: aStr, str: o, loose: loose})
 	}
 	return out
 }
@@ -189,7 +263,7 @@ func isIdent(s string) bool {
 // strMethod evaluates "x".replace(a, b), .lower() and .upper() on string values.
 func (e *evaluator) strMethod(v *pyextract.Value, c *ctx) []aval {
 	n := len(v.Chain)
-	recv, ok := e.strs(&pyextract.Value{Kind: pyextract.ValChain, Chain: v.Chain[:n-1]}, c)
+	recv, ok := e.strVals(&pyextract.Value{Kind: pyextract.ValChain, Chain: v.Chain[:n-1]}, c)
 	if !ok {
 		return nil
 	}
@@ -201,7 +275,8 @@ func (e *evaluator) strMethod(v *pyextract.Value, c *ctx) []aval {
 		args = append(args, a.Str)
 	}
 	out := make([]aval, 0, len(recv))
-	for _, r := range recv {
+	for _, rv := range recv {
+		r := rv.str
 		switch {
 		case v.Chain[n-1].Name == "replace" && len(args) == 2:
 			r = strings.ReplaceAll(r, args[0], args[1])
@@ -212,20 +287,33 @@ func (e *evaluator) strMethod(v *pyextract.Value, c *ctx) []aval {
 		default:
 			return nil
 		}
-		out = append(out, aval{kind: aStr, str: r})
+		out = append(out, aval{kind: aStr, str: r, loose: rv.loose})
 	}
 	return out
 }
 
 // strs evaluates v to the strings it may be; ok is false when it may be something else.
 func (e *evaluator) strs(v *pyextract.Value, c *ctx) (out []string, ok bool) {
+	vals, ok := e.strVals(v, c)
+	for _, a := range vals {
+		out = append(out, a.str)
+	}
+	return out, ok
+}
+
+// strVals is strs with each string as an aStr value, loose when every way to it is.
+func (e *evaluator) strVals(v *pyextract.Value, c *ctx) (out []aval, ok bool) {
 	ok = true
 	for _, a := range e.eval(v, c) {
-		if a.kind == aStr {
-			out = appendUniq(out, a.str)
-		} else {
+		if a.kind != aStr {
 			ok = false
+			continue
 		}
+		if k := slices.IndexFunc(out, func(x aval) bool { return x.str == a.str }); k >= 0 {
+			out[k].loose = out[k].loose && a.loose
+			continue
+		}
+		out = append(out, aval{kind: aStr, str: a.str, loose: a.loose})
 	}
 	return out, ok && len(out) > 0
 }
@@ -253,6 +341,11 @@ func (e *evaluator) leave() { e.depth-- }
 func (e *evaluator) call(v *pyextract.Value, c *ctx) []aval {
 	if len(v.Chain) >= 2 && len(v.Kwargs) == 0 {
 		switch lastName(v.Chain) {
+		case "get":
+			if len(v.Args) == 2 && e.enter() {
+				defer e.leave()
+				return e.mappingGet(v, c)
+			}
 		case "replace", "lower", "upper":
 			if !e.enter() {
 				return nil
@@ -275,6 +368,29 @@ func (e *evaluator) call(v *pyextract.Value, c *ctx) []aval {
 		out = append(out, aval{kind: aObj, inst: &instance{call: v, at: c}})
 	}
 	return out
+}
+
+// mappingGet evaluates m.get(key, default): the default, and the value under key when m is
+// a dict display (relation_names.get("prometheus", "downstream-prometheus-scrape")). Both
+// are loose: the mapping a caller passes may hold another name.
+func (e *evaluator) mappingGet(v *pyextract.Value, c *ctx) []aval {
+	var out []aval
+	keys, _ := e.strs(&v.Args[0], c)
+	for _, m := range e.chain(v.Chain[:len(v.Chain)-1], c) {
+		if m.kind != aSeq || m.seq.Kind != pyextract.ValDict {
+			continue
+		}
+		for i := range m.seq.Kwargs {
+			if kw := &m.seq.Kwargs[i]; kw.Name != "" && slices.Contains(keys, kw.Name) {
+				out = append(out, e.eval(&kw.Value, m.at)...)
+			}
+		}
+	}
+	out = append(out, e.eval(&v.Args[1], c)...)
+	for i := range out {
+		out[i].loose = true
+	}
+	return limit(out)
 }
 
 // builtinCall reports callees that never build a relation-bound object.
@@ -300,12 +416,15 @@ func (e *evaluator) chain(ch pyextract.Chain, c *ctx) []aval {
 			case st.Name != "":
 				next = append(next, e.attr(a, st.Name, ViaObserve)...)
 			case st.GetAttr != nil:
-				names, ok := e.strs(st.GetAttr, c)
+				names, ok := e.strVals(st.GetAttr, c)
 				if !ok && a.kind == aOn {
 					next = append(next, aval{kind: aEvent, cls: a.cls, via: ViaGetattr, dyn: true})
 				}
 				for _, n := range names {
-					next = append(next, e.attr(a, n, ViaGetattr)...)
+					for _, x := range e.attr(a, n.str, ViaGetattr) {
+						x.loose = x.loose || n.loose
+						next = append(next, x)
+					}
 				}
 			case st.Index != nil:
 				next = append(next, e.index(a, st.Index, c)...)
@@ -601,7 +720,7 @@ func (e *evaluator) attr(a aval, name, via string) []aval {
 		return limit(out)
 	case aObj:
 		if name == "on" {
-			return []aval{{kind: aObjOn, cls: a.cls, inst: a.inst, self: a.self}}
+			return []aval{{kind: aObjOn, cls: a.cls, inst: a.inst, self: a.self, loose: a.loose}}
 		}
 		if a.cls != nil {
 			if out := e.member(a.cls, a.inst, name); len(out) > 0 {
@@ -621,9 +740,9 @@ func (e *evaluator) attr(a aval, name, via string) []aval {
 	case aOn:
 		return []aval{{kind: aEvent, str: name, cls: a.cls, via: via}}
 	case aOnIdx:
-		return []aval{{kind: aEvent, str: name, key: a.str, cls: a.cls, via: ViaIndex, dyn: a.dyn}}
+		return []aval{{kind: aEvent, str: name, key: a.str, cls: a.cls, via: ViaIndex, dyn: a.dyn, loose: a.loose}}
 	case aObjOn:
-		return []aval{{kind: aObjEvent, str: name, cls: a.cls, inst: a.inst, self: a.self}}
+		return []aval{{kind: aObjEvent, str: name, cls: a.cls, inst: a.inst, self: a.self, loose: a.loose}}
 	case aClass:
 		if attrs, ok := e.lookupClassAttr(a.cls, name); ok {
 			return attrs
@@ -645,13 +764,13 @@ func (e *evaluator) attr(a aval, name, via string) []aval {
 func (e *evaluator) index(a aval, key *pyextract.Value, c *ctx) []aval {
 	switch a.kind {
 	case aOn:
-		names, ok := e.strs(key, c)
+		names, ok := e.strVals(key, c)
 		if !ok {
 			return []aval{{kind: aOnIdx, cls: a.cls, dyn: true}}
 		}
 		out := make([]aval, 0, len(names))
 		for _, n := range names {
-			out = append(out, aval{kind: aOnIdx, str: n, cls: a.cls})
+			out = append(out, aval{kind: aOnIdx, str: n.str, cls: a.cls, loose: n.loose})
 		}
 		return out
 	case aObjOn:

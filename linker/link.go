@@ -394,6 +394,7 @@ func (l *charmLinker) observe(fi *fileInfo, o *pyextract.Observe, c *ctx) {
 		l.find(FindMissingHandler, missing, siteAt(fi, o.Scope, "", ""))
 	}
 	at := siteAt(fi, o.Scope, ViaObserve, o.Event.String())
+	cond := o.Conditional // of the event being linked
 	add := func(kind, name, event, via string) {
 		if h == nil {
 			return
@@ -405,10 +406,13 @@ func (l *charmLinker) observe(fi *fileInfo, o *pyextract.Observe, c *ctx) {
 		it := l.iface(kind, name)
 		it.Handlers = append(it.Handlers, Handler{
 			Event: event, Symbol: h.Name, File: h.file.Path, Line: h.Line, Via: via,
-			ObserveFile: fi.Path, ObserveLine: o.Line, Conditional: o.Conditional, Vendored: fi.vendored,
+			ObserveFile: fi.Path, ObserveLine: o.Line, Conditional: cond, Vendored: fi.vendored,
 		})
 	}
 	for _, ev := range l.eval(&o.Event, c) {
+		// An event taken from a collection a loop runs over (for event in EVENTS: observe)
+		// is observed whenever the loop runs, and the linker has read that it is not empty.
+		cond = o.Conditional && !(o.InLoop && ev.loose)
 		switch ev.kind {
 		case aEvent:
 			via := ev.via
@@ -454,7 +458,7 @@ func (l *charmLinker) observe(fi *fileInfo, o *pyextract.Observe, c *ctx) {
 			default:
 				if d, declared := l.lookup(kind, name); declared {
 					add(kind, d, ev.str, via)
-				} else if !fi.vendored {
+				} else if !fi.vendored && !ev.loose {
 					if ev.key == "" { // an attribute: the YAML name would be hyphenated
 						name = strings.ReplaceAll(name, "_", "-")
 					}
@@ -549,7 +553,7 @@ func (l *charmLinker) endpoints(inst *instance) endpointSet {
 			if v.kind != aStr {
 				continue
 			}
-			if _, ok := l.lookup(KindRelation, v.str); declaredOnly && !ok {
+			if _, ok := l.lookup(KindRelation, v.str); (declaredOnly || v.loose) && !ok {
 				continue
 			}
 			found = true

@@ -998,3 +998,79 @@ func TestNoCharmClass(t *testing.T) {
 		t.Error("a charm with a charm class: NoCode true")
 	}
 }
+
+func TestLoopsOverCollections(t *testing.T) {
+	// A for loop over a collection bound elsewhere (a module constant, an import, a local, a
+	// dict's keys, values or items, a tuple target's item) runs over its elements: declared
+	// names link, undeclared ones are no finding (the loop may skip them), and an event the
+	// loop observes is observed whenever the loop runs. m.get(key, default) is its default
+	// and, for a dict display, the value under key. A literal loop stays strict.
+	c := charm("demo", ".", "relation:db", "relation:cache", "relation:metrics", "relation:logs",
+		"config:port", "config:host", "config:mode", "container:web", "relation:peers")
+	res := Link(Input{Charms: []charmyaml.Charm{c}, Files: files{
+		"src/consts.py": `
+OPTIONS = ["port", "host", "not-an-option"]
+ENDPOINTS = {"db": "primary", "cache": "secondary"}
+`,
+		"src/charm.py": `
+import ops
+from consts import OPTIONS, ENDPOINTS
+
+CHECKS = [(int, "port"), (str, "mode")]
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        events = [self.on.config_changed, self.on.web_pebble_ready]
+        for event in events:
+            self.framework.observe(event, self._configure)
+        for endpoint in ENDPOINTS:
+            self.framework.observe(self.on[endpoint].relation_changed, self._on_changed)
+        if self.unit.is_leader():
+            for endpoint in ENDPOINTS.keys():
+                self.framework.observe(self.on[endpoint].relation_joined, self._on_changed)
+        names = {"metrics": "metrics", "logs": "logging"}
+        self.framework.observe(self.on[names.get("logs", "logs")].relation_broken, self._on_changed)
+        self.framework.observe(self.on[names.get("traces", "traces")].relation_broken, self._on_changed)
+        for rel in ("peers", "undeclared"):
+            self.framework.observe(self.on[rel].relation_changed, self._on_changed)
+
+    def _configure(self, event):
+        for key in OPTIONS:
+            if key in self.config:
+                self.config[key]
+        for cast, option in CHECKS:
+            cast(self.config[option])
+        for role, name in ENDPOINTS.items():
+            self.model.get_relation(role)
+            self.model.get_relation(name)
+
+    def _on_changed(self, event):
+        pass
+`,
+	}.parse()})
+	cl := res.Charms[0]
+	expect(t, "config-changed", handlers(cl, KindLifecycle, "config-changed"), "config_changed>DemoCharm._configure[observe]")
+	expect(t, "web", handlers(cl, KindContainer, "web"), "web_pebble_ready>DemoCharm._configure[observe]")
+	for _, h := range iface(cl, KindContainer, "web").Handlers {
+		if h.Conditional {
+			t.Errorf("web: the loop over a non-empty list observes it unconditionally: %+v", h)
+		}
+	}
+	expect(t, "db", handlers(cl, KindRelation, "db"), "relation_changed>DemoCharm._on_changed[on-index] relation_joined>DemoCharm._on_changed[on-index]")
+	for _, h := range iface(cl, KindRelation, "db").Handlers {
+		if want := h.Event == "relation_joined"; h.Conditional != want {
+			t.Errorf("db %s: conditional %v, want %v (under an if)", h.Event, h.Conditional, want)
+		}
+	}
+	expect(t, "logs", handlers(cl, KindRelation, "logs"), "relation_broken>DemoCharm._on_changed[on-index]")
+	expect(t, "peers", handlers(cl, KindRelation, "peers"), "relation_changed>DemoCharm._on_changed[on-index]")
+	expect(t, "port", reads(cl, KindConfig, "port"), "src/charm.py:26/config-read/index src/charm.py:28/config-read/index")
+	expect(t, "host", reads(cl, KindConfig, "host"), "src/charm.py:26/config-read/index")
+	expect(t, "mode", reads(cl, KindConfig, "mode"), "src/charm.py:28/config-read/index")
+	expect(t, "cache", reads(cl, KindRelation, "cache"), "src/charm.py:30/lookup/")
+	expect(t, "findings", findings(cl), "src/charm.py:21 undeclared-relation undeclared")
+	if len(res.Unresolved) != 0 {
+		t.Errorf("unresolved: %+v", res.Unresolved)
+	}
+}

@@ -114,7 +114,7 @@ func (l *charmLinker) lookupCall(fi *fileInfo, sc pyextract.Scope, v *pyextract.
 func (l *charmLinker) lookupName(fi *fileInfo, sc pyextract.Scope, kind string, key *pyextract.Value, expr string, strict bool) {
 	at := siteAt(fi, sc, ViaLookup, "")
 	for _, c := range l.contexts(fi, fi.classes[sc.Class], sc.Func) {
-		names, ok := l.strs(key, c)
+		names, ok := l.strVals(key, c)
 		if !ok && len(names) == 0 {
 			if !fi.library && strict {
 				u := at
@@ -124,10 +124,10 @@ func (l *charmLinker) lookupName(fi *fileInfo, sc pyextract.Scope, kind string, 
 			continue
 		}
 		for _, n := range names {
-			if d, ok := l.lookup(kind, n); ok {
+			if d, ok := l.lookup(kind, n.str); ok {
 				l.read(kind, d, at)
-			} else if strict && !fi.vendored {
-				l.find(undeclaredKind[kind], n, at)
+			} else if strict && !fi.vendored && !n.loose {
+				l.find(undeclaredKind[kind], n.str, at)
 			}
 		}
 	}
@@ -227,7 +227,7 @@ func (l *charmLinker) configKey(fi *fileInfo, k *pyextract.KeyAccess) {
 			seen[siteName{s, v.str}] = true
 			if d, ok := l.lookup(KindConfig, v.str); ok {
 				l.read(KindConfig, d, s)
-			} else if !vendored {
+			} else if !vendored && !v.loose {
 				l.find(FindUndeclaredConfig, v.str, s)
 			}
 		}
@@ -310,7 +310,7 @@ func (l *charmLinker) linkParams() {
 				continue
 			}
 			at := siteAt(fi, k.Scope, ViaParam, k.Via)
-			names, ok := l.strs(&k.Key, &ctx{file: fi, cls: fi.classes[k.Class], fn: k.Func})
+			names, ok := l.strVals(&k.Key, &ctx{file: fi, cls: fi.classes[k.Class], fn: k.Func})
 			if !ok && len(names) == 0 {
 				l.unresolvedKey(fi, at, k)
 				continue
@@ -318,15 +318,15 @@ func (l *charmLinker) linkParams() {
 			for _, n := range names {
 				read := false
 				for _, act := range actions {
-					if params[act][n] {
+					if params[act][n.str] {
 						s := at
-						s.Key = n
+						s.Key = n.str
 						l.read(KindAction, act, s)
 						read = true
 					}
 				}
-				if !read && !fi.vendored {
-					l.find(FindUndeclaredParam, n, at)
+				if !read && !fi.vendored && !n.loose {
+					l.find(FindUndeclaredParam, n.str, at)
 				}
 			}
 		}

@@ -18,7 +18,13 @@
 //     charm.on and its events), never executed: locals (all assignments in the function, for
 //     loops over literal sequences included), parameters, module constants, imports, class
 //     attributes and `self.x` assignments across the class hierarchy, "a".replace(..),
-//     f-strings of constants. Absolute imports resolve by matching the dotted name against
+//     f-strings of constants. A for loop over anything else binds its names to the elements
+//     of what that evaluates to (a list, tuple or set display, a dict's keys, .keys(),
+//     .values(), .items(), an item of a tuple target), and m.get(key, default) is its default
+//     (and, for a dict display, the value under key). Such names are loose: a declared one
+//     links, an undeclared one is no finding, since the loop may skip it (`if key not in
+//     self.config: continue`) and the mapping may hold another; an event taken from such a
+//     loop is observed unconditionally when the loop is the only condition. Absolute imports resolve by matching the dotted name against
 //     file paths below a folder that is not itself a package (src-relative, lib/charms/...,
 //     a monorepo's shared folder), preferring the charm's own files; relative imports against
 //     the importing file's folder.

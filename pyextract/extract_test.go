@@ -238,7 +238,9 @@ func TestValueOf(t *testing.T) {
 		{`f(x for x in y)`, ValOther, `f(x for x in y)`},
 		{`1 + 2`, ValOther, `1 + 2`},
 		{`[1,   # one
-  2]`, ValOther, `[1, 2]`},
+  2]`, ValSeq, `[1, 2]`},
+		{`("a", B, (c, "d"))`, ValSeq, `["a", B, [c, "d"]]`},
+		{`{x for x in y}`, ValOther, `{x for x in y}`},
 		{`b"raw"`, ValOther, `b"raw"`},
 		{`"` + strings.Repeat("s", maxStrLen+1) + `"`, ValOther, `"` + strings.Repeat("s", maxOtherLen-1) + "…"},
 	}

@@ -74,6 +74,9 @@ type factFrame struct {
 	class string
 	fn    *funcState
 	cond  bool
+	// loop: the node is in the body of a for loop over something other than a literal
+	// (conditional too, but see Scope.InLoop).
+	loop bool
 	// noCall: the node, if a call, is an assigned value or a raised exception, not a Call fact.
 	noCall bool
 	// callee: the node is the callee of a call (x.get in x.get("k")), not an attribute read.
@@ -224,7 +227,7 @@ func standalone(v Value) bool {
 // names adds the names v refers to (the first name of each chain in it) to set.
 func (v *Value) names(set map[string]bool) {
 	switch v.Kind {
-	case ValChain, ValCall:
+	case ValChain, ValCall, ValSeq, ValElem, ValDict:
 		v.Chain.names(set)
 		for i := range v.Args {
 			v.Args[i].names(set)
@@ -293,16 +296,17 @@ func (w *factWalker) pushChildren(f factFrame, i int32, rule condRule, keep uint
 		case condButFinally:
 			cond = cond || t.kind(c) != kFinally
 		}
-		w.stack = append(w.stack, factFrame{i: c, class: f.class, fn: f.fn, cond: cond})
+		w.stack = append(w.stack, factFrame{i: c, class: f.class, fn: f.fn, cond: cond, loop: f.loop})
 	}
 	slices.Reverse(w.stack[base:])
 }
 
 func (w *factWalker) scope(f factFrame, i int32) Scope {
-	s := Scope{Class: f.class, Line: int(w.t.nodes[i].row) + 1, Conditional: f.cond}
+	s := Scope{Class: f.class, Line: int(w.t.nodes[i].row) + 1, Conditional: f.cond || f.loop}
 	if f.fn != nil {
 		s.Func = f.fn.name
 		s.Conditional = s.Conditional || f.fn.returned
+		s.InLoop = f.loop && !f.cond && !f.fn.returned
 	}
 	return s
 }
@@ -314,7 +318,7 @@ func (w *factWalker) visit(f factFrame) {
 		return
 	case kClassDef:
 		if name := t.child(i, fName); name >= 0 {
-			w.push(factFrame{i: t.child(i, fBody), class: t.text(name), cond: f.cond})
+			w.push(factFrame{i: t.child(i, fBody), class: t.text(name), cond: f.cond, loop: f.loop})
 		}
 		return
 	case kFunctionDef:
@@ -323,7 +327,7 @@ func (w *factWalker) visit(f factFrame) {
 		}
 		return
 	case kDecoratedDef:
-		w.push(factFrame{i: t.child(i, fDefinition), class: f.class, fn: f.fn, cond: f.cond})
+		w.push(factFrame{i: t.child(i, fDefinition), class: f.class, fn: f.fn, cond: f.cond, loop: f.loop})
 		return
 	case kIf, kElif, kWhile:
 		w.pushChildren(f, i, condBut, fCondition)
@@ -349,26 +353,29 @@ func (w *factWalker) visit(f factFrame) {
 	}
 	switch t.factKind(i) {
 	case fkReturn:
-		if f.fn != nil && f.cond {
+		if f.fn != nil && (f.cond || f.loop) {
 			f.fn.returned = true
 		}
 	case fkRaise:
 		for c := range t.children(i) {
-			w.push(factFrame{i: c, class: f.class, fn: f.fn, cond: f.cond, noCall: true})
+			w.push(factFrame{i: c, class: f.class, fn: f.fn, cond: f.cond, loop: f.loop, noCall: true})
 		}
 		return
 	case fkMatch:
 		w.pushChildren(f, i, condBut, fSubject)
 		return
 	case fkAugmented:
-		w.push(factFrame{i: t.child(i, fRight), class: f.class, fn: f.fn, cond: f.cond})
+		w.push(factFrame{i: t.child(i, fRight), class: f.class, fn: f.fn, cond: f.cond, loop: f.loop})
 		return
 	}
 	w.pushChildren(f, i, condInherit, 0)
 }
 
-// visitFor records `for x in <literal sequence>` as one Assign of x per element; the body of
-// such a loop always runs, the body of any other loop is conditional.
+// visitFor records `for x in <literal sequence of plain values>` as one Assign of x per
+// element; the body of such a loop always runs, the body of any other loop is conditional.
+// Any other loop gives each name of its target (a name, or a tuple of names) one ValElem
+// Assign: `for fn, key in CHECKS` binds key to the second item of each element of CHECKS,
+// whatever CHECKS turns out to be.
 func (w *factWalker) visitFor(f factFrame) {
 	t, i := w.t, f.i
 	left, right := t.child(i, fLeft), t.child(i, fRight)
@@ -377,7 +384,7 @@ func (w *factWalker) visitFor(f factFrame) {
 	if literal {
 		for c := range t.children(right) {
 			v := t.value(c, 0)
-			if v.Kind == ValOther {
+			if v.Kind == ValOther || v.Kind == ValSeq || v.Kind == ValDict {
 				literal = false
 				break
 			}
@@ -385,21 +392,61 @@ func (w *factWalker) visitFor(f factFrame) {
 		}
 		literal = literal && len(elems) > 0
 	}
-	if literal && left >= 0 && t.kind(left) == kIdentifier {
+	switch {
+	case left < 0 || right < 0:
+	case literal && t.kind(left) == kIdentifier:
 		target := Chain{{Name: t.text(left)}}
 		for _, v := range elems {
 			w.out.Assigns = append(w.out.Assigns, Assign{Scope: w.scope(f, i), Target: target, Value: v})
+		}
+	case f.fn != nil:
+		iter := t.value(right, 0)
+		if iter.Kind == ValOther {
+			break
+		}
+		elem := func(name int32, pos int) {
+			w.out.Assigns = append(w.out.Assigns, Assign{Scope: w.scope(f, i), Target: Chain{{Name: t.text(name)}},
+				Value: Value{Kind: ValElem, Args: []Value{iter}, Pos: pos}})
+		}
+		if t.kind(left) == kIdentifier {
+			elem(left, 0)
+			break
+		}
+		if !patternKinds[t.nodes[left].sym] {
+			break
+		}
+		pos := 0
+		for c := range t.children(left) {
+			pos++
+			if t.kind(c) == kIdentifier {
+				elem(c, pos)
+			}
 		}
 	}
 	base := len(w.stack)
 	for c := range t.children(i) {
 		if c != left {
-			cond := f.cond || t.kind(c) == kElse || (t.kind(c) == kBlock && !literal)
-			w.stack = append(w.stack, factFrame{i: c, class: f.class, fn: f.fn, cond: cond})
+			cond := f.cond || t.kind(c) == kElse
+			loop := f.loop || t.kind(c) == kBlock && !literal
+			w.stack = append(w.stack, factFrame{i: c, class: f.class, fn: f.fn, cond: cond, loop: loop})
 		}
 	}
 	slices.Reverse(w.stack[base:])
 }
+
+// patternKinds marks the grammar's tuple targets of a for loop: a, b and (a, b) and [a, b].
+var patternKinds = func() map[uint16]bool {
+	out := map[uint16]bool{}
+	for s := uint32(0); s < pyLang.SymbolCount(); s++ {
+		switch pyLang.SymbolName(sitter.Symbol(s)) {
+		case "pattern_list", "tuple_pattern", "list_pattern":
+			if pyLang.SymbolType(sitter.Symbol(s)) == sitter.SymbolTypeRegular {
+				out[uint16(s)] = true
+			}
+		}
+	}
+	return out
+}()
 
 func (w *factWalker) visitAssign(f factFrame) {
 	t, i := w.t, f.i
@@ -438,7 +485,7 @@ func (w *factWalker) visitAssign(f factFrame) {
 			w.out.Assigns = append(w.out.Assigns, a)
 		}
 	}
-	w.push(factFrame{i: right, class: f.class, fn: f.fn, cond: f.cond, noCall: recorded && right >= 0 && t.kind(right) == kCall})
+	w.push(factFrame{i: right, class: f.class, fn: f.fn, cond: f.cond, loop: f.loop, noCall: recorded && right >= 0 && t.kind(right) == kCall})
 }
 
 // plainChain reports whether c is a name followed by attribute names only.
@@ -549,8 +596,8 @@ func (w *factWalker) visitCall(f factFrame) {
 			}
 		}
 	}
-	w.push(factFrame{i: args, class: f.class, fn: f.fn, cond: f.cond})
-	w.push(factFrame{i: fn, class: f.class, fn: f.fn, cond: f.cond, callee: true})
+	w.push(factFrame{i: args, class: f.class, fn: f.fn, cond: f.cond, loop: f.loop})
+	w.push(factFrame{i: fn, class: f.class, fn: f.fn, cond: f.cond, loop: f.loop, callee: true})
 }
 
 // callFact reports whether a call with this callee is recorded as a Call fact.
@@ -626,8 +673,8 @@ func (w *factWalker) visitSubscript(f factFrame) {
 	if sub >= 0 && t.nodes[sub].last == t.nodes[i].last && w.keyedObject(obj, f, true) {
 		w.addKey(f, i, obj, sub, "index")
 	}
-	w.push(factFrame{i: sub, class: f.class, fn: f.fn, cond: f.cond})
-	w.push(factFrame{i: obj, class: f.class, fn: f.fn, cond: f.cond})
+	w.push(factFrame{i: sub, class: f.class, fn: f.fn, cond: f.cond, loop: f.loop})
+	w.push(factFrame{i: obj, class: f.class, fn: f.fn, cond: f.cond, loop: f.loop})
 }
 
 func (w *factWalker) addKey(f factFrame, at, obj, key int32, via string) {
@@ -650,7 +697,7 @@ func (w *factWalker) visitAttribute(f factFrame) {
 			}
 		}
 	}
-	w.push(factFrame{i: obj, class: f.class, fn: f.fn, cond: f.cond})
+	w.push(factFrame{i: obj, class: f.class, fn: f.fn, cond: f.cond, loop: f.loop})
 }
 
 // keyedObject reports whether key or attribute reads on obj are facts: obj's last name ends

@@ -80,6 +80,15 @@ class Cfg(BaseModel):
         for rel in (PEER, "other"):
             self.framework.observe(self.on[rel].relation_changed, self._x)
         alias["k"]
+        for key in OPTIONS:
+            self.config[key]
+        for fn, (key2, other) in [(check, "port"), (check2, "host")]:
+            fn(self.config[key2])
+        for name, ep in ENDPOINTS.items():
+            self.model.get_relation(ep)
+        for n in range(3):
+            pass
+OPTIONS = ["port", "host"]
 `)
 	got := strings.Join(assignStrings(f), "\n")
 	want := strings.Join([]string{
@@ -95,6 +104,9 @@ class Cfg(BaseModel):
 		`Cfg|__init__|alias=self.config`,
 		`Cfg|__init__|rel=PEER`,
 		`Cfg|__init__|rel="other"`,
+		`Cfg|__init__|key=OPTIONS[…]`,
+		`Cfg|__init__|ep=ENDPOINTS.items()[…][1]`,
+		`||OPTIONS=["port", "host"]`,
 	}, "\n")
 	if got != want {
 		t.Errorf("assigns:\n%s\nwant:\n%s", got, want)

@@ -102,6 +102,10 @@ type Scope struct {
 	// a condition (an early exit). The body of a for loop over a literal list/tuple/set and a
 	// finally block are not conditional.
 	Conditional bool `json:"conditional,omitempty"`
+	// InLoop is true when Conditional is only because the fact sits in the body of for
+	// loops over something other than a literal (`for event in EVENTS:`): such a loop runs
+	// whenever what it runs over is not empty, which the linker can sometimes tell.
+	InLoop bool `json:"in_loop,omitempty"`
 }
 
 // Step is one link of an expression chain such as self.on["db"].relation_joined.
@@ -124,6 +128,11 @@ const (
 	ValCall  = "call"  // a call: Cls(self, "db", relation_name=X)
 	ValFStr  = "fstr"  // an f-string; Str holds its text with {...} kept
 	ValDict  = "dict"  // a dict display {k: v}: Kwargs holds its pairs, Name the key when it is a plain string literal (else "")
+	ValSeq   = "seq"   // a list, tuple or set display: Args holds its elements (up to 32)
+	// ValElem is an element of what a for loop runs over (`for key in OPTIONS`, `for fn,
+	// key in CHECKS`, `for k, v in MAP.items()`): Args[0] is the iterable as written, Pos the
+	// 1-based position of the name in a tuple target (0: the whole element).
+	ValElem  = "elem"
 	ValOther = "other" // anything else (numbers, containers, expressions); Str holds short source text
 )
 
@@ -134,6 +143,7 @@ type Value struct {
 	Chain  Chain   `json:"chain,omitempty"`  // ValChain; for ValCall, the callee
 	Args   []Value `json:"args,omitempty"`   // ValCall positional arguments
 	Kwargs []Kwarg `json:"kwargs,omitempty"` // ValCall keyword arguments, ValDict pairs, in source order
+	Pos    int     `json:"pos,omitempty"`    // ValElem: the name's position in a tuple target
 }
 
 // Kwarg is one keyword argument.
@@ -153,7 +163,9 @@ type Observe struct {
 // Assign is an assignment whose target is a name or attribute chain: module constants,
 // class attributes (including annotated fields `x: int = 1`, Value.Kind ValOther when no
 // value), `self.x = ...` in methods, and local names (`for x in (A, B)` gives one Assign
-// per element). Tuple targets are skipped. In functions only string, f-string, chain and
+// per element of a literal sequence of plain values, any other for loop a ValElem Assign
+// per name of its target, tuple targets included). Tuple targets of assignments are
+// skipped. In functions only string, f-string, chain and
 // call values are kept, a call's arguments only when its callee looks like a class or a
 // lookup or when it passes a config-like chain.
 type Assign struct {

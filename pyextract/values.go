@@ -1,6 +1,9 @@
 package pyextract
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // Bounds that keep a Value small and its conversion cheap whatever the input.
 const (
@@ -63,6 +66,21 @@ func (v Value) String() string {
 			parts = append(parts, k+": "+kw.Value.String())
 		}
 		return "{" + strings.Join(parts, ", ") + "}"
+	case ValSeq:
+		parts := make([]string, 0, len(v.Args))
+		for _, a := range v.Args {
+			parts = append(parts, a.String())
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	case ValElem: // an element of the iterable, item Pos-1 of it with a tuple target
+		s := "…"
+		if len(v.Args) > 0 {
+			s = v.Args[0].String()
+		}
+		if v.Pos > 0 {
+			return s + "[…][" + strconv.Itoa(v.Pos-1) + "]"
+		}
+		return s + "[…]"
 	}
 	return v.Str
 }
@@ -75,6 +93,7 @@ func (v Value) String() string {
 //     whose callee is a chain → ValCall with Chain = callee, Args and Kwargs (*args and
 //     **kw arguments are ValOther Args); getattr(x, "a") is the chain x.a, not a call;
 //   - a dict display → ValDict (see dictValue);
+//   - a list, tuple or set display → ValSeq with its first maxArgs elements as Args;
 //   - anything else → ValOther with the expression's source on one line, truncated.
 //
 // depth counts the enclosing calls and indexes already converted.
@@ -98,6 +117,16 @@ func (t *tree) value(i int32, depth int) Value {
 			}
 		case kDictionary:
 			return t.dictValue(i, depth)
+		}
+		if t.factKind(i) == fkSequence {
+			v := Value{Kind: ValSeq}
+			for c := range t.children(i) {
+				if len(v.Args) == maxArgs {
+					break
+				}
+				v.Args = append(v.Args, t.value(c, depth+1))
+			}
+			return v
 		}
 	}
 	return t.other(i)

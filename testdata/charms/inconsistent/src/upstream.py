@@ -8,6 +8,15 @@ import ops
 
 logger = logging.getLogger(__name__)
 
+# Endpoints whose departures make the handler forget the broker. "mirror" is not declared
+# by this charm: a loop over a collection may name more than the code ever uses, so it is
+# no finding, and "upstream" links.
+FORGET_ON = ("upstream", "mirror")
+
+# Options forwarded upstream when they are set; "upstream-zone" is none of this charm's, and
+# forwarded() skips what the config lacks, so it is no finding either.
+FORWARDED = ["queue-depth", "upstream-zone"]
+
 
 class UpstreamHandler(ops.Object):
     """Tracks the upstream broker address and the token to talk to it."""
@@ -17,6 +26,8 @@ class UpstreamHandler(ops.Object):
         self._charm = charm
         charm.framework.observe(charm.on.upstream_relation_changed, self._on_upstream_changed)
         charm.framework.observe(charm.on.upstream_relation_broken, self._on_upstream_broken)
+        for endpoint in FORGET_ON:
+            charm.framework.observe(charm.on[endpoint].relation_departed, self._on_upstream_departed)
 
     @property
     def address(self) -> Optional[str]:
@@ -49,6 +60,17 @@ class UpstreamHandler(ops.Object):
         """Compression to ask upstream for."""
         choice = self._charm.config.get("upstream-compression", "none")  # want check=undeclared-config
         return str(choice).lower()
+
+    def forwarded(self) -> dict:
+        """The options forwarded upstream: those that are set."""
+        out = {}
+        for key in FORWARDED:
+            if key in self._charm.config:
+                out[key] = self._charm.config[key]
+        return out
+
+    def _on_upstream_departed(self, event: ops.RelationDepartedEvent) -> None:
+        logger.info("an upstream unit left")
 
     def _on_upstream_changed(self, event: ops.RelationChangedEvent) -> None:
         if self.address:
