@@ -241,6 +241,8 @@ func TestValueOf(t *testing.T) {
   2]`, ValSeq, `[1, 2]`},
 		{`("a", B, (c, "d"))`, ValSeq, `["a", B, [c, "d"]]`},
 		{`{x for x in y}`, ValOther, `{x for x in y}`},
+		{"(  # nosec: a name, not a secret\n  \"secret-\" \"id\"\n)", ValStr, `"secret-id"`},
+		{`(a + b)`, ValOther, `a + b`},
 		{`b"raw"`, ValOther, `b"raw"`},
 		{`"` + strings.Repeat("s", maxStrLen+1) + `"`, ValOther, `"` + strings.Repeat("s", maxOtherLen-1) + "…"},
 	}

@@ -513,11 +513,21 @@ func leanCall(v Value) Value {
 	if n := len(v.Chain); v.Kind == ValCall && n > 0 {
 		last := v.Chain[n-1].Name
 		fetch := last == "fetch" && n > 1 && v.Chain[n-2].Name == "resources"
-		if !isLookup(last) && !upperInitial(last) && !fetch && !passesKeyed(v) && !configHelper(last) {
+		if !isLookup(last) && !upperInitial(last) && !fetch && !passesKeyed(v) && !configHelper(last) && !defaultedGet(v) {
 			v.Args, v.Kwargs = nil, nil
 		}
 	}
 	return v
+}
+
+// defaultedGet reports m.get(key, default) with a default that may be a name
+// (relation_names.get("prometheus", "downstream-prometheus-scrape")): the linker reads it.
+func defaultedGet(v Value) bool {
+	if len(v.Args) != 2 || len(v.Kwargs) != 0 || len(v.Chain) < 2 || v.Chain[len(v.Chain)-1].Name != "get" {
+		return false
+	}
+	k := v.Args[1].Kind
+	return k == ValStr || k == ValFStr || k == ValChain
 }
 
 // passesKeyed reports whether a call passes a chain whose last name is config-like

@@ -86,6 +86,8 @@ class Cfg(BaseModel):
             fn(self.config[key2])
         for name, ep in ENDPOINTS.items():
             self.model.get_relation(ep)
+        self.peer = names.get("peer", "cluster")
+        self.data = names.get("peer", {})
         for n in range(3):
             pass
 OPTIONS = ["port", "host"]
@@ -106,6 +108,8 @@ OPTIONS = ["port", "host"]
 		`Cfg|__init__|rel="other"`,
 		`Cfg|__init__|key=OPTIONS[…]`,
 		`Cfg|__init__|ep=ENDPOINTS.items()[…][1]`,
+		`Cfg|__init__|self.peer=names.get("peer", "cluster")`,
+		`Cfg|__init__|self.data=names.get()`,
 		`||OPTIONS=["port", "host"]`,
 	}, "\n")
 	if got != want {

@@ -111,6 +111,11 @@ func (t *tree) value(i int32, depth int) Value {
 			if c, ok := t.chain(i, depth); ok {
 				return Value{Kind: ValChain, Chain: c}
 			}
+			if t.kind(i) == kParenthesized { // ("a long" "name"): the expression inside
+				if c := t.namedChild(i, 0); c >= 0 && t.namedChild(i, 1) < 0 {
+					return t.value(c, depth+1)
+				}
+			}
 		case kCall:
 			if v, ok := t.callValue(i, depth); ok {
 				return v
