@@ -556,13 +556,35 @@ func (e *evaluator) submodule(from *fileInfo, mod string) []aval {
 // self is the value of `self` in c: the charm in a charm class, else the object.
 func (e *evaluator) self(c *ctx) aval {
 	if c.inst == nil && e.isCharm(c.cls) {
-		return aval{kind: aCharm, cls: c.cls}
+		return aval{kind: aCharm, cls: e.concrete(c.cls)}
 	}
 	cls := c.cls
 	if c.inst != nil && c.inst.cls != nil {
 		cls = c.inst.cls
 	}
 	return aval{kind: aObj, cls: cls, inst: c.inst, self: true}
+}
+
+// concrete is the charm class whose instance runs the code of charm class cls: the one
+// subclass of cls in the charm that no other subclass derives from (a base class's
+// self.pairs is the subclass's class attribute), else cls itself.
+func (e *evaluator) concrete(cls *classInfo) *classInfo {
+	var subs []*classInfo
+	for _, k := range e.charmCls {
+		if k != cls && slices.Contains(e.mro(k), cls) {
+			subs = append(subs, k)
+		}
+	}
+	var leaves []*classInfo
+	for _, k := range subs {
+		if !slices.ContainsFunc(subs, func(o *classInfo) bool { return o != k && slices.Contains(e.mro(o), k) }) {
+			leaves = append(leaves, k)
+		}
+	}
+	if len(leaves) == 1 {
+		return leaves[0]
+	}
+	return cls
 }
 
 // param evaluates parameter i (p) of the function in c: an __init__ parameter is bound

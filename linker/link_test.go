@@ -1074,3 +1074,34 @@ class DemoCharm(ops.CharmBase):
 		t.Errorf("unresolved: %+v", res.Unresolved)
 	}
 }
+
+func TestBaseCharmSeesSubclassAttributes(t *testing.T) {
+	// Code of a base charm class runs for the charm that subclasses it: self.pairs is the
+	// subclass's class attribute (grafana-agent's mandatory_relation_pairs), even where the
+	// base only annotates it.
+	c := charm("demo", ".", "relation:cos-agent", "relation:logs")
+	cl := link1(t, c, files{
+		"src/base.py": `
+import ops
+class Base(ops.CharmBase):
+    pairs: dict  # overridden
+    def __init__(self, *args):
+        super().__init__(*args)
+        for incoming, outgoings in self.pairs.items():
+            self.framework.observe(self.on[incoming].relation_joined, self._update)
+            for outgoing_set in outgoings:
+                for outgoing in outgoing_set:
+                    self.framework.observe(self.on[outgoing].relation_broken, self._update)
+
+    def _update(self, event):
+        pass
+`,
+		"src/charm.py": `
+from base import Base
+class DemoCharm(Base):
+    pairs = {"cos-agent": [{"logs"}]}
+`,
+	})
+	expect(t, "cos-agent", handlers(cl, KindRelation, "cos-agent"), "relation_joined>Base._update[on-index]")
+	expect(t, "logs", handlers(cl, KindRelation, "logs"), "relation_broken>Base._update[on-index]")
+}
