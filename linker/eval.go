@@ -752,6 +752,20 @@ func (e *evaluator) attr(a aval, name, via string) []aval {
 		if name == "model" {
 			return []aval{{kind: aModel}}
 		}
+		if a.cls == nil && a.inst != nil && a.inst.call != nil { // SimpleNamespace(peer="replicas").peer
+			var out []aval
+			for i := range a.inst.call.Kwargs {
+				if kw := &a.inst.call.Kwargs[i]; kw.Name == name {
+					for _, x := range e.eval(&kw.Value, a.inst.at) {
+						x.loose = true
+						out = append(out, x)
+					}
+				}
+			}
+			if len(out) > 0 {
+				return limit(out)
+			}
+		}
 		if strings.Contains(strings.ToLower(name), "charm") {
 			return []aval{{kind: aCharm}}
 		}

@@ -1105,3 +1105,30 @@ class DemoCharm(Base):
 	expect(t, "cos-agent", handlers(cl, KindRelation, "cos-agent"), "relation_joined>Base._update[on-index]")
 	expect(t, "logs", handlers(cl, KindRelation, "logs"), "relation_broken>Base._update[on-index]")
 }
+
+func TestKeywordsOfUnreadClassAreAttributes(t *testing.T) {
+	// An object of a class the tree does not hold has the attributes its call names by
+	// keyword (SimpleNamespace(peer="replicas").peer): declared names link, others are no
+	// finding.
+	c := charm("demo", ".", "relation:replicas", "relation:alerting")
+	cl := link1(t, c, files{"src/charm.py": `
+import ops
+from types import SimpleNamespace
+from charms.alerts.v0.alerts import AlertsProvider
+
+class DemoCharm(ops.CharmBase):
+    _relations = SimpleNamespace(alerting="alerting", peer="replicas", other="nowhere")
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.framework.observe(self.on[self._relations.peer].relation_changed, self._on_peer)
+        self.framework.observe(self.on[self._relations.other].relation_changed, self._on_peer)
+        self.alerts = AlertsProvider(self, relation_name=self._relations.alerting)
+
+    def _on_peer(self, event):
+        pass
+`})
+	expect(t, "replicas", handlers(cl, KindRelation, "replicas"), "relation_changed>DemoCharm._on_peer[on-index]")
+	expect(t, "alerting", reads(cl, KindRelation, "alerting"), "src/charm.py:12/library/AlertsProvider")
+	expect(t, "findings", findings(cl), "")
+}
