@@ -24,7 +24,10 @@
 //     (and, for a dict display, the value under key). Such names are loose: a declared one
 //     links, an undeclared one is no finding, since the loop may skip it (`if key not in
 //     self.config: continue`) and the mapping may hold another; an event taken from such a
-//     loop is observed unconditionally when the loop is the only condition. Absolute imports resolve by matching the dotted name against
+//     loop is observed unconditionally when the loop is the only condition.
+//     In a base charm class, self is the charm that subclasses it (its class attributes
+//     first); an object of a class the tree does not hold has the attributes its call names
+//     by keyword (SimpleNamespace(peer="replicas").peer), loose too. Absolute imports resolve by matching the dotted name against
 //     file paths below a folder that is not itself a package (src-relative, lib/charms/...,
 //     a monorepo's shared folder), preferring the charm's own files; relative imports against
 //     the importing file's folder.
