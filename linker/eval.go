@@ -132,6 +132,15 @@ func (e *evaluator) eval(v *pyextract.Value, c *ctx) []aval {
 		return []aval{{kind: aSeq, seq: v, at: c}}
 	case pyextract.ValElem:
 		return e.elements(v, c)
+	case pyextract.ValOr: // one of them; loose: which one runs is not known
+		var out []aval
+		for i := range v.Args {
+			for _, x := range e.eval(&v.Args[i], c) {
+				x.loose = true
+				out = append(out, x)
+			}
+		}
+		return limit(out)
 	}
 	return nil
 }
@@ -454,11 +463,10 @@ func (e *evaluator) name(n string, c *ctx) []aval {
 		if n == "self" && c.cls != nil && !isStatic(sym) { // never reassigned: skip the locals
 			return []aval{e.self(c)}
 		}
-		if vals, ok := c.file.local(k, n); ok {
+		// A local whose value names itself (names = names or DEFAULTS) reads, there, the
+		// binding before it: the parameter or the global of that name.
+		if vals, ok := c.file.local(k, n); ok && !e.busy[busyLocal{c.file, c.inst, localKey{k, n}}] {
 			key := busyLocal{c.file, c.inst, localKey{k, n}}
-			if e.busy[key] {
-				return nil
-			}
 			e.busy[key] = true
 			defer delete(e.busy, key)
 			var out []aval

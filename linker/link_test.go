@@ -1132,3 +1132,48 @@ class DemoCharm(ops.CharmBase):
 	expect(t, "alerting", reads(cl, KindRelation, "alerting"), "src/charm.py:12/library/AlertsProvider")
 	expect(t, "findings", findings(cl), "")
 }
+
+func TestAlternatives(t *testing.T) {
+	// `a or b` and `a if c else b` are one of a and b (loose); a local that names itself
+	// (names = names or DEFAULTS) reads the parameter there.
+	c := charm("demo", ".", "relation:nrpe", "relation:monitors", "relation:db", "relation:replicas")
+	cl := link1(t, c, files{
+		"src/nrpe.py": `
+import ops
+
+DEFAULT_NAMES = {"nrpe": "nrpe_external_master", "monitors": "monitors"}
+
+class NrpeProvider(ops.Object):
+    def __init__(self, charm, relation_names=None):
+        relation_names = relation_names or DEFAULT_NAMES
+        super().__init__(charm, "nrpe")
+        for relation_name in relation_names.keys():
+            events = charm.on[relation_name]
+            self.framework.observe(events.relation_changed, self._on_changed)
+
+    def _on_changed(self, event):
+        pass
+`,
+		"src/charm.py": `
+import os
+import ops
+from nrpe import NrpeProvider
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.nrpe = NrpeProvider(self)
+        self.framework.observe(self.on["db" if os.environ.get("DB") else "database"].relation_joined, self._on_db)
+        peer = os.environ.get("PEER") or "replicas"
+        self.model.get_relation(peer)
+
+    def _on_db(self, event):
+        pass
+`,
+	})
+	expect(t, "nrpe", handlers(cl, KindRelation, "nrpe"), "relation_changed>NrpeProvider._on_changed[helper]")
+	expect(t, "monitors", handlers(cl, KindRelation, "monitors"), "relation_changed>NrpeProvider._on_changed[helper]")
+	expect(t, "db", handlers(cl, KindRelation, "db"), "relation_joined>DemoCharm._on_db[on-index]")
+	expect(t, "replicas", reads(cl, KindRelation, "replicas"), "src/charm.py:11/lookup/")
+	expect(t, "findings", findings(cl), "")
+}

@@ -27,7 +27,9 @@
 //     loop is observed unconditionally when the loop is the only condition.
 //     In a base charm class, self is the charm that subclasses it (its class attributes
 //     first); an object of a class the tree does not hold has the attributes its call names
-//     by keyword (SimpleNamespace(peer="replicas").peer), loose too. Absolute imports resolve by matching the dotted name against
+//     by keyword (SimpleNamespace(peer="replicas").peer), loose too.
+//     `a or b` and `a if c else b` are one of a and b, loose; a local whose value names
+//     itself (names = names or DEFAULTS) reads there the parameter or global before it. Absolute imports resolve by matching the dotted name against
 //     file paths below a folder that is not itself a package (src-relative, lib/charms/...,
 //     a monorepo's shared folder), preferring the charm's own files; relative imports against
 //     the importing file's folder.

@@ -243,6 +243,10 @@ func TestValueOf(t *testing.T) {
 		{`{x for x in y}`, ValOther, `{x for x in y}`},
 		{"(  # nosec: a name, not a secret\n  \"secret-\" \"id\"\n)", ValStr, `"secret-id"`},
 		{`(a + b)`, ValOther, `a + b`},
+		{`names or DEFAULT or {}`, ValOr, `names or DEFAULT or {}`},
+		{`"a" if k8s else PEER`, ValOr, `"a" or PEER`},
+		{`a and b`, ValOther, `a and b`},
+		{"(a  # why\n  or b)", ValOr, `a or b`},
 		{`b"raw"`, ValOther, `b"raw"`},
 		{`"` + strings.Repeat("s", maxStrLen+1) + `"`, ValOther, `"` + strings.Repeat("s", maxOtherLen-1) + "…"},
 	}

@@ -18,18 +18,22 @@ const (
 	fkSequence // list, tuple, set or a bare a, b expression list
 	fkMatch
 	fkAugmented
+	fkBoolOp   // a and b, a or b
+	fkCondExpr // a if c else b
 )
 
 var factKinds = func() []factKind {
 	names := map[string]factKind{
-		"return_statement":     fkReturn,
-		"raise_statement":      fkRaise,
-		"list":                 fkSequence,
-		"tuple":                fkSequence,
-		"set":                  fkSequence,
-		"expression_list":      fkSequence,
-		"match_statement":      fkMatch,
-		"augmented_assignment": fkAugmented,
+		"return_statement":       fkReturn,
+		"raise_statement":        fkRaise,
+		"list":                   fkSequence,
+		"tuple":                  fkSequence,
+		"set":                    fkSequence,
+		"expression_list":        fkSequence,
+		"match_statement":        fkMatch,
+		"augmented_assignment":   fkAugmented,
+		"boolean_operator":       fkBoolOp,
+		"conditional_expression": fkCondExpr,
 	}
 	n := pyLang.SymbolCount()
 	ks := make([]factKind, n)
@@ -227,7 +231,7 @@ func standalone(v Value) bool {
 // names adds the names v refers to (the first name of each chain in it) to set.
 func (v *Value) names(set map[string]bool) {
 	switch v.Kind {
-	case ValChain, ValCall, ValSeq, ValElem, ValDict:
+	case ValChain, ValCall, ValSeq, ValElem, ValDict, ValOr:
 		v.Chain.names(set)
 		for i := range v.Args {
 			v.Args[i].names(set)

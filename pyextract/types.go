@@ -133,6 +133,7 @@ const (
 	// key in CHECKS`, `for k, v in MAP.items()`): Args[0] is the iterable as written, Pos the
 	// 1-based position of the name in a tuple target (0: the whole element).
 	ValElem  = "elem"
+	ValOr    = "or"    // one of its Args: `a or b` (a chain of them flattened), `a if c else b`
 	ValOther = "other" // anything else (numbers, containers, expressions); Str holds short source text
 )
 

@@ -1,6 +1,7 @@
 package pyextract
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 )
@@ -66,6 +67,12 @@ func (v Value) String() string {
 			parts = append(parts, k+": "+kw.Value.String())
 		}
 		return "{" + strings.Join(parts, ", ") + "}"
+	case ValOr:
+		parts := make([]string, 0, len(v.Args))
+		for _, a := range v.Args {
+			parts = append(parts, a.String())
+		}
+		return strings.Join(parts, " or ")
 	case ValSeq:
 		parts := make([]string, 0, len(v.Args))
 		for _, a := range v.Args {
@@ -123,6 +130,9 @@ func (t *tree) value(i int32, depth int) Value {
 		case kDictionary:
 			return t.dictValue(i, depth)
 		}
+		if v, ok := t.alternatives(i, depth); ok {
+			return v
+		}
 		if t.factKind(i) == fkSequence {
 			v := Value{Kind: ValSeq}
 			for c := range t.children(i) {
@@ -135,6 +145,51 @@ func (t *tree) value(i int32, depth int) Value {
 		}
 	}
 	return t.other(i)
+}
+
+// alternatives converts `a or b` and `a if c else b` to ValOr: the value is one of a and b
+// (`relation_names or DEFAULT_NAMES`, `"a" if k8s else "b"`). `a and b` is not converted.
+func (t *tree) alternatives(i int32, depth int) (Value, bool) {
+	var a, b int32
+	switch t.factKind(i) {
+	case fkBoolOp:
+		a, b = t.child(i, fLeft), t.child(i, fRight)
+		if a < 0 || b < 0 || int(t.nodes[b].start) > len(t.src) || operator(t.src[t.nodes[a].end:t.nodes[b].start]) != "or" {
+			return Value{}, false
+		}
+	case fkCondExpr:
+		a, b = t.namedChild(i, 0), t.namedChild(i, 2)
+		if a < 0 || b < 0 {
+			return Value{}, false
+		}
+	default:
+		return Value{}, false
+	}
+	v := Value{Kind: ValOr}
+	for _, c := range []int32{a, b} {
+		x := t.value(c, depth+1)
+		if x.Kind == ValOr {
+			v.Args = append(v.Args, x.Args...)
+		} else {
+			v.Args = append(v.Args, x)
+		}
+	}
+	if len(v.Args) > maxArgs {
+		v.Args = v.Args[:maxArgs]
+	}
+	return v, true
+}
+
+// operator is the source between two operands without comments and spaces.
+func operator(between []byte) string {
+	var out []byte
+	for _, line := range bytes.Split(between, []byte("\n")) {
+		if k := bytes.IndexByte(line, '#'); k >= 0 {
+			line = line[:k]
+		}
+		out = append(out, bytes.TrimSpace(line)...)
+	}
+	return string(out)
 }
 
 // dictValue converts a dict display: its key: value pairs (up to maxArgs; ** entries and
