@@ -47,9 +47,11 @@ type aval struct {
 	// origin is, for a string a call passed to a parameter, that call (argsFromCallers): a
 	// name read through a helper is reported where the helper is called with it.
 	origin *site
-	// loose marks a string that is one of the elements a loop runs over (`for key in
-	// OPTIONS: self.config[key]`): the loop may skip some of them (`if key not in
-	// self.config: continue`), so a loose name links when declared and is never a finding.
+	// loose marks a value that is only one of those an expression may take: an element a
+	// loop runs over (`for key in OPTIONS: self.config[key]`, and the loop may skip some:
+	// `if key not in self.config: continue`), one side of `a or b` or `a if c else b`, a
+	// get's default, a keyword of an unread class's call. A loose name links when declared
+	// and is never a finding.
 	loose bool
 	seq   *pyextract.Value // aSeq
 	at    *ctx             // aSeq
@@ -91,6 +93,8 @@ type evaluator struct {
 	// busy marks the locals and members being evaluated: a name whose value refers to
 	// itself (node = node.parent) evaluates to nothing instead of recursing.
 	busy map[any]bool
+	// concreteOf memoises concrete.
+	concreteOf map[*classInfo]*classInfo
 	// callerArgs evaluates what the callers of the function in c pass to its parameter i.
 	callerArgs func(c *ctx, i int, p pyextract.Param) []aval
 }
@@ -577,6 +581,15 @@ func (e *evaluator) self(c *ctx) aval {
 // subclass of cls in the charm that no other subclass derives from (a base class's
 // self.pairs is the subclass's class attribute), else cls itself.
 func (e *evaluator) concrete(cls *classInfo) *classInfo {
+	if k, ok := e.concreteOf[cls]; ok {
+		return k
+	}
+	k := e.findConcrete(cls)
+	e.concreteOf[cls] = k
+	return k
+}
+
+func (e *evaluator) findConcrete(cls *classInfo) *classInfo {
 	var subs []*classInfo
 	for _, k := range e.charmCls {
 		if k != cls && slices.Contains(e.mro(k), cls) {

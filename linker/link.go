@@ -71,16 +71,17 @@ const maxInstances = 16
 
 func newCharmLinker(ix *index, ci int) *charmLinker {
 	l := &charmLinker{
-		evaluator: &evaluator{ix: ix, charm: ci, memo: map[memoKey][]aval{}, globals: map[globalKey][]aval{}, busy: map[any]bool{}},
-		ch:        &ix.charms[ci],
-		ifaces:    map[ifaceKey]*Interface{},
-		declared:  map[string]map[string]string{},
-		byClass:   map[*classInfo][]*site{},
-		calls:     map[string][]*site{},
-		insts:     map[*classInfo][]*instance{},
-		building:  map[*classInfo]bool{},
-		actions:   map[scopeKey][]string{},
-		customOn:  map[*classInfo]customEvents{},
+		evaluator: &evaluator{ix: ix, charm: ci, memo: map[memoKey][]aval{}, globals: map[globalKey][]aval{}, busy: map[any]bool{},
+			concreteOf: map[*classInfo]*classInfo{}},
+		ch:       &ix.charms[ci],
+		ifaces:   map[ifaceKey]*Interface{},
+		declared: map[string]map[string]string{},
+		byClass:  map[*classInfo][]*site{},
+		calls:    map[string][]*site{},
+		insts:    map[*classInfo][]*instance{},
+		building: map[*classInfo]bool{},
+		actions:  map[scopeKey][]string{},
+		customOn: map[*classInfo]customEvents{},
 	}
 	l.callerArgs = l.argsFromCallers
 	c := l.ch
@@ -152,6 +153,7 @@ func (l *charmLinker) run() {
 			}
 		}
 	}
+	clear(l.concreteOf) // computed against the whole charmCls only
 	l.collectSites()
 	l.linkObserves()
 	l.linkBindings()
