@@ -603,6 +603,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("\xEF\xBB\xBFX = 'a'\r\nfrom . import (a as b,\r\n c)\r\n"))
 	f.Add([]byte("X = getattr(self.on, f'{a}')[0](1)(2).b\n"))
 	f.Add([]byte("def \xff\xfe(a=\"\xc3\"):\n    r\xe9f = 1\n"))
+	f.Add([]byte("N = (a or b if c else [d, (e, f)])\nfor x, (y, z) in N.items():\n    pass\ndef g():\n    for k in N or M: self.config[k]\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		file := Parse("fuzz.py", src)
 		inRange := func(what string, line int) {
