@@ -26,6 +26,10 @@ const (
 	// aSeq is a list, tuple, set or dict display (seq), to be evaluated in at: what a for
 	// loop runs over.
 	aSeq
+	// aRelations is model.relations or meta.relations: a loop over it runs over the names
+	// of the charm's declared relations.
+	aRelations
+	aMeta // charm.meta
 	// aUnknown is an argument a call passes whose value the linker cannot tell: it stands
 	// for the parameter, so that the parameter's default is not taken instead (a relation
 	// name passed on from a caller nobody constructs is not the default "remote").
@@ -174,6 +178,12 @@ func (e *evaluator) elements(v *pyextract.Value, c *ctx) []aval {
 		}
 	}
 	for _, a := range e.eval(it, c) {
+		if a.kind == aRelations && (v.Pos == 0 && (view == "" || view == "keys") || v.Pos == 1 && view == "items") {
+			for _, r := range e.ix.charms[e.charm].Relations {
+				out = append(out, aval{kind: aStr, str: r.Name, loose: true})
+			}
+			continue
+		}
 		if a.kind != aSeq {
 			continue
 		}
@@ -751,6 +761,8 @@ func (e *evaluator) attr(a aval, name, via string) []aval {
 			return []aval{{kind: aConfig}}
 		case "model":
 			return []aval{{kind: aModel}}
+		case "meta":
+			return []aval{{kind: aMeta}}
 		}
 		classes := e.charmCls
 		if a.cls != nil {
@@ -794,6 +806,13 @@ func (e *evaluator) attr(a aval, name, via string) []aval {
 		if name == "config" {
 			return []aval{{kind: aConfig}}
 		}
+		if name == "relations" {
+			return []aval{{kind: aRelations}}
+		}
+	case aMeta:
+		if name == "relations" {
+			return []aval{{kind: aRelations}}
+		}
 	case aOn:
 		return []aval{{kind: aEvent, str: name, cls: a.cls, via: via}}
 	case aOnIdx:
@@ -832,6 +851,23 @@ func (e *evaluator) index(a aval, key *pyextract.Value, c *ctx) []aval {
 		return out
 	case aObjOn:
 		return []aval{a}
+	case aSeq: // NAMES["ambient"] of a dict display
+		if a.seq.Kind != pyextract.ValDict {
+			return nil
+		}
+		keys, _ := e.strVals(key, c)
+		var out []aval
+		for _, k := range keys {
+			for i := range a.seq.Kwargs {
+				if kw := &a.seq.Kwargs[i]; kw.Name == k.str {
+					for _, x := range e.eval(&kw.Value, a.at) {
+						x.loose = x.loose || k.loose
+						out = append(out, x)
+					}
+				}
+			}
+		}
+		return limit(out)
 	}
 	return nil
 }

@@ -412,8 +412,10 @@ func (l *charmLinker) observe(fi *fileInfo, o *pyextract.Observe, c *ctx) {
 		})
 	}
 	for _, ev := range l.eval(&o.Event, c) {
-		// An event taken from a collection a loop runs over (for event in EVENTS: observe)
-		// is observed whenever the loop runs, and the linker has read that it is not empty.
+		// An event taken from a collection a loop runs over (for event in EVENTS: observe,
+		// for name in self.model.relations: observe(self.on[name]...)) is observed whenever
+		// the loop runs, and the linker has read that it is not empty; a condition inside
+		// such a loop picks among its elements (dispatch), and is not reported either.
 		cond = o.Conditional && !(o.InLoop && ev.loose)
 		switch ev.kind {
 		case aEvent:

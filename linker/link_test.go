@@ -1177,3 +1177,49 @@ class DemoCharm(ops.CharmBase):
 	expect(t, "replicas", reads(cl, KindRelation, "replicas"), "src/charm.py:11/lookup/")
 	expect(t, "findings", findings(cl), "")
 }
+
+func TestLoopOverDeclaredRelations(t *testing.T) {
+	// A loop over model.relations (or meta.relations, or their keys) runs over the charm's
+	// declared relations; a condition inside it dispatches, so the handlers are not
+	// conditional (the condition itself is not evaluated: both branches' handlers link to
+	// every relation). NAMES["key"] of a dict display is the value under key.
+	c := charm("demo", ".", "relation:db", "relation:ingress", "relation:juju-info")
+	cl := link1(t, c, files{
+		"src/charm.py": `
+import ops
+
+MODES = {"ambient": "ingress", "sidecar": "mesh"}
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        for rel in self.model.relations.keys():
+            self.framework.observe(self.on[rel].relation_changed, self._on_event)
+        for endpoint in self.meta.relations:
+            if endpoint == "juju-info":
+                self.framework.observe(self.on[endpoint].relation_departed, self._on_subordinate)
+            else:
+                self.framework.observe(self.on[endpoint].relation_broken, self._on_event)
+        self.model.get_relation(MODES["ambient"])
+
+    def _on_event(self, event):
+        pass
+
+    def _on_subordinate(self, event):
+        pass
+`,
+	})
+	expect(t, "db", handlers(cl, KindRelation, "db"),
+		"relation_broken>DemoCharm._on_event[on-index] relation_changed>DemoCharm._on_event[on-index] relation_departed>DemoCharm._on_subordinate[on-index]")
+	expect(t, "juju-info", handlers(cl, KindRelation, "juju-info"),
+		"relation_broken>DemoCharm._on_event[on-index] relation_changed>DemoCharm._on_event[on-index] relation_departed>DemoCharm._on_subordinate[on-index]")
+	for _, it := range cl.Interfaces {
+		for _, h := range it.Handlers {
+			if h.Conditional {
+				t.Errorf("%s %s: %+v is conditional", it.Kind, it.Name, h)
+			}
+		}
+	}
+	expect(t, "ingress", reads(cl, KindRelation, "ingress"), "src/charm.py:15/lookup/")
+	expect(t, "findings", findings(cl), "")
+}

@@ -24,7 +24,9 @@
 //     (and, for a dict display, the value under key). Such names are loose: a declared one
 //     links, an undeclared one is no finding, since the loop may skip it (`if key not in
 //     self.config: continue`) and the mapping may hold another; an event taken from such a
-//     loop is observed unconditionally when the loop is the only condition.
+//     loop is observed unconditionally (a condition inside the loop picks among its elements).
+//     A loop over model.relations or meta.relations (or their keys) runs over the charm's
+//     declared relations; NAMES["key"] of a dict display is the value under key.
 //     In a base charm class, self is the charm that subclasses it (its class attributes
 //     first); an object of a class the tree does not hold has the attributes its call names
 //     by keyword (SimpleNamespace(peer="replicas").peer), loose too.

@@ -79,8 +79,9 @@ type factFrame struct {
 	fn    *funcState
 	cond  bool
 	// loop: the node is in the body of a for loop over something other than a literal
-	// (conditional too, but see Scope.InLoop).
-	loop bool
+	// (conditional too, but see Scope.InLoop); outer: cond where the outermost such loop
+	// is, so that a condition inside the loop (dispatch on its elements) is told apart.
+	loop, outer bool
 	// noCall: the node, if a call, is an assigned value or a raised exception, not a Call fact.
 	noCall bool
 	// callee: the node is the callee of a call (x.get in x.get("k")), not an attribute read.
@@ -300,7 +301,7 @@ func (w *factWalker) pushChildren(f factFrame, i int32, rule condRule, keep uint
 		case condButFinally:
 			cond = cond || t.kind(c) != kFinally
 		}
-		w.stack = append(w.stack, factFrame{i: c, class: f.class, fn: f.fn, cond: cond, loop: f.loop})
+		w.stack = append(w.stack, factFrame{i: c, class: f.class, fn: f.fn, cond: cond, loop: f.loop, outer: f.outer})
 	}
 	slices.Reverse(w.stack[base:])
 }
@@ -310,7 +311,7 @@ func (w *factWalker) scope(f factFrame, i int32) Scope {
 	if f.fn != nil {
 		s.Func = f.fn.name
 		s.Conditional = s.Conditional || f.fn.returned
-		s.InLoop = f.loop && !f.cond && !f.fn.returned
+		s.InLoop = f.loop && !f.outer && !f.fn.returned
 	}
 	return s
 }
@@ -322,7 +323,7 @@ func (w *factWalker) visit(f factFrame) {
 		return
 	case kClassDef:
 		if name := t.child(i, fName); name >= 0 {
-			w.push(factFrame{i: t.child(i, fBody), class: t.text(name), cond: f.cond, loop: f.loop})
+			w.push(factFrame{i: t.child(i, fBody), class: t.text(name), cond: f.cond, loop: f.loop, outer: f.outer})
 		}
 		return
 	case kFunctionDef:
@@ -331,7 +332,7 @@ func (w *factWalker) visit(f factFrame) {
 		}
 		return
 	case kDecoratedDef:
-		w.push(factFrame{i: t.child(i, fDefinition), class: f.class, fn: f.fn, cond: f.cond, loop: f.loop})
+		w.push(factFrame{i: t.child(i, fDefinition), class: f.class, fn: f.fn, cond: f.cond, loop: f.loop, outer: f.outer})
 		return
 	case kIf, kElif, kWhile:
 		w.pushChildren(f, i, condBut, fCondition)
@@ -362,14 +363,14 @@ func (w *factWalker) visit(f factFrame) {
 		}
 	case fkRaise:
 		for c := range t.children(i) {
-			w.push(factFrame{i: c, class: f.class, fn: f.fn, cond: f.cond, loop: f.loop, noCall: true})
+			w.push(factFrame{i: c, class: f.class, fn: f.fn, cond: f.cond, loop: f.loop, outer: f.outer, noCall: true})
 		}
 		return
 	case fkMatch:
 		w.pushChildren(f, i, condBut, fSubject)
 		return
 	case fkAugmented:
-		w.push(factFrame{i: t.child(i, fRight), class: f.class, fn: f.fn, cond: f.cond, loop: f.loop})
+		w.push(factFrame{i: t.child(i, fRight), class: f.class, fn: f.fn, cond: f.cond, loop: f.loop, outer: f.outer})
 		return
 	}
 	w.pushChildren(f, i, condInherit, 0)
@@ -431,8 +432,11 @@ func (w *factWalker) visitFor(f factFrame) {
 	for c := range t.children(i) {
 		if c != left {
 			cond := f.cond || t.kind(c) == kElse
-			loop := f.loop || t.kind(c) == kBlock && !literal
-			w.stack = append(w.stack, factFrame{i: c, class: f.class, fn: f.fn, cond: cond, loop: loop})
+			loop, outer := f.loop, f.outer
+			if t.kind(c) == kBlock && !literal && !loop {
+				loop, outer = true, f.cond
+			}
+			w.stack = append(w.stack, factFrame{i: c, class: f.class, fn: f.fn, cond: cond, loop: loop, outer: outer})
 		}
 	}
 	slices.Reverse(w.stack[base:])
@@ -489,7 +493,7 @@ func (w *factWalker) visitAssign(f factFrame) {
 			w.out.Assigns = append(w.out.Assigns, a)
 		}
 	}
-	w.push(factFrame{i: right, class: f.class, fn: f.fn, cond: f.cond, loop: f.loop, noCall: recorded && right >= 0 && t.kind(right) == kCall})
+	w.push(factFrame{i: right, class: f.class, fn: f.fn, cond: f.cond, loop: f.loop, outer: f.outer, noCall: recorded && right >= 0 && t.kind(right) == kCall})
 }
 
 // plainChain reports whether c is a name followed by attribute names only.
@@ -610,8 +614,8 @@ func (w *factWalker) visitCall(f factFrame) {
 			}
 		}
 	}
-	w.push(factFrame{i: args, class: f.class, fn: f.fn, cond: f.cond, loop: f.loop})
-	w.push(factFrame{i: fn, class: f.class, fn: f.fn, cond: f.cond, loop: f.loop, callee: true})
+	w.push(factFrame{i: args, class: f.class, fn: f.fn, cond: f.cond, loop: f.loop, outer: f.outer})
+	w.push(factFrame{i: fn, class: f.class, fn: f.fn, cond: f.cond, loop: f.loop, outer: f.outer, callee: true})
 }
 
 // callFact reports whether a call with this callee is recorded as a Call fact.
@@ -687,8 +691,8 @@ func (w *factWalker) visitSubscript(f factFrame) {
 	if sub >= 0 && t.nodes[sub].last == t.nodes[i].last && w.keyedObject(obj, f, true) {
 		w.addKey(f, i, obj, sub, "index")
 	}
-	w.push(factFrame{i: sub, class: f.class, fn: f.fn, cond: f.cond, loop: f.loop})
-	w.push(factFrame{i: obj, class: f.class, fn: f.fn, cond: f.cond, loop: f.loop})
+	w.push(factFrame{i: sub, class: f.class, fn: f.fn, cond: f.cond, loop: f.loop, outer: f.outer})
+	w.push(factFrame{i: obj, class: f.class, fn: f.fn, cond: f.cond, loop: f.loop, outer: f.outer})
 }
 
 func (w *factWalker) addKey(f factFrame, at, obj, key int32, via string) {
@@ -711,7 +715,7 @@ func (w *factWalker) visitAttribute(f factFrame) {
 			}
 		}
 	}
-	w.push(factFrame{i: obj, class: f.class, fn: f.fn, cond: f.cond, loop: f.loop})
+	w.push(factFrame{i: obj, class: f.class, fn: f.fn, cond: f.cond, loop: f.loop, outer: f.outer})
 }
 
 // keyedObject reports whether key or attribute reads on obj are facts: obj's last name ends

@@ -247,3 +247,39 @@ func TestFactsDeepNesting(t *testing.T) {
 		t.Errorf("keys = %+v", f.Keys)
 	}
 }
+
+func TestFactsInLoop(t *testing.T) {
+	// InLoop: in the body of a loop over a non-literal that is itself unconditional; a
+	// condition inside the loop keeps it, one outside (or an early return) does not.
+	f := parseFacts(t, `
+class H(Object):
+    def __init__(self, charm):
+        for r in rels:
+            charm.unit.get_container("a")
+            if r in special:
+                charm.unit.get_container("b")
+            for s in r:
+                charm.unit.get_container("c")
+        if leader:
+            for r in rels:
+                charm.unit.get_container("d")
+        for r in ["x", "y"]:
+            charm.unit.get_container("e")
+        if not ready:
+            return
+        for r in rels:
+            charm.unit.get_container("f")
+`)
+	want := map[string][2]bool{ // conditional, in loop
+		"a": {true, true}, "b": {true, true}, "c": {true, true}, "d": {true, false}, "e": {false, false}, "f": {true, false},
+	}
+	if len(f.Calls) != len(want) {
+		t.Fatalf("calls = %+v", f.Calls)
+	}
+	for _, c := range f.Calls {
+		name := c.Value.Args[0].Str
+		if got := [2]bool{c.Conditional, c.InLoop}; got != want[name] {
+			t.Errorf("call %s (conditional, in loop) = %v, want %v", name, got, want[name])
+		}
+	}
+}

@@ -102,9 +102,10 @@ type Scope struct {
 	// a condition (an early exit). The body of a for loop over a literal list/tuple/set and a
 	// finally block are not conditional.
 	Conditional bool `json:"conditional,omitempty"`
-	// InLoop is true when Conditional is only because the fact sits in the body of for
-	// loops over something other than a literal (`for event in EVENTS:`): such a loop runs
-	// whenever what it runs over is not empty, which the linker can sometimes tell.
+	// InLoop is true when the fact sits in the body of a for loop over something other than
+	// a literal (`for event in EVENTS:`) that is itself unconditional: such a loop runs
+	// whenever what it runs over is not empty, which the linker can sometimes tell, and a
+	// condition inside it picks among the elements.
 	InLoop bool `json:"in_loop,omitempty"`
 }
 
