@@ -72,16 +72,18 @@ type funcState struct {
 	keyed    map[string]bool // local names bound to a chain keyedName accepts
 }
 
+// flow is how a node runs within its function. cond: under a condition; loop: in the body
+// of a for loop over something other than a literal (conditional too, but see
+// Scope.InLoop); outer: cond where the outermost such loop is, so that a condition inside
+// the loop (dispatch on its elements) is told apart.
+type flow struct{ cond, loop, outer bool }
+
 // factFrame is one pending node of the iterative walk.
 type factFrame struct {
 	i     int32
 	class string
 	fn    *funcState
-	cond  bool
-	// loop: the node is in the body of a for loop over something other than a literal
-	// (conditional too, but see Scope.InLoop); outer: cond where the outermost such loop
-	// is, so that a condition inside the loop (dispatch on its elements) is told apart.
-	loop, outer bool
+	flow
 	// noCall: the node, if a call, is an assigned value or a raised exception, not a Call fact.
 	noCall bool
 	// callee: the node is the callee of a call (x.get in x.get("k")), not an attribute read.
@@ -301,7 +303,7 @@ func (w *factWalker) pushChildren(f factFrame, i int32, rule condRule, keep uint
 		case condButFinally:
 			cond = cond || t.kind(c) != kFinally
 		}
-		w.stack = append(w.stack, factFrame{i: c, class: f.class, fn: f.fn, cond: cond, loop: f.loop, outer: f.outer})
+		w.stack = append(w.stack, factFrame{i: c, class: f.class, fn: f.fn, flow: flow{cond, f.loop, f.outer}})
 	}
 	slices.Reverse(w.stack[base:])
 }
@@ -323,7 +325,7 @@ func (w *factWalker) visit(f factFrame) {
 		return
 	case kClassDef:
 		if name := t.child(i, fName); name >= 0 {
-			w.push(factFrame{i: t.child(i, fBody), class: t.text(name), cond: f.cond, loop: f.loop, outer: f.outer})
+			w.push(factFrame{i: t.child(i, fBody), class: t.text(name), flow: f.flow})
 		}
 		return
 	case kFunctionDef:
@@ -332,7 +334,7 @@ func (w *factWalker) visit(f factFrame) {
 		}
 		return
 	case kDecoratedDef:
-		w.push(factFrame{i: t.child(i, fDefinition), class: f.class, fn: f.fn, cond: f.cond, loop: f.loop, outer: f.outer})
+		w.push(factFrame{i: t.child(i, fDefinition), class: f.class, fn: f.fn, flow: f.flow})
 		return
 	case kIf, kElif, kWhile:
 		w.pushChildren(f, i, condBut, fCondition)
@@ -363,14 +365,14 @@ func (w *factWalker) visit(f factFrame) {
 		}
 	case fkRaise:
 		for c := range t.children(i) {
-			w.push(factFrame{i: c, class: f.class, fn: f.fn, cond: f.cond, loop: f.loop, outer: f.outer, noCall: true})
+			w.push(factFrame{i: c, class: f.class, fn: f.fn, flow: f.flow, noCall: true})
 		}
 		return
 	case fkMatch:
 		w.pushChildren(f, i, condBut, fSubject)
 		return
 	case fkAugmented:
-		w.push(factFrame{i: t.child(i, fRight), class: f.class, fn: f.fn, cond: f.cond, loop: f.loop, outer: f.outer})
+		w.push(factFrame{i: t.child(i, fRight), class: f.class, fn: f.fn, flow: f.flow})
 		return
 	}
 	w.pushChildren(f, i, condInherit, 0)
@@ -436,7 +438,7 @@ func (w *factWalker) visitFor(f factFrame) {
 			if t.kind(c) == kBlock && !literal && !loop {
 				loop, outer = true, f.cond
 			}
-			w.stack = append(w.stack, factFrame{i: c, class: f.class, fn: f.fn, cond: cond, loop: loop, outer: outer})
+			w.stack = append(w.stack, factFrame{i: c, class: f.class, fn: f.fn, flow: flow{cond, loop, outer}})
 		}
 	}
 	slices.Reverse(w.stack[base:])
@@ -493,7 +495,7 @@ func (w *factWalker) visitAssign(f factFrame) {
 			w.out.Assigns = append(w.out.Assigns, a)
 		}
 	}
-	w.push(factFrame{i: right, class: f.class, fn: f.fn, cond: f.cond, loop: f.loop, outer: f.outer, noCall: recorded && right >= 0 && t.kind(right) == kCall})
+	w.push(factFrame{i: right, class: f.class, fn: f.fn, flow: f.flow, noCall: recorded && right >= 0 && t.kind(right) == kCall})
 }
 
 // plainChain reports whether c is a name followed by attribute names only.
@@ -614,8 +616,8 @@ func (w *factWalker) visitCall(f factFrame) {
 			}
 		}
 	}
-	w.push(factFrame{i: args, class: f.class, fn: f.fn, cond: f.cond, loop: f.loop, outer: f.outer})
-	w.push(factFrame{i: fn, class: f.class, fn: f.fn, cond: f.cond, loop: f.loop, outer: f.outer, callee: true})
+	w.push(factFrame{i: args, class: f.class, fn: f.fn, flow: f.flow})
+	w.push(factFrame{i: fn, class: f.class, fn: f.fn, flow: f.flow, callee: true})
 }
 
 // callFact reports whether a call with this callee is recorded as a Call fact.
@@ -691,8 +693,8 @@ func (w *factWalker) visitSubscript(f factFrame) {
 	if sub >= 0 && t.nodes[sub].last == t.nodes[i].last && w.keyedObject(obj, f, true) {
 		w.addKey(f, i, obj, sub, "index")
 	}
-	w.push(factFrame{i: sub, class: f.class, fn: f.fn, cond: f.cond, loop: f.loop, outer: f.outer})
-	w.push(factFrame{i: obj, class: f.class, fn: f.fn, cond: f.cond, loop: f.loop, outer: f.outer})
+	w.push(factFrame{i: sub, class: f.class, fn: f.fn, flow: f.flow})
+	w.push(factFrame{i: obj, class: f.class, fn: f.fn, flow: f.flow})
 }
 
 func (w *factWalker) addKey(f factFrame, at, obj, key int32, via string) {
@@ -715,7 +717,7 @@ func (w *factWalker) visitAttribute(f factFrame) {
 			}
 		}
 	}
-	w.push(factFrame{i: obj, class: f.class, fn: f.fn, cond: f.cond, loop: f.loop, outer: f.outer})
+	w.push(factFrame{i: obj, class: f.class, fn: f.fn, flow: f.flow})
 }
 
 // keyedObject reports whether key or attribute reads on obj are facts: obj's last name ends
