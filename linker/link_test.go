@@ -1004,7 +1004,8 @@ func TestLoopsOverCollections(t *testing.T) {
 	// dict's keys, values or items, a tuple target's item) runs over its elements: declared
 	// names link, undeclared ones are no finding (the loop may skip them), and an event the
 	// loop observes is observed whenever the loop runs. m.get(key, default) is its default
-	// and, for a dict display, the value under key. A literal loop stays strict.
+	// and, for a dict display, the value under key. A comprehension's for clause binds its
+	// names the same way. A literal loop stays strict.
 	c := charm("demo", ".", "relation:db", "relation:cache", "relation:metrics", "relation:logs",
 		"config:port", "config:host", "config:mode", "container:web", "relation:peers")
 	res := Link(Input{Charms: []charmyaml.Charm{c}, Files: files{
@@ -1044,6 +1045,7 @@ class DemoCharm(ops.CharmBase):
         for role, name in ENDPOINTS.items():
             self.model.get_relation(role)
             self.model.get_relation(name)
+        return {opt: str(self.config[opt]) for opt in ("port", "host") if opt in self.config}
 
     def _on_changed(self, event):
         pass
@@ -1065,8 +1067,9 @@ class DemoCharm(ops.CharmBase):
 	}
 	expect(t, "logs", handlers(cl, KindRelation, "logs"), "relation_broken>DemoCharm._on_changed[on-index]")
 	expect(t, "peers", handlers(cl, KindRelation, "peers"), "relation_changed>DemoCharm._on_changed[on-index]")
-	expect(t, "port", reads(cl, KindConfig, "port"), "src/charm.py:26/config-read/index src/charm.py:28/config-read/index")
-	expect(t, "host", reads(cl, KindConfig, "host"), "src/charm.py:26/config-read/index")
+	expect(t, "port", reads(cl, KindConfig, "port"),
+		"src/charm.py:26/config-read/index src/charm.py:28/config-read/index src/charm.py:32/config-read/index")
+	expect(t, "host", reads(cl, KindConfig, "host"), "src/charm.py:26/config-read/index src/charm.py:32/config-read/index")
 	expect(t, "mode", reads(cl, KindConfig, "mode"), "src/charm.py:28/config-read/index")
 	expect(t, "cache", reads(cl, KindRelation, "cache"), "src/charm.py:30/lookup/")
 	expect(t, "findings", findings(cl), "src/charm.py:21 undeclared-relation undeclared")

@@ -20,6 +20,7 @@ const (
 	fkAugmented
 	fkBoolOp   // a and b, a or b
 	fkCondExpr // a if c else b
+	fkForIn    // a comprehension's for ... in ... clause
 )
 
 var factKinds = func() []factKind {
@@ -34,6 +35,7 @@ var factKinds = func() []factKind {
 		"augmented_assignment":   fkAugmented,
 		"boolean_operator":       fkBoolOp,
 		"conditional_expression": fkCondExpr,
+		"for_in_clause":          fkForIn,
 	}
 	n := pyLang.SymbolCount()
 	ks := make([]factKind, n)
@@ -374,6 +376,10 @@ func (w *factWalker) visit(f factFrame) {
 	case fkAugmented:
 		w.push(factFrame{i: t.child(i, fRight), class: f.class, fn: f.fn, flow: f.flow})
 		return
+	case fkForIn: // a comprehension's for clause: its names, as a loop's
+		if left, right := t.child(i, fLeft), t.child(i, fRight); f.fn != nil && left >= 0 && right >= 0 {
+			w.elements(f, i, left, right)
+		}
 	}
 	w.pushChildren(f, i, condInherit, 0)
 }
@@ -407,28 +413,7 @@ func (w *factWalker) visitFor(f factFrame) {
 			w.out.Assigns = append(w.out.Assigns, Assign{Scope: w.scope(f, i), Target: target, Value: v})
 		}
 	case f.fn != nil:
-		iter := t.value(right, 0)
-		if iter.Kind == ValOther {
-			break
-		}
-		elem := func(name int32, pos int) {
-			w.out.Assigns = append(w.out.Assigns, Assign{Scope: w.scope(f, i), Target: Chain{{Name: t.text(name)}},
-				Value: Value{Kind: ValElem, Args: []Value{iter}, Pos: pos}})
-		}
-		if t.kind(left) == kIdentifier {
-			elem(left, 0)
-			break
-		}
-		if !patternKinds[t.nodes[left].sym] {
-			break
-		}
-		pos := 0
-		for c := range t.children(left) {
-			pos++
-			if t.kind(c) == kIdentifier {
-				elem(c, pos)
-			}
-		}
+		w.elements(f, i, left, right)
 	}
 	base := len(w.stack)
 	for c := range t.children(i) {
@@ -442,6 +427,34 @@ func (w *factWalker) visitFor(f factFrame) {
 		}
 	}
 	slices.Reverse(w.stack[base:])
+}
+
+// elements records one ValElem Assign per name of the target left of the for loop or
+// comprehension clause i over right.
+func (w *factWalker) elements(f factFrame, i, left, right int32) {
+	t := w.t
+	iter := t.value(right, 0)
+	if iter.Kind == ValOther {
+		return
+	}
+	elem := func(name int32, pos int) {
+		w.out.Assigns = append(w.out.Assigns, Assign{Scope: w.scope(f, i), Target: Chain{{Name: t.text(name)}},
+			Value: Value{Kind: ValElem, Args: []Value{iter}, Pos: pos}})
+	}
+	if t.kind(left) == kIdentifier {
+		elem(left, 0)
+		return
+	}
+	if !patternKinds[t.nodes[left].sym] {
+		return
+	}
+	pos := 0
+	for c := range t.children(left) {
+		pos++
+		if t.kind(c) == kIdentifier {
+			elem(c, pos)
+		}
+	}
 }
 
 // patternKinds marks the grammar's tuple targets of a for loop: a, b and (a, b) and [a, b].

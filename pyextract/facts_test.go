@@ -86,6 +86,7 @@ class Cfg(BaseModel):
             fn(self.config[key2])
         for name, ep in ENDPOINTS.items():
             self.model.get_relation(ep)
+        settings = {k: self.config[k] for k in KEYS if k}
         self.peer = names.get("peer", "cluster")
         self.data = names.get("peer", {})
         for n in range(3):
@@ -108,6 +109,7 @@ OPTIONS = ["port", "host"]
 		`Cfg|__init__|rel="other"`,
 		`Cfg|__init__|key=OPTIONS[…]`,
 		`Cfg|__init__|ep=ENDPOINTS.items()[…][1]`,
+		`Cfg|__init__|k=KEYS[…]`,
 		`Cfg|__init__|self.peer=names.get("peer", "cluster")`,
 		`Cfg|__init__|self.data=names.get()`,
 		`||OPTIONS=["port", "host"]`,
