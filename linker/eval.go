@@ -143,10 +143,7 @@ func (e *evaluator) eval(v *pyextract.Value, c *ctx) []aval {
 	case pyextract.ValOr: // one of them; loose: which one runs is not known
 		var out []aval
 		for i := range v.Args {
-			for _, x := range e.eval(&v.Args[i], c) {
-				x.loose = true
-				out = append(out, x)
-			}
+			out = append(out, loosen(e.eval(&v.Args[i], c))...)
 		}
 		return limit(out)
 	}
@@ -171,12 +168,7 @@ func (e *evaluator) elements(v *pyextract.Value, c *ctx) []aval {
 		}
 	}
 	var out []aval
-	add := func(x *pyextract.Value, at *ctx) {
-		for _, a := range e.eval(x, at) {
-			a.loose = true
-			out = append(out, a)
-		}
-	}
+	add := func(x *pyextract.Value, at *ctx) { out = append(out, loosen(e.eval(x, at))...) }
 	for _, a := range e.eval(it, c) {
 		if a.kind == aRelations && (v.Pos == 0 && (view == "" || view == "keys") || v.Pos == 1 && view == "items") {
 			for _, r := range e.ix.charms[e.charm].Relations {
@@ -398,22 +390,20 @@ func (e *evaluator) call(v *pyextract.Value, c *ctx) []aval {
 // are loose: the mapping a caller passes may hold another name.
 func (e *evaluator) mappingGet(v *pyextract.Value, c *ctx) []aval {
 	var out []aval
-	keys, _ := e.strs(&v.Args[0], c)
 	for _, m := range e.chain(v.Chain[:len(v.Chain)-1], c) {
-		if m.kind != aSeq || m.seq.Kind != pyextract.ValDict {
-			continue
-		}
-		for i := range m.seq.Kwargs {
-			if kw := &m.seq.Kwargs[i]; kw.Name != "" && slices.Contains(keys, kw.Name) {
-				out = append(out, e.eval(&kw.Value, m.at)...)
-			}
+		if m.kind == aSeq {
+			out = append(out, e.index(m, &v.Args[0], c)...)
 		}
 	}
-	out = append(out, e.eval(&v.Args[1], c)...)
-	for i := range out {
-		out[i].loose = true
+	return limit(loosen(append(out, e.eval(&v.Args[1], c)...)))
+}
+
+// loosen marks every value of vals loose (in place) and returns them.
+func loosen(vals []aval) []aval {
+	for i := range vals {
+		vals[i].loose = true
 	}
-	return limit(out)
+	return vals
 }
 
 // builtinCall reports callees that never build a relation-bound object.
@@ -789,10 +779,7 @@ func (e *evaluator) attr(a aval, name, via string) []aval {
 			var out []aval
 			for i := range a.inst.call.Kwargs {
 				if kw := &a.inst.call.Kwargs[i]; kw.Name == name {
-					for _, x := range e.eval(&kw.Value, a.inst.at) {
-						x.loose = true
-						out = append(out, x)
-					}
+					out = append(out, loosen(e.eval(&kw.Value, a.inst.at))...)
 				}
 			}
 			if len(out) > 0 {
@@ -859,7 +846,7 @@ func (e *evaluator) index(a aval, key *pyextract.Value, c *ctx) []aval {
 		var out []aval
 		for _, k := range keys {
 			for i := range a.seq.Kwargs {
-				if kw := &a.seq.Kwargs[i]; kw.Name == k.str {
+				if kw := &a.seq.Kwargs[i]; kw.Name != "" && kw.Name == k.str {
 					for _, x := range e.eval(&kw.Value, a.at) {
 						x.loose = x.loose || k.loose
 						out = append(out, x)

@@ -21,6 +21,7 @@ const (
 	fkBoolOp   // a and b, a or b
 	fkCondExpr // a if c else b
 	fkForIn    // a comprehension's for ... in ... clause
+	fkPattern  // a tuple target of a for loop: a, b and (a, b) and [a, b]
 )
 
 var factKinds = func() []factKind {
@@ -36,6 +37,9 @@ var factKinds = func() []factKind {
 		"boolean_operator":       fkBoolOp,
 		"conditional_expression": fkCondExpr,
 		"for_in_clause":          fkForIn,
+		"pattern_list":           fkPattern,
+		"tuple_pattern":          fkPattern,
+		"list_pattern":           fkPattern,
 	}
 	n := pyLang.SymbolCount()
 	ks := make([]factKind, n)
@@ -445,7 +449,7 @@ func (w *factWalker) elements(f factFrame, i, left, right int32) {
 		elem(left, 0)
 		return
 	}
-	if !patternKinds[t.nodes[left].sym] {
+	if t.factKind(left) != fkPattern {
 		return
 	}
 	pos := 0
@@ -456,20 +460,6 @@ func (w *factWalker) elements(f factFrame, i, left, right int32) {
 		}
 	}
 }
-
-// patternKinds marks the grammar's tuple targets of a for loop: a, b and (a, b) and [a, b].
-var patternKinds = func() map[uint16]bool {
-	out := map[uint16]bool{}
-	for s := uint32(0); s < pyLang.SymbolCount(); s++ {
-		switch pyLang.SymbolName(sitter.Symbol(s)) {
-		case "pattern_list", "tuple_pattern", "list_pattern":
-			if pyLang.SymbolType(sitter.Symbol(s)) == sitter.SymbolTypeRegular {
-				out[uint16(s)] = true
-			}
-		}
-	}
-	return out
-}()
 
 func (w *factWalker) visitAssign(f factFrame) {
 	t, i := w.t, f.i
