@@ -1003,6 +1003,22 @@ func BenchmarkRank10k(b *testing.B) {
 	}
 }
 
+func TestFunctionWordsAreNotTaskWords(t *testing.T) {
+	// "during" and the "re" of "re-enable" are English function words: a module whose prose
+	// has them shares nothing with the task
+	m := parseMentions([]string{"fix: re-enable prefixed topic names during relations"})
+	if m.words["dur"] || m.words["during"] || m.words["re"] || !m.words["enabl"] || !m.words["topic"] {
+		t.Errorf("words %v", m.words)
+	}
+	in := demoCharm()
+	in.Files = append(in.Files, pyFile("src/managers/alpha.py", []pyextract.Symbol{cls("AlphaManager", 1)}, nil))
+	in.Files[len(in.Files)-1].Words = []string{"during", "re", "while"}
+	in.Mentions = []string{"re-enable it during the upgrade, while units wait"}
+	if f := fileOf(t, Rank(in), "src/managers/alpha.py"); hasSignal(f, SigMentionWords) {
+		t.Errorf("%s matches %q: %+v", f.Path, in.Mentions[0], f.Signals)
+	}
+}
+
 func TestVersionWordsAreNotTaskWords(t *testing.T) {
 	// "v0" of "v0.9" would match every library folder (lib/charms/x/v0/); a plain number
 	// stays a word ("8.0.37" beside "# MySQL 8.0.37").
