@@ -193,10 +193,7 @@ func (e *extractor) definition(i int32, qual string, decorators []string) (body 
 			headerEnd = max(headerEnd, t.nodes[c].end)
 		}
 	}
-	s.Signature = oneLine(t.src[n.start:headerEnd], maxSignature)
-	if !strings.HasSuffix(s.Signature, "…") {
-		s.Signature += ":"
-	}
+	s.Signature = decoratorPrefix(decorators) + e.header(i, headerEnd)
 	body = -1
 	if t.kind(i) == kClassDef {
 		s.Kind = KindClass
@@ -219,6 +216,64 @@ func (e *extractor) definition(i int32, qual string, decorators []string) (body 
 	}
 	e.syms = append(e.syms, s)
 	return body, name
+}
+
+// header is the one-line header of the def or class at node i, ending at headerEnd, with its
+// colon. A def longer than maxSignature runes keeps its name, its first parameters and its
+// return type, and elides the parameters in between ("def f(self, *, prefix: str, …) -> dict:"):
+// the return type says what a caller gets back, the middle parameters are the least read.
+// A class that long is cut at maxSignature with "…".
+func (e *extractor) header(i int32, headerEnd uint32) string {
+	t := &e.t
+	n := &t.nodes[i]
+	if sig := oneLine(t.src[n.start:headerEnd], maxSignature); !strings.HasSuffix(sig, "…") {
+		return sig + ":"
+	}
+	p := t.child(i, fParameters)
+	if p < 0 || t.nodes[p].end-t.nodes[p].start < 2 {
+		return oneLine(t.src[n.start:headerEnd], maxSignature)
+	}
+	head := oneLine(t.src[n.start:t.nodes[p].start+1], maxSignature)  // "def name("
+	tail := oneLine(t.src[t.nodes[p].end-1:headerEnd], maxSignature) // ") -> T"
+	room := maxSignature - utf8.RuneCountInString(head) - utf8.RuneCountInString(tail) - len(", …")
+	var kept []string
+	for c := p + 1; c < t.nodes[p].last; c = t.nodes[c].last {
+		if t.kind(c) == kComment {
+			continue
+		}
+		prm := oneLine(t.raw(c), maxSignature)
+		if room -= utf8.RuneCountInString(prm) + len(", "); room < 0 {
+			break
+		}
+		kept = append(kept, prm)
+	}
+	if len(kept) == 0 {
+		return head + "…" + tail + ":"
+	}
+	return head + strings.Join(kept, ", ") + ", …" + tail + ":"
+}
+
+// maxDecorator is the length in runes of a decorator shown in a signature; a longer one keeps
+// its name ("@retry(…)").
+const maxDecorator = 48
+
+// decoratorPrefix writes a definition's decorators before its header, on the same line
+// ("@property ", "@validator(\"mode\") "): they change how the name is used (a property is
+// not called, a staticmethod takes no self, a dataclass has an __init__).
+func decoratorPrefix(decorators []string) string {
+	var sb strings.Builder
+	for _, d := range decorators {
+		sb.WriteByte('@')
+		if utf8.RuneCountInString(d) <= maxDecorator {
+			sb.WriteString(d)
+		} else if k := strings.IndexByte(d, '('); k > 0 && utf8.RuneCountInString(d[:k]) <= maxDecorator {
+			sb.WriteString(d[:k] + "(…)")
+		} else {
+			sb.WriteString(string([]rune(d)[:maxDecorator-1]) + "…")
+		}
+		sb.WriteByte(' ')
+	}
+	return sb.String()
 }
 
 // params lists the parameters of a parameters node.

@@ -40,6 +40,11 @@ class Base(ops.CharmBase, Generic[T], metaclass=Meta):
     def port(self) -> int:
         return 1
 
+    @retry(stop=stop_after_attempt(10), wait=wait_exponential(multiplier=2))
+    @validator("mode", pre=True)
+    def retried(cls, v) -> str:
+        return v
+
     async def fetch(self, url: str, *, timeout: float = 2.5, **kw) -> dict[str, int]:
         pass
 
@@ -51,7 +56,7 @@ class Base(ops.CharmBase, Generic[T], metaclass=Meta):
     ) -> None:
         pass
 
-def long(` + strings.Repeat("argument_number, ", 20) + `last):
+def long(` + strings.Repeat("argument_number, ", 20) + `last) -> dict[str, int]:
     pass
 
 def positional(a, /, b, *, c=None):
@@ -61,7 +66,8 @@ def positional(a, /, b, *, c=None):
 	syms := symbols(t, f)
 	want := map[string]string{
 		"Base":           "class Base(ops.CharmBase, Generic[T], metaclass=Meta):",
-		"Base.port":      "def port(self) -> int:",
+		"Base.port":      "@property @functools.cache def port(self) -> int:",
+		"Base.retried":   `@retry(…) @validator("mode", pre=True) def retried(cls, v) -> str:`,
 		"Base.fetch":     "async def fetch(self, url: str, *, timeout: float = 2.5, **kw) -> dict[str, int]:",
 		"Base.configure": `def configure(self, charm: "ops.CharmBase", relation_name: str = DEFAULT, *args) -> None:`,
 		"positional":     "def positional(a, /, b, *, c=None):",
@@ -71,10 +77,11 @@ def positional(a, /, b, *, c=None):
 			t.Errorf("%s signature = %q, want %q", name, got, sig)
 		}
 	}
+	// a long def keeps its first parameters and its return type
 	long := syms["long"].Signature
-	if !strings.HasPrefix(long, "def long(argument_number, argument_number,") || !strings.HasSuffix(long, "…") ||
-		utf8.RuneCountInString(long) != maxSignature+1 {
-		t.Errorf("long signature = %q (%d runes), want truncated at %d with …", long, utf8.RuneCountInString(long), maxSignature)
+	if !strings.HasPrefix(long, "def long(argument_number, argument_number,") || !strings.HasSuffix(long, ", …) -> dict[str, int]:") ||
+		utf8.RuneCountInString(long) > maxSignature+1 || strings.Contains(long, "last") {
+		t.Errorf("long signature = %q (%d runes), want its head and return type within %d", long, utf8.RuneCountInString(long), maxSignature)
 	}
 	port := syms["Base.port"]
 	if port.Line != 6 || port.EndLine != 7 || !reflect.DeepEqual(port.Decorators, []string{"property", "functools.cache"}) {
@@ -83,7 +90,7 @@ def positional(a, /, b, *, c=None):
 	if b := syms["Base"].Bases; !reflect.DeepEqual(b, []string{"ops.CharmBase", "Generic[T]"}) {
 		t.Errorf("Base bases = %q", b)
 	}
-	if s := syms["Base"]; s.Kind != KindClass || s.Line != 3 || s.EndLine != 18 {
+	if s := syms["Base"]; s.Kind != KindClass || s.Line != 3 || s.EndLine != 23 {
 		t.Errorf("Base = %+v", s)
 	}
 	var params []string
@@ -376,7 +383,7 @@ func TestSyntaxErrorKeepsRest(t *testing.T) {
 			if _, ok := syms["not_a_symbol"]; ok {
 				t.Errorf("a def inside a docstring became a symbol")
 			}
-			if s, want := syms["A.after"], lineOf(src, "def after"); s.Line != want || s.Signature != "def after(self):" || len(s.Decorators) != 1 {
+			if s, want := syms["A.after"], lineOf(src, "def after"); s.Line != want || s.Signature != "@property def after(self):" || len(s.Decorators) != 1 {
 				t.Errorf("A.after = %+v, want line %d", s, want)
 			}
 			if s, want := syms["B"], lineOf(src, "class B"); s.Line != want || len(s.Bases) != 1 {

@@ -48,7 +48,9 @@ type Symbol struct {
 	Line      int    `json:"line,omitempty"`      // 1-based line of the `def`/`class`/assignment
 	EndLine   int    `json:"end_line,omitempty"`
 	// Signature is one line: "class Foo(ops.CharmBase):", "def f(self, a: int = 1) -> str:",
-	// "async def g():", "NAME = \"value\"" (long values truncated with "…").
+	// "async def g():", "NAME = \"value\"" (long values truncated with "…"), with the
+	// decorators first ("@property def port(self) -> int:"). A long def keeps its first
+	// parameters and its return type ("def f(self, a: int, …) -> str:").
 	Signature  string   `json:"signature,omitempty"`
 	Bases      []string `json:"bases,omitempty"`      // classes: base expressions as written
 	Decorators []string `json:"decorators,omitempty"` // as written, without "@"
