@@ -233,7 +233,7 @@ func (e *extractor) header(i int32, headerEnd uint32) string {
 	if p < 0 || t.nodes[p].end-t.nodes[p].start < 2 {
 		return oneLine(t.src[n.start:headerEnd], maxSignature)
 	}
-	head := oneLine(t.src[n.start:t.nodes[p].start+1], maxSignature)  // "def name("
+	head := oneLine(t.src[n.start:t.nodes[p].start+1], maxSignature) // "def name("
 	tail := oneLine(t.src[t.nodes[p].end-1:headerEnd], maxSignature) // ") -> T"
 	room := maxSignature - utf8.RuneCountInString(head) - utf8.RuneCountInString(tail) - len(", …")
 	var kept []string
