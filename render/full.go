@@ -51,6 +51,15 @@ type fileView struct {
 	parent   []int    // per symbol: the enclosing class's index, or -1
 	headCost int      // units; -1 until counted
 	cost     []int    // per symbol line, units; -1 until counted
+	// yaml: a charm YAML file, whose block ends with "  +N more" when it shows only some of
+	// its interfaces. A list of config options or relations reads as the whole list, where
+	// a Python file's leading symbols read as what they are, the file's most important ones.
+	yaml bool
+}
+
+// restLine closes a YAML block that shows k of its n interfaces.
+func restLine(k, n int) string {
+	return "  +" + strconv.Itoa(n-k) + " more\n"
 }
 
 func newFileView(f *rank.File, explain bool) *fileView {
@@ -75,6 +84,7 @@ func newFileView(f *rank.File, explain bool) *fileView {
 		}
 	}
 	yaml := isYAML(f)
+	v.yaml = yaml
 	for i, s := range f.Symbols {
 		depth := 0
 		for p := v.parent[i]; p >= 0 && depth < len(f.Symbols); p = v.parent[p] {
@@ -215,6 +225,9 @@ func (v *fileView) block(k int) block {
 		}
 	}
 	walk(-1)
+	if v.yaml && k < n {
+		b.lines = append(b.lines, restLine(k, n))
+	}
 	return b
 }
 
@@ -360,6 +373,9 @@ func fitFull(files []*rank.File, explain bool, c counter, budget int) document {
 		cost := 0
 		if it.sym == 0 {
 			cost += v.headUnits(c)
+			if v.yaml && len(v.lines) > 1 { // the "+N more" line, while the block is partial
+				cost += c.units(restLine(1, len(v.lines)))
+			}
 		}
 		for a := it.sym; a >= 0 && !shown[it.file][a]; a = v.parent[a] {
 			cost += v.lineUnits(c, a)
@@ -372,6 +388,9 @@ func fitFull(files []*rank.File, explain bool, c counter, budget int) document {
 			shown[it.file][a] = true
 		}
 		k[it.file] = it.sym + 1
+		if v.yaml && it.sym > 0 && k[it.file] == len(v.lines) { // whole: no "+N more" line
+			used -= c.units(restLine(1, len(v.lines)))
+		}
 		taken = append(taken, it)
 		offer(it.file, it.sym+1)
 	}

@@ -654,3 +654,35 @@ func TestMoreFiles(t *testing.T) {
 		t.Error("a more-files list although every file fits")
 	}
 }
+
+func TestPartialYAMLBlockSaysHowManyMore(t *testing.T) {
+	// a YAML block that shows some of its interfaces ends with "+N more": a list of options
+	// would otherwise read as the whole list
+	var syms []rank.Symbol
+	for i := range 12 {
+		syms = append(syms, rank.Symbol{Name: fmt.Sprintf("opt-%d", i), Kind: "config-option", Line: i + 1,
+			Score: float64(12 - i), Signature: fmt.Sprintf("[config] opt-%d (string, default \"value number %d\")", i, i)})
+	}
+	r := rank.Result{Files: []rank.File{{Path: "config.yaml", Class: rank.ClassYAML, Score: 1, Symbols: syms}}}
+	all := mustRender(t, r, Options{View: ViewAll})
+	if strings.Contains(all.Text, "more") {
+		t.Errorf("the whole block says more:\n%s", all.Text)
+	}
+	for _, budget := range []int{30, 60, 90} {
+		out := mustRender(t, r, Options{View: ViewFull, Tokens: budget})
+		lines := strings.Split(strings.TrimSuffix(out.Text, "\n"), "\n")
+		shown := strings.Count(out.Text, "[config]")
+		if shown == 0 || shown == len(syms) {
+			t.Fatalf("budget %d shows %d of %d options; the test needs a partial block:\n%s", budget, shown, len(syms), out.Text)
+		}
+		if want := fmt.Sprintf("  +%d more", len(syms)-shown); lines[len(lines)-1] != want {
+			t.Errorf("budget %d: last line %q, want %q", budget, lines[len(lines)-1], want)
+		}
+		if out.UsedTokens > budget {
+			t.Errorf("budget %d: used %d", budget, out.UsedTokens)
+		}
+	}
+	if out := mustRender(t, r, Options{View: ViewFull, Tokens: 10000}); out.Text != all.Text {
+		t.Errorf("a budget that fits the block:\n%s", out.Text)
+	}
+}
