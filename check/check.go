@@ -215,7 +215,8 @@ func checkInterface(decl *charmyaml.Charm, in linker.Interface, dynamic int, add
 		}
 		checkConfigIndex(decl, in, add)
 		rule, what = RuleUnusedConfig, "no code reads config option"
-		if len(in.Reads) > 0 || decl != nil && decl.AppFramework() != "" { // a 12-factor app reads every option
+		if slices.ContainsFunc(in.Reads, func(s linker.Site) bool { return s.Via != linker.ViaPackage }) ||
+			decl != nil && decl.AppFramework() != "" { // a 12-factor app reads every option
 			return
 		}
 	default:
@@ -233,8 +234,8 @@ func checkInterface(decl *charmyaml.Charm, in linker.Interface, dynamic int, add
 	add(d)
 }
 
-// featurePackage is the first import of a package named after an action or relation that no
-// code handles (linker linkFeaturePackages: charm_refresh for pre-refresh-check), or nil.
+// featurePackage is the first import of a package named after an action, relation or config
+// option that no code handles or reads (linker linkFeaturePackages: charm_refresh for pre-refresh-check), or nil.
 func featurePackage(in linker.Interface) *linker.Site {
 	for i := range in.Reads {
 		if in.Reads[i].Via == linker.ViaPackage {

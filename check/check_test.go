@@ -249,13 +249,15 @@ ab/src/charm.py:8: info: code uses a name that cannot be resolved statically (se
 }
 
 func TestFeaturePackageSoftensUnhandledAction(t *testing.T) {
-	// An action or relation no code handles is a warning, unless the linker found a package
+	// An action, relation or config option no code handles is a warning, unless the linker found a package
 	// named after it that the charm imports: then it is an info that says which.
 	links := linker.Result{Charms: []linker.CharmLinks{{Name: "a", Dir: ".", Interfaces: []linker.Interface{
 		{Kind: linker.KindAction, Name: "pre-refresh-check", File: "actions.yaml", Line: 3,
 			Reads: []linker.Site{{File: "src/charm.py", Line: 9, Via: linker.ViaPackage, Detail: "charm_refresh"}}},
 		{Kind: linker.KindAction, Name: "backup", File: "actions.yaml", Line: 7},
 		{Kind: linker.KindRelation, Name: "refresh-v-three", File: "metadata.yaml", Line: 5,
+			Reads: []linker.Site{{File: "src/charm.py", Line: 9, Via: linker.ViaPackage, Detail: "charm_refresh"}}},
+		{Kind: linker.KindConfig, Name: "pause-after-unit-refresh", File: "config.yaml", Line: 2,
 			Reads: []linker.Site{{File: "src/charm.py", Line: 9, Via: linker.ViaPackage, Detail: "charm_refresh"}}},
 	}}}}
 	var b strings.Builder
@@ -264,8 +266,9 @@ func TestFeaturePackageSoftensUnhandledAction(t *testing.T) {
 	}
 	want := `actions.yaml:3: info: no code observes action "pre-refresh-check" (package charm_refresh, imported at src/charm.py:9, is named after it and may handle it) [unhandled-action]
 actions.yaml:7: warning: no code observes action "backup" [unhandled-action]
+config.yaml:2: info: no code reads config option "pause-after-unit-refresh" (package charm_refresh, imported at src/charm.py:9, is named after it and may handle it) [unused-config]
 metadata.yaml:5: info: no code observes, binds or looks up relation "refresh-v-three" (package charm_refresh, imported at src/charm.py:9, is named after it and may handle it) [unhandled-relation]
-0 errors, 1 warning, 2 infos
+0 errors, 1 warning, 3 infos
 `
 	if got := b.String(); got != want {
 		t.Errorf("text:\n%s\nwant:\n%s", got, want)

@@ -449,7 +449,8 @@ func TestFeaturePackageMayHandleInterface(t *testing.T) {
 	// An observed action, an action sharing only a generic word ("check"), a package of the
 	// tree (src/backup.py) and a module of Python's standard library get no such read.
 	c := charm("demo", ".", "action:pre-refresh-check", "action:resume-refresh", "action:backup", "action:health-check", "action:get-status",
-		"relation:refresh-v-three", "relation:refresh-peers", "relation:logging")
+		"relation:refresh-v-three", "relation:refresh-peers", "relation:logging",
+		"config:pause-after-unit-refresh", "config:refresh-interval", "config:service-name")
 	cl := link1(t, c, files{
 		"src/backup.py": `
 def run_backup():
@@ -458,6 +459,7 @@ def run_backup():
 		"src/charm.py": `
 import ops
 import charm_refresh
+import service_mesh_helpers.models
 import backup
 import logging
 from status_check import health
@@ -469,6 +471,7 @@ class DemoCharm(ops.CharmBase):
 
     def _on_status(self, event):
         self.model.get_relation("refresh-peers")
+        self.config["refresh-interval"]
 `,
 	})
 	expect(t, "pre-refresh-check", reads(cl, KindAction, "pre-refresh-check"), "src/charm.py:2/package/charm_refresh")
@@ -478,9 +481,14 @@ class DemoCharm(ops.CharmBase):
 	expect(t, "get-status", reads(cl, KindAction, "get-status"), "")
 	// a relation too, unless the code looks it up
 	expect(t, "refresh-v-three", reads(cl, KindRelation, "refresh-v-three"), "src/charm.py:2/package/charm_refresh")
-	expect(t, "refresh-peers", reads(cl, KindRelation, "refresh-peers"), "src/charm.py:13/lookup/")
+	expect(t, "refresh-peers", reads(cl, KindRelation, "refresh-peers"), "src/charm.py:14/lookup/")
 	// the standard library's logging module is not the "logging" relation's package
 	expect(t, "logging", reads(cl, KindRelation, "logging"), "")
+	// a config option too, unless the code reads it
+	expect(t, "pause-after-unit-refresh", reads(cl, KindConfig, "pause-after-unit-refresh"), "src/charm.py:2/package/charm_refresh")
+	expect(t, "refresh-interval", reads(cl, KindConfig, "refresh-interval"), "src/charm.py:15/config-read/index")
+	// an option shares a word with a package, but not every word of the package's name
+	expect(t, "service-name", reads(cl, KindConfig, "service-name"), "")
 }
 
 func TestCustomOnAndFindings(t *testing.T) {

@@ -400,11 +400,11 @@ func (l *charmLinker) unresolvedKey(fi *fileInfo, at Site, k *pyextract.KeyAcces
 	l.unresolved = append(l.unresolved, at)
 }
 
-// linkFeaturePackages is the last resort for a declared action or relation nothing else
-// links: a package from outside the tree that the charm's code imports and that is named
-// after a word of the interface's name (charm_refresh for the actions pre-refresh-check,
-// force-refresh-start and resume-refresh and the peer relation refresh-v-three) may handle
-// it on the charm's behalf. Its import is recorded as a read with via "package" and the
+// linkFeaturePackages is the last resort for a declared action, relation or config option
+// nothing else links: a package from outside the tree that the charm's code imports and that
+// is named after a word of the interface's name (charm_refresh for the actions
+// pre-refresh-check, force-refresh-start and resume-refresh, the peer relation
+// refresh-v-three and the option pause-after-unit-refresh) may handle it on the charm's behalf. Its import is recorded as a read with via "package" and the
 // module as Detail, which check reports as a possibility instead of a warning.
 func (l *charmLinker) linkFeaturePackages() {
 	// the charm's imports of packages from outside the tree, with the words of their names:
@@ -413,6 +413,7 @@ func (l *charmLinker) linkFeaturePackages() {
 	type pkgImport struct {
 		site  Site
 		words []string
+		top   []string // the feature words of the top-level package's name
 	}
 	var imports []pkgImport
 	for _, fi := range l.scope {
@@ -427,7 +428,8 @@ func (l *charmLinker) linkFeaturePackages() {
 			}
 			seen[im.Module] = true
 			words := featureWords(strings.FieldsFunc(im.Module, func(r rune) bool { return r == '.' || r == '_' }))
-			imports = append(imports, pkgImport{Site{File: fi.Path, Line: im.Line, Via: ViaPackage, Detail: im.Module}, words})
+			imports = append(imports, pkgImport{Site{File: fi.Path, Line: im.Line, Via: ViaPackage, Detail: im.Module}, words,
+				featureWords(strings.Split(top, "_"))})
 		}
 	}
 	if len(imports) == 0 {
@@ -440,14 +442,24 @@ func (l *charmLinker) linkFeaturePackages() {
 	for _, r := range l.ch.Relations {
 		names = append(names, ifaceKey{KindRelation, r.Name})
 	}
+	for _, o := range l.ch.Config {
+		names = append(names, ifaceKey{KindConfig, o.Name})
+	}
 	for _, key := range names {
 		it := l.ifaces[key]
-		if it == nil || len(it.Handlers) > 0 || key.kind == KindRelation && len(it.Reads) > 0 {
+		if it == nil || len(it.Handlers) > 0 || key.kind != KindAction && len(it.Reads) > 0 {
 			continue
 		}
 		words := featureWords(strings.Split(key.name, "-"))
 		for _, im := range imports {
-			if slices.ContainsFunc(im.words, func(w string) bool { return slices.Contains(words, w) }) {
+			named := slices.ContainsFunc(im.words, func(w string) bool { return slices.Contains(words, w) })
+			if key.kind == KindConfig {
+				// an option's name is made of common words (k8s-service-name): every word of the
+				// package's name must be in it (charm_refresh, pause-after-unit-refresh), so that
+				// charmed_service_mesh_helpers does not read it
+				named = len(im.top) > 0 && !slices.ContainsFunc(im.top, func(w string) bool { return !slices.Contains(words, w) })
+			}
+			if named {
 				l.read(key.kind, key.name, im.site)
 			}
 		}
