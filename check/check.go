@@ -245,7 +245,9 @@ func featurePackage(in linker.Interface) *linker.Site {
 	return nil
 }
 
-// checkConfigIndex reports `config["x"]` reads of an option that has no default.
+// checkConfigIndex reports `config["x"]` reads of an option that has no default. A loose read
+// (`for option in OPTIONS: ... config[option]`) is not reported: which options reach it, and
+// under which checks, the linker does not follow.
 func checkConfigIndex(decl *charmyaml.Charm, in linker.Interface, add func(Diagnostic)) {
 	if decl == nil {
 		return
@@ -255,7 +257,7 @@ func checkConfigIndex(decl *charmyaml.Charm, in linker.Interface, add func(Diagn
 		return
 	}
 	for _, s := range in.Reads {
-		if s.Detail != "index" {
+		if s.Detail != "index" || s.Loose {
 			continue
 		}
 		d := Diagnostic{Rule: RuleConfigNoDefaultIndex, Severity: SeverityWarning, File: s.File, Line: s.Line, Subject: in.Name,

@@ -248,6 +248,25 @@ ab/src/charm.py:8: info: code uses a name that cannot be resolved statically (se
 	}
 }
 
+func TestLooseConfigIndexNotReported(t *testing.T) {
+	// config[option] in a loop over the options may be guarded by a check the linker does not
+	// follow (`if option not in self.config: continue`): a loose read is not reported
+	decl := charmyaml.Charm{Name: "a", Dir: ".", Config: []charmyaml.ConfigOption{{Name: "endpoint", Pos: charmyaml.Pos{File: "config.yaml", Line: 2}}}}
+	links := linker.Result{Charms: []linker.CharmLinks{{Name: "a", Dir: ".", Interfaces: []linker.Interface{
+		{Kind: linker.KindConfig, Name: "endpoint", File: "config.yaml", Line: 2, Reads: []linker.Site{
+			{File: "src/charm.py", Line: 9, Via: linker.ViaConfig, Detail: "index", Loose: true},
+			{File: "src/charm.py", Line: 12, Via: linker.ViaConfig, Detail: "index"}}},
+	}}}}
+	var b strings.Builder
+	if err := WriteText(&b, Run([]charmyaml.Charm{decl}, links, Options{})); err != nil {
+		t.Fatal(err)
+	}
+	want := "src/charm.py:12: warning: code reads config[\"endpoint\"]"
+	if got := b.String(); !strings.HasPrefix(got, want) || strings.Contains(got, ":9:") {
+		t.Errorf("text:\n%s\nwant one warning, at line 12", got)
+	}
+}
+
 func TestFeaturePackageSoftensUnhandledAction(t *testing.T) {
 	// An action, relation or config option no code handles is a warning, unless the linker found a package
 	// named after it that the charm imports: then it is an info that says which.

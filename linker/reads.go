@@ -221,6 +221,7 @@ func (l *charmLinker) configKey(fi *fileInfo, k *pyextract.KeyAccess) {
 					Detail: at.Detail, Conditional: o.cond}
 				vendored = o.file.vendored
 			}
+			s.Loose = v.loose
 			if seen[siteName{s, v.str}] {
 				continue
 			}

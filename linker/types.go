@@ -184,6 +184,9 @@ type Site struct {
 	// Key is, for action parameter reads, the parameter read.
 	Key         string `json:"key,omitempty"`
 	Conditional bool   `json:"conditional,omitempty"`
+	// Loose marks a config read whose key is one of several names the expression may take
+	// (a loop over the options, an alternative): the site may never read this one with it.
+	Loose bool `json:"loose,omitempty"`
 }
 
 // Finding kinds; check maps them to its rule names.
