@@ -273,8 +273,11 @@ func editWhy(f rank.File, named []string) []string {
 	add(rank.SigWorkloadPin, "pins the workload release the task upgrades")
 	add(rank.SigDeclarationIntent, "declares what the task changes (a description, default, flag, name or metadata field)")
 	add(rank.SigOwnLibIntent, "the charm's own library, and the task is about its library")
-	add(rank.SigMentionFile, "file named in the task ("+sig[rank.SigMentionFile].Note+")")
-	add(rank.SigMentionIdent, "defines "+sig[rank.SigMentionIdent].Note+" named in the task")
+	add(rank.SigAdditionIntent, "declares the kind of interface the task adds")
+	// a file or identifier "matches" the task: named in it, or spelled by its words (the word
+	// "config" matches config.py and update_config)
+	add(rank.SigMentionFile, "its file name matches the task ("+sig[rank.SigMentionFile].Note+")")
+	add(rank.SigMentionIdent, "defines names that match the task ("+sig[rank.SigMentionIdent].Note+")")
 	switch {
 	case len(named) > 0: // said above, more precisely
 	case f.Class == rank.ClassYAML:

@@ -1,7 +1,9 @@
 package rank
 
 import (
+	"maps"
 	"slices"
+	"strings"
 
 	"github.com/cantrip-dev/charmcraft-map/charmyaml"
 	"github.com/cantrip-dev/charmcraft-map/linker"
@@ -117,4 +119,91 @@ func (r *ranker) declarationTargets() []int {
 // charmcraft.yaml.
 func metadataYAML(c *charmyaml.Charm) string {
 	return charmFileNamed(c, "metadata.yaml", "charmcraft.yaml")
+}
+
+// Addition intents. A subject line that adds an interface ("Add config option for dashboard
+// size limit", "Add `extra_sans` config option", "Add storage for data and logs", "Add istio
+// relation") declares it in the YAML, beside the code that handles it. The YAML file that
+// declares that kind of interface is lifted to just under the best other file
+// (AdditionIntentLead), not above it: the handler changes too, and the entry point usually
+// leads.
+
+// addWords are the verbs of an addition; the kind of interface must follow within
+// addWindow words ("Add a `catalogue` endpoint": three).
+var addWords = []string{"add", "adds", "added", "adding", "introduce", "introduces", "introduced"}
+
+const addWindow = 4
+
+// additionKinds are the kinds of interface a subject adds: a word of sectionWords, or
+// "config", within addWindow words after an add verb, that ends its noun phrase: the
+// subject ends there, or a function word, a number or another such word follows ("Add
+// storage for data", "Add istio relation (#176)", "Add `extra_sans` config option"). Not
+// "Add integration tests", "Add more guards around relation properties", nor a name written
+// with underscores ("relation_access").
+func additionKinds(text string) map[string]bool {
+	var seq []string
+	for _, tok := range rawTokens(strings.ToLower(text)) {
+		seq = append(seq, strings.FieldsFunc(tok, func(r rune) bool { return r == '.' || r == '/' || r == '-' })...)
+	}
+	kindOf := func(w string) (string, bool) {
+		if w == "config" {
+			return linker.KindConfig, true
+		}
+		k, ok := sectionWords[w]
+		return k, ok
+	}
+	ends := func(j int) bool {
+		if j+1 == len(seq) {
+			return true
+		}
+		next := seq[j+1]
+		_, kind := kindOf(next)
+		return kind || stopwords[next] || next[0] >= '0' && next[0] <= '9'
+	}
+	kinds := map[string]bool{}
+	for i, w := range seq {
+		if !slices.Contains(addWords, w) {
+			continue
+		}
+		for j := i + 1; j < len(seq) && j <= i+addWindow; j++ {
+			if k, ok := kindOf(seq[j]); ok && ends(j) {
+				kinds[k] = true
+			}
+		}
+	}
+	return kinds
+}
+
+// additionTargets are the YAML files declaring the kinds of interface a subject line adds
+// (additionKinds), or the charm's metadata file when none declares one yet; nil without
+// such a subject.
+func (r *ranker) additionTargets() []int {
+	kinds := map[string]bool{}
+	for _, s := range r.subjects {
+		maps.Copy(kinds, additionKinds(s.text))
+	}
+	if len(kinds) == 0 {
+		return nil
+	}
+	var out []int
+	add := func(file string) {
+		if i, ok := r.byPath[file]; ok && !slices.Contains(out, i) && r.nodes[i].class == ClassYAML {
+			out = append(out, i)
+		}
+	}
+	for k := range kinds {
+		n := len(out)
+		for _, d := range r.decls {
+			if d.lkind == k {
+				add(d.file)
+			}
+		}
+		if len(out) == n {
+			for c := range r.in.Charms {
+				add(metadataYAML(&r.in.Charms[c]))
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
 }

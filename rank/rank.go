@@ -483,6 +483,8 @@ func (r *ranker) files(a adjacency, pr, lex []float64) []File {
 	}
 	if decl := r.declarationTargets(); len(decl) > 0 {
 		lift(decl, DeclarationIntentLead, SigDeclarationIntent, score, mul)
+	} else if add := r.additionTargets(); len(add) > 0 {
+		lift(add, AdditionIntentLead, SigAdditionIntent, score, mul)
 	}
 	canon := r.foldCopies(out, score)
 	for i := range out {

@@ -1171,6 +1171,40 @@ func TestDeclarationIntent(t *testing.T) {
 	}
 }
 
+func TestAdditionIntent(t *testing.T) {
+	// A subject adding an interface lifts the YAML file that declares its kind to second
+	// place, under the entry point; a kind word that does not end the phrase after "add"
+	// (integration tests, relation properties, relation_access) lifts nothing.
+	rank := func(text string) Result {
+		in := demoCharm()
+		in.Charms[0].Storage = []charmyaml.Storage{{Name: "cache", Type: "filesystem", Pos: charmyaml.Pos{File: "metadata.yaml", Line: 19}}}
+		in.Mentions = []string{text}
+		return Rank(in)
+	}
+	for text, want := range map[string]string{
+		"Add config option for dashboard size limit":   "config.yaml",
+		"feat: add `extra_sans` config option (#62)":   "config.yaml",
+		"add a new config option backup_compress_type": "config.yaml",
+		"Add storage for data (#25)":                   "metadata.yaml",
+		"Add istio relation (#176)":                    "metadata.yaml",
+		"Add a `catalogue` endpoint":                   "metadata.yaml",
+		"feat: add action to rotate the key":           "actions.yaml",
+	} {
+		r := rank(text)
+		if r.Files[1].Path != want || !hasSignal(r.Files[1], SigAdditionIntent) {
+			t.Errorf("%q: top %v, want %s second", text, paths(r)[:3], want)
+		}
+	}
+	for _, text := range []string{"Add integration tests", "Add more guards around relation properties",
+		"Don't add relation_access when not available", "fix the backup action", "feat: add a config parser class"} {
+		for _, f := range rank(text).Files {
+			if hasSignal(f, SigAdditionIntent) {
+				t.Errorf("%q: %s lifted: %+v", text, f.Path, f.Signals)
+			}
+		}
+	}
+}
+
 func TestMentionsDropWebAddresses(t *testing.T) {
 	// A linked pull request names another repository, not the code to change.
 	m := parseMentions([]string{"Update `resume-upgrade` description\n\nPorted from https://github.com/canonical/mysql-router-operator/pull/133 (see [DPE-1](http://jira.example/browse/DPE-1))"})

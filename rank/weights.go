@@ -216,6 +216,10 @@ const (
 	// other file. Held-out (session 5): actions.yaml rank 5 → 1 on the one such case of 357;
 	// no dev or held-out subject names an interface with these words otherwise.
 	DeclarationIntentLead = 1.2
+	// AdditionIntentLead: a subject line adding an interface ("Add config option for …",
+	// declarations.go additionKinds) lifts the YAML file declaring that kind to this multiple
+	// of the best other file: second, under the entry point that usually changes with it.
+	AdditionIntentLead = 0.9
 	// UntestedFactor multiplies the score of a source module with functions that no test
 	// covers (tests.go), when a subject line says only that tests change ("test: update unit
 	// tests"): new tests are written for the modules that have none, and the module is
@@ -314,6 +318,7 @@ const (
 	SigPageRank          = "pagerank"
 	SigHub               = "hub-entrypoint"
 	SigHubLead           = "hub-lead"
+	SigAdditionIntent    = "addition-intent"
 	SigLib               = "lib-penalty"
 	SigLibIntent         = "lib-intent"
 	SigLibUpdate         = "lib-update-lead"
