@@ -88,8 +88,10 @@ func Discover(root string, scopes []string) (Discovered, error) {
 		n   int
 	}
 	var stack []frame
-	err = filepath.WalkDir(root, func(p string, e fs.DirEntry, err error) error {
-		rel, rerr := filepath.Rel(root, p)
+	// walk the resolved root: a root that is itself a symbolic link (a linked checkout, macOS's
+	// /tmp) would be visited as the link alone
+	err = filepath.WalkDir(realRoot, func(p string, e fs.DirEntry, err error) error {
+		rel, rerr := filepath.Rel(realRoot, p)
 		if rerr != nil {
 			return nil
 		}

@@ -191,6 +191,12 @@ func Load(opt Options) (*Tree, error) {
 	if w.memo.Fingerprint != fp {
 		w.memo = memoDoc{Fingerprint: fp}
 	}
+	if len(files) == 0 && len(yamlEntries) == 0 && len(c.raw) > 0 {
+		// nothing to map where a cache has entries: the root is likely not what the user
+		// meant (a wrong folder, a checkout being switched); keep the cache for the real tree
+		sort.Strings(t.Warnings)
+		return t, nil
+	}
 	t.pending = w
 	if opt.MemoKey == "" {
 		t.Save(nil)

@@ -143,6 +143,50 @@ func TestDiscoverSymlinks(t *testing.T) {
 	}
 }
 
+func TestRootThatIsASymlink(t *testing.T) {
+	// A root that is itself a link (a linked checkout, macOS's /tmp) is the tree it leads to,
+	// and its cache is the tree's.
+	root := writeTree(t, map[string]string{"metadata.yaml": smallCharm, "src/charm.py": smallPy})
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(root, link); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := Load(Options{Root: link})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Files) != 1 || tr.Files[0].Path != "src/charm.py" || len(tr.Charms) != 1 || !tr.Stats.CacheWritten {
+		t.Fatalf("files %d, charms %d, stats %+v", len(tr.Files), len(tr.Charms), tr.Stats)
+	}
+	if warm, _ := Load(Options{Root: root}); warm.Stats.Reused != 1 {
+		t.Errorf("the link's cache is not the tree's: %+v", warm.Stats)
+	}
+}
+
+func TestNothingToMapKeepsTheCache(t *testing.T) {
+	// A run that finds nothing to map does not replace a cache with entries: the root is more
+	// likely a wrong folder or a checkout being switched than an emptied charm.
+	root := writeTree(t, map[string]string{"metadata.yaml": smallCharm, "src/charm.py": smallPy})
+	if _, err := Load(Options{Root: root}); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(filepath.Join(root, CacheFile))
+	away := t.TempDir()
+	for _, p := range []string{"src", "metadata.yaml"} {
+		if err := os.Rename(filepath.Join(root, p), filepath.Join(away, p)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tr, err := Load(Options{Root: root, MemoKey: "k"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.Save(&Memo{Key: "k"})
+	if after, _ := os.ReadFile(filepath.Join(root, CacheFile)); len(tr.Files) != 0 || string(after) != string(before) {
+		t.Errorf("files %d; cache rewritten (%d → %d bytes)", len(tr.Files), len(before), len(after))
+	}
+}
+
 func TestLoadRootErrors(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "f")
 	os.WriteFile(file, nil, 0o644)
