@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -33,8 +34,9 @@ func Load(root, dir string) (c Charm, ok bool, err error) {
 		return Charm{}, false, ignoreNotExist(err)
 	}
 	var warns []string
+	var lost []string // files that exist and could not be read (a link out of the root is not one: see readInside)
 	read := func(name string) ([]byte, error) {
-		return readInside(realRoot, filepath.Join(realDir, name), path.Join(dir, name), &warns)
+		return readInside(realRoot, filepath.Join(realDir, name), path.Join(dir, name), &warns, &lost)
 	}
 	f := Files{Dir: dir}
 	if f.Metadata, err = read(MetadataFile); err == nil {
@@ -50,17 +52,21 @@ func Load(root, dir string) (c Charm, ok bool, err error) {
 	}{{ConfigFile, &f.Config}, {ActionsFile, &f.Actions}} {
 		if *o.data, err = read(o.name); err != nil {
 			warns = append(warns, path.Join(dir, o.name)+":1: cannot read: "+errText(err))
+			lost = append(lost, path.Join(dir, o.name))
 		}
 	}
 	c = Parse(f)
+	c.Incomplete = append(c.Incomplete, lost...)
+	slices.Sort(c.Incomplete)
 	c.Warnings = append(warns, c.Warnings...)
 	return c, true, nil
 }
 
 // readInside reads the file p (shown as rel in warnings); nil when it does not exist. A symbolic
-// link is followed only when its target is inside realRoot. At most maxFileSize+1 bytes are
-// read: Parse refuses larger files.
-func readInside(realRoot, p, rel string, warns *[]string) ([]byte, error) {
+// link is followed only when its target is inside realRoot; one leading out is treated as
+// absent, as the map treats such a Python file. At most maxFileSize+1 bytes are read: Parse
+// refuses larger files. A file that exists and cannot be read is added to lost.
+func readInside(realRoot, p, rel string, warns, lost *[]string) ([]byte, error) {
 	fi, err := os.Lstat(p)
 	if err != nil {
 		return nil, ignoreNotExist(err)
@@ -81,6 +87,7 @@ func readInside(realRoot, p, rel string, warns *[]string) ([]byte, error) {
 	}
 	if !fi.Mode().IsRegular() {
 		*warns = append(*warns, rel+":1: not a regular file; not read")
+		*lost = append(*lost, rel)
 		return nil, nil
 	}
 	fh, err := os.Open(p)

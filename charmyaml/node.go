@@ -33,6 +33,9 @@ type doc struct {
 	// clean is set when the whole file was read without a problem, so that juju/charm may
 	// read it too (yaml.v2 expands aliases, and a truncated file would only repeat our warning).
 	clean bool
+	// lost is set when part of the file or all of it could not be read (a syntax error, too
+	// large, not a mapping): its declarations may be missing (Charm.Incomplete).
+	lost bool
 }
 
 // warner collects one-line warnings for one file.
@@ -54,19 +57,23 @@ func readDoc(file string, data []byte, warns *[]string) *doc {
 	w := warner{file, warns}
 	if len(data) > maxFileSize {
 		w.warn(1, "file is larger than %d bytes; not read", maxFileSize)
+		d.lost = true
 		return d
 	}
 	n, clean := parseYAML(data, w)
+	d.lost = !clean
 	if n == nil {
 		return d
 	}
 	if tooBig(n) {
 		w.warn(n.Line, "more than %d nodes or %d aliases once aliases are expanded; not read", maxNodes, maxAliases)
+		d.lost = true
 		return d
 	}
 	if n = deref(n); n.Kind != yaml.MappingNode {
 		if !isNull(n) {
 			w.warn(n.Line, "expected a mapping at the top level, got %s", kindName(n))
+			d.lost = true
 		}
 		return d
 	}

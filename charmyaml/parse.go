@@ -34,11 +34,16 @@ func Parse(f Files) Charm {
 				c.Words[path.Join(c.Dir, name)] = ws
 			}
 		}
-		return readDoc(path.Join(c.Dir, name), data, &c.Warnings)
+		d := readDoc(path.Join(c.Dir, name), data, &c.Warnings)
+		if d != nil && d.lost {
+			c.Incomplete = append(c.Incomplete, d.file)
+		}
+		return d
 	}
 	meta, cfg, acts, cc := read(MetadataFile, f.Metadata), read(ConfigFile, f.Config),
 		read(ActionsFile, f.Actions), read(CharmcraftFile, f.Charmcraft)
 	slices.Sort(c.Files)
+	slices.Sort(c.Incomplete)
 
 	var ccEntries []entry // charmcraft.yaml's top level
 	if cc != nil {

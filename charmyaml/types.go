@@ -64,6 +64,10 @@ type Charm struct {
 	Files []string `json:"files,omitempty"`
 	// Warnings are non-fatal problems, one line each, prefixed with the file ("metadata.yaml:3: ...").
 	Warnings []string `json:"warnings,omitempty"`
+	// Incomplete are the root-relative YAML files, sorted, that exist but could not be read
+	// whole (a syntax error, unreadable, too large, not a regular file): the interfaces they
+	// declare may be missing from this Charm, and a name the code uses may be declared there.
+	Incomplete []string `json:"incomplete,omitempty"`
 	// Words are, per file of Files, the distinct words of its whole text (keys, values and
 	// comments, in order of first use, at most MaxFileWords): what a ranker matches a task
 	// against beyond the declared interfaces, such as the build parts of charmcraft.yaml

@@ -120,7 +120,13 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 				slices.ContainsFunc(declaredBy[[2]string{k, f.Subject}], func(d string) bool { return d != cl.Dir }) {
 				continue // shared code, serving the sibling charm that declares it (see Decisions)
 			}
-			add(findingDiagnostic(f))
+			d := findingDiagnostic(f)
+			if ch := byDir[cl.Dir]; ch != nil && len(ch.Incomplete) > 0 && undeclaredKinds[f.Kind] != "" {
+				// the declaration may be in what could not be read: the yaml-problem error says so
+				d.Severity = SeverityInfo
+				d.Message += fmt.Sprintf(" (%s could not be read whole and may declare it)", strings.Join(ch.Incomplete, ", "))
+			}
+			add(d)
 		}
 		if cl.NoCode { // no charm class: a unit test's fixture YAML, say; nothing could handle anything
 			continue
@@ -163,7 +169,11 @@ func checkYAML(ch charmyaml.Charm, add func(Diagnostic)) {
 	}
 	for _, w := range ch.Warnings {
 		file, line, msg := splitWarning(w)
-		add(Diagnostic{Rule: RuleYAMLProblem, Severity: SeverityWarning, File: file, Line: line, Subject: ch.Name,
+		sev := SeverityWarning
+		if slices.Contains(ch.Incomplete, file) { // declarations lost: what the charm offers is unknown
+			sev = SeverityError
+		}
+		add(Diagnostic{Rule: RuleYAMLProblem, Severity: sev, File: file, Line: line, Subject: ch.Name,
 			Message: fmt.Sprintf("charm %q: %s", ch.Name, msg)})
 	}
 }

@@ -248,6 +248,32 @@ ab/src/charm.py:8: info: code uses a name that cannot be resolved statically (se
 	}
 }
 
+func TestLostYAMLIsTheError(t *testing.T) {
+	// metadata.yaml could be read only partly: that is the error, and a relation the code uses
+	// that the part read does not declare is an info, since the rest may declare it
+	decl := charmyaml.Charm{Name: "a", Dir: ".", Incomplete: []string{"metadata.yaml"},
+		Warnings: []string{"metadata.yaml:16: mapping values are not allowed in this context; read only the first 15 lines"}}
+	links := linker.Result{Charms: []linker.CharmLinks{{Name: "a", Dir: ".", Findings: []linker.Finding{
+		{Kind: linker.FindUndeclaredRelation, Subject: "db", Site: linker.Site{File: "src/charm.py", Line: 9, Symbol: "C.__init__"}}}}}}
+	r := Run([]charmyaml.Charm{decl}, links, Options{})
+	var b strings.Builder
+	if err := WriteText(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	want := `metadata.yaml:16: error: charm "a": mapping values are not allowed in this context; read only the first 15 lines [yaml-problem]
+src/charm.py:9: info: C.__init__ uses relation endpoint "db", which the charm's YAML does not declare (metadata.yaml could not be read whole and may declare it) [undeclared-relation]
+1 error, 0 warnings, 1 info
+`
+	if got := b.String(); got != want || r.ExitCode(false) != 1 {
+		t.Errorf("exit %d, text:\n%s\nwant:\n%s", r.ExitCode(false), got, want)
+	}
+	// a problem that loses nothing stays a warning, and the finding an error
+	decl.Incomplete, decl.Warnings = nil, []string{"metadata.yaml:3: summary: expected a string"}
+	if r := Run([]charmyaml.Charm{decl}, links, Options{}); r.Summary.Errors != 1 || r.Summary.Warnings != 1 {
+		t.Errorf("summary %+v", r.Summary)
+	}
+}
+
 func TestLooseConfigIndexNotReported(t *testing.T) {
 	// config[option] in a loop over the options may be guarded by a check the linker does not
 	// follow (`if option not in self.config: continue`): a loose read is not reported

@@ -78,7 +78,7 @@ var Rules = []Rule{
 		"When the condition is false the event goes unhandled; this is often intended (substrate- or feature-specific code) but worth knowing when the interface looks unhandled. Observe calls inside vendored charm libraries (lib/charms/<other charm>/) are upstream's design and not reported."},
 	{RuleYAMLProblem, SeverityWarning,
 		"A charm YAML file could not be read completely.",
-		"What could not be read is missing from the declarations, so other rules may report code that uses it as undeclared."},
+		"What could not be read is missing from the declarations. An error when a file's declarations were lost (a syntax error, an unreadable or oversized file): the charm's interfaces are then unknown, and code using a name the YAML does not declare is reported as info, not as an error, since the name may be declared in what was lost. A problem that loses nothing (an empty file, a wrong type of one value) is a warning."},
 	{RuleUnresolvedName, SeverityInfo,
 		"A name used to observe, look up or read an interface could not be resolved statically.",
 		"Dynamic names (loop variables, computed strings) cannot be checked against the YAML, so they are never reported as errors; the summary counts them."},

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -194,19 +195,33 @@ func TestFormatArg(t *testing.T) {
 }
 
 // TestCheckExitCodes runs check through the command line on fixture charms: a consistent
-// charm exits 0, one with errors 1, and --strict turns warnings into a failure.
+// charm exits 0, one with errors 1 (broken: its metadata.yaml is read only partly), and
+// --strict turns warnings into a failure (warned: an option no code reads).
 func TestCheckExitCodes(t *testing.T) {
+	warned := t.TempDir()
+	for name, text := range map[string]string{
+		"metadata.yaml": "name: warned\n",
+		"config.yaml":   "options:\n  unread:\n    type: string\n    default: x\n",
+		"src/charm.py":  "import ops\n\nclass WarnedCharm(ops.CharmBase):\n    pass\n",
+	} {
+		os.MkdirAll(filepath.Dir(filepath.Join(warned, name)), 0o755)
+		if err := os.WriteFile(filepath.Join(warned, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for _, tc := range []struct {
 		args []string
 		code int
+		has  string // a severity the report must hold
 	}{
-		{[]string{"check", "--root", filepath.Join(charmsDir, "unified")}, 0},
-		{[]string{"check", "--root", filepath.Join(charmsDir, "inconsistent")}, 1},
-		{[]string{"check", "--root", filepath.Join(charmsDir, "broken")}, 0},
-		{[]string{"check", "--strict", "--root", filepath.Join(charmsDir, "broken")}, 1},
+		{[]string{"check", "--root", filepath.Join(charmsDir, "unified")}, 0, "0 errors"},
+		{[]string{"check", "--root", filepath.Join(charmsDir, "inconsistent")}, 1, "error:"},
+		{[]string{"check", "--root", filepath.Join(charmsDir, "broken")}, 1, "error:"},
+		{[]string{"check", "--root", warned}, 0, "warning:"},
+		{[]string{"check", "--strict", "--root", warned}, 1, "error:"},
 	} {
 		code, out, _ := execute(append(tc.args, "--no-cache")...)
-		if code != tc.code || !strings.Contains(out, "warning") {
+		if code != tc.code || !strings.Contains(out, tc.has) {
 			t.Errorf("%v: exit %d, want %d; stdout:\n%s", tc.args, code, tc.code, out)
 		}
 	}
