@@ -65,6 +65,28 @@ const memoKey = "x_charmcraft_map_memo"
 type memoDoc struct {
 	Fingerprint string `json:"fingerprint"`
 	Outputs     []Memo `json:"outputs"`
+	// Sum is memoSum of the rest, also written as the file's last key (endKey): a memo whose
+	// sum differs was edited, and a file that does not end with it was cut short, so neither
+	// is served (CONTRACT §6: a malformed file is treated as empty).
+	Sum string `json:"sum,omitempty"`
+}
+
+// endKey is the cache file's last top-level key; its value is the memo's Sum.
+const endKey = "x_charmcraft_map_end"
+
+// memoSum is a digest of the memo's fingerprint and outputs.
+func memoSum(m *memoDoc) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%q", m.Fingerprint)
+	for _, o := range m.Outputs {
+		fmt.Fprintf(h, "\x00%q\x00%q\x00%q", o.Key, o.Out, o.Err)
+	}
+	return fmt.Sprintf("%x", h.Sum(nil)[:16])
+}
+
+// endTrailer is how a cache file with memo m ends.
+func endTrailer(m *memoDoc) string {
+	return fmt.Sprintf(",%q:%q}", endKey, m.Sum)
 }
 
 // Memo is one remembered output: what a command printed for a key (its flags).
@@ -145,7 +167,21 @@ func peekMemo(root string) memoDoc {
 		return memoDoc{}
 	}
 	defer f.Close()
-	return decodeMemo(io.LimitReader(f, maxCacheBytes))
+	m := decodeMemo(io.LimitReader(f, maxCacheBytes))
+	if m.Fingerprint == "" {
+		return memoDoc{}
+	}
+	// the file must end as writeCache ends it: a cut or appended file is not served
+	want := endTrailer(&m)
+	fi, err := f.Stat()
+	if err != nil || fi.Size() < int64(len(want)) {
+		return memoDoc{}
+	}
+	tail := make([]byte, len(want))
+	if _, err := f.ReadAt(tail, fi.Size()-int64(len(want))); err != nil || string(tail) != want {
+		return memoDoc{}
+	}
+	return m
 }
 
 // decodeMemo decodes only the memo, which we write as the first key: the rest of the file is
@@ -160,7 +196,7 @@ func decodeMemo(r io.Reader) memoDoc {
 	if t, err := dec.Token(); err != nil || t != memoKey {
 		return m
 	}
-	if dec.Decode(&m) != nil {
+	if dec.Decode(&m) != nil || m.Sum != memoSum(&m) {
 		return memoDoc{}
 	}
 	return m
@@ -225,6 +261,9 @@ func decodeCache(data []byte) (cache, string) {
 		}
 	}
 	c.memo, c.tokens = top.Memo, top.Tokens
+	if c.memo.Sum != memoSum(&c.memo) { // edited: its outputs are not carried forward
+		c.memo = memoDoc{}
+	}
 	for i, d := range out {
 		if d.file == "" {
 			continue
@@ -661,6 +700,7 @@ func writeCache(root string, fresh map[string]*usable, keep map[string]json.RawM
 	w := bufio.NewWriterSize(tmp, 1<<16)
 	w.WriteByte('{')
 	if memo != nil {
+		memo.Sum = memoSum(memo)
 		m, err := json.Marshal(memo)
 		if err != nil {
 			tmp.Close()
@@ -692,7 +732,12 @@ func writeCache(root string, fresh map[string]*usable, keep map[string]json.RawM
 			w.Write(raw)
 		}
 	}
-	w.WriteString("]}")
+	w.WriteString("]")
+	if memo != nil {
+		w.WriteString(endTrailer(memo))
+	} else {
+		w.WriteString("}")
+	}
 	if err := w.Flush(); err != nil {
 		tmp.Close()
 		return err

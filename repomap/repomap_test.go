@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -494,6 +495,32 @@ func TestMemo(t *testing.T) {
 
 // TestEntryRoundTrip: what an entry stores restores the extraction exactly, and an entry that
 // differs in any byte from what we wrote is not trusted.
+func TestDamagedMemoNotServed(t *testing.T) {
+	// A cache file cut short after the memo, or whose memo was edited, is not served from the
+	// memo: the run reads the tree again and prints what it finds.
+	root := writeTree(t, map[string]string{"metadata.yaml": smallCharm, "src/charm.py": smallPy})
+	tr, _ := Load(Options{Root: root, MemoKey: "k"})
+	tr.Save(&Memo{Key: "k", Out: "DemoCharm map"})
+	p := filepath.Join(root, CacheFile)
+	good, _ := os.ReadFile(p)
+	if hit, _ := Load(Options{Root: root, MemoKey: "k"}); hit.Memo == nil {
+		t.Fatal("the intact memo is not served")
+	}
+	for name, bad := range map[string][]byte{
+		"cut":      good[:len(good)-40],
+		"appended": append(slices.Clone(good), " \n"...),
+		"edited":   bytes.Replace(good, []byte("DemoCharm map"), []byte("PWNED map"), 1),
+	} {
+		if err := os.WriteFile(p, bad, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		tr, err := Load(Options{Root: root, MemoKey: "k"})
+		if err != nil || tr.Memo != nil || len(tr.Files) != 1 {
+			t.Errorf("%s: memo %+v, files %d, err %v", name, tr.Memo, len(tr.Files), err)
+		}
+	}
+}
+
 func TestEntryRoundTrip(t *testing.T) {
 	src := smallPy + "\nPORT = 5432\n\nclass Other:\n    X = 1\n\n    def m(self, a: int = PORT) -> str:\n        return self.helper(a)\n"
 	f := pyextract.Parse("src/charm.py", []byte(src))
