@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/cantrip-dev/charmcraft-map/repomap"
+
+	"github.com/cantrip-dev/charmcraft-map/internal/safetext"
 )
 
 // SchemaVersion is the "schema_version" of every JSON document we print.
@@ -101,7 +103,7 @@ func ReportError(io IO, format string, err error) {
 }
 
 func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
+	return safetext.Line(strings.Join(strings.Fields(s), " "))
 }
 
 // load runs the pipeline's load step with the common flags, printing warnings to Err.

@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/cantrip-dev/charmcraft-map/internal/safetext"
 )
 
 // WriteText writes one line per diagnostic, `file:line: severity: message [rule]`, then a
@@ -15,9 +17,9 @@ func WriteText(w io.Writer, r Report) error {
 	var b strings.Builder
 	for _, d := range r.Diagnostics {
 		if loc := location(d); loc != "" {
-			b.WriteString(loc + ": ")
+			b.WriteString(safetext.Line(loc) + ": ")
 		}
-		fmt.Fprintf(&b, "%s: %s [%s]\n", d.Severity, d.Message, d.Rule)
+		fmt.Fprintf(&b, "%s: %s [%s]\n", d.Severity, safetext.Line(d.Message), d.Rule)
 	}
 	b.WriteString(summaryLine(r.Summary) + "\n")
 	_, err := io.WriteString(w, b.String())

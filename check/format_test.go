@@ -23,9 +23,10 @@ func TestWriteTextLocations(t *testing.T) {
 	if err := WriteText(&b, sample()); err != nil {
 		t.Fatal(err)
 	}
+	// one line per diagnostic: a newline in a message (or a file name) is written as "\n",
+	// so that no line of ours starts with what a CI log reads as a command ("::error")
 	want := `src/charm.py:12: error: C uses relation endpoint "db" [undeclared-relation]
-dir,with:odd%/config.yaml:3: warning: 100% unused,
-really [unused-config]
+dir,with:odd%/config.yaml:3: warning: 100% unused,\nreally [unused-config]
 src/charm.py: info: dynamic [unresolved-name]
 warning: no place [yaml-problem]
 1 error, 2 warnings, 1 info; 1 dynamic name not resolved statically

@@ -21,6 +21,8 @@ import (
 	"strings"
 
 	"github.com/cantrip-dev/charmcraft-map/rank"
+
+	"github.com/cantrip-dev/charmcraft-map/internal/safetext"
 )
 
 // Views.
@@ -175,9 +177,9 @@ func num(x float64) string { return strconv.FormatFloat(x, 'g', 3, 64) }
 
 var newlines = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ")
 
-// oneLine keeps a value on its line.
+// oneLine keeps a value on its line, and its control characters from acting on the terminal.
 func oneLine(s string) string {
-	return newlines.Replace(strings.TrimSpace(s))
+	return safetext.Line(newlines.Replace(strings.TrimSpace(s)))
 }
 
 // fitCompact lists the top files, one line each, until the budget (in units) is spent.

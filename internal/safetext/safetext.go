@@ -1,0 +1,29 @@
+// Package safetext keeps text that comes from the tree (file names, YAML values, code) from
+// acting on the terminal or the CI log that shows our output: a file named
+// "x\n::error file=a::injected" must not print a line GitHub reads as a workflow command,
+// and an escape sequence in a name must not recolour or move the user's terminal.
+package safetext
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// Line returns s with every control character (newlines, tabs, ESC, DEL, the C1 set) written
+// as its Go escape ("\n", "\x1b"); s itself when it has none, which is the common case.
+func Line(s string) string {
+	if !strings.ContainsFunc(s, unicode.IsControl) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if unicode.IsControl(r) {
+			q := strconv.QuoteRune(r) // "'\\x1b'"
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}

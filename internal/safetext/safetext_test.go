@@ -1,0 +1,17 @@
+package safetext
+
+import "testing"
+
+func TestLine(t *testing.T) {
+	for in, want := range map[string]string{
+		"src/charm.py":                    "src/charm.py",
+		"x\n::error file=a::injected.py":  `x\n::error file=a::injected.py`,
+		"esc\x1b[31mred.py":               `esc\x1b[31mred.py`,
+		"tab\there\r\x7f\u0085 ünïcode ✓": `tab\there\r\x7f\u0085 ünïcode ✓`,
+		"":                                "",
+	} {
+		if got := Line(in); got != want {
+			t.Errorf("Line(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
