@@ -255,6 +255,19 @@ func TestErrorsAndExitCodes(t *testing.T) {
 	}
 }
 
+func TestFocusOnAFileNotMappedWarns(t *testing.T) {
+	// --focus on a path the map does not hold (a typo, a file outside the root) is ignored
+	// with a warning; a mapped one is not warned about, and the memo repeats the warning
+	root := copyTree(t, filepath.Join(charmsDir, "unified"))
+	o := MapOptions{Common: Common{Root: root}, Tokens: 1000, Focus: []string{"src/charm.py", "src/nope.py"}}
+	for run := range 2 {
+		out, errs, err := runMap(t, o)
+		if err != nil || out == "" || errs != "warning: --focus src/nope.py: not a Python or charm YAML file the map holds; ignored\n" {
+			t.Errorf("run %d: err %v, stderr %q", run, err, errs)
+		}
+	}
+}
+
 func TestNothingToMap(t *testing.T) {
 	// A tree with neither Python nor charm YAML maps to nothing, successfully, and says why;
 	// a charm does not get the note.

@@ -79,10 +79,8 @@ func RunLocate(o LocateOptions, io IO) error {
 	if err != nil {
 		return err
 	}
-	focus := make([]string, 0, len(o.Focus))
-	for _, f := range o.Focus {
-		focus = append(focus, relPath(t.Root, f))
-	}
+	focus, warn := focusPaths(t, o.Focus)
+	fmt.Fprint(io.Err, warn)
 	res := Locate(t, o.Text, focus)
 	if o.Format == "json" {
 		return writeJSON(io.Out, struct {

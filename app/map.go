@@ -63,7 +63,8 @@ func RunMap(o MapOptions, io IO) error {
 	if err != nil {
 		return err
 	}
-	warn := warnings(t)
+	_, focusWarn := focusPaths(t, o.Focus)
+	warn := warnings(t) + focusWarn
 	if len(t.Files) == 0 && len(t.Charms) == 0 { // say why the map is empty; still a success
 		where := "the root"
 		if len(o.Scope) > 0 {
@@ -96,10 +97,7 @@ func memoKey(o MapOptions) string {
 
 // renderMap runs the stages after loading and returns what map prints.
 func renderMap(o MapOptions, t *repomap.Tree) (string, error) {
-	focus := make([]string, 0, len(o.Focus))
-	for _, f := range o.Focus {
-		focus = append(focus, relPath(t.Root, f))
-	}
+	focus, _ := focusPaths(t, o.Focus)
 	links := t.Link()
 	ranked := t.Rank(links, focus, o.Mention)
 	view := "compact"
@@ -131,6 +129,29 @@ func renderMap(o MapOptions, t *repomap.Tree) (string, error) {
 
 // relPath turns a --focus value into a root-relative '/'-path: absolute paths and paths
 // relative to the current directory both work when they lie in the root.
+// focusPaths turns --focus paths into root-relative ones, with a warning line for each that
+// names no file the map holds (a typo, a file outside the root or the scope): it is ignored.
+func focusPaths(t *repomap.Tree, paths []string) (rel []string, warn string) {
+	held := map[string]bool{}
+	for _, f := range t.Files {
+		held[f.Path] = true
+	}
+	for _, c := range t.Charms {
+		for _, f := range c.Files {
+			held[f] = true
+		}
+	}
+	rel = make([]string, 0, len(paths))
+	for _, p := range paths {
+		r := relPath(t.Root, p)
+		rel = append(rel, r)
+		if !held[r] {
+			warn += "warning: --focus " + oneLine(p) + ": not a Python or charm YAML file the map holds; ignored\n"
+		}
+	}
+	return rel, warn
+}
+
 func relPath(root, p string) string {
 	if filepath.IsAbs(p) {
 		if rel, err := filepath.Rel(root, p); err == nil && !strings.HasPrefix(rel, "..") {
