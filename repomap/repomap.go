@@ -14,13 +14,15 @@ package repomap
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -153,7 +155,7 @@ func Load(opt Options) (*Tree, error) {
 	t.Files = files
 	t.Stats.Files = len(files)
 	if opt.NoCache {
-		sort.Strings(t.Warnings)
+		sortWarnings(t.Warnings)
 		return t, nil
 	}
 
@@ -194,14 +196,14 @@ func Load(opt Options) (*Tree, error) {
 	if len(files) == 0 && len(yamlEntries) == 0 && len(c.raw) > 0 {
 		// nothing to map where a cache has entries: the root is likely not what the user
 		// meant (a wrong folder, a checkout being switched); keep the cache for the real tree
-		sort.Strings(t.Warnings)
+		sortWarnings(t.Warnings)
 		return t, nil
 	}
 	t.pending = w
 	if opt.MemoKey == "" {
 		t.Save(nil)
 	}
-	sort.Strings(t.Warnings)
+	sortWarnings(t.Warnings)
 	return t, nil
 }
 
@@ -495,4 +497,26 @@ func cleanScopes(root string, scopes []string) ([]string, error) {
 		out = append(out, c)
 	}
 	return out, nil
+}
+
+// sortWarnings orders warnings by file, then by line as a number ("metadata.yaml:2: …"
+// before "metadata.yaml:29: …"), then by text.
+func sortWarnings(ws []string) {
+	key := func(w string) (string, int, string) {
+		file, rest, ok := strings.Cut(w, ":")
+		if !ok {
+			return w, 0, ""
+		}
+		num, msg, ok := strings.Cut(rest, ":")
+		n, err := strconv.Atoi(num)
+		if !ok || err != nil {
+			return file, 0, rest
+		}
+		return file, n, msg
+	}
+	slices.SortStableFunc(ws, func(a, b string) int {
+		fa, la, ma := key(a)
+		fb, lb, mb := key(b)
+		return cmp.Or(cmp.Compare(fa, fb), cmp.Compare(la, lb), cmp.Compare(ma, mb), cmp.Compare(a, b))
+	})
 }

@@ -657,3 +657,12 @@ func TestForgedCompressedDataNotTrusted(t *testing.T) {
 		}
 	}
 }
+
+func TestWarningsInLineOrder(t *testing.T) {
+	ws := []string{"metadata.yaml:29: b", "src/x.py: syntax", "metadata.yaml:2: a", "config.yaml: empty", "metadata.yaml:3: c"}
+	sortWarnings(ws)
+	want := []string{"config.yaml: empty", "metadata.yaml:2: a", "metadata.yaml:3: c", "metadata.yaml:29: b", "src/x.py: syntax"}
+	if !reflect.DeepEqual(ws, want) {
+		t.Errorf("got %q, want %q", ws, want)
+	}
+}
