@@ -146,6 +146,15 @@ func addDefaultCommands(root *cobra.Command) {
 		switch c.Name() {
 		case "help":
 			c.Example = "  charmcraft-map help check"
+			show := c.Run // cobra's: on an unknown topic it prints the root's help and succeeds
+			c.Run = nil
+			c.RunE = func(cmd *cobra.Command, args []string) error {
+				if target, rest, err := cmd.Root().Find(args); err != nil || target == nil || len(rest) > 0 {
+					return app.Usagef("unknown help topic %q (see '%s --help')", strings.Join(args, " "), cmd.Root().Name())
+				}
+				show(cmd, args)
+				return nil
+			}
 		case "completion":
 			c.Example = `  source <(charmcraft-map completion bash)
   charmcraft-map completion zsh > "${fpath[1]}/_charmcraft-map"

@@ -194,6 +194,16 @@ func TestFormatArg(t *testing.T) {
 	}
 }
 
+func TestHelpTopics(t *testing.T) {
+	// help on a command prints its help; on an unknown topic it is a usage error (exit 2)
+	if code, out, _ := execute("help", "check"); code != 0 || !strings.Contains(out, "CI lint") {
+		t.Errorf("help check: exit %d, stdout %q", code, out)
+	}
+	if code, out, errs := execute("help", "bogus"); code != 2 || out != "" || !strings.Contains(errs, `unknown help topic "bogus"`) {
+		t.Errorf("help bogus: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}
+
 // TestCheckExitCodes runs check through the command line on fixture charms: a consistent
 // charm exits 0, one with errors 1 (broken: its metadata.yaml is read only partly), and
 // --strict turns warnings into a failure (warned: an option no code reads).
