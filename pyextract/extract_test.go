@@ -493,13 +493,13 @@ class SyntheticCharm(ops.CharmBase):
 
 func TestManyFunctions(t *testing.T) {
 	var b bytes.Buffer
-	const n = 60000
+	const n = 25000 // just under MaxFileSize
 	for i := 0; i < n; i++ {
 		fmt.Fprintf(&b, "def f%d(a, b=1):\n    return a\n", i)
 	}
 	f := Parse("many.py", b.Bytes())
 	if len(f.Symbols) != n || f.Symbols[n-1].Line != 2*n-1 || f.Errors != 0 {
-		t.Errorf("%d symbols, last %+v, errors %d", len(f.Symbols), f.Symbols[len(f.Symbols)-1], f.Errors)
+		t.Errorf("%d symbols, errors %d", len(f.Symbols), f.Errors)
 	}
 }
 
