@@ -392,9 +392,11 @@ func (l *charmLinker) namedHandlers() map[string][]Handler {
 }
 
 // unresolvedKey records a key read whose name cannot be resolved statically; names inside
-// vendored libraries are the library's business, not the charm's.
+// vendored libraries are the library's business, not the charm's. The charm's own library
+// is its code (opensearch keeps most of its logic there: a config option read through a
+// table in lib/charms/opensearch/ is this charm's read).
 func (l *charmLinker) unresolvedKey(fi *fileInfo, at Site, k *pyextract.KeyAccess) {
-	if fi.library {
+	if fi.vendored {
 		return
 	}
 	at.Detail = k.Object.String() + "[" + k.Key.String() + "]"
