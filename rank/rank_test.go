@@ -445,6 +445,15 @@ func TestMentions(t *testing.T) {
 	if dotted, words := mass("split render.config from the other keys"), mass("split render config from the other keys"); dotted <= words || words == 0 {
 		t.Errorf("mention-ident of render.config %v, of its words %v", dotted, words)
 	}
+	// "charm" is the whole charm, not charm.py; charm.py by its name is the file
+	for text, want := range map[string]bool{"the charm keeps a stale proxy": false, "JUJU_CHARM_HTTPS_PROXY is ignored": false,
+		"split charm.py in two": true, "move the charm class to src/charm.py": true} {
+		in := demoCharm()
+		in.Mentions = []string{text}
+		if got := hasSignal(fileOf(t, Rank(in), "src/charm.py"), SigMentionFile); got != want {
+			t.Errorf("%q: charm.py mention-file %v, want %v", text, got, want)
+		}
+	}
 	// A mentioned method leads its file.
 	in.Mentions = []string{"the _helper of the charm is slow"}
 	r = Rank(in)
