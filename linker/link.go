@@ -444,6 +444,14 @@ func (l *charmLinker) observe(fi *fileInfo, o *pyextract.Observe, c *ctx) {
 			} else {
 				custom := l.custom(ev.cls)
 				if custom.names[ev.str] {
+					// a custom event named after a declared relation (redis_relation_updated, which
+					// the redis library's handlers of that relation emit) is that relation's: its
+					// observer handles the relation; an undeclared prefix is no finding
+					if ep, _, found := strings.Cut(ev.str, "_relation_"); found && ep != "" {
+						if d, declared := l.lookup(KindRelation, ep); declared {
+							add(KindRelation, d, ev.str, via)
+						}
+					}
 					continue
 				}
 				kind, name, ok = eventKind(ev.str)

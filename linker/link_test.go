@@ -1282,3 +1282,38 @@ class DemoCharm(ops.CharmBase):
 		}
 	}
 }
+
+func TestCustomEventNamedAfterRelation(t *testing.T) {
+	// A library's custom charm event named after a declared relation (redis_relation_updated,
+	// emitted by its handlers of that relation) links its observer to the relation; one named
+	// after an undeclared endpoint, or not after a relation, links nothing and is no finding.
+	c := charm("demo", ".", "relation:redis")
+	cl := link1(t, c, files{
+		"lib/charms/redis_k8s/v0/redis.py": `
+import ops
+
+class RedisRelationCharmEvents(ops.CharmEvents):
+    redis_relation_updated = ops.EventSource(ops.EventBase)
+    cache_relation_updated = ops.EventSource(ops.EventBase)
+    refreshed = ops.EventSource(ops.EventBase)
+`,
+		"src/charm.py": `
+import ops
+from charms.redis_k8s.v0.redis import RedisRelationCharmEvents
+
+class DemoCharm(ops.CharmBase):
+    on = RedisRelationCharmEvents()
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.framework.observe(self.on.redis_relation_updated, self._on_redis)
+        self.framework.observe(self.on.cache_relation_updated, self._on_redis)
+        self.framework.observe(self.on.refreshed, self._on_redis)
+
+    def _on_redis(self, event):
+        pass
+`,
+	})
+	expect(t, "redis", handlers(cl, KindRelation, "redis"), "redis_relation_updated>DemoCharm._on_redis[observe]")
+	expect(t, "findings", findings(cl), "")
+}
