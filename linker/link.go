@@ -397,6 +397,7 @@ func (l *charmLinker) observe(fi *fileInfo, o *pyextract.Observe, c *ctx) {
 	}
 	at := siteAt(fi, o.Scope, ViaObserve, o.Event.String())
 	cond := o.Conditional // of the event being linked
+	loose := false        // of the event being linked
 	add := func(kind, name, event, via string) {
 		if h == nil {
 			return
@@ -408,10 +409,11 @@ func (l *charmLinker) observe(fi *fileInfo, o *pyextract.Observe, c *ctx) {
 		it := l.iface(kind, name)
 		it.Handlers = append(it.Handlers, Handler{
 			Event: event, Symbol: h.Name, File: h.file.Path, Line: h.Line, Via: via,
-			ObserveFile: fi.Path, ObserveLine: o.Line, Conditional: cond, Vendored: fi.vendored,
+			ObserveFile: fi.Path, ObserveLine: o.Line, Conditional: cond, Loose: loose, Vendored: fi.vendored,
 		})
 	}
 	for _, ev := range l.eval(&o.Event, c) {
+		loose = ev.loose
 		// An event taken from a collection a loop runs over (for event in EVENTS: observe,
 		// for name in self.model.relations: observe(self.on[name]...)) is observed whenever
 		// the loop runs, and the linker has read that it is not empty; a condition inside

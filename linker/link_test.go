@@ -1072,6 +1072,9 @@ class DemoCharm(ops.CharmBase):
 		if want := h.Event == "relation_joined"; h.Conditional != want {
 			t.Errorf("db %s: conditional %v, want %v (under an if)", h.Event, h.Conditional, want)
 		}
+		if !h.Loose {
+			t.Errorf("db %s: observed in a loop over a constant, not loose", h.Event)
+		}
 	}
 	expect(t, "logs", handlers(cl, KindRelation, "logs"), "relation_broken>DemoCharm._on_changed[on-index]")
 	expect(t, "peers", handlers(cl, KindRelation, "peers"), "relation_changed>DemoCharm._on_changed[on-index]")

@@ -166,6 +166,10 @@ type Handler struct {
 	ObserveFile string `json:"observe_file,omitempty"`
 	ObserveLine int    `json:"observe_line,omitempty"`
 	Conditional bool   `json:"conditional,omitempty"`
+	// Loose is true when the event came from a collection a loop runs over (for name in
+	// self.model.relations: observe(self.on[name].relation_departed, …)): a catch-all that
+	// handles this interface among others.
+	Loose bool `json:"loose,omitempty"`
 	// Vendored is true when the observe call sits in a charm library vendored from another
 	// charm (lib/charms/<other>/): upstream's code, not the charm's to change.
 	Vendored bool `json:"-"`

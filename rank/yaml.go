@@ -2,6 +2,7 @@ package rank
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -55,28 +56,38 @@ func declarations(charms []charmyaml.Charm, links linker.Result) []decl {
 				}
 			}
 			if d.iface != nil {
-				var first, vendored []string // first-party handlers lead, libraries' own follow
+				// first-party handlers lead, then libraries' own, then the catch-alls of loops over
+				// every relation (linker Handler.Loose), which handle this one among all others
+				var first, loose, vendored []string
 				seen := map[string]bool{}
-				link := func(file, sym string) {
+				link := func(file, sym string, isLoose bool) {
 					if sym == "" || seen[sym] {
 						return
 					}
 					seen[sym] = true
-					if c := Classify(file, charms); c == ClassLib || c == ClassTest {
+					switch c := Classify(file, charms); {
+					case isLoose:
+						loose = append(loose, sym)
+					case c == ClassLib || c == ClassTest:
 						vendored = append(vendored, sym)
-					} else {
+					default:
 						first = append(first, sym)
 					}
 				}
 				for _, h := range d.iface.Handlers {
-					link(h.File, h.Symbol)
+					if !h.Loose {
+						link(h.File, h.Symbol, false)
+					}
+				}
+				for _, h := range d.iface.Handlers {
+					link(h.File, h.Symbol, true)
 				}
 				if len(seen) == 0 && lkind == linker.KindConfig {
 					for _, r := range d.iface.Reads {
-						link(r.File, r.Symbol)
+						link(r.File, r.Symbol, false)
 					}
 				}
-				d.sym.Links = append(first, vendored...)
+				d.sym.Links = slices.Concat(first, vendored, loose)
 			}
 			if d.file != "" {
 				out = append(out, d)
