@@ -35,6 +35,7 @@ package check
 import (
 	"cmp"
 	"fmt"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -140,7 +141,7 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Rule, b.Rule),
 			cmp.Compare(a.Subject, b.Subject), cmp.Compare(a.Message, b.Message))
 	})
-	r.Diagnostics = slices.Compact(r.Diagnostics)
+	r.Diagnostics = foldCopies(slices.Compact(r.Diagnostics))
 	for i := range r.Diagnostics {
 		d := &r.Diagnostics[i]
 		if opt.Strict && d.Severity == SeverityWarning {
@@ -385,4 +386,83 @@ func charmDirOf(file string, dirs []string) string {
 		}
 	}
 	return best
+}
+
+// foldCopies reports once what is reported alike in copies of the same module: diagnostics
+// with the same rule, severity, line and message whose files are the same module at
+// different places (one path ends with the other, "k8s/.vendored/vault-package/v.py" and
+// "vault-package/v.py", or they share their last three path components,
+// "k8s/.vendored/vault-package/vault/v.py" and "machine/.vendored/vault-package/vault/v.py")
+// are reported at the shortest path, which names the folders of the others ("(also in
+// machine/.vendored/)"), as the map lists a module once. Two charms' src/charm.py share only
+// two components and are never folded. diags is sorted; the result keeps that order.
+func foldCopies(diags []Diagnostic) []Diagnostic {
+	type key struct {
+		rule, sev, msg, base string
+		line                 int
+	}
+	groups := map[key][]int{}
+	for i, d := range diags {
+		if d.File != "" {
+			k := key{d.Rule, d.Severity, d.Message, path.Base(d.File), d.Line}
+			groups[k] = append(groups[k], i)
+		}
+	}
+	drop := make([]bool, len(diags))
+	also := map[int][]string{}
+	for _, idx := range groups {
+		if len(idx) < 2 {
+			continue
+		}
+		for _, i := range idx {
+			canon := -1 // the shortest (then first) other path i's path is a copy of
+			for _, j := range idx {
+				shorter := len(diags[j].File) < len(diags[i].File) || len(diags[j].File) == len(diags[i].File) && j < i
+				if j != i && shorter && sameModule(diags[i].File, diags[j].File) &&
+					(canon < 0 || len(diags[j].File) < len(diags[canon].File)) {
+					canon = j
+				}
+			}
+			if canon >= 0 && !drop[canon] {
+				drop[i] = true
+				also[canon] = append(also[canon], copyDir(diags[i].File, diags[canon].File))
+			}
+		}
+	}
+	out := diags[:0:0]
+	for i, d := range diags {
+		if drop[i] {
+			continue
+		}
+		if dirs := also[i]; len(dirs) > 0 {
+			slices.Sort(dirs)
+			d.Message += " (also in " + strings.Join(slices.Compact(dirs), ", ") + ")"
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// sameModule reports whether a and b are one module at two places (see foldCopies).
+func sameModule(a, b string) bool {
+	if strings.HasSuffix(a, "/"+b) || strings.HasSuffix(b, "/"+a) {
+		return true
+	}
+	pa, pb := strings.Split(a, "/"), strings.Split(b, "/")
+	n := 0
+	for n < len(pa) && n < len(pb) && pa[len(pa)-1-n] == pb[len(pb)-1-n] {
+		n++
+	}
+	return n >= 3
+}
+
+// copyDir is the folder the copy's path adds before the part it shares with canon's:
+// "machine/.vendored/" for ("machine/.vendored/pkg/m/v.py", "k8s/.vendored/pkg/m/v.py").
+func copyDir(copy, canon string) string {
+	pa, pb := strings.Split(copy, "/"), strings.Split(canon, "/")
+	n := 0
+	for n < len(pa) && n < len(pb) && pa[len(pa)-1-n] == pb[len(pb)-1-n] {
+		n++
+	}
+	return strings.Join(pa[:len(pa)-n], "/") + "/"
 }

@@ -494,3 +494,22 @@ func TestCharmWithoutCode(t *testing.T) {
 		t.Errorf("with code: diagnostics %+v", d)
 	}
 }
+
+func TestCopiesReportedOnce(t *testing.T) {
+	// The same finding in copies of one module is reported once, at the shortest path,
+	// naming where the copies are; two charms' own charm.py are not copies.
+	d := func(file string) Diagnostic {
+		return Diagnostic{Rule: RuleUnresolvedName, Severity: SeverityInfo, File: file, Line: 9, Message: "m"}
+	}
+	got := foldCopies([]Diagnostic{d("k8s/.vendored/pkg/v.py"), d("k8s/src/charm.py"), d("machine/.vendored/pkg/v.py"),
+		d("machine/src/charm.py"), d("pkg/v.py"), d("x/.v/lib/m/w.py"), d("y/.v/lib/m/w.py")})
+	var lines []string
+	for _, g := range got {
+		lines = append(lines, g.File+": "+g.Message)
+	}
+	want := []string{"k8s/src/charm.py: m", "machine/src/charm.py: m",
+		"pkg/v.py: m (also in k8s/.vendored/, machine/.vendored/)", "x/.v/lib/m/w.py: m (also in y/)"}
+	if !slices.Equal(lines, want) {
+		t.Errorf("got %q\nwant %q", lines, want)
+	}
+}
