@@ -642,6 +642,9 @@ func (l *charmLinker) endpoints(inst *instance) endpointSet {
 		}
 		return out
 	}
+	// The first __init__ up the classes that takes a relation-naming parameter: a subclass
+	// whose own __init__ takes none passes the name on (super().__init__(charm, "radosgw",
+	// callback), a sunbeam-style handler), and bind follows that call to the parameter.
 	for _, k := range l.mro(inst.cls) {
 		init := k.methods["__init__"]
 		if init == nil {
@@ -653,7 +656,9 @@ func (l *charmLinker) endpoints(inst *instance) endpointSet {
 				addVals(p.Name, l.param(&ctx{file: k.file, cls: k, fn: "__init__", inst: inst}, i, p), false)
 			}
 		}
-		break
+		if out.relParam {
+			break
+		}
 	}
 	if out.relParam {
 		return out

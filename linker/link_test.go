@@ -1320,3 +1320,38 @@ class DemoCharm(ops.CharmBase):
 	expect(t, "redis", handlers(cl, KindRelation, "redis"), "redis_relation_updated>DemoCharm._on_redis[observe]")
 	expect(t, "findings", findings(cl), "")
 }
+
+func TestSubclassPassesRelationNameToBase(t *testing.T) {
+	// A handler class whose own __init__ takes no relation name passes one to its base
+	// (super().__init__(charm, "radosgw", callback): sunbeam-style relation handlers, whose
+	// base, outside the tree, keeps the name); the object is bound to that relation.
+	c := charm("demo", ".", "relation:ceph", "relation:radosgw")
+	cl := link1(t, c, files{
+		"src/handlers.py": `
+from ops_sunbeam.relation_handlers import RelationHandler
+
+class ClientHandler(RelationHandler):
+    def __init__(self, charm, relation_name, callback):
+        super().__init__(charm, relation_name, callback)
+
+class RadosGWHandler(ClientHandler):
+    def __init__(self, charm, callback):
+        super().__init__(charm, "radosgw", callback)
+`,
+		"src/charm.py": `
+import ops
+from handlers import ClientHandler, RadosGWHandler
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.ceph = ClientHandler(self, "ceph", self._noop)
+        self.rgw = RadosGWHandler(self, self._noop)
+
+    def _noop(self):
+        pass
+`,
+	})
+	expect(t, "ceph", reads(cl, KindRelation, "ceph"), "src/charm.py:7/library/ClientHandler")
+	expect(t, "radosgw", reads(cl, KindRelation, "radosgw"), "src/charm.py:8/library/RadosGWHandler")
+}
