@@ -703,7 +703,7 @@ class DemoCharm(ops.CharmBase):
 	for _, u := range res.Unresolved {
 		un = append(un, fmt.Sprintf("%s:%d/%s", u.File, u.Line, u.Detail))
 	}
-	expect(t, "unresolved", strings.Join(un, " "), "src/facade.py:6/self.charm.model.config[key]")
+	expect(t, "unresolved", strings.Join(un, " "), "src/facade.py:6/self.charm.model.config.get(key)")
 }
 
 func TestNamingFallback(t *testing.T) {

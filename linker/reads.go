@@ -399,7 +399,11 @@ func (l *charmLinker) unresolvedKey(fi *fileInfo, at Site, k *pyextract.KeyAcces
 	if fi.vendored {
 		return
 	}
-	at.Detail = k.Object.String() + "[" + k.Key.String() + "]"
+	if k.Via == "get" { // quoted as written, so that a search finds it
+		at.Detail = k.Object.String() + ".get(" + k.Key.String() + ")"
+	} else {
+		at.Detail = k.Object.String() + "[" + k.Key.String() + "]"
+	}
 	l.unresolved = append(l.unresolved, at)
 }
 
