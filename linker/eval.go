@@ -880,6 +880,31 @@ func (e *evaluator) member(cls *classInfo, inst *instance, name string) []aval {
 			return e.classAttrs(k, attrs)
 		}
 	}
+	return e.keptByExternalBase(cls, inst, name)
+}
+
+// keptByExternalBase is the value of self.<name>, a relation-naming attribute no class of
+// the tree sets, when an __init__ up the classes takes a parameter of that name and a class
+// derives from one outside the tree: that base keeps its constructor's argument under the
+// same name (ops_sunbeam's RelationHandler(charm, relation_name, ...) sets
+// self.relation_name). Nil otherwise.
+func (e *evaluator) keptByExternalBase(cls *classInfo, inst *instance, name string) []aval {
+	if inst == nil || !relationParam(name) {
+		return nil
+	}
+	classes := e.mro(cls)
+	if !slices.ContainsFunc(classes, func(k *classInfo) bool { return len(k.sym.Bases) > len(e.bases(k)) }) {
+		return nil
+	}
+	for _, k := range classes {
+		if init := k.methods["__init__"]; init != nil {
+			for i, p := range init.Params {
+				if i > 0 && p.Name == name {
+					return e.param(&ctx{file: k.file, cls: k, fn: "__init__", inst: inst}, i, p)
+				}
+			}
+		}
+	}
 	return nil
 }
 

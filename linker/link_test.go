@@ -1324,7 +1324,8 @@ class DemoCharm(ops.CharmBase):
 func TestSubclassPassesRelationNameToBase(t *testing.T) {
 	// A handler class whose own __init__ takes no relation name passes one to its base
 	// (super().__init__(charm, "radosgw", callback): sunbeam-style relation handlers, whose
-	// base, outside the tree, keeps the name); the object is bound to that relation.
+	// base, outside the tree, keeps the name as self.relation_name); the object is bound to
+	// that relation, and what it observes on charm.on[self.relation_name] handles it.
 	c := charm("demo", ".", "relation:ceph", "relation:radosgw")
 	cl := link1(t, c, files{
 		"src/handlers.py": `
@@ -1333,6 +1334,10 @@ from ops_sunbeam.relation_handlers import RelationHandler
 class ClientHandler(RelationHandler):
     def __init__(self, charm, relation_name, callback):
         super().__init__(charm, relation_name, callback)
+        self.framework.observe(charm.on[self.relation_name].relation_changed, self._on_changed)
+
+    def _on_changed(self, event):
+        pass
 
 class RadosGWHandler(ClientHandler):
     def __init__(self, charm, callback):
@@ -1354,4 +1359,9 @@ class DemoCharm(ops.CharmBase):
 	})
 	expect(t, "ceph", reads(cl, KindRelation, "ceph"), "src/charm.py:7/library/ClientHandler")
 	expect(t, "radosgw", reads(cl, KindRelation, "radosgw"), "src/charm.py:8/library/RadosGWHandler")
+	// the base outside the tree keeps the name as self.relation_name, which the handler
+	// class then observes
+	expect(t, "ceph handlers", handlers(cl, KindRelation, "ceph"), "relation_changed>ClientHandler._on_changed[helper]")
+	expect(t, "radosgw handlers", handlers(cl, KindRelation, "radosgw"), "relation_changed>ClientHandler._on_changed[helper]")
+	expect(t, "findings", findings(cl), "")
 }
