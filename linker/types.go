@@ -47,7 +47,10 @@
 //   - A relation-bound object is one whose class's __init__ takes a relation-naming
 //     parameter (relation_name, relationship_name, relation, endpoint, *_relation_name ...);
 //     for a class from a pip package, a relation-naming keyword or a positional string that
-//     names a declared endpoint; for either, a map of roles to endpoints given as endpoints=
+//     names a declared endpoint; a subclass whose own __init__ takes none binds the name it
+//     passes up (super().__init__(charm, "radosgw", cb)), and self.<relation-naming name>
+//     that no class of the tree sets is the __init__ parameter of that name when a class
+//     derives from one outside the tree (ops_sunbeam's RelationHandler keeps it); for either, a map of roles to endpoints given as endpoints=
 //     or relations= (cosl's Coordinator: endpoints={"cluster": "tempo-cluster", ...}), whose
 //     declared names it binds. A pip package's object bound by a relation-naming keyword also
 //     binds the declared relations its other *_name keywords hold (ServiceMeshConsumer's
@@ -62,7 +65,10 @@
 //     methods) is added only for an endpoint nothing else links.
 //   - Events of charm.on are classified by name (lifecycle, secret, status lists; suffixes
 //     _relation_<ev>, _action, _pebble_*, _storage_*), except names defined by the events
-//     class the charm's `on` is redefined with, which are custom events.
+//     class the charm's `on` is redefined with, which are custom events; a custom event named
+//     <declared endpoint>_relation_<x> (the redis library's redis_relation_updated, emitted by
+//     its handlers of that relation) links its observer to the relation. A handler observed
+//     through a loop over a collection (every relation) is Loose: the ranker lists it last.
 //   - Config reads: keys of the charm config (self.config, model.config, charm.config, an
 //     alias or a parameter it was passed to) with Detail "index"/"get"; attribute reads of a
 //     declared option on a config object ("attr"); fields of typed config classes (a charm's
