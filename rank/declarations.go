@@ -191,14 +191,15 @@ func (r *ranker) additionTargets() []int {
 			out = append(out, i)
 		}
 	}
-	for k := range kinds {
-		n := len(out)
+	for _, k := range slices.Sorted(maps.Keys(kinds)) {
+		declared := false
 		for _, d := range r.decls {
 			if d.lkind == k {
+				declared = true
 				add(d.file)
 			}
 		}
-		if len(out) == n {
+		if !declared {
 			for c := range r.in.Charms {
 				add(metadataYAML(&r.in.Charms[c]))
 			}
