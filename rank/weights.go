@@ -318,7 +318,7 @@ const (
 	SigPageRank          = "pagerank"
 	SigHub               = "hub-entrypoint"
 	SigHubLead           = "hub-lead"
-	SigAdditionIntent    = "addition-intent"
+	SigAdditionIntent    = "addition-intent-lead"
 	SigLib               = "lib-penalty"
 	SigLibIntent         = "lib-intent"
 	SigLibUpdate         = "lib-update-lead"
