@@ -103,7 +103,7 @@ func ReportError(io IO, format string, err error) {
 }
 
 func oneLine(s string) string {
-	return safetext.Line(strings.Join(strings.Fields(s), " "))
+	return strings.Join(strings.Fields(safetext.Line(s)), " ")
 }
 
 // load runs the pipeline's load step with the common flags, printing warnings to Err.

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -282,5 +284,53 @@ func TestNothingToMap(t *testing.T) {
 	out, errs, err = runMap(t, MapOptions{Common: Common{Root: filepath.Join(charmsDir, "split"), NoCache: true}, Tokens: 1500})
 	if err != nil || out == "" || strings.Contains(errs, "nothing to map") {
 		t.Errorf("split charm: err %v, stderr %q", err, errs)
+	}
+}
+
+func TestControlCharactersInNamesEscaped(t *testing.T) {
+	// A file name with a newline, ESC or a bidi override is printed escaped in every text
+	// view, so that no line of ours is a CI workflow command or a terminal escape; JSON keeps
+	// the real name.
+	root := copyTree(t, filepath.Join(charmsDir, "unified"))
+	evil := "src/x\n::error file=a::y\x1b[31m\u202e.py"
+	src := "import ops\n\nclass Evil(ops.Object):\n    def __init__(self, charm):\n        super().__init__(charm, \"evil\")\n" +
+		"        self.framework.observe(charm.on.website_relation_joined, self._on_joined)\n\n    def _on_joined(self, event):\n        pass\n"
+	if err := os.WriteFile(filepath.Join(root, evil), []byte(src), 0o644); err != nil {
+		t.Skipf("file name not allowed here: %v", err)
+	}
+	var outs []string
+	for _, run := range []func(io IO) error{
+		func(io IO) error {
+			return RunMap(MapOptions{Common: Common{Root: root, NoCache: true, Format: "text"}, All: true, Tokenizer: "cl100k", Top: 10}, io)
+		},
+		func(io IO) error {
+			return RunInterfaces(InterfacesOptions{Common: Common{Root: root, NoCache: true, Format: "text"}}, io)
+		},
+		func(io IO) error {
+			return RunCheck(CheckOptions{Common: Common{Root: root, NoCache: true, Format: "text"}}, io)
+		},
+		func(io IO) error {
+			return RunLocate(LocateOptions{Common: Common{Root: root, NoCache: true, Format: "text"}, Text: "the evil joined handler"}, io)
+		},
+	} {
+		var out, errb bytes.Buffer
+		_ = run(IO{Out: &out, Err: &errb})
+		outs = append(outs, out.String()+errb.String())
+	}
+	for i, o := range outs {
+		if strings.ContainsAny(o, "\x1b\u202e") || strings.Contains(o, "\n::error") {
+			t.Errorf("output %d prints a control character or a workflow command:\n%s", i, o)
+		}
+	}
+	if !strings.Contains(outs[0], `src/x\n::error file=a::y\x1b[31m\u202e.py`) {
+		t.Errorf("the map does not name the file escaped:\n%s", outs[0])
+	}
+	var js bytes.Buffer
+	if err := RunMap(MapOptions{Common: Common{Root: root, NoCache: true, Format: "json"}, All: true, Tokenizer: "cl100k", Top: 10}, IO{Out: &js, Err: io.Discard}); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct{ Files []struct{ Path string } }
+	if err := json.Unmarshal(js.Bytes(), &doc); err != nil || !slices.ContainsFunc(doc.Files, func(f struct{ Path string }) bool { return f.Path == evil }) {
+		t.Errorf("JSON does not hold the real name (err %v)", err)
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"github.com/cantrip-dev/charmcraft-map/linker"
 	"github.com/cantrip-dev/charmcraft-map/rank"
 	"github.com/cantrip-dev/charmcraft-map/repomap"
+
+	"github.com/cantrip-dev/charmcraft-map/internal/safetext"
 )
 
 // How many files `locate` names.
@@ -415,7 +417,7 @@ func writeLocated(w io.Writer, res Located) error {
 			sb.WriteString("  (none)\n")
 		}
 		for _, p := range part.picks {
-			fmt.Fprintf(&sb, "  %s (%s)\n", p.Path, num(p.Score))
+			fmt.Fprintf(&sb, "  %s (%s)\n", safetext.Line(p.Path), num(p.Score))
 			for _, why := range p.Why {
 				sb.WriteString("    - " + oneLine(why) + "\n")
 			}

@@ -78,17 +78,27 @@ func WriteGitHub(w io.Writer, r Report) error {
 		}
 		var props []string
 		if d.File != "" {
-			props = append(props, "file="+escapeProperty(d.File))
+			props = append(props, "file="+escapeProperty(safetext.Line(d.File)))
 			if d.Line > 0 {
 				props = append(props, "line="+strconv.Itoa(d.Line))
 			}
 		}
 		props = append(props, "title="+escapeProperty(d.Rule))
-		fmt.Fprintf(&b, "::%s %s::%s\n", cmd, strings.Join(props, ","), escapeData(d.Message))
+		fmt.Fprintf(&b, "::%s %s::%s\n", cmd, strings.Join(props, ","), escapeData(lines(d.Message)))
 	}
 	b.WriteString(summaryLine(r.Summary) + "\n")
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// lines is s with the control characters of each line escaped (safetext), its line breaks
+// kept: an annotation's message may span lines (%0A), an escape sequence may not act.
+func lines(s string) string {
+	ls := strings.Split(s, "\n")
+	for i := range ls {
+		ls[i] = safetext.Line(ls[i])
+	}
+	return strings.Join(ls, "\n")
 }
 
 // escapeData escapes a workflow command's message.

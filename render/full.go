@@ -63,7 +63,7 @@ func restLine(k, n int) string {
 }
 
 func newFileView(f *rank.File, explain bool) *fileView {
-	v := &fileView{f: f, head: []string{oneLine(f.Path) + alsoAt(f) + ":\n"}, headCost: -1,
+	v := &fileView{f: f, head: []string{pathLine(f.Path) + alsoAt(f) + ":\n"}, headCost: -1,
 		lines: make([]string, len(f.Symbols)), parent: make([]int, len(f.Symbols)), cost: make([]int, len(f.Symbols))}
 	if explain {
 		v.head = append(v.head, explainLine(f))
@@ -121,7 +121,7 @@ func alsoAt(f *rank.File) string {
 		}
 		names = append(names, copyPrefix(f.Path, c))
 	}
-	return " (also under " + oneLine(strings.Join(names, ", ")) + ")"
+	return " (also under " + pathLine(strings.Join(names, ", ")) + ")"
 }
 
 // copyPrefix is the folder copy adds before the path components it shares, at its end, with
@@ -331,7 +331,7 @@ func moreFiles(doc document, files []*rank.File, c counter, budget int) (block, 
 		if shown[f.Path] {
 			continue
 		}
-		line := "  " + oneLine(f.Path) + alsoAt(f) + "\n"
+		line := "  " + pathLine(f.Path) + alsoAt(f) + "\n"
 		n := c.units(line)
 		if used+n > budget {
 			return more, false // a prefix in rank order: the next path does not fit

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/cantrip-dev/charmcraft-map/linker"
+
+	"github.com/cantrip-dev/charmcraft-map/internal/safetext"
 )
 
 // InterfacesText writes the `interfaces` view: per charm, per kind (in the linker's order),
@@ -21,7 +23,7 @@ func InterfacesText(w io.Writer, res linker.Result) error {
 		if ci > 0 {
 			b.WriteByte('\n')
 		}
-		fmt.Fprintf(&b, "%s (%s)\n", ch.Name, ch.Dir)
+		fmt.Fprintf(&b, "%s (%s)\n", safetext.Line(ch.Name), safetext.Line(ch.Dir))
 		if len(ch.Interfaces) == 0 {
 			b.WriteString("  (no interfaces)\n")
 		}
@@ -60,7 +62,7 @@ func ifaceKindText(b *strings.Builder, group []linker.Interface) {
 			if h.Conditional {
 				tags += ", conditional"
 			}
-			fmt.Fprintf(b, "      handler %s (%s) %s [%s]\n", h.Symbol, h.Event, ifaceLoc(h.File, h.Line), tags)
+			fmt.Fprintf(b, "      handler %s (%s) %s [%s]\n", safetext.Line(h.Symbol), safetext.Line(h.Event), ifaceLoc(h.File, h.Line), tags)
 		}
 		var reads, lookups []linker.Site
 		packages := map[string][]linker.Site{} // module → its imports (linker ViaPackage)
@@ -118,9 +120,9 @@ func ifaceRole(in linker.Interface) string {
 
 func ifaceLoc(file string, line int) string {
 	if line <= 0 {
-		return file
+		return safetext.Line(file)
 	}
-	return file + ":" + strconv.Itoa(line)
+	return safetext.Line(file) + ":" + strconv.Itoa(line)
 }
 
 // The `interfaces` JSON document of CONTRACT §3: exactly these fields, lists never null.

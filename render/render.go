@@ -182,6 +182,10 @@ func oneLine(s string) string {
 	return safetext.Line(newlines.Replace(strings.TrimSpace(s)))
 }
 
+// pathLine is a path as printed: a newline in a file name is escaped ("\n"), not turned
+// into a space, which would print another file's name.
+func pathLine(p string) string { return safetext.Line(p) }
+
 // fitCompact lists the top files, one line each, until the budget (in units) is spent.
 func fitCompact(r rank.Result, focus map[string]bool, top int, explain bool, c counter, budget int) document {
 	var doc document
@@ -198,7 +202,7 @@ func fitCompact(r rank.Result, focus map[string]bool, top int, explain bool, c c
 		if isYAML(f) {
 			first = yamlTag(f.Symbols[0]) + " " + first
 		}
-		line := oneLine(f.Path) + alsoAt(f) + " — " + oneLine(first)
+		line := pathLine(f.Path) + alsoAt(f) + " — " + oneLine(first)
 		if n := len(f.Symbols) - 1; n > 0 {
 			line += ", +" + strconv.Itoa(n) + " more"
 		}

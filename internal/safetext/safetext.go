@@ -10,15 +10,16 @@ import (
 	"unicode"
 )
 
-// Line returns s with every control character (newlines, tabs, ESC, DEL, the C1 set) written
-// as its Go escape ("\n", "\x1b"); s itself when it has none, which is the common case.
+// Line returns s with every control character (newlines, tabs, ESC, DEL, the C1 set) and
+// every bidirectional control (U+202E, which reverses what follows on the line) written as
+// its Go escape ("\n", "\x1b", "\u202e"); s itself when it has none, the common case.
 func Line(s string) string {
-	if !strings.ContainsFunc(s, unicode.IsControl) {
+	if !strings.ContainsFunc(s, unsafe) {
 		return s
 	}
 	var b strings.Builder
 	for _, r := range s {
-		if unicode.IsControl(r) {
+		if unsafe(r) {
 			q := strconv.QuoteRune(r) // "'\\x1b'"
 			b.WriteString(q[1 : len(q)-1])
 			continue
@@ -27,3 +28,5 @@ func Line(s string) string {
 	}
 	return b.String()
 }
+
+func unsafe(r rune) bool { return unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) }
