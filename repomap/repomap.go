@@ -193,9 +193,10 @@ func Load(opt Options) (*Tree, error) {
 	if w.memo.Fingerprint != fp {
 		w.memo = memoDoc{Fingerprint: fp}
 	}
-	if len(files) == 0 && len(yamlEntries) == 0 && len(c.raw) > 0 {
-		// nothing to map where a cache has entries: the root is likely not what the user
-		// meant (a wrong folder, a checkout being switched); keep the cache for the real tree
+	if len(files) == 0 && len(yamlEntries) == 0 {
+		// nothing to map: the root is likely not what the user meant (a wrong folder, a
+		// checkout being switched), and a cache there, even one we cannot read (Cantrip's
+		// of another version), is kept for the real tree; there is nothing to remember
 		sortWarnings(t.Warnings)
 		return t, nil
 	}

@@ -186,6 +186,20 @@ func TestNothingToMapKeepsTheCache(t *testing.T) {
 	if after, _ := os.ReadFile(filepath.Join(root, CacheFile)); len(tr.Files) != 0 || string(after) != string(before) {
 		t.Errorf("files %d; cache rewritten (%d → %d bytes)", len(tr.Files), len(before), len(after))
 	}
+	// nor one it cannot read (another version's), nor does it create one
+	other := []byte(`{"version": 2, "entries": [{"file": "src/x.py"}]}`)
+	os.WriteFile(filepath.Join(root, CacheFile), other, 0o644)
+	tr, _ = Load(Options{Root: root, MemoKey: "k"})
+	tr.Save(&Memo{Key: "k"})
+	if after, _ := os.ReadFile(filepath.Join(root, CacheFile)); string(after) != string(other) {
+		t.Errorf("a cache of another version was rewritten: %s", after)
+	}
+	empty := t.TempDir()
+	tr, _ = Load(Options{Root: empty, MemoKey: "k"})
+	tr.Save(&Memo{Key: "k"})
+	if _, err := os.Stat(filepath.Join(empty, CacheFile)); err == nil {
+		t.Error("a cache was written for an empty tree")
+	}
 }
 
 func TestLoadRootErrors(t *testing.T) {
