@@ -262,10 +262,22 @@ func TestFocusOnAFileNotMappedWarns(t *testing.T) {
 	// with a warning; a mapped one is not warned about, and the memo repeats the warning
 	root := copyTree(t, filepath.Join(charmsDir, "unified"))
 	o := MapOptions{Common: Common{Root: root}, Tokens: 1000, Focus: []string{"src/charm.py", "src/nope.py"}}
+	o.Focus = append(o.Focus, "src/nope.py") // named twice, warned once
 	for run := range 2 {
 		out, errs, err := runMap(t, o)
 		if err != nil || out == "" || errs != "warning: --focus src/nope.py: not a Python or charm YAML file the map holds; ignored\n" {
 			t.Errorf("run %d: err %v, stderr %q", run, err, errs)
+		}
+	}
+	// an absolute path through a link to the root, or into the root through a link, is the file
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(root, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ root, focus string }{{link, filepath.Join(root, "src/charm.py")}, {root, filepath.Join(link, "src/charm.py")}} {
+		_, errs, err := runMap(t, MapOptions{Common: Common{Root: c.root, NoCache: true}, Tokens: 1000, Focus: []string{c.focus}})
+		if err != nil || errs != "" {
+			t.Errorf("root %s, focus %s: err %v, stderr %q", c.root, c.focus, err, errs)
 		}
 	}
 }

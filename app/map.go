@@ -142,10 +142,12 @@ func focusPaths(t *repomap.Tree, paths []string) (rel []string, warn string) {
 		}
 	}
 	rel = make([]string, 0, len(paths))
+	warned := map[string]bool{}
 	for _, p := range paths {
 		r := relPath(t.Root, p)
 		rel = append(rel, r)
-		if !held[r] {
+		if !held[r] && !warned[p] {
+			warned[p] = true
 			warn += "warning: --focus " + oneLine(p) + ": not a Python or charm YAML file the map holds; ignored\n"
 		}
 	}
@@ -156,6 +158,15 @@ func relPath(root, p string) string {
 	if filepath.IsAbs(p) {
 		if rel, err := filepath.Rel(root, p); err == nil && !strings.HasPrefix(rel, "..") {
 			return filepath.ToSlash(rel)
+		}
+		// the root or the path may go through a symbolic link (a linked checkout): compare
+		// where both lead
+		if r, err := filepath.EvalSymlinks(root); err == nil {
+			if q, err := filepath.EvalSymlinks(p); err == nil {
+				if rel, err := filepath.Rel(r, q); err == nil && !strings.HasPrefix(rel, "..") {
+					return filepath.ToSlash(rel)
+				}
+			}
 		}
 	}
 	return strings.TrimPrefix(filepath.ToSlash(filepath.Clean(p)), "./")
