@@ -238,19 +238,36 @@ func (e *extractor) header(i int32, headerEnd uint32) string {
 	}
 	head := oneLine(t.src[n.start:t.nodes[p].start+1], maxSignature) // "def name("
 	tail := oneLine(t.src[t.nodes[p].end-1:headerEnd], maxSignature) // ") -> T"
+	if utf8.RuneCountInString(tail) > maxSignature/2 {
+		// a return type that long keeps its outer name, its brackets closed: "-> Union[…]"
+		if r := t.child(i, fReturnType); r >= 0 {
+			ret := oneLine(t.raw(r), maxSignature)
+			if k := strings.IndexByte(ret, '['); k > 0 && k < maxSignature/2 {
+				ret = ret[:k] + "[…]"
+			} else if utf8.RuneCountInString(ret) > maxSignature/2 {
+				ret = string([]rune(ret)[:maxSignature/2]) + "…"
+			}
+			tail = ") -> " + ret
+		}
+	}
 	room := maxSignature - utf8.RuneCountInString(head) - utf8.RuneCountInString(tail) - len(", …")
 	var kept []string
+	all := true
 	for c := p + 1; c < t.nodes[p].last; c = t.nodes[c].last {
 		if t.kind(c) == kComment {
 			continue
 		}
 		prm := oneLine(t.raw(c), maxSignature)
 		if room -= utf8.RuneCountInString(prm) + len(", "); room < 0 {
+			all = false
 			break
 		}
 		kept = append(kept, prm)
 	}
-	if len(kept) == 0 {
+	switch {
+	case all: // only the return type was too long
+		return head + strings.Join(kept, ", ") + tail + ":"
+	case len(kept) == 0:
 		return head + "…" + tail + ":"
 	}
 	return head + strings.Join(kept, ", ") + ", …" + tail + ":"

@@ -61,6 +61,9 @@ def long(` + strings.Repeat("argument_number, ", 20) + `last) -> dict[str, int]:
 
 def positional(a, /, b, *, c=None):
     pass
+
+def long_return(self, namespace: str) -> Union[` + strings.Repeat("kubernetes.client.V1EndpointsList, ", 6) + `None]:
+    pass
 `
 	f := Parse("src/charm.py", []byte(src))
 	syms := symbols(t, f)
@@ -82,6 +85,9 @@ def positional(a, /, b, *, c=None):
 	if !strings.HasPrefix(long, "def long(argument_number, argument_number,") || !strings.HasSuffix(long, ", …) -> dict[str, int]:") ||
 		utf8.RuneCountInString(long) > maxSignature+1 || strings.Contains(long, "last") {
 		t.Errorf("long signature = %q (%d runes), want its head and return type within %d", long, utf8.RuneCountInString(long), maxSignature)
+	}
+	if got, want := syms["long_return"].Signature, "def long_return(self, namespace: str) -> Union[…]:"; got != want {
+		t.Errorf("long return type: %q, want %q", got, want)
 	}
 	port := syms["Base.port"]
 	if port.Line != 6 || port.EndLine != 7 || !reflect.DeepEqual(port.Decorators, []string{"property", "functools.cache"}) {
