@@ -877,10 +877,14 @@ func TestLoad(t *testing.T) {
 		}
 	}
 
-	for _, dir := range []string{"build", "shared", "escape", "missing", "dirfile", "dirfile/metadata.yaml/x"} {
+	for _, dir := range []string{"build", "shared", "escape", "missing", "dirfile/metadata.yaml/x"} {
 		if _, ok, err := Load(root, dir); ok || err != nil {
 			t.Errorf("Load(%s) = %v, %v; want not a charm", dir, ok, err)
 		}
+	}
+	// a metadata.yaml that is not a file still marks a charm, whose declarations are lost
+	if c, ok, err := Load(root, "dirfile"); !ok || err != nil || !slices.Equal(c.Incomplete, []string{"dirfile/metadata.yaml"}) || len(c.Warnings) != 1 {
+		t.Errorf("Load(dirfile) = %v, %v, incomplete %q, warnings %q", ok, err, c.Incomplete, c.Warnings)
 	}
 	if _, _, err := Load(root, "../x"); err == nil {
 		t.Error("Load(../x): want an error")

@@ -39,21 +39,26 @@ func Load(root, dir string) (c Charm, ok bool, err error) {
 		return readInside(realRoot, filepath.Join(realDir, name), path.Join(dir, name), &warns, &lost)
 	}
 	f := Files{Dir: dir}
-	if f.Metadata, err = read(MetadataFile); err == nil {
-		f.Charmcraft, err = read(CharmcraftFile)
-	}
-	if err != nil || !f.IsCharm() {
-		return Charm{}, false, err
-	}
-	// An unreadable config.yaml or actions.yaml costs its own interfaces, not the charm's.
+	// An unreadable metadata.yaml or charmcraft.yaml (permissions, a directory of that name)
+	// still marks a charm: its declarations are lost (Incomplete), which check reports, and
+	// the code is not held to a YAML nobody could read. Every unreadable file costs its own
+	// interfaces only.
 	for _, o := range []struct {
 		name string
 		data *[]byte
-	}{{ConfigFile, &f.Config}, {ActionsFile, &f.Actions}} {
+	}{{MetadataFile, &f.Metadata}, {CharmcraftFile, &f.Charmcraft}, {ConfigFile, &f.Config}, {ActionsFile, &f.Actions}} {
 		if *o.data, err = read(o.name); err != nil {
 			warns = append(warns, path.Join(dir, o.name)+":1: cannot read: "+errText(err))
 			lost = append(lost, path.Join(dir, o.name))
 		}
+	}
+	if !f.IsCharm() && !slices.ContainsFunc(lost, func(p string) bool {
+		return p == path.Join(dir, MetadataFile) || p == path.Join(dir, CharmcraftFile)
+	}) {
+		return Charm{}, false, nil
+	}
+	for _, p := range lost {
+		f.Unread = append(f.Unread, path.Base(p))
 	}
 	c = Parse(f)
 	c.Incomplete = append(c.Incomplete, lost...)

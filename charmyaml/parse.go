@@ -25,6 +25,9 @@ var metadataKeys = []string{"subordinate", "requires", "provides", "peers", "con
 func Parse(f Files) Charm {
 	c := Charm{Dir: path.Clean(f.Dir)}
 	read := func(name string, data []byte) *doc {
+		if data == nil && slices.Contains(f.Unread, name) {
+			return &doc{file: path.Join(c.Dir, name)} // there, unread: no root, not clean
+		}
 		if data != nil {
 			c.Files = append(c.Files, path.Join(c.Dir, name))
 			if ws := textWords(data); len(ws) > 0 {

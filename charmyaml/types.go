@@ -172,4 +172,8 @@ type CharmLib struct {
 type Files struct {
 	Dir                                   string
 	Metadata, Config, Actions, Charmcraft []byte
+	// Unread are the names (MetadataFile, ConfigFile, ...) of files that exist but could not
+	// be read: each still takes its place (charmcraft.yaml's copy of its section is not read
+	// instead), with no declarations.
+	Unread []string
 }
