@@ -346,3 +346,35 @@ func TestControlCharactersInNamesEscaped(t *testing.T) {
 		t.Errorf("JSON does not hold the real name (err %v)", err)
 	}
 }
+
+func TestRootAndLinkShareTheMemo(t *testing.T) {
+	// --root real and --root link are one tree: once each has run, alternating them replays
+	// the remembered outputs and leaves the cache as it is.
+	root := copyTree(t, filepath.Join(charmsDir, "unified"))
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(root, link); err != nil {
+		t.Fatal(err)
+	}
+	o := func(r string) MapOptions { return MapOptions{Common: Common{Root: r, Format: "json"}, Tokens: 800, Full: true} }
+	first := map[string]string{}
+	for _, r := range []string{root, link} {
+		out, _, err := runMap(t, o(r))
+		if err != nil {
+			t.Fatal(err)
+		}
+		first[r] = out
+	}
+	cache := filepath.Join(root, ".cantrip-repomap.json")
+	before, _ := os.ReadFile(cache)
+	for _, r := range []string{root, link, root} {
+		if out, _, _ := runMap(t, o(r)); out != first[r] {
+			t.Errorf("%s: output changed", r)
+		}
+	}
+	if after, _ := os.ReadFile(cache); string(after) != string(before) {
+		t.Error("alternating the root and a link to it rewrote the cache")
+	}
+	if first[root] == first[link] {
+		t.Error("the JSON documents should name the root as given")
+	}
+}

@@ -86,12 +86,13 @@ func RunMap(o MapOptions, io IO) error {
 func memoKey(o MapOptions) string {
 	b, _ := json.Marshal(struct {
 		V                     int
+		Root                  string // as given: the JSON document prints it
 		Format, Tokenizer     string
 		Full, All, Explain    bool
 		Top, Tokens           int
 		Pressure              float64
 		Focus, Mention, Scope []string
-	}{1, o.Format, o.Tokenizer, o.Full, o.All, o.Explain, o.Top, o.Tokens, o.Pressure, o.Focus, o.Mention, o.Scope})
+	}{1, o.Root, o.Format, o.Tokenizer, o.Full, o.All, o.Explain, o.Top, o.Tokens, o.Pressure, o.Focus, o.Mention, o.Scope})
 	return string(b)
 }
 

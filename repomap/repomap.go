@@ -242,7 +242,14 @@ func (t *Tree) Save(m *Memo) {
 
 // fingerprint identifies the state of every input: the root, the binary, and each Python and
 // charm YAML file's path, mtime and size (an ignore-file change shows as a changed file list).
+//
+// The root is taken where it leads: `--root link` and `--root real` are one tree, whose memo
+// tells their outputs apart by key (the caller's key holds the root as given, which the
+// JSON document prints).
 func fingerprint(root string, d Discovered, stats []stat, yamlStats map[string]stat) string {
+	if real, err := filepath.EvalSymlinks(root); err == nil {
+		root = real
+	}
 	h := sha256.New()
 	fmt.Fprintf(h, "%d\x00%s\x00%s\n", ourVersion, root, binaryID())
 	for i, p := range d.Python {
