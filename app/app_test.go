@@ -355,7 +355,9 @@ func TestRootAndLinkShareTheMemo(t *testing.T) {
 	if err := os.Symlink(root, link); err != nil {
 		t.Fatal(err)
 	}
-	o := func(r string) MapOptions { return MapOptions{Common: Common{Root: r, Format: "json"}, Tokens: 800, Full: true} }
+	o := func(r string) MapOptions {
+		return MapOptions{Common: Common{Root: r, Format: "json"}, Tokens: 800, Full: true}
+	}
 	first := map[string]string{}
 	for _, r := range []string{root, link} {
 		out, _, err := runMap(t, o(r))
