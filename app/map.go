@@ -59,11 +59,11 @@ func RunMap(o MapOptions, io IO) error {
 		_, err = fmt.Fprint(io.Out, t.Memo.Out)
 		return err
 	}
-	text, err := renderMap(o, t)
+	focus, focusWarn := focusPaths(t, o.Focus)
+	text, err := renderMap(o, t, focus)
 	if err != nil {
 		return err
 	}
-	_, focusWarn := focusPaths(t, o.Focus)
 	warn := warnings(t) + focusWarn
 	if len(t.Files) == 0 && len(t.Charms) == 0 { // say why the map is empty; still a success
 		where := "the root"
@@ -96,9 +96,9 @@ func memoKey(o MapOptions) string {
 	return string(b)
 }
 
-// renderMap runs the stages after loading and returns what map prints.
-func renderMap(o MapOptions, t *repomap.Tree) (string, error) {
-	focus, _ := focusPaths(t, o.Focus)
+// renderMap runs the stages after loading and returns what map prints; focus holds the
+// focused files' root-relative paths (focusPaths).
+func renderMap(o MapOptions, t *repomap.Tree, focus []string) (string, error) {
 	links := t.Link()
 	ranked := t.Rank(links, focus, o.Mention)
 	view := "compact"

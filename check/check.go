@@ -42,6 +42,8 @@ import (
 
 	"github.com/cantrip-dev/charmcraft-map/charmyaml"
 	"github.com/cantrip-dev/charmcraft-map/linker"
+
+	"github.com/cantrip-dev/charmcraft-map/internal/pathtail"
 )
 
 // Options tune a run.
@@ -212,7 +214,7 @@ func checkInterface(decl *charmyaml.Charm, in linker.Interface, dynamic int, add
 	case linker.KindRelation:
 		rule, what = RuleUnhandledRelation, "no code observes, binds or looks up relation"
 		if extension(decl, in) != "" || len(in.Handlers) > 0 || attachesSubordinate(decl, in) || appIntegration(decl, in) ||
-			slices.ContainsFunc(in.Reads, func(s linker.Site) bool { return s.Via != linker.ViaPackage }) {
+			readByCode(in) {
 			return
 		}
 	case linker.KindAction:
@@ -226,7 +228,7 @@ func checkInterface(decl *charmyaml.Charm, in linker.Interface, dynamic int, add
 		}
 		checkConfigIndex(decl, in, add)
 		rule, what = RuleUnusedConfig, "no code reads config option"
-		if slices.ContainsFunc(in.Reads, func(s linker.Site) bool { return s.Via != linker.ViaPackage }) ||
+		if readByCode(in) ||
 			decl != nil && decl.AppFramework() != "" { // a 12-factor app reads every option
 			return
 		}
@@ -243,6 +245,12 @@ func checkInterface(decl *charmyaml.Charm, in linker.Interface, dynamic int, add
 		d.Message += fmt.Sprintf(" (%s in this charm could not be resolved and may name it)", plural(dynamic, "dynamic name"))
 	}
 	add(d)
+}
+
+// readByCode reports a read or lookup of the interface by the charm's code, not only the
+// import of a package named after it (featurePackage).
+func readByCode(in linker.Interface) bool {
+	return slices.ContainsFunc(in.Reads, func(s linker.Site) bool { return s.Via != linker.ViaPackage })
 }
 
 // featurePackage is the first import of a package named after an action, relation or config
@@ -425,7 +433,7 @@ func foldCopies(diags []Diagnostic) []Diagnostic {
 			}
 			if canon >= 0 && !drop[canon] {
 				drop[i] = true
-				also[canon] = append(also[canon], copyDir(diags[i].File, diags[canon].File))
+				also[canon] = append(also[canon], pathtail.Prefix(diags[i].File, diags[canon].File))
 			}
 		}
 	}
@@ -445,24 +453,5 @@ func foldCopies(diags []Diagnostic) []Diagnostic {
 
 // sameModule reports whether a and b are one module at two places (see foldCopies).
 func sameModule(a, b string) bool {
-	if strings.HasSuffix(a, "/"+b) || strings.HasSuffix(b, "/"+a) {
-		return true
-	}
-	pa, pb := strings.Split(a, "/"), strings.Split(b, "/")
-	n := 0
-	for n < len(pa) && n < len(pb) && pa[len(pa)-1-n] == pb[len(pb)-1-n] {
-		n++
-	}
-	return n >= 3
-}
-
-// copyDir is the folder the copy's path adds before the part it shares with canon's:
-// "machine/.vendored/" for ("machine/.vendored/pkg/m/v.py", "k8s/.vendored/pkg/m/v.py").
-func copyDir(copy, canon string) string {
-	pa, pb := strings.Split(copy, "/"), strings.Split(canon, "/")
-	n := 0
-	for n < len(pa) && n < len(pb) && pa[len(pa)-1-n] == pb[len(pb)-1-n] {
-		n++
-	}
-	return strings.Join(pa[:len(pa)-n], "/") + "/"
+	return strings.HasSuffix(a, "/"+b) || strings.HasSuffix(b, "/"+a) || pathtail.Shared(a, b) >= 3
 }

@@ -143,7 +143,7 @@ const addWindow = 4
 func additionKinds(text string) map[string]bool {
 	var seq []string
 	for _, tok := range rawTokens(strings.ToLower(text)) {
-		seq = append(seq, strings.FieldsFunc(tok, func(r rune) bool { return r == '.' || r == '/' || r == '-' })...)
+		seq = append(seq, tokenParts(tok)...)
 	}
 	kindOf := func(w string) (string, bool) {
 		if w == "config" {

@@ -113,7 +113,7 @@ func parseMentions(texts []string) mentions {
 				}
 			}
 			m.grams[normName(tok)] = true
-			for _, part := range strings.FieldsFunc(tok, func(r rune) bool { return r == '.' || r == '/' || r == '-' }) {
+			for _, part := range tokenParts(tok) {
 				if len(part) > 1 && !unicode.IsDigit(rune(part[0])) {
 					m.idents[part] = true
 				}
@@ -194,6 +194,12 @@ func rawTokens(text string) []string {
 		}
 	}
 	return out
+}
+
+// tokenParts splits a raw token at '.', '/' and '-' ("rolling-ops", "src/charm.py"),
+// keeping '_' names whole.
+func tokenParts(tok string) []string {
+	return strings.FieldsFunc(tok, func(r rune) bool { return r == '.' || r == '/' || r == '-' })
 }
 
 // stem folds inflections so that task words meet identifier words: plural s, -ed, -ing and a

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/cantrip-dev/charmcraft-map/internal/pathtail"
 	"github.com/cantrip-dev/charmcraft-map/rank"
 )
 
@@ -119,24 +120,9 @@ func alsoAt(f *rank.File) string {
 			names = append(names, "+"+strconv.Itoa(len(f.Copies)-maxLinks)+" more")
 			break
 		}
-		names = append(names, copyPrefix(f.Path, c))
+		names = append(names, pathtail.Prefix(c, f.Path))
 	}
 	return " (also under " + pathLine(strings.Join(names, ", ")) + ")"
-}
-
-// copyPrefix is the folder copy adds before the path components it shares, at its end, with
-// canonical: "k8s/.vendored/" for ("vault-package/vault/x.py",
-// "k8s/.vendored/vault-package/vault/x.py").
-func copyPrefix(canonical, copy string) string {
-	a, b := strings.Split(canonical, "/"), strings.Split(copy, "/")
-	n := 0
-	for n < len(a) && n < len(b) && a[len(a)-1-n] == b[len(b)-1-n] {
-		n++
-	}
-	if n == len(b) { // cannot happen for two different paths; keep the whole path then
-		return copy
-	}
-	return strings.Join(b[:len(b)-n], "/") + "/"
 }
 
 func lastName(s string) string {

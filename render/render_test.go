@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cantrip-dev/charmcraft-map/internal/pathtail"
 	"github.com/cantrip-dev/charmcraft-map/pyextract"
 	"github.com/cantrip-dev/charmcraft-map/rank"
 )
@@ -612,8 +613,8 @@ func TestCopiesShownOnce(t *testing.T) {
 		{"lib/charms/x/v0/x.py", "machine/lib/charms/x/v0/x.py", "machine/"},
 		{"a/x.py", "b/c/x.py", "b/c/"},
 	} {
-		if got := copyPrefix(c.canonical, c.copy); got != c.want {
-			t.Errorf("copyPrefix(%q, %q) = %q, want %q", c.canonical, c.copy, got, c.want)
+		if got := pathtail.Prefix(c.copy, c.canonical); got != c.want {
+			t.Errorf("pathtail.Prefix(%q, %q) = %q, want %q", c.copy, c.canonical, got, c.want)
 		}
 	}
 }
