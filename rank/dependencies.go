@@ -3,6 +3,7 @@ package rank
 import (
 	"slices"
 	"strings"
+	"unicode"
 )
 
 // Dependency bumps. A subject line that updates a dependency ("Update dependency uv to
@@ -120,4 +121,80 @@ func lift(targets []int, lead float64, sig string, score []float64, mul func(int
 			mul(i, sig, target/score[i])
 		}
 	}
+}
+
+// Tool updates. "chore: update rust version" and "Fixes for 'cant find rust compiler' error
+// and ops-scenario package update" bump a tool the charm's build installs without saying
+// "dependency": the tool is named only in charmcraft.yaml's build parts (rustup, rustc), not in
+// the charm's code. toolTargets lifts the YAML of a build part that names a word of an updating
+// subject line which no first-party Python file of the charm uses (in its names, strings or
+// comments), at DependencyUpdateLead. The version words ("version", "snap", "image"), the
+// dependency words and the build words are not tool names; a word the code uses ("mysql", "ops", "tls") names the
+// workload or a library, whose updates the workload and library intents handle.
+func (r *ranker) toolTargets() []int {
+	names := map[string]bool{}
+	for _, s := range r.subjects {
+		if !s.m.hasAny(dependencyVerbs) {
+			continue
+		}
+		m := s.m
+		if loc := mergeLine.FindStringIndex(s.text); loc != nil {
+			m = parseMentions([]string{s.text[loc[1]:]}) // the branch, not git's words ("pull")
+		}
+		for w := range m.words {
+			if !strings.ContainsFunc(w, unicode.IsLetter) {
+				continue // a number, a ticket's
+			}
+			generic := func(x string) bool { return stem(x) == w }
+			if !slices.ContainsFunc(dependencyVerbs, generic) && !slices.ContainsFunc(dependencyWords, generic) &&
+				!slices.ContainsFunc(workloadWords, generic) &&
+				!slices.ContainsFunc(buildWords, generic) && !slices.ContainsFunc(workloadVerbs, generic) && len(w) > 2 {
+				names[w] = true
+			}
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	used := func(ws []string) {
+		for _, w := range ws {
+			for _, x := range r.words.words(w) {
+				delete(names, x)
+			}
+		}
+	}
+	for i, n := range r.nodes {
+		if n.py == nil || n.class == ClassLib || n.class == ClassTest {
+			continue
+		}
+		used([]string{n.path})
+		for _, id := range r.symIDs[i] {
+			if id >= 0 {
+				used([]string{r.name[id]})
+			}
+		}
+		for _, id := range r.refIDs[i] {
+			used([]string{r.name[id]})
+		}
+		used(n.py.Words)
+		used(n.py.Comments)
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	var out []int
+	for _, ch := range r.in.Charms {
+		for _, p := range ch.Parts {
+			i, ok := r.byPath[cleanPath(p.File)]
+			if !ok || slices.Contains(out, i) || r.nodes[i].class == ClassTest {
+				continue
+			}
+			if slices.ContainsFunc(p.Words, func(w string) bool {
+				return slices.ContainsFunc(r.words.words(w), func(x string) bool { return names[x] })
+			}) {
+				out = append(out, i)
+			}
+		}
+	}
+	return out
 }

@@ -604,6 +604,31 @@ func TestDependencyUpdate(t *testing.T) {
 	}
 }
 
+func TestToolUpdate(t *testing.T) {
+	// Updating a tool only the build recipe names (rust, installed by rustup in a part) lifts
+	// that recipe as a dependency bump does; a word the code uses, a version word, or git's
+	// own words of a merge line ("pull", as in override-pull) lift nothing.
+	rank := func(text string) Result {
+		in := demoCharm()
+		in.Charms[0].Parts = []charmyaml.Part{{Name: "charm", Plugin: "poetry",
+			Words: []string{"override-pull", "build-packages", "rustup", "rust", "version", "database", "config", "dependencies"},
+			Pos:   charmyaml.Pos{File: "charmcraft.yaml", Line: 20}}}
+		in.Mentions = []string{text}
+		return Rank(in)
+	}
+	for _, text := range []string{"chore: update rust version (#37)", "Bump rustup to 1.28"} {
+		if r := rank(text); r.Files[0].Path != "charmcraft.yaml" || !hasSignal(r.Files[0], SigDependencyUpdate) {
+			t.Errorf("%q: top %v", text, paths(r)[:3])
+		}
+	}
+	for _, text := range []string{"update database version", "Merge pull request #12 from canonical/update-status",
+		"fix rust version check", "update config defaults", "Update Go dependencies"} {
+		if f := fileOf(t, rank(text), "charmcraft.yaml"); hasSignal(f, SigDependencyUpdate) {
+			t.Errorf("%q: charmcraft.yaml lifted: %+v", text, f.Signals)
+		}
+	}
+}
+
 func TestDependencyUpdateSkipsTestCharms(t *testing.T) {
 	// The build recipe of a test charm (tests/integration/app-charm/charmcraft.yaml) is not
 	// what a bump of the charm edits.
