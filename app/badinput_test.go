@@ -322,7 +322,7 @@ func TestBadInputs(t *testing.T) {
 				write(t, root, "actions.yaml", "\tbackup:\n  description: tab\n")
 			},
 			verify: charmIntact},
-		{name: "empty YAML", warns: []string{"config.yaml", "actions.yaml", "charmcraft.yaml"},
+		{name: "empty YAML", warns: []string{"config.yaml", "charmcraft.yaml"}, // an empty actions.yaml is no actions
 			build: func(t *testing.T, root, _ string) {
 				write(t, root, "config.yaml", "")
 				write(t, root, "actions.yaml", "# only a comment\n")

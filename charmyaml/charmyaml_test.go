@@ -676,6 +676,21 @@ storage:
 	}
 }
 
+func TestEmptyActions(t *testing.T) {
+	// An empty actions.yaml declares no actions, as Juju reads it: no warning. An empty
+	// config.yaml is a mistake Juju refuses.
+	c := Parse(files(".", map[string]string{MetadataFile: "name: e\nsummary: s\ndescription: d\n", ActionsFile: "# none yet\n", ConfigFile: ""}))
+	for _, w := range c.Warnings {
+		if strings.Contains(w, ActionsFile) {
+			t.Errorf("warning for an empty actions.yaml: %s", w)
+		}
+	}
+	wantWarning(t, c, "config.yaml:1:", "file is empty")
+	if len(c.Actions) != 0 || len(c.Incomplete) != 0 {
+		t.Errorf("actions %v incomplete %v", c.Actions, c.Incomplete)
+	}
+}
+
 func TestMergeKeys(t *testing.T) {
 	cfg := `defaults: &str
   type: string

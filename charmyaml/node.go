@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path"
 	"regexp"
 	"strings"
 
@@ -91,7 +92,10 @@ var errPrefix = regexp.MustCompile(`^yaml: (line \d+: )?`)
 func parseYAML(data []byte, w warner) (*yaml.Node, bool) {
 	n, more, err := decodeFirst(data)
 	if err == nil {
-		if n == nil {
+		if n == nil && path.Base(w.file) != ActionsFile {
+			// Juju reads an empty actions.yaml as no actions (ReadActionsYaml); an empty
+			// config.yaml is "invalid config: empty configuration", and an empty
+			// metadata.yaml or charmcraft.yaml names no charm.
 			w.warn(1, "file is empty")
 		} else if more > 0 {
 			w.warn(more, "more than one YAML document; only the first is read")
