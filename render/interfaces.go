@@ -57,12 +57,19 @@ func ifaceKindText(b *strings.Builder, group []linker.Interface) {
 			row += "  " + ifaceLoc(in.File, in.Line)
 		}
 		b.WriteString(strings.TrimRight(row, " ") + "\n")
+		seen := map[string]bool{}
 		for _, h := range in.Handlers {
 			tags := h.Via
 			if h.Conditional {
 				tags += ", conditional"
 			}
-			fmt.Fprintf(b, "      handler %s (%s) %s [%s]\n", safetext.Line(h.Symbol), safetext.Line(h.Event), ifaceLoc(h.File, h.Line), tags)
+			// A handler observed twice for one event (two observe calls) is one row here; the
+			// JSON keeps both observe sites. (ops runs it once: the second notice is a duplicate.)
+			line := fmt.Sprintf("      handler %s (%s) %s [%s]\n", safetext.Line(h.Symbol), safetext.Line(h.Event), ifaceLoc(h.File, h.Line), tags)
+			if !seen[line] {
+				b.WriteString(line)
+			}
+			seen[line] = true
 		}
 		var reads, lookups []linker.Site
 		packages := map[string][]linker.Site{} // module → its imports (linker ViaPackage)

@@ -29,7 +29,9 @@ func ifaceFixture() linker.Result {
 					{File: "src/workload.py", Line: 3, Via: linker.ViaConfig},
 				}},
 			{Kind: linker.KindLifecycle, Name: "install",
-				Handlers: []linker.Handler{{Event: "install", Symbol: "DemoCharm._on_install", File: "src/charm.py", Line: 90, Via: linker.ViaObserve}}},
+				Handlers: []linker.Handler{{Event: "install", Symbol: "DemoCharm._on_install", File: "src/charm.py", Line: 90, Via: linker.ViaObserve, ObserveLine: 20},
+					// observed twice: one row
+					{Event: "install", Symbol: "DemoCharm._on_install", File: "src/charm.py", Line: 90, Via: linker.ViaObserve, ObserveLine: 24}}},
 		}},
 		{Name: "empty", Dir: "charms/empty"},
 	}}
