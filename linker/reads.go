@@ -204,6 +204,22 @@ func (l *charmLinker) configKey(fi *fileInfo, k *pyextract.KeyAccess) {
 		if !isCfg {
 			continue
 		}
+		if k.Via == "all" {
+			// config.items(): every option, loosely (which one matters is not known). Not in a
+			// vendored library: data_models' TypedCharmBase hands every option to the charm's
+			// typed config class, whose fields say which options the charm reads.
+			if fi.vendored {
+				return
+			}
+			s := at
+			s.Loose = true
+			for _, o := range l.ch.Config {
+				if d, ok := l.lookup(KindConfig, o.Name); ok {
+					l.read(KindConfig, d, s)
+				}
+			}
+			return
+		}
 		type siteName struct {
 			Site
 			name string
@@ -307,7 +323,7 @@ func (l *charmLinker) linkParams() {
 		for i := range fi.Facts.Keys {
 			k := &fi.Facts.Keys[i]
 			actions := l.actions[scopeKey{fi.Path, k.Class, k.Func}]
-			if len(actions) == 0 || !l.paramsObject(fi, k) {
+			if len(actions) == 0 || k.Via == "all" || !l.paramsObject(fi, k) {
 				continue
 			}
 			at := siteAt(fi, k.Scope, ViaParam, k.Via)

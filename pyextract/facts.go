@@ -612,6 +612,16 @@ func (w *factWalker) visitCall(f factFrame) {
 			if k, _ := w.callArgs(args, "key", ""); k >= 0 && w.keyedObject(obj, f, true) {
 				w.addKey(f, i, obj, k, "get")
 			}
+		case isAttr && (name == "items" || name == "keys" || name == "values") && t.namedChild(args, 0) < 0:
+			// self.config.items(): every option is read
+			if obj := t.child(fn, fObject); w.keyedObject(obj, f, false) {
+				w.addKey(f, i, obj, -1, "all")
+			}
+		case !isAttr && name == "dict" && t.namedChild(args, 0) >= 0 && t.namedChild(args, 1) < 0:
+			// dict(self.config): every option is read
+			if obj := t.namedChild(args, 0); w.keyedObject(obj, f, false) {
+				w.addKey(f, i, obj, -1, "all")
+			}
 		}
 		if !f.noCall && w.callFact(fn, args, name) {
 			if v := t.value(i, 0); v.Kind == ValCall {
@@ -707,7 +717,11 @@ func (w *factWalker) addKey(f factFrame, at, obj, key int32, via string) {
 	}
 	// Every key is kept, an expression (ValOther, ValCall: name + "-port", key_of(x)) too: the
 	// linker cannot resolve it, and says so, rather than miss that the code reads some option.
-	w.out.Keys = append(w.out.Keys, KeyAccess{Scope: w.scope(f, at), Object: c, Key: w.t.value(key, 0), Via: via})
+	k := Value{Kind: ValOther}
+	if key >= 0 {
+		k = w.t.value(key, 0)
+	}
+	w.out.Keys = append(w.out.Keys, KeyAccess{Scope: w.scope(f, at), Object: c, Key: k, Via: via})
 }
 
 func (w *factWalker) visitAttribute(f factFrame) {
@@ -725,13 +739,14 @@ func (w *factWalker) visitAttribute(f factFrame) {
 
 // keyedObject reports whether key or attribute reads on obj are facts: obj's last name ends
 // in config/params/cfg, is relations/storages/containers (keys only), or is a local name
-// bound to such a chain.
+// bound to such a chain, or (keys only) a local name or parameter with the word config in it
+// (configWord).
 func (w *factWalker) keyedObject(obj int32, f factFrame, keys bool) bool {
 	name := w.lastName(obj)
 	if name == "" {
 		return false
 	}
-	if w.t.kind(obj) == kIdentifier && f.fn != nil && f.fn.keyed[name] {
+	if w.t.kind(obj) == kIdentifier && f.fn != nil && (f.fn.keyed[name] || keys && configWord(name)) {
 		return true
 	}
 	return keyedName(name, keys)
@@ -743,6 +758,13 @@ func (w *factWalker) keyedChain(c Chain, f factFrame) bool {
 		return true
 	}
 	return last != "" && keyedName(last, true)
+}
+
+// configWord reports a local name or parameter with the word config in it
+// ("config_object", "charm_config_data"): a helper given the charm config under such a name
+// reads options from it (config_object.get(param)); the linker tells whether it is the config.
+func configWord(name string) bool {
+	return slices.ContainsFunc(strings.Split(strings.ToLower(name), "_"), func(w string) bool { return w == "config" || w == "cfg" })
 }
 
 func keyedName(name string, keys bool) bool {
