@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cantrip-dev/charmcraft-map/linker"
 	"github.com/cantrip-dev/charmcraft-map/pyextract"
 )
 
@@ -55,6 +56,7 @@ type ranker struct {
 	ment     mentions
 	focus    map[int]bool
 	handlerS map[string][]string // file + "\x00" + symbol → interfaces it handles
+	readerS  map[string]bool     // file + "\x00" + symbol → it reads an option or parameter, or looks up an interface
 	words    wordCache           // identWords of paths and YAML names
 	hotSym   map[string]bool     // file + "\x00" + symbol (or YAML kind+name) named in the task
 	// namedUpdate holds the libraries a library-update subject names (libNamedUpdate).
@@ -65,7 +67,7 @@ type ranker struct {
 }
 
 func newRanker(in Input) *ranker {
-	r := &ranker{in: in, handlerS: map[string][]string{}, hotSym: map[string]bool{}, focus: map[int]bool{},
+	r := &ranker{in: in, handlerS: map[string][]string{}, readerS: map[string]bool{}, hotSym: map[string]bool{}, focus: map[int]bool{},
 		namedUpdate: map[int]bool{}, subjects: subjectsOf(in.Mentions),
 		words: wordCache{}}
 	r.decls = declarations(in.Charms, in.Links)
@@ -111,6 +113,11 @@ func newRanker(in Input) *ranker {
 				}
 				if i, ok := r.byPath[cleanPath(h.File)]; ok && !slices.Contains(r.extra[i].handles, it.Kind+" "+it.Name) {
 					r.extra[i].handles = append(r.extra[i].handles, it.Kind+" "+it.Name)
+				}
+			}
+			for _, s := range it.Reads {
+				if s.Symbol != "" && s.Via != linker.ViaPackage {
+					r.readerS[cleanPath(s.File)+"\x00"+s.Symbol] = true
 				}
 			}
 		}

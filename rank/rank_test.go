@@ -1432,3 +1432,25 @@ func TestUntestedModulesRiseForTestsOnlySubjects(t *testing.T) {
 		}
 	}
 }
+
+func TestReaderSymbolWeight(t *testing.T) {
+	// A method the linker records reading a config option ranks higher in its file than it
+	// would without the read: the YAML line names it, so the map should show it.
+	score := func(withRead bool) float64 {
+		in := demoCharm()
+		if withRead {
+			in.Links = linker.Result{Charms: []linker.CharmLinks{{Interfaces: []linker.Interface{{Kind: linker.KindConfig, Name: "port",
+				Reads: []linker.Site{{File: "src/charm.py", Line: 51, Symbol: "DemoCharm._helper", Via: linker.ViaConfig}}}}}}}
+		}
+		for _, s := range fileOf(t, Rank(in), "src/charm.py").Symbols {
+			if s.Name == "DemoCharm._helper" {
+				return s.Score
+			}
+		}
+		t.Fatal("DemoCharm._helper not ranked")
+		return 0
+	}
+	if plain, read := score(false), score(true); read <= plain {
+		t.Errorf("reader %v, plain %v", read, plain)
+	}
+}

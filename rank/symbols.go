@@ -75,6 +75,8 @@ func (r *ranker) pySymbols(i int, flows []float64) []Symbol {
 		}
 		if len(sym.Links) > 0 {
 			w *= HandlerSymbolWeight
+		} else if r.readerS[key] {
+			w *= ReaderSymbolWeight
 		}
 		if id >= 0 && r.info[id].mention || r.hotSym[key] {
 			w *= MentionSymbolWeight

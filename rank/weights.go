@@ -292,6 +292,11 @@ const (
 	// HandlerSymbolWeight multiplies a method the linker tied to a YAML interface, and a YAML
 	// interface that has handlers or readers: the charm's behaviour lives there.
 	HandlerSymbolWeight = 2.0
+	// ReaderSymbolWeight multiplies a method that reads a config option or action parameter,
+	// or looks up a relation, container or storage (linker Interface.Reads), when it handles
+	// none: the YAML lines name it (`[config] port -> Charm._env`), so the map should show it
+	// (seldon-core's _get_env_vars reads 17 options and was left out of its class).
+	ReaderSymbolWeight = 1.5
 	// MentionSymbolWeight multiplies a symbol named in the task text (or an interface named
 	// there) so that it leads its file: 50 × PrivateSymbolWeight exceeds the largest score of
 	// an unnamed symbol (a charm class: 2 × 3 × (1 + 2 + 0.5) = 21).
