@@ -1454,3 +1454,21 @@ func TestReaderSymbolWeight(t *testing.T) {
 		t.Errorf("reader %v, plain %v", read, plain)
 	}
 }
+
+func TestRepeatedDefinitionShownOnce(t *testing.T) {
+	// `if pydantic v1: class Model … else: class Model …` defines Model twice with the same
+	// signature: the file lists it, and each same method, once; a method whose signature
+	// differs between the branches stays twice.
+	in := demoCharm()
+	other := meth("Model", "dump", 30)
+	other.Signature = "def dump(self, clear: bool = True):"
+	in.Files = append(in.Files, pyFile("src/models.py",
+		[]pyextract.Symbol{cls("Model", 3), meth("Model", "load", 5), meth("Model", "dump", 8), cls("Model", 20), meth("Model", "load", 22), other}, nil))
+	count := map[string]int{}
+	for _, s := range fileOf(t, Rank(in), "src/models.py").Symbols {
+		count[s.Name]++
+	}
+	if count["Model"] != 1 || count["Model.load"] != 1 || count["Model.dump"] != 2 {
+		t.Errorf("symbols %v", count)
+	}
+}
