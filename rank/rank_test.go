@@ -1472,3 +1472,27 @@ func TestRepeatedDefinitionShownOnce(t *testing.T) {
 		t.Errorf("symbols %v", count)
 	}
 }
+
+func TestLibraryBookkeepingLast(t *testing.T) {
+	// LIBID, and a vendored library's LIBAPI and LIBPATCH, come after every other symbol of
+	// their file; a charm's own library keeps LIBPATCH among its constants.
+	in := demoCharm()
+	vendored := "lib/charms/data_platform_libs/v0/data_interfaces.py"
+	own := "lib/charms/demo_db/v0/api.py"
+	for k := range in.Files {
+		if p := in.Files[k].Path; p == vendored || p == own {
+			in.Files[k].Symbols = append(in.Files[k].Symbols, cnst("LIBID", 1), cnst("LIBAPI", 2), cnst("LIBPATCH", 3), cnst("LOGGER_NAME", 4))
+		}
+	}
+	r := Rank(in)
+	rank := func(f File, name string) int {
+		return slices.IndexFunc(f.Symbols, func(s Symbol) bool { return s.Name == name })
+	}
+	v, o := fileOf(t, r, vendored), fileOf(t, r, own)
+	if n := len(v.Symbols); rank(v, "LIBID") < n-3 || rank(v, "LIBPATCH") < n-3 || rank(v, "LIBAPI") < n-3 {
+		t.Errorf("vendored: %d symbols, LIBID %d LIBAPI %d LIBPATCH %d", n, rank(v, "LIBID"), rank(v, "LIBAPI"), rank(v, "LIBPATCH"))
+	}
+	if rank(o, "LIBID") != len(o.Symbols)-1 || rank(o, "LIBPATCH") > rank(o, "LOGGER_NAME")+1 {
+		t.Errorf("own: LIBID %d LIBPATCH %d LOGGER_NAME %d of %d", rank(o, "LIBID"), rank(o, "LIBPATCH"), rank(o, "LOGGER_NAME"), len(o.Symbols))
+	}
+}

@@ -81,6 +81,9 @@ func (r *ranker) pySymbols(i int, flows []float64) []Symbol {
 		case isCharmClass(s):
 			w *= CharmClassWeight
 		}
+		if libBookkeeping(s, r.nodes[i].class) {
+			w *= LibraryBookkeepingWeight
+		}
 		if len(sym.Links) > 0 {
 			w *= HandlerSymbolWeight
 		} else if r.readerS[key] {
@@ -235,4 +238,20 @@ func visibility(name string) float64 {
 		return PrivateSymbolWeight
 	}
 	return 1
+}
+
+// libBookkeeping reports the constants charmcraft's library machinery reads: LIBID (a hash)
+// anywhere, and LIBAPI, LIBPATCH and PYDEPS of a vendored library, which nobody edits by hand
+// (a charm's own library keeps them: a change to it bumps LIBPATCH).
+func libBookkeeping(s pyextract.Symbol, class string) bool {
+	if s.Kind != pyextract.KindConstant || s.Qualifier != "" {
+		return false
+	}
+	switch s.Name {
+	case "LIBID":
+		return true
+	case "LIBAPI", "LIBPATCH", "PYDEPS":
+		return class == ClassLib
+	}
+	return false
 }

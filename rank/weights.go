@@ -292,6 +292,10 @@ const (
 	// HandlerSymbolWeight multiplies a method the linker tied to a YAML interface, and a YAML
 	// interface that has handlers or readers: the charm's behaviour lives there.
 	HandlerSymbolWeight = 2.0
+	// LibraryBookkeepingWeight multiplies a library's LIBID, and a vendored library's LIBAPI,
+	// LIBPATCH and PYDEPS (libBookkeeping): charmcraft's fetch-lib reads them, an agent does
+	// not, and a 32-digit LIBID costs a dozen tokens. They come last in their file.
+	LibraryBookkeepingWeight = 0.05
 	// ReaderSymbolWeight multiplies a method that reads a config option or action parameter,
 	// or looks up a relation, container or storage (linker Interface.Reads), when it handles
 	// none: the YAML lines name it (`[config] port -> Charm._env`), so the map should show it
