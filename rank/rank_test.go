@@ -1496,3 +1496,18 @@ func TestLibraryBookkeepingLast(t *testing.T) {
 		t.Errorf("own: LIBID %d LIBPATCH %d LOGGER_NAME %d of %d", rank(o, "LIBID"), rank(o, "LIBPATCH"), rank(o, "LOGGER_NAME"), len(o.Symbols))
 	}
 }
+
+func TestTruncateImage(t *testing.T) {
+	// A long image reference loses its registry and path, not its tag.
+	for in, want := range map[string]string{
+		"docker.io/charmedkubeflow/minio:ckf-1.10-b40ac43": "…/charmedkubeflow/minio:ckf-1.10-b40ac43",
+		"ubuntu/postgres:14": "ubuntu/postgres:14",
+		"registry.example.com/a-very-long-organisation-name/x:1":          "…/x:1",
+		"registry.example.com/x:0123456789012345678901234567890123456789": "…123456789012345678901234567890123456789",
+	} {
+		got := truncateImage(in)
+		if got != want || len([]rune(got)) > sigValueMax {
+			t.Errorf("truncateImage(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -269,9 +269,24 @@ func resourceSig(r charmyaml.Resource) string {
 		if at := strings.Index(src, "@sha256:"); at >= 0 {
 			src = src[:at+len("@sha256:")] + "…"
 		}
-		parts = append(parts, truncate(src))
+		parts = append(parts, truncateImage(src))
 	}
 	return "[resource] " + r.Name + parens(parts)
+}
+
+// truncateImage shortens an image reference from the left, at a '/' where it can: the name
+// and tag at its end are what a reader looks for ("…/minio:ckf-1.10-b40ac43", not
+// "docker.io/charmedkubeflow/minio:ckf-1.1…").
+func truncateImage(s string) string {
+	r := []rune(s)
+	if len(r) <= sigValueMax {
+		return s
+	}
+	tail := string(r[len(r)-(sigValueMax-1):])
+	if i := strings.IndexByte(tail, '/'); i >= 0 && i < len(tail)-1 {
+		tail = tail[i:]
+	}
+	return "…" + tail
 }
 
 // oneLine folds a multi-line value onto one line.
