@@ -1502,7 +1502,7 @@ func TestTruncateImage(t *testing.T) {
 	for in, want := range map[string]string{
 		"docker.io/charmedkubeflow/minio:ckf-1.10-b40ac43": "…/charmedkubeflow/minio:ckf-1.10-b40ac43",
 		"ubuntu/postgres:14": "ubuntu/postgres:14",
-		"registry.example.com/a-very-long-organisation-name/x:1":          "…/x:1",
+		"registry.example.com/a-very-long-organisation-name/x:1":          "…/a-very-long-organisation-name/x:1",
 		"registry.example.com/x:0123456789012345678901234567890123456789": "…123456789012345678901234567890123456789",
 	} {
 		got := truncateImage(in)
