@@ -159,6 +159,9 @@ type (
 		File   string `json:"file"`
 		Line   int    `json:"line"`
 		Via    string `json:"via"`
+		// Conditional: the observe call runs only under a condition (an addition to
+		// CONTRACT §3's fields, left out when false).
+		Conditional bool `json:"conditional,omitempty"`
 	}
 	ifaceReadJSON struct {
 		File string `json:"file"`
@@ -175,9 +178,13 @@ func InterfacesJSON(res linker.Result) ([]byte, error) {
 		c := ifaceCharmJSON{Name: ch.Name, Dir: ch.Dir, Interfaces: make([]ifaceJSON, len(ch.Interfaces))}
 		for j, in := range ch.Interfaces {
 			o := ifaceJSON{Kind: in.Kind, Name: in.Name, Role: in.Role, Interface: in.Interface, File: in.File, Line: in.Line,
-				Handlers: make([]ifaceHandlerJSON, len(in.Handlers)), Reads: make([]ifaceReadJSON, len(in.Reads))}
-			for k, h := range in.Handlers {
-				o.Handlers[k] = ifaceHandlerJSON{Event: h.Event, Symbol: h.Symbol, File: h.File, Line: h.Line, Via: h.Via}
+				Handlers: make([]ifaceHandlerJSON, 0, len(in.Handlers)), Reads: make([]ifaceReadJSON, len(in.Reads))}
+			for _, h := range in.Handlers {
+				// one record per handler and event, as in the text (two observe calls are one)
+				if r := (ifaceHandlerJSON{Event: h.Event, Symbol: h.Symbol, File: h.File, Line: h.Line, Via: h.Via,
+					Conditional: h.Conditional}); !slices.Contains(o.Handlers, r) {
+					o.Handlers = append(o.Handlers, r)
+				}
 			}
 			for k, s := range in.Reads {
 				o.Reads[k] = ifaceReadJSON{File: s.File, Line: s.Line}

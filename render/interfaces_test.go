@@ -107,6 +107,15 @@ func TestInterfacesJSON(t *testing.T) {
 	if h["event"] != "database_created" || h["symbol"] != "DbHandler._on_created" || h["file"] != "src/db.py" || h["line"] != 40.0 || h["via"] != "library" {
 		t.Errorf("handler %v", h)
 	}
+	if h2 := db["handlers"].([]any)[1].(map[string]any); h2["conditional"] != true {
+		t.Errorf("conditional handler %v", h2)
+	}
+	// The install handler observed twice is one record.
+	for _, x := range ifaces {
+		if in := x.(map[string]any); in["name"] == "install" && len(in["handlers"].([]any)) != 1 {
+			t.Errorf("install handlers %v", in["handlers"])
+		}
+	}
 	read := ifaces[4].(map[string]any)["reads"].([]any)[1].(map[string]any)
 	if got := strings.Join(ifaceKeys(read), ","); got != "file,line" || read["line"] != 64.0 {
 		t.Errorf("read %v", read)
