@@ -388,6 +388,25 @@ func TestBadInputs(t *testing.T) {
 					return RunCheck(CheckOptions{Common: c}, io)
 				}},
 			}},
+		{name: "no charm, only Python",
+			build: func(t *testing.T, root, _ string) {
+				for _, f := range []string{"metadata.yaml", "config.yaml", "actions.yaml", "charmcraft.yaml"} {
+					os.Remove(filepath.Join(root, f))
+				}
+			},
+			// map and locate map any Python tree; interfaces and check need a charm: exit 2.
+			runs: []badRun{
+				stdRuns(0)[0],
+				{name: "check", format: "text", exit: ExitFailure, errHas: "no charm", exec: func(c Common, io IO) error {
+					return RunCheck(CheckOptions{Common: c}, io)
+				}},
+				{name: "interfaces", format: "text", exit: ExitFailure, errHas: "no charm", exec: func(c Common, io IO) error {
+					return RunInterfaces(InterfacesOptions{Common: c}, io)
+				}},
+				{name: "interfaces-json", format: "json", exit: ExitFailure, errHas: "no charm", errCode: "usage", exec: func(c Common, io IO) error {
+					return RunInterfaces(InterfacesOptions{Common: c}, io)
+				}},
+			}},
 		{name: "root does not exist", runs: failRuns("does not exist"),
 			root: func(root string) string { return filepath.Join(root, "missing") }},
 		{name: "root is a file", runs: failRuns("not a directory"),

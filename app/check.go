@@ -21,16 +21,25 @@ func RunInterfaces(o InterfacesOptions, io IO) error {
 	if err != nil {
 		return err
 	}
+	if len(t.Charms) == 0 {
+		return noCharm(t.Root)
+	}
 	links := t.Link()
 	if o.Format == "json" {
 		b, err := render.InterfacesJSON(links)
 		if err != nil {
 			return classify(err)
 		}
-		_, err = fmt.Fprintf(io.Out, "%s\n", b)
+		_, err = io.Out.Write(b) // b ends with its newline
 		return err
 	}
 	return render.InterfacesText(io.Out, links)
+}
+
+// noCharm is the failure of a command that needs a charm (interfaces, check) under a root
+// that holds none; map and locate map any Python tree.
+func noCharm(root string) error {
+	return &Error{Code: "usage", Exit: ExitFailure, Msg: fmt.Sprintf("no charm found under %s (no metadata.yaml, or charmcraft.yaml with a name)", root)}
 }
 
 // CheckOptions are the flags of `check`.
@@ -50,7 +59,7 @@ func RunCheck(o CheckOptions, io IO) error {
 		return err
 	}
 	if len(t.Charms) == 0 {
-		return &Error{Code: "usage", Exit: ExitFailure, Msg: fmt.Sprintf("no charm found under %s (no metadata.yaml, or charmcraft.yaml with a name)", t.Root)}
+		return noCharm(t.Root)
 	}
 	rep := check.Run(t.Charms, t.Link(), check.Options{Strict: o.Strict})
 	switch o.Format {
