@@ -16,6 +16,10 @@ type mentions struct {
 	words  map[string]bool // normalised words (lower case, stopwords dropped, plural 's' cut)
 	forms  map[string]bool // the inflected words as written, where stem changed them ("prefixed")
 	grams  map[string]bool // normalised '_'-joined runs of 1-3 words and whole tokens ("shared_db")
+	// inner are the grams met only inside an identifier, after its first word
+	// ("agent" of jenkins_agent_executors, not of "agent relation" or agent_relation_changed):
+	// such a run is part of another name, not an interface's.
+	inner  map[string]bool
 	joined map[string]bool // runs of 2-3 words written together ("rolling-ops" → "rollingops"), for file stems
 	paths  []string        // tokens that look like paths or file names ("src/charm.py", "tls.py")
 }
@@ -95,10 +99,13 @@ var urlPattern = regexp.MustCompile(`(?i)\b(?:https?|ftp)://[^\s<>()\[\]]*`)
 
 // parseMentions tokenises the task texts. Web addresses are dropped first (urlPattern).
 func parseMentions(texts []string) mentions {
-	m := mentions{idents: map[string]bool{}, words: map[string]bool{}, forms: map[string]bool{}, grams: map[string]bool{}, joined: map[string]bool{}}
+	m := mentions{idents: map[string]bool{}, words: map[string]bool{}, forms: map[string]bool{}, grams: map[string]bool{}, joined: map[string]bool{},
+		inner: map[string]bool{}}
+	lead := map[string]bool{} // grams met at the start of a word run of their own
 	seenPath := map[string]bool{}
 	for _, text := range texts {
-		var seq []string // the text's words in order, for n-grams
+		var seq []string  // the text's words in order, for n-grams
+		var within []bool // per word of seq: it follows another word of the same identifier
 		for _, tok := range rawTokens(urlPattern.ReplaceAllString(text, " ")) {
 			// a location on the workload's machine ("/var/snap/etcd/common/var/lib/etcd"), not a
 			// file of the charm (which a leading '/' may still name: "/src/charm.py"): its
@@ -122,6 +129,10 @@ func parseMentions(texts []string) mentions {
 					continue
 				}
 				seq = append(seq, ws...)
+				for k := range ws {
+					// _on_<name>_… and on_<name>: the handler prefix does not make <name> inner
+					within = append(within, k > 0 && !(k == 1 && ws[0] == "on"))
+				}
 			}
 			if id := dottedIdent(tok); id != "" {
 				m.idents[id] = true
@@ -129,7 +140,13 @@ func parseMentions(texts []string) mentions {
 		}
 		for i := range seq {
 			for n := 1; n <= 3 && i+n <= len(seq); n++ {
-				m.grams[strings.Join(seq[i:i+n], "_")] = true
+				g := strings.Join(seq[i:i+n], "_")
+				m.grams[g] = true
+				if within[i] {
+					m.inner[g] = true
+				} else {
+					lead[g] = true
+				}
 				if n > 1 {
 					m.joined[strings.Join(seq[i:i+n], "")] = true
 				}
@@ -144,6 +161,9 @@ func parseMentions(texts []string) mentions {
 		}
 	}
 	delete(m.grams, "")
+	for g := range lead {
+		delete(m.inner, g)
+	}
 	return m
 }
 

@@ -125,6 +125,26 @@ func newRanker(in Input) *ranker {
 	return r
 }
 
+// interfaceNamed reports whether the task names the interface of kind lkind and normalised
+// name n: as a run of its words, not only inside another identifier (mentions.inner:
+// jenkins_agent_executors does not name the relation "agent"). A name that is itself a kind
+// word (a storage called "config", a relation called "storage") is named only beside its
+// kind ("config storage", "storage config"): alone, "config" in "add a config option" is the
+// kind of thing added.
+func (r *ranker) interfaceNamed(lkind, n string) bool {
+	if !r.ment.grams[n] || r.ment.inner[n] {
+		return false
+	}
+	if interfaceKindWords[n] {
+		return r.ment.grams[n+"_"+lkind] || r.ment.grams[lkind+"_"+n]
+	}
+	return true
+}
+
+// interfaceKindWords are the words that name a kind of interface in a task.
+var interfaceKindWords = map[string]bool{"config": true, "configuration": true, "option": true, "storage": true, "relation": true,
+	"integration": true, "action": true, "container": true, "resource": true, "secret": true, "peer": true, "peers": true}
+
 // findHubs marks charm entry points: first-party charm.py files and files calling ops' main.
 //
 // A charm.py is the entry point of its charm; another file calling ops.main counts only in a
@@ -226,7 +246,7 @@ func (r *ranker) match() {
 		}
 	}
 	for _, d := range r.decls {
-		if d.lkind == "" || !r.ment.grams[normName(d.sym.Name)] { // a build part ("charm") is no interface
+		if d.lkind == "" || !r.interfaceNamed(d.lkind, normName(d.sym.Name)) { // a build part ("charm") is no interface
 			continue
 		}
 		label := d.lkind + " " + d.sym.Name

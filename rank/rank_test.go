@@ -1511,3 +1511,27 @@ func TestTruncateImage(t *testing.T) {
 		}
 	}
 }
+
+func TestInterfaceNamed(t *testing.T) {
+	// An interface is named by its words standing alone or leading an identifier, not by a
+	// word inside another identifier; a name that is a kind word needs its kind beside it.
+	named := func(text string) bool {
+		in := demoCharm()
+		in.Charms[0].Storage = []charmyaml.Storage{{Name: "config", Type: "filesystem", Pos: charmyaml.Pos{File: "metadata.yaml", Line: 30}}}
+		in.Mentions = []string{text}
+		return hasSignal(fileOf(t, Rank(in), "metadata.yaml"), SigMentionInterface)
+	}
+	for text, want := range map[string]bool{
+		"fix the database relation":              true,
+		"_on_database_relation_changed fails":    true,
+		"database_created is emitted twice":      true,
+		"raise max_database_connections to 500":  false,
+		"add a config option for the log format": false,
+		"the config storage fills up":            true,
+		"mount the storage config read-only":     true,
+	} {
+		if got := named(text); got != want {
+			t.Errorf("%q: named %v, want %v", text, got, want)
+		}
+	}
+}
