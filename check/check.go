@@ -35,6 +35,7 @@ package check
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"path"
 	"slices"
 	"strconv"
@@ -134,8 +135,31 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 		if cl.NoCode { // no charm class: a unit test's fixture YAML, say; nothing could handle anything
 			continue
 		}
+		built := map[string][]string{}  // construction site → what its object's handlers handle
+		builtCls := map[string]string{} // construction site → the class of its handlers
 		for _, in := range cl.Interfaces {
 			checkInterface(byDir[cl.Dir], in, dynamic[cl.Dir][in.Kind], add)
+			for _, h := range in.Handlers {
+				if h.BuiltAt != "" && !h.Vendored {
+					if cls, _, ok := strings.Cut(h.Symbol, "."); ok && builtCls[h.BuiltAt] == "" {
+						builtCls[h.BuiltAt] = cls
+					}
+					if w := fmt.Sprintf("%s %q", in.Kind, in.Name); !slices.Contains(built[h.BuiltAt], w) {
+						built[h.BuiltAt] = append(built[h.BuiltAt], w)
+					}
+				}
+			}
+		}
+		for _, at := range slices.Sorted(maps.Keys(built)) {
+			file, line, _ := splitWarning(at + ": ")
+			what := built[at]
+			more := ""
+			if len(what) > 4 {
+				what, more = what[:4], fmt.Sprintf(" and %d more", len(what)-4)
+			}
+			add(Diagnostic{Rule: RuleHandlerConditional, Severity: SeverityInfo, File: file, Line: line, Subject: at,
+				Message: fmt.Sprintf("%s is built here only under a condition: its handlers of %s%s are registered only then",
+					cmp.Or(builtCls[at], "an object"), strings.Join(what, ", "), more)})
 		}
 	}
 
@@ -200,7 +224,9 @@ func splitWarning(w string) (file string, line int, msg string) {
 // the charm's unresolved sites that could name an interface of this kind.
 func checkInterface(decl *charmyaml.Charm, in linker.Interface, dynamic int, add func(Diagnostic)) {
 	for _, h := range in.Handlers {
-		if h.Conditional && !h.Vendored {
+		// a handler conditional only because its object is built under a condition is
+		// reported once, at the construction (Run)
+		if h.Conditional && !h.Vendored && h.BuiltAt == "" {
 			file, line := cmp.Or(h.ObserveFile, h.File), h.Line
 			if h.ObserveFile != "" {
 				line = h.ObserveLine

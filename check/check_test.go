@@ -513,3 +513,34 @@ func TestCopiesReportedOnce(t *testing.T) {
 		t.Errorf("got %q\nwant %q", lines, want)
 	}
 }
+
+func TestConditionalConstructionReportedOnce(t *testing.T) {
+	// Handlers conditional only because their object is built under a condition give one
+	// info at the construction, naming what they handle; a conditional observe call is still
+	// reported where it is.
+	decl := charmyaml.Charm{Name: "a", Dir: ".", Relations: []charmyaml.Relation{
+		{Name: "db", Pos: charmyaml.Pos{File: "metadata.yaml", Line: 5}}, {Name: "web", Pos: charmyaml.Pos{File: "metadata.yaml", Line: 8}}}}
+	built := func(event string, line int) linker.Handler {
+		return linker.Handler{Event: event, Symbol: "Provider._on_" + event, File: "src/provider.py", Line: line, Via: linker.ViaHelper,
+			ObserveFile: "src/provider.py", ObserveLine: 10, Conditional: true, BuiltAt: "src/charm.py:40"}
+	}
+	links := linker.Result{Charms: []linker.CharmLinks{{Name: "a", Dir: ".", Interfaces: []linker.Interface{
+		{Kind: linker.KindRelation, Name: "db", File: "metadata.yaml", Line: 5, Handlers: []linker.Handler{
+			built("relation_joined", 20), built("relation_changed", 30)}},
+		{Kind: linker.KindRelation, Name: "web", File: "metadata.yaml", Line: 8, Handlers: []linker.Handler{
+			built("relation_broken", 50),
+			{Event: "relation_changed", Symbol: "ACharm._on_web", File: "src/charm.py", Line: 70, Via: linker.ViaObserve,
+				ObserveFile: "src/charm.py", ObserveLine: 44, Conditional: true}}},
+	}}}}
+	var b strings.Builder
+	if err := WriteText(&b, Run([]charmyaml.Charm{decl}, links, Options{})); err != nil {
+		t.Fatal(err)
+	}
+	want := `src/charm.py:40: info: Provider is built here only under a condition: its handlers of relation "db", relation "web" are registered only then [handler-conditional]
+src/charm.py:44: info: ACharm._on_web handles relation "web" (relation_changed) only under a condition [handler-conditional]
+0 errors, 0 warnings, 2 infos
+`
+	if got := b.String(); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}

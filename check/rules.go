@@ -75,7 +75,7 @@ var Rules = []Rule{
 		"ops omits unset options that have no default, so the index raises KeyError until an operator sets it; use `config.get(\"name\")` or declare a default. Info when the read runs only under a condition (which may be the guard)."},
 	{RuleHandlerConditional, SeverityInfo,
 		"A handler is registered only under a condition.",
-		"When the condition is false the event goes unhandled; this is often intended (substrate- or feature-specific code) but worth knowing when the interface looks unhandled. Observe calls inside vendored charm libraries (lib/charms/<other charm>/) are upstream's design and not reported."},
+		"When the condition is false the event goes unhandled; this is often intended (substrate- or feature-specific code) but worth knowing when the interface looks unhandled. Observe calls inside vendored charm libraries (lib/charms/<other charm>/) are upstream's design and not reported. A helper object built only under a condition (after an early return in the charm's `__init__`) registers all its handlers only then: that is one finding, at the construction, naming the interfaces its handlers serve."},
 	{RuleYAMLProblem, SeverityWarning,
 		"A charm YAML file could not be read completely.",
 		"What could not be read is missing from the declarations. An error when a file's declarations were lost (a syntax error, an unreadable or oversized file): the charm's interfaces are then unknown, and code using a name the YAML does not declare is reported as info, not as an error, since the name may be declared in what was lost. A problem that loses nothing (an empty file, a wrong type of one value) is a warning."},

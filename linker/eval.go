@@ -29,6 +29,10 @@ const (
 	// aRelations is model.relations or meta.relations: a loop over it runs over the names
 	// of the charm's declared relations.
 	aRelations
+	// aContainers is meta.containers or unit.containers: a loop over it runs over the names
+	// of the charm's declared containers (loki's LogForwarder observes each one's
+	// <name>_pebble_ready).
+	aContainers
 	aMeta // charm.meta
 	// aUnknown is an argument a call passes whose value the linker cannot tell: it stands
 	// for the parameter, so that the parameter's default is not taken instead (a relation
@@ -66,6 +70,21 @@ type instance struct {
 	cls  *classInfo // nil when the class is not in the tree
 	call *pyextract.Value
 	at   *ctx // where the call is evaluated
+	// condAt is "file:line" of the construction when it runs only under a condition (after
+	// an early return in the charm's __init__): what the object observes is observed only then.
+	condAt string
+}
+
+// builtUnderCondition returns where the object of c, or one that built it, was built under a
+// condition ("src/charm.py:40"), or "".
+func (c *ctx) builtUnderCondition() string {
+	for k := 0; c != nil && c.inst != nil && k < maxDepth; k++ {
+		if c.inst.condAt != "" {
+			return c.inst.condAt
+		}
+		c = c.inst.at
+	}
+	return ""
 }
 
 // ctx is where an expression is evaluated: a file, a class and function, and the instance
@@ -173,6 +192,12 @@ func (e *evaluator) elements(v *pyextract.Value, c *ctx) []aval {
 		if a.kind == aRelations && (v.Pos == 0 && (view == "" || view == "keys") || v.Pos == 1 && view == "items") {
 			for _, r := range e.ix.charms[e.charm].Relations {
 				out = append(out, aval{kind: aStr, str: r.Name, loose: true})
+			}
+			continue
+		}
+		if a.kind == aContainers && (v.Pos == 0 && (view == "" || view == "keys") || v.Pos == 1 && view == "items") {
+			for _, c := range e.ix.charms[e.charm].Containers {
+				out = append(out, aval{kind: aStr, str: c.Name, loose: true})
 			}
 			continue
 		}
@@ -799,6 +824,9 @@ func (e *evaluator) attr(a aval, name, via string) []aval {
 	case aMeta:
 		if name == "relations" {
 			return []aval{{kind: aRelations}}
+		}
+		if name == "containers" {
+			return []aval{{kind: aContainers}}
 		}
 	case aOn:
 		return []aval{{kind: aEvent, str: name, cls: a.cls, via: via}}

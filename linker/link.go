@@ -3,6 +3,7 @@ package linker
 import (
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/cantrip-dev/charmcraft-map/charmyaml"
@@ -273,7 +274,11 @@ func (l *charmLinker) instancesOf(cls *classInfo) []*instance {
 	for _, s := range l.byClass[cls] {
 		for _, c := range l.contexts(s.file, s.cls, s.fn) {
 			if len(out) < maxInstances {
-				out = append(out, &instance{cls: s.target, call: s.value, at: c})
+				in := &instance{cls: s.target, call: s.value, at: c}
+				if s.cond {
+					in.condAt = s.file.Path + ":" + strconv.Itoa(s.line)
+				}
+				out = append(out, in)
 			}
 		}
 	}
@@ -398,6 +403,7 @@ func (l *charmLinker) observe(fi *fileInfo, o *pyextract.Observe, c *ctx) {
 	at := siteAt(fi, o.Scope, ViaObserve, o.Event.String())
 	cond := o.Conditional // of the event being linked
 	loose := false        // of the event being linked
+	builtAt := ""         // of the event being linked: where its observer was built under a condition
 	add := func(kind, name, event, via string) {
 		if h == nil {
 			return
@@ -409,7 +415,7 @@ func (l *charmLinker) observe(fi *fileInfo, o *pyextract.Observe, c *ctx) {
 		it := l.iface(kind, name)
 		it.Handlers = append(it.Handlers, Handler{
 			Event: event, Symbol: h.Name, File: h.file.Path, Line: h.Line, Via: via,
-			ObserveFile: fi.Path, ObserveLine: o.Line, Conditional: cond, Loose: loose, Vendored: fi.vendored,
+			ObserveFile: fi.Path, ObserveLine: o.Line, Conditional: cond, BuiltAt: builtAt, Loose: loose, Vendored: fi.vendored,
 		})
 	}
 	for _, ev := range l.eval(&o.Event, c) {
@@ -418,7 +424,8 @@ func (l *charmLinker) observe(fi *fileInfo, o *pyextract.Observe, c *ctx) {
 		// for name in self.model.relations: observe(self.on[name]...)) is observed whenever
 		// the loop runs, and the linker has read that it is not empty; a condition inside
 		// such a loop picks among its elements (dispatch), and is not reported either.
-		cond = o.Conditional && !(o.InLoop && ev.loose)
+		builtAt = c.builtUnderCondition()
+		cond = o.Conditional && !(o.InLoop && ev.loose) || builtAt != ""
 		switch ev.kind {
 		case aEvent:
 			via := ev.via

@@ -172,6 +172,9 @@ type Handler struct {
 	ObserveFile string `json:"observe_file,omitempty"`
 	ObserveLine int    `json:"observe_line,omitempty"`
 	Conditional bool   `json:"conditional,omitempty"`
+	// BuiltAt is "file:line" where the helper or library object whose code observes the event
+	// is built under a condition, when that is why the handler is Conditional.
+	BuiltAt string `json:"built_at,omitempty"`
 	// Loose is true when the event came from a collection a loop runs over (for name in
 	// self.model.relations: observe(self.on[name].relation_departed, …)): a catch-all that
 	// handles this interface among others.
@@ -194,6 +197,9 @@ type Site struct {
 	// Key is, for action parameter reads, the parameter read.
 	Key         string `json:"key,omitempty"`
 	Conditional bool   `json:"conditional,omitempty"`
+	// BuiltAt is "file:line" where the helper or library object whose code observes the event
+	// is built under a condition, when that is why the handler is Conditional.
+	BuiltAt string `json:"built_at,omitempty"`
 	// Loose marks a config read whose key is one of several names the expression may take
 	// (a loop over the options, an alternative): the site may never read this one with it.
 	Loose bool `json:"loose,omitempty"`

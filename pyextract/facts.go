@@ -526,7 +526,8 @@ func leanCall(v Value) Value {
 	if n := len(v.Chain); v.Kind == ValCall && n > 0 {
 		last := v.Chain[n-1].Name
 		fetch := last == "fetch" && n > 1 && v.Chain[n-2].Name == "resources"
-		if !isLookup(last) && !upperInitial(last) && !fetch && !passesKeyed(v) && !configHelper(last) && !defaultedGet(v) {
+		strMethod := last == "replace" || last == "lower" || last == "upper" // name.replace("-", "_"): the linker evaluates it
+		if !isLookup(last) && !upperInitial(last) && !fetch && !passesKeyed(v) && !configHelper(last) && !defaultedGet(v) && !strMethod {
 			v.Args, v.Kwargs = nil, nil
 		}
 	}

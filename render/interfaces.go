@@ -62,6 +62,9 @@ func ifaceKindText(b *strings.Builder, group []linker.Interface) {
 			tags := h.Via
 			if h.Conditional {
 				tags += ", conditional"
+				if h.BuiltAt != "" {
+					tags += " (built at " + ifaceLoc(pathOf(h.BuiltAt)) + ")"
+				}
 			}
 			// A handler observed twice for one event (two observe calls) is one row here; the
 			// JSON keeps both observe sites. (ops runs it once: the second notice is a duplicate.)
@@ -198,4 +201,14 @@ func InterfacesJSON(res linker.Result) ([]byte, error) {
 		return nil, err
 	}
 	return append(out, '\n'), nil
+}
+
+// pathOf splits "file:line" (linker Handler.BuiltAt).
+func pathOf(at string) (string, int) {
+	i := strings.LastIndexByte(at, ':')
+	if i < 0 {
+		return at, 0
+	}
+	n, _ := strconv.Atoi(at[i+1:])
+	return at[:i], n
 }
