@@ -167,6 +167,8 @@ func (e *extractor) definitions() {
 		case kExpressionStatement:
 			if qual == "" {
 				e.constant(i)
+			} else {
+				e.field(i, qual)
 			}
 		}
 		i = t.nodes[i].last
@@ -348,6 +350,31 @@ func (e *extractor) constant(stmt int32) {
 		Signature: oneLine(t.raw(a), maxSignature), Value: &v,
 	})
 	e.consts = append(e.consts, left)
+}
+
+// field records an attribute a class body assigns (KindField): an annotated one (a dataclass
+// or pydantic field, with or without a value) or a constant-like name. Plain lower-case
+// assignments (model_config = ConfigDict(...), _stored = StoredState()) are machinery, and
+// dunders are Python's.
+func (e *extractor) field(stmt int32, qual string) {
+	t := &e.t
+	a := t.namedChild(stmt, 0)
+	if a < 0 || t.kind(a) != kAssignment {
+		return
+	}
+	left := t.child(a, fLeft)
+	if left < 0 || t.kind(left) != kIdentifier {
+		return
+	}
+	name := t.raw(left)
+	if bytes.HasPrefix(name, []byte("__")) || t.child(a, fType) < 0 && !constantName(name) {
+		return
+	}
+	n := &t.nodes[a]
+	e.syms = append(e.syms, Symbol{
+		Name: qual + "." + string(name), Qualifier: qual, Kind: KindField, Line: int(n.row) + 1, EndLine: int(n.endRow) + 1,
+		Signature: oneLine(t.raw(a), maxSignature),
+	})
 }
 
 // constantName matches ^_?[A-Z][A-Z0-9_]*$.

@@ -162,6 +162,38 @@ def top():
 	}
 }
 
+func TestClassFields(t *testing.T) {
+	// A class body's annotated fields and constant-like names are fields of the class; its
+	// plain lower-case assignments, dunders and what its methods assign are not.
+	src := `@dataclass
+class State:
+    name: str
+    port: int = 8080
+    PEERS = "router-peers"
+    model_config = ConfigDict(frozen=True)
+    __slots__ = ("a",)
+
+    def load(self):
+        self.cache: dict = {}
+        LOCAL = 1
+
+    class Relations:
+        CLUSTER = "cluster"
+`
+	f := Parse("s.py", []byte(src))
+	want := []string{"State", "State.name", "State.port", "State.PEERS", "State.load", "State.Relations", "State.Relations.CLUSTER"}
+	if got := names(f); !reflect.DeepEqual(got, want) {
+		t.Fatalf("symbols = %q, want %q", got, want)
+	}
+	s := symbols(t, f)["State.port"]
+	if s.Kind != KindField || s.Qualifier != "State" || s.Signature != "port: int = 8080" || s.Line != 4 {
+		t.Errorf("State.port = %+v", s)
+	}
+	if c := symbols(t, f)["State.Relations.CLUSTER"]; c.Kind != KindField || c.Qualifier != "State.Relations" {
+		t.Errorf("State.Relations.CLUSTER = %+v", c)
+	}
+}
+
 func TestConstants(t *testing.T) {
 	src := `PEER = "database-peers"
 _PRIVATE_KEY: str = "x" "y"
@@ -186,7 +218,7 @@ def f():
     LOCAL = 1
 `
 	f := Parse("c.py", []byte(src))
-	want := []string{"PEER", "_PRIVATE_KEY", "PORT", "CHAIN", "FACTORY", "FSTR", "RAW", "BIG", "C", "f"}
+	want := []string{"PEER", "_PRIVATE_KEY", "PORT", "CHAIN", "FACTORY", "FSTR", "RAW", "BIG", "C", "C.CLASS_ATTR", "f"}
 	if got := names(f); !reflect.DeepEqual(got, want) {
 		t.Fatalf("symbols = %q, want %q", got, want)
 	}

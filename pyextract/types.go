@@ -16,6 +16,10 @@ const (
 	KindFunction = "function"
 	KindMethod   = "method"
 	KindConstant = "constant"
+	// KindField is an attribute a class body assigns: an annotated field of a dataclass or
+	// pydantic model (log_level: str = "info") or a constant-like name (PEERS = "peers" in a
+	// class of names). Qualifier is the class; Name is Class.attr.
+	KindField = "field"
 )
 
 // File is everything extracted from one Python file.

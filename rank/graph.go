@@ -134,7 +134,9 @@ func (b *graphBuilder) indexNames() {
 		for k, s := range n.py.Symbols {
 			b.symIDs[i][k] = -1
 			name := ident(s.Name)
-			if name == "" || isDunder(name) {
+			if name == "" || isDunder(name) || s.Kind == pyextract.KindField {
+				// a class's fields are shown, not ranked on: their names (port, name, address)
+				// would tie a file to every file using a word of the same spelling
 				continue
 			}
 			id := b.intern(name)

@@ -204,6 +204,8 @@ func pyKindWeight(kind string) float64 {
 		return KindFunctionWeight
 	case pyextract.KindConstant:
 		return KindConstantWeight
+	case pyextract.KindField:
+		return KindFieldWeight
 	}
 	return KindMethodWeight
 }

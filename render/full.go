@@ -95,7 +95,7 @@ func newFileView(f *rank.File, explain bool) *fileView {
 		if text == "" {
 			text = s.Kind + " " + s.Name
 		}
-		if s.Kind == "constant" {
+		if s.Kind == "constant" || s.Kind == "field" {
 			text = clip(text, maxConstantChars)
 		}
 		text = clip(text, maxLineChars)
