@@ -285,7 +285,11 @@ func editWhy(f rank.File, named []string) []string {
 	default:
 		add(rank.SigMentionInterface, "handles "+sig[rank.SigMentionInterface].Note+" named in the task")
 	}
-	add(rank.SigMentionWords, fmt.Sprintf("its names match words of the task (×%s)", num(sig[rank.SigMentionWords].Value)))
+	if words := sig[rank.SigMentionWords].Note; words != "" {
+		add(rank.SigMentionWords, fmt.Sprintf("its names match task words %s (×%s)", words, num(sig[rank.SigMentionWords].Value)))
+	} else {
+		add(rank.SigMentionWords, fmt.Sprintf("its names match words of the task (×%s)", num(sig[rank.SigMentionWords].Value)))
+	}
 	add(rank.SigFocusCaller, "uses focused "+sig[rank.SigFocusCaller].Note)
 	add(rank.SigLinkHandler, "handles "+sig[rank.SigLinkHandler].Note)
 	add(rank.SigHub, "charm entry point")

@@ -1,6 +1,7 @@
 package rank
 
 import (
+	"cmp"
 	"maps"
 	"math"
 	"slices"
@@ -15,6 +16,9 @@ import (
 // and an inflected word also as written (LexFormWeight). This finds the file a
 // task is about when the task names neither a file nor an exact identifier ("rebalance
 // action when role not set", "job name suffix"). It returns nil without task words.
+//
+// It also notes, per file, the task words that weigh most in its score (at most lexNoteWords,
+// as the task writes them): what --explain and locate print beside the factor.
 func (r *ranker) lexical() []float64 {
 	if len(r.ment.words) == 0 {
 		return nil
@@ -126,13 +130,37 @@ func (r *ranker) lexical() []float64 {
 		}
 	}
 	out := make([]float64, n)
+	r.lexNotes = make([]string, n)
+	type part struct {
+		word string
+		v    float64
+	}
 	for i, bag := range tf {
 		norm := BM25K1 * (1 - BM25B + BM25B*length[i]/max(avg, 1))
+		var parts []part
 		for k, x := range bag {
 			if x > 0 {
-				out[i] += idf[k] * x * (BM25K1 + 1) / (x + norm)
+				v := idf[k] * x * (BM25K1 + 1) / (x + norm)
+				out[i] += v
+				if w := r.ment.surface(query[k]); v > 0 && w != "" {
+					parts = append(parts, part{w, v})
+				}
 			}
 		}
+		slices.SortStableFunc(parts, func(a, b part) int { return cmp.Compare(b.v, a.v) })
+		var words []string
+		for _, p := range parts {
+			if len(words) == lexNoteWords {
+				break
+			}
+			if !slices.Contains(words, p.word) {
+				words = append(words, p.word)
+			}
+		}
+		r.lexNotes[i] = strings.Join(words, ", ")
 	}
 	return out
 }
+
+// lexNoteWords is how many task words a file's mention-words signal names.
+const lexNoteWords = 4

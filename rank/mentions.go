@@ -15,7 +15,10 @@ type mentions struct {
 	idents map[string]bool // identifiers as written, e.g. "external_url", "GrafanaMetadataAppData"
 	words  map[string]bool // normalised words (lower case, stopwords dropped, plural 's' cut)
 	forms  map[string]bool // the inflected words as written, where stem changed them ("prefixed")
-	grams  map[string]bool // normalised '_'-joined runs of 1-3 words and whole tokens ("shared_db")
+	// written maps each stem of words to the word as the task first writes it ("handl" →
+	// "handling"), for naming matches to a reader
+	written map[string]string
+	grams   map[string]bool // normalised '_'-joined runs of 1-3 words and whole tokens ("shared_db")
 	// inner are the grams met only inside an identifier, after its first word
 	// ("agent" of jenkins_agent_executors, not of "agent relation" or agent_relation_changed):
 	// such a run is part of another name, not an interface's.
@@ -59,6 +62,15 @@ func subjectsOf(texts []string) []subject {
 // mergeLine matches the first line git and GitHub write for a merge commit.
 var mergeLine = regexp.MustCompile(`^Merge (pull request #\d+ from |branch |remote-tracking branch )`)
 
+// surface is a lexical query term as the task writes it: a stem's first written word, or an
+// inflected form ("=prefixed") itself.
+func (m mentions) surface(term string) string {
+	if f, ok := strings.CutPrefix(term, "="); ok {
+		return f
+	}
+	return m.written[term]
+}
+
 func (m mentions) empty() bool {
 	return len(m.idents) == 0 && len(m.words) == 0 && len(m.paths) == 0
 }
@@ -100,7 +112,7 @@ var urlPattern = regexp.MustCompile(`(?i)\b(?:https?|ftp)://[^\s<>()\[\]]*`)
 // parseMentions tokenises the task texts. Web addresses are dropped first (urlPattern).
 func parseMentions(texts []string) mentions {
 	m := mentions{idents: map[string]bool{}, words: map[string]bool{}, forms: map[string]bool{}, grams: map[string]bool{}, joined: map[string]bool{},
-		inner: map[string]bool{}}
+		inner: map[string]bool{}, written: map[string]string{}}
 	lead := map[string]bool{} // grams met at the start of a word run of their own
 	seenPath := map[string]bool{}
 	for _, text := range texts {
@@ -154,6 +166,9 @@ func parseMentions(texts []string) mentions {
 			if w := seq[i]; !stopwords[w] && len(w) > 1 && !isVersionWord(w) {
 				st := stem(w)
 				m.words[st] = true
+				if m.written[st] == "" {
+					m.written[st] = w
+				}
 				if st != w {
 					m.forms[w] = true
 				}

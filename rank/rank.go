@@ -57,6 +57,7 @@ type ranker struct {
 	focus    map[int]bool
 	handlerS map[string][]string // file + "\x00" + symbol → interfaces it handles
 	readerS  map[string]bool     // file + "\x00" + symbol → it reads an option or parameter, or looks up an interface
+	lexNotes []string            // per node: the task words that weigh most in its lexical score (lexical)
 	words    wordCache           // identWords of paths and YAML names
 	hotSym   map[string]bool     // file + "\x00" + symbol (or YAML kind+name) named in the task
 	// namedUpdate holds the libraries a library-update subject names (libNamedUpdate).
@@ -485,6 +486,7 @@ func (r *ranker) files(a adjacency, pr, lex []float64) []File {
 		}
 		if maxLex > 0 && lex[i] > 0 {
 			mul(i, SigMentionWords, math.Exp(LexBoost*min(lex[i]/maxLex, 1)))
+			out[i].Signals[len(out[i].Signals)-1].Note = r.lexNotes[i]
 		}
 		if n.promoted {
 			out[i].Signals = append(out[i].Signals, Signal{Name: SigFirstPartyImport, Value: 1})

@@ -1535,3 +1535,13 @@ func TestInterfaceNamed(t *testing.T) {
 		}
 	}
 }
+
+func TestMentionWordsNote(t *testing.T) {
+	// The mention-words signal names the task words that weigh most, as the task writes them.
+	in := demoCharm()
+	in.Mentions = []string{"the databases handler renders the wrong port"}
+	f := fileOf(t, Rank(in), "src/database.py")
+	if s := signal(f, SigMentionWords); !strings.Contains(s.Note, "databases") || strings.Contains(s.Note, "databas,") {
+		t.Errorf("mention-words note %q", s.Note)
+	}
+}
