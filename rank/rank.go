@@ -49,17 +49,18 @@ func (e *extra) add(sig string, mass float64, note string) {
 
 type ranker struct {
 	graphBuilder
-	in       Input
-	decls    []decl
-	declsOf  map[string][]int // YAML file → indexes of the decls it declares
-	extra    []extra
-	ment     mentions
-	focus    map[int]bool
-	handlerS map[string][]string // file + "\x00" + symbol → interfaces it handles
-	readerS  map[string]bool     // file + "\x00" + symbol → it reads an option or parameter, or looks up an interface
-	lexNotes []string            // per node: the task words that weigh most in its lexical score (lexical)
-	words    wordCache           // identWords of paths and YAML names
-	hotSym   map[string]bool     // file + "\x00" + symbol (or YAML kind+name) named in the task
+	in        Input
+	decls     []decl
+	declsOf   map[string][]int // YAML file → indexes of the decls it declares
+	extra     []extra
+	ment      mentions
+	focus     map[int]bool
+	handlerS  map[string][]string // file + "\x00" + symbol → interfaces it handles
+	readerS   map[string]bool     // file + "\x00" + symbol → it reads an option or parameter, or looks up an interface
+	lexNotes  []string            // per node: the task words that weigh most in its lexical score (lexical)
+	charmRefs map[int]bool        // names the charm's own code uses (usedByCharm)
+	words     wordCache           // identWords of paths and YAML names
+	hotSym    map[string]bool     // file + "\x00" + symbol (or YAML kind+name) named in the task
 	// namedUpdate holds the libraries a library-update subject names (libNamedUpdate).
 	namedUpdate map[int]bool
 	subjects    []subject // the task texts' subject lines, parsed once

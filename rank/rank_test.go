@@ -1545,3 +1545,28 @@ func TestMentionWordsNote(t *testing.T) {
 		t.Errorf("mention-words note %q", s.Note)
 	}
 }
+
+func TestLibrarySymbolsTheCharmUsesLead(t *testing.T) {
+	// In a vendored library, the names the charm's own code uses come before the library's
+	// other definitions; a dict method the charm calls on its own values does not count.
+	in := demoCharm()
+	const lib = "lib/charms/data_platform_libs/v0/data_interfaces.py"
+	for k := range in.Files {
+		switch in.Files[k].Path {
+		case lib:
+			// the library uses its own classes a lot: on flow and self-use alone they lead
+			for _, s := range in.Files[k].Symbols {
+				in.Files[k].Refs = append(in.Files[k].Refs, pyextract.Ref{Name: s.Name[strings.LastIndexByte(s.Name, '.')+1:], Count: 40})
+			}
+			in.Files[k].Symbols = append(in.Files[k].Symbols, meth("DatabaseRequires", "is_resource_created", 900), meth("DataDict", "get", 950))
+		case "src/database.py":
+			in.Files[k].Refs = append(in.Files[k].Refs, pyextract.Ref{Name: "is_resource_created", Count: 1}, pyextract.Ref{Name: "get", Count: 3})
+		}
+	}
+	syms := fileOf(t, Rank(in), lib).Symbols
+	at := func(name string) int { return slices.IndexFunc(syms, func(s Symbol) bool { return s.Name == name }) }
+	used, get, unused := at("DatabaseRequires.is_resource_created"), at("DataDict.get"), at("DatabaseProvides")
+	if used < 0 || used > unused || get < unused {
+		t.Errorf("is_resource_created at %d, DataDict.get at %d, the unused class DatabaseProvides at %d", used, get, unused)
+	}
+}

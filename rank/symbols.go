@@ -84,6 +84,11 @@ func (r *ranker) pySymbols(i int, flows []float64) []Symbol {
 		if libBookkeeping(s, r.nodes[i].class) {
 			w *= LibraryBookkeepingWeight
 		}
+		if r.nodes[i].class == ClassLib && id >= 0 && r.usedByCharm()[id] && len(r.info[id].defs) <= 2 && !commonMethods[ident(s.Name)] {
+			// (a name many files define, or a dict's or list's method, says nothing of which
+			// definition the charm uses)
+			w *= LibraryUsedSymbolWeight
+		}
 		if len(sym.Links) > 0 {
 			w *= HandlerSymbolWeight
 		} else if r.readerS[key] {
@@ -257,3 +262,31 @@ func libBookkeeping(s pyextract.Symbol, class string) bool {
 	}
 	return false
 }
+
+// usedByCharm is the set of names (name indexes) the charm's own code uses: its first-party,
+// non-test Python files' references. Computed once.
+func (r *ranker) usedByCharm() map[int]bool {
+	if r.charmRefs != nil {
+		return r.charmRefs
+	}
+	r.charmRefs = map[int]bool{}
+	for i, n := range r.nodes {
+		if n.py == nil || n.class == ClassLib || n.class == ClassTest {
+			continue
+		}
+		for _, id := range r.refIDs[i] {
+			if id >= 0 {
+				r.charmRefs[id] = true
+			}
+		}
+	}
+	return r.charmRefs
+}
+
+// commonMethods are the methods of Python's dicts, lists, sets and files, and the names every
+// object has: charm code calls them on its own values, not on a library's.
+var commonMethods = map[string]bool{"get": true, "items": true, "keys": true, "values": true, "update": true,
+	"pop": true, "setdefault": true, "copy": true, "clear": true, "append": true, "extend": true, "insert": true,
+	"remove": true, "add": true, "discard": true, "index": true, "count": true, "sort": true, "read": true,
+	"write": true, "close": true, "open": true, "data": true, "name": true, "set": true, "run": true,
+	"start": true, "stop": true, "format": true, "join": true, "split": true, "load": true, "dump": true}

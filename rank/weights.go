@@ -300,6 +300,11 @@ const (
 	// LIBPATCH and PYDEPS (libBookkeeping): charmcraft's fetch-lib reads them, an agent does
 	// not, and a 32-digit LIBID costs a dozen tokens. They come last in their file.
 	LibraryBookkeepingWeight = 0.05
+	// LibraryUsedSymbolWeight multiplies a vendored library's symbol whose name the charm's own
+	// code uses (DatabaseRequires, is_resource_created): of data_interfaces' 290 definitions,
+	// those are the ones an agent working on the charm calls. (Flow alone let the library's
+	// many internal classes lead it.)
+	LibraryUsedSymbolWeight = 3.0
 	// ReaderSymbolWeight multiplies a method that reads a config option or action parameter,
 	// or looks up a relation, container or storage (linker Interface.Reads), when it handles
 	// none: the YAML lines name it (`[config] port -> Charm._env`), so the map should show it
