@@ -72,7 +72,7 @@ var Rules = []Rule{
 		"Juju convention is hyphenated action names (`rotate-password`); ops maps `-` to `_` in the event name, so an underscore name is inconsistent with every other charm and its CLI usage."},
 	{RuleConfigNoDefaultIndex, SeverityWarning,
 		"A config option without a default is read with `config[\"name\"]`.",
-		"ops omits unset options that have no default, so the index raises KeyError until an operator sets it; use `config.get(\"name\")` or declare a default. Info when the read runs only under a condition (which may be the guard)."},
+		"ops omits unset options that have no default, so the index raises KeyError until an operator sets it; use `config.get(\"name\")` or declare a default. Info when the read runs only under a condition (which may be the guard). Not reported for a typed config (a charm class that sets `config_type`, as data_models' TypedCharmBase does): its `self.config[\"name\"]` reads the model's field, whose default stands in for an unset option."},
 	{RuleHandlerConditional, SeverityInfo,
 		"A handler is registered only under a condition.",
 		"When the condition is false the event goes unhandled; this is often intended (substrate- or feature-specific code) but worth knowing when the interface looks unhandled. Observe calls inside vendored charm libraries (lib/charms/<other charm>/) are upstream's design and not reported. A helper object built only under a condition (after an early return in the charm's `__init__`) registers all its handlers only then: that is one finding, at the construction, naming the interfaces its handlers serve."},

@@ -1365,3 +1365,30 @@ class DemoCharm(ops.CharmBase):
 	expect(t, "radosgw handlers", handlers(cl, KindRelation, "radosgw"), "relation_changed>ClientHandler._on_changed[helper]")
 	expect(t, "findings", findings(cl), "")
 }
+
+func TestTypedConfigIndex(t *testing.T) {
+	// config["x"] on a typed config (TypedCharmBase: config_type set, self.config a model
+	// whose __getitem__ reads the field) cannot raise KeyError: its Detail says so. The same
+	// index on self.model.config, the raw ConfigData, stays "index".
+	c := charm("typed", ".", "config:log-level", "config:port")
+	cl := link1(t, c, files{
+		"src/charm.py": `
+import ops
+from charms.data_platform_libs.v0.data_models import TypedCharmBase
+from structured import CharmConfig
+
+class TypedCharm(TypedCharmBase[CharmConfig]):
+    config_type = CharmConfig
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.framework.observe(self.on.config_changed, self._on_config_changed)
+
+    def _on_config_changed(self, event):
+        level = self.config["log-level"]
+        port = self.model.config["port"]
+`,
+	})
+	expect(t, "log-level", reads(cl, KindConfig, "log-level"), "src/charm.py:13/config-read/typed-index")
+	expect(t, "port", reads(cl, KindConfig, "port"), "src/charm.py:14/config-read/index")
+}

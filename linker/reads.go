@@ -196,6 +196,11 @@ func (l *charmLinker) isConfig(fi *fileInfo, sc pyextract.Scope, obj pyextract.C
 
 func (l *charmLinker) configKey(fi *fileInfo, k *pyextract.KeyAccess) {
 	at := siteAt(fi, k.Scope, ViaConfig, k.Via)
+	if k.Via == "index" && l.typedConfig() && !slices.ContainsFunc(k.Object, func(s pyextract.Step) bool { return s.Name == "model" }) {
+		// config["x"] on a typed config (TypedCharmBase's self.config, a pydantic model whose
+		// __getitem__ reads the field): an unset option is the field's default, not KeyError
+		at.Detail = "typed-index"
+	}
 	for _, c := range l.contexts(fi, fi.classes[k.Class], k.Func) {
 		isCfg := false
 		for _, a := range l.chain(k.Object, c) {
@@ -254,6 +259,17 @@ func (l *charmLinker) configKey(fi *fileInfo, k *pyextract.KeyAccess) {
 			l.unresolvedKey(fi, at, k)
 		}
 	}
+}
+
+// typedConfig reports a charm class whose config is typed: it sets config_type
+// (data_models' TypedCharmBase[CharmConfig]), so self.config is a model, not ConfigData.
+func (l *charmLinker) typedConfig() bool {
+	for _, cl := range l.charmCls {
+		if _, ok := l.lookupClassAttr(cl, "config_type"); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // configClasses are the typed config classes of the charm: the value of a charm class's

@@ -191,7 +191,8 @@ type Site struct {
 	Symbol string `json:"symbol,omitempty"` // enclosing Class.method or function
 	Via    string `json:"via,omitempty"`
 	// Detail is, for config and param reads, how the value was read: "index" (x["k"]),
-	// "get" (x.get("k")) or "attr" (typed config class attribute); for unresolved sites,
+	// "typed-index" (x["k"] on a typed config, which cannot raise KeyError), "get"
+	// (x.get("k")) or "attr" (typed config class attribute); for unresolved sites,
 	// the expression as written.
 	Detail string `json:"detail,omitempty"`
 	// Key is, for action parameter reads, the parameter read.
