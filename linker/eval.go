@@ -94,6 +94,9 @@ type ctx struct {
 	cls  *classInfo
 	fn   string
 	inst *instance
+	// line is where in fn the expression being evaluated is (0: anywhere): it picks the
+	// loop that binds a reused loop variable there (fileInfo.local)
+	line int
 }
 
 // Bounds that keep evaluation finite on any input.
@@ -494,7 +497,7 @@ func (e *evaluator) name(n string, c *ctx) []aval {
 		}
 		// A local whose value names itself (names = names or DEFAULTS) reads, there, the
 		// binding before it: the parameter or the global of that name.
-		if vals, ok := c.file.local(k, n); ok && !e.busy[busyLocal{c.file, c.inst, localKey{k, n}}] {
+		if vals, ok := c.file.local(k, n, c.line); ok && !e.busy[busyLocal{c.file, c.inst, localKey{k, n}}] {
 			key := busyLocal{c.file, c.inst, localKey{k, n}}
 			e.busy[key] = true
 			defer delete(e.busy, key)

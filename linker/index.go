@@ -47,7 +47,7 @@ type fileInfo struct {
 	classes  map[string]*classInfo           // by name
 	funcs    map[string]*pyextract.Symbol    // module functions
 	funcSyms map[funcKey]*pyextract.Symbol   // functions and methods
-	locals   map[localKey][]*pyextract.Value // built on first use (local)
+	locals   map[localKey][]*pyextract.Assign // built on first use (local)
 }
 
 type classInfo struct {
@@ -191,18 +191,37 @@ func (fi *fileInfo) build() {
 // local returns the values assigned to the local name in function k (ok false when the
 // function assigns no such name). The file's locals are indexed on the first call: most
 // files never have a local evaluated.
-func (fi *fileInfo) local(k funcKey, name string) (vals []*pyextract.Value, ok bool) {
+//
+// line > 0 is where the name is used: of the for loops binding the name, only the last one
+// that starts at or before line counts (two loops in one function reusing `relation`, one
+// over objects, the next over names). Other assignments all count: which branch ran is not
+// known.
+func (fi *fileInfo) local(k funcKey, name string, line int) (vals []*pyextract.Value, ok bool) {
 	if fi.locals == nil {
-		fi.locals = map[localKey][]*pyextract.Value{}
+		fi.locals = map[localKey][]*pyextract.Assign{}
 		for i := range fi.Facts.Assigns {
 			a := &fi.Facts.Assigns[i]
 			if a.Func != "" && len(a.Target) == 1 {
 				lk := localKey{funcKey{a.Class, a.Func}, a.Target[0].Name}
-				fi.locals[lk] = append(fi.locals[lk], &a.Value)
+				fi.locals[lk] = append(fi.locals[lk], a)
 			}
 		}
 	}
-	vals, ok = fi.locals[localKey{k, name}]
+	as, ok := fi.locals[localKey{k, name}]
+	loop := 0 // line of the loop binding that counts
+	if line > 0 {
+		for _, a := range as {
+			if a.Loop && a.Line <= line {
+				loop = max(loop, a.Line)
+			}
+		}
+	}
+	for _, a := range as {
+		if loop > 0 && a.Loop && a.Line != loop {
+			continue
+		}
+		vals = append(vals, &a.Value)
+	}
 	return vals, ok
 }
 

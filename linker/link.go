@@ -418,7 +418,9 @@ func (l *charmLinker) observe(fi *fileInfo, o *pyextract.Observe, c *ctx) {
 			ObserveFile: fi.Path, ObserveLine: o.Line, Conditional: cond, BuiltAt: builtAt, Loose: loose, Vendored: fi.vendored,
 		})
 	}
-	for _, ev := range l.eval(&o.Event, c) {
+	oc := *c
+	oc.line = o.Line // a loop variable reused by two loops is the one of the loop around the call
+	for _, ev := range l.eval(&o.Event, &oc) {
 		loose = ev.loose
 		// An event taken from a collection a loop runs over (for event in EVENTS: observe,
 		// for name in self.model.relations: observe(self.on[name]...)) is observed whenever

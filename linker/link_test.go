@@ -1392,3 +1392,41 @@ class TypedCharm(TypedCharmBase[CharmConfig]):
 	expect(t, "log-level", reads(cl, KindConfig, "log-level"), "src/charm.py:13/config-read/typed-index")
 	expect(t, "port", reads(cl, KindConfig, "port"), "src/charm.py:14/config-read/index")
 }
+
+func TestReusedLoopVariable(t *testing.T) {
+	// Two loops in one function reuse `relation`: the first over objects, the second over
+	// relation names. Each observe call sees the binding of the loop around it.
+	c := charm("reuse", ".", "relation:peer-certs", "relation:client-certs")
+	res := Link(Input{Charms: []charmyaml.Charm{c}, Files: files{
+		"src/charm.py": `
+import ops
+from tls import Requires
+
+PEER = "peer-certs"
+CLIENT = "client-certs"
+
+class ReuseCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.peer = Requires(self, PEER)
+        self.client = Requires(self, CLIENT)
+        for relation in [self.peer, self.client]:
+            self.framework.observe(relation.on.certificate_available, self._on_available)
+        for relation in [PEER, CLIENT]:
+            self.framework.observe(self.on[relation].relation_created, self._on_created)
+
+    def _on_available(self, event):
+        pass
+
+    def _on_created(self, event):
+        pass
+`,
+	}.parse()})
+	cl := res.Charms[0]
+	const want = "certificate_available>ReuseCharm._on_available[library] relation_created>ReuseCharm._on_created[on-index]"
+	expect(t, "peer-certs", handlers(cl, KindRelation, "peer-certs"), want)
+	expect(t, "client-certs", handlers(cl, KindRelation, "client-certs"), want)
+	if len(res.Unresolved) > 0 {
+		t.Errorf("unresolved %+v", res.Unresolved)
+	}
+}

@@ -374,7 +374,7 @@ func (l *charmLinker) paramsObject(fi *fileInfo, k *pyextract.KeyAccess) bool {
 	if len(k.Object) != 1 {
 		return false
 	}
-	vals, _ := fi.local(funcKey{k.Class, k.Func}, k.Object[0].Name)
+	vals, _ := fi.local(funcKey{k.Class, k.Func}, k.Object[0].Name, k.Line)
 	for _, v := range vals {
 		if v.Kind == pyextract.ValChain && lastName(v.Chain) == "params" {
 			return true

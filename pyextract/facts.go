@@ -414,7 +414,7 @@ func (w *factWalker) visitFor(f factFrame) {
 	case literal && t.kind(left) == kIdentifier:
 		target := Chain{{Name: t.text(left)}}
 		for _, v := range elems {
-			w.out.Assigns = append(w.out.Assigns, Assign{Scope: w.scope(f, i), Target: target, Value: v})
+			w.out.Assigns = append(w.out.Assigns, Assign{Scope: w.scope(f, i), Target: target, Value: v, Loop: true})
 		}
 	case f.fn != nil:
 		w.elements(f, i, left, right)
@@ -443,7 +443,7 @@ func (w *factWalker) elements(f factFrame, i, left, right int32) {
 	}
 	elem := func(name int32, pos int) {
 		w.out.Assigns = append(w.out.Assigns, Assign{Scope: w.scope(f, i), Target: Chain{{Name: t.text(name)}},
-			Value: Value{Kind: ValElem, Args: []Value{iter}, Pos: pos}})
+			Value: Value{Kind: ValElem, Args: []Value{iter}, Pos: pos}, Loop: true})
 	}
 	if t.kind(left) == kIdentifier {
 		elem(left, 0)

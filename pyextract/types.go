@@ -181,6 +181,9 @@ type Assign struct {
 	Target     Chain  `json:"target"`
 	Value      Value  `json:"value"`
 	Annotation string `json:"annotation,omitempty"`
+	// Loop marks the binding of a for loop's target (ValElem, or one element of a literal
+	// sequence the loop runs over): a later loop reusing the name rebinds it.
+	Loop bool `json:"loop,omitempty"`
 }
 
 // Call is a call that is not itself an observe call and is either a lookup (callee's last
