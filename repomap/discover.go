@@ -78,6 +78,11 @@ func Discover(root string, scopes []string) (Discovered, error) {
 		if tracked == nil {
 			tracked = loadTracked(realRoot)
 		}
+		if tracked.noIndex && charmLibPath(realRoot, rel, parts, dir) {
+			// no index to ask: charm libraries are committed (charmcraft fetch-lib), so the
+			// template's "lib/" line does not hide lib/charms/ of an exported tree
+			return false
+		}
 		return !tracked.has(rel, dir)
 	}
 	charmDirs := map[string]bool{}
@@ -246,8 +251,27 @@ func unwrapPathErr(err error) error {
 	return err
 }
 
+// charmLibPath reports a path of charm libraries: under a lib/charms/ folder, or a lib/ or
+// lib/charms/ folder holding them.
+func charmLibPath(realRoot, rel string, parts []string, dir bool) bool {
+	for i := 0; i+1 < len(parts); i++ {
+		if parts[i] == "lib" && parts[i+1] == "charms" {
+			return true
+		}
+	}
+	if dir && len(parts) > 0 && parts[len(parts)-1] == "lib" {
+		fi, err := os.Stat(filepath.Join(realRoot, filepath.FromSlash(rel), "charms"))
+		return err == nil && fi.IsDir()
+	}
+	return false
+}
+
 // trackedSet holds the files git tracks under the root (root-relative) and their folders.
-type trackedSet struct{ files, dirs map[string]bool }
+// noIndex says no git index was read (a tree exported from git, an unpacked archive).
+type trackedSet struct {
+	files, dirs map[string]bool
+	noIndex     bool
+}
 
 func (t *trackedSet) has(rel string, dir bool) bool {
 	if dir {
@@ -265,7 +289,9 @@ const maxIndexBytes = 64 << 20
 // its .gitignore files apply as written. Without a repository, or with an index it cannot
 // read, nothing is tracked and .gitignore applies to every file.
 func loadTracked(realRoot string) (t *trackedSet) {
-	none := func() *trackedSet { return &trackedSet{files: map[string]bool{}, dirs: map[string]bool{}} }
+	none := func() *trackedSet {
+		return &trackedSet{files: map[string]bool{}, dirs: map[string]bool{}, noIndex: true}
+	}
 	t = none()
 	defer func() {
 		if recover() != nil { // a corrupt index never stops the map
@@ -305,6 +331,7 @@ func loadTracked(realRoot string) (t *trackedSet) {
 	if err := index.NewDecoder(bufio.NewReader(f)).Decode(&idx); err != nil {
 		return t
 	}
+	t.noIndex = false
 	for _, e := range idx.Entries {
 		t.files[e.Name] = true
 		for d := path.Dir(e.Name); d != "." && !t.dirs[d]; d = path.Dir(d) {

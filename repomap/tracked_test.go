@@ -32,7 +32,9 @@ func writeIndex(t *testing.T, root string, paths ...string) {
 // TestTrackedFilesAreNotGitignored: git ignores only untracked files, so a charm that keeps the
 // Python template's "lib/" line in .gitignore and commits lib/charms/ anyway has its libraries
 // mapped; untracked files there, and .charmcraft-map-ignore, still leave files out. A root
-// with no repository of its own reads .gitignore as written.
+// with no repository of its own (a tree exported from git) reads .gitignore as written, except
+// that charm libraries under lib/charms/ are mapped: they are committed by convention, and an
+// export holds only what was committed.
 func TestTrackedFilesAreNotGitignored(t *testing.T) {
 	files := map[string]string{
 		"metadata.yaml":                 smallCharm,
@@ -43,13 +45,14 @@ func TestTrackedFilesAreNotGitignored(t *testing.T) {
 		"lib/charms/demo/v0/scratch.py": "Y = 1\n",
 		"src/models.gen.py":             "Z = 1\n",
 		"src/skip.py":                   "W = 1\n",
+		"lib/python3/site.py":           "V = 1\n",
 	}
 	plain := writeTree(t, files)
 	d, err := Discover(plain, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"src/charm.py"}; !slices.Equal(d.Python, want) {
+	if want := []string{"lib/charms/demo/v0/client.py", "lib/charms/demo/v0/scratch.py", "src/charm.py"}; !slices.Equal(d.Python, want) {
 		t.Errorf("no repository: Python = %v, want %v", d.Python, want)
 	}
 
@@ -67,7 +70,7 @@ func TestTrackedFilesAreNotGitignored(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(repo, ".git", "index"), []byte("DIRC\x00\x00\x00\x02garbage"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if d, err = Discover(repo, nil); err != nil || !slices.Equal(d.Python, []string{"src/charm.py"}) {
-		t.Errorf("corrupt index: Python = %v (%v), want [src/charm.py]", d.Python, err)
+	if d, err = Discover(repo, nil); err != nil || !slices.Equal(d.Python, []string{"lib/charms/demo/v0/client.py", "lib/charms/demo/v0/scratch.py", "src/charm.py"}) {
+		t.Errorf("corrupt index: Python = %v (%v), want the charm libraries and src/charm.py", d.Python, err)
 	}
 }
