@@ -140,9 +140,9 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 		for _, in := range cl.Interfaces {
 			checkInterface(byDir[cl.Dir], in, dynamic[cl.Dir][in.Kind], add)
 			for _, h := range in.Handlers {
-				if h.BuiltAt != "" && !h.Vendored {
-					if cls, _, ok := strings.Cut(h.Symbol, "."); ok && builtCls[h.BuiltAt] == "" {
-						builtCls[h.BuiltAt] = cls
+				if h.BuiltAt != "" { // the charm's own code builds it (a library's object too)
+					if builtCls[h.BuiltAt] == "" {
+						builtCls[h.BuiltAt] = h.BuiltClass
 					}
 					if w := fmt.Sprintf("%s %q", in.Kind, in.Name); !slices.Contains(built[h.BuiltAt], w) {
 						built[h.BuiltAt] = append(built[h.BuiltAt], w)
@@ -151,7 +151,12 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 			}
 		}
 		for _, at := range slices.Sorted(maps.Keys(built)) {
-			file, line, _ := splitWarning(at + ": ")
+			file, line := at, 0
+			if i := strings.LastIndexByte(at, ':'); i > 0 {
+				if n, err := strconv.Atoi(at[i+1:]); err == nil {
+					file, line = at[:i], n
+				}
+			}
 			what := built[at]
 			more := ""
 			if len(what) > 4 {

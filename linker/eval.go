@@ -29,7 +29,7 @@ const (
 	// aRelations is model.relations or meta.relations: a loop over it runs over the names
 	// of the charm's declared relations.
 	aRelations
-	// aContainers is meta.containers or unit.containers: a loop over it runs over the names
+	// aContainers is meta.containers: a loop over it runs over the names
 	// of the charm's declared containers (loki's LogForwarder observes each one's
 	// <name>_pebble_ready).
 	aContainers
@@ -72,19 +72,20 @@ type instance struct {
 	at   *ctx // where the call is evaluated
 	// condAt is "file:line" of the construction when it runs only under a condition (after
 	// an early return in the charm's __init__): what the object observes is observed only then.
-	condAt string
+	condAt  string
+	condCls string // the class built there
 }
 
 // builtUnderCondition returns where the object of c, or one that built it, was built under a
-// condition ("src/charm.py:40"), or "".
-func (c *ctx) builtUnderCondition() string {
+// condition ("src/charm.py:40") and the class built there, or "".
+func (c *ctx) builtUnderCondition() (at, cls string) {
 	for k := 0; c != nil && c.inst != nil && k < maxDepth; k++ {
 		if c.inst.condAt != "" {
-			return c.inst.condAt
+			return c.inst.condAt, c.inst.condCls
 		}
 		c = c.inst.at
 	}
-	return ""
+	return "", ""
 }
 
 // ctx is where an expression is evaluated: a file, a class and function, and the instance
@@ -497,13 +498,19 @@ func (e *evaluator) name(n string, c *ctx) []aval {
 		}
 		// A local whose value names itself (names = names or DEFAULTS) reads, there, the
 		// binding before it: the parameter or the global of that name.
-		if vals, ok := c.file.local(k, n, c.line); ok && !e.busy[busyLocal{c.file, c.inst, localKey{k, n}}] {
+		if as, ok := c.file.local(k, n, c.line); ok && !e.busy[busyLocal{c.file, c.inst, localKey{k, n}}] {
 			key := busyLocal{c.file, c.inst, localKey{k, n}}
 			e.busy[key] = true
 			defer delete(e.busy, key)
 			var out []aval
-			for _, v := range vals {
-				out = append(out, e.eval(v, c)...)
+			for _, a := range as {
+				ac := c
+				if c.line > 0 && a.Line != c.line { // its value is read where it is assigned
+					cp := *c
+					cp.line = a.Line
+					ac = &cp
+				}
+				out = append(out, e.eval(&a.Value, ac)...)
 			}
 			return limit(out)
 		}

@@ -42,11 +42,11 @@ type fileInfo struct {
 	library  bool // lib/charms/...: a charm library, the charm's own or vendored
 	vendored bool // lib/charms/<another charm>/...
 	test     bool
-	consts   map[string][]*pyextract.Value   // module-level name = value
-	imports  map[string]pyextract.Import     // local name -> import
-	classes  map[string]*classInfo           // by name
-	funcs    map[string]*pyextract.Symbol    // module functions
-	funcSyms map[funcKey]*pyextract.Symbol   // functions and methods
+	consts   map[string][]*pyextract.Value    // module-level name = value
+	imports  map[string]pyextract.Import      // local name -> import
+	classes  map[string]*classInfo            // by name
+	funcs    map[string]*pyextract.Symbol     // module functions
+	funcSyms map[funcKey]*pyextract.Symbol    // functions and methods
 	locals   map[localKey][]*pyextract.Assign // built on first use (local)
 }
 
@@ -192,11 +192,10 @@ func (fi *fileInfo) build() {
 // function assigns no such name). The file's locals are indexed on the first call: most
 // files never have a local evaluated.
 //
-// line > 0 is where the name is used: of the for loops binding the name, only the last one
-// that starts at or before line counts (two loops in one function reusing `relation`, one
-// over objects, the next over names). Other assignments all count: which branch ran is not
-// known.
-func (fi *fileInfo) local(k funcKey, name string, line int) (vals []*pyextract.Value, ok bool) {
+// line > 0 is where the name is used: when for loops binding the name contain that line, only
+// the innermost one counts (two loops in one function reusing `relation`, one over objects,
+// the next over names). Otherwise every assignment counts: which branch ran is not known.
+func (fi *fileInfo) local(k funcKey, name string, line int) (as []*pyextract.Assign, ok bool) {
 	if fi.locals == nil {
 		fi.locals = map[localKey][]*pyextract.Assign{}
 		for i := range fi.Facts.Assigns {
@@ -207,22 +206,24 @@ func (fi *fileInfo) local(k funcKey, name string, line int) (vals []*pyextract.V
 			}
 		}
 	}
-	as, ok := fi.locals[localKey{k, name}]
-	loop := 0 // line of the loop binding that counts
+	all, ok := fi.locals[localKey{k, name}]
+	loop := 0 // first line of the innermost loop around line binding the name
 	if line > 0 {
-		for _, a := range as {
-			if a.Loop && a.Line <= line {
+		for _, a := range all {
+			if a.LoopEnd > 0 && a.Line <= line && line <= a.LoopEnd {
 				loop = max(loop, a.Line)
 			}
 		}
 	}
-	for _, a := range as {
-		if loop > 0 && a.Loop && a.Line != loop {
-			continue
-		}
-		vals = append(vals, &a.Value)
+	if loop == 0 {
+		return all, ok
 	}
-	return vals, ok
+	for _, a := range all {
+		if a.LoopEnd > 0 && a.Line == loop {
+			as = append(as, a)
+		}
+	}
+	return as, ok
 }
 
 // charmOf returns the charm whose directory holds p (the deepest), or -1.

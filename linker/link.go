@@ -40,6 +40,7 @@ type site struct {
 	fn     string
 	line   int
 	cond   bool
+	loop   bool // in the body of a loop over something not literal (Scope.InLoop)
 	value  *pyextract.Value
 	target *classInfo
 }
@@ -221,7 +222,7 @@ func (l *charmLinker) collectSites() {
 			if v.Kind != pyextract.ValCall || len(v.Chain) == 0 {
 				return
 			}
-			s := &site{file: fi, cls: fi.classes[sc.Class], fn: sc.Func, line: sc.Line, cond: sc.Conditional, value: v}
+			s := &site{file: fi, cls: fi.classes[sc.Class], fn: sc.Func, line: sc.Line, cond: sc.Conditional, loop: sc.InLoop, value: v}
 			l.calls[lastName(v.Chain)] = append(l.calls[lastName(v.Chain)], s)
 			if !isUpper(lastName(v.Chain)) || builtinCall(v.Chain) {
 				return
@@ -275,8 +276,13 @@ func (l *charmLinker) instancesOf(cls *classInfo) []*instance {
 		for _, c := range l.contexts(s.file, s.cls, s.fn) {
 			if len(out) < maxInstances {
 				in := &instance{cls: s.target, call: s.value, at: c}
-				if s.cond {
+				// built under a condition by the charm's own code; one object per element of a
+				// loop (for rel in RELATIONS: Helper(self, rel)) is built whenever the loop runs
+				if s.cond && !s.loop && !s.file.vendored {
 					in.condAt = s.file.Path + ":" + strconv.Itoa(s.line)
+					if s.target != nil {
+						in.condCls = s.target.name
+					}
 				}
 				out = append(out, in)
 			}
@@ -401,9 +407,9 @@ func (l *charmLinker) observe(fi *fileInfo, o *pyextract.Observe, c *ctx) {
 		l.find(FindMissingHandler, missing, siteAt(fi, o.Scope, "", ""))
 	}
 	at := siteAt(fi, o.Scope, ViaObserve, o.Event.String())
-	cond := o.Conditional // of the event being linked
-	loose := false        // of the event being linked
-	builtAt := ""         // of the event being linked: where its observer was built under a condition
+	cond := o.Conditional       // of the event being linked
+	loose := false              // of the event being linked
+	builtAt, builtCls := "", "" // of the event being linked: where its observer was built under a condition, and what
 	add := func(kind, name, event, via string) {
 		if h == nil {
 			return
@@ -415,7 +421,7 @@ func (l *charmLinker) observe(fi *fileInfo, o *pyextract.Observe, c *ctx) {
 		it := l.iface(kind, name)
 		it.Handlers = append(it.Handlers, Handler{
 			Event: event, Symbol: h.Name, File: h.file.Path, Line: h.Line, Via: via,
-			ObserveFile: fi.Path, ObserveLine: o.Line, Conditional: cond, BuiltAt: builtAt, Loose: loose, Vendored: fi.vendored,
+			ObserveFile: fi.Path, ObserveLine: o.Line, Conditional: cond, BuiltAt: builtAt, BuiltClass: builtCls, Loose: loose, Vendored: fi.vendored,
 		})
 	}
 	oc := *c
@@ -426,7 +432,7 @@ func (l *charmLinker) observe(fi *fileInfo, o *pyextract.Observe, c *ctx) {
 		// for name in self.model.relations: observe(self.on[name]...)) is observed whenever
 		// the loop runs, and the linker has read that it is not empty; a condition inside
 		// such a loop picks among its elements (dispatch), and is not reported either.
-		builtAt = c.builtUnderCondition()
+		builtAt, builtCls = c.builtUnderCondition()
 		cond = o.Conditional && !(o.InLoop && ev.loose) || builtAt != ""
 		switch ev.kind {
 		case aEvent:

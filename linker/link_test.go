@@ -1430,3 +1430,95 @@ class ReuseCharm(ops.CharmBase):
 		t.Errorf("unresolved %+v", res.Unresolved)
 	}
 }
+
+func TestLoopBindingsAndComprehensions(t *testing.T) {
+	// A comprehension's variable does not outlive it; a nested loop that ended does not rebind
+	// its outer loop's name for the calls after it; a local keeps the binding it was assigned
+	// under.
+	c := charm("loops", ".", "relation:a", "relation:b", "relation:c", "relation:peer-certs")
+	res := Link(Input{Charms: []charmyaml.Charm{c}, Files: files{
+		"src/charm.py": `
+import ops
+from tls import Requires
+
+class LoopsCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.peer = Requires(self, "peer-certs")
+        for relation in [self.peer]:
+            events = relation.on
+        for relation in ["a"]:
+            active = [relation for relation in self.model.relations[relation]]
+            self.framework.observe(self.on[relation].relation_changed, self._on_changed)
+        for name in ["b", "c"]:
+            if name:
+                for name in ["zzz"]:
+                    pass
+            self.framework.observe(self.on[name].relation_joined, self._on_changed)
+        self.framework.observe(events.certificate_available, self._on_available)
+
+    def _on_changed(self, event):
+        pass
+
+    def _on_available(self, event):
+        pass
+`,
+	}.parse()})
+	cl := res.Charms[0]
+	expect(t, "a", handlers(cl, KindRelation, "a"), "relation_changed>LoopsCharm._on_changed[on-index]")
+	expect(t, "b", handlers(cl, KindRelation, "b"), "relation_joined>LoopsCharm._on_changed[on-index]")
+	expect(t, "c", handlers(cl, KindRelation, "c"), "relation_joined>LoopsCharm._on_changed[on-index]")
+	expect(t, "peer-certs", handlers(cl, KindRelation, "peer-certs"), "certificate_available>LoopsCharm._on_available[library]")
+}
+
+func TestBuiltUnderCondition(t *testing.T) {
+	// A helper built after an early return registers its handlers only then: they are
+	// conditional, BuiltAt names the construction and BuiltClass the class built there (the
+	// outer object, when it builds the one that observes). One built per element of a loop
+	// is not conditional.
+	c := charm("built", ".", "relation:db", "relation:web", "relation:x", "relation:y")
+	res := Link(Input{Charms: []charmyaml.Charm{c}, Files: files{
+		"src/helpers.py": `
+import ops
+
+class Inner(ops.Object):
+    def __init__(self, charm, name):
+        super().__init__(charm, name)
+        self.framework.observe(charm.on[name].relation_changed, self._on_changed)
+
+    def _on_changed(self, event):
+        pass
+
+class Outer(ops.Object):
+    def __init__(self, charm):
+        super().__init__(charm, "outer")
+        self.inner = Inner(charm, "web")
+`,
+		"src/charm.py": `
+import ops
+from helpers import Inner, Outer
+
+class BuiltCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.loops = [Inner(self, name) for name in ["x"]]
+        for name in ["y"]:
+            Inner(self, name)
+        if not self.unit.is_leader():
+            return
+        self.db = Inner(self, "db")
+        self.outer = Outer(self)
+`,
+	}.parse()})
+	cl := res.Charms[0]
+	at := func(name string) string {
+		var out []string
+		for _, h := range iface(cl, KindRelation, name).Handlers {
+			out = append(out, fmt.Sprintf("%v %s %s", h.Conditional, h.BuiltAt, h.BuiltClass))
+		}
+		return strings.Join(out, "; ")
+	}
+	expect(t, "db", at("db"), "true src/charm.py:12 Inner")
+	expect(t, "web", at("web"), "true src/charm.py:13 Outer")
+	expect(t, "y", at("y"), "false  ")
+}

@@ -374,9 +374,9 @@ func (l *charmLinker) paramsObject(fi *fileInfo, k *pyextract.KeyAccess) bool {
 	if len(k.Object) != 1 {
 		return false
 	}
-	vals, _ := fi.local(funcKey{k.Class, k.Func}, k.Object[0].Name, k.Line)
-	for _, v := range vals {
-		if v.Kind == pyextract.ValChain && lastName(v.Chain) == "params" {
+	as, _ := fi.local(funcKey{k.Class, k.Func}, k.Object[0].Name, k.Line)
+	for _, a := range as {
+		if v := &a.Value; v.Kind == pyextract.ValChain && lastName(v.Chain) == "params" {
 			return true
 		}
 	}

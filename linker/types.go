@@ -172,9 +172,11 @@ type Handler struct {
 	ObserveFile string `json:"observe_file,omitempty"`
 	ObserveLine int    `json:"observe_line,omitempty"`
 	Conditional bool   `json:"conditional,omitempty"`
-	// BuiltAt is "file:line" where the helper or library object whose code observes the event
-	// is built under a condition, when that is why the handler is Conditional.
-	BuiltAt string `json:"built_at,omitempty"`
+	// BuiltAt is "file:line" where the charm's own code builds, under a condition, the helper
+	// or library object whose code observes the event (that is why the handler is
+	// Conditional); BuiltClass is the class it builds there.
+	BuiltAt    string `json:"built_at,omitempty"`
+	BuiltClass string `json:"built_class,omitempty"`
 	// Loose is true when the event came from a collection a loop runs over (for name in
 	// self.model.relations: observe(self.on[name].relation_departed, …)): a catch-all that
 	// handles this interface among others.
@@ -192,15 +194,13 @@ type Site struct {
 	Via    string `json:"via,omitempty"`
 	// Detail is, for config and param reads, how the value was read: "index" (x["k"]),
 	// "typed-index" (x["k"] on a typed config, which cannot raise KeyError), "get"
-	// (x.get("k")) or "attr" (typed config class attribute); for unresolved sites,
+	// (x.get("k")), "all" (x.items(), dict(x): every option, loosely) or "attr" (typed config
+	// class attribute); for unresolved sites,
 	// the expression as written.
 	Detail string `json:"detail,omitempty"`
 	// Key is, for action parameter reads, the parameter read.
 	Key         string `json:"key,omitempty"`
 	Conditional bool   `json:"conditional,omitempty"`
-	// BuiltAt is "file:line" where the helper or library object whose code observes the event
-	// is built under a condition, when that is why the handler is Conditional.
-	BuiltAt string `json:"built_at,omitempty"`
 	// Loose marks a config read whose key is one of several names the expression may take
 	// (a loop over the options, an alternative): the site may never read this one with it.
 	Loose bool `json:"loose,omitempty"`

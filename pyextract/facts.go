@@ -382,7 +382,7 @@ func (w *factWalker) visit(f factFrame) {
 		return
 	case fkForIn: // a comprehension's for clause: its names, as a loop's
 		if left, right := t.child(i, fLeft), t.child(i, fRight); f.fn != nil && left >= 0 && right >= 0 {
-			w.elements(f, i, left, right)
+			w.elements(f, i, left, right, 0)
 		}
 	}
 	w.pushChildren(f, i, condInherit, 0)
@@ -414,10 +414,10 @@ func (w *factWalker) visitFor(f factFrame) {
 	case literal && t.kind(left) == kIdentifier:
 		target := Chain{{Name: t.text(left)}}
 		for _, v := range elems {
-			w.out.Assigns = append(w.out.Assigns, Assign{Scope: w.scope(f, i), Target: target, Value: v, Loop: true})
+			w.out.Assigns = append(w.out.Assigns, Assign{Scope: w.scope(f, i), Target: target, Value: v, LoopEnd: int(t.nodes[i].endRow) + 1})
 		}
 	case f.fn != nil:
-		w.elements(f, i, left, right)
+		w.elements(f, i, left, right, int(t.nodes[i].endRow)+1)
 	}
 	base := len(w.stack)
 	for c := range t.children(i) {
@@ -434,8 +434,9 @@ func (w *factWalker) visitFor(f factFrame) {
 }
 
 // elements records one ValElem Assign per name of the target left of the for loop or
-// comprehension clause i over right.
-func (w *factWalker) elements(f factFrame, i, left, right int32) {
+// comprehension clause i over right; loopEnd is the last line of a for statement (0 for a
+// comprehension, whose variable does not outlive it).
+func (w *factWalker) elements(f factFrame, i, left, right int32, loopEnd int) {
 	t := w.t
 	iter := t.value(right, 0)
 	if iter.Kind == ValOther {
@@ -443,7 +444,7 @@ func (w *factWalker) elements(f factFrame, i, left, right int32) {
 	}
 	elem := func(name int32, pos int) {
 		w.out.Assigns = append(w.out.Assigns, Assign{Scope: w.scope(f, i), Target: Chain{{Name: t.text(name)}},
-			Value: Value{Kind: ValElem, Args: []Value{iter}, Pos: pos}, Loop: true})
+			Value: Value{Kind: ValElem, Args: []Value{iter}, Pos: pos}, LoopEnd: loopEnd})
 	}
 	if t.kind(left) == kIdentifier {
 		elem(left, 0)

@@ -47,7 +47,7 @@ type File struct {
 // Symbol is one definition.
 type Symbol struct {
 	Name      string `json:"name,omitempty"`      // "Class", "func", "CONST", or "Class.method" for methods
-	Kind      string `json:"kind,omitempty"`      // KindClass, KindFunction, KindMethod, KindConstant
+	Kind      string `json:"kind,omitempty"`      // KindClass, KindFunction, KindMethod, KindConstant, KindField
 	Qualifier string `json:"qualifier,omitempty"` // the enclosing class for methods and nested classes, else ""
 	Line      int    `json:"line,omitempty"`      // 1-based line of the `def`/`class`/assignment
 	EndLine   int    `json:"end_line,omitempty"`
@@ -181,9 +181,10 @@ type Assign struct {
 	Target     Chain  `json:"target"`
 	Value      Value  `json:"value"`
 	Annotation string `json:"annotation,omitempty"`
-	// Loop marks the binding of a for loop's target (ValElem, or one element of a literal
-	// sequence the loop runs over): a later loop reusing the name rebinds it.
-	Loop bool `json:"loop,omitempty"`
+	// LoopEnd is, for the binding of a for statement's target (ValElem, or one element of a
+	// literal sequence the loop runs over), the loop's last line: inside Line..LoopEnd the name
+	// is this loop's element, even when another loop of the function reuses it.
+	LoopEnd int `json:"loop_end,omitempty"`
 }
 
 // Call is a call that is not itself an observe call and is either a lookup (callee's last

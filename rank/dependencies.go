@@ -123,6 +123,20 @@ func lift(targets []int, lead float64, sig string, score []float64, mul func(int
 	}
 }
 
+// partKeyWords are the (stemmed) words of craft-parts' and charmcraft's own part keys and
+// plugin names: every part's words hold them, so they name no tool ("Update grafana dashboard
+// plugin list" is not about the build).
+var partKeyWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`plugin plugins source sources type build packages package snaps snap stage prime
+		override pull after charm charms binary python requirements requirement entrypoint strict dependencies organize
+		environment files file extra paths path include exclude venv poetry uv export args deps tag branch commit depth
+		subdir checksum submodules permissions parts part default craftctl nil dump reactive bundle`) {
+		m[stem(w)] = true
+	}
+	return m
+}()
+
 // Tool updates. "chore: update rust version" and "Fixes for 'cant find rust compiler' error
 // and ops-scenario package update" bump a tool the charm's build installs without saying
 // "dependency": the tool is named only in charmcraft.yaml's build parts (rustup, rustc), not in
@@ -146,7 +160,7 @@ func (r *ranker) toolTargets() []int {
 				continue // a number, a ticket's
 			}
 			generic := func(x string) bool { return stem(x) == w }
-			if !slices.ContainsFunc(dependencyVerbs, generic) && !slices.ContainsFunc(dependencyWords, generic) &&
+			if !slices.ContainsFunc(dependencyVerbs, generic) && !slices.ContainsFunc(dependencyWords, generic) && !partKeyWords[w] &&
 				!slices.ContainsFunc(workloadWords, generic) &&
 				!slices.ContainsFunc(buildWords, generic) && !slices.ContainsFunc(workloadVerbs, generic) && len(w) > 2 {
 				names[w] = true

@@ -611,7 +611,7 @@ func TestToolUpdate(t *testing.T) {
 	rank := func(text string) Result {
 		in := demoCharm()
 		in.Charms[0].Parts = []charmyaml.Part{{Name: "charm", Plugin: "poetry",
-			Words: []string{"override-pull", "build-packages", "rustup", "rust", "version", "database", "config", "dependencies"},
+			Words: []string{"override-pull", "build-packages", "rustup", "rust", "version", "database", "config", "dependencies", "plugin", "charm-binary-python-packages"},
 			Pos:   charmyaml.Pos{File: "charmcraft.yaml", Line: 20}}}
 		in.Mentions = []string{text}
 		return Rank(in)
@@ -622,7 +622,8 @@ func TestToolUpdate(t *testing.T) {
 		}
 	}
 	for _, text := range []string{"update database version", "Merge pull request #12 from canonical/update-status",
-		"fix rust version check", "update config defaults", "Update Go dependencies"} {
+		"fix rust version check", "update config defaults", "Update Go dependencies", "Update grafana dashboard plugin list",
+		"update binary path for the server"} {
 		if f := fileOf(t, rank(text), "charmcraft.yaml"); hasSignal(f, SigDependencyUpdate) {
 			t.Errorf("%q: charmcraft.yaml lifted: %+v", text, f.Signals)
 		}

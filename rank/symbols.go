@@ -275,8 +275,8 @@ func (r *ranker) usedByCharm() map[int]bool {
 			continue
 		}
 		for _, id := range r.refIDs[i] {
-			if id >= 0 {
-				r.charmRefs[id] = true
+			if id >= 0 && !slices.ContainsFunc(r.info[id].defs, func(d int) bool { return r.nodes[d].class != ClassLib }) {
+				r.charmRefs[id] = true // (a name the charm defines itself is its own)
 			}
 		}
 	}

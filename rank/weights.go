@@ -268,8 +268,8 @@ const (
 	KindMethodWeight   = 1.0
 	KindConstantWeight = 0.5 // constants matter when referenced, which RefBoost rewards
 	// KindFieldWeight is for a class body's fields (a dataclass's, a pydantic model's, a class
-	// of names' PEERS = "peers"): below the class's methods, shown when there is room or when
-	// referenced.
+	// of names' PEERS = "peers"): below the class's methods, shown when there is room (fields
+	// take no part in the reference graph, so no flow reaches them).
 	KindFieldWeight = 0.4
 	// ExceptionClassWeight multiplies exception classes (named *Error/*Exception or derived
 	// from one): one-line definitions with no API, however often they are raised.

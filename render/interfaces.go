@@ -66,8 +66,8 @@ func ifaceKindText(b *strings.Builder, group []linker.Interface) {
 					tags += " (built at " + ifaceLoc(pathOf(h.BuiltAt)) + ")"
 				}
 			}
-			// A handler observed twice for one event (two observe calls) is one row here; the
-			// JSON keeps both observe sites. (ops runs it once: the second notice is a duplicate.)
+			// A handler observed twice for one event (two observe calls) is one row, here and in
+			// the JSON. (ops runs it once: the second notice is a duplicate.)
 			line := fmt.Sprintf("      handler %s (%s) %s [%s]\n", safetext.Line(h.Symbol), safetext.Line(h.Event), ifaceLoc(h.File, h.Line), tags)
 			if !seen[line] {
 				b.WriteString(line)

@@ -78,9 +78,9 @@ func Discover(root string, scopes []string) (Discovered, error) {
 		if tracked == nil {
 			tracked = loadTracked(realRoot)
 		}
-		if tracked.noIndex && charmLibPath(realRoot, rel, parts, dir) {
-			// no index to ask: charm libraries are committed (charmcraft fetch-lib), so the
-			// template's "lib/" line does not hide lib/charms/ of an exported tree
+		if tracked.noIndex && !tracked.inRepo && charmLibPath(realRoot, rel, parts, dir) {
+			// no repository to ask: charm libraries are committed (charmcraft fetch-lib), so
+			// the template's "lib/" line does not hide lib/charms/ of an exported tree
 			return false
 		}
 		return !tracked.has(rel, dir)
@@ -251,6 +251,18 @@ func unwrapPathErr(err error) error {
 	return err
 }
 
+// insideRepo reports a .git in a folder above dir.
+func insideRepo(dir string) bool {
+	for d := filepath.Dir(dir); ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return true
+		}
+		if p := filepath.Dir(d); p == d {
+			return false
+		}
+	}
+}
+
 // charmLibPath reports a path of charm libraries: under a lib/charms/ folder, or a lib/ or
 // lib/charms/ folder holding them.
 func charmLibPath(realRoot, rel string, parts []string, dir bool) bool {
@@ -267,10 +279,11 @@ func charmLibPath(realRoot, rel string, parts []string, dir bool) bool {
 }
 
 // trackedSet holds the files git tracks under the root (root-relative) and their folders.
-// noIndex says no git index was read (a tree exported from git, an unpacked archive).
+// noIndex says no git index was read at the root; inRepo that a folder above the root has a
+// .git (the root is a folder of a repository: its .gitignore lines apply as written).
 type trackedSet struct {
-	files, dirs map[string]bool
-	noIndex     bool
+	files, dirs     map[string]bool
+	noIndex, inRepo bool
 }
 
 func (t *trackedSet) has(rel string, dir bool) bool {
@@ -287,7 +300,8 @@ const maxIndexBytes = 64 << 20
 // there, or a .git file pointing at one ("gitdir: ...", worktrees and submodules). A root
 // inside a repository (a charm folder of a monorepo, or a test fixture) is not looked above:
 // its .gitignore files apply as written. Without a repository, or with an index it cannot
-// read, nothing is tracked and .gitignore applies to every file.
+// read, nothing is tracked and .gitignore applies to every file, except (in a tree that is in
+// no repository at all) to charm libraries: see charmLibPath.
 func loadTracked(realRoot string) (t *trackedSet) {
 	none := func() *trackedSet {
 		return &trackedSet{files: map[string]bool{}, dirs: map[string]bool{}, noIndex: true}
@@ -303,6 +317,7 @@ func loadTracked(realRoot string) (t *trackedSet) {
 	fi, err := os.Lstat(g)
 	switch {
 	case err != nil:
+		t.inRepo = insideRepo(realRoot)
 		return t
 	case fi.IsDir():
 		gitDir = g
@@ -317,6 +332,7 @@ func loadTracked(realRoot string) (t *trackedSet) {
 		}
 	}
 	if gitDir == "" {
+		t.inRepo = insideRepo(realRoot)
 		return t
 	}
 	f, err := os.Open(filepath.Join(gitDir, "index"))

@@ -74,3 +74,25 @@ func TestTrackedFilesAreNotGitignored(t *testing.T) {
 		t.Errorf("corrupt index: Python = %v (%v), want the charm libraries and src/charm.py", d.Python, err)
 	}
 }
+
+// TestCharmFolderOfRepositoryKeepsGitignore: a root that is a folder of a repository (its
+// .git above the root, not read) reads .gitignore as written, charm libraries included: only
+// a tree in no repository at all maps lib/charms/ under the template's "lib/" line.
+func TestCharmFolderOfRepositoryKeepsGitignore(t *testing.T) {
+	top := writeTree(t, map[string]string{
+		"charms/a/metadata.yaml":                smallCharm,
+		"charms/a/src/charm.py":                 smallPy,
+		"charms/a/.gitignore":                   "lib/\n",
+		"charms/a/lib/charms/other/v0/other.py": "X = 1\n",
+	})
+	if err := os.MkdirAll(filepath.Join(top, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	d, err := Discover(filepath.Join(top, "charms", "a"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"src/charm.py"}; !slices.Equal(d.Python, want) {
+		t.Errorf("Python = %v, want %v", d.Python, want)
+	}
+}
