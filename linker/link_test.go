@@ -1387,10 +1387,12 @@ class TypedCharm(TypedCharmBase[CharmConfig]):
     def _on_config_changed(self, event):
         level = self.config["log-level"]
         port = self.model.config["port"]
+        raw = self.model.config
+        port = raw["port"]
 `,
 	})
 	expect(t, "log-level", reads(cl, KindConfig, "log-level"), "src/charm.py:13/config-read/typed-index")
-	expect(t, "port", reads(cl, KindConfig, "port"), "src/charm.py:14/config-read/index")
+	expect(t, "port", reads(cl, KindConfig, "port"), "src/charm.py:14/config-read/index src/charm.py:16/config-read/index")
 }
 
 func TestReusedLoopVariable(t *testing.T) {

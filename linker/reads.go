@@ -196,7 +196,7 @@ func (l *charmLinker) isConfig(fi *fileInfo, sc pyextract.Scope, obj pyextract.C
 
 func (l *charmLinker) configKey(fi *fileInfo, k *pyextract.KeyAccess) {
 	at := siteAt(fi, k.Scope, ViaConfig, k.Via)
-	if k.Via == "index" && l.typedConfig() && !slices.ContainsFunc(k.Object, func(s pyextract.Step) bool { return s.Name == "model" }) {
+	if k.Via == "index" && l.typedConfig() && !rawConfig(fi, k) {
 		// config["x"] on a typed config (TypedCharmBase's self.config, a pydantic model whose
 		// __getitem__ reads the field): an unset option is the field's default, not KeyError
 		at.Detail = "typed-index"
@@ -259,6 +259,22 @@ func (l *charmLinker) configKey(fi *fileInfo, k *pyextract.KeyAccess) {
 			l.unresolvedKey(fi, at, k)
 		}
 	}
+}
+
+// rawConfig reports a key read on the model's ConfigData (self.model.config[...], or a local
+// assigned it: raw = self.model.config), not on the charm's config property.
+func rawConfig(fi *fileInfo, k *pyextract.KeyAccess) bool {
+	hasModel := func(c pyextract.Chain) bool {
+		return slices.ContainsFunc(c, func(s pyextract.Step) bool { return s.Name == "model" })
+	}
+	if hasModel(k.Object) {
+		return true
+	}
+	if len(k.Object) == 1 {
+		as, _ := fi.local(funcKey{k.Class, k.Func}, k.Object[0].Name, k.Line)
+		return slices.ContainsFunc(as, func(a *pyextract.Assign) bool { return hasModel(a.Value.Chain) })
+	}
+	return false
 }
 
 // typedConfig reports a charm class whose config is typed: it sets config_type
