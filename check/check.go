@@ -35,7 +35,6 @@ package check
 import (
 	"cmp"
 	"fmt"
-	"maps"
 	"path"
 	"slices"
 	"strconv"
@@ -135,34 +134,33 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 		if cl.NoCode { // no charm class: a unit test's fixture YAML, say; nothing could handle anything
 			continue
 		}
-		built := map[string][]string{}  // construction site → what its object's handlers handle
-		builtCls := map[string]string{} // construction site → the class of its handlers
+		type construction struct {
+			file string
+			line int
+		}
+		built := map[construction][]string{}  // what its object's handlers handle
+		builtCls := map[construction]string{} // the class built there
 		for _, in := range cl.Interfaces {
 			checkInterface(byDir[cl.Dir], in, dynamic[cl.Dir][in.Kind], add)
 			for _, h := range in.Handlers {
-				if h.BuiltAt != "" { // the charm's own code builds it (a library's object too)
-					if builtCls[h.BuiltAt] == "" {
-						builtCls[h.BuiltAt] = h.BuiltClass
+				if h.BuiltFile != "" { // the charm's own code builds it (a library's object too)
+					at := construction{h.BuiltFile, h.BuiltLine}
+					if builtCls[at] == "" {
+						builtCls[at] = h.BuiltClass
 					}
-					if w := fmt.Sprintf("%s %q", in.Kind, in.Name); !slices.Contains(built[h.BuiltAt], w) {
-						built[h.BuiltAt] = append(built[h.BuiltAt], w)
+					if w := fmt.Sprintf("%s %q", in.Kind, in.Name); !slices.Contains(built[at], w) {
+						built[at] = append(built[at], w)
 					}
 				}
 			}
 		}
-		for _, at := range slices.Sorted(maps.Keys(built)) {
-			file, line := at, 0
-			if i := strings.LastIndexByte(at, ':'); i > 0 {
-				if n, err := strconv.Atoi(at[i+1:]); err == nil {
-					file, line = at[:i], n
-				}
-			}
-			what := built[at]
+		for at, what := range built { // the report is sorted below
 			more := ""
 			if len(what) > 4 {
 				what, more = what[:4], fmt.Sprintf(" and %d more", len(what)-4)
 			}
-			add(Diagnostic{Rule: RuleHandlerConditional, Severity: SeverityInfo, File: file, Line: line, Subject: at,
+			add(Diagnostic{Rule: RuleHandlerConditional, Severity: SeverityInfo, File: at.file, Line: at.line,
+				Subject: at.file + ":" + strconv.Itoa(at.line),
 				Message: fmt.Sprintf("%s is built here only under a condition: its handlers of %s%s are registered only then",
 					cmp.Or(builtCls[at], "an object"), strings.Join(what, ", "), more)})
 		}
@@ -231,7 +229,7 @@ func checkInterface(decl *charmyaml.Charm, in linker.Interface, dynamic int, add
 	for _, h := range in.Handlers {
 		// a handler conditional only because its object is built under a condition is
 		// reported once, at the construction (Run)
-		if h.Conditional && !h.Vendored && h.BuiltAt == "" {
+		if h.Conditional && !h.Vendored && h.BuiltFile == "" {
 			file, line := cmp.Or(h.ObserveFile, h.File), h.Line
 			if h.ObserveFile != "" {
 				line = h.ObserveLine

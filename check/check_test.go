@@ -522,7 +522,7 @@ func TestConditionalConstructionReportedOnce(t *testing.T) {
 		{Name: "db", Pos: charmyaml.Pos{File: "metadata.yaml", Line: 5}}, {Name: "web", Pos: charmyaml.Pos{File: "metadata.yaml", Line: 8}}}}
 	built := func(event string, line int) linker.Handler {
 		return linker.Handler{Event: event, Symbol: "Provider._on_" + event, File: "src/provider.py", Line: line, Via: linker.ViaHelper,
-			ObserveFile: "src/provider.py", ObserveLine: 10, Conditional: true, BuiltAt: "src/charm.py:40", BuiltClass: "Provider"}
+			ObserveFile: "src/provider.py", ObserveLine: 10, Conditional: true, BuiltFile: "src/charm.py", BuiltLine: 40, BuiltClass: "Provider"}
 	}
 	links := linker.Result{Charms: []linker.CharmLinks{{Name: "a", Dir: ".", Interfaces: []linker.Interface{
 		{Kind: linker.KindRelation, Name: "db", File: "metadata.yaml", Line: 5, Handlers: []linker.Handler{

@@ -70,22 +70,21 @@ type instance struct {
 	cls  *classInfo // nil when the class is not in the tree
 	call *pyextract.Value
 	at   *ctx // where the call is evaluated
-	// condAt is "file:line" of the construction when it runs only under a condition (after
-	// an early return in the charm's __init__): what the object observes is observed only then.
-	condAt  string
-	condCls string // the class built there
+	// cond is the construction when it runs only under a condition (after an early return in
+	// the charm's __init__): what the object observes is observed only then. Nil otherwise.
+	cond *site
 }
 
-// builtUnderCondition returns where the object of c, or one that built it, was built under a
-// condition ("src/charm.py:40") and the class built there, or "".
-func (c *ctx) builtUnderCondition() (at, cls string) {
+// builtUnderCondition returns the construction of the object of c, or of one that built it,
+// that runs only under a condition, or nil.
+func (c *ctx) builtUnderCondition() *site {
 	for k := 0; c != nil && c.inst != nil && k < maxDepth; k++ {
-		if c.inst.condAt != "" {
-			return c.inst.condAt, c.inst.condCls
+		if c.inst.cond != nil {
+			return c.inst.cond
 		}
 		c = c.inst.at
 	}
-	return "", ""
+	return nil
 }
 
 // ctx is where an expression is evaluated: a file, a class and function, and the instance

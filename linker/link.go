@@ -3,7 +3,6 @@ package linker
 import (
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/cantrip-dev/charmcraft-map/charmyaml"
@@ -279,10 +278,7 @@ func (l *charmLinker) instancesOf(cls *classInfo) []*instance {
 				// built under a condition by the charm's own code; one object per element of a
 				// loop (for rel in RELATIONS: Helper(self, rel)) is built whenever the loop runs
 				if s.cond && !s.loop && !s.file.vendored {
-					in.condAt = s.file.Path + ":" + strconv.Itoa(s.line)
-					if s.target != nil {
-						in.condCls = s.target.name
-					}
+					in.cond = s
 				}
 				out = append(out, in)
 			}
@@ -407,9 +403,18 @@ func (l *charmLinker) observe(fi *fileInfo, o *pyextract.Observe, c *ctx) {
 		l.find(FindMissingHandler, missing, siteAt(fi, o.Scope, "", ""))
 	}
 	at := siteAt(fi, o.Scope, ViaObserve, o.Event.String())
-	cond := o.Conditional       // of the event being linked
-	loose := false              // of the event being linked
-	builtAt, builtCls := "", "" // of the event being linked: where its observer was built under a condition, and what
+	cond := o.Conditional // of the event being linked
+	loose := false        // of the event being linked
+	// where the object observing was built under a condition (nil: it was not)
+	built := c.builtUnderCondition()
+	var builtFile, builtClass string
+	var builtLine int
+	if built != nil {
+		builtFile, builtLine = built.file.Path, built.line
+		if built.target != nil {
+			builtClass = built.target.name
+		}
+	}
 	add := func(kind, name, event, via string) {
 		if h == nil {
 			return
@@ -421,7 +426,7 @@ func (l *charmLinker) observe(fi *fileInfo, o *pyextract.Observe, c *ctx) {
 		it := l.iface(kind, name)
 		it.Handlers = append(it.Handlers, Handler{
 			Event: event, Symbol: h.Name, File: h.file.Path, Line: h.Line, Via: via,
-			ObserveFile: fi.Path, ObserveLine: o.Line, Conditional: cond, BuiltAt: builtAt, BuiltClass: builtCls, Loose: loose, Vendored: fi.vendored,
+			ObserveFile: fi.Path, ObserveLine: o.Line, Conditional: cond, BuiltFile: builtFile, BuiltLine: builtLine, BuiltClass: builtClass, Loose: loose, Vendored: fi.vendored,
 		})
 	}
 	oc := *c
@@ -432,8 +437,7 @@ func (l *charmLinker) observe(fi *fileInfo, o *pyextract.Observe, c *ctx) {
 		// for name in self.model.relations: observe(self.on[name]...)) is observed whenever
 		// the loop runs, and the linker has read that it is not empty; a condition inside
 		// such a loop picks among its elements (dispatch), and is not reported either.
-		builtAt, builtCls = c.builtUnderCondition()
-		cond = o.Conditional && !(o.InLoop && ev.loose) || builtAt != ""
+		cond = o.Conditional && !(o.InLoop && ev.loose) || built != nil
 		switch ev.kind {
 		case aEvent:
 			via := ev.via

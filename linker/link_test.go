@@ -1475,7 +1475,7 @@ class LoopsCharm(ops.CharmBase):
 
 func TestBuiltUnderCondition(t *testing.T) {
 	// A helper built after an early return registers its handlers only then: they are
-	// conditional, BuiltAt names the construction and BuiltClass the class built there (the
+	// conditional, BuiltFile and BuiltLine name the construction and BuiltClass the class built there (the
 	// outer object, when it builds the one that observes). One built per element of a loop
 	// is not conditional.
 	c := charm("built", ".", "relation:db", "relation:web", "relation:x", "relation:y")
@@ -1516,7 +1516,11 @@ class BuiltCharm(ops.CharmBase):
 	at := func(name string) string {
 		var out []string
 		for _, h := range iface(cl, KindRelation, name).Handlers {
-			out = append(out, fmt.Sprintf("%v %s %s", h.Conditional, h.BuiltAt, h.BuiltClass))
+			at := ""
+			if h.BuiltFile != "" {
+				at = fmt.Sprintf("%s:%d", h.BuiltFile, h.BuiltLine)
+			}
+			out = append(out, fmt.Sprintf("%v %s %s", h.Conditional, at, h.BuiltClass))
 		}
 		return strings.Join(out, "; ")
 	}

@@ -172,10 +172,11 @@ type Handler struct {
 	ObserveFile string `json:"observe_file,omitempty"`
 	ObserveLine int    `json:"observe_line,omitempty"`
 	Conditional bool   `json:"conditional,omitempty"`
-	// BuiltAt is "file:line" where the charm's own code builds, under a condition, the helper
-	// or library object whose code observes the event (that is why the handler is
-	// Conditional); BuiltClass is the class it builds there.
-	BuiltAt    string `json:"built_at,omitempty"`
+	// BuiltFile and BuiltLine are where the charm's own code builds, under a condition, the
+	// helper or library object whose code observes the event (that is why the handler is
+	// Conditional); BuiltClass is the class it builds there. BuiltFile is "" otherwise.
+	BuiltFile  string `json:"built_file,omitempty"`
+	BuiltLine  int    `json:"built_line,omitempty"`
 	BuiltClass string `json:"built_class,omitempty"`
 	// Loose is true when the event came from a collection a loop runs over (for name in
 	// self.model.relations: observe(self.on[name].relation_departed, …)): a catch-all that

@@ -62,8 +62,8 @@ func ifaceKindText(b *strings.Builder, group []linker.Interface) {
 			tags := h.Via
 			if h.Conditional {
 				tags += ", conditional"
-				if h.BuiltAt != "" {
-					tags += " (built at " + ifaceLoc(pathOf(h.BuiltAt)) + ")"
+				if h.BuiltFile != "" {
+					tags += " (built at " + ifaceLoc(h.BuiltFile, h.BuiltLine) + ")"
 				}
 			}
 			// A handler observed twice for one event (two observe calls) is one row, here and in
@@ -201,14 +201,4 @@ func InterfacesJSON(res linker.Result) ([]byte, error) {
 		return nil, err
 	}
 	return append(out, '\n'), nil
-}
-
-// pathOf splits "file:line" (linker Handler.BuiltAt).
-func pathOf(at string) (string, int) {
-	i := strings.LastIndexByte(at, ':')
-	if i < 0 {
-		return at, 0
-	}
-	n, _ := strconv.Atoi(at[i+1:])
-	return at[:i], n
 }
