@@ -58,6 +58,7 @@ type charmLinker struct {
 	calls      map[string][]*site     // every recorded call, by the callee's last name
 	insts      map[*classInfo][]*instance
 	building   map[*classInfo]bool   // classes whose instances are being collected
+	typed      *bool                 // typedConfig, once known
 	actions    map[scopeKey][]string // action handler -> the actions it handles
 	customOn   map[*classInfo]customEvents
 }

@@ -279,13 +279,16 @@ func rawConfig(fi *fileInfo, k *pyextract.KeyAccess) bool {
 
 // typedConfig reports a charm class whose config is typed: it sets config_type
 // (data_models' TypedCharmBase[CharmConfig]), so self.config is a model, not ConfigData.
+// Asked for every config[...] read, it is worked out once.
 func (l *charmLinker) typedConfig() bool {
-	for _, cl := range l.charmCls {
-		if _, ok := l.lookupClassAttr(cl, "config_type"); ok {
-			return true
-		}
+	if l.typed == nil {
+		typed := slices.ContainsFunc(l.charmCls, func(cl *classInfo) bool {
+			_, ok := l.lookupClassAttr(cl, "config_type")
+			return ok
+		})
+		l.typed = &typed
 	}
-	return false
+	return *l.typed
 }
 
 // configClasses are the typed config classes of the charm: the value of a charm class's

@@ -47,11 +47,19 @@ func (r *ranker) dependencyTargets() []int {
 	if len(names) == 0 {
 		return nil
 	}
+	return r.recipesNaming(names, true)
+}
+
+// recipesNaming returns the YAML files (not a test charm's: its build recipe is not what a
+// bump of the charm edits) with a build part whose words include one of names, and with
+// charmLibs also those with a `charm-libs:` entry whose library name does ("update dependency
+// tls_certificates_interface.tls_certificates to v4").
+func (r *ranker) recipesNaming(names map[string]bool, charmLibs bool) []int {
 	var out []int
 	add := func(file string, words []string) {
 		i, ok := r.byPath[cleanPath(file)]
 		if !ok || slices.Contains(out, i) || r.nodes[i].class == ClassTest {
-			return // a test charm's build recipe is not what a bump of the charm edits
+			return
 		}
 		if slices.ContainsFunc(words, func(w string) bool {
 			return slices.ContainsFunc(r.words.words(w), func(x string) bool { return names[x] })
@@ -63,8 +71,10 @@ func (r *ranker) dependencyTargets() []int {
 		for _, p := range ch.Parts {
 			add(p.File, p.Words)
 		}
-		for _, l := range ch.CharmLibs { // "update dependency tls_certificates_interface.tls_certificates to v4"
-			add(l.File, []string{l.Lib})
+		if charmLibs {
+			for _, l := range ch.CharmLibs {
+				add(l.File, []string{l.Lib})
+			}
 		}
 	}
 	return out
@@ -196,19 +206,5 @@ func (r *ranker) toolTargets() []int {
 	if len(names) == 0 {
 		return nil
 	}
-	var out []int
-	for _, ch := range r.in.Charms {
-		for _, p := range ch.Parts {
-			i, ok := r.byPath[cleanPath(p.File)]
-			if !ok || slices.Contains(out, i) || r.nodes[i].class == ClassTest {
-				continue
-			}
-			if slices.ContainsFunc(p.Words, func(w string) bool {
-				return slices.ContainsFunc(r.words.words(w), func(x string) bool { return names[x] })
-			}) {
-				out = append(out, i)
-			}
-		}
-	}
-	return out
+	return r.recipesNaming(names, false)
 }
