@@ -78,7 +78,7 @@ func Discover(root string, scopes []string) (Discovered, error) {
 		if tracked == nil {
 			tracked = loadTracked(realRoot)
 		}
-		if tracked.noIndex && !tracked.inRepo && charmLibPath(realRoot, rel, parts, dir) {
+		if tracked.unknown && charmLibPath(realRoot, rel, parts, dir) {
 			// no repository to ask: charm libraries are committed (charmcraft fetch-lib), so
 			// the template's "lib/" line does not hide lib/charms/ of an exported tree
 			return false
@@ -279,11 +279,12 @@ func charmLibPath(realRoot, rel string, parts []string, dir bool) bool {
 }
 
 // trackedSet holds the files git tracks under the root (root-relative) and their folders.
-// noIndex says no git index was read at the root; inRepo that a folder above the root has a
-// .git (the root is a folder of a repository: its .gitignore lines apply as written).
+// unknown says nothing tells what is tracked: no git index was read at the root, and no
+// folder above it has a .git (a root that is a folder of a repository reads its .gitignore
+// lines as written).
 type trackedSet struct {
-	files, dirs     map[string]bool
-	noIndex, inRepo bool
+	files, dirs map[string]bool
+	unknown     bool
 }
 
 func (t *trackedSet) has(rel string, dir bool) bool {
@@ -304,7 +305,7 @@ const maxIndexBytes = 64 << 20
 // no repository at all) to charm libraries: see charmLibPath.
 func loadTracked(realRoot string) (t *trackedSet) {
 	none := func() *trackedSet {
-		return &trackedSet{files: map[string]bool{}, dirs: map[string]bool{}, noIndex: true}
+		return &trackedSet{files: map[string]bool{}, dirs: map[string]bool{}, unknown: true}
 	}
 	t = none()
 	defer func() {
@@ -317,7 +318,7 @@ func loadTracked(realRoot string) (t *trackedSet) {
 	fi, err := os.Lstat(g)
 	switch {
 	case err != nil:
-		t.inRepo = insideRepo(realRoot)
+		t.unknown = !insideRepo(realRoot)
 		return t
 	case fi.IsDir():
 		gitDir = g
@@ -332,7 +333,7 @@ func loadTracked(realRoot string) (t *trackedSet) {
 		}
 	}
 	if gitDir == "" {
-		t.inRepo = insideRepo(realRoot)
+		t.unknown = !insideRepo(realRoot)
 		return t
 	}
 	f, err := os.Open(filepath.Join(gitDir, "index"))
@@ -347,7 +348,7 @@ func loadTracked(realRoot string) (t *trackedSet) {
 	if err := index.NewDecoder(bufio.NewReader(f)).Decode(&idx); err != nil {
 		return t
 	}
-	t.noIndex = false
+	t.unknown = false
 	for _, e := range idx.Entries {
 		t.files[e.Name] = true
 		for d := path.Dir(e.Name); d != "." && !t.dirs[d]; d = path.Dir(d) {
