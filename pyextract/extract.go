@@ -328,12 +328,12 @@ func (e *extractor) params(p int32) []Param {
 // constant records a module-level NAME = value whose NAME is constant-like.
 func (e *extractor) constant(stmt int32) {
 	t := &e.t
-	a := t.namedChild(stmt, 0)
-	if a < 0 || t.kind(a) != kAssignment {
+	a, left, ok := e.nameAssignment(stmt)
+	if !ok || !constantName(t.raw(left)) {
 		return
 	}
-	left, right := t.child(a, fLeft), t.child(a, fRight)
-	if left < 0 || right < 0 || t.kind(left) != kIdentifier || !constantName(t.raw(left)) {
+	right := t.child(a, fRight)
+	if right < 0 {
 		return
 	}
 	for t.kind(right) == kAssignment { // A = B = value
@@ -358,12 +358,8 @@ func (e *extractor) constant(stmt int32) {
 // dunders are Python's.
 func (e *extractor) field(stmt int32, qual string) {
 	t := &e.t
-	a := t.namedChild(stmt, 0)
-	if a < 0 || t.kind(a) != kAssignment {
-		return
-	}
-	left := t.child(a, fLeft)
-	if left < 0 || t.kind(left) != kIdentifier {
+	a, left, ok := e.nameAssignment(stmt)
+	if !ok {
 		return
 	}
 	name := t.raw(left)
@@ -375,6 +371,17 @@ func (e *extractor) field(stmt int32, qual string) {
 		Name: qual + "." + string(name), Qualifier: qual, Kind: KindField, Line: int(n.row) + 1, EndLine: int(n.endRow) + 1,
 		Signature: oneLine(t.raw(a), maxSignature),
 	})
+}
+
+// nameAssignment returns the assignment statement stmt holds and its target, when the target
+// is a plain name (NAME = value, name: T = value, name: T).
+func (e *extractor) nameAssignment(stmt int32) (a, left int32, ok bool) {
+	t := &e.t
+	if a = t.namedChild(stmt, 0); a < 0 || t.kind(a) != kAssignment {
+		return a, -1, false
+	}
+	left = t.child(a, fLeft)
+	return a, left, left >= 0 && t.kind(left) == kIdentifier
 }
 
 // constantName matches ^_?[A-Z][A-Z0-9_]*$.
