@@ -195,7 +195,7 @@ type Site struct {
 	Via    string `json:"via,omitempty"`
 	// Detail is, for config and param reads, how the value was read: "index" (x["k"]),
 	// "typed-index" (x["k"] on a typed config, which cannot raise KeyError), "get"
-	// (x.get("k")), "all" (x.items(), dict(x): every option, loosely) or "attr" (typed config
+	// (x.get("k")), "all" (x.items(), dict(x), f([x]), f(**x): every option, loosely) or "attr" (typed config
 	// class attribute); for unresolved sites,
 	// the expression as written.
 	Detail string `json:"detail,omitempty"`

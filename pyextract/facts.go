@@ -625,6 +625,14 @@ func (w *factWalker) visitCall(f factFrame) {
 				w.addKey(f, i, obj, -1, "all")
 			}
 		}
+		for a := range t.children(args) {
+			// [self.config], (self.config,), **self.config: the whole config handed on, in a
+			// container or unpacked, to code that may read any option (a pydantic model's
+			// validation); which ones is not known, so every option, as config.items() reads
+			if obj := w.handedOn(a, f); obj >= 0 {
+				w.addKey(f, i, obj, -1, "all")
+			}
+		}
 		if !f.noCall && w.callFact(fn, args, name) {
 			if v := t.value(i, 0); v.Kind == ValCall {
 				w.out.Calls = append(w.out.Calls, Call{Scope: w.scope(f, i), Value: v})
@@ -633,6 +641,25 @@ func (w *factWalker) visitCall(f factFrame) {
 	}
 	w.push(factFrame{i: args, class: f.class, fn: f.fn, flow: f.flow})
 	w.push(factFrame{i: fn, class: f.class, fn: f.fn, flow: f.flow, callee: true})
+}
+
+// handedOn returns the config object that argument a hands on whole inside a list or tuple
+// literal or unpacked with **, or -1.
+func (w *factWalker) handedOn(a int32, f factFrame) int32 {
+	t := w.t
+	switch t.kind(a) {
+	case kList, kTuple:
+		for c := range t.children(a) {
+			if k := t.kind(c); (k == kAttribute || k == kIdentifier) && w.keyedObject(c, f, false) {
+				return c
+			}
+		}
+	case kDictionarySplat:
+		if c := t.namedChild(a, 0); c >= 0 && w.keyedObject(c, f, false) {
+			return c
+		}
+	}
+	return -1
 }
 
 // callFact reports whether a call with this callee is recorded as a Call fact.

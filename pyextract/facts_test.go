@@ -1,6 +1,7 @@
 package pyextract
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -283,5 +284,31 @@ class H(Object):
 		if got := [2]bool{c.Conditional, c.InLoop}; got != want[name] {
 			t.Errorf("call %s (conditional, in loop) = %v, want %v", name, got, want[name])
 		}
+	}
+}
+
+// The whole config handed on inside a list or tuple literal, or unpacked with **, is a read of
+// every option (Via "all"), as config.items() is; an element that is not the config, a
+// dict literal's ** and the config as a plain argument (a Call fact the linker follows) are not.
+func TestFactsConfigHandedOn(t *testing.T) {
+	f := parseFacts(t, `
+class C(CharmBase):
+    def _on_config_changed(self, event):
+        validate([self.config])
+        validate((self.model.config, defaults))
+        Settings(**self._charm.config)
+        validate([self.unit, defaults])
+        merged = {**self.config}
+        validate(self.config)
+        for k, v in self.config.items():
+            pass
+`)
+	var keys []string
+	for _, k := range f.Keys {
+		keys = append(keys, fmt.Sprintf("%s[%s]%s:%d", k.Object, k.Key, k.Via, k.Line))
+	}
+	want := `self.config[]all:4|self.model.config[]all:5|self._charm.config[]all:6|self.config[]all:10`
+	if got := strings.Join(keys, "|"); got != want {
+		t.Errorf("keys = %s\nwant   %s", got, want)
 	}
 }

@@ -64,6 +64,9 @@ const (
 	kWhile
 	kDictionary
 	kPair
+	kList
+	kTuple
+	kDictionarySplat
 )
 
 // namedKinds maps the grammar's named node types to kinds.
@@ -114,6 +117,9 @@ var namedKinds = map[string]nodeKind{
 	"while_statement":          kWhile,
 	"dictionary":               kDictionary,
 	"pair":                     kPair,
+	"list":                     kList,
+	"tuple":                    kTuple,
+	"dictionary_splat":         kDictionarySplat,
 }
 
 // kinds is indexed by grammar symbol. Only named symbols get a kind, so the anonymous

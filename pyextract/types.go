@@ -214,7 +214,7 @@ type KeyAccess struct {
 	Scope
 	Object Chain  `json:"object"`
 	Key    Value  `json:"key"`
-	Via    string `json:"via"` // "index", "get", or "all" (x.items(), .keys(), .values(), dict(x): every key; Key is ValOther)
+	Via    string `json:"via"` // "index", "get", or "all" (x.items(), .keys(), .values(), dict(x), x handed on as f([x]), f((x, y)) or f(**x): every key; Key is ValOther)
 }
 
 // AttrRead is an attribute read on a chain ending in config/params/typed-config-like names,

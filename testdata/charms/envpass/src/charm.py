@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Charm for the tern relay daemon."""
 
+import os
 import subprocess
 
 import ops
 
 from environment import daemon_environment
+from proxy import proxy_environment
 from validate import REQUIRED, REQUIRED_KEYPAIR, REQUIRED_TOKEN, require
 
 
@@ -23,6 +25,8 @@ class TernCharm(ops.CharmBase):
             self.unit.status = ops.BlockedStatus(str(e))
             return
         env = daemon_environment(self.config)
+        # the charm's options first: any of them may set the proxy
+        env.update(proxy_environment([self.config, os.environ]))
         subprocess.run(["tern-relay", "--upstream", str(self.config.get("host"))], env=env, check=True)
         self.unit.status = ops.ActiveStatus()
 
