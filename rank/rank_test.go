@@ -1296,7 +1296,8 @@ func TestWorkloadUpgrade(t *testing.T) {
 		return Rank(in)
 	}
 	for _, text := range []string{"Upgrade demo to 8.0.37", "Update snap (#169)", "[DPE-5063] Update Demo to v8.0.40 (#374)",
-		"Bumps demo version to latest/stable release", "chore(deps): bump Demo container to `demo/main-1699847983-e69b782b`"} {
+		"Bumps demo version to latest/stable release", "chore(deps): bump Demo container to `demo/main-1699847983-e69b782b`",
+		"Release v1.19.1 (#94)", "chore: release 1.17.9"} {
 		if r := rank(text, false); r.Files[0].Path != "src/constants.py" || r.Files[0].Symbols[0].Name != "SNAP_PACKAGES" {
 			t.Errorf("machine %q: top %v, symbols %v", text, paths(r)[:3], r.Files[0].Symbols)
 		}
@@ -1309,7 +1310,8 @@ func TestWorkloadUpgrade(t *testing.T) {
 	}
 	for _, text := range []string{"Update python to 3.12", "fix: restart the workload after a config change",
 		"Update conf only when the container is connectable", "update the workload's config on restart",
-		"update the data-platform libs to 0.7", "Upgrade ops to 2.17", "fix the database relation\n\n* update snap"} {
+		"update the data-platform libs to 0.7", "Upgrade ops to 2.17", "fix the database relation\n\n* update snap",
+		"fix release pipeline", "Release v1.2 of the docs", "build: add tag to release to 4, use 24.04 base"} {
 		for _, k8s := range []bool{false, true} {
 			for _, f := range rank(text, k8s).Files {
 				if hasSignal(f, SigWorkloadPin) {

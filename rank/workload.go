@@ -39,8 +39,16 @@ var (
 // releaseNumber matches a release number: two or more dotted numbers, with an optional "v".
 var releaseNumber = regexp.MustCompile(`(^|[^\w.])[vV]?\d+\.\d+`)
 
+// releaseLine matches a subject that is a release and its number, and nothing about what is
+// released ("Release v1.19.1 (#94)", "chore: release 1.17.9"): a charm released under its
+// workload's number moves the workload to it.
+var releaseLine = regexp.MustCompile(`^(?i)(?:\w+(?:\([^)]*\))?!?:\s*)?release[sd]?\s+v?\d+\.\d+(?:\.\d+)*(?:\s*\(#\d+\))?$`)
+
 // workloadUpgrade reports a subject line about moving to a new release of the workload.
 func workloadUpgrade(s subject) bool {
+	if releaseLine.MatchString(s.text) {
+		return true
+	}
 	if s.m.hasAny(notWorkloadWords) {
 		return false
 	}
