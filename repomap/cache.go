@@ -96,8 +96,16 @@ type Memo struct {
 	Err string `json:"err,omitempty"`
 }
 
-// maxMemos bounds the outputs remembered for one state of the tree.
-const maxMemos = 8
+// maxMemos bounds the outputs remembered for one state of the tree, and maxMemoBytes their
+// size. A warm run reads the memo before anything else and every remembered output is
+// rewritten with the cache, so the memo stays small: an output over maxMemoOut (a JSON
+// document listing every file's symbols, hundreds of kilobytes on a large charm) is printed
+// but not remembered, since rewriting it on every call costs more than computing it again.
+const (
+	maxMemos     = 8
+	maxMemoOut   = 64 << 10
+	maxMemoBytes = 256 << 10
+)
 
 // cacheEntry is one file's entry in Cantrip's shape (a Python file's adds our data, see
 // encode).

@@ -216,11 +216,12 @@ func (t *Tree) Save(m *Memo) {
 		return
 	}
 	t.pending = nil
-	if m != nil {
-		outs := []Memo{*m}
+	if m != nil && memoSize(*m) <= maxMemoOut {
+		outs, size := []Memo{*m}, memoSize(*m)
 		for _, o := range w.memo.Outputs {
-			if o.Key != m.Key && len(outs) < maxMemos {
+			if o.Key != m.Key && len(outs) < maxMemos && size+memoSize(o) <= maxMemoBytes {
 				outs = append(outs, o)
+				size += memoSize(o)
 			}
 		}
 		w.memo.Outputs = outs
@@ -239,6 +240,9 @@ func (t *Tree) Save(m *Memo) {
 	}
 	t.Stats.CacheWritten = true
 }
+
+// memoSize is what remembering m adds to the cache file, near enough.
+func memoSize(m Memo) int { return len(m.Key) + len(m.Out) + len(m.Err) }
 
 // fingerprint identifies the state of every input: the root, the binary, and each Python and
 // charm YAML file's path, mtime and size (an ignore-file change shows as a changed file list).

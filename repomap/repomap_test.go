@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"hash/crc32"
 	"os"
 	"path/filepath"
@@ -504,6 +505,39 @@ func TestMemo(t *testing.T) {
 	doc := readCache(t, root)
 	if _, ok := doc["entries"]; !ok {
 		t.Fatal("no entries")
+	}
+}
+
+// TestMemoStaysSmall: an output too large to be worth rewriting on every call is printed but
+// not remembered, and the remembered outputs together stay under maxMemoBytes, dropping the
+// oldest first.
+func TestMemoStaysSmall(t *testing.T) {
+	root := writeTree(t, map[string]string{"metadata.yaml": smallCharm, "src/charm.py": smallPy})
+	save := func(key string, size int) {
+		t.Helper()
+		tr, err := Load(Options{Root: root, MemoKey: key})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr.Save(&Memo{Key: key, Out: strings.Repeat("x", size)})
+	}
+	remembered := func(key string) bool {
+		tr, _ := Load(Options{Root: root, MemoKey: key})
+		return tr.Memo != nil
+	}
+	save("huge", maxMemoOut+1)
+	if remembered("huge") {
+		t.Error("an output over maxMemoOut was remembered")
+	}
+	n := maxMemoBytes/maxMemoOut + 1 // one more than fits at the largest size kept
+	for k := range n {
+		save(fmt.Sprint("big", k), maxMemoOut-100)
+	}
+	if !remembered(fmt.Sprint("big", n-1)) || remembered("big0") {
+		t.Errorf("newest remembered %v, oldest %v: want true, false", remembered(fmt.Sprint("big", n-1)), remembered("big0"))
+	}
+	if m := peekMemo(root); len(m.Outputs) == 0 || len(m.Outputs) > maxMemoBytes/(maxMemoOut-100) {
+		t.Errorf("%d outputs remembered", len(m.Outputs))
 	}
 }
 
