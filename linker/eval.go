@@ -502,7 +502,26 @@ func (e *evaluator) name(n string, c *ctx) []aval {
 			e.busy[key] = true
 			defer delete(e.busy, key)
 			var out []aval
+			// A parameter that every assignment rebinds only under a condition may still hold
+			// what the caller passed (if not isinstance(x, list): x = [x]); a fallback
+			// (if not x: x = [...]) runs only when the caller passed nothing.
+			passed := false
+			if i, p, ok := paramOf(sym, n); ok && !slices.ContainsFunc(as, func(a *pyextract.Assign) bool { return !a.Conditional }) {
+				if i == 0 && c.cls != nil && !isStatic(sym) {
+					out = append(out, e.self(c))
+				} else {
+					pv := e.passed(c, i, p)
+					passed = len(pv) > 0
+					if !passed {
+						pv = e.param(c, i, p)
+					}
+					out = append(out, pv...)
+				}
+			}
 			for _, a := range as {
+				if a.Fills && passed {
+					continue
+				}
 				ac := c
 				if c.line > 0 && a.Line != c.line { // its value is read where it is assigned
 					cp := *c
@@ -647,6 +666,20 @@ func (e *evaluator) findConcrete(cls *classInfo) *classInfo {
 // charm's code; unbound ones take their default. A parameter whose name mentions "charm"
 // with nothing else to go on is the charm.
 func (e *evaluator) param(c *ctx, i int, p pyextract.Param) []aval {
+	out := e.passed(c, i, p)
+	if len(out) == 0 && p.Default != nil {
+		out = e.eval(p.Default, &ctx{file: c.file})
+	}
+	if len(out) == 0 && strings.Contains(strings.ToLower(p.Name), "charm") {
+		out = []aval{{kind: aCharm}}
+	}
+	return out
+}
+
+// passed evaluates what the callers pass to parameter i (p) of the function of c: the
+// construction's argument for __init__, the calls' arguments otherwise; nil when no caller
+// passes it (memoized per instance).
+func (e *evaluator) passed(c *ctx, i int, p pyextract.Param) []aval {
 	key := memoKey{c.inst, c.cls, c.fn, p.Name}
 	out, done := e.memo[key]
 	if !done {
@@ -659,13 +692,19 @@ func (e *evaluator) param(c *ctx, i int, p pyextract.Param) []aval {
 		}
 		e.memo[key] = out
 	}
-	if len(out) == 0 && p.Default != nil {
-		out = e.eval(p.Default, &ctx{file: c.file})
-	}
-	if len(out) == 0 && strings.Contains(strings.ToLower(p.Name), "charm") {
-		out = []aval{{kind: aCharm}}
-	}
 	return out
+}
+
+// paramOf finds the parameter named n of sym.
+func paramOf(sym *pyextract.Symbol, n string) (int, pyextract.Param, bool) {
+	if sym != nil {
+		for i, p := range sym.Params {
+			if p.Name == n {
+				return i, p, true
+			}
+		}
+	}
+	return 0, pyextract.Param{}, false
 }
 
 // bind evaluates the argument that inst's construction passes to parameter i (p) of

@@ -1528,3 +1528,64 @@ class BuiltCharm(ops.CharmBase):
 	expect(t, "web", at("web"), "true src/charm.py:13 Outer")
 	expect(t, "y", at("y"), "false  ")
 }
+
+func TestParameterFallbacks(t *testing.T) {
+	// A parameter rebound only under a condition still holds what the caller passed
+	// (refresh = [refresh] when not a list), and a fallback under `if not refresh:` or
+	// `if refresh is None:` applies only to an object whose builder passes nothing.
+	link := func(bare string) CharmLinks {
+		c := charm("fallback", ".", "relation:metrics", "relation:other")
+		res := Link(Input{Charms: []charmyaml.Charm{c}, Files: files{
+			"src/scrape.py": `
+import ops
+
+class Scrape(ops.Object):
+    def __init__(self, charm, refresh=None, extra=None):
+        super().__init__(charm, "scrape")
+        if not refresh:
+            refresh = [charm.on.update_status]
+        for event in refresh:
+            self.framework.observe(event, self._refresh)
+        if extra is None:
+            extra = charm.on.leader_elected
+        if not isinstance(extra, list):
+            extra = [extra]
+        for event in extra:
+            self.framework.observe(event, self._extra)
+
+    def _refresh(self, event):
+        pass
+
+    def _extra(self, event):
+        pass
+`,
+			"src/charm.py": `
+import ops
+from scrape import Scrape
+
+class FallbackCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.given = Scrape(self, refresh=[self.on.config_changed], extra=self.on.metrics_relation_joined)
+        ` + bare,
+		}.parse()})
+		return res.Charms[0]
+	}
+	handlers := func(cl CharmLinks, kind, name string) string {
+		var out []string
+		for _, h := range iface(cl, kind, name).Handlers {
+			out = append(out, h.Symbol)
+		}
+		slices.Sort(out)
+		return strings.Join(out, ",")
+	}
+	for _, cl := range []CharmLinks{link(""), link("self.bare = Scrape(self)\n")} {
+		expect(t, "config-changed", handlers(cl, KindLifecycle, "config-changed"), "Scrape._refresh")
+		expect(t, "metrics", handlers(cl, KindRelation, "metrics"), "Scrape._extra")
+	}
+	expect(t, "update-status, all given", handlers(link(""), KindLifecycle, "update-status"), "")
+	expect(t, "leader-elected, all given", handlers(link(""), KindLifecycle, "leader-elected"), "")
+	bare := link("self.bare = Scrape(self)\n")
+	expect(t, "update-status, one bare", handlers(bare, KindLifecycle, "update-status"), "Scrape._refresh")
+	expect(t, "leader-elected, one bare", handlers(bare, KindLifecycle, "leader-elected"), "Scrape._extra")
+}

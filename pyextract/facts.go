@@ -54,8 +54,9 @@ var factKinds = func() []factKind {
 
 // Field ids only fact extraction reads.
 var (
-	fCondition = fieldID("condition")
-	fSubject   = fieldID("subject")
+	fCondition   = fieldID("condition")
+	fConsequence = fieldID("consequence")
+	fSubject     = fieldID("subject")
 )
 
 func (t *tree) factKind(i int32) factKind {
@@ -100,6 +101,14 @@ type factWalker struct {
 	t     *tree
 	out   Facts
 	stack []factFrame
+	fills []fillGuard
+}
+
+// fillGuard is the body of an `if not NAME:` or `if NAME is None:` in a function: an
+// assignment to NAME inside it fills in a value the caller did not give (Assign.Fills).
+type fillGuard struct {
+	class, fn, name string
+	start, end      int // 1-based lines of the body
 }
 
 // factsOf walks a flattened module (whole, from the module node) and returns the linker facts
@@ -134,11 +143,18 @@ func factsOf(t *tree, w *factWalker) Facts {
 		w = new(factWalker)
 	}
 	w.t = t
+	w.fills = w.fills[:0]
 	w.push(factFrame{i: 0})
 	for len(w.stack) > 0 {
 		f := w.stack[len(w.stack)-1]
 		w.stack = w.stack[:len(w.stack)-1]
 		w.visit(f)
+	}
+	for k := range w.out.Assigns {
+		a := &w.out.Assigns[k]
+		a.Fills = len(a.Target) == 1 && slices.ContainsFunc(w.fills, func(g fillGuard) bool {
+			return g.class == a.Class && g.fn == a.Func && g.name == a.Target[0].Name && g.start <= a.Line && a.Line <= g.end
+		})
 	}
 	assigns := usedLocals(w.out)
 	clear(w.out.Assigns)
@@ -343,6 +359,9 @@ func (w *factWalker) visit(f factFrame) {
 		w.push(factFrame{i: t.child(i, fDefinition), class: f.class, fn: f.fn, flow: f.flow})
 		return
 	case kIf, kElif, kWhile:
+		if t.kind(i) == kIf && f.fn != nil {
+			w.fillGuard(f, i)
+		}
 		w.pushChildren(f, i, condBut, fCondition)
 		return
 	case kElse, kExcept, kTry:
@@ -386,6 +405,36 @@ func (w *factWalker) visit(f factFrame) {
 		}
 	}
 	w.pushChildren(f, i, condInherit, 0)
+}
+
+// fillGuard records the body of if statement i when its condition is `not NAME` or
+// `NAME is None`.
+func (w *factWalker) fillGuard(f factFrame, i int32) {
+	t := w.t
+	cond, body := t.child(i, fCondition), t.child(i, fConsequence)
+	if cond < 0 || body < 0 {
+		return
+	}
+	text := strings.Join(strings.Fields(t.text(cond)), " ")
+	name, ok := strings.CutPrefix(text, "not ")
+	if !ok {
+		name, ok = strings.CutSuffix(text, " is None")
+	}
+	if !ok || !isIdentifier(name) {
+		return
+	}
+	w.fills = append(w.fills, fillGuard{class: f.class, fn: f.fn.name, name: name,
+		start: int(t.nodes[body].row) + 1, end: int(t.nodes[body].endRow) + 1})
+}
+
+// isIdentifier reports a plain Python name.
+func isIdentifier(s string) bool {
+	for k, r := range s {
+		if !(r == '_' || unicode.IsLetter(r) || k > 0 && unicode.IsDigit(r)) {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // visitFor records `for x in <literal sequence of plain values>` as one Assign of x per

@@ -312,3 +312,36 @@ class C(CharmBase):
 		t.Errorf("keys = %s\nwant   %s", got, want)
 	}
 }
+
+// An assignment to a name inside `if not NAME:` or `if NAME is None:` fills in a value the
+// caller did not give (Fills); one under any other condition, or to another name, does not.
+func TestFactsFills(t *testing.T) {
+	f := parseFacts(t, `
+class C:
+    def __init__(self, charm, refresh=None, extra=None, other=None):
+        if not refresh:
+            if charm.meta.containers:
+                refresh = [charm.on.update_status]
+            else:
+                refresh = [charm.on.start]
+        if extra is None:
+            extra = charm.on.leader_elected
+            other = charm.on.start
+        if extra is not None:
+            extra = [extra]
+        if not isinstance(refresh, list):
+            refresh = [refresh]
+        result = refresh
+        self.framework.observe(result, self._on_refresh)
+        self.framework.observe(extra, self._on_refresh)
+        self.framework.observe(other, self._on_refresh)
+`)
+	var got []string
+	for _, a := range f.Assigns {
+		got = append(got, fmt.Sprintf("%s:%d:%v", a.Target, a.Line, a.Fills))
+	}
+	want := "refresh:6:true|refresh:8:true|extra:10:true|other:11:false|extra:13:false|refresh:15:false|result:16:false"
+	if g := strings.Join(got, "|"); g != want {
+		t.Errorf("assigns = %s\nwant      %s", g, want)
+	}
+}

@@ -185,6 +185,10 @@ type Assign struct {
 	// literal sequence the loop runs over), the loop's last line: inside Line..LoopEnd the name
 	// is this loop's element, even when another loop of the function reuses it.
 	LoopEnd int `json:"loop_end,omitempty"`
+	// Fills marks an assignment to a name inside `if not NAME:` or `if NAME is None:` (a
+	// parameter's fallback: refresh_event = [charm.on.update_status]); it runs only when the
+	// name holds nothing, so a caller that passes a value never sees it.
+	Fills bool `json:"fills,omitempty"`
 }
 
 // Call is a call that is not itself an observe call and is either a lookup (callee's last
