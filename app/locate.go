@@ -393,6 +393,9 @@ func (ix tieIndex) used(def, user string) string {
 	refs := ix.refs[user]
 	var names []string
 	for _, n := range ix.defs[def] {
+		if _, own := slices.BinarySearch(ix.defs[user], n); own {
+			continue // its own definition: two files with a DEFAULT_RELATION_NAME each use neither's
+		}
 		if refs[n] > 0 {
 			names = append(names, n)
 		}

@@ -209,3 +209,18 @@ func TestLocateNamesTheIntent(t *testing.T) {
 		}
 	}
 }
+
+// TestTiesSkipOwnDefinitions: a file that defines a name itself uses its own definition, not
+// another file's of the same name (two libraries with a DEFAULT_RELATION_NAME each).
+func TestTiesSkipOwnDefinitions(t *testing.T) {
+	ix := tieIndex{
+		defs: map[string][]string{"lib/a.py": {"DEFAULT_RELATION_NAME", "Provider"}, "lib/b.py": {"DEFAULT_RELATION_NAME"}},
+		refs: map[string]map[string]int{"lib/b.py": {"DEFAULT_RELATION_NAME": 3, "Provider": 1}},
+	}
+	if got := ix.used("lib/a.py", "lib/b.py"); got != "Provider" {
+		t.Errorf("b uses %q of a, want Provider", got)
+	}
+	if got := ix.why("lib/a.py", []Pick{{Path: "lib/b.py"}}); !slices.Equal(got, []string{"defines Provider used by lib/b.py"}) {
+		t.Errorf("why = %q", got)
+	}
+}
