@@ -511,13 +511,38 @@ func (l *charmLinker) observe(fi *fileInfo, o *pyextract.Observe, c *ctx) {
 			if fi.library {
 				via = ViaLibInner
 			}
-			for _, ep := range eps.names {
-				if d, ok := l.lookup(KindRelation, ep.name); ok {
-					add(KindRelation, d, ev.str, via)
-				}
+			for _, d := range l.eventEndpoints(eps) {
+				add(KindRelation, d, ev.str, via)
 			}
 		}
 	}
+}
+
+// eventEndpoints are the declared relations an object's own events belong to: every endpoint
+// it is bound to, except a peer relation beside another one (PrometheusRemoteWriteConsumer's
+// peer_relation_name="peers" keeps state among the units; its endpoints_changed is about
+// send-remote-write).
+func (l *charmLinker) eventEndpoints(eps endpointSet) []string {
+	var out, peers []string
+	for _, ep := range eps.names {
+		d, ok := l.lookup(KindRelation, ep.name)
+		switch {
+		case !ok || slices.Contains(out, d) || slices.Contains(peers, d):
+		case l.isPeer(d):
+			peers = append(peers, d)
+		default:
+			out = append(out, d)
+		}
+	}
+	if len(out) == 0 {
+		return peers
+	}
+	return out
+}
+
+// isPeer reports whether the declared relation d is a peer relation.
+func (l *charmLinker) isPeer(d string) bool {
+	return slices.ContainsFunc(l.ch.Relations, func(r charmyaml.Relation) bool { return r.Name == d && r.Role == charmyaml.RolePeers })
 }
 
 // custom returns the custom events of the charm class (or of every charm class when nil):

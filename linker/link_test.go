@@ -1589,3 +1589,42 @@ class FallbackCharm(ops.CharmBase):
 	expect(t, "update-status, one bare", handlers(bare, KindLifecycle, "update-status"), "Scrape._refresh")
 	expect(t, "leader-elected, one bare", handlers(bare, KindLifecycle, "leader-elected"), "Scrape._extra")
 }
+
+func TestLibraryEventsSkipPeer(t *testing.T) {
+	// An object bound to a relation and to a peer relation (for its own state among the
+	// units) emits events about the relation: their observers handle it, not the peers.
+	c := charm("remote", ".", "relation:send-remote-write", "relation:replicas")
+	c.Relations[1].Role = charmyaml.RolePeers
+	cl := link1(t, c, files{
+		"lib/charms/remote_write/v0/remote_write.py": `
+import ops
+
+LIBID = "y"
+
+class RemoteWriteEvents(ops.ObjectEvents):
+    endpoints_changed = ops.EventSource(ops.EventBase)
+
+class RemoteWriteConsumer(ops.Object):
+    on = RemoteWriteEvents()
+
+    def __init__(self, charm, relation_name="send-remote-write", peer_relation_name="replicas"):
+        super().__init__(charm, relation_name)
+        self._peers = peer_relation_name
+`,
+		"src/charm.py": `
+import ops
+from charms.remote_write.v0.remote_write import RemoteWriteConsumer
+
+class RemoteCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.remote_write = RemoteWriteConsumer(self, peer_relation_name="replicas")
+        self.framework.observe(self.remote_write.on.endpoints_changed, self._on_changed)
+
+    def _on_changed(self, event):
+        pass
+`,
+	})
+	expect(t, "send-remote-write", handlers(cl, KindRelation, "send-remote-write"), "endpoints_changed>RemoteCharm._on_changed[library]")
+	expect(t, "replicas", handlers(cl, KindRelation, "replicas"), "")
+}
