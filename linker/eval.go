@@ -840,7 +840,25 @@ func (e *evaluator) attr(a aval, name, via string) []aval {
 		if name == "on" {
 			return []aval{{kind: aObjOn, cls: a.cls, inst: a.inst, self: a.self, loose: a.loose}}
 		}
+		// SimpleNamespace(peer="replicas").peer, and a field of a class whose constructor is
+		// generated from its fields (a pydantic model or dataclass: Policy(relation="oidc")),
+		// where the argument overrides the field's default
+		kwarg := func() []aval {
+			var out []aval
+			for i := range a.inst.call.Kwargs {
+				if kw := &a.inst.call.Kwargs[i]; kw.Name == name {
+					out = append(out, loosen(e.eval(&kw.Value, a.inst.at))...)
+				}
+			}
+			return limit(out)
+		}
+		built := a.inst != nil && a.inst.call != nil
 		if a.cls != nil {
+			if built && e.generatedInit(a.cls) {
+				if out := kwarg(); len(out) > 0 {
+					return out
+				}
+			}
 			if out := e.member(a.cls, a.inst, name); len(out) > 0 {
 				return out
 			}
@@ -848,15 +866,9 @@ func (e *evaluator) attr(a aval, name, via string) []aval {
 		if name == "model" {
 			return []aval{{kind: aModel}}
 		}
-		if a.cls == nil && a.inst != nil && a.inst.call != nil { // SimpleNamespace(peer="replicas").peer
-			var out []aval
-			for i := range a.inst.call.Kwargs {
-				if kw := &a.inst.call.Kwargs[i]; kw.Name == name {
-					out = append(out, loosen(e.eval(&kw.Value, a.inst.at))...)
-				}
-			}
-			if len(out) > 0 {
-				return limit(out)
+		if a.cls == nil && built {
+			if out := kwarg(); len(out) > 0 {
+				return out
 			}
 		}
 		if strings.Contains(strings.ToLower(name), "charm") {
@@ -1033,6 +1045,20 @@ func (e *evaluator) bases(cls *classInfo) []*classInfo {
 }
 
 // mro lists cls and its bases, depth first, each once.
+// generatedInit reports a class of the tree that defines no __init__, nor does any base the
+// tree holds, and has fields: its constructor takes them by name (a pydantic model, a
+// dataclass, a NamedTuple).
+func (e *evaluator) generatedInit(cls *classInfo) bool {
+	fields := false
+	for _, k := range e.mro(cls) {
+		if k.methods["__init__"] != nil {
+			return false
+		}
+		fields = fields || len(k.fields) > 0
+	}
+	return fields
+}
+
 func (e *evaluator) mro(cls *classInfo) []*classInfo {
 	var out []*classInfo
 	seen := map[*classInfo]bool{}

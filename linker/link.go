@@ -449,7 +449,9 @@ func (l *charmLinker) observe(fi *fileInfo, o *pyextract.Observe, c *ctx) {
 				via = ViaHelper
 			}
 			if ev.dyn {
-				if kind, _ := indexedKind(ev.str); fi.library && c.inst != nil && kind == KindRelation {
+				// charm.on[self._relation_name] in a library object is its endpoint; a name
+				// taken from a collection in a loop (for relation in policies) is not
+				if kind, _ := indexedKind(ev.str); fi.library && c.inst != nil && kind == KindRelation && !o.InLoop {
 					for _, ep := range l.endpoints(c.inst).names {
 						if d, ok := l.lookup(KindRelation, ep.name); ok {
 							add(KindRelation, d, ev.str, via)

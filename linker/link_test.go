@@ -1628,3 +1628,51 @@ class RemoteCharm(ops.CharmBase):
 	expect(t, "send-remote-write", handlers(cl, KindRelation, "send-remote-write"), "endpoints_changed>RemoteCharm._on_changed[library]")
 	expect(t, "replicas", handlers(cl, KindRelation, "replicas"), "")
 }
+
+func TestLibraryLoopOverModelFields(t *testing.T) {
+	// A library object observing the relations named by the fields of the models it is given
+	// ({policy.relation for policy in policies}, pydantic Policy(relation="oidc")) handles
+	// those relations; a name in such a loop it cannot resolve is not its own endpoint.
+	c := charm("meshy", ".", "relation:service-mesh", "relation:oidc", "relation:metrics", "relation:other")
+	lib := `
+import ops
+from pydantic import BaseModel
+
+LIBID = "m"
+
+class Policy(BaseModel):
+    relation: str = ""
+    endpoints: list = []
+
+class ServiceMeshConsumer(ops.Object):
+    def __init__(self, charm, mesh_relation_name="service-mesh", policies=None, names=None):
+        super().__init__(charm, mesh_relation_name)
+        self._charm = charm
+        self._policies = policies or []
+        self.framework.observe(self._charm.on[mesh_relation_name].relation_created, self._changed)
+        relations = {policy.relation for policy in self._policies}
+        for relation in relations:
+            self.framework.observe(self._charm.on[relation].relation_broken, self._changed)
+        for name in names:
+            self.framework.observe(self._charm.on[name].relation_joined, self._changed)
+
+    def _changed(self, event):
+        pass
+`
+	cl := link1(t, c, files{
+		"lib/charms/mesh/v0/mesh.py": lib,
+		"src/charm.py": `
+import ops
+from charms.mesh.v0.mesh import Policy, ServiceMeshConsumer
+
+class MeshyCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self._mesh = ServiceMeshConsumer(self, policies=[Policy(relation="oidc"), Policy(relation="metrics", endpoints=[])], names=self.unknown())
+`,
+	})
+	expect(t, "service-mesh", handlers(cl, KindRelation, "service-mesh"), "relation_created>ServiceMeshConsumer._changed[library-inner]")
+	expect(t, "oidc", handlers(cl, KindRelation, "oidc"), "relation_broken>ServiceMeshConsumer._changed[library-inner]")
+	expect(t, "metrics", handlers(cl, KindRelation, "metrics"), "relation_broken>ServiceMeshConsumer._changed[library-inner]")
+	expect(t, "other", handlers(cl, KindRelation, "other"), "")
+}

@@ -285,7 +285,9 @@ func TestValueOf(t *testing.T) {
 		{`[1,   # one
   2]`, ValSeq, `[1, 2]`},
 		{`("a", B, (c, "d"))`, ValSeq, `["a", B, [c, "d"]]`},
-		{`{x for x in y}`, ValOther, `{x for x in y}`},
+		{`{x for x in y}`, ValSeq, `[x]`},
+		{`[p.relation for p in self._policies if p]`, ValSeq, `[p.relation]`},
+		{`sorted(n.upper() for n in NAMES)`, ValOther, `sorted(n.upper() for n in NAMES)`},
 		{"(  # nosec: a name, not a secret\n  \"secret-\" \"id\"\n)", ValStr, `"secret-id"`},
 		{`(a + b)`, ValOther, `a + b`},
 		{`names or DEFAULT or {}`, ValOr, `names or DEFAULT or {}`},

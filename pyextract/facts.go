@@ -22,6 +22,7 @@ const (
 	fkCondExpr // a if c else b
 	fkForIn    // a comprehension's for ... in ... clause
 	fkPattern  // a tuple target of a for loop: a, b and (a, b) and [a, b]
+	fkCompr    // a list or set comprehension or a generator expression
 )
 
 var factKinds = func() []factKind {
@@ -40,6 +41,9 @@ var factKinds = func() []factKind {
 		"pattern_list":           fkPattern,
 		"tuple_pattern":          fkPattern,
 		"list_pattern":           fkPattern,
+		"list_comprehension":     fkCompr,
+		"set_comprehension":      fkCompr,
+		"generator_expression":   fkCompr,
 	}
 	n := pyLang.SymbolCount()
 	ks := make([]factKind, n)

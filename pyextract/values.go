@@ -101,6 +101,8 @@ func (v Value) String() string {
 //     **kw arguments are ValOther Args); getattr(x, "a") is the chain x.a, not a call;
 //   - a dict display → ValDict (see dictValue);
 //   - a list, tuple or set display → ValSeq with its first maxArgs elements as Args;
+//   - a list or set comprehension or a generator expression → ValSeq whose one Arg is its
+//     body ([p.relation for p in policies]: the for clause binds p, see Facts);
 //   - anything else → ValOther with the expression's source on one line, truncated.
 //
 // depth counts the enclosing calls and indexes already converted.
@@ -132,6 +134,11 @@ func (t *tree) value(i int32, depth int) Value {
 		}
 		if v, ok := t.alternatives(i, depth); ok {
 			return v
+		}
+		if t.factKind(i) == fkCompr { // [p.relation for p in policies]: one element, its body
+			if body := t.child(i, fBody); body >= 0 {
+				return Value{Kind: ValSeq, Args: []Value{t.value(body, depth+1)}}
+			}
 		}
 		if t.factKind(i) == fkSequence {
 			v := Value{Kind: ValSeq}
