@@ -1676,3 +1676,41 @@ class MeshyCharm(ops.CharmBase):
 	expect(t, "metrics", handlers(cl, KindRelation, "metrics"), "relation_broken>ServiceMeshConsumer._changed[library-inner]")
 	expect(t, "other", handlers(cl, KindRelation, "other"), "")
 }
+
+func TestConfigKeyFromFString(t *testing.T) {
+	// An f-string key reads, loosely, the options its literal text fits; one with too little
+	// literal text (f"{name}") fits anything and stays a dynamic name.
+	c := charm("fit", ".", "config:always_enable_zipkin", "config:always-enable-otlp", "config:enable_other", "config:plugin_knn_enable")
+	res := Link(Input{Charms: []charmyaml.Charm{c}, Files: files{
+		"src/charm.py": `
+import ops
+
+class FitCharm(ops.CharmBase):
+    def receivers(self, names):
+        return [r for r in names if self.config.get(f"always_enable_{r}")]
+
+    def plugins(self, ext, key):
+        return self.config[f"plugin_{ext}_enable"] and self.config[f"{key}"]
+`,
+	}.parse()})
+	cl := res.Charms[0]
+	for name, want := range map[string]string{
+		"always_enable_zipkin": "src/charm.py:5/config-read/get loose", "always-enable-otlp": "src/charm.py:5/config-read/get loose",
+		"enable_other": "", "plugin_knn_enable": "src/charm.py:8/config-read/index loose",
+	} {
+		var got []string
+		for _, r := range iface(cl, KindConfig, name).Reads {
+			s := fmt.Sprintf("%s:%d/%s/%s", r.File, r.Line, r.Via, r.Detail)
+			if r.Loose {
+				s += " loose"
+			}
+			got = append(got, s)
+		}
+		expect(t, name, strings.Join(got, " "), want)
+	}
+	var un []string
+	for _, u := range res.Unresolved {
+		un = append(un, u.Detail)
+	}
+	expect(t, "unresolved", strings.Join(un, " "), `self.config[f"{key}"]`)
+}

@@ -1,6 +1,7 @@
 package linker
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 
@@ -253,6 +254,15 @@ func (l *charmLinker) configKey(fi *fileInfo, k *pyextract.KeyAccess) {
 				l.find(FindUndeclaredConfig, v.str, s)
 			}
 		}
+		if !known && !fi.vendored {
+			// config.get(f"always_enable_{receiver}"): the options its text fits, loosely
+			s := at
+			s.Loose = true
+			for _, d := range l.fitting(&k.Key) {
+				known = true
+				l.read(KindConfig, d, s)
+			}
+		}
 		if !known || isParam(fi, k.Scope, &k.Key) {
 			// no name known, or names from the calls of a helper (get_config(key)):
 			// pyextract records only some calls, so others may pass other names
@@ -260,6 +270,54 @@ func (l *charmLinker) configKey(fi *fileInfo, k *pyextract.KeyAccess) {
 		}
 	}
 }
+
+// fitting lists the declared config options an f-string key can spell, when its literal text
+// holds at least minFitText characters (f"always_enable_{receiver}" fits always_enable_zipkin
+// and always_enable_otlp_grpc; f"{name}" fits anything and so nothing).
+func (l *charmLinker) fitting(key *pyextract.Value) []string {
+	if key.Kind != pyextract.ValFStr {
+		return nil
+	}
+	var re strings.Builder
+	literal := 0
+	re.WriteString("^")
+	for rest := key.Str; rest != ""; {
+		open := strings.IndexByte(rest, '{')
+		if open < 0 {
+			open = len(rest)
+		}
+		re.WriteString(regexp.QuoteMeta(norm(rest[:open])))
+		literal += open
+		rest = rest[open:]
+		if rest == "" {
+			break
+		}
+		end := strings.IndexByte(rest, '}')
+		if end < 0 {
+			return nil
+		}
+		re.WriteString(".+")
+		rest = rest[end+1:]
+	}
+	re.WriteString("$")
+	if literal < minFitText {
+		return nil
+	}
+	pat, err := regexp.Compile(re.String())
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, o := range l.ch.Config {
+		if pat.MatchString(norm(o.Name)) {
+			out = append(out, o.Name)
+		}
+	}
+	return out
+}
+
+// minFitText is the literal text an f-string key needs for fitting to match options by it.
+const minFitText = 4
 
 // rawConfig reports a key read on the model's ConfigData (self.model.config[...], or a local
 // assigned it: raw = self.model.config), not on the charm's config property.
