@@ -11,6 +11,7 @@ package main
 
 import (
 	"os"
+	"regexp"
 	"runtime/debug"
 	"strings"
 
@@ -125,7 +126,7 @@ root. Exit codes: 0 success, 1 check found errors, 2 the tool could not do its j
 		if textAsFlag(err) {
 			return app.Usagef("%v: a text that starts with '-' reads as flags; put -- before it (%s -- TEXT)", err, cmd.CommandPath())
 		}
-		return app.Usagef("%v (see '%s --help')", err, cmd.CommandPath())
+		return app.Usagef("%s (see '%s --help')", plainFlagError(err), cmd.CommandPath())
 	})
 	bindMapFlags(root, mapOpts)
 
@@ -336,4 +337,19 @@ func textAsFlag(err error) bool {
 		tok = strings.TrimPrefix(msg, "unknown flag: ")
 	}
 	return strings.ContainsAny(tok, " \t\n")
+}
+
+// parseFailure is pflag's message for a value its type does not parse, with the strconv error
+// it wraps: `invalid argument "abc" for "--tokens" flag: strconv.ParseInt: parsing "abc":
+// invalid syntax`.
+var parseFailure = regexp.MustCompile(`^(invalid argument ".*" for ".*" flag): strconv\.Parse(Int|Uint|Float|Bool): .*$`)
+
+// plainFlagError says what a flag wanted instead of quoting strconv.
+func plainFlagError(err error) string {
+	m := parseFailure.FindStringSubmatch(err.Error())
+	if m == nil {
+		return err.Error()
+	}
+	want := map[string]string{"Int": "a whole number", "Uint": "a whole number", "Float": "a number", "Bool": "true or false"}[m[2]]
+	return m[1] + ": want " + want
 }

@@ -122,6 +122,13 @@ func TestUnknownFlagIsOneLineUsageError(t *testing.T) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and one line on stderr", args, code, out, errs)
 		}
 	}
+	// a value of the wrong type says what the flag wants, not what strconv said
+	for flag, want := range map[string]string{"--tokens": "want a whole number", "--pressure": "want a number", "--no-cache": "want true or false"} {
+		_, _, errs := execute("map", flag+"=many")
+		if !strings.Contains(errs, `invalid argument "many" for "`+flag+`" flag: `+want) || strings.Contains(errs, "strconv") {
+			t.Errorf("map %s=many: stderr %q", flag, errs)
+		}
+	}
 }
 
 // TestTextStartingWithDash: a task text that starts with '-' (a commit body's bullet) is
