@@ -297,6 +297,12 @@ func TestNothingToMap(t *testing.T) {
 	if err != nil || out == "" || strings.Contains(errs, "nothing to map") {
 		t.Errorf("split charm: err %v, stderr %q", err, errs)
 	}
+	// locate says so too, and still prints its (empty) picks
+	var lout, lerr bytes.Buffer
+	err = RunLocate(LocateOptions{Common: Common{Root: dir, NoCache: true, Format: "text"}, Text: "fix the db relation"}, IO{Out: &lout, Err: &lerr})
+	if err != nil || !strings.Contains(lout.String(), "(none)") || lerr.String() != "warning: nothing to map: no Python files and no charm YAML under the root\n" {
+		t.Errorf("locate on an empty tree: err %v, out %q, stderr %q", err, lout.String(), lerr.String())
+	}
 }
 
 func TestControlCharactersInNamesEscaped(t *testing.T) {

@@ -82,7 +82,7 @@ func RunLocate(o LocateOptions, io IO) error {
 		return err
 	}
 	focus, warn := focusPaths(t, o.Focus)
-	fmt.Fprint(io.Err, warn)
+	fmt.Fprint(io.Err, warn+emptyWarning(t, o.Scope))
 	res := Locate(t, o.Text, focus)
 	if o.Format == "json" {
 		return writeJSON(io.Out, struct {

@@ -64,14 +64,7 @@ func RunMap(o MapOptions, io IO) error {
 	if err != nil {
 		return err
 	}
-	warn := warnings(t) + focusWarn
-	if len(t.Files) == 0 && len(t.Charms) == 0 { // say why the map is empty; still a success
-		where := "the root"
-		if len(o.Scope) > 0 {
-			where = "the scope"
-		}
-		warn += "warning: nothing to map: no Python files and no charm YAML under " + where + "\n"
-	}
+	warn := warnings(t) + focusWarn + emptyWarning(t, o.Scope)
 	n := len(t.Warnings)
 	t.Save(&repomap.Memo{Key: key, Out: text, Err: warn})
 	fmt.Fprint(io.Err, warn)
@@ -80,6 +73,19 @@ func RunMap(o MapOptions, io IO) error {
 	}
 	_, err = fmt.Fprint(io.Out, text)
 	return err
+}
+
+// emptyWarning says why a map or a locate is empty, when nothing was found to map; an empty
+// result is still a success.
+func emptyWarning(t *repomap.Tree, scope []string) string {
+	if len(t.Files) > 0 || len(t.Charms) > 0 {
+		return ""
+	}
+	where := "the root"
+	if len(scope) > 0 {
+		where = "the scope"
+	}
+	return "warning: nothing to map: no Python files and no charm YAML under " + where + "\n"
 }
 
 // memoKey identifies everything that shapes the map's output besides the tree itself.
