@@ -87,14 +87,23 @@ func newCharmLinker(ix *index, ci int) *charmLinker {
 	}
 	l.callerArgs = l.argsFromCallers
 	c := l.ch
+	app := c.AppFramework()
 	for _, r := range c.Relations {
-		l.declare(KindRelation, r.Name, &Interface{Role: r.Role, Interface: r.Interface, File: r.File, Line: r.Line})
+		ext := r.Extension
+		if ext == "" && app != "" && slices.Contains(charmyaml.AppIntegrations, r.Interface) {
+			ext = app
+		}
+		l.declare(KindRelation, r.Name, &Interface{Role: r.Role, Interface: r.Interface, File: r.File, Line: r.Line, Extension: ext})
 	}
 	for _, o := range c.Config {
-		l.declare(KindConfig, o.Name, &Interface{File: o.File, Line: o.Line})
+		ext := o.Extension
+		if ext == "" {
+			ext = app // a 12-factor app hands every option to the workload
+		}
+		l.declare(KindConfig, o.Name, &Interface{File: o.File, Line: o.Line, Extension: ext})
 	}
 	for _, a := range c.Actions {
-		l.declare(KindAction, a.Name, &Interface{File: a.File, Line: a.Line})
+		l.declare(KindAction, a.Name, &Interface{File: a.File, Line: a.Line, Extension: a.Extension})
 	}
 	for _, ct := range c.Containers {
 		l.declare(KindContainer, ct.Name, &Interface{File: ct.File, Line: ct.Line})

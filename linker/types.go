@@ -159,6 +159,11 @@ type Interface struct {
 	Line      int       `json:"line"`
 	Handlers  []Handler `json:"handlers"` // sorted by file, line, event
 	Reads     []Site    `json:"reads"`    // config/param reads and lookups, sorted by file, line
+	// Extension is the charmcraft extension that handles the interface for the charm: one
+	// that declares it (django-framework's metrics-endpoint), or, in a 12-factor charm, the
+	// framework that wires a declared integration (postgresql_client, s3, ...) or option to
+	// the workload. "" otherwise.
+	Extension string `json:"extension,omitempty"`
 }
 
 // Handler is one method that handles an event of an interface.

@@ -91,7 +91,11 @@ func ifaceKindText(b *strings.Builder, group []linker.Interface) {
 		for _, mod := range slices.Sorted(maps.Keys(packages)) {
 			fmt.Fprintf(b, "      maybe handled by package %s, imported at %s\n", mod, ifaceSites(packages[mod]))
 		}
-		if len(in.Handlers)+len(in.Reads) == 0 {
+		switch {
+		case len(in.Handlers)+len(in.Reads) > 0:
+		case in.Extension != "":
+			fmt.Fprintf(b, "      (handled by the %s extension)\n", safetext.Line(in.Extension))
+		default:
 			b.WriteString("      (nothing linked)\n")
 		}
 	}
@@ -155,6 +159,9 @@ type (
 		Line      int                `json:"line"`
 		Handlers  []ifaceHandlerJSON `json:"handlers"`
 		Reads     []ifaceReadJSON    `json:"reads"`
+		// Extension: the charmcraft extension that handles the interface for the charm (an
+		// addition to CONTRACT §3's fields, left out when there is none).
+		Extension string `json:"extension,omitempty"`
 	}
 	ifaceHandlerJSON struct {
 		Event  string `json:"event"`
@@ -180,7 +187,7 @@ func InterfacesJSON(res linker.Result) ([]byte, error) {
 	for i, ch := range res.Charms {
 		c := ifaceCharmJSON{Name: ch.Name, Dir: ch.Dir, Interfaces: make([]ifaceJSON, len(ch.Interfaces))}
 		for j, in := range ch.Interfaces {
-			o := ifaceJSON{Kind: in.Kind, Name: in.Name, Role: in.Role, Interface: in.Interface, File: in.File, Line: in.Line,
+			o := ifaceJSON{Kind: in.Kind, Name: in.Name, Role: in.Role, Interface: in.Interface, File: in.File, Line: in.Line, Extension: in.Extension,
 				Handlers: make([]ifaceHandlerJSON, 0, len(in.Handlers)), Reads: make([]ifaceReadJSON, len(in.Reads))}
 			for _, h := range in.Handlers {
 				// one record per handler and event, as in the text (two observe calls are one)

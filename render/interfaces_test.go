@@ -20,6 +20,7 @@ func ifaceFixture() linker.Result {
 			{Kind: linker.KindRelation, Name: "cluster", Role: "peers", Interface: "demo_peers", File: "metadata.yaml", Line: 9,
 				Reads: []linker.Site{{File: "src/charm.py", Line: 20, Via: linker.ViaLookup}, {File: "src/peers.py", Line: 7, Via: linker.ViaLookup}}},
 			{Kind: linker.KindRelation, Name: "logs", Role: "provides", Interface: "loki_push_api", File: "metadata.yaml", Line: 12},
+			{Kind: linker.KindRelation, Name: "metrics", Role: "provides", Interface: "prometheus_scrape", File: "charmcraft.yaml", Line: 28, Extension: "flask-framework"},
 			{Kind: linker.KindRelation, Name: "refresh", Role: "peers", Interface: "refresh", File: "metadata.yaml", Line: 15,
 				Reads: []linker.Site{{File: "src/charm.py", Line: 3, Via: linker.ViaPackage, Detail: "charm_refresh"}, {File: "src/upgrade.py", Line: 4, Via: linker.ViaPackage, Detail: "charm_refresh"}}},
 			{Kind: linker.KindConfig, Name: "log-level", File: "config.yaml", Line: 2,
@@ -51,6 +52,8 @@ func TestInterfacesText(t *testing.T) {
       lookups src/charm.py:20; src/peers.py:7
     logs      provides loki_push_api      metadata.yaml:12
       (nothing linked)
+    metrics   provides prometheus_scrape  charmcraft.yaml:28
+      (handled by the flask-framework extension)
     refresh   peers refresh               metadata.yaml:15
       maybe handled by package charm_refresh, imported at src/charm.py:3; src/upgrade.py:4
   config:
@@ -116,7 +119,10 @@ func TestInterfacesJSON(t *testing.T) {
 			t.Errorf("install handlers %v", in["handlers"])
 		}
 	}
-	read := ifaces[4].(map[string]any)["reads"].([]any)[1].(map[string]any)
+	if m := ifaces[3].(map[string]any); m["name"] != "metrics" || m["extension"] != "flask-framework" {
+		t.Errorf("metrics %v", m)
+	}
+	read := ifaces[5].(map[string]any)["reads"].([]any)[1].(map[string]any)
 	if got := strings.Join(ifaceKeys(read), ","); got != "file,line" || read["line"] != 64.0 {
 		t.Errorf("read %v", read)
 	}
