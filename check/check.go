@@ -269,6 +269,9 @@ func checkInterface(decl *charmyaml.Charm, in linker.Interface, dynamic int, add
 	if pkg := featurePackage(in); pkg != nil {
 		d.Severity = SeverityInfo
 		d.Message += fmt.Sprintf(" (package %s, imported at %s:%d, is named after it and may handle it)", pkg.Detail, pkg.File, pkg.Line)
+	} else if del := delegate(in); del != nil {
+		d.Severity = SeverityInfo
+		d.Message += fmt.Sprintf(" (%s builds an object of package %s with the charm at %s:%d, which may read it)", del.Symbol, del.Detail, del.File, del.Line)
 	} else if dynamic > 0 {
 		d.Severity = SeverityInfo
 		d.Message += fmt.Sprintf(" (%s in this charm could not be resolved and may name it)", plural(dynamic, "dynamic name"))
@@ -279,7 +282,18 @@ func checkInterface(decl *charmyaml.Charm, in linker.Interface, dynamic int, add
 // readByCode reports a read or lookup of the interface by the charm's code, not only the
 // import of a package named after it (featurePackage).
 func readByCode(in linker.Interface) bool {
-	return slices.ContainsFunc(in.Reads, func(s linker.Site) bool { return s.Via != linker.ViaPackage })
+	return slices.ContainsFunc(in.Reads, func(s linker.Site) bool { return s.Via != linker.ViaPackage && s.Via != linker.ViaDelegate })
+}
+
+// delegate is the construction of an object from a package outside the tree that is given the
+// charm, and so may read an option no code reads (linker linkDelegates), or nil.
+func delegate(in linker.Interface) *linker.Site {
+	for i := range in.Reads {
+		if in.Reads[i].Via == linker.ViaDelegate {
+			return &in.Reads[i]
+		}
+	}
+	return nil
 }
 
 // featurePackage is the first import of a package named after an action, relation or config

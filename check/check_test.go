@@ -304,6 +304,8 @@ func TestFeaturePackageSoftensUnhandledAction(t *testing.T) {
 			Reads: []linker.Site{{File: "src/charm.py", Line: 9, Via: linker.ViaPackage, Detail: "charm_refresh"}}},
 		{Kind: linker.KindConfig, Name: "pause-after-unit-refresh", File: "config.yaml", Line: 2,
 			Reads: []linker.Site{{File: "src/charm.py", Line: 9, Via: linker.ViaPackage, Detail: "charm_refresh"}}},
+		{Kind: linker.KindConfig, Name: "role-all", File: "config.yaml", Line: 6,
+			Reads: []linker.Site{{File: "src/charm.py", Line: 30, Symbol: "ACharm.__init__", Via: linker.ViaDelegate, Detail: "workers.worker"}}},
 	}}}}
 	var b strings.Builder
 	if err := WriteText(&b, Run(nil, links, Options{})); err != nil {
@@ -312,8 +314,9 @@ func TestFeaturePackageSoftensUnhandledAction(t *testing.T) {
 	want := `actions.yaml:3: info: no code observes action "pre-refresh-check" (package charm_refresh, imported at src/charm.py:9, is named after it and may handle it) [unhandled-action]
 actions.yaml:7: warning: no code observes action "backup" [unhandled-action]
 config.yaml:2: info: no code reads config option "pause-after-unit-refresh" (package charm_refresh, imported at src/charm.py:9, is named after it and may handle it) [unused-config]
+config.yaml:6: info: no code reads config option "role-all" (ACharm.__init__ builds an object of package workers.worker with the charm at src/charm.py:30, which may read it) [unused-config]
 metadata.yaml:5: info: no code observes, binds or looks up relation "refresh-v-three" (package charm_refresh, imported at src/charm.py:9, is named after it and may handle it) [unhandled-relation]
-0 errors, 1 warning, 3 infos
+0 errors, 1 warning, 4 infos
 `
 	if got := b.String(); got != want {
 		t.Errorf("text:\n%s\nwant:\n%s", got, want)

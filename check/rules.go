@@ -63,7 +63,7 @@ var Rules = []Rule{
 		"`juju run` accepts the action, but nothing handles it and it completes without doing anything. Reported as info when the charm has dynamic names the linker could not resolve."},
 	{RuleUnusedConfig, SeverityWarning,
 		"A declared config option that no code reads.",
-		"Operators can set the option, but it changes nothing: either dead configuration or a forgotten read. A 12-factor charm (a charmcraft framework extension) passes every option to its workload as an environment variable: its options are not reported. Reported as info when the charm has dynamic config reads the linker could not resolve."},
+		"Operators can set the option, but it changes nothing: either dead configuration or a forgotten read. A 12-factor charm (a charmcraft framework extension) passes every option to its workload as an environment variable: its options are not reported. Reported as info when the charm has dynamic config reads the linker could not resolve, when it imports a package named after the option, or when its code hands the charm to an object of a package outside the tree that is not an interface library (coordinated_workers' Worker(charm=self)), which may read any option."},
 	{RuleUndeclaredParam, SeverityWarning,
 		"An action handler reads a parameter the action does not declare.",
 		"The parameter is not in the action's schema, so operators are never told about it and Juju rejects it when the schema forbids additional properties; usually a typo, and the read sees only the fallback or raises KeyError."},

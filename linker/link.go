@@ -57,10 +57,13 @@ type charmLinker struct {
 	byClass    map[*classInfo][]*site // sites by built class and each of its bases
 	calls      map[string][]*site     // every recorded call, by the callee's last name
 	insts      map[*classInfo][]*instance
-	building   map[*classInfo]bool   // classes whose instances are being collected
-	typed      *bool                 // typedConfig, once known
-	actions    map[scopeKey][]string // action handler -> the actions it handles
-	customOn   map[*classInfo]customEvents
+	building   map[*classInfo]bool // classes whose instances are being collected
+	// featurePkgs are the modules linkFeaturePackages found named after an interface: what
+	// they handle is known, so they are not delegates (linkDelegates)
+	featurePkgs map[string]bool
+	typed       *bool                 // typedConfig, once known
+	actions     map[scopeKey][]string // action handler -> the actions it handles
+	customOn    map[*classInfo]customEvents
 }
 
 type customEvents struct {
@@ -75,15 +78,16 @@ func newCharmLinker(ix *index, ci int) *charmLinker {
 	l := &charmLinker{
 		evaluator: &evaluator{ix: ix, charm: ci, memo: map[memoKey][]aval{}, globals: map[globalKey][]aval{}, busy: map[any]bool{},
 			concreteOf: map[*classInfo]*classInfo{}},
-		ch:       &ix.charms[ci],
-		ifaces:   map[ifaceKey]*Interface{},
-		declared: map[string]map[string]string{},
-		byClass:  map[*classInfo][]*site{},
-		calls:    map[string][]*site{},
-		insts:    map[*classInfo][]*instance{},
-		building: map[*classInfo]bool{},
-		actions:  map[scopeKey][]string{},
-		customOn: map[*classInfo]customEvents{},
+		ch:          &ix.charms[ci],
+		ifaces:      map[ifaceKey]*Interface{},
+		declared:    map[string]map[string]string{},
+		byClass:     map[*classInfo][]*site{},
+		calls:       map[string][]*site{},
+		insts:       map[*classInfo][]*instance{},
+		building:    map[*classInfo]bool{},
+		actions:     map[scopeKey][]string{},
+		customOn:    map[*classInfo]customEvents{},
+		featurePkgs: map[string]bool{},
 	}
 	l.callerArgs = l.argsFromCallers
 	c := l.ch
@@ -173,6 +177,7 @@ func (l *charmLinker) run() {
 	l.linkParams()
 	l.linkNaming()
 	l.linkFeaturePackages()
+	l.linkDelegates()
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -1714,3 +1714,50 @@ class FitCharm(ops.CharmBase):
 	}
 	expect(t, "unresolved", strings.Join(un, " "), `self.config[f"{key}"]`)
 }
+
+func TestDelegates(t *testing.T) {
+	// An object of a package from outside the tree, built with the charm, may read any option:
+	// options nothing else reads get a "delegate" read at its construction. Not an interface
+	// library's object (given a relation's name), and not from a package named after what it
+	// handles (charm_refresh).
+	build := func(code string) CharmLinks {
+		c := charm("deleg", ".", "config:role-all", "config:log-level", "config:pause-after-unit-refresh", "relation:logging")
+		return link1(t, c, files{"src/charm.py": `
+import ops
+from workers.worker import Worker
+from tracing_lib import Tracing
+from charm_refresh import Refresh
+
+class DelegCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        level = self.config["log-level"]
+` + code})
+	}
+	reads := func(cl CharmLinks, name string) string {
+		var out []string
+		for _, r := range iface(cl, KindConfig, name).Reads {
+			out = append(out, fmt.Sprintf("%d/%s/%s", r.Line, r.Via, r.Detail))
+		}
+		return strings.Join(out, " ")
+	}
+	cl := build(`        self.tracing = Tracing(self, tracing_relation_name="logging")
+        self.refresh = Refresh(self)
+        self.worker = Worker(charm=self, readiness_check_endpoint="/ready")
+`)
+	expect(t, "role-all", reads(cl, "role-all"), "12/delegate/workers.worker")
+	expect(t, "log-level", reads(cl, "log-level"), "9/config-read/index")
+	expect(t, "pause-after-unit-refresh", reads(cl, "pause-after-unit-refresh"), "4/package/charm_refresh")
+	cl = build(`        self.tracing = Tracing(self, "logging")
+        self.refresh = Refresh(self)
+        self.worker = Worker(name="mimir")
+`)
+	expect(t, "role-all, no delegate", reads(cl, "role-all"), "")
+	// a class of the tree derived from such a package's
+	cl = build(`        self.worker = MyWorker(self)
+
+class MyWorker(Worker):
+    pass
+`)
+	expect(t, "role-all, subclass", reads(cl, "role-all"), "10/delegate/workers.worker")
+}

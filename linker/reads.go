@@ -577,6 +577,7 @@ func (l *charmLinker) linkFeaturePackages() {
 			}
 			if named {
 				l.read(key.kind, key.name, im.site)
+				l.featurePkgs[im.site.Detail] = true
 			}
 		}
 	}
@@ -597,3 +598,106 @@ func featureWords(parts []string) []string {
 
 var genericWords = []string{"charm", "charms", "interfaces", "libs", "operator", "operators", "action", "actions",
 	"check", "start", "stop", "status", "list", "show", "create", "delete", "remove", "update", "info", "data"}
+
+// linkDelegates: an object of a package from outside the tree that the charm's own code
+// builds and hands the charm (coordinated_workers' Worker(charm=self, ...), or a class of the
+// tree derived from such a package's, as TempoCoordinator(Coordinator)) can read any of the
+// charm's options where the linker cannot see. Each option nothing else reads gets a read
+// with via "delegate" at the first such construction, the package's module as Detail, which
+// check reports as a possibility instead of a warning. An object given a relation's name
+// (relation_name=, tracing_relation_name=, a declared name) is an interface library, which
+// reads its relation, not the charm's options.
+func (l *charmLinker) linkDelegates() {
+	var at *Site
+	for _, s := range l.sites {
+		if at != nil {
+			break
+		}
+		if s.file.vendored || s.file.test || len(s.value.Chain) == 0 || l.namesRelation(s) {
+			continue
+		}
+		var module string
+		if s.target != nil {
+			module = l.externalBase(s.target)
+		} else if im, ok := s.file.imports[s.value.Chain[0].Name]; ok && l.external(im.Module) {
+			module = im.Module
+		}
+		if module != "" && !l.featurePkgs[module] && l.passesCharm(s) {
+			at = &Site{File: s.file.Path, Line: s.line, Symbol: symbolName(className(s.cls), s.fn), Via: ViaDelegate, Detail: module}
+		}
+	}
+	if at == nil {
+		return
+	}
+	for _, o := range l.ch.Config {
+		if it := l.ifaces[ifaceKey{KindConfig, o.Name}]; it != nil && len(it.Reads) == 0 {
+			l.read(KindConfig, o.Name, *at)
+		}
+	}
+}
+
+// external reports a module from outside the tree that is neither the standard library, ops,
+// nor a charm library (charms.*).
+func (l *charmLinker) external(module string) bool {
+	top, _, _ := strings.Cut(module, ".")
+	return len(l.ix.modules[module]) == 0 && top != "charms" && top != "ops" && !stdlibModules[top]
+}
+
+// externalBase is the module of an external package a base of cls (or of its bases in the
+// tree) is imported from, or "". The charm classes themselves do not count.
+func (l *charmLinker) externalBase(cls *classInfo) string {
+	for _, k := range l.mro(cls) {
+		if l.isCharm(k) {
+			return ""
+		}
+		for _, b := range k.sym.Bases {
+			root, _, _ := strings.Cut(strings.TrimSpace(b), ".")
+			root, _, _ = strings.Cut(root, "[")
+			if im, ok := k.file.imports[root]; ok && l.external(im.Module) {
+				return im.Module
+			}
+		}
+	}
+	return ""
+}
+
+// namesRelation reports a call given a relation's name: a keyword with relation in its name
+// (relation_name=, tracing_relation_name=), or any argument that is a declared relation's
+// name (endpoint="logging"; not readiness_check_endpoint="/ready").
+func (l *charmLinker) namesRelation(s *site) bool {
+	for i := range s.value.Kwargs {
+		kw := &s.value.Kwargs[i]
+		if strings.Contains(paramKey(kw.Name), "relation") {
+			return true
+		}
+		if kw.Value.Kind == pyextract.ValStr {
+			if _, ok := l.lookup(KindRelation, kw.Value.Str); ok {
+				return true
+			}
+		}
+	}
+	for i := range s.value.Args {
+		if a := &s.value.Args[i]; a.Kind == pyextract.ValStr {
+			if _, ok := l.lookup(KindRelation, a.Str); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// passesCharm reports whether the call of site s hands over the charm object itself.
+func (l *charmLinker) passesCharm(s *site) bool {
+	args := slices.Clone(s.value.Args)
+	for i := range s.value.Kwargs {
+		args = append(args, s.value.Kwargs[i].Value)
+	}
+	for _, c := range l.contexts(s.file, s.cls, s.fn) {
+		for i := range args {
+			if slices.ContainsFunc(l.eval(&args[i], c), func(a aval) bool { return a.kind == aCharm }) {
+				return true
+			}
+		}
+	}
+	return false
+}

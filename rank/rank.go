@@ -118,7 +118,7 @@ func newRanker(in Input) *ranker {
 				}
 			}
 			for _, s := range it.Reads {
-				if s.Symbol != "" && s.Via != linker.ViaPackage && s.Via != linker.ViaLibrary { // not where an object is bound
+				if s.Symbol != "" && s.Via != linker.ViaPackage && s.Via != linker.ViaLibrary && s.Via != linker.ViaDelegate { // not where an object is bound
 					r.readerS[cleanPath(s.File)+"\x00"+s.Symbol] = true
 				}
 			}

@@ -74,7 +74,7 @@ func ifaceKindText(b *strings.Builder, group []linker.Interface) {
 			}
 			seen[line] = true
 		}
-		var reads, lookups []linker.Site
+		var reads, lookups, delegates []linker.Site
 		packages := map[string][]linker.Site{} // module → its imports (linker ViaPackage)
 		for _, s := range in.Reads {
 			switch s.Via {
@@ -82,6 +82,8 @@ func ifaceKindText(b *strings.Builder, group []linker.Interface) {
 				lookups = append(lookups, s)
 			case linker.ViaPackage:
 				packages[s.Detail] = append(packages[s.Detail], s)
+			case linker.ViaDelegate:
+				delegates = append(delegates, s)
 			default:
 				reads = append(reads, s)
 			}
@@ -90,6 +92,9 @@ func ifaceKindText(b *strings.Builder, group []linker.Interface) {
 		ifaceSitesText(b, "lookup", lookups)
 		for _, mod := range slices.Sorted(maps.Keys(packages)) {
 			fmt.Fprintf(b, "      maybe handled by package %s, imported at %s\n", mod, ifaceSites(packages[mod]))
+		}
+		for _, d := range delegates {
+			fmt.Fprintf(b, "      maybe read by package %s, given the charm at %s\n", d.Detail, ifaceLoc(d.File, d.Line))
 		}
 		switch {
 		case len(in.Handlers)+len(in.Reads) > 0:
