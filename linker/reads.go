@@ -606,7 +606,9 @@ var genericWords = []string{"charm", "charms", "interfaces", "libs", "operator",
 // with via "delegate" at the first such construction, the package's module as Detail, which
 // check reports as a possibility instead of a warning. An object given a relation's name
 // (relation_name=, tracing_relation_name=, a declared name) is an interface library, which
-// reads its relation, not the charm's options.
+// reads its relation, not the charm's options. (Relations are left alone: an interface
+// library from a pip package observes its default relation, and would soften every
+// unhandled relation of the charm.)
 func (l *charmLinker) linkDelegates() {
 	var at *Site
 	for _, s := range l.sites {
@@ -662,23 +664,23 @@ func (l *charmLinker) externalBase(cls *classInfo) string {
 }
 
 // namesRelation reports a call given a relation's name: a keyword with relation in its name
-// (relation_name=, tracing_relation_name=), or any argument that is a declared relation's
-// name (endpoint="logging"; not readiness_check_endpoint="/ready").
+// (relation_name=, tracing_relation_name=), or any argument whose value is a declared
+// relation's name (SLOS_RELATION_NAME, endpoint="logging"; not readiness_check_endpoint="/ready").
 func (l *charmLinker) namesRelation(s *site) bool {
+	args := slices.Clone(s.value.Args)
 	for i := range s.value.Kwargs {
 		kw := &s.value.Kwargs[i]
 		if strings.Contains(paramKey(kw.Name), "relation") {
 			return true
 		}
-		if kw.Value.Kind == pyextract.ValStr {
-			if _, ok := l.lookup(KindRelation, kw.Value.Str); ok {
-				return true
-			}
-		}
+		args = append(args, kw.Value)
 	}
-	for i := range s.value.Args {
-		if a := &s.value.Args[i]; a.Kind == pyextract.ValStr {
-			if _, ok := l.lookup(KindRelation, a.Str); ok {
+	for _, c := range l.contexts(s.file, s.cls, s.fn) {
+		for i := range args {
+			if slices.ContainsFunc(l.eval(&args[i], c), func(a aval) bool {
+				_, declared := l.lookup(KindRelation, a.str)
+				return a.kind == aStr && declared
+			}) {
 				return true
 			}
 		}
