@@ -294,6 +294,8 @@ func (l *charmLinker) instancesOf(cls *classInfo) []*instance {
 				// loop (for rel in RELATIONS: Helper(self, rel)) is built whenever the loop runs
 				if s.cond && !s.loop && !s.file.vendored {
 					in.cond = s
+				} else if !s.cond && s.cls == nil && s.fn != "" {
+					in.cond = l.condCaller(s) // a factory function the charm calls under a condition
 				}
 				out = append(out, in)
 			}
@@ -302,6 +304,31 @@ func (l *charmLinker) instancesOf(cls *classInfo) []*instance {
 	delete(l.building, cls)
 	l.insts[cls] = out
 	return out
+}
+
+// condCaller: s builds its object in a module function (require_nginx_route(charm, ...), a
+// library's factory). When the charm's own code calls that function only under conditions,
+// never in a loop, the object is built only then: the first such call, as the construction
+// of s's class; nil otherwise.
+func (l *charmLinker) condCaller(s *site) *site {
+	var first *site
+	for _, c := range l.calls[s.fn] {
+		if c.file.vendored || c == s {
+			continue
+		}
+		if !c.cond || c.loop {
+			return nil
+		}
+		if first == nil {
+			first = c
+		}
+	}
+	if first == nil {
+		return nil
+	}
+	built := *first
+	built.target = s.target
+	return &built
 }
 
 // argsFromCallers evaluates the arguments that calls to the function of c (a method of

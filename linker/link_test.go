@@ -1529,6 +1529,55 @@ class BuiltCharm(ops.CharmBase):
 	expect(t, "y", at("y"), "false  ")
 }
 
+func TestBuiltByFactoryUnderCondition(t *testing.T) {
+	// A library's factory function builds the object; the charm calls it only under a
+	// condition, so the object's handlers are conditional, built at that call. A factory the
+	// charm also calls unconditionally builds an unconditional object.
+	c := charm("factory", ".", "relation:route", "relation:other")
+	lib := `
+import ops
+
+class RouteRequirer(ops.Object):
+    def __init__(self, charm, relation_name):
+        super().__init__(charm, relation_name)
+        self.framework.observe(charm.on[relation_name].relation_changed, self._on_changed)
+
+    def _on_changed(self, event):
+        pass
+
+def require_route(charm, relation_name="route"):
+    return RouteRequirer(charm, relation_name)
+
+def require_other(charm):
+    return RouteRequirer(charm, "other")
+`
+	cl := link1(t, c, files{
+		"lib/charms/route/v0/route.py": lib,
+		"src/charm.py": `
+import ops
+from charms.route.v0.route import require_other, require_route
+
+class FactoryCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        if self.config.get("routed"):
+            self.route = require_route(self)
+        self.other = require_other(self)
+        if self.unit.is_leader():
+            self.again = require_other(self)
+`,
+	})
+	at := func(name string) string {
+		var out []string
+		for _, h := range iface(cl, KindRelation, name).Handlers {
+			out = append(out, fmt.Sprintf("%v %s:%d %s", h.Conditional, h.BuiltFile, h.BuiltLine, h.BuiltClass))
+		}
+		return strings.Join(out, "; ")
+	}
+	expect(t, "route", at("route"), "true src/charm.py:8 RouteRequirer")
+	expect(t, "other", at("other"), "false :0 ")
+}
+
 func TestParameterFallbacks(t *testing.T) {
 	// A parameter rebound only under a condition still holds what the caller passed
 	// (refresh = [refresh] when not a list), and a fallback under `if not refresh:` or
