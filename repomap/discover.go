@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -55,7 +56,9 @@ type Discovered struct {
 // always, never descends into skipDirs or virtual environments, and never follows a symbolic
 // link: a linked file is taken only when its target resolves inside root, and linked
 // directories are not entered. scopes (root-relative folders) limit the Python
-// files; charm YAML is found everywhere so scoped code still links to its charm.
+// files; the charm YAML kept is that of the charms the scopes lie in or hold (see
+// scopedCharmDirs), so scoped code still links to its charm and no other charm's YAML takes
+// the budget.
 func Discover(root string, scopes []string) (Discovered, error) {
 	var d Discovered
 	realRoot, err := filepath.EvalSymlinks(root)
@@ -159,6 +162,10 @@ func Discover(root string, scopes []string) (Discovered, error) {
 	if err != nil {
 		return d, err
 	}
+	if kept := scopedCharmDirs(charmDirs, scopes); kept != nil {
+		charmDirs = kept
+		d.YAML = slices.DeleteFunc(d.YAML, func(f string) bool { return !kept[path.Dir(f)] })
+	}
 	for dir := range charmDirs {
 		d.CharmDirs = append(d.CharmDirs, dir)
 	}
@@ -187,6 +194,28 @@ func splitRel(rel string) []string {
 // within reports whether rel is dir or lies under it.
 func within(rel, dir string) bool {
 	return dir == "." || rel == dir || strings.HasPrefix(rel, dir+"/")
+}
+
+// scopedCharmDirs keeps, of the charm directories found, those a scope lies in (--scope
+// charms/a/src: charms/a) or holds (--scope charms: every charm under it). nil when there are
+// no scopes or none touches a charm (--scope common, shared code only): then every charm's
+// YAML is kept, since any may import it.
+func scopedCharmDirs(dirs map[string]bool, scopes []string) map[string]bool {
+	if len(scopes) == 0 {
+		return nil
+	}
+	kept := map[string]bool{}
+	for dir := range dirs {
+		for _, s := range scopes {
+			if within(dir, s) || within(s, dir) {
+				kept[dir] = true
+			}
+		}
+	}
+	if len(kept) == 0 {
+		return nil
+	}
+	return kept
 }
 
 func inScope(rel string, scopes []string) bool {

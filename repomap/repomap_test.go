@@ -109,8 +109,22 @@ func TestDiscoverIgnoresAndSkips(t *testing.T) {
 	if want := []string{"k8s/src/charm.py"}; !reflect.DeepEqual(scoped.Python, want) {
 		t.Errorf("scoped Python = %q, want %q", scoped.Python, want)
 	}
-	if len(scoped.CharmDirs) != 3 {
-		t.Errorf("scope must not hide charm YAML: %q", scoped.CharmDirs)
+	// the YAML of the charms the scope lies in (the root charm) or holds (k8s), not another's
+	if want := []string{".", "k8s"}; !reflect.DeepEqual(scoped.CharmDirs, want) {
+		t.Errorf("scoped CharmDirs = %q, want %q", scoped.CharmDirs, want)
+	}
+	if slices.Contains(scoped.YAML, "src/templates/config.yaml") || !slices.Contains(scoped.YAML, "k8s/charmcraft.yaml") {
+		t.Errorf("scoped YAML = %q", scoped.YAML)
+	}
+	// in a monorepo, a scope in one charm keeps that charm's YAML; a scope in no charm (shared
+	// code) keeps every charm's, since any may import it
+	mono := writeTree(t, map[string]string{"charms/a/charmcraft.yaml": "name: a\n", "charms/a/src/charm.py": "",
+		"charms/b/metadata.yaml": "name: b\n", "common/x.py": ""})
+	for scope, want := range map[string][]string{"charms/a/src": {"charms/a"}, "common": {"charms/a", "charms/b"}, "charms": {"charms/a", "charms/b"}} {
+		d, err := Discover(mono, []string{scope})
+		if err != nil || !reflect.DeepEqual(d.CharmDirs, want) {
+			t.Errorf("--scope %s: CharmDirs %q (%v), want %q", scope, d.CharmDirs, err, want)
+		}
 	}
 }
 
