@@ -315,13 +315,21 @@ func (r *ranker) mentionsFile(p string) int { return r.mentionsFileIn(r.ment, p)
 func (r *ranker) mentionsFileIn(m mentions, p string) int {
 	lp := strings.ToLower(p)
 	base := path.Base(lp)
+	other := false // the text names another file of this name by its path
 	for _, t := range m.paths {
-		if strings.Contains(t, "/") && (lp == t || strings.HasSuffix(lp, "/"+t)) {
-			return byPath
+		if strings.Contains(t, "/") {
+			if lp == t || strings.HasSuffix(lp, "/"+t) {
+				return byPath
+			}
+			other = other || path.Base(t) == base
+			continue
 		}
 		if base == t {
 			return byName
 		}
+	}
+	if other { // "managers/balancer.py" does not name events/balancer.py
+		return 0
 	}
 	// A stem alone names the file ("grafana config" → config.py), except "charm": a task's
 	// "charm" is the whole charm ("the charm keeps …", JUJU_CHARM_HTTPS_PROXY), not charm.py,

@@ -1573,3 +1573,22 @@ func TestLibrarySymbolsTheCharmUsesLead(t *testing.T) {
 		t.Errorf("is_resource_created at %d, DataDict.get at %d, the unused class DatabaseProvides at %d", used, get, unused)
 	}
 }
+
+func TestMentionsFileByPath(t *testing.T) {
+	// A path names that file; a file of the same name in another folder is not named by it,
+	// though its stem is among the text's words.
+	r := &ranker{}
+	for _, c := range []struct {
+		text, path string
+		want       int
+	}{
+		{"fix common/managers/balancer.py", "common/managers/balancer.py", byPath},
+		{"fix common/managers/balancer.py", "common/events/balancer.py", 0},
+		{"fix balancer.py", "common/events/balancer.py", byName},
+		{"the balancer forgets its goals", "common/events/balancer.py", byName},
+	} {
+		if got := r.mentionsFileIn(parseMentions([]string{c.text}), c.path); got != c.want {
+			t.Errorf("%q names %s: %d, want %d", c.text, c.path, got, c.want)
+		}
+	}
+}
