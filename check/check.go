@@ -117,6 +117,11 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 			declaredBy[k] = append(declaredBy[k], cl.Dir)
 		}
 	}
+	type charmDiagnostic struct {
+		charm string
+		d     Diagnostic
+	}
+	sharedBuilt := map[string][]charmDiagnostic{} // construction in shared code → each charm's report
 	for _, cl := range links.Charms {
 		for _, f := range cl.Findings {
 			if k, ok := undeclaredKinds[f.Kind]; ok && f.Conditional && charmDirOf(f.File, dirs) != cl.Dir &&
@@ -159,10 +164,28 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 			if len(what) > 4 {
 				what, more = what[:4], fmt.Sprintf(" and %d more", len(what)-4)
 			}
-			add(Diagnostic{Rule: RuleHandlerConditional, Severity: SeverityInfo, File: at.file, Line: at.line,
+			d := Diagnostic{Rule: RuleHandlerConditional, Severity: SeverityInfo, File: at.file, Line: at.line,
 				Subject: at.file + ":" + strconv.Itoa(at.line),
 				Message: fmt.Sprintf("%s is built here only under a condition: its handlers of %s%s are registered only then",
-					cmp.Or(builtCls[at], "an object"), strings.Join(what, ", "), more)})
+					cmp.Or(builtCls[at], "an object"), strings.Join(what, ", "), more)}
+			if charmDirOf(at.file, dirs) != cl.Dir { // shared code, checked with each charm importing it
+				sharedBuilt[at.file+":"+strconv.Itoa(at.line)] = append(sharedBuilt[at.file+":"+strconv.Itoa(at.line)], charmDiagnostic{cl.Name, d})
+				continue
+			}
+			add(d)
+		}
+	}
+
+	// A construction in shared code is one report when every charm sees the same, and one per
+	// charm, naming it, when they differ (container "kafka" only in the k8s charm).
+	for _, ds := range sharedBuilt {
+		if !slices.ContainsFunc(ds, func(c charmDiagnostic) bool { return c.d.Message != ds[0].d.Message }) {
+			add(ds[0].d)
+			continue
+		}
+		for _, c := range ds {
+			c.d.Message += fmt.Sprintf(" (in charm %s)", c.charm)
+			add(c.d)
 		}
 	}
 

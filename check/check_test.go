@@ -547,3 +547,39 @@ src/charm.py:44: info: ACharm._on_web handles relation "web" (relation_changed) 
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+func TestConditionalConstructionInSharedCode(t *testing.T) {
+	// Shared code is checked with each charm that imports it; a construction there is reported
+	// once when every charm sees the same, and once per charm, naming it, when they differ.
+	built := func(charm string) linker.CharmLinks {
+		return linker.CharmLinks{Name: charm, Dir: charm, Interfaces: []linker.Interface{
+			{Kind: linker.KindRelation, Name: "cluster", File: charm + "/metadata.yaml", Line: 5, Handlers: []linker.Handler{
+				{Event: "relation_changed", Symbol: "Raft._on_changed", File: "common/raft.py", Line: 20, Via: linker.ViaHelper,
+					Conditional: true, BuiltFile: "common/broker.py", BuiltLine: 9, BuiltClass: "Raft"}}}}}
+	}
+	same := linker.Result{Charms: []linker.CharmLinks{built("k8s"), built("machine")}}
+	differ := linker.Result{Charms: []linker.CharmLinks{built("k8s"), built("machine")}}
+	differ.Charms[0].Interfaces = append(differ.Charms[0].Interfaces, linker.Interface{Kind: linker.KindContainer, Name: "kafka",
+		File: "k8s/metadata.yaml", Line: 9, Handlers: []linker.Handler{{Event: "kafka_pebble_ready", Symbol: "Raft._on_ready",
+			File: "common/raft.py", Line: 30, Via: linker.ViaHelper, Conditional: true, BuiltFile: "common/broker.py", BuiltLine: 9, BuiltClass: "Raft"}}})
+	for _, c := range []struct {
+		links linker.Result
+		want  string
+	}{
+		{same, `common/broker.py:9: info: Raft is built here only under a condition: its handlers of relation "cluster" are registered only then [handler-conditional]
+0 errors, 0 warnings, 1 info
+`},
+		{differ, `common/broker.py:9: info: Raft is built here only under a condition: its handlers of relation "cluster" are registered only then (in charm machine) [handler-conditional]
+common/broker.py:9: info: Raft is built here only under a condition: its handlers of relation "cluster", container "kafka" are registered only then (in charm k8s) [handler-conditional]
+0 errors, 0 warnings, 2 infos
+`},
+	} {
+		var b strings.Builder
+		if err := WriteText(&b, Run(nil, c.links, Options{})); err != nil {
+			t.Fatal(err)
+		}
+		if got := b.String(); got != c.want {
+			t.Errorf("got:\n%s\nwant:\n%s", got, c.want)
+		}
+	}
+}
