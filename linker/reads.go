@@ -539,7 +539,7 @@ func (l *charmLinker) linkFeaturePackages() {
 		seen := map[string]bool{}
 		for _, im := range fi.Imports {
 			top, _, _ := strings.Cut(im.Module, ".")
-			if seen[im.Module] || len(l.ix.modules[im.Module]) > 0 || top == "charms" || stdlibModules[top] {
+			if im.TypeOnly || seen[im.Module] || len(l.ix.modules[im.Module]) > 0 || top == "charms" || stdlibModules[top] {
 				continue
 			}
 			seen[im.Module] = true

@@ -460,7 +460,7 @@ func (e *extractor) references(sc *scratch) {
 		}
 		switch t.kind(i) {
 		case kImport, kImportFrom, kFutureImport:
-			e.imports(i)
+			e.imports(i, typeOnly(t, anc))
 			i = t.nodes[i].last - 1
 			continue
 		case kIdentifier:
@@ -530,8 +530,24 @@ func (e *extractor) definitionSite(i int32, anc []int32) bool {
 	return false
 }
 
+// typeOnly reports whether an import with ancestors anc sits under `if TYPE_CHECKING:` (or
+// typing.TYPE_CHECKING): it is there for type checkers and never runs.
+func typeOnly(t *tree, anc []int32) bool {
+	for _, a := range anc {
+		if t.kind(a) != kIf {
+			continue
+		}
+		if c := t.child(a, fCondition); c >= 0 {
+			if cond := string(t.raw(c)); cond == "TYPE_CHECKING" || cond == "typing.TYPE_CHECKING" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // imports records the names one import statement imports.
-func (e *extractor) imports(i int32) {
+func (e *extractor) imports(i int32, typeOnly bool) {
 	t := &e.t
 	line := int(t.nodes[i].row) + 1
 	module := ""
@@ -548,7 +564,7 @@ func (e *extractor) imports(i int32) {
 		if t.nodes[c].field == fModuleName {
 			continue
 		}
-		imp := Import{Module: module, Line: line}
+		imp := Import{Module: module, Line: line, TypeOnly: typeOnly}
 		switch t.kind(c) {
 		case kDottedName:
 			imp.Name = compact(t.raw(c))

@@ -694,3 +694,26 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestTypeOnlyImports: imports under `if TYPE_CHECKING:` are marked, others not.
+func TestTypeOnlyImports(t *testing.T) {
+	f := Parse("m.py", []byte(`import typing
+from typing import TYPE_CHECKING
+import charm_refresh
+
+if TYPE_CHECKING:
+    from charm_refresh import Kubernetes
+if typing.TYPE_CHECKING:
+    import ops_extra
+if DEBUG:
+    import debugger
+`))
+	var got []string
+	for _, im := range f.Imports {
+		got = append(got, fmt.Sprintf("%s.%s:%v", im.Module, im.Name, im.TypeOnly))
+	}
+	want := "typing.:false typing.TYPE_CHECKING:false charm_refresh.:false charm_refresh.Kubernetes:true ops_extra.:true debugger.:false"
+	if g := strings.Join(got, " "); g != want {
+		t.Errorf("imports = %s\nwant      %s", g, want)
+	}
+}

@@ -86,6 +86,8 @@ type Import struct {
 	Name   string `json:"name,omitempty"`
 	Alias  string `json:"alias,omitempty"`
 	Line   int    `json:"line"`
+	// TypeOnly marks an import under `if TYPE_CHECKING:`, which never runs.
+	TypeOnly bool `json:"type_only,omitempty"`
 }
 
 // Facts are the syntactic facts the linker resolves. pyextract records them without
