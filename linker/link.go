@@ -172,6 +172,7 @@ func (l *charmLinker) run() {
 	l.collectSites()
 	l.linkObserves()
 	l.linkBindings()
+	l.linkResourceArgs()
 	l.linkLookups()
 	l.linkConfig()
 	l.linkParams()

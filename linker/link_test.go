@@ -1810,3 +1810,23 @@ class MyWorker(Worker):
 `)
 	expect(t, "role-all, subclass", reads(cl, "role-all"), "10/delegate/workers.worker")
 }
+
+func TestResourceNameHandedToPackage(t *testing.T) {
+	// A declared resource's name handed to an object of an outside package is a read of the
+	// resource there; another string is nothing.
+	c := charm("res", ".", "resource:csi-image", "resource:other-image")
+	cl := link1(t, c, files{"src/charm.py": `
+import ops
+from oci_image import OCIImageResource
+
+IMAGE = "csi-image"
+
+class ResCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.image = OCIImageResource(self, IMAGE)
+        self.label = OCIImageResource(self, "not-a-resource")
+`})
+	expect(t, "csi-image", reads(cl, KindResource, "csi-image"), "src/charm.py:9/library/OCIImageResource")
+	expect(t, "other-image", reads(cl, KindResource, "other-image"), "")
+}

@@ -42,6 +42,38 @@ func (l *charmLinker) linkBindings() {
 	}
 }
 
+// linkResourceArgs: the charm's own code handing a declared resource's name to an object of a
+// package from outside the tree (OCIImageResource(self, "csi-image") of oci_image) has it
+// read the resource; recorded as a read with via "library", as a relation-bound object's
+// construction is.
+func (l *charmLinker) linkResourceArgs() {
+	if len(l.ch.Resources) == 0 {
+		return
+	}
+	for _, s := range l.sites {
+		if s.target != nil || s.file.vendored || s.file.test {
+			continue
+		}
+		args := slices.Clone(s.value.Args)
+		for i := range s.value.Kwargs {
+			args = append(args, s.value.Kwargs[i].Value)
+		}
+		sc := pyextract.Scope{Class: className(s.cls), Func: s.fn, Line: s.line, Conditional: s.cond}
+		at := siteAt(s.file, sc, ViaLibrary, lastName(s.value.Chain))
+		seen := map[string]bool{}
+		for _, c := range l.contexts(s.file, s.cls, s.fn) {
+			for i := range args {
+				for _, v := range l.eval(&args[i], c) {
+					if d, ok := l.lookup(KindResource, v.str); ok && v.kind == aStr && !seen[d] {
+						seen[d] = true
+						l.read(KindResource, d, at)
+					}
+				}
+			}
+		}
+	}
+}
+
 // lookupCalls and lookupKeys are the calls and key reads that look an interface up, with
 // the name of the step before them (model.get_relation, unit.get_container, meta.storages).
 var (
