@@ -161,11 +161,11 @@ func checkFormat(format string, allowed ...string) error {
 	return Usagef("unknown --format %q (want %s)", format, strings.Join(allowed, ", "))
 }
 
+// writeJSON writes v indented, with a trailing newline; <, > and & as written (an arrow in a
+// reason is "->", not "\u003e": the documents are read by programs and people, not browsers).
 func writeJSON(w io.Writer, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintf(w, "%s\n", b)
-	return err
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }

@@ -386,3 +386,14 @@ func TestRootAndLinkShareTheMemo(t *testing.T) {
 		t.Error("the JSON documents should name the root as given")
 	}
 }
+
+// TestWriteJSONKeepsArrows: JSON documents keep <, > and & as written.
+func TestWriteJSONKeepsArrows(t *testing.T) {
+	var b bytes.Buffer
+	if err := writeJSON(&b, map[string]string{"why": "a -> b & <c>"}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "{\n  \"why\": \"a -> b & <c>\"\n}\n"; b.String() != want {
+		t.Errorf("writeJSON = %q, want %q", b.String(), want)
+	}
+}
