@@ -19,6 +19,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -61,6 +62,9 @@ type Tree struct {
 	TokenMemo []byte
 
 	pending *pendingWrite // the cache write Save performs (MemoKey set, cache on)
+	// unreadable: a file could not be read; what is printed then is not remembered, since
+	// fixing the permission need not change what the memo's fingerprint sees
+	unreadable bool
 }
 
 // Stats count what a load did, for tests and benchmarks.
@@ -80,6 +84,7 @@ func (e *UsageError) Error() string { return e.Msg }
 // stat is what the cache compares for one input file.
 type stat struct {
 	mtime, size int64
+	mode        fs.FileMode // in the fingerprint: chmod changes what can be read, not the mtime
 	err         error
 }
 
@@ -216,7 +221,7 @@ func (t *Tree) Save(m *Memo) {
 		return
 	}
 	t.pending = nil
-	if m != nil && memoSize(*m) <= maxMemoOut {
+	if m != nil && memoSize(*m) <= maxMemoOut && !t.unreadable {
 		outs, size := []Memo{*m}, memoSize(*m)
 		for _, o := range w.memo.Outputs {
 			if o.Key != m.Key && len(outs) < maxMemos && size+memoSize(o) <= maxMemoBytes {
@@ -257,10 +262,10 @@ func fingerprint(root string, d Discovered, stats []stat, yamlStats map[string]s
 	h := sha256.New()
 	fmt.Fprintf(h, "%d\x00%s\x00%s\n", ourVersion, root, binaryID())
 	for i, p := range d.Python {
-		fmt.Fprintf(h, "%s\x00%d\x00%d\n", p, stats[i].mtime, stats[i].size)
+		fmt.Fprintf(h, "%s\x00%d\x00%d\x00%o\n", p, stats[i].mtime, stats[i].size, uint32(stats[i].mode))
 	}
 	for _, p := range d.YAML {
-		fmt.Fprintf(h, "%s\x00%d\x00%d\n", p, yamlStats[p].mtime, yamlStats[p].size)
+		fmt.Fprintf(h, "%s\x00%d\x00%d\x00%o\n", p, yamlStats[p].mtime, yamlStats[p].size, uint32(yamlStats[p].mode))
 	}
 	return hex.EncodeToString(h.Sum(nil)[:16])
 }
@@ -291,6 +296,7 @@ func (t *Tree) parseAll(paths []string, stats []stat, c cache, progress func(int
 		if st.err != nil {
 			warns[i] = fmt.Sprintf("%s: skipped: %v", p, unwrapPathErr(st.err))
 			out[i] = pyextract.File{Path: p}
+			t.unreadable = true
 			continue
 		}
 		if u := c.ours[p]; u != nil && u.mtime == st.mtime && u.size == st.size {
@@ -310,6 +316,9 @@ func (t *Tree) parseAll(paths []string, stats []stat, c cache, progress func(int
 		out[i], entries[i], warns[i] = f, e, warn
 		mu.Lock()
 		defer mu.Unlock()
+		if e == nil { // could not be read: a state the fingerprint may not see end
+			t.unreadable = true
+		}
 		if reparsed {
 			t.Stats.Parsed++
 		} else {
@@ -456,7 +465,7 @@ func statFile(root, rel string) stat {
 	if err != nil {
 		return stat{err: err}
 	}
-	return stat{mtime: fi.ModTime().UnixNano(), size: fi.Size()}
+	return stat{mtime: fi.ModTime().UnixNano(), size: fi.Size(), mode: fi.Mode()}
 }
 
 func exists(root, rel string) bool {

@@ -515,6 +515,16 @@ func TestMemo(t *testing.T) {
 	if refreshed, _ := Load(Options{Root: root, MemoKey: "k1", Refresh: true}); refreshed.Memo != nil {
 		t.Fatal("refresh used the memo")
 	}
+	// A permission change (chmod keeps the mtime) invalidates it too: what can be read changed.
+	again, _ := Load(Options{Root: root, MemoKey: "k3"})
+	again.Save(&Memo{Key: "k3", Out: "map three"})
+	if hit, _ := Load(Options{Root: root, MemoKey: "k3"}); hit.Memo == nil {
+		t.Fatal("k3 not remembered")
+	}
+	os.Chmod(filepath.Join(root, "src/charm.py"), 0o600)
+	if stale, _ := Load(Options{Root: root, MemoKey: "k3"}); stale.Memo != nil {
+		t.Fatal("memo trusted after a chmod")
+	}
 	// The cache Cantrip sees still starts with our memo but keeps its own keys intact.
 	doc := readCache(t, root)
 	if _, ok := doc["entries"]; !ok {
@@ -726,5 +736,23 @@ func TestWarningsInLineOrder(t *testing.T) {
 	want := []string{"config.yaml: empty", "metadata.yaml:2: a", "metadata.yaml:3: c", "metadata.yaml:29: b", "src/x.py: syntax"}
 	if !reflect.DeepEqual(ws, want) {
 		t.Errorf("got %q, want %q", ws, want)
+	}
+}
+
+// TestUnreadableNotRemembered: an output printed while a file could not be read is not
+// remembered (the fix, a chmod or chown, need not show in the fingerprint). Needs a user
+// whom permissions bind, so not root.
+func TestUnreadableNotRemembered(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root reads every file")
+	}
+	root := writeTree(t, map[string]string{"metadata.yaml": smallCharm, "src/charm.py": smallPy, "src/helper.py": "def h():\n    pass\n"})
+	if err := os.Chmod(filepath.Join(root, "src/helper.py"), 0); err != nil {
+		t.Fatal(err)
+	}
+	tr, _ := Load(Options{Root: root, MemoKey: "k"})
+	tr.Save(&Memo{Key: "k", Out: "map without helper"})
+	if again, _ := Load(Options{Root: root, MemoKey: "k"}); again.Memo != nil {
+		t.Error("an output with an unreadable file was remembered")
 	}
 }
