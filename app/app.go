@@ -169,3 +169,7 @@ func writeJSON(w io.Writer, v any) error {
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
 }
+
+// RemoveTempFiles deletes the temporary cache files the running process is writing (see
+// repomap.RemoveTempFiles); the command calls it when stopped by a signal.
+func RemoveTempFiles() { repomap.RemoveTempFiles() }

@@ -682,6 +682,33 @@ func hashBytes(b []byte) string {
 // so readers see the old or the new file, never a torn one, and concurrent writers never
 // corrupt it (the last rename wins). It refuses to replace anything but a regular file or
 // nothing, so it never writes through a symbolic link.
+// temps are the cache files being written by this process, removed by RemoveTempFiles when
+// the process is stopped part-way (SIGTERM from a caller's timeout).
+var temps sync.Map
+
+// RemoveTempFiles deletes the temporary cache files this process is writing. The command calls
+// it on SIGINT and SIGTERM before exiting, so that a stopped run leaves the root as it was.
+func RemoveTempFiles() {
+	temps.Range(func(k, _ any) bool {
+		os.Remove(k.(string))
+		return true
+	})
+}
+
+// staleTempAge is how old another run's temporary cache file must be to be taken for one left
+// by a killed run (kill -9 cannot be caught): a write takes seconds, so no live writer's is.
+const staleTempAge = time.Minute
+
+// removeStaleTemps deletes temporary cache files in root older than staleTempAge.
+func removeStaleTemps(root string) {
+	old, _ := filepath.Glob(filepath.Join(root, CacheFile+".tmp-*"))
+	for _, p := range old {
+		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() && time.Since(fi.ModTime()) > staleTempAge {
+			os.Remove(p)
+		}
+	}
+}
+
 func writeCache(root string, fresh map[string]*usable, keep map[string]json.RawMessage, memo *memoDoc, tokens []byte) error {
 	p := filepath.Join(root, CacheFile)
 	if fi, err := os.Lstat(p); err == nil && !fi.Mode().IsRegular() {
@@ -697,11 +724,16 @@ func writeCache(root string, fresh map[string]*usable, keep map[string]json.RawM
 		files = append(files, file)
 	}
 	sort.Strings(files)
+	removeStaleTemps(root)
 	tmp, err := os.CreateTemp(root, CacheFile+".tmp-*")
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name()) // no-op after a successful rename
+	temps.Store(tmp.Name(), true)
+	defer func() {
+		os.Remove(tmp.Name()) // no-op after a successful rename
+		temps.Delete(tmp.Name())
+	}()
 	// The document is written by hand: kept entries are copied as they were read (each one
 	// decoded, so valid JSON), never re-encoded or re-validated; the memo comes first (see
 	// decodeMemo).

@@ -756,3 +756,32 @@ func TestUnreadableNotRemembered(t *testing.T) {
 		t.Error("an output with an unreadable file was remembered")
 	}
 }
+
+// TestTempFilesCleanedUp: a write removes temporary cache files a killed run left (older than
+// staleTempAge) but not another live writer's; RemoveTempFiles removes this process's own.
+func TestTempFilesCleanedUp(t *testing.T) {
+	root := writeTree(t, map[string]string{"metadata.yaml": smallCharm, "src/charm.py": smallPy})
+	stale, live := filepath.Join(root, CacheFile+".tmp-1"), filepath.Join(root, CacheFile+".tmp-2")
+	for _, p := range []string{stale, live} {
+		if err := os.WriteFile(p, []byte("{"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := time.Now().Add(-2 * staleTempAge)
+	os.Chtimes(stale, old, old)
+	if _, err := Load(Options{Root: root}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); err == nil {
+		t.Error("a stale temporary cache file was kept")
+	}
+	if _, err := os.Stat(live); err != nil {
+		t.Error("a live writer's temporary file was removed")
+	}
+	temps.Store(live, true)
+	RemoveTempFiles()
+	temps.Delete(live)
+	if _, err := os.Stat(live); err == nil {
+		t.Error("RemoveTempFiles kept this process's temporary file")
+	}
+}

@@ -37,6 +37,7 @@ func main() {
 	if app.ColorEnabled(isTerminal(os.Stdout), os.Getenv) {
 		io.Out = out
 	}
+	stopOnSignal()
 	code := run(os.Args[1:], io)
 	out.Flush()
 	os.Exit(code)
