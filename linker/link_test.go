@@ -1830,3 +1830,28 @@ class ResCharm(ops.CharmBase):
 	expect(t, "csi-image", reads(cl, KindResource, "csi-image"), "src/charm.py:9/library/OCIImageResource")
 	expect(t, "other-image", reads(cl, KindResource, "other-image"), "")
 }
+
+func TestObservedAlsoUnconditionally(t *testing.T) {
+	// Observed under a condition and again without one, a handler is one unconditional record.
+	c := charm("twice", ".", "relation:db")
+	cl := link1(t, c, files{"src/charm.py": `
+import ops
+
+class TwiceCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        if self.unit.is_leader():
+            self.framework.observe(self.on.db_relation_changed, self._on_db)
+        self.framework.observe(self.on.db_relation_changed, self._on_db)
+        if self.unit.is_leader():
+            self.framework.observe(self.on.db_relation_joined, self._on_db)
+
+    def _on_db(self, event):
+        pass
+`})
+	var got []string
+	for _, h := range iface(cl, KindRelation, "db").Handlers {
+		got = append(got, fmt.Sprintf("%s:%v", h.Event, h.Conditional))
+	}
+	expect(t, "db", strings.Join(got, " "), "db_relation_changed:false db_relation_joined:true")
+}

@@ -66,7 +66,20 @@ func sortHandlers(hs []Handler) []Handler {
 			compareBool(a.Conditional, b.Conditional))
 	})
 	hs = slices.Compact(hs)
-	if hs == nil {
+	// A handler also observed without a condition for the same event runs whenever the event
+	// comes: its conditional records add nothing and would be reported as conditional.
+	type handled struct {
+		event, symbol, file string
+		line                int
+	}
+	always := map[handled]bool{}
+	for _, h := range hs {
+		if !h.Conditional {
+			always[handled{h.Event, h.Symbol, h.File, h.Line}] = true
+		}
+	}
+	hs = slices.DeleteFunc(hs, func(h Handler) bool { return h.Conditional && always[handled{h.Event, h.Symbol, h.File, h.Line}] })
+	if len(hs) == 0 {
 		hs = []Handler{}
 	}
 	return hs
