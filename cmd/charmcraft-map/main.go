@@ -163,6 +163,9 @@ func addDefaultCommands(root *cobra.Command) {
   charmcraft-map completion fish > ~/.config/fish/completions/charmcraft-map.fish
   charmcraft-map completion powershell | Out-String | Invoke-Expression`
 			c.Args = noArgs
+			c.RunE = func(cmd *cobra.Command, args []string) error { // cobra's prints its help and succeeds
+				return app.Usagef("completion needs a shell: bash, zsh, fish or powershell (see '%s --help')", cmd.CommandPath())
+			}
 			for _, sh := range c.Commands() {
 				sh.Example = completionExamples[sh.Name()]
 				sh.Args = noArgs

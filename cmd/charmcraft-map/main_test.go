@@ -116,7 +116,8 @@ func TestVersion(t *testing.T) {
 }
 
 func TestUnknownFlagIsOneLineUsageError(t *testing.T) {
-	for _, args := range [][]string{{"--bogus"}, {"check", "--bogus"}, {"map", "--tokens", "many"}, {"interfaces", "extra"}} {
+	for _, args := range [][]string{{"--bogus"}, {"check", "--bogus"}, {"map", "--tokens", "many"}, {"interfaces", "extra"},
+		{"completion"}, {"completion", "nope"}} {
 		code, out, errs := execute(args...)
 		if code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.HasPrefix(errs, "charmcraft-map: ") {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and one line on stderr", args, code, out, errs)
