@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"strings"
 
 	"github.com/cantrip-dev/charmcraft-map/repomap"
@@ -82,6 +83,10 @@ func classify(err error) error {
 	var u *repomap.UsageError
 	if errors.As(err, &u) {
 		return &Error{Code: "usage", Exit: ExitFailure, Msg: u.Msg}
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) { // the tree cannot be read (permissions): the input, not a bug
+		return &Error{Code: "input", Exit: ExitFailure, Msg: err.Error()}
 	}
 	return &Error{Code: "internal", Exit: ExitFailure, Msg: err.Error()}
 }

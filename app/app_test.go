@@ -3,7 +3,9 @@ package app
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -395,5 +397,18 @@ func TestWriteJSONKeepsArrows(t *testing.T) {
 	}
 	if want := "{\n  \"why\": \"a -> b & <c>\"\n}\n"; b.String() != want {
 		t.Errorf("writeJSON = %q, want %q", b.String(), want)
+	}
+}
+
+// TestClassifyUnreadable: a tree that cannot be read is the input's fault ("input"), not the
+// tool's ("internal").
+func TestClassifyUnreadable(t *testing.T) {
+	err := fmt.Errorf("reading /x: %w", &fs.PathError{Op: "open", Path: "/x", Err: fs.ErrPermission})
+	var e *Error
+	if !errors.As(classify(err), &e) || e.Code != "input" || e.Exit != ExitFailure {
+		t.Errorf("classify = %+v", e)
+	}
+	if !errors.As(classify(errors.New("boom")), &e) || e.Code != "internal" {
+		t.Errorf("classify(other) = %+v", e)
 	}
 }
