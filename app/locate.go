@@ -105,8 +105,8 @@ func Locate(t *repomap.Tree, text string, focus []string) Located {
 	lexical := map[string]float64{} // test → its mention-words factor
 	perRelation := map[string]int{}
 	for _, f := range t.Rank(links, focus, mentions).Files {
-		if signal(f, rank.SigLib) != 0 || f.CopyOf != "" {
-			continue // a vendored library is edited upstream; a copy is named with its canonical file
+		if signal(f, rank.SigLib) != 0 || f.CopyOf != "" || t.Skipped[f.Path] {
+			continue // a vendored library is edited upstream; a copy is named with its canonical file; a skipped file was not read
 		}
 		var named []string
 		for _, rel := range handles[f.Path] {
@@ -151,7 +151,7 @@ func Locate(t *repomap.Tree, text string, focus []string) Located {
 		if len(res.Read) == LocateRead {
 			break
 		}
-		if skip[f.Path] || f.Class == rank.ClassTest && !tests || f.CopyOf != "" {
+		if skip[f.Path] || f.Class == rank.ClassTest && !tests || f.CopyOf != "" || t.Skipped[f.Path] {
 			continue
 		}
 		if why := ties.why(f.Path, res.Edit); len(why) > 0 {

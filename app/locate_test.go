@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -222,5 +223,30 @@ func TestTiesSkipOwnDefinitions(t *testing.T) {
 	}
 	if got := ix.why("lib/a.py", []Pick{{Path: "lib/b.py"}}); !slices.Equal(got, []string{"defines Provider used by lib/b.py"}) {
 		t.Errorf("why = %q", got)
+	}
+}
+
+// TestLocateSkipsUnreadFiles: a file listed but not read (over the size limit) is never a pick,
+// even when the task names it.
+func TestLocateSkipsUnreadFiles(t *testing.T) {
+	dir := t.TempDir()
+	write := func(p, s string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, p), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("metadata.yaml", "name: s\nsummary: s\ndescription: s\n")
+	write("src/charm.py", "import ops\n\nclass SCharm(ops.CharmBase):\n    pass\n")
+	write("src/big.py", strings.Repeat("X = 1\n", 300000))
+	got, errs, err := runLocate(t, LocateOptions{Common: Common{Root: dir}, Text: "fix src/big.py"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(paths(got.Edit), "src/big.py") || slices.Contains(paths(got.Read), "src/big.py") || !strings.Contains(errs, "src/big.py: skipped") {
+		t.Errorf("edit %v, read %v, stderr %q", paths(got.Edit), paths(got.Read), errs)
 	}
 }

@@ -55,6 +55,9 @@ type Tree struct {
 	Files    []pyextract.File // sorted by path
 	Warnings []string         // one line each, for stderr
 	Stats    Stats
+	// Skipped are the Python files listed but not read (unreadable, over the size limit, not
+	// Python): in Files with nothing extracted, never a file to suggest editing.
+	Skipped map[string]bool
 	// Memo is the remembered output when Options.MemoKey hit; nothing else is loaded then.
 	Memo *Memo
 	// TokenMemo is opaque data the caller keeps in the cache (render's token counts): Load
@@ -335,9 +338,15 @@ func (t *Tree) parseAll(paths []string, stats []stat, c cache, progress func(int
 			changed[paths[i]] = e
 		}
 	}
-	for _, w := range warns {
+	for i, w := range warns {
 		if w != "" {
 			t.Warnings = append(t.Warnings, w)
+		}
+		if strings.HasPrefix(w, paths[i]+": skipped: ") {
+			if t.Skipped == nil {
+				t.Skipped = map[string]bool{}
+			}
+			t.Skipped[paths[i]] = true
 		}
 	}
 	return out, changed
