@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -86,7 +87,45 @@ func (c *Charm) checkJuju(d *doc, sec *yaml.Node, j jujuReader) {
 	if err == nil {
 		err = j.safeRead(raw)
 	}
-	c.Warnings = append(c.Warnings, fmt.Sprintf("%s: juju would reject: %s", d.file, oneLine(err.Error())))
+	msg := plainValues(oneLine(err.Error()))
+	if f := rejectedField(msg); f != "" && slices.ContainsFunc(c.Warnings, func(w string) bool {
+		return strings.HasPrefix(w, d.file+":") && (strings.Contains(w, ": "+f+": ") || strings.Contains(w, ": "+strings.ReplaceAll(f, ".", " ")+": "))
+	}) {
+		return // our own reading already said what is wrong with that field, with its line
+	}
+	c.Warnings = append(c.Warnings, fmt.Sprintf("%s: juju would reject: %s", d.file, msg))
+}
+
+// goValue matches the Go value juju/charm's schema errors print after "got":
+// `got []interface {}([]interface {}{"a", "b"})`, `got map[string]interface {}(...)`, `got int(5)`.
+var goValue = regexp.MustCompile(`got (\[\]|map\[|u?int\d*|float\d+|bool|string)[^(]*\(.*\)`)
+
+// plainValues says what kind of value juju got in YAML's words instead of Go's.
+func plainValues(msg string) string {
+	return goValue.ReplaceAllStringFunc(msg, func(m string) string {
+		kind := goValue.FindStringSubmatch(m)[1]
+		switch {
+		case kind == "[]":
+			return "got a list"
+		case kind == "map[":
+			return "got a mapping"
+		case kind == "bool":
+			return "got true or false"
+		case kind == "string":
+			return "got text"
+		}
+		return "got a number"
+	})
+}
+
+// rejectedField is the field a juju rejection names ("metadata: name: expected string, …"
+// → name), or "".
+func rejectedField(msg string) string {
+	parts := strings.Split(msg, ": ")
+	if len(parts) >= 3 && (parts[0] == "metadata" || parts[0] == "config" || parts[0] == "actions") {
+		return parts[1]
+	}
+	return ""
 }
 
 // safeRead runs j.read, turning a panic inside juju/charm into an error.
