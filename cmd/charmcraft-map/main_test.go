@@ -244,3 +244,38 @@ func TestCheckExitCodes(t *testing.T) {
 		}
 	}
 }
+
+// TestReadmeExamples: every `$ charmcraft-map ...` example in the README's "What the map looks
+// like" prints what the README shows (run from the repository root, without the cache).
+func TestReadmeExamples(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(readme)
+	start := strings.Index(text, "## What the map looks like")
+	end := strings.Index(text[start+1:], "\n## ")
+	if start < 0 || end < 0 {
+		t.Fatal(`README has no "What the map looks like" section`)
+	}
+	section := text[start : start+1+end]
+	n := 0
+	for _, block := range strings.Split(section, "```\n$ charmcraft-map ")[1:] {
+		cmdline, rest, _ := strings.Cut(block, "\n")
+		want, _, _ := strings.Cut(rest, "```")
+		args := strings.Fields(cmdline)
+		for i, a := range args {
+			if strings.HasPrefix(a, "testdata/") {
+				args[i] = "../../" + a
+			}
+		}
+		code, out, errs := execute(append(args, "--no-cache")...)
+		if code != 0 || out != want {
+			t.Errorf("$ charmcraft-map %s: exit %d, stderr %q\ngot:\n%s\nREADME shows:\n%s", cmdline, code, errs, out, want)
+		}
+		n++
+	}
+	if n < 2 {
+		t.Errorf("found %d examples in the README", n)
+	}
+}
