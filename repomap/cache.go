@@ -726,8 +726,8 @@ func writeCache(root string, fresh map[string]*usable, keep map[string]json.RawM
 	sort.Strings(files)
 	removeStaleTemps(root)
 	tmp, err := os.CreateTemp(root, CacheFile+".tmp-*")
-	if err != nil {
-		return err
+	if err != nil { // without the random name, so that the warning is the same on every run
+		return fmt.Errorf("cannot create a file in the root: %v", unwrapPathErr(err))
 	}
 	temps.Store(tmp.Name(), true)
 	defer func() {
