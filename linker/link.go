@@ -109,14 +109,15 @@ func newCharmLinker(ix *index, ci int) *charmLinker {
 	for _, a := range c.Actions {
 		l.declare(KindAction, a.Name, &Interface{File: a.File, Line: a.Line, Extension: a.Extension})
 	}
+	// a 12-factor charm's workload container and its image are the framework's to run
 	for _, ct := range c.Containers {
-		l.declare(KindContainer, ct.Name, &Interface{File: ct.File, Line: ct.Line})
+		l.declare(KindContainer, ct.Name, &Interface{File: ct.File, Line: ct.Line, Extension: app})
 	}
 	for _, s := range c.Storage {
 		l.declare(KindStorage, s.Name, &Interface{File: s.File, Line: s.Line})
 	}
 	for _, r := range c.Resources {
-		l.declare(KindResource, r.Name, &Interface{File: r.File, Line: r.Line})
+		l.declare(KindResource, r.Name, &Interface{File: r.File, Line: r.Line, Extension: app})
 	}
 	return l
 }

@@ -1855,3 +1855,24 @@ class TwiceCharm(ops.CharmBase):
 	}
 	expect(t, "db", strings.Join(got, " "), "db_relation_changed:false db_relation_joined:true")
 }
+
+func TestTwelveFactorExtension(t *testing.T) {
+	// In a 12-factor charm the framework handles its integrations, options, container and
+	// image; an interface it does not wire keeps no extension.
+	c := charm("app", ".", "relation:db", "relation:peers-x", "config:port", "container:flask-app", "resource:flask-app-image")
+	c.Extensions = []string{"flask-framework"}
+	c.Relations[0].Interface = "postgresql_client"
+	c.Relations[1].Interface = "custom"
+	cl := link1(t, c, files{"src/charm.py": `
+import paas_charm.flask
+
+class AppCharm(paas_charm.flask.Charm):
+    pass
+`})
+	for kind, names := range map[string][]string{KindRelation: {"db"}, KindConfig: {"port"}, KindContainer: {"flask-app"}, KindResource: {"flask-app-image"}} {
+		for _, n := range names {
+			expect(t, n, iface(cl, kind, n).Extension, "flask-framework")
+		}
+	}
+	expect(t, "peers-x", iface(cl, KindRelation, "peers-x").Extension, "")
+}
