@@ -163,7 +163,7 @@ type Interface struct {
 	// Extension is the charmcraft extension that handles the interface for the charm: one
 	// that declares it (django-framework's metrics-endpoint), or, in a 12-factor charm, the
 	// framework that wires a declared integration (postgresql_client, s3, ...) or option to
-	// the workload. "" otherwise.
+	// the workload, or runs its container and image. "" otherwise.
 	Extension string `json:"extension,omitempty"`
 }
 
