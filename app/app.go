@@ -101,8 +101,9 @@ func ReportError(io IO, format string, err error) {
 	}
 	if format == "json" {
 		doc := map[string]any{"schema_version": SchemaVersion, "error": map[string]string{"code": e.Code, "message": e.Msg}}
-		b, _ := json.Marshal(doc)
-		fmt.Fprintf(io.Out, "%s\n", b)
+		enc := json.NewEncoder(io.Out) // one line, <, > and & as written
+		enc.SetEscapeHTML(false)
+		enc.Encode(doc)
 	}
 	fmt.Fprintf(io.Err, "charmcraft-map: %s\n", oneLine(e.Msg))
 }

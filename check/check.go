@@ -35,6 +35,7 @@ package check
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"path"
 	"slices"
 	"strconv"
@@ -120,6 +121,7 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 	type charmDiagnostic struct {
 		charm string
 		d     Diagnostic
+		files []string // the files of the handlers the construction registers
 	}
 	sharedBuilt := map[string][]charmDiagnostic{} // construction in shared code → each charm's report
 	for _, cl := range links.Charms {
@@ -143,8 +145,9 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 			file string
 			line int
 		}
-		built := map[construction][]string{}  // what its object's handlers handle
-		builtCls := map[construction]string{} // the class built there
+		built := map[construction][]string{}      // what its object's handlers handle
+		builtCls := map[construction]string{}     // the class built there
+		builtFiles := map[construction][]string{} // the files of its handlers
 		for _, in := range cl.Interfaces {
 			checkInterface(byDir[cl.Dir], in, dynamic[cl.Dir][in.Kind], add)
 			for _, h := range in.Handlers {
@@ -155,6 +158,9 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 					}
 					if w := fmt.Sprintf("%s %q", in.Kind, in.Name); !slices.Contains(built[at], w) {
 						built[at] = append(built[at], w)
+					}
+					if !slices.Contains(builtFiles[at], h.File) {
+						builtFiles[at] = append(builtFiles[at], h.File)
 					}
 				}
 			}
@@ -169,7 +175,7 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 				Message: fmt.Sprintf("%s is built here only under a condition: its handlers of %s%s are registered only then",
 					cmp.Or(builtCls[at], "an object"), strings.Join(what, ", "), more)}
 			if charmDirOf(at.file, dirs) != cl.Dir { // shared code, checked with each charm importing it
-				sharedBuilt[at.file+":"+strconv.Itoa(at.line)] = append(sharedBuilt[at.file+":"+strconv.Itoa(at.line)], charmDiagnostic{cl.Name, d})
+				sharedBuilt[at.file+":"+strconv.Itoa(at.line)] = append(sharedBuilt[at.file+":"+strconv.Itoa(at.line)], charmDiagnostic{cl.Name, d, builtFiles[at]})
 				continue
 			}
 			add(d)
@@ -177,9 +183,27 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 	}
 
 	// A construction in shared code is one report when every charm sees the same, and one per
-	// charm, naming it, when they differ (container "kafka" only in the k8s charm).
+	// charm, naming it, when they differ (container "kafka" only in the k8s charm) or when
+	// some charm does not see it under a condition at all.
+	users := map[string]map[string]bool{} // handler file → the charms with a handler there
+	for _, cl := range links.Charms {
+		for _, in := range cl.Interfaces {
+			for _, h := range in.Handlers {
+				if users[h.File] == nil {
+					users[h.File] = map[string]bool{}
+				}
+				users[h.File][cl.Name] = true
+			}
+		}
+	}
 	for _, ds := range sharedBuilt {
-		if !slices.ContainsFunc(ds, func(c charmDiagnostic) bool { return c.d.Message != ds[0].d.Message }) {
+		using := map[string]bool{} // the charms running those handlers, conditionally or not
+		for _, c := range ds {
+			for _, f := range c.files {
+				maps.Copy(using, users[f])
+			}
+		}
+		if len(ds) == len(using) && !slices.ContainsFunc(ds, func(c charmDiagnostic) bool { return c.d.Message != ds[0].d.Message }) {
 			add(ds[0].d)
 			continue
 		}

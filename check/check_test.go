@@ -562,11 +562,18 @@ func TestConditionalConstructionInSharedCode(t *testing.T) {
 	differ.Charms[0].Interfaces = append(differ.Charms[0].Interfaces, linker.Interface{Kind: linker.KindContainer, Name: "kafka",
 		File: "k8s/metadata.yaml", Line: 9, Handlers: []linker.Handler{{Event: "kafka_pebble_ready", Symbol: "Raft._on_ready",
 			File: "common/raft.py", Line: 30, Via: linker.ViaHelper, Conditional: true, BuiltFile: "common/broker.py", BuiltLine: 9, BuiltClass: "Raft"}}})
+	// the machine charm builds it without a condition
+	one := linker.Result{Charms: []linker.CharmLinks{built("k8s"), {Name: "machine", Dir: "machine", Interfaces: []linker.Interface{
+		{Kind: linker.KindRelation, Name: "cluster", File: "machine/metadata.yaml", Line: 5, Handlers: []linker.Handler{
+			{Event: "relation_changed", Symbol: "Raft._on_changed", File: "common/raft.py", Line: 20, Via: linker.ViaHelper}}}}}}}
 	for _, c := range []struct {
 		links linker.Result
 		want  string
 	}{
 		{same, `common/broker.py:9: info: Raft is built here only under a condition: its handlers of relation "cluster" are registered only then [handler-conditional]
+0 errors, 0 warnings, 1 info
+`},
+		{one, `common/broker.py:9: info: Raft is built here only under a condition: its handlers of relation "cluster" are registered only then (in charm k8s) [handler-conditional]
 0 errors, 0 warnings, 1 info
 `},
 		{differ, `common/broker.py:9: info: Raft is built here only under a condition: its handlers of relation "cluster" are registered only then (in charm machine) [handler-conditional]

@@ -519,7 +519,9 @@ func (e *evaluator) name(n string, c *ctx) []aval {
 				}
 			}
 			for _, a := range as {
-				if a.Fills && passed {
+				// an object's construction passes its own arguments; the calls of another
+				// function are pooled, and one caller's argument says nothing of another's
+				if a.Fills && passed && c.fn == "__init__" {
 					continue
 				}
 				ac := c

@@ -314,8 +314,9 @@ func (l *charmLinker) instancesOf(cls *classInfo) []*instance {
 // of s's class; nil otherwise.
 func (l *charmLinker) condCaller(s *site) *site {
 	var first *site
+	fn := &ctx{file: s.file, fn: s.fn}
 	for _, c := range l.calls[s.fn] {
-		if c.file.vendored || c == s {
+		if c.file.vendored || c == s || !l.callsFunc(c, fn) {
 			continue
 		}
 		if !c.cond || c.loop {

@@ -1560,6 +1560,8 @@ from charms.route.v0.route import require_other, require_route
 class FactoryCharm(ops.CharmBase):
     def __init__(self, *args):
         super().__init__(*args)
+        if self.unit.is_leader():
+            self.unrelated = self.helper.require_route(1)
         if self.config.get("routed"):
             self.route = require_route(self)
         self.other = require_other(self)
@@ -1574,7 +1576,7 @@ class FactoryCharm(ops.CharmBase):
 		}
 		return strings.Join(out, "; ")
 	}
-	expect(t, "route", at("route"), "true src/charm.py:8 RouteRequirer")
+	expect(t, "route", at("route"), "true src/charm.py:10 RouteRequirer")
 	expect(t, "other", at("other"), "false :0 ")
 }
 
@@ -1817,6 +1819,7 @@ func TestResourceNameHandedToPackage(t *testing.T) {
 	c := charm("res", ".", "resource:csi-image", "resource:other-image")
 	cl := link1(t, c, files{"src/charm.py": `
 import ops
+from pathlib import Path
 from oci_image import OCIImageResource
 
 IMAGE = "csi-image"
@@ -1826,8 +1829,9 @@ class ResCharm(ops.CharmBase):
         super().__init__(*args)
         self.image = OCIImageResource(self, IMAGE)
         self.label = OCIImageResource(self, "not-a-resource")
+        self.local = Path("other-image")
 `})
-	expect(t, "csi-image", reads(cl, KindResource, "csi-image"), "src/charm.py:9/library/OCIImageResource")
+	expect(t, "csi-image", reads(cl, KindResource, "csi-image"), "src/charm.py:10/library/OCIImageResource")
 	expect(t, "other-image", reads(cl, KindResource, "other-image"), "")
 }
 
@@ -1875,4 +1879,31 @@ class AppCharm(paas_charm.flask.Charm):
 		}
 	}
 	expect(t, "peers-x", iface(cl, KindRelation, "peers-x").Extension, "")
+}
+
+func TestHelperFallbackWithMixedCallers(t *testing.T) {
+	// A helper's fallback runs for the callers that pass nothing, whatever the others pass.
+	c := charm("mixed", ".", "config:port", "config:log-level")
+	cl := link1(t, c, files{"src/charm.py": `
+import ops
+
+class MixedCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.framework.observe(self.on.config_changed, self._on_config)
+
+    def _on_config(self, event):
+        self._get_config_value("port")
+        self._get_config_value()
+
+    def _get_config_value(self, key=None):
+        if key is None:
+            key = "log-level"
+        return self.config[key]
+`})
+	for _, name := range []string{"port", "log-level"} {
+		if len(iface(cl, KindConfig, name).Reads) == 0 {
+			t.Errorf("%s: not read", name)
+		}
+	}
 }

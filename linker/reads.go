@@ -51,27 +51,40 @@ func (l *charmLinker) linkResourceArgs() {
 		return
 	}
 	for _, s := range l.sites {
-		if s.target != nil || s.file.vendored || s.file.test {
+		if s.target != nil || s.file.vendored || s.file.test || len(s.value.Chain) == 0 {
 			continue
 		}
-		args := slices.Clone(s.value.Args)
-		for i := range s.value.Kwargs {
-			args = append(args, s.value.Kwargs[i].Value)
+		if im, ok := s.file.imports[s.value.Chain[0].Name]; !ok || !l.external(im.Module) {
+			continue // Path("templates"), a class of the tree: not a package reading a resource
 		}
 		sc := pyextract.Scope{Class: className(s.cls), Func: s.fn, Line: s.line, Conditional: s.cond}
 		at := siteAt(s.file, sc, ViaLibrary, lastName(s.value.Chain))
 		seen := map[string]bool{}
-		for _, c := range l.contexts(s.file, s.cls, s.fn) {
-			for i := range args {
-				for _, v := range l.eval(&args[i], c) {
-					if d, ok := l.lookup(KindResource, v.str); ok && v.kind == aStr && !seen[d] {
-						seen[d] = true
-						l.read(KindResource, d, at)
-					}
-				}
+		l.anyArg(s, func(v aval) bool {
+			if d, ok := l.lookup(KindResource, v.str); ok && v.kind == aStr && !seen[d] {
+				seen[d] = true
+				l.read(KindResource, d, at)
+			}
+			return false // every argument
+		})
+	}
+}
+
+// anyArg reports whether pred holds for a value of an argument (positional or keyword) of
+// the call at s, in any context s runs in; it stops at the first.
+func (l *charmLinker) anyArg(s *site, pred func(aval) bool) bool {
+	args := slices.Clone(s.value.Args)
+	for i := range s.value.Kwargs {
+		args = append(args, s.value.Kwargs[i].Value)
+	}
+	for _, c := range l.contexts(s.file, s.cls, s.fn) {
+		for i := range args {
+			if slices.ContainsFunc(l.eval(&args[i], c), pred) {
+				return true
 			}
 		}
 	}
+	return false
 }
 
 // lookupCalls and lookupKeys are the calls and key reads that look an interface up, with
@@ -699,39 +712,16 @@ func (l *charmLinker) externalBase(cls *classInfo) string {
 // (relation_name=, tracing_relation_name=), or any argument whose value is a declared
 // relation's name (SLOS_RELATION_NAME, endpoint="logging"; not readiness_check_endpoint="/ready").
 func (l *charmLinker) namesRelation(s *site) bool {
-	args := slices.Clone(s.value.Args)
-	for i := range s.value.Kwargs {
-		kw := &s.value.Kwargs[i]
-		if strings.Contains(paramKey(kw.Name), "relation") {
-			return true
-		}
-		args = append(args, kw.Value)
+	if slices.ContainsFunc(s.value.Kwargs, func(kw pyextract.Kwarg) bool { return strings.Contains(paramKey(kw.Name), "relation") }) {
+		return true
 	}
-	for _, c := range l.contexts(s.file, s.cls, s.fn) {
-		for i := range args {
-			if slices.ContainsFunc(l.eval(&args[i], c), func(a aval) bool {
-				_, declared := l.lookup(KindRelation, a.str)
-				return a.kind == aStr && declared
-			}) {
-				return true
-			}
-		}
-	}
-	return false
+	return l.anyArg(s, func(a aval) bool {
+		_, declared := l.lookup(KindRelation, a.str)
+		return a.kind == aStr && declared
+	})
 }
 
 // passesCharm reports whether the call of site s hands over the charm object itself.
 func (l *charmLinker) passesCharm(s *site) bool {
-	args := slices.Clone(s.value.Args)
-	for i := range s.value.Kwargs {
-		args = append(args, s.value.Kwargs[i].Value)
-	}
-	for _, c := range l.contexts(s.file, s.cls, s.fn) {
-		for i := range args {
-			if slices.ContainsFunc(l.eval(&args[i], c), func(a aval) bool { return a.kind == aCharm }) {
-				return true
-			}
-		}
-	}
-	return false
+	return l.anyArg(s, func(a aval) bool { return a.kind == aCharm })
 }

@@ -533,9 +533,9 @@ func (e *extractor) definitionSite(i int32, anc []int32) bool {
 // typeOnly reports whether an import with ancestors anc sits under `if TYPE_CHECKING:` (or
 // typing.TYPE_CHECKING): it is there for type checkers and never runs.
 func typeOnly(t *tree, anc []int32) bool {
-	for _, a := range anc {
-		if t.kind(a) != kIf {
-			continue
+	for k, a := range anc {
+		if t.kind(a) != kIf || k+1 == len(anc) || t.nodes[anc[k+1]].field != fConsequence {
+			continue // not in the if's own body (an else: runs at run time)
 		}
 		if c := t.child(a, fCondition); c >= 0 {
 			if cond := string(t.raw(c)); cond == "TYPE_CHECKING" || cond == "typing.TYPE_CHECKING" {

@@ -705,6 +705,8 @@ if TYPE_CHECKING:
     from charm_refresh import Kubernetes
 if typing.TYPE_CHECKING:
     import ops_extra
+else:
+    import runtime_only
 if DEBUG:
     import debugger
 `))
@@ -712,7 +714,7 @@ if DEBUG:
 	for _, im := range f.Imports {
 		got = append(got, fmt.Sprintf("%s.%s:%v", im.Module, im.Name, im.TypeOnly))
 	}
-	want := "typing.:false typing.TYPE_CHECKING:false charm_refresh.:false charm_refresh.Kubernetes:true ops_extra.:true debugger.:false"
+	want := "typing.:false typing.TYPE_CHECKING:false charm_refresh.:false charm_refresh.Kubernetes:true ops_extra.:true runtime_only.:false debugger.:false"
 	if g := strings.Join(got, " "); g != want {
 		t.Errorf("imports = %s\nwant      %s", g, want)
 	}

@@ -315,13 +315,14 @@ func (r *ranker) mentionsFile(p string) int { return r.mentionsFileIn(r.ment, p)
 func (r *ranker) mentionsFileIn(m mentions, p string) int {
 	lp := strings.ToLower(p)
 	base := path.Base(lp)
-	other := false // the text names another file of this name by its path
+	other := false // the text names another file of the tree with this name by its path
 	for _, t := range m.paths {
 		if strings.Contains(t, "/") {
-			if lp == t || strings.HasSuffix(lp, "/"+t) {
+			// also a path from a folder above the root (charms/kafka/src/x.py, mapped from charms/kafka)
+			if lp == t || strings.HasSuffix(lp, "/"+t) || strings.HasSuffix(t, "/"+lp) {
 				return byPath
 			}
-			other = other || path.Base(t) == base
+			other = other || path.Base(t) == base && r.holdsPath(t)
 			continue
 		}
 		if base == t {
@@ -338,6 +339,17 @@ func (r *ranker) mentionsFileIn(m mentions, p string) int {
 		return byName
 	}
 	return 0
+}
+
+// holdsPath reports whether a file of the tree is at the path t (lower case), as mentionsFileIn
+// matches it.
+func (r *ranker) holdsPath(t string) bool {
+	for p := range r.byPath {
+		if lp := strings.ToLower(p); lp == t || strings.HasSuffix(lp, "/"+t) || strings.HasSuffix(t, "/"+lp) {
+			return true
+		}
+	}
+	return false
 }
 
 // identMention is the personal mass an identifier earns from the task text: named exactly

@@ -1577,7 +1577,7 @@ func TestLibrarySymbolsTheCharmUsesLead(t *testing.T) {
 func TestMentionsFileByPath(t *testing.T) {
 	// A path names that file; a file of the same name in another folder is not named by it,
 	// though its stem is among the text's words.
-	r := &ranker{}
+	r := &ranker{graphBuilder: graphBuilder{byPath: map[string]int{"common/managers/balancer.py": 0, "common/events/balancer.py": 1}}}
 	for _, c := range []struct {
 		text, path string
 		want       int
@@ -1586,6 +1586,10 @@ func TestMentionsFileByPath(t *testing.T) {
 		{"fix common/managers/balancer.py", "common/events/balancer.py", 0},
 		{"fix balancer.py", "common/events/balancer.py", byName},
 		{"the balancer forgets its goals", "common/events/balancer.py", byName},
+		// a path from above the root names the file; a path no file of the tree is at (a file
+		// moved since) takes nothing from the file of that name
+		{"fix charms/kafka/common/events/balancer.py", "common/events/balancer.py", byPath},
+		{"fix old/place/balancer.py", "common/events/balancer.py", byName},
 	} {
 		if got := r.mentionsFileIn(parseMentions([]string{c.text}), c.path); got != c.want {
 			t.Errorf("%q names %s: %d, want %d", c.text, c.path, got, c.want)

@@ -677,11 +677,6 @@ func hashBytes(b []byte) string {
 	return hex.EncodeToString(h[:16])
 }
 
-// writeCache writes the entries by file (fresh ones, encoded here, and kept ones, written as
-// they are; they never share a file) atomically: a temporary file in the root, then a rename,
-// so readers see the old or the new file, never a torn one, and concurrent writers never
-// corrupt it (the last rename wins). It refuses to replace anything but a regular file or
-// nothing, so it never writes through a symbolic link.
 // temps are the cache files being written by this process, removed by RemoveTempFiles when
 // the process is stopped part-way (SIGTERM from a caller's timeout).
 var temps sync.Map
@@ -701,14 +696,22 @@ const staleTempAge = time.Minute
 
 // removeStaleTemps deletes temporary cache files in root older than staleTempAge.
 func removeStaleTemps(root string) {
-	old, _ := filepath.Glob(filepath.Join(root, CacheFile+".tmp-*"))
-	for _, p := range old {
-		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() && time.Since(fi.ModTime()) > staleTempAge {
-			os.Remove(p)
+	entries, _ := os.ReadDir(root) // not filepath.Glob: a root may hold [ or * in its path
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), CacheFile+".tmp-") {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && fi.Mode().IsRegular() && time.Since(fi.ModTime()) > staleTempAge {
+			os.Remove(filepath.Join(root, e.Name()))
 		}
 	}
 }
 
+// writeCache writes the entries by file (fresh ones, encoded here, and kept ones, written as
+// they are; they never share a file) atomically: a temporary file in the root, then a rename,
+// so readers see the old or the new file, never a torn one, and concurrent writers never
+// corrupt it (the last rename wins). It refuses to replace anything but a regular file or
+// nothing, so it never writes through a symbolic link.
 func writeCache(root string, fresh map[string]*usable, keep map[string]json.RawMessage, memo *memoDoc, tokens []byte) error {
 	p := filepath.Join(root, CacheFile)
 	if fi, err := os.Lstat(p); err == nil && !fi.Mode().IsRegular() {

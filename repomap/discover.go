@@ -88,7 +88,7 @@ func Discover(root string, scopes []string) (Discovered, error) {
 		}
 		return !tracked.has(rel, dir)
 	}
-	charmDirs := map[string]bool{}
+	charmDirs, charmRoots := map[string]bool{}, map[string]bool{}
 	// dirPatterns remembers how many patterns were active when a directory was entered, so
 	// the patterns of a nested .gitignore apply to that directory's subtree only.
 	type frame struct {
@@ -152,6 +152,9 @@ func Discover(root string, scopes []string) (Discovered, error) {
 		}
 		if isYAML {
 			charmDirs[path.Dir(rel)] = true
+			if name == "metadata.yaml" || name == "charmcraft.yaml" {
+				charmRoots[path.Dir(rel)] = true // a charm; config.yaml alone may be a template
+			}
 			d.YAML = append(d.YAML, rel)
 		}
 		if isPy && inScope(rel, scopes) {
@@ -162,7 +165,7 @@ func Discover(root string, scopes []string) (Discovered, error) {
 	if err != nil {
 		return d, err
 	}
-	if kept := scopedCharmDirs(charmDirs, scopes); kept != nil {
+	if kept := scopedCharmDirs(charmDirs, charmRoots, scopes); kept != nil {
 		charmDirs = kept
 		d.YAML = slices.DeleteFunc(d.YAML, func(f string) bool { return !kept[path.Dir(f)] })
 	}
@@ -196,16 +199,17 @@ func within(rel, dir string) bool {
 	return dir == "." || rel == dir || strings.HasPrefix(rel, dir+"/")
 }
 
-// scopedCharmDirs keeps, of the charm directories found, those a scope lies in (--scope
-// charms/a/src: charms/a) or holds (--scope charms: every charm under it). nil when there are
-// no scopes or none touches a charm (--scope common, shared code only): then every charm's
-// YAML is kept, since any may import it.
-func scopedCharmDirs(dirs map[string]bool, scopes []string) map[string]bool {
+// scopedCharmDirs keeps, of the folders holding charm YAML (dirs), the charms (roots: a
+// metadata.yaml or charmcraft.yaml) a scope lies in (--scope charms/a/src: charms/a) or holds
+// (--scope charms: every charm under it), and any other such folder inside a scope. nil when
+// there are no scopes or none touches a charm (--scope common, shared code only, even with a
+// config.yaml template in it): then every charm's YAML is kept, since any may import it.
+func scopedCharmDirs(dirs, roots map[string]bool, scopes []string) map[string]bool {
 	if len(scopes) == 0 {
 		return nil
 	}
 	kept := map[string]bool{}
-	for dir := range dirs {
+	for dir := range roots {
 		for _, s := range scopes {
 			if within(dir, s) || within(s, dir) {
 				kept[dir] = true
@@ -214,6 +218,11 @@ func scopedCharmDirs(dirs map[string]bool, scopes []string) map[string]bool {
 	}
 	if len(kept) == 0 {
 		return nil
+	}
+	for dir := range dirs {
+		if inScope(dir, scopes) {
+			kept[dir] = true
+		}
 	}
 	return kept
 }

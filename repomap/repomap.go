@@ -67,7 +67,7 @@ type Tree struct {
 	pending *pendingWrite // the cache write Save performs (MemoKey set, cache on)
 	// unreadable: a file could not be read; what is printed then is not remembered, since
 	// fixing the permission need not change what the memo's fingerprint sees
-	unreadable bool
+	unreadable bool // set by parseAll and from loadCharms
 }
 
 // Stats count what a load did, for tests and benchmarks.
@@ -157,6 +157,7 @@ func Load(opt Options) (*Tree, error) {
 
 	files, changed := t.parseAll(disc.Python, stats, c, opt.Progress)
 	cl := <-charmsDone
+	t.unreadable = t.unreadable || cl.unreadable
 	t.Charms = cl.charms
 	t.Warnings = append(t.Warnings, cl.warnings...)
 	yamlEntries := cl.entries
@@ -403,9 +404,10 @@ func (t *Tree) Rank(links linker.Result, focus, mentions []string) rank.Result {
 
 // charmLoad is what loadCharms read.
 type charmLoad struct {
-	charms   []charmyaml.Charm
-	warnings []string
-	entries  map[string]*cacheEntry // the YAML files' cache entries
+	charms     []charmyaml.Charm
+	warnings   []string
+	entries    map[string]*cacheEntry // the YAML files' cache entries
+	unreadable bool                   // a charm's YAML could not be read
 }
 
 // loadCharms reads the charms in dirs, with the cache entries of their YAML files.
@@ -415,6 +417,7 @@ func loadCharms(root string, dirs []string, yamlStats map[string]stat) charmLoad
 		ch, ok, err := charmyaml.Load(root, dir)
 		if err != nil {
 			l.warnings = append(l.warnings, fmt.Sprintf("%s: %v", dir, err))
+			l.unreadable = true
 			continue
 		}
 		if !ok {

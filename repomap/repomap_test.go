@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/crc32"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -119,8 +120,14 @@ func TestDiscoverIgnoresAndSkips(t *testing.T) {
 	// in a monorepo, a scope in one charm keeps that charm's YAML; a scope in no charm (shared
 	// code) keeps every charm's, since any may import it
 	mono := writeTree(t, map[string]string{"charms/a/charmcraft.yaml": "name: a\n", "charms/a/src/charm.py": "",
-		"charms/b/metadata.yaml": "name: b\n", "common/x.py": ""})
-	for scope, want := range map[string][]string{"charms/a/src": {"charms/a"}, "common": {"charms/a", "charms/b"}, "charms": {"charms/a", "charms/b"}} {
+		"charms/b/metadata.yaml": "name: b\n", "common/x.py": "", "common/templates/config.yaml": "options: {}\n",
+		"tests/integration/app/metadata.yaml": "name: app\n"})
+	for scope, want := range map[string][]string{
+		"charms/a/src": {"charms/a"},
+		"common":       {"charms/a", "charms/b", "common/templates", "tests/integration/app"}, // a template is no charm
+		"charms":       {"charms/a", "charms/b"},
+		"tests":        {"tests/integration/app"},
+	} {
 		d, err := Discover(mono, []string{scope})
 		if err != nil || !reflect.DeepEqual(d.CharmDirs, want) {
 			t.Errorf("--scope %s: CharmDirs %q (%v), want %q", scope, d.CharmDirs, err, want)
@@ -739,19 +746,19 @@ func TestWarningsInLineOrder(t *testing.T) {
 	}
 }
 
-// TestUnreadableNotRemembered: an output printed while a file could not be read is not
-// remembered (the fix, a chmod or chown, need not show in the fingerprint). Needs a user
-// whom permissions bind, so not root.
+// TestUnreadableNotRemembered: a file that cannot be read marks the load, and an output
+// printed then is not remembered (the fix, a chmod or chown, need not show in the
+// fingerprint).
 func TestUnreadableNotRemembered(t *testing.T) {
-	if os.Geteuid() == 0 {
-		t.Skip("root reads every file")
-	}
-	root := writeTree(t, map[string]string{"metadata.yaml": smallCharm, "src/charm.py": smallPy, "src/helper.py": "def h():\n    pass\n"})
-	if err := os.Chmod(filepath.Join(root, "src/helper.py"), 0); err != nil {
-		t.Fatal(err)
+	root := writeTree(t, map[string]string{"metadata.yaml": smallCharm, "src/charm.py": smallPy})
+	probe := &Tree{Root: root}
+	probe.parseAll([]string{"src/gone.py"}, []stat{{err: fs.ErrPermission}}, cache{}, nil)
+	if !probe.unreadable || !probe.Skipped["src/gone.py"] {
+		t.Errorf("a file that could not be stat'ed: unreadable %v, skipped %v", probe.unreadable, probe.Skipped)
 	}
 	tr, _ := Load(Options{Root: root, MemoKey: "k"})
-	tr.Save(&Memo{Key: "k", Out: "map without helper"})
+	tr.unreadable = true
+	tr.Save(&Memo{Key: "k", Out: "map without a file"})
 	if again, _ := Load(Options{Root: root, MemoKey: "k"}); again.Memo != nil {
 		t.Error("an output with an unreadable file was remembered")
 	}
