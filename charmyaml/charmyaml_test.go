@@ -1028,3 +1028,15 @@ func TestPlainValues(t *testing.T) {
 		}
 	}
 }
+
+// TestWarningsDeterministicWithManyProblems: a file with several problems juju would reject
+// gives the same warnings on every parse (juju's own first complaint follows its map order).
+func TestWarningsDeterministicWithManyProblems(t *testing.T) {
+	meta := "name: b\nsummary: s\ndescription: d\nsubordinate: maybe\nrequires:\n  db:\n    interface: mysql\n    limit: lots\n    optional: perhaps\n    scope: galaxy\n  cache: [redis]\nprovides: just-text\nstorage:\n  data: 5\n"
+	first := Parse(files(".", map[string]string{MetadataFile: meta})).Warnings
+	for range 50 {
+		if again := Parse(files(".", map[string]string{MetadataFile: meta})).Warnings; !slices.Equal(again, first) {
+			t.Fatalf("warnings differ between parses:\n%q\n%q", first, again)
+		}
+	}
+}

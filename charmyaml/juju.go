@@ -83,16 +83,17 @@ func (c *Charm) checkJuju(d *doc, sec *yaml.Node, j jujuReader) {
 	if sec == nil {
 		sec = expand(d.root)
 	}
+	// When our reading has already reported problems in this file, each with its line, juju's
+	// single complaint adds nothing, and which problem it names first follows its map
+	// iteration: say nothing more, so that the warnings are the same on every run.
+	if slices.ContainsFunc(c.Warnings, func(w string) bool { return strings.HasPrefix(w, d.file+":") }) {
+		return
+	}
 	err := j.rejection(sec)
 	if err == nil {
 		err = j.safeRead(raw)
 	}
 	msg := plainValues(oneLine(err.Error()))
-	if f := rejectedField(msg); f != "" && slices.ContainsFunc(c.Warnings, func(w string) bool {
-		return strings.HasPrefix(w, d.file+":") && (strings.Contains(w, ": "+f+": ") || strings.Contains(w, ": "+strings.ReplaceAll(f, ".", " ")+": "))
-	}) {
-		return // our own reading already said what is wrong with that field, with its line
-	}
 	c.Warnings = append(c.Warnings, fmt.Sprintf("%s: juju would reject: %s", d.file, msg))
 }
 
@@ -116,16 +117,6 @@ func plainValues(msg string) string {
 		}
 		return "got a number"
 	})
-}
-
-// rejectedField is the field a juju rejection names ("metadata: name: expected string, …"
-// → name), or "".
-func rejectedField(msg string) string {
-	parts := strings.Split(msg, ": ")
-	if len(parts) >= 3 && (parts[0] == "metadata" || parts[0] == "config" || parts[0] == "actions") {
-		return parts[1]
-	}
-	return ""
 }
 
 // safeRead runs j.read, turning a panic inside juju/charm into an error.
