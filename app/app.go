@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/cantrip-dev/charmcraft-map/internal/jsonout"
 	"io"
 	"io/fs"
 	"strings"
@@ -167,14 +168,8 @@ func checkFormat(format string, allowed ...string) error {
 	return Usagef("unknown --format %q (want %s)", format, strings.Join(allowed, ", "))
 }
 
-// writeJSON writes v indented, with a trailing newline; <, > and & as written (an arrow in a
-// reason is "->", not "\u003e": the documents are read by programs and people, not browsers).
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
-}
+// writeJSON writes v as a JSON document (jsonout).
+func writeJSON(w io.Writer, v any) error { return jsonout.Write(w, v) }
 
 // RemoveTempFiles deletes the temporary cache files the running process is writing (see
 // repomap.RemoveTempFiles); the command calls it when stopped by a signal.

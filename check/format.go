@@ -1,8 +1,8 @@
 package check
 
 import (
-	"encoding/json"
 	"fmt"
+	"github.com/cantrip-dev/charmcraft-map/internal/jsonout"
 	"io"
 	"net/url"
 	"strconv"
@@ -60,12 +60,7 @@ func WriteJSON(w io.Writer, r Report) error {
 	}{1, r})
 }
 
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
-}
+func writeJSON(w io.Writer, v any) error { return jsonout.Write(w, v) }
 
 // WriteGitHub writes each diagnostic as a GitHub Actions workflow command
 // (`::error file=F,line=L,title=RULE::MESSAGE`; info becomes `::notice`), then the summary

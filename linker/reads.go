@@ -54,7 +54,7 @@ func (l *charmLinker) linkResourceArgs() {
 		if s.target != nil || s.file.vendored || s.file.test || len(s.value.Chain) == 0 {
 			continue
 		}
-		if im, ok := s.file.imports[s.value.Chain[0].Name]; !ok || !l.external(im.Module) {
+		if l.outsideModule(s.file, s.value.Chain[0].Name) == "" {
 			continue // Path("templates"), a class of the tree: not a package reading a resource
 		}
 		sc := pyextract.Scope{Class: className(s.cls), Func: s.fn, Line: s.line, Conditional: s.cond}
@@ -666,8 +666,8 @@ func (l *charmLinker) linkDelegates() {
 		var module string
 		if s.target != nil {
 			module = l.externalBase(s.target)
-		} else if im, ok := s.file.imports[s.value.Chain[0].Name]; ok && l.external(im.Module) {
-			module = im.Module
+		} else {
+			module = l.outsideModule(s.file, s.value.Chain[0].Name)
 		}
 		if module != "" && !l.featurePkgs[module] && l.passesCharm(s) {
 			at = &Site{File: s.file.Path, Line: s.line, Symbol: symbolName(className(s.cls), s.fn), Via: ViaDelegate, Detail: module}
@@ -690,6 +690,15 @@ func (l *charmLinker) external(module string) bool {
 	return len(l.ix.modules[module]) == 0 && top != "charms" && top != "ops" && !stdlibModules[top]
 }
 
+// outsideModule is the module of an outside package (external) that fi imports name from,
+// or "".
+func (l *charmLinker) outsideModule(fi *fileInfo, name string) string {
+	if im, ok := fi.imports[name]; ok && l.external(im.Module) {
+		return im.Module
+	}
+	return ""
+}
+
 // externalBase is the module of an external package a base of cls (or of its bases in the
 // tree) is imported from, or "". The charm classes themselves do not count.
 func (l *charmLinker) externalBase(cls *classInfo) string {
@@ -700,8 +709,8 @@ func (l *charmLinker) externalBase(cls *classInfo) string {
 		for _, b := range k.sym.Bases {
 			root, _, _ := strings.Cut(strings.TrimSpace(b), ".")
 			root, _, _ = strings.Cut(root, "[")
-			if im, ok := k.file.imports[root]; ok && l.external(im.Module) {
-				return im.Module
+			if m := l.outsideModule(k.file, root); m != "" {
+				return m
 			}
 		}
 	}

@@ -318,8 +318,7 @@ func (r *ranker) mentionsFileIn(m mentions, p string) int {
 	other := false // the text names another file of the tree with this name by its path
 	for _, t := range m.paths {
 		if strings.Contains(t, "/") {
-			// also a path from a folder above the root (charms/kafka/src/x.py, mapped from charms/kafka)
-			if lp == t || strings.HasSuffix(lp, "/"+t) || strings.HasSuffix(t, "/"+lp) {
+			if atPath(lp, t) {
 				return byPath
 			}
 			other = other || path.Base(t) == base && r.holdsPath(t)
@@ -345,11 +344,18 @@ func (r *ranker) mentionsFileIn(m mentions, p string) int {
 // matches it.
 func (r *ranker) holdsPath(t string) bool {
 	for p := range r.byPath {
-		if lp := strings.ToLower(p); lp == t || strings.HasSuffix(lp, "/"+t) || strings.HasSuffix(t, "/"+lp) {
+		if atPath(strings.ToLower(p), t) {
 			return true
 		}
 	}
 	return false
+}
+
+// atPath reports whether the file at lp (lower case) is the one the path t names: the same
+// path, a tail of it ("managers/x.py"), or it from a folder above the root
+// ("charms/kafka/src/x.py" for src/x.py mapped from charms/kafka).
+func atPath(lp, t string) bool {
+	return lp == t || strings.HasSuffix(lp, "/"+t) || strings.HasSuffix(t, "/"+lp)
 }
 
 // identMention is the personal mass an identifier earns from the task text: named exactly

@@ -1,9 +1,8 @@
 package render
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
+	"github.com/cantrip-dev/charmcraft-map/internal/jsonout"
 	"io"
 	"maps"
 	"slices"
@@ -209,12 +208,5 @@ func InterfacesJSON(res linker.Result) ([]byte, error) {
 		}
 		doc.Charms[i] = c
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(doc); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return jsonout.Marshal(doc)
 }

@@ -2,7 +2,7 @@ package render
 
 import (
 	"bytes"
-	"encoding/json"
+	"github.com/cantrip-dev/charmcraft-map/internal/jsonout"
 
 	"github.com/cantrip-dev/charmcraft-map/rank"
 )
@@ -92,12 +92,6 @@ func MapJSON(r rank.Result, out Output, meta MapMeta) ([]byte, error) {
 		}
 		doc.Files = append(doc.Files, fd)
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(doc); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	b, err := jsonout.Marshal(doc)
+	return bytes.TrimSuffix(b, []byte("\n")), err
 }
