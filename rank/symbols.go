@@ -64,11 +64,11 @@ func (r *ranker) pySymbols(i int, flows []float64) []Symbol {
 	for k, s := range f.Symbols {
 		// A definition repeated with the same signature (the branches of `if pydantic v1:
 		// class _DatabagModel … else: class _DatabagModel …`) is shown once.
-		if d := [4]string{s.Kind, s.Qualifier, s.Name, s.Signature}; seen[d] {
+		d := [4]string{s.Kind, s.Qualifier, s.Name, s.Signature}
+		if seen[d] {
 			continue
-		} else {
-			seen[d] = true
 		}
+		seen[d] = true
 		id := r.symIDs[i][k]
 		key := r.nodes[i].path + "\x00" + s.Name
 		sym := Symbol{Name: s.Name, Kind: s.Kind, Qualifier: s.Qualifier, Signature: s.Signature, Line: s.Line,
