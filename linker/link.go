@@ -64,6 +64,7 @@ type charmLinker struct {
 	typed       *bool                 // typedConfig, once known
 	actions     map[scopeKey][]string // action handler -> the actions it handles
 	customOn    map[*classInfo]customEvents
+	boundDepth  int // nesting of boundArguments
 }
 
 type customEvents struct {
@@ -754,6 +755,9 @@ func (l *charmLinker) endpoints(inst *instance) endpointSet {
 	if out.relParam {
 		return out
 	}
+	if up := l.boundArguments(inst); len(up.names) > 0 {
+		return up
+	}
 	for _, k := range l.mro(inst.cls) {
 		for _, name := range sortedKeys(k.selfAttrs) {
 			if relationParam(name) {
@@ -773,7 +777,77 @@ func (l *charmLinker) endpoints(inst *instance) endpointSet {
 			relationKeywords(true)
 		}
 	}
+	if !out.relParam {
+		// A subclass that passes the names on to the class we cannot read in its own
+		// super().__init__ (tempo's TempoWorker(Worker): endpoints={"cluster":
+		// "tempo-cluster"}): that call is the library object's construction.
+		if call, at := l.outsideSuperInit(inst); call != nil {
+			up := l.endpoints(&instance{call: call, at: at, cond: inst.cond})
+			up.dyn = up.dyn || out.dyn
+			return up
+		}
+	}
 	return out
+}
+
+// boundArguments are the endpoints of the objects inst's construction hands to the first
+// __init__ up its classes, other than the charm, when they are bound to endpoints: an object
+// built around another one serves its relation (data_platform_libs'
+// KafkaRequirerEventHandlers(charm, relation_data=KafkaRequirerData(model, relation_name=...))).
+func (l *charmLinker) boundArguments(inst *instance) endpointSet {
+	var out endpointSet
+	if l.boundDepth >= 2 {
+		return out
+	}
+	l.boundDepth++
+	defer func() { l.boundDepth-- }()
+	for _, k := range l.mro(inst.cls) {
+		init := k.methods["__init__"]
+		if init == nil {
+			continue
+		}
+		c := &ctx{file: k.file, cls: k, fn: "__init__", inst: inst}
+		for i, p := range init.Params {
+			if i == 0 {
+				continue
+			}
+			for _, v := range l.param(c, i, p) {
+				if v.kind != aObj || v.inst == nil || v.inst == inst || v.inst.cls == inst.cls {
+					continue
+				}
+				if eps := l.endpoints(v.inst); eps.relParam {
+					out.names = append(out.names, eps.names...)
+					out.dyn = out.dyn || eps.dyn
+				}
+			}
+		}
+		break
+	}
+	out.relParam = len(out.names) > 0
+	return out
+}
+
+// outsideSuperInit is the super().__init__ call by which inst's class, or the first class up
+// its in-tree bases that defines __init__ and has no base in the tree, constructs a base the
+// tree does not hold, with the context its arguments are evaluated in; nil when there is none.
+func (l *charmLinker) outsideSuperInit(inst *instance) (*pyextract.Value, *ctx) {
+	for _, k := range l.mro(inst.cls) {
+		if k.methods["__init__"] == nil || len(l.bases(k)) > 0 {
+			continue
+		}
+		if l.externalBase(k) == "" {
+			return nil, nil
+		}
+		for ci := range k.file.Facts.Calls {
+			cf := &k.file.Facts.Calls[ci]
+			ch := cf.Value.Chain
+			if cf.Class == k.name && cf.Func == "__init__" && len(ch) == 3 && ch[0].Name == "super" && ch[1].Call && ch[2].Name == "__init__" {
+				return &cf.Value, &ctx{file: k.file, cls: k, fn: "__init__", inst: inst}
+			}
+		}
+		return nil, nil
+	}
+	return nil, nil
 }
 
 // absentLibraryEndpoint is the relation an object of a charm library that is not in the tree
@@ -783,8 +857,9 @@ func (l *charmLinker) endpoints(inst *instance) endpointSet {
 // relation unhandled. Charm libraries are named after the interface they implement
 // (charms.tempo_coordinator_k8s.v0.tracing for "tracing"), so such an object, its class
 // imported by name from a charms.* module the tree does not hold and built with self or charm
-// first, binds the charm's one relation of that interface. "" otherwise (no such relation,
-// or several).
+// first, binds the charm's one relation of that interface. So does a charm library published
+// on PyPI as charmlibs.interfaces.<interface> (ServiceMeshConsumer of
+// charmlibs.interfaces.service_mesh). "" otherwise (no such relation, or several).
 func (l *charmLinker) absentLibraryEndpoint(inst *instance) string {
 	c := inst.call
 	if c == nil || len(c.Chain) != 1 || len(c.Args) == 0 || inst.at == nil || inst.at.file == nil {
@@ -794,7 +869,8 @@ func (l *charmLinker) absentLibraryEndpoint(inst *instance) string {
 		return ""
 	}
 	im, ok := inst.at.file.imports[c.Chain[0].Name]
-	if !ok || im.Name == "" || !strings.HasPrefix(im.Module, "charms.") || len(l.ix.modules[im.Module]) > 0 {
+	// charmlibs.interfaces.<interface> are charm libraries published on PyPI, named the same way
+	if !ok || im.Name == "" || !strings.HasPrefix(im.Module, "charms.") && !strings.HasPrefix(im.Module, "charmlibs.interfaces.") || len(l.ix.modules[im.Module]) > 0 {
 		return ""
 	}
 	iface := norm(im.Module[strings.LastIndex(im.Module, ".")+1:])

@@ -363,14 +363,72 @@ class DemoCharm(ops.CharmBase):
 	expect(t, "findings", findings(cl), "")
 }
 
+func TestEventHandlersBuiltAroundDataObject(t *testing.T) {
+	// data_platform_libs builds in two steps: a data object given the relation's name, then
+	// an event-handler object given the data object. The handler object serves the data
+	// object's relation, so the charm's handlers of its events are that relation's; an
+	// object given something else bound to nothing binds nothing.
+	c := charm("demo", ".", "relation:kafka", "relation:other")
+	cl := link1(t, c, files{
+		"lib/charms/dp/v0/interfaces.py": `
+import ops
+
+class TopicEvents(ops.ObjectEvents):
+    topic_created = ops.EventSource(ops.EventBase)
+
+class RequirerData:
+    def __init__(self, model, relation_name: str, topic: str = ""):
+        self.relation_name = relation_name
+
+class RequirerEventHandlers(ops.Object):
+    on = TopicEvents()
+
+    def __init__(self, charm, relation_data: RequirerData, unique_key: str = ""):
+        super().__init__(charm, unique_key)
+        self.relation_data = relation_data
+        self.framework.observe(charm.on[self.relation_data.relation_name].relation_changed, self._on_changed)
+
+    def _on_changed(self, event):
+        pass
+`,
+		"src/state.py": `
+from charms.dp.v0.interfaces import RequirerData
+
+class State:
+    def __init__(self, model):
+        self.kafka_data = RequirerData(model, relation_name="kafka")
+        self.plain = object()
+`,
+		"src/charm.py": `
+import ops
+from charms.dp.v0.interfaces import RequirerEventHandlers
+from state import State
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.state = State(self.model)
+        self.kafka = RequirerEventHandlers(self, relation_data=self.state.kafka_data)
+        self.framework.observe(self.kafka.on.topic_created, self._on_topic_created)
+
+    def _on_topic_created(self, event):
+        pass
+`,
+	})
+	expect(t, "kafka", handlers(cl, KindRelation, "kafka"),
+		"relation_changed>RequirerEventHandlers._on_changed[library-inner] topic_created>DemoCharm._on_topic_created[library]")
+	expect(t, "other", handlers(cl, KindRelation, "other"), "")
+}
+
 func TestAbsentCharmLibraryBindsItsInterface(t *testing.T) {
 	// charmcraft.yaml's charm-libs fetch libraries at build time: the tree has no
 	// lib/charms/tempo_coordinator_k8s/v0/tracing.py, so TracingEndpointRequirer's default
 	// relation cannot be read; the library is named after the interface, and the one relation
-	// of interface "tracing" is bound. An ambiguous interface, a pip package, an object not
+	// of interface "tracing" is bound; so is "service_mesh", a charm library published on PyPI
+	// as charmlibs.interfaces.service_mesh. An ambiguous interface, a pip package, an object not
 	// built with the charm, and a library in the tree bind nothing this way.
-	c := charm("demo", ".", "relation:trace-sink", "relation:ingress", "relation:public-ingress", "relation:logs", "relation:database")
-	for i, iface := range []string{"tracing", "ingress", "ingress", "loki_push_api", "database"} {
+	c := charm("demo", ".", "relation:trace-sink", "relation:ingress", "relation:public-ingress", "relation:logs", "relation:database", "relation:mesh")
+	for i, iface := range []string{"tracing", "ingress", "ingress", "loki_push_api", "database", "service_mesh"} {
 		c.Relations[i].Interface = iface
 	}
 	cl := link1(t, c, files{
@@ -386,6 +444,7 @@ from charms.traefik_k8s.v2.ingress import IngressPerAppRequirer
 from cosl.loki_push_api import LokiPushApiConsumer
 from charms.loki_k8s.v1.loki_push_api import LogProxyConsumer
 from charms.db_lib.v0.database import DatabaseRequires
+from charmlibs.interfaces.service_mesh import ServiceMeshConsumer
 
 class DemoCharm(ops.CharmBase):
     def __init__(self, *args):
@@ -395,9 +454,11 @@ class DemoCharm(ops.CharmBase):
         self.logs = LokiPushApiConsumer(self)
         self.proxy = LogProxyConsumer(None)
         self.db = DatabaseRequires(self)
+        self.mesh = ServiceMeshConsumer(self, policies=[])
 `,
 	})
-	expect(t, "trace-sink", reads(cl, KindRelation, "trace-sink"), "src/charm.py:11/library/TracingEndpointRequirer")
+	expect(t, "trace-sink", reads(cl, KindRelation, "trace-sink"), "src/charm.py:12/library/TracingEndpointRequirer")
+	expect(t, "mesh", reads(cl, KindRelation, "mesh"), "src/charm.py:17/library/ServiceMeshConsumer")
 	for _, name := range []string{"ingress", "public-ingress", "logs", "database"} {
 		expect(t, name, reads(cl, KindRelation, name), "")
 	}
@@ -450,7 +511,8 @@ func TestFeaturePackageMayHandleInterface(t *testing.T) {
 	// tree (src/backup.py) and a module of Python's standard library get no such read.
 	c := charm("demo", ".", "action:pre-refresh-check", "action:resume-refresh", "action:backup", "action:health-check", "action:get-status",
 		"relation:refresh-v-three", "relation:refresh-peers", "relation:logging",
-		"config:pause-after-unit-refresh", "config:refresh-interval", "config:service-name")
+		"config:pause-after-unit-refresh", "config:pause_after_unit_refresh", "config:refresh-interval", "config:service-name",
+		"relation:gateway-route", "config:demo_mode")
 	cl := link1(t, c, files{
 		"src/backup.py": `
 def run_backup():
@@ -461,6 +523,8 @@ import ops
 import charm_refresh
 import service_mesh_helpers.models
 import backup
+import demo.server
+from toolkit.gateway import make_route
 import logging
 from status_check import health
 
@@ -481,14 +545,20 @@ class DemoCharm(ops.CharmBase):
 	expect(t, "get-status", reads(cl, KindAction, "get-status"), "")
 	// a relation too, unless the code looks it up
 	expect(t, "refresh-v-three", reads(cl, KindRelation, "refresh-v-three"), "src/charm.py:2/package/charm_refresh")
-	expect(t, "refresh-peers", reads(cl, KindRelation, "refresh-peers"), "src/charm.py:14/lookup/")
+	expect(t, "refresh-peers", reads(cl, KindRelation, "refresh-peers"), "src/charm.py:16/lookup/")
 	// the standard library's logging module is not the "logging" relation's package
 	expect(t, "logging", reads(cl, KindRelation, "logging"), "")
 	// a config option too, unless the code reads it
 	expect(t, "pause-after-unit-refresh", reads(cl, KindConfig, "pause-after-unit-refresh"), "src/charm.py:2/package/charm_refresh")
-	expect(t, "refresh-interval", reads(cl, KindConfig, "refresh-interval"), "src/charm.py:15/config-read/index")
+	// the Kubernetes charms' spelling, which charm_refresh reads too
+	expect(t, "pause_after_unit_refresh", reads(cl, KindConfig, "pause_after_unit_refresh"), "src/charm.py:2/package/charm_refresh")
+	expect(t, "refresh-interval", reads(cl, KindConfig, "refresh-interval"), "src/charm.py:17/config-read/index")
 	// an option shares a word with a package, but not every word of the package's name
 	expect(t, "service-name", reads(cl, KindConfig, "service-name"), "")
+	// the package is named after the charm (its workload's own), or only a module deep
+	// inside a toolkit is named after the relation
+	expect(t, "demo_mode", reads(cl, KindConfig, "demo_mode"), "")
+	expect(t, "gateway-route", reads(cl, KindRelation, "gateway-route"), "")
 }
 
 func TestCustomOnAndFindings(t *testing.T) {
@@ -793,6 +863,7 @@ func TestDeterministic(t *testing.T) {
 		"src/charm.py": `
 import ops
 from charms.db_lib.v0.database import DatabaseRequires
+from charmlibs.interfaces.service_mesh import ServiceMeshConsumer
 
 class DemoCharm(ops.CharmBase):
     def __init__(self, *args):
@@ -903,11 +974,25 @@ func TestEndpointMapArgument(t *testing.T) {
 	// A library object given a map of roles to endpoint names (cosl's Coordinator, installed
 	// from PyPI) binds the declared names it holds; a name the charm does not declare is not
 	// reported, since the map may list optional roles. A relation-naming keyword beside the
-	// map (peer_relation=) binds its relation too.
-	c := charm("coord", ".", "relation:tempo-cluster", "relation:s3", "relation:catalogue", "relation:coord-peers", "relation:direct-peers")
-	cl := link1(t, c, files{"src/charm.py": `
+	// map (peer_relation=) binds its relation too, and so does a subclass that hands the map
+	// to the library class in its own super().__init__ (a tempo worker).
+	c := charm("coord", ".", "relation:tempo-cluster", "relation:s3", "relation:catalogue", "relation:coord-peers", "relation:direct-peers", "relation:worker-cluster")
+	cl := link1(t, c, files{"src/worker.py": `
+from coordinated_workers.worker import Worker
+
+class Base(Worker):
+    container_name = "app"
+
+    def __init__(self, charm, role):
+        super().__init__(charm=charm, name=self.container_name, endpoints={"cluster": f"{role}-cluster"})
+
+class AppWorker(Base):
+    def __init__(self, charm):
+        super().__init__(charm, "worker")
+`, "src/charm.py": `
 import ops
 from coordinated_workers.coordinator import Coordinator
+from worker import AppWorker
 
 CLUSTER = "tempo-cluster"
 
@@ -923,8 +1008,9 @@ class CoordCharm(ops.CharmBase):
             peer_relation="coord-peers",
         )
         self.direct = Coordinator(charm=self, endpoints={"s3": "s3"}, peer_relation="direct-peers")
+        self.worker = AppWorker(self)
 `})
-	for _, name := range []string{"tempo-cluster", "s3", "coord-peers", "direct-peers"} {
+	for _, name := range []string{"tempo-cluster", "s3", "coord-peers", "direct-peers", "worker-cluster"} {
 		if got := reads(cl, KindRelation, name); !strings.Contains(got, "/library/") {
 			t.Errorf("%s: reads %q, want a library binding", name, got)
 		}

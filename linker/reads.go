@@ -577,6 +577,9 @@ func (l *charmLinker) linkFeaturePackages() {
 		top   []string // the feature words of the top-level package's name
 	}
 	var imports []pkgImport
+	// a package named after the charm is its workload's own (indico's plugins import
+	// indico.core), not a feature the workload's options are named after
+	charmWords := featureWords(strings.FieldsFunc(l.ch.Name, func(r rune) bool { return r == '-' || r == '_' }))
 	for _, fi := range l.scope {
 		if fi.library || fi.test {
 			continue
@@ -584,10 +587,21 @@ func (l *charmLinker) linkFeaturePackages() {
 		seen := map[string]bool{}
 		for _, im := range fi.Imports {
 			top, _, _ := strings.Cut(im.Module, ".")
+			if top == "charmlibs" { // a namespace: charmlibs.pathops, charmlibs.interfaces.service_mesh
+				switch p := strings.Split(im.Module, "."); {
+				case len(p) > 2 && p[1] == "interfaces":
+					top = p[2]
+				case len(p) > 1:
+					top = p[1]
+				}
+			}
 			if im.TypeOnly || seen[im.Module] || len(l.ix.modules[im.Module]) > 0 || top == "charms" || stdlibModules[top] {
 				continue
 			}
 			seen[im.Module] = true
+			if tw := featureWords(strings.Split(top, "_")); len(tw) > 0 && !slices.ContainsFunc(tw, func(w string) bool { return !slices.Contains(charmWords, w) }) {
+				continue
+			}
 			words := featureWords(strings.FieldsFunc(im.Module, func(r rune) bool { return r == '.' || r == '_' }))
 			imports = append(imports, pkgImport{Site{File: fi.Path, Line: im.Line, Via: ViaPackage, Detail: im.Module}, words,
 				featureWords(strings.Split(top, "_"))})
@@ -611,9 +625,9 @@ func (l *charmLinker) linkFeaturePackages() {
 		if it == nil || len(it.Handlers) > 0 || key.kind != KindAction && len(it.Reads) > 0 {
 			continue
 		}
-		words := featureWords(strings.Split(key.name, "-"))
+		words := featureWords(strings.FieldsFunc(key.name, func(r rune) bool { return r == '-' || r == '_' }))
 		for _, im := range imports {
-			named := slices.ContainsFunc(im.words, func(w string) bool { return slices.Contains(words, w) })
+			named := slices.ContainsFunc(im.top, func(w string) bool { return slices.Contains(words, w) })
 			if key.kind == KindConfig {
 				// an option's name is made of common words (k8s-service-name): every word of the
 				// package's name must be in it (charm_refresh, pause-after-unit-refresh), so that

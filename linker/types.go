@@ -52,7 +52,11 @@
 //     that no class of the tree sets is the __init__ parameter of that name when a class
 //     derives from one outside the tree (ops_sunbeam's RelationHandler keeps it); for either, a map of roles to endpoints given as endpoints=
 //     or relations= (cosl's Coordinator: endpoints={"cluster": "tempo-cluster", ...}), whose
-//     declared names it binds. A pip package's object bound by a relation-naming keyword also
+//     declared names it binds, also when a subclass hands them to the class outside the tree
+//     in its own super().__init__ (a tempo worker: endpoints={"cluster": "tempo-cluster"}).
+//     An object built around one bound to an endpoint serves that endpoint: data_platform_libs'
+//     KafkaRequirerEventHandlers(charm, relation_data=KafkaRequirerData(model,
+//     relation_name="kafka")) emits the kafka relation's events. A pip package's object bound by a relation-naming keyword also
 //     binds the declared relations its other *_name keywords hold (ServiceMeshConsumer's
 //     cross_model_mesh_provides_name=, roleNameParam). Events observed on such an object link to its endpoint (via
 //     "library"); its construction site is a Read of the endpoint with via "library" and the

@@ -253,7 +253,12 @@ func signal(f File, name string) Signal {
 }
 
 func TestYAMLSymbols(t *testing.T) {
-	r := Rank(demoCharm())
+	in := demoCharm()
+	// the linker's guess that a package given the charm reads "port" is no reading symbol
+	ifs := in.Links.Charms[0].Interfaces
+	in.Links.Charms[0].Interfaces = append(ifs, linker.Interface{Kind: linker.KindConfig, Name: "port", File: "config.yaml", Line: 8,
+		Reads: []linker.Site{{File: "src/charm.py", Line: 13, Symbol: "DemoCharm.__init__", Via: linker.ViaDelegate, Detail: "demo_lib"}}})
+	r := Rank(in)
 	md := fileOf(t, r, "metadata.yaml")
 	if md.Class != ClassYAML {
 		t.Errorf("metadata.yaml class = %s", md.Class)
@@ -281,8 +286,8 @@ func TestYAMLSymbols(t *testing.T) {
 	if cfg[0].Signature != `[config] log-level (string, default "info")` || !slices.Equal(cfg[0].Links, []string{"DemoCharm._on_config_changed"}) {
 		t.Errorf("config.yaml symbols = %+v", cfg)
 	}
-	if cfg[1].Signature != "[config] port (int)" {
-		t.Errorf("config option without default = %q", cfg[1].Signature)
+	if cfg[1].Signature != "[config] port (int)" || len(cfg[1].Links) > 0 {
+		t.Errorf("config option without default = %q, links %v", cfg[1].Signature, cfg[1].Links)
 	}
 	act := fileOf(t, r, "actions.yaml").Symbols
 	if act[0].Signature != "[action] backup (params: path, force)" || act[0].Kind != SymAction {

@@ -84,7 +84,9 @@ func declarations(charms []charmyaml.Charm, links linker.Result) []decl {
 				}
 				if len(seen) == 0 && lkind == linker.KindConfig {
 					for _, r := range d.iface.Reads {
-						link(r.File, r.Symbol, false)
+						if r.Via != linker.ViaDelegate && r.Via != linker.ViaPackage { // a guess, not a reader
+							link(r.File, r.Symbol, false)
+						}
 					}
 				}
 				d.sym.Links = slices.Concat(first, vendored, loose)
