@@ -108,9 +108,16 @@ func TestLocateShape(t *testing.T) {
 			t.Errorf("%s: score %g, why %q", p.Path, p.Score, p.Why)
 		}
 	}
+	best := 0.0
 	for _, p := range got.Edit {
 		if strings.HasPrefix(p.Path, "lib/") || strings.HasPrefix(p.Path, "tests/") {
 			t.Errorf("edit picks %s for a task about neither libraries nor tests", p.Path)
+		}
+		best = max(best, p.Score)
+	}
+	for _, p := range got.Edit {
+		if p.Score < MinEditShare*best && !strings.Contains(p.Why[0], "relation the task names") {
+			t.Errorf("edit pick %s scores %g, under %g of the best %g: filler", p.Path, p.Score, MinEditShare, best)
 		}
 	}
 	edits := paths(got.Edit)
@@ -248,5 +255,39 @@ func TestLocateSkipsUnreadFiles(t *testing.T) {
 	}
 	if slices.Contains(paths(got.Edit), "src/big.py") || slices.Contains(paths(got.Read), "src/big.py") || !strings.Contains(errs, "src/big.py: skipped") {
 		t.Errorf("edit %v, read %v, stderr %q", paths(got.Edit), paths(got.Read), errs)
+	}
+}
+
+// TestLocateLeavesOutFiller: a task about one module of a charm whose other modules nothing
+// imports gets that module and the entry point, not five picks: the unrelated modules score
+// under MinEditShare of the best and have no tie to the task.
+func TestLocateLeavesOutFiller(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, "metadata.yaml", "name: filler\nsummary: s\ndescription: d\ncontainers:\n  app:\n    resource: app-image\nresources:\n  app-image:\n    type: oci-image\n")
+	write(t, root, "src/charm.py", `import ops
+from frobnicator import frobnicate_widgets
+
+class FillerCharm(ops.CharmBase):
+    def __init__(self, framework):
+        super().__init__(framework)
+        framework.observe(self.on.app_pebble_ready, self._on_ready)
+
+    def _on_ready(self, event):
+        frobnicate_widgets()
+
+if __name__ == "__main__":
+    ops.main(FillerCharm)
+`)
+	write(t, root, "src/frobnicator.py", "def frobnicate_widgets():\n    \"\"\"Frobnicate the widgets of the frobnicator.\"\"\"\n    return \"frobnicated widgets\"\n\n\ndef widget_frobnicator_limit():\n    return frobnicate_widgets()\n")
+	for _, m := range []string{"alpha", "beta", "gamma", "delta", "epsilon", "zeta", "theta", "kappa",
+		"iota", "lambda", "mu", "nu", "xi", "omicron", "pi", "rho"} {
+		write(t, root, "src/"+m+".py", "def "+m+"_one():\n    return 1\n")
+	}
+	got, _, err := runLocate(t, LocateOptions{Common: Common{Root: root}, Text: "the frobnicator frobnicates too many widgets"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := paths(got.Edit); !slices.Equal(e, []string{"src/frobnicator.py", "src/charm.py"}) {
+		t.Errorf("edit picks %v, want the frobnicator and the entry point only", e)
 	}
 }

@@ -121,6 +121,23 @@ func metadataYAML(c *charmyaml.Charm) string {
 	return charmFileNamed(c, "metadata.yaml", "charmcraft.yaml")
 }
 
+// newDeclarationYAML is the file of c where the first interface of kind k goes: options
+// and actions in config.yaml and actions.yaml, or in charmcraft.yaml when the charm keeps
+// everything there (no metadata.yaml), never in metadata.yaml, which cannot hold them; ""
+// when that file does not exist yet.
+func newDeclarationYAML(c *charmyaml.Charm, k string) string {
+	own := map[string]string{linker.KindConfig: "config.yaml", linker.KindAction: "actions.yaml"}[k]
+	switch {
+	case own == "":
+		return metadataYAML(c)
+	case charmFileNamed(c, own) != "":
+		return charmFileNamed(c, own)
+	case charmFileNamed(c, "metadata.yaml") == "":
+		return charmFileNamed(c, "charmcraft.yaml")
+	}
+	return ""
+}
+
 // Addition intents. A subject line that adds an interface ("Add config option for dashboard
 // size limit", "Add `extra_sans` config option", "Add storage for data and logs", "Add istio
 // relation") declares it in the YAML, beside the code that handles it. The YAML file that
@@ -201,7 +218,7 @@ func (r *ranker) additionTargets() []int {
 		}
 		if !declared {
 			for c := range r.in.Charms {
-				add(metadataYAML(&r.in.Charms[c]))
+				add(newDeclarationYAML(&r.in.Charms[c], k))
 			}
 		}
 	}

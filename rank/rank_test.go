@@ -1235,6 +1235,29 @@ func TestAdditionIntent(t *testing.T) {
 			t.Errorf("%q: top %v, want %s second", text, paths(r)[:3], want)
 		}
 	}
+	// A charm that declares no option yet: its first goes to config.yaml, which does not
+	// exist, or to charmcraft.yaml when that holds everything; never to metadata.yaml.
+	for _, unified := range []bool{false, true} {
+		in := demoCharm()
+		in.Charms[0].Config = nil
+		in.Links.Charms[0].Interfaces = slices.DeleteFunc(in.Links.Charms[0].Interfaces, func(it linker.Interface) bool { return it.Kind == linker.KindConfig })
+		in.Charms[0].Files = []string{"actions.yaml", "charmcraft.yaml", "metadata.yaml"}
+		want := ""
+		if unified {
+			in.Charms[0].Files = []string{"charmcraft.yaml"}
+			want = "charmcraft.yaml"
+		}
+		in.Mentions = []string{"Add config option for dashboard size limit"}
+		var lifted []string
+		for _, f := range Rank(in).Files {
+			if hasSignal(f, SigAdditionIntent) {
+				lifted = append(lifted, f.Path)
+			}
+		}
+		if want == "" && len(lifted) > 0 || want != "" && !slices.Equal(lifted, []string{want}) {
+			t.Errorf("unified %v: lifted %v, want %q", unified, lifted, want)
+		}
+	}
 	for _, text := range []string{"Add integration tests", "Add more guards around relation properties",
 		"Don't add relation_access when not available", "fix the backup action", "feat: add a config parser class"} {
 		for _, f := range rank(text).Files {
