@@ -903,6 +903,18 @@ func TestLoad(t *testing.T) {
 			t.Errorf("Load(%s) = %v, %v; want not a charm", dir, ok, err)
 		}
 	}
+	// a charmcraft.yaml that YAML cannot read at all (one Latin-1 byte in a comment) still
+	// marks a charm by its name line, and the problem is reported, not the charm lost
+	write("latin/charmcraft.yaml", "# Ren\xe9\n"+unifiedCharmcraft)
+	write("nameless/charmcraft.yaml", "# Ren\xe9\n"+buildOnly)
+	if c, ok, err := Load(root, "latin"); !ok || err != nil || c.Name != "recipe-box" {
+		t.Errorf("Load(latin) = %v, %v, name %q; want the charm", ok, err, c.Name)
+	} else {
+		wantWarning(t, c, "latin/charmcraft.yaml:1:", "UTF-8")
+	}
+	if _, ok, err := Load(root, "nameless"); ok || err != nil {
+		t.Errorf("Load(nameless) = %v, %v; want not a charm", ok, err)
+	}
 	// a metadata.yaml that is not a file still marks a charm, whose declarations are lost
 	if c, ok, err := Load(root, "dirfile"); !ok || err != nil || !slices.Equal(c.Incomplete, []string{"dirfile/metadata.yaml"}) || len(c.Warnings) != 1 {
 		t.Errorf("Load(dirfile) = %v, %v, incomplete %q, warnings %q", ok, err, c.Incomplete, c.Warnings)

@@ -1,6 +1,7 @@
 package charmyaml
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -61,6 +62,9 @@ func Load(root, dir string) (c Charm, ok bool, err error) {
 		f.Unread = append(f.Unread, path.Base(p))
 	}
 	c = Parse(f)
+	if c.Name == "" {
+		c.Name = cmp.Or(nameLine(f.Metadata), nameLine(f.Charmcraft))
+	}
 	c.Incomplete = append(c.Incomplete, lost...)
 	slices.Sort(c.Incomplete)
 	c.Warnings = append(warns, c.Warnings...)

@@ -2,8 +2,10 @@ package charmyaml
 
 import (
 	"path"
+	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 )
@@ -119,7 +121,25 @@ func (f Files) IsCharm() bool {
 	}
 	discard := warner{warns: new([]string)}
 	cc := readDoc(CharmcraftFile, f.Charmcraft, discard.warns)
-	return cc != nil && charmcraftName(discard.entries(cc.root, "")) != ""
+	if cc == nil {
+		return false
+	}
+	if cc.lost && cc.root == nil { // unreadable as YAML (a stray byte, a syntax error): a name line still says so, and Parse reports the problem
+		return topLevelName.Match(f.Charmcraft)
+	}
+	return charmcraftName(discard.entries(cc.root, "")) != ""
+}
+
+// topLevelName is a `name:` line at the top level of a YAML text, with a value.
+var topLevelName = regexp.MustCompile(`(?m)^name:[ \t]*([^\s#'"]+)`)
+
+// nameLine is the value of the first top-level `name:` line of a YAML text, unquoted, or "":
+// the name of a charm whose YAML cannot be read as a whole.
+func nameLine(data []byte) string {
+	if m := topLevelName.FindSubmatch(data); m != nil && utf8.Valid(m[1]) {
+		return string(m[1])
+	}
+	return ""
 }
 
 // charmcraftName is charmcraft.yaml's `name:` when it is plain text.

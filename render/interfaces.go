@@ -45,11 +45,11 @@ func ifaceKindText(b *strings.Builder, group []linker.Interface) {
 	fmt.Fprintf(b, "  %s:\n", group[0].Kind)
 	nameW, roleW := 0, 0
 	for _, in := range group {
-		nameW = max(nameW, len(in.Name))
+		nameW = max(nameW, len(safetext.Line(in.Name)))
 		roleW = max(roleW, len(ifaceRole(in)))
 	}
 	for _, in := range group {
-		row := fmt.Sprintf("    %-*s", nameW, in.Name)
+		row := fmt.Sprintf("    %-*s", nameW, safetext.Line(in.Name))
 		if roleW > 0 {
 			row += fmt.Sprintf("  %-*s", roleW, ifaceRole(in))
 		}
@@ -91,10 +91,10 @@ func ifaceKindText(b *strings.Builder, group []linker.Interface) {
 		ifaceSitesText(b, "read", reads)
 		ifaceSitesText(b, "lookup", lookups)
 		for _, mod := range slices.Sorted(maps.Keys(packages)) {
-			fmt.Fprintf(b, "      maybe handled by package %s, imported at %s\n", mod, ifaceSites(packages[mod]))
+			fmt.Fprintf(b, "      maybe handled by package %s, imported at %s\n", safetext.Line(mod), ifaceSites(packages[mod]))
 		}
 		for _, d := range delegates {
-			fmt.Fprintf(b, "      maybe read by package %s, given the charm at %s\n", d.Detail, ifaceLoc(d.File, d.Line))
+			fmt.Fprintf(b, "      maybe read by package %s, given the charm at %s\n", safetext.Line(d.Detail), ifaceLoc(d.File, d.Line))
 		}
 		switch {
 		case len(in.Handlers)+len(in.Reads) > 0:
@@ -134,7 +134,7 @@ func ifaceSites(sites []linker.Site) string {
 }
 
 func ifaceRole(in linker.Interface) string {
-	return strings.TrimSpace(in.Role + " " + in.Interface)
+	return safetext.Line(strings.TrimSpace(in.Role + " " + in.Interface))
 }
 
 func ifaceLoc(file string, line int) string {

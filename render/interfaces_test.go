@@ -71,6 +71,23 @@ empty (charms/empty)
 	}
 }
 
+func TestInterfacesTextEscapesNames(t *testing.T) {
+	// names come from the charm's YAML: an escape sequence or a newline in one must not act
+	// on the terminal or split the entry over two lines
+	res := linker.Result{Charms: []linker.CharmLinks{{Name: "demo", Dir: ".", Interfaces: []linker.Interface{
+		{Kind: linker.KindRelation, Name: "db\x1b[2J", Role: "requires", Interface: "pg\nfake-line", File: "metadata.yaml", Line: 5,
+			Reads: []linker.Site{{File: "src/charm.py", Line: 3, Via: linker.ViaPackage, Detail: "pkg\u202e"}}},
+	}}}}
+	var b strings.Builder
+	if err := InterfacesText(&b, res); err != nil {
+		t.Fatal(err)
+	}
+	got := b.String()
+	if strings.ContainsAny(got, "\x1b\u202e") || strings.Count(got, "\n") != 4 || !strings.Contains(got, `db\x1b[2J  requires pg\nfake-line`) {
+		t.Errorf("got:\n%s", got)
+	}
+}
+
 func TestInterfacesJSON(t *testing.T) {
 	out, err := InterfacesJSON(ifaceFixture())
 	if err != nil {

@@ -84,9 +84,10 @@ func memoSum(m *memoDoc) string {
 	return fmt.Sprintf("%x", h.Sum(nil)[:16])
 }
 
-// endTrailer is how a cache file with memo m ends.
-func endTrailer(m *memoDoc) string {
-	return fmt.Sprintf(",%q:%q}", endKey, m.Sum)
+// endTrailer is how a cache file with memo m ends, when size bytes come before it: the
+// memo's Sum and that size, so that a file added to, or doubled, is not served either.
+func endTrailer(m *memoDoc, size int64) string {
+	return fmt.Sprintf(",%q:\"%s.%012d\"}", endKey, m.Sum, size)
 }
 
 // Memo is one remembered output: what a command printed for a key (its flags).
@@ -180,9 +181,12 @@ func peekMemo(root string) memoDoc {
 		return memoDoc{}
 	}
 	// the file must end as writeCache ends it: a cut or appended file is not served
-	want := endTrailer(&m)
 	fi, err := f.Stat()
-	if err != nil || fi.Size() < int64(len(want)) {
+	if err != nil {
+		return memoDoc{}
+	}
+	want := endTrailer(&m, fi.Size()-int64(len(endTrailer(&m, 0))))
+	if fi.Size() < int64(len(want)) {
 		return memoDoc{}
 	}
 	tail := make([]byte, len(want))
@@ -707,6 +711,18 @@ func removeStaleTemps(root string) {
 	}
 }
 
+// countingWriter counts the bytes written through it.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
 // writeCache writes the entries by file (fresh ones, encoded here, and kept ones, written as
 // they are; they never share a file) atomically: a temporary file in the root, then a rename,
 // so readers see the old or the new file, never a torn one, and concurrent writers never
@@ -740,7 +756,8 @@ func writeCache(root string, fresh map[string]*usable, keep map[string]json.RawM
 	// The document is written by hand: kept entries are copied as they were read (each one
 	// decoded, so valid JSON), never re-encoded or re-validated; the memo comes first (see
 	// decodeMemo).
-	w := bufio.NewWriterSize(tmp, 1<<16)
+	counted := &countingWriter{w: tmp}
+	w := bufio.NewWriterSize(counted, 1<<16)
 	w.WriteByte('{')
 	if memo != nil {
 		memo.Sum = memoSum(memo)
@@ -777,7 +794,7 @@ func writeCache(root string, fresh map[string]*usable, keep map[string]json.RawM
 	}
 	w.WriteString("]")
 	if memo != nil {
-		w.WriteString(endTrailer(memo))
+		w.WriteString(endTrailer(memo, counted.n+int64(w.Buffered())))
 	} else {
 		w.WriteString("}")
 	}

@@ -3,6 +3,7 @@ package repomap
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -66,8 +67,16 @@ func Discover(root string, scopes []string) (Discovered, error) {
 		return d, err
 	}
 	var own gitignore.Matcher // .charmcraft-map-ignore
+	// an ignore file that exists and cannot be read is said: what it hides would be mapped
+	ignoreWarning := func(rel string, err error) {
+		if !errors.Is(err, fs.ErrNotExist) {
+			d.Warnings = append(d.Warnings, fmt.Sprintf("%s: not read (%v); its patterns are not applied", rel, err))
+		}
+	}
 	if ps, err := readIgnore(filepath.Join(root, IgnoreFile), nil); err == nil && len(ps) > 0 {
 		own = gitignore.NewMatcher(ps)
+	} else if err != nil {
+		ignoreWarning(IgnoreFile, err)
 	}
 	var patterns []gitignore.Pattern // the .gitignore files in force
 	var tracked *trackedSet          // loaded at the first .gitignore match
@@ -130,6 +139,8 @@ func Discover(root string, scopes []string) (Discovered, error) {
 			domain := parts
 			if ps, err := readIgnore(filepath.Join(p, ".gitignore"), domain); err == nil {
 				patterns = append(patterns, ps...)
+			} else {
+				ignoreWarning(path.Join(rel, ".gitignore"), err)
 			}
 			return nil
 		}
@@ -262,12 +273,19 @@ func linkInside(realRoot, p string) bool {
 // readIgnore reads a gitignore-syntax file whose patterns apply under domain.
 func readIgnore(file string, domain []string) ([]gitignore.Pattern, error) {
 	fi, err := os.Lstat(file)
-	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxSourceBytes {
-		return nil, fs.ErrNotExist
+	switch {
+	case err != nil && errors.Is(err, fs.ErrNotExist) || err == nil && fi.Mode()&fs.ModeSymlink != 0:
+		return nil, fs.ErrNotExist // absent, or a link, which git does not follow either
+	case err != nil:
+		return nil, unwrapPathErr(err)
+	case !fi.Mode().IsRegular():
+		return nil, errors.New("not a regular file")
+	case fi.Size() > maxSourceBytes:
+		return nil, fmt.Errorf("larger than %d bytes", maxSourceBytes)
 	}
 	data, err := os.ReadFile(file)
 	if err != nil {
-		return nil, err
+		return nil, unwrapPathErr(err)
 	}
 	var ps []gitignore.Pattern
 	sc := bufio.NewScanner(bytes.NewReader(data))

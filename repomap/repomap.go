@@ -510,6 +510,9 @@ func checkRoot(root string) (string, error) {
 func cleanScopes(root string, scopes []string) ([]string, error) {
 	var out []string
 	for _, s := range scopes {
+		if strings.TrimSpace(s) == "" { // an unset variable, not the whole tree
+			return nil, &UsageError{"scope is empty: give a folder under the root"}
+		}
 		c := filepath.ToSlash(filepath.Clean(s))
 		if filepath.IsAbs(s) {
 			rel, err := filepath.Rel(root, s)
@@ -520,6 +523,10 @@ func cleanScopes(root string, scopes []string) ([]string, error) {
 		}
 		if c == ".." || strings.HasPrefix(c, "../") {
 			return nil, &UsageError{fmt.Sprintf("scope %q is outside the root", s)}
+		}
+		if fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(c))); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			// the walk does not follow links, so nothing under it would be mapped
+			return nil, &UsageError{fmt.Sprintf("scope %q is a symbolic link: give the folder it points to", s)}
 		}
 		if fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(c))); err != nil || !fi.IsDir() {
 			return nil, &UsageError{fmt.Sprintf("scope %q is not a directory under the root", s)}

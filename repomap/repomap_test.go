@@ -135,6 +135,22 @@ func TestDiscoverIgnoresAndSkips(t *testing.T) {
 	}
 }
 
+func TestDiscoverWarnsOfUnreadIgnoreFiles(t *testing.T) {
+	// an ignore file that exists and cannot be read hides nothing, and says so: what it was
+	// meant to hide is in the map
+	root := writeTree(t, map[string]string{"metadata.yaml": smallCharm, "src/charm.py": smallPy,
+		IgnoreFile + "/x": "", "src/.gitignore/x": ""})
+	d, err := Discover(root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{IgnoreFile + ": not read (not a regular file); its patterns are not applied",
+		"src/.gitignore: not read (not a regular file); its patterns are not applied"}
+	if !reflect.DeepEqual(d.Warnings, want) {
+		t.Errorf("warnings %q, want %q", d.Warnings, want)
+	}
+}
+
 func TestDiscoverSymlinks(t *testing.T) {
 	outside := writeTree(t, map[string]string{"secret.py": "TOKEN = 1\n", "dir/x.py": ""})
 	root := writeTree(t, map[string]string{"metadata.yaml": smallCharm, "src/charm.py": smallPy})
@@ -575,7 +591,7 @@ func TestMemoStaysSmall(t *testing.T) {
 // TestEntryRoundTrip: what an entry stores restores the extraction exactly, and an entry that
 // differs in any byte from what we wrote is not trusted.
 func TestDamagedMemoNotServed(t *testing.T) {
-	// A cache file cut short after the memo, or whose memo was edited, is not served from the
+	// A cache file cut short after the memo, added to, or whose memo was edited, is not served from the
 	// memo: the run reads the tree again and prints what it finds.
 	root := writeTree(t, map[string]string{"metadata.yaml": smallCharm, "src/charm.py": smallPy})
 	tr, _ := Load(Options{Root: root, MemoKey: "k"})
@@ -589,6 +605,7 @@ func TestDamagedMemoNotServed(t *testing.T) {
 		"cut":      good[:len(good)-40],
 		"appended": append(slices.Clone(good), " \n"...),
 		"edited":   bytes.Replace(good, []byte("DemoCharm map"), []byte("PWNED map"), 1),
+		"doubled":  append(slices.Clone(good), good...), // the memo first and its trailer last, as written
 	} {
 		if err := os.WriteFile(p, bad, 0o644); err != nil {
 			t.Fatal(err)

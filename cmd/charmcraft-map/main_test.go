@@ -163,6 +163,7 @@ func TestJSONErrorDocument(t *testing.T) {
 		{[]string{"--bogus", "--format", "json"}, "usage", "unknown flag: --bogus"},
 		{[]string{"map", "extra", "--format", "json"}, "usage", `unknown command "extra"`},
 		{[]string{"map", "--format", "json", "--pressure", "2"}, "usage", "--pressure"},
+		{[]string{"locate", "x", "--format", "json", "--root", ""}, "usage", "--root is empty"}, // an unset variable
 	} {
 		code, out, errs := execute(tc.args...)
 		var doc struct {
