@@ -218,8 +218,18 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 			cmp.Compare(a.Subject, b.Subject), cmp.Compare(a.Message, b.Message))
 	})
 	r.Diagnostics = foldCopies(slices.Compact(r.Diagnostics))
+	allDirs := slices.Clone(dirs)
+	for _, ch := range charms {
+		allDirs = append(allDirs, ch.Dir)
+	}
 	for i := range r.Diagnostics {
 		d := &r.Diagnostics[i]
+		if d.Severity != SeverityInfo && testCharm(charmDirOf(d.File, allDirs)) {
+			// an integration test's dummy charm is a fixture, never shipped: often declared
+			// loosely on purpose, and no reason to fail the real charm's pipeline
+			d.Severity = SeverityInfo
+			d.Message += " (in a test charm)"
+		}
 		if opt.Strict && d.Severity == SeverityWarning {
 			d.Severity = SeverityError
 		}
@@ -472,6 +482,11 @@ func dynamicKinds(via string) []string {
 		return []string{linker.KindRelation, linker.KindAction, linker.KindConfig, linker.KindContainer, linker.KindStorage}
 	}
 	return []string{linker.KindRelation, linker.KindAction, linker.KindContainer, linker.KindStorage}
+}
+
+// testCharm reports a charm directory inside a tests/ or test/ folder.
+func testCharm(dir string) bool {
+	return slices.ContainsFunc(strings.Split(dir, "/"), func(p string) bool { return p == "tests" || p == "test" })
 }
 
 // charmDirOf is the charm directory (of dirs) that holds file: the longest matching one.

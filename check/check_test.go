@@ -1,6 +1,7 @@
 package check
 
 import (
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -495,6 +496,31 @@ func TestCharmWithoutCode(t *testing.T) {
 	links.Charms[0].NoCode = false
 	if d := Run([]charmyaml.Charm{charm}, links, Options{}).Diagnostics; len(d) != 1 || d[0].Rule != RuleUnusedConfig {
 		t.Errorf("with code: diagnostics %+v", d)
+	}
+}
+
+func TestTestCharmFindingsAreInfos(t *testing.T) {
+	// An integration test's dummy charm is a fixture: what is wrong in it is said, as an
+	// info, and does not fail the real charm's pipeline, even with --strict. The charm at
+	// the root, and a charm whose name only looks like a test, are held as usual.
+	run := func(dir string) Diagnostic {
+		yaml := path.Join(dir, "metadata.yaml")
+		charm := charmyaml.Charm{Name: "app", Dir: dir, Relations: []charmyaml.Relation{{Name: "cluster", Role: charmyaml.RolePeers, Pos: pos(yaml, 14)}}}
+		links := linker.Result{Charms: []linker.CharmLinks{{Name: "app", Dir: dir, Interfaces: []linker.Interface{
+			{Kind: linker.KindRelation, Name: "cluster", Role: "peers", File: yaml, Line: 14}}}}}
+		r := Run([]charmyaml.Charm{charm}, links, Options{Strict: true})
+		if len(r.Diagnostics) != 1 {
+			t.Fatalf("%s: diagnostics %+v", dir, r.Diagnostics)
+		}
+		return r.Diagnostics[0]
+	}
+	if d := run("tests/integration/app-charm"); d.Severity != SeverityInfo || !strings.HasSuffix(d.Message, "(in a test charm)") {
+		t.Errorf("test charm: %+v", d)
+	}
+	for _, dir := range []string{".", "charms/testing-app"} {
+		if d := run(dir); d.Severity != SeverityError {
+			t.Errorf("%s: %+v, want an error under --strict", dir, d)
+		}
 	}
 }
 
