@@ -7,7 +7,8 @@ package rank
 //     libraries; every vendored library goes above the code, those the charm imports first,
 //     each group the largest first;
 //   - "Update COS agent lib" (libNamedUpdate): the named library is lifted the same way;
-//     "fix: typo in config server interface library" does it for the charm's own library;
+//     "fix: typo in config server interface library" does it for the charm's own library
+//     (under lib/charms/, or in src/ with its LIBAPI and LIBPATCH: declaresLibrary);
 //   - "feat: add library description for listing" (libOwn): about "the library" without
 //     saying which; the charm's own library loses its penalty;
 //   - libraries named anywhere else (libAbout): they rise (LibIntentFactor), the code leads.
@@ -16,6 +17,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/cantrip-dev/charmcraft-map/pyextract"
 )
 
 // liftLibraries puts libs (every vendored library in a libUpdate task, the named ones in
@@ -163,13 +166,29 @@ func (r *ranker) namedOwnLibraries() map[int]bool {
 			continue
 		}
 		for i, n := range r.nodes {
-			if n.class == ClassSource && isLibPath(n.path) && (r.mentionsFileIn(s.m, n.path) == byPath ||
+			if n.class == ClassSource && (isLibPath(n.path) || declaresLibrary(n)) && (r.mentionsFileIn(s.m, n.path) == byPath ||
 				slices.Contains(s.m.paths, path.Base(strings.ToLower(n.path))) || namesLibraryFile(s.text, n.path)) {
 				r.namedUpdate[i], own[i] = true, true
 			}
 		}
 	}
 	return own
+}
+
+// declaresLibrary reports a Python file that sets a charm library's LIBAPI and LIBPATCH: the
+// charm's own library kept outside lib/charms/ until it is published (karapace's
+// src/relations/karapace.py, copied into its test charm).
+func declaresLibrary(n node) bool {
+	if n.py == nil {
+		return false
+	}
+	found := 0
+	for _, s := range n.py.Symbols {
+		if s.Kind == pyextract.KindConstant && s.Qualifier == "" && (s.Name == "LIBAPI" || s.Name == "LIBPATCH") {
+			found++
+		}
+	}
+	return found == 2
 }
 
 // namesLibraryFile reports whether text names the library file p as "<its stem's words> lib"

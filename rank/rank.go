@@ -485,6 +485,9 @@ func (r *ranker) files(a adjacency, pr, lex []float64) []File {
 				mul(i, SigYAML, YAMLFactor)
 			}
 		}
+		if n.class == ClassSource && libIntent == libNamedUpdate && r.namedUpdate[i] && !isLibPath(n.path) {
+			libs = append(libs, i) // the charm's own library kept in src/ (declaresLibrary), named
+		}
 		if n.class == ClassSource && isLibPath(n.path) { // the charm's own library
 			switch {
 			case libIntent == libNamedUpdate && r.namedUpdate[i]:

@@ -1391,6 +1391,32 @@ func TestOwnLibraryVersionAndLooseName(t *testing.T) {
 	}
 }
 
+func TestOwnLibraryKeptInSource(t *testing.T) {
+	// The charm's own library kept in src/ until published (it sets LIBAPI and LIBPATCH):
+	// "Update Widget lib" names it, so it leads, and the vendored libraries are not refreshed.
+	// A module of the same name without those fields is no library.
+	for _, lib := range []bool{true, false} {
+		in := demoCharm()
+		syms := []pyextract.Symbol{cls("WidgetProvides", 40)}
+		if lib {
+			syms = append(syms, cnst("LIBAPI", 3), cnst("LIBPATCH", 4))
+		}
+		in.Files = append(in.Files, pyFile("src/relations/widget.py", syms, map[string]int{"WORKLOAD_PORT": 1}, from("constants", "WORKLOAD_PORT")))
+		in.Mentions = []string{"[DPE-1] Update Widget lib (#36)\n\n* update lib"}
+		r := Rank(in)
+		if got := r.Files[0].Path == "src/relations/widget.py"; got != lib {
+			t.Errorf("library %v: top %v", lib, paths(r)[:3])
+		}
+		if lib {
+			for _, f := range r.Files {
+				if f.Class == ClassLib && hasSignal(f, SigLibUpdate) {
+					t.Errorf("vendored %s lifted", f.Path)
+				}
+			}
+		}
+	}
+}
+
 func TestSkeletonCharmListed(t *testing.T) {
 	// A new charm's metadata file declares nothing yet: it is listed under the charm's name
 	// rather than left out of the map; a file that declares interfaces gets no such line.
