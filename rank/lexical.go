@@ -11,8 +11,9 @@ import (
 // lexical scores each file against the task text with BM25 over the words of its
 // identifiers: the words of its path, of the names it defines, of the names it uses, of its
 // string literals and docstrings, of its comments (not for a vendored library) and, for a
-// YAML file, of the interfaces it declares and their descriptions and of its whole text
-// (build parts, pinned tools and their comments, at LexDocWeight). Words are matched by stem,
+// YAML file, of the interfaces it declares and their descriptions, of its whole text
+// (build parts, pinned tools and their comments, at LexDocWeight) and of the problems our
+// reading of it found (LexProblemWeight). Words are matched by stem,
 // and an inflected word also as written (LexFormWeight). This finds the file a
 // task is about when the task names neither a file nor an exact identifier ("rebalance
 // action when role not set", "job name suffix"). It returns nil without task words.
@@ -45,9 +46,15 @@ func (r *ranker) lexical() []float64 {
 		qi[w] = k
 	}
 	yamlWords := map[string][][]string{} // YAML file → its text words, per charm that reads it
+	problems := map[string][]string{}    // YAML file → what reading it found wrong
 	for _, ch := range r.in.Charms {
 		for _, f := range slices.Sorted(maps.Keys(ch.Words)) {
 			yamlWords[cleanPath(f)] = append(yamlWords[cleanPath(f)], ch.Words[f])
+		}
+		for _, w := range ch.Warnings {
+			if file, msg, ok := strings.Cut(w, ":"); ok {
+				problems[cleanPath(file)] = append(problems[cleanPath(file)], msg)
+			}
 		}
 	}
 	n := len(r.nodes)
@@ -95,6 +102,11 @@ func (r *ranker) lexical() []float64 {
 			for _, w := range ws {
 				add(w, r.words.words(w), LexYAMLTextWeight)
 			}
+		}
+		// a problem our reading found is what a fix of the file says ("remove duplicated key"
+		// for `duplicate key "certificates"`)
+		for _, p := range problems[nd.path] {
+			add(p, r.words.words(p), LexProblemWeight)
 		}
 		for _, k := range r.declsOf[nd.path] {
 			if r.decls[k].lkind == "" {

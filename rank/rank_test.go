@@ -486,6 +486,19 @@ func TestLexicalMatch(t *testing.T) {
 	}
 }
 
+func TestLexicalMatchOfYAMLProblem(t *testing.T) {
+	// A problem our reading found in a YAML file is what a fix of it says: "remove duplicated
+	// key" finds the metadata.yaml with a duplicate key, and the words are its own.
+	in := demoCharm()
+	in.Mentions = []string{"remove duplicated key (#9)"}
+	base := Rank(in)
+	in.Charms[0].Warnings = []string{`metadata.yaml:7: requires: duplicate key "database" (again on line 9); the last one is used`}
+	r := Rank(in)
+	if f := fileOf(t, r, "metadata.yaml"); r.Files[0].Path != "metadata.yaml" || !strings.Contains(signal(f, SigMentionWords).Note, "duplicated") {
+		t.Errorf("top %v (without the problem %v), metadata.yaml %+v", paths(r)[:3], paths(base)[:3], f.Signals)
+	}
+}
+
 func TestLexicalMatchInStrings(t *testing.T) {
 	// The task's words are only in one module's docstring and strings (pyextract File.Words),
 	// none in its names: it rises with the mention-words signal, and rises only by them.
