@@ -307,7 +307,9 @@ func editWhy(f rank.File, named []string) []string {
 		add(rank.SigMentionWords, fmt.Sprintf("its names match words of the task (×%s)", num(sig[rank.SigMentionWords].Value)))
 	}
 	add(rank.SigFocusCaller, "uses focused "+sig[rank.SigFocusCaller].Note)
-	add(rank.SigLinkHandler, "handles "+sig[rank.SigLinkHandler].Note)
+	if h := otherHandled(sig[rank.SigLinkHandler].Note, sig[rank.SigMentionInterface].Note); h != "" {
+		add(rank.SigLinkHandler, "handles "+h)
+	}
 	add(rank.SigHub, "charm entry point")
 	add(rank.SigFirstPartyImport, "shared module imported by charm code")
 	add(rank.SigLibIntent, "vendored library, and the task is about libraries")
@@ -319,6 +321,28 @@ func editWhy(f rank.File, named []string) []string {
 		why = append(why, "the same code is also at "+strings.Join(f.Copies, ", "))
 	}
 	return why
+}
+
+// otherHandled is the note of what a file handles without what the task named, said above
+// ("handles relation kafka named in the task"): "" when that was all.
+func otherHandled(handles, named string) string {
+	if named == "" {
+		return handles
+	}
+	seen := map[string]bool{}
+	for _, n := range strings.Split(named, ", ") {
+		seen[n] = true
+	}
+	var rest []string
+	for _, h := range strings.Split(handles, ", ") {
+		if !seen[h] || h == "…" {
+			rest = append(rest, h)
+		}
+	}
+	if len(rest) == 0 || len(rest) == 1 && rest[0] == "…" {
+		return ""
+	}
+	return strings.Join(rest, ", ")
 }
 
 // tieIndex holds the direct ties between files: the distinctive top-level names each Python

@@ -291,3 +291,19 @@ if __name__ == "__main__":
 		t.Errorf("edit picks %v, want the frobnicator and the entry point only", e)
 	}
 }
+
+func TestOtherHandledLeavesOutWhatTheTaskNamed(t *testing.T) {
+	// "handles action set-password named in the task" is said once, not again in the list of
+	// what the file handles
+	for _, c := range [][3]string{
+		{"action set-password, action get-password", "action set-password", "action get-password"},
+		{"relation kafka", "relation kafka", ""},
+		{"relation a, relation b, relation c, …", "relation b", "relation a, relation c, …"},
+		{"relation a, relation b, …", "relation a, relation b", ""},
+		{"relation a", "", "relation a"},
+	} {
+		if got := otherHandled(c[0], c[1]); got != c[2] {
+			t.Errorf("otherHandled(%q, %q) = %q, want %q", c[0], c[1], got, c[2])
+		}
+	}
+}
