@@ -260,6 +260,7 @@ func TestBadInputs(t *testing.T) {
 			extra: []badRun{
 				// the walk follows no link, so a scope that is one would map nothing: refused
 				mapRun("map-scope-linkdir", "json", func(o *MapOptions) { o.Scope = []string{"linkdir"} }, "symbolic link"),
+				mapRun("map-scope-through-link", "json", func(o *MapOptions) { o.Scope = []string{"linkdir/sub"} }, "symbolic link"),
 				mapRun("map-scope-empty", "json", func(o *MapOptions) { o.Scope = []string{""} }, "scope is empty"),
 				{name: "map-focus-outside", format: "text", exec: func(c Common, io IO) error {
 					return RunMap(MapOptions{Common: c, Full: true, Tokens: DefaultTokens, Tokenizer: "cl100k",
@@ -535,6 +536,7 @@ func runBadCase(t *testing.T, c badCase) {
 	write(t, root, "src/charm.py", baseCharm)
 	write(t, outside, "secret.py", "def "+outsideMarker+"():\n    pass\n")
 	write(t, outside, "dir/x.py", "def "+outsideMarker+"_dir():\n    pass\n")
+	write(t, outside, "dir/sub/y.py", "def "+outsideMarker+"_sub():\n    pass\n")
 	write(t, outside, "config.yaml", "options:\n  "+outsideMarker+":\n    type: string\n")
 	if c.build != nil {
 		c.build(t, root, outside)

@@ -307,7 +307,15 @@ func editWhy(f rank.File, named []string) []string {
 		add(rank.SigMentionWords, fmt.Sprintf("its names match words of the task (×%s)", num(sig[rank.SigMentionWords].Value)))
 	}
 	add(rank.SigFocusCaller, "uses focused "+sig[rank.SigFocusCaller].Note)
-	if h := otherHandled(sig[rank.SigLinkHandler].Note, sig[rank.SigMentionInterface].Note); h != "" {
+	said := sig[rank.SigMentionInterface].Note // what the lines above named
+	if len(named) > 0 {
+		var rels []string
+		for _, rel := range named {
+			rels = append(rels, "relation "+rel)
+		}
+		said = strings.Join(rels, ", ")
+	}
+	if h := otherHandled(sig[rank.SigLinkHandler].Note, said); h != "" {
 		add(rank.SigLinkHandler, "handles "+h)
 	}
 	add(rank.SigHub, "charm entry point")
@@ -323,8 +331,9 @@ func editWhy(f rank.File, named []string) []string {
 	return why
 }
 
-// otherHandled is the note of what a file handles without what the task named, said above
-// ("handles relation kafka named in the task"): "" when that was all.
+// otherHandled is the note of what a file handles without what was said above ("handles the
+// kafka relation the task names", "handles action set-password named in the task"): "" when
+// that was all.
 func otherHandled(handles, named string) string {
 	if named == "" {
 		return handles

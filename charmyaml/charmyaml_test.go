@@ -915,6 +915,14 @@ func TestLoad(t *testing.T) {
 	if _, ok, err := Load(root, "nameless"); ok || err != nil {
 		t.Errorf("Load(nameless) = %v, %v; want not a charm", ok, err)
 	}
+	write("quoted/charmcraft.yaml", "# Ren\xe9\nname: \"quoted-app\"\ntype: charm\n")
+	write("badname/charmcraft.yaml", "name: caf\xe9\ntype: charm\n") // no name to give it
+	if c, ok, err := Load(root, "quoted"); !ok || err != nil || c.Name != "quoted-app" {
+		t.Errorf("Load(quoted) = %v, %v, name %q", ok, err, c.Name)
+	}
+	if _, ok, err := Load(root, "badname"); ok || err != nil {
+		t.Errorf("Load(badname) = %v, %v; want not a charm", ok, err)
+	}
 	// a metadata.yaml that is not a file still marks a charm, whose declarations are lost
 	if c, ok, err := Load(root, "dirfile"); !ok || err != nil || !slices.Equal(c.Incomplete, []string{"dirfile/metadata.yaml"}) || len(c.Warnings) != 1 {
 		t.Errorf("Load(dirfile) = %v, %v, incomplete %q, warnings %q", ok, err, c.Incomplete, c.Warnings)

@@ -125,13 +125,13 @@ func (f Files) IsCharm() bool {
 		return false
 	}
 	if cc.lost && cc.root == nil { // unreadable as YAML (a stray byte, a syntax error): a name line still says so, and Parse reports the problem
-		return topLevelName.Match(f.Charmcraft)
+		return nameLine(f.Charmcraft) != ""
 	}
 	return charmcraftName(discard.entries(cc.root, "")) != ""
 }
 
 // topLevelName is a `name:` line at the top level of a YAML text, with a value.
-var topLevelName = regexp.MustCompile(`(?m)^name:[ \t]*([^\s#'"]+)`)
+var topLevelName = regexp.MustCompile(`(?m)^name:[ \t]*["']?([^\s#'"]+)`)
 
 // nameLine is the value of the first top-level `name:` line of a YAML text, unquoted, or "":
 // the name of a charm whose YAML cannot be read as a whole.

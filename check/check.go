@@ -89,11 +89,26 @@ func (r Report) ExitCode(strict bool) int {
 func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 	r := Report{Diagnostics: []Diagnostic{}}
 	add := func(d Diagnostic) { r.Diagnostics = append(r.Diagnostics, d) }
+	// addFor adds what the charm in dir reports: an integration test's dummy charm is a
+	// fixture, never shipped, often declared loosely on purpose, and no reason to fail the
+	// real charm's pipeline, so its findings are infos, wherever the file is (shared code too)
+	addFor := func(dir string) func(Diagnostic) {
+		if !testCharm(dir) {
+			return add
+		}
+		return func(d Diagnostic) {
+			if d.Severity != SeverityInfo {
+				d.Severity = SeverityInfo
+				d.Message += " (in a test charm)"
+			}
+			add(d)
+		}
+	}
 
 	byDir := map[string]*charmyaml.Charm{}
 	for i := range charms {
 		byDir[charms[i].Dir] = &charms[i]
-		checkYAML(charms[i], add)
+		checkYAML(charms[i], addFor(charms[i].Dir))
 	}
 	dirs := make([]string, len(links.Charms))
 	for i, cl := range links.Charms {
@@ -125,6 +140,7 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 	}
 	sharedBuilt := map[string][]charmDiagnostic{} // construction in shared code → each charm's report
 	for _, cl := range links.Charms {
+		add := addFor(cl.Dir)
 		for _, f := range cl.Findings {
 			if k, ok := undeclaredKinds[f.Kind]; ok && f.Conditional && charmDirOf(f.File, dirs) != cl.Dir &&
 				slices.ContainsFunc(declaredBy[[2]string{k, f.Subject}], func(d string) bool { return d != cl.Dir }) {
@@ -218,18 +234,8 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 			cmp.Compare(a.Subject, b.Subject), cmp.Compare(a.Message, b.Message))
 	})
 	r.Diagnostics = foldCopies(slices.Compact(r.Diagnostics))
-	allDirs := slices.Clone(dirs)
-	for _, ch := range charms {
-		allDirs = append(allDirs, ch.Dir)
-	}
 	for i := range r.Diagnostics {
 		d := &r.Diagnostics[i]
-		if d.Severity != SeverityInfo && testCharm(charmDirOf(d.File, allDirs)) {
-			// an integration test's dummy charm is a fixture, never shipped: often declared
-			// loosely on purpose, and no reason to fail the real charm's pipeline
-			d.Severity = SeverityInfo
-			d.Message += " (in a test charm)"
-		}
 		if opt.Strict && d.Severity == SeverityWarning {
 			d.Severity = SeverityError
 		}

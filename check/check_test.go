@@ -522,6 +522,25 @@ func TestTestCharmFindingsAreInfos(t *testing.T) {
 			t.Errorf("%s: %+v, want an error under --strict", dir, d)
 		}
 	}
+	// The real charm's finding in its copy of a module is not folded into the test charm's
+	// (whose copy has the shorter path) and softened with it; a test charm's finding in
+	// shared code is its own, an info.
+	finding := func(file string) linker.Finding {
+		return linker.Finding{Kind: linker.FindUndeclaredRelation, Subject: "db", Site: linker.Site{File: file, Line: 9, Symbol: "Helper.db"}}
+	}
+	links := linker.Result{Charms: []linker.CharmLinks{
+		{Name: "real", Dir: "charms/real", Findings: []linker.Finding{finding("charms/real/src/shared.py")}},
+		{Name: "app", Dir: "tests/app", Findings: []linker.Finding{finding("tests/app/src/shared.py"), finding("common/util.py")}},
+	}}
+	r := Run([]charmyaml.Charm{{Name: "real", Dir: "charms/real"}, {Name: "app", Dir: "tests/app"}}, links, Options{})
+	var got []string
+	for _, d := range r.Diagnostics {
+		got = append(got, d.File+" "+d.Severity)
+	}
+	want := []string{"charms/real/src/shared.py error", "common/util.py info", "tests/app/src/shared.py info"}
+	if !slices.Equal(got, want) || r.ExitCode(false) != 1 {
+		t.Errorf("diagnostics %q, exit %d; want %q, exit 1", got, r.ExitCode(false), want)
+	}
 }
 
 func TestCopiesReportedOnce(t *testing.T) {

@@ -755,9 +755,6 @@ func (l *charmLinker) endpoints(inst *instance) endpointSet {
 	if out.relParam {
 		return out
 	}
-	if up := l.boundArguments(inst); len(up.names) > 0 {
-		return up
-	}
 	for _, k := range l.mro(inst.cls) {
 		for _, name := range sortedKeys(k.selfAttrs) {
 			if relationParam(name) {
@@ -778,6 +775,11 @@ func (l *charmLinker) endpoints(inst *instance) endpointSet {
 		}
 	}
 	if !out.relParam {
+		if up := l.boundArguments(inst); len(up.names) > 0 {
+			return up
+		}
+	}
+	if !out.relParam {
 		// A subclass that passes the names on to the class we cannot read in its own
 		// super().__init__ (tempo's TempoWorker(Worker): endpoints={"cluster":
 		// "tempo-cluster"}): that call is the library object's construction.
@@ -791,12 +793,15 @@ func (l *charmLinker) endpoints(inst *instance) endpointSet {
 }
 
 // boundArguments are the endpoints of the objects inst's construction hands to the first
-// __init__ up its classes, other than the charm, when they are bound to endpoints: an object
-// built around another one serves its relation (data_platform_libs'
+// __init__ up its classes, other than the charm, when they are bound to endpoints: a library
+// object built around another library object serves its relation (data_platform_libs'
 // KafkaRequirerEventHandlers(charm, relation_data=KafkaRequirerData(model, relation_name=...))).
+// Both classes must be a charm library's: the charm's own classes take shared state objects
+// (a peer relation's) that they do not serve. The names are not strong: an undeclared one is
+// reported where the inner object is built, not again here.
 func (l *charmLinker) boundArguments(inst *instance) endpointSet {
 	var out endpointSet
-	if l.boundDepth >= 2 {
+	if l.boundDepth >= 2 || !inst.cls.file.library {
 		return out
 	}
 	l.boundDepth++
@@ -812,11 +817,13 @@ func (l *charmLinker) boundArguments(inst *instance) endpointSet {
 				continue
 			}
 			for _, v := range l.param(c, i, p) {
-				if v.kind != aObj || v.inst == nil || v.inst == inst || v.inst.cls == inst.cls {
+				if v.kind != aObj || v.inst == nil || v.inst == inst || v.inst.cls == nil || v.inst.cls == inst.cls || !v.inst.cls.file.library {
 					continue
 				}
 				if eps := l.endpoints(v.inst); eps.relParam {
-					out.names = append(out.names, eps.names...)
+					for _, n := range eps.names {
+						out.names = append(out.names, endpointName{n.name, false})
+					}
 					out.dyn = out.dyn || eps.dyn
 				}
 			}

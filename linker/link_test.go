@@ -399,10 +399,22 @@ class State:
         self.kafka_data = RequirerData(model, relation_name="kafka")
         self.plain = object()
 `,
+		"src/watcher.py": `
+import ops
+from charms.dp.v0.interfaces import TopicEvents
+
+class Watcher(ops.Object):
+    on = TopicEvents()
+
+    def __init__(self, charm, data):
+        super().__init__(charm, "watcher")
+        self.data = data
+`,
 		"src/charm.py": `
 import ops
 from charms.dp.v0.interfaces import RequirerEventHandlers
 from state import State
+from watcher import Watcher
 
 class DemoCharm(ops.CharmBase):
     def __init__(self, *args):
@@ -410,11 +422,22 @@ class DemoCharm(ops.CharmBase):
         self.state = State(self.model)
         self.kafka = RequirerEventHandlers(self, relation_data=self.state.kafka_data)
         self.framework.observe(self.kafka.on.topic_created, self._on_topic_created)
+        self.plain = RequirerEventHandlers(self, relation_data=self.state.plain)
+        self.framework.observe(self.plain.on.topic_created, self._on_plain)
+        self.watcher = Watcher(self, self.state.kafka_data)
+        self.framework.observe(self.watcher.on.topic_created, self._on_watched)
 
     def _on_topic_created(self, event):
         pass
+
+    def _on_plain(self, event):
+        pass
+
+    def _on_watched(self, event):
+        pass
 `,
 	})
+	// the charm's own Watcher, handed the data object, does not serve its relation
 	expect(t, "kafka", handlers(cl, KindRelation, "kafka"),
 		"relation_changed>RequirerEventHandlers._on_changed[library-inner] topic_created>DemoCharm._on_topic_created[library]")
 	expect(t, "other", handlers(cl, KindRelation, "other"), "")

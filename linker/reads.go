@@ -572,9 +572,8 @@ func (l *charmLinker) linkFeaturePackages() {
 	// not charm libraries (charms.*), whose default endpoint absentLibraryEndpoint reads from
 	// the module name, nor the standard library or ops (stdlibModules)
 	type pkgImport struct {
-		site  Site
-		words []string
-		top   []string // the feature words of the top-level package's name
+		site Site
+		top  []string // the feature words of the package's name
 	}
 	var imports []pkgImport
 	// a package named after the charm is its workload's own (indico's plugins import
@@ -586,25 +585,27 @@ func (l *charmLinker) linkFeaturePackages() {
 		}
 		seen := map[string]bool{}
 		for _, im := range fi.Imports {
-			top, _, _ := strings.Cut(im.Module, ".")
-			if top == "charmlibs" { // a namespace: charmlibs.pathops, charmlibs.interfaces.service_mesh
+			root, _, _ := strings.Cut(im.Module, ".")
+			if im.TypeOnly || seen[im.Module] || len(l.ix.modules[im.Module]) > 0 || root == "charms" || stdlibModules[root] {
+				continue
+			}
+			seen[im.Module] = true
+			top := root
+			if root == "charmlibs" { // a namespace of packages: charmlibs.pathops, charmlibs.interfaces.service_mesh
 				switch p := strings.Split(im.Module, "."); {
 				case len(p) > 2 && p[1] == "interfaces":
 					top = p[2]
+				case len(p) == 2 && p[1] == "interfaces": // from charmlibs.interfaces import service_mesh
+					top = im.Name
 				case len(p) > 1:
 					top = p[1]
 				}
 			}
-			if im.TypeOnly || seen[im.Module] || len(l.ix.modules[im.Module]) > 0 || top == "charms" || stdlibModules[top] {
+			tw := featureWords(strings.Split(top, "_"))
+			if len(tw) > 0 && !slices.ContainsFunc(tw, func(w string) bool { return !slices.Contains(charmWords, w) }) {
 				continue
 			}
-			seen[im.Module] = true
-			if tw := featureWords(strings.Split(top, "_")); len(tw) > 0 && !slices.ContainsFunc(tw, func(w string) bool { return !slices.Contains(charmWords, w) }) {
-				continue
-			}
-			words := featureWords(strings.FieldsFunc(im.Module, func(r rune) bool { return r == '.' || r == '_' }))
-			imports = append(imports, pkgImport{Site{File: fi.Path, Line: im.Line, Via: ViaPackage, Detail: im.Module}, words,
-				featureWords(strings.Split(top, "_"))})
+			imports = append(imports, pkgImport{Site{File: fi.Path, Line: im.Line, Via: ViaPackage, Detail: im.Module}, tw})
 		}
 	}
 	if len(imports) == 0 {

@@ -192,8 +192,8 @@ func additionKinds(text string) map[string]bool {
 }
 
 // additionTargets are the YAML files declaring the kinds of interface a subject line adds
-// (additionKinds), or the charm's metadata file when none declares one yet; nil without
-// such a subject.
+// (additionKinds), or, when none declares one yet, the file where the first goes
+// (newDeclarationYAML); nil without such a subject.
 func (r *ranker) additionTargets() []int {
 	kinds := map[string]bool{}
 	for _, s := range r.subjects {

@@ -485,13 +485,10 @@ func (r *ranker) files(a adjacency, pr, lex []float64) []File {
 				mul(i, SigYAML, YAMLFactor)
 			}
 		}
-		if n.class == ClassSource && libIntent == libNamedUpdate && r.namedUpdate[i] && !isLibPath(n.path) {
-			libs = append(libs, i) // the charm's own library kept in src/ (declaresLibrary), named
-		}
-		if n.class == ClassSource && isLibPath(n.path) { // the charm's own library
+		if n.class == ClassSource && libIntent == libNamedUpdate && r.namedUpdate[i] {
+			libs = append(libs, i) // the charm's own library, named (in lib/charms/, or in src/: declaresLibrary)
+		} else if n.class == ClassSource && isLibPath(n.path) { // the charm's own library
 			switch {
-			case libIntent == libNamedUpdate && r.namedUpdate[i]:
-				libs = append(libs, i)
 			case r.extra[i].waive:
 			case libIntent == libOwn:
 				mul(i, SigOwnLibIntent, OwnLibIntentFactor)

@@ -71,7 +71,8 @@ type memoDoc struct {
 	Sum string `json:"sum,omitempty"`
 }
 
-// endKey is the cache file's last top-level key; its value is the memo's Sum.
+// endKey is the cache file's last top-level key; its value is the memo's Sum and, after a
+// dot, the length of the file before the key, in twelve digits (endTrailer).
 const endKey = "x_charmcraft_map_end"
 
 // memoSum is a digest of the memo's fingerprint and outputs.

@@ -274,10 +274,10 @@ func linkInside(realRoot, p string) bool {
 func readIgnore(file string, domain []string) ([]gitignore.Pattern, error) {
 	fi, err := os.Lstat(file)
 	switch {
-	case err != nil && errors.Is(err, fs.ErrNotExist) || err == nil && fi.Mode()&fs.ModeSymlink != 0:
-		return nil, fs.ErrNotExist // absent, or a link, which git does not follow either
-	case err != nil:
-		return nil, unwrapPathErr(err)
+	case err != nil || fi.Mode()&fs.ModeSymlink != 0:
+		// absent; a folder that cannot be read, which the walk reports; or a link, which git
+		// does not follow either
+		return nil, fs.ErrNotExist
 	case !fi.Mode().IsRegular():
 		return nil, errors.New("not a regular file")
 	case fi.Size() > maxSourceBytes:

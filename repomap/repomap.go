@@ -506,6 +506,17 @@ func checkRoot(root string) (string, error) {
 	return abs, nil
 }
 
+// linked reports whether the root-relative path c goes through a symbolic link (it or a
+// folder on the way to it) below the root.
+func linked(root, c string) bool {
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return false
+	}
+	real, err := filepath.EvalSymlinks(filepath.Join(root, filepath.FromSlash(c)))
+	return err == nil && real != filepath.Join(realRoot, filepath.FromSlash(c))
+}
+
 // cleanScopes turns --scope values into root-relative '/'-paths inside the root.
 func cleanScopes(root string, scopes []string) ([]string, error) {
 	var out []string
@@ -524,9 +535,9 @@ func cleanScopes(root string, scopes []string) ([]string, error) {
 		if c == ".." || strings.HasPrefix(c, "../") {
 			return nil, &UsageError{fmt.Sprintf("scope %q is outside the root", s)}
 		}
-		if fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(c))); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		if linked(root, c) {
 			// the walk does not follow links, so nothing under it would be mapped
-			return nil, &UsageError{fmt.Sprintf("scope %q is a symbolic link: give the folder it points to", s)}
+			return nil, &UsageError{fmt.Sprintf("scope %q goes through a symbolic link: give the folder it points to", s)}
 		}
 		if fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(c))); err != nil || !fi.IsDir() {
 			return nil, &UsageError{fmt.Sprintf("scope %q is not a directory under the root", s)}
