@@ -56,6 +56,7 @@ type fileView struct {
 	// its interfaces. A list of config options or relations reads as the whole list, where
 	// a Python file's leading symbols read as what they are, the file's most important ones.
 	yaml bool
+	kids []int // per symbol: the members of the class it is (members), once counted
 }
 
 // restLine closes a YAML block that shows k of its n interfaces.
@@ -160,6 +161,25 @@ func clip(s string, max int) string {
 	return string([]rune(s)[:max-1]) + "…"
 }
 
+// members is how many symbols class p of the file holds directly.
+func (v *fileView) members(p int) int {
+	if v.kids == nil {
+		v.kids = make([]int, len(v.lines))
+		for _, q := range v.parent {
+			if q >= 0 {
+				v.kids[q]++
+			}
+		}
+	}
+	return v.kids[p]
+}
+
+// elision is the line closing class p's members when only some are shown.
+func (v *fileView) elision(p int) string {
+	indent := len(v.lines[p]) - len(strings.TrimLeft(v.lines[p], " "))
+	return strings.Repeat(" ", indent+2) + "…\n"
+}
+
 func (v *fileView) headUnits(c counter) int {
 	if v.headCost < 0 {
 		v.headCost = 0
@@ -208,6 +228,11 @@ func (v *fileView) block(k int) block {
 		for _, i := range children[p] {
 			b.lines = append(b.lines, v.lines[i])
 			walk(i)
+		}
+		// a class shown in part says so: a partial enum or field list would read as whole (a
+		// class shown alone is a name), as a YAML block's "+N more" does for interfaces
+		if p >= 0 && len(children[p]) > 0 && len(children[p]) < v.members(p) {
+			b.lines = append(b.lines, v.elision(p))
 		}
 	}
 	walk(-1)
@@ -339,6 +364,7 @@ func fitFull(files []*rank.File, explain bool, c counter, budget int) document {
 	views := make([]*fileView, len(files)) // built when the file is first offered
 	k := make([]int, len(files))
 	shown := make([][]bool, len(files))
+	kids := make([]map[int]int, len(files)) // per file: class → members shown (block's "…" line while partial)
 	var taken []item
 	h := &itemHeap{}
 	offer := func(f, j int) {
@@ -354,6 +380,7 @@ func fitFull(files []*rank.File, explain bool, c counter, budget int) document {
 			offer(it.file+1, 0)
 			views[it.file] = newFileView(files[it.file], explain)
 			shown[it.file] = make([]bool, len(files[it.file].Symbols))
+			kids[it.file] = map[int]int{}
 		}
 		v := views[it.file]
 		cost := 0
@@ -365,6 +392,16 @@ func fitFull(files []*rank.File, explain bool, c counter, budget int) document {
 		}
 		for a := it.sym; a >= 0 && !shown[it.file][a]; a = v.parent[a] {
 			cost += v.lineUnits(c, a)
+			if p := v.parent[a]; p >= 0 { // the class's "…" line comes with its first member, goes with its last
+				switch kids[it.file][p] + 1 {
+				case v.members(p):
+					if v.members(p) > 1 {
+						cost -= c.units(v.elision(p))
+					}
+				case 1:
+					cost += c.units(v.elision(p))
+				}
+			}
 		}
 		if used+cost > budget {
 			continue // the file is closed: its next symbol is never offered
@@ -372,6 +409,9 @@ func fitFull(files []*rank.File, explain bool, c counter, budget int) document {
 		used += cost
 		for a := it.sym; a >= 0 && !shown[it.file][a]; a = v.parent[a] {
 			shown[it.file][a] = true
+			if p := v.parent[a]; p >= 0 {
+				kids[it.file][p]++
+			}
 		}
 		k[it.file] = it.sym + 1
 		if v.yaml && it.sym > 0 && k[it.file] == len(v.lines) { // whole: no "+N more" line
