@@ -164,8 +164,12 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 		built := map[construction][]string{}      // what its object's handlers handle
 		builtCls := map[construction]string{}     // the class built there
 		builtFiles := map[construction][]string{} // the files of its handlers
+		// a charm whose code observes nothing reconciles in __init__ on every hook (and action)
+		observesNothing := !slices.ContainsFunc(cl.Interfaces, func(in linker.Interface) bool {
+			return slices.ContainsFunc(in.Handlers, func(h linker.Handler) bool { return !h.Vendored })
+		})
 		for _, in := range cl.Interfaces {
-			checkInterface(byDir[cl.Dir], in, dynamic[cl.Dir][in.Kind], add)
+			checkInterface(byDir[cl.Dir], in, dynamic[cl.Dir][in.Kind], observesNothing, add)
 			for _, h := range in.Handlers {
 				if h.BuiltFile != "" { // the charm's own code builds it (a library's object too)
 					at := construction{h.BuiltFile, h.BuiltLine}
@@ -288,7 +292,7 @@ func splitWarning(w string) (file string, line int, msg string) {
 // checkInterface applies the rules that read one interface's links. decl is the charm's
 // declarations (nil when the linker knows a charm that charmyaml does not); dynamic counts
 // the charm's unresolved sites that could name an interface of this kind.
-func checkInterface(decl *charmyaml.Charm, in linker.Interface, dynamic int, add func(Diagnostic)) {
+func checkInterface(decl *charmyaml.Charm, in linker.Interface, dynamic int, observesNothing bool, add func(Diagnostic)) {
 	for _, h := range in.Handlers {
 		// a handler conditional only because its object is built under a condition is
 		// reported once, at the construction (Run)
@@ -332,9 +336,16 @@ func checkInterface(decl *charmyaml.Charm, in linker.Interface, dynamic int, add
 	if pkg := featurePackage(in); pkg != nil {
 		d.Severity = SeverityInfo
 		d.Message += fmt.Sprintf(" (package %s, imported at %s:%d, is named after it and may handle it)", pkg.Detail, pkg.File, pkg.Line)
+	} else if in.Kind == linker.KindAction && observesNothing {
+		d.Severity = SeverityInfo
+		d.Message += " (the charm observes no event: every hook, an action's too, runs its __init__)"
 	} else if del := delegate(in); del != nil {
 		d.Severity = SeverityInfo
-		d.Message += fmt.Sprintf(" (%s builds an object of package %s with the charm at %s:%d, which may read it)", del.Symbol, del.Detail, del.File, del.Line)
+		verb := "read"
+		if in.Kind == linker.KindAction {
+			verb = "handle"
+		}
+		d.Message += fmt.Sprintf(" (%s builds an object of package %s with the charm at %s:%d, which may %s it)", del.Symbol, del.Detail, del.File, del.Line, verb)
 	} else if dynamic > 0 {
 		d.Severity = SeverityInfo
 		d.Message += fmt.Sprintf(" (%s in this charm could not be resolved and may name it)", plural(dynamic, "dynamic name"))

@@ -307,6 +307,8 @@ func TestFeaturePackageSoftensUnhandledAction(t *testing.T) {
 			Reads: []linker.Site{{File: "src/charm.py", Line: 9, Via: linker.ViaPackage, Detail: "charm_refresh"}}},
 		{Kind: linker.KindConfig, Name: "role-all", File: "config.yaml", Line: 6,
 			Reads: []linker.Site{{File: "src/charm.py", Line: 30, Symbol: "ACharm.__init__", Via: linker.ViaDelegate, Detail: "workers.worker"}}},
+		{Kind: linker.KindLifecycle, Name: "install",
+			Handlers: []linker.Handler{{Event: "install", Symbol: "ACharm._on_install", File: "src/charm.py", Line: 40, Via: linker.ViaObserve}}},
 	}}}}
 	var b strings.Builder
 	if err := WriteText(&b, Run(nil, links, Options{})); err != nil {
@@ -540,6 +542,34 @@ func TestTestCharmFindingsAreInfos(t *testing.T) {
 	want := []string{"charms/real/src/shared.py error", "common/util.py info", "tests/app/src/shared.py info"}
 	if !slices.Equal(got, want) || r.ExitCode(false) != 1 {
 		t.Errorf("diagnostics %q, exit %d; want %q, exit 1", got, r.ExitCode(false), want)
+	}
+}
+
+func TestUnhandledActionMayBeAnothers(t *testing.T) {
+	// An action nothing observes is an info when an outside package's object given the charm
+	// may observe it, or when the charm observes no event at all (it reconciles in __init__,
+	// which every hook and action runs); a warning otherwise.
+	run := func(handlers []linker.Handler, reads []linker.Site) Diagnostic {
+		links := linker.Result{Charms: []linker.CharmLinks{{Name: "a", Dir: ".", Interfaces: []linker.Interface{
+			{Kind: linker.KindAction, Name: "status-detail", File: "actions.yaml", Line: 4, Reads: reads},
+			{Kind: linker.KindLifecycle, Name: "install", Handlers: handlers},
+		}}}}
+		d := Run([]charmyaml.Charm{{Name: "a", Dir: "."}}, links, Options{}).Diagnostics
+		if len(d) != 1 {
+			t.Fatalf("diagnostics %+v", d)
+		}
+		return d[0]
+	}
+	own := []linker.Handler{{Event: "install", Symbol: "ACharm._on_install", File: "src/charm.py", Line: 9, Via: linker.ViaObserve}}
+	if d := run(own, nil); d.Severity != SeverityWarning {
+		t.Errorf("plain: %+v", d)
+	}
+	del := []linker.Site{{File: "src/charm.py", Line: 7, Symbol: "ACharm.__init__", Via: linker.ViaDelegate, Detail: "helpers.status"}}
+	if d := run(own, del); d.Severity != SeverityInfo || !strings.Contains(d.Message, "package helpers.status with the charm at src/charm.py:7, which may handle it") {
+		t.Errorf("delegate: %+v", d)
+	}
+	if d := run(nil, nil); d.Severity != SeverityInfo || !strings.Contains(d.Message, "observes no event") {
+		t.Errorf("observes nothing: %+v", d)
 	}
 }
 

@@ -716,7 +716,7 @@ def render(cfg):
 }
 
 func TestLookupsAndUnresolved(t *testing.T) {
-	c := charm("demo", ".", "relation:db", "relation:peers", "container:app", "storage:data", "resource:image")
+	c := charm("demo", ".", "relation:db", "relation:peers", "relation:otlp", "container:app", "storage:data", "resource:image")
 	res := Link(Input{Charms: []charmyaml.Charm{c}, Files: files{
 		"src/charm.py": `
 import ops
@@ -735,6 +735,7 @@ class DemoCharm(ops.CharmBase):
         path = self.model.resources.fetch("image")
         self.model.get_binding("db")
         self.model.get_relation(event.params["name"])
+        self.model.relations.get("otlp", [])
 
     def _dynamic(self, name):
         self.framework.observe(self.on[name].relation_changed, self._on_peer)
@@ -748,12 +749,13 @@ class DemoCharm(ops.CharmBase):
 	expect(t, "app", reads(cl, KindContainer, "app"), "src/charm.py:7/lookup/")
 	expect(t, "data", reads(cl, KindStorage, "data"), "src/charm.py:13/lookup/")
 	expect(t, "image", reads(cl, KindResource, "image"), "src/charm.py:14/lookup/")
+	expect(t, "otlp", reads(cl, KindRelation, "otlp"), "src/charm.py:17/lookup/") // relations.get(name, default)
 	var un []string
 	for _, u := range res.Unresolved {
 		un = append(un, fmt.Sprintf("%d/%s/%s", u.Line, u.Via, u.Detail))
 	}
 	expect(t, "unresolved", strings.Join(un, " "), `16/lookup/self.model.get_relation(event.params["name"]) `+
-		`19/observe/self.on[name].relation_changed 20/config-read/self.config[f"{name}-port"]`)
+		`20/observe/self.on[name].relation_changed 21/config-read/self.config[f"{name}-port"]`)
 }
 
 func TestConfigHelper(t *testing.T) {
@@ -1881,12 +1883,13 @@ func TestDelegates(t *testing.T) {
 	// library's object (given a relation's name), and not from a package named after what it
 	// handles (charm_refresh).
 	build := func(code string) CharmLinks {
-		c := charm("deleg", ".", "config:role-all", "config:log-level", "config:pause-after-unit-refresh", "relation:logging")
+		c := charm("deleg", ".", "config:role-all", "config:log-level", "config:pause-after-unit-refresh", "relation:logging", "action:status-detail")
 		return link1(t, c, files{"src/charm.py": `
 import ops
 from workers.worker import Worker
 from tracing_lib import Tracing
 from charm_refresh import Refresh
+from charmlibs.interfaces.otlp import OtlpConsumer
 
 class DelegCharm(ops.CharmBase):
     def __init__(self, *args):
@@ -1905,9 +1908,17 @@ class DelegCharm(ops.CharmBase):
         self.refresh = Refresh(self)
         self.worker = Worker(charm=self, readiness_check_endpoint="/ready")
 `)
-	expect(t, "role-all", reads(cl, "role-all"), "12/delegate/workers.worker")
-	expect(t, "log-level", reads(cl, "log-level"), "9/config-read/index")
+	expect(t, "role-all", reads(cl, "role-all"), "13/delegate/workers.worker")
+	expect(t, "log-level", reads(cl, "log-level"), "10/config-read/index")
 	expect(t, "pause-after-unit-refresh", reads(cl, "pause-after-unit-refresh"), "4/package/charm_refresh")
+	// an action nothing observes may be the object's too
+	if got := iface(cl, KindAction, "status-detail").Reads; len(got) != 1 || got[0].Via != ViaDelegate || got[0].Line != 13 {
+		t.Errorf("status-detail reads %+v", got)
+	}
+	// an interface library published on PyPI, given the charm, serves its relation: no delegate
+	cl = build(`        self.otlp = OtlpConsumer(self)
+`)
+	expect(t, "role-all, interface library", reads(cl, "role-all"), "")
 	cl = build(`        self.tracing = Tracing(self, "logging")
         self.refresh = Refresh(self)
         self.worker = Worker(name="mimir")
@@ -1919,7 +1930,7 @@ class DelegCharm(ops.CharmBase):
 class MyWorker(Worker):
     pass
 `)
-	expect(t, "role-all, subclass", reads(cl, "role-all"), "10/delegate/workers.worker")
+	expect(t, "role-all, subclass", reads(cl, "role-all"), "11/delegate/workers.worker")
 }
 
 func TestResourceNameHandedToPackage(t *testing.T) {

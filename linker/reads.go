@@ -102,7 +102,7 @@ var (
 
 func ownerName(s string) string { return strings.TrimLeft(s, "_") }
 
-// linkLookups: model.get_relation(X), model.relations[X], unit.get_container(X),
+// linkLookups: model.get_relation(X), model.relations[X] (or .get(X, default)), unit.get_container(X),
 // model/meta.storages[X], model.resources.fetch(X).
 func (l *charmLinker) linkLookups() {
 	for _, fi := range l.scope {
@@ -119,12 +119,16 @@ func (l *charmLinker) linkLookups() {
 		for i := range fi.Facts.Keys {
 			k := &fi.Facts.Keys[i]
 			n := len(k.Object)
-			if n < 2 || k.Via != "index" {
+			if n < 2 || k.Via != "index" && k.Via != "get" { // relations["db"], relations.get("db", [])
 				continue
 			}
 			kind, ok := lookupKeys[k.Object[n-1].Name]
 			if ok && keyOwners[ownerName(k.Object[n-2].Name)] {
-				l.lookupName(fi, k.Scope, kind, &k.Key, k.Object.String()+"["+k.Key.String()+"]", true)
+				expr := k.Object.String() + "[" + k.Key.String() + "]"
+				if k.Via == "get" {
+					expr = k.Object.String() + ".get(" + k.Key.String() + ")"
+				}
+				l.lookupName(fi, k.Scope, kind, &k.Key, expr, k.Via == "index")
 			}
 		}
 	}
@@ -156,13 +160,16 @@ func (l *charmLinker) lookupCall(fi *fileInfo, sc pyextract.Scope, v *pyextract.
 	l.lookupName(fi, sc, lc.kind, arg, v.String(), true)
 }
 
-// lookupName links a looked-up name under every context of the site.
-func (l *charmLinker) lookupName(fi *fileInfo, sc pyextract.Scope, kind string, key *pyextract.Value, expr string, strict bool) {
+// lookupName links a looked-up name under every context of the site; an undeclared one is a
+// finding. A name that cannot be resolved is recorded as unresolved when dynamic is set: a
+// tolerant lookup (relations.get(name, [])) is code asking whether a relation exists, and
+// says nothing about one the charm may have left unhandled.
+func (l *charmLinker) lookupName(fi *fileInfo, sc pyextract.Scope, kind string, key *pyextract.Value, expr string, dynamic bool) {
 	at := siteAt(fi, sc, ViaLookup, "")
 	for _, c := range l.contexts(fi, fi.classes[sc.Class], sc.Func) {
 		names, ok := l.strVals(key, c)
 		if !ok && len(names) == 0 {
-			if !fi.library && strict {
+			if !fi.library && dynamic {
 				u := at
 				u.Detail = expr
 				l.unresolved = append(l.unresolved, u)
@@ -172,7 +179,7 @@ func (l *charmLinker) lookupName(fi *fileInfo, sc pyextract.Scope, kind string, 
 		for _, n := range names {
 			if d, ok := l.lookup(kind, n.str); ok {
 				l.read(kind, d, at)
-			} else if strict && !fi.vendored && !n.loose {
+			} else if !fi.vendored && !n.loose {
 				l.find(undeclaredKind[kind], n.str, at)
 			}
 		}
@@ -684,7 +691,9 @@ func (l *charmLinker) linkDelegates() {
 		} else {
 			module = l.outsideModule(s.file, s.value.Chain[0].Name)
 		}
-		if module != "" && !l.featurePkgs[module] && l.passesCharm(s) {
+		// not an interface library published as charmlibs.interfaces.<interface>: it serves its
+		// relation (absentLibraryEndpoint), as one given its relation's name does
+		if module != "" && !l.featurePkgs[module] && !strings.HasPrefix(module, "charmlibs.interfaces.") && l.passesCharm(s) {
 			at = &Site{File: s.file.Path, Line: s.line, Symbol: symbolName(className(s.cls), s.fn), Via: ViaDelegate, Detail: module}
 		}
 	}
@@ -694,6 +703,13 @@ func (l *charmLinker) linkDelegates() {
 	for _, o := range l.ch.Config {
 		if it := l.ifaces[ifaceKey{KindConfig, o.Name}]; it != nil && len(it.Reads) == 0 {
 			l.read(KindConfig, o.Name, *at)
+		}
+	}
+	// an action too: such an object may observe it (data_platform_helpers' StatusHandler,
+	// given the charm, handles status-detail)
+	for _, a := range l.ch.Actions {
+		if it := l.ifaces[ifaceKey{KindAction, a.Name}]; it != nil && len(it.Handlers) == 0 && len(it.Reads) == 0 {
+			l.read(KindAction, a.Name, *at)
 		}
 	}
 }
