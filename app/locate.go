@@ -366,10 +366,24 @@ type tieIndex struct {
 func newTieIndex(t *repomap.Tree, links linker.Result) tieIndex {
 	ix := tieIndex{defs: map[string][]string{}, refs: map[string]map[string]int{}, ifaces: map[string]map[string][]string{}}
 	definers := map[string][]string{}
+	segments := map[string]bool{} // every folder and module name of the tree: what an import of it may name
+	for _, f := range t.Files {
+		for _, part := range strings.Split(strings.TrimSuffix(f.Path, ".py"), "/") {
+			segments[part] = true
+		}
+	}
 	for _, f := range t.Files {
 		ix.refs[f.Path] = map[string]int{}
+		outside := map[string]bool{} // names the file imports from a package outside the tree
+		for _, im := range f.Imports {
+			if top, _, _ := strings.Cut(im.Module, "."); im.Name != "" && top != "" && !segments[top] {
+				outside[cmp.Or(im.Alias, im.Name)] = true
+			}
+		}
 		for _, r := range f.Refs {
-			ix.refs[f.Path][r.Name] += r.Count
+			if !outside[r.Name] { // "from ops.pebble import APIError" uses ops' APIError, not the tree's
+				ix.refs[f.Path][r.Name] += r.Count
+			}
 		}
 		for _, s := range f.Symbols {
 			if s.Qualifier == "" && !slices.Contains(definers[s.Name], f.Path) {

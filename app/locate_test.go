@@ -307,3 +307,29 @@ func TestOtherHandledLeavesOutWhatTheTaskNamed(t *testing.T) {
 		}
 	}
 }
+
+// TestLocateTiesFollowImports: a file that imports a name from a package outside the tree
+// (from ops.pebble import APIError) is not said to use the tree's namesake.
+func TestLocateTiesFollowImports(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, "metadata.yaml", "name: tie\nsummary: s\ndescription: d\n")
+	write(t, root, "src/charm.py", "import ops\nfrom workload import Workload\n\nclass TieCharm(ops.CharmBase):\n    def __init__(self, framework):\n        super().__init__(framework)\n        self.workload = Workload()\n")
+	write(t, root, "src/workload.py", "from ops.pebble import APIError\n\nclass Workload:\n    def restart_workload(self):\n        try:\n            pass\n        except APIError:\n            raise\n")
+	write(t, root, "src/maubot.py", "class APIError(Exception):\n    pass\n")
+	ix := newTieIndex(mustLoad(t, root), linker.Result{})
+	if why := ix.why("src/maubot.py", []Pick{{Path: "src/workload.py"}}); len(why) > 0 {
+		t.Errorf("src/maubot.py tied to src/workload.py: %q", why)
+	}
+	if why := ix.why("src/workload.py", []Pick{{Path: "src/charm.py"}}); len(why) == 0 {
+		t.Error("an imported name no longer ties the files")
+	}
+}
+
+func mustLoad(t *testing.T, root string) *repomap.Tree {
+	t.Helper()
+	tree, err := repomap.Load(repomap.Options{Root: root, NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tree
+}

@@ -268,6 +268,16 @@ func (b *graphBuilder) resolveImports() {
 			if imp.Alias != "" {
 				local = imp.Alias
 			}
+			if top, _, _ := strings.Cut(imp.Module, "."); len(mods) == 0 && top != "" && len(idx[top]) == 0 {
+				// from a package outside the tree (from ops.pebble import APIError): the
+				// file's uses of the name are that package's, not a definition of the same
+				// name in the tree (resolveRefs)
+				if b.imported[i] == nil {
+					b.imported[i] = map[int]importTarget{}
+				}
+				b.imported[i][b.intern(local)] = importTarget{node: -1}
+				continue
+			}
 			id := b.lookup(imp.Name)
 			for _, m := range mods {
 				if sl := b.slot(id, m); sl >= 0 && m != i {
@@ -353,7 +363,9 @@ func (b *graphBuilder) resolveRefs() {
 				continue
 			}
 			if t, ok := b.imported[i][id]; ok {
-				b.refs = append(b.refs, refEdge{i, t.node, t.slot, b.refWeight(t.name, ref.Count, 1)})
+				if t.node >= 0 {
+					b.refs = append(b.refs, refEdge{i, t.node, t.slot, b.refWeight(t.name, ref.Count, 1)})
+				}
 				continue
 			}
 			defs := b.info[id].defs

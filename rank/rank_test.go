@@ -942,6 +942,27 @@ func TestImportsResolveAndPromote(t *testing.T) {
 	}
 }
 
+func TestNameImportedFromOutsideIsNotTheTrees(t *testing.T) {
+	// src/workload.py imports APIError from ops.pebble: its uses are ops' class, not the
+	// APIError src/maubot.py defines, which gets nothing from them; a name used without an
+	// import still ties the files.
+	in := Input{Files: []pyextract.File{
+		pyFile("src/charm.py", []pyextract.Symbol{cls("DemoCharm", 1)}, map[string]int{"Workload": 1}, from("workload", "Workload")),
+		pyFile("src/workload.py", []pyextract.Symbol{cls("Workload", 1)}, map[string]int{"APIError": 5}, from("ops.pebble", "APIError")),
+		pyFile("src/maubot.py", []pyextract.Symbol{cls("APIError", 1)}, nil),
+	}}
+	with := signal(fileOf(t, Rank(in), "src/maubot.py"), SigPageRank).Value
+	in.Files[1].Refs = nil
+	without := signal(fileOf(t, Rank(in), "src/maubot.py"), SigPageRank).Value
+	if with != without || with == 0 {
+		t.Errorf("ops' APIError reached src/maubot.py: pagerank %v, %v without the uses", with, without)
+	}
+	in.Files[1] = pyFile("src/workload.py", []pyextract.Symbol{cls("Workload", 1)}, map[string]int{"APIError": 5})
+	if bare := signal(fileOf(t, Rank(in), "src/maubot.py"), SigPageRank).Value; bare <= without {
+		t.Errorf("a bare use no longer ties the files: pagerank %v, %v without it", bare, without)
+	}
+}
+
 func TestTestCodeNotUsedByCharmCode(t *testing.T) {
 	// A test charm's copy of a library defines a name the charm uses from a pip package:
 	// charm code never imports tests, so the copy gets nothing from it.
