@@ -124,6 +124,7 @@ func ifaceSites(sites []linker.Site) string {
 		switch {
 		case i == 0:
 			b.WriteString(ifaceLoc(s.File, s.Line))
+		case s.File == sites[i-1].File && s.Line == sites[i-1].Line: // two reads on one line: one place
 		case s.File == sites[i-1].File:
 			b.WriteString(", " + strconv.Itoa(s.Line))
 		default:

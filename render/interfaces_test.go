@@ -27,6 +27,7 @@ func ifaceFixture() linker.Result {
 				Reads: []linker.Site{
 					{File: "src/charm.py", Line: 60, Via: linker.ViaConfig, Detail: "index"},
 					{File: "src/charm.py", Line: 64, Via: linker.ViaConfig, Detail: "get"},
+					{File: "src/charm.py", Line: 64, Via: linker.ViaConfig, Detail: "index"}, // a second read on the line: one place
 					{File: "src/workload.py", Line: 3, Via: linker.ViaConfig},
 				}},
 			{Kind: linker.KindLifecycle, Name: "install",
