@@ -690,3 +690,36 @@ func TestPartialYAMLBlockSaysHowManyMore(t *testing.T) {
 		t.Errorf("a budget that fits the block:\n%s", out.Text)
 	}
 }
+
+func TestFullViewYAMLFloor(t *testing.T) {
+	// An entry point, thirty modules of like score and the charm's metadata.yaml below them
+	// (valkey's shape): within a budget
+	// that holds a few dozen lines, the YAML's first interfaces still show (YAMLFloorShare),
+	// while a test charm's YAML and charmcraft.yaml's build parts get no such floor.
+	var files []rank.File
+	for i := range 30 {
+		name := fmt.Sprintf("Module%02d", i)
+		f := rank.File{Path: fmt.Sprintf("src/module%02d.py", i), Score: 0.03 - float64(i)*0.0002}
+		if i == 0 {
+			f.Score = 0.1 // the entry point, as valkey's charm.py: three times the others
+		}
+		for j := range 4 {
+			f.Symbols = append(f.Symbols, method(name, fmt.Sprintf("handle_thing_%d", j), 1, 10+j))
+		}
+		files = append(files, f)
+	}
+	yaml := func(p string, kind string, score float64) rank.File {
+		return rank.File{Path: p, Class: rank.ClassYAML, Score: score, Symbols: []rank.Symbol{
+			{Name: "db", Kind: kind, Signature: "[" + kind + "] db (requires pg) -> Module01.handle_thing_0", Line: 3}}}
+	}
+	files = append(files, yaml("metadata.yaml", rank.SymRelation, 0.015), yaml("tests/app/metadata.yaml", rank.SymRelation, 0.014),
+		yaml("charmcraft.yaml", rank.SymPart, 0.013))
+	out := mustRender(t, rank.Result{Files: files}, Options{View: ViewFull, Tokens: 400})
+	shown := func(p string) bool { return strings.Contains(out.Text, "\n"+p+":\n") || strings.HasPrefix(out.Text, p+":\n") }
+	if !shown("metadata.yaml") || shown("tests/app/metadata.yaml") || shown("charmcraft.yaml") {
+		t.Errorf("full view:\n%s", out.Text)
+	}
+	if out.UsedTokens > 400 {
+		t.Errorf("used %d of 400", out.UsedTokens)
+	}
+}
