@@ -715,7 +715,9 @@ func TestFullViewYAMLFloor(t *testing.T) {
 	files = append(files, yaml("metadata.yaml", rank.SymRelation, 0.015), yaml("tests/app/metadata.yaml", rank.SymRelation, 0.014),
 		yaml("charmcraft.yaml", rank.SymPart, 0.013))
 	out := mustRender(t, rank.Result{Files: files}, Options{View: ViewFull, Tokens: 400})
-	shown := func(p string) bool { return strings.Contains(out.Text, "\n"+p+":\n") || strings.HasPrefix(out.Text, p+":\n") }
+	shown := func(p string) bool {
+		return strings.Contains(out.Text, "\n"+p+":\n") || strings.HasPrefix(out.Text, p+":\n")
+	}
 	if !shown("metadata.yaml") || shown("tests/app/metadata.yaml") || shown("charmcraft.yaml") {
 		t.Errorf("full view:\n%s", out.Text)
 	}
