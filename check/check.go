@@ -361,20 +361,16 @@ func readByCode(in linker.Interface) bool {
 
 // delegate is the construction of an object from a package outside the tree that is given the
 // charm, and so may read an option no code reads (linker linkDelegates), or nil.
-func delegate(in linker.Interface) *linker.Site {
-	for i := range in.Reads {
-		if in.Reads[i].Via == linker.ViaDelegate {
-			return &in.Reads[i]
-		}
-	}
-	return nil
-}
+func delegate(in linker.Interface) *linker.Site { return firstRead(in, linker.ViaDelegate) }
 
 // featurePackage is the first import of a package named after an action, relation or config
 // option that no code handles or reads (linker linkFeaturePackages: charm_refresh for pre-refresh-check), or nil.
-func featurePackage(in linker.Interface) *linker.Site {
+func featurePackage(in linker.Interface) *linker.Site { return firstRead(in, linker.ViaPackage) }
+
+// firstRead is the interface's first read made via, or nil.
+func firstRead(in linker.Interface, via string) *linker.Site {
 	for i := range in.Reads {
-		if in.Reads[i].Via == linker.ViaPackage {
+		if in.Reads[i].Via == via {
 			return &in.Reads[i]
 		}
 	}

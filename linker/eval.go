@@ -750,7 +750,7 @@ func (e *evaluator) bindFrom(inst *instance, cls *classInfo, call *pyextract.Val
 		}
 		var next []*classInfo
 		nskip := 0
-		if len(ch) == 3 && ch[0].Name == "super" && ch[1].Call {
+		if isSuperInit(ch) {
 			next = e.bases(cls)
 		} else {
 			for _, a := range e.chain(ch[:len(ch)-1], &ctx{file: cls.file}) {
@@ -771,6 +771,11 @@ func (e *evaluator) bindFrom(inst *instance, cls *classInfo, call *pyextract.Val
 		}
 	}
 	return nil
+}
+
+// isSuperInit reports the chain super().__init__.
+func isSuperInit(ch pyextract.Chain) bool {
+	return len(ch) == 3 && ch[0].Name == "super" && ch[1].Call && ch[2].Name == "__init__"
 }
 
 // forwards reports whether a call passes on only *args/**kwargs (after skip arguments).

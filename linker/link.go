@@ -778,8 +778,6 @@ func (l *charmLinker) endpoints(inst *instance) endpointSet {
 		if up := l.boundArguments(inst); len(up.names) > 0 {
 			return up
 		}
-	}
-	if !out.relParam {
 		// A subclass that passes the names on to the class we cannot read in its own
 		// super().__init__ (tempo's TempoWorker(Worker): endpoints={"cluster":
 		// "tempo-cluster"}): that call is the library object's construction.
@@ -847,14 +845,19 @@ func (l *charmLinker) outsideSuperInit(inst *instance) (*pyextract.Value, *ctx) 
 		}
 		for ci := range k.file.Facts.Calls {
 			cf := &k.file.Facts.Calls[ci]
-			ch := cf.Value.Chain
-			if cf.Class == k.name && cf.Func == "__init__" && len(ch) == 3 && ch[0].Name == "super" && ch[1].Call && ch[2].Name == "__init__" {
+			if cf.Class == k.name && cf.Func == "__init__" && isSuperInit(cf.Value.Chain) {
 				return &cf.Value, &ctx{file: k.file, cls: k, fn: "__init__", inst: inst}
 			}
 		}
 		return nil, nil
 	}
 	return nil, nil
+}
+
+// publishedInterfaceLibrary reports a charm library published on PyPI as
+// charmlibs.interfaces.<interface>.
+func publishedInterfaceLibrary(module string) bool {
+	return strings.HasPrefix(module, "charmlibs.interfaces.")
 }
 
 // absentLibraryEndpoint is the relation an object of a charm library that is not in the tree
@@ -877,7 +880,7 @@ func (l *charmLinker) absentLibraryEndpoint(inst *instance) string {
 	}
 	im, ok := inst.at.file.imports[c.Chain[0].Name]
 	// charmlibs.interfaces.<interface> are charm libraries published on PyPI, named the same way
-	if !ok || im.Name == "" || !strings.HasPrefix(im.Module, "charms.") && !strings.HasPrefix(im.Module, "charmlibs.interfaces.") || len(l.ix.modules[im.Module]) > 0 {
+	if !ok || im.Name == "" || !strings.HasPrefix(im.Module, "charms.") && !publishedInterfaceLibrary(im.Module) || len(l.ix.modules[im.Module]) > 0 {
 		return ""
 	}
 	iface := norm(im.Module[strings.LastIndex(im.Module, ".")+1:])

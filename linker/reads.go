@@ -585,7 +585,7 @@ func (l *charmLinker) linkFeaturePackages() {
 	var imports []pkgImport
 	// a package named after the charm is its workload's own (indico's plugins import
 	// indico.core), not a feature the workload's options are named after
-	charmWords := featureWords(strings.FieldsFunc(l.ch.Name, func(r rune) bool { return r == '-' || r == '_' }))
+	charmWords := featureWords(nameParts(l.ch.Name))
 	for _, fi := range l.scope {
 		if fi.library || fi.test {
 			continue
@@ -633,7 +633,7 @@ func (l *charmLinker) linkFeaturePackages() {
 		if it == nil || len(it.Handlers) > 0 || key.kind != KindAction && len(it.Reads) > 0 {
 			continue
 		}
-		words := featureWords(strings.FieldsFunc(key.name, func(r rune) bool { return r == '-' || r == '_' }))
+		words := featureWords(nameParts(key.name))
 		for _, im := range imports {
 			named := slices.ContainsFunc(im.top, func(w string) bool { return slices.Contains(words, w) })
 			if key.kind == KindConfig {
@@ -648,6 +648,11 @@ func (l *charmLinker) linkFeaturePackages() {
 			}
 		}
 	}
+}
+
+// nameParts splits a charm's or interface's name at '-' and '_'.
+func nameParts(name string) []string {
+	return strings.FieldsFunc(name, func(r rune) bool { return r == '-' || r == '_' })
 }
 
 // featureWords are the words of a name that can name a feature: four letters or more, and
@@ -693,7 +698,7 @@ func (l *charmLinker) linkDelegates() {
 		}
 		// not an interface library published as charmlibs.interfaces.<interface>: it serves its
 		// relation (absentLibraryEndpoint), as one given its relation's name does
-		if module != "" && !l.featurePkgs[module] && !strings.HasPrefix(module, "charmlibs.interfaces.") && l.passesCharm(s) {
+		if module != "" && !l.featurePkgs[module] && !publishedInterfaceLibrary(module) && l.passesCharm(s) {
 			at = &Site{File: s.file.Path, Line: s.line, Symbol: symbolName(className(s.cls), s.fn), Via: ViaDelegate, Detail: module}
 		}
 	}

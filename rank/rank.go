@@ -66,6 +66,7 @@ type ranker struct {
 	subjects    []subject // the task texts' subject lines, parsed once
 	// personalTotal is the sum of personal restart masses (0 without focus and mentions).
 	personalTotal float64
+	held          map[string]bool // holdsPath's answers, by path: asked for every file per path the task names
 }
 
 func newRanker(in Input) *ranker {
@@ -343,12 +344,21 @@ func (r *ranker) mentionsFileIn(m mentions, p string) int {
 // holdsPath reports whether a file of the tree is at the path t (lower case), as mentionsFileIn
 // matches it.
 func (r *ranker) holdsPath(t string) bool {
+	if held, ok := r.held[t]; ok {
+		return held
+	}
+	held := false
 	for p := range r.byPath {
 		if atPath(strings.ToLower(p), t) {
-			return true
+			held = true
+			break
 		}
 	}
-	return false
+	if r.held == nil {
+		r.held = map[string]bool{}
+	}
+	r.held[t] = held
+	return held
 }
 
 // atPath reports whether the file at lp (lower case) is the one the path t names: the same

@@ -45,10 +45,10 @@ const (
 )
 
 // floored reports whether the j-th symbol of f gets the YAML floor: one of the first
-// YAMLFloorLines interfaces of a charm's YAML file, not a build part, and not a test charm's.
+// YAMLFloorLines interfaces of a charm's YAML file (rank.ClassYAML: a test charm's YAML is
+// ClassTest), not a build part.
 func floored(f *rank.File, j int) bool {
-	return j < YAMLFloorLines && j < len(f.Symbols) && isYAML(f) && f.Symbols[j].Kind != rank.SymPart &&
-		!slices.ContainsFunc(strings.Split(f.Path, "/"), func(p string) bool { return p == "tests" || p == "test" })
+	return j < YAMLFloorLines && j < len(f.Symbols) && f.Class == rank.ClassYAML && f.Symbols[j].Kind != rank.SymPart
 }
 
 // maxLinks is how many handlers a YAML interface line lists before "+N more".
@@ -75,7 +75,7 @@ type fileView struct {
 	// its interfaces. A list of config options or relations reads as the whole list, where
 	// a Python file's leading symbols read as what they are, the file's most important ones.
 	yaml bool
-	kids []int // per symbol: the members of the class it is (members), once counted
+	kids []int // per symbol: the members of the class it is (members)
 }
 
 // restLine closes a YAML block that shows k of its n interfaces.
@@ -85,7 +85,8 @@ func restLine(k, n int) string {
 
 func newFileView(f *rank.File, explain bool) *fileView {
 	v := &fileView{f: f, head: []string{pathLine(f.Path) + alsoAt(f) + ":\n"}, headCost: -1,
-		lines: make([]string, len(f.Symbols)), parent: make([]int, len(f.Symbols)), cost: make([]int, len(f.Symbols))}
+		lines: make([]string, len(f.Symbols)), parent: make([]int, len(f.Symbols)), cost: make([]int, len(f.Symbols)),
+		kids: make([]int, len(f.Symbols))}
 	if explain {
 		v.head = append(v.head, explainLine(f))
 	}
@@ -102,6 +103,7 @@ func newFileView(f *rank.File, explain bool) *fileView {
 		v.parent[i], v.cost[i] = -1, -1
 		if p, ok := classes[s.Qualifier]; ok && s.Qualifier != "" && p != i {
 			v.parent[i] = p
+			v.kids[p]++
 		}
 	}
 	yaml := isYAML(f)
@@ -181,17 +183,7 @@ func clip(s string, max int) string {
 }
 
 // members is how many symbols class p of the file holds directly.
-func (v *fileView) members(p int) int {
-	if v.kids == nil {
-		v.kids = make([]int, len(v.lines))
-		for _, q := range v.parent {
-			if q >= 0 {
-				v.kids[q]++
-			}
-		}
-	}
-	return v.kids[p]
-}
+func (v *fileView) members(p int) int { return v.kids[p] }
 
 // elision is the line closing class p's members when only some are shown.
 func (v *fileView) elision(p int) string {

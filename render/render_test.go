@@ -709,7 +709,11 @@ func TestFullViewYAMLFloor(t *testing.T) {
 		files = append(files, f)
 	}
 	yaml := func(p string, kind string, score float64) rank.File {
-		return rank.File{Path: p, Class: rank.ClassYAML, Score: score, Symbols: []rank.Symbol{
+		class := rank.ClassYAML
+		if strings.HasPrefix(p, "tests/") {
+			class = rank.ClassTest // as rank classifies a test charm's YAML
+		}
+		return rank.File{Path: p, Class: class, Score: score, Symbols: []rank.Symbol{
 			{Name: "db", Kind: kind, Signature: "[" + kind + "] db (requires pg) -> Module01.handle_thing_0", Line: 3}}}
 	}
 	files = append(files, yaml("metadata.yaml", rank.SymRelation, 0.015), yaml("tests/app/metadata.yaml", rank.SymRelation, 0.014),
