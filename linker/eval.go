@@ -99,6 +99,17 @@ type ctx struct {
 	line int
 }
 
+// at is c read at line (where a call passes an argument, a key is read): a copy when the
+// line differs.
+func (c *ctx) at(line int) *ctx {
+	if c.line == line {
+		return c
+	}
+	cp := *c
+	cp.line = line
+	return &cp
+}
+
 // Bounds that keep evaluation finite on any input.
 const (
 	maxDepth = 24 // nested evaluations
@@ -532,7 +543,7 @@ func (e *evaluator) name(n string, c *ctx) []aval {
 				}
 				out = append(out, e.eval(&a.Value, ac)...)
 			}
-			return limit(out)
+			return e.narrow(k, n, c, limit(out))
 		}
 		if sym != nil {
 			for i, p := range sym.Params {
@@ -542,7 +553,7 @@ func (e *evaluator) name(n string, c *ctx) []aval {
 				if i == 0 && c.cls != nil && !isStatic(sym) {
 					return []aval{e.self(c)}
 				}
-				return e.param(c, i, p)
+				return e.narrow(k, n, c, e.param(c, i, p))
 			}
 		}
 	}
@@ -552,6 +563,49 @@ func (e *evaluator) name(n string, c *ctx) []aval {
 		}
 	}
 	return e.global(c.file, n)
+}
+
+// narrow keeps, of the values vals that local or parameter n of function k holds at c.line,
+// those the `if n in X:` / `if n == X:` bodies around that line allow (pyextract.Narrowing),
+// when X is known to be strings only: vals' strings that X holds, or, when vals are not all
+// known strings, X's strings, loosely (the condition says what n may be, not that it is).
+// `elif key in WITH_DEFAULTS: return self._with_default(key)` passes the helper only those
+// names, not every option its caller is called with.
+func (e *evaluator) narrow(k funcKey, n string, c *ctx, vals []aval) []aval {
+	if c.line <= 0 {
+		return vals
+	}
+	for _, g := range c.file.narrowings(k, n, c.line) {
+		x := g.Value
+		if g.In {
+			x = pyextract.Value{Kind: pyextract.ValElem, Args: []pyextract.Value{g.Value}}
+		}
+		gc := *c
+		gc.line = 0 // X as written, not narrowed again
+		allowed, ok := e.strVals(&x, &gc)
+		if !ok {
+			continue
+		}
+		known := len(vals) > 0
+		var kept []aval
+		for _, v := range vals {
+			if v.kind != aStr {
+				known = false
+			} else if slices.ContainsFunc(allowed, func(a aval) bool { return a.str == v.str }) {
+				kept = append(kept, v)
+			}
+		}
+		if !known {
+			for _, a := range allowed {
+				if !slices.ContainsFunc(kept, func(v aval) bool { return v.str == a.str }) {
+					a.loose = true
+					kept = append(kept, a)
+				}
+			}
+		}
+		vals = kept
+	}
+	return vals
 }
 
 func isStatic(s *pyextract.Symbol) bool {

@@ -42,12 +42,13 @@ type fileInfo struct {
 	library  bool // lib/charms/...: a charm library, the charm's own or vendored
 	vendored bool // lib/charms/<another charm>/...
 	test     bool
-	consts   map[string][]*pyextract.Value    // module-level name = value
-	imports  map[string]pyextract.Import      // local name -> import
-	classes  map[string]*classInfo            // by name
-	funcs    map[string]*pyextract.Symbol     // module functions
-	funcSyms map[funcKey]*pyextract.Symbol    // functions and methods
-	locals   map[localKey][]*pyextract.Assign // built on first use (local)
+	consts   map[string][]*pyextract.Value       // module-level name = value
+	imports  map[string]pyextract.Import         // local name -> import
+	classes  map[string]*classInfo               // by name
+	funcs    map[string]*pyextract.Symbol        // module functions
+	funcSyms map[funcKey]*pyextract.Symbol       // functions and methods
+	locals   map[localKey][]*pyextract.Assign    // built on first use (local)
+	narrows  map[localKey][]*pyextract.Narrowing // built on first use (narrowings)
 }
 
 type classInfo struct {
@@ -186,6 +187,26 @@ func (fi *fileInfo) build() {
 			}
 		}
 	}
+}
+
+// narrowings returns the `if name in X:` / `if name == X:` bodies of function k around line,
+// outermost first.
+func (fi *fileInfo) narrowings(k funcKey, name string, line int) []*pyextract.Narrowing {
+	if fi.narrows == nil {
+		fi.narrows = map[localKey][]*pyextract.Narrowing{}
+		for i := range fi.Facts.Narrows {
+			n := &fi.Facts.Narrows[i]
+			lk := localKey{funcKey{n.Class, n.Func}, n.Name}
+			fi.narrows[lk] = append(fi.narrows[lk], n)
+		}
+	}
+	var out []*pyextract.Narrowing
+	for _, n := range fi.narrows[localKey{k, name}] {
+		if n.Start <= line && line <= n.End {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // local returns the values assigned to the local name in function k (ok false when the

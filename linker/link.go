@@ -348,6 +348,7 @@ func (l *charmLinker) argsFromCallers(c *ctx, i int, p pyextract.Param) []aval {
 			continue
 		}
 		for _, at := range l.contexts(s.file, s.cls, s.fn) {
+			at = at.at(s.line)
 			for _, v := range l.argFor(s.value, at, 0, i-first+1, p) {
 				if v.kind == aStr && v.origin == nil {
 					v.origin = s

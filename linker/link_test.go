@@ -1312,8 +1312,9 @@ class DemoCharm(ops.CharmBase):
 func TestLoopOverDeclaredRelations(t *testing.T) {
 	// A loop over model.relations (or meta.relations, or their keys) runs over the charm's
 	// declared relations; a condition inside it dispatches, so the handlers are not
-	// conditional (the condition itself is not evaluated: both branches' handlers link to
-	// every relation). NAMES["key"] of a dict display is the value under key.
+	// conditional. A branch under `if endpoint == "juju-info"` runs for that relation only;
+	// an else branch is not narrowed (it links to every relation). NAMES["key"] of a dict
+	// display is the value under key.
 	c := charm("demo", ".", "relation:db", "relation:ingress", "relation:juju-info")
 	cl := link1(t, c, files{
 		"src/charm.py": `
@@ -1341,7 +1342,7 @@ class DemoCharm(ops.CharmBase):
 `,
 	})
 	expect(t, "db", handlers(cl, KindRelation, "db"),
-		"relation_broken>DemoCharm._on_event[on-index] relation_changed>DemoCharm._on_event[on-index] relation_departed>DemoCharm._on_subordinate[on-index]")
+		"relation_broken>DemoCharm._on_event[on-index] relation_changed>DemoCharm._on_event[on-index]")
 	expect(t, "juju-info", handlers(cl, KindRelation, "juju-info"),
 		"relation_broken>DemoCharm._on_event[on-index] relation_changed>DemoCharm._on_event[on-index] relation_departed>DemoCharm._on_subordinate[on-index]")
 	for _, it := range cl.Interfaces {
@@ -2026,4 +2027,42 @@ class MixedCharm(ops.CharmBase):
 			t.Errorf("%s: not read", name)
 		}
 	}
+}
+
+func TestNarrowedHelperArgument(t *testing.T) {
+	// A dispatcher hands each name to the helper its branch picks (notebook's jupyter-ui:
+	// `elif key in DEFAULT_WITH_OPTIONS_CONFIGS: return self._get_with_default_config(key)`): the helper
+	// reads f"{key}-default" only for the names that branch allows, so the other options the
+	// dispatcher is called with are no undeclared "<name>-default" options.
+	c := charm("demo", ".", "config:images", "config:gpu", "config:gpu-default",
+		"config:tolerations", "config:tolerations-default", "config:port")
+	cl := link1(t, c, files{"src/charm.py": `
+import ops
+
+WITH_DEFAULT = ["gpu", "tolerations"]
+PORT = "port"
+
+class DemoCharm(ops.CharmBase):
+    def _get_config(self, key):
+        if key in WITH_DEFAULT:
+            return self._get_with_default_config(key)
+        elif key == PORT:
+            return int(self.config[key])
+        return self.config[key]
+
+    def _get_with_default_config(self, key):
+        default_key = f"{key}-default"
+        return self.config[key], self.config[default_key]
+
+    def _render(self):
+        images = self._get_config("images")
+        self._get_config("gpu")
+        self._get_config("tolerations")
+        return images, self._get_config(PORT)
+`})
+	expect(t, "gpu-default", reads(cl, KindConfig, "gpu-default"), "src/charm.py:16/config-read/index")
+	expect(t, "tolerations-default", reads(cl, KindConfig, "tolerations-default"), "src/charm.py:16/config-read/index")
+	expect(t, "images", reads(cl, KindConfig, "images"), "src/charm.py:19/config-read/index")
+	expect(t, "port", reads(cl, KindConfig, "port"), "src/charm.py:22/config-read/index")
+	expect(t, "findings", findings(cl), "")
 }

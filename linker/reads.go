@@ -284,7 +284,7 @@ func (l *charmLinker) configKey(fi *fileInfo, k *pyextract.KeyAccess) {
 		}
 		seen := map[siteName]bool{}
 		known := false
-		for _, v := range l.eval(&k.Key, c) {
+		for _, v := range l.eval(&k.Key, c.at(k.Line)) {
 			if v.kind != aStr {
 				continue
 			}
@@ -472,7 +472,7 @@ func (l *charmLinker) linkParams() {
 				continue
 			}
 			at := siteAt(fi, k.Scope, ViaParam, k.Via)
-			names, ok := l.strVals(&k.Key, &ctx{file: fi, cls: fi.classes[k.Class], fn: k.Func})
+			names, ok := l.strVals(&k.Key, &ctx{file: fi, cls: fi.classes[k.Class], fn: k.Func, line: k.Line})
 			if !ok && len(names) == 0 {
 				l.unresolvedKey(fi, at, k)
 				continue

@@ -23,6 +23,7 @@ const (
 	fkForIn    // a comprehension's for ... in ... clause
 	fkPattern  // a tuple target of a for loop: a, b and (a, b) and [a, b]
 	fkCompr    // a list or set comprehension or a generator expression
+	fkCompare  // a comparison: a in b, a == b, ...
 )
 
 var factKinds = func() []factKind {
@@ -44,6 +45,7 @@ var factKinds = func() []factKind {
 		"list_comprehension":     fkCompr,
 		"set_comprehension":      fkCompr,
 		"generator_expression":   fkCompr,
+		"comparison_operator":    fkCompare,
 	}
 	n := pyLang.SymbolCount()
 	ks := make([]factKind, n)
@@ -164,7 +166,7 @@ func factsOf(t *tree, w *factWalker) Facts {
 	clear(w.out.Assigns)
 	w.out.Assigns = w.out.Assigns[:0]
 	out := Facts{Observes: own(&w.out.Observes), Assigns: assigns, Calls: own(&w.out.Calls),
-		Keys: own(&w.out.Keys), Attrs: own(&w.out.Attrs)}
+		Keys: own(&w.out.Keys), Attrs: own(&w.out.Attrs), Narrows: own(&w.out.Narrows)}
 	w.t = nil
 	return out
 }
@@ -183,7 +185,8 @@ func own[T any](buf *[]T) []T {
 
 // usedLocals returns, in a new array, out.Assigns without the assignments of local names that
 // no fact of their function refers to (directly or through another kept local), unless the
-// value is a fact by itself (a lookup, a class-like call, a call passing the config). Local
+// value is a fact by itself (a lookup, a class-like call, a call passing the config, a config
+// helper's call with arguments: x = self._get_config("port") names the option read). Local
 // assignments are most of the facts of a file; few of them matter to the linker.
 func usedLocals(out Facts) []Assign {
 	type fnKey struct{ class, fn string }
@@ -254,7 +257,8 @@ func standalone(v Value) bool {
 	}
 	n := len(v.Chain)
 	last := v.Chain[n-1].Name
-	return isLookup(last) || upperInitial(last) || passesKeyed(v) || (last == "fetch" && n > 1 && v.Chain[n-2].Name == "resources")
+	return isLookup(last) || upperInitial(last) || passesKeyed(v) || (last == "fetch" && n > 1 && v.Chain[n-2].Name == "resources") ||
+		configHelper(last) && len(v.Args)+len(v.Kwargs) > 0
 }
 
 // names adds the names v refers to (the first name of each chain in it) to set.
@@ -366,6 +370,9 @@ func (w *factWalker) visit(f factFrame) {
 		if t.kind(i) == kIf && f.fn != nil {
 			w.fillGuard(f, i)
 		}
+		if t.kind(i) != kWhile && f.fn != nil {
+			w.narrowing(f, i)
+		}
 		w.pushChildren(f, i, condBut, fCondition)
 		return
 	case kElse, kExcept, kTry:
@@ -429,6 +436,42 @@ func (w *factWalker) fillGuard(f factFrame, i int32) {
 	}
 	w.fills = append(w.fills, fillGuard{class: f.class, fn: f.fn.name, name: name,
 		start: int(t.nodes[body].row) + 1, end: int(t.nodes[body].endRow) + 1})
+}
+
+// narrowing records the body of if or elif clause i when its condition is `NAME in X`,
+// `NAME == X` or `X == NAME` (NAME a plain name, X a value pyextract records): inside it,
+// NAME holds one of X's elements, or X. `a == b` with two names gives one Narrowing each.
+func (w *factWalker) narrowing(f factFrame, i int32) {
+	t := w.t
+	cond, body := t.child(i, fCondition), t.child(i, fConsequence)
+	if cond < 0 || body < 0 || t.factKind(cond) != fkCompare {
+		return
+	}
+	left, right := t.namedChild(cond, 0), t.namedChild(cond, 1)
+	if left < 0 || right < 0 || t.namedChild(cond, 2) >= 0 ||
+		t.nodes[left].end > t.nodes[right].start || int(t.nodes[right].start) > len(t.src) {
+		return
+	}
+	n := Narrowing{Scope: w.scope(f, i), Start: int(t.nodes[body].row) + 1, End: int(t.nodes[body].endRow) + 1}
+	add := func(name, value int32) {
+		if t.kind(name) != kIdentifier {
+			return
+		}
+		v := t.value(value, 0)
+		if v.Kind == ValOther || v.Kind == ValDict {
+			return
+		}
+		n.Name, n.Value = t.text(name), v
+		w.out.Narrows = append(w.out.Narrows, n)
+	}
+	switch op := strings.Join(strings.Fields(string(t.src[t.nodes[left].end:t.nodes[right].start])), " "); op {
+	case "in":
+		n.In = true
+		add(left, right)
+	case "==":
+		add(left, right)
+		add(right, left)
+	}
 }
 
 // isIdentifier reports a plain Python name.

@@ -345,3 +345,38 @@ class C:
 		t.Errorf("assigns = %s\nwant      %s", g, want)
 	}
 }
+
+func TestFactsNarrows(t *testing.T) {
+	f := parseFacts(t, `
+class C:
+    def f(self, key, other):
+        if key in OPTIONS:
+            return self.g(key)
+        elif key == consts.OTHER:
+            x = 1
+            return x
+        elif "plain" == key:
+            pass
+        if key == other:
+            pass
+        if key not in SKIPPED or key != "y":
+            pass
+        while key in LOOPING:
+            pass
+        if key in self.known():
+            pass
+        if len(key) in SIZES:
+            pass
+if MODE == "k8s":
+    pass
+`)
+	var got []string
+	for _, n := range f.Narrows {
+		got = append(got, fmt.Sprintf("%s.%s:%s:in=%v:%s:%d-%d", n.Class, n.Func, n.Name, n.In, n.Value.Kind, n.Start, n.End))
+	}
+	want := "C.f:key:in=true:chain:5-5|C.f:key:in=false:chain:7-8|C.f:key:in=false:str:10-10|" +
+		"C.f:key:in=false:chain:12-12|C.f:other:in=false:chain:12-12|C.f:key:in=true:call:18-18"
+	if g := strings.Join(got, "|"); g != want {
+		t.Errorf("narrows = %s\nwant      %s", g, want)
+	}
+}

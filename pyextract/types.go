@@ -98,6 +98,7 @@ type Facts struct {
 	Calls    []Call      `json:"calls,omitempty"`
 	Keys     []KeyAccess `json:"keys,omitempty"`
 	Attrs    []AttrRead  `json:"attrs,omitempty"`
+	Narrows  []Narrowing `json:"narrows,omitempty"`
 }
 
 // Scope says where a fact sits.
@@ -221,6 +222,19 @@ type KeyAccess struct {
 	Object Chain  `json:"object"`
 	Key    Value  `json:"key"`
 	Via    string `json:"via"` // "index", "get", or "all" (x.items(), .keys(), .values(), dict(x), x handed on as f([x]), f((x, y)) or f(**x): every key; Key is ValOther)
+}
+
+// Narrowing is the body of an `if` or `elif` in a function whose condition is `NAME in X`
+// or `NAME == X` (either side): on lines Start..End, NAME is one of X's elements (In) or X.
+// Scope is the clause's. `if key in OPTIONS: return self._parse(key)` tells the linker that
+// the helper is called only with OPTIONS, not with every name the function is given.
+type Narrowing struct {
+	Scope
+	Name  string `json:"name"`
+	In    bool   `json:"in,omitempty"`
+	Value Value  `json:"value"`
+	Start int    `json:"start"`
+	End   int    `json:"end"`
 }
 
 // AttrRead is an attribute read on a chain ending in config/params/typed-config-like names,
