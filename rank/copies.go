@@ -114,7 +114,10 @@ func (r *ranker) foldCopies(out []File, score []float64) []int {
 		if len(g) < 2 {
 			continue
 		}
-		slices.SortFunc(g, func(a, b int) int { return canonicalFirst(out[a], out[b]) })
+		// a copy in a charm the task names is the one shown (charms.go)
+		slices.SortFunc(g, func(a, b int) int {
+			return cmp.Or(cmp.Compare(r.outsideNamed(a), r.outsideNamed(b)), canonicalFirst(out[a], out[b]))
+		})
 		c, best := g[0], g[0]
 		for _, i := range g[1:] {
 			if score[i] > score[best] {

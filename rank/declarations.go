@@ -193,7 +193,9 @@ func additionKinds(text string) map[string]bool {
 
 // additionTargets are the YAML files declaring the kinds of interface a subject line adds
 // (additionKinds), or, when none declares one yet, the file where the first goes
-// (newDeclarationYAML); nil without such a subject.
+// (newDeclarationYAML); nil without such a subject. When the task names charms of a
+// monorepo (charms.go), only theirs: "feat(kfp-ui): add s3-credentials relation" adds it to
+// kfp-ui, even when only kfp-api declares relations of that name.
 func (r *ranker) additionTargets() []int {
 	kinds := map[string]bool{}
 	for _, s := range r.subjects {
@@ -211,16 +213,21 @@ func (r *ranker) additionTargets() []int {
 	for _, k := range slices.Sorted(maps.Keys(kinds)) {
 		declared := false
 		for _, d := range r.decls {
-			if d.lkind == k {
+			if d.lkind == k && (r.named == nil || r.named[charmDirOf(d.file, r.in.Charms)]) {
 				declared = true
 				add(d.file)
 			}
 		}
 		if !declared {
 			for c := range r.in.Charms {
-				add(newDeclarationYAML(&r.in.Charms[c], k))
+				if r.named == nil || r.named[charmDir(&r.in.Charms[c])] {
+					add(newDeclarationYAML(&r.in.Charms[c], k))
+				}
 			}
 		}
+	}
+	if r.named == nil && r.spansCharms(out) {
+		return nil // which of the charms gets it, the task does not say
 	}
 	slices.Sort(out)
 	return out

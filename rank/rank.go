@@ -67,6 +67,7 @@ type ranker struct {
 	// personalTotal is the sum of personal restart masses (0 without focus and mentions).
 	personalTotal float64
 	held          map[string]bool // holdsPath's answers, by path: asked for every file per path the task names
+	named         map[string]bool // the directories of the charms the task names (namedCharms)
 }
 
 func newRanker(in Input) *ranker {
@@ -230,6 +231,7 @@ func (r *ranker) match() {
 	if r.ment.empty() {
 		return
 	}
+	r.named = r.namedCharms()
 	unique := r.uniqueFileNames()
 	for i, n := range r.nodes {
 		if m := r.mentionsFile(n.path); m != 0 {
@@ -541,6 +543,11 @@ func (r *ranker) files(a adjacency, pr, lex []float64) []File {
 	for _, i := range r.untested() {
 		mul(i, SigUntested, UntestedFactor)
 	}
+	for i := range r.nodes {
+		if r.named != nil && r.inNamedCharm(i) && score[i] > 0 {
+			mul(i, SigNamedCharm, NamedCharmFactor)
+		}
+	}
 	r.liftLibraries(libs, score, mul)
 	if deps := r.dependencyTargets(); len(deps) > 0 {
 		lift(deps, DependencyUpdateLead, SigDependencyUpdate, score, mul)
@@ -552,7 +559,7 @@ func (r *ranker) files(a adjacency, pr, lex []float64) []File {
 		lift(pins, WorkloadPinLead, SigWorkloadPin, score, mul)
 		r.markPins(pins)
 	}
-	if decl := r.declarationTargets(); len(decl) > 0 {
+	if decl := r.onlyNamed(r.declarationTargets()); len(decl) > 0 {
 		lift(decl, DeclarationIntentLead, SigDeclarationIntent, score, mul)
 	} else if add := r.additionTargets(); len(add) > 0 {
 		lift(add, AdditionIntentLead, SigAdditionIntent, score, mul)

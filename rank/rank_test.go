@@ -1684,3 +1684,78 @@ func TestMentionsFileByPath(t *testing.T) {
 		}
 	}
 }
+
+func TestNamedCharmInMonorepo(t *testing.T) {
+	// Three charms of one repository, alike in shape: the task's subject names one (by its
+	// name, or its folder's), so its files lead, the addition intent lifts its YAML only, and
+	// a module copied between the charms is shown at the named charm's copy. A task naming no
+	// charm, every charm, or a one-word name ("ui"), changes nothing.
+	charms := []charmyaml.Charm{
+		{Name: "kfp-api", Dir: "charms/kfp-api", Files: []string{"charms/kfp-api/metadata.yaml"},
+			Relations: []charmyaml.Relation{{Name: "s3-credentials", Role: "requires", Pos: charmyaml.Pos{File: "charms/kfp-api/metadata.yaml", Line: 3}}}},
+		{Name: "kfp-ui", Dir: "charms/kfp-ui", Files: []string{"charms/kfp-ui/metadata.yaml"}},
+		{Name: "ui", Dir: "charms/kfp-viewer", Files: []string{"charms/kfp-viewer/metadata.yaml"}},
+		{Name: "app-charm", Dir: "tests/integration/app-charm", Files: []string{"tests/integration/app-charm/metadata.yaml"}},
+	}
+	charm := func(dir, class string, extra int) pyextract.File {
+		f := pyFile(dir+"/src/charm.py", []pyextract.Symbol{cls(class, 1), meth(class, "_on_s3_credentials_changed", 5)}, map[string]int{"Storage": extra})
+		f.Lines = 60
+		return f
+	}
+	storage := func(dir string) pyextract.File {
+		f := pyFile(dir+"/src/storage.py", []pyextract.Symbol{cls("Storage", 3), meth("Storage", "s3_endpoint", 9)}, map[string]int{"model": 4})
+		f.Lines = 40
+		return f
+	}
+	in := Input{Charms: charms, Files: []pyextract.File{
+		charm("charms/kfp-api", "KfpApiCharm", 3), storage("charms/kfp-api"),
+		charm("charms/kfp-ui", "KfpUiCharm", 1), storage("charms/kfp-ui"),
+		charm("charms/kfp-viewer", "ViewerCharm", 1),
+	}}
+	top := func(text string) Result {
+		in.Mentions = []string{text}
+		return Rank(in)
+	}
+	r := top("feat(kfp-ui): add s3-credentials relation to relate with s3-integrator\n\nas kfp-api does")
+	if got := paths(r)[:2]; !slices.Equal(got, []string{"charms/kfp-ui/src/charm.py", "charms/kfp-ui/metadata.yaml"}) {
+		t.Errorf("named kfp-ui: top %v", paths(r)[:4])
+	}
+	if f := fileOf(t, r, "charms/kfp-ui/metadata.yaml"); !hasSignal(f, SigNamedCharm) || !hasSignal(f, SigAdditionIntent) {
+		t.Errorf("kfp-ui metadata.yaml signals %+v", f.Signals)
+	}
+	if f := fileOf(t, r, "charms/kfp-api/metadata.yaml"); hasSignal(f, SigNamedCharm) || hasSignal(f, SigAdditionIntent) {
+		t.Errorf("kfp-api metadata.yaml signals %+v", f.Signals)
+	}
+	if f := fileOf(t, r, "charms/kfp-api/src/storage.py"); f.CopyOf != "charms/kfp-ui/src/storage.py" {
+		t.Errorf("copy shown at %q, want the named charm's", f.CopyOf)
+	}
+	// an addition to no charm in particular lifts no charm's YAML; to a named one, its own
+	for text, want := range map[string]string{"Add storage for the cache": "", "kfp-ui: add storage for the cache": "charms/kfp-ui/metadata.yaml"} {
+		var lifted []string
+		for _, f := range top(text).Files {
+			if hasSignal(f, SigAdditionIntent) {
+				lifted = append(lifted, f.Path)
+			}
+		}
+		if strings.Join(lifted, " ") != want {
+			t.Errorf("%q: lifted %v, want %q", text, lifted, want)
+		}
+	}
+	// the folder's name names the charm too
+	if got := paths(top("kfp-viewer: fix the s3 endpoint"))[0]; got != "charms/kfp-viewer/src/charm.py" {
+		t.Errorf("kfp-viewer: top %s", got)
+	}
+	// two of three named: the third is not lifted
+	for _, f := range top("bump kfp-api and kfp-ui").Files {
+		if named := strings.HasPrefix(f.Path, "charms/kfp-api/") || strings.HasPrefix(f.Path, "charms/kfp-ui/"); hasSignal(f, SigNamedCharm) != named {
+			t.Errorf("kfp-api and kfp-ui: %s has %+v", f.Path, f.Signals)
+		}
+	}
+	for _, text := range []string{"fix the s3 endpoint", "bump kfp-api, kfp-ui and kfp-viewer", "ui: fix the s3 endpoint"} {
+		for _, f := range top(text).Files {
+			if hasSignal(f, SigNamedCharm) {
+				t.Errorf("%q: %s has %+v", text, f.Path, f.Signals)
+			}
+		}
+	}
+}

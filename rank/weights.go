@@ -230,6 +230,10 @@ const (
 	// tests"): new tests are written for the modules that have none, and the module is
 	// edited with them.
 	UntestedFactor = 2.0
+	// NamedCharmFactor multiplies the score of every file of a charm the task names in a tree
+	// of several charms (charms.go namedCharms): "feat(kfp-ui): ..." is about charms/kfp-ui,
+	// not the kfp-api beside it, whose entry point, YAML and words look the same.
+	NamedCharmFactor = 3.0
 	// TestPenalty multiplies a test file's score.
 	TestPenalty = 0.05
 	// YAMLFactor multiplies a charm YAML file's score: the YAML declares everything and so
@@ -357,6 +361,7 @@ const (
 	SigOwnLibIntent      = "own-lib-intent"
 	SigYAML              = "yaml-factor"
 	SigFirstPartyImport  = "first-party-import" // outside the charm dirs, imported by charm code
+	SigNamedCharm        = "named-charm"
 	SigFocus             = "focus"
 	SigFocusCaller       = "focus-caller"
 	SigMentionFile       = "mention-file"

@@ -1,0 +1,116 @@
+package rank
+
+import (
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/cantrip-dev/charmcraft-map/charmyaml"
+)
+
+// Monorepos. A tree with several charms (kubeflow's charms/kfp-ui, charms/kfp-api, ...; vault's
+// k8s/ and machine/) gets tasks about one of them: "feat(kfp-ui): add s3-credentials
+// relation", "knative-eventing: initial implementation of the charm". Every charm has an
+// entry point and YAML of the same shape, and the others' files match the task's words as
+// well as the named charm's do; the name is what tells them apart.
+
+// namedCharms returns the directories of the charms the task names, when the tree holds two
+// or more charms outside the tests and the task names some but not all of them: by a
+// charm's name or its directory's name, with two or more words ("kfp-ui", not "k8s" or
+// "machine", which name other things too), written as a run of the task's words and not as a
+// part of a longer name the task also uses for a charm ("vault" of "vault-k8s"). The subject
+// lines are read first (a body lists the other charms a pull request touched on the way);
+// the whole text only when they name none.
+func (r *ranker) namedCharms() map[string]bool {
+	names := map[string][]string{} // charm dir → its names, normalised
+	for k := range r.in.Charms {
+		c := &r.in.Charms[k]
+		d := charmDir(c)
+		if Classify(path.Join(d, "charm.py"), r.in.Charms) == ClassTest {
+			continue
+		}
+		for _, n := range []string{c.Name, path.Base(d)} {
+			if n = normName(n); strings.Contains(n, "_") && !slices.Contains(names[d], n) {
+				names[d] = append(names[d], n)
+			}
+		}
+		if _, ok := names[d]; !ok {
+			names[d] = nil
+		}
+	}
+	if len(names) < 2 {
+		return nil
+	}
+	pick := func(m mentions) map[string]bool {
+		named := map[string]string{} // dir → the name the task uses
+		for d, ns := range names {
+			for _, n := range ns {
+				if m.grams[n] && !m.inner[n] {
+					named[d] = n
+				}
+			}
+		}
+		out := map[string]bool{}
+		for d, n := range named {
+			longer := false
+			for e, o := range named {
+				longer = longer || e != d && o != n && strings.Contains("_"+o+"_", "_"+n+"_")
+			}
+			if !longer {
+				out[d] = true
+			}
+		}
+		if len(out) == 0 || len(out) == len(names) {
+			return nil
+		}
+		return out
+	}
+	for _, s := range r.subjects {
+		if out := pick(s.m); len(out) > 0 {
+			return out
+		}
+	}
+	return pick(r.ment)
+}
+
+// charmDir is c's directory as charmDirOf names it ("." at the root).
+func charmDir(c *charmyaml.Charm) string {
+	if d := cleanPath(c.Dir); d != "" {
+		return d
+	}
+	return "."
+}
+
+// inNamedCharm reports whether file i belongs to one of the named charms' directories.
+func (r *ranker) inNamedCharm(i int) bool {
+	return r.named[charmDirOf(r.nodes[i].path, r.in.Charms)]
+}
+
+// outsideNamed is 1 for a file outside the named charms when the task names some, else 0.
+func (r *ranker) outsideNamed(i int) int {
+	if len(r.named) == 0 || r.inNamedCharm(i) {
+		return 0
+	}
+	return 1
+}
+
+// onlyNamed keeps the targets inside the named charms, when there are any such; else all.
+func (r *ranker) onlyNamed(targets []int) []int {
+	if len(r.named) == 0 {
+		return targets
+	}
+	in := slices.DeleteFunc(slices.Clone(targets), func(i int) bool { return !r.inNamedCharm(i) })
+	if len(in) == 0 {
+		return targets
+	}
+	return in
+}
+
+// spansCharms reports whether the files lie in more than one charm's directory.
+func (r *ranker) spansCharms(files []int) bool {
+	dirs := map[string]bool{}
+	for _, i := range files {
+		dirs[charmDirOf(r.nodes[i].path, r.in.Charms)] = true
+	}
+	return len(dirs) > 1
+}
