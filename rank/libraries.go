@@ -97,7 +97,7 @@ func (r *ranker) libIntent() int {
 	}
 	var named []int // vendored libraries the text names by file
 	for i, n := range r.nodes {
-		if n.class == ClassLib && r.extra[i].personal[SigMentionFile] > 0 {
+		if n.class == ClassLib && (r.extra[i].personal[SigMentionFile] > 0 || namesLibraryTail(r.ment, n.path)) {
 			named = append(named, i)
 		}
 	}
@@ -139,7 +139,7 @@ func (r *ranker) namedLibraryUpdate(named []int) int {
 		versions := majorVersions(s.text)
 		for _, i := range named {
 			p := r.nodes[i].path
-			if r.mentionsFileIn(s.m, p) != 0 && (len(versions) == 0 || slices.ContainsFunc(versions, func(v string) bool {
+			if (r.mentionsFileIn(s.m, p) != 0 || namesLibraryTail(s.m, p)) && (len(versions) == 0 || slices.ContainsFunc(versions, func(v string) bool {
 				return strings.Contains(p, "/"+v+"/")
 			})) {
 				r.namedUpdate[i] = true
@@ -150,6 +150,20 @@ func (r *ranker) namedLibraryUpdate(named []int) int {
 		return libNamedUpdate
 	}
 	return libAbout
+}
+
+// namesLibraryTail reports whether m names the library file p by the last two or more words
+// of its name followed by "lib" or "library": "bump dashboard links lib" names
+// kubeflow_dashboard_links.py, the words a task keeps of a long library name.
+func namesLibraryTail(m mentions, p string) bool {
+	words := strings.Split(strings.TrimSuffix(path.Base(p), ".py"), "_")
+	for k := 1; k+2 <= len(words); k++ {
+		tail := strings.Join(words[k:], "_")
+		if m.grams[tail+"_lib"] || m.grams[tail+"_library"] {
+			return true
+		}
+	}
+	return false
 }
 
 // namedOwnLibraries marks (in namedUpdate) the files of the charm's own library that a subject

@@ -816,6 +816,18 @@ func TestNamedLibraryUpdate(t *testing.T) {
 	if m := parseMentions([]string{"Update rolling-ops lib to version 0.7"}); !m.joined["rollingops"] {
 		t.Errorf("rolling-ops does not name rollingops.py: %v", m.joined)
 	}
+	// A long name's last two or more words, followed by "lib" or "library", name it too (the
+	// demo's other libraries are not lifted); one last word, or the words without "lib", do not.
+	r := rankDemo("chore: bump service patch lib (#217)")
+	if f := fileOf(t, r, small); !hasSignal(f, SigLibUpdate) || hasSignal(fileOf(t, r, "lib/charms/data_platform_libs/v0/data_interfaces.py"), SigLibUpdate) {
+		t.Errorf("service patch lib: %v", paths(r)[:3])
+	}
+	for text, want := range map[string]bool{"bump service patch lib": true, "the service patch library": true,
+		"bump patch lib": false, "bump service patch": false, "bump kubernetes service lib": false} {
+		if got := namesLibraryTail(parseMentions([]string{text}), small); got != want {
+			t.Errorf("%q names %s: %v, want %v", text, small, got, want)
+		}
+	}
 	for _, text := range []string{"chore: upgrade kubernetes_service_patch library to v1", "feat: use the kubernetes_service_patch library"} {
 		r := rankDemo(text)
 		if r.Files[0].Class != ClassSource || hasSignal(fileOf(t, r, small), SigLibUpdate) {
