@@ -549,13 +549,13 @@ func (r *ranker) files(a adjacency, pr, lex []float64) []File {
 		}
 	}
 	r.liftLibraries(libs, score, mul)
-	if deps := r.dependencyTargets(); len(deps) > 0 {
+	if deps := r.onlyNamed(r.dependencyTargets()); len(deps) > 0 {
 		lift(deps, DependencyUpdateLead, SigDependencyUpdate, score, mul)
-	} else if tools := r.toolTargets(); len(tools) > 0 {
+	} else if tools := r.onlyNamed(r.toolTargets()); len(tools) > 0 {
 		lift(tools, DependencyUpdateLead, SigDependencyUpdate, score, mul)
-	} else if build := r.buildTargets(); len(build) > 0 {
+	} else if build := r.onlyNamed(r.buildTargets()); len(build) > 0 {
 		lift(build, BuildIntentLead, SigBuildIntent, score, mul)
-	} else if pins := r.pinTargets(); len(pins) > 0 {
+	} else if pins := r.onlyNamed(r.pinTargets()); len(pins) > 0 {
 		lift(pins, WorkloadPinLead, SigWorkloadPin, score, mul)
 		r.markPins(pins)
 	}

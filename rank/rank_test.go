@@ -1703,9 +1703,9 @@ func TestNamedCharmInMonorepo(t *testing.T) {
 	// a module copied between the charms is shown at the named charm's copy. A task naming no
 	// charm, every charm, or a one-word name ("ui"), changes nothing.
 	charms := []charmyaml.Charm{
-		{Name: "kfp-api", Dir: "charms/kfp-api", Files: []string{"charms/kfp-api/metadata.yaml"},
+		{Name: "kfp-api", Dir: "charms/kfp-api", Files: []string{"charms/kfp-api/charmcraft.yaml", "charms/kfp-api/metadata.yaml"},
 			Relations: []charmyaml.Relation{{Name: "s3-credentials", Role: "requires", Pos: charmyaml.Pos{File: "charms/kfp-api/metadata.yaml", Line: 3}}}},
-		{Name: "kfp-ui", Dir: "charms/kfp-ui", Files: []string{"charms/kfp-ui/metadata.yaml"}},
+		{Name: "kfp-ui", Dir: "charms/kfp-ui", Files: []string{"charms/kfp-ui/charmcraft.yaml", "charms/kfp-ui/metadata.yaml"}},
 		{Name: "ui", Dir: "charms/kfp-viewer", Files: []string{"charms/kfp-viewer/metadata.yaml"}},
 		{Name: "app-charm", Dir: "tests/integration/app-charm", Files: []string{"tests/integration/app-charm/metadata.yaml"}},
 	}
@@ -1752,6 +1752,16 @@ func TestNamedCharmInMonorepo(t *testing.T) {
 		if strings.Join(lifted, " ") != want {
 			t.Errorf("%q: lifted %v, want %q", text, lifted, want)
 		}
+	}
+	// so does a build change: the named charm's recipe
+	var built []string
+	for _, f := range top("kfp-ui: switching to poetry").Files {
+		if hasSignal(f, SigBuildIntent) {
+			built = append(built, f.Path)
+		}
+	}
+	if !slices.Equal(built, []string{"charms/kfp-ui/charmcraft.yaml"}) {
+		t.Errorf("build intent lifted %v", built)
 	}
 	// the folder's name names the charm too
 	if got := paths(top("kfp-viewer: fix the s3 endpoint"))[0]; got != "charms/kfp-viewer/src/charm.py" {
