@@ -2,6 +2,7 @@ package rank
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/cantrip-dev/charmcraft-map/charmyaml"
@@ -25,7 +26,8 @@ var charmYAMLNames = map[string]bool{
 //     (checked first: a test charm's YAML and libraries are test material);
 //   - ClassYAML: a charm's YAML file;
 //   - ClassLib: under lib/charms/<name>/ unless <name> is a charm's name with '-' → '_' (its
-//     own library, which is ClassSource);
+//     own library, which is ClassSource), or under a charmhelpers/ folder (the charm-helpers
+//     package classic charms vendor: hooks/charmhelpers/core/hookenv.py);
 //   - ClassSource: under a src/ folder, or anywhere in a charm directory except its top level
 //     and helper folders (docs/, scripts/, tools/, hidden ones ...); with no charms at all,
 //     all other code;
@@ -56,6 +58,9 @@ func Classify(p string, charms []charmyaml.Charm) string {
 			return ClassYAML
 		}
 		return ClassOther
+	}
+	if slices.Contains(segs[:len(segs)-1], "charmhelpers") {
+		return ClassLib // charm-helpers, which classic charms vendor (charm_helpers_sync.py)
 	}
 	for i := 0; i+2 < len(segs)-1; i++ {
 		if segs[i] == "lib" && segs[i+1] == "charms" {

@@ -158,6 +158,9 @@ func TestClassify(t *testing.T) {
 		"machine/lib/charms/kafka/v0/client.py":       ClassSource,
 		"k8s/lib/charms/tls_certificates/v4/tls.py":   ClassLib,
 		"lib/charms/grafana_k8s/v0/grafana_dash.py":   ClassLib,
+		"hooks/charmhelpers/core/hookenv.py":          ClassLib, // vendored charm-helpers
+		"charmhelpers/__init__.py":                    ClassLib,
+		"hooks/charmhelpers.py":                       ClassOther,
 		"tests/unit/test_charm.py":                    ClassTest,
 		"k8s/tests/integration/helpers.py":            ClassTest,
 		"tests/integration/app-charm/src/charm.py":    ClassTest,
