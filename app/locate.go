@@ -290,6 +290,7 @@ func editWhy(f rank.File, named []string) []string {
 	add(rank.SigDeclarationIntent, "declares what the task changes (a description, default, flag, name or metadata field)")
 	add(rank.SigOwnLibIntent, "the charm's own library, and the task is about its library")
 	add(rank.SigAdditionIntent, "declares the kind of interface the task adds")
+	add(rank.SigNamedCharm, "in the "+sig[rank.SigNamedCharm].Note+" charm the task names")
 	// a file or identifier "matches" the task: named in it, or spelled by its words (the word
 	// "config" matches config.py and update_config)
 	add(rank.SigMentionFile, "its file name matches the task ("+sig[rank.SigMentionFile].Note+")")

@@ -333,3 +333,24 @@ func mustLoad(t *testing.T, root string) *repomap.Tree {
 	}
 	return tree
 }
+
+// TestLocateNamedCharm: in a repository of several charms, the charm a task names by its
+// name comes first, and the pick says so; a task naming no charm gets no such reason.
+func TestLocateNamedCharm(t *testing.T) {
+	root := filepath.Join(charmsDir, "monorepo")
+	why := func(text string) (string, []string) {
+		got, _, err := runLocate(t, LocateOptions{Common: Common{Root: root}, Text: text})
+		if err != nil || len(got.Edit) == 0 {
+			t.Fatalf("%q: %v %+v", text, err, got)
+		}
+		return got.Edit[0].Path, got.Edit[0].Why
+	}
+	for _, text := range []string{"beacon-k8s: send heartbeats more often", "fix(beacon-k8s): send heartbeats more often"} {
+		if p, w := why(text); !strings.HasPrefix(p, "k8s/") || !slices.Contains(w, "in the beacon-k8s charm the task names") {
+			t.Errorf("%q: first pick %s %q", text, p, w)
+		}
+	}
+	if _, w := why("send heartbeats more often"); slices.ContainsFunc(w, func(s string) bool { return strings.Contains(s, "charm the task names") }) {
+		t.Errorf("no charm named, but %q", w)
+	}
+}

@@ -14,14 +14,15 @@ import (
 // entry point and YAML of the same shape, and the others' files match the task's words as
 // well as the named charm's do; the name is what tells them apart.
 
-// namedCharms returns the directories of the charms the task names, when the tree holds two
+// namedCharms returns the directories of the charms the task names (with the name as the
+// task writes it, '-'-joined), when the tree holds two
 // or more charms outside the tests and the task names some but not all of them: by a
 // charm's name or its directory's name, with two or more words ("kfp-ui", not "k8s" or
 // "machine", which name other things too), written as a run of the task's words and not as a
 // part of a longer name the task also uses for a charm ("vault" of "vault-k8s"). The subject
 // lines are read first (a body lists the other charms a pull request touched on the way);
 // the whole text only when they name none.
-func (r *ranker) namedCharms() map[string]bool {
+func (r *ranker) namedCharms() map[string]string {
 	names := map[string][]string{} // charm dir → its names, normalised
 	for k := range r.in.Charms {
 		c := &r.in.Charms[k]
@@ -41,7 +42,7 @@ func (r *ranker) namedCharms() map[string]bool {
 	if len(names) < 2 {
 		return nil
 	}
-	pick := func(m mentions) map[string]bool {
+	pick := func(m mentions) map[string]string {
 		named := map[string]string{} // dir → the name the task uses
 		for d, ns := range names {
 			for _, n := range ns {
@@ -50,14 +51,14 @@ func (r *ranker) namedCharms() map[string]bool {
 				}
 			}
 		}
-		out := map[string]bool{}
+		out := map[string]string{}
 		for d, n := range named {
 			longer := false
 			for e, o := range named {
 				longer = longer || e != d && o != n && strings.Contains("_"+o+"_", "_"+n+"_")
 			}
 			if !longer {
-				out[d] = true
+				out[d] = strings.ReplaceAll(n, "_", "-")
 			}
 		}
 		if len(out) == 0 || len(out) == len(names) {
@@ -83,7 +84,7 @@ func charmDir(c *charmyaml.Charm) string {
 
 // inNamedCharm reports whether file i belongs to one of the named charms' directories.
 func (r *ranker) inNamedCharm(i int) bool {
-	return r.named[charmDirOf(r.nodes[i].path, r.in.Charms)]
+	return r.named[charmDirOf(r.nodes[i].path, r.in.Charms)] != ""
 }
 
 // outsideNamed is 1 for a file outside the named charms when the task names some, else 0.

@@ -213,14 +213,14 @@ func (r *ranker) additionTargets() []int {
 	for _, k := range slices.Sorted(maps.Keys(kinds)) {
 		declared := false
 		for _, d := range r.decls {
-			if d.lkind == k && (r.named == nil || r.named[charmDirOf(d.file, r.in.Charms)]) {
+			if d.lkind == k && (r.named == nil || r.named[charmDirOf(d.file, r.in.Charms)] != "") {
 				declared = true
 				add(d.file)
 			}
 		}
 		if !declared {
 			for c := range r.in.Charms {
-				if r.named == nil || r.named[charmDir(&r.in.Charms[c])] {
+				if r.named == nil || r.named[charmDir(&r.in.Charms[c])] != "" {
 					add(newDeclarationYAML(&r.in.Charms[c], k))
 				}
 			}

@@ -66,8 +66,8 @@ type ranker struct {
 	subjects    []subject // the task texts' subject lines, parsed once
 	// personalTotal is the sum of personal restart masses (0 without focus and mentions).
 	personalTotal float64
-	held          map[string]bool // holdsPath's answers, by path: asked for every file per path the task names
-	named         map[string]bool // the directories of the charms the task names (namedCharms)
+	held          map[string]bool   // holdsPath's answers, by path: asked for every file per path the task names
+	named         map[string]string // the directories of the charms the task names, to the name (namedCharms)
 }
 
 func newRanker(in Input) *ranker {
@@ -544,8 +544,9 @@ func (r *ranker) files(a adjacency, pr, lex []float64) []File {
 		mul(i, SigUntested, UntestedFactor)
 	}
 	for i := range r.nodes {
-		if r.named != nil && r.inNamedCharm(i) && score[i] > 0 {
+		if n := r.named[charmDirOf(r.nodes[i].path, r.in.Charms)]; n != "" && score[i] > 0 {
 			mul(i, SigNamedCharm, NamedCharmFactor)
+			out[i].Signals[len(out[i].Signals)-1].Note = n
 		}
 	}
 	r.liftLibraries(libs, score, mul)
