@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cantrip-dev/charmcraft-map/charmyaml"
+	"github.com/cantrip-dev/charmcraft-map/linker"
 )
 
 // Monorepos. A tree with several charms (kubeflow's charms/kfp-ui, charms/kfp-api, ...; vault's
@@ -46,7 +47,7 @@ func (r *ranker) namedCharms() map[string]string {
 		named := map[string]string{} // dir → the name the task uses
 		for d, ns := range names {
 			for _, n := range ns {
-				if m.grams[n] && !m.inner[n] {
+				if m.grams[n] && !m.inner[n] && !r.relationWritten(m, n) {
 					named[d] = n
 				}
 			}
@@ -80,6 +81,18 @@ func charmDir(c *charmyaml.Charm) string {
 		return d
 	}
 	return "."
+}
+
+// relationWritten reports whether the task writes the charm name n as a relation's: beside
+// "relation", "integration", "interface" or "endpoint", when a charm of the tree declares a
+// relation of that name (kubeflow names relations after the charm at their other end: "the
+// kfp-api relation" is kfp-ui's requirer as much as kfp-api's provider).
+func (r *ranker) relationWritten(m mentions, n string) bool {
+	beside := false
+	for _, w := range []string{"relation", "relations", "integration", "interface", "endpoint"} {
+		beside = beside || m.grams[n+"_"+w] || m.grams[w+"_"+n]
+	}
+	return beside && slices.ContainsFunc(r.decls, func(d decl) bool { return d.lkind == linker.KindRelation && normName(d.sym.Name) == n })
 }
 
 // inNamedCharm reports whether file i belongs to one of the named charms' directories.

@@ -1708,7 +1708,8 @@ func TestNamedCharmInMonorepo(t *testing.T) {
 	charms := []charmyaml.Charm{
 		{Name: "kfp-api", Dir: "charms/kfp-api", Files: []string{"charms/kfp-api/charmcraft.yaml", "charms/kfp-api/metadata.yaml"},
 			Relations: []charmyaml.Relation{{Name: "s3-credentials", Role: "requires", Pos: charmyaml.Pos{File: "charms/kfp-api/metadata.yaml", Line: 3}}}},
-		{Name: "kfp-ui", Dir: "charms/kfp-ui", Files: []string{"charms/kfp-ui/charmcraft.yaml", "charms/kfp-ui/metadata.yaml"}},
+		{Name: "kfp-ui", Dir: "charms/kfp-ui", Files: []string{"charms/kfp-ui/charmcraft.yaml", "charms/kfp-ui/metadata.yaml"},
+			Relations: []charmyaml.Relation{{Name: "kfp-api", Role: "requires", Pos: charmyaml.Pos{File: "charms/kfp-ui/metadata.yaml", Line: 3}}}},
 		{Name: "ui", Dir: "charms/kfp-viewer", Files: []string{"charms/kfp-viewer/metadata.yaml"}},
 		{Name: "app-charm", Dir: "tests/integration/app-charm", Files: []string{"tests/integration/app-charm/metadata.yaml"}},
 	}
@@ -1776,7 +1777,10 @@ func TestNamedCharmInMonorepo(t *testing.T) {
 			t.Errorf("kfp-api and kfp-ui: %s has %+v", f.Path, f.Signals)
 		}
 	}
-	for _, text := range []string{"fix the s3 endpoint", "bump kfp-api, kfp-ui and kfp-viewer", "ui: fix the s3 endpoint"} {
+	// a charm's name beside "relation", where a charm declares a relation so named, is the
+	// relation's
+	for _, text := range []string{"fix the s3 endpoint", "bump kfp-api, kfp-ui and kfp-viewer", "ui: fix the s3 endpoint",
+		"the kfp-api relation drops its data", "fix(ui): the kfp-api integration"} {
 		for _, f := range top(text).Files {
 			if hasSignal(f, SigNamedCharm) {
 				t.Errorf("%q: %s has %+v", text, f.Path, f.Signals)
