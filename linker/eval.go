@@ -543,7 +543,7 @@ func (e *evaluator) name(n string, c *ctx) []aval {
 				}
 				out = append(out, e.eval(&a.Value, ac)...)
 			}
-			return e.narrow(k, n, c, limit(out))
+			return limit(e.narrow(k, n, c, out))
 		}
 		if sym != nil {
 			for i, p := range sym.Params {
@@ -576,13 +576,12 @@ func (e *evaluator) narrow(k funcKey, n string, c *ctx, vals []aval) []aval {
 		return vals
 	}
 	for _, g := range c.file.narrowings(k, n, c.line) {
-		x := g.Value
-		if g.In {
-			x = pyextract.Value{Kind: pyextract.ValElem, Args: []pyextract.Value{g.Value}}
+		if c.file.rebinds(k, n, g.Start, c.line) {
+			continue // `key = f"{key}-default"` in the body: the guard no longer says what key is
 		}
 		gc := *c
 		gc.line = 0 // X as written, not narrowed again
-		allowed, ok := e.strVals(&x, &gc)
+		allowed, ok := e.guardStrings(g, &gc)
 		if !ok {
 			continue
 		}
@@ -606,6 +605,46 @@ func (e *evaluator) narrow(k funcKey, n string, c *ctx, vals []aval) []aval {
 		vals = kept
 	}
 	return vals
+}
+
+// guardStrings evaluates the X of a Narrowing to every string NAME may then hold; ok is false
+// unless all of X is known: `NAME == X` with X only strings, `NAME in X` with X a list, tuple
+// or set display (or a name bound to one) whose every element is known strings, or a dict
+// display with literal keys. An element that evaluates to nothing (`*BASE`, a call) leaves X
+// unknown: narrowing by the part that is known would drop the rest.
+func (e *evaluator) guardStrings(g *pyextract.Narrowing, c *ctx) (out []aval, ok bool) {
+	if !g.In {
+		return e.strVals(&g.Value, c)
+	}
+	xs := e.eval(&g.Value, c)
+	if len(xs) == 0 {
+		return nil, false
+	}
+	for _, x := range xs {
+		if x.kind != aSeq {
+			return nil, false
+		}
+		switch x.seq.Kind {
+		case pyextract.ValSeq:
+			for i := range x.seq.Args {
+				vs, ok := e.strVals(&x.seq.Args[i], x.at)
+				if !ok {
+					return nil, false
+				}
+				out = append(out, vs...)
+			}
+		case pyextract.ValDict:
+			for _, kw := range x.seq.Kwargs {
+				if kw.Name == "" {
+					return nil, false
+				}
+				out = append(out, aval{kind: aStr, str: kw.Name})
+			}
+		default:
+			return nil, false
+		}
+	}
+	return out, len(out) > 0
 }
 
 func isStatic(s *pyextract.Symbol) bool {

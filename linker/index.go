@@ -2,6 +2,7 @@ package linker
 
 import (
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -207,6 +208,13 @@ func (fi *fileInfo) narrowings(k funcKey, name string, line int) []*pyextract.Na
 		}
 	}
 	return out
+}
+
+// rebinds reports whether function k assigns name on a line from start to before line (a
+// loop's binding counts from its for statement).
+func (fi *fileInfo) rebinds(k funcKey, name string, start, line int) bool {
+	as, _ := fi.local(k, name, 0)
+	return slices.ContainsFunc(as, func(a *pyextract.Assign) bool { return start <= a.Line && a.Line < line })
 }
 
 // local returns the values assigned to the local name in function k (ok false when the

@@ -2066,3 +2066,48 @@ class DemoCharm(ops.CharmBase):
 	expect(t, "port", reads(cl, KindConfig, "port"), "src/charm.py:22/config-read/index")
 	expect(t, "findings", findings(cl), "")
 }
+
+func TestNarrowingLimits(t *testing.T) {
+	// A guard narrows only while it is all there is to know: not after the body rebinds the
+	// name, not when X is only partly known (a splat of something unresolved), and a local X
+	// narrows as a module constant does.
+	c := charm("demo", ".", "config:images", "config:gpu", "config:gpu-default", "config:tolerations")
+	cl := link1(t, c, files{"src/charm.py": `
+import ops
+
+WITH_DEFAULT = [*unknown_options(), "tolerations"]
+
+class DemoCharm(ops.CharmBase):
+    def _get_config(self, key):
+        if key == "gpu":
+            key = f"{key}-default"
+            return self.config.get(key)
+        return None
+
+    def _get_partial_config(self, key):
+        if key in WITH_DEFAULT:
+            return self.config.get(key)
+
+    def _get_local_config(self, key):
+        with_default = ["gpu"]
+        if key in with_default:
+            return self._get_default_config(key)
+        return self.config.get(key)
+
+    def _get_default_config(self, key):
+        default_key = f"{key}-default"
+        return self.config[default_key]
+
+    def _render(self):
+        self._get_config("gpu")
+        self._get_partial_config("tolerations")
+        self._get_partial_config("gpu")
+        self._get_local_config("images")
+        self._get_local_config("gpu")
+`})
+	// the rebound key is read on line 9; the partly known guard leaves "gpu" to line 29's call;
+	// the local list keeps "images" from the default helper
+	expect(t, "gpu-default", reads(cl, KindConfig, "gpu-default"), "src/charm.py:24/config-read/index src/charm.py:9/config-read/get")
+	expect(t, "gpu", reads(cl, KindConfig, "gpu"), "src/charm.py:27/config-read/get src/charm.py:29/config-read/get src/charm.py:31/config-read/get")
+	expect(t, "findings", findings(cl), "")
+}

@@ -213,6 +213,9 @@ func usedLocals(out Facts) []Assign {
 	for i := range out.Attrs {
 		mark(out.Attrs[i].Scope, &Value{Kind: ValChain, Chain: out.Attrs[i].Object})
 	}
+	for i := range out.Narrows { // with_default = ["gpu"]; if key in with_default: ...
+		mark(out.Narrows[i].Scope, &out.Narrows[i].Value)
+	}
 	local := func(a *Assign) bool { return a.Func != "" && len(a.Target) == 1 }
 	keep := make([]bool, len(out.Assigns))
 	for i := range out.Assigns {

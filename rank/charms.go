@@ -83,16 +83,32 @@ func charmDir(c *charmyaml.Charm) string {
 	return "."
 }
 
-// relationWritten reports whether the task writes the charm name n as a relation's: beside
-// "relation", "integration", "interface" or "endpoint", when a charm of the tree declares a
-// relation of that name (kubeflow names relations after the charm at their other end: "the
-// kfp-api relation" is kfp-ui's requirer as much as kfp-api's provider).
+// relationWritten reports whether the task writes the charm name n as (part of) a relation's
+// name, when a charm of the tree declares that relation: a longer declared name that holds n
+// ("kfp-api-grpc" holds kfp-api), or n itself beside "relation", "integration", "interface"
+// or "endpoint" (kubeflow names relations after the charm at their other end: "the kfp-api
+// relation" is kfp-ui's requirer as much as kfp-api's provider). Grams run to three words, so
+// for a longer n the kind word is looked for beside its last or first word.
 func (r *ranker) relationWritten(m mentions, n string) bool {
+	words := strings.Split(n, "_")
+	last, first := words[len(words)-1], words[0]
 	beside := false
 	for _, w := range []string{"relation", "relations", "integration", "interface", "endpoint"} {
-		beside = beside || m.grams[n+"_"+w] || m.grams[w+"_"+n]
+		beside = beside || m.grams[n+"_"+w] || m.grams[w+"_"+n] ||
+			len(words) >= 3 && (m.grams[last+"_"+w] || m.grams[w+"_"+first])
 	}
-	return beside && slices.ContainsFunc(r.decls, func(d decl) bool { return d.lkind == linker.KindRelation && normName(d.sym.Name) == n })
+	for _, d := range r.decls {
+		if d.lkind != linker.KindRelation {
+			continue
+		}
+		switch rel := normName(d.sym.Name); {
+		case rel == n && beside:
+			return true
+		case rel != n && m.grams[rel] && strings.Contains("_"+rel+"_", "_"+n+"_"):
+			return true
+		}
+	}
+	return false
 }
 
 // inNamedCharm reports whether file i belongs to one of the named charms' directories.
@@ -108,16 +124,13 @@ func (r *ranker) outsideNamed(i int) int {
 	return 1
 }
 
-// onlyNamed keeps the targets inside the named charms, when there are any such; else all.
+// onlyNamed keeps the targets inside the named charms, when the task names some: a change
+// to one charm's recipe or declarations is not another's, whose file matches the words.
 func (r *ranker) onlyNamed(targets []int) []int {
 	if len(r.named) == 0 {
 		return targets
 	}
-	in := slices.DeleteFunc(slices.Clone(targets), func(i int) bool { return !r.inNamedCharm(i) })
-	if len(in) == 0 {
-		return targets
-	}
-	return in
+	return slices.DeleteFunc(slices.Clone(targets), func(i int) bool { return !r.inNamedCharm(i) })
 }
 
 // spansCharms reports whether the files lie in more than one charm's directory.

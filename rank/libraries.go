@@ -152,18 +152,16 @@ func (r *ranker) namedLibraryUpdate(named []int) int {
 	return libAbout
 }
 
-// namesLibraryTail reports whether m names the library file p by the last two or more words
-// of its name followed by "lib" or "library": "bump dashboard links lib" names
+// namesLibraryTail reports whether m names the library file p by the last two words of its
+// name (of three or more) followed by "lib" or "library": "bump dashboard links lib" names
 // kubeflow_dashboard_links.py, the words a task keeps of a long library name.
 func namesLibraryTail(m mentions, p string) bool {
 	words := strings.Split(strings.TrimSuffix(path.Base(p), ".py"), "_")
-	for k := 1; k+2 <= len(words); k++ {
-		tail := strings.Join(words[k:], "_")
-		if m.grams[tail+"_lib"] || m.grams[tail+"_library"] {
-			return true
-		}
+	if len(words) < 3 {
+		return false
 	}
-	return false
+	tail := strings.Join(words[len(words)-2:], "_")
+	return m.grams[tail+"_lib"] || m.grams[tail+"_library"]
 }
 
 // namedOwnLibraries marks (in namedUpdate) the files of the charm's own library that a subject

@@ -1709,7 +1709,10 @@ func TestNamedCharmInMonorepo(t *testing.T) {
 		{Name: "kfp-api", Dir: "charms/kfp-api", Files: []string{"charms/kfp-api/charmcraft.yaml", "charms/kfp-api/metadata.yaml"},
 			Relations: []charmyaml.Relation{{Name: "s3-credentials", Role: "requires", Pos: charmyaml.Pos{File: "charms/kfp-api/metadata.yaml", Line: 3}}}},
 		{Name: "kfp-ui", Dir: "charms/kfp-ui", Files: []string{"charms/kfp-ui/charmcraft.yaml", "charms/kfp-ui/metadata.yaml"},
-			Relations: []charmyaml.Relation{{Name: "kfp-api", Role: "requires", Pos: charmyaml.Pos{File: "charms/kfp-ui/metadata.yaml", Line: 3}}}},
+			Relations: []charmyaml.Relation{{Name: "kfp-api", Role: "requires", Pos: charmyaml.Pos{File: "charms/kfp-ui/metadata.yaml", Line: 3}},
+				{Name: "kfp-api-grpc", Role: "requires", Pos: charmyaml.Pos{File: "charms/kfp-ui/metadata.yaml", Line: 5}},
+				{Name: "kfp-route-policy", Role: "requires", Pos: charmyaml.Pos{File: "charms/kfp-ui/metadata.yaml", Line: 7}}}},
+		{Name: "kfp-route-policy", Dir: "charms/kfp-route-policy", Files: []string{"charms/kfp-route-policy/metadata.yaml"}},
 		{Name: "ui", Dir: "charms/kfp-viewer", Files: []string{"charms/kfp-viewer/metadata.yaml"}},
 		{Name: "app-charm", Dir: "tests/integration/app-charm", Files: []string{"tests/integration/app-charm/metadata.yaml"}},
 	}
@@ -1767,6 +1770,15 @@ func TestNamedCharmInMonorepo(t *testing.T) {
 	if !slices.Equal(built, []string{"charms/kfp-ui/charmcraft.yaml"}) {
 		t.Errorf("build intent lifted %v", built)
 	}
+	// a change to a declaration the named charm does not hold lifts no other charm's
+	for _, f := range top("kfp-viewer: update the s3-credentials relation description").Files {
+		if hasSignal(f, SigDeclarationIntent) {
+			t.Errorf("declaration intent lifted %s", f.Path)
+		}
+	}
+	if !hasSignal(fileOf(t, top("update the s3-credentials relation description"), "charms/kfp-api/metadata.yaml"), SigDeclarationIntent) {
+		t.Errorf("no charm named: the declaring file is not lifted")
+	}
 	// the folder's name names the charm too
 	if got := paths(top("kfp-viewer: fix the s3 endpoint"))[0]; got != "charms/kfp-viewer/src/charm.py" {
 		t.Errorf("kfp-viewer: top %s", got)
@@ -1779,8 +1791,9 @@ func TestNamedCharmInMonorepo(t *testing.T) {
 	}
 	// a charm's name beside "relation", where a charm declares a relation so named, is the
 	// relation's
-	for _, text := range []string{"fix the s3 endpoint", "bump kfp-api, kfp-ui and kfp-viewer", "ui: fix the s3 endpoint",
-		"the kfp-api relation drops its data", "fix(ui): the kfp-api integration"} {
+	for _, text := range []string{"fix the s3 endpoint", "bump kfp-api, kfp-ui, kfp-viewer and kfp-route-policy", "ui: fix the s3 endpoint",
+		"the kfp-api relation drops its data", "fix(ui): the kfp-api integration", "ui: fix the kfp-api-grpc relation",
+		"ui: fix the kfp-route-policy relation"} {
 		for _, f := range top(text).Files {
 			if hasSignal(f, SigNamedCharm) {
 				t.Errorf("%q: %s has %+v", text, f.Path, f.Signals)
