@@ -1385,6 +1385,33 @@ func TestWorkloadUpgrade(t *testing.T) {
 	if r := rank("Upgrade demo to 8.0.37", false); !hasSignal(r.Files[0], SigWorkloadPin) {
 		t.Errorf("not lifted by the rule: %+v", r.Files[0])
 	}
+	// A charm without an image resource that pins its image in a config option's default
+	// (kubeflow: "charmedkubeflow/training-operator:1.8.0-a40b4cf"): config.yaml, that option
+	// first. With an image resource, an image option is not the pin.
+	for _, withResource := range []bool{false, true} {
+		in := demoCharm()
+		in.Charms[0].Config = append(in.Charms[0].Config, charmyaml.ConfigOption{Name: "demo-image", Type: "string",
+			Default: "charmedkubeflow/demo-server:1.8.0-a40b4cf", HasDefault: true, Pos: charmyaml.Pos{File: "config.yaml", Line: 30}},
+			charmyaml.ConfigOption{Name: "log-level", Type: "string", Default: "info:debug", HasDefault: true, Pos: charmyaml.Pos{File: "config.yaml", Line: 34}})
+		if withResource {
+			in.Charms[0].Resources = []charmyaml.Resource{{Name: "app-image", Type: "oci-image",
+				UpstreamSource: "ghcr.io/canonical/demo@sha256:0123", Pos: charmyaml.Pos{File: "metadata.yaml", Line: 20}}}
+		}
+		in.Mentions = []string{"chore: upgrade demo-server 1.8.0 -> 1.9.0 (#214)"}
+		r := Rank(in)
+		switch f := fileOf(t, r, "config.yaml"); {
+		case withResource && hasSignal(f, SigWorkloadPin):
+			t.Errorf("with a resource, config.yaml is lifted: %+v", f.Signals)
+		case !withResource && (r.Files[0].Path != "config.yaml" || r.Files[0].Symbols[0].Name != "demo-image"):
+			t.Errorf("image option: top %v, symbols %v", paths(r)[:3], r.Files[0].Symbols)
+		}
+	}
+	for def, want := range map[string]bool{"charmedkubeflow/training-operator:1.8.0-a40b4cf": true, "ghcr.io/org/app@sha256:0a1b": true,
+		"registry.example.com:5000/team/app:v2": true, "info:debug": false, "a/b": false, "http://example.com/x:1": false} {
+		if got := imageDefault(charmyaml.ConfigOption{Default: def}); got != want {
+			t.Errorf("imageDefault(%q) = %v", def, got)
+		}
+	}
 	for _, text := range []string{"Update python to 3.12", "fix: restart the workload after a config change",
 		"Update conf only when the container is connectable", "update the workload's config on restart",
 		"update the data-platform libs to 0.7", "Upgrade ops to 2.17", "fix the database relation\n\n* update snap",

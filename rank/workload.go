@@ -14,7 +14,8 @@ import (
 // "Update MySQL to v8.0.40") edits the one place the charm pins that release: a machine charm's
 // snap revision (a module constant such as CHARMED_MYSQL_SNAP_REVISION = 103, or SNAP_PACKAGES
 // = [(NAME, {"revision": …})]), a Kubernetes charm's image (an oci-image resource's
-// upstream-source in metadata.yaml or charmcraft.yaml). Such a task lifts those files above
+// upstream-source in metadata.yaml or charmcraft.yaml, or, in a charm without one, a config
+// option whose default is the image). Such a task lifts those files above
 // every other one (WorkloadPinLead), the way a dependency bump lifts the build recipe. The
 // dependency, library and build intents take precedence: "Update dependency uv to v0.5.20"
 // and "Update charm libs" name what they update.
@@ -75,18 +76,49 @@ func (r *ranker) pinTargets() []int {
 			out = append(out, i)
 		}
 	}
+	add := func(file string) {
+		if i, ok := r.byPath[cleanPath(file)]; ok && r.nodes[i].class != ClassTest && !slices.Contains(out, i) {
+			out = append(out, i)
+		}
+	}
 	for _, ch := range r.in.Charms {
 		for _, res := range ch.Resources {
-			if !pinsImage(res) {
-				continue
+			if pinsImage(res) {
+				add(res.Pos.File)
 			}
-			if i, ok := r.byPath[cleanPath(res.Pos.File)]; ok && r.nodes[i].class != ClassTest && !slices.Contains(out, i) {
-				out = append(out, i)
-			}
+		}
+		for _, o := range configImages(ch) {
+			add(o.Pos.File)
 		}
 	}
 	slices.Sort(out)
 	return out
+}
+
+// configImages are the config options of a charm with no oci-image resource whose defaults
+// are image references: such a charm pins its workload's image there.
+func configImages(ch charmyaml.Charm) []charmyaml.ConfigOption {
+	if slices.ContainsFunc(ch.Resources, pinsImage) {
+		return nil // the resources pin it; an image option is a sidecar's or a default's
+	}
+	var out []charmyaml.ConfigOption
+	for _, o := range ch.Config {
+		if imageDefault(o) {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// imageRef matches a container image reference with a tag or digest:
+// "charmedkubeflow/training-operator:1.8.0-a40b4cf", "ghcr.io/org/app@sha256:…".
+var imageRef = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*(?::\d+)?(?:/[a-z0-9][a-z0-9._-]*)+(?::[\w][\w.-]*|@sha256:[0-9a-f]+)$`)
+
+// imageDefault reports a config option whose default is an image reference: kubeflow's
+// charms pin their workload's image there ("training-operator-image", default
+// "charmedkubeflow/training-operator:1.8.0-a40b4cf"), not in an oci-image resource.
+func imageDefault(o charmyaml.ConfigOption) bool {
+	return imageRef.MatchString(strings.Trim(strings.TrimSpace(o.Default), `"'`))
 }
 
 // pinConstant reports a module constant that pins a snap revision: its name says revision
@@ -124,6 +156,9 @@ func (r *ranker) markPins(pins []int) {
 			if pinsImage(res) {
 				r.hotSym[cleanPath(res.Pos.File)+"\x00"+SymResource+" "+res.Name] = true
 			}
+		}
+		for _, o := range configImages(ch) {
+			r.hotSym[cleanPath(o.Pos.File)+"\x00"+SymConfig+" "+o.Name] = true
 		}
 	}
 }
