@@ -413,3 +413,21 @@ func TestClassifyUnreadable(t *testing.T) {
 		t.Errorf("classify(other) = %+v", e)
 	}
 }
+
+// TestTopZeroListsEveryFile: `--top 0` lists every ranked file (the help says so), not the
+// default ten.
+func TestTopZeroListsEveryFile(t *testing.T) {
+	lines := func(top int) int {
+		var out, errb bytes.Buffer
+		o := MapOptions{Common: Common{Root: filepath.Join(charmsDir, "monorepo"), Format: "text", NoCache: true},
+			Tokenizer: "cl100k", Tokens: 100000, Top: top}
+		if err := RunMap(o, IO{Out: &out, Err: &errb}); err != nil {
+			t.Fatalf("top %d: %v %s", top, err, errb.String())
+		}
+		return strings.Count(out.String(), "\n")
+	}
+	all, ten := lines(0), lines(10)
+	if ten != 10 || all <= ten || all != lines(1000) {
+		t.Errorf("--top 0 printed %d lines, --top 10 %d, --top 1000 %d", all, ten, lines(1000))
+	}
+}

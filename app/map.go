@@ -114,8 +114,12 @@ func renderMap(o MapOptions, t *repomap.Tree, focus []string) (string, error) {
 		view = "all"
 	}
 	memo := render.LoadTokenMemo(t.TokenMemo)
+	top := o.Top
+	if top == 0 { // --top 0 lists every file (render's 0 is its default)
+		top = max(len(ranked.Files), 1)
+	}
 	out, err := render.Render(ranked, render.Options{View: view, Tokens: o.Tokens, Pressure: o.Pressure,
-		Tokenizer: o.Tokenizer, Top: o.Top, Explain: o.Explain, Focus: focus, TokenMemo: memo})
+		Tokenizer: o.Tokenizer, Top: top, Explain: o.Explain, Focus: focus, TokenMemo: memo})
 	if err != nil {
 		return "", classify(err)
 	}
