@@ -2111,3 +2111,54 @@ class DemoCharm(ops.CharmBase):
 	expect(t, "gpu", reads(cl, KindConfig, "gpu"), "src/charm.py:27/config-read/get src/charm.py:29/config-read/get src/charm.py:31/config-read/get")
 	expect(t, "findings", findings(cl), "")
 }
+
+func TestManyInstancesOfOneClass(t *testing.T) {
+	// A module of option objects (k8s-operator's literals.py builds 28 StrOptions) is read
+	// through one method: every object counts, not only the first few.
+	c := charm("demo", ".", "config:opt-0", "config:opt-1", "config:opt-2", "config:opt-3", "config:opt-4", "config:opt-5", "config:opt-6", "config:opt-7", "config:opt-8", "config:opt-9", "config:opt-10", "config:opt-11", "config:opt-12", "config:opt-13", "config:opt-14", "config:opt-15", "config:opt-16", "config:opt-17", "config:opt-18", "config:opt-19", "config:opt-20", "config:opt-21", "config:opt-22", "config:opt-23")
+	cl := link1(t, c, files{
+		"src/option.py": `
+class StrOption:
+    def __init__(self, name):
+        self.name = name
+
+    def get(self, charm):
+        return charm.config[self.name]
+`,
+		"src/literals.py": `
+from option import StrOption
+
+OPT_0 = StrOption("opt-0")
+OPT_1 = StrOption("opt-1")
+OPT_2 = StrOption("opt-2")
+OPT_3 = StrOption("opt-3")
+OPT_4 = StrOption("opt-4")
+OPT_5 = StrOption("opt-5")
+OPT_6 = StrOption("opt-6")
+OPT_7 = StrOption("opt-7")
+OPT_8 = StrOption("opt-8")
+OPT_9 = StrOption("opt-9")
+OPT_10 = StrOption("opt-10")
+OPT_11 = StrOption("opt-11")
+OPT_12 = StrOption("opt-12")
+OPT_13 = StrOption("opt-13")
+OPT_14 = StrOption("opt-14")
+OPT_15 = StrOption("opt-15")
+OPT_16 = StrOption("opt-16")
+OPT_17 = StrOption("opt-17")
+OPT_18 = StrOption("opt-18")
+OPT_19 = StrOption("opt-19")
+OPT_20 = StrOption("opt-20")
+OPT_21 = StrOption("opt-21")
+OPT_22 = StrOption("opt-22")
+OPT_23 = StrOption("opt-23")
+`,
+	})
+	for i := range 24 {
+		name := fmt.Sprintf("opt-%d", i)
+		if reads(cl, KindConfig, name) != "src/option.py:6/config-read/index" {
+			t.Errorf("%s: reads %q", name, reads(cl, KindConfig, name))
+		}
+	}
+	expect(t, "findings", findings(cl), "")
+}
