@@ -1643,6 +1643,15 @@ func TestTruncateImage(t *testing.T) {
 			t.Errorf("truncateImage(%q) = %q, want %q", in, got, want)
 		}
 	}
+	// so does a config option whose default is an image; another long string keeps its start
+	img := charmyaml.ConfigOption{Name: "tensorboard-image", Type: "string", HasDefault: true, Default: "docker.io/charmedkubeflow/tensorflow:2.15.0-1a2b3c4"}
+	if got := configSig(img); got != `[config] tensorboard-image (string, default "…/tensorflow:2.15.0-1a2b3c4")` {
+		t.Errorf("image option: %s", got)
+	}
+	text := charmyaml.ConfigOption{Name: "motd", Type: "string", HasDefault: true, Default: "Welcome to the charmed server, please behave yourselves"}
+	if got := configSig(text); !strings.HasPrefix(got, `[config] motd (string, default "Welcome to`) {
+		t.Errorf("string option: %s", got)
+	}
 }
 
 func TestInterfaceNamed(t *testing.T) {

@@ -204,9 +204,12 @@ func configSig(o charmyaml.ConfigOption) string {
 	}
 	if o.HasDefault {
 		v := oneLine(o.Default)
-		if o.Type == "string" || o.Type == "secret" {
+		switch {
+		case imageDefault(o): // the tag at its end is what an upgrade edits
+			v = strconv.Quote(truncateImage(v))
+		case o.Type == "string" || o.Type == "secret":
 			v = strconv.Quote(truncate(v))
-		} else {
+		default:
 			v = truncate(v)
 		}
 		parts = append(parts, "default "+v)
