@@ -470,7 +470,11 @@ func findingDiagnostic(f linker.Finding) Diagnostic {
 	default:
 		d.Message = fmt.Sprintf("%s: %q", f.Kind, f.Subject)
 	}
-	if f.Conditional && d.Severity == SeverityError {
+	switch {
+	case f.NotBuilt && d.Severity == SeverityError:
+		d.Severity = SeverityWarning
+		d.Message += " (in a class the charm's code never builds)"
+	case f.Conditional && d.Severity == SeverityError:
 		d.Severity = SeverityWarning
 		d.Message += " (in code that runs only under a condition)"
 	}

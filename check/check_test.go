@@ -665,3 +665,19 @@ common/broker.py:9: info: Raft is built here only under a condition: its handler
 		}
 	}
 }
+
+func TestFindingInClassNeverBuiltIsAWarning(t *testing.T) {
+	// An undeclared name in a class the charm never builds is not a build-breaking error.
+	f := linker.Finding{Kind: linker.FindUndeclaredConfig, Subject: "domain-name", NotBuilt: true,
+		Site: linker.Site{File: "src/certs.py", Line: 9, Symbol: "Certs.domain"}}
+	links := linker.Result{Charms: []linker.CharmLinks{{Dir: ".", Findings: []linker.Finding{f}}}}
+	d := Run(nil, links, Options{}).Diagnostics
+	if len(d) != 1 || d[0].Severity != SeverityWarning || !strings.HasSuffix(d[0].Message, "(in a class the charm's code never builds)") {
+		t.Errorf("got %+v", d)
+	}
+	f.NotBuilt = false
+	links.Charms[0].Findings[0] = f
+	if d := Run(nil, links, Options{}).Diagnostics; len(d) != 1 || d[0].Severity != SeverityError {
+		t.Errorf("built: got %+v", d)
+	}
+}

@@ -2162,3 +2162,42 @@ OPT_23 = StrOption("opt-23")
 	}
 	expect(t, "findings", findings(cl), "")
 }
+
+func TestFindingsInClassesNotBuilt(t *testing.T) {
+	// A class no code of the charm builds (dead code, or built from outside the tree) and one
+	// built only under a condition: their missing names are findings, marked so that check
+	// does not fail a build on them.
+	c := charm("demo", ".", "config:port")
+	res := Link(Input{Charms: []charmyaml.Charm{c}, Files: files{"src/charm.py": `
+import ops
+
+class Unused:
+    def __init__(self, charm):
+        self.charm = charm
+
+    def domain(self):
+        return self.charm.config["domain-name"]
+
+class Sometimes:
+    def __init__(self, charm):
+        self.charm = charm
+
+    def port(self):
+        return self.charm.config["prot"]
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        if self.config.get("port"):
+            self.sometimes = Sometimes(self)
+        x = self.config["hots"]
+`}.parse()})
+	var got []string
+	for _, f := range res.Charms[0].Findings {
+		got = append(got, fmt.Sprintf("%s:%d %s not-built=%v conditional=%v", f.Symbol, f.Line, f.Subject, f.NotBuilt, f.Conditional))
+	}
+	want := "Unused.domain:8 domain-name not-built=true conditional=false|Sometimes.port:15 prot not-built=false conditional=true|DemoCharm.__init__:22 hots not-built=false conditional=false"
+	if g := strings.Join(got, "|"); g != want {
+		t.Errorf("findings:\n got  %s\n want %s", g, want)
+	}
+}

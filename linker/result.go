@@ -3,6 +3,7 @@ package linker
 import (
 	"cmp"
 	"slices"
+	"strings"
 )
 
 // result assembles the charm's links: declared interfaces in YAML order within their kind,
@@ -54,8 +55,34 @@ func (l *charmLinker) result() CharmLinks {
 		it.Reads = sortSites(it.Reads)
 		out.Interfaces = append(out.Interfaces, it)
 	}
+	l.markUnbuilt()
 	out.Findings = sortFindings(l.findings)
 	return out
+}
+
+// markUnbuilt marks the findings in methods of classes the charm's code never builds
+// (NotBuilt), and makes those in classes it builds only under conditions Conditional: a
+// missing name there breaks nothing until that code runs.
+func (l *charmLinker) markUnbuilt() {
+	files := map[string]*fileInfo{}
+	for _, fi := range l.scope {
+		files[fi.Path] = fi
+	}
+	for k := range l.findings {
+		f := &l.findings[k]
+		name, _, method := strings.Cut(f.Symbol, ".")
+		fi := files[f.File]
+		if !method || fi == nil || fi.classes[name] == nil || l.isCharm(fi.classes[name]) {
+			continue
+		}
+		insts := l.instancesOf(fi.classes[name])
+		switch {
+		case len(insts) == 0:
+			f.NotBuilt = true
+		case !slices.ContainsFunc(insts, func(in *instance) bool { return in.cond == nil }):
+			f.Conditional = true
+		}
+	}
 }
 
 func sortHandlers(hs []Handler) []Handler {
