@@ -164,6 +164,8 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 		built := map[construction][]string{}      // what its object's handlers handle
 		builtCls := map[construction]string{}     // the class built there
 		builtFiles := map[construction][]string{} // the files of its handlers
+		// the same for the handlers registered after an early return (at: the return)
+		after, afterFiles, afterN := map[construction][]string{}, map[construction][]string{}, map[construction]int{}
 		// a charm whose code observes nothing reconciles in __init__ on every hook (and action)
 		observesNothing := !slices.ContainsFunc(cl.Interfaces, func(in linker.Interface) bool {
 			return slices.ContainsFunc(in.Handlers, func(h linker.Handler) bool { return !h.Vendored })
@@ -183,7 +185,36 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 						builtFiles[at] = append(builtFiles[at], h.File)
 					}
 				}
+				if h.AfterReturn > 0 && h.BuiltFile == "" && h.Conditional && !h.Vendored { // after a fast exit
+					at := construction{h.ObserveFile, h.AfterReturn}
+					afterN[at]++
+					if w := fmt.Sprintf("%s %q", in.Kind, in.Name); !slices.Contains(after[at], w) {
+						after[at] = append(after[at], w)
+					}
+					if !slices.Contains(afterFiles[at], h.File) {
+						afterFiles[at] = append(afterFiles[at], h.File)
+					}
+				}
 			}
+		}
+		for at, what := range after { // the report is sorted below
+			more := ""
+			if len(what) > 4 {
+				what, more = what[:4], fmt.Sprintf(" and %d more", len(what)-4)
+			}
+			handlers := "a handler"
+			if afterN[at] > 1 {
+				handlers = fmt.Sprintf("%d handlers", afterN[at])
+			}
+			d := Diagnostic{Rule: RuleHandlerConditional, Severity: SeverityInfo, File: at.file, Line: at.line,
+				Subject: at.file + ":" + strconv.Itoa(at.line),
+				Message: fmt.Sprintf("returns here under a condition before registering %s (of %s%s): they are registered only when it does not",
+					handlers, strings.Join(what, ", "), more)}
+			if charmDirOf(at.file, dirs) != cl.Dir {
+				sharedBuilt[d.Subject] = append(sharedBuilt[d.Subject], charmDiagnostic{cl.Name, d, afterFiles[at]})
+				continue
+			}
+			add(d)
 		}
 		for at, what := range built { // the report is sorted below
 			more := ""
@@ -294,9 +325,10 @@ func splitWarning(w string) (file string, line int, msg string) {
 // the charm's unresolved sites that could name an interface of this kind.
 func checkInterface(decl *charmyaml.Charm, in linker.Interface, dynamic int, observesNothing bool, add func(Diagnostic)) {
 	for _, h := range in.Handlers {
-		// a handler conditional only because its object is built under a condition is
-		// reported once, at the construction (Run)
-		if h.Conditional && !h.Vendored && h.BuiltFile == "" {
+		// a handler conditional only because its object is built under a condition, or because
+		// its observe call follows an early return, is reported once, at the construction or
+		// the return (Run)
+		if h.Conditional && !h.Vendored && h.BuiltFile == "" && h.AfterReturn == 0 {
 			file, line := cmp.Or(h.ObserveFile, h.File), h.Line
 			if h.ObserveFile != "" {
 				line = h.ObserveLine

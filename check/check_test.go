@@ -1,6 +1,7 @@
 package check
 
 import (
+	"fmt"
 	"path"
 	"slices"
 	"strconv"
@@ -679,5 +680,30 @@ func TestFindingInClassNeverBuiltIsAWarning(t *testing.T) {
 	links.Charms[0].Findings[0] = f
 	if d := Run(nil, links, Options{}).Diagnostics; len(d) != 1 || d[0].Severity != SeverityError {
 		t.Errorf("built: got %+v", d)
+	}
+}
+
+func TestHandlersAfterAnEarlyReturnReportedOnce(t *testing.T) {
+	// Handlers registered after a fast exit are one info, at the return; a handler under its
+	// own condition is still reported on its own.
+	h := func(event, symbol string, line, after int) linker.Handler {
+		return linker.Handler{Event: event, Symbol: symbol, File: "src/charm.py", Line: 40, Via: linker.ViaObserve,
+			ObserveFile: "src/charm.py", ObserveLine: line, Conditional: true, AfterReturn: after}
+	}
+	links := linker.Result{Charms: []linker.CharmLinks{{Name: "demo", Dir: ".", Interfaces: []linker.Interface{
+		{Kind: linker.KindRelation, Name: "db", Handlers: []linker.Handler{h("db_relation_changed", "DemoCharm._on_db", 9, 8)}},
+		{Kind: linker.KindRelation, Name: "peers", Handlers: []linker.Handler{h("peers_relation_changed", "DemoCharm._on_db", 11, 0)}},
+		{Kind: linker.KindLifecycle, Name: "start", Handlers: []linker.Handler{h("start", "DemoCharm._on_start", 10, 8)}},
+	}}}}
+	var got []string
+	for _, d := range Run(nil, links, Options{}).Diagnostics {
+		if d.Rule == RuleHandlerConditional {
+			got = append(got, fmt.Sprintf("%d %s", d.Line, d.Message))
+		}
+	}
+	want := []string{`8 returns here under a condition before registering 2 handlers (of relation "db", lifecycle "start"): they are registered only when it does not`,
+		`11 DemoCharm._on_db handles relation "peers" (peers_relation_changed) only under a condition`}
+	if !slices.Equal(got, want) {
+		t.Errorf("got  %q\nwant %q", got, want)
 	}
 }

@@ -428,6 +428,14 @@ func (l *charmLinker) find(kind, subject string, s Site) {
 	l.findings = append(l.findings, Finding{Kind: kind, Subject: subject, Site: s})
 }
 
+// afterReturn is line when a conditional handler is so only because of that early return.
+func afterReturn(cond bool, line int) int {
+	if cond {
+		return line
+	}
+	return 0
+}
+
 // undeclaredKind maps an interface kind to its undeclared-name finding.
 var undeclaredKind = map[string]string{
 	KindRelation: FindUndeclaredRelation, KindAction: FindUndeclaredAction, KindConfig: FindUndeclaredConfig,
@@ -476,6 +484,7 @@ func (l *charmLinker) observe(fi *fileInfo, o *pyextract.Observe, c *ctx) {
 		it.Handlers = append(it.Handlers, Handler{
 			Event: event, Symbol: h.Name, File: h.file.Path, Line: h.Line, Via: via,
 			ObserveFile: fi.Path, ObserveLine: o.Line, Conditional: cond, BuiltFile: builtFile, BuiltLine: builtLine, BuiltClass: builtClass, Loose: loose, Vendored: fi.vendored,
+			AfterReturn: afterReturn(cond && built == nil, o.AfterReturn),
 		})
 	}
 	oc := *c

@@ -2201,3 +2201,35 @@ class DemoCharm(ops.CharmBase):
 		t.Errorf("findings:\n got  %s\n want %s", g, want)
 	}
 }
+
+func TestHandlersAfterAnEarlyReturn(t *testing.T) {
+	// Observe calls after a fast exit (`if not self.unit.is_leader(): return`) are conditional
+	// because of that return, and say which; one under its own if is not attributed to it.
+	c := charm("demo", ".", "relation:db", "relation:peers")
+	cl := link1(t, c, files{"src/charm.py": `
+import ops
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.framework.observe(self.on.install, self._on_install)
+        if not self.unit.is_leader():
+            return
+        self.framework.observe(self.on.db_relation_changed, self._on_db)
+        if self.config.get("peers"):
+            self.framework.observe(self.on.peers_relation_changed, self._on_db)
+
+    def _on_install(self, event): ...
+    def _on_db(self, event): ...
+`})
+	var got []string
+	for _, it := range cl.Interfaces {
+		for _, h := range it.Handlers {
+			got = append(got, fmt.Sprintf("%s:%d cond=%v after=%d", h.Event, h.ObserveLine, h.Conditional, h.AfterReturn))
+		}
+	}
+	want := "db_relation_changed:9 cond=true after=8|peers_relation_changed:11 cond=true after=0|install:6 cond=false after=0"
+	if g := strings.Join(got, "|"); g != want {
+		t.Errorf("handlers:\n got  %s\n want %s", g, want)
+	}
+}

@@ -90,7 +90,7 @@ func sortHandlers(hs []Handler) []Handler {
 		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Event, b.Event),
 			cmp.Compare(a.Symbol, b.Symbol), cmp.Compare(a.Via, b.Via),
 			cmp.Compare(a.ObserveFile, b.ObserveFile), cmp.Compare(a.ObserveLine, b.ObserveLine),
-			compareBool(a.Conditional, b.Conditional))
+			compareBool(a.Conditional, b.Conditional), cmp.Compare(a.AfterReturn, b.AfterReturn))
 	})
 	hs = slices.Compact(hs)
 	// A handler also observed without a condition for the same event runs whenever the event

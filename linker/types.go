@@ -182,6 +182,10 @@ type Handler struct {
 	ObserveFile string `json:"observe_file,omitempty"`
 	ObserveLine int    `json:"observe_line,omitempty"`
 	Conditional bool   `json:"conditional,omitempty"`
+	// AfterReturn is, for a handler Conditional only because its observe call follows a
+	// return under a condition in the same function (a fast exit early in __init__), the line
+	// of that return in ObserveFile; 0 otherwise.
+	AfterReturn int `json:"after_return,omitempty"`
 	// BuiltFile and BuiltLine are where the charm's own code builds, under a condition, the
 	// helper or library object whose code observes the event (that is why the handler is
 	// Conditional); BuiltClass is the class it builds there. BuiltFile is "" otherwise.

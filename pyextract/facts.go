@@ -80,7 +80,8 @@ type funcState struct {
 	name string
 	// returned is set once a return under a condition has been seen: the facts after it
 	// may not run ("fast exit" guards in helper constructors).
-	returned bool
+	returned   bool
+	returnLine int // the line of the first such return
 	observe  map[string]bool // local aliases of a framework observe method
 	keyed    map[string]bool // local names bound to a chain keyedName accepts
 }
@@ -345,6 +346,9 @@ func (w *factWalker) scope(f factFrame, i int32) Scope {
 	s := Scope{Class: f.class, Line: int(w.t.nodes[i].row) + 1, Conditional: f.cond || f.loop}
 	if f.fn != nil {
 		s.Func = f.fn.name
+		if f.fn.returned && !s.Conditional {
+			s.AfterReturn = f.fn.returnLine
+		}
 		s.Conditional = s.Conditional || f.fn.returned
 		s.InLoop = f.loop && !f.outer && !f.fn.returned
 	}
@@ -399,8 +403,8 @@ func (w *factWalker) visit(f factFrame) {
 	}
 	switch t.factKind(i) {
 	case fkReturn:
-		if f.fn != nil && (f.cond || f.loop) {
-			f.fn.returned = true
+		if f.fn != nil && (f.cond || f.loop) && !f.fn.returned {
+			f.fn.returned, f.fn.returnLine = true, int(t.nodes[i].row)+1
 		}
 	case fkRaise:
 		for c := range t.children(i) {

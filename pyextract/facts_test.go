@@ -152,6 +152,10 @@ class H(Object):
 		if c.Conditional != want[name] {
 			t.Errorf("call %s conditional = %v, want %v", name, c.Conditional, want[name])
 		}
+		// g is conditional only because of the early return on line 18
+		if after := map[string]int{"g": 18}[name]; c.AfterReturn != after {
+			t.Errorf("call %s after return %d, want %d", name, c.AfterReturn, after)
+		}
 	}
 }
 

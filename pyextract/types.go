@@ -111,6 +111,10 @@ type Scope struct {
 	// a condition (an early exit). The body of a for loop over a literal list/tuple/set and a
 	// finally block are not conditional.
 	Conditional bool `json:"conditional,omitempty"`
+	// AfterReturn is, for a fact conditional only because it follows a return under a
+	// condition in its function (`if not self.unit.is_leader(): return` early in __init__),
+	// the line of that return; 0 otherwise.
+	AfterReturn int `json:"after_return,omitempty"`
 	// InLoop is true when the fact sits in the body of a for loop over something other than
 	// a literal (`for event in EVENTS:`) that is itself unconditional: such a loop runs
 	// whenever what it runs over is not empty, which the linker can sometimes tell, and a
