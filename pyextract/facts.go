@@ -81,9 +81,9 @@ type funcState struct {
 	// returned is set once a return under a condition has been seen: the facts after it
 	// may not run ("fast exit" guards in helper constructors).
 	returned   bool
-	returnLine int // the line of the first such return
-	observe  map[string]bool // local aliases of a framework observe method
-	keyed    map[string]bool // local names bound to a chain keyedName accepts
+	returnLine int             // the line of the first such return
+	observe    map[string]bool // local aliases of a framework observe method
+	keyed      map[string]bool // local names bound to a chain keyedName accepts
 }
 
 // flow is how a node runs within its function. cond: under a condition; loop: in the body
