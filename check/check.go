@@ -173,7 +173,7 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 		for _, in := range cl.Interfaces {
 			checkInterface(byDir[cl.Dir], in, dynamic[cl.Dir][in.Kind], observesNothing, add)
 			for _, h := range in.Handlers {
-				if h.BuiltFile != "" { // the charm's own code builds it (a library's object too)
+				if h.BuiltFile != "" && h.BuiltAfterReturn == 0 { // the charm's own code builds it (a library's object too)
 					at := construction{h.BuiltFile, h.BuiltLine}
 					if builtCls[at] == "" {
 						builtCls[at] = h.BuiltClass
@@ -185,8 +185,12 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 						builtFiles[at] = append(builtFiles[at], h.File)
 					}
 				}
-				if h.AfterReturn > 0 && h.BuiltFile == "" && h.Conditional && !h.Vendored { // after a fast exit
-					at := construction{h.ObserveFile, h.AfterReturn}
+				// after a fast exit: registered there, or by an object built there
+				if at := (construction{h.ObserveFile, h.AfterReturn}); h.AfterReturn > 0 && h.BuiltFile == "" && h.Conditional && !h.Vendored ||
+					h.BuiltFile != "" && h.BuiltAfterReturn > 0 {
+					if h.BuiltFile != "" {
+						at = construction{h.BuiltFile, h.BuiltAfterReturn}
+					}
 					afterN[at]++
 					if w := fmt.Sprintf("%s %q", in.Kind, in.Name); !slices.Contains(after[at], w) {
 						after[at] = append(after[at], w)

@@ -40,6 +40,7 @@ type site struct {
 	line   int
 	cond   bool
 	loop   bool // in the body of a loop over something not literal (Scope.InLoop)
+	after  int  // Scope.AfterReturn
 	value  *pyextract.Value
 	target *classInfo
 }
@@ -241,7 +242,8 @@ func (l *charmLinker) collectSites() {
 			if v.Kind != pyextract.ValCall || len(v.Chain) == 0 {
 				return
 			}
-			s := &site{file: fi, cls: fi.classes[sc.Class], fn: sc.Func, line: sc.Line, cond: sc.Conditional, loop: sc.InLoop, value: v}
+			s := &site{file: fi, cls: fi.classes[sc.Class], fn: sc.Func, line: sc.Line, cond: sc.Conditional, loop: sc.InLoop,
+				after: sc.AfterReturn, value: v}
 			l.calls[lastName(v.Chain)] = append(l.calls[lastName(v.Chain)], s)
 			if !isUpper(lastName(v.Chain)) || builtinCall(v.Chain) {
 				return
@@ -465,9 +467,9 @@ func (l *charmLinker) observe(fi *fileInfo, o *pyextract.Observe, c *ctx) {
 	// where the object observing was built under a condition (nil: it was not)
 	built := c.builtUnderCondition()
 	var builtFile, builtClass string
-	var builtLine int
+	var builtLine, builtAfter int
 	if built != nil {
-		builtFile, builtLine = built.file.Path, built.line
+		builtFile, builtLine, builtAfter = built.file.Path, built.line, built.after
 		if built.target != nil {
 			builtClass = built.target.name
 		}
@@ -484,7 +486,7 @@ func (l *charmLinker) observe(fi *fileInfo, o *pyextract.Observe, c *ctx) {
 		it.Handlers = append(it.Handlers, Handler{
 			Event: event, Symbol: h.Name, File: h.file.Path, Line: h.Line, Via: via,
 			ObserveFile: fi.Path, ObserveLine: o.Line, Conditional: cond, BuiltFile: builtFile, BuiltLine: builtLine, BuiltClass: builtClass, Loose: loose, Vendored: fi.vendored,
-			AfterReturn: afterReturn(cond && built == nil, o.AfterReturn),
+			AfterReturn: afterReturn(cond && built == nil, o.AfterReturn), BuiltAfterReturn: builtAfter,
 		})
 	}
 	oc := *c

@@ -192,6 +192,9 @@ type Handler struct {
 	BuiltFile  string `json:"built_file,omitempty"`
 	BuiltLine  int    `json:"built_line,omitempty"`
 	BuiltClass string `json:"built_class,omitempty"`
+	// BuiltAfterReturn is, when the construction is conditional only because it follows a
+	// return under a condition in its function, that return's line in BuiltFile.
+	BuiltAfterReturn int `json:"built_after_return,omitempty"`
 	// Loose is true when the event came from a collection a loop runs over (for name in
 	// self.model.relations: observe(self.on[name].relation_departed, …)): a catch-all that
 	// handles this interface among others.
