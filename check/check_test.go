@@ -694,6 +694,10 @@ func TestHandlersAfterAnEarlyReturnReportedOnce(t *testing.T) {
 		{Kind: linker.KindRelation, Name: "db", Handlers: []linker.Handler{h("db_relation_changed", "DemoCharm._on_db", 9, 8)}},
 		{Kind: linker.KindRelation, Name: "peers", Handlers: []linker.Handler{h("peers_relation_changed", "DemoCharm._on_db", 11, 0)}},
 		{Kind: linker.KindLifecycle, Name: "start", Handlers: []linker.Handler{h("start", "DemoCharm._on_start", 10, 8)}},
+		// a library object built after the return: its handler folds into the same info
+		{Kind: linker.KindRelation, Name: "logging", Handlers: []linker.Handler{{Event: "relation_joined", Symbol: "LogForwarder._on_joined",
+			File: "lib/charms/loki/v0/log.py", Line: 70, Via: linker.ViaLibInner, ObserveFile: "lib/charms/loki/v0/log.py", ObserveLine: 60,
+			Conditional: true, BuiltFile: "src/charm.py", BuiltLine: 12, BuiltClass: "LogForwarder", BuiltAfterReturn: 8, Vendored: true}}},
 	}}}}
 	var got []string
 	for _, d := range Run(nil, links, Options{}).Diagnostics {
@@ -701,7 +705,7 @@ func TestHandlersAfterAnEarlyReturnReportedOnce(t *testing.T) {
 			got = append(got, fmt.Sprintf("%d %s", d.Line, d.Message))
 		}
 	}
-	want := []string{`8 returns here under a condition before registering 2 handlers (of relation "db", lifecycle "start"): they are registered only when it does not`,
+	want := []string{`8 returns here under a condition before registering 3 handlers (of relation "db", lifecycle "start", relation "logging"): they are registered only when it does not`,
 		`11 DemoCharm._on_db handles relation "peers" (peers_relation_changed) only under a condition`}
 	if !slices.Equal(got, want) {
 		t.Errorf("got  %q\nwant %q", got, want)
