@@ -414,8 +414,8 @@ func TestClassifyUnreadable(t *testing.T) {
 	}
 }
 
-// TestTopZeroListsEveryFile: `--top 0` lists every ranked file (the help says so), not the
-// default ten.
+// TestTopZeroListsEveryFile: `--top 0` sets no limit on the compact view (the help says so),
+// rather than falling back to the default ten.
 func TestTopZeroListsEveryFile(t *testing.T) {
 	lines := func(top int) int {
 		var out, errb bytes.Buffer

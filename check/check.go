@@ -509,7 +509,7 @@ func findingDiagnostic(f linker.Finding) Diagnostic {
 	switch {
 	case f.NotBuilt && d.Severity == SeverityError:
 		d.Severity = SeverityWarning
-		d.Message += " (in a class the charm's code never builds)"
+		d.Message += " (in a class no code of the tree uses)"
 	case f.Conditional && d.Severity == SeverityError:
 		d.Severity = SeverityWarning
 		d.Message += " (in code that runs only under a condition)"

@@ -673,7 +673,7 @@ func TestFindingInClassNeverBuiltIsAWarning(t *testing.T) {
 		Site: linker.Site{File: "src/certs.py", Line: 9, Symbol: "Certs.domain"}}
 	links := linker.Result{Charms: []linker.CharmLinks{{Dir: ".", Findings: []linker.Finding{f}}}}
 	d := Run(nil, links, Options{}).Diagnostics
-	if len(d) != 1 || d[0].Severity != SeverityWarning || !strings.HasSuffix(d[0].Message, "(in a class the charm's code never builds)") {
+	if len(d) != 1 || d[0].Severity != SeverityWarning || !strings.HasSuffix(d[0].Message, "(in a class no code of the tree uses)") {
 		t.Errorf("got %+v", d)
 	}
 	f.NotBuilt = false

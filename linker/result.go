@@ -60,14 +60,16 @@ func (l *charmLinker) result() CharmLinks {
 	return out
 }
 
-// markUnbuilt marks the findings in methods of classes the charm's code never builds
-// (NotBuilt), and makes those in classes it builds only under conditions Conditional: a
-// missing name there breaks nothing until that code runs.
+// markUnbuilt marks the findings in methods of classes no code of the tree names (NotBuilt):
+// neither the class nor a subclass is referenced anywhere outside its own definition, so
+// no code builds it, calls its static or class methods, or hands it to a validator. Dead
+// code, or code run from outside the tree; a missing name there breaks no hook.
 func (l *charmLinker) markUnbuilt() {
 	files := map[string]*fileInfo{}
 	for _, fi := range l.scope {
 		files[fi.Path] = fi
 	}
+	memo := map[*classInfo]bool{}
 	for k := range l.findings {
 		f := &l.findings[k]
 		name, _, method := strings.Cut(f.Symbol, ".")
@@ -75,14 +77,35 @@ func (l *charmLinker) markUnbuilt() {
 		if !method || fi == nil || fi.classes[name] == nil || l.isCharm(fi.classes[name]) {
 			continue
 		}
-		insts := l.instancesOf(fi.classes[name])
-		switch {
-		case len(insts) == 0:
-			f.NotBuilt = true
-		case !slices.ContainsFunc(insts, func(in *instance) bool { return in.cond == nil }):
-			f.Conditional = true
+		cls := fi.classes[name]
+		named, ok := memo[cls]
+		if !ok {
+			named = l.named(cls)
+			memo[cls] = named
+		}
+		f.NotBuilt = !named
+	}
+}
+
+// named reports whether any file of the scope refers to cls's name or to one of its
+// subclasses' (a file's Refs do not hold the names it defines).
+func (l *charmLinker) named(cls *classInfo) bool {
+	names := map[string]bool{cls.name: true}
+	for _, fi := range l.scope {
+		for _, k := range fi.classes {
+			if k != cls && slices.Contains(l.mro(k), cls) {
+				names[k.name] = true
+			}
 		}
 	}
+	for _, fi := range l.scope {
+		for _, r := range fi.Refs {
+			if names[r.Name] && r.Count > 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func sortHandlers(hs []Handler) []Handler {

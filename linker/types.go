@@ -240,7 +240,7 @@ type Finding struct {
 	Kind    string `json:"kind"`    // a Find constant
 	Subject string `json:"subject"` // the name involved (endpoint, action, option, handler)
 	Site
-	// NotBuilt marks a finding in a method of a class the charm's code never builds (nor a
+	// NotBuilt marks a finding in a method of a class no code of the tree names (nor a
 	// subclass of it): dead code, or code something outside the tree runs.
 	NotBuilt bool `json:"not_built,omitempty"`
 }

@@ -1407,7 +1407,8 @@ func TestWorkloadUpgrade(t *testing.T) {
 		}
 	}
 	for def, want := range map[string]bool{"charmedkubeflow/training-operator:1.8.0-a40b4cf": true, "ghcr.io/org/app@sha256:0a1b": true,
-		"registry.example.com:5000/team/app:v2": true, "info:debug": false, "a/b": false, "http://example.com/x:1": false} {
+		"registry.example.com:5000/team/app:v2": true, "info:debug": false, "a/b": false, "http://example.com/x:1": false,
+		"ghcr.io/org/app:1.0@sha256:0a1b": true, "nginx:1.25": false, "a/b:c:d": false} {
 		if got := imageDefault(charmyaml.ConfigOption{Default: def}); got != want {
 			t.Errorf("imageDefault(%q) = %v", def, got)
 		}
@@ -1647,6 +1648,11 @@ func TestTruncateImage(t *testing.T) {
 	img := charmyaml.ConfigOption{Name: "tensorboard-image", Type: "string", HasDefault: true, Default: "docker.io/charmedkubeflow/tensorflow:2.15.0-1a2b3c4"}
 	if got := configSig(img); got != `[config] tensorboard-image (string, default "…/tensorflow:2.15.0-1a2b3c4")` {
 		t.Errorf("image option: %s", got)
+	}
+	digest := charmyaml.ConfigOption{Name: "db-image", Type: "string", HasDefault: true,
+		Default: "docker.io/library/postgres@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"}
+	if got := configSig(digest); got != `[config] db-image (string, default "docker.io/library/postgres@sha256:…")` {
+		t.Errorf("digest option: %s", got)
 	}
 	text := charmyaml.ConfigOption{Name: "motd", Type: "string", HasDefault: true, Default: "Welcome to the charmed server, please behave yourselves"}
 	if got := configSig(text); !strings.HasPrefix(got, `[config] motd (string, default "Welcome to`) {

@@ -110,9 +110,11 @@ func configImages(ch charmyaml.Charm) []charmyaml.ConfigOption {
 	return out
 }
 
-// imageRef matches a container image reference with a tag or digest:
-// "charmedkubeflow/training-operator:1.8.0-a40b4cf", "ghcr.io/org/app@sha256:…".
-var imageRef = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*(?::\d+)?(?:/[a-z0-9][a-z0-9._-]*)+(?::[\w][\w.-]*|@sha256:[0-9a-f]+)$`)
+// imageRef matches a container image reference with a tag, a digest or both, under a
+// namespace (an official image's bare "nginx:1.25" is left out: "x:y" is too common a value):
+// "charmedkubeflow/training-operator:1.8.0-a40b4cf", "ghcr.io/org/app@sha256:…",
+// "ghcr.io/org/app:1.0@sha256:…".
+var imageRef = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*(?::\d+)?(?:/[a-z0-9][a-z0-9._-]*)+(?::[\w][\w.-]*|@sha256:[0-9a-f]+|:[\w][\w.-]*@sha256:[0-9a-f]+)$`)
 
 // imageDefault reports a config option whose default is an image reference: kubeflow's
 // charms pin their workload's image there ("training-operator-image", default

@@ -206,7 +206,7 @@ func configSig(o charmyaml.ConfigOption) string {
 		v := oneLine(o.Default)
 		switch {
 		case imageDefault(o): // the tag at its end is what an upgrade edits
-			v = strconv.Quote(truncateImage(v))
+			v = strconv.Quote(shortImage(strings.Trim(v, `"'`)))
 		case o.Type == "string" || o.Type == "secret":
 			v = strconv.Quote(truncate(v))
 		default:
@@ -270,13 +270,19 @@ func resourceSig(r charmyaml.Resource) string {
 	if r.Type != "" {
 		parts = append(parts, r.Type)
 	}
-	if src := r.UpstreamSource; src != "" { // the image pinned; a digest's hex says nothing to a reader
-		if at := strings.Index(src, "@sha256:"); at >= 0 {
-			src = src[:at+len("@sha256:")] + "…"
-		}
-		parts = append(parts, truncateImage(src))
+	if src := r.UpstreamSource; src != "" {
+		parts = append(parts, shortImage(src))
 	}
 	return "[resource] " + r.Name + parens(parts)
+}
+
+// shortImage is an image reference as a signature shows it: a digest's hex cut (it says
+// nothing to a reader), then shortened from the left (truncateImage).
+func shortImage(src string) string {
+	if at := strings.Index(src, "@sha256:"); at >= 0 {
+		src = src[:at+len("@sha256:")] + "…"
+	}
+	return truncateImage(src)
 }
 
 // truncateImage shortens an image reference from the left, at a '/' where it can: the name

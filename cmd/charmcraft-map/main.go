@@ -185,7 +185,7 @@ func bindMapFlags(cmd *cobra.Command, o *app.MapOptions) {
 	f := cmd.Flags()
 	f.BoolVar(&o.Full, "full", false, "the view the agent receives: signatures file by file, within the budget")
 	f.BoolVar(&o.All, "all", false, "every file with every symbol, no budget")
-	f.IntVar(&o.Top, "top", 10, "files in the compact view; 0 lists them all")
+	f.IntVar(&o.Top, "top", 10, "files in the compact view (files with nothing to show are left out); 0 sets no limit")
 	f.IntVar(&o.Tokens, "tokens", app.DefaultTokens, "token budget, a hard maximum (0 prints nothing)")
 	f.StringVar(&o.Tokenizer, "tokenizer", "cl100k", "token counter: cl100k, o200k or chars4")
 	f.Float64Var(&o.Pressure, "pressure", 0, "share of the agent's context already used (0-1): halves the budget at 0.80, empties it at 0.95")
