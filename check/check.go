@@ -201,39 +201,28 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 				}
 			}
 		}
-		for at, what := range after { // the report is sorted below
-			more := ""
-			if len(what) > 4 {
-				what, more = what[:4], fmt.Sprintf(" and %d more", len(what)-4)
+		// one info per construction or early return, the report sorted below; in shared code,
+		// checked with each charm importing it, one per charm, merged after the loop
+		report := func(at construction, files []string, msg string) {
+			d := Diagnostic{Rule: RuleHandlerConditional, Severity: SeverityInfo, File: at.file, Line: at.line,
+				Subject: at.file + ":" + strconv.Itoa(at.line), Message: msg}
+			if charmDirOf(at.file, dirs) != cl.Dir {
+				sharedBuilt[d.Subject] = append(sharedBuilt[d.Subject], charmDiagnostic{cl.Name, d, files})
+				return
 			}
+			add(d)
+		}
+		for at, what := range after {
 			handlers := "a handler"
 			if afterN[at] > 1 {
 				handlers = fmt.Sprintf("%d handlers", afterN[at])
 			}
-			d := Diagnostic{Rule: RuleHandlerConditional, Severity: SeverityInfo, File: at.file, Line: at.line,
-				Subject: at.file + ":" + strconv.Itoa(at.line),
-				Message: fmt.Sprintf("returns here under a condition before registering %s (of %s%s): they are registered only when it does not",
-					handlers, strings.Join(what, ", "), more)}
-			if charmDirOf(at.file, dirs) != cl.Dir {
-				sharedBuilt[d.Subject] = append(sharedBuilt[d.Subject], charmDiagnostic{cl.Name, d, afterFiles[at]})
-				continue
-			}
-			add(d)
+			report(at, afterFiles[at], fmt.Sprintf("returns here under a condition before registering %s (of %s): they are registered only when it does not",
+				handlers, firstFew(what)))
 		}
-		for at, what := range built { // the report is sorted below
-			more := ""
-			if len(what) > 4 {
-				what, more = what[:4], fmt.Sprintf(" and %d more", len(what)-4)
-			}
-			d := Diagnostic{Rule: RuleHandlerConditional, Severity: SeverityInfo, File: at.file, Line: at.line,
-				Subject: at.file + ":" + strconv.Itoa(at.line),
-				Message: fmt.Sprintf("%s is built here only under a condition: its handlers of %s%s are registered only then",
-					cmp.Or(builtCls[at], "an object"), strings.Join(what, ", "), more)}
-			if charmDirOf(at.file, dirs) != cl.Dir { // shared code, checked with each charm importing it
-				sharedBuilt[at.file+":"+strconv.Itoa(at.line)] = append(sharedBuilt[at.file+":"+strconv.Itoa(at.line)], charmDiagnostic{cl.Name, d, builtFiles[at]})
-				continue
-			}
-			add(d)
+		for at, what := range built {
+			report(at, builtFiles[at], fmt.Sprintf("%s is built here only under a condition: its handlers of %s are registered only then",
+				cmp.Or(builtCls[at], "an object"), firstFew(what)))
 		}
 	}
 
@@ -322,6 +311,14 @@ func splitWarning(w string) (file string, line int, msg string) {
 		}
 	}
 	return loc, 0, rest
+}
+
+// firstFew joins the first four items, and says how many more there are.
+func firstFew(items []string) string {
+	if len(items) <= 4 {
+		return strings.Join(items, ", ")
+	}
+	return strings.Join(items[:4], ", ") + fmt.Sprintf(" and %d more", len(items)-4)
 }
 
 // checkInterface applies the rules that read one interface's links. decl is the charm's

@@ -65,15 +65,11 @@ func (l *charmLinker) result() CharmLinks {
 // no code builds it, calls its static or class methods, or hands it to a validator. Dead
 // code, or code run from outside the tree; a missing name there breaks no hook.
 func (l *charmLinker) markUnbuilt() {
-	files := map[string]*fileInfo{}
-	for _, fi := range l.scope {
-		files[fi.Path] = fi
-	}
 	memo := map[*classInfo]bool{}
 	for k := range l.findings {
 		f := &l.findings[k]
 		name, _, method := strings.Cut(f.Symbol, ".")
-		fi := files[f.File]
+		fi := l.ix.files[f.File]
 		if !method || fi == nil || fi.classes[name] == nil || l.isCharm(fi.classes[name]) {
 			continue
 		}

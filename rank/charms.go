@@ -31,14 +31,13 @@ func (r *ranker) namedCharms() map[string]string {
 		if Classify(path.Join(d, "charm.py"), r.in.Charms) == ClassTest {
 			continue
 		}
+		var ns []string // a charm with no name of two words still counts among the charms
 		for _, n := range []string{c.Name, path.Base(d)} {
-			if n = normName(n); strings.Contains(n, "_") && !slices.Contains(names[d], n) {
-				names[d] = append(names[d], n)
+			if n = normName(n); strings.Contains(n, "_") && !slices.Contains(ns, n) {
+				ns = append(ns, n)
 			}
 		}
-		if _, ok := names[d]; !ok {
-			names[d] = nil
-		}
+		names[d] = ns
 	}
 	if len(names) < 2 {
 		return nil
@@ -75,13 +74,8 @@ func (r *ranker) namedCharms() map[string]string {
 	return pick(r.ment)
 }
 
-// charmDir is c's directory as charmDirOf names it ("." at the root).
-func charmDir(c *charmyaml.Charm) string {
-	if d := cleanPath(c.Dir); d != "" {
-		return d
-	}
-	return "."
-}
+// charmDir is c's directory as charmDirOf names it ("." at the root: path.Clean of "").
+func charmDir(c *charmyaml.Charm) string { return cleanPath(c.Dir) }
 
 // relationWritten reports whether the task writes the charm name n as (part of) a relation's
 // name, when a charm of the tree declares that relation: a longer declared name that holds n

@@ -544,6 +544,9 @@ func (r *ranker) files(a adjacency, pr, lex []float64) []File {
 		mul(i, SigUntested, UntestedFactor)
 	}
 	for i := range r.nodes {
+		if len(r.named) == 0 {
+			break // most tasks name no charm of a monorepo: skip the directory lookups
+		}
 		if n := r.named[charmDirOf(r.nodes[i].path, r.in.Charms)]; n != "" && score[i] > 0 {
 			mul(i, SigNamedCharm, NamedCharmFactor)
 			out[i].Signals[len(out[i].Signals)-1].Note = n
