@@ -99,6 +99,9 @@ func Parse(f Files) Charm {
 		c.checkJuju(acts, nil, jujuActions(c.Name))
 	}
 
+	if cc != nil {
+		c.readBases(cc, ccEntries)
+	}
 	if e, ok := find(ccEntries, "parts"); ok {
 		c.readParts(cc, e.v)
 	}

@@ -54,6 +54,9 @@ type Charm struct {
 	// interface (the linker ignores them), listed so that a map can show where a charm pins
 	// its build tools.
 	Parts []Part `json:"parts,omitempty"`
+	// Bases are the systems charmcraft.yaml builds the charm to run on (`bases:` run-on
+	// entries, or `base:` and `platforms:`), in YAML order: build configuration, as Parts are.
+	Bases []Base `json:"bases,omitempty"`
 	// CharmLibs are charmcraft.yaml's `charm-libs:` entries, in YAML order: the charm
 	// libraries charmcraft fetches at build time and the versions they are pinned to, which a
 	// dependency bot updates there ("update dependency tls_certificates_interface.tls_certificates

@@ -100,3 +100,39 @@ func TestActionPropertiesAreParams(t *testing.T) {
 		t.Errorf("params %v", got)
 	}
 }
+
+func TestBases(t *testing.T) {
+	cc := func(body string) []Base {
+		t.Helper()
+		return Parse(Files{Dir: ".", Metadata: []byte("name: demo\n"), Charmcraft: []byte(body)}).Bases
+	}
+	pos := func(line int) Pos { return Pos{File: "charmcraft.yaml", Line: line} }
+	cases := []struct {
+		name, body string
+		want       []Base
+	}{
+		{"run-on entries merge by base", "type: charm\nbases:\n  - build-on:\n    - name: ubuntu\n      channel: \"22.04\"\n" +
+			"    run-on:\n    - name: ubuntu\n      channel: \"22.04\"\n      architectures: [amd64, arm64]\n" +
+			"    - name: ubuntu\n      channel: \"20.04\"\n      architectures: [all]\n" +
+			"  - build-on:\n    - name: ubuntu\n      channel: \"22.04\"\n    run-on:\n    - name: ubuntu\n      channel: \"22.04\"\n      architectures: [s390x, arm64]\n",
+			[]Base{{Name: "ubuntu@22.04", Archs: []string{"amd64", "arm64", "s390x"}, Pos: pos(7)}, {Name: "ubuntu@20.04", Archs: []string{"all"}, Pos: pos(10)}}},
+		{"short form and build-on alone", "bases:\n  - name: ubuntu\n    channel: \"24.04\"\n  - build-on:\n    - name: centos\n      channel: \"7\"\n",
+			[]Base{{Name: "ubuntu@24.04", Pos: pos(2)}, {Name: "centos@7", Pos: pos(5)}}},
+		{"base and platforms", "base: ubuntu@24.04\nbuild-base: ubuntu@24.04\nplatforms:\n  amd64:\n  arm64:\n",
+			[]Base{{Name: "ubuntu@24.04", Archs: []string{"amd64", "arm64"}, Pos: pos(1)}}},
+		{"platforms that name their base", "platforms:\n  ubuntu@22.04:amd64:\n  jammy-arm:\n    build-on: [ubuntu@22.04:arm64]\n    build-for: [ubuntu@22.04:arm64]\n  ubuntu@24.04:amd64:\n",
+			[]Base{{Name: "ubuntu@22.04", Archs: []string{"amd64", "arm64"}, Pos: pos(2)}, {Name: "ubuntu@24.04", Archs: []string{"amd64"}, Pos: pos(6)}}},
+		{"odd shapes are skipped", "bases: ubuntu\nplatforms: [amd64]\n", nil},
+		{"no bases", "type: charm\nparts:\n  charm:\n    plugin: charm\n", nil},
+	}
+	for _, tc := range cases {
+		if got := cc(tc.body); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s:\n got %+v\nwant %+v", tc.name, got, tc.want)
+		}
+	}
+	// Bases are charmcraft's business, as parts are: an odd shape is no warning.
+	base := Parse(Files{Dir: ".", Charmcraft: []byte("name: demo\n")}).Warnings
+	if got := Parse(Files{Dir: ".", Charmcraft: []byte("name: demo\nbases: [1, [2]]\nplatforms: {amd64: [x]}\n")}).Warnings; !slices.Equal(got, base) {
+		t.Errorf("odd bases: warnings %q, want %q", got, base)
+	}
+}

@@ -343,7 +343,7 @@ func (ix *index) module(from *fileInfo, mod string, charm int) *fileInfo {
 		fi := mf.fileInfo
 		// the name is relative to a source root, not to a folder inside a package; a bare
 		// name (import utils) stays within the importer's charm
-		if ix.pkgDirs[mf.root] || (!strings.Contains(mod, ".") && fi.charm != from.charm) {
+		if (ix.pkgDirs[mf.root] && !ix.importRoot(mf.root)) || (!strings.Contains(mod, ".") && fi.charm != from.charm) {
 			continue
 		}
 		r := 0
@@ -362,6 +362,19 @@ func (ix *index) module(from *fileInfo, mod string, charm int) *fileInfo {
 		}
 	}
 	return best
+}
+
+// importRoot reports a charm's src/ or lib/ folder. Juju runs src/charm.py as a script, so
+// src/ is the first entry of sys.path, and ops puts lib/ on PYTHONPATH: both are import
+// roots even when they hold an __init__.py (gateway-api-integrator's src/__init__.py, whose
+// charm imports `from state.charm_state import ...`).
+func (ix *index) importRoot(dir string) bool {
+	for _, c := range ix.charms {
+		if dir == path.Join(c.Dir, "src") || dir == path.Join(c.Dir, "lib") {
+			return true
+		}
+	}
+	return false
 }
 
 func commonPrefix(a, b string) int {

@@ -2253,3 +2253,86 @@ class DemoCharm(ops.CharmBase):
 		t.Errorf("handlers:\n got  %s\n want %s", g, want)
 	}
 }
+
+func TestSrcWithInitIsStillAnImportRoot(t *testing.T) {
+	// Juju runs src/charm.py as a script, so src/ is on sys.path even when it holds an
+	// __init__.py (gateway-api-integrator): `from state.names import ROUTE` is src/state/names.py.
+	// A folder inside a package is still no root: `from names import OTHER` does not reach
+	// src/state/names.py.
+	c := charm("demo", "demo", "relation:route", "relation:other")
+	cl := link1(t, c, files{
+		"demo/src/__init__.py":       "",
+		"demo/src/state/__init__.py": "",
+		"demo/src/state/names.py":    "ROUTE = \"route\"\nOTHER = \"other\"\n",
+		"demo/src/charm.py": `
+import ops
+from state.names import ROUTE
+from names import OTHER
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, framework):
+        super().__init__(framework)
+        framework.observe(self.on[ROUTE].relation_changed, self._on_route)
+        framework.observe(self.on[OTHER].relation_changed, self._on_other)
+
+    def _on_route(self, event):
+        pass
+
+    def _on_other(self, event):
+        pass
+`,
+	})
+	expect(t, "route", handlers(cl, KindRelation, "route"), "relation_changed>DemoCharm._on_route[on-index]")
+	expect(t, "other", handlers(cl, KindRelation, "other"), "")
+}
+
+func TestConfigReadsTheLinkerCannotTrace(t *testing.T) {
+	// A declared option's literal name read on an object named like a config that the linker
+	// cannot trace to the charm's config (set in a base class of another package), and the
+	// subscripts of a config wrapper class with __getitem__ (hydra's CharmConfig), are reads:
+	// loose ones, which never make a finding. The wrapper's own __getitem__(key) is not an
+	// unresolved name (its callers are the subscripts); a subscript whose name is not known is.
+	c := charm("demo", ".", "config:retention", "config:knn", "config:jwt", "config:log-level", "config:unused")
+	res := Link(Input{Charms: []charmyaml.Charm{c}, Files: files{
+		"src/charm.py": `
+import ops
+from outside import Coordinator
+from configs import CharmConfig
+
+KEYS = ["log-level"]
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, framework):
+        super().__init__(framework)
+        self.charm_config = CharmConfig(self.config)
+
+    def _render(self, coordinator: Coordinator, name):
+        days = coordinator._charm.config["retention"]
+        knn = self._extra_config["knn"]
+        missing = self._extra_config["not-declared"]
+        levels = [self.charm_config[k] for k in KEYS]
+        return days, knn, self.charm_config["jwt"], self.charm_config[name]
+`,
+		"src/configs.py": `
+class CharmConfig:
+    def __init__(self, config):
+        self._config = config
+
+    def __getitem__(self, key):
+        return self._config.get(key)
+`,
+	}.parse()})
+	cl := res.Charms[0]
+	for _, o := range []string{"retention", "knn", "jwt", "log-level"} {
+		if reads(cl, KindConfig, o) == "" {
+			t.Errorf("%s: no read", o)
+		}
+	}
+	expect(t, "unused", reads(cl, KindConfig, "unused"), "")
+	expect(t, "findings", findings(cl), "")
+	var un []string
+	for _, u := range res.Unresolved {
+		un = append(un, fmt.Sprintf("%s:%d/%s", u.File, u.Line, u.Detail))
+	}
+	expect(t, "unresolved", strings.Join(un, " "), "src/charm.py:17/self.charm_config[name]")
+}

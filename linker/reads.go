@@ -254,6 +254,12 @@ func (l *charmLinker) configKey(fi *fileInfo, k *pyextract.KeyAccess) {
 		// __getitem__ reads the field): an unset option is the field's default, not KeyError
 		at.Detail = "typed-index"
 	}
+	sawConfig := false
+	defer func() {
+		if !sawConfig {
+			l.namedConfigKey(fi, k, at)
+		}
+	}()
 	for _, c := range l.contexts(fi, fi.classes[k.Class], k.Func) {
 		isCfg := false
 		for _, a := range l.chain(k.Object, c) {
@@ -262,6 +268,7 @@ func (l *charmLinker) configKey(fi *fileInfo, k *pyextract.KeyAccess) {
 		if !isCfg {
 			continue
 		}
+		sawConfig = true
 		if k.Via == "all" {
 			// config.items(): every option, loosely (which one matters is not known). Not in a
 			// vendored library: data_models' TypedCharmBase hands every option to the charm's
@@ -315,12 +322,83 @@ func (l *charmLinker) configKey(fi *fileInfo, k *pyextract.KeyAccess) {
 				l.read(KindConfig, d, s)
 			}
 		}
+		if k.Func == "__getitem__" && isParam(fi, k.Scope, &k.Key) {
+			// a config wrapper's own lookup: its callers are the subscripts wrapper["x"],
+			// each linked (or left unresolved) where it is written (namedConfigKey)
+			continue
+		}
 		if !known || isParam(fi, k.Scope, &k.Key) {
 			// no name known, or names from the calls of a helper (get_config(key)):
 			// pyextract records only some calls, so others may pass other names
 			l.unresolvedKey(fi, at, k)
 		}
 	}
+}
+
+// namedConfigKey: a declared option's literal name read on an object named like a config
+// (`self._extra_config["plugin_opensearch_knn"]`, `coordinator._charm.config["retention-period"]`)
+// that the linker cannot trace to the charm's config (a base class of another package, an
+// attribute set in a library): a loose read, as an attribute read on such an object is. It
+// stops a false unused-config warning and never makes a finding.
+func (l *charmLinker) namedConfigKey(fi *fileInfo, k *pyextract.KeyAccess, at Site) {
+	if k.Via != "index" && k.Via != "get" {
+		return
+	}
+	wrapper := l.indexable(fi, k)
+	if k.Key.Kind != pyextract.ValStr {
+		if !wrapper || k.Via != "index" || fi.vendored {
+			return
+		}
+		known := false // wrapper[name]: the names it can be, else one the linker cannot name
+		for _, c := range l.contexts(fi, fi.classes[k.Class], k.Func) {
+			for _, v := range l.eval(&k.Key, c.at(k.Line)) {
+				if d, ok := l.lookup(KindConfig, v.str); ok && v.kind == aStr {
+					known = true
+					s := at
+					s.Loose = true
+					l.read(KindConfig, d, s)
+				}
+			}
+		}
+		if !known {
+			l.unresolvedKey(fi, at, k)
+		}
+		return
+	}
+	if !wrapper && !strings.HasSuffix(strings.ToLower(lastName(k.Object)), "config") {
+		return
+	}
+	if d, ok := l.lookup(KindConfig, k.Key.Str); ok {
+		at.Loose = true
+		l.read(KindConfig, d, at)
+	}
+}
+
+// indexable reports whether the object of k["..."] is an instance of a class of the tree
+// that defines __getitem__ (hydra's CharmConfig wrapper: `self["use_ingress_for_relations"]`
+// in its own properties, `self.charm_config["x"]` in the charm).
+func (l *charmLinker) indexable(fi *fileInfo, k *pyextract.KeyAccess) bool {
+	has := func(cl *classInfo) bool {
+		for _, b := range l.mro(cl) {
+			if b.methods["__getitem__"] != nil {
+				return true
+			}
+		}
+		return false
+	}
+	if len(k.Object) == 1 && k.Object[0].Name == "self" {
+		if cl := fi.classes[k.Class]; cl != nil && has(cl) {
+			return true
+		}
+	}
+	for _, c := range l.contexts(fi, fi.classes[k.Class], k.Func) {
+		for _, a := range l.chain(k.Object, c) {
+			if a.kind == aObj && a.cls != nil && has(a.cls) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // fitting lists the declared config options an f-string key can spell, when its literal text

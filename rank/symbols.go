@@ -227,7 +227,7 @@ func yamlKindWeight(kind string) float64 {
 		return KindStorageWeight
 	case SymConfig:
 		return KindConfigWeight
-	case SymPart:
+	case SymPart, SymBase:
 		return KindPartWeight
 	}
 	return KindResourceWeight

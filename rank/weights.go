@@ -294,8 +294,8 @@ const (
 	KindStorageWeight   = 0.8
 	KindConfigWeight    = 0.7
 	KindResourceWeight  = 0.6
-	// KindPartWeight is for a charmcraft.yaml build part: build configuration, shown after
-	// the interfaces, for the tasks that bump a build tool.
+	// KindPartWeight is for a charmcraft.yaml build part or base: build configuration, shown
+	// after the interfaces, for the tasks that bump a build tool or move to a new release.
 	KindPartWeight = 0.4
 	// PrivateSymbolWeight multiplies _private names (other than __init__, whose signature is the
 	// class's constructor API).

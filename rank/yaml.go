@@ -28,6 +28,7 @@ const (
 	SymStorage   = "storage"
 	SymResource  = "resource"
 	SymPart      = "part" // a charmcraft.yaml build part: not an interface, no linker kind
+	SymBase      = "base" // a system charmcraft.yaml builds the charm for: not an interface either
 	// SymCharm names the charm on its metadata file when that file declares nothing else (a
 	// new charm's skeleton), so that the file is still listed.
 	SymCharm = "charm"
@@ -112,6 +113,9 @@ func declarations(charms []charmyaml.Charm, links linker.Result) []decl {
 		}
 		for _, r := range c.Resources {
 			add(SymResource, linker.KindResource, r.Name, r.Pos, resourceSig(r), "")
+		}
+		for _, b := range c.Bases {
+			add(SymBase, "", b.Name, b.Pos, baseSig(b), "")
 		}
 		for _, p := range c.Parts {
 			add(SymPart, "", p.Name, p.Pos, partSig(p), "")
@@ -264,6 +268,14 @@ func partSig(p charmyaml.Part) string {
 	}
 	return "[part] " + p.Name + parens(parts)
 }
+
+func baseSig(b charmyaml.Base) string {
+	return "[base] " + b.Name + parens(b.Archs)
+}
+
+// IsBuild reports a YAML symbol kind that is build configuration (a base or a build part),
+// not a declared interface.
+func IsBuild(kind string) bool { return kind == SymPart || kind == SymBase }
 
 func resourceSig(r charmyaml.Resource) string {
 	var parts []string

@@ -38,7 +38,7 @@ const MoreFilesShare = 0.1
 // of many modules of like score (valkey: 25 modules between 0.02 and 0.1, metadata.yaml
 // 0.015) they came after every module's leading symbols and out of the 1500 tokens. At 0.3
 // and 4 the eval's ranking and recall are unchanged (17 sets); at 0.1 or 0.2 valkey's map
-// still held no YAML. Not a test charm's YAML, nor charmcraft.yaml's build parts (floored).
+// still held no YAML. Not a test charm's YAML, nor charmcraft.yaml's build parts and bases.
 const (
 	YAMLFloorShare = 0.3
 	YAMLFloorLines = 4
@@ -46,9 +46,9 @@ const (
 
 // floored reports whether the j-th symbol of f gets the YAML floor: one of the first
 // YAMLFloorLines interfaces of a charm's YAML file (rank.ClassYAML: a test charm's YAML is
-// ClassTest), not a build part.
+// ClassTest), not a build part or base.
 func floored(f *rank.File, j int) bool {
-	return j < YAMLFloorLines && j < len(f.Symbols) && f.Class == rank.ClassYAML && f.Symbols[j].Kind != rank.SymPart
+	return j < YAMLFloorLines && j < len(f.Symbols) && f.Class == rank.ClassYAML && !rank.IsBuild(f.Symbols[j].Kind)
 }
 
 // maxLinks is how many handlers a YAML interface line lists before "+N more".

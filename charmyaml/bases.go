@@ -1,0 +1,146 @@
+package charmyaml
+
+import (
+	"slices"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Base is one system the charm is built to run on, from charmcraft.yaml: a `run-on` entry of
+// `bases:` (or a short-form entry, which is both build and run base), or `base:` with the
+// architectures of `platforms:`, or a platform named `<base>:<arch>`. Like parts, bases are
+// build configuration: not an interface, listed so that a map shows a build-only
+// charmcraft.yaml (type and bases, nothing else) and what it says, for the tasks that move a
+// charm to a new Ubuntu release or architecture.
+type Base struct {
+	// Name is "<name>@<channel>", charmcraft's own notation ("ubuntu@22.04"), whichever form
+	// the YAML uses.
+	Name string `json:"name"`
+	// Archs are the architectures as written ("amd64", "all"), in YAML order without repeats;
+	// empty when the YAML names none.
+	Archs []string `json:"archs,omitempty"`
+	Pos
+}
+
+// readBases reads charmcraft.yaml's `bases:`, or its `base:` and `platforms:`. Entries of
+// the same base merge into one, placed at its first line. An odd shape is skipped without a
+// warning: charmcraft, not Juju, checks these.
+func (c *Charm) readBases(d *doc, top []entry) {
+	quiet := warner{d.file, new([]string)}
+	var out []Base
+	add := func(name string, line int, archs ...string) {
+		if name == "" || strings.ContainsAny(name, " \t\n") {
+			return
+		}
+		i := slices.IndexFunc(out, func(b Base) bool { return b.Name == name })
+		if i < 0 {
+			out = append(out, Base{Name: name, Pos: Pos{File: d.file, Line: line}})
+			i = len(out) - 1
+		}
+		for _, a := range archs {
+			if a != "" && !slices.Contains(out[i].Archs, a) {
+				out[i].Archs = append(out[i].Archs, a)
+			}
+		}
+	}
+	// one base written as a mapping: name, channel, architectures
+	mapped := func(n *yaml.Node) {
+		fs := quiet.entries(n, "base")
+		name, channel := plain(fs, "name"), plain(fs, "channel")
+		if name == "" || channel == "" {
+			return
+		}
+		var archs []string
+		if f, ok := find(fs, "architectures"); ok {
+			archs = scalars(f.v)
+		}
+		add(name+"@"+channel, deref(n).Line, archs...)
+	}
+	if e, ok := find(top, "bases"); ok && deref(e.v) != nil && deref(e.v).Kind == yaml.SequenceNode {
+		for _, item := range deref(e.v).Content {
+			if item = deref(item); item == nil || item.Kind != yaml.MappingNode {
+				continue
+			}
+			fs := quiet.entries(item, "bases entry")
+			f, ok := find(fs, "run-on")
+			if !ok { // a build-on list alone is also where the charm runs
+				f, ok = find(fs, "build-on")
+			}
+			if ok {
+				if v := deref(f.v); v != nil && v.Kind == yaml.SequenceNode {
+					for _, r := range v.Content {
+						if r = deref(r); r != nil && r.Kind == yaml.MappingNode {
+							mapped(r)
+						}
+					}
+				}
+				continue
+			}
+			mapped(item)
+		}
+	}
+	base := ""
+	baseLine := 0
+	if e, ok := find(top, "base"); ok {
+		base, baseLine = plain(top, "base"), e.k.Line
+	}
+	// a platform is "<arch>" (of `base:`), "<base>:<arch>", or a name whose build-for says which
+	platform := func(spec string, line int) {
+		if i := strings.LastIndexByte(spec, ':'); i > 0 {
+			add(spec[:i], line, spec[i+1:])
+		} else if base != "" {
+			add(base, baseLine, spec)
+		}
+	}
+	if e, ok := find(top, "platforms"); ok {
+		for _, p := range quiet.entries(e.v, "platforms") {
+			if isNull(p.v) {
+				platform(p.key, p.k.Line)
+				continue
+			}
+			f, ok := find(quiet.entries(p.v, "platform"), "build-for")
+			if !ok {
+				continue
+			}
+			for _, spec := range scalars(f.v) {
+				platform(spec, p.k.Line)
+			}
+		}
+	}
+	if base != "" && !slices.ContainsFunc(out, func(b Base) bool { return b.Name == base }) {
+		add(base, baseLine)
+	}
+	slices.SortStableFunc(out, func(a, b Base) int { return a.Line - b.Line })
+	c.Bases = out
+}
+
+// plain is the text of a scalar entry named key, or "".
+func plain(es []entry, key string) string {
+	if f, ok := find(es, key); ok {
+		if v := deref(f.v); v != nil && v.Kind == yaml.ScalarNode && !isNull(v) {
+			return strings.TrimSpace(v.Value)
+		}
+	}
+	return ""
+}
+
+// scalars is the text of a scalar, or of each scalar of a list.
+func scalars(n *yaml.Node) []string {
+	n = deref(n)
+	switch {
+	case n == nil || isNull(n):
+		return nil
+	case n.Kind == yaml.ScalarNode:
+		return []string{strings.TrimSpace(n.Value)}
+	case n.Kind != yaml.SequenceNode:
+		return nil
+	}
+	var out []string
+	for _, it := range n.Content {
+		if it = deref(it); it != nil && it.Kind == yaml.ScalarNode && !isNull(it) {
+			out = append(out, strings.TrimSpace(it.Value))
+		}
+	}
+	return out
+}
