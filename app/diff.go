@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"github.com/cantrip-dev/charmcraft-map/internal/safetext"
 	"io"
 	"maps"
 	"math"
@@ -213,6 +214,9 @@ func fileIndex(m savedMap) map[string]int {
 // diffFile adds one file's symbol changes to d.
 func diffFile(d *MapDiff, old, cur []DiffSymbol) {
 	olds, news := pending(old), pending(cur)
+	// Unchanged symbols first: of two same-named ones (overloads, a def in each branch of an
+	// if) that swapped places, neither changed.
+	matchSymbols(d, olds, news, func(s DiffSymbol) string { return s.Kind + "\x00" + s.Name + "\x00" + s.Signature }, false)
 	// Same kind and name.
 	matchSymbols(d, olds, news, func(s DiffSymbol) string { return s.Kind + "\x00" + s.Name }, false)
 	// Renamed classes, then their methods under the new class name.
@@ -392,19 +396,19 @@ func writeDiff(w io.Writer, d MapDiff) error {
 		}
 		sb.WriteString(part.title + ":\n")
 		for _, p := range part.paths {
-			fmt.Fprintf(&sb, "  %s (%d symbols)\n", p, whole[p])
+			fmt.Fprintf(&sb, "  %s (%d symbols)\n", safetext.Line(p), whole[p])
 		}
 	}
 	lines := map[string][]string{}
 	for _, c := range d.Renamed {
-		lines[c.File] = append(lines[c.File], fmt.Sprintf("  renamed  %s %s => %s", c.Kind, c.OldName, c.NewName))
+		lines[c.File] = append(lines[c.File], fmt.Sprintf("  renamed  %s %s => %s", oneLine(c.Kind), oneLine(c.OldName), oneLine(c.NewName)))
 	}
 	for _, c := range d.Changed {
-		name := c.NewName
+		name := oneLine(c.NewName)
 		if c.OldName != c.NewName {
-			name = c.OldName + " => " + c.NewName
+			name = oneLine(c.OldName) + " => " + name
 		}
-		lines[c.File] = append(lines[c.File], fmt.Sprintf("  changed  %s %s: %s => %s", c.Kind, name, oneLine(c.OldSignature), oneLine(c.NewSignature)))
+		lines[c.File] = append(lines[c.File], fmt.Sprintf("  changed  %s %s: %s => %s", oneLine(c.Kind), name, oneLine(c.OldSignature), oneLine(c.NewSignature)))
 	}
 	for _, part := range []struct {
 		verb string
@@ -412,17 +416,17 @@ func writeDiff(w io.Writer, d MapDiff) error {
 	}{{"removed", d.Removed}, {"added", d.Added}} {
 		for _, s := range part.syms {
 			if _, ok := whole[s.File]; !ok {
-				lines[s.File] = append(lines[s.File], fmt.Sprintf("  %-7s  %s %s: %s", part.verb, s.Kind, s.Name, oneLine(s.Signature)))
+				lines[s.File] = append(lines[s.File], fmt.Sprintf("  %-7s  %s %s: %s", part.verb, oneLine(s.Kind), oneLine(s.Name), oneLine(s.Signature)))
 			}
 		}
 	}
 	for _, p := range slices.Sorted(maps.Keys(lines)) {
-		sb.WriteString(p + ":\n" + strings.Join(lines[p], "\n") + "\n")
+		sb.WriteString(safetext.Line(p) + ":\n" + strings.Join(lines[p], "\n") + "\n")
 	}
 	if len(d.Moved) > 0 {
 		sb.WriteString("rank moved:\n")
 		for _, m := range d.Moved {
-			fmt.Fprintf(&sb, "  %s: %d -> %d (score %s -> %s)\n", m.Path, m.OldRank, m.NewRank, num(m.OldScore), num(m.NewScore))
+			fmt.Fprintf(&sb, "  %s: %d -> %d (score %s -> %s)\n", safetext.Line(m.Path), m.OldRank, m.NewRank, num(m.OldScore), num(m.NewScore))
 		}
 	}
 	if sb.Len() == 0 {

@@ -230,3 +230,19 @@ func TestDiffMalformedInput(t *testing.T) {
 		}
 	}
 }
+
+func TestDiffSwappedOverloadsAndUnsafeNames(t *testing.T) {
+	// Two same-named symbols (overloads) that swapped places changed nothing.
+	old := doc(t, "src/m.py 0.5 | method A.f def f(self, a: int) -> int: @4 | method A.f def f(self, a: str) -> str: @6 | method A.f def f(self, a): @7")
+	cur := doc(t, "src/m.py 0.5 | method A.f def f(self, a: str) -> str: @4 | method A.f def f(self, a: int) -> int: @6 | method A.f def f(self, a): @7")
+	if out, _, err := runDiff(t, "text", old, cur); err != nil || out != "no differences\n" {
+		t.Errorf("swapped overloads: %q, %v", out, err)
+	}
+	// A path or name holding control characters is printed escaped, as map prints it.
+	old = doc(t, "src/x\x1b[31mred.py 0.5 | function f\nx def f(): @1")
+	cur = doc(t, "src/x\x1b[31mred.py 0.5 | function g\u202e def g(): @1 | function f\nx def f(): @1", "src/a\nb.py 0.1")
+	out, _, err := runDiff(t, "text", old, cur)
+	if err != nil || strings.ContainsAny(out, "\x1b\u202e") || strings.Contains(out, "a\nb") || !strings.Contains(out, `src/x\x1b[31mred.py:`) {
+		t.Errorf("unsafe names printed raw: %q, %v", out, err)
+	}
+}

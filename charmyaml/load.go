@@ -19,6 +19,12 @@ import (
 // leads out of root is left unread, with a warning. err is set only for I/O errors other than
 // a missing file, and for a dir that is absolute or climbs out of root.
 func Load(root, dir string) (c Charm, ok bool, err error) {
+	return LoadSkipping(root, dir, nil)
+}
+
+// LoadSkipping is Load with the YAML files skip reports (by root-relative path) treated as
+// absent: those an ignore file leaves out.
+func LoadSkipping(root, dir string, skip func(rel string) bool) (c Charm, ok bool, err error) {
 	dir = path.Clean(dir)
 	if path.IsAbs(dir) || dir == ".." || strings.HasPrefix(dir, "../") {
 		return Charm{}, false, fmt.Errorf("charmyaml: %q is not a directory inside the root", dir)
@@ -37,6 +43,9 @@ func Load(root, dir string) (c Charm, ok bool, err error) {
 	var warns []string
 	var lost []string // files that exist and could not be read (a link out of the root is not one: see readInside)
 	read := func(name string) ([]byte, error) {
+		if skip != nil && skip(path.Join(dir, name)) {
+			return nil, nil
+		}
 		return readInside(realRoot, filepath.Join(realDir, name), path.Join(dir, name), &warns, &lost)
 	}
 	f := Files{Dir: dir}

@@ -18,6 +18,9 @@ const (
 	CharmcraftFile = "charmcraft.yaml"
 )
 
+// FileNames are the YAML files Load reads in a charm's folder.
+var FileNames = []string{MetadataFile, CharmcraftFile, ConfigFile, ActionsFile}
+
 // metadataKeys are the charmcraft.yaml keys that metadata.yaml replaces when it exists. (A
 // `name:` in both is common and harmless.)
 var metadataKeys = []string{"subordinate", "requires", "provides", "peers", "containers", "storage", "resources"}

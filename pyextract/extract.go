@@ -3,6 +3,7 @@ package pyextract
 import (
 	"bytes"
 	"maps"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -62,7 +63,7 @@ func Parse(path string, src []byte) File {
 		f.Errors = 1
 		return f
 	}
-	src = bytes.TrimPrefix(src, utf8BOM)
+	src = fromLatin1(bytes.TrimPrefix(src, utf8BOM))
 	sc := scratches.Get().(*scratch)
 	defer scratches.Put(sc)
 
@@ -584,4 +585,22 @@ func (e *extractor) imports(i int32, typeOnly bool) {
 		}
 		e.imps = append(e.imps, imp)
 	}
+}
+
+// codingLatin1 is a PEP 263 declaration, on one of the first two lines, of a single-byte
+// encoding whose bytes are the first 256 code points: latin-1 and its aliases.
+var codingLatin1 = regexp.MustCompile(`(?m)\A(?:[^\n]*\n)?[ \t\f]*#.*?coding[:=][ \t]*(?i:latin[-_]?1|iso[-_]?8859[-_]1|l1)\b`)
+
+// fromLatin1 re-encodes a source file that declares a latin-1 encoding and is not valid
+// UTF-8 (`# -*- coding: latin-1 -*-`, then `class Café`), as Python would read it; other
+// text is returned as is. Lines stay where they were.
+func fromLatin1(src []byte) []byte {
+	if utf8.Valid(src) || !codingLatin1.Match(src[:min(len(src), 400)]) {
+		return src
+	}
+	out := make([]byte, 0, len(src)+len(src)/8)
+	for _, b := range src {
+		out = utf8.AppendRune(out, rune(b))
+	}
+	return out
 }

@@ -719,3 +719,23 @@ if DEBUG:
 		t.Errorf("imports = %s\nwant      %s", g, want)
 	}
 }
+
+func TestLatin1Source(t *testing.T) {
+	// A file that declares latin-1 (PEP 263) is read as Python reads it; a file without the
+	// declaration, or valid UTF-8 with it, is left alone.
+	names := func(src string) (out []string) {
+		for _, s := range Parse("m.py", []byte(src)).Symbols {
+			out = append(out, s.Name)
+		}
+		return out
+	}
+	if got := names("#!/usr/bin/env python3\n# -*- coding: latin-1 -*-\nclass Caf\xe9:\n    def m\xe9(self): pass\n"); fmt.Sprint(got) != "[Café Café.mé]" {
+		t.Errorf("latin-1: %q", got)
+	}
+	if got := names("# coding: latin-1\nclass Café:\n    pass\n"); fmt.Sprint(got) != "[Café]" {
+		t.Errorf("utf-8 under a latin-1 line: %q", got)
+	}
+	if got := names("class Caf\xe9:\n    pass\n"); fmt.Sprint(got) == "[Café]" {
+		t.Errorf("no declaration, yet read as latin-1: %q", got)
+	}
+}

@@ -108,13 +108,13 @@ func Render(r rank.Result, opt Options) (Output, error) {
 	case ViewAll:
 		doc = allView(r, opt.Explain)
 	case ViewFull:
-		doc = fitFullWithMore(candidates(r, focus), opt.Explain, c, out.EffectiveTokens*c.perToken)
+		doc = fitFullWithMore(candidates(r, focus), opt.Explain, c, c.budget(out.EffectiveTokens))
 	case ViewCompact, "":
 		top := opt.Top
 		if top == 0 {
 			top = DefaultTop
 		}
-		doc = fitCompact(r, focus, top, opt.Explain, c, out.EffectiveTokens*c.perToken)
+		doc = fitCompact(r, focus, top, opt.Explain, c, c.budget(out.EffectiveTokens))
 	default:
 		return Output{}, fmt.Errorf("unknown view %q (want %s, %s or %s)", opt.View, ViewCompact, ViewFull, ViewAll)
 	}

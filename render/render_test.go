@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -727,5 +728,20 @@ func TestFullViewYAMLFloor(t *testing.T) {
 	}
 	if out.UsedTokens > 400 {
 		t.Errorf("used %d of 400", out.UsedTokens)
+	}
+}
+
+func TestHugeBudgetShowsEverything(t *testing.T) {
+	// A budget near the int maximum is no budget, for chars4 too (4 units a token: the
+	// product must not overflow into an empty map).
+	r := randomResult(rand.New(rand.NewPCG(5, 6)), 20)
+	for _, tok := range []string{TokChars4, TokCL100k} {
+		for _, n := range []int{math.MaxInt / 4, math.MaxInt/4 + 1, math.MaxInt} {
+			full := mustRender(t, r, Options{View: ViewFull, Tokens: n, Tokenizer: tok})
+			all := mustRender(t, r, Options{View: ViewAll, Tokenizer: tok})
+			if full.Text == "" || full.UsedTokens != all.UsedTokens {
+				t.Errorf("%s --tokens %d: %d tokens used, --all uses %d", tok, n, full.UsedTokens, all.UsedTokens)
+			}
+		}
 	}
 }

@@ -171,6 +171,15 @@ func (c counter) tokens(units int) int {
 	return (units + c.perToken - 1) / c.perToken
 }
 
+// budget is a token budget in the counter's units, saturating rather than overflowing for a
+// budget near the int maximum (--tokens 2305843009213693952 with chars4).
+func (c *counter) budget(tokens int) int {
+	if tokens > math.MaxInt/c.perToken {
+		return math.MaxInt
+	}
+	return tokens * c.perToken
+}
+
 // Count returns the number of tokens of text under the named tokenizer (cl100k, o200k, chars4).
 func Count(text, tokenizerName string) (int, error) {
 	c, err := newCounter(tokenizerName, nil)

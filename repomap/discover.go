@@ -46,6 +46,9 @@ type Discovered struct {
 	CharmDirs []string
 	// YAML are the charm YAML files found (root-relative), sorted.
 	YAML []string
+	// IgnoredYAML are the charm YAML files an ignore file leaves out (root-relative, sorted):
+	// the charm's YAML is read without them.
+	IgnoredYAML []string
 	// Warnings are one-line notes about skipped paths.
 	Warnings []string
 }
@@ -151,6 +154,9 @@ func Discover(root string, scopes []string) (Discovered, error) {
 			return nil
 		}
 		if ignored(parts, rel, false) {
+			if isYAML {
+				d.IgnoredYAML = append(d.IgnoredYAML, rel)
+			}
 			return nil
 		}
 		if e.Type()&fs.ModeSymlink != 0 {
@@ -186,6 +192,7 @@ func Discover(root string, scopes []string) (Discovered, error) {
 	sort.Strings(d.CharmDirs)
 	sort.Strings(d.Python)
 	sort.Strings(d.YAML)
+	sort.Strings(d.IgnoredYAML)
 	return d, nil
 }
 

@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -138,7 +139,7 @@ func Load(opt Options) (*Tree, error) {
 
 	// The charms' YAML is read while the cache is decoded and the Python parsed.
 	charmsDone := make(chan charmLoad, 1)
-	go func() { charmsDone <- loadCharms(root, disc.CharmDirs, yamlStats) }()
+	go func() { charmsDone <- loadCharms(root, disc.CharmDirs, disc.IgnoredYAML, yamlStats) }()
 
 	if !opt.NoCache {
 		data, warn := readCacheFile(root)
@@ -270,6 +271,23 @@ func fingerprint(root string, d Discovered, stats []stat, yamlStats map[string]s
 	}
 	for _, p := range d.YAML {
 		fmt.Fprintf(h, "%s\x00%d\x00%d\x00%o\n", p, yamlStats[p].mtime, yamlStats[p].size, uint32(yamlStats[p].mode))
+	}
+	// what the walk could not read (a folder that became unreadable changes no file listed)
+	for _, w := range d.Warnings {
+		fmt.Fprintf(h, "w\x00%s\n", w)
+	}
+	// every name the charm loader tries, listed or not (a directory called config.yaml, a
+	// link the walk left out): a memo must not outlive a change the loader would see
+	for _, dir := range d.CharmDirs {
+		for _, name := range charmyaml.FileNames {
+			rel := path.Join(dir, name)
+			if _, listed := yamlStats[rel]; listed {
+				continue
+			}
+			if fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(rel))); err == nil {
+				fmt.Fprintf(h, "y\x00%s\x00%d\x00%d\x00%o\n", rel, fi.ModTime().UnixNano(), fi.Size(), uint32(fi.Mode()))
+			}
+		}
 	}
 	return hex.EncodeToString(h.Sum(nil)[:16])
 }
@@ -411,10 +429,11 @@ type charmLoad struct {
 }
 
 // loadCharms reads the charms in dirs, with the cache entries of their YAML files.
-func loadCharms(root string, dirs []string, yamlStats map[string]stat) charmLoad {
+func loadCharms(root string, dirs, ignored []string, yamlStats map[string]stat) charmLoad {
 	l := charmLoad{entries: map[string]*cacheEntry{}}
+	skip := func(rel string) bool { _, found := slices.BinarySearch(ignored, rel); return found }
 	for _, dir := range dirs {
-		ch, ok, err := charmyaml.Load(root, dir)
+		ch, ok, err := charmyaml.LoadSkipping(root, dir, skip)
 		if err != nil {
 			l.warnings = append(l.warnings, fmt.Sprintf("%s: %v", dir, err))
 			l.unreadable = true

@@ -809,3 +809,35 @@ func TestTempFilesCleanedUp(t *testing.T) {
 		t.Error("RemoveTempFiles kept this process's temporary file")
 	}
 }
+
+// TestIgnoredCharmYAML: a charm YAML file an ignore file names is not read, and a memo is not
+// served after a change the walk cannot see (an ignored YAML file edited, a link out of the root
+// added: its warning is part of what was printed).
+func TestIgnoredCharmYAML(t *testing.T) {
+	root := writeTree(t, map[string]string{"metadata.yaml": smallCharm, "src/charm.py": smallPy,
+		"config.yaml": "options:\n  alpha: {type: string}\n", ".charmcraft-map-ignore": "config.yaml\n"})
+	tr, err := Load(Options{Root: root, MemoKey: "k"})
+	if err != nil || len(tr.Charms) != 1 {
+		t.Fatalf("charms %d, err %v", len(tr.Charms), err)
+	}
+	if c := tr.Charms[0]; len(c.Config) != 0 || slices.Contains(c.Files, "config.yaml") {
+		t.Errorf("ignored config.yaml read: %+v", c.Config)
+	}
+	tr.Save(&Memo{Key: "k", Out: "one"})
+	if hit, _ := Load(Options{Root: root, MemoKey: "k"}); hit.Memo == nil {
+		t.Fatal("memo not remembered")
+	}
+	future := time.Now().Add(time.Hour)
+	os.Chtimes(filepath.Join(root, "config.yaml"), future, future)
+	if stale, _ := Load(Options{Root: root, MemoKey: "k"}); stale.Memo != nil {
+		t.Fatal("memo trusted after the ignored config.yaml changed")
+	}
+	again, _ := Load(Options{Root: root, MemoKey: "k"})
+	again.Save(&Memo{Key: "k", Out: "two"})
+	outside := filepath.Join(t.TempDir(), "x.py")
+	os.WriteFile(outside, []byte("X = 1\n"), 0o644)
+	os.Symlink(outside, filepath.Join(root, "src/linked.py")) // skipped, with a warning
+	if stale, _ := Load(Options{Root: root, MemoKey: "k"}); stale.Memo != nil {
+		t.Fatal("memo trusted after a new walk warning")
+	}
+}

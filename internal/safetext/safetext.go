@@ -5,20 +5,28 @@
 package safetext
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
-// Line returns s with every control character (newlines, tabs, ESC, DEL, the C1 set) and
+// Line returns s with every byte that is not UTF-8 written as "\xe9", and every control character (newlines, tabs, ESC, DEL, the C1 set) and
 // every bidirectional control (U+202E, which reverses what follows on the line) written as
 // its Go escape ("\n", "\x1b", "\u202e"); s itself when it has none, the common case.
 func Line(s string) string {
-	if !strings.ContainsFunc(s, unsafe) {
+	if !strings.ContainsFunc(s, unsafe) && utf8.ValidString(s) {
 		return s
 	}
 	var b strings.Builder
-	for _, r := range s {
+	for i, r := range s {
+		if r == utf8.RuneError {
+			if _, size := utf8.DecodeRuneInString(s[i:]); size == 1 { // a byte that is not UTF-8 (a latin-1 file name)
+				fmt.Fprintf(&b, `\x%02x`, s[i])
+				continue
+			}
+		}
 		if unsafe(r) {
 			q := strconv.QuoteRune(r) // "'\\x1b'"
 			b.WriteString(q[1 : len(q)-1])

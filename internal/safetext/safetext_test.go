@@ -9,6 +9,8 @@ func TestLine(t *testing.T) {
 		"esc\x1b[31mred.py":               `esc\x1b[31mred.py`,
 		"tab\there\r\x7f\u0085 ünïcode ✓": `tab\there\r\x7f\u0085 ünïcode ✓`,
 		"":                                "",
+		"lat\xe9.py":                      `lat\xe9.py`,
+		"kept\ufffd.py":                   "kept\ufffd.py",
 	} {
 		if got := Line(in); got != want {
 			t.Errorf("Line(%q) = %q, want %q", in, got, want)
