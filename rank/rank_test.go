@@ -1843,3 +1843,22 @@ func TestNamedCharmInMonorepo(t *testing.T) {
 		}
 	}
 }
+
+func TestRelationLinksCharmHandlersFirst(t *testing.T) {
+	// A relation's line lists the charm's own handlers first, then its own library's plumbing
+	// (which re-emits the relation's events for the charm's handlers), then vendored
+	// libraries', then the catch-alls, whatever order the linker found them in.
+	in := demoCharm()
+	in.Links.Charms[0].Interfaces[0].Handlers = []linker.Handler{
+		{Event: "relation_changed", Symbol: "DemoApi._on_relation_changed", File: "lib/charms/demo_db/v0/api.py", Line: 5, Via: linker.ViaLibrary},
+		{Event: "relation_changed", Symbol: "DatabaseRequires._on_changed", File: "lib/charms/data_platform_libs/v0/data_interfaces.py", Line: 2, Via: linker.ViaLibrary},
+		{Event: "relation_broken", Symbol: "DemoCharm._helper", File: "src/charm.py", Line: 50, Via: linker.ViaObserve, Loose: true},
+		{Event: "database_created", Symbol: "DatabaseHandler._on_database_created", File: "src/database.py", Line: 20, Via: linker.ViaLibrary},
+	}
+	for _, s := range fileOf(t, Rank(in), "metadata.yaml").Symbols {
+		if s.Name == "database" && !slices.Equal(s.Links, []string{"DatabaseHandler._on_database_created", "DemoApi._on_relation_changed",
+			"DatabaseRequires._on_changed", "DemoCharm._helper"}) {
+			t.Errorf("database links = %v", s.Links)
+		}
+	}
+}

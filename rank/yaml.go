@@ -57,9 +57,11 @@ func declarations(charms []charmyaml.Charm, links linker.Result) []decl {
 				}
 			}
 			if d.iface != nil {
-				// first-party handlers lead, then libraries' own, then the catch-alls of loops over
-				// every relation (linker Handler.Loose), which handle this one among all others
-				var first, loose, vendored []string
+				// the charm's own handlers lead, then its own library's (the plumbing that
+				// re-emits a relation's events as the library's, which the charm's handlers
+				// observe), then vendored libraries', then the catch-alls of loops over every
+				// relation (linker Handler.Loose), which handle this one among all others
+				var first, ownLib, loose, vendored []string
 				seen := map[string]bool{}
 				link := func(file, sym string, isLoose bool) {
 					if sym == "" || seen[sym] {
@@ -71,6 +73,8 @@ func declarations(charms []charmyaml.Charm, links linker.Result) []decl {
 						loose = append(loose, sym)
 					case c == ClassLib || c == ClassTest:
 						vendored = append(vendored, sym)
+					case strings.HasPrefix(cleanPath(file), "lib/charms/") || strings.Contains(file, "/lib/charms/"):
+						ownLib = append(ownLib, sym)
 					default:
 						first = append(first, sym)
 					}
@@ -90,7 +94,7 @@ func declarations(charms []charmyaml.Charm, links linker.Result) []decl {
 						}
 					}
 				}
-				d.sym.Links = slices.Concat(first, vendored, loose)
+				d.sym.Links = slices.Concat(first, ownLib, vendored, loose)
 			}
 			if d.file != "" {
 				out = append(out, d)
