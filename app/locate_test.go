@@ -180,6 +180,10 @@ func TestRelationNamedByItsEvents(t *testing.T) {
 		{Kind: linker.KindRelation, Name: "oauth", Handlers: []linker.Handler{{File: "src/events/oauth.py", Symbol: "OAuthHandler._on_oauth_relation_changed"}}},
 		{Kind: linker.KindRelation, Name: "kafka-client", Handlers: []linker.Handler{{File: "src/events/provider.py", Symbol: "Provider._on_client_changed"}}},
 		{Kind: linker.KindRelation, Name: "cluster", Handlers: []linker.Handler{{File: "src/charm.py", Symbol: "KafkaCharm._on_cluster_changed"}}},
+		// a catch-all observed for every relation (for name in self.model.relations) is no
+		// relation's own handler
+		{Kind: linker.KindRelation, Name: "s3-credentials", Handlers: []linker.Handler{{File: "src/lifecycle.py", Symbol: "Unit._on_departed", Loose: true},
+			{File: "src/backups.py", Symbol: "Backups._on_s3_changed"}}},
 	}}}}
 	for _, c := range []struct {
 		text string
@@ -190,6 +194,7 @@ func TestRelationNamedByItsEvents(t *testing.T) {
 		{"the oauth token expires too early", nil},
 		{"the cluster and oauth data break on restart", nil},
 		{"the oauth relation drops the scopes", []string{"src/events/oauth.py"}},
+		{"the s3-credentials relation is not reconfigured", []string{"src/backups.py"}},
 	} {
 		got := slices.Sorted(maps.Keys(namedRelationHandlers(c.text, links)))
 		if !slices.Equal(got, c.want) {

@@ -262,6 +262,9 @@ func (r *ranker) match() {
 		}
 		if d.iface != nil {
 			for _, h := range d.iface.Handlers {
+				if h.Loose {
+					continue // a catch-all of every relation: naming this one says nothing about it
+				}
 				r.hotSym[cleanPath(h.File)+"\x00"+h.Symbol] = true
 				if f, ok := r.byPath[cleanPath(h.File)]; ok && !slices.Contains(targets, f) {
 					targets = append(targets, f)

@@ -60,6 +60,9 @@ func ifaceKindText(b *strings.Builder, group []linker.Interface) {
 		seen := map[string]bool{}
 		for _, h := range in.Handlers {
 			tags := h.Via
+			if h.Loose {
+				tags += ", every relation"
+			}
 			if h.Conditional {
 				tags += ", conditional"
 				if h.BuiltFile != "" {
@@ -178,6 +181,9 @@ type (
 		// Conditional: the observe call runs only under a condition (an addition to
 		// CONTRACT §3's fields, left out when false).
 		Conditional bool `json:"conditional,omitempty"`
+		// CatchAll: observed in a loop over every relation (for r in self.model.relations), so
+		// it handles this relation among all others (an addition too, left out when false).
+		CatchAll bool `json:"catch_all,omitempty"`
 	}
 	ifaceReadJSON struct {
 		File string `json:"file"`
@@ -198,7 +204,7 @@ func InterfacesJSON(res linker.Result) ([]byte, error) {
 			for _, h := range in.Handlers {
 				// one record per handler and event, as in the text (two observe calls are one)
 				if r := (ifaceHandlerJSON{Event: h.Event, Symbol: h.Symbol, File: h.File, Line: h.Line, Via: h.Via,
-					Conditional: h.Conditional}); !slices.Contains(o.Handlers, r) {
+					Conditional: h.Conditional, CatchAll: h.Loose}); !slices.Contains(o.Handlers, r) {
 					o.Handlers = append(o.Handlers, r)
 				}
 			}

@@ -16,6 +16,7 @@ func ifaceFixture() linker.Result {
 				Handlers: []linker.Handler{
 					{Event: "database_created", Symbol: "DbHandler._on_created", File: "src/db.py", Line: 40, Via: linker.ViaLibrary},
 					{Event: "endpoints_changed", Symbol: "DbHandler._on_changed", File: "src/db.py", Line: 52, Via: linker.ViaLibrary, Conditional: true},
+					{Event: "relation_departed", Symbol: "Unit._on_departed", File: "src/lifecycle.py", Line: 9, Via: linker.ViaHelper, Loose: true},
 				}},
 			{Kind: linker.KindRelation, Name: "cluster", Role: "peers", Interface: "demo_peers", File: "metadata.yaml", Line: 9,
 				Reads: []linker.Site{{File: "src/charm.py", Line: 20, Via: linker.ViaLookup}, {File: "src/peers.py", Line: 7, Via: linker.ViaLookup}}},
@@ -49,6 +50,7 @@ func TestInterfacesText(t *testing.T) {
     database  requires postgresql_client  metadata.yaml:5
       handler DbHandler._on_created (database_created) src/db.py:40 [library]
       handler DbHandler._on_changed (endpoints_changed) src/db.py:52 [library, conditional]
+      handler Unit._on_departed (relation_departed) src/lifecycle.py:9 [helper, every relation]
     cluster   peers demo_peers            metadata.yaml:9
       lookups src/charm.py:20; src/peers.py:7
     logs      provides loki_push_api      metadata.yaml:12
@@ -128,8 +130,11 @@ func TestInterfacesJSON(t *testing.T) {
 	if h["event"] != "database_created" || h["symbol"] != "DbHandler._on_created" || h["file"] != "src/db.py" || h["line"] != 40.0 || h["via"] != "library" {
 		t.Errorf("handler %v", h)
 	}
-	if h2 := db["handlers"].([]any)[1].(map[string]any); h2["conditional"] != true {
+	if h2 := db["handlers"].([]any)[1].(map[string]any); h2["conditional"] != true || h2["catch_all"] != nil {
 		t.Errorf("conditional handler %v", h2)
+	}
+	if h3 := db["handlers"].([]any)[2].(map[string]any); h3["catch_all"] != true || h3["conditional"] != nil {
+		t.Errorf("catch-all handler %v", h3)
 	}
 	// The install handler observed twice is one record.
 	for _, x := range ifaces {

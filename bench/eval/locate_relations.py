@@ -5,7 +5,8 @@ usage: locate_relations.py BINARY TREES_DIR [--template TEXT ...] [--misses]
 
 For every charm tree under TREES_DIR (one directory per repository, e.g. `git archive HEAD`
 of fetched charms), every relation of every charm outside tests whose handlers live in
-first-party modules other than src/charm.py (not charm libraries, not vendored copies) is
+first-party modules other than src/charm.py (not charm libraries, not vendored copies, not a
+catch-all observed for every relation in a loop) is
 asked about with each template ("{name}" is the endpoint's name), and counted as found when one
 of those modules is among the first three edit picks. The default templates ask with and
 without the word "relation", and without any word of a relation's life.
@@ -43,7 +44,7 @@ def main():
                 if it["kind"] != "relation":
                     continue
                 modules = {h["file"] for h in it.get("handlers", [])
-                           if "lib/charms/" not in h["file"] and ".vendored" not in h["file"]
+                           if not h.get("catch_all") and "lib/charms/" not in h["file"] and ".vendored" not in h["file"]
                            and not h["file"].endswith("src/charm.py") and "tests" not in h["file"]}
                 if not modules:
                     continue
