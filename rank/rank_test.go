@@ -1862,3 +1862,20 @@ func TestRelationLinksCharmHandlersFirst(t *testing.T) {
 		}
 	}
 }
+
+func TestRelationWithoutHandlerPointsAtItsBinding(t *testing.T) {
+	// A relation no handler of the tree observes (handed to an outside package's object)
+	// points at the code that binds or looks it up, as an option points at its readers; a
+	// package's guess is no such place.
+	in := demoCharm()
+	in.Links.Charms[0].Interfaces = append(in.Links.Charms[0].Interfaces, linker.Interface{Kind: linker.KindRelation, Name: "replicas",
+		File: "metadata.yaml", Line: 11, Reads: []linker.Site{
+			{File: "src/charm.py", Line: 3, Symbol: "DemoCharm.__init__", Via: linker.ViaPackage, Detail: "coordinated_workers"},
+			{File: "src/charm.py", Line: 14, Symbol: "DemoCharm.__init__", Via: linker.ViaLibrary},
+			{File: "src/charm.py", Line: 52, Symbol: "DemoCharm._helper", Via: linker.ViaLookup}}})
+	for _, s := range fileOf(t, Rank(in), "metadata.yaml").Symbols {
+		if s.Name == "replicas" && !slices.Equal(s.Links, []string{"DemoCharm.__init__", "DemoCharm._helper"}) {
+			t.Errorf("replicas links = %v", s.Links)
+		}
+	}
+}

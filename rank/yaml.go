@@ -87,7 +87,10 @@ func declarations(charms []charmyaml.Charm, links linker.Result) []decl {
 				for _, h := range d.iface.Handlers {
 					link(h.File, h.Symbol, true)
 				}
-				if len(seen) == 0 && lkind == linker.KindConfig {
+				// an option has no handler, and a relation handed to an object of a package
+				// outside the tree (loki's Coordinator) shows none: where they are read or bound
+				// is where they take effect
+				if len(seen) == 0 && (lkind == linker.KindConfig || lkind == linker.KindRelation) {
 					for _, r := range d.iface.Reads {
 						if r.Via != linker.ViaDelegate && r.Via != linker.ViaPackage { // a guess, not a reader
 							link(r.File, r.Symbol, false)
