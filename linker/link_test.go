@@ -2224,7 +2224,8 @@ class DemoCharm(ops.CharmBase):
 
 func TestHandlersAfterAnEarlyReturn(t *testing.T) {
 	// Observe calls after a fast exit (`if not self.unit.is_leader(): return`) are conditional
-	// because of that return, and say which; one under its own if is not attributed to it.
+	// because of that return, and say which, in a loop that follows it too; one under its own
+	// if is not attributed to it.
 	c := charm("demo", ".", "relation:db", "relation:peers")
 	cl := link1(t, c, files{"src/charm.py": `
 import ops
@@ -2238,6 +2239,8 @@ class DemoCharm(ops.CharmBase):
         self.framework.observe(self.on.db_relation_changed, self._on_db)
         if self.config.get("peers"):
             self.framework.observe(self.on.peers_relation_changed, self._on_db)
+        for rel in self.model.relations.keys():
+            self.framework.observe(self.on[rel].relation_departed, self._on_db)
 
     def _on_install(self, event): ...
     def _on_db(self, event): ...
@@ -2248,7 +2251,10 @@ class DemoCharm(ops.CharmBase):
 			got = append(got, fmt.Sprintf("%s:%d cond=%v after=%d", h.Event, h.ObserveLine, h.Conditional, h.AfterReturn))
 		}
 	}
-	want := "db_relation_changed:9 cond=true after=8|peers_relation_changed:11 cond=true after=0|install:6 cond=false after=0"
+	// the loop over every relation after the return is registered only when it does not
+	// return, as the lines before it
+	want := "db_relation_changed:9 cond=true after=8|relation_departed:13 cond=true after=8|peers_relation_changed:11 cond=true after=0|" +
+		"relation_departed:13 cond=true after=8|install:6 cond=false after=0"
 	if g := strings.Join(got, "|"); g != want {
 		t.Errorf("handlers:\n got  %s\n want %s", g, want)
 	}

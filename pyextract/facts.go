@@ -346,7 +346,7 @@ func (w *factWalker) scope(f factFrame, i int32) Scope {
 	s := Scope{Class: f.class, Line: int(w.t.nodes[i].row) + 1, Conditional: f.cond || f.loop}
 	if f.fn != nil {
 		s.Func = f.fn.name
-		if f.fn.returned && !s.Conditional {
+		if f.fn.returned && !f.cond { // a loop body after the return too: it runs only when the function did not return
 			s.AfterReturn = f.fn.returnLine
 		}
 		s.Conditional = s.Conditional || f.fn.returned

@@ -113,7 +113,7 @@ type Scope struct {
 	Conditional bool `json:"conditional,omitempty"`
 	// AfterReturn is, for a fact conditional only because it follows a return under a
 	// condition in its function (`if not self.unit.is_leader(): return` early in __init__),
-	// the line of that return; 0 otherwise.
+	// the line of that return, also in the body of a loop that follows it; 0 otherwise.
 	AfterReturn int `json:"after_return,omitempty"`
 	// InLoop is true when the fact sits in the body of a for loop over something other than
 	// a literal (`for event in EVENTS:`) that is itself unconditional: such a loop runs
