@@ -143,6 +143,10 @@ var topLevelName = regexp.MustCompile(`(?m)^name:[ \t]*["']?([^\s#'"]+)`)
 // the name of a charm whose YAML cannot be read as a whole.
 func nameLine(data []byte) string {
 	if m := topLevelName.FindSubmatch(data); m != nil && utf8.Valid(m[1]) {
+		switch string(m[1]) {
+		case "~", "null", "Null", "NULL": // YAML's null, no name
+			return ""
+		}
 		return string(m[1])
 	}
 	return ""

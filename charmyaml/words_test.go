@@ -136,3 +136,15 @@ func TestBases(t *testing.T) {
 		t.Errorf("odd bases: warnings %q, want %q", got, base)
 	}
 }
+
+func TestNullNameIsNoName(t *testing.T) {
+	// `name: ~` is YAML's null: the charm has no name, not one called "~".
+	for _, body := range []string{"name: ~\n", "name: null\n", "name:\n"} {
+		if c := Parse(Files{Dir: ".", Metadata: []byte(body)}); c.Name != "" {
+			t.Errorf("%q: name %q", body, c.Name)
+		}
+		if got := nameLine([]byte(body)); got != "" {
+			t.Errorf("%q: nameLine %q", body, got)
+		}
+	}
+}

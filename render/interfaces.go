@@ -1,6 +1,7 @@
 package render
 
 import (
+	"cmp"
 	"fmt"
 	"github.com/cantrip-dev/charmcraft-map/internal/jsonout"
 	"io"
@@ -23,7 +24,7 @@ func InterfacesText(w io.Writer, res linker.Result) error {
 		if ci > 0 {
 			b.WriteByte('\n')
 		}
-		fmt.Fprintf(&b, "%s (%s)\n", safetext.Line(ch.Name), safetext.Line(ch.Dir))
+		fmt.Fprintf(&b, "%s (%s)\n", cmp.Or(safetext.Line(ch.Name), "(unnamed charm)"), safetext.Line(ch.Dir))
 		if len(ch.Interfaces) == 0 {
 			b.WriteString("  (no interfaces)\n")
 		}

@@ -40,6 +40,16 @@ func ifaceFixture() linker.Result {
 	}}
 }
 
+func TestInterfacesTextUnnamedCharm(t *testing.T) {
+	var b strings.Builder
+	if err := InterfacesText(&b, linker.Result{Charms: []linker.CharmLinks{{Dir: "."}}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.String(); !strings.HasPrefix(got, "(unnamed charm) (.)\n") {
+		t.Errorf("got %q", got)
+	}
+}
+
 func TestInterfacesText(t *testing.T) {
 	var b strings.Builder
 	if err := InterfacesText(&b, ifaceFixture()); err != nil {
