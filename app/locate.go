@@ -233,7 +233,7 @@ func namedRelationHandlers(text string, links linker.Result) map[string][]string
 				continue
 			}
 			for _, h := range it.Handlers {
-				if h.Loose { // a catch-all of every relation (for r in self.model.relations) is not this one's handler
+				if h.CatchAll { // a catch-all of every relation (for r in self.model.relations) is not this one's handler
 					continue
 				}
 				if !slices.Contains(out[h.File], it.Name) {

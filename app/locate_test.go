@@ -182,8 +182,10 @@ func TestRelationNamedByItsEvents(t *testing.T) {
 		{Kind: linker.KindRelation, Name: "cluster", Handlers: []linker.Handler{{File: "src/charm.py", Symbol: "KafkaCharm._on_cluster_changed"}}},
 		// a catch-all observed for every relation (for name in self.model.relations) is no
 		// relation's own handler
-		{Kind: linker.KindRelation, Name: "s3-credentials", Handlers: []linker.Handler{{File: "src/lifecycle.py", Symbol: "Unit._on_departed", Loose: true},
+		{Kind: linker.KindRelation, Name: "s3-credentials", Handlers: []linker.Handler{{File: "src/lifecycle.py", Symbol: "Unit._on_departed", Loose: true, CatchAll: true},
 			{File: "src/backups.py", Symbol: "Backups._on_s3_changed"}}},
+		// a loop over events the charm lists (vault's configure_events) means each of them
+		{Kind: linker.KindRelation, Name: "vault-pki", Handlers: []linker.Handler{{File: "src/vault.py", Symbol: "VaultCharm._configure", Loose: true}}},
 	}}}}
 	for _, c := range []struct {
 		text string
@@ -195,6 +197,7 @@ func TestRelationNamedByItsEvents(t *testing.T) {
 		{"the cluster and oauth data break on restart", nil},
 		{"the oauth relation drops the scopes", []string{"src/events/oauth.py"}},
 		{"the s3-credentials relation is not reconfigured", []string{"src/backups.py"}},
+		{"the vault-pki relation is not reconfigured", []string{"src/vault.py"}},
 	} {
 		got := slices.Sorted(maps.Keys(namedRelationHandlers(c.text, links)))
 		if !slices.Equal(got, c.want) {

@@ -61,6 +61,9 @@ type aval struct {
 	// get's default, a keyword of an unread class's call. A loose name links when declared
 	// and is never a finding.
 	loose bool
+	// every marks a name taken from every declared relation or container (a loop over
+	// self.model.relations), and what is built on it: aOnIdx, aEvent.
+	every bool
 	seq   *pyextract.Value // aSeq
 	at    *ctx             // aSeq
 }
@@ -205,13 +208,13 @@ func (e *evaluator) elements(v *pyextract.Value, c *ctx) []aval {
 	for _, a := range e.eval(it, c) {
 		if a.kind == aRelations && (v.Pos == 0 && (view == "" || view == "keys") || v.Pos == 1 && view == "items") {
 			for _, r := range e.ix.charms[e.charm].Relations {
-				out = append(out, aval{kind: aStr, str: r.Name, loose: true})
+				out = append(out, aval{kind: aStr, str: r.Name, loose: true, every: true})
 			}
 			continue
 		}
 		if a.kind == aContainers && (v.Pos == 0 && (view == "" || view == "keys") || v.Pos == 1 && view == "items") {
 			for _, c := range e.ix.charms[e.charm].Containers {
-				out = append(out, aval{kind: aStr, str: c.Name, loose: true})
+				out = append(out, aval{kind: aStr, str: c.Name, loose: true, every: true})
 			}
 			continue
 		}
@@ -365,9 +368,10 @@ func (e *evaluator) strVals(v *pyextract.Value, c *ctx) (out []aval, ok bool) {
 		}
 		if k := slices.IndexFunc(out, func(x aval) bool { return x.str == a.str }); k >= 0 {
 			out[k].loose = out[k].loose && a.loose
+			out[k].every = out[k].every && a.every
 			continue
 		}
-		out = append(out, aval{kind: aStr, str: a.str, loose: a.loose})
+		out = append(out, aval{kind: aStr, str: a.str, loose: a.loose, every: a.every})
 	}
 	return out, ok && len(out) > 0
 }
@@ -991,7 +995,7 @@ func (e *evaluator) attr(a aval, name, via string) []aval {
 	case aOn:
 		return []aval{{kind: aEvent, str: name, cls: a.cls, via: via}}
 	case aOnIdx:
-		return []aval{{kind: aEvent, str: name, key: a.str, cls: a.cls, via: ViaIndex, dyn: a.dyn, loose: a.loose}}
+		return []aval{{kind: aEvent, str: name, key: a.str, cls: a.cls, via: ViaIndex, dyn: a.dyn, loose: a.loose, every: a.every}}
 	case aObjOn:
 		return []aval{{kind: aObjEvent, str: name, cls: a.cls, inst: a.inst, self: a.self, loose: a.loose}}
 	case aClass:
@@ -1021,7 +1025,7 @@ func (e *evaluator) index(a aval, key *pyextract.Value, c *ctx) []aval {
 		}
 		out := make([]aval, 0, len(names))
 		for _, n := range names {
-			out = append(out, aval{kind: aOnIdx, str: n.str, cls: a.cls, loose: n.loose})
+			out = append(out, aval{kind: aOnIdx, str: n.str, cls: a.cls, loose: n.loose, every: n.every})
 		}
 		return out
 	case aObjOn:

@@ -65,7 +65,8 @@ type charmLinker struct {
 	typed       *bool                 // typedConfig, once known
 	actions     map[scopeKey][]string // action handler -> the actions it handles
 	customOn    map[*classInfo]customEvents
-	boundDepth  int // nesting of boundArguments
+	boundDepth  int                 // nesting of boundArguments
+	wrappers    map[*classInfo]bool // config wrapper classes some subscript uses (subscripted), once known
 }
 
 type customEvents struct {
@@ -464,6 +465,7 @@ func (l *charmLinker) observe(fi *fileInfo, o *pyextract.Observe, c *ctx) {
 	at := siteAt(fi, o.Scope, ViaObserve, o.Event.String())
 	cond := o.Conditional // of the event being linked
 	loose := false        // of the event being linked
+	every := false        // of the event being linked: from every declared relation or container
 	// where the object observing was built under a condition (nil: it was not)
 	built := c.builtUnderCondition()
 	var builtFile, builtClass string
@@ -485,14 +487,14 @@ func (l *charmLinker) observe(fi *fileInfo, o *pyextract.Observe, c *ctx) {
 		it := l.iface(kind, name)
 		it.Handlers = append(it.Handlers, Handler{
 			Event: event, Symbol: h.Name, File: h.file.Path, Line: h.Line, Via: via,
-			ObserveFile: fi.Path, ObserveLine: o.Line, Conditional: cond, BuiltFile: builtFile, BuiltLine: builtLine, BuiltClass: builtClass, Loose: loose, Vendored: fi.vendored,
+			ObserveFile: fi.Path, ObserveLine: o.Line, Conditional: cond, BuiltFile: builtFile, BuiltLine: builtLine, BuiltClass: builtClass, Loose: loose, CatchAll: every, Vendored: fi.vendored,
 			AfterReturn: afterReturn(cond && built == nil, o.AfterReturn), BuiltAfterReturn: builtAfter,
 		})
 	}
 	oc := *c
 	oc.line = o.Line // a loop variable reused by two loops is the one of the loop around the call
 	for _, ev := range l.eval(&o.Event, &oc) {
-		loose = ev.loose
+		loose, every = ev.loose, ev.every
 		// An event taken from a collection a loop runs over (for event in EVENTS: observe,
 		// for name in self.model.relations: observe(self.on[name]...)) is observed whenever
 		// the loop runs, and the linker has read that it is not empty; a condition inside

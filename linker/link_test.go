@@ -2342,3 +2342,80 @@ class CharmConfig:
 	}
 	expect(t, "unresolved", strings.Join(un, " "), "src/charm.py:17/self.charm_config[name]")
 }
+
+func TestCatchAllIsALoopOverEveryRelation(t *testing.T) {
+	// A handler observed in a loop over self.model.relations runs for every relation and is
+	// none's own (CatchAll); one observed in a loop over events the charm lists is each
+	// listed event's own (Loose only: it is one of several).
+	c := charm("demo", ".", "relation:db", "relation:pki", "relation:peers")
+	cl := link1(t, c, files{"src/charm.py": `
+import ops
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        configure_events = [self.on.pki_relation_changed, self.on.db_relation_changed]
+        for event in configure_events:
+            self.framework.observe(event, self._configure)
+        for rel in self.model.relations:
+            self.framework.observe(self.on[rel].relation_departed, self._on_departed)
+
+    def _configure(self, event): ...
+    def _on_departed(self, event): ...
+`})
+	var got []string
+	for _, it := range cl.Interfaces {
+		for _, h := range it.Handlers {
+			got = append(got, fmt.Sprintf("%s>%s loose=%v all=%v", it.Name, h.Event, h.Loose, h.CatchAll))
+		}
+	}
+	slices.Sort(got)
+	want := "db>db_relation_changed loose=true all=false|db>relation_departed loose=true all=true|peers>relation_departed loose=true all=true|" +
+		"pki>pki_relation_changed loose=true all=false|pki>relation_departed loose=true all=true"
+	if g := strings.Join(got, "|"); g != want {
+		t.Errorf("handlers:\n got  %s\n want %s", g, want)
+	}
+}
+
+func TestLooseConfigReadsStayNarrow(t *testing.T) {
+	// The loose reads above are for objects the linker cannot trace: a dict the charm builds
+	// (pebble_config) or a vendored library's relation_config is no read of the option, and a
+	// wrapper no recorded subscript uses (self.settings["port"]: pyextract records subscripts
+	// only on config-like names) keeps its __getitem__ unresolved, so that options read by
+	// nothing stay infos.
+	c := charm("demo", ".", "config:port", "config:mode")
+	res := Link(Input{Charms: []charmyaml.Charm{c}, Files: files{
+		"src/charm.py": `
+import ops
+from settings import Settings
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, framework):
+        super().__init__(framework)
+        self.settings = Settings(self.config)
+
+    def _layer(self):
+        pebble_config = {"port": 8080}
+        return pebble_config["port"], self.settings["mode"]
+`,
+		"src/settings.py": `
+class Settings:
+    def __init__(self, config):
+        self._config = config
+
+    def __getitem__(self, key):
+        return self._config.get(key)
+`,
+		"lib/charms/other/v0/thing.py": `
+def render(relation_config):
+    return relation_config["port"]
+`,
+	}.parse()})
+	cl := res.Charms[0]
+	expect(t, "port", reads(cl, KindConfig, "port"), "")
+	var un []string
+	for _, u := range res.Unresolved {
+		un = append(un, fmt.Sprintf("%s:%d/%s", u.File, u.Line, u.Detail))
+	}
+	expect(t, "unresolved", strings.Join(un, " "), "src/settings.py:6/self._config.get(key)")
+}

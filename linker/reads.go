@@ -322,7 +322,7 @@ func (l *charmLinker) configKey(fi *fileInfo, k *pyextract.KeyAccess) {
 				l.read(KindConfig, d, s)
 			}
 		}
-		if k.Func == "__getitem__" && isParam(fi, k.Scope, &k.Key) {
+		if k.Func == "__getitem__" && isParam(fi, k.Scope, &k.Key) && l.subscripted(fi.classes[k.Class]) {
 			// a config wrapper's own lookup: its callers are the subscripts wrapper["x"],
 			// each linked (or left unresolved) where it is written (namedConfigKey)
 			continue
@@ -335,16 +335,16 @@ func (l *charmLinker) configKey(fi *fileInfo, k *pyextract.KeyAccess) {
 	}
 }
 
-// namedConfigKey: a declared option's literal name read on an object named like a config
+// namedConfigKey: a declared option's literal name read on an attribute named like a config
 // (`self._extra_config["plugin_opensearch_knn"]`, `coordinator._charm.config["retention-period"]`)
-// that the linker cannot trace to the charm's config (a base class of another package, an
+// that the linker cannot trace to anything (a base class of another package, an
 // attribute set in a library): a loose read, as an attribute read on such an object is. It
 // stops a false unused-config warning and never makes a finding.
 func (l *charmLinker) namedConfigKey(fi *fileInfo, k *pyextract.KeyAccess, at Site) {
 	if k.Via != "index" && k.Via != "get" {
 		return
 	}
-	wrapper := l.indexable(fi, k)
+	wrapper := l.wrapperOf(fi, k) != nil
 	if k.Key.Kind != pyextract.ValStr {
 		if !wrapper || k.Via != "index" || fi.vendored {
 			return
@@ -365,7 +365,10 @@ func (l *charmLinker) namedConfigKey(fi *fileInfo, k *pyextract.KeyAccess, at Si
 		}
 		return
 	}
-	if !wrapper && !strings.HasSuffix(strings.ToLower(lastName(k.Object)), "config") {
+	// an attribute (self._extra_config, coordinator._charm.config): a bare name is a local
+	// or a parameter (relation_config), more often a dict of another kind
+	named := len(k.Object) >= 2 && strings.HasSuffix(strings.ToLower(lastName(k.Object)), "config")
+	if !wrapper && (!named || !l.untraced(fi, k.Scope, k.Object)) {
 		return
 	}
 	if d, ok := l.lookup(KindConfig, k.Key.Str); ok {
@@ -374,31 +377,73 @@ func (l *charmLinker) namedConfigKey(fi *fileInfo, k *pyextract.KeyAccess, at Si
 	}
 }
 
-// indexable reports whether the object of k["..."] is an instance of a class of the tree
-// that defines __getitem__ (hydra's CharmConfig wrapper: `self["use_ingress_for_relations"]`
-// in its own properties, `self.charm_config["x"]` in the charm).
-func (l *charmLinker) indexable(fi *fileInfo, k *pyextract.KeyAccess) bool {
-	has := func(cl *classInfo) bool {
+// wrapperOf is the class that defines __getitem__ for the object of k["..."], when that
+// object is an instance of a class of the tree with one (hydra's CharmConfig wrapper:
+// `self["use_ingress_for_relations"]` in its own properties, `self.charm_config["x"]` in the
+// charm); nil otherwise.
+func (l *charmLinker) wrapperOf(fi *fileInfo, k *pyextract.KeyAccess) *classInfo {
+	getitem := func(cl *classInfo) *classInfo {
 		for _, b := range l.mro(cl) {
 			if b.methods["__getitem__"] != nil {
-				return true
+				return b
 			}
 		}
-		return false
+		return nil
 	}
 	if len(k.Object) == 1 && k.Object[0].Name == "self" {
-		if cl := fi.classes[k.Class]; cl != nil && has(cl) {
-			return true
+		if cl := fi.classes[k.Class]; cl != nil {
+			if w := getitem(cl); w != nil {
+				return w
+			}
 		}
 	}
 	for _, c := range l.contexts(fi, fi.classes[k.Class], k.Func) {
 		for _, a := range l.chain(k.Object, c) {
-			if a.kind == aObj && a.cls != nil && has(a.cls) {
-				return true
+			if a.kind == aObj && a.cls != nil {
+				if w := getitem(a.cls); w != nil {
+					return w
+				}
 			}
 		}
 	}
-	return false
+	return nil
+}
+
+// subscripted reports whether some subscript the linker read (wrapper["x"]) is on an object
+// of cls, the class defining __getitem__: then its callers are linked where they are
+// written, and its own config.get(key) is no unresolved name. pyextract records subscripts
+// only on names like config, params, cfg: a wrapper used as `self.settings["x"]` keeps its
+// unresolved read, and with it the caution of "may name it" on options read by nothing.
+func (l *charmLinker) subscripted(cls *classInfo) bool {
+	if cls == nil {
+		return false
+	}
+	if l.wrappers == nil {
+		l.wrappers = map[*classInfo]bool{}
+		for _, fi := range l.scope {
+			for i := range fi.Facts.Keys {
+				if k := &fi.Facts.Keys[i]; k.Via == "index" || k.Via == "get" {
+					if w := l.wrapperOf(fi, k); w != nil {
+						l.wrappers[w] = true
+					}
+				}
+			}
+		}
+	}
+	return l.wrappers[cls]
+}
+
+// untraced reports whether obj evaluates to nothing the linker knows in every context of
+// the site (an attribute set in a base class of another package).
+func (l *charmLinker) untraced(fi *fileInfo, sc pyextract.Scope, obj pyextract.Chain) bool {
+	for _, c := range l.contexts(fi, fi.classes[sc.Class], sc.Func) {
+		for _, a := range l.chain(obj, c) {
+			if a.kind != aUnknown {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // fitting lists the declared config options an f-string key can spell, when its literal text

@@ -199,6 +199,11 @@ type Handler struct {
 	// self.model.relations: observe(self.on[name].relation_departed, …)): a catch-all that
 	// handles this interface among others.
 	Loose bool `json:"loose,omitempty"`
+	// CatchAll is true when the event's endpoint came from every declared relation or
+	// container (for name in self.model.relations: observe(self.on[name]...)): the handler
+	// runs for this interface as for all others, and is none's own. (Loose is also set for a
+	// loop over a list the charm wrote, whose events are each meant.)
+	CatchAll bool `json:"catch_all,omitempty"`
 	// Vendored is true when the observe call sits in a charm library vendored from another
 	// charm (lib/charms/<other>/): upstream's code, not the charm's to change.
 	Vendored bool `json:"-"`

@@ -262,7 +262,7 @@ func (r *ranker) match() {
 		}
 		if d.iface != nil {
 			for _, h := range d.iface.Handlers {
-				if h.Loose {
+				if h.CatchAll {
 					continue // a catch-all of every relation: naming this one says nothing about it
 				}
 				r.hotSym[cleanPath(h.File)+"\x00"+h.Symbol] = true

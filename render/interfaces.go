@@ -61,7 +61,7 @@ func ifaceKindText(b *strings.Builder, group []linker.Interface) {
 		seen := map[string]bool{}
 		for _, h := range in.Handlers {
 			tags := h.Via
-			if h.Loose {
+			if h.CatchAll {
 				tags += ", every relation"
 			}
 			if h.Conditional {
@@ -205,7 +205,7 @@ func InterfacesJSON(res linker.Result) ([]byte, error) {
 			for _, h := range in.Handlers {
 				// one record per handler and event, as in the text (two observe calls are one)
 				if r := (ifaceHandlerJSON{Event: h.Event, Symbol: h.Symbol, File: h.File, Line: h.Line, Via: h.Via,
-					Conditional: h.Conditional, CatchAll: h.Loose}); !slices.Contains(o.Handlers, r) {
+					Conditional: h.Conditional, CatchAll: h.CatchAll}); !slices.Contains(o.Handlers, r) {
 					o.Handlers = append(o.Handlers, r)
 				}
 			}

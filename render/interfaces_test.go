@@ -16,7 +16,7 @@ func ifaceFixture() linker.Result {
 				Handlers: []linker.Handler{
 					{Event: "database_created", Symbol: "DbHandler._on_created", File: "src/db.py", Line: 40, Via: linker.ViaLibrary},
 					{Event: "endpoints_changed", Symbol: "DbHandler._on_changed", File: "src/db.py", Line: 52, Via: linker.ViaLibrary, Conditional: true},
-					{Event: "relation_departed", Symbol: "Unit._on_departed", File: "src/lifecycle.py", Line: 9, Via: linker.ViaHelper, Loose: true},
+					{Event: "relation_departed", Symbol: "Unit._on_departed", File: "src/lifecycle.py", Line: 9, Via: linker.ViaHelper, Loose: true, CatchAll: true},
 				}},
 			{Kind: linker.KindRelation, Name: "cluster", Role: "peers", Interface: "demo_peers", File: "metadata.yaml", Line: 9,
 				Reads: []linker.Site{{File: "src/charm.py", Line: 20, Via: linker.ViaLookup}, {File: "src/peers.py", Line: 7, Via: linker.ViaLookup}}},
