@@ -2410,9 +2410,18 @@ class Settings:
 def render(relation_config):
     return relation_config["port"]
 `,
+		"hooks/classic.py": `
+from charmhelpers.core import hookenv
+
+def mode():
+    config = hookenv.config()
+    return config["mode"]
+`,
 	}.parse()})
 	cl := res.Charms[0]
 	expect(t, "port", reads(cl, KindConfig, "port"), "")
+	// a bare name that says whose config it is (a classic charm's hookenv.config()) still reads
+	expect(t, "mode", reads(cl, KindConfig, "mode"), "hooks/classic.py:5/config-read/index")
 	var un []string
 	for _, u := range res.Unresolved {
 		un = append(un, fmt.Sprintf("%s:%d/%s", u.File, u.Line, u.Detail))

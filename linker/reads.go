@@ -365,9 +365,12 @@ func (l *charmLinker) namedConfigKey(fi *fileInfo, k *pyextract.KeyAccess, at Si
 		}
 		return
 	}
-	// an attribute (self._extra_config, coordinator._charm.config): a bare name is a local
-	// or a parameter (relation_config), more often a dict of another kind
-	named := len(k.Object) >= 2 && strings.HasSuffix(strings.ToLower(lastName(k.Object)), "config")
+	// an attribute (self._extra_config, coordinator._charm.config), or a bare name that says
+	// whose config it is (config = hookenv.config() in a classic charm): another bare name is
+	// a local or a parameter (relation_config), more often a dict of another kind
+	last := strings.ToLower(lastName(k.Object))
+	named := len(k.Object) >= 2 && strings.HasSuffix(last, "config") ||
+		len(k.Object) == 1 && (last == "config" || last == "charm_config" || last == "juju_config")
 	if !wrapper && (!named || !l.untraced(fi, k.Scope, k.Object)) {
 		return
 	}
