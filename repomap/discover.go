@@ -46,9 +46,10 @@ type Discovered struct {
 	CharmDirs []string
 	// YAML are the charm YAML files found (root-relative), sorted.
 	YAML []string
-	// IgnoredYAML are the charm YAML files an ignore file leaves out (root-relative, sorted):
-	// the charm's YAML is read without them.
-	IgnoredYAML []string
+	// SkippedYAML are the charm YAML files the walk leaves out (root-relative, sorted): those
+	// an ignore file names, and links out of the root (with a warning, here, once). The
+	// charm's YAML is read without them.
+	SkippedYAML []string
 	// Warnings are one-line notes about skipped paths.
 	Warnings []string
 }
@@ -155,13 +156,16 @@ func Discover(root string, scopes []string) (Discovered, error) {
 		}
 		if ignored(parts, rel, false) {
 			if isYAML {
-				d.IgnoredYAML = append(d.IgnoredYAML, rel)
+				d.SkippedYAML = append(d.SkippedYAML, rel)
 			}
 			return nil
 		}
 		if e.Type()&fs.ModeSymlink != 0 {
 			if !linkInside(realRoot, p) {
 				d.Warnings = append(d.Warnings, fmt.Sprintf("%s: skipped: symbolic link leads outside the root or nowhere", rel))
+				if isYAML {
+					d.SkippedYAML = append(d.SkippedYAML, rel)
+				}
 				return nil
 			}
 		} else if !e.Type().IsRegular() {
@@ -192,7 +196,7 @@ func Discover(root string, scopes []string) (Discovered, error) {
 	sort.Strings(d.CharmDirs)
 	sort.Strings(d.Python)
 	sort.Strings(d.YAML)
-	sort.Strings(d.IgnoredYAML)
+	sort.Strings(d.SkippedYAML)
 	return d, nil
 }
 

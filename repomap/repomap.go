@@ -139,7 +139,7 @@ func Load(opt Options) (*Tree, error) {
 
 	// The charms' YAML is read while the cache is decoded and the Python parsed.
 	charmsDone := make(chan charmLoad, 1)
-	go func() { charmsDone <- loadCharms(root, disc.CharmDirs, disc.IgnoredYAML, yamlStats) }()
+	go func() { charmsDone <- loadCharms(root, disc.CharmDirs, disc.SkippedYAML, yamlStats) }()
 
 	if !opt.NoCache {
 		data, warn := readCacheFile(root)
@@ -429,9 +429,9 @@ type charmLoad struct {
 }
 
 // loadCharms reads the charms in dirs, with the cache entries of their YAML files.
-func loadCharms(root string, dirs, ignored []string, yamlStats map[string]stat) charmLoad {
+func loadCharms(root string, dirs, skipped []string, yamlStats map[string]stat) charmLoad {
 	l := charmLoad{entries: map[string]*cacheEntry{}}
-	skip := func(rel string) bool { _, found := slices.BinarySearch(ignored, rel); return found }
+	skip := func(rel string) bool { _, found := slices.BinarySearch(skipped, rel); return found }
 	for _, dir := range dirs {
 		ch, ok, err := charmyaml.LoadSkipping(root, dir, skip)
 		if err != nil {

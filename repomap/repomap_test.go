@@ -841,3 +841,27 @@ func TestIgnoredCharmYAML(t *testing.T) {
 		t.Fatal("memo trusted after a new walk warning")
 	}
 }
+
+// TestCharmYAMLLinkOutOfRootWarnedOnce: a charm YAML file linking out of the root is skipped
+// with one warning (the walk's), not a second from the charm loader.
+func TestCharmYAMLLinkOutOfRootWarnedOnce(t *testing.T) {
+	root := writeTree(t, map[string]string{"metadata.yaml": smallCharm, "src/charm.py": smallPy})
+	outside := filepath.Join(t.TempDir(), "config.yaml")
+	os.WriteFile(outside, []byte("options:\n  a: {type: string}\n"), 0o644)
+	if err := os.Symlink(outside, filepath.Join(root, "config.yaml")); err != nil {
+		t.Skip(err)
+	}
+	tr, err := Load(Options{Root: root, NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, w := range tr.Warnings {
+		if strings.Contains(w, "config.yaml") {
+			n++
+		}
+	}
+	if n != 1 || len(tr.Charms) != 1 || len(tr.Charms[0].Config) != 0 {
+		t.Errorf("warnings %q, config %+v", tr.Warnings, tr.Charms)
+	}
+}
