@@ -2379,7 +2379,8 @@ class DemoCharm(ops.CharmBase):
 
 func TestLooseConfigReadsStayNarrow(t *testing.T) {
 	// The loose reads above are for objects the linker cannot trace: a dict the charm builds
-	// (pebble_config) or a vendored library's relation_config is no read of the option, and a
+	// (pebble_config), a mapping class that reads no config (Registry) or a vendored library's
+	// relation_config is no read of the option, and a
 	// wrapper no recorded subscript uses (self.settings["port"]: pyextract records subscripts
 	// only on config-like names) keeps its __getitem__ unresolved, so that options read by
 	// nothing stay infos.
@@ -2396,7 +2397,15 @@ class DemoCharm(ops.CharmBase):
 
     def _layer(self):
         pebble_config = {"port": 8080}
-        return pebble_config["port"], self.settings["mode"]
+        self.cache_config = Registry()
+        return pebble_config["port"], self.settings["mode"], self.cache_config["port"]
+
+class Registry:
+    def __init__(self):
+        self._items = {}
+
+    def __getitem__(self, key):
+        return self._items[key]
 `,
 		"src/settings.py": `
 class Settings:

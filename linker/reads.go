@@ -388,7 +388,10 @@ func (l *charmLinker) wrapperOf(fi *fileInfo, k *pyextract.KeyAccess) *classInfo
 	getitem := func(cl *classInfo) *classInfo {
 		for _, b := range l.mro(cl) {
 			if b.methods["__getitem__"] != nil {
-				return b
+				if l.readsConfig(b, "__getitem__") {
+					return b
+				}
+				return nil // a mapping of something else
 			}
 		}
 		return nil
@@ -410,6 +413,18 @@ func (l *charmLinker) wrapperOf(fi *fileInfo, k *pyextract.KeyAccess) *classInfo
 		}
 	}
 	return nil
+}
+
+// readsConfig reports whether method fn of cls reads the charm's config with a key
+// (`return self._config.get(key)`): what makes a class with __getitem__ a config wrapper.
+func (l *charmLinker) readsConfig(cls *classInfo, fn string) bool {
+	fi := cls.file
+	for i := range fi.Facts.Keys {
+		if k := &fi.Facts.Keys[i]; k.Class == cls.name && k.Func == fn && l.isConfig(fi, k.Scope, k.Object) {
+			return true
+		}
+	}
+	return false
 }
 
 // subscripted reports whether some subscript the linker read (wrapper["x"]) is on an object
