@@ -4,13 +4,14 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
-	"github.com/cantrip-dev/charmcraft-map/internal/safetext"
 	"io"
 	"maps"
 	"math"
 	"os"
 	"slices"
 	"strings"
+
+	"github.com/cantrip-dev/charmcraft-map/internal/safetext"
 )
 
 // When a file's rank "moved a lot" (diff). Positions count among the files both maps hold, so

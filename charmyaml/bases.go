@@ -44,18 +44,14 @@ func (c *Charm) readBases(d *doc, top []entry) {
 			}
 		}
 	}
+	text := func(fs []entry, key string) string { f, _ := find(fs, key); return quiet.str(f, key) }
+	list := func(fs []entry, key string) []string { f, _ := find(fs, key); return quiet.strList(f, key) }
 	// one base written as a mapping: name, channel, architectures
 	mapped := func(n *yaml.Node) {
 		fs := quiet.entries(n, "base")
-		name, channel := plain(fs, "name"), plain(fs, "channel")
-		if name == "" || channel == "" {
-			return
+		if name, channel := text(fs, "name"), text(fs, "channel"); name != "" && channel != "" {
+			add(name+"@"+channel, deref(n).Line, list(fs, "architectures")...)
 		}
-		var archs []string
-		if f, ok := find(fs, "architectures"); ok {
-			archs = scalars(f.v)
-		}
-		add(name+"@"+channel, deref(n).Line, archs...)
 	}
 	if e, ok := find(top, "bases"); ok && deref(e.v) != nil && deref(e.v).Kind == yaml.SequenceNode {
 		for _, item := range deref(e.v).Content {
@@ -80,10 +76,10 @@ func (c *Charm) readBases(d *doc, top []entry) {
 			mapped(item)
 		}
 	}
-	base := ""
-	baseLine := 0
+	var base string
+	var baseLine int
 	if e, ok := find(top, "base"); ok {
-		base, baseLine = plain(top, "base"), e.k.Line
+		base, baseLine = quiet.str(e, "base"), e.k.Line
 	}
 	// a platform is "<arch>" (of `base:`), "<base>:<arch>", or a name whose build-for says which
 	platform := func(spec string, line int) {
@@ -99,48 +95,12 @@ func (c *Charm) readBases(d *doc, top []entry) {
 				platform(p.key, p.k.Line)
 				continue
 			}
-			f, ok := find(quiet.entries(p.v, "platform"), "build-for")
-			if !ok {
-				continue
-			}
-			for _, spec := range scalars(f.v) {
+			for _, spec := range list(quiet.entries(p.v, "platform"), "build-for") {
 				platform(spec, p.k.Line)
 			}
 		}
 	}
-	if base != "" && !slices.ContainsFunc(out, func(b Base) bool { return b.Name == base }) {
-		add(base, baseLine)
-	}
+	add(base, baseLine) // a base: with no platforms; merged with its platforms' otherwise
 	slices.SortStableFunc(out, func(a, b Base) int { return a.Line - b.Line })
 	c.Bases = out
-}
-
-// plain is the text of a scalar entry named key, or "".
-func plain(es []entry, key string) string {
-	if f, ok := find(es, key); ok {
-		if v := deref(f.v); v != nil && v.Kind == yaml.ScalarNode && !isNull(v) {
-			return strings.TrimSpace(v.Value)
-		}
-	}
-	return ""
-}
-
-// scalars is the text of a scalar, or of each scalar of a list.
-func scalars(n *yaml.Node) []string {
-	n = deref(n)
-	switch {
-	case n == nil || isNull(n):
-		return nil
-	case n.Kind == yaml.ScalarNode:
-		return []string{strings.TrimSpace(n.Value)}
-	case n.Kind != yaml.SequenceNode:
-		return nil
-	}
-	var out []string
-	for _, it := range n.Content {
-		if it = deref(it); it != nil && it.Kind == yaml.ScalarNode && !isNull(it) {
-			out = append(out, strings.TrimSpace(it.Value))
-		}
-	}
-	return out
 }

@@ -73,7 +73,7 @@ func declarations(charms []charmyaml.Charm, links linker.Result) []decl {
 						loose = append(loose, sym)
 					case c == ClassLib || c == ClassTest:
 						vendored = append(vendored, sym)
-					case strings.HasPrefix(cleanPath(file), "lib/charms/") || strings.Contains(file, "/lib/charms/"):
+					case isLibPath(cleanPath(file)):
 						ownLib = append(ownLib, sym)
 					default:
 						first = append(first, sym)

@@ -284,8 +284,8 @@ func fingerprint(root string, d Discovered, stats []stat, yamlStats map[string]s
 			if _, listed := yamlStats[rel]; listed {
 				continue
 			}
-			if fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(rel))); err == nil {
-				fmt.Fprintf(h, "y\x00%s\x00%d\x00%d\x00%o\n", rel, fi.ModTime().UnixNano(), fi.Size(), uint32(fi.Mode()))
+			if st := statFile(root, rel); st.err == nil {
+				fmt.Fprintf(h, "y\x00%s\x00%d\x00%d\x00%o\n", rel, st.mtime, st.size, uint32(st.mode))
 			}
 		}
 	}

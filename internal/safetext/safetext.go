@@ -12,9 +12,10 @@ import (
 	"unicode/utf8"
 )
 
-// Line returns s with every byte that is not UTF-8 written as "\xe9", and every control character (newlines, tabs, ESC, DEL, the C1 set) and
+// Line returns s with every control character (newlines, tabs, ESC, DEL, the C1 set) and
 // every bidirectional control (U+202E, which reverses what follows on the line) written as
-// its Go escape ("\n", "\x1b", "\u202e"); s itself when it has none, the common case.
+// its Go escape ("\n", "\x1b", "\u202e"), and every byte that is not UTF-8 as "\xe9"; s
+// itself when it has none, the common case.
 func Line(s string) string {
 	if !strings.ContainsFunc(s, unsafe) && utf8.ValidString(s) {
 		return s
