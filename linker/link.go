@@ -882,16 +882,13 @@ func publishedInterfaceLibrary(module string) bool {
 // with only the charm (TracingEndpointRequirer(self, protocols=[...])) would leave its
 // relation unhandled. Charm libraries are named after the interface they implement
 // (charms.tempo_coordinator_k8s.v0.tracing for "tracing"), so such an object, its class
-// imported by name from a charms.* module the tree does not hold and built with self or charm
-// first, binds the charm's one relation of that interface. So does a charm library published
+// imported by name from a charms.* module the tree does not hold and built with the charm
+// (builtWithCharm), binds the charm's one relation of that interface. So does a charm library published
 // on PyPI as charmlibs.interfaces.<interface> (ServiceMeshConsumer of
 // charmlibs.interfaces.service_mesh). "" otherwise (no such relation, or several).
 func (l *charmLinker) absentLibraryEndpoint(inst *instance) string {
 	c := inst.call
-	if c == nil || len(c.Chain) != 1 || len(c.Args) == 0 || inst.at == nil || inst.at.file == nil {
-		return ""
-	}
-	if a := c.Args[0]; a.Kind != pyextract.ValChain || len(a.Chain) != 1 || (a.Chain[0].Name != "self" && a.Chain[0].Name != "charm") {
+	if c == nil || len(c.Chain) != 1 || inst.at == nil || inst.at.file == nil || !builtWithCharm(c) {
 		return ""
 	}
 	im, ok := inst.at.file.imports[c.Chain[0].Name]
@@ -910,6 +907,23 @@ func (l *charmLinker) absentLibraryEndpoint(inst *instance) string {
 		}
 	}
 	return found
+}
+
+// builtWithCharm reports a call whose first argument is the charm: self or charm, given
+// first or as charm= (IngressPerAppRequirer(charm=self, port=8080)).
+func builtWithCharm(c *pyextract.Value) bool {
+	isCharm := func(a pyextract.Value) bool {
+		return a.Kind == pyextract.ValChain && len(a.Chain) == 1 && (a.Chain[0].Name == "self" || a.Chain[0].Name == "charm")
+	}
+	if len(c.Args) > 0 {
+		return isCharm(c.Args[0])
+	}
+	for _, k := range c.Kwargs {
+		if k.Name == "charm" {
+			return isCharm(k.Value)
+		}
+	}
+	return false
 }
 
 type handlerRef struct {

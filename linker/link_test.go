@@ -447,11 +447,11 @@ func TestAbsentCharmLibraryBindsItsInterface(t *testing.T) {
 	// charmcraft.yaml's charm-libs fetch libraries at build time: the tree has no
 	// lib/charms/tempo_coordinator_k8s/v0/tracing.py, so TracingEndpointRequirer's default
 	// relation cannot be read; the library is named after the interface, and the one relation
-	// of interface "tracing" is bound; so is "service_mesh", a charm library published on PyPI
+	// of interface "tracing" is bound (the charm given first or as charm=); so is "service_mesh", a charm library published on PyPI
 	// as charmlibs.interfaces.service_mesh. An ambiguous interface, a pip package, an object not
 	// built with the charm, and a library in the tree bind nothing this way.
-	c := charm("demo", ".", "relation:trace-sink", "relation:ingress", "relation:public-ingress", "relation:logs", "relation:database", "relation:mesh")
-	for i, iface := range []string{"tracing", "ingress", "ingress", "loki_push_api", "database", "service_mesh"} {
+	c := charm("demo", ".", "relation:trace-sink", "relation:ingress", "relation:public-ingress", "relation:logs", "relation:database", "relation:mesh", "relation:dashboards", "relation:scrape")
+	for i, iface := range []string{"tracing", "ingress", "ingress", "loki_push_api", "database", "service_mesh", "grafana_dashboard", "prometheus_scrape"} {
 		c.Relations[i].Interface = iface
 	}
 	cl := link1(t, c, files{
@@ -468,10 +468,14 @@ from cosl.loki_push_api import LokiPushApiConsumer
 from charms.loki_k8s.v1.loki_push_api import LogProxyConsumer
 from charms.db_lib.v0.database import DatabaseRequires
 from charmlibs.interfaces.service_mesh import ServiceMeshConsumer
+from charms.grafana_k8s.v0.grafana_dashboard import GrafanaDashboardProvider
+from charms.prometheus_k8s.v0.prometheus_scrape import MetricsEndpointProvider
 
 class DemoCharm(ops.CharmBase):
     def __init__(self, *args):
         super().__init__(*args)
+        self.dashboards = GrafanaDashboardProvider(charm=self)
+        self.scrape = MetricsEndpointProvider(charm=None, jobs=[])
         self.tracing = TracingEndpointRequirer(self, protocols=["otlp_http"])
         self.ingress = IngressPerAppRequirer(self, port=8080)
         self.logs = LokiPushApiConsumer(self)
@@ -480,9 +484,11 @@ class DemoCharm(ops.CharmBase):
         self.mesh = ServiceMeshConsumer(self, policies=[])
 `,
 	})
-	expect(t, "trace-sink", reads(cl, KindRelation, "trace-sink"), "src/charm.py:12/library/TracingEndpointRequirer")
-	expect(t, "mesh", reads(cl, KindRelation, "mesh"), "src/charm.py:17/library/ServiceMeshConsumer")
-	for _, name := range []string{"ingress", "public-ingress", "logs", "database"} {
+	expect(t, "trace-sink", reads(cl, KindRelation, "trace-sink"), "src/charm.py:16/library/TracingEndpointRequirer")
+	expect(t, "mesh", reads(cl, KindRelation, "mesh"), "src/charm.py:21/library/ServiceMeshConsumer")
+	// the charm given as charm= (notary's IngressPerAppRequirer(charm=self, port=...))
+	expect(t, "dashboards", reads(cl, KindRelation, "dashboards"), "src/charm.py:14/library/GrafanaDashboardProvider")
+	for _, name := range []string{"ingress", "public-ingress", "logs", "database", "scrape"} {
 		expect(t, name, reads(cl, KindRelation, name), "")
 	}
 }
@@ -799,6 +805,47 @@ class DemoCharm(ops.CharmBase):
 		un = append(un, fmt.Sprintf("%s:%d/%s", u.File, u.Line, u.Detail))
 	}
 	expect(t, "unresolved", strings.Join(un, " "), "src/facade.py:6/self.charm.model.config.get(key)")
+}
+
+func TestConfigHandedToAHelperUnderAnyName(t *testing.T) {
+	// The config handed to a module function under any name (k8s's extra_args.craft(self.config,
+	// ...), annotated src: ops.ConfigData) and on from there to another (unannotated): both
+	// read options, and an undeclared name is a finding; a helper handed a plain dict reads no
+	// option.
+	c := charm("demo", ".", "config:proxy-args", "config:datastore-args", "config:unread")
+	cl := link1(t, c, files{
+		"src/extra.py": `
+import ops
+
+def _datastore(dest, src):
+    dest.ds = src["datastore-args"]
+
+def craft(src: ops.ConfigData, dest):
+    dest.proxy = src["proxy-args"]
+    dest.typo = src["proxy-arg"]
+    _datastore(dest, src)
+
+def unrelated(data):
+    return data["unread"]
+`,
+		"src/charm.py": `
+import ops
+import extra
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.framework.observe(self.on.config_changed, self._on_config_changed)
+
+    def _on_config_changed(self, event):
+        extra.craft(self.config, self)
+        extra.unrelated({"unread": 1})
+`,
+	})
+	expect(t, "proxy-args", reads(cl, KindConfig, "proxy-args"), "src/extra.py:7/config-read/index")
+	expect(t, "datastore-args", reads(cl, KindConfig, "datastore-args"), "src/extra.py:4/config-read/index")
+	expect(t, "unread", reads(cl, KindConfig, "unread"), "")
+	expect(t, "findings", findings(cl), "src/extra.py:8 undeclared-config proxy-arg")
 }
 
 func TestNamingFallback(t *testing.T) {

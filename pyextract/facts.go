@@ -83,7 +83,54 @@ type funcState struct {
 	returned   bool
 	returnLine int             // the line of the first such return
 	observe    map[string]bool // local aliases of a framework observe method
-	keyed      map[string]bool // local names bound to a chain keyedName accepts
+	keyed      map[string]bool // local names bound to a chain keyedName accepts, and parameters annotated ConfigData
+	params     map[string]bool // the other parameters (self and cls aside)
+}
+
+// newFuncState is the state of function def at its start: its parameters sorted into those
+// annotated as the charm config (src: ops.ConfigData), whose reads are facts as a config's
+// are, and the others, whose string-keyed reads are facts too (a helper handed the config
+// under any name: craft(src, ...) reading src["kube-proxy-extra-args"]); the linker follows
+// them to the callers' arguments and keeps only those that are the config.
+func (w *factWalker) newFuncState(def int32) *funcState {
+	t := w.t
+	fs := &funcState{name: t.text(t.child(def, fName))}
+	ps := t.child(def, fParameters)
+	if ps < 0 {
+		return fs
+	}
+	for c := range t.children(ps) {
+		var name, typ int32 = -1, -1
+		switch t.kind(c) {
+		case kIdentifier:
+			name = c
+		case kTypedParameter:
+			name, typ = t.namedChild(c, 0), t.child(c, fType)
+		case kDefaultParameter:
+			name = t.child(c, fName)
+		case kTypedDefaultParameter:
+			name, typ = t.child(c, fName), t.child(c, fType)
+		}
+		if name < 0 || t.kind(name) != kIdentifier {
+			continue
+		}
+		switch n := t.text(name); {
+		case n == "self" || n == "cls":
+		case typ >= 0 && configDataType(string(t.raw(typ))):
+			fs.keyed = setName(fs.keyed, n)
+		default:
+			fs.params = setName(fs.params, n)
+		}
+	}
+	return fs
+}
+
+// configDataType reports an annotation naming ops' ConfigData (ConfigData, ops.ConfigData,
+// ops.model.ConfigData, "ConfigData", Optional[ConfigData], ConfigData | None).
+func configDataType(annotation string) bool {
+	return slices.Contains(strings.FieldsFunc(annotation, func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_'
+	}), "ConfigData")
 }
 
 // flow is how a node runs within its function. cond: under a condition; loop: in the body
@@ -367,7 +414,7 @@ func (w *factWalker) visit(f factFrame) {
 		return
 	case kFunctionDef:
 		if name := t.child(i, fName); name >= 0 {
-			w.push(factFrame{i: t.child(i, fBody), class: f.class, fn: &funcState{name: t.text(name)}})
+			w.push(factFrame{i: t.child(i, fBody), class: f.class, fn: w.newFuncState(i)})
 		}
 		return
 	case kDecoratedDef:
@@ -714,7 +761,7 @@ func (w *factWalker) visitCall(f factFrame) {
 			return
 		case isAttr && name == "get":
 			obj := t.child(fn, fObject)
-			if k, _ := w.callArgs(args, "key", ""); k >= 0 && w.keyedObject(obj, f, true) {
+			if k, _ := w.callArgs(args, "key", ""); k >= 0 && (w.keyedObject(obj, f, true) || w.paramKey(obj, k, f)) {
 				w.addKey(f, i, obj, k, "get")
 			}
 		case isAttr && (name == "items" || name == "keys" || name == "values") && t.namedChild(args, 0) < 0:
@@ -736,7 +783,7 @@ func (w *factWalker) visitCall(f factFrame) {
 				w.addKey(f, i, obj, -1, "all")
 			}
 		}
-		if !f.noCall && w.callFact(fn, args, name) {
+		if !f.noCall && w.callFact(fn, args, name, f.fn) {
 			if v := t.value(i, 0); v.Kind == ValCall {
 				w.out.Calls = append(w.out.Calls, Call{Scope: w.scope(f, i), Value: v})
 			}
@@ -766,7 +813,7 @@ func (w *factWalker) handedOn(a int32, f factFrame) int32 {
 }
 
 // callFact reports whether a call with this callee is recorded as a Call fact.
-func (w *factWalker) callFact(fn, args int32, name string) bool {
+func (w *factWalker) callFact(fn, args int32, name string, fs *funcState) bool {
 	switch {
 	case isLookup(name), name == "__init__":
 		return true
@@ -788,6 +835,9 @@ func (w *factWalker) callFact(fn, args int32, name string) bool {
 		}
 		if a >= 0 && (w.t.kind(a) == kAttribute || w.t.kind(a) == kIdentifier) && keyedName(w.lastName(a), false) {
 			return true
+		}
+		if a >= 0 && w.t.kind(a) == kIdentifier && fs != nil && fs.keyed[w.t.text(a)] {
+			return true // a local name or parameter holding the config, handed on
 		}
 	}
 	return false
@@ -835,7 +885,7 @@ func (w *factWalker) callArgs(args int32, kw1, kw2 string) (a1, a2 int32) {
 func (w *factWalker) visitSubscript(f factFrame) {
 	t, i := w.t, f.i
 	obj, sub := t.child(i, fValue), t.child(i, fSubscript)
-	if sub >= 0 && t.nodes[sub].last == t.nodes[i].last && w.keyedObject(obj, f, true) {
+	if sub >= 0 && t.nodes[sub].last == t.nodes[i].last && (w.keyedObject(obj, f, true) || w.paramKey(obj, sub, f)) {
 		w.addKey(f, i, obj, sub, "index")
 	}
 	w.push(factFrame{i: sub, class: f.class, fn: f.fn, flow: f.flow})
@@ -882,6 +932,17 @@ func (w *factWalker) keyedObject(obj int32, f factFrame, keys bool) bool {
 		return true
 	}
 	return keyedName(name, keys)
+}
+
+// paramKey reports a read of a plain parameter of the function by a string key
+// (data["port"], data.get(f"{name}-port")): which parameters hold the config only the
+// callers tell, so the linker decides.
+func (w *factWalker) paramKey(obj, key int32, f factFrame) bool {
+	if f.fn == nil || w.t.kind(obj) != kIdentifier || !f.fn.params[w.t.text(obj)] {
+		return false
+	}
+	k := w.t.kind(key)
+	return k == kString || k == kConcatenatedString
 }
 
 func (w *factWalker) keyedChain(c Chain, f factFrame) bool {

@@ -384,3 +384,49 @@ if MODE == "k8s":
 		t.Errorf("narrows = %s\nwant      %s", g, want)
 	}
 }
+
+// A parameter annotated as ops' ConfigData is read like the config (its keys, its
+// attributes, and calls that hand it on are facts); a plain parameter's string-keyed reads
+// are facts too, for the linker to follow to the callers; other keys, other parameters'
+// attribute reads and self are not.
+func TestFactsParameterKeys(t *testing.T) {
+	f := parseFacts(t, `
+def craft(src: ops.ConfigData, dest, names, *args, opt: "Optional[ConfigData]" = None, **kw):
+    a = src["kube-proxy-extra-args"]
+    b = dest["x"]
+    c = dest.get(f"{n}-port")
+    d = names[0]
+    e = names[key]
+    _configure(dest, src)
+    _other(dest)
+    g = opt.log_level
+    h = dest.log_level
+
+class K:
+    def m(self, data):
+        i = self["a"]
+        j = data["b"]
+`)
+	var keys []string
+	for _, k := range f.Keys {
+		keys = append(keys, fmt.Sprintf("%s[%s]%s:%d", k.Object, k.Key, k.Via, k.Line))
+	}
+	want := `src["kube-proxy-extra-args"]index:3|dest["x"]index:4|dest[f"{n}-port"]get:5|data["b"]index:16`
+	if got := strings.Join(keys, "|"); got != want {
+		t.Errorf("keys = %s\nwant   %s", got, want)
+	}
+	var attrs []string
+	for _, a := range f.Attrs {
+		attrs = append(attrs, a.Object.String()+"."+a.Attr)
+	}
+	if got := strings.Join(attrs, "|"); got != "opt.log_level" {
+		t.Errorf("attrs = %s", got)
+	}
+	var calls []string
+	for _, c := range f.Calls {
+		calls = append(calls, c.Value.Chain.String())
+	}
+	if got := strings.Join(calls, "|"); got != "_configure" {
+		t.Errorf("calls = %s", got)
+	}
+}
