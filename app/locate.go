@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"path"
 	"slices"
 	"strings"
 
@@ -358,17 +359,45 @@ func otherHandled(handles, named string) string {
 	return strings.Join(rest, ", ")
 }
 
-// tieIndex holds the direct ties between files: the distinctive top-level names each Python
-// file defines, the names each uses, and which files handle or read the interfaces each
-// YAML file declares.
+// tieIndex holds the direct ties between files: the top-level names each Python file
+// defines, the names each uses, where it imports them from, and which files handle or read
+// the interfaces each YAML file declares.
 type tieIndex struct {
 	defs   map[string][]string            // path → names it defines, sorted
 	refs   map[string]map[string]int      // path → name → uses
+	from   map[string]map[string]string   // path → name it imports from the tree → the module's path ("charms/x/v2/tracing")
 	ifaces map[string]map[string][]string // YAML path → handling/reading file → interfaces
 }
 
+// importPath is the slash path a module imported by file user names: "charms.x.v2.tracing"
+// is charms/x/v2/tracing (matched as a suffix), a relative ".state" or "..core" resolves
+// against user's folder to a full path.
+func importPath(user, module string) string {
+	rel := len(module) - len(strings.TrimLeft(module, "."))
+	p := strings.ReplaceAll(module[rel:], ".", "/")
+	if rel == 0 {
+		return p
+	}
+	dir := path.Dir(user)
+	for range rel - 1 {
+		dir = path.Dir(dir)
+	}
+	if dir == "." {
+		return p
+	}
+	return strings.TrimSuffix(dir+"/"+p, "/")
+}
+
+// modulePath reports whether file def is the module at slash path mod (or its package's
+// __init__.py), mod a suffix of def's path.
+func modulePath(def, mod string) bool {
+	d := strings.TrimSuffix(strings.TrimSuffix(def, ".py"), "/__init__")
+	return d == mod || strings.HasSuffix(d, "/"+mod)
+}
+
 func newTieIndex(t *repomap.Tree, links linker.Result) tieIndex {
-	ix := tieIndex{defs: map[string][]string{}, refs: map[string]map[string]int{}, ifaces: map[string]map[string][]string{}}
+	ix := tieIndex{defs: map[string][]string{}, refs: map[string]map[string]int{}, from: map[string]map[string]string{},
+		ifaces: map[string]map[string][]string{}}
 	definers := map[string][]string{}
 	segments := map[string]bool{} // every folder and module name of the tree: what an import of it may name
 	for _, f := range t.Files {
@@ -379,9 +408,15 @@ func newTieIndex(t *repomap.Tree, links linker.Result) tieIndex {
 	for _, f := range t.Files {
 		ix.refs[f.Path] = map[string]int{}
 		outside := map[string]bool{} // names the file imports from a package outside the tree
+		ix.from[f.Path] = map[string]string{}
 		for _, im := range f.Imports {
-			if top, _, _ := strings.Cut(im.Module, "."); im.Name != "" && top != "" && !segments[top] {
+			if im.Name == "" || im.Name == "*" {
+				continue
+			}
+			if top, _, _ := strings.Cut(im.Module, "."); top != "" && !segments[top] {
 				outside[cmp.Or(im.Alias, im.Name)] = true
+			} else {
+				ix.from[f.Path][cmp.Or(im.Alias, im.Name)] = importPath(f.Path, im.Module)
 			}
 		}
 		for _, r := range f.Refs {
@@ -463,7 +498,18 @@ func (ix tieIndex) used(def, user string) string {
 		if _, own := slices.BinarySearch(ix.defs[user], n); own {
 			continue // its own definition: two files with a DEFAULT_RELATION_NAME each use neither's
 		}
-		if refs[n] > 0 {
+		mod, imported := ix.from[user][n]
+		switch {
+		case refs[n] == 0:
+		case imported:
+			// imported by name: a tie only to the module it comes from (charm.py's
+			// TracingEndpointProvider of v2/tracing.py is not v1's)
+			if modulePath(def, mod) {
+				names = append(names, n)
+			}
+		case rank.Distinctive(n):
+			// used but not imported (a name any object may have, or a star import): only a
+			// name specific enough to mean this definition (not config, not restart)
 			names = append(names, n)
 		}
 	}

@@ -241,6 +241,42 @@ func TestTiesSkipOwnDefinitions(t *testing.T) {
 	}
 }
 
+// TestTiesFollowImports: a name imported from a module ties the user to that module only
+// (tempo's charm imports TracingEndpointProvider from v2, not v1, which defines one too),
+// relative imports resolve against the user's folder, and a plain word used without an
+// import (flask's charm.config) ties to no file that defines it.
+func TestTiesFollowImports(t *testing.T) {
+	ix := tieIndex{
+		defs: map[string][]string{
+			"lib/charms/t/v1/tracing.py": {"TracingEndpointProvider"},
+			"lib/charms/t/v2/tracing.py": {"TracingEndpointProvider"},
+			"src/core/state.py":          {"ClusterState", "restart"},
+			"src/state.py":               {"ClusterState", "restart"},
+			"rock/app.py":                {"config", "make_app_config"},
+		},
+		refs: map[string]map[string]int{"src/core/charm.py": {"TracingEndpointProvider": 2, "ClusterState": 1, "restart": 1, "config": 4, "make_app_config": 1}},
+		from: map[string]map[string]string{"src/core/charm.py": {
+			"TracingEndpointProvider": importPath("src/core/charm.py", "charms.t.v2.tracing"),
+			"ClusterState":            importPath("src/core/charm.py", ".state"),
+			"restart":                 importPath("src/core/charm.py", ".state"),
+		}},
+	}
+	for def, want := range map[string]string{
+		"lib/charms/t/v1/tracing.py": "",
+		"lib/charms/t/v2/tracing.py": "TracingEndpointProvider",
+		"src/core/state.py":          "ClusterState, restart",
+		"src/state.py":               "",
+		"rock/app.py":                "make_app_config",
+	} {
+		if got := ix.used(def, "src/core/charm.py"); got != want {
+			t.Errorf("charm uses %q of %s, want %q", got, def, want)
+		}
+	}
+	if got := importPath("src/a/b.py", "..core.x"); got != "src/core/x" {
+		t.Errorf("importPath = %q", got)
+	}
+}
+
 // TestLocateSkipsUnreadFiles: a file listed but not read (over the size limit) is never a pick,
 // even when the task names it.
 func TestLocateSkipsUnreadFiles(t *testing.T) {

@@ -496,6 +496,8 @@ func findingDiagnostic(f linker.Finding) Diagnostic {
 	switch m, ok := findingMessages[f.Kind]; {
 	case f.Kind == linker.FindMissingHandler:
 		d.Message = fmt.Sprintf("%s observes an event with handler %q, which is defined neither in its class nor in its bases", who(f.Symbol), f.Subject)
+	case f.Kind == linker.FindUnobservedHandler:
+		d.Message = fmt.Sprintf("%s is named like an event handler, but no code observes, calls or names it: it never runs", f.Subject)
 	case f.Kind == linker.FindUndeclaredParam:
 		d.Message = fmt.Sprintf("%s reads action parameter %q, which the action does not declare", who(f.Symbol), f.Subject)
 	case ok:

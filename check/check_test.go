@@ -85,6 +85,7 @@ func fixture() ([]charmyaml.Charm, linker.Result) {
 			{Kind: linker.FindUndeclaredStorage, Subject: "data", Site: linker.Site{File: help, Line: 12}},
 			{Kind: linker.FindMissingHandler, Subject: "_on_leader", Site: linker.Site{File: src, Line: 33, Symbol: "DemoCharm.__init__"}},
 			{Kind: linker.FindUndeclaredParam, Subject: "force", Site: linker.Site{File: src, Line: 82, Symbol: "DemoCharm._on_rotate", Conditional: true}},
+			{Kind: linker.FindUnobservedHandler, Subject: "DemoCharm._on_update_status", Site: linker.Site{File: src, Line: 95, Symbol: "DemoCharm._on_update_status"}},
 		},
 	}}}
 	return charms, links
@@ -111,14 +112,15 @@ charms/demo/src/charm.py:61: warning: DemoCharm._configure reads config["api-key
 charms/demo/src/charm.py:63: warning: DemoCharm._configure reads config option "log_level", which the charm's YAML does not declare (in code that runs only under a condition) [undeclared-config]
 charms/demo/src/charm.py:70: info: DemoCharm._maybe reads config["api-key"], which has no default and raises KeyError while unset; use .get() or declare a default (the read is under a condition, which may guard it) [config-no-default-index]
 charms/demo/src/charm.py:82: warning: DemoCharm._on_rotate reads action parameter "force", which the action does not declare [undeclared-action-param]
+charms/demo/src/charm.py:95: warning: DemoCharm._on_update_status is named like an event handler, but no code observes, calls or names it: it never runs [unobserved-handler]
 charms/demo/src/helpers.py:10: error: Workload.push uses container "workload", which the charm's YAML does not declare [undeclared-container]
 charms/demo/src/helpers.py:12: error: code uses storage "data", which the charm's YAML does not declare [undeclared-storage]
-5 errors, 8 warnings, 2 infos
+5 errors, 9 warnings, 2 infos
 `
 	if got := b.String(); got != want {
 		t.Errorf("text:\n%s\nwant:\n%s", got, want)
 	}
-	if r.Summary != (Summary{Errors: 5, Warnings: 8, Infos: 2}) {
+	if r.Summary != (Summary{Errors: 5, Warnings: 9, Infos: 2}) {
 		t.Errorf("summary %+v", r.Summary)
 	}
 	if r.ExitCode(false) != 1 {
@@ -176,7 +178,7 @@ func TestContractSeverities(t *testing.T) {
 func TestStrictAndExitCodes(t *testing.T) {
 	charms, links := fixture()
 	r := Run(charms, links, Options{Strict: true})
-	if r.Summary != (Summary{Errors: 13, Warnings: 0, Infos: 2}) {
+	if r.Summary != (Summary{Errors: 14, Warnings: 0, Infos: 2}) {
 		t.Errorf("strict summary %+v", r.Summary)
 	}
 	warnOnly := Report{Summary: Summary{Warnings: 2, Infos: 1, Unresolved: 3}}

@@ -24,6 +24,7 @@ const (
 	RuleHandlerConditional   = "handler-conditional"
 	RuleYAMLProblem          = "yaml-problem"
 	RuleUnresolvedName       = "unresolved-name"
+	RuleUnobservedHandler    = "unobserved-handler"
 )
 
 // Rule documents one check rule. Rules is the single source for the SARIF rule
@@ -67,6 +68,9 @@ var Rules = []Rule{
 	{RuleUndeclaredParam, SeverityWarning,
 		"An action handler reads a parameter the action does not declare.",
 		"The parameter is not in the action's schema, so operators are never told about it and Juju rejects it when the schema forbids additional properties; usually a typo, and the read sees only the fallback or raises KeyError."},
+	{RuleUnobservedHandler, SeverityWarning,
+		"A method named like an event handler (`_on_<event>`) that no code observes, calls or names.",
+		"ops runs a handler only once `framework.observe` registers it, never because of its name, so the method never runs: usually a forgotten observe (an `_on_update_status` that retries a failed step, an `_on_<relation>_relation_broken` that cleans up), else dead code. Any use of the name counts, in tests too. Not reported for a decorated method, a method of a class with a base outside the tree other than ops' (which may register it by name), library code, or a charm whose code gets attributes by computed names (`getattr(self, \"_on_\" + event)`)."},
 	{RuleActionNameUnderscore, SeverityWarning,
 		"An action name contains `_`.",
 		"Juju convention is hyphenated action names (`rotate-password`); ops maps `-` to `_` in the event name, so an underscore name is inconsistent with every other charm and its CLI usage."},

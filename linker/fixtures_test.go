@@ -81,7 +81,7 @@ func sortedSet(list []string) []string {
 var findingKinds = map[string]bool{
 	linker.FindUndeclaredRelation: true, linker.FindUndeclaredAction: true, linker.FindUndeclaredConfig: true,
 	linker.FindUndeclaredContainer: true, linker.FindUndeclaredStorage: true, linker.FindMissingHandler: true,
-	linker.FindUndeclaredParam: true,
+	linker.FindUndeclaredParam: true, linker.FindUnobservedHandler: true,
 }
 
 func TestFixtures(t *testing.T) {

@@ -18,6 +18,49 @@ type index struct {
 	pkgDirs map[string]bool         // folders holding an __init__.py
 	classes map[string]bool         // names of every class in the tree
 	charms  []charmyaml.Charm
+	// handlerRefs counts, for every name like an event handler's (_on_*), its uses in the
+	// whole tree, tests and other charms included (built on first use: handlerUses)
+	handlerRefs map[string]int
+}
+
+// handlerUses is how many times the tree uses the name of a handler-like method (_on_*),
+// anywhere.
+func (ix *index) handlerUses(name string) int {
+	if ix.handlerRefs == nil {
+		ix.handlerRefs = map[string]int{}
+		for _, fi := range ix.ordered {
+			for _, r := range fi.Refs {
+				if strings.HasPrefix(r.Name, "_on_") {
+					ix.handlerRefs[r.Name] += r.Count
+				}
+			}
+		}
+	}
+	return ix.handlerRefs[name]
+}
+
+// computedAttr reports a getattr(name, <not a literal>) among the facts: a value assigned,
+// an observe's handler, a call's argument.
+func computedAttr(f *pyextract.Facts) bool {
+	var vals []*pyextract.Value
+	for i := range f.Assigns {
+		vals = append(vals, &f.Assigns[i].Value)
+	}
+	for i := range f.Observes {
+		vals = append(vals, &f.Observes[i].Handler)
+	}
+	for i := range f.Calls {
+		vals = append(vals, &f.Calls[i].Value)
+		for j := range f.Calls[i].Value.Args {
+			vals = append(vals, &f.Calls[i].Value.Args[j])
+		}
+	}
+	for _, v := range vals {
+		if len(v.Chain) > 1 && v.Chain[1].GetAttr != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // moduleFile is a file a dotted module name may refer to, and the folder the name is

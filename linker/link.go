@@ -185,6 +185,42 @@ func (l *charmLinker) run() {
 	l.linkNaming()
 	l.linkFeaturePackages()
 	l.linkDelegates()
+	l.linkUnobserved()
+}
+
+// linkUnobserved finds the charm's methods named like event handlers (_on_<event>) whose
+// name no code of the tree uses (tests included): ops calls a handler only once it is
+// observed, never by its name, so such a method never runs, a forgotten observe or dead
+// code. Not reported: a decorated method (a decorator may register it), a method of a class
+// with a base the tree does not hold other than ops' (that base may observe it by name),
+// library code, and any method at all when the charm's own code, or a class the method's
+// class derives from, gets attributes by computed names (getattr(self, "_on_" + event)).
+func (l *charmLinker) linkUnobserved() {
+	for _, fi := range l.scope {
+		if !fi.library && computedAttr(&fi.Facts) {
+			return
+		}
+	}
+	for _, fi := range l.scope {
+		if fi.library || fi.test {
+			continue
+		}
+		for _, name := range sortedKeys(fi.classes) {
+			cl := fi.classes[name]
+			if slices.ContainsFunc(l.mro(cl), func(k *classInfo) bool { return k.openBases || computedAttr(&k.file.Facts) }) {
+				continue
+			}
+			for _, m := range sortedKeys(cl.methods) {
+				sym := cl.methods[m]
+				if !strings.HasPrefix(m, "_on_") || len(m) == len("_on_") || len(sym.Decorators) > 0 {
+					continue
+				}
+				if l.ix.handlerUses(m) == 0 {
+					l.find(FindUnobservedHandler, symbolName(cl.name, m), Site{File: fi.Path, Line: sym.Line, Symbol: symbolName(cl.name, m)})
+				}
+			}
+		}
+	}
 }
 
 func sortedKeys[V any](m map[string]V) []string {

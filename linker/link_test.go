@@ -653,6 +653,7 @@ class Helper(Open):
 		"src/charm.py:20 undeclared-storage scratch",
 		"src/charm.py:22 undeclared-relation other (cond)",
 		"src/charm.py:24 undeclared-container nope",
+		"src/charm.py:29 unobserved-handler DemoCharm._on_go", // go_action is observed with _on_missing
 		"src/charm.py:33 undeclared-config prot",
 	}, "\n"))
 	// the custom event named like a relation event is not a relation event
@@ -2483,4 +2484,60 @@ def mode():
 		un = append(un, fmt.Sprintf("%s:%d/%s", u.File, u.Line, u.Detail))
 	}
 	expect(t, "unresolved", strings.Join(un, " "), "src/settings.py:6/self._config.get(key)")
+}
+
+func TestUnobservedHandlers(t *testing.T) {
+	// A method named like a handler that no code of the tree names never runs: ops calls only
+	// what is observed. Any use of its name counts (a call, a test); a decorated method, one of
+	// a class with a base outside the tree, and library code are not held to it.
+	c := charm("demo", ".", "relation:db")
+	cl := link1(t, c, files{
+		"src/charm.py": `
+import ops
+from outside import Base
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.framework.observe(self.on.db_relation_changed, self._on_db_changed)
+
+    def _on_db_changed(self, event):
+        self._on_called_directly()
+
+    def _on_called_directly(self): ...
+    def _on_update_status(self, event): ...
+    def _on_tested(self, event): ...
+    @some_registry.handles("start")
+    def _on_decorated(self, event): ...
+    def _on_(self): ...
+
+class FromOutside(Base):
+    def _on_registered_by_base(self, event): ...
+`,
+		"lib/charms/demo/v0/api.py": `
+import ops
+
+class Api(ops.Object):
+    def _on_library_thing(self, event): ...
+`,
+		"tests/unit/test_charm.py": `
+def test_it(harness):
+    harness.charm._on_tested(None)
+`,
+	})
+	expect(t, "findings", findings(cl), "src/charm.py:13 unobserved-handler DemoCharm._on_update_status")
+
+	// code that gets attributes of a name by computed names may call any method
+	cl = link1(t, c, files{"src/charm.py": `
+import ops
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        for name in ("update_status",):
+            self.framework.observe(getattr(self.on, name), getattr(self, "_on_" + name))
+
+    def _on_update_status(self, event): ...
+`})
+	expect(t, "computed", findings(cl), "")
 }

@@ -238,6 +238,7 @@ const (
 	FindUndeclaredStorage   = "undeclared-storage"
 	FindMissingHandler      = "missing-handler"
 	FindUndeclaredParam     = "undeclared-action-param"
+	FindUnobservedHandler   = "unobserved-handler"
 )
 
 // Finding is a code site that disagrees with the YAML.

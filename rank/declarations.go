@@ -146,7 +146,8 @@ func newDeclarationYAML(c *charmyaml.Charm, k string) string {
 // leads.
 
 // addWords are the verbs of an addition; the kind of interface must follow within
-// addWindow words ("Add a `catalogue` endpoint": three).
+// addWindow words ("Add a `catalogue` endpoint": three; "add a get-admin-password action":
+// three, a name written with '-' or '_' being one word).
 var addWords = []string{"add", "adds", "added", "adding", "introduce", "introduces", "introduced"}
 
 const addWindow = 4
@@ -159,8 +160,11 @@ const addWindow = 4
 // with underscores ("relation_access").
 func additionKinds(text string) map[string]bool {
 	var seq []string
-	for _, tok := range rawTokens(strings.ToLower(text)) {
-		seq = append(seq, tokenParts(tok)...)
+	var at []int // the raw token each word of seq is part of: a hyphenated name is one word of the window
+	for n, tok := range rawTokens(strings.ToLower(text)) {
+		for _, p := range tokenParts(tok) {
+			seq, at = append(seq, p), append(at, n)
+		}
 	}
 	kindOf := func(w string) (string, bool) {
 		if w == "config" {
@@ -182,7 +186,7 @@ func additionKinds(text string) map[string]bool {
 		if !slices.Contains(addWords, w) {
 			continue
 		}
-		for j := i + 1; j < len(seq) && j <= i+addWindow; j++ {
+		for j := i + 1; j < len(seq) && at[j] <= at[i]+addWindow; j++ {
 			if k, ok := kindOf(seq[j]); ok && ends(j) {
 				kinds[k] = true
 			}

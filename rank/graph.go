@@ -320,7 +320,7 @@ func (b *graphBuilder) promoteImported() {
 // files) much less.
 func identWeight(name string, definers int) float64 {
 	w := PlainIdentWeight
-	if distinctive(name) {
+	if Distinctive(name) {
 		w = DistinctiveIdentWeight
 	}
 	if strings.HasPrefix(name, "_") {
@@ -332,10 +332,10 @@ func identWeight(name string, definers int) float64 {
 	return w
 }
 
-// distinctive reports a name specific enough that a reference to it means the definition: a
+// Distinctive reports a name specific enough that a reference to it means the definition: a
 // compound name of 8+ characters (snake_case, camelCase) or a capitalised name of 5+ (a class
 // or constant: Patroni, CharmConfig, PEER_KEY). Plain lower-case words collide across objects.
-func distinctive(name string) bool {
+func Distinctive(name string) bool {
 	s := strings.Trim(name, "_")
 	switch {
 	case len(s) >= 5 && s[0] >= 'A' && s[0] <= 'Z':

@@ -74,6 +74,9 @@ class RelayCharm(RelayBase):
     def _on_federation_joined(self, event: ops.RelationJoinedEvent) -> None:
         logger.info("federating with %s", event.app)
 
+    def _on_update_status(self, event: ops.UpdateStatusEvent) -> None:  # want check=unobserved-handler
+        self._replan()
+
     def _metrics_sidecar_ready(self) -> bool:
         sidecar = self.unit.get_container("metrics-sidecar")  # want check=undeclared-container
         return sidecar.can_connect()
