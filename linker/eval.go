@@ -470,7 +470,12 @@ func (e *evaluator) chain(ch pyextract.Chain, c *ctx) []aval {
 		for _, a := range cur {
 			switch {
 			case st.Name != "":
-				next = append(next, e.attr(a, st.Name, ViaObserve)...)
+				for _, x := range e.attr(a, st.Name, ViaObserve) {
+					// an attribute of one of the values a name may take (service.name, for
+					// service in SERVICES) is one of those its attribute may take
+					x.loose = x.loose || a.loose
+					next = append(next, x)
+				}
 			case st.GetAttr != nil:
 				names, ok := e.strVals(st.GetAttr, c)
 				if !ok && a.kind == aOn {

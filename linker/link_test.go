@@ -2541,3 +2541,39 @@ class DemoCharm(ops.CharmBase):
 `})
 	expect(t, "computed", findings(cl), "")
 }
+
+func TestLoopOverClassesIsUnconditional(t *testing.T) {
+	// for service in SERVICES: observe(self.on[service.name].pebble_ready, ...): each
+	// service's name is one the loop runs over, so the handler is registered whenever the
+	// loop runs (not under a condition), and a name the YAML does not declare is no finding.
+	c := charm("demo", ".", "container:gms", "container:frontend")
+	cl := link1(t, c, files{"src/charm.py": `
+import ops
+
+class Gms:
+    name = "gms"
+
+class Frontend:
+    name = "frontend"
+
+class Retired:
+    name = "retired"
+
+SERVICES = [Gms, Frontend, Retired]
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        for service in SERVICES:
+            self.framework.observe(self.on[service.name].pebble_ready, self._on_pebble_ready)
+
+    def _on_pebble_ready(self, event): ...
+`})
+	for _, name := range []string{"gms", "frontend"} {
+		it := iface(cl, KindContainer, name)
+		if len(it.Handlers) != 1 || it.Handlers[0].Conditional {
+			t.Errorf("%s: handlers %+v", name, it.Handlers)
+		}
+	}
+	expect(t, "findings", findings(cl), "")
+}
