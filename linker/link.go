@@ -185,7 +185,63 @@ func (l *charmLinker) run() {
 	l.linkNaming()
 	l.linkFeaturePackages()
 	l.linkDelegates()
+	l.linkStoragePaths()
 	l.linkUnobserved()
+}
+
+// linkStoragePaths links a storage to the charm's string constants, module-level or in a
+// class body, that name where it is mounted (the storage's location, or a container's mount
+// of it) or a path under it (CONFIG_DIR = "/sdcore/config", _log_path =
+// "/var/lib/zincsearch/zinc.log"): the code that reads and writes the storage's files goes
+// through them. A location of "/" alone names nothing.
+func (l *charmLinker) linkStoragePaths() {
+	type mount struct{ storage, at string }
+	var mounts []mount
+	add := func(storage, at string) {
+		if at = strings.TrimRight(at, "/"); at != "" {
+			mounts = append(mounts, mount{storage, at})
+		}
+	}
+	for _, st := range l.ch.Storage {
+		add(st.Name, st.Location)
+	}
+	for _, c := range l.ch.Containers {
+		for _, m := range c.Mounts {
+			if storage, at, ok := strings.Cut(m, ":"); ok {
+				add(storage, at)
+			}
+		}
+	}
+	if len(mounts) == 0 {
+		return
+	}
+	link := func(fi *fileInfo, line int, symbol string, v *pyextract.Value) {
+		if v == nil || v.Kind != pyextract.ValStr {
+			return
+		}
+		for _, m := range mounts {
+			if v.Str == m.at || strings.HasPrefix(v.Str, m.at+"/") {
+				if d, ok := l.lookup(KindStorage, m.storage); ok {
+					l.read(KindStorage, d, Site{File: fi.Path, Line: line, Symbol: symbol, Via: ViaPath})
+				}
+			}
+		}
+	}
+	for _, fi := range l.scope {
+		if fi.library {
+			continue
+		}
+		for i := range fi.Symbols {
+			if s := &fi.Symbols[i]; s.Kind == pyextract.KindConstant && s.Qualifier == "" {
+				link(fi, s.Line, s.Name, s.Value)
+			}
+		}
+		for _, name := range sortedKeys(fi.classes) {
+			for _, a := range fi.classes[name].fields {
+				link(fi, a.line, name+"."+a.name, a.value)
+			}
+		}
+	}
 }
 
 // linkUnobserved finds the charm's methods named like event handlers (_on_<event>) whose

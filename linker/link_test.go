@@ -2577,3 +2577,65 @@ class DemoCharm(ops.CharmBase):
 	}
 	expect(t, "findings", findings(cl), "")
 }
+
+func TestStorageMountPaths(t *testing.T) {
+	// A string constant naming where a storage is mounted (its location, or a container's
+	// mount of it), or a path under it, module-level or in a class body, is where code
+	// reaches the storage; a longer name sharing only a prefix, a path under another
+	// storage, a library's constant and a mount at "/" are not.
+	c := charm("demo", ".", "storage:config", "storage:certs", "storage:root", "container:app")
+	c.Storage[0].Location = "/sdcore/config/"
+	c.Containers[0].Mounts = []string{"certs:/sdcore/certs", "root:/"}
+	cl := link1(t, c, files{
+		"src/charm.py": `
+CONFIG_DIR = "/sdcore/config"
+CONFIG_FILE = "/sdcore/config/nssf.yaml"
+CONFIG_BACKUP = "/sdcore/config-backup"
+ETC = "/etc/app"
+
+class Workload:
+    _certs = "/sdcore/certs/tls.pem"
+    port = 8080
+`,
+		"lib/charms/other/v0/paths.py": `
+LIB_DIR = "/sdcore/config/lib"
+`,
+	})
+	expect(t, "config", reads(cl, KindStorage, "config"), "src/charm.py:1/mount-path/ src/charm.py:2/mount-path/")
+	expect(t, "certs", reads(cl, KindStorage, "certs"), "src/charm.py:7/mount-path/")
+	expect(t, "root", reads(cl, KindStorage, "root"), "")
+}
+
+func TestHelperCalledWithNames(t *testing.T) {
+	// A helper method looking up the relation its callers name (sdcore's
+	// _relation_created(relation_name)) links every name they pass, constants and the
+	// elements of a loop over a literal, and leaves no dynamic name behind.
+	c := charm("demo", ".", "relation:n2", "relation:db", "relation:cache")
+	res := Link(Input{Charms: []charmyaml.Charm{c}, Files: files{"src/charm.py": `
+import ops
+
+N2 = "n2"
+DB = "db"
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.framework.observe(self.on.update_status, self._on_update_status)
+
+    def _on_update_status(self, event):
+        if not self._relation_created(N2):
+            return
+        for relation in [DB, "cache"]:
+            self._relation_created(relation)
+
+    def _relation_created(self, relation_name):
+        return bool(self.model.get_relation(relation_name))
+`}.parse()})
+	cl := res.Charms[0]
+	for _, name := range []string{"n2", "db", "cache"} {
+		expect(t, name, reads(cl, KindRelation, name), "src/charm.py:18/lookup/")
+	}
+	if len(res.Unresolved) != 0 {
+		t.Errorf("unresolved: %+v", res.Unresolved)
+	}
+}

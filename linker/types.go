@@ -130,6 +130,7 @@ const (
 	ViaLookup   = "lookup"        // model.get_relation / relations[...] / get_container / storages[...]
 	ViaConfig   = "config-read"   // config option read
 	ViaParam    = "param-read"    // action parameter read
+	ViaPath     = "mount-path"    // a string constant naming where a storage is mounted, or a path under it
 )
 
 // Result is the linker's output.

@@ -85,6 +85,7 @@ type funcState struct {
 	observe    map[string]bool // local aliases of a framework observe method
 	keyed      map[string]bool // local names bound to a chain keyedName accepts, and parameters annotated ConfigData
 	params     map[string]bool // the other parameters (self and cls aside)
+	bound      map[string]bool // names a for loop binds to the elements of what it runs over
 }
 
 // newFuncState is the state of function def at its start: its parameters sorted into those
@@ -563,6 +564,9 @@ func (w *factWalker) visitFor(f factFrame) {
 	case left < 0 || right < 0:
 	case literal && t.kind(left) == kIdentifier:
 		target := Chain{{Name: t.text(left)}}
+		if f.fn != nil {
+			f.fn.bound = setName(f.fn.bound, target[0].Name)
+		}
 		for _, v := range elems {
 			w.out.Assigns = append(w.out.Assigns, Assign{Scope: w.scope(f, i), Target: target, Value: v, LoopEnd: int(t.nodes[i].endRow) + 1})
 		}
@@ -593,6 +597,9 @@ func (w *factWalker) elements(f factFrame, i, left, right int32, loopEnd int) {
 		return
 	}
 	elem := func(name int32, pos int) {
+		if f.fn != nil {
+			f.fn.bound = setName(f.fn.bound, t.text(name))
+		}
 		w.out.Assigns = append(w.out.Assigns, Assign{Scope: w.scope(f, i), Target: Chain{{Name: t.text(name)}},
 			Value: Value{Kind: ValElem, Args: []Value{iter}, Pos: pos}, LoopEnd: loopEnd})
 	}
@@ -814,6 +821,7 @@ func (w *factWalker) handedOn(a int32, f factFrame) int32 {
 
 // callFact reports whether a call with this callee is recorded as a Call fact.
 func (w *factWalker) callFact(fn, args int32, name string, fs *funcState) bool {
+	selfMethod := w.t.kind(fn) == kAttribute && w.t.kind(w.t.child(fn, fObject)) == kIdentifier && w.t.text(w.t.child(fn, fObject)) == "self"
 	switch {
 	case isLookup(name), name == "__init__":
 		return true
@@ -839,6 +847,24 @@ func (w *factWalker) callFact(fn, args int32, name string, fs *funcState) bool {
 		if a >= 0 && w.t.kind(a) == kIdentifier && fs != nil && fs.keyed[w.t.text(a)] {
 			return true // a local name or parameter holding the config, handed on
 		}
+		if a >= 0 && selfMethod && w.namedArg(a, fs) {
+			return true
+		}
+	}
+	return false
+}
+
+// namedArg reports an argument that names something the linker can resolve: a constant
+// (PEER_RELATION, const.PEER) or a loop's element (for rel in [DB, CACHE]: ...(rel)). A
+// method of self called with one (self._relation_created(N2_RELATION_NAME)) is a Call fact,
+// so the linker can tell which names the method's parameter takes.
+func (w *factWalker) namedArg(a int32, fs *funcState) bool {
+	t := w.t
+	switch t.kind(a) {
+	case kIdentifier:
+		return constantName(t.raw(a)) || fs != nil && fs.bound[t.text(a)]
+	case kAttribute:
+		return constantName([]byte(w.lastName(a)))
 	}
 	return false
 }

@@ -430,3 +430,30 @@ class K:
 		t.Errorf("calls = %s", got)
 	}
 }
+
+// A method of self called with a constant or a loop's element is a Call fact (the linker
+// reads which names its parameter takes); one called with anything else, and a function called
+// with a constant, are not.
+func TestFactsSelfCallsWithNames(t *testing.T) {
+	f := parseFacts(t, `
+class C(CharmBase):
+    def __init__(self, *args):
+        self._relation_created(N2_RELATION_NAME)
+        self._relation_created(name=const.PEER)
+        for relation in [DB, CACHE]:
+            self._relation_created(relation)
+        for rel in self.model.relations:
+            self._check(rel)
+        self._relation_created(other)
+        self._relation_created("literal")
+        helper(N2_RELATION_NAME)
+`)
+	var calls []string
+	for _, c := range f.Calls {
+		calls = append(calls, fmt.Sprintf("%s:%d", c.Value.Chain, c.Line))
+	}
+	want := "self._relation_created:4|self._relation_created:5|self._relation_created:7|self._check:9"
+	if got := strings.Join(calls, "|"); got != want {
+		t.Errorf("calls = %s\nwant   %s", got, want)
+	}
+}

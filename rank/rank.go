@@ -123,7 +123,7 @@ func newRanker(in Input) *ranker {
 				}
 			}
 			for _, s := range it.Reads {
-				if s.Symbol != "" && s.Via != linker.ViaPackage && s.Via != linker.ViaLibrary && s.Via != linker.ViaDelegate { // not where an object is bound
+				if s.Symbol != "" && s.Via != linker.ViaPackage && s.Via != linker.ViaLibrary && s.Via != linker.ViaDelegate && s.Via != linker.ViaPath { // not where an object is bound, nor a path constant
 					r.readerS[cleanPath(s.File)+"\x00"+s.Symbol] = true
 				}
 			}
@@ -199,6 +199,9 @@ func (r *ranker) linkEdges() []weightedEdge {
 			}
 		}
 		for _, s := range d.iface.Reads {
+			if s.Via == linker.ViaPath {
+				continue // a constant naming a storage's path: its users' references to it tie them
+			}
 			if f, ok := r.byPath[cleanPath(s.File)]; ok && f != y {
 				reads[edgeKey{y, f}]++
 			}

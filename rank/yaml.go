@@ -88,9 +88,10 @@ func declarations(charms []charmyaml.Charm, links linker.Result) []decl {
 					link(h.File, h.Symbol, true)
 				}
 				// an option has no handler, and a relation handed to an object of a package
-				// outside the tree (loki's Coordinator) shows none: where they are read or bound
+				// outside the tree (loki's Coordinator) or a storage no handler watches shows
+				// none: where they are read, bound, looked up or reached by their mount path
 				// is where they take effect
-				if len(seen) == 0 && (lkind == linker.KindConfig || lkind == linker.KindRelation) {
+				if len(seen) == 0 && (lkind == linker.KindConfig || lkind == linker.KindRelation || lkind == linker.KindStorage) {
 					for _, r := range d.iface.Reads {
 						if r.Via != linker.ViaDelegate && r.Via != linker.ViaPackage { // a guess, not a reader
 							link(r.File, r.Symbol, false)
