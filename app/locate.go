@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cantrip-dev/charmcraft-map/charmyaml"
 	"github.com/cantrip-dev/charmcraft-map/linker"
 	"github.com/cantrip-dev/charmcraft-map/rank"
 	"github.com/cantrip-dev/charmcraft-map/repomap"
@@ -194,7 +195,9 @@ var relationEventWords = map[string]bool{"join": true, "joins": true, "joined": 
 // ("the async replication relation", "relation db-admin", "the tls-certificates integration"),
 // or is written with its '-' or '_' ("kafka-client", "peer_cluster"), or the text speaks of
 // relation events (relationEventWords: "when a unit joins"). A bare common word ("database",
-// "data") is not enough on its own: it names half the charm.
+// "data") is not enough on its own: it names half the charm. "The peer relation",
+// "peer-relation-changed" or "the peer databag" name a charm's peer relation by its role, when
+// it has only one.
 func namedRelationHandlers(text string, links linker.Result) map[string][]string {
 	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
 		return !(r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
@@ -226,11 +229,26 @@ func namedRelationHandlers(text string, links linker.Result) map[string][]string
 			}
 		}
 	}
+	// "the peer relation", "peer-relation-changed", "the peer databag": the charm's peer
+	// relation, when it has one only (zinc's zinc-peers)
+	peerTalk := named["peer"] || named["peers"] || slices.ContainsFunc(words, func(w string) bool {
+		return strings.HasPrefix(w, "peer-relation") || strings.HasPrefix(w, "peers-relation") || w == "peer-databag" || w == "peer-data"
+	})
+	for i := 0; i+1 < len(words); i++ {
+		peerTalk = peerTalk || (words[i] == "peer" || words[i] == "peers") && (words[i+1] == "databag" || words[i+1] == "data")
+	}
 	out := map[string][]string{}
 	for _, ch := range links.Charms {
+		peers := 0
+		for _, it := range ch.Interfaces {
+			if it.Kind == linker.KindRelation && it.Role == charmyaml.RolePeers {
+				peers++
+			}
+		}
 		for _, it := range ch.Interfaces {
 			norm := func(s string) string { return strings.ReplaceAll(strings.ToLower(s), "_", "-") }
-			if it.Kind != linker.KindRelation || !named[norm(it.Name)] && (it.Interface == "" || !named[norm(it.Interface)]) {
+			thePeer := peerTalk && peers == 1 && it.Role == charmyaml.RolePeers
+			if it.Kind != linker.KindRelation || !thePeer && !named[norm(it.Name)] && (it.Interface == "" || !named[norm(it.Interface)]) {
 				continue
 			}
 			for _, h := range it.Handlers {

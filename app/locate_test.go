@@ -186,6 +186,7 @@ func TestRelationNamedByItsEvents(t *testing.T) {
 			{File: "src/backups.py", Symbol: "Backups._on_s3_changed"}}},
 		// a loop over events the charm lists (vault's configure_events) means each of them
 		{Kind: linker.KindRelation, Name: "vault-pki", Handlers: []linker.Handler{{File: "src/vault.py", Symbol: "VaultCharm._configure", Loose: true}}},
+		{Kind: linker.KindRelation, Name: "kafka-peers", Role: "peers", Handlers: []linker.Handler{{File: "src/peers.py", Symbol: "Peers._on_changed"}}},
 	}}}}
 	for _, c := range []struct {
 		text string
@@ -198,6 +199,11 @@ func TestRelationNamedByItsEvents(t *testing.T) {
 		{"the oauth relation drops the scopes", []string{"src/events/oauth.py"}},
 		{"the s3-credentials relation is not reconfigured", []string{"src/backups.py"}},
 		{"the vault-pki relation is not reconfigured", []string{"src/vault.py"}},
+		// the charm's one peer relation, by its role
+		{"share the admin password over the peer relation", []string{"src/peers.py"}},
+		{"prevent duplicate peer-relation-changed deferred events", []string{"src/peers.py"}},
+		{"escape dots before they are written to the peer databag", []string{"src/peers.py"}},
+		{"the peer review found a typo", nil},
 	} {
 		got := slices.Sorted(maps.Keys(namedRelationHandlers(c.text, links)))
 		if !slices.Equal(got, c.want) {
