@@ -421,15 +421,23 @@ func checkConfigIndex(decl *charmyaml.Charm, in linker.Interface, add func(Diagn
 	if i < 0 || decl.Config[i].HasDefault {
 		return
 	}
+	// code that also reads the option with .get() knows it may be unset, and usually checks it
+	// before the index (ldap-integrator's config_ready() returns early on a missing
+	// bind_password): a check the linker does not follow
+	checked := slices.ContainsFunc(in.Reads, func(s linker.Site) bool { return s.Via == linker.ViaConfig && s.Detail == "get" })
 	for _, s := range in.Reads {
 		if s.Detail != "index" || s.Loose {
 			continue
 		}
 		d := Diagnostic{Rule: RuleConfigNoDefaultIndex, Severity: SeverityWarning, File: s.File, Line: s.Line, Subject: in.Name,
 			Message: fmt.Sprintf("%s reads config[%q], which has no default and raises KeyError while unset; use .get() or declare a default", who(s.Symbol), in.Name)}
-		if s.Conditional {
+		switch {
+		case s.Conditional:
 			d.Severity = SeverityInfo
 			d.Message += " (the read is under a condition, which may guard it)"
+		case checked:
+			d.Severity = SeverityInfo
+			d.Message += " (the option is also read with .get(), which may check it first)"
 		}
 		add(d)
 	}

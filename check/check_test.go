@@ -63,10 +63,10 @@ func fixture() ([]charmyaml.Charm, linker.Result) {
 				Reads: []linker.Site{
 					{File: src, Line: 61, Symbol: "DemoCharm._configure", Via: linker.ViaConfig, Detail: "index"},
 					{File: src, Line: 70, Symbol: "DemoCharm._maybe", Via: linker.ViaConfig, Detail: "index", Conditional: true},
-					{File: src, Line: 71, Symbol: "DemoCharm._maybe", Via: linker.ViaConfig, Detail: "get"},
 				}},
 			{Kind: linker.KindConfig, Name: "region", File: conf, Line: 9,
-				Reads: []linker.Site{{File: src, Line: 62, Symbol: "DemoCharm._configure", Via: linker.ViaConfig, Detail: "get"}}},
+				Reads: []linker.Site{{File: src, Line: 62, Symbol: "DemoCharm._configure", Via: linker.ViaConfig, Detail: "get"},
+					{File: src, Line: 64, Symbol: "DemoCharm._configure", Via: linker.ViaConfig, Detail: "index"}}}, // checked with .get(): info
 			{Kind: linker.KindConfig, Name: "unused", File: conf, Line: 12},
 			{Kind: linker.KindConfig, Name: "webserver-port", File: ccy, Line: 3},
 			{Kind: linker.KindAction, Name: "rotate-password", File: acts, Line: 1,
@@ -110,17 +110,18 @@ charms/demo/src/charm.py:32: error: DemoCharm.__init__ observes action "backup",
 charms/demo/src/charm.py:33: error: DemoCharm.__init__ observes an event with handler "_on_leader", which is defined neither in its class nor in its bases [missing-handler]
 charms/demo/src/charm.py:61: warning: DemoCharm._configure reads config["api-key"], which has no default and raises KeyError while unset; use .get() or declare a default [config-no-default-index]
 charms/demo/src/charm.py:63: warning: DemoCharm._configure reads config option "log_level", which the charm's YAML does not declare (in code that runs only under a condition) [undeclared-config]
+charms/demo/src/charm.py:64: info: DemoCharm._configure reads config["region"], which has no default and raises KeyError while unset; use .get() or declare a default (the option is also read with .get(), which may check it first) [config-no-default-index]
 charms/demo/src/charm.py:70: info: DemoCharm._maybe reads config["api-key"], which has no default and raises KeyError while unset; use .get() or declare a default (the read is under a condition, which may guard it) [config-no-default-index]
 charms/demo/src/charm.py:82: warning: DemoCharm._on_rotate reads action parameter "force", which the action does not declare [undeclared-action-param]
 charms/demo/src/charm.py:95: warning: DemoCharm._on_update_status is named like an event handler, but no code observes, calls or names it: it never runs [unobserved-handler]
 charms/demo/src/helpers.py:10: error: Workload.push uses container "workload", which the charm's YAML does not declare [undeclared-container]
 charms/demo/src/helpers.py:12: error: code uses storage "data", which the charm's YAML does not declare [undeclared-storage]
-5 errors, 9 warnings, 2 infos
+5 errors, 9 warnings, 3 infos
 `
 	if got := b.String(); got != want {
 		t.Errorf("text:\n%s\nwant:\n%s", got, want)
 	}
-	if r.Summary != (Summary{Errors: 5, Warnings: 9, Infos: 2}) {
+	if r.Summary != (Summary{Errors: 5, Warnings: 9, Infos: 3}) {
 		t.Errorf("summary %+v", r.Summary)
 	}
 	if r.ExitCode(false) != 1 {
@@ -178,7 +179,7 @@ func TestContractSeverities(t *testing.T) {
 func TestStrictAndExitCodes(t *testing.T) {
 	charms, links := fixture()
 	r := Run(charms, links, Options{Strict: true})
-	if r.Summary != (Summary{Errors: 14, Warnings: 0, Infos: 2}) {
+	if r.Summary != (Summary{Errors: 14, Warnings: 0, Infos: 3}) {
 		t.Errorf("strict summary %+v", r.Summary)
 	}
 	warnOnly := Report{Summary: Summary{Warnings: 2, Infos: 1, Unresolved: 3}}
