@@ -179,6 +179,7 @@ func (l *charmLinker) run() {
 	l.linkObserves()
 	l.linkBindings()
 	l.linkResourceArgs()
+	l.linkContainerArgs()
 	l.linkLookups()
 	l.linkConfig()
 	l.linkParams()

@@ -2639,3 +2639,37 @@ class DemoCharm(ops.CharmBase):
 		t.Errorf("unresolved: %+v", res.Unresolved)
 	}
 }
+
+func TestContainerHandedToAPackage(t *testing.T) {
+	// A container's name handed as a container keyword to an object of a package outside the
+	// tree, or of a tree class derived from one, is where that object manages it; a service
+	// name equal to the container's, and a tree class of its own, are not.
+	c := charm("demo", ".", "container:workload", "container:nginx", "container:sidecar")
+	cl := link1(t, c, files{
+		"src/components.py": `
+from chisme.components import PebbleServiceComponent
+
+class WorkloadService(PebbleServiceComponent):
+    pass
+
+class OwnThing:
+    def __init__(self, container_name):
+        self.name = container_name
+`,
+		"src/charm.py": `
+import ops
+from coordinated_workers.worker import Worker
+from components import WorkloadService, OwnThing
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.worker = Worker(charm=self, workload_container_name="workload", service_name="nginx")
+        self.service = WorkloadService(charm=self, container_name="workload")
+        self.own = OwnThing(container_name="sidecar")
+`,
+	})
+	expect(t, "workload", reads(cl, KindContainer, "workload"), "src/charm.py:8/library/Worker src/charm.py:9/library/WorkloadService")
+	expect(t, "nginx", reads(cl, KindContainer, "nginx"), "")
+	expect(t, "sidecar", reads(cl, KindContainer, "sidecar"), "")
+}

@@ -70,6 +70,46 @@ func (l *charmLinker) linkResourceArgs() {
 	}
 }
 
+// linkContainerArgs: the charm's own code handing a declared container's name, as a keyword
+// about a container (container_name=, workload_container=), to an object of a package from
+// outside the tree (coordinated_workers' Worker(charm=self, container_name="pyroscope")), or
+// of a class of the tree derived from one (chisme's PebbleServiceComponent), has that object
+// manage the container; recorded as a read with via "library", as for resources. Only such
+// keywords: a container is often named as its service is ("nginx"), and a service name
+// passed on is not the container.
+func (l *charmLinker) linkContainerArgs() {
+	if len(l.ch.Containers) == 0 {
+		return
+	}
+	for _, s := range l.sites {
+		if s.file.vendored || s.file.test || len(s.value.Chain) == 0 {
+			continue
+		}
+		// a class of the tree derived from such a package's (a chisme PebbleServiceComponent)
+		// hands the name on to it
+		if s.target != nil && l.externalBase(s.target) == "" || s.target == nil && l.outsideModule(s.file, s.value.Chain[0].Name) == "" {
+			continue
+		}
+		sc := pyextract.Scope{Class: className(s.cls), Func: s.fn, Line: s.line, Conditional: s.cond}
+		at := siteAt(s.file, sc, ViaLibrary, lastName(s.value.Chain))
+		seen := map[string]bool{}
+		for i := range s.value.Kwargs {
+			kw := &s.value.Kwargs[i]
+			if !strings.Contains(strings.ToLower(kw.Name), "container") {
+				continue
+			}
+			for _, c := range l.contexts(s.file, s.cls, s.fn) {
+				for _, v := range l.eval(&kw.Value, c) {
+					if d, ok := l.lookup(KindContainer, v.str); ok && v.kind == aStr && !seen[d] {
+						seen[d] = true
+						l.read(KindContainer, d, at)
+					}
+				}
+			}
+		}
+	}
+}
+
 // anyArg reports whether pred holds for a value of an argument (positional or keyword) of
 // the call at s, in any context s runs in; it stops at the first.
 func (l *charmLinker) anyArg(s *site, pred func(aval) bool) bool {

@@ -74,7 +74,7 @@ func newRanker(in Input) *ranker {
 	r := &ranker{in: in, handlerS: map[string][]string{}, readerS: map[string]bool{}, hotSym: map[string]bool{}, focus: map[int]bool{},
 		namedUpdate: map[int]bool{}, subjects: subjectsOf(in.Mentions),
 		words: wordCache{}}
-	r.decls = declarations(in.Charms, in.Links)
+	r.decls = declarations(in.Charms, in.Links, charmClasses(in.Files))
 	r.declsOf = map[string][]int{}
 	for k, d := range r.decls {
 		r.declsOf[d.file] = append(r.declsOf[d.file], k)

@@ -1882,6 +1882,34 @@ func TestRelationWithoutHandlerPointsAtItsBinding(t *testing.T) {
 	}
 }
 
+func TestLibraryHandledRelationPointsAtTheCharmsBinding(t *testing.T) {
+	// A relation only a library's plumbing handles leads with the charm's code that binds it
+	// (what the charm does with it, but not the charm class's __init__, where every object is
+	// built), then the library's handlers. A container no handler watches points at its
+	// lookups.
+	in := demoCharm()
+	ifs := in.Links.Charms[0].Interfaces
+	ifs[0].Handlers = []linker.Handler{{Event: "relation_changed", Symbol: "DatabaseRequires._on_changed",
+		File: "lib/charms/data_platform_libs/v0/data_interfaces.py", Line: 2, Via: linker.ViaLibrary}}
+	ifs[0].Reads = []linker.Site{{File: "src/database.py", Line: 7, Symbol: "DatabaseHandler.__init__", Via: linker.ViaLibrary},
+		{File: "lib/charms/demo_db/v0/api.py", Line: 9, Symbol: "DemoApi.get_status", Via: linker.ViaLookup},
+		{File: "src/charm.py", Line: 13, Symbol: "DemoCharm.__init__", Via: linker.ViaLibrary}} // where every object is built: says nothing
+	in.Files[0].Symbols[0] = cls("DemoCharm", 10, "ops.CharmBase")
+	ifs = append(ifs, linker.Interface{Kind: linker.KindContainer, Name: "app", File: "metadata.yaml", Line: 15,
+		Reads: []linker.Site{{File: "src/charm.py", Line: 52, Symbol: "DemoCharm._helper", Via: linker.ViaLookup}}})
+	in.Links.Charms[0].Interfaces = ifs
+	got := map[string][]string{}
+	for _, s := range fileOf(t, Rank(in), "metadata.yaml").Symbols {
+		got[s.Name] = s.Links
+	}
+	if want := []string{"DatabaseHandler.__init__", "DatabaseRequires._on_changed"}; !slices.Equal(got["database"], want) {
+		t.Errorf("database links = %v, want %v", got["database"], want)
+	}
+	if want := []string{"DemoCharm._helper"}; !slices.Equal(got["app"], want) {
+		t.Errorf("app links = %v, want %v", got["app"], want)
+	}
+}
+
 // TestWorkloadFolders: the Python of a workload's image sources (a folder with a
 // rockcraft.yaml) is ClassOther, with the other-penalty, like a script; a module of it that
 // charm code imports is the charm's again.

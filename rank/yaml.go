@@ -8,6 +8,7 @@ import (
 
 	"github.com/cantrip-dev/charmcraft-map/charmyaml"
 	"github.com/cantrip-dev/charmcraft-map/linker"
+	"github.com/cantrip-dev/charmcraft-map/pyextract"
 )
 
 // decl is one declared charm interface, placed on the YAML file that declares it.
@@ -37,7 +38,20 @@ const (
 // declarations lists every declared interface of the charms with its one-line signature and
 // its links (handler symbols, first-party code first; for config options without handlers,
 // the reading symbols).
-func declarations(charms []charmyaml.Charm, links linker.Result) []decl {
+// charmClasses are the names of the tree's charm classes (isCharmClass).
+func charmClasses(files []pyextract.File) map[string]bool {
+	out := map[string]bool{}
+	for _, f := range files {
+		for _, s := range f.Symbols {
+			if s.Kind == pyextract.KindClass && isCharmClass(s) {
+				out[s.Name] = true
+			}
+		}
+	}
+	return out
+}
+
+func declarations(charms []charmyaml.Charm, links linker.Result, charmCls map[string]bool) []decl {
 	var out []decl
 	for ci := range charms {
 		c := &charms[ci]
@@ -88,12 +102,22 @@ func declarations(charms []charmyaml.Charm, links linker.Result) []decl {
 					link(h.File, h.Symbol, true)
 				}
 				// an option has no handler, and a relation handed to an object of a package
-				// outside the tree (loki's Coordinator) or a storage no handler watches shows
-				// none: where they are read, bound, looked up or reached by their mount path
-				// is where they take effect
-				if len(seen) == 0 && (lkind == linker.KindConfig || lkind == linker.KindRelation || lkind == linker.KindStorage) {
+				// outside the tree (loki's Coordinator) or a container or storage no handler
+				// watches shows none: where they are read, bound, looked up or reached by
+				// their mount path is where they take effect. When only libraries handle it
+				// (a library object's own plumbing), the charm's code that binds or looks it
+				// up is what the charm does with it, and leads; not the charm class's __init__,
+				// where every library object is built, which says nothing.
+				switch lkind {
+				case linker.KindConfig, linker.KindRelation, linker.KindStorage, linker.KindContainer:
+					own := func(file string) bool { return Classify(file, charms) == ClassSource && !isLibPath(cleanPath(file)) }
+					ownHandlers := slices.ContainsFunc(d.iface.Handlers, func(h linker.Handler) bool { return own(h.File) })
 					for _, r := range d.iface.Reads {
-						if r.Via != linker.ViaDelegate && r.Via != linker.ViaPackage { // a guess, not a reader
+						if r.Via == linker.ViaDelegate || r.Via == linker.ViaPackage { // a guess, not a reader
+							continue
+						}
+						cls, fn, _ := strings.Cut(r.Symbol, ".")
+						if len(seen) == 0 || !ownHandlers && own(r.File) && !(fn == "__init__" && charmCls[cls]) {
 							link(r.File, r.Symbol, false)
 						}
 					}
