@@ -384,6 +384,7 @@ type tieIndex struct {
 	defs   map[string][]string            // path → names it defines, sorted
 	refs   map[string]map[string]int      // path → name → uses
 	from   map[string]map[string]string   // path → name it imports from the tree → the module's path ("charms/x/v2/tracing")
+	mods   map[string][]string            // path → the paths of the modules it imports whole (import constants; from core import cluster)
 	ifaces map[string]map[string][]string // YAML path → handling/reading file → interfaces
 }
 
@@ -413,9 +414,16 @@ func modulePath(def, mod string) bool {
 	return d == mod || strings.HasSuffix(d, "/"+mod)
 }
 
+// inPackage reports whether file def is a module of the package at slash path mod (a name
+// imported from core may be defined in core/cluster.py and re-exported by core/__init__.py).
+func inPackage(def, mod string) bool {
+	d := path.Dir(def)
+	return d == mod || strings.HasSuffix(d, "/"+mod)
+}
+
 func newTieIndex(t *repomap.Tree, links linker.Result) tieIndex {
 	ix := tieIndex{defs: map[string][]string{}, refs: map[string]map[string]int{}, from: map[string]map[string]string{},
-		ifaces: map[string]map[string][]string{}}
+		mods: map[string][]string{}, ifaces: map[string]map[string][]string{}}
 	definers := map[string][]string{}
 	segments := map[string]bool{} // every folder and module name of the tree: what an import of it may name
 	for _, f := range t.Files {
@@ -428,13 +436,18 @@ func newTieIndex(t *repomap.Tree, links linker.Result) tieIndex {
 		outside := map[string]bool{} // names the file imports from a package outside the tree
 		ix.from[f.Path] = map[string]string{}
 		for _, im := range f.Imports {
-			if im.Name == "" || im.Name == "*" {
-				continue
-			}
-			if top, _, _ := strings.Cut(im.Module, "."); top != "" && !segments[top] {
+			top, _, _ := strings.Cut(im.Module, ".")
+			switch {
+			case im.Name == "*":
+			case im.Name == "": // import constants: constants.PEER
+				ix.mods[f.Path] = append(ix.mods[f.Path], importPath(f.Path, im.Module))
+			case top != "" && !segments[top]:
 				outside[cmp.Or(im.Alias, im.Name)] = true
-			} else {
-				ix.from[f.Path][cmp.Or(im.Alias, im.Name)] = importPath(f.Path, im.Module)
+			default:
+				mod := importPath(f.Path, im.Module)
+				ix.from[f.Path][cmp.Or(im.Alias, im.Name)] = mod
+				// from core import cluster: a module, when a file is so named
+				ix.mods[f.Path] = append(ix.mods[f.Path], strings.TrimPrefix(mod+"/"+im.Name, "/"))
 			}
 		}
 		for _, r := range f.Refs {
@@ -471,7 +484,9 @@ func newTieIndex(t *repomap.Tree, links linker.Result) tieIndex {
 				files = append(files, h.File)
 			}
 			for _, r := range it.Reads {
-				files = append(files, r.File)
+				if r.Via != linker.ViaPath { // a path constant neither handles nor reads the storage
+					files = append(files, r.File)
+				}
 			}
 			for _, f := range files {
 				m := ix.ifaces[it.File]
@@ -511,6 +526,7 @@ func (ix tieIndex) why(p string, edit []Pick) []string {
 // used lists the names def defines that user uses, most used first.
 func (ix tieIndex) used(def, user string) string {
 	refs := ix.refs[user]
+	whole := slices.ContainsFunc(ix.mods[user], func(m string) bool { return modulePath(def, m) })
 	var names []string
 	for _, n := range ix.defs[def] {
 		if _, own := slices.BinarySearch(ix.defs[user], n); own {
@@ -521,10 +537,13 @@ func (ix tieIndex) used(def, user string) string {
 		case refs[n] == 0:
 		case imported:
 			// imported by name: a tie only to the module it comes from (charm.py's
-			// TracingEndpointProvider of v2/tracing.py is not v1's)
-			if modulePath(def, mod) {
+			// TracingEndpointProvider of v2/tracing.py is not v1's), or to a module of that
+			// package (re-exported by its __init__.py)
+			if modulePath(def, mod) || inPackage(def, mod) {
 				names = append(names, n)
 			}
+		case whole:
+			names = append(names, n) // import constants: constants.PEER
 		case rank.Distinctive(n):
 			// used but not imported (a name any object may have, or a star import): only a
 			// name specific enough to mean this definition (not config, not restart)

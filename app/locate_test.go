@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/cantrip-dev/charmcraft-map/linker"
+	"github.com/cantrip-dev/charmcraft-map/pyextract"
 	"github.com/cantrip-dev/charmcraft-map/rank"
 	"github.com/cantrip-dev/charmcraft-map/repomap"
 )
@@ -280,6 +281,43 @@ func TestTiesFollowImports(t *testing.T) {
 	}
 	if got := importPath("src/a/b.py", "..core.x"); got != "src/core/x" {
 		t.Errorf("importPath = %q", got)
+	}
+}
+
+// TestTieIndexReadsImports: the ties newTieIndex builds from real imports: a module imported
+// whole ties every name used through it (constants.PEER), a name imported from a package
+// ties to the package's module defining it (re-exported by its __init__.py), and a name of
+// another version of a library ties to nothing.
+func TestTieIndexReadsImports(t *testing.T) {
+	src := map[string]string{
+		"src/charm.py": `import constants
+from core import ClusterState
+from charms.t.v2.tracing import TracingEndpointProvider
+
+class C:
+    def f(self):
+        return constants.PEER, ClusterState(), TracingEndpointProvider()
+`,
+		"src/constants.py":           "PEER = \"peers\"\n",
+		"src/core/__init__.py":       "from .cluster import ClusterState\n",
+		"src/core/cluster.py":        "class ClusterState:\n    pass\n",
+		"lib/charms/t/v1/tracing.py": "class TracingEndpointProvider:\n    pass\n",
+		"lib/charms/t/v2/tracing.py": "class TracingEndpointProvider:\n    pass\n",
+	}
+	tree := &repomap.Tree{}
+	for _, p := range slices.Sorted(maps.Keys(src)) {
+		tree.Files = append(tree.Files, pyextract.Parse(p, []byte(src[p])))
+	}
+	ix := newTieIndex(tree, linker.Result{})
+	for def, want := range map[string]string{
+		"src/constants.py":           "PEER",
+		"src/core/cluster.py":        "ClusterState",
+		"lib/charms/t/v2/tracing.py": "TracingEndpointProvider",
+		"lib/charms/t/v1/tracing.py": "",
+	} {
+		if got := ix.used(def, "src/charm.py"); got != want {
+			t.Errorf("charm uses %q of %s, want %q", got, def, want)
+		}
 	}
 }
 

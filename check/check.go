@@ -514,6 +514,9 @@ func findingDiagnostic(f linker.Finding) Diagnostic {
 		d.Message = fmt.Sprintf("%s: %q", f.Kind, f.Subject)
 	}
 	switch {
+	case f.Doubt != "":
+		d.Severity = SeverityInfo
+		d.Message += " (" + f.Doubt + ")"
 	case f.NotBuilt && d.Severity == SeverityError:
 		d.Severity = SeverityWarning
 		d.Message += " (in a class no code of the tree uses)"

@@ -21,6 +21,21 @@ type index struct {
 	// handlerRefs counts, for every name like an event handler's (_on_*), its uses in the
 	// whole tree, tests and other charms included (built on first use: handlerUses)
 	handlerRefs map[string]int
+	refTotals   map[string]int // every name's uses (built on first use: uses)
+}
+
+// uses is how many times the tree uses a name (as an identifier or an attribute), anywhere,
+// tests included.
+func (ix *index) uses(name string) int {
+	if ix.refTotals == nil {
+		ix.refTotals = map[string]int{}
+		for _, fi := range ix.ordered {
+			for _, r := range fi.Refs {
+				ix.refTotals[r.Name] += r.Count
+			}
+		}
+	}
+	return ix.refTotals[name]
 }
 
 // handlerUses is how many times the tree uses the name of a handler-like method (_on_*),
@@ -34,14 +49,26 @@ func (ix *index) handlerUses(name string) int {
 					ix.handlerRefs[r.Name] += r.Count
 				}
 			}
+			for _, s := range fi.Facts.HandlerStrings { // patch.object(C, "_on_start")
+				ix.handlerRefs[s]++
+			}
+			for _, o := range fi.Facts.Observes { // observe(self.on.start, getattr(self, "_on_start"))
+				if ch := o.Handler.Chain; len(ch) > 0 && strings.HasPrefix(ch[len(ch)-1].Name, "_on_") {
+					ix.handlerRefs[ch[len(ch)-1].Name]++
+				}
+			}
 		}
 	}
 	return ix.handlerRefs[name]
 }
 
-// computedAttr reports a getattr(name, <not a literal>) among the facts: a value assigned,
-// an observe's handler, a call's argument.
+// computedAttr reports code that may call a method of any object by a name no code writes:
+// a getattr(name, <not a literal>) among the facts (a value assigned, an observe's handler,
+// a call's argument), or a computed name built on "_on_" (Facts.HandlerDispatch).
 func computedAttr(f *pyextract.Facts) bool {
+	if f.HandlerDispatch {
+		return true
+	}
 	var vals []*pyextract.Value
 	for i := range f.Assigns {
 		vals = append(vals, &f.Assigns[i].Value)

@@ -246,15 +246,29 @@ func (l *charmLinker) linkStoragePaths() {
 }
 
 // linkUnobserved finds the charm's methods named like event handlers (_on_<event>) whose
-// name no code of the tree uses (tests included): ops calls a handler only once it is
-// observed, never by its name, so such a method never runs, a forgotten observe or dead
-// code. Not reported: a decorated method (a decorator may register it), a method of a class
-// with a base the tree does not hold other than ops' (that base may observe it by name),
-// library code, and any method at all when the charm's own code, or a class the method's
-// class derives from, gets attributes by computed names (getattr(self, "_on_" + event)).
+// name no code of the tree uses (tests included; a string that is the name counts too,
+// getattr(self, "_on_start")): ops calls a handler only once it is observed, never by its
+// name, so such a method never runs, a forgotten observe or dead code. Not reported: a
+// decorated method (a decorator may register it), a method of a class with a base the tree
+// does not hold other than ops' (that base may observe it by name), library code, and any
+// method at all when the charm's own code, or a class the method's class derives from, gets
+// attributes by computed names (computedAttr), nor a method of a class whose file, or a
+// base's, does or lists an object's members (Facts.Dispatch: dir(type(self)),
+// inspect.getmembers(self)). A class with a decorator or a metaclass (which may register its
+// methods, or only wrap them, as charm_tracing's trace_charm does) leaves the finding in
+// doubt.
 func (l *charmLinker) linkUnobserved() {
+	dispatch := map[*fileInfo]bool{}
+	dynamic := func(fi *fileInfo) bool {
+		d, ok := dispatch[fi]
+		if !ok {
+			d = computedAttr(&fi.Facts)
+			dispatch[fi] = d
+		}
+		return d
+	}
 	for _, fi := range l.scope {
-		if !fi.library && computedAttr(&fi.Facts) {
+		if !fi.library && dynamic(fi) {
 			return
 		}
 	}
@@ -264,8 +278,15 @@ func (l *charmLinker) linkUnobserved() {
 		}
 		for _, name := range sortedKeys(fi.classes) {
 			cl := fi.classes[name]
-			if slices.ContainsFunc(l.mro(cl), func(k *classInfo) bool { return k.openBases || computedAttr(&k.file.Facts) }) {
+			mro := l.mro(cl)
+			if slices.ContainsFunc(mro, func(k *classInfo) bool { return k.openBases || dynamic(k.file) || k.file.Facts.Dispatch }) {
 				continue
+			}
+			doubt := ""
+			if slices.ContainsFunc(mro, func(k *classInfo) bool {
+				return len(k.sym.Decorators) > 0 || slices.ContainsFunc(k.sym.Bases, func(b string) bool { return strings.Contains(b, "=") })
+			}) {
+				doubt = "its class has a decorator or a metaclass, which may register it"
 			}
 			for _, m := range sortedKeys(cl.methods) {
 				sym := cl.methods[m]
@@ -273,7 +294,8 @@ func (l *charmLinker) linkUnobserved() {
 					continue
 				}
 				if l.ix.handlerUses(m) == 0 {
-					l.find(FindUnobservedHandler, symbolName(cl.name, m), Site{File: fi.Path, Line: sym.Line, Symbol: symbolName(cl.name, m)})
+					l.findings = append(l.findings, Finding{Kind: FindUnobservedHandler, Subject: symbolName(cl.name, m), Doubt: doubt,
+						Site: Site{File: fi.Path, Line: sym.Line, Symbol: symbolName(cl.name, m)}})
 				}
 			}
 		}

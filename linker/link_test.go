@@ -1252,6 +1252,32 @@ class DemoCharm(ops.CharmBase):
 	if len(res.Unresolved) != 0 {
 		t.Errorf("unresolved: %+v", res.Unresolved)
 	}
+
+	// A caller pyextract does not record (a computed name) may pass another name: the
+	// lookup stays a dynamic site, beside what the recorded callers pass.
+	res = Link(Input{Charms: []charmyaml.Charm{c}, Files: files{"src/charm.py": `
+import ops
+
+DB = "db"
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.framework.observe(self.on.update_status, self._on_update_status)
+
+    def _on_update_status(self, event):
+        if self._created(DB) and self._created("cache") and self._created(self._peer_name):
+            pass
+
+    def _created(self, relation_name):
+        return bool(self.model.get_relation(relation_name))
+`}.parse()})
+	cl = res.Charms[0]
+	expect(t, "db", reads(cl, KindRelation, "db"), "src/charm.py:15/lookup/")
+	expect(t, "cache", reads(cl, KindRelation, "cache"), "src/charm.py:15/lookup/")
+	if len(res.Unresolved) != 1 || res.Unresolved[0].Line != 15 {
+		t.Errorf("unresolved: %+v", res.Unresolved)
+	}
 }
 
 func TestBaseCharmSeesSubclassAttributes(t *testing.T) {
@@ -2540,6 +2566,55 @@ class DemoCharm(ops.CharmBase):
     def _on_update_status(self, event): ...
 `})
 	expect(t, "computed", findings(cl), "")
+
+	// so does code that calls what getattr gives at once, or lists the members; a name
+	// written as a string (a test's patch.object) is a use of it
+	for _, body := range []string{
+		`getattr(self, f"_on_{event.handle.kind}")(event)`,
+		`for name, m in inspect.getmembers(self): pass`,
+	} {
+		cl = link1(t, c, files{"src/charm.py": `
+import ops
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+
+    def _dispatch(self, event):
+        ` + body + `
+
+    def _on_update_status(self, event): ...
+`})
+		expect(t, body, findings(cl), "")
+	}
+	// a listing of members in another file, of another object, reaches no handler here
+	cl = link1(t, c, files{"src/charm.py": `
+import ops
+
+class DemoCharm(ops.CharmBase):
+    def _on_update_status(self, event): ...
+`, "src/models.py": `
+class Model:
+    def dump(self):
+        return dict(vars(self))
+`})
+	expect(t, "vars elsewhere", findings(cl), "src/charm.py:4 unobserved-handler DemoCharm._on_update_status")
+	cl = link1(t, c, files{"src/charm.py": `
+import ops
+
+@trace_charm(tracing_endpoint="x")
+class DemoCharm(ops.CharmBase):
+    def _on_update_status(self, event): ...
+    def _on_patched(self, event): ...
+`, "tests/test_charm.py": `
+def test_it():
+    with patch.object(DemoCharm, "_on_patched"):
+        pass
+`})
+	// a class decorator may register its methods, or only wrap them: in doubt
+	if len(cl.Findings) != 1 || cl.Findings[0].Subject != "DemoCharm._on_update_status" || cl.Findings[0].Doubt == "" {
+		t.Errorf("decorated class: %+v", cl.Findings)
+	}
 }
 
 func TestLoopOverClassesIsUnconditional(t *testing.T) {
@@ -2672,4 +2747,50 @@ class DemoCharm(ops.CharmBase):
 	expect(t, "workload", reads(cl, KindContainer, "workload"), "src/charm.py:8/library/Worker src/charm.py:9/library/WorkloadService")
 	expect(t, "nginx", reads(cl, KindContainer, "nginx"), "")
 	expect(t, "sidecar", reads(cl, KindContainer, "sidecar"), "")
+}
+
+func TestCallbacksOfRelationBoundObjects(t *testing.T) {
+	// A method of the charm handed to a library object bound to a relation is called by the
+	// library on that relation's events: a handler of it (event: the keyword). A property's
+	// value, a plain attribute and an object bound to no relation give none.
+	c := charm("demo", ".", "relation:restart", "relation:db")
+	cl := link1(t, c, files{
+		"lib/charms/rolling_ops/v0/rollingops.py": `
+import ops
+
+class RollingOpsManager(ops.Object):
+    def __init__(self, charm, relation, callback, delay=None):
+        super().__init__(charm, "restart")
+        self.name = relation
+        self.charm = charm
+        self.callback = callback
+        charm.framework.observe(charm.on[self.name].relation_changed, self._on_relation_changed)
+
+    def _on_relation_changed(self, event): ...
+`,
+		"src/charm.py": `
+import ops
+from charms.rolling_ops.v0.rollingops import RollingOpsManager
+
+class Timer:
+    def __init__(self, on_tick):
+        self.on_tick = on_tick
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.restart = RollingOpsManager(self, relation="restart", callback=self._restart, delay=self._delay)
+        self.timer = Timer(on_tick=self._tick)
+
+    def _restart(self, event): ...
+    def _tick(self): ...
+
+    @property
+    def _delay(self):
+        return 5
+`,
+	})
+	expect(t, "restart", handlers(cl, KindRelation, "restart"),
+		"callback>DemoCharm._restart[library] relation_changed>RollingOpsManager._on_relation_changed[library-inner]")
+	expect(t, "db", handlers(cl, KindRelation, "db"), "")
 }

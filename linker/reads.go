@@ -31,13 +31,44 @@ func (l *charmLinker) linkBindings() {
 			if eps.dyn && len(eps.names) == 0 {
 				l.unresolved = append(l.unresolved, at)
 			}
+			var bound []string
 			for _, ep := range eps.names {
 				if d, ok := l.lookup(KindRelation, ep.name); ok {
 					l.read(KindRelation, d, at)
+					bound = appendUniq(bound, d)
 				} else if ep.strong {
 					l.find(FindUndeclaredRelation, ep.name, at)
 				}
 			}
+			if len(bound) == 1 {
+				l.callbacks(s, c, bound[0])
+			}
+		}
+	}
+}
+
+// callbacks links the methods of the charm's code that the object built at s is given as
+// keywords (RollingOpsManager(self, relation="restart", callback=self._restart)) to the one
+// relation d it is bound to: the library calls them on that relation's events, so they are
+// its handlers, as the events of a library object are (via "library", event the keyword's
+// name). An object bound to several relations (a coordinator's) calls them for any.
+func (l *charmLinker) callbacks(s *site, c *ctx, d string) {
+	for i := range s.value.Kwargs {
+		kw := &s.value.Kwargs[i]
+		if kw.Value.Kind != pyextract.ValChain || len(kw.Value.Chain) < 2 {
+			continue
+		}
+		h, _ := l.handler(&kw.Value, c)
+		if h == nil || h.file.library || h.Kind != pyextract.KindMethod || slices.ContainsFunc(h.Decorators, func(d string) bool {
+			return strings.HasSuffix(d, "property") // its value is handed over, not the method
+		}) {
+			continue
+		}
+		it := l.iface(KindRelation, d)
+		hd := Handler{Event: kw.Name, Symbol: h.Name, File: h.file.Path, Line: h.Line, Via: ViaLibrary,
+			ObserveFile: s.file.Path, ObserveLine: s.line, Conditional: s.cond}
+		if !slices.ContainsFunc(it.Handlers, func(x Handler) bool { return x.Symbol == hd.Symbol && x.Event == hd.Event }) {
+			it.Handlers = append(it.Handlers, hd)
 		}
 	}
 }
@@ -206,9 +237,23 @@ func (l *charmLinker) lookupCall(fi *fileInfo, sc pyextract.Scope, v *pyextract.
 // says nothing about one the charm may have left unhandled.
 func (l *charmLinker) lookupName(fi *fileInfo, sc pyextract.Scope, kind string, key *pyextract.Value, expr string, dynamic bool) {
 	at := siteAt(fi, sc, ViaLookup, "")
+	// a parameter's names are those of the recorded calls (argsFromCallers); pyextract records
+	// only some calls, so unless every use of the function is one of them, another caller
+	// may pass another name
+	// (a constructor's parameters are the arguments of each object's construction, all of
+	// which are recorded)
+	partial := isParam(fi, sc, key) && sc.Func != "__init__" && !l.everyCallRecorded(&ctx{file: fi, cls: fi.classes[sc.Class], fn: sc.Func})
 	for _, c := range l.contexts(fi, fi.classes[sc.Class], sc.Func) {
 		names, ok := l.strVals(key, c)
+		if partial && !fi.library && dynamic {
+			u := at
+			u.Detail = expr
+			l.unresolved = append(l.unresolved, u)
+		}
 		if !ok && len(names) == 0 {
+			if partial {
+				continue
+			}
 			if !fi.library && dynamic {
 				u := at
 				u.Detail = expr
@@ -224,6 +269,20 @@ func (l *charmLinker) lookupName(fi *fileInfo, sc pyextract.Scope, kind string, 
 			}
 		}
 	}
+}
+
+// everyCallRecorded reports whether every use of the function of c in the tree is a call
+// pyextract recorded and that calls it (self._relation_created(N2) and
+// self._relation_created("cache"), and nothing else named _relation_created): then the
+// names its callers pass are all it is given.
+func (l *charmLinker) everyCallRecorded(c *ctx) bool {
+	n := 0
+	for _, s := range l.calls[c.fn] {
+		if l.callsFunc(s, c) {
+			n++
+		}
+	}
+	return n > 0 && n >= l.ix.uses(c.fn)
 }
 
 // linkConfig: config[...] and config.get(...) on the charm config, attribute reads of

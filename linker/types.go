@@ -250,4 +250,6 @@ type Finding struct {
 	// NotBuilt marks a finding in a method of a class no code of the tree names (nor a
 	// subclass of it): dead code, or code something outside the tree runs.
 	NotBuilt bool `json:"not_built,omitempty"`
+	// Doubt, when set, says why the finding may not hold (check reports it as an info).
+	Doubt string `json:"doubt,omitempty"`
 }

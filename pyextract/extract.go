@@ -354,9 +354,10 @@ func (e *extractor) constant(stmt int32) {
 }
 
 // field records an attribute a class body assigns (KindField): an annotated one (a dataclass
-// or pydantic field, with or without a value) or a constant-like name. Plain lower-case
-// assignments (model_config = ConfigDict(...), _stored = StoredState()) are machinery, and
-// dunders are Python's.
+// or pydantic field, with or without a value), a constant-like name, or a member of an enum
+// (`all = "all"` in `class MimirRole(str, Enum)`). Other plain lower-case assignments
+// (model_config = ConfigDict(...), _stored = StoredState()) are machinery, and dunders are
+// Python's.
 func (e *extractor) field(stmt int32, qual string) {
 	t := &e.t
 	a, left, ok := e.nameAssignment(stmt)
@@ -364,7 +365,7 @@ func (e *extractor) field(stmt int32, qual string) {
 		return
 	}
 	name := t.raw(left)
-	if bytes.HasPrefix(name, []byte("__")) || t.child(a, fType) < 0 && !constantName(name) {
+	if bytes.HasPrefix(name, []byte("__")) || t.child(a, fType) < 0 && !constantName(name) && !(name[0] != '_' && e.isEnum(qual)) {
 		return
 	}
 	n := &t.nodes[a]
@@ -372,6 +373,20 @@ func (e *extractor) field(stmt int32, qual string) {
 		Name: qual + "." + string(name), Qualifier: qual, Kind: KindField, Line: int(n.row) + 1, EndLine: int(n.endRow) + 1,
 		Signature: oneLine(t.raw(a), maxSignature),
 	})
+}
+
+// isEnum reports whether the class qual, the last of that name recorded, derives from an
+// enum (Enum, StrEnum, IntEnum, enum.Flag ...).
+func (e *extractor) isEnum(qual string) bool {
+	for i := len(e.syms) - 1; i >= 0; i-- {
+		if s := &e.syms[i]; s.Kind == KindClass && s.Name == qual {
+			return slices.ContainsFunc(s.Bases, func(b string) bool {
+				b = b[strings.LastIndexByte(b, '.')+1:]
+				return strings.HasSuffix(b, "Enum") || b == "Flag" || b == "IntFlag"
+			})
+		}
+	}
+	return false
 }
 
 // nameAssignment returns the assignment statement stmt holds and its target, when the target

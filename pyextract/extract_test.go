@@ -194,6 +194,30 @@ class State:
 	}
 }
 
+func TestEnumMembers(t *testing.T) {
+	// An enum's members are fields whatever their case; a private name, and a lower-case
+	// assignment in a class that is no enum, are not.
+	src := `class Role(str, Enum):
+    all = "all"
+    query_frontend = "query-frontend"
+    _ignore_ = ["x"]
+
+    def meta(self):
+        return self in (Role.all,)
+
+class Flags(enum.IntFlag):
+    read = 1
+
+class Plain(Base):
+    name = "x"
+`
+	f := Parse("s.py", []byte(src))
+	want := []string{"Role", "Role.all", "Role.query_frontend", "Role.meta", "Flags", "Flags.read", "Plain"}
+	if got := names(f); !reflect.DeepEqual(got, want) {
+		t.Fatalf("symbols = %q, want %q", got, want)
+	}
+}
+
 func TestConstants(t *testing.T) {
 	src := `PEER = "database-peers"
 _PRIVATE_KEY: str = "x" "y"

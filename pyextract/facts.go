@@ -1,6 +1,8 @@
 package pyextract
 
 import (
+	"bytes"
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -214,8 +216,11 @@ func factsOf(t *tree, w *factWalker) Facts {
 	assigns := usedLocals(w.out)
 	clear(w.out.Assigns)
 	w.out.Assigns = w.out.Assigns[:0]
+	slices.Sort(w.out.HandlerStrings)
 	out := Facts{Observes: own(&w.out.Observes), Assigns: assigns, Calls: own(&w.out.Calls),
-		Keys: own(&w.out.Keys), Attrs: own(&w.out.Attrs), Narrows: own(&w.out.Narrows)}
+		Keys: own(&w.out.Keys), Attrs: own(&w.out.Attrs), Narrows: own(&w.out.Narrows),
+		Dispatch: w.out.Dispatch, HandlerDispatch: w.out.HandlerDispatch, HandlerStrings: slices.Compact(own(&w.out.HandlerStrings))}
+	w.out.Dispatch, w.out.HandlerDispatch = false, false
 	w.t = nil
 	return out
 }
@@ -442,6 +447,13 @@ func (w *factWalker) visit(f factFrame) {
 	case kCall:
 		w.visitCall(f)
 		return
+	case kString:
+		if v := t.value(i, 0); v.Kind == ValStr {
+			if handlerName.MatchString(v.Str) {
+				w.out.HandlerStrings = append(w.out.HandlerStrings, v.Str)
+			}
+			return
+		}
 	case kSubscript:
 		w.visitSubscript(f)
 		return
@@ -753,10 +765,41 @@ func (w *factWalker) lastName(i int32) string {
 	return ""
 }
 
+// handlerName matches the name of a handler-like method (_on_<event>).
+var handlerName = regexp.MustCompile(`^_on_[A-Za-z0-9_]+$`)
+
+// dispatchCall reports a call that may reach a method no code names: getattr(x, name) and
+// the like with a name that is no string literal, or a listing of an object's members; and
+// whether that name is built on "_on_" (a handler's).
+func (w *factWalker) dispatchCall(args int32, name string) (dispatch, handlers bool) {
+	t := w.t
+	nameArg := func(k int) (bool, bool) { // the k-th argument is not a plain string literal
+		a := t.namedChild(args, k)
+		if a < 0 || t.kind(a) == kString && t.value(a, 0).Kind == ValStr {
+			return false, false
+		}
+		return true, bytes.Contains(t.raw(a), []byte("_on_"))
+	}
+	switch name {
+	case "getattr", "hasattr":
+		return nameArg(1)
+	case "methodcaller", "attrgetter", "__getattribute__":
+		return nameArg(0)
+	case "getmembers", "vars", "dir":
+		return true, false
+	}
+	return false, false
+}
+
 func (w *factWalker) visitCall(f factFrame) {
 	t, i := w.t, f.i
 	fn, args := t.child(i, fFunction), t.child(i, fArguments)
 	name := w.lastName(fn)
+	if args >= 0 && t.kind(args) == kArgumentList {
+		d, h := w.dispatchCall(args, name)
+		w.out.Dispatch = w.out.Dispatch || d
+		w.out.HandlerDispatch = w.out.HandlerDispatch || h
+	}
 	if fn >= 0 && args >= 0 && t.kind(args) == kArgumentList {
 		isAttr := t.kind(fn) == kAttribute
 		switch {
@@ -855,7 +898,7 @@ func (w *factWalker) callFact(fn, args int32, name string, fs *funcState) bool {
 }
 
 // namedArg reports an argument that names something the linker can resolve: a constant
-// (PEER_RELATION, const.PEER) or a loop's element (for rel in [DB, CACHE]: ...(rel)). A
+// (PEER_RELATION, const.PEER), a string or a loop's element (for rel in [DB, CACHE]: ...(rel)). A
 // method of self called with one (self._relation_created(N2_RELATION_NAME)) is a Call fact,
 // so the linker can tell which names the method's parameter takes.
 func (w *factWalker) namedArg(a int32, fs *funcState) bool {
@@ -865,6 +908,8 @@ func (w *factWalker) namedArg(a int32, fs *funcState) bool {
 		return constantName(t.raw(a)) || fs != nil && fs.bound[t.text(a)]
 	case kAttribute:
 		return constantName([]byte(w.lastName(a)))
+	case kString:
+		return t.value(a, 0).Kind == ValStr // self._relation_created("cache"); not an f-string
 	}
 	return false
 }
@@ -935,6 +980,9 @@ func (w *factWalker) addKey(f factFrame, at, obj, key int32, via string) {
 func (w *factWalker) visitAttribute(f factFrame) {
 	t, i := w.t, f.i
 	obj := t.child(i, fObject)
+	if attr := t.child(i, fAttribute); attr >= 0 && t.text(attr) == "__dict__" {
+		w.out.Dispatch = true
+	}
 	if !f.callee && w.keyedObject(obj, f, false) {
 		if attr := t.child(i, fAttribute); attr >= 0 {
 			if c, ok := t.chain(obj, 0); ok {

@@ -431,9 +431,9 @@ class K:
 	}
 }
 
-// A method of self called with a constant or a loop's element is a Call fact (the linker
-// reads which names its parameter takes); one called with anything else, and a function called
-// with a constant, are not.
+// A method of self called with a constant, a string or a loop's element is a Call fact (the
+// linker reads which names its parameter takes); one called with anything else, and a
+// function called with a constant, are not.
 func TestFactsSelfCallsWithNames(t *testing.T) {
 	f := parseFacts(t, `
 class C(CharmBase):
@@ -446,14 +446,53 @@ class C(CharmBase):
             self._check(rel)
         self._relation_created(other)
         self._relation_created("literal")
+        self._relation_created(f"{x}-literal")
         helper(N2_RELATION_NAME)
 `)
 	var calls []string
 	for _, c := range f.Calls {
 		calls = append(calls, fmt.Sprintf("%s:%d", c.Value.Chain, c.Line))
 	}
-	want := "self._relation_created:4|self._relation_created:5|self._relation_created:7|self._check:9"
+	want := "self._relation_created:4|self._relation_created:5|self._relation_created:7|self._check:9|self._relation_created:11"
 	if got := strings.Join(calls, "|"); got != want {
 		t.Errorf("calls = %s\nwant   %s", got, want)
+	}
+}
+
+// Dispatch: a getattr-like call given a name that is no string literal, or a listing of an
+// object's members, may reach any method; a literal name does not. HandlerStrings keeps the
+// string literals that are a handler's name, not a message that mentions one.
+func TestFactsDispatch(t *testing.T) {
+	for src, want := range map[string]bool{
+		`x = getattr(self, "_on_start")`:               false,
+		`handler = getattr(self, "_on_" + kind)`:       true,
+		`getattr(self, f"_on_{kind}")(event)`:          true,
+		`hasattr(self, name)`:                          true,
+		`self.__getattribute__("_on_" + kind)`:         true,
+		`operator.methodcaller("_on_" + kind, event)`:  true,
+		`for n, m in inspect.getmembers(self): pass`:   true,
+		`for n in dir(type(self)): pass`:               true,
+		`names = vars(cls)`:                            true,
+		`d = type(self).__dict__`:                      true,
+		`logger.info("_on_config_changed ran")`:        false,
+		`patch.object(DemoCharm, "_on_update_status")`: false,
+	} {
+		if got := parseFacts(t, src).Dispatch; got != want {
+			t.Errorf("%s: dispatch %v, want %v", src, got, want)
+		}
+	}
+	for src, want := range map[string]bool{
+		`handler = getattr(self, "_on_" + kind)`: true,
+		`getattr(self._charm, f"_on_{kind}")`:    true,
+		`hasattr(self, name)`:                    false,
+		`for n in dir(type(self)): pass`:         false,
+	} {
+		if got := parseFacts(t, src).HandlerDispatch; got != want {
+			t.Errorf("%s: handler dispatch %v, want %v", src, got, want)
+		}
+	}
+	f := parseFacts(t, "patch.object(C, \"_on_update_status\")\nlogger.info(\"_on_config_changed ran\")\nx = \"_on_start\"\ny = \"_on_start\"\n")
+	if got := strings.Join(f.HandlerStrings, "|"); got != "_on_start|_on_update_status" {
+		t.Errorf("handler strings = %s", got)
 	}
 }

@@ -99,6 +99,17 @@ type Facts struct {
 	Keys     []KeyAccess `json:"keys,omitempty"`
 	Attrs    []AttrRead  `json:"attrs,omitempty"`
 	Narrows  []Narrowing `json:"narrows,omitempty"`
+	// Dispatch: the file gets attributes by computed names or lists an object's members
+	// (getattr, hasattr, operator.methodcaller or attrgetter, __getattribute__ given a name
+	// that is no string literal; inspect.getmembers, vars, dir; a __dict__ read): it may call
+	// a method no code names.
+	Dispatch bool `json:"dispatch,omitempty"`
+	// HandlerDispatch: such a computed name is built on "_on_" (getattr(self, "_on_" + kind),
+	// f"_on_{kind}"): code that calls handler-like methods by name, of any object.
+	HandlerDispatch bool `json:"handler_dispatch,omitempty"`
+	// HandlerStrings are the string literals that are a handler-like method's name
+	// ("_on_start" in getattr(self, "_on_start") or patch.object(C, "_on_start")), sorted.
+	HandlerStrings []string `json:"handler_strings,omitempty"`
 }
 
 // Scope says where a fact sits.

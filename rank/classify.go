@@ -93,17 +93,6 @@ func Classify(p string, charms []charmyaml.Charm) string {
 	return ClassSource
 }
 
-// inWorkload reports whether p lies in one of the workload folders (Input.Workloads): a
-// flask charm's test_rock/app.py, an indico_rock/ plugin, a sample worker the rock ships.
-func inWorkload(p string, workloads []string) bool {
-	for _, w := range workloads {
-		if w = cleanPath(w); w != "." && w != "" && strings.HasPrefix(p, w+"/") {
-			return true
-		}
-	}
-	return false
-}
-
 // ownLibrary reports whether lib/charms/<name> is the library of one of the charms.
 func ownLibrary(name string, charms []charmyaml.Charm) bool {
 	for _, c := range charms {

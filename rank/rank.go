@@ -105,9 +105,6 @@ func newRanker(in Input) *ranker {
 	for i := range r.nodes {
 		r.byPath[r.nodes[i].path] = i
 		r.nodes[i].class = Classify(r.nodes[i].path, in.Charms)
-		if r.nodes[i].class == ClassSource && inWorkload(r.nodes[i].path, in.Workloads) {
-			r.nodes[i].class = ClassOther
-		}
 	}
 	r.extra = make([]extra, len(r.nodes))
 	r.indexNames()

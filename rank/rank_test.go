@@ -1909,28 +1909,3 @@ func TestLibraryHandledRelationPointsAtTheCharmsBinding(t *testing.T) {
 		t.Errorf("app links = %v, want %v", got["app"], want)
 	}
 }
-
-// TestWorkloadFolders: the Python of a workload's image sources (a folder with a
-// rockcraft.yaml) is ClassOther, with the other-penalty, like a script; a module of it that
-// charm code imports is the charm's again.
-func TestWorkloadFolders(t *testing.T) {
-	in := demoCharm()
-	in.Files = append(in.Files,
-		pyFile("src/sample_rock/app.py", []pyextract.Symbol{fn("index", 3), fn("make_app_config", 9)}, map[string]int{"WORKLOAD_PORT": 1},
-			from("constants", "WORKLOAD_PORT")),
-		pyFile("src/sample_rock/shared.py", []pyextract.Symbol{fn("render_shared", 3)}, nil))
-	in.Files[0].Imports = append(in.Files[0].Imports, from("sample_rock.shared", "render_shared"))
-	before := Rank(in)
-	in.Workloads = []string{"src/sample_rock"}
-	after := Rank(in)
-	if c := fileOf(t, before, "src/sample_rock/app.py").Class; c != ClassSource {
-		t.Errorf("without the workload: class %s", c)
-	}
-	app := fileOf(t, after, "src/sample_rock/app.py")
-	if app.Class != ClassOther || !hasSignal(app, SigOther) || app.Score >= fileOf(t, before, "src/sample_rock/app.py").Score {
-		t.Errorf("workload app: %+v", app)
-	}
-	if c := fileOf(t, after, "src/sample_rock/shared.py").Class; c != ClassSource {
-		t.Errorf("imported workload module: class %s", c)
-	}
-}

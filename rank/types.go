@@ -43,10 +43,7 @@ const (
 type Input struct {
 	Files  []pyextract.File
 	Charms []charmyaml.Charm
-	// Workloads are folders holding a workload's OCI image sources (a rockcraft.yaml, no
-	// charm): their Python is ClassOther, as scripts are, unless charm code imports it.
-	Workloads []string
-	Links     linker.Result
+	Links  linker.Result
 	// Focus are root-relative paths the agent is working on.
 	Focus []string
 	// Mentions are free task texts; identifiers, file names and interface names are taken from them.

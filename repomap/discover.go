@@ -50,10 +50,6 @@ type Discovered struct {
 	// an ignore file names, and links out of the root (with a warning, here, once). The
 	// charm's YAML is read without them.
 	SkippedYAML []string
-	// Workloads are directories (root-relative, sorted) holding a rockcraft.yaml and no charm,
-	// below the root: the sources of a workload's OCI image (a sample or test app, the
-	// workload's own code), which ship in the rock, not in the charm.
-	Workloads []string
 	// Warnings are one-line notes about skipped paths.
 	Warnings []string
 }
@@ -106,7 +102,6 @@ func Discover(root string, scopes []string) (Discovered, error) {
 		return !tracked.has(rel, dir)
 	}
 	charmDirs, charmRoots := map[string]bool{}, map[string]bool{}
-	var rocks []string // folders holding a rockcraft.yaml
 	// dirPatterns remembers how many patterns were active when a directory was entered, so
 	// the patterns of a nested .gitignore apply to that directory's subtree only.
 	type frame struct {
@@ -154,9 +149,6 @@ func Discover(root string, scopes []string) (Discovered, error) {
 			return nil
 		}
 		name := e.Name()
-		if name == "rockcraft.yaml" && rel != name && !ignored(parts, rel, false) {
-			rocks = append(rocks, path.Dir(rel))
-		}
 		isPy := strings.HasSuffix(name, ".py")
 		isYAML := isCharmYAML(name)
 		if !isPy && !isYAML {
@@ -201,22 +193,10 @@ func Discover(root string, scopes []string) (Discovered, error) {
 	for dir := range charmDirs {
 		d.CharmDirs = append(d.CharmDirs, dir)
 	}
-	for _, dir := range rocks {
-		// a charm folder with a rockcraft.yaml builds its workload's image beside the charm
-		// (zinc keeps both at the root): its code is the charm's
-		charm := false
-		for c := range charmRoots {
-			charm = charm || within(c, dir)
-		}
-		if !charm {
-			d.Workloads = append(d.Workloads, dir)
-		}
-	}
 	sort.Strings(d.CharmDirs)
 	sort.Strings(d.Python)
 	sort.Strings(d.YAML)
 	sort.Strings(d.SkippedYAML)
-	sort.Strings(d.Workloads)
 	return d, nil
 }
 

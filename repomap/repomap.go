@@ -55,9 +55,7 @@ type Tree struct {
 	Charms   []charmyaml.Charm
 	Files    []pyextract.File // sorted by path
 	Warnings []string         // one line each, for stderr
-	// Workloads are the folders holding a workload's image sources (Discovered.Workloads).
-	Workloads []string
-	Stats     Stats
+	Stats    Stats
 	// Skipped are the Python files listed but not read (unreadable, over the size limit, not
 	// Python): in Files with nothing extracted, never a file to suggest editing.
 	Skipped map[string]bool
@@ -118,7 +116,7 @@ func Load(opt Options) (*Tree, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", root, err)
 	}
-	t := &Tree{Root: root, Warnings: disc.Warnings, Workloads: disc.Workloads}
+	t := &Tree{Root: root, Warnings: disc.Warnings}
 	stats := make([]stat, len(disc.Python))
 	parallel(len(disc.Python), func(i int) { stats[i] = statFile(root, disc.Python[i]) })
 	yamlStats := make(map[string]stat, len(disc.YAML))
@@ -274,10 +272,6 @@ func fingerprint(root string, d Discovered, stats []stat, yamlStats map[string]s
 	for _, p := range d.YAML {
 		fmt.Fprintf(h, "%s\x00%d\x00%d\x00%o\n", p, yamlStats[p].mtime, yamlStats[p].size, uint32(yamlStats[p].mode))
 	}
-	// the folders whose code is a workload's, not the charm's (a rockcraft.yaml added or removed)
-	for _, w := range d.Workloads {
-		fmt.Fprintf(h, "r\x00%s\n", w)
-	}
 	// what the walk could not read (a folder that became unreadable changes no file listed)
 	for _, w := range d.Warnings {
 		fmt.Fprintf(h, "w\x00%s\n", w)
@@ -423,7 +417,7 @@ func (t *Tree) Link() linker.Result {
 
 // Rank runs the ranker over the tree and its links.
 func (t *Tree) Rank(links linker.Result, focus, mentions []string) rank.Result {
-	return rank.Rank(rank.Input{Files: t.Files, Charms: t.Charms, Workloads: t.Workloads, Links: links, Focus: focus, Mentions: mentions})
+	return rank.Rank(rank.Input{Files: t.Files, Charms: t.Charms, Links: links, Focus: focus, Mentions: mentions})
 }
 
 // charmLoad is what loadCharms read.

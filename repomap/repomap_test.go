@@ -548,14 +548,6 @@ func TestMemo(t *testing.T) {
 	if stale, _ := Load(Options{Root: root, MemoKey: "k3"}); stale.Memo != nil {
 		t.Fatal("memo trusted after a chmod")
 	}
-	// A rockcraft.yaml added makes its folder's code the workload's: the ranking changes.
-	again, _ = Load(Options{Root: root, MemoKey: "k4"})
-	again.Save(&Memo{Key: "k4", Out: "map four"})
-	os.MkdirAll(filepath.Join(root, "app_rock"), 0o755)
-	os.WriteFile(filepath.Join(root, "app_rock/rockcraft.yaml"), []byte("name: app\n"), 0o644)
-	if stale, _ := Load(Options{Root: root, MemoKey: "k4"}); stale.Memo != nil {
-		t.Fatal("memo trusted after a rockcraft.yaml was added")
-	}
 	// The cache Cantrip sees still starts with our memo but keeps its own keys intact.
 	doc := readCache(t, root)
 	if _, ok := doc["entries"]; !ok {
@@ -871,30 +863,5 @@ func TestCharmYAMLLinkOutOfRootWarnedOnce(t *testing.T) {
 	}
 	if n != 1 || len(tr.Charms) != 1 || len(tr.Charms[0].Config) != 0 {
 		t.Errorf("warnings %q, config %+v", tr.Warnings, tr.Charms)
-	}
-}
-
-// TestDiscoverWorkloads: a folder below the root holding a rockcraft.yaml and no charm holds a
-// workload's image sources; one at the root, or one holding a charm, builds the charm's own
-// workload beside it, and an ignored one is not seen.
-func TestDiscoverWorkloads(t *testing.T) {
-	root := writeTree(t, map[string]string{
-		"metadata.yaml":              smallCharm,
-		"rockcraft.yaml":             "name: root\n",
-		"src/charm.py":               smallPy,
-		"test_rock/rockcraft.yaml":   "name: t\n",
-		"test_rock/app.py":           "X = 1\n",
-		"rocks/gms/rockcraft.yaml":   "name: g\n",
-		"charms/b/rockcraft.yaml":    "name: b\n",
-		"charms/b/metadata.yaml":     smallCharm,
-		"hidden_rock/rockcraft.yaml": "name: h\n",
-		".charmcraft-map-ignore":     "hidden_rock/\n",
-	})
-	d, err := Discover(root, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Equal(d.Workloads, []string{"rocks/gms", "test_rock"}) {
-		t.Errorf("workloads = %q", d.Workloads)
 	}
 }
