@@ -34,6 +34,7 @@ type extra struct {
 	personal map[string]float64  // signal → personal restart mass
 	notes    map[string][]string // signal → what matched
 	waive    bool                // focused or named: no class penalty
+	codeName string              // a name written as code in the task that only this file defines
 	handles  []string            // interfaces its symbols handle ("relation database")
 }
 
@@ -252,6 +253,9 @@ func (r *ranker) match() {
 		for _, i := range in.defs {
 			r.extra[i].add(SigMentionIdent, mass/float64(len(in.defs)), r.name[id])
 		}
+		if mass == MentionIdentTeleport && len(in.defs) == 1 && r.codeName(id) && r.extra[in.defs[0]].codeName == "" {
+			r.extra[in.defs[0]].codeName = r.name[id]
+		}
 	}
 	for _, d := range r.decls {
 		if d.lkind == "" || !r.interfaceNamed(d.lkind, normName(d.sym.Name)) { // a build part ("charm") is no interface
@@ -394,6 +398,23 @@ func (r *ranker) identMention(id int) float64 {
 	return MentionWordsTeleport
 }
 
+// codeName reports a name that only code writes: snake_case of two words or more
+// (bind_password), or CamelCase of three (SmtpDataAvailableEvent). A task that writes one out
+// points at its definition; a product's name (PostgreSQL, also a class) or a plain word does not.
+func (r *ranker) codeName(id int) bool {
+	name := strings.Trim(r.name[id], "_")
+	if parts := strings.FieldsFunc(name, func(c rune) bool { return c == '_' }); len(parts) >= 2 {
+		return true
+	}
+	humps := 1 // a lower-case letter followed by a capital starts a word: Smtp|Data|Available|Event
+	for i := 1; i < len(name); i++ {
+		if name[i] >= 'A' && name[i] <= 'Z' && name[i-1] >= 'a' && name[i-1] <= 'z' {
+			humps++
+		}
+	}
+	return humps >= 3
+}
+
 // personalise spreads restart mass from focused files to the files referencing them.
 func (r *ranker) personalise(a adjacency) {
 	for _, f := range slices.Sorted(maps.Keys(r.focus)) {
@@ -510,6 +531,9 @@ func (r *ranker) files(a adjacency, pr, lex []float64) []File {
 			case r.extra[i].waive:
 			case libIntent == libOwn:
 				mul(i, SigOwnLibIntent, OwnLibIntentFactor)
+			case r.extra[i].codeName != "":
+				mul(i, SigOwnLibIntent, OwnLibIntentFactor)
+				out[i].Signals[len(out[i].Signals)-1].Note = r.extra[i].codeName
 			default:
 				mul(i, SigOwnLib, OwnLibPenalty)
 			}

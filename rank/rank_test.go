@@ -855,6 +855,27 @@ func TestNamedOwnLibrary(t *testing.T) {
 	}
 }
 
+func TestCodeNameLiftsOwnLibrary(t *testing.T) {
+	// A name only code writes (snake_case, or CamelCase of three words), which only the
+	// charm's own library defines, lifts its penalty: the task is about the library. Its
+	// words in prose, or a short CamelCase name that may be a product's, do not.
+	const own = "lib/charms/demo_db/v0/api.py"
+	for text, lifted := range map[string]bool{
+		"fix: get_status returns stale data": true,
+		"fix: the get status call is stale":  false,
+		"fix: DemoApi returns stale data":    false,
+		"fix: charm status after stale data": false,
+	} {
+		f := fileOf(t, rankDemo(text), own)
+		if hasSignal(f, SigOwnLibIntent) != lifted || hasSignal(f, SigOwnLib) == lifted {
+			t.Errorf("%q: own library signals %+v", text, f.Signals)
+		}
+		if lifted && signal(f, SigOwnLibIntent).Note != "get_status" {
+			t.Errorf("%q: note %q", text, signal(f, SigOwnLibIntent).Note)
+		}
+	}
+}
+
 func TestUniqueFileNameWaivesPenalty(t *testing.T) {
 	// A file name written out that names one file of the tree is as explicit as a path: a
 	// library loses its penalty. A test keeps it (squashed PR bodies list their tests), and
