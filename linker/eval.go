@@ -33,6 +33,9 @@ const (
 	// of the charm's declared containers (loki's LogForwarder observes each one's
 	// <name>_pebble_ready).
 	aContainers
+	// aConfigNames is meta.config: a loop over it runs over the names of the charm's
+	// declared options (for name in self.meta.config: self.config.get(name) reads each).
+	aConfigNames
 	aMeta // charm.meta
 	// aUnknown is an argument a call passes whose value the linker cannot tell: it stands
 	// for the parameter, so that the parameter's default is not taken instead (a relation
@@ -215,6 +218,12 @@ func (e *evaluator) elements(v *pyextract.Value, c *ctx) []aval {
 		if a.kind == aContainers && (v.Pos == 0 && (view == "" || view == "keys") || v.Pos == 1 && view == "items") {
 			for _, c := range e.ix.charms[e.charm].Containers {
 				out = append(out, aval{kind: aStr, str: c.Name, loose: true, every: true})
+			}
+			continue
+		}
+		if a.kind == aConfigNames && (v.Pos == 0 && (view == "" || view == "keys") || v.Pos == 1 && view == "items") {
+			for _, o := range e.ix.charms[e.charm].Config {
+				out = append(out, aval{kind: aStr, str: o.Name, loose: true, every: true})
 			}
 			continue
 		}
@@ -996,6 +1005,12 @@ func (e *evaluator) attr(a aval, name, via string) []aval {
 		}
 		if name == "containers" {
 			return []aval{{kind: aContainers}}
+		}
+		if name == "config" {
+			return []aval{{kind: aConfigNames}}
+		}
+		if name == "name" && e.ix.charms[e.charm].Name != "" { // the YAML's name: (not app.name, the deployed one)
+			return []aval{{kind: aStr, str: e.ix.charms[e.charm].Name}}
 		}
 	case aOn:
 		return []aval{{kind: aEvent, str: name, cls: a.cls, via: via}}

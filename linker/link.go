@@ -511,6 +511,9 @@ func (l *charmLinker) callsFunc(s *site, c *ctx) bool {
 func (l *charmLinker) contexts(fi *fileInfo, cls *classInfo, fn string) []*ctx {
 	base := &ctx{file: fi, cls: cls, fn: fn}
 	if cls == nil || l.isCharm(cls) {
+		if cls != nil && fi.library && !l.baseOfCharm(cls) {
+			return nil // a charm class a library publishes for other charms: not this charm's
+		}
 		return []*ctx{base}
 	}
 	insts := l.instancesOf(cls)
@@ -525,6 +528,11 @@ func (l *charmLinker) contexts(fi *fileInfo, cls *classInfo, fn string) []*ctx {
 		out[i] = &ctx{file: fi, cls: cls, fn: fn, inst: in}
 	}
 	return out
+}
+
+// baseOfCharm reports whether cls is one of the charm's classes or a base of one.
+func (l *charmLinker) baseOfCharm(cls *classInfo) bool {
+	return slices.ContainsFunc(l.charmCls, func(k *classInfo) bool { return slices.Contains(l.mro(k), cls) })
 }
 
 func symbolName(class, fn string) string {

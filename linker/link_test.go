@@ -2794,3 +2794,68 @@ class DemoCharm(ops.CharmBase):
 		"callback>DemoCharm._restart[library] relation_changed>RollingOpsManager._on_relation_changed[library-inner]")
 	expect(t, "db", handlers(cl, KindRelation, "db"), "")
 }
+
+func TestMetaNameAndMetaConfig(t *testing.T) {
+	// self.meta.name is the YAML's name (a container named after the charm); a loop over
+	// self.meta.config runs over every declared option, each read loosely.
+	c := charm("gizmo", ".", "container:gizmo", "config:colour", "config:size")
+	cl := link1(t, c, files{"src/charm.py": `
+import ops
+
+class GizmoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.framework.observe(self.on[self.meta.name].pebble_ready, self._on_ready)
+
+    def _on_ready(self, _):
+        env = {}
+        for name in self.meta.config:
+            env[name] = self.config.get(name)
+        self.unit.get_container(self.meta.name).replan()
+`})
+	expect(t, "gizmo", handlers(cl, KindContainer, "gizmo"), "pebble_ready>GizmoCharm._on_ready[on-index]")
+	expect(t, "gizmo reads", reads(cl, KindContainer, "gizmo"), "src/charm.py:12/lookup/")
+	expect(t, "colour", reads(cl, KindConfig, "colour"), "src/charm.py:11/config-read/get")
+	expect(t, "size", reads(cl, KindConfig, "size"), "src/charm.py:11/config-read/get")
+	expect(t, "findings", findings(cl), "")
+}
+
+func TestLibraryCharmClass(t *testing.T) {
+	// A charm class a library publishes for other charms observes nothing for this charm
+	// unless the charm's class derives from it; a vendored base class's dynamic reads are the
+	// charm's unresolved sites (they may read any option).
+	c := charm("hub", ".", "relation:spoke", "config:colour")
+	lib := `
+LIBID = "x"
+LIBAPI = 0
+LIBPATCH = 1
+import ops
+
+class SpokeCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.framework.observe(self.on["spoke"].relation_changed, self._publish)
+
+    def _publish(self, event):
+        for key in self._options():
+            self.config.get(key)
+`
+	plain := link1(t, c, files{"lib/charms/hub/v0/spoke.py": lib, "src/charm.py": `
+import ops
+
+class HubCharm(ops.CharmBase):
+    pass
+`})
+	expect(t, "unused library charm", handlers(plain, KindRelation, "spoke"), "")
+	res := Link(Input{Charms: []charmyaml.Charm{c}, Files: files{"lib/charms/spokes/v0/spoke.py": lib, "src/charm.py": `
+import ops
+from charms.spokes.v0.spoke import SpokeCharm
+
+class HubCharm(SpokeCharm):
+    pass
+`}.parse()})
+	expect(t, "derived", handlers(res.Charms[0], KindRelation, "spoke"), "relation_changed>SpokeCharm._publish[library-inner]")
+	if len(res.Unresolved) != 1 || res.Unresolved[0].File != "lib/charms/spokes/v0/spoke.py" {
+		t.Errorf("unresolved: %+v", res.Unresolved)
+	}
+}

@@ -793,11 +793,13 @@ func (l *charmLinker) namedHandlers() map[string][]Handler {
 }
 
 // unresolvedKey records a key read whose name cannot be resolved statically; names inside
-// vendored libraries are the library's business, not the charm's. The charm's own library
-// is its code (opensearch keeps most of its logic there: a config option read through a
-// table in lib/charms/opensearch/ is this charm's read).
+// vendored libraries are the library's business, not the charm's, except in a base class of
+// the charm (opencti's connector charms derive from the library's OpenctiConnectorCharm,
+// which hands every option to the workload). The charm's own library is its code
+// (opensearch keeps most of its logic there: a config option read through a table in
+// lib/charms/opensearch/ is this charm's read).
 func (l *charmLinker) unresolvedKey(fi *fileInfo, at Site, k *pyextract.KeyAccess) {
-	if fi.vendored {
+	if fi.vendored && !l.baseOfCharm(fi.classes[k.Class]) {
 		return
 	}
 	if k.Via == "get" { // quoted as written, so that a search finds it

@@ -26,7 +26,10 @@
 //     self.config: continue`) and the mapping may hold another; an event taken from such a
 //     loop is observed unconditionally (a condition inside the loop picks among its elements).
 //     A loop over model.relations or meta.relations (or their keys) runs over the charm's
-//     declared relations; NAMES["key"] of a dict display is the value under key. A
+//     declared relations, meta.containers over its containers, meta.config over its options;
+//     meta.name is the YAML's name; NAMES["key"] of a dict display is the value under key.
+//     A charm class in a library runs for this charm only when the charm's class derives
+//     from it (a library may publish a charm class for other charms to derive from). A
 //     comprehension's for clause binds its names as a loop does.
 //     In a base charm class, self is the charm that subclasses it (its class attributes
 //     first); an object of a class the tree does not hold has the attributes its call names
