@@ -549,6 +549,13 @@ func siteAt(fi *fileInfo, sc pyextract.Scope, via, detail string) Site {
 	return Site{File: fi.Path, Line: sc.Line, Symbol: symbolName(sc.Class, sc.Func), Via: via, Detail: detail, Conditional: sc.Conditional}
 }
 
+// findIn is find for code running in c: in an object built only under a condition (a
+// helper the charm builds behind an if), the finding is conditional too.
+func (l *charmLinker) findIn(kind, subject string, s Site, c *ctx) {
+	s.Conditional = s.Conditional || c.builtUnderCondition() != nil
+	l.find(kind, subject, s)
+}
+
 func (l *charmLinker) find(kind, subject string, s Site) {
 	s.Via = ""
 	l.findings = append(l.findings, Finding{Kind: kind, Subject: subject, Site: s})
@@ -682,7 +689,7 @@ func (l *charmLinker) observe(fi *fileInfo, o *pyextract.Observe, c *ctx) {
 					if ev.key == "" { // an attribute: the YAML name would be hyphenated
 						name = strings.ReplaceAll(name, "_", "-")
 					}
-					l.find(undeclaredKind[kind], name, siteAt(fi, o.Scope, "", ""))
+					l.findIn(undeclaredKind[kind], name, siteAt(fi, o.Scope, "", ""), c)
 				}
 			}
 		case aObjEvent:

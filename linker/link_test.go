@@ -2859,3 +2859,39 @@ class HubCharm(SpokeCharm):
 		t.Errorf("unresolved: %+v", res.Unresolved)
 	}
 }
+
+func TestFindingInHelperBuiltUnderCondition(t *testing.T) {
+	// A helper the charm builds only behind an if runs only then: what it does wrong is a
+	// conditional finding (a warning), as if its code stood under that if.
+	c := charm("demo", ".", "relation:db", "config:new-db")
+	cl := link1(t, c, files{
+		"src/newdb.py": `
+import ops
+
+NEW_DB = "db-client"
+
+class NewDb(ops.Object):
+    def __init__(self, charm):
+        super().__init__(charm, "new-db")
+        charm.framework.observe(charm.on[NEW_DB].relation_changed, self._changed)
+        self.rel = charm.model.get_relation(NEW_DB)
+
+    def _changed(self, _):
+        pass
+`,
+		"src/charm.py": `
+import ops
+from newdb import NewDb
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.framework.observe(self.on.db_relation_changed, self._on_db)
+        if self.config.get("new-db"):
+            self.new = NewDb(self)
+
+    def _on_db(self, _):
+        pass
+`})
+	expect(t, "findings", findings(cl), "src/newdb.py:8 undeclared-relation db-client (cond)\nsrc/newdb.py:9 undeclared-relation db-client (cond)")
+}

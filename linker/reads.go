@@ -37,7 +37,7 @@ func (l *charmLinker) linkBindings() {
 					l.read(KindRelation, d, at)
 					bound = appendUniq(bound, d)
 				} else if ep.strong {
-					l.find(FindUndeclaredRelation, ep.name, at)
+					l.findIn(FindUndeclaredRelation, ep.name, at, c)
 				}
 			}
 			if len(bound) == 1 {
@@ -265,7 +265,7 @@ func (l *charmLinker) lookupName(fi *fileInfo, sc pyextract.Scope, kind string, 
 			if d, ok := l.lookup(kind, n.str); ok {
 				l.read(kind, d, at)
 			} else if !fi.vendored && !n.loose {
-				l.find(undeclaredKind[kind], n.str, at)
+				l.findIn(undeclaredKind[kind], n.str, at, c)
 			}
 		}
 	}
@@ -408,8 +408,10 @@ func (l *charmLinker) configKey(fi *fileInfo, k *pyextract.KeyAccess) {
 			seen[siteName{s, v.str}] = true
 			if d, ok := l.lookup(KindConfig, v.str); ok {
 				l.read(KindConfig, d, s)
-			} else if !vendored && !v.loose {
+			} else if !vendored && !v.loose && v.origin != nil {
 				l.find(FindUndeclaredConfig, v.str, s)
+			} else if !vendored && !v.loose {
+				l.findIn(FindUndeclaredConfig, v.str, s, c)
 			}
 		}
 		if !known && !fi.vendored {
