@@ -2895,3 +2895,25 @@ class DemoCharm(ops.CharmBase):
 `})
 	expect(t, "findings", findings(cl), "src/newdb.py:8 undeclared-relation db-client (cond)\nsrc/newdb.py:9 undeclared-relation db-client (cond)")
 }
+
+func TestComprehensionsReusingAName(t *testing.T) {
+	// Two comprehensions of one function that reuse a name each bind their own: the options
+	// of each dict are read where that dict's comprehension reads them.
+	c := charm("demo", ".", "config:log-level", "config:auth-enabled", "config:auth-url")
+	cl := link1(t, c, files{"src/charm.py": `
+import ops
+
+class DemoCharm(ops.CharmBase):
+    def _env(self):
+        base = {"log-level": "LOG_LEVEL", "auth-enabled": "AUTH"}
+        env = {var: self.config[key] for key, var in base.items()}
+        extra = {"auth-url": "AUTH_URL"}
+        env.update({
+            var: self.config[key]
+            for key, var in extra.items()
+        })
+        return env
+`})
+	expect(t, "log-level", reads(cl, KindConfig, "log-level"), "src/charm.py:6/config-read/index")
+	expect(t, "auth-url", reads(cl, KindConfig, "auth-url"), "src/charm.py:9/config-read/index")
+}

@@ -477,9 +477,18 @@ func (w *factWalker) visit(f factFrame) {
 	case fkAugmented:
 		w.push(factFrame{i: t.child(i, fRight), class: f.class, fn: f.fn, flow: f.flow})
 		return
-	case fkForIn: // a comprehension's for clause: its names, as a loop's
+	case fkForIn: // a comprehension's for clause: its names, as a loop's, over the comprehension
 		if left, right := t.child(i, fLeft), t.child(i, fRight); f.fn != nil && left >= 0 && right >= 0 {
-			w.elements(f, i, left, right, 0)
+			start, end := len(w.out.Assigns), 0
+			if p := t.parent(i); p >= 0 {
+				end = int(t.nodes[p].endRow) + 1
+				defer func() { // two comprehensions reusing a name each bind their own (local's LoopEnd)
+					for k := start; k < len(w.out.Assigns); k++ {
+						w.out.Assigns[k].Line = int(t.nodes[p].row) + 1
+					}
+				}()
+			}
+			w.elements(f, i, left, right, end)
 		}
 	}
 	w.pushChildren(f, i, condInherit, 0)
@@ -600,8 +609,8 @@ func (w *factWalker) visitFor(f factFrame) {
 }
 
 // elements records one ValElem Assign per name of the target left of the for loop or
-// comprehension clause i over right; loopEnd is the last line of a for statement (0 for a
-// comprehension, whose variable does not outlive it).
+// comprehension clause i over right; loopEnd is the last line of the for statement or of the
+// comprehension.
 func (w *factWalker) elements(f factFrame, i, left, right int32, loopEnd int) {
 	t := w.t
 	iter := t.value(right, 0)

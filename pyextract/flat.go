@@ -225,3 +225,14 @@ func (t *tree) namedChild(i int32, k int) int32 {
 	}
 	return -1
 }
+
+// parent returns the parent of node i (-1 for the root): the nearest node before i whose
+// subtree holds i.
+func (t *tree) parent(i int32) int32 {
+	for p := i - 1; p >= 0; p-- {
+		if t.nodes[p].last > i {
+			return p
+		}
+	}
+	return -1
+}
