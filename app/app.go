@@ -119,7 +119,7 @@ func load(c Common, io IO, refresh bool, scope []string) (*repomap.Tree, error) 
 	if err != nil {
 		return nil, err
 	}
-	fmt.Fprint(io.Err, warnings(t))
+	fmt.Fprint(io.Err, warnings(t, nil))
 	return t, nil
 }
 
@@ -139,11 +139,13 @@ func loadMemo(c Common, io IO, refresh bool, scope []string, memoKey string) (*r
 	return t, classify(err)
 }
 
-// warnings formats a tree's warnings for stderr, one line each.
-func warnings(t *repomap.Tree) string {
+// warnings formats a tree's warnings for stderr, one line each, except those in skip.
+func warnings(t *repomap.Tree, skip map[string]bool) string {
 	var b strings.Builder
 	for _, w := range t.Warnings {
-		fmt.Fprintf(&b, "warning: %s\n", oneLine(w))
+		if !skip[w] {
+			fmt.Fprintf(&b, "warning: %s\n", oneLine(w))
+		}
 	}
 	return b.String()
 }

@@ -431,3 +431,23 @@ func TestTopZeroListsEveryFile(t *testing.T) {
 		t.Errorf("--top 0 printed %d lines, --top 10 %d, --top 1000 %d", all, ten, lines(1000))
 	}
 }
+
+func TestCheckReportsYAMLProblemsOnce(t *testing.T) {
+	// A charm YAML problem is a yaml-problem finding in check's report, not also a stderr
+	// warning; other warnings (a Python syntax error) stay on stderr.
+	var out, errb bytes.Buffer
+	err := RunCheck(CheckOptions{Common: Common{Root: "../testdata/charms/broken", NoCache: true, Format: "text"}}, IO{Out: &out, Err: &errb})
+	if err == nil {
+		t.Fatal("broken fixture: check passed")
+	}
+	if !strings.Contains(out.String(), `unknown type "integer" [yaml-problem]`) {
+		t.Errorf("report:\n%s", out.String())
+	}
+	if strings.Contains(errb.String(), "integer") || !strings.Contains(errb.String(), "syntax error") {
+		t.Errorf("stderr:\n%s", errb.String())
+	}
+	_, stderr, _ := runMap(t, MapOptions{Common: Common{Root: "../testdata/charms/broken", NoCache: true}})
+	if !strings.Contains(stderr, `unknown type "integer"`) { // map has no report: it warns
+		t.Errorf("map stderr:\n%s", stderr)
+	}
+}

@@ -713,7 +713,8 @@ func checkRunOutput(t *testing.T, c badCase, r badRun, stdout, stderr string, er
 		if r.warm && strings.HasSuffix(f, ".py") {
 			continue
 		}
-		if !strings.Contains(stderr, f) {
+		// check reports a charm YAML problem once, as a yaml-problem finding, not on stderr too
+		if !strings.Contains(stderr, f) && !(r.name == "check" && strings.Contains(stdout, f) && strings.Contains(stdout, "[yaml-problem]")) {
 			t.Errorf("%s: no warning names %s; stderr:\n%s", r.name, f, stderr)
 		}
 	}

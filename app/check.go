@@ -5,6 +5,7 @@ import (
 
 	"github.com/cantrip-dev/charmcraft-map/check"
 	"github.com/cantrip-dev/charmcraft-map/render"
+	"github.com/cantrip-dev/charmcraft-map/repomap"
 )
 
 // InterfacesOptions are the flags of `interfaces`.
@@ -54,10 +55,11 @@ func RunCheck(o CheckOptions, io IO) error {
 	if err := checkFormat(o.Format, "text", "json", "github", "sarif"); err != nil {
 		return err
 	}
-	t, err := load(o.Common, io, false, nil)
+	t, err := loadMemo(o.Common, io, false, nil, "")
 	if err != nil {
 		return err
 	}
+	fmt.Fprint(io.Err, warnings(t, reportedYAMLProblems(t))) // a charm YAML problem is a finding: once, in the report
 	if len(t.Charms) == 0 {
 		return noCharm(t.Root)
 	}
@@ -79,4 +81,16 @@ func RunCheck(o CheckOptions, io IO) error {
 		return errFindings
 	}
 	return nil
+}
+
+// reportedYAMLProblems are the tree's warnings check reports as yaml-problem findings: the
+// charms' own YAML warnings.
+func reportedYAMLProblems(t *repomap.Tree) map[string]bool {
+	out := map[string]bool{}
+	for _, ch := range t.Charms {
+		for _, w := range ch.Warnings {
+			out[w] = true
+		}
+	}
+	return out
 }

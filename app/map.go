@@ -64,7 +64,7 @@ func RunMap(o MapOptions, io IO) error {
 	if err != nil {
 		return err
 	}
-	warn := warnings(t) + focusWarn + emptyWarning(t, o.Scope)
+	warn := warnings(t, nil) + focusWarn + emptyWarning(t, o.Scope)
 	n := len(t.Warnings)
 	t.Save(&repomap.Memo{Key: key, Out: text, Err: warn})
 	fmt.Fprint(io.Err, warn)
