@@ -693,6 +693,15 @@ func (l *charmLinker) observe(fi *fileInfo, o *pyextract.Observe, c *ctx) {
 				}
 			}
 		case aObjEvent:
+			if ev.self && fi.library && c.inst != nil && h != nil && !h.file.library {
+				// a library object observing its own event (DataUpgrade's upgrade_granted) with a
+				// method the charm's subclass overrides: the charm's code reacting to the
+				// object's relation
+				for _, d := range l.eventEndpoints(l.endpoints(c.inst)) {
+					add(KindRelation, d, ev.str, ViaLibInner)
+				}
+				continue
+			}
 			if ev.self || ev.inst == nil {
 				continue
 			}

@@ -2917,3 +2917,55 @@ class DemoCharm(ops.CharmBase):
 	expect(t, "log-level", reads(cl, KindConfig, "log-level"), "src/charm.py:6/config-read/index")
 	expect(t, "auth-url", reads(cl, KindConfig, "auth-url"), "src/charm.py:9/config-read/index")
 }
+
+func TestOverrideOfLibraryOwnEventHandler(t *testing.T) {
+	// A library object observing its own event with a method the charm's subclass overrides
+	// (DataUpgrade's upgrade_granted): the override handles the object's relation. The
+	// library's own method does not.
+	c := charm("demo", ".", "relation:upgrade")
+	lib := `
+LIBID = "x"
+LIBAPI = 0
+LIBPATCH = 1
+import ops
+
+class GrantedEvent(ops.EventBase):
+    pass
+
+class UpgradeEvents(ops.ObjectEvents):
+    upgrade_granted = ops.EventSource(GrantedEvent)
+
+class Upgrade(ops.Object):
+    on = UpgradeEvents()
+
+    def __init__(self, charm, relation_name="upgrade"):
+        super().__init__(charm, relation_name)
+        self.framework.observe(charm.on[relation_name].relation_changed, self._on_changed)
+        self.framework.observe(self.on.upgrade_granted, self._on_upgrade_granted)
+
+    def _on_changed(self, event):
+        self.on.upgrade_granted.emit()
+
+    def _on_upgrade_granted(self, event):
+        raise NotImplementedError
+`
+	charm := func(override string) string {
+		return `
+import ops
+from charms.acme.v0.upgrade import Upgrade
+
+class DemoUpgrade(Upgrade):
+` + override + `
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.upgrade = DemoUpgrade(self)
+`
+	}
+	cl := link1(t, c, files{"lib/charms/acme/v0/upgrade.py": lib, "src/charm.py": charm("    def _on_upgrade_granted(self, event):\n        pass")})
+	expect(t, "override", handlers(cl, KindRelation, "upgrade"),
+		"relation_changed>Upgrade._on_changed[library-inner] upgrade_granted>DemoUpgrade._on_upgrade_granted[library-inner]")
+	cl = link1(t, c, files{"lib/charms/acme/v0/upgrade.py": lib, "src/charm.py": charm("    pass")})
+	expect(t, "no override", handlers(cl, KindRelation, "upgrade"), "relation_changed>Upgrade._on_changed[library-inner]")
+}
