@@ -79,6 +79,10 @@ type instance struct {
 	// cond is the construction when it runs only under a condition (after an early return in
 	// the charm's __init__): what the object observes is observed only then. Nil otherwise.
 	cond *site
+	// libCond: built under a condition inside a vendored library (cond stays nil there: the
+	// library's choices are no handler-conditional info), which still makes what the object
+	// does wrong conditional
+	libCond bool
 }
 
 // builtUnderCondition returns the construction of the object of c, or of one that built it,
@@ -91,6 +95,18 @@ func (c *ctx) builtUnderCondition() *site {
 		c = c.inst.at
 	}
 	return nil
+}
+
+// builtUnderAnyCondition reports whether the object of c, or one that built it, is built
+// only under a condition, the vendored libraries' conditions included.
+func (c *ctx) builtUnderAnyCondition() bool {
+	for k := 0; c != nil && c.inst != nil && k < maxDepth; k++ {
+		if c.inst.cond != nil || c.inst.libCond {
+			return true
+		}
+		c = c.inst.at
+	}
+	return false
 }
 
 // ctx is where an expression is evaluated: a file, a class and function, and the instance
@@ -463,7 +479,11 @@ func builtinCall(c pyextract.Chain) bool {
 	return len(c) >= 2 && c[len(c)-1].Name == "__init__"
 }
 
-func isUpper(s string) bool { return s != "" && s[0] >= 'A' && s[0] <= 'Z' }
+// isUpper reports a CapWords name, a class's by convention: private ones too (_PeerStore).
+func isUpper(s string) bool {
+	s = strings.TrimLeft(s, "_")
+	return s != "" && s[0] >= 'A' && s[0] <= 'Z'
+}
 
 func (e *evaluator) chain(ch pyextract.Chain, c *ctx) []aval {
 	if len(ch) == 0 || ch[0].Name == "" || !e.enter() {

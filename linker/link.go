@@ -420,6 +420,7 @@ func (l *charmLinker) instancesOf(cls *classInfo) []*instance {
 				} else if !s.cond && s.cls == nil && s.fn != "" {
 					in.cond = l.condCaller(s) // a factory function the charm calls under a condition
 				}
+				in.libCond = s.cond && !s.loop && s.file.vendored
 				out = append(out, in)
 			}
 		}
@@ -505,11 +506,15 @@ func (l *charmLinker) callsFunc(s *site, c *ctx) bool {
 }
 
 // contexts lists the contexts code in cls.fn runs in: once for charm classes and module
-// code; once per instance for other classes. Code of a class no instance of which is
+// code (a charm library's function only when some code names it); once per instance for
+// other classes. Code of a class no instance of which is
 // built runs once with parameter defaults, except in charm libraries (lib/charms/...,
 // vendored or the charm's own, written for other charms to use), where it does not run.
 func (l *charmLinker) contexts(fi *fileInfo, cls *classInfo, fn string) []*ctx {
 	base := &ctx{file: fi, cls: cls, fn: fn}
+	if cls == nil && fn != "" && fi.library && l.ix.uses(fn) == 0 {
+		return nil // a library function nothing names (provide_nginx_route in a requirer charm)
+	}
 	if cls == nil || l.isCharm(cls) {
 		if cls != nil && fi.library && !l.baseOfCharm(cls) {
 			return nil // a charm class a library publishes for other charms: not this charm's
@@ -528,6 +533,64 @@ func (l *charmLinker) contexts(fi *fileInfo, cls *classInfo, fn string) []*ctx {
 		out[i] = &ctx{file: fi, cls: cls, fn: fn, inst: in}
 	}
 	return out
+}
+
+// usedOnlyUnderCondition reports whether every recorded use of name (assignments, calls,
+// observe calls, key reads) in cls.fn is under a condition, and there is one.
+func usedOnlyUnderCondition(cls *classInfo, fn, name string) bool {
+	f := &cls.file.Facts
+	uses := 0
+	use := func(sc pyextract.Scope, vals ...*pyextract.Value) bool { // false: an unconditional use
+		if sc.Class != cls.name || sc.Func != fn || !slices.ContainsFunc(vals, func(v *pyextract.Value) bool { return mentionsName(v, name) }) {
+			return true
+		}
+		uses++
+		return sc.Conditional
+	}
+	for i := range f.Assigns {
+		if !use(f.Assigns[i].Scope, &f.Assigns[i].Value) {
+			return false
+		}
+	}
+	for i := range f.Calls {
+		if !use(f.Calls[i].Scope, &f.Calls[i].Value) {
+			return false
+		}
+	}
+	for i := range f.Observes {
+		if !use(f.Observes[i].Scope, &f.Observes[i].Event) {
+			return false
+		}
+	}
+	for i := range f.Keys {
+		if !use(f.Keys[i].Scope, &f.Keys[i].Key) {
+			return false
+		}
+	}
+	return uses > 0
+}
+
+// mentionsName reports whether v uses the name (as a chain's first step, anywhere inside).
+func mentionsName(v *pyextract.Value, name string) bool {
+	if v == nil {
+		return false
+	}
+	for i, st := range v.Chain {
+		if i == 0 && st.Name == name || mentionsName(st.Index, name) || mentionsName(st.GetAttr, name) {
+			return true
+		}
+	}
+	for i := range v.Args {
+		if mentionsName(&v.Args[i], name) {
+			return true
+		}
+	}
+	for i := range v.Kwargs {
+		if mentionsName(&v.Kwargs[i].Value, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // baseOfCharm reports whether cls is one of the charm's classes or a base of one.
@@ -552,7 +615,7 @@ func siteAt(fi *fileInfo, sc pyextract.Scope, via, detail string) Site {
 // findIn is find for code running in c: in an object built only under a condition (a
 // helper the charm builds behind an if), the finding is conditional too.
 func (l *charmLinker) findIn(kind, subject string, s Site, c *ctx) {
-	s.Conditional = s.Conditional || c.builtUnderCondition() != nil
+	s.Conditional = s.Conditional || c.builtUnderAnyCondition()
 	l.find(kind, subject, s)
 }
 
@@ -797,6 +860,9 @@ type endpointName struct {
 	// strong: named by a parameter or attribute called *relation* (not just *endpoint*),
 	// so an undeclared name is a finding.
 	strong bool
+	// cond: the parameter that names it is used only under conditions in the constructor
+	// (cert_handler's peer_relation_name, for Juju without secrets): a finding is a warning.
+	cond bool
 }
 
 // endpoints returns the relations an object is bound to: the value of its class's
@@ -818,7 +884,7 @@ func (l *charmLinker) endpoints(inst *instance) endpointSet {
 				continue
 			}
 			found = true
-			out.names = append(out.names, endpointName{v.str, strong})
+			out.names = append(out.names, endpointName{name: v.str, strong: strong})
 		}
 		if !found && !declaredOnly && strings.Contains(lower, "name") {
 			out.dyn = true // relation=, endpoint= may hold a Relation object, not a name
@@ -883,7 +949,7 @@ func (l *charmLinker) endpoints(inst *instance) endpointSet {
 		}
 		if !out.relParam {
 			if name := l.absentLibraryEndpoint(inst); name != "" {
-				out.names = append(out.names, endpointName{name, false})
+				out.names = append(out.names, endpointName{name: name})
 				out.relParam = true
 			}
 		}
@@ -900,7 +966,13 @@ func (l *charmLinker) endpoints(inst *instance) endpointSet {
 		for i, p := range init.Params {
 			if i > 0 && relationParam(p.Name) {
 				out.relParam = true
+				n := len(out.names)
 				addVals(p.Name, l.param(&ctx{file: k.file, cls: k, fn: "__init__", inst: inst}, i, p), false)
+				if usedOnlyUnderCondition(k, "__init__", p.Name) {
+					for j := n; j < len(out.names); j++ {
+						out.names[j].cond = true
+					}
+				}
 			}
 		}
 		if out.relParam {
@@ -975,7 +1047,7 @@ func (l *charmLinker) boundArguments(inst *instance) endpointSet {
 				}
 				if eps := l.endpoints(v.inst); eps.relParam {
 					for _, n := range eps.names {
-						out.names = append(out.names, endpointName{n.name, false})
+						out.names = append(out.names, endpointName{name: n.name})
 					}
 					out.dyn = out.dyn || eps.dyn
 				}

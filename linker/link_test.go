@@ -2969,3 +2969,61 @@ class DemoCharm(ops.CharmBase):
 	cl = link1(t, c, files{"lib/charms/acme/v0/upgrade.py": lib, "src/charm.py": charm("    pass")})
 	expect(t, "no override", handlers(cl, KindRelation, "upgrade"), "relation_changed>Upgrade._on_changed[library-inner]")
 }
+
+func TestPrivateClassesAndLibraryFunctions(t *testing.T) {
+	// A private class (_Provider) is a class: its objects bind and observe. A charm library's
+	// function runs only when some code names it (provide_route in a charm that only requires).
+	// A library parameter naming a relation that the constructor uses only under a condition
+	// (the peer fallback for Juju without secrets) is a conditional finding.
+	c := charm("demo", ".", "relation:route")
+	lib := `
+LIBID = "x"
+LIBAPI = 0
+LIBPATCH = 1
+import ops
+
+class _Requirer(ops.Object):
+    def __init__(self, charm, relation_name="route"):
+        super().__init__(charm, relation_name)
+        self.framework.observe(charm.on[relation_name].relation_changed, self._on_changed)
+
+    def _on_changed(self, event):
+        pass
+
+class _Provider(ops.Object):
+    def __init__(self, charm, relation_name="route"):
+        super().__init__(charm, relation_name)
+        self.framework.observe(charm.on[relation_name].relation_joined, self._on_joined)
+
+    def _on_joined(self, event):
+        pass
+
+class _PeerStore:
+    def __init__(self, charm, relation_name):
+        self.rel = charm.model.get_relation(relation_name)
+
+def require_route(charm):
+    return _Requirer(charm)
+
+def provide_route(charm):
+    return _Provider(charm)
+
+class Secrets(ops.Object):
+    def __init__(self, charm, peer_relation_name="peers"):
+        super().__init__(charm, "secrets")
+        if not ops.JujuVersion.from_environ().has_secrets:
+            self.store = _PeerStore(charm, relation_name=peer_relation_name)
+`
+	cl := link1(t, c, files{"lib/charms/routes/v0/route.py": lib, "src/charm.py": `
+import ops
+from charms.routes.v0.route import require_route, Secrets
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        require_route(self)
+        self.secrets = Secrets(self)
+`})
+	expect(t, "route", handlers(cl, KindRelation, "route"), "relation_changed>_Requirer._on_changed[library-inner]")
+	expect(t, "findings", findings(cl), "src/charm.py:8 undeclared-relation peers (cond)")
+}

@@ -37,7 +37,9 @@ func (l *charmLinker) linkBindings() {
 					l.read(KindRelation, d, at)
 					bound = appendUniq(bound, d)
 				} else if ep.strong {
-					l.findIn(FindUndeclaredRelation, ep.name, at, c)
+					f := at
+					f.Conditional = f.Conditional || ep.cond
+					l.findIn(FindUndeclaredRelation, ep.name, f, c)
 				}
 			}
 			if len(bound) == 1 {

@@ -752,7 +752,7 @@ func isLookup(name string) bool {
 }
 
 func upperInitial(name string) bool {
-	for _, r := range name {
+	for _, r := range strings.TrimLeft(name, "_") { // a private class too: _PeerStore
 		return unicode.IsUpper(r)
 	}
 	return false
