@@ -24,7 +24,8 @@ const IgnoreFile = ".charmcraft-map-ignore"
 var CharmYAMLNames = []string{"metadata.yaml", "config.yaml", "actions.yaml", "charmcraft.yaml"}
 
 // skipDirs are directory names never descended into: VCS data, virtual environments, caches
-// and build output (charmcraft's parts/stage/prime among them). Virtual environments with other
+// and build output (charmcraft's parts/stage/prime among them); project templates
+// (projectTemplate) are skipped too. Virtual environments with other
 // names are recognised by their pyvenv.cfg.
 var skipDirs = map[string]bool{
 	".git": true, ".hg": true, ".svn": true, ".bzr": true,
@@ -134,7 +135,7 @@ func Discover(root string, scopes []string) (Discovered, error) {
 		parts := splitRel(rel)
 		if e.IsDir() {
 			if rel != "." {
-				if skipDirs[e.Name()] || strings.HasSuffix(e.Name(), ".egg-info") || isVenv(p) ||
+				if skipDirs[e.Name()] || strings.HasSuffix(e.Name(), ".egg-info") || isVenv(p) || projectTemplate(e.Name()) ||
 					ignored(parts, rel, true) {
 					return fs.SkipDir
 				}
@@ -198,6 +199,13 @@ func Discover(root string, scopes []string) (Discovered, error) {
 	sort.Strings(d.YAML)
 	sort.Strings(d.SkippedYAML)
 	return d, nil
+}
+
+// projectTemplate reports a folder named with an unrendered template placeholder
+// ({{cookiecutter.service_name}}, a project generator's charm skeleton): its files are Jinja,
+// not the code and YAML of a charm.
+func projectTemplate(name string) bool {
+	return strings.Contains(name, "{{") && strings.Contains(name, "}}")
 }
 
 func isCharmYAML(name string) bool {

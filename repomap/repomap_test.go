@@ -86,6 +86,9 @@ func TestDiscoverIgnoresAndSkips(t *testing.T) {
 		"src/relations/ok/inner.py":  "",
 		"src/relations/ok/.keep":     "",
 		"src/relations/ok/inner2.py": "",
+		// a project generator's charm skeleton: Jinja, not a charm
+		"templates/{{cookiecutter.name}}/metadata.yaml": "name: {{ cookiecutter.name }}\n",
+		"templates/{{cookiecutter.name}}/src/charm.py":  "class {{ cookiecutter.cls }}:\n",
 	})
 	d, err := Discover(root, nil)
 	if err != nil {
