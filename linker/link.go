@@ -59,6 +59,7 @@ type charmLinker struct {
 	calls      map[string][]*site     // every recorded call, by the callee's last name
 	insts      map[*classInfo][]*instance
 	building   map[*classInfo]bool // classes whose instances are being collected
+	ownCls     []*classInfo        // the charm classes in the charm's folder (charmCls has those of shared code too)
 	// featurePkgs are the modules linkFeaturePackages found named after an interface: what
 	// they handle is known, so they are not delegates (linkDelegates)
 	featurePkgs map[string]bool
@@ -164,6 +165,7 @@ func (l *charmLinker) iface(kind, name string) *Interface {
 
 func (l *charmLinker) run() {
 	l.computeScope()
+	var own []*classInfo // in the charm's folder
 	for _, fi := range l.scope {
 		if fi.library {
 			continue
@@ -171,9 +173,13 @@ func (l *charmLinker) run() {
 		for _, name := range sortedKeys(fi.classes) {
 			if cl := fi.classes[name]; l.isCharm(cl) {
 				l.charmCls = append(l.charmCls, cl)
+				if inDir(fi.Path, l.ch.Dir) {
+					own = append(own, cl)
+				}
 			}
 		}
 	}
+	l.ownCls = own
 	clear(l.concreteOf) // computed against the whole charmCls only
 	l.collectSites()
 	l.linkObserves()
@@ -516,8 +522,8 @@ func (l *charmLinker) contexts(fi *fileInfo, cls *classInfo, fn string) []*ctx {
 		return nil // a library function nothing names (provide_nginx_route in a requirer charm)
 	}
 	if cls == nil || l.isCharm(cls) {
-		if cls != nil && fi.library && !l.baseOfCharm(cls) {
-			return nil // a charm class a library publishes for other charms: not this charm's
+		if cls != nil && (fi.library && !l.baseOfCharm(cls) || !inDir(fi.Path, l.ch.Dir) && !l.baseOfOwn(cls)) {
+			return nil // a charm class a library, or a monorepo's shared code, has for other charms
 		}
 		return []*ctx{base}
 	}
@@ -591,6 +597,12 @@ func mentionsName(v *pyextract.Value, name string) bool {
 		}
 	}
 	return false
+}
+
+// baseOfOwn reports whether cls is a base of a charm class in the charm's folder (true when
+// there is none: the charm's class is in shared code).
+func (l *charmLinker) baseOfOwn(cls *classInfo) bool {
+	return len(l.ownCls) == 0 || slices.ContainsFunc(l.ownCls, func(k *classInfo) bool { return slices.Contains(l.mro(k), cls) })
 }
 
 // baseOfCharm reports whether cls is one of the charm's classes or a base of one.

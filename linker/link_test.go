@@ -3027,3 +3027,42 @@ class DemoCharm(ops.CharmBase):
 	expect(t, "route", handlers(cl, KindRelation, "route"), "relation_changed>_Requirer._on_changed[library-inner]")
 	expect(t, "findings", findings(cl), "src/charm.py:8 undeclared-relation peers (cond)")
 }
+
+func TestSharedCharmClassOfSiblings(t *testing.T) {
+	// Shared code holding several charm classes (a base and an API subclass): a charm whose
+	// class derives only from the base runs the base's code, not the subclass's, which a
+	// sibling charm derives from.
+	plain := charm("plain", "plain", "config:domain")
+	api := charm("api", "api", "config:domain", "config:public-hostname")
+	fs := files{
+		"common/basecharm/__init__.py": "",
+		"common/basecharm/charm.py": `
+import ops
+
+class BaseServiceCharm(ops.CharmBase):
+    def domain(self):
+        return self.config["domain"]
+
+class ApiServiceCharm(BaseServiceCharm):
+    def public_address(self):
+        return self.config.get("public-hostname")
+`,
+		"plain/src/charm.py": `
+from basecharm.charm import BaseServiceCharm
+
+class PlainCharm(BaseServiceCharm):
+    pass
+`,
+		"api/src/charm.py": `
+from basecharm.charm import ApiServiceCharm
+
+class ApiCharm(ApiServiceCharm):
+    pass
+`,
+	}
+	res := Link(Input{Charms: []charmyaml.Charm{plain, api}, Files: fs.parse()})
+	p, a := res.Charms[0], res.Charms[1]
+	expect(t, "plain domain", reads(p, KindConfig, "domain"), "common/basecharm/charm.py:5/config-read/index")
+	expect(t, "api hostname", reads(a, KindConfig, "public-hostname"), "common/basecharm/charm.py:9/config-read/get")
+	expect(t, "findings", findings(p)+findings(a), "")
+}

@@ -28,8 +28,9 @@
 //     A loop over model.relations or meta.relations (or their keys) runs over the charm's
 //     declared relations, meta.containers over its containers, meta.config over its options;
 //     meta.name is the YAML's name; NAMES["key"] of a dict display is the value under key.
-//     A charm class in a library runs for this charm only when the charm's class derives
-//     from it (a library may publish a charm class for other charms to derive from). A
+//     A charm class in a library, or in a monorepo's shared code outside the charm's folder,
+//     runs for this charm only when the charm's class derives from it (a library may publish a
+//     charm class for other charms to derive from; shared code may hold the bases of several). A
 //     comprehension's for clause binds its names as a loop does.
 //     In a base charm class, self is the charm that subclasses it (its class attributes
 //     first); an object of a class the tree does not hold has the attributes its call names
