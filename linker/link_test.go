@@ -3066,3 +3066,36 @@ class ApiCharm(ApiServiceCharm):
 	expect(t, "api hostname", reads(a, KindConfig, "public-hostname"), "common/basecharm/charm.py:9/config-read/get")
 	expect(t, "findings", findings(p)+findings(a), "")
 }
+
+func TestConfigGetAlias(t *testing.T) {
+	// config = self.model.config.get, then config("name"): reads of the config, a misspelt
+	// name a finding.
+	c := charm("demo", ".", "config:pool-name", "config:pool-weight")
+	cl := link1(t, c, files{"src/charm.py": `
+import ops
+
+class DemoCharm(ops.CharmBase):
+    def _configure(self):
+        config = self.model.config.get
+        name = config("pool-name") or self.app.name
+        return name, config("pool-wieght")
+`})
+	expect(t, "pool-name", reads(cl, KindConfig, "pool-name"), "src/charm.py:6/config-read/get")
+	expect(t, "findings", findings(cl), "src/charm.py:7 undeclared-config pool-wieght")
+}
+
+func TestConfigGivenToATemplate(t *testing.T) {
+	// The whole config given to a template's render reads every option, loosely; a short
+	// circuit's right side (x or config.get("legacy")) runs only under a condition.
+	c := charm("demo", ".", "config:debug", "config:region")
+	cl := link1(t, c, files{"src/charm.py": `
+import ops
+
+class DemoCharm(ops.CharmBase):
+    def _write(self, template):
+        name = self.config.get("region") or self.config.get("legacy-region")
+        return template.render(options=self.config, name=name)
+`})
+	expect(t, "debug", reads(cl, KindConfig, "debug"), "src/charm.py:6/config-read/all")
+	expect(t, "findings", findings(cl), "src/charm.py:5 undeclared-config legacy-region (cond)")
+}

@@ -83,11 +83,12 @@ type funcState struct {
 	// returned is set once a return under a condition has been seen: the facts after it
 	// may not run ("fast exit" guards in helper constructors).
 	returned   bool
-	returnLine int             // the line of the first such return
-	observe    map[string]bool // local aliases of a framework observe method
-	keyed      map[string]bool // local names bound to a chain keyedName accepts, and parameters annotated ConfigData
-	params     map[string]bool // the other parameters (self and cls aside)
-	bound      map[string]bool // names a for loop binds to the elements of what it runs over
+	returnLine int              // the line of the first such return
+	observe    map[string]bool  // local aliases of a framework observe method
+	getters    map[string]Chain // local aliases of a config's get (config = self.model.config.get): the config
+	keyed      map[string]bool  // local names bound to a chain keyedName accepts, and parameters annotated ConfigData
+	params     map[string]bool  // the other parameters (self and cls aside)
+	bound      map[string]bool  // names a for loop binds to the elements of what it runs over
 }
 
 // newFuncState is the state of function def at its start: its parameters sorted into those
@@ -477,6 +478,9 @@ func (w *factWalker) visit(f factFrame) {
 	case fkAugmented:
 		w.push(factFrame{i: t.child(i, fRight), class: f.class, fn: f.fn, flow: f.flow})
 		return
+	case fkBoolOp: // a or b, a and b: b runs only as a's value says
+		w.pushChildren(f, i, condBut, fLeft)
+		return
 	case fkForIn: // a comprehension's for clause: its names, as a loop's, over the comprehension
 		if left, right := t.child(i, fLeft), t.child(i, fRight); f.fn != nil && left >= 0 && right >= 0 {
 			start, end := len(w.out.Assigns), 0
@@ -664,6 +668,12 @@ func (w *factWalker) visitAssign(f factFrame) {
 				if last == "observe" && len(v.Chain) > 1 {
 					f.fn.observe = setName(f.fn.observe, target[0].Name)
 				}
+				if last == "get" && len(v.Chain) > 1 && w.keyedChain(v.Chain[:len(v.Chain)-1], f) {
+					if f.fn.getters == nil {
+						f.fn.getters = map[string]Chain{}
+					}
+					f.fn.getters[target[0].Name] = v.Chain[:len(v.Chain)-1]
+				}
 				if w.keyedChain(v.Chain, f) {
 					f.fn.keyed = setName(f.fn.keyed, target[0].Name)
 				}
@@ -818,6 +828,11 @@ func (w *factWalker) visitCall(f factFrame) {
 				Scope: w.scope(f, i), Event: t.value(ev, 0), Handler: t.value(h, 0),
 			})
 			return
+		case !isAttr && f.fn != nil && f.fn.getters[name] != nil:
+			// config = self.model.config.get; config("debug"): a get on the config
+			if k, _ := w.callArgs(args, "key", ""); k >= 0 {
+				w.out.Keys = append(w.out.Keys, KeyAccess{Scope: w.scope(f, i), Object: f.fn.getters[name], Key: t.value(k, 0), Via: "get"})
+			}
 		case isAttr && name == "get":
 			obj := t.child(fn, fObject)
 			if k, _ := w.callArgs(args, "key", ""); k >= 0 && (w.keyedObject(obj, f, true) || w.paramKey(obj, k, f)) {
@@ -837,8 +852,14 @@ func (w *factWalker) visitCall(f factFrame) {
 		for a := range t.children(args) {
 			// [self.config], (self.config,), **self.config: the whole config handed on, in a
 			// container or unpacked, to code that may read any option (a pydantic model's
-			// validation); which ones is not known, so every option, as config.items() reads
-			if obj := w.handedOn(a, f); obj >= 0 {
+			// validation); which ones is not known, so every option, as config.items() reads.
+			// So is the config given to a template object's render(options=self.config): the
+			// template reads what it reads.
+			obj := w.handedOn(a, f)
+			if obj < 0 && isAttr && name == "render" { // template.render(...): a function render(cfg) of the tree is followed instead
+				obj = w.renderedConfig(a, f)
+			}
+			if obj >= 0 {
 				w.addKey(f, i, obj, -1, "all")
 			}
 		}
@@ -867,6 +888,19 @@ func (w *factWalker) handedOn(a int32, f factFrame) int32 {
 		if c := t.namedChild(a, 0); c >= 0 && w.keyedObject(c, f, false) {
 			return c
 		}
+	}
+	return -1
+}
+
+// renderedConfig is the config given as argument a (positional or keyword) of a render call,
+// or -1.
+func (w *factWalker) renderedConfig(a int32, f factFrame) int32 {
+	t := w.t
+	if t.kind(a) == kKeywordArgument {
+		a = t.child(a, fValue)
+	}
+	if k := t.kind(a); a >= 0 && (k == kAttribute || k == kIdentifier) && w.keyedObject(a, f, false) {
+		return a
 	}
 	return -1
 }
