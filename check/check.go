@@ -147,6 +147,9 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 				continue // shared code, serving the sibling charm that declares it (see Decisions)
 			}
 			d := findingDiagnostic(f)
+			if _, held := undeclaredKinds[f.Kind]; held && len(links.Charms) > 1 && charmDirOf(f.File, dirs) != cl.Dir {
+				d.Message += fmt.Sprintf(" (in charm %s)", cl.Name) // shared code: which charm's YAML it is held against
+			}
 			if ch := byDir[cl.Dir]; ch != nil && len(ch.Incomplete) > 0 && undeclaredKinds[f.Kind] != "" {
 				// the declaration may be in what could not be read: the yaml-problem error says so
 				d.Severity = SeverityInfo

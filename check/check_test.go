@@ -714,3 +714,30 @@ func TestHandlersAfterAnEarlyReturnReportedOnce(t *testing.T) {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
 }
+
+func TestSharedCodeFindingNamesItsCharm(t *testing.T) {
+	// An undeclared name in shared code is held against one charm's YAML: the message says
+	// which. A finding about the code itself (a handler nothing observes) does not.
+	f := linker.Finding{Kind: linker.FindUndeclaredConfig, Subject: "domain",
+		Site: linker.Site{File: "common/base.py", Line: 9, Symbol: "Base.domain"}}
+	u := linker.Finding{Kind: linker.FindUnobservedHandler, Subject: "Base._on_stop",
+		Site: linker.Site{File: "common/base.py", Line: 20, Symbol: "Base._on_stop"}}
+	own := linker.Finding{Kind: linker.FindUndeclaredConfig, Subject: "port",
+		Site: linker.Site{File: "api/src/charm.py", Line: 5, Symbol: "ApiCharm.port"}}
+	links := linker.Result{Charms: []linker.CharmLinks{
+		{Name: "api", Dir: "api", Findings: []linker.Finding{f, u, own}},
+		{Name: "plain", Dir: "plain"},
+	}}
+	var got []string
+	for _, d := range Run(nil, links, Options{}).Diagnostics {
+		got = append(got, d.File+": "+d.Message)
+	}
+	want := []string{
+		`api/src/charm.py: ApiCharm.port reads config option "port", which the charm's YAML does not declare`,
+		`common/base.py: Base.domain reads config option "domain", which the charm's YAML does not declare (in charm api)`,
+		`common/base.py: Base._on_stop is named like an event handler, but no code observes, calls or names it: it never runs`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
