@@ -139,6 +139,7 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 		files []string // the files of the handlers the construction registers
 	}
 	sharedBuilt := map[string][]charmDiagnostic{} // construction in shared code → each charm's report
+	heldBy := map[Diagnostic][]string{}           // an undeclared name in shared code → the charms whose YAML lacks it
 	for _, cl := range links.Charms {
 		add := addFor(cl.Dir)
 		for _, f := range cl.Findings {
@@ -147,13 +148,18 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 				continue // shared code, serving the sibling charm that declares it (see Decisions)
 			}
 			d := findingDiagnostic(f)
-			if _, held := undeclaredKinds[f.Kind]; held && len(links.Charms) > 1 && charmDirOf(f.File, dirs) != cl.Dir {
-				d.Message += fmt.Sprintf(" (in charm %s)", cl.Name) // shared code: which charm's YAML it is held against
-			}
 			if ch := byDir[cl.Dir]; ch != nil && len(ch.Incomplete) > 0 && undeclaredKinds[f.Kind] != "" {
 				// the declaration may be in what could not be read: the yaml-problem error says so
 				d.Severity = SeverityInfo
 				d.Message += fmt.Sprintf(" (%s could not be read whole and may declare it)", strings.Join(ch.Incomplete, ", "))
+			}
+			if _, held := undeclaredKinds[f.Kind]; held && len(links.Charms) > 1 && charmDirOf(f.File, dirs) != cl.Dir && !testCharm(cl.Dir) {
+				// shared code: one diagnostic, where first found, naming the charms it is held against
+				if _, seen := heldBy[d]; !seen {
+					add(d)
+				}
+				heldBy[d] = append(heldBy[d], cl.Name)
+				continue
 			}
 			add(d)
 		}
@@ -264,6 +270,11 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Rule, b.Rule),
 			cmp.Compare(a.Subject, b.Subject), cmp.Compare(a.Message, b.Message))
 	})
+	for i, d := range r.Diagnostics {
+		if names, ok := heldBy[d]; ok {
+			r.Diagnostics[i].Message += " (in " + charmList(names) + ")"
+		}
+	}
 	r.Diagnostics = foldCopies(slices.Compact(r.Diagnostics))
 	for i := range r.Diagnostics {
 		d := &r.Diagnostics[i]
@@ -625,4 +636,18 @@ func foldCopies(diags []Diagnostic) []Diagnostic {
 // sameModule reports whether a and b are one module at two places (see foldCopies).
 func sameModule(a, b string) bool {
 	return strings.HasSuffix(a, "/"+b) || strings.HasSuffix(b, "/"+a) || pathtail.Shared(a, b) >= 3
+}
+
+// charmList names the charms a shared-code finding is held against: "charm a", "charms a, b
+// and c", "charms a, b, c and 4 more".
+func charmList(names []string) string {
+	names = slices.Compact(slices.Sorted(slices.Values(names)))
+	switch n := len(names); {
+	case n == 1:
+		return "charm " + names[0]
+	case n <= 4:
+		return "charms " + strings.Join(names[:n-1], ", ") + " and " + names[n-1]
+	default:
+		return fmt.Sprintf("charms %s and %d more", strings.Join(names[:3], ", "), n-3)
+	}
 }

@@ -716,7 +716,7 @@ func TestHandlersAfterAnEarlyReturnReportedOnce(t *testing.T) {
 }
 
 func TestSharedCodeFindingNamesItsCharm(t *testing.T) {
-	// An undeclared name in shared code is held against one charm's YAML: the message says
+	// An undeclared name in shared code is held against charms' YAML: one diagnostic says
 	// which. A finding about the code itself (a handler nothing observes) does not.
 	f := linker.Finding{Kind: linker.FindUndeclaredConfig, Subject: "domain",
 		Site: linker.Site{File: "common/base.py", Line: 9, Symbol: "Base.domain"}}
@@ -726,7 +726,8 @@ func TestSharedCodeFindingNamesItsCharm(t *testing.T) {
 		Site: linker.Site{File: "api/src/charm.py", Line: 5, Symbol: "ApiCharm.port"}}
 	links := linker.Result{Charms: []linker.CharmLinks{
 		{Name: "api", Dir: "api", Findings: []linker.Finding{f, u, own}},
-		{Name: "plain", Dir: "plain"},
+		{Name: "plain", Dir: "plain", Findings: []linker.Finding{f}},
+		{Name: "cli", Dir: "cli"},
 	}}
 	var got []string
 	for _, d := range Run(nil, links, Options{}).Diagnostics {
@@ -734,7 +735,7 @@ func TestSharedCodeFindingNamesItsCharm(t *testing.T) {
 	}
 	want := []string{
 		`api/src/charm.py: ApiCharm.port reads config option "port", which the charm's YAML does not declare`,
-		`common/base.py: Base.domain reads config option "domain", which the charm's YAML does not declare (in charm api)`,
+		`common/base.py: Base.domain reads config option "domain", which the charm's YAML does not declare (in charms api and plain)`,
 		`common/base.py: Base._on_stop is named like an event handler, but no code observes, calls or names it: it never runs`,
 	}
 	if !slices.Equal(got, want) {
