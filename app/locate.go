@@ -410,15 +410,18 @@ func importPath(user, module string) string {
 // modulePath reports whether file def is the module at slash path mod (or its package's
 // __init__.py), mod a suffix of def's path.
 func modulePath(def, mod string) bool {
-	d := strings.TrimSuffix(strings.TrimSuffix(def, ".py"), "/__init__")
-	return d == mod || strings.HasSuffix(d, "/"+mod)
+	return endsIn(strings.TrimSuffix(strings.TrimSuffix(def, ".py"), "/__init__"), mod)
 }
 
 // inPackage reports whether file def is a module of the package at slash path mod (a name
 // imported from core may be defined in core/cluster.py and re-exported by core/__init__.py).
 func inPackage(def, mod string) bool {
-	d := path.Dir(def)
-	return d == mod || strings.HasSuffix(d, "/"+mod)
+	return endsIn(path.Dir(def), mod)
+}
+
+// endsIn reports whether slash path p is mod or ends with /mod.
+func endsIn(p, mod string) bool {
+	return p == mod || strings.HasSuffix(p, "/"+mod)
 }
 
 func newTieIndex(t *repomap.Tree, links linker.Result) tieIndex {

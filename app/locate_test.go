@@ -268,17 +268,13 @@ func TestTiesFollowImports(t *testing.T) {
 			"restart":                 importPath("src/core/charm.py", ".state"),
 		}},
 	}
-	for def, want := range map[string]string{
+	expectUsed(t, ix, "src/core/charm.py", map[string]string{
 		"lib/charms/t/v1/tracing.py": "",
 		"lib/charms/t/v2/tracing.py": "TracingEndpointProvider",
 		"src/core/state.py":          "ClusterState, restart",
 		"src/state.py":               "",
 		"rock/app.py":                "make_app_config",
-	} {
-		if got := ix.used(def, "src/core/charm.py"); got != want {
-			t.Errorf("charm uses %q of %s, want %q", got, def, want)
-		}
-	}
+	})
 	if got := importPath("src/a/b.py", "..core.x"); got != "src/core/x" {
 		t.Errorf("importPath = %q", got)
 	}
@@ -309,14 +305,20 @@ class C:
 		tree.Files = append(tree.Files, pyextract.Parse(p, []byte(src[p])))
 	}
 	ix := newTieIndex(tree, linker.Result{})
-	for def, want := range map[string]string{
+	expectUsed(t, ix, "src/charm.py", map[string]string{
 		"src/constants.py":           "PEER",
 		"src/core/cluster.py":        "ClusterState",
 		"lib/charms/t/v2/tracing.py": "TracingEndpointProvider",
 		"lib/charms/t/v1/tracing.py": "",
-	} {
-		if got := ix.used(def, "src/charm.py"); got != want {
-			t.Errorf("charm uses %q of %s, want %q", got, def, want)
+	})
+}
+
+// expectUsed checks the names user uses of each file (tieIndex.used).
+func expectUsed(t *testing.T, ix tieIndex, user string, want map[string]string) {
+	t.Helper()
+	for def, w := range want {
+		if got := ix.used(def, user); got != w {
+			t.Errorf("%s uses %q of %s, want %q", user, got, def, w)
 		}
 	}
 }

@@ -225,21 +225,11 @@ func (e *evaluator) elements(v *pyextract.Value, c *ctx) []aval {
 	var out []aval
 	add := func(x *pyextract.Value, at *ctx) { out = append(out, loosen(e.eval(x, at))...) }
 	for _, a := range e.eval(it, c) {
-		if a.kind == aRelations && (v.Pos == 0 && (view == "" || view == "keys") || v.Pos == 1 && view == "items") {
-			for _, r := range e.ix.charms[e.charm].Relations {
-				out = append(out, aval{kind: aStr, str: r.Name, loose: true, every: true})
-			}
-			continue
-		}
-		if a.kind == aContainers && (v.Pos == 0 && (view == "" || view == "keys") || v.Pos == 1 && view == "items") {
-			for _, c := range e.ix.charms[e.charm].Containers {
-				out = append(out, aval{kind: aStr, str: c.Name, loose: true, every: true})
-			}
-			continue
-		}
-		if a.kind == aConfigNames && (v.Pos == 0 && (view == "" || view == "keys") || v.Pos == 1 && view == "items") {
-			for _, o := range e.ix.charms[e.charm].Config {
-				out = append(out, aval{kind: aStr, str: o.Name, loose: true, every: true})
+		if names := e.declaredNames(a.kind); names != nil {
+			if v.Pos == 0 && (view == "" || view == "keys") || v.Pos == 1 && view == "items" {
+				for _, n := range names {
+					out = append(out, aval{kind: aStr, str: n, loose: true, every: true})
+				}
 			}
 			continue
 		}
@@ -271,6 +261,30 @@ func (e *evaluator) elements(v *pyextract.Value, c *ctx) []aval {
 		}
 	}
 	return limit(out)
+}
+
+// declaredNames are the names a loop over a collection of the charm's declarations runs over
+// (model.relations, meta.containers, meta.config), nil for any other kind of value.
+func (e *evaluator) declaredNames(k aKind) []string {
+	ch := &e.ix.charms[e.charm]
+	out := []string{}
+	switch k {
+	case aRelations:
+		for _, r := range ch.Relations {
+			out = append(out, r.Name)
+		}
+	case aContainers:
+		for _, c := range ch.Containers {
+			out = append(out, c.Name)
+		}
+	case aConfigNames:
+		for _, o := range ch.Config {
+			out = append(out, o.Name)
+		}
+	default:
+		return nil
+	}
+	return out
 }
 
 // fstring evaluates an f-string whose {...} parts are names or attribute chains.

@@ -59,7 +59,9 @@ type charmLinker struct {
 	calls      map[string][]*site     // every recorded call, by the callee's last name
 	insts      map[*classInfo][]*instance
 	building   map[*classInfo]bool // classes whose instances are being collected
-	ownCls     []*classInfo        // the charm classes in the charm's folder (charmCls has those of shared code too)
+	// charmBases are the charm's classes and their bases; ownBases the same for the charm
+	// classes in the charm's folder (nil when there is none: its class is in shared code)
+	charmBases, ownBases map[*classInfo]bool
 	// featurePkgs are the modules linkFeaturePackages found named after an interface: what
 	// they handle is known, so they are not delegates (linkDelegates)
 	featurePkgs map[string]bool
@@ -179,7 +181,10 @@ func (l *charmLinker) run() {
 			}
 		}
 	}
-	l.ownCls = own
+	l.charmBases = l.basesOf(l.charmCls)
+	if len(own) > 0 {
+		l.ownBases = l.basesOf(own)
+	}
 	clear(l.concreteOf) // computed against the whole charmCls only
 	l.collectSites()
 	l.linkObserves()
@@ -522,7 +527,7 @@ func (l *charmLinker) contexts(fi *fileInfo, cls *classInfo, fn string) []*ctx {
 		return nil // a library function nothing names (provide_nginx_route in a requirer charm)
 	}
 	if cls == nil || l.isCharm(cls) {
-		if cls != nil && (fi.library && !l.baseOfCharm(cls) || !inDir(fi.Path, l.ch.Dir) && !l.baseOfOwn(cls)) {
+		if cls != nil && (fi.library && !l.charmBases[cls] || !inDir(fi.Path, l.ch.Dir) && l.ownBases != nil && !l.ownBases[cls]) {
 			return nil // a charm class a library, or a monorepo's shared code, has for other charms
 		}
 		return []*ctx{base}
@@ -545,35 +550,25 @@ func (l *charmLinker) contexts(fi *fileInfo, cls *classInfo, fn string) []*ctx {
 // observe calls, key reads) in cls.fn is under a condition, and there is one.
 func usedOnlyUnderCondition(cls *classInfo, fn, name string) bool {
 	f := &cls.file.Facts
-	uses := 0
-	use := func(sc pyextract.Scope, vals ...*pyextract.Value) bool { // false: an unconditional use
-		if sc.Class != cls.name || sc.Func != fn || !slices.ContainsFunc(vals, func(v *pyextract.Value) bool { return mentionsName(v, name) }) {
-			return true
+	var uses []pyextract.Scope
+	use := func(sc pyextract.Scope, v *pyextract.Value) {
+		if sc.Class == cls.name && sc.Func == fn && mentionsName(v, name) {
+			uses = append(uses, sc)
 		}
-		uses++
-		return sc.Conditional
 	}
 	for i := range f.Assigns {
-		if !use(f.Assigns[i].Scope, &f.Assigns[i].Value) {
-			return false
-		}
+		use(f.Assigns[i].Scope, &f.Assigns[i].Value)
 	}
 	for i := range f.Calls {
-		if !use(f.Calls[i].Scope, &f.Calls[i].Value) {
-			return false
-		}
+		use(f.Calls[i].Scope, &f.Calls[i].Value)
 	}
 	for i := range f.Observes {
-		if !use(f.Observes[i].Scope, &f.Observes[i].Event) {
-			return false
-		}
+		use(f.Observes[i].Scope, &f.Observes[i].Event)
 	}
 	for i := range f.Keys {
-		if !use(f.Keys[i].Scope, &f.Keys[i].Key) {
-			return false
-		}
+		use(f.Keys[i].Scope, &f.Keys[i].Key)
 	}
-	return uses > 0
+	return len(uses) > 0 && !slices.ContainsFunc(uses, func(sc pyextract.Scope) bool { return !sc.Conditional })
 }
 
 // mentionsName reports whether v uses the name (as a chain's first step, anywhere inside).
@@ -599,15 +594,15 @@ func mentionsName(v *pyextract.Value, name string) bool {
 	return false
 }
 
-// baseOfOwn reports whether cls is a base of a charm class in the charm's folder (true when
-// there is none: the charm's class is in shared code).
-func (l *charmLinker) baseOfOwn(cls *classInfo) bool {
-	return len(l.ownCls) == 0 || slices.ContainsFunc(l.ownCls, func(k *classInfo) bool { return slices.Contains(l.mro(k), cls) })
-}
-
-// baseOfCharm reports whether cls is one of the charm's classes or a base of one.
-func (l *charmLinker) baseOfCharm(cls *classInfo) bool {
-	return slices.ContainsFunc(l.charmCls, func(k *classInfo) bool { return slices.Contains(l.mro(k), cls) })
+// basesOf is the set of classes and their bases (their MROs).
+func (l *charmLinker) basesOf(classes []*classInfo) map[*classInfo]bool {
+	out := map[*classInfo]bool{}
+	for _, k := range classes {
+		for _, b := range l.mro(k) {
+			out[b] = true
+		}
+	}
+	return out
 }
 
 func symbolName(class, fn string) string {

@@ -291,6 +291,14 @@ class Peers(ops.Object):
 	expect(t, "findings", findings(cl), "")
 }
 
+// libHeader opens the charm libraries the tests write: the fields every library has.
+const libHeader = `
+LIBID = "x"
+LIBAPI = 0
+LIBPATCH = 1
+import ops
+`
+
 // dbLib is a vendored charm library: a relation-bound object with a default endpoint that
 // registers its own handlers and emits custom events.
 const dbLib = `
@@ -2825,12 +2833,7 @@ func TestLibraryCharmClass(t *testing.T) {
 	// unless the charm's class derives from it; a vendored base class's dynamic reads are the
 	// charm's unresolved sites (they may read any option).
 	c := charm("hub", ".", "relation:spoke", "config:colour")
-	lib := `
-LIBID = "x"
-LIBAPI = 0
-LIBPATCH = 1
-import ops
-
+	lib := libHeader + `
 class SpokeCharm(ops.CharmBase):
     def __init__(self, *args):
         super().__init__(*args)
@@ -2923,12 +2926,7 @@ func TestOverrideOfLibraryOwnEventHandler(t *testing.T) {
 	// (DataUpgrade's upgrade_granted): the override handles the object's relation. The
 	// library's own method does not.
 	c := charm("demo", ".", "relation:upgrade")
-	lib := `
-LIBID = "x"
-LIBAPI = 0
-LIBPATCH = 1
-import ops
-
+	lib := libHeader + `
 class GrantedEvent(ops.EventBase):
     pass
 
@@ -2976,12 +2974,7 @@ func TestPrivateClassesAndLibraryFunctions(t *testing.T) {
 	// A library parameter naming a relation that the constructor uses only under a condition
 	// (the peer fallback for Juju without secrets) is a conditional finding.
 	c := charm("demo", ".", "relation:route")
-	lib := `
-LIBID = "x"
-LIBAPI = 0
-LIBPATCH = 1
-import ops
-
+	lib := libHeader + `
 class _Requirer(ops.Object):
     def __init__(self, charm, relation_name="route"):
         super().__init__(charm, relation_name)

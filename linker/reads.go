@@ -247,20 +247,13 @@ func (l *charmLinker) lookupName(fi *fileInfo, sc pyextract.Scope, kind string, 
 	partial := isParam(fi, sc, key) && sc.Func != "__init__" && !l.everyCallRecorded(&ctx{file: fi, cls: fi.classes[sc.Class], fn: sc.Func})
 	for _, c := range l.contexts(fi, fi.classes[sc.Class], sc.Func) {
 		names, ok := l.strVals(key, c)
-		if partial && !fi.library && dynamic {
+		none := !ok && len(names) == 0
+		if (partial || none) && !fi.library && dynamic {
 			u := at
 			u.Detail = expr
 			l.unresolved = append(l.unresolved, u)
 		}
-		if !ok && len(names) == 0 {
-			if partial {
-				continue
-			}
-			if !fi.library && dynamic {
-				u := at
-				u.Detail = expr
-				l.unresolved = append(l.unresolved, u)
-			}
+		if none {
 			continue
 		}
 		for _, n := range names {
@@ -410,10 +403,12 @@ func (l *charmLinker) configKey(fi *fileInfo, k *pyextract.KeyAccess) {
 			seen[siteName{s, v.str}] = true
 			if d, ok := l.lookup(KindConfig, v.str); ok {
 				l.read(KindConfig, d, s)
-			} else if !vendored && !v.loose && v.origin != nil {
-				l.find(FindUndeclaredConfig, v.str, s)
 			} else if !vendored && !v.loose {
-				l.findIn(FindUndeclaredConfig, v.str, s, c)
+				if v.origin != nil { // at the caller that passed the name: its own site says
+					l.find(FindUndeclaredConfig, v.str, s)
+				} else {
+					l.findIn(FindUndeclaredConfig, v.str, s, c)
+				}
 			}
 		}
 		if !known && !fi.vendored {
@@ -803,7 +798,7 @@ func (l *charmLinker) namedHandlers() map[string][]Handler {
 // (opensearch keeps most of its logic there: a config option read through a table in
 // lib/charms/opensearch/ is this charm's read).
 func (l *charmLinker) unresolvedKey(fi *fileInfo, at Site, k *pyextract.KeyAccess) {
-	if fi.vendored && !l.baseOfCharm(fi.classes[k.Class]) {
+	if fi.vendored && !l.charmBases[fi.classes[k.Class]] {
 		return
 	}
 	if k.Via == "get" { // quoted as written, so that a search finds it

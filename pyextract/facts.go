@@ -483,16 +483,16 @@ func (w *factWalker) visit(f factFrame) {
 		return
 	case fkForIn: // a comprehension's for clause: its names, as a loop's, over the comprehension
 		if left, right := t.child(i, fLeft), t.child(i, fRight); f.fn != nil && left >= 0 && right >= 0 {
-			start, end := len(w.out.Assigns), 0
+			// bound from the comprehension's first line to its last, so that two comprehensions
+			// reusing a name each bind their own (fileInfo.local picks by LoopEnd)
+			start, line, end := len(w.out.Assigns), 0, 0
 			if p := t.parent(i); p >= 0 {
-				end = int(t.nodes[p].endRow) + 1
-				defer func() { // two comprehensions reusing a name each bind their own (local's LoopEnd)
-					for k := start; k < len(w.out.Assigns); k++ {
-						w.out.Assigns[k].Line = int(t.nodes[p].row) + 1
-					}
-				}()
+				line, end = int(t.nodes[p].row)+1, int(t.nodes[p].endRow)+1
 			}
 			w.elements(f, i, left, right, end)
+			for k := start; k < len(w.out.Assigns) && line > 0; k++ {
+				w.out.Assigns[k].Line = line
+			}
 		}
 	}
 	w.pushChildren(f, i, condInherit, 0)
@@ -814,12 +814,10 @@ func (w *factWalker) visitCall(f factFrame) {
 	t, i := w.t, f.i
 	fn, args := t.child(i, fFunction), t.child(i, fArguments)
 	name := w.lastName(fn)
-	if args >= 0 && t.kind(args) == kArgumentList {
+	if fn >= 0 && args >= 0 && t.kind(args) == kArgumentList {
 		d, h := w.dispatchCall(args, name)
 		w.out.Dispatch = w.out.Dispatch || d
 		w.out.HandlerDispatch = w.out.HandlerDispatch || h
-	}
-	if fn >= 0 && args >= 0 && t.kind(args) == kArgumentList {
 		isAttr := t.kind(fn) == kAttribute
 		switch {
 		case isAttr && name == "observe", !isAttr && f.fn != nil && f.fn.observe[name]:

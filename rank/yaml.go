@@ -35,9 +35,6 @@ const (
 	SymCharm = "charm"
 )
 
-// declarations lists every declared interface of the charms with its one-line signature and
-// its links (handler symbols, first-party code first; for config options without handlers,
-// the reading symbols).
 // charmClasses are the names of the tree's charm classes (isCharmClass).
 func charmClasses(files []pyextract.File) map[string]bool {
 	out := map[string]bool{}
@@ -51,6 +48,10 @@ func charmClasses(files []pyextract.File) map[string]bool {
 	return out
 }
 
+// declarations lists every declared interface of the charms with its one-line signature and
+// its links (handler symbols, first-party code first; for config options without handlers,
+// the reading symbols; charmCls, the charm classes, whose __init__ binds every library
+// object and so says nothing about one).
 func declarations(charms []charmyaml.Charm, links linker.Result, charmCls map[string]bool) []decl {
 	var out []decl
 	for ci := range charms {
