@@ -1060,3 +1060,38 @@ func TestWarningsDeterministicWithManyProblems(t *testing.T) {
 		}
 	}
 }
+
+func TestActionScripts(t *testing.T) {
+	// An executable actions/<name> runs the action; a file without the execute bit, a link to
+	// the charm's entry point (an old ops charm's) and an action without one have no script.
+	root := t.TempDir()
+	write := func(p, text string, mode os.FileMode) {
+		t.Helper()
+		p = filepath.Join(root, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("metadata.yaml", "name: demo\nsummary: s\ndescription: d\n", 0o644)
+	write("actions.yaml", "flush:\n  description: f\nnotes:\n  description: n\nbackup:\n  description: b\nplain:\n  description: p\n", 0o644)
+	write("src/charm.py", "#!/usr/bin/env python3\n", 0o755)
+	write("actions/flush", "#!/bin/sh\nservice cache flush\n", 0o755)
+	write("actions/notes", "not a script\n", 0o644)
+	if err := os.Symlink("../src/charm.py", filepath.Join(root, "actions", "backup")); err != nil {
+		t.Fatal(err)
+	}
+	c, ok, err := Load(root, ".")
+	if err != nil || !ok {
+		t.Fatalf("Load = %v, %v", ok, err)
+	}
+	var got []string
+	for _, a := range c.Actions {
+		got = append(got, a.Name+"="+a.Script)
+	}
+	if want := []string{"flush=actions/flush", "notes=", "backup=", "plain="}; !slices.Equal(got, want) {
+		t.Errorf("scripts %v, want %v", got, want)
+	}
+}

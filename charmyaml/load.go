@@ -74,10 +74,27 @@ func LoadSkipping(root, dir string, skip func(rel string) bool) (c Charm, ok boo
 	if c.Name == "" {
 		c.Name = cmp.Or(nameLine(f.Metadata), nameLine(f.Charmcraft))
 	}
+	for i := range c.Actions {
+		c.Actions[i].Script = actionScript(realDir, dir, c.Actions[i].Name, skip)
+	}
 	c.Incomplete = append(c.Incomplete, lost...)
 	slices.Sort(c.Incomplete)
 	c.Warnings = append(warns, c.Warnings...)
 	return c, true, nil
+}
+
+// actionScript is actions/<name> of the charm in dir (root-relative path), when it is an
+// executable regular file not left out by skip, or "".
+func actionScript(realDir, dir, name string, skip func(rel string) bool) string {
+	rel := path.Join(dir, "actions", name)
+	if strings.ContainsAny(name, `/\`) || skip != nil && skip(rel) {
+		return ""
+	}
+	fi, err := os.Lstat(filepath.Join(realDir, "actions", name))
+	if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0 {
+		return ""
+	}
+	return rel
 }
 
 // readInside reads the file p (shown as rel in warnings); nil when it does not exist. A symbolic

@@ -117,6 +117,11 @@ type Action struct {
 	Params      []Param  `json:"params,omitempty"`      // in YAML order
 	Required    []string `json:"required,omitempty"`
 	Extension   string   `json:"extension,omitempty"`
+	// Script is the action's own executable, actions/<name> in the charm's folder (root-
+	// relative), when there is one: Juju runs it, and ops runs it before emitting the event
+	// for a dispatch charm. A symbolic link is not one: an old ops charm links each action to
+	// its entry point (actions/backup -> ../src/charm.py), which then emits the event.
+	Script string `json:"script,omitempty"`
 	Pos
 }
 

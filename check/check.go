@@ -362,7 +362,7 @@ func checkInterface(decl *charmyaml.Charm, in linker.Interface, dynamic int, obs
 		}
 	case linker.KindAction:
 		rule, what = RuleUnhandledAction, "no code observes action"
-		if extension(decl, in) != "" || len(in.Handlers) > 0 {
+		if extension(decl, in) != "" || len(in.Handlers) > 0 || in.Script != "" {
 			return
 		}
 	case linker.KindConfig:

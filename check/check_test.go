@@ -305,6 +305,7 @@ func TestFeaturePackageSoftensUnhandledAction(t *testing.T) {
 		{Kind: linker.KindAction, Name: "pre-refresh-check", File: "actions.yaml", Line: 3,
 			Reads: []linker.Site{{File: "src/charm.py", Line: 9, Via: linker.ViaPackage, Detail: "charm_refresh"}}},
 		{Kind: linker.KindAction, Name: "backup", File: "actions.yaml", Line: 7},
+		{Kind: linker.KindAction, Name: "flush", File: "actions.yaml", Line: 9, Script: "actions/flush"}, // run by its script
 		{Kind: linker.KindRelation, Name: "refresh-v-three", File: "metadata.yaml", Line: 5,
 			Reads: []linker.Site{{File: "src/charm.py", Line: 9, Via: linker.ViaPackage, Detail: "charm_refresh"}}},
 		{Kind: linker.KindConfig, Name: "pause-after-unit-refresh", File: "config.yaml", Line: 2,

@@ -811,7 +811,8 @@ func (e *evaluator) findConcrete(cls *classInfo) *classInfo {
 // param evaluates parameter i (p) of the function in c: an __init__ parameter is bound
 // by the instance's constructor call, another function's by the calls to it found in the
 // charm's code; unbound ones take their default. A parameter whose name mentions "charm"
-// with nothing else to go on is the charm.
+// with nothing else to go on is the charm; one named framework, an object whose .model is
+// the model (an adapter given the charm's framework: self._framework.model.config).
 func (e *evaluator) param(c *ctx, i int, p pyextract.Param) []aval {
 	out := e.passed(c, i, p)
 	if len(out) == 0 && p.Default != nil {
@@ -819,6 +820,9 @@ func (e *evaluator) param(c *ctx, i int, p pyextract.Param) []aval {
 	}
 	if len(out) == 0 && strings.Contains(strings.ToLower(p.Name), "charm") {
 		out = []aval{{kind: aCharm}}
+	}
+	if len(out) == 0 && strings.HasSuffix(strings.ToLower(p.Name), "framework") {
+		out = []aval{{kind: aObj}} // the ops Framework, the charm's first argument: its .model is the model
 	}
 	return out
 }
@@ -978,6 +982,8 @@ func (e *evaluator) attr(a aval, name, via string) []aval {
 			return []aval{{kind: aModel}}
 		case "meta":
 			return []aval{{kind: aMeta}}
+		case "framework":
+			return []aval{{kind: aObj}} // the ops Framework: its .model is the model
 		}
 		classes := e.charmCls
 		if a.cls != nil {

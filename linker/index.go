@@ -22,6 +22,31 @@ type index struct {
 	// whole tree, tests and other charms included (built on first use: handlerUses)
 	handlerRefs map[string]int
 	refTotals   map[string]int // every name's uses (built on first use: uses)
+	// charmRefs: for every name, the charms whose own non-test code uses it (built on first
+	// use: usedByCharms)
+	charmRefs map[string][]int
+}
+
+// usedByCharms lists the charms (indexes into charms, ascending) whose own directory's
+// non-test code uses name as an identifier or attribute.
+func (ix *index) usedByCharms(name string) []int {
+	if ix.charmRefs == nil {
+		ix.charmRefs = map[string][]int{}
+		for _, fi := range ix.ordered {
+			if fi.test || fi.charm < 0 {
+				continue
+			}
+			for _, r := range fi.Refs {
+				if cs := ix.charmRefs[r.Name]; !slices.Contains(cs, fi.charm) {
+					ix.charmRefs[r.Name] = append(cs, fi.charm)
+				}
+			}
+		}
+		for _, cs := range ix.charmRefs {
+			slices.Sort(cs)
+		}
+	}
+	return ix.charmRefs[name]
 }
 
 // uses is how many times the tree uses a name (as an identifier or an attribute), anywhere,

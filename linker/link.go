@@ -115,7 +115,7 @@ func newCharmLinker(ix *index, ci int) *charmLinker {
 		l.declare(KindConfig, o.Name, &Interface{File: o.File, Line: o.Line, Extension: ext})
 	}
 	for _, a := range c.Actions {
-		l.declare(KindAction, a.Name, &Interface{File: a.File, Line: a.Line, Extension: a.Extension})
+		l.declare(KindAction, a.Name, &Interface{File: a.File, Line: a.Line, Extension: a.Extension, Script: a.Script})
 	}
 	// a 12-factor charm's workload container and its image are the framework's to run
 	for _, ct := range c.Containers {
@@ -534,7 +534,7 @@ func (l *charmLinker) contexts(fi *fileInfo, cls *classInfo, fn string) []*ctx {
 	}
 	insts := l.instancesOf(cls)
 	if len(insts) == 0 {
-		if fi.library {
+		if fi.library || l.builtOnlyBySiblings(fi, cls) {
 			return nil
 		}
 		return []*ctx{base}
@@ -544,6 +544,19 @@ func (l *charmLinker) contexts(fi *fileInfo, cls *classInfo, fn string) []*ctx {
 		out[i] = &ctx{file: fi, cls: cls, fn: fn, inst: in}
 	}
 	return out
+}
+
+// builtOnlyBySiblings reports whether cls, a class of a monorepo's shared code (outside every
+// charm's folder) no object of which this charm builds, is named by the code of other charms
+// and not by this one's: it is there for them (ops-sunbeam's CephClientHandler, which the
+// ceph-backed charms build), and its code does not run for this charm. A class no charm
+// names still runs with its defaults: it may be built by a factory the linker cannot follow.
+func (l *charmLinker) builtOnlyBySiblings(fi *fileInfo, cls *classInfo) bool {
+	if fi.charm >= 0 {
+		return false
+	}
+	users := l.ix.usedByCharms(cls.name)
+	return len(users) > 0 && !slices.Contains(users, l.charm)
 }
 
 // usedOnlyUnderCondition reports whether every recorded use of name (assignments, calls,

@@ -3092,3 +3092,82 @@ class DemoCharm(ops.CharmBase):
 	expect(t, "debug", reads(cl, KindConfig, "debug"), "src/charm.py:6/config-read/all")
 	expect(t, "findings", findings(cl), "src/charm.py:5 undeclared-config legacy-region (cond)")
 }
+
+func TestConfigReturnedAsATemplateContext(t *testing.T) {
+	// A method returning the whole config hands every option to its caller (a template
+	// context); an accessor named for the config does not, its callers' reads are followed.
+	c := charm("demo", ".", "config:debug", "config:region")
+	cl := link1(t, c, files{"src/charm.py": `
+import ops
+
+class OptionsContext:
+    def __init__(self, charm):
+        self.charm = charm
+
+    def context(self):
+        return self.charm.config
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.contexts = [OptionsContext(self)]
+`})
+	expect(t, "debug", reads(cl, KindConfig, "debug"), "src/charm.py:8/config-read/all")
+
+	accessor := link1(t, c, files{"src/charm.py": `
+import ops
+
+class DemoCharm(ops.CharmBase):
+    @property
+    def _config(self):
+        return self.model.config
+
+    def _region(self):
+        return self._config.get("region")
+`})
+	expect(t, "accessor: debug", reads(accessor, KindConfig, "debug"), "")
+}
+
+func TestSharedClassOnlySiblingsBuild(t *testing.T) {
+	// A shared-code class that another charm's code builds, and this charm's never names, is
+	// there for the other charm: its reads are not this charm's.
+	plain := charm("plain", "plain", "config:domain")
+	ceph := charm("ceph", "ceph", "config:domain", "config:pool")
+	fs := files{
+		"common/handlers/__init__.py": "",
+		"common/handlers/pools.py": `
+class PoolRequest:
+    def __init__(self, charm):
+        self.charm = charm
+
+    def request(self):
+        return self.charm.config["pool"]
+
+def domain_of(charm):
+    return charm.config["domain"]
+`,
+		"plain/src/charm.py": `
+import ops
+from handlers.pools import domain_of
+
+class PlainCharm(ops.CharmBase):
+    def domain(self):
+        return domain_of(self)
+`,
+		"ceph/src/charm.py": `
+import ops
+from handlers.pools import PoolRequest
+
+class CephCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.pools = PoolRequest(self)
+`,
+	}
+	res := Link(Input{Charms: []charmyaml.Charm{plain, ceph}, Files: fs.parse()})
+	p, c := res.Charms[0], res.Charms[1]
+	expect(t, "ceph pool", reads(c, KindConfig, "pool"), "common/handlers/pools.py:6/config-read/index")
+	expect(t, "plain domain", reads(p, KindConfig, "domain"), "common/handlers/pools.py:9/config-read/index")
+	expect(t, "plain pool", reads(p, KindConfig, "pool"), "")
+	expect(t, "plain findings", findings(p), "")
+}

@@ -174,6 +174,9 @@ type Interface struct {
 	// framework that wires a declared integration (postgresql_client, s3, ...) or option to
 	// the workload, or runs its container and image. "" otherwise.
 	Extension string `json:"extension,omitempty"`
+	// Script is, for an action, its own executable in the charm (charmyaml Action.Script),
+	// which runs it. "" otherwise.
+	Script string `json:"script,omitempty"`
 }
 
 // Handler is one method that handles an event of an interface.

@@ -84,6 +84,7 @@ type funcState struct {
 	// may not run ("fast exit" guards in helper constructors).
 	returned   bool
 	returnLine int              // the line of the first such return
+	property   bool             // decorated @property (or functools.cached_property)
 	observe    map[string]bool  // local aliases of a framework observe method
 	getters    map[string]Chain // local aliases of a config's get (config = self.model.config.get): the config
 	keyed      map[string]bool  // local names bound to a chain keyedName accepts, and parameters annotated ConfigData
@@ -98,7 +99,7 @@ type funcState struct {
 // them to the callers' arguments and keeps only those that are the config.
 func (w *factWalker) newFuncState(def int32) *funcState {
 	t := w.t
-	fs := &funcState{name: t.text(t.child(def, fName))}
+	fs := &funcState{name: t.text(t.child(def, fName)), property: isProperty(t, def)}
 	ps := t.child(def, fParameters)
 	if ps < 0 {
 		return fs
@@ -467,6 +468,14 @@ func (w *factWalker) visit(f factFrame) {
 		if f.fn != nil && (f.cond || f.loop) && !f.fn.returned {
 			f.fn.returned, f.fn.returnLine = true, int(t.nodes[i].row)+1
 		}
+		// return self.charm.config: the whole config handed to the caller (a template's
+		// context, ops-sunbeam's CharmConfigContext.context; a getter, adapter.get_config()),
+		// whose reads the linker does not follow through a call; so every option, as in
+		// render(options=self.config). Not from a property named for the config (@property
+		// def _config(self): return self.model.config): self._config["x"] is a read of its own.
+		if c := t.namedChild(i, 0); c >= 0 && f.fn != nil && t.kind(c) == kAttribute && !(f.fn.property && keyedName(f.fn.name, false)) && w.keyedObject(c, f, false) {
+			w.addKey(f, i, c, -1, "all")
+		}
 	case fkRaise:
 		for c := range t.children(i) {
 			w.push(factFrame{i: c, class: f.class, fn: f.fn, flow: f.flow, noCall: true})
@@ -698,6 +707,21 @@ func plainChain(c Chain) bool {
 		}
 	}
 	return len(c) > 0
+}
+
+// isProperty reports whether function definition def is decorated @property,
+// @functools.cached_property or the like.
+func isProperty(t *tree, def int32) bool {
+	p := t.parent(def)
+	if p < 0 || t.kind(p) != kDecoratedDef {
+		return false
+	}
+	for c := p + 1; c < t.nodes[p].last; c = t.nodes[c].last {
+		if t.kind(c) == kDecorator && strings.HasSuffix(strings.TrimSpace(string(t.raw(c))), "property") {
+			return true
+		}
+	}
+	return false
 }
 
 func setName(m map[string]bool, name string) map[string]bool {

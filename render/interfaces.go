@@ -104,6 +104,8 @@ func ifaceKindText(b *strings.Builder, group []linker.Interface) {
 		case len(in.Handlers)+len(in.Reads) > 0:
 		case in.Extension != "":
 			fmt.Fprintf(b, "      (handled by the %s extension)\n", safetext.Line(in.Extension))
+		case in.Script != "":
+			fmt.Fprintf(b, "      (run by its script %s)\n", safetext.Line(in.Script))
 		default:
 			b.WriteString("      (nothing linked)\n")
 		}
@@ -172,6 +174,9 @@ type (
 		// Extension: the charmcraft extension that handles the interface for the charm (an
 		// addition to CONTRACT §3's fields, left out when there is none).
 		Extension string `json:"extension,omitempty"`
+		// Script: the action's own executable, actions/<name>, which runs it (an addition
+		// too, left out when there is none).
+		Script string `json:"script,omitempty"`
 	}
 	ifaceHandlerJSON struct {
 		Event  string `json:"event"`
@@ -200,7 +205,7 @@ func InterfacesJSON(res linker.Result) ([]byte, error) {
 	for i, ch := range res.Charms {
 		c := ifaceCharmJSON{Name: ch.Name, Dir: ch.Dir, Interfaces: make([]ifaceJSON, len(ch.Interfaces))}
 		for j, in := range ch.Interfaces {
-			o := ifaceJSON{Kind: in.Kind, Name: in.Name, Role: in.Role, Interface: in.Interface, File: in.File, Line: in.Line, Extension: in.Extension,
+			o := ifaceJSON{Kind: in.Kind, Name: in.Name, Role: in.Role, Interface: in.Interface, File: in.File, Line: in.Line, Extension: in.Extension, Script: in.Script,
 				Handlers: make([]ifaceHandlerJSON, 0, len(in.Handlers)), Reads: make([]ifaceReadJSON, len(in.Reads))}
 			for _, h := range in.Handlers {
 				// one record per handler and event, as in the text (two observe calls are one)
