@@ -38,7 +38,7 @@ const cacheVersion = 1
 // ourVersion stamps the data we keep under ourKey. Bump it whenever pyextract's output for the
 // same bytes changes (a change of its types changes the stamp by itself, see fileBlob):
 // entries with another stamp are reparsed, never trusted.
-const ourVersion = 37
+const ourVersion = 38
 
 // ourKey holds our own per-entry data; Cantrip ignores keys it does not know.
 const ourKey = "x_charmcraft_map"
@@ -140,6 +140,7 @@ type cache struct {
 // bytes are the ones parsed, and the extraction.
 type usable struct {
 	mtime int64
+	ctime int64 // the status-change time (stat.ctime)
 	size  int64
 	hash  string
 	file  pyextract.File
@@ -554,7 +555,7 @@ var encoders = sync.Pool{New: func() any { return &encoder{} }}
 // one base64 string (Cantrip ignores the key), then Cantrip's keys (entryOf). The data is a
 // CRC-32C, the length of the data, the length of the rest of the entry after the string,
 // the stamp (ourVersion and the blob layout's hash), the length of what follows once
-// decompressed, then, compressed, mtime, size, content hash and the extraction in binary (blob.go).
+// decompressed, then, compressed, mtime, ctime, size, content hash and the extraction in binary (blob.go).
 // The CRC covers the data and the rest of the entry, so an entry whose bytes differ in any way
 // from what we wrote is never trusted, and one that matches is valid JSON without being
 // scanned (see ourLen).
@@ -567,6 +568,7 @@ func (u *usable) encode() []byte {
 	enc := encoders.Get().(*encoder)
 	defer encoders.Put(enc)
 	raw := binary.AppendVarint(enc.raw[:0], u.mtime)
+	raw = binary.AppendVarint(raw, u.ctime)
 	raw = binary.AppendVarint(raw, u.size)
 	raw = append(binary.AppendUvarint(raw, uint64(len(u.hash))), u.hash...)
 	raw = appendFileBlob(raw, &u.file)
@@ -658,7 +660,7 @@ func decodeOurs(raw []byte) (*usable, bool) {
 		return nil, false
 	}
 	d = &blobDecoder{s: unsafe.String(&data[0], size)}
-	u := &usable{mtime: d.varint(), size: d.varint()}
+	u := &usable{mtime: d.varint(), ctime: d.varint(), size: d.varint()}
 	u.hash = d.take(d.length())
 	f, ok := decodeFileBlob(d)
 	if !ok || d.i != len(d.s) {

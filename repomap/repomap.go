@@ -4,8 +4,9 @@
 //
 // Decisions:
 //   - Python parse results are cached per file in CacheFile, in the shape Cantrip reads (see
-//     cache.go). A file whose mtime and size match its entry is not read; one whose mtime changed
-//     but whose bytes hash the same costs a hash, not a parse.
+//     cache.go). A file whose mtime, size and ctime match its entry is not read (ctime, as git
+//     compares it, catches a copy that kept the mtime); one whose stat changed but whose bytes
+//     hash the same costs a hash, not a parse.
 //   - Charm YAML is re-read on every run: a handful of small files, cheaper to parse than to
 //     validate against a cache.
 //   - Parsing runs on all cores; results are ordered by path so output never depends on timing.
@@ -88,8 +89,12 @@ func (e *UsageError) Error() string { return e.Msg }
 // stat is what the cache compares for one input file.
 type stat struct {
 	mtime, size int64
-	mode        fs.FileMode // in the fingerprint: chmod changes what can be read, not the mtime
-	err         error
+	// ctime is the status-change time, as git compares it: a copy that keeps the mtime (cp -p,
+	// rsync -a, touch -r, an archive's timestamps) changes it, so same-size content under an
+	// old mtime is not taken for what was parsed.
+	ctime int64
+	mode  fs.FileMode // in the fingerprint: chmod changes what can be read, not the mtime
+	err   error
 }
 
 // pendingWrite is a cache write prepared by Load.
@@ -255,7 +260,7 @@ func (t *Tree) Save(m *Memo) {
 func memoSize(m Memo) int { return len(m.Key) + len(m.Out) + len(m.Err) }
 
 // fingerprint identifies the state of every input: the root, the binary, and each Python and
-// charm YAML file's path, mtime and size (an ignore-file change shows as a changed file list).
+// charm YAML file's path, mtime, ctime and size (an ignore-file change shows as a changed file list).
 //
 // The root is taken where it leads: `--root link` and `--root real` are one tree, whose memo
 // tells their outputs apart by key (the caller's key holds the root as given, which the
@@ -267,10 +272,10 @@ func fingerprint(root string, d Discovered, stats []stat, yamlStats map[string]s
 	h := sha256.New()
 	fmt.Fprintf(h, "%d\x00%s\x00%s\n", ourVersion, root, binaryID())
 	for i, p := range d.Python {
-		fmt.Fprintf(h, "%s\x00%d\x00%d\x00%o\n", p, stats[i].mtime, stats[i].size, uint32(stats[i].mode))
+		fmt.Fprintf(h, "%s\x00%d\x00%d\x00%d\x00%o\n", p, stats[i].mtime, stats[i].ctime, stats[i].size, uint32(stats[i].mode))
 	}
 	for _, p := range d.YAML {
-		fmt.Fprintf(h, "%s\x00%d\x00%d\x00%o\n", p, yamlStats[p].mtime, yamlStats[p].size, uint32(yamlStats[p].mode))
+		fmt.Fprintf(h, "%s\x00%d\x00%d\x00%d\x00%o\n", p, yamlStats[p].mtime, yamlStats[p].ctime, yamlStats[p].size, uint32(yamlStats[p].mode))
 	}
 	// what the walk could not read (a folder that became unreadable changes no file listed)
 	for _, w := range d.Warnings {
@@ -285,7 +290,7 @@ func fingerprint(root string, d Discovered, stats []stat, yamlStats map[string]s
 				continue
 			}
 			if st := statFile(root, rel); st.err == nil {
-				fmt.Fprintf(h, "y\x00%s\x00%d\x00%d\x00%o\n", rel, st.mtime, st.size, uint32(st.mode))
+				fmt.Fprintf(h, "y\x00%s\x00%d\x00%d\x00%d\x00%o\n", rel, st.mtime, st.ctime, st.size, uint32(st.mode))
 			}
 		}
 	}
@@ -321,7 +326,7 @@ func (t *Tree) parseAll(paths []string, stats []stat, c cache, progress func(int
 			t.unreadable = true
 			continue
 		}
-		if u := c.ours[p]; u != nil && u.mtime == st.mtime && u.size == st.size {
+		if u := c.ours[p]; u != nil && u.mtime == st.mtime && u.size == st.size && u.ctime == st.ctime {
 			out[i] = u.file
 			warns[i] = fileWarning(u.file, u.size)
 			t.Stats.Reused++
@@ -377,7 +382,7 @@ func (t *Tree) parseAll(paths []string, stats []stat, c cache, progress func(int
 // mtime and reparses it.
 func parseOne(root, p string, st stat, old *usable) (f pyextract.File, e *usable, reparsed bool, warn string) {
 	entry := func(size int64, hash string) *usable {
-		return &usable{mtime: st.mtime, size: size, hash: hash, file: f}
+		return &usable{mtime: st.mtime, ctime: st.ctime, size: size, hash: hash, file: f}
 	}
 	if st.size > pyextract.MaxFileSize {
 		f = pyextract.File{Path: p, Errors: 1}
@@ -496,7 +501,7 @@ func statFile(root, rel string) stat {
 	if err != nil {
 		return stat{err: err}
 	}
-	return stat{mtime: fi.ModTime().UnixNano(), size: fi.Size(), mode: fi.Mode()}
+	return stat{mtime: fi.ModTime().UnixNano(), ctime: changeTime(fi), size: fi.Size(), mode: fi.Mode()}
 }
 
 func exists(root, rel string) bool {

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -327,6 +328,19 @@ func TestCacheColdWarmTouchedChanged(t *testing.T) {
 	refreshed, _ := Load(Options{Root: root, Refresh: true})
 	if refreshed.Stats.Parsed != 2 {
 		t.Errorf("refresh stats = %+v", refreshed.Stats)
+	}
+
+	// Bytes of the same size under the old mtime (cp -p, rsync -a, touch -r): the ctime
+	// changed, so the file is read again, and the edit seen.
+	if runtime.GOOS == "linux" {
+		p := filepath.Join(root, "src/util.py")
+		before, _ := os.Stat(p)
+		os.WriteFile(p, []byte("def helper(x, z):\n    return x\n"), 0o644)
+		os.Chtimes(p, before.ModTime(), before.ModTime())
+		copied, _ := Load(Options{Root: root})
+		if !strings.Contains(symbolSig(copied, "helper"), "z") {
+			t.Errorf("same size, same mtime: old parse kept: %q", symbolSig(copied, "helper"))
+		}
 	}
 }
 

@@ -1,0 +1,14 @@
+package repomap
+
+import (
+	"io/fs"
+	"syscall"
+)
+
+// changeTime is the file's status-change time (ctime) in nanoseconds, 0 when unknown.
+func changeTime(fi fs.FileInfo) int64 {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return st.Ctim.Nano()
+	}
+	return 0
+}
