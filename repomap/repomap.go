@@ -24,6 +24,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -437,6 +438,7 @@ type charmLoad struct {
 func loadCharms(root string, dirs, skipped []string, yamlStats map[string]stat) charmLoad {
 	l := charmLoad{entries: map[string]*cacheEntry{}}
 	skip := func(rel string) bool { _, found := slices.BinarySearch(skipped, rel); return found }
+	var nameless []string // charmcraft.yaml files that name no charm, in folders with no metadata.yaml
 	for _, dir := range dirs {
 		ch, ok, err := charmyaml.LoadSkipping(root, dir, skip)
 		if err != nil {
@@ -445,6 +447,11 @@ func loadCharms(root string, dirs, skipped []string, yamlStats map[string]stat) 
 			continue
 		}
 		if !ok {
+			if p := path.Join(dir, charmyaml.CharmcraftFile); !skip(p) && !bundle(root, p) {
+				if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(p))); err == nil {
+					nameless = append(nameless, p)
+				}
+			}
 			continue
 		}
 		l.warnings = append(l.warnings, ch.Warnings...)
@@ -457,8 +464,22 @@ func loadCharms(root string, dirs, skipped []string, yamlStats map[string]stat) 
 			l.entries[file] = yamlEntry(file, st.mtime, defs)
 		}
 	}
+	if len(l.charms) == 0 { // a charmcraft.yaml cut short, or missing its name: say why no YAML is mapped
+		for _, p := range nameless {
+			l.warnings = append(l.warnings, p+":1: names no charm (no name: and no metadata.yaml beside it); its relations, actions and options are not read")
+		}
+	}
 	return l
 }
+
+// bundle reports whether the YAML file p (root-relative) declares `type: bundle`: a bundle's
+// charmcraft.yaml names no charm, and is none.
+func bundle(root, p string) bool {
+	b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
+	return err == nil && bundleLine.Match(b)
+}
+
+var bundleLine = regexp.MustCompile(`(?m)^type:\s*["']?bundle["']?\s*(#.*)?$`)
 
 // charmDefs lists a charm's interfaces as Cantrip definitions, by declaring file.
 func charmDefs(ch charmyaml.Charm) map[string][]cacheDef {

@@ -882,3 +882,34 @@ func TestCharmYAMLLinkOutOfRootWarnedOnce(t *testing.T) {
 		t.Errorf("warnings %q, config %+v", tr.Warnings, tr.Charms)
 	}
 }
+
+func TestNamelessCharmcraftYAMLWarned(t *testing.T) {
+	// A charmcraft.yaml that names no charm (cut short before its name:) in a tree with no
+	// charm is said, not silently dropped; a bundle's is not a charm's, and a tree with a
+	// charm elsewhere has nothing missing.
+	cut := "# Copyright\n# See LICENSE\n"
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		want  string
+	}{
+		{"cut", map[string]string{"charmcraft.yaml": cut, "src/charm.py": smallPy},
+			"charmcraft.yaml:1: names no charm (no name: and no metadata.yaml beside it); its relations, actions and options are not read"},
+		{"bundle", map[string]string{"charmcraft.yaml": "type: bundle\n", "src/charm.py": smallPy}, ""},
+		{"charm elsewhere", map[string]string{"charmcraft.yaml": cut, "k8s/metadata.yaml": smallCharm, "k8s/src/charm.py": smallPy}, ""},
+	} {
+		tr, err := Load(Options{Root: writeTree(t, tc.files), NoCache: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, w := range tr.Warnings {
+			if strings.Contains(w, "names no charm") {
+				got = append(got, w)
+			}
+		}
+		if want := slices.DeleteFunc([]string{tc.want}, func(s string) bool { return s == "" }); !slices.Equal(got, want) {
+			t.Errorf("%s: warnings %q, want %q", tc.name, got, want)
+		}
+	}
+}
