@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"math"
 	"path"
 	"slices"
 	"strings"
@@ -325,9 +326,9 @@ func editWhy(f rank.File, named []string) []string {
 		add(rank.SigMentionInterface, "handles "+sig[rank.SigMentionInterface].Note+" named in the task")
 	}
 	if words := sig[rank.SigMentionWords].Note; words != "" {
-		add(rank.SigMentionWords, fmt.Sprintf("its names match task words %s (×%s)", words, num(sig[rank.SigMentionWords].Value)))
+		add(rank.SigMentionWords, fmt.Sprintf("its text (names, strings, comments) has task words %s (×%s of at most ×%s)", words, num(sig[rank.SigMentionWords].Value), num(math.Exp(rank.LexBoost))))
 	} else {
-		add(rank.SigMentionWords, fmt.Sprintf("its names match words of the task (×%s)", num(sig[rank.SigMentionWords].Value)))
+		add(rank.SigMentionWords, fmt.Sprintf("its text (names, strings, comments) has words of the task (×%s of at most ×%s)", num(sig[rank.SigMentionWords].Value), num(math.Exp(rank.LexBoost))))
 	}
 	add(rank.SigFocusCaller, "uses focused "+sig[rank.SigFocusCaller].Note)
 	said := sig[rank.SigMentionInterface].Note // what the lines above named

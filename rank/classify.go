@@ -28,7 +28,8 @@ var charmYAMLNames = map[string]bool{
 //   - ClassLib: under lib/charms/<name>/ unless <name> is a charm's name with '-' → '_' (its
 //     own library, which is ClassSource), or under a charmhelpers/ folder (the charm-helpers
 //     package classic charms vendor: hooks/charmhelpers/core/hookenv.py);
-//   - ClassSource: under a src/ folder, or anywhere in a charm directory except its top level
+//   - ClassSource: under a src/ folder (not in a helper folder right under it: src/hack/,
+//     src/scripts/), or anywhere in a charm directory except its top level
 //     and helper folders (docs/, scripts/, tools/, hidden ones ...); with no charms at all,
 //     all other code;
 //   - ClassOther: everything else. Rank promotes ClassOther files that charm code imports
@@ -70,8 +71,11 @@ func Classify(p string, charms []charmyaml.Charm) string {
 			return ClassLib
 		}
 	}
-	for _, s := range segs[:len(segs)-1] {
+	for i, s := range segs[:len(segs)-1] {
 		if s == "src" {
+			if i+2 < len(segs) && otherDirs[segs[i+1]] {
+				return ClassOther // src/hack/update_dashboards.py: a dev script beside the charm's code
+			}
 			return ClassSource
 		}
 	}
