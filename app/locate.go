@@ -51,13 +51,20 @@ type Pick struct {
 	Path  string   `json:"path"`
 	Score float64  `json:"score"`
 	Why   []string `json:"why"`
+	// Tied is set on an edit pick the task itself points to (a name, word, file, interface
+	// or kind of change of the task's, or the focus), not only its place in the reference
+	// graph: an addition to CONTRACT §3's fields, left out when false.
+	Tied bool `json:"tied,omitempty"`
 }
 
 // Located is the `locate` result.
 type Located struct {
 	Query string `json:"query"`
-	Edit  []Pick `json:"edit"`
-	Read  []Pick `json:"read"`
+	// Matched reports whether any edit pick is Tied: false when nothing in the tree answers
+	// the task's words, and the picks are only the charm's central files (an addition too).
+	Matched bool   `json:"matched"`
+	Edit    []Pick `json:"edit"`
+	Read    []Pick `json:"read"`
 }
 
 // RunLocate prints the files most likely to need editing for a task, and the files to read
@@ -128,7 +135,8 @@ func Locate(t *repomap.Tree, text string, focus []string) Located {
 				named = append(named, rel)
 			}
 		}
-		p := Pick{Path: f.Path, Score: f.Score, Why: editWhy(f, named)}
+		why, tied := editWhy(f, named)
+		p := Pick{Path: f.Path, Score: f.Score, Why: why, Tied: tied}
 		switch {
 		case len(named) > 0:
 			leads = append(leads, p)
@@ -153,6 +161,7 @@ func Locate(t *repomap.Tree, text string, focus []string) Located {
 		}
 	}
 	res.Edit = res.Edit[:min(len(res.Edit), LocateEdit)]
+	res.Matched = slices.ContainsFunc(res.Edit, func(p Pick) bool { return p.Tied })
 	if len(res.Edit) == 0 {
 		return res
 	}
@@ -291,12 +300,11 @@ func asksForTests(text string) bool {
 
 // editWhy turns a file's rank signals into reasons, the ones the task earned first; named are
 // the relations the task names explicitly that the file handles.
-func editWhy(f rank.File, named []string) []string {
+func editWhy(f rank.File, named []string) (why []string, tied bool) {
 	sig := map[string]rank.Signal{}
 	for _, s := range f.Signals {
 		sig[s.Name] = s
 	}
-	var why []string
 	add := func(name, text string) {
 		if _, ok := sig[name]; ok {
 			why = append(why, text)
@@ -331,6 +339,7 @@ func editWhy(f rank.File, named []string) []string {
 		add(rank.SigMentionWords, fmt.Sprintf("its text (names, strings, comments) has words of the task (×%s of at most ×%s)", num(sig[rank.SigMentionWords].Value), num(math.Exp(rank.LexBoost))))
 	}
 	add(rank.SigFocusCaller, "uses focused "+sig[rank.SigFocusCaller].Note)
+	tied = len(why) > 0 // the lines above come from the task or the focus; those below from the tree
 	said := sig[rank.SigMentionInterface].Note // what the lines above named
 	if len(named) > 0 {
 		var rels []string
@@ -346,13 +355,15 @@ func editWhy(f rank.File, named []string) []string {
 	add(rank.SigFirstPartyImport, "shared module imported by charm code")
 	add(rank.SigLibIntent, "vendored library, and the task is about libraries")
 	add(rank.SigTest, "test file whose names match the task, which is about tests")
+	_, libTask := sig[rank.SigLibIntent] // the task is about libraries
+	tied = tied || libTask
 	if len(why) == 0 {
 		why = append(why, "no tie to the task: listed by its place in the reference graph (pagerank "+num(sig[rank.SigPageRank].Value)+")")
 	}
 	if len(f.Copies) > 0 {
 		why = append(why, "the same code is also at "+strings.Join(f.Copies, ", "))
 	}
-	return why
+	return why, tied
 }
 
 // otherHandled is the note of what a file handles without what was said above ("handles the
@@ -574,6 +585,9 @@ func writeLocated(w io.Writer, res Located) error {
 		picks []Pick
 	}{{"edit", res.Edit}, {"read", res.Read}} {
 		sb.WriteString(part.title + ":\n")
+		if part.title == "edit" && len(part.picks) > 0 && !res.Matched {
+			sb.WriteString("  (nothing in the tree matches the task's words: these are the charm's central files)\n")
+		}
 		if len(part.picks) == 0 {
 			sb.WriteString("  (none)\n")
 		}

@@ -121,6 +121,9 @@ func TestLocateShape(t *testing.T) {
 			t.Errorf("edit pick %s scores %g, under %g of the best %g: filler", p.Path, p.Score, MinEditShare, best)
 		}
 	}
+	if !got.Matched || !got.Edit[0].Tied {
+		t.Errorf("matched %v, first pick tied %v: the task names the ingress relation", got.Matched, got.Edit[0].Tied)
+	}
 	edits := paths(got.Edit)
 	for _, p := range got.Read {
 		if !slices.ContainsFunc(p.Why, func(w string) bool {
@@ -442,5 +445,25 @@ func TestLocateNamedCharm(t *testing.T) {
 	}
 	if _, w := why("send heartbeats more often"); slices.ContainsFunc(w, func(s string) bool { return strings.Contains(s, "charm the task names") }) {
 		t.Errorf("no charm named, but %q", w)
+	}
+}
+
+func TestLocateSaysWhenNothingMatches(t *testing.T) {
+	// A task none of whose words the tree has still gets the charm's central files, marked
+	// as such: matched false, no pick tied, and a line that says so in the text.
+	root := filepath.Join(charmsDir, "unified")
+	got, _, err := runLocate(t, LocateOptions{Common: Common{Root: root}, Text: "zebra giraffe"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Matched || len(got.Edit) == 0 || slices.ContainsFunc(got.Edit, func(p Pick) bool { return p.Tied }) {
+		t.Errorf("locate zebra giraffe = %+v, want central files, none tied", got)
+	}
+	var out bytes.Buffer
+	if err := RunLocate(LocateOptions{Common: Common{Root: root, NoCache: true, Format: "text"}, Text: "zebra giraffe"}, IO{Out: &out, Err: &out}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(out.String(), "edit:\n  (nothing in the tree matches the task's words") {
+		t.Errorf("text output:\n%s", out.String())
 	}
 }
