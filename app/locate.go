@@ -339,7 +339,8 @@ func editWhy(f rank.File, named []string) (why []string, tied bool) {
 		add(rank.SigMentionWords, fmt.Sprintf("its text (names, strings, comments) has words of the task (×%s of at most ×%s)", num(sig[rank.SigMentionWords].Value), num(math.Exp(rank.LexBoost))))
 	}
 	add(rank.SigFocusCaller, "uses focused "+sig[rank.SigFocusCaller].Note)
-	tied = len(why) > 0                        // the lines above come from the task or the focus; those below from the tree
+	// the lines above come from the task or the focus; those below from the tree
+	tied = len(why) > 0
 	said := sig[rank.SigMentionInterface].Note // what the lines above named
 	if len(named) > 0 {
 		var rels []string
