@@ -3171,3 +3171,45 @@ class CephCharm(ops.CharmBase):
 	expect(t, "plain pool", reads(p, KindConfig, "pool"), "")
 	expect(t, "plain findings", findings(p), "")
 }
+
+func TestObserveTableOfEventsAndHandlers(t *testing.T) {
+	// for event, handler in {self.on.x: self._on_x, ...}.items(): observe(event, handler),
+	// the table inline or in a local name: each event is linked to its own handler, never to
+	// another pair's, and the loop, over every pair, is no condition.
+	c := charm("table", ".", "action:refresh", "relation:db")
+	cl := link1(t, c, files{"src/charm.py": `
+import ops
+
+class TableCharm(ops.CharmBase):
+    def __init__(self, framework):
+        super().__init__(framework)
+        table = {
+            self.on.install: self._on_install,
+            self.on.refresh_action: self._on_refresh,
+        }
+        for event, handler in table.items():
+            self.framework.observe(event, handler)
+        for ev, fn in {self.on.db_relation_changed: self._on_db}.items():
+            framework.observe(ev, fn)
+
+    def _on_install(self, _):
+        pass
+
+    def _on_refresh(self, event):
+        pass
+
+    def _on_db(self, event):
+        pass
+`})
+	expect(t, "refresh", handlers(cl, KindAction, "refresh"), "refresh_action>TableCharm._on_refresh[observe]")
+	expect(t, "install", handlers(cl, KindLifecycle, "install"), "install>TableCharm._on_install[observe]")
+	expect(t, "db", handlers(cl, KindRelation, "db"), "db_relation_changed>TableCharm._on_db[observe]")
+	expect(t, "findings", findings(cl), "")
+	for _, in := range cl.Interfaces {
+		for _, h := range in.Handlers {
+			if h.Conditional {
+				t.Errorf("%s %s: conditional", in.Name, h.Symbol)
+			}
+		}
+	}
+}

@@ -90,6 +90,18 @@ type funcState struct {
 	keyed      map[string]bool  // local names bound to a chain keyedName accepts, and parameters annotated ConfigData
 	params     map[string]bool  // the other parameters (self and cls aside)
 	bound      map[string]bool  // names a for loop binds to the elements of what it runs over
+	dicts      map[string]int32 // local names assigned a dict display: the display's node
+	// pairLoops are the `for k, v in {...}.items():` loops seen: an observe(k, v) in one's body
+	// is one Observe per pair of the display
+	pairLoops []pairLoop
+}
+
+// pairLoop is a for loop over the pairs of a dict display (node dict), its target names key
+// and val, its node spanning [start, end).
+type pairLoop struct {
+	key, val   string
+	dict       int32
+	start, end int32
 }
 
 // newFuncState is the state of function def at its start: its parameters sorted into those
@@ -594,6 +606,10 @@ func (w *factWalker) visitFor(f factFrame) {
 		}
 		literal = literal && len(elems) > 0
 	}
+	if pl, ok := w.pairLoop(f, i, left, right); ok {
+		f.fn.pairLoops = append(f.fn.pairLoops, pl)
+		literal = true // a loop over a dict display's pairs runs over every pair, always
+	}
 	switch {
 	case left < 0 || right < 0:
 	case literal && t.kind(left) == kIdentifier:
@@ -619,6 +635,64 @@ func (w *factWalker) visitFor(f factFrame) {
 		}
 	}
 	slices.Reverse(w.stack[base:])
+}
+
+// pairLoop recognises `for k, v in D.items():` in a function, D a dict display or a local
+// name assigned one (an event-to-handler table: {self.on.install: self._on_install, ...}).
+func (w *factWalker) pairLoop(f factFrame, i, left, right int32) (pairLoop, bool) {
+	t := w.t
+	if f.fn == nil || left < 0 || right < 0 || t.factKind(left) != fkPattern || t.kind(right) != kCall {
+		return pairLoop{}, false
+	}
+	var names []string
+	for c := range t.children(left) {
+		if t.kind(c) != kIdentifier {
+			return pairLoop{}, false
+		}
+		names = append(names, t.text(c))
+	}
+	fn, args := t.child(right, fFunction), t.child(right, fArguments)
+	if len(names) != 2 || fn < 0 || t.kind(fn) != kAttribute || w.lastName(fn) != "items" || args < 0 || t.namedChild(args, 0) >= 0 {
+		return pairLoop{}, false
+	}
+	d := t.child(fn, fObject)
+	if d >= 0 && t.kind(d) == kIdentifier {
+		n, ok := f.fn.dicts[t.text(d)]
+		if !ok {
+			return pairLoop{}, false
+		}
+		d = n
+	}
+	if d < 0 || t.kind(d) != kDictionary {
+		return pairLoop{}, false
+	}
+	return pairLoop{key: names[0], val: names[1], dict: d, start: i, end: t.nodes[i].last}, true
+}
+
+// pairObserves returns one Observe per pair of the dict display of a pair loop around call i
+// whose event and handler arguments (ev, h) are the loop's key and value names; nil otherwise.
+func (w *factWalker) pairObserves(f factFrame, i, ev, h int32) []Observe {
+	t := w.t
+	if f.fn == nil || ev < 0 || h < 0 || t.kind(ev) != kIdentifier || t.kind(h) != kIdentifier {
+		return nil
+	}
+	for k := len(f.fn.pairLoops) - 1; k >= 0; k-- {
+		pl := f.fn.pairLoops[k]
+		if i <= pl.start || i >= pl.end || t.text(ev) != pl.key || t.text(h) != pl.val {
+			continue
+		}
+		var out []Observe
+		for p := pl.dict + 1; p < t.nodes[pl.dict].last; p = t.nodes[p].last {
+			if t.kind(p) != kPair {
+				continue
+			}
+			if key, val := t.child(p, fKey), t.child(p, fValue); key >= 0 && val >= 0 {
+				out = append(out, Observe{Scope: w.scope(f, i), Event: t.value(key, 0), Handler: t.value(val, 0)})
+			}
+		}
+		return out
+	}
+	return nil
 }
 
 // elements records one ValElem Assign per name of the target left of the for loop or
@@ -670,6 +744,12 @@ func (w *factWalker) visitAssign(f factFrame) {
 		case f.fn == nil:
 			recorded = len(target) == 1
 		case len(target) == 2 && target[0].Name == "self", len(target) == 1:
+			if len(target) == 1 && value >= 0 && t.kind(value) == kDictionary {
+				if f.fn.dicts == nil {
+					f.fn.dicts = map[string]int32{}
+				}
+				f.fn.dicts[target[0].Name] = value
+			}
 			recorded = v.Kind != ValOther
 			v = leanCall(v)
 			if len(target) == 1 && v.Kind == ValChain {
@@ -846,6 +926,10 @@ func (w *factWalker) visitCall(f factFrame) {
 		switch {
 		case isAttr && name == "observe", !isAttr && f.fn != nil && f.fn.observe[name]:
 			ev, h := w.callArgs(args, "bound_event", "observer")
+			if pairs := w.pairObserves(f, i, ev, h); pairs != nil {
+				w.out.Observes = append(w.out.Observes, pairs...)
+				return
+			}
 			w.out.Observes = append(w.out.Observes, Observe{
 				Scope: w.scope(f, i), Event: t.value(ev, 0), Handler: t.value(h, 0),
 			})
