@@ -57,7 +57,7 @@ var Rules = []Rule{
 		"observe() is given a handler method that exists neither in the class nor in its bases.",
 		"The attribute lookup fails with AttributeError while the charm is being constructed, so every hook fails. A finding in code that runs only under a condition is a warning."},
 	{RuleUnhandledRelation, SeverityWarning,
-		"A declared relation endpoint that no code observes, binds to a library object, or looks up.",
+		"A declared relation endpoint that no code observes, binds to a library object, or looks up (itself, or through a package function given the charm and the name).",
 		"Juju lets the endpoint be integrated, but the charm never reacts, so the relation silently does nothing. Endpoints added by a charmcraft extension are handled by the framework, so are the endpoints of a 12-factor charm whose interface the framework wires to the workload (postgresql_client, mysql_client, mongodb_client, redis, s3, saml, rabbitmq, tracing, smtp, openfga, oauth, ldap, http_proxy), and a subordinate's container-scoped juju-info endpoint only attaches it to its principal: none of these is reported. Reported as info when the charm has dynamic names the linker could not resolve, which may be the missing handler."},
 	{RuleUnhandledAction, SeverityWarning,
 		"A declared action that no code observes.",

@@ -190,6 +190,7 @@ func (l *charmLinker) run() {
 	l.linkObserves()
 	l.linkBindings()
 	l.linkResourceArgs()
+	l.linkPackageFunctionArgs()
 	l.linkContainerArgs()
 	l.linkLookups()
 	l.linkConfig()

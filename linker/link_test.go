@@ -3213,3 +3213,28 @@ class TableCharm(ops.CharmBase):
 		}
 	}
 }
+
+func TestRelationNameGivenToAPackageFunction(t *testing.T) {
+	// A package function from outside the tree given the charm and a declared relation's name
+	// looks the relation up there; one not given the charm, or given an undeclared name, is
+	// nothing.
+	c := charm("pkgfn", ".", "relation:cluster", "relation:db")
+	cl := link1(t, c, files{"src/charm.py": `
+import ops
+from netutil.addresses import address_of
+from netutil import render
+
+PEER = "cluster"
+
+class PkgFnCharm(ops.CharmBase):
+    def _address(self):
+        return address_of(self, PEER)
+
+    def _other(self):
+        render("db", "x")
+        return address_of(self, "cache")
+`})
+	expect(t, "cluster", reads(cl, KindRelation, "cluster"), "src/charm.py:9/library/address_of")
+	expect(t, "db", reads(cl, KindRelation, "db"), "")
+	expect(t, "findings", findings(cl), "")
+}

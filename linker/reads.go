@@ -1,6 +1,7 @@
 package linker
 
 import (
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -100,6 +101,38 @@ func (l *charmLinker) linkResourceArgs() {
 			}
 			return false // every argument
 		})
+	}
+}
+
+// linkPackageFunctionArgs: the charm's own code calling a function of a package from outside
+// the tree with the charm and a declared relation's name (hpc_libs' get_ingress_address(self,
+// PEER)) has it look the relation up; recorded as a read with via "library", as the
+// construction of a package's object given the name is (linkBindings).
+func (l *charmLinker) linkPackageFunctionArgs() {
+	for _, name := range slices.Sorted(maps.Keys(l.calls)) {
+		if isUpper(name) {
+			continue // a class: linkBindings
+		}
+		for _, s := range l.calls[name] {
+			if s.file.library || s.file.test || len(s.value.Chain) == 0 || len(s.value.Args) < 2 ||
+				l.outsideModule(s.file, s.value.Chain[0].Name) == "" {
+				continue
+			}
+			sc := pyextract.Scope{Class: className(s.cls), Func: s.fn, Line: s.line, Conditional: s.cond}
+			at := siteAt(s.file, sc, ViaLibrary, name)
+			for _, c := range l.contexts(s.file, s.cls, s.fn) {
+				if !slices.ContainsFunc(l.eval(&s.value.Args[0], c), func(a aval) bool { return a.kind == aCharm }) {
+					continue
+				}
+				for i := 1; i < len(s.value.Args); i++ {
+					for _, v := range l.eval(&s.value.Args[i], c) {
+						if d, ok := l.lookup(KindRelation, v.str); ok && v.kind == aStr && !v.loose {
+							l.read(KindRelation, d, at)
+						}
+					}
+				}
+			}
+		}
 	}
 }
 

@@ -1014,6 +1014,8 @@ func (w *factWalker) renderedConfig(a int32, f factFrame) int32 {
 // callFact reports whether a call with this callee is recorded as a Call fact.
 func (w *factWalker) callFact(fn, args int32, name string, fs *funcState) bool {
 	selfMethod := w.t.kind(fn) == kAttribute && w.t.kind(w.t.child(fn, fObject)) == kIdentifier && w.t.text(w.t.child(fn, fObject)) == "self"
+	// a function given the charm first: address_of(self, PEER), net.binding(self, "cluster")
+	charmFunc := !selfMethod && w.t.kind(fn) != kCall && firstArgSelf(w.t, args)
 	switch {
 	case isLookup(name), name == "__init__":
 		return true
@@ -1039,7 +1041,7 @@ func (w *factWalker) callFact(fn, args int32, name string, fs *funcState) bool {
 		if a >= 0 && w.t.kind(a) == kIdentifier && fs != nil && fs.keyed[w.t.text(a)] {
 			return true // a local name or parameter holding the config, handed on
 		}
-		if a >= 0 && selfMethod && w.namedArg(a, fs) {
+		if a >= 0 && (selfMethod || charmFunc) && w.namedArg(a, fs) {
 			return true
 		}
 	}
@@ -1061,6 +1063,12 @@ func (w *factWalker) namedArg(a int32, fs *funcState) bool {
 		return t.value(a, 0).Kind == ValStr // self._relation_created("cache"); not an f-string
 	}
 	return false
+}
+
+// firstArgSelf reports a call whose first argument is the name self.
+func firstArgSelf(t *tree, args int32) bool {
+	a := t.namedChild(args, 0)
+	return a >= 0 && t.kind(a) == kIdentifier && t.text(a) == "self"
 }
 
 // configHelper reports a function or method whose name says it reads the charm's config
