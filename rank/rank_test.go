@@ -682,7 +682,8 @@ func TestBuildIntent(t *testing.T) {
 	}
 	for _, text := range []string{"Switching to poetry (#59)", "refactor: migrate to `uv` (#294)", "Add more platforms",
 		"[DPE-2789] update data-platform-workflows (#263)", "fix: bump to 22.04, use py310", "Drop bionic support. (#105)",
-		"Update build procedure in release workflow\n\n* fix the database relation"} {
+		"Update build procedure in release workflow\n\n* fix the database relation",
+		"(Fix) Adding rust compiler to fix pydantic compilation (#13)", "set constraints to setuptools-scm"} {
 		if r := rank(text); r.Files[0].Path != "charmcraft.yaml" || !hasSignal(r.Files[0], SigBuildIntent) {
 			t.Errorf("%q: top %v", text, paths(r)[:3])
 		}
