@@ -3238,3 +3238,31 @@ class PkgFnCharm(ops.CharmBase):
 	expect(t, "db", reads(cl, KindRelation, "db"), "")
 	expect(t, "findings", findings(cl), "")
 }
+
+func TestReadAfterCheckingTheDeclaredOptions(t *testing.T) {
+	// An option accessor that looks the name up among the declared options before reading
+	// (meta.config.get(name), raising when it is absent) reads only a declared one: an
+	// undeclared name given to it is a conditional finding, not an error.
+	c := charm("opts", ".", "config:region")
+	cl := link1(t, c, files{"src/charm.py": `
+import ops
+
+class Option:
+    def __init__(self, name):
+        self.name = name
+
+    def get(self, charm):
+        if charm.meta.config.get(self.name) is None:
+            raise ValueError(self.name)
+        return charm.config[self.name]
+
+REGION = Option("region")
+LEGACY = Option("legacy-zone")
+
+class OptsCharm(ops.CharmBase):
+    def _region(self):
+        return REGION.get(self)
+`})
+	expect(t, "region", reads(cl, KindConfig, "region"), "src/charm.py:10/config-read/index")
+	expect(t, "findings", findings(cl), "src/charm.py:10 undeclared-config legacy-zone (cond)")
+}

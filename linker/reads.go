@@ -437,6 +437,10 @@ func (l *charmLinker) configKey(fi *fileInfo, k *pyextract.KeyAccess) {
 			if d, ok := l.lookup(KindConfig, v.str); ok {
 				l.read(KindConfig, d, s)
 			} else if !vendored && !v.loose {
+				// a function that looks the name up among the declared options first
+				// (option = charm.meta.config.get(self.name); if option is None: raise)
+				// reads only a declared one
+				s.Conditional = s.Conditional || checksDeclared(fi, k.Scope)
 				if v.origin != nil { // at the caller that passed the name: its own site says
 					l.find(FindUndeclaredConfig, v.str, s)
 				} else {
@@ -464,6 +468,15 @@ func (l *charmLinker) configKey(fi *fileInfo, k *pyextract.KeyAccess) {
 			l.unresolvedKey(fi, at, k)
 		}
 	}
+}
+
+// checksDeclared reports whether the function of sc looks a name up in the charm's declared
+// options (meta.config.get(name), meta.config[name]).
+func checksDeclared(fi *fileInfo, sc pyextract.Scope) bool {
+	return slices.ContainsFunc(fi.Facts.Keys, func(k pyextract.KeyAccess) bool {
+		n := len(k.Object)
+		return k.Class == sc.Class && k.Func == sc.Func && n >= 2 && k.Object[n-2].Name == "meta" && k.Object[n-1].Name == "config"
+	})
 }
 
 // namedConfigKey: a declared option's literal name read on an attribute named like a config
