@@ -8,10 +8,12 @@ import (
 	"maps"
 	"math"
 	"os"
+	"reflect"
 	"slices"
 	"strings"
 
 	"github.com/cantrip-dev/charmcraft-map/internal/safetext"
+	"github.com/cantrip-dev/charmcraft-map/render"
 )
 
 // When a file's rank "moved a lot" (diff). Positions count among the files both maps hold, so
@@ -73,11 +75,15 @@ type MapDiff struct {
 	Changed      []SymbolChange `json:"changed"`
 	Renamed      []SymbolChange `json:"renamed"`
 	Moved        []RankMove     `json:"moved"` // in new rank order
+	// QueryDiffers: the maps were made with different --focus, --mention or --scope (their
+	// "query"), so rank moves may come from that rather than from the code.
+	QueryDiffers bool `json:"query_differs,omitempty"`
 }
 
 // savedMap is what diff reads of a map document.
 type savedMap struct {
-	SchemaVersion int `json:"schema_version"`
+	SchemaVersion int              `json:"schema_version"`
+	Query         *render.QueryDoc `json:"query"`
 	Files         []struct {
 		Path    string       `json:"path"`
 		Score   float64      `json:"score"`
@@ -198,6 +204,7 @@ func Diff(old, cur savedMap) MapDiff {
 		})
 	}
 	d.Moved = rankMoves(old, cur, oldFiles, newFiles)
+	d.QueryDiffers = !reflect.DeepEqual(cmp.Or(old.Query, &render.QueryDoc{}), cmp.Or(cur.Query, &render.QueryDoc{}))
 	return d
 }
 
@@ -426,6 +433,9 @@ func writeDiff(w io.Writer, d MapDiff) error {
 	}
 	if len(d.Moved) > 0 {
 		sb.WriteString("rank moved:\n")
+		if d.QueryDiffers {
+			sb.WriteString("  (the maps were made with different --focus, --mention or --scope: the moves may come from that)\n")
+		}
 		for _, m := range d.Moved {
 			fmt.Fprintf(&sb, "  %s: %d -> %d (score %s -> %s)\n", safetext.Line(m.Path), m.OldRank, m.NewRank, num(m.OldScore), num(m.NewScore))
 		}

@@ -246,3 +246,40 @@ func TestDiffSwappedOverloadsAndUnsafeNames(t *testing.T) {
 		t.Errorf("unsafe names printed raw: %q, %v", out, err)
 	}
 }
+
+func TestDiffSaysTheQueryDiffers(t *testing.T) {
+	// Two maps of one tree, one made with --mention: the ranks move, and diff says the query
+	// differs; two maps made with the same query do not say so.
+	root := filepath.Join(charmsDir, "unified")
+	plain := saveMap(t, root, "plain.json")
+	mention := func(name string) string {
+		out, _, err := runMap(t, MapOptions{Common: Common{Root: root, NoCache: true, Format: "json"}, All: true,
+			Mention: []string{"the ingress relation does not update the port"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(t.TempDir(), name)
+		if err := os.WriteFile(p, []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	a, b := mention("a.json"), mention("b.json")
+	out, _, err := runDiff(t, "json", plain, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d MapDiff
+	if err := json.Unmarshal([]byte(out), &d); err != nil {
+		t.Fatal(err)
+	}
+	if !d.QueryDiffers || len(d.Moved) == 0 {
+		t.Errorf("plain vs mention: query_differs %v, moved %v", d.QueryDiffers, d.Moved)
+	}
+	if text, _, _ := runDiff(t, "text", plain, a); !strings.Contains(text, "different --focus, --mention or --scope") {
+		t.Errorf("text:\n%s", text)
+	}
+	if text, _, _ := runDiff(t, "text", a, b); text != "no differences\n" {
+		t.Errorf("same query:\n%s", text)
+	}
+}

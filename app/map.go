@@ -125,7 +125,8 @@ func renderMap(o MapOptions, t *repomap.Tree, focus []string) (string, error) {
 	}
 	t.TokenMemo = memo.Bytes()
 	if o.Format == "json" {
-		meta := render.MapMeta{Root: t.Root, Tokens: o.Tokens, Pressure: o.Pressure, Tokenizer: o.Tokenizer, Explain: o.Explain}
+		meta := render.MapMeta{Root: t.Root, Tokens: o.Tokens, Pressure: o.Pressure, Tokenizer: o.Tokenizer, Explain: o.Explain,
+			Focus: focus, Mention: o.Mention, Scope: o.Scope}
 		for _, c := range t.Charms {
 			meta.Charms = append(meta.Charms, render.CharmRef{Name: c.Name, Dir: c.Dir})
 		}

@@ -2,7 +2,10 @@ package render
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"github.com/cantrip-dev/charmcraft-map/internal/jsonout"
+	"strings"
 
 	"github.com/cantrip-dev/charmcraft-map/rank"
 )
@@ -25,6 +28,19 @@ type MapMeta struct {
 	Charms    []CharmRef
 	// Explain adds each file's signals to the JSON (as --explain does to the text).
 	Explain bool
+	// Focus, Mention and Scope are what the ranking was steered by, as given (root-relative
+	// focus paths): recorded so that `diff` can tell a change of the tree from one of them.
+	Focus, Mention, Scope []string
+}
+
+// QueryDoc is the map document's "query": the --focus, --scope and --mention a map was made
+// with (an addition to CONTRACT §3's fields, left out when all are empty). The task text
+// can be long (a whole issue), and the document is what the agent's caller reads on every
+// turn, so the mentions are recorded as a digest: enough to tell two queries apart.
+type QueryDoc struct {
+	Focus         []string `json:"focus,omitempty"`
+	Scope         []string `json:"scope,omitempty"`
+	MentionDigest string   `json:"mention_digest,omitempty"` // hex, the first 8 bytes of the SHA-256 of the mentions, NUL-separated
 }
 
 // mapDoc is the `map` document of CONTRACT §3; field order is the contract's.
@@ -32,6 +48,7 @@ type mapDoc struct {
 	SchemaVersion int        `json:"schema_version"`
 	Root          string     `json:"root"`
 	Budget        budgetDoc  `json:"budget"`
+	Query         *QueryDoc  `json:"query,omitempty"`
 	Charms        []CharmRef `json:"charms"`
 	Files         []fileDoc  `json:"files"`
 	Text          string     `json:"text"`
@@ -79,6 +96,13 @@ func MapJSON(r rank.Result, out Output, meta MapMeta) ([]byte, error) {
 		Files: make([]fileDoc, 0, len(r.Files))}
 	if doc.Charms == nil {
 		doc.Charms = []CharmRef{}
+	}
+	if len(meta.Focus)+len(meta.Mention)+len(meta.Scope) > 0 {
+		doc.Query = &QueryDoc{Focus: meta.Focus, Scope: meta.Scope}
+		if len(meta.Mention) > 0 {
+			sum := sha256.Sum256([]byte(strings.Join(meta.Mention, "\x00")))
+			doc.Query.MentionDigest = hex.EncodeToString(sum[:8])
+		}
 	}
 	for _, f := range r.Files {
 		fd := fileDoc{Path: f.Path, Score: f.Score, Shown: out.Shown[f.Path], Class: f.Class, Copies: f.Copies, CopyOf: f.CopyOf,
