@@ -20,6 +20,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -447,10 +448,8 @@ func loadCharms(root string, dirs, skipped []string, yamlStats map[string]stat) 
 			continue
 		}
 		if !ok {
-			if p := path.Join(dir, charmyaml.CharmcraftFile); !skip(p) && !bundle(root, p) {
-				if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(p))); err == nil {
-					nameless = append(nameless, p)
-				}
+			if p := path.Join(dir, charmyaml.CharmcraftFile); !skip(p) && namesNoCharm(root, p) {
+				nameless = append(nameless, p)
 			}
 			continue
 		}
@@ -472,11 +471,21 @@ func loadCharms(root string, dirs, skipped []string, yamlStats map[string]stat) 
 	return l
 }
 
-// bundle reports whether the YAML file p (root-relative) declares `type: bundle`: a bundle's
-// charmcraft.yaml names no charm, and is none.
-func bundle(root, p string) bool {
-	b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
-	return err == nil && bundleLine.Match(b)
+// namesNoCharm reports whether p (root-relative) is a regular charmcraft.yaml (not a link,
+// a pipe or a folder) that is not a bundle's (`type: bundle`: a bundle's names no charm, and
+// is none). Only its first MiB is read.
+func namesNoCharm(root, p string) bool {
+	full := filepath.Join(root, filepath.FromSlash(p))
+	if fi, err := os.Lstat(full); err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	f, err := os.Open(full)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, 1<<20))
+	return err == nil && !bundleLine.Match(b)
 }
 
 var bundleLine = regexp.MustCompile(`(?m)^type:\s*["']?bundle["']?\s*(#.*)?$`)

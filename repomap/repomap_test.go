@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -910,6 +911,16 @@ func TestNamelessCharmcraftYAMLWarned(t *testing.T) {
 		}
 		if want := slices.DeleteFunc([]string{tc.want}, func(s string) bool { return s == "" }); !slices.Equal(got, want) {
 			t.Errorf("%s: warnings %q, want %q", tc.name, got, want)
+		}
+	}
+	// a pipe named charmcraft.yaml is not read (reading it would wait forever)
+	if runtime.GOOS == "linux" {
+		root := writeTree(t, map[string]string{"src/charm.py": smallPy})
+		if err := syscall.Mkfifo(filepath.Join(root, "charmcraft.yaml"), 0o644); err != nil {
+			t.Skip(err)
+		}
+		if _, err := Load(Options{Root: root, NoCache: true}); err != nil {
+			t.Fatal(err)
 		}
 	}
 }
