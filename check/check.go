@@ -386,6 +386,13 @@ func checkInterface(decl *charmyaml.Charm, in linker.Interface, dynamic int, obs
 	} else if in.Kind == linker.KindAction && observesNothing {
 		d.Severity = SeverityInfo
 		d.Message += " (the charm observes no event: every hook, an action's too, runs its __init__)"
+	} else if base := firstRead(in, linker.ViaBase); base != nil {
+		d.Severity = SeverityInfo
+		verb := "read"
+		if in.Kind == linker.KindAction {
+			verb = "handle"
+		}
+		d.Message += fmt.Sprintf(" (%s at %s:%d derives from %s, a charm class from outside the tree, which may %s it)", base.Symbol, base.File, base.Line, base.Detail, verb)
 	} else if del := delegate(in); del != nil {
 		d.Severity = SeverityInfo
 		verb := "read"
@@ -403,7 +410,9 @@ func checkInterface(decl *charmyaml.Charm, in linker.Interface, dynamic int, obs
 // readByCode reports a read or lookup of the interface by the charm's code, not only the
 // import of a package named after it (featurePackage).
 func readByCode(in linker.Interface) bool {
-	return slices.ContainsFunc(in.Reads, func(s linker.Site) bool { return s.Via != linker.ViaPackage && s.Via != linker.ViaDelegate })
+	return slices.ContainsFunc(in.Reads, func(s linker.Site) bool {
+		return s.Via != linker.ViaPackage && s.Via != linker.ViaDelegate && s.Via != linker.ViaBase
+	})
 }
 
 // delegate is the construction of an object from a package outside the tree that is given the

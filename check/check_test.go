@@ -306,6 +306,8 @@ func TestFeaturePackageSoftensUnhandledAction(t *testing.T) {
 			Reads: []linker.Site{{File: "src/charm.py", Line: 9, Via: linker.ViaPackage, Detail: "charm_refresh"}}},
 		{Kind: linker.KindAction, Name: "backup", File: "actions.yaml", Line: 7},
 		{Kind: linker.KindAction, Name: "flush", File: "actions.yaml", Line: 9, Script: "actions/flush"}, // run by its script
+		{Kind: linker.KindAction, Name: "pause", File: "actions.yaml", Line: 11,
+			Reads: []linker.Site{{File: "src/charm.py", Line: 12, Symbol: "ACharm", Via: linker.ViaBase, Detail: "ops_openstack.core.OSBaseCharm"}}},
 		{Kind: linker.KindRelation, Name: "refresh-v-three", File: "metadata.yaml", Line: 5,
 			Reads: []linker.Site{{File: "src/charm.py", Line: 9, Via: linker.ViaPackage, Detail: "charm_refresh"}}},
 		{Kind: linker.KindConfig, Name: "pause-after-unit-refresh", File: "config.yaml", Line: 2,
@@ -321,10 +323,11 @@ func TestFeaturePackageSoftensUnhandledAction(t *testing.T) {
 	}
 	want := `actions.yaml:3: info: no code observes action "pre-refresh-check" (package charm_refresh, imported at src/charm.py:9, is named after it and may handle it) [unhandled-action]
 actions.yaml:7: warning: no code observes action "backup" [unhandled-action]
+actions.yaml:11: info: no code observes action "pause" (ACharm at src/charm.py:12 derives from ops_openstack.core.OSBaseCharm, a charm class from outside the tree, which may handle it) [unhandled-action]
 config.yaml:2: info: no code reads config option "pause-after-unit-refresh" (package charm_refresh, imported at src/charm.py:9, is named after it and may handle it) [unused-config]
 config.yaml:6: info: no code reads config option "role-all" (ACharm.__init__ builds an object of package workers.worker with the charm at src/charm.py:30, which may read it) [unused-config]
 metadata.yaml:5: info: no code observes, binds or looks up relation "refresh-v-three" (package charm_refresh, imported at src/charm.py:9, is named after it and may handle it) [unhandled-relation]
-0 errors, 1 warning, 4 infos
+0 errors, 1 warning, 5 infos
 `
 	if got := b.String(); got != want {
 		t.Errorf("text:\n%s\nwant:\n%s", got, want)

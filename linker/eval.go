@@ -1244,13 +1244,22 @@ func (e *evaluator) mro(cls *classInfo) []*classInfo {
 }
 
 // isCharm reports whether cls is a charm class: a base, written or resolved, is a charm base
-// (IsCharmBase).
+// (IsCharmBase), or a class from outside the tree named like one (ops_openstack's
+// OSBaseCharm, a framework's base charm class installed from a package).
 func (e *evaluator) isCharm(cls *classInfo) bool {
 	if cls == nil {
 		return false
 	}
+	outsideCharm := func(base string) bool {
+		name, _, _ := strings.Cut(base, "[")
+		if i := strings.LastIndexByte(name, '.'); i >= 0 {
+			name = name[i+1:]
+		}
+		name = strings.TrimSpace(name)
+		return len(name) > len("Charm") && strings.HasSuffix(name, "Charm") && !e.ix.classes[name]
+	}
 	for _, k := range e.mro(cls) {
-		if slices.ContainsFunc(k.sym.Bases, IsCharmBase) {
+		if slices.ContainsFunc(k.sym.Bases, IsCharmBase) || slices.ContainsFunc(k.sym.Bases, outsideCharm) {
 			return true
 		}
 	}

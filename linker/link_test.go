@@ -3266,3 +3266,56 @@ class OptsCharm(ops.CharmBase):
 	expect(t, "region", reads(cl, KindConfig, "region"), "src/charm.py:10/config-read/index")
 	expect(t, "findings", findings(cl), "src/charm.py:10 undeclared-config legacy-zone (cond)")
 }
+
+func TestCharmBaseFromAPackage(t *testing.T) {
+	// A class derived from a package's base charm class (ops_openstack's OSBaseCharm, not in
+	// the tree) is a charm class: its observe calls handle the charm's events. A class of the
+	// tree named like a charm is judged by its own bases.
+	c := charm("pkgbase", ".", "action:create-target")
+	cl := link1(t, c, files{"src/charm.py": `
+import ops_openstack.core
+
+class HelperCharm:
+    pass
+
+class GatewayCharm(ops_openstack.core.OSBaseCharm):
+    def __init__(self, framework):
+        super().__init__(framework)
+        self.framework.observe(self.on.create_target_action, self._on_create_target)
+
+    def _on_create_target(self, event):
+        pass
+
+class Plain(HelperCharm):
+    def __init__(self, framework):
+        self.framework.observe(self.on.start, self._on_start)
+
+    def _on_start(self, event):
+        pass
+`})
+	expect(t, "create-target", handlers(cl, KindAction, "create-target"), "create_target_action>GatewayCharm._on_create_target[observe]")
+	expect(t, "start", handlers(cl, KindLifecycle, "start"), "")
+}
+
+func TestPackageCharmBaseMayHandle(t *testing.T) {
+	// A charm class derived from a package's base charm class: an action or option no code of
+	// the tree handles may be handled by that base (ops_openstack's OSBaseCharm observes pause
+	// and resume), recorded as a charm-base guess at the class; ops' own CharmBase is no such
+	// base.
+	c := charm("based", ".", "action:pause", "config:source")
+	cl := link1(t, c, files{"src/charm.py": `
+import ops_openstack.core
+
+class GatewayCharm(ops_openstack.core.OSBaseCharm):
+    pass
+`})
+	expect(t, "pause", reads(cl, KindAction, "pause"), "src/charm.py:3/charm-base/ops_openstack.core.OSBaseCharm")
+	expect(t, "source", reads(cl, KindConfig, "source"), "src/charm.py:3/charm-base/ops_openstack.core.OSBaseCharm")
+	plain := link1(t, c, files{"src/charm.py": `
+import ops
+
+class GatewayCharm(ops.CharmBase):
+    pass
+`})
+	expect(t, "plain pause", reads(plain, KindAction, "pause"), "")
+}

@@ -990,6 +990,9 @@ func (l *charmLinker) linkDelegates() {
 		}
 	}
 	if at == nil {
+		at = l.packageCharmBase()
+	}
+	if at == nil {
 		return
 	}
 	for _, o := range l.ch.Config {
@@ -1004,6 +1007,38 @@ func (l *charmLinker) linkDelegates() {
 			l.read(KindAction, a.Name, *at)
 		}
 	}
+}
+
+// packageCharmBase is the first base charm class from a package outside the tree that one of
+// the charm's own classes derives from (ops_openstack.core.OSBaseCharm, which observes the
+// pause and resume actions and reads the source option itself), as a ViaBase site at the
+// class: that base may handle what no code of the tree does. Nil when there is none.
+func (l *charmLinker) packageCharmBase() *Site {
+	for _, k := range l.charmCls {
+		if !inDir(k.file.Path, l.ch.Dir) || k.file.library {
+			continue
+		}
+		for _, b := range k.sym.Bases {
+			if IsCharmBase(b) || !l.isCharm(k) {
+				continue // ops' own CharmBase handles nothing
+			}
+			root, _, _ := strings.Cut(strings.TrimSpace(b), ".")
+			root, _, _ = strings.Cut(root, "[")
+			if m := l.outsideModule(k.file, root); m != "" && !l.ix.classes[lastSegment(b)] {
+				return &Site{File: k.file.Path, Line: k.sym.Line, Symbol: k.name, Via: ViaBase, Detail: strings.TrimSpace(b)}
+			}
+		}
+	}
+	return nil
+}
+
+// lastSegment is the last dotted part of a base class as written, without a subscript.
+func lastSegment(base string) string {
+	name, _, _ := strings.Cut(base, "[")
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		name = name[i+1:]
+	}
+	return strings.TrimSpace(name)
 }
 
 // external reports a module from outside the tree that is neither the standard library, ops,

@@ -128,6 +128,7 @@ const (
 	ViaLibrary  = "library"       // an event of a library object bound to the endpoint
 	ViaPackage  = "package"       // a package the charm imports, named after the interface, may handle it (linkFeaturePackages)
 	ViaDelegate = "delegate"      // an object of a package outside the tree, given the charm, may read the option (linkDelegates)
+	ViaBase     = "charm-base"    // the charm's class derives from a base charm class of a package outside the tree, which may handle it (linkDelegates)
 	ViaLibInner = "library-inner" // registered by a library on the charm's behalf
 	ViaHelper   = "helper"        // observed in an ops.Object helper class via charm.on
 	ViaNaming   = "naming"        // only the _on_<endpoint>_relation_<event> name matches (weak)

@@ -121,7 +121,7 @@ func newRanker(in Input) *ranker {
 				}
 			}
 			for _, s := range it.Reads {
-				if s.Symbol != "" && s.Via != linker.ViaPackage && s.Via != linker.ViaLibrary && s.Via != linker.ViaDelegate && s.Via != linker.ViaPath { // not where an object is bound, nor a path constant
+				if s.Symbol != "" && s.Via != linker.ViaPackage && s.Via != linker.ViaLibrary && s.Via != linker.ViaDelegate && s.Via != linker.ViaBase && s.Via != linker.ViaPath { // not where an object is bound, nor a path constant
 					r.readerS[cleanPath(s.File)+"\x00"+s.Symbol] = true
 				}
 			}

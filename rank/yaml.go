@@ -114,7 +114,7 @@ func declarations(charms []charmyaml.Charm, links linker.Result, charmCls map[st
 					own := func(file string) bool { return Classify(file, charms) == ClassSource && !isLibPath(cleanPath(file)) }
 					ownHandlers := slices.ContainsFunc(d.iface.Handlers, func(h linker.Handler) bool { return own(h.File) })
 					for _, r := range d.iface.Reads {
-						if r.Via == linker.ViaDelegate || r.Via == linker.ViaPackage { // a guess, not a reader
+						if r.Via == linker.ViaDelegate || r.Via == linker.ViaPackage || r.Via == linker.ViaBase { // a guess, not a reader
 							continue
 						}
 						cls, fn, _ := strings.Cut(r.Symbol, ".")

@@ -86,7 +86,7 @@ func ifaceKindText(b *strings.Builder, group []linker.Interface) {
 				lookups = append(lookups, s)
 			case linker.ViaPackage:
 				packages[s.Detail] = append(packages[s.Detail], s)
-			case linker.ViaDelegate:
+			case linker.ViaDelegate, linker.ViaBase:
 				delegates = append(delegates, s)
 			default:
 				reads = append(reads, s)
@@ -98,6 +98,10 @@ func ifaceKindText(b *strings.Builder, group []linker.Interface) {
 			fmt.Fprintf(b, "      maybe handled by package %s, imported at %s\n", safetext.Line(mod), ifaceSites(packages[mod]))
 		}
 		for _, d := range delegates {
+			if d.Via == linker.ViaBase {
+				fmt.Fprintf(b, "      maybe handled by %s, the base of %s at %s\n", safetext.Line(d.Detail), safetext.Line(d.Symbol), ifaceLoc(d.File, d.Line))
+				continue
+			}
 			fmt.Fprintf(b, "      maybe read by package %s, given the charm at %s\n", safetext.Line(d.Detail), ifaceLoc(d.File, d.Line))
 		}
 		switch {
