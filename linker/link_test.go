@@ -3319,3 +3319,28 @@ class GatewayCharm(ops.CharmBase):
 `})
 	expect(t, "plain pause", reads(plain, KindAction, "pause"), "")
 }
+
+func TestOptionNamedToAnAssignedHelperCall(t *testing.T) {
+	// admin = self._secret_value("admin-password", "password"): the helper's parameter takes
+	// the name from the assigned call too, so the option is read, and a misspelt one found.
+	c := charm("helper", ".", "config:admin-password")
+	cl := link1(t, c, files{"src/charm.py": `
+import ops
+
+class HelperCharm(ops.CharmBase):
+    def __init__(self, framework):
+        super().__init__(framework)
+        framework.observe(self.on.config_changed, self._on_config_changed)
+
+    def _secret_value(self, option, field):
+        secret_id = self.config.get(option)
+        return secret_id, field
+
+    def _on_config_changed(self, event):
+        admin = self._secret_value("admin-password", "password")
+        bind = self._secret_value("bind-pasword", "password")
+        return admin, bind
+`})
+	expect(t, "admin-password", reads(cl, KindConfig, "admin-password"), "src/charm.py:13/config-read/get")
+	expect(t, "findings", findings(cl), "src/charm.py:14 undeclared-config bind-pasword")
+}

@@ -734,7 +734,7 @@ func (w *factWalker) visitAssign(f factFrame) {
 	for value >= 0 && t.kind(value) == kAssignment { // a = b = v: both get v
 		value = t.child(value, fRight)
 	}
-	recorded := false
+	recorded, dropped := false, false
 	if target, ok := t.chain(left, 0); ok && plainChain(target) {
 		v := Value{Kind: ValOther}
 		if value >= 0 {
@@ -751,7 +751,9 @@ func (w *factWalker) visitAssign(f factFrame) {
 				f.fn.dicts[target[0].Name] = value
 			}
 			recorded = v.Kind != ValOther
+			n := len(v.Args) + len(v.Kwargs)
 			v = leanCall(v)
+			dropped = n > 0 && len(v.Args)+len(v.Kwargs) == 0
 			if len(target) == 1 && v.Kind == ValChain {
 				last := v.Chain[len(v.Chain)-1].Name
 				if last == "observe" && len(v.Chain) > 1 {
@@ -776,7 +778,9 @@ func (w *factWalker) visitAssign(f factFrame) {
 			w.out.Assigns = append(w.out.Assigns, a)
 		}
 	}
-	w.push(factFrame{i: right, class: f.class, fn: f.fn, flow: f.flow, noCall: recorded && right >= 0 && t.kind(right) == kCall})
+	// an assigned call is a Call fact too when the Assign dropped its arguments
+	// (admin = self._secret_value("admin-password", ...)): the call's own rules decide
+	w.push(factFrame{i: right, class: f.class, fn: f.fn, flow: f.flow, noCall: recorded && !dropped && right >= 0 && t.kind(right) == kCall})
 }
 
 // plainChain reports whether c is a name followed by attribute names only.
