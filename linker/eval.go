@@ -195,12 +195,60 @@ func (e *evaluator) eval(v *pyextract.Value, c *ctx) []aval {
 		return []aval{{kind: aSeq, seq: v, at: c}}
 	case pyextract.ValElem:
 		return e.elements(v, c)
+	case pyextract.ValConcat:
+		return e.concat(v, c)
 	case pyextract.ValOr: // one of them; loose: which one runs is not known
 		var out []aval
 		for i := range v.Args {
 			out = append(out, loosen(e.eval(&v.Args[i], c))...)
 		}
 		return limit(out)
+	}
+	return nil
+}
+
+// concat evaluates A + B (or [*A, "x"]): the sequences the operands are, when every operand is
+// one, whose elements together are the joined sequence's; the strings they join, when every
+// operand is a string; nothing otherwise.
+func (e *evaluator) concat(v *pyextract.Value, c *ctx) []aval {
+	if !e.enter() {
+		return nil
+	}
+	defer e.leave()
+	var seqs []aval
+	strs := []string{""}
+	allSeq, allStr := true, true
+	for i := range v.Args {
+		vals := e.eval(&v.Args[i], c)
+		if len(vals) == 0 {
+			return nil
+		}
+		var next []string
+		for _, a := range vals {
+			allSeq = allSeq && a.kind == aSeq
+			allStr = allStr && a.kind == aStr
+			if a.kind == aSeq {
+				seqs = append(seqs, a)
+			}
+			if a.kind == aStr {
+				for _, p := range strs {
+					if len(next) < maxVals {
+						next = append(next, p+a.str)
+					}
+				}
+			}
+		}
+		strs = next
+	}
+	switch {
+	case allSeq:
+		return limit(seqs)
+	case allStr:
+		out := make([]aval, len(strs))
+		for i, s := range strs {
+			out[i] = aval{kind: aStr, str: s}
+		}
+		return out
 	}
 	return nil
 }

@@ -3344,3 +3344,33 @@ class HelperCharm(ops.CharmBase):
 	expect(t, "admin-password", reads(cl, KindConfig, "admin-password"), "src/charm.py:13/config-read/get")
 	expect(t, "findings", findings(cl), "src/charm.py:14 undeclared-config bind-pasword")
 }
+
+func TestLoopOverJoinedLists(t *testing.T) {
+	// for rel in A + B and for rel in [*A, "x"]: the loop runs over every element of both,
+	// each relation observed; a starred part is not lost.
+	c := charm("joined", ".", "relation:alerts", "relation:scrape", "relation:orchestrator", "relation:db")
+	cl := link1(t, c, files{"src/charm.py": `
+import ops
+
+class JoinedCharm(ops.CharmBase):
+    EXTERNAL = ["alerts", "scrape"]
+    INTERNAL = ["orchestrator"]
+
+    def __init__(self, framework):
+        super().__init__(framework)
+        for rel in self.EXTERNAL + self.INTERNAL:
+            framework.observe(self.on[rel].relation_broken, self._on_broken)
+        for rel in [*self.INTERNAL, "db"]:
+            framework.observe(self.on[rel].relation_joined, self._on_joined)
+
+    def _on_broken(self, event):
+        pass
+
+    def _on_joined(self, event):
+        pass
+`})
+	expect(t, "alerts", handlers(cl, KindRelation, "alerts"), "relation_broken>JoinedCharm._on_broken[on-index]")
+	expect(t, "orchestrator", handlers(cl, KindRelation, "orchestrator"), "relation_broken>JoinedCharm._on_broken[on-index] relation_joined>JoinedCharm._on_joined[on-index]")
+	expect(t, "db", handlers(cl, KindRelation, "db"), "relation_joined>JoinedCharm._on_joined[on-index]")
+	expect(t, "findings", findings(cl), "")
+}

@@ -26,6 +26,8 @@ const (
 	fkPattern  // a tuple target of a for loop: a, b and (a, b) and [a, b]
 	fkCompr    // a list or set comprehension or a generator expression
 	fkCompare  // a comparison: a in b, a == b, ...
+	fkBinOp    // a binary operator: a + b, ...
+	fkSplat    // *a in a list, tuple or set display
 )
 
 var factKinds = func() []factKind {
@@ -48,6 +50,8 @@ var factKinds = func() []factKind {
 		"set_comprehension":      fkCompr,
 		"generator_expression":   fkCompr,
 		"comparison_operator":    fkCompare,
+		"binary_operator":        fkBinOp,
+		"list_splat":             fkSplat,
 	}
 	n := pyLang.SymbolCount()
 	ks := make([]factKind, n)

@@ -157,9 +157,13 @@ const (
 	// ValElem is an element of what a for loop runs over (`for key in OPTIONS`, `for fn,
 	// key in CHECKS`, `for k, v in MAP.items()`): Args[0] is the iterable as written, Pos the
 	// 1-based position of the name in a tuple target (0: the whole element).
-	ValElem  = "elem"
-	ValOr    = "or"    // one of its Args: `a or b` (a chain of them flattened), `a if c else b`
-	ValOther = "other" // anything else (numbers, containers, expressions); Str holds short source text
+	ValElem = "elem"
+	ValOr   = "or" // one of its Args: `a or b` (a chain of them flattened), `a if c else b`
+	// ValConcat is its Args joined: `A + B` of two names, chains or displays (sequences
+	// joined, or strings), and a display with a starred part, `[*A, "x"]` (A joined with
+	// ["x"]).
+	ValConcat = "concat"
+	ValOther  = "other" // anything else (numbers, containers, expressions); Str holds short source text
 )
 
 // Value is an argument, index, default or assigned value.

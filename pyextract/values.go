@@ -67,10 +67,13 @@ func (v Value) String() string {
 			parts = append(parts, k+": "+kw.Value.String())
 		}
 		return "{" + strings.Join(parts, ", ") + "}"
-	case ValOr:
+	case ValOr, ValConcat:
 		parts := make([]string, 0, len(v.Args))
 		for _, a := range v.Args {
 			parts = append(parts, a.String())
+		}
+		if v.Kind == ValConcat {
+			return strings.Join(parts, " + ")
 		}
 		return strings.Join(parts, " or ")
 	case ValSeq:
@@ -100,6 +103,8 @@ func (v Value) String() string {
 //     whose callee is a chain → ValCall with Chain = callee, Args and Kwargs (*args and
 //     **kw arguments are ValOther Args); getattr(x, "a") is the chain x.a, not a call;
 //   - a dict display → ValDict (see dictValue);
+//   - `a + b` of names, chains or displays → ValConcat (see concatenation), and a display
+//     with a starred part → ValConcat of its parts (see splatDisplay);
 //   - a list, tuple or set display → ValSeq with its first maxArgs elements as Args;
 //   - a list or set comprehension or a generator expression → ValSeq whose one Arg is its
 //     body ([p.relation for p in policies]: the for clause binds p, see Facts);
@@ -135,10 +140,16 @@ func (t *tree) value(i int32, depth int) Value {
 		if v, ok := t.alternatives(i, depth); ok {
 			return v
 		}
+		if v, ok := t.concatenation(i, depth); ok {
+			return v
+		}
 		if t.factKind(i) == fkCompr { // [p.relation for p in policies]: one element, its body
 			if body := t.child(i, fBody); body >= 0 {
 				return Value{Kind: ValSeq, Args: []Value{t.value(body, depth+1)}}
 			}
+		}
+		if t.factKind(i) == fkSequence && t.hasSplat(i) {
+			return t.splatDisplay(i, depth)
 		}
 		if t.factKind(i) == fkSequence {
 			v := Value{Kind: ValSeq}
@@ -185,6 +196,76 @@ func (t *tree) alternatives(i int32, depth int) (Value, bool) {
 		v.Args = v.Args[:maxArgs]
 	}
 	return v, true
+}
+
+// concatenation converts `a + b` whose operands are names, chains or displays (not string
+// literals or numbers: "x-" + name stays an expression) to ValConcat; `a + b + c` flattens.
+func (t *tree) concatenation(i int32, depth int) (Value, bool) {
+	if t.factKind(i) != fkBinOp {
+		return Value{}, false
+	}
+	a, b := t.child(i, fLeft), t.child(i, fRight)
+	if a < 0 || b < 0 || int(t.nodes[b].start) > len(t.src) || operator(t.src[t.nodes[a].end:t.nodes[b].start]) != "+" {
+		return Value{}, false
+	}
+	v := Value{Kind: ValConcat}
+	for _, c := range []int32{a, b} {
+		x := t.value(c, depth+1)
+		switch x.Kind {
+		case ValConcat:
+			v.Args = append(v.Args, x.Args...)
+		case ValChain, ValSeq:
+			v.Args = append(v.Args, x)
+		default:
+			return Value{}, false
+		}
+	}
+	if len(v.Args) > maxArgs {
+		return Value{}, false
+	}
+	return v, true
+}
+
+// hasSplat reports whether display i holds a starred part (*A).
+func (t *tree) hasSplat(i int32) bool {
+	for c := range t.children(i) {
+		if t.factKind(c) == fkSplat {
+			return true
+		}
+	}
+	return false
+}
+
+// splatDisplay converts a display with starred parts, [*A, "x", *B], to ValConcat of A, the
+// ValSeq ["x"] and B; a starred part that is not a name or chain leaves it ValOther.
+func (t *tree) splatDisplay(i int32, depth int) Value {
+	v := Value{Kind: ValConcat}
+	var run []Value
+	flush := func() {
+		if len(run) > 0 {
+			v.Args = append(v.Args, Value{Kind: ValSeq, Args: run})
+			run = nil
+		}
+	}
+	for c := range t.children(i) {
+		if t.factKind(c) != fkSplat {
+			if len(run) < maxArgs {
+				run = append(run, t.value(c, depth+1))
+			}
+			continue
+		}
+		x := t.value(t.namedChild(c, 0), depth+1)
+		if x.Kind != ValChain {
+			return t.other(i)
+		}
+		flush()
+		v.Args = append(v.Args, x)
+	}
+	flush()
+	if len(v.Args) > maxArgs {
+		return t.other(i)
+	}
+	return v
 }
 
 // operator is the source between two operands without comments and spaces.
