@@ -70,6 +70,7 @@ type charmLinker struct {
 	customOn    map[*classInfo]customEvents
 	boundDepth  int                 // nesting of boundArguments
 	wrappers    map[*classInfo]bool // config wrapper classes some subscript uses (subscripted), once known
+	scopeRefs   map[string]int      // every name's uses in the scope's non-test files (scopeUses)
 }
 
 type customEvents struct {

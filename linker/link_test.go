@@ -776,9 +776,10 @@ class DemoCharm(ops.CharmBase):
 func TestConfigHelper(t *testing.T) {
 	// A helper reads config[key] for its callers (vault's JujuFacade.get_string_config): the
 	// names the calls pass are reads of those options where the calls are, in returns,
-	// arguments and conditions alike, and an undeclared one is a finding there. pyextract
-	// records only some calls, so the helper's read stays a dynamic site too: another caller
-	// may pass another name.
+	// arguments and conditions alike, and an undeclared one is a finding there. The helper's
+	// read stays a dynamic site while a caller passes a name the linker cannot resolve
+	// (_extra), or a use of the helper is not a recorded call; without such a caller, every
+	// name it is given is known, and nothing is left unresolved.
 	c := charm("demo", ".", "config:cpu-limit", "config:log-level", "config:unread")
 	res := Link(Input{Charms: []charmyaml.Charm{c}, Files: files{
 		"src/facade.py": `
@@ -802,6 +803,9 @@ class DemoCharm(ops.CharmBase):
         if self.juju_facade.get_string_config("log-level"):
             pass
         return {"cpu": self.juju_facade.get_string_config("cpu-limit"), "x": self.juju_facade.get_string_config("cpu-limt")}
+
+    def _extra(self):
+        return self.juju_facade.get_string_config(self._extra_name())
 `,
 	}.parse()})
 	cl := res.Charms[0]
@@ -814,6 +818,32 @@ class DemoCharm(ops.CharmBase):
 		un = append(un, fmt.Sprintf("%s:%d/%s", u.File, u.Line, u.Detail))
 	}
 	expect(t, "unresolved", strings.Join(un, " "), "src/facade.py:6/self.charm.model.config.get(key)")
+
+	complete := Link(Input{Charms: []charmyaml.Charm{c}, Files: files{
+		"src/facade.py": `
+class JujuFacade:
+    def __init__(self, charm):
+        self.charm = charm
+
+    def get_string_config(self, key: str) -> str:
+        return str(self.charm.model.config.get(key)) or ""
+`,
+		"src/charm.py": `
+import ops
+from facade import JujuFacade
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.juju_facade = JujuFacade(self)
+
+    def _limits(self):
+        return self.juju_facade.get_string_config("cpu-limit")
+`,
+	}.parse()})
+	if len(complete.Unresolved) != 0 {
+		t.Errorf("every caller's name known: unresolved %+v", complete.Unresolved)
+	}
 }
 
 func TestConfigHandedToAHelperUnderAnyName(t *testing.T) {
@@ -3373,4 +3403,32 @@ class JoinedCharm(ops.CharmBase):
 	expect(t, "orchestrator", handlers(cl, KindRelation, "orchestrator"), "relation_broken>JoinedCharm._on_broken[on-index] relation_joined>JoinedCharm._on_joined[on-index]")
 	expect(t, "db", handlers(cl, KindRelation, "db"), "relation_joined>JoinedCharm._on_joined[on-index]")
 	expect(t, "findings", findings(cl), "")
+}
+
+func TestEveryCallRecordedPerCharm(t *testing.T) {
+	// Two charms of a monorepo each with a helper of the same name taking a relation name:
+	// each charm's own calls are all its helper is given, so nothing is unresolved, whatever
+	// the sibling's calls.
+	one := charm("one", "one", "relation:database")
+	two := charm("two", "two", "relation:cache")
+	helper := func(cls, rel string) string {
+		return `
+import ops
+
+class ` + cls + `(ops.CharmBase):
+    def _created(self, relation_name):
+        return self.model.get_relation(relation_name) is not None
+
+    def _ready(self):
+        return self._created("` + rel + `")
+`
+	}
+	res := Link(Input{Charms: []charmyaml.Charm{one, two}, Files: files{
+		"one/src/charm.py": helper("OneCharm", "database"),
+		"two/src/charm.py": helper("TwoCharm", "cache"),
+	}.parse()})
+	if len(res.Unresolved) != 0 {
+		t.Errorf("unresolved %+v", res.Unresolved)
+	}
+	expect(t, "database", reads(res.Charms[0], KindRelation, "database"), "one/src/charm.py:5/lookup/")
 }

@@ -277,7 +277,7 @@ func (l *charmLinker) lookupName(fi *fileInfo, sc pyextract.Scope, kind string, 
 	// may pass another name
 	// (a constructor's parameters are the arguments of each object's construction, all of
 	// which are recorded)
-	partial := isParam(fi, sc, key) && sc.Func != "__init__" && !l.everyCallRecorded(&ctx{file: fi, cls: fi.classes[sc.Class], fn: sc.Func})
+	partial := isParam(fi, sc, key) && sc.Func != "__init__" && !l.callersComplete(fi, sc, key)
 	for _, c := range l.contexts(fi, fi.classes[sc.Class], sc.Func) {
 		names, ok := l.strVals(key, c)
 		none := !ok && len(names) == 0
@@ -299,18 +299,66 @@ func (l *charmLinker) lookupName(fi *fileInfo, sc pyextract.Scope, kind string, 
 	}
 }
 
-// everyCallRecorded reports whether every use of the function of c in the tree is a call
-// pyextract recorded and that calls it (self._relation_created(N2) and
-// self._relation_created("cache"), and nothing else named _relation_created): then the
-// names its callers pass are all it is given.
+// everyCallRecorded reports whether every use of the function of c in the charm's code (its
+// scope, tests aside) is a call pyextract recorded and that calls it
+// (self._relation_created(N2) and self._relation_created("cache"), and nothing else named
+// _relation_created): then the names its callers pass are all it is given. The charm's code
+// only: in a monorepo every sibling may have a method of that name.
 func (l *charmLinker) everyCallRecorded(c *ctx) bool {
 	n := 0
 	for _, s := range l.calls[c.fn] {
-		if l.callsFunc(s, c) {
+		if !s.file.test && l.callsFunc(s, c) {
 			n++
 		}
 	}
-	return n > 0 && n >= l.ix.uses(c.fn)
+	return n > 0 && n >= l.scopeUses(c.fn)
+}
+
+// callersComplete reports whether the names parameter key (a bare parameter name) of the
+// function of sc is given are all known: every use of the function is a recorded call
+// (everyCallRecorded), and each passes it a string the linker resolves.
+func (l *charmLinker) callersComplete(fi *fileInfo, sc pyextract.Scope, key *pyextract.Value) bool {
+	c := &ctx{file: fi, cls: fi.classes[sc.Class], fn: sc.Func}
+	sym := fi.funcSyms[funcKey{sc.Class, sc.Func}]
+	if sym == nil || !l.everyCallRecorded(c) {
+		return false
+	}
+	i := slices.IndexFunc(sym.Params, func(p pyextract.Param) bool { return p.Name == key.Chain[0].Name })
+	if i < 0 {
+		return false
+	}
+	first := 0 // index of the first parameter a positional argument binds
+	if c.cls != nil && !isStatic(sym) {
+		first = 1
+	}
+	for _, s := range l.calls[c.fn] {
+		if s.file.test || !l.callsFunc(s, c) {
+			continue
+		}
+		for _, at := range l.contexts(s.file, s.cls, s.fn) {
+			vals := l.argFor(s.value, at.at(s.line), 0, i-first+1, sym.Params[i])
+			if len(vals) == 0 || slices.ContainsFunc(vals, func(v aval) bool { return v.kind != aStr }) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// scopeUses is how many times the non-test files of the charm's scope use a name.
+func (l *charmLinker) scopeUses(name string) int {
+	if l.scopeRefs == nil {
+		l.scopeRefs = map[string]int{}
+		for _, fi := range l.scope {
+			if fi.test {
+				continue
+			}
+			for _, r := range fi.Refs {
+				l.scopeRefs[r.Name] += r.Count
+			}
+		}
+	}
+	return l.scopeRefs[name]
 }
 
 // linkConfig: config[...] and config.get(...) on the charm config, attribute reads of
@@ -462,9 +510,10 @@ func (l *charmLinker) configKey(fi *fileInfo, k *pyextract.KeyAccess) {
 			// each linked (or left unresolved) where it is written (namedConfigKey)
 			continue
 		}
-		if !known || isParam(fi, k.Scope, &k.Key) {
+		if !known || isParam(fi, k.Scope, &k.Key) && (k.Func == "__init__" || !l.callersComplete(fi, k.Scope, &k.Key)) {
 			// no name known, or names from the calls of a helper (get_config(key)):
-			// pyextract records only some calls, so others may pass other names
+			// pyextract records only some calls, so unless every use of the helper is one
+			// of them, others may pass other names
 			l.unresolvedKey(fi, at, k)
 		}
 	}

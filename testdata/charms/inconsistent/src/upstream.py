@@ -37,12 +37,16 @@ class UpstreamHandler(ops.Object):
         return relation.data[relation.app].get("address")
 
     def get_config_value(self, key: str) -> str:
-        """An option as a string: the options read through here are read where it is called."""
+        """An option as a string: the options read through here are read where it is called;
+        one call passes a name only known at run time (prefixed)."""
         return str(self._charm.config.get(key) or "")  # want unresolved=config-read
 
     def batch_size(self) -> int:
         """Messages to ask upstream for at a time; the option's name is misspelt."""
         return int(self.get_config_value("upstream-batch") or 100)  # want check=undeclared-config
+
+    def prefixed(self, name: str) -> str:
+        return self.get_config_value(name.lower())
 
     def token(self) -> Optional[str]:
         uri = self.get_config_value("upstream-token")
