@@ -83,8 +83,9 @@
 //     config_type, load_config(Cls), or a first-party *Config* class most of whose fields are
 //     options) ("field"). A key that is a parameter of its function (a helper such as
 //     get_string_config(key)) takes the names its recorded callers pass (pyextract records
-//     the calls of config helpers), each read (or finding) at its call, and the helper's
-//     site stays unresolved too, as other calls may pass other names. Action parameters:
+//     the calls of config helpers), each read (or finding) at its call; the helper's site
+//     stays unresolved too unless every use of the helper in the charm's code is a recorded
+//     call passing a name the linker resolves, as other calls may pass other names. Action parameters:
 //     event.params[...] / .get(...) in a method observed for that action, Site.Key naming
 //     the parameter.
 //   - Findings and unresolved sites: never from vendored libraries, and unresolved sites
