@@ -3432,3 +3432,22 @@ class ` + cls + `(ops.CharmBase):
 	}
 	expect(t, "database", reads(res.Charms[0], KindRelation, "database"), "one/src/charm.py:5/lookup/")
 }
+
+func TestHelperCalledInAComprehension(t *testing.T) {
+	// [self._fetch(res) for res in RESOURCES]: the comprehension's name is bound before its
+	// body, so the call is recorded and the helper's parameter takes every element.
+	c := charm("compr", ".", "resource:cert-file", "resource:ca-file")
+	cl := link1(t, c, files{"src/charm.py": `
+import ops
+
+class ComprCharm(ops.CharmBase):
+    def _certs(self):
+        resources = ["cert-file", "ca-file"]
+        return [self._fetch(res) for res in resources]
+
+    def _fetch(self, resource):
+        return self.model.resources.fetch(resource)
+`})
+	expect(t, "cert-file", reads(cl, KindResource, "cert-file"), "src/charm.py:9/lookup/")
+	expect(t, "ca-file", reads(cl, KindResource, "ca-file"), "src/charm.py:9/lookup/")
+}

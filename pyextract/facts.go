@@ -506,6 +506,27 @@ func (w *factWalker) visit(f factFrame) {
 	case fkBoolOp: // a or b, a and b: b runs only as a's value says
 		w.pushChildren(f, i, condBut, fLeft)
 		return
+	case fkCompr:
+		// the body comes before the for clause that binds its names ([self._fetch(res) for res
+		// in RESOURCES]): they are bound before the body is walked, so that a call passing one
+		// is recorded as a call passing a loop's name is
+		if f.fn != nil {
+			for c := range t.children(i) {
+				if t.factKind(c) != fkForIn {
+					continue
+				}
+				left := t.child(c, fLeft)
+				if left >= 0 && t.kind(left) == kIdentifier {
+					f.fn.bound = setName(f.fn.bound, t.text(left))
+				} else if left >= 0 && t.factKind(left) == fkPattern {
+					for n := range t.children(left) {
+						if t.kind(n) == kIdentifier {
+							f.fn.bound = setName(f.fn.bound, t.text(n))
+						}
+					}
+				}
+			}
+		}
 	case fkForIn: // a comprehension's for clause: its names, as a loop's, over the comprehension
 		if left, right := t.child(i, fLeft), t.child(i, fRight); f.fn != nil && left >= 0 && right >= 0 {
 			// bound from the comprehension's first line to its last, so that two comprehensions
