@@ -192,6 +192,7 @@ func (l *charmLinker) run() {
 	l.linkBindings()
 	l.linkResourceArgs()
 	l.linkPackageFunctionArgs()
+	l.linkKnownReaders()
 	l.linkContainerArgs()
 	l.linkLookups()
 	l.linkConfig()

@@ -3451,3 +3451,39 @@ class ComprCharm(ops.CharmBase):
 	expect(t, "cert-file", reads(cl, KindResource, "cert-file"), "src/charm.py:9/lookup/")
 	expect(t, "ca-file", reads(cl, KindResource, "ca-file"), "src/charm.py:9/lookup/")
 }
+
+func TestKnownPackageReaders(t *testing.T) {
+	// charm-helpers' NRPE() reads nagios_context and nagios_servicegroups itself, imported by
+	// name or through its module; another package's NRPE does not.
+	c := charm("nrpe", ".", "config:nagios_context", "config:nagios_servicegroups")
+	for _, src := range []string{`
+import ops
+from charmhelpers.contrib.charmsupport.nrpe import NRPE
+
+class NrpeCharm(ops.CharmBase):
+    def _checks(self):
+        checks = NRPE()
+        checks.write()
+`, `
+import ops
+import charmhelpers.contrib.charmsupport.nrpe as nrpe
+
+class NrpeCharm(ops.CharmBase):
+    def _checks(self):
+        checks = nrpe.NRPE()
+        checks.write()
+`} {
+		cl := link1(t, c, files{"src/charm.py": src})
+		expect(t, "nagios_context", reads(cl, KindConfig, "nagios_context"), "src/charm.py:6/library/NRPE")
+	}
+	other := link1(t, c, files{"src/charm.py": `
+import ops
+from monitoring import NRPE
+
+class NrpeCharm(ops.CharmBase):
+    def _checks(self):
+        checks = NRPE()
+        checks.write()
+`})
+	expect(t, "other NRPE", reads(other, KindConfig, "nagios_context"), "")
+}

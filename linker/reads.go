@@ -136,6 +136,44 @@ func (l *charmLinker) linkPackageFunctionArgs() {
 	}
 }
 
+// knownReaders are classes of packages from outside the tree, by their module and name, that
+// read config options of the charm themselves: charm-helpers' NRPE() reads nagios_context and
+// nagios_servicegroups through hookenv.config, which charms declare for it.
+var knownReaders = map[string][]string{
+	"charmhelpers.contrib.charmsupport.nrpe.NRPE": {"nagios_context", "nagios_servicegroups"},
+}
+
+// linkKnownReaders records the options a knownReaders object reads where the charm's code
+// builds it, as a read with via "library".
+func (l *charmLinker) linkKnownReaders() {
+	for _, s := range l.sites {
+		if s.target != nil || s.file.vendored || s.file.test || len(s.value.Chain) == 0 {
+			continue
+		}
+		im, ok := s.file.imports[s.value.Chain[0].Name]
+		if !ok || !l.external(im.Module) {
+			continue
+		}
+		full := im.Module // import m as x: x.NRPE
+		if im.Name != "" {
+			full = joinModule(im.Module, im.Name) // from m import NRPE
+		}
+		for _, st := range s.value.Chain[1:] {
+			full += "." + st.Name
+		}
+		opts := knownReaders[full]
+		if len(opts) == 0 {
+			continue
+		}
+		sc := pyextract.Scope{Class: className(s.cls), Func: s.fn, Line: s.line, Conditional: s.cond}
+		for _, o := range opts {
+			if d, ok := l.lookup(KindConfig, o); ok {
+				l.read(KindConfig, d, siteAt(s.file, sc, ViaLibrary, lastName(s.value.Chain)))
+			}
+		}
+	}
+}
+
 // linkContainerArgs: the charm's own code handing a declared container's name, as a keyword
 // about a container (container_name=, workload_container=), to an object of a package from
 // outside the tree (coordinated_workers' Worker(charm=self, container_name="pyroscope")), or
