@@ -499,6 +499,9 @@ func (e *evaluator) call(v *pyextract.Value, c *ctx) []aval {
 			return e.strMethod(v, c)
 		}
 	}
+	if len(v.Chain) == 2 && len(v.Args) == 0 && len(v.Kwargs) == 0 && !isUpper(v.Chain[1].Name) {
+		return e.returned(v.Chain, c)
+	}
 	if len(v.Chain) == 0 || !isUpper(v.Chain[len(v.Chain)-1].Name) || builtinCall(v.Chain) || !e.enter() {
 		return nil
 	}
@@ -513,6 +516,44 @@ func (e *evaluator) call(v *pyextract.Value, c *ctx) []aval {
 		out = append(out, aval{kind: aObj, inst: &instance{call: v, at: c}})
 	}
 	return out
+}
+
+// returned evaluates self.m() or cls.m() without arguments: what m returns, m found up the
+// classes of the object running the code (the concrete charm class for a charm class's code,
+// so that a subclass's override answers a base class's call: a template method such as
+// _get_db_relation_name, whose override returns DB_RELATION_NAME). Only a string, f-string or
+// chain m returns (pyextract Returns) counts, loosely when m has several returns; nothing when
+// m is not found or returns nothing such.
+func (e *evaluator) returned(chain pyextract.Chain, c *ctx) []aval {
+	if (chain[0].Name != "self" && chain[0].Name != "cls") || chain[0].Index != nil || chain[1].Index != nil || c.cls == nil || !e.enter() {
+		return nil
+	}
+	defer e.leave()
+	cls := c.cls
+	if c.inst != nil && c.inst.cls != nil {
+		cls = c.inst.cls
+	} else if e.isCharm(cls) {
+		cls = e.concrete(cls)
+	}
+	for _, k := range e.mro(cls) {
+		sym := k.methods[chain[1].Name]
+		if sym == nil {
+			continue
+		}
+		var out []aval
+		n := 0
+		for i := range k.file.Facts.Returns {
+			if r := &k.file.Facts.Returns[i]; r.Class == k.name && r.Func == chain[1].Name {
+				n++
+				out = append(out, e.eval(&r.Value, &ctx{file: k.file, cls: k, fn: chain[1].Name, inst: c.inst})...)
+			}
+		}
+		if n > 1 { // one of several returns: which one runs is not known
+			out = loosen(out)
+		}
+		return limit(out)
+	}
+	return nil
 }
 
 // mappingGet evaluates m.get(key, default): the default, and the value under key when m is

@@ -3487,3 +3487,50 @@ class NrpeCharm(ops.CharmBase):
 `})
 	expect(t, "other NRPE", reads(other, KindConfig, "nagios_context"), "")
 }
+
+func TestNameReturnedByAnOverride(t *testing.T) {
+	// A base charm class observes self.on[self._db_relation_name()]: the name is what the
+	// concrete charm's override returns, not the base's NotImplementedError.
+	c := charm("tmpl", ".", "relation:db", "container:workload")
+	cl := link1(t, c, files{
+		"src/base.py": `
+import ops
+
+class BaseServiceCharm(ops.CharmBase):
+    def __init__(self, framework):
+        super().__init__(framework)
+        framework.observe(self.on[self._db_relation_name()].relation_changed, self._on_db_changed)
+        framework.observe(self.on[self._container_name()].pebble_ready, self._on_ready)
+
+    @classmethod
+    def _db_relation_name(cls):
+        raise NotImplementedError()
+
+    @classmethod
+    def _container_name(cls):
+        raise NotImplementedError()
+
+    def _on_db_changed(self, event):
+        pass
+
+    def _on_ready(self, event):
+        pass
+`,
+		"src/charm.py": `
+from base import BaseServiceCharm
+
+DB = "db"
+
+class TmplCharm(BaseServiceCharm):
+    @classmethod
+    def _db_relation_name(cls):
+        return DB
+
+    @classmethod
+    def _container_name(cls):
+        return "workload"
+`})
+	expect(t, "db", handlers(cl, KindRelation, "db"), "relation_changed>BaseServiceCharm._on_db_changed[on-index]")
+	expect(t, "workload", handlers(cl, KindContainer, "workload"), "pebble_ready>BaseServiceCharm._on_ready[on-index]")
+	expect(t, "findings", findings(cl), "")
+}

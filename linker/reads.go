@@ -343,13 +343,32 @@ func (l *charmLinker) lookupName(fi *fileInfo, sc pyextract.Scope, kind string, 
 // _relation_created): then the names its callers pass are all it is given. The charm's code
 // only: in a monorepo every sibling may have a method of that name.
 func (l *charmLinker) everyCallRecorded(c *ctx) bool {
-	n := 0
+	n := len(l.callsOf(c))
+	return n > 0 && n >= l.scopeUses(c.fn)
+}
+
+// callsOf lists the recorded calls of the function of c in the charm's non-test code, one per
+// call: an assigned call can be both an Assign, its arguments dropped, and a Call fact with
+// them (pw = self._get(name)); the Assign is left out.
+func (l *charmLinker) callsOf(c *ctx) []*site {
+	type at struct {
+		file *fileInfo
+		line int
+	}
+	var all []*site
+	withArgs := map[at]bool{}
 	for _, s := range l.calls[c.fn] {
-		if !s.file.test && l.callsFunc(s, c) {
-			n++
+		if s.file.test || !l.callsFunc(s, c) {
+			continue
+		}
+		all = append(all, s)
+		if len(s.value.Args)+len(s.value.Kwargs) > 0 {
+			withArgs[at{s.file, s.line}] = true
 		}
 	}
-	return n > 0 && n >= l.scopeUses(c.fn)
+	return slices.DeleteFunc(all, func(s *site) bool {
+		return len(s.value.Args)+len(s.value.Kwargs) == 0 && withArgs[at{s.file, s.line}]
+	})
 }
 
 // callersComplete reports whether the names parameter key (a bare parameter name) of the
@@ -369,10 +388,7 @@ func (l *charmLinker) callersComplete(fi *fileInfo, sc pyextract.Scope, key *pye
 	if c.cls != nil && !isStatic(sym) {
 		first = 1
 	}
-	for _, s := range l.calls[c.fn] {
-		if s.file.test || !l.callsFunc(s, c) {
-			continue
-		}
+	for _, s := range l.callsOf(c) {
 		for _, at := range l.contexts(s.file, s.cls, s.fn) {
 			vals := l.argFor(s.value, at.at(s.line), 0, i-first+1, sym.Params[i])
 			if len(vals) == 0 || slices.ContainsFunc(vals, func(v aval) bool { return v.kind != aStr }) {

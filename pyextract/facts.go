@@ -236,7 +236,7 @@ func factsOf(t *tree, w *factWalker) Facts {
 	w.out.Assigns = w.out.Assigns[:0]
 	slices.Sort(w.out.HandlerStrings)
 	out := Facts{Observes: own(&w.out.Observes), Assigns: assigns, Calls: own(&w.out.Calls),
-		Keys: own(&w.out.Keys), Attrs: own(&w.out.Attrs), Narrows: own(&w.out.Narrows),
+		Keys: own(&w.out.Keys), Attrs: own(&w.out.Attrs), Narrows: own(&w.out.Narrows), Returns: own(&w.out.Returns),
 		Dispatch: w.out.Dispatch, HandlerDispatch: w.out.HandlerDispatch, HandlerStrings: slices.Compact(own(&w.out.HandlerStrings))}
 	w.out.Dispatch, w.out.HandlerDispatch = false, false
 	w.t = nil
@@ -287,6 +287,9 @@ func usedLocals(out Facts) []Assign {
 	}
 	for i := range out.Narrows { // with_default = ["gpu"]; if key in with_default: ...
 		mark(out.Narrows[i].Scope, &out.Narrows[i].Value)
+	}
+	for i := range out.Returns {
+		mark(out.Returns[i].Scope, &out.Returns[i].Value)
 	}
 	local := func(a *Assign) bool { return a.Func != "" && len(a.Target) == 1 }
 	keep := make([]bool, len(out.Assigns))
@@ -491,6 +494,11 @@ func (w *factWalker) visit(f factFrame) {
 		// def _config(self): return self.model.config): self._config["x"] is a read of its own.
 		if c := t.namedChild(i, 0); c >= 0 && f.fn != nil && t.kind(c) == kAttribute && !(f.fn.property && keyedName(f.fn.name, false)) && w.keyedObject(c, f, false) {
 			w.addKey(f, i, c, -1, "all")
+		}
+		if c := t.namedChild(i, 0); c >= 0 && f.fn != nil {
+			if v := t.value(c, 0); v.Kind == ValStr || v.Kind == ValFStr || v.Kind == ValChain {
+				w.out.Returns = append(w.out.Returns, Return{Scope: w.scope(f, i), Value: v})
+			}
 		}
 	case fkRaise:
 		for c := range t.children(i) {

@@ -99,6 +99,9 @@ type Facts struct {
 	Keys     []KeyAccess `json:"keys,omitempty"`
 	Attrs    []AttrRead  `json:"attrs,omitempty"`
 	Narrows  []Narrowing `json:"narrows,omitempty"`
+	// Returns are the values functions return that are a string, an f-string or a chain
+	// (`return DB_RELATION_NAME`: a template method a subclass overrides with a name).
+	Returns []Return `json:"returns,omitempty"`
 	// Dispatch: the file gets attributes by computed names or lists an object's members
 	// (getattr, hasattr, operator.methodcaller or attrgetter, __getattribute__ given a name
 	// that is no string literal; inspect.getmembers, vars, dir; a __dict__ read): it may call
@@ -110,6 +113,12 @@ type Facts struct {
 	// HandlerStrings are the string literals that are a handler-like method's name
 	// ("_on_start" in getattr(self, "_on_start") or patch.object(C, "_on_start")), sorted.
 	HandlerStrings []string `json:"handler_strings,omitempty"`
+}
+
+// Return is a `return VALUE` in a function, VALUE a string, f-string or chain.
+type Return struct {
+	Scope
+	Value Value `json:"value"`
 }
 
 // Scope says where a fact sits.
