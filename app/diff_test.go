@@ -13,7 +13,13 @@ import (
 // saveMap writes `map --all --format json` of root to a file and returns its path.
 func saveMap(t *testing.T, root, name string) string {
 	t.Helper()
-	out, _, err := runMap(t, MapOptions{Common: Common{Root: root, NoCache: true, Format: "json"}, All: true})
+	return saveMapWith(t, root, name, nil)
+}
+
+// saveMapWith is saveMap with --mention set to mention.
+func saveMapWith(t *testing.T, root, name string, mention []string) string {
+	t.Helper()
+	out, _, err := runMap(t, MapOptions{Common: Common{Root: root, NoCache: true, Format: "json"}, All: true, Mention: mention})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,19 +258,8 @@ func TestDiffSaysTheQueryDiffers(t *testing.T) {
 	// differs; two maps made with the same query do not say so.
 	root := filepath.Join(charmsDir, "unified")
 	plain := saveMap(t, root, "plain.json")
-	mention := func(name string) string {
-		out, _, err := runMap(t, MapOptions{Common: Common{Root: root, NoCache: true, Format: "json"}, All: true,
-			Mention: []string{"the ingress relation does not update the port"}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := filepath.Join(t.TempDir(), name)
-		if err := os.WriteFile(p, []byte(out), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	a, b := mention("a.json"), mention("b.json")
+	task := []string{"the ingress relation does not update the port"}
+	a, b := saveMapWith(t, root, "a.json", task), saveMapWith(t, root, "b.json", task)
 	out, _, err := runDiff(t, "json", plain, a)
 	if err != nil {
 		t.Fatal(err)

@@ -380,6 +380,10 @@ func checkInterface(decl *charmyaml.Charm, in linker.Interface, dynamic int, obs
 	}
 	d := Diagnostic{Rule: rule, Severity: ruleSeverity(rule), File: in.File, Line: in.Line, Subject: in.Name,
 		Message: fmt.Sprintf("%s %q", what, in.Name)}
+	verb := "read" // what an outside package may do with it
+	if in.Kind == linker.KindAction {
+		verb = "handle"
+	}
 	if pkg := featurePackage(in); pkg != nil {
 		d.Severity = SeverityInfo
 		d.Message += fmt.Sprintf(" (package %s, imported at %s:%d, is named after it and may handle it)", pkg.Detail, pkg.File, pkg.Line)
@@ -388,17 +392,9 @@ func checkInterface(decl *charmyaml.Charm, in linker.Interface, dynamic int, obs
 		d.Message += " (the charm observes no event: every hook, an action's too, runs its __init__)"
 	} else if base := firstRead(in, linker.ViaBase); base != nil {
 		d.Severity = SeverityInfo
-		verb := "read"
-		if in.Kind == linker.KindAction {
-			verb = "handle"
-		}
 		d.Message += fmt.Sprintf(" (%s at %s:%d derives from %s, a charm class from outside the tree, which may %s it)", base.Symbol, base.File, base.Line, base.Detail, verb)
 	} else if del := delegate(in); del != nil {
 		d.Severity = SeverityInfo
-		verb := "read"
-		if in.Kind == linker.KindAction {
-			verb = "handle"
-		}
 		d.Message += fmt.Sprintf(" (%s builds an object of package %s with the charm at %s:%d, which may %s it)", del.Symbol, del.Detail, del.File, del.Line, verb)
 	} else if dynamic > 0 {
 		d.Severity = SeverityInfo

@@ -1340,11 +1340,7 @@ func (e *evaluator) isCharm(cls *classInfo) bool {
 		return false
 	}
 	outsideCharm := func(base string) bool {
-		name, _, _ := strings.Cut(base, "[")
-		if i := strings.LastIndexByte(name, '.'); i >= 0 {
-			name = name[i+1:]
-		}
-		name = strings.TrimSpace(name)
+		name := lastSegment(base)
 		return len(name) > len("Charm") && strings.HasSuffix(name, "Charm") && !e.ix.classes[name]
 	}
 	for _, k := range e.mro(cls) {

@@ -473,10 +473,7 @@ func (l *charmLinker) condCaller(s *site) *site {
 // argsFromCallers evaluates the arguments that calls to the function of c (a method of
 // c.cls or its subclasses, or a module function of c.file) pass to its parameter i (p).
 func (l *charmLinker) argsFromCallers(c *ctx, i int, p pyextract.Param) []aval {
-	first := 0 // index of the first parameter a positional argument binds
-	if c.cls != nil && !isStatic(c.file.funcSyms[funcKey{c.cls.name, c.fn}]) {
-		first = 1
-	}
+	first := firstPositional(c)
 	var out []aval
 	for _, s := range l.calls[c.fn] {
 		if !l.callsFunc(s, c) {
@@ -496,6 +493,15 @@ func (l *charmLinker) argsFromCallers(c *ctx, i int, p pyextract.Param) []aval {
 		}
 	}
 	return out[:min(len(out), maxCallerVals)]
+}
+
+// firstPositional is the index of the first parameter of the function of c that a positional
+// argument binds: 1 for a method (self or cls), 0 for a static method or a module function.
+func firstPositional(c *ctx) int {
+	if c.cls != nil && !isStatic(c.file.funcSyms[funcKey{c.cls.name, c.fn}]) {
+		return 1
+	}
+	return 0
 }
 
 // callsFunc reports whether the call at s calls the function of c.

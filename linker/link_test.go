@@ -773,6 +773,16 @@ class DemoCharm(ops.CharmBase):
 		`20/observe/self.on[name].relation_changed 21/config-read/self.config[f"{name}-port"]`)
 }
 
+// jujuFacade is a helper class reading config[key] for its callers (vault's JujuFacade).
+const jujuFacade = `
+class JujuFacade:
+    def __init__(self, charm):
+        self.charm = charm
+
+    def get_string_config(self, key: str) -> str:
+        return str(self.charm.model.config.get(key)) or ""
+`
+
 func TestConfigHelper(t *testing.T) {
 	// A helper reads config[key] for its callers (vault's JujuFacade.get_string_config): the
 	// names the calls pass are reads of those options where the calls are, in returns,
@@ -782,14 +792,7 @@ func TestConfigHelper(t *testing.T) {
 	// name it is given is known, and nothing is left unresolved.
 	c := charm("demo", ".", "config:cpu-limit", "config:log-level", "config:unread")
 	res := Link(Input{Charms: []charmyaml.Charm{c}, Files: files{
-		"src/facade.py": `
-class JujuFacade:
-    def __init__(self, charm):
-        self.charm = charm
-
-    def get_string_config(self, key: str) -> str:
-        return str(self.charm.model.config.get(key)) or ""
-`,
+		"src/facade.py": jujuFacade,
 		"src/charm.py": `
 import ops
 from facade import JujuFacade
@@ -820,14 +823,7 @@ class DemoCharm(ops.CharmBase):
 	expect(t, "unresolved", strings.Join(un, " "), "src/facade.py:6/self.charm.model.config.get(key)")
 
 	complete := Link(Input{Charms: []charmyaml.Charm{c}, Files: files{
-		"src/facade.py": `
-class JujuFacade:
-    def __init__(self, charm):
-        self.charm = charm
-
-    def get_string_config(self, key: str) -> str:
-        return str(self.charm.model.config.get(key)) or ""
-`,
+		"src/facade.py": jujuFacade,
 		"src/charm.py": `
 import ops
 from facade import JujuFacade

@@ -384,10 +384,7 @@ func (l *charmLinker) callersComplete(fi *fileInfo, sc pyextract.Scope, key *pye
 	if i < 0 {
 		return false
 	}
-	first := 0 // index of the first parameter a positional argument binds
-	if c.cls != nil && !isStatic(sym) {
-		first = 1
-	}
+	first := firstPositional(c)
 	for _, s := range l.callsOf(c) {
 		for _, at := range l.contexts(s.file, s.cls, s.fn) {
 			vals := l.argFor(s.value, at.at(s.line), 0, i-first+1, sym.Params[i])
@@ -1122,12 +1119,10 @@ func (l *charmLinker) packageCharmBase() *Site {
 			continue
 		}
 		for _, b := range k.sym.Bases {
-			if IsCharmBase(b) || !l.isCharm(k) {
+			if IsCharmBase(b) {
 				continue // ops' own CharmBase handles nothing
 			}
-			root, _, _ := strings.Cut(strings.TrimSpace(b), ".")
-			root, _, _ = strings.Cut(root, "[")
-			if m := l.outsideModule(k.file, root); m != "" && !l.ix.classes[lastSegment(b)] {
+			if m := l.outsideModule(k.file, baseRoot(b)); m != "" && !l.ix.classes[lastSegment(b)] {
 				return &Site{File: k.file.Path, Line: k.sym.Line, Symbol: k.name, Via: ViaBase, Detail: strings.TrimSpace(b)}
 			}
 		}
@@ -1168,14 +1163,20 @@ func (l *charmLinker) externalBase(cls *classInfo) string {
 			return ""
 		}
 		for _, b := range k.sym.Bases {
-			root, _, _ := strings.Cut(strings.TrimSpace(b), ".")
-			root, _, _ = strings.Cut(root, "[")
-			if m := l.outsideModule(k.file, root); m != "" {
+			if m := l.outsideModule(k.file, baseRoot(b)); m != "" {
 				return m
 			}
 		}
 	}
 	return ""
+}
+
+// baseRoot is the first name of a base class as written (ops_openstack for
+// ops_openstack.core.OSBaseCharm, Generic for Generic[T]).
+func baseRoot(base string) string {
+	root, _, _ := strings.Cut(strings.TrimSpace(base), ".")
+	root, _, _ = strings.Cut(root, "[")
+	return root
 }
 
 // namesRelation reports a call given a relation's name: a keyword with relation in its name

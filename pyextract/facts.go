@@ -115,7 +115,7 @@ type pairLoop struct {
 // them to the callers' arguments and keeps only those that are the config.
 func (w *factWalker) newFuncState(def int32) *funcState {
 	t := w.t
-	fs := &funcState{name: t.text(t.child(def, fName)), property: isProperty(t, def)}
+	fs := &funcState{name: t.text(t.child(def, fName)), property: def == w.propertyDef}
 	ps := t.child(def, fParameters)
 	if ps < 0 {
 		return fs
@@ -177,6 +177,9 @@ type factWalker struct {
 	out   Facts
 	stack []factFrame
 	fills []fillGuard
+	// propertyDef is the node of the last function definition seen decorated as a property
+	// (0, the module, when none)
+	propertyDef int32
 }
 
 // fillGuard is the body of an `if not NAME:` or `if NAME is None:` in a function: an
@@ -218,7 +221,7 @@ func factsOf(t *tree, w *factWalker) Facts {
 		w = new(factWalker)
 	}
 	w.t = t
-	w.fills = w.fills[:0]
+	w.fills, w.propertyDef = w.fills[:0], 0
 	w.push(factFrame{i: 0})
 	for len(w.stack) > 0 {
 		f := w.stack[len(w.stack)-1]
@@ -445,7 +448,11 @@ func (w *factWalker) visit(f factFrame) {
 		}
 		return
 	case kDecoratedDef:
-		w.push(factFrame{i: t.child(i, fDefinition), class: f.class, fn: f.fn, flow: f.flow})
+		def := t.child(i, fDefinition)
+		if def >= 0 && isProperty(t, i) {
+			w.propertyDef = def // walked next: newFuncState reads it
+		}
+		w.push(factFrame{i: def, class: f.class, fn: f.fn, flow: f.flow})
 		return
 	case kIf, kElif, kWhile:
 		if t.kind(i) == kIf && f.fn != nil {
@@ -826,13 +833,9 @@ func plainChain(c Chain) bool {
 	return len(c) > 0
 }
 
-// isProperty reports whether function definition def is decorated @property,
+// isProperty reports whether decorated definition p carries @property,
 // @functools.cached_property or the like.
-func isProperty(t *tree, def int32) bool {
-	p := t.parent(def)
-	if p < 0 || t.kind(p) != kDecoratedDef {
-		return false
-	}
+func isProperty(t *tree, p int32) bool {
 	for c := p + 1; c < t.nodes[p].last; c = t.nodes[c].last {
 		if t.kind(c) == kDecorator && strings.HasSuffix(strings.TrimSpace(string(t.raw(c))), "property") {
 			return true
