@@ -1053,7 +1053,11 @@ func (w *factWalker) renderedConfig(a int32, f factFrame) int32 {
 
 // callFact reports whether a call with this callee is recorded as a Call fact.
 func (w *factWalker) callFact(fn, args int32, name string, fs *funcState) bool {
-	selfMethod := w.t.kind(fn) == kAttribute && w.t.kind(w.t.child(fn, fObject)) == kIdentifier && w.t.text(w.t.child(fn, fObject)) == "self"
+	obj := int32(-1)
+	if w.t.kind(fn) == kAttribute {
+		obj = w.t.child(fn, fObject) // -1 in a broken tree: `.import()`
+	}
+	selfMethod := obj >= 0 && w.t.kind(obj) == kIdentifier && w.t.text(obj) == "self"
 	// a function given the charm first: address_of(self, PEER), net.binding(self, "cluster")
 	charmFunc := !selfMethod && w.t.kind(fn) != kCall && firstArgSelf(w.t, args)
 	switch {
