@@ -314,6 +314,7 @@ func editWhy(f rank.File, named []string) (why []string, tied bool) {
 		why = append(why, "handles the "+rel+" relation the task names")
 	}
 	add(rank.SigFocus, "focused: the agent is working on it")
+	add(rank.SigSubjectFile, "the task's first line names this file")
 	add(rank.SigLibUpdate, "library the task refreshes")
 	add(rank.SigDependencyUpdate, "build recipe pinning the dependency the task bumps")
 	add(rank.SigBuildIntent, "build recipe, and the task is about building the charm")

@@ -353,6 +353,44 @@ func (r *ranker) mentionsFileIn(m mentions, p string) int {
 	return 0
 }
 
+// subjectFileTargets are the files a subject line names by path or by file name, for
+// SubjectFileLead: "Fix bug in lifecycle.py for subordinate charms", "Update
+// lib/charms/loki_k8s/v0/log_proxy.py", "Adding unit tests for exporter.py file". A title
+// naming a file says which file the change is about; a stem alone ("grafana config") does not
+// count, nor a file name two of the charm's files share, nor a test (tests are not mapped for
+// editing), nor a vendored library: the library rules (libraries.go) read a title naming one,
+// which may ask for a major version the tree lacks ("upgrade data_interfaces.py to v1": the
+// code that imports it changes).
+func (r *ranker) subjectFileTargets() []int {
+	var out []int
+	for _, s := range r.subjects {
+		if len(s.m.paths) == 0 {
+			continue
+		}
+		count := map[string]int{} // file name → the non-test files with that name
+		for _, n := range r.nodes {
+			if n.class != ClassTest {
+				count[path.Base(strings.ToLower(n.path))]++
+			}
+		}
+		for i, n := range r.nodes {
+			if n.class == ClassTest || n.class == ClassLib || slices.Contains(out, i) {
+				continue
+			}
+			lp := strings.ToLower(n.path)
+			if slices.ContainsFunc(s.m.paths, func(t string) bool {
+				if strings.Contains(t, "/") {
+					return atPath(lp, t)
+				}
+				return t == path.Base(lp) && count[t] == 1
+			}) {
+				out = append(out, i)
+			}
+		}
+	}
+	return out
+}
+
 // holdsPath reports whether a file of the tree is at the path t (lower case), as mentionsFileIn
 // matches it.
 func (r *ranker) holdsPath(t string) bool {
@@ -597,6 +635,9 @@ func (r *ranker) files(a adjacency, pr, lex []float64) []File {
 		lift(decl, DeclarationIntentLead, SigDeclarationIntent, score, mul)
 	} else if add := r.additionTargets(); len(add) > 0 {
 		lift(add, AdditionIntentLead, SigAdditionIntent, score, mul)
+	}
+	if named := r.subjectFileTargets(); len(named) > 0 {
+		lift(named, SubjectFileLead, SigSubjectFile, score, mul)
 	}
 	canon := r.foldCopies(out, score)
 	for i := range out {

@@ -683,15 +683,55 @@ func TestBuildIntent(t *testing.T) {
 	for _, text := range []string{"Switching to poetry (#59)", "refactor: migrate to `uv` (#294)", "Add more platforms",
 		"[DPE-2789] update data-platform-workflows (#263)", "fix: bump to 22.04, use py310", "Drop bionic support. (#105)",
 		"Update build procedure in release workflow\n\n* fix the database relation",
-		"(Fix) Adding rust compiler to fix pydantic compilation (#13)", "set constraints to setuptools-scm"} {
+		"(Fix) Adding rust compiler to fix pydantic compilation (#13)", "set constraints to setuptools-scm",
+		"Build & release arm64 (#275)", "chore: support mutli arch (#91)", "Specified architecture: amd64"} {
 		if r := rank(text); r.Files[0].Path != "charmcraft.yaml" || !hasSignal(r.Files[0], SigBuildIntent) {
 			t.Errorf("%q: top %v", text, paths(r)[:3])
 		}
 	}
 	for _, text := range []string{"fix: database relation data", "refactor: move helpers to a base class", "update data-platform libs",
-		"fix the database relation\n\n* build the relation data once"} {
+		"fix the database relation\n\n* build the relation data once", "feat: migrate to a snap-based architecture"} {
 		if f := fileOf(t, rank(text), "charmcraft.yaml"); hasSignal(f, SigBuildIntent) {
 			t.Errorf("%q: charmcraft.yaml lifted: %+v", text, f.Signals)
+		}
+	}
+}
+
+func TestSubjectFile(t *testing.T) {
+	// A first line naming a file by its name or path puts it first, over the entry point and
+	// over the build rule; a bare stem, a test, a name two files share, or a file named only in
+	// the body do not.
+	rank := func(text string, extra ...pyextract.File) Result {
+		in := demoCharm()
+		in.Files = append(in.Files, extra...)
+		in.Mentions = []string{text}
+		return Rank(in)
+	}
+	for text, want := range map[string]string{
+		"Adding unit tests for config_render.py file.":             "src/config_render.py",
+		"fix: typo in src/constants.py":                            "src/constants.py",
+		"Build the wheel of database.py":                           "src/database.py",
+		"Merge pull request #7 from x/y\n\nFix bug in database.py": "src/database.py",
+	} {
+		// (the signal shows where the file would not lead without it)
+		if r := rank(text); r.Files[0].Path != want || want == "src/config_render.py" && !hasSignal(r.Files[0], SigSubjectFile) {
+			t.Errorf("%q: top %v, signals %+v", text, paths(r)[:3], r.Files[0].Signals)
+		}
+	}
+	twin := pyFile("src/helpers/database.py", []pyextract.Symbol{fn("helper", 1)}, nil)
+	for _, c := range []struct {
+		text  string
+		extra []pyextract.File
+	}{
+		{"fix the database relation", nil},
+		{"fix: test_charm.py uses the old harness", nil},
+		{"fix the relation\n\n* move code to database.py", nil},
+		{"Fix bug in database.py", []pyextract.File{twin}},
+	} {
+		for _, f := range rank(c.text, c.extra...).Files {
+			if hasSignal(f, SigSubjectFile) {
+				t.Errorf("%q: %s lifted: %+v", c.text, f.Path, f.Signals)
+			}
 		}
 	}
 }
