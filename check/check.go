@@ -390,15 +390,18 @@ func checkInterface(decl *charmyaml.Charm, in linker.Interface, dynamic int, obs
 	} else if in.Kind == linker.KindAction && observesNothing {
 		d.Severity = SeverityInfo
 		d.Message += " (the charm observes no event: every hook, an action's too, runs its __init__)"
+	} else if dynamic > 0 {
+		// the charm's own unresolved reads of this kind come first: they are in the tree, and
+		// more often the reader than an outside class (ceph-dashboard reads its options as
+		// self.config[option.charm_option_name], and derives from ops_openstack's OSBaseCharm)
+		d.Severity = SeverityInfo
+		d.Message += fmt.Sprintf(" (%s in this charm could not be resolved and may name it)", plural(dynamic, "dynamic name"))
 	} else if base := firstRead(in, linker.ViaBase); base != nil {
 		d.Severity = SeverityInfo
 		d.Message += fmt.Sprintf(" (%s at %s:%d derives from %s, a charm class from outside the tree, which may %s it)", base.Symbol, base.File, base.Line, base.Detail, verb)
 	} else if del := delegate(in); del != nil {
 		d.Severity = SeverityInfo
 		d.Message += fmt.Sprintf(" (%s builds an object of package %s with the charm at %s:%d, which may %s it)", del.Symbol, del.Detail, del.File, del.Line, verb)
-	} else if dynamic > 0 {
-		d.Severity = SeverityInfo
-		d.Message += fmt.Sprintf(" (%s in this charm could not be resolved and may name it)", plural(dynamic, "dynamic name"))
 	}
 	add(d)
 }

@@ -298,6 +298,24 @@ func TestLooseConfigIndexNotReported(t *testing.T) {
 	}
 }
 
+func TestDynamicReadNamedBeforeOutsideBase(t *testing.T) {
+	// An unused option of a charm that both derives from an outside base charm class and
+	// reads options by a name it computes: the info names the charm's own dynamic read, the
+	// likelier reader, not the base class.
+	links := linker.Result{Charms: []linker.CharmLinks{{Name: "a", Dir: ".", Interfaces: []linker.Interface{
+		{Kind: linker.KindConfig, Name: "motd", File: "config.yaml", Line: 2,
+			Reads: []linker.Site{{File: "src/charm.py", Line: 12, Symbol: "ACharm", Via: linker.ViaBase, Detail: "ops_openstack.core.OSBaseCharm"}}},
+	}}}, Unresolved: []linker.Site{{File: "src/charm.py", Line: 30, Symbol: "ACharm._configure", Via: linker.ViaConfig, Detail: "self.config[option.name]"}}}
+	var b strings.Builder
+	if err := WriteText(&b, Run(nil, links, Options{})); err != nil {
+		t.Fatal(err)
+	}
+	want := `config.yaml:2: info: no code reads config option "motd" (1 dynamic name in this charm could not be resolved and may name it) [unused-config]`
+	if got := b.String(); !strings.HasPrefix(got, want+"\n") {
+		t.Errorf("text:\n%s\nwant first:\n%s", got, want)
+	}
+}
+
 func TestFeaturePackageSoftensUnhandledAction(t *testing.T) {
 	// An action, relation or config option no code handles is a warning, unless the linker found a package
 	// named after it that the charm imports: then it is an info that says which.

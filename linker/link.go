@@ -1116,6 +1116,19 @@ func publishedInterfaceLibrary(module string) bool {
 	return strings.HasPrefix(module, "charmlibs.interfaces.")
 }
 
+// opsInterfacePackage is <name> for a module of an ops interface package installed with pip,
+// ops.interface_<name>[.requires] (Charmed Kubernetes' interface-aws, interface-gcp and
+// others install into the ops namespace; their Requires objects bind the relation <name> by
+// default), or "". ops' own modules (ops.charm, ops.model, ...) are not.
+func opsInterfacePackage(module string) string {
+	rest, ok := strings.CutPrefix(module, "ops.interface_")
+	if !ok {
+		return ""
+	}
+	name, _, _ := strings.Cut(rest, ".")
+	return name
+}
+
 // absentLibraryEndpoint is the relation an object of a charm library that is not in the tree
 // binds by default, when that can be told: charmcraft.yaml's charm-libs fetch libraries at
 // build time, so their classes' default relation_name cannot be read, and an object built
@@ -1132,14 +1145,25 @@ func (l *charmLinker) absentLibraryEndpoint(inst *instance) string {
 		return ""
 	}
 	im, ok := inst.at.file.imports[c.Chain[0].Name]
-	// charmlibs.interfaces.<interface> are charm libraries published on PyPI, named the same way
-	if !ok || im.Name == "" || !strings.HasPrefix(im.Module, "charms.") && !publishedInterfaceLibrary(im.Module) || len(l.ix.modules[im.Module]) > 0 {
+	if !ok || im.Name == "" || len(l.ix.modules[im.Module]) > 0 {
 		return ""
 	}
-	iface := norm(im.Module[strings.LastIndex(im.Module, ".")+1:])
+	// charmlibs.interfaces.<interface> are charm libraries published on PyPI, named the same
+	// way; an ops.interface_<name> package (opsInterfacePackage) names its default relation, or
+	// the relation's interface
+	iface, byName := "", ""
+	switch {
+	case strings.HasPrefix(im.Module, "charms.") || publishedInterfaceLibrary(im.Module):
+		iface = norm(im.Module[strings.LastIndex(im.Module, ".")+1:])
+	case opsInterfacePackage(im.Module) != "":
+		iface = norm(opsInterfacePackage(im.Module))
+		byName = iface
+	default:
+		return ""
+	}
 	found := ""
 	for _, r := range l.ch.Relations {
-		if r.Interface != "" && norm(r.Interface) == iface {
+		if r.Interface != "" && norm(r.Interface) == iface || byName != "" && norm(r.Name) == byName {
 			if found != "" {
 				return ""
 			}

@@ -501,6 +501,42 @@ class DemoCharm(ops.CharmBase):
 	}
 }
 
+func TestOpsInterfacePackageBindsItsRelation(t *testing.T) {
+	// Charmed Kubernetes' interface packages install into ops' namespace
+	// (ops.interface_aws.requires) and bind the relation named after them by default:
+	// AWSIntegrationRequires(self) handles "aws" (interface aws-integration). A package whose
+	// name matches no relation, or an object not built with the charm, binds nothing; ops' own
+	// modules are not such packages.
+	c := charm("demo", ".", "relation:aws", "relation:gcp", "relation:azure")
+	for i, iface := range []string{"aws-integration", "gcp-integration", "azure-integration"} {
+		c.Relations[i].Interface = iface
+	}
+	cl := link1(t, c, files{
+		"src/charm.py": `
+import ops
+from ops.interface_aws.requires import AWSIntegrationRequires
+from ops.interface_gcp.requires import GCPIntegrationRequires
+from ops.interface_vsphere.requires import VsphereIntegrationRequires
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.aws = AWSIntegrationRequires(self)
+        self.gcp = GCPIntegrationRequires(None)
+        self.vsphere = VsphereIntegrationRequires(self)
+`,
+	})
+	expect(t, "aws", reads(cl, KindRelation, "aws"), "src/charm.py:9/library/AWSIntegrationRequires")
+	expect(t, "gcp", reads(cl, KindRelation, "gcp"), "")
+	expect(t, "azure", reads(cl, KindRelation, "azure"), "")
+	for module, want := range map[string]string{"ops.interface_aws.requires": "aws", "ops.interface_kube_control": "kube_control",
+		"ops.charm": "", "ops": "", "ops.interfaces": ""} {
+		if got := opsInterfacePackage(module); got != want {
+			t.Errorf("opsInterfacePackage(%q) = %q, want %q", module, got, want)
+		}
+	}
+}
+
 func TestRoleNamesBindMoreEndpoints(t *testing.T) {
 	// A library object bound by mesh_relation_name= names its other endpoints by role
 	// (cross_model_mesh_provides_name=): a declared relation's name there binds it too; a

@@ -980,6 +980,9 @@ func (l *charmLinker) linkFeaturePackages() {
 		seen := map[string]bool{}
 		for _, im := range fi.Imports {
 			root, _, _ := strings.Cut(im.Module, ".")
+			if pkg := opsInterfacePackage(im.Module); pkg != "" {
+				root = "interface_" + pkg // installed into ops' namespace, not ops itself
+			}
 			if im.TypeOnly || seen[im.Module] || len(l.ix.modules[im.Module]) > 0 || root == "charms" || stdlibModules[root] {
 				continue
 			}
@@ -1143,6 +1146,9 @@ func lastSegment(base string) string {
 // nor a charm library (charms.*).
 func (l *charmLinker) external(module string) bool {
 	top, _, _ := strings.Cut(module, ".")
+	if opsInterfacePackage(module) != "" {
+		return len(l.ix.modules[module]) == 0 // installed into ops' namespace, not ops itself
+	}
 	return len(l.ix.modules[module]) == 0 && top != "charms" && top != "ops" && !stdlibModules[top]
 }
 
