@@ -38,7 +38,7 @@ const cacheVersion = 1
 // ourVersion stamps the data we keep under ourKey. Bump it whenever pyextract's output for the
 // same bytes changes (a change of its types changes the stamp by itself, see fileBlob):
 // entries with another stamp are reparsed, never trusted.
-const ourVersion = 44
+const ourVersion = 45
 
 // ourKey holds our own per-entry data; Cantrip ignores keys it does not know.
 const ourKey = "x_charmcraft_map"
@@ -499,12 +499,19 @@ func parallel(n int, fn func(i int)) {
 }
 
 // entryOf returns a parsed Python file's entry in Cantrip's shape. Cantrip's "references"
-// list each referenced name once (a form it reads like any other list of names; our counts
-// are in our data), and its "definitions" hold the symbols of the kinds it knows.
+// list a referenced name once per occurrence (CONTRACT §6: Cantrip weighs a file's use of a
+// name by how often it occurs), in the order of our counts, and its "definitions" hold the
+// symbols of the kinds it knows.
 func entryOf(f *pyextract.File, mtime int64) *cacheEntry {
-	e := &cacheEntry{File: f.Path, MtimeNS: mtime, Definitions: []cacheDef{}, References: make([]string, len(f.Refs))}
-	for i, r := range f.Refs {
-		e.References[i] = r.Name
+	total := 0
+	for _, r := range f.Refs {
+		total += refItems(r.Count)
+	}
+	e := &cacheEntry{File: f.Path, MtimeNS: mtime, Definitions: []cacheDef{}, References: make([]string, 0, min(total, maxRefItems))}
+	for _, r := range f.Refs {
+		for range min(refItems(r.Count), maxRefItems-len(e.References)) {
+			e.References = append(e.References, r.Name)
+		}
 	}
 	for _, s := range f.Symbols {
 		if cantripKinds[s.Kind] { // module constants live in our data only
@@ -514,6 +521,17 @@ func entryOf(f *pyextract.File, mtime int64) *cacheEntry {
 	}
 	return e
 }
+
+// refItems is how many times a name counted n times is listed: at least once, and never
+// more than a Python file we read could hold (maxRefItems), whatever the counts of an entry
+// whose bytes were forged say.
+func refItems(n int) int {
+	return min(max(n, 1), maxRefItems)
+}
+
+// maxRefItems bounds the references of one entry: a Python file we read has at most 4 MiB
+// (SECURITY.md), and each occurrence of a name takes at least two bytes of it.
+const maxRefItems = 2 << 20
 
 // ourPrefix starts every entry we write with our data: {"x_charmcraft_map":"<base64>",... so
 // that decodeOurs finds it without parsing the entry.

@@ -640,8 +640,24 @@ func TestEntryRoundTrip(t *testing.T) {
 	f := pyextract.Parse("src/charm.py", []byte(src))
 	b := (&usable{mtime: 7, size: int64(len(src)), hash: "h", file: f}).encode()
 	var e cacheEntry // Cantrip's view
-	if err := json.Unmarshal(b, &e); err != nil || e.File != f.Path || e.MtimeNS != 7 || len(e.Definitions) == 0 || len(e.References) != len(f.Refs) {
+	if err := json.Unmarshal(b, &e); err != nil || e.File != f.Path || e.MtimeNS != 7 || len(e.Definitions) == 0 {
 		t.Fatalf("Cantrip's keys: %+v, %v", e, err)
+	}
+	// one reference per occurrence (CONTRACT §6): "framework" is used twice, helper once
+	count := map[string]int{}
+	for _, r := range e.References {
+		count[r]++
+	}
+	for _, r := range f.Refs {
+		if count[r.Name] != r.Count {
+			t.Errorf("references list %q %d times, counted %d", r.Name, count[r.Name], r.Count)
+		}
+	}
+	if count["framework"] != 2 || count["helper"] != 1 || len(count) != len(f.Refs) {
+		t.Errorf("references %v", e.References)
+	}
+	if got := refItems(3_000_000_000); got != maxRefItems || refItems(0) != 1 || refItems(-3) != 1 {
+		t.Errorf("refItems bounds: %d", got)
 	}
 	u, ok := decodeOurs(b)
 	if !ok {
