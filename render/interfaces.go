@@ -195,9 +195,17 @@ type (
 		// it handles this relation among all others (an addition too, left out when false).
 		CatchAll bool `json:"catch_all,omitempty"`
 	}
+	// ifaceReadJSON is one read, binding, lookup or guess. Via (an addition to CONTRACT §3's
+	// fields) tells them apart, with the linker's names: config-read, param-read, library (an
+	// object bound to the endpoint), lookup, mount-path, and so on; the guesses are package (a
+	// package named after the interface is imported there), delegate (an outside package's
+	// object is given the charm there) and charm-base (the charm's class derives from an
+	// outside base charm class there), and Detail names that package or base class.
 	ifaceReadJSON struct {
-		File string `json:"file"`
-		Line int    `json:"line"`
+		File   string `json:"file"`
+		Line   int    `json:"line"`
+		Via    string `json:"via"`
+		Detail string `json:"detail,omitempty"`
 	}
 )
 
@@ -219,7 +227,10 @@ func InterfacesJSON(res linker.Result) ([]byte, error) {
 				}
 			}
 			for k, s := range in.Reads {
-				o.Reads[k] = ifaceReadJSON{File: s.File, Line: s.Line}
+				o.Reads[k] = ifaceReadJSON{File: s.File, Line: s.Line, Via: s.Via}
+				if s.Via == linker.ViaPackage || s.Via == linker.ViaDelegate || s.Via == linker.ViaBase {
+					o.Reads[k].Detail = s.Detail
+				}
 			}
 			c.Interfaces[j] = o
 		}

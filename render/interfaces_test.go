@@ -2,6 +2,7 @@ package render
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -156,8 +157,21 @@ func TestInterfacesJSON(t *testing.T) {
 		t.Errorf("metrics %v", m)
 	}
 	read := ifaces[5].(map[string]any)["reads"].([]any)[1].(map[string]any)
-	if got := strings.Join(ifaceKeys(read), ","); got != "file,line" || read["line"] != 64.0 {
+	if got := strings.Join(ifaceKeys(read), ","); got != "file,line,via" || read["line"] != 64.0 || read["via"] != "config-read" {
 		t.Errorf("read %v", read)
+	}
+	// A guess names its package; a lookup is told from a read by its via.
+	var vias []string
+	for _, x := range ifaces {
+		for _, r := range x.(map[string]any)["reads"].([]any) {
+			r := r.(map[string]any)
+			vias = append(vias, fmt.Sprint(r["via"], "/", r["detail"]))
+		}
+	}
+	for _, want := range []string{"package/charm_refresh", "lookup/<nil>"} {
+		if !slices.Contains(vias, want) {
+			t.Errorf("reads' via/detail %v lack %s", vias, want)
+		}
 	}
 	// Empty lists are [], never null.
 	for _, frag := range []string{`"reads": []`, `"handlers": []`, `"interfaces": []`} {
