@@ -2,6 +2,8 @@ package app
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/cantrip-dev/charmcraft-map/check"
 	"github.com/cantrip-dev/charmcraft-map/render"
@@ -63,7 +65,9 @@ func RunCheck(o CheckOptions, io IO) error {
 	if len(t.Charms) == 0 {
 		return noCharm(t.Root)
 	}
-	rep := check.Run(t.Charms, t.Link(), check.Options{Strict: o.Strict})
+	// code that could not be read may handle what seems unhandled: those findings are infos
+	lost := append(slices.Sorted(maps.Keys(t.Skipped)), t.UnreadDirs...)
+	rep := check.Run(t.Charms, t.Link(), check.Options{Strict: o.Strict, Lost: lost})
 	switch o.Format {
 	case "json":
 		err = check.WriteJSON(io.Out, rep)

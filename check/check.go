@@ -50,6 +50,11 @@ import (
 // Options tune a run.
 type Options struct {
 	Strict bool // report warnings as errors
+	// Lost are the root-relative Python files (or folders) of the tree that were not read
+	// (unreadable, over the size limit, not Python): code there may handle or read what no
+	// code read seems to, so those findings of a charm that may hold such code are infos that
+	// name the file.
+	Lost []string
 }
 
 // Diagnostic is one finding (CONTRACT §3).
@@ -179,8 +184,9 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 		observesNothing := !slices.ContainsFunc(cl.Interfaces, func(in linker.Interface) bool {
 			return slices.ContainsFunc(in.Handlers, func(h linker.Handler) bool { return !h.Vendored })
 		})
+		lost := lostFor(opt.Lost, cl.Dir, dirs)
 		for _, in := range cl.Interfaces {
-			checkInterface(byDir[cl.Dir], in, dynamic[cl.Dir][in.Kind], observesNothing, add)
+			checkInterface(byDir[cl.Dir], in, dynamic[cl.Dir][in.Kind], lost, observesNothing, add)
 			for _, h := range in.Handlers {
 				if h.BuiltFile != "" && h.BuiltAfterReturn == 0 { // the charm's own code builds it (a library's object too)
 					at := construction{h.BuiltFile, h.BuiltLine}
@@ -337,8 +343,9 @@ func firstFew(items []string) string {
 
 // checkInterface applies the rules that read one interface's links. decl is the charm's
 // declarations (nil when the linker knows a charm that charmyaml does not); dynamic counts
-// the charm's unresolved sites that could name an interface of this kind.
-func checkInterface(decl *charmyaml.Charm, in linker.Interface, dynamic int, observesNothing bool, add func(Diagnostic)) {
+// the charm's unresolved sites that could name an interface of this kind; lost are the
+// Python files that could not be read and may be the charm's (lostFor).
+func checkInterface(decl *charmyaml.Charm, in linker.Interface, dynamic int, lost []string, observesNothing bool, add func(Diagnostic)) {
 	for _, h := range in.Handlers {
 		// a handler conditional only because its object is built under a condition, or because
 		// its observe call follows an early return, is reported once, at the construction or
@@ -384,7 +391,11 @@ func checkInterface(decl *charmyaml.Charm, in linker.Interface, dynamic int, obs
 	if in.Kind == linker.KindAction {
 		verb = "handle"
 	}
-	if pkg := featurePackage(in); pkg != nil {
+	if len(lost) > 0 {
+		// code we could not read comes first: nothing else can be said of what it does
+		d.Severity = SeverityInfo
+		d.Message += fmt.Sprintf(" (%s and may %s it)", lostNames(lost), verb)
+	} else if pkg := featurePackage(in); pkg != nil {
 		d.Severity = SeverityInfo
 		d.Message += fmt.Sprintf(" (package %s, imported at %s:%d, is named after it and may handle it)", pkg.Detail, pkg.File, pkg.Line)
 	} else if in.Kind == linker.KindAction && observesNothing {
@@ -404,6 +415,29 @@ func checkInterface(decl *charmyaml.Charm, in linker.Interface, dynamic int, obs
 		d.Message += fmt.Sprintf(" (%s builds an object of package %s with the charm at %s:%d, which may %s it)", del.Symbol, del.Detail, del.File, del.Line, verb)
 	}
 	add(d)
+}
+
+// lostFor are the lost paths that may hold code of the charm in dir: under dir, or under no
+// charm's folder (code the charms share), and not tests. dirs are every charm's folder.
+func lostFor(lost []string, dir string, dirs []string) []string {
+	var out []string
+	for _, p := range lost {
+		if testCharm(p) {
+			continue // a test does not run in the charm
+		}
+		if d := charmDirOf(p, dirs); d == dir || d == "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// lostNames says which files were lost, for a message: the first, and how many more.
+func lostNames(lost []string) string {
+	if len(lost) == 1 {
+		return lost[0] + " was not read"
+	}
+	return fmt.Sprintf("%s and %d more were not read", lost[0], len(lost)-1)
 }
 
 // readByCode reports a read or lookup of the interface by the charm's code, not only the

@@ -316,6 +316,45 @@ func TestDynamicReadNamedBeforeOutsideBase(t *testing.T) {
 	}
 }
 
+func TestLostCodeSoftensFindings(t *testing.T) {
+	// A Python file (or folder) that was not read may hold the missing reader: the charm's
+	// unhandled and unused findings are infos naming it. A lost file of another charm of the
+	// repository does not soften this one's; code under no charm's folder (shared) does.
+	links := linker.Result{Charms: []linker.CharmLinks{
+		{Name: "a", Dir: "a", Interfaces: []linker.Interface{
+			{Kind: linker.KindConfig, Name: "motd", File: "a/config.yaml", Line: 2},
+			{Kind: linker.KindAction, Name: "backup", File: "a/actions.yaml", Line: 3},
+		}},
+		{Name: "b", Dir: "b", Interfaces: []linker.Interface{
+			{Kind: linker.KindConfig, Name: "port", File: "b/config.yaml", Line: 2},
+		}},
+	}}
+	run := func(lost ...string) string {
+		var b strings.Builder
+		if err := WriteText(&b, Run(nil, links, Options{Lost: lost})); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	want := `a/actions.yaml:3: info: no code observes action "backup" (a/src/big.py was not read and may handle it) [unhandled-action]
+a/config.yaml:2: info: no code reads config option "motd" (a/src/big.py was not read and may read it) [unused-config]
+b/config.yaml:2: warning: no code reads config option "port" [unused-config]
+0 errors, 1 warning, 2 infos
+`
+	if got := run("a/src/big.py"); got != want {
+		t.Errorf("text:\n%s\nwant:\n%s", got, want)
+	}
+	if got := run("shared/x.py", "shared/secret"); !strings.Contains(got, `"port" (shared/x.py and 1 more were not read and may read it)`) {
+		t.Errorf("shared code lost:\n%s", got)
+	}
+	if got := run("a/tests/unit/big_test.py"); strings.Contains(got, "not read") {
+		t.Errorf("a lost test softens:\n%s", got)
+	}
+	if got := run(); strings.Contains(got, "not read") {
+		t.Errorf("nothing lost:\n%s", got)
+	}
+}
+
 func TestFeaturePackageSoftensUnhandledAction(t *testing.T) {
 	// An action, relation or config option no code handles is a warning, unless the linker found a package
 	// named after it that the charm imports: then it is an info that says which.

@@ -53,6 +53,9 @@ type Discovered struct {
 	SkippedYAML []string
 	// Warnings are one-line notes about skipped paths.
 	Warnings []string
+	// UnreadDirs are the folders (root-relative) the walk could not read, in walk order: code
+	// there is lost.
+	UnreadDirs []string
 }
 
 // Discover walks root and returns what to map. It honours .gitignore files at every level as
@@ -124,6 +127,7 @@ func Discover(root string, scopes []string) (Discovered, error) {
 			}
 			d.Warnings = append(d.Warnings, fmt.Sprintf("%s: skipped: %v", rel, unwrapPathErr(err)))
 			if e != nil && e.IsDir() {
+				d.UnreadDirs = append(d.UnreadDirs, rel)
 				return fs.SkipDir
 			}
 			return nil

@@ -62,6 +62,8 @@ type Tree struct {
 	// Skipped are the Python files listed but not read (unreadable, over the size limit, not
 	// Python): in Files with nothing extracted, never a file to suggest editing.
 	Skipped map[string]bool
+	// UnreadDirs are the folders the walk could not read (Discovered.UnreadDirs).
+	UnreadDirs []string
 	// Memo is the remembered output when Options.MemoKey hit; nothing else is loaded then.
 	Memo *Memo
 	// TokenMemo is opaque data the caller keeps in the cache (render's token counts): Load
@@ -123,7 +125,7 @@ func Load(opt Options) (*Tree, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", root, err)
 	}
-	t := &Tree{Root: root, Warnings: disc.Warnings}
+	t := &Tree{Root: root, Warnings: disc.Warnings, UnreadDirs: disc.UnreadDirs}
 	stats := make([]stat, len(disc.Python))
 	parallel(len(disc.Python), func(i int) { stats[i] = statFile(root, disc.Python[i]) })
 	yamlStats := make(map[string]stat, len(disc.YAML))
