@@ -278,3 +278,29 @@ func TestDiffSaysTheQueryDiffers(t *testing.T) {
 		t.Errorf("same query:\n%s", text)
 	}
 }
+
+func TestDiffScopeSpellingsAreOneQuery(t *testing.T) {
+	// --scope k8s/, ./k8s and k8s/../k8s name one folder: the saved queries are equal, and
+	// diff finds no difference.
+	root := filepath.Join(charmsDir, "monorepo")
+	var paths []string
+	for i, scope := range []string{"k8s/", "./k8s", "k8s/../k8s"} {
+		out, _, err := runMap(t, MapOptions{Common: Common{Root: root, NoCache: true, Format: "json"}, All: true, Scope: []string{scope}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out, `"scope": [
+      "k8s"
+    ]`) {
+			t.Errorf("%s: query scope not cleaned:\n%.400s", scope, out[strings.Index(out, `"query"`):])
+		}
+		p := filepath.Join(t.TempDir(), fmt.Sprint(i, ".json"))
+		if err := os.WriteFile(p, []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	if text, _, _ := runDiff(t, "text", paths[0], paths[2]); text != "no differences\n" {
+		t.Errorf("diff:\n%s", text)
+	}
+}

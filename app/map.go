@@ -24,6 +24,9 @@ type MapOptions struct {
 	Mention   []string
 	Scope     []string
 	Explain   bool
+	// BudgetFlags are the budget flags (--top, --tokens, --pressure) the caller gave
+	// explicitly: --all has no budget, and refuses them rather than ignore them.
+	BudgetFlags []string
 }
 
 // DefaultTokens is the default --tokens budget.
@@ -43,6 +46,8 @@ func RunMap(o MapOptions, io IO) error {
 		return Usagef("--top must be 0 or more, not %d", o.Top)
 	case o.Full && o.All:
 		return Usagef("--full and --all cannot be combined")
+	case o.All && len(o.BudgetFlags) > 0:
+		return Usagef("--all prints every file without a budget: drop %s", strings.Join(o.BudgetFlags, " and "))
 	}
 	switch o.Tokenizer {
 	case "cl100k", "o200k", "chars4":
@@ -126,7 +131,7 @@ func renderMap(o MapOptions, t *repomap.Tree, focus []string) (string, error) {
 	t.TokenMemo = memo.Bytes()
 	if o.Format == "json" {
 		meta := render.MapMeta{Root: t.Root, Tokens: o.Tokens, Pressure: o.Pressure, Tokenizer: o.Tokenizer, Explain: o.Explain,
-			Focus: focus, Mention: o.Mention, Scope: o.Scope}
+			Focus: focus, Mention: o.Mention, Scope: t.Scopes}
 		for _, c := range t.Charms {
 			meta.Charms = append(meta.Charms, render.CharmRef{Name: c.Name, Dir: c.Dir})
 		}

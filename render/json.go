@@ -60,6 +60,9 @@ type budgetDoc struct {
 	EffectiveTokens int     `json:"effective_tokens"`
 	UsedTokens      int     `json:"used_tokens"`
 	Tokenizer       string  `json:"tokenizer"`
+	// Unbounded: `map --all`, which has no budget (effective_tokens is then used_tokens; an
+	// addition to CONTRACT §3's fields, left out when false)
+	Unbounded bool `json:"unbounded,omitempty"`
 }
 
 type fileDoc struct {
@@ -92,7 +95,7 @@ func MapJSON(r rank.Result, out Output, meta MapMeta) ([]byte, error) {
 	}
 	doc := mapDoc{SchemaVersion: SchemaVersion, Root: meta.Root, Charms: meta.Charms, Text: out.Text,
 		Budget: budgetDoc{Tokens: meta.Tokens, Pressure: meta.Pressure, EffectiveTokens: out.EffectiveTokens,
-			UsedTokens: out.UsedTokens, Tokenizer: tok},
+			UsedTokens: out.UsedTokens, Tokenizer: tok, Unbounded: out.Unbounded},
 		Files: make([]fileDoc, 0, len(r.Files))}
 	if doc.Charms == nil {
 		doc.Charms = []CharmRef{}

@@ -64,8 +64,9 @@ type Output struct {
 	// ShownSymbols holds, per shown file, the indexes (into rank.File.Symbols) of the symbols
 	// in Text, including classes printed as the context of a method.
 	ShownSymbols    map[string]map[int]bool
-	UsedTokens      int // tokens of Text under the tokenizer
-	EffectiveTokens int // the budget after pressure
+	UsedTokens      int  // tokens of Text under the tokenizer
+	EffectiveTokens int  // the budget after pressure; for ViewAll, UsedTokens
+	Unbounded       bool // ViewAll: no budget applies
 }
 
 // EffectiveTokens is the budget after pressure: halved at PressureHalve, zero at PressureEmpty.
@@ -120,6 +121,9 @@ func Render(r rank.Result, opt Options) (Output, error) {
 	}
 	out.Text = doc.text()
 	out.UsedTokens = c.tokens(c.units(out.Text))
+	if opt.View == ViewAll { // no budget: the dump takes what it needs
+		out.EffectiveTokens, out.Unbounded = out.UsedTokens, true
+	}
 	for _, b := range doc {
 		for _, p := range b.more {
 			out.Shown[p] = true

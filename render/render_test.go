@@ -212,6 +212,9 @@ func TestPressureAndZeroBudget(t *testing.T) {
 func TestAllIgnoresBudget(t *testing.T) {
 	r := randomResult(rand.New(rand.NewPCG(3, 4)), 50)
 	out := mustRender(t, r, Options{View: ViewAll, Tokens: 10, Pressure: 0.99})
+	if !out.Unbounded || out.EffectiveTokens != out.UsedTokens || out.UsedTokens <= 10 {
+		t.Errorf("--all budget: unbounded %v, effective %d, used %d", out.Unbounded, out.EffectiveTokens, out.UsedTokens)
+	}
 	syms := 0
 	for _, f := range r.Files {
 		syms += len(f.Symbols)

@@ -64,6 +64,8 @@ type Tree struct {
 	Skipped map[string]bool
 	// UnreadDirs are the folders the walk could not read (Discovered.UnreadDirs).
 	UnreadDirs []string
+	// Scopes are Options.Scope as root-relative '/'-paths ("./k8s/" and "k8s" are "k8s").
+	Scopes []string
 	// Memo is the remembered output when Options.MemoKey hit; nothing else is loaded then.
 	Memo *Memo
 	// TokenMemo is opaque data the caller keeps in the cache (render's token counts): Load
@@ -125,7 +127,7 @@ func Load(opt Options) (*Tree, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", root, err)
 	}
-	t := &Tree{Root: root, Warnings: disc.Warnings, UnreadDirs: disc.UnreadDirs}
+	t := &Tree{Root: root, Warnings: disc.Warnings, UnreadDirs: disc.UnreadDirs, Scopes: scopes}
 	stats := make([]stat, len(disc.Python))
 	parallel(len(disc.Python), func(i int) { stats[i] = statFile(root, disc.Python[i]) })
 	yamlStats := make(map[string]stat, len(disc.YAML))

@@ -101,7 +101,8 @@ and prints a compact map that fits a token budget. Without a subcommand it runs 
 
 Configuration is the flags below and a .charmcraft-map-ignore file in the root (gitignore
 syntax) listing paths to leave out. Parse results are cached in .cantrip-repomap.json in the
-root. Exit codes: 0 success, 1 check found errors, 2 the tool could not do its job.`,
+root. Exit codes: 0 success, 1 check found errors (or warnings with --strict), 2 the tool
+could not do its job, 130 and 143 when stopped by SIGINT or SIGTERM.`,
 		Example: `  # the compact view of the charm in the current directory
   charmcraft-map
   # the view an agent receives, within 1500 tokens
@@ -111,6 +112,7 @@ root. Exit codes: 0 success, 1 check found errors, 2 the tool could not do its j
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			mapOpts.Common = *common
+			mapOpts.BudgetFlags = budgetFlags(cmd)
 			return app.RunMap(*mapOpts, io)
 		},
 	}
@@ -181,6 +183,17 @@ var completionExamples = map[string]string{
 	"powershell": "  charmcraft-map completion powershell | Out-String | Invoke-Expression",
 }
 
+// budgetFlags are the budget flags given on the command line (app.MapOptions.BudgetFlags).
+func budgetFlags(cmd *cobra.Command) []string {
+	var out []string
+	for _, name := range []string{"top", "tokens", "pressure"} {
+		if cmd.Flags().Changed(name) {
+			out = append(out, "--"+name)
+		}
+	}
+	return out
+}
+
 func bindMapFlags(cmd *cobra.Command, o *app.MapOptions) {
 	f := cmd.Flags()
 	f.BoolVar(&o.Full, "full", false, "the view the agent receives: signatures file by file, within the budget")
@@ -214,6 +227,7 @@ func newMapCmd(common *app.Common, io app.IO, refresh bool) *cobra.Command {
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.Common = *common
+			o.BudgetFlags = budgetFlags(cmd)
 			return app.RunMap(*o, io)
 		},
 	}

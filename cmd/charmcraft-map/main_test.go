@@ -163,6 +163,10 @@ func TestJSONErrorDocument(t *testing.T) {
 		{[]string{"--bogus", "--format", "json"}, "usage", "unknown flag: --bogus"},
 		{[]string{"map", "extra", "--format", "json"}, "usage", `unknown command "extra"`},
 		{[]string{"map", "--format", "json", "--pressure", "2"}, "usage", "--pressure"},
+		// --all has no budget: a budget flag given with it is refused, not ignored (with no
+		// subcommand too)
+		{[]string{"map", "--all", "--tokens", "0", "--format", "json"}, "usage", "drop --tokens"},
+		{[]string{"--all", "--top=3", "--pressure", "0.96", "--format", "json"}, "usage", "drop --top and --pressure"},
 		{[]string{"locate", "x", "--format", "json", "--root", ""}, "usage", "--root is empty"}, // an unset variable
 	} {
 		code, out, errs := execute(tc.args...)
