@@ -23,17 +23,38 @@ const IgnoreFile = ".charmcraft-map-ignore"
 // CharmYAMLNames are the file names a charm declares its interfaces in.
 var CharmYAMLNames = []string{"metadata.yaml", "config.yaml", "actions.yaml", "charmcraft.yaml"}
 
-// skipDirs are directory names never descended into: VCS data, virtual environments, caches
-// and build output (charmcraft's parts/stage/prime among them); project templates
-// (projectTemplate) are skipped too. Virtual environments with other
+// skipDirs are directory names never descended into: VCS data, virtual environments, caches;
+// project templates (projectTemplate) are skipped too. Virtual environments with other
 // names are recognised by their pyvenv.cfg.
 var skipDirs = map[string]bool{
 	".git": true, ".hg": true, ".svn": true, ".bzr": true,
 	"venv": true, ".venv": true, "virtualenv": true, ".virtualenv": true,
 	"__pycache__": true, ".tox": true, ".nox": true, ".mypy_cache": true, ".pytest_cache": true,
 	".ruff_cache": true, ".hypothesis": true, ".cache": true, "node_modules": true,
-	"build": true, "dist": true, ".eggs": true, "parts": true, "stage": true, "prime": true,
-	"site-packages": true, ".idea": true, ".vscode": true,
+	".eggs": true, "site-packages": true, ".idea": true, ".vscode": true,
+}
+
+// buildDirs are build output (charmcraft's parts, stage and prime; Python's build and dist)
+// where a build leaves them: at the root, or beside a project file (projectFiles). Elsewhere
+// a folder of that name is code (a src/build/ package) and is mapped.
+var buildDirs = map[string]bool{"build": true, "dist": true, "parts": true, "stage": true, "prime": true}
+
+// projectFiles mark a folder a build runs in.
+var projectFiles = []string{"charmcraft.yaml", "metadata.yaml", "pyproject.toml", "setup.py", "snapcraft.yaml", "tox.ini"}
+
+// buildOutput reports whether the folder p (rel from the root) named name is build output.
+func buildOutput(p, rel, name string) bool {
+	if !buildDirs[name] {
+		return false
+	}
+	if path.Dir(rel) == "." {
+		return true
+	}
+	parent := filepath.Dir(p)
+	return slices.ContainsFunc(projectFiles, func(f string) bool {
+		_, err := os.Lstat(filepath.Join(parent, f))
+		return err == nil
+	})
 }
 
 // maxSourceBytes bounds the files read: larger .py or YAML files are skipped with a warning.
@@ -58,10 +79,12 @@ type Discovered struct {
 	UnreadDirs []string
 }
 
-// Discover walks root and returns what to map. It honours .gitignore files at every level as
-// git does (a file git tracks is never ignored: charms that keep the Python template's "lib/"
-// line commit their lib/charms/ anyway; the tracked files are read from the git index, only
-// when a .gitignore pattern matches; see loadTracked) and the root's .charmcraft-map-ignore
+// Discover walks root and returns what to map. It honours .gitignore files as git does: those
+// in the tree and, when root is a folder of a repository, those of the folders above it and
+// the repository's info/exclude (findRepo); a file git tracks is never ignored (charms that
+// keep the Python template's "lib/" line commit their lib/charms/ anyway; the tracked files
+// are read from the git index, only when a pattern matches; see loadTracked). It honours the
+// root's .charmcraft-map-ignore
 // always, never descends into skipDirs or virtual environments, and never follows a symbolic
 // link: a linked file is taken only when its target resolves inside root, and linked
 // directories are not entered. scopes (root-relative folders) limit the Python
@@ -86,24 +109,46 @@ func Discover(root string, scopes []string) (Discovered, error) {
 	} else if err != nil {
 		ignoreWarning(IgnoreFile, err)
 	}
+	// The repository the root is in, when it is in one: its ignore files above the root and
+	// its info/exclude apply as git applies them, and its index says what is tracked. Paths
+	// are matched from the repository's top: prefix is the root's folder there.
+	repo := findRepo(realRoot)
+	var prefix []string
+	if repo.top != "" && repo.top != realRoot {
+		if r, err := filepath.Rel(repo.top, realRoot); err == nil {
+			prefix = splitRel(filepath.ToSlash(r))
+		}
+	}
+	fromTop := func(parts []string) []string { return append(slices.Clip(prefix), parts...) }
 	var patterns []gitignore.Pattern // the .gitignore files in force
-	var tracked *trackedSet          // loaded at the first .gitignore match
+	if repo.gitDir != "" {
+		if ps, err := readIgnore(filepath.Join(repo.gitDir, "info", "exclude"), nil); err == nil {
+			patterns = append(patterns, ps...)
+		}
+		for k := range prefix { // the .gitignore files of the folders above the root, top first
+			dir := filepath.Join(append([]string{repo.top}, prefix[:k]...)...)
+			if ps, err := readIgnore(filepath.Join(dir, ".gitignore"), slices.Clip(prefix[:k])); err == nil {
+				patterns = append(patterns, ps...)
+			}
+		}
+	}
+	var tracked *trackedSet // loaded at the first .gitignore match
 	ignored := func(parts []string, rel string, dir bool) bool {
 		if own != nil && own.Match(parts, dir) {
 			return true
 		}
-		if len(patterns) == 0 || !gitignore.NewMatcher(patterns).Match(parts, dir) {
+		if len(patterns) == 0 || !gitignore.NewMatcher(patterns).Match(fromTop(parts), dir) {
 			return false
 		}
 		if tracked == nil {
-			tracked = loadTracked(realRoot)
+			tracked = loadTracked(repo)
 		}
 		if tracked.unknown && charmLibPath(realRoot, rel, parts, dir) {
 			// no repository to ask: charm libraries are committed (charmcraft fetch-lib), so
 			// the template's "lib/" line does not hide lib/charms/ of an exported tree
 			return false
 		}
-		return !tracked.has(rel, dir)
+		return !tracked.has(path.Join(append(slices.Clip(prefix), rel)...), dir)
 	}
 	charmDirs, charmRoots := map[string]bool{}, map[string]bool{}
 	// dirPatterns remembers how many patterns were active when a directory was entered, so
@@ -139,13 +184,13 @@ func Discover(root string, scopes []string) (Discovered, error) {
 		parts := splitRel(rel)
 		if e.IsDir() {
 			if rel != "." {
-				if skipDirs[e.Name()] || strings.HasSuffix(e.Name(), ".egg-info") || isVenv(p) || projectTemplate(e.Name()) ||
+				if skipDirs[e.Name()] || buildOutput(p, rel, e.Name()) || strings.HasSuffix(e.Name(), ".egg-info") || isVenv(p) || projectTemplate(e.Name()) ||
 					ignored(parts, rel, true) {
 					return fs.SkipDir
 				}
 			}
 			stack = append(stack, frame{dir: rel, n: len(patterns)})
-			domain := parts
+			domain := fromTop(parts)
 			if ps, err := readIgnore(filepath.Join(p, ".gitignore"), domain); err == nil {
 				patterns = append(patterns, ps...)
 			} else {
@@ -330,18 +375,6 @@ func unwrapPathErr(err error) error {
 	return err
 }
 
-// insideRepo reports a .git in a folder above dir.
-func insideRepo(dir string) bool {
-	for d := filepath.Dir(dir); ; d = filepath.Dir(d) {
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			return true
-		}
-		if p := filepath.Dir(d); p == d {
-			return false
-		}
-	}
-}
-
 // charmLibPath reports a path of charm libraries: under a lib/charms/ folder, or a lib/ or
 // lib/charms/ folder holding them.
 func charmLibPath(realRoot, rel string, parts []string, dir bool) bool {
@@ -376,13 +409,45 @@ func (t *trackedSet) has(rel string, dir bool) bool {
 // maxIndexBytes bounds the git index read (a 100,000-file repository's is about 10 MB).
 const maxIndexBytes = 64 << 20
 
-// loadTracked reads the git index of the repository whose top is realRoot: a .git folder
-// there, or a .git file pointing at one ("gitdir: ...", worktrees and submodules). A root
-// inside a repository (a charm folder of a monorepo, or a test fixture) is not looked above:
-// its .gitignore files apply as written. Without a repository, or with an index it cannot
-// read, nothing is tracked and .gitignore applies to every file, except (in a tree that is in
-// no repository at all) to charm libraries: see charmLibPath.
-func loadTracked(realRoot string) (t *trackedSet) {
+// repoOf is the git repository a root is in: its top folder and its git folder (a .git
+// folder, or the one a .git file points at: "gitdir: ...", worktrees and submodules). Both
+// are "" outside any repository; gitDir is "" too when the .git there cannot be followed.
+type repoOf struct{ top, gitDir string }
+
+// findRepo looks for the repository holding realRoot, from realRoot up.
+func findRepo(realRoot string) repoOf {
+	for d := realRoot; ; {
+		g := filepath.Join(d, ".git")
+		if fi, err := os.Lstat(g); err == nil {
+			r := repoOf{top: d}
+			switch {
+			case fi.IsDir():
+				r.gitDir = g
+			case fi.Mode().IsRegular() && fi.Size() < 4096:
+				if data, err := os.ReadFile(g); err == nil {
+					if gd, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir:"); ok {
+						r.gitDir = strings.TrimSpace(gd)
+						if !filepath.IsAbs(r.gitDir) {
+							r.gitDir = filepath.Join(d, r.gitDir)
+						}
+					}
+				}
+			}
+			return r
+		}
+		p := filepath.Dir(d)
+		if p == d {
+			return repoOf{}
+		}
+		d = p
+	}
+}
+
+// loadTracked reads the git index of the repository repo: the files it tracks, by their
+// paths from its top. Without a repository, or with an index it cannot read (unknown),
+// nothing is tracked and .gitignore applies to every file, except to charm libraries: see
+// charmLibPath.
+func loadTracked(repo repoOf) (t *trackedSet) {
 	none := func() *trackedSet {
 		return &trackedSet{files: map[string]bool{}, dirs: map[string]bool{}, unknown: true}
 	}
@@ -392,30 +457,15 @@ func loadTracked(realRoot string) (t *trackedSet) {
 			t = none()
 		}
 	}()
-	var gitDir string
-	g := filepath.Join(realRoot, ".git")
-	fi, err := os.Lstat(g)
-	switch {
-	case err != nil:
-		t.unknown = !insideRepo(realRoot)
-		return t
-	case fi.IsDir():
-		gitDir = g
-	case fi.Mode().IsRegular() && fi.Size() < 4096:
-		if data, err := os.ReadFile(g); err == nil {
-			if d, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir:"); ok {
-				gitDir = strings.TrimSpace(d)
-				if !filepath.IsAbs(gitDir) {
-					gitDir = filepath.Join(realRoot, gitDir)
-				}
-			}
-		}
-	}
+	gitDir := repo.gitDir
 	if gitDir == "" {
-		t.unknown = !insideRepo(realRoot)
 		return t
 	}
-	f, err := os.Open(filepath.Join(gitDir, "index"))
+	ip := filepath.Join(gitDir, "index")
+	if fi, err := os.Lstat(ip); err != nil || !fi.Mode().IsRegular() { // a FIFO would block the open
+		return t
+	}
+	f, err := os.Open(ip)
 	if err != nil {
 		return t
 	}

@@ -67,6 +67,8 @@ func TestDiscoverIgnoresAndSkips(t *testing.T) {
 		IgnoreFile:                   "scratch/\n",
 		"scratch/notes.py":           "",
 		"build/lib/x.py":             "",
+		"k8s/prime/src/charm.py":     "", // build output beside a charm's charmcraft.yaml
+		"src/build/steps.py":         "", // a package named build: code
 		".tox/py/x.py":               "",
 		"env1/pyvenv.cfg":            "home = /usr\n",
 		"env1/lib/site.py":           "",
@@ -98,7 +100,7 @@ func TestDiscoverIgnoresAndSkips(t *testing.T) {
 	}
 	want := []string{
 		"docs/conf.py", "k8s/src/charm.py", "keep.tmp.py", "lib/charms/x/v0/x.py", "other/src/gen/out.py",
-		"src/charm.py", "src/relations/__init__.py", "src/relations/database.py", "src/relations/ok/inner.py",
+		"src/build/steps.py", "src/charm.py", "src/relations/__init__.py", "src/relations/database.py", "src/relations/ok/inner.py",
 		"src/relations/ok/inner2.py", "src/relations/scratch.py", "tests/unit/test_charm.py",
 	}
 	if !reflect.DeepEqual(d.Python, want) {

@@ -75,24 +75,47 @@ func TestTrackedFilesAreNotGitignored(t *testing.T) {
 	}
 }
 
-// TestCharmFolderOfRepositoryKeepsGitignore: a root that is a folder of a repository (its
-// .git above the root, not read) reads .gitignore as written, charm libraries included: only
-// a tree in no repository at all maps lib/charms/ under the template's "lib/" line.
-func TestCharmFolderOfRepositoryKeepsGitignore(t *testing.T) {
+// TestCharmFolderOfRepository: a root that is a folder of a repository (a charm of a
+// monorepo) is read as git reads it: the .gitignore files of the folders above it and the
+// repository's info/exclude apply, matched from the repository's top, and the index there
+// says what is tracked (tracked files are never ignored, also under the template's "lib/").
+func TestCharmFolderOfRepository(t *testing.T) {
 	top := writeTree(t, map[string]string{
+		".gitignore":                            "*.gen.py\n/charms/a/scratch/\n",
+		"charms/.gitignore":                     "debug_*.py\n",
 		"charms/a/metadata.yaml":                smallCharm,
 		"charms/a/src/charm.py":                 smallPy,
+		"charms/a/src/models.gen.py":            "X = 1\n", // ignored from the top
+		"charms/a/src/debug_hooks.py":           "X = 1\n", // ignored from charms/
+		"charms/a/src/debug_tracked.py":         "X = 1\n", // ignored, but tracked
+		"charms/a/scratch/try.py":               "X = 1\n", // anchored at the top
+		"charms/a/src/local.py":                 "X = 1\n", // info/exclude
 		"charms/a/.gitignore":                   "lib/\n",
-		"charms/a/lib/charms/other/v0/other.py": "X = 1\n",
+		"charms/a/lib/charms/other/v0/other.py": "X = 1\n", // tracked
+		"charms/a/lib/charms/mine/v0/mine.py":   "X = 1\n", // not tracked
+		"scratch/try.py":                        "X = 1\n", // outside the root
 	})
-	if err := os.MkdirAll(filepath.Join(top, ".git"), 0o755); err != nil {
+	writeIndex(t, top, "charms/a/metadata.yaml", "charms/a/src/charm.py", "charms/a/src/debug_tracked.py",
+		"charms/a/lib/charms/other/v0/other.py")
+	if err := os.MkdirAll(filepath.Join(top, ".git", "info"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(top, ".git", "info", "exclude"), []byte("local.py\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	d, err := Discover(filepath.Join(top, "charms", "a"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"src/charm.py"}; !slices.Equal(d.Python, want) {
+	if want := []string{"lib/charms/other/v0/other.py", "src/charm.py", "src/debug_tracked.py"}; !slices.Equal(d.Python, want) {
 		t.Errorf("Python = %v, want %v", d.Python, want)
+	}
+	// the same files, mapped from the top
+	d, err = Discover(top, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"charms/a/lib/charms/other/v0/other.py", "charms/a/src/charm.py", "charms/a/src/debug_tracked.py", "scratch/try.py"}; !slices.Equal(d.Python, want) {
+		t.Errorf("from the top: Python = %v, want %v", d.Python, want)
 	}
 }
