@@ -204,6 +204,10 @@ func Load(opt Options) (*Tree, error) {
 		case yamlEntries[file] != nil:
 		case len(scopes) > 0 && !inScope(file, scopes) && exists(root, file):
 			w.keep[file] = raw // outside this run's scope: carried over untouched
+		case !bytes.Contains(raw, []byte(`"`+ourKey+`"`)) && filepath.IsLocal(filepath.FromSlash(file)) && exists(root, file):
+			// Cantrip's entry for a file we do not map (another language, a file an ignore
+			// file leaves out): carried over untouched for Cantrip, never read by us
+			w.keep[file] = raw
 		default:
 			w.dirty = true // the file is gone or no longer mapped
 		}

@@ -437,6 +437,35 @@ func TestCacheBadFilesNeverFatal(t *testing.T) {
 	}
 }
 
+func TestForeignEntriesOfUnmappedFilesKept(t *testing.T) {
+	// Cantrip's entries for files we do not map (another language, a file an ignore file
+	// leaves out) are written back byte for byte while the file exists; an entry for a gone
+	// file, for a path outside the root, or with our data for a file we no longer map is
+	// dropped. None of them is read.
+	js := `{"file": "web/app.js", "mtime_ns": 5, "definitions": [{"name": "App", "kind": "class", "file": "web/app.js", "line": 1, "signature": "class App", "qualifier": ""}], "references": ["x", "x"]}`
+	content := `{"version": 1, "generated_at": 1.5, "entries": [` + js + `,
+		{"file": "web/gone.js", "mtime_ns": 5, "definitions": [], "references": []},
+		{"file": "../outside.js", "mtime_ns": 5, "definitions": [], "references": []},
+		{"x_charmcraft_map": "AAAA", "file": "scratch/old.py", "mtime_ns": 5, "definitions": [], "references": []}]}`
+	root := writeTree(t, map[string]string{"metadata.yaml": smallCharm, "src/charm.py": smallPy, "web/app.js": "class App {}\n",
+		"scratch/old.py": "X = 1\n", IgnoreFile: "scratch/\n", CacheFile: content})
+	if _, err := Load(Options{Root: root}); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(root, CacheFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(data, []byte(js)) {
+		t.Errorf("Cantrip's entry for web/app.js not kept byte for byte:\n%s", data)
+	}
+	for _, gone := range []string{"web/gone.js", "../outside.js", "scratch/old.py"} {
+		if bytes.Contains(data, []byte(`"`+gone+`"`)) {
+			t.Errorf("entry for %s kept", gone)
+		}
+	}
+}
+
 func TestCacheSymlinkNotWrittenThrough(t *testing.T) {
 	outside := t.TempDir()
 	target := filepath.Join(outside, "target.json")
