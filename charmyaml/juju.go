@@ -89,13 +89,31 @@ func (c *Charm) checkJuju(d *doc, sec *yaml.Node, j jujuReader) {
 	if slices.ContainsFunc(c.Warnings, func(w string) bool { return strings.HasPrefix(w, d.file+":") }) {
 		return
 	}
-	err := j.rejection(sec)
-	if err == nil {
-		err = j.safeRead(raw)
+	found := j.rejections(sec)
+	if len(found) == 0 { // no piece fails alone: Juju's verdict on the whole, without a line
+		msg := plainValues(oneLine(j.safeRead(raw).Error()))
+		c.Warnings = append(c.Warnings, fmt.Sprintf("%s: juju would reject: %s", d.file, msg))
+		return
 	}
-	msg := plainValues(oneLine(err.Error()))
-	c.Warnings = append(c.Warnings, fmt.Sprintf("%s: juju would reject: %s", d.file, msg))
+	for _, r := range found {
+		msg := plainValues(oneLine(r.err.Error()))
+		if r.line > 0 {
+			c.Warnings = append(c.Warnings, fmt.Sprintf("%s:%d: juju would reject: %s", d.file, r.line, msg))
+		} else {
+			c.Warnings = append(c.Warnings, fmt.Sprintf("%s: juju would reject: %s", d.file, msg))
+		}
+	}
 }
+
+// rejected is one piece of a section Juju rejects alone: its error, and the line of the entry
+// (0 when the piece is a required key the section lacks).
+type rejected struct {
+	err  error
+	line int
+}
+
+// maxRejections bounds the problems reported per section.
+const maxRejections = 20
 
 // goValue matches the Go value juju/charm's schema errors print after "got":
 // `got []interface {}([]interface {}{"a", "b"})`, `got map[string]interface {}(...)`, `got int(5)`.
@@ -129,15 +147,17 @@ func (j jujuReader) safeRead(b []byte) (err error) {
 	return j.read(b)
 }
 
-// rejection finds the error to report for a section Juju rejects. Juju decodes into Go maps,
-// so when a section has several problems the one it names changes from run to run. To keep
-// output deterministic, the section is checked again piece by piece, in a fixed order: each
-// required key alone (with stand-ins for the others); then each other top-level entry in YAML
-// order, with the required keys and the keys it goes together with; and, for the first entry
-// Juju rejects, each of its own entries alone. The first rejection found is returned; nil
-// means no piece fails alone (the problem spans entries), or that the pieces add up to more
-// than maxNarrowing bytes; the caller then reports Juju's verdict on the whole.
-func (j jujuReader) rejection(sec *yaml.Node) error {
+// rejections finds the problems to report for a section Juju rejects. Juju decodes into Go
+// maps and stops at the first problem, so when a section has several the one it names
+// changes from run to run, and the others go unsaid. To report each, deterministically, the
+// section is checked again piece by piece, in a fixed order: each required key alone (with
+// stand-ins for the others); then each other top-level entry in YAML order, with the required
+// keys and the keys it goes together with; and, for an entry Juju rejects, each of its own
+// entries alone (a config option), each reported at its line. A required key that fails
+// alone ends the search (every other piece carries it). None means no piece fails alone (the
+// problem spans entries), or that the pieces add up to more than maxNarrowing bytes; the
+// caller then reports Juju's verdict on the whole.
+func (j jujuReader) rejections(sec *yaml.Node) []rejected {
 	if sec.Kind != yaml.MappingNode {
 		return nil
 	}
@@ -158,6 +178,13 @@ func (j jujuReader) rejection(sec *yaml.Node) error {
 		budget -= len(b)
 		return j.safeRead(b)
 	}
+	lineOf := func(pair []*yaml.Node) int {
+		if len(pair) > 0 {
+			return pair[0].Line
+		}
+		return 0
+	}
+	var out []rejected
 	var required []*yaml.Node
 	for _, r := range j.required {
 		var pairs []*yaml.Node
@@ -167,11 +194,14 @@ func (j jujuReader) rejection(sec *yaml.Node) error {
 			}
 		}
 		if err := try(append(pairs, get(r)...)...); err != nil {
-			return ignoreBudget(err)
+			if err == errOutOfBudget {
+				return nil
+			}
+			return []rejected{{err, lineOf(get(r))}}
 		}
 		required = append(required, get(r)...)
 	}
-	for i := 0; i+1 < len(sec.Content); i += 2 {
+	for i := 0; i+1 < len(sec.Content) && len(out) < maxRejections; i += 2 {
 		k, v := sec.Content[i], sec.Content[i+1]
 		if slices.Contains(j.required, k.Value) {
 			continue
@@ -185,29 +215,30 @@ func (j jujuReader) rejection(sec *yaml.Node) error {
 			continue
 		}
 		if err == errOutOfBudget {
-			return nil
+			return out
 		}
+		alone := 0 // the entries of v that fail alone
 		if v.Kind == yaml.MappingNode {
-			for s := 0; s+1 < len(v.Content); s += 2 {
+			for s := 0; s+1 < len(v.Content) && len(out) < maxRejections; s += 2 {
 				one := &yaml.Node{Kind: yaml.MappingNode, Content: v.Content[s : s+2]}
-				if e := try(append(base, k, one)...); e != nil {
-					return ignoreBudget(e)
+				switch e := try(append(base, k, one)...); {
+				case e == errOutOfBudget:
+					return out
+				case e != nil:
+					out = append(out, rejected{e, v.Content[s].Line})
+					alone++
 				}
 			}
 		}
-		return ignoreBudget(err)
+		if alone == 0 {
+			out = append(out, rejected{err, k.Line})
+		}
 	}
-	return nil
+	return out
 }
 
 var errOutOfBudget = errors.New("out of budget")
 
-func ignoreBudget(err error) error {
-	if err == errOutOfBudget {
-		return nil
-	}
-	return err
-}
 
 func scalar(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s} }
 

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -119,6 +120,29 @@ func checkFixture(t *testing.T, root string) {
 		}
 	}
 	unannotatedOK := func(p pos) bool { l, ok := brokenFrom[p.file]; return ok && p.line >= l }
+
+	// Juju's rejections of a config option are warnings at the option's line, and only there.
+	rejected := map[pos]bool{}
+	for _, ch := range tree.Charms {
+		for _, w := range ch.Warnings {
+			loc, msg, _ := strings.Cut(w, ": ")
+			file, line, _ := strings.Cut(loc, ":")
+			if n, err := strconv.Atoi(line); err == nil && strings.Contains(msg, "invalid config") {
+				rejected[pos{path.Join(ch.Dir, file), n}] = true
+			}
+		}
+	}
+	for p, w := range ann {
+		if slices.Contains(w["warning"], "config-type") {
+			if !rejected[p] {
+				t.Errorf("%s:%d: no config-type warning here", p.file, p.line)
+			}
+			delete(rejected, p)
+		}
+	}
+	for p := range rejected {
+		t.Errorf("%s:%d: config-type warning, not annotated", p.file, p.line)
+	}
 
 	decls := map[pos]bool{}
 	for ci, cl := range res.Charms {
