@@ -2076,6 +2076,21 @@ class MyWorker(Worker):
     pass
 `)
 	expect(t, "role-all, subclass", reads(cl, "role-all"), "11/delegate/workers.worker")
+	// an object given a declared resource's name fetches that resource: no delegate
+	c := charm("deleg", ".", "config:role-all", "resource:image", "action:add-user")
+	cl = link1(t, c, files{"src/charm.py": `
+import ops
+from oci_image import OCIImageResource
+
+class DelegCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.image = OCIImageResource(self, "image")
+`})
+	expect(t, "role-all, resource object", reads(cl, "role-all"), "")
+	if got := iface(cl, KindAction, "add-user").Reads; len(got) != 0 {
+		t.Errorf("add-user reads %+v", got)
+	}
 }
 
 func TestResourceNameHandedToPackage(t *testing.T) {

@@ -1068,7 +1068,8 @@ var genericWords = []string{"charm", "charms", "interfaces", "libs", "operator",
 // with via "delegate" at the first such construction, the package's module as Detail, which
 // check reports as a possibility instead of a warning. An object given a relation's name
 // (relation_name=, tracing_relation_name=, a declared name) is an interface library, which
-// reads its relation, not the charm's options. (Relations are left alone: an interface
+// reads its relation, not the charm's options; one given a declared resource's name
+// (OCIImageResource(self, "image")) fetches that resource. (Relations are left alone: an interface
 // library from a pip package observes its default relation, and would soften every
 // unhandled relation of the charm.)
 func (l *charmLinker) linkDelegates() {
@@ -1077,7 +1078,7 @@ func (l *charmLinker) linkDelegates() {
 		if at != nil {
 			break
 		}
-		if s.file.vendored || s.file.test || len(s.value.Chain) == 0 || l.namesRelation(s) {
+		if s.file.vendored || s.file.test || len(s.value.Chain) == 0 || l.namesRelation(s) || l.namesResource(s) {
 			continue
 		}
 		var module string
@@ -1194,6 +1195,14 @@ func (l *charmLinker) namesRelation(s *site) bool {
 	}
 	return l.anyArg(s, func(a aval) bool {
 		_, declared := l.lookup(KindRelation, a.str)
+		return a.kind == aStr && declared
+	})
+}
+
+// namesResource reports whether the call of site s is given a declared resource's name.
+func (l *charmLinker) namesResource(s *site) bool {
+	return l.anyArg(s, func(a aval) bool {
+		_, declared := l.lookup(KindResource, a.str)
 		return a.kind == aStr && declared
 	})
 }
