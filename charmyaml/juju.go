@@ -239,7 +239,6 @@ func (j jujuReader) rejections(sec *yaml.Node) []rejected {
 
 var errOutOfBudget = errors.New("out of budget")
 
-
 func scalar(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s} }
 
 // expand copies n with every alias replaced by a copy of its target, so that a section can be

@@ -507,7 +507,7 @@ func TestOpsInterfacePackageBindsItsRelation(t *testing.T) {
 	// AWSIntegrationRequires(self) handles "aws" (interface aws-integration). A package whose
 	// name matches no relation, or an object not built with the charm, binds nothing; ops' own
 	// modules are not such packages.
-	c := charm("demo", ".", "relation:aws", "relation:gcp", "relation:azure")
+	c := charm("demo", ".", "relation:aws", "relation:gcp", "relation:azure", "config:unused-opt", "action:do-thing")
 	for i, iface := range []string{"aws-integration", "gcp-integration", "azure-integration"} {
 		c.Relations[i].Interface = iface
 	}
@@ -516,6 +516,7 @@ func TestOpsInterfacePackageBindsItsRelation(t *testing.T) {
 import ops
 from ops.interface_aws.requires import AWSIntegrationRequires
 from ops.interface_gcp.requires import GCPIntegrationRequires
+from ops.interface_azure.requires import AzureIntegrationRequires
 from ops.interface_vsphere.requires import VsphereIntegrationRequires
 
 class DemoCharm(ops.CharmBase):
@@ -523,12 +524,21 @@ class DemoCharm(ops.CharmBase):
         super().__init__(*args)
         self.aws = AWSIntegrationRequires(self)
         self.gcp = GCPIntegrationRequires(None)
+        self.azure = make_azure(AzureIntegrationRequires)
         self.vsphere = VsphereIntegrationRequires(self)
 `,
 	})
-	expect(t, "aws", reads(cl, KindRelation, "aws"), "src/charm.py:9/library/AWSIntegrationRequires")
+	expect(t, "aws", reads(cl, KindRelation, "aws"), "src/charm.py:10/library/AWSIntegrationRequires")
+	// imported, but not built with the charm where the linker can see: a package named after
+	// the relation may handle it (an info in check)
+	expect(t, "azure", reads(cl, KindRelation, "azure"), "src/charm.py:4/package/ops.interface_azure.requires")
+	// an interface package's object serves its relation: it reads no option, handles no action
+	for _, k := range []ifaceKey{{KindConfig, "unused-opt"}, {KindAction, "do-thing"}} {
+		if got := iface(cl, k.kind, k.name).Reads; len(got) != 0 {
+			t.Errorf("%s %s reads %+v", k.kind, k.name, got)
+		}
+	}
 	expect(t, "gcp", reads(cl, KindRelation, "gcp"), "")
-	expect(t, "azure", reads(cl, KindRelation, "azure"), "")
 	for module, want := range map[string]string{"ops.interface_aws.requires": "aws", "ops.interface_kube_control": "kube_control",
 		"ops.charm": "", "ops": "", "ops.interfaces": ""} {
 		if got := opsInterfacePackage(module); got != want {

@@ -1087,9 +1087,10 @@ func (l *charmLinker) linkDelegates() {
 		} else {
 			module = l.outsideModule(s.file, s.value.Chain[0].Name)
 		}
-		// not an interface library published as charmlibs.interfaces.<interface>: it serves its
-		// relation (absentLibraryEndpoint), as one given its relation's name does
-		if module != "" && !l.featurePkgs[module] && !publishedInterfaceLibrary(module) && l.passesCharm(s) {
+		// not an interface library published as charmlibs.interfaces.<interface> or installed as
+		// ops.interface_<name>: it serves its relation (absentLibraryEndpoint), as one given its
+		// relation's name does
+		if module != "" && !l.featurePkgs[module] && !publishedInterfaceLibrary(module) && opsInterfacePackage(module) == "" && l.passesCharm(s) {
 			at = &Site{File: s.file.Path, Line: s.line, Symbol: symbolName(className(s.cls), s.fn), Via: ViaDelegate, Detail: module}
 		}
 	}
