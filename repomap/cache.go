@@ -501,15 +501,20 @@ func parallel(n int, fn func(i int)) {
 // entryOf returns a parsed Python file's entry in Cantrip's shape. Cantrip's "references"
 // list a referenced name once per occurrence (CONTRACT §6: Cantrip weighs a file's use of a
 // name by how often it occurs), in the order of our counts, and its "definitions" hold the
-// symbols of the kinds it knows.
-func entryOf(f *pyextract.File, mtime int64) *cacheEntry {
-	total := 0
+// symbols of the kinds it knows. size is the file's size: each occurrence of a name takes at
+// least the name's length of it, so the occurrences listed never take more than size bytes of
+// names, whatever the counts of an entry whose bytes were forged say (a real file's are
+// always listed in full).
+func entryOf(f *pyextract.File, mtime, size int64) *cacheEntry {
+	e := &cacheEntry{File: f.Path, MtimeNS: mtime, Definitions: []cacheDef{}, References: []string{}}
+	budget := max(size, 0)
 	for _, r := range f.Refs {
-		total += refItems(r.Count)
-	}
-	e := &cacheEntry{File: f.Path, MtimeNS: mtime, Definitions: []cacheDef{}, References: make([]string, 0, min(total, maxRefItems))}
-	for _, r := range f.Refs {
-		for range min(refItems(r.Count), maxRefItems-len(e.References)) {
+		n := int64(max(r.Count, 1))
+		if l := int64(max(len(r.Name), 1)); n*l > budget {
+			n = max(budget/l, 1) // at least once: the name is used
+		}
+		budget = max(budget-n*int64(len(r.Name)), 0)
+		for range n {
 			e.References = append(e.References, r.Name)
 		}
 	}
@@ -521,17 +526,6 @@ func entryOf(f *pyextract.File, mtime int64) *cacheEntry {
 	}
 	return e
 }
-
-// refItems is how many times a name counted n times is listed: at least once, and never
-// more than a Python file we read could hold (maxRefItems), whatever the counts of an entry
-// whose bytes were forged say.
-func refItems(n int) int {
-	return min(max(n, 1), maxRefItems)
-}
-
-// maxRefItems bounds the references of one entry: a Python file we read has at most 4 MiB
-// (SECURITY.md), and each occurrence of a name takes at least two bytes of it.
-const maxRefItems = 2 << 20
 
 // ourPrefix starts every entry we write with our data: {"x_charmcraft_map":"<base64>",... so
 // that decodeOurs finds it without parsing the entry.
@@ -578,7 +572,7 @@ var encoders = sync.Pool{New: func() any { return &encoder{} }}
 // from what we wrote is never trusted, and one that matches is valid JSON without being
 // scanned (see ourLen).
 func (u *usable) encode() []byte {
-	rest, err := json.Marshal(entryOf(&u.file, u.mtime))
+	rest, err := json.Marshal(entryOf(&u.file, u.mtime, u.size))
 	if err != nil {
 		panic(err) // strings and integers only: encoding/json cannot fail on them
 	}
