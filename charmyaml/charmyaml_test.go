@@ -770,8 +770,14 @@ peers:
 	}, {
 		name:  "actions: every bad name",
 		files: map[string]string{ActionsFile: "ok:\n  description: fine\nBad_Name:\n  description: x\njuju-run:\n  description: y\n"},
-		want: []string{"actions.yaml:4: juju would reject: bad action name Bad_Name",
-			`actions.yaml:6: juju would reject: cannot use action name juju-run: the "juju-" prefix is reserved`},
+		want: []string{"actions.yaml:3: juju would reject: bad action name Bad_Name",
+			`actions.yaml:5: juju would reject: cannot use action name juju-run: the "juju-" prefix is reserved`},
+	}, {
+		name: "unified charmcraft.yaml: each section's problems",
+		files: map[string]string{CharmcraftFile: "name: x\nsummary: s\ndescription: d\nconfig:\n  options:\n    n:\n      type: int\n      default: ten\n" +
+			"actions:\n  Bad_Name:\n    description: x\n"},
+		want: []string{`charmcraft.yaml:6: juju would reject: invalid config default: option "n" expected int, got "ten"`,
+			"charmcraft.yaml:10: juju would reject: bad action name Bad_Name"},
 	}, {
 		name:  "actions in charmcraft.yaml with an alias from outside the section",
 		files: map[string]string{CharmcraftFile: "name: x\nsummary: s\ndescription: &d Does things.\nactions:\n  go:\n    description: *d\n"},

@@ -86,24 +86,29 @@ func (c *Charm) checkJuju(d *doc, sec *yaml.Node, j jujuReader) {
 	// When our reading has already reported problems in this file, each with its line, juju's
 	// single complaint adds nothing, and which problem it names first follows its map
 	// iteration: say nothing more, so that the warnings are the same on every run.
-	if slices.ContainsFunc(c.Warnings, func(w string) bool { return strings.HasPrefix(w, d.file+":") }) {
+	if slices.ContainsFunc(c.Warnings, func(w string) bool {
+		return strings.HasPrefix(w, d.file+":") && !strings.Contains(w, jujuRejects) // ours: Juju's on another section
+	}) {
 		return
 	}
 	found := j.rejections(sec)
 	if len(found) == 0 { // no piece fails alone: Juju's verdict on the whole, without a line
 		msg := plainValues(oneLine(j.safeRead(raw).Error()))
-		c.Warnings = append(c.Warnings, fmt.Sprintf("%s: juju would reject: %s", d.file, msg))
+		c.Warnings = append(c.Warnings, fmt.Sprintf("%s: %s%s", d.file, jujuRejects, msg))
 		return
 	}
 	for _, r := range found {
 		msg := plainValues(oneLine(r.err.Error()))
 		if r.line > 0 {
-			c.Warnings = append(c.Warnings, fmt.Sprintf("%s:%d: juju would reject: %s", d.file, r.line, msg))
+			c.Warnings = append(c.Warnings, fmt.Sprintf("%s:%d: %s%s", d.file, r.line, jujuRejects, msg))
 		} else {
-			c.Warnings = append(c.Warnings, fmt.Sprintf("%s: juju would reject: %s", d.file, msg))
+			c.Warnings = append(c.Warnings, fmt.Sprintf("%s: %s%s", d.file, jujuRejects, msg))
 		}
 	}
 }
+
+// jujuRejects starts the message of a warning from Juju's own reading.
+const jujuRejects = "juju would reject: "
 
 // rejected is one piece of a section Juju rejects alone: its error, and the line of the entry
 // (0 when the piece is a required key the section lacks).
@@ -218,6 +223,17 @@ func (j jujuReader) rejections(sec *yaml.Node) []rejected {
 			return out
 		}
 		alone := 0 // the entries of v that fail alone
+		// a key Juju rejects whatever it holds (an action's bad name) is the problem itself,
+		// at its line; else the entries of its mapping are tried one by one (config options,
+		// relations)
+		empty := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+		switch e := try(append(base, k, empty)...); {
+		case e == errOutOfBudget:
+			return out
+		case e != nil && v.Kind == yaml.MappingNode:
+			out = append(out, rejected{err, k.Line})
+			continue
+		}
 		if v.Kind == yaml.MappingNode {
 			for s := 0; s+1 < len(v.Content) && len(out) < maxRejections; s += 2 {
 				one := &yaml.Node{Kind: yaml.MappingNode, Content: v.Content[s : s+2]}
