@@ -119,10 +119,9 @@ func Discover(root string, scopes []string) (Discovered, error) {
 			prefix = splitRel(filepath.ToSlash(r))
 		}
 	}
-	fromTop := func(parts []string) []string { return append(slices.Clip(prefix), parts...) }
 	var patterns []gitignore.Pattern // the .gitignore files in force
 	if repo.gitDir != "" {
-		if ps, err := readIgnore(filepath.Join(repo.gitDir, "info", "exclude"), nil); err == nil {
+		if ps, err := readIgnore(filepath.Join(repo.commonDir(), "info", "exclude"), nil); err == nil {
 			patterns = append(patterns, ps...)
 		}
 		for k := range prefix { // the .gitignore files of the folders above the root, top first
@@ -132,6 +131,18 @@ func Discover(root string, scopes []string) (Discovered, error) {
 			}
 		}
 	}
+	// A root the repository itself ignores (a charm under a home folder whose dotfiles
+	// repository ignores "*") is not that repository's: its own files decide.
+	if len(prefix) > 0 && len(patterns) > 0 {
+		m := gitignore.NewMatcher(patterns)
+		for k := 1; k <= len(prefix); k++ {
+			if m.Match(prefix[:k], true) {
+				repo, prefix, patterns = repoOf{}, nil, nil
+				break
+			}
+		}
+	}
+	fromTop := func(parts []string) []string { return append(slices.Clip(prefix), parts...) }
 	var tracked *trackedSet // loaded at the first .gitignore match
 	ignored := func(parts []string, rel string, dir bool) bool {
 		if own != nil && own.Match(parts, dir) {
@@ -406,13 +417,33 @@ func (t *trackedSet) has(rel string, dir bool) bool {
 	return t.files[rel]
 }
 
-// maxIndexBytes bounds the git index read (a 100,000-file repository's is about 10 MB).
-const maxIndexBytes = 64 << 20
+// maxIndexBytes bounds the git index read (a 100,000-file repository's is about 10 MB): a
+// larger one is not read (its tracked files are unknown, as in an exported tree), since it
+// would be decoded on every run, a warm one too (a 200,000-file index costs about 0.5 s).
+const maxIndexBytes = 16 << 20
 
 // repoOf is the git repository a root is in: its top folder and its git folder (a .git
 // folder, or the one a .git file points at: "gitdir: ...", worktrees and submodules). Both
 // are "" outside any repository; gitDir is "" too when the .git there cannot be followed.
 type repoOf struct{ top, gitDir string }
+
+// commonDir is the git folder a linked worktree shares with its main checkout (named by the
+// commondir file of its own git folder), which holds info/exclude; gitDir otherwise.
+func (r repoOf) commonDir() string {
+	p := filepath.Join(r.gitDir, "commondir")
+	if fi, err := os.Lstat(p); err != nil || !fi.Mode().IsRegular() || fi.Size() > 4096 {
+		return r.gitDir
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return r.gitDir
+	}
+	d := strings.TrimSpace(string(b))
+	if !filepath.IsAbs(d) {
+		d = filepath.Join(r.gitDir, d)
+	}
+	return d
+}
 
 // findRepo looks for the repository holding realRoot, from realRoot up.
 func findRepo(realRoot string) repoOf {

@@ -90,6 +90,9 @@ func TestCharmFolderOfRepository(t *testing.T) {
 		"charms/a/src/debug_tracked.py":         "X = 1\n", // ignored, but tracked
 		"charms/a/scratch/try.py":               "X = 1\n", // anchored at the top
 		"charms/a/src/local.py":                 "X = 1\n", // info/exclude
+		"charms/a/src/.gitignore":               "gen_*.py\n",
+		"charms/a/src/gen_x.py":                 "X = 1\n", // a .gitignore inside the root
+		"charms/a/gen_y.py":                     "X = 1\n", // not under that .gitignore
 		"charms/a/.gitignore":                   "lib/\n",
 		"charms/a/lib/charms/other/v0/other.py": "X = 1\n", // tracked
 		"charms/a/lib/charms/mine/v0/mine.py":   "X = 1\n", // not tracked
@@ -107,7 +110,7 @@ func TestCharmFolderOfRepository(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"lib/charms/other/v0/other.py", "src/charm.py", "src/debug_tracked.py"}; !slices.Equal(d.Python, want) {
+	if want := []string{"gen_y.py", "lib/charms/other/v0/other.py", "src/charm.py", "src/debug_tracked.py"}; !slices.Equal(d.Python, want) {
 		t.Errorf("Python = %v, want %v", d.Python, want)
 	}
 	// the same files, mapped from the top
@@ -115,7 +118,40 @@ func TestCharmFolderOfRepository(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"charms/a/lib/charms/other/v0/other.py", "charms/a/src/charm.py", "charms/a/src/debug_tracked.py", "scratch/try.py"}; !slices.Equal(d.Python, want) {
+	if want := []string{"charms/a/gen_y.py", "charms/a/lib/charms/other/v0/other.py", "charms/a/src/charm.py", "charms/a/src/debug_tracked.py", "scratch/try.py"}; !slices.Equal(d.Python, want) {
 		t.Errorf("from the top: Python = %v, want %v", d.Python, want)
+	}
+}
+
+// TestRootTheRepositoryIgnores: a charm folder that the repository around it ignores (a
+// dotfiles repository in the home folder ignoring "*") is not that repository's: its own
+// files are mapped. A linked worktree's info/exclude is the main checkout's.
+func TestRootTheRepositoryIgnores(t *testing.T) {
+	home := writeTree(t, map[string]string{
+		".gitignore":                 "*\n!.bashrc\n",
+		"work/mycharm/metadata.yaml": smallCharm,
+		"work/mycharm/src/charm.py":  smallPy,
+	})
+	writeIndex(t, home, ".gitignore")
+	d, err := Discover(filepath.Join(home, "work", "mycharm"), nil)
+	if err != nil || !slices.Equal(d.Python, []string{"src/charm.py"}) || !slices.Equal(d.CharmDirs, []string{"."}) {
+		t.Errorf("Python = %v, charms %v (%v)", d.Python, d.CharmDirs, err)
+	}
+
+	main := writeTree(t, map[string]string{".git/info/exclude": "local.py\n"})
+	wt := writeTree(t, map[string]string{"metadata.yaml": smallCharm, "src/charm.py": smallPy, "src/local.py": "X = 1\n",
+		".gitignore": "*.log\n"})
+	gitDir := filepath.Join(main, ".git", "worktrees", "wt")
+	if err := os.MkdirAll(gitDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(gitDir, "commondir"), []byte("../..\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(wt, ".git"), []byte("gitdir: "+gitDir+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if d, err := Discover(wt, nil); err != nil || !slices.Equal(d.Python, []string{"src/charm.py"}) {
+		t.Errorf("worktree: Python = %v (%v), want info/exclude applied", d.Python, err)
 	}
 }
