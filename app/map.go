@@ -25,7 +25,7 @@ type MapOptions struct {
 	Scope     []string
 	Explain   bool
 	// BudgetFlags are the budget flags (--top, --tokens, --pressure) the caller gave
-	// explicitly: --all has no budget, and refuses them rather than ignore them.
+	// explicitly: --all has no budget and --full no --top, which a warning says.
 	BudgetFlags []string
 }
 
@@ -46,8 +46,6 @@ func RunMap(o MapOptions, io IO) error {
 		return Usagef("--top must be 0 or more, not %d", o.Top)
 	case o.Full && o.All:
 		return Usagef("--full and --all cannot be combined")
-	case o.All && len(o.BudgetFlags) > 0:
-		return Usagef("--all prints every file without a budget: drop %s", strings.Join(o.BudgetFlags, " and "))
 	}
 	switch o.Tokenizer {
 	case "cl100k", "o200k", "chars4":
@@ -69,7 +67,7 @@ func RunMap(o MapOptions, io IO) error {
 	if err != nil {
 		return err
 	}
-	warn := warnings(t, nil) + focusWarn + emptyWarning(t, o.Scope)
+	warn := warnings(t, nil) + focusWarn + emptyWarning(t, o.Scope) + ignoredFlagsWarning(o)
 	n := len(t.Warnings)
 	t.Save(&repomap.Memo{Key: key, Out: text, Err: warn})
 	fmt.Fprint(io.Err, warn)
@@ -82,6 +80,26 @@ func RunMap(o MapOptions, io IO) error {
 
 // emptyWarning says why a map or a locate is empty, when nothing was found to map; an empty
 // result is still a success.
+// ignoredFlagsWarning says which budget flags the view does not use: --all has no budget,
+// and --full fits the budget, not a number of files. A warning, not an error: the flags are
+// valid for map (CONTRACT §1), and a caller that always passes them must not fail.
+func ignoredFlagsWarning(o MapOptions) string {
+	var ignored []string
+	for _, f := range o.BudgetFlags {
+		if o.All || o.Full && f == "--top" {
+			ignored = append(ignored, f)
+		}
+	}
+	if len(ignored) == 0 {
+		return ""
+	}
+	view := "--all prints every file without a budget"
+	if !o.All {
+		view = "--full fills the token budget, not a number of files"
+	}
+	return fmt.Sprintf("warning: %s: %s not used\n", view, strings.Join(ignored, " and "))
+}
+
 func emptyWarning(t *repomap.Tree, scope []string) string {
 	if len(t.Files) > 0 || len(t.Charms) > 0 {
 		return ""

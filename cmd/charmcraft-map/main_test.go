@@ -163,10 +163,6 @@ func TestJSONErrorDocument(t *testing.T) {
 		{[]string{"--bogus", "--format", "json"}, "usage", "unknown flag: --bogus"},
 		{[]string{"map", "extra", "--format", "json"}, "usage", `unknown command "extra"`},
 		{[]string{"map", "--format", "json", "--pressure", "2"}, "usage", "--pressure"},
-		// --all has no budget: a budget flag given with it is refused, not ignored (with no
-		// subcommand too)
-		{[]string{"map", "--all", "--tokens", "0", "--format", "json"}, "usage", "drop --tokens"},
-		{[]string{"--all", "--top=3", "--pressure", "0.96", "--format", "json"}, "usage", "drop --top and --pressure"},
 		{[]string{"locate", "x", "--format", "json", "--root", ""}, "usage", "--root is empty"}, // an unset variable
 	} {
 		code, out, errs := execute(tc.args...)
@@ -220,6 +216,33 @@ func TestHelpTopics(t *testing.T) {
 // TestCheckExitCodes runs check through the command line on fixture charms: a consistent
 // charm exits 0, one with errors 1 (broken: its metadata.yaml is read only partly), and
 // --strict turns warnings into a failure (warned: an option no code reads).
+func TestIgnoredBudgetFlagsWarn(t *testing.T) {
+	// --all has no budget and --full no --top: the flags are valid for map, so the run
+	// succeeds, and a warning says they were not used (with no subcommand too).
+	root := "../../testdata/charms/unified"
+	for _, tc := range []struct {
+		args []string
+		warn string
+	}{
+		{[]string{"map", "--all", "--tokens", "0", "--root", root}, "--all prints every file without a budget: --tokens not used"},
+		{[]string{"--all", "--top=3", "--pressure", "0.96", "--root", root}, "--top and --pressure not used"},
+		{[]string{"map", "--full", "--top", "3", "--root", root}, "--full fills the token budget, not a number of files: --top not used"},
+		{[]string{"map", "--full", "--tokens", "300", "--root", root}, ""},
+	} {
+		code, out, errs := execute(append(tc.args, "--no-cache")...)
+		if code != 0 || out == "" || tc.warn != "" && !strings.Contains(errs, "warning: ") || !strings.Contains(errs, tc.warn) || tc.warn == "" && errs != "" {
+			t.Errorf("%v: exit %d, stderr %q", tc.args, code, errs)
+		}
+	}
+	// the JSON budget of --all says it has none
+	for args, want := range map[string]bool{"--all": true, "--full": false} {
+		_, out, _ := execute("map", args, "--format", "json", "--root", root, "--no-cache")
+		if got := strings.Contains(out, `"unbounded": true`); got != want {
+			t.Errorf("map %s: unbounded %v, want %v", args, got, want)
+		}
+	}
+}
+
 func TestCheckExitCodes(t *testing.T) {
 	warned := t.TempDir()
 	for name, text := range map[string]string{
