@@ -458,3 +458,29 @@ func TestCheckReportsYAMLProblemsOnce(t *testing.T) {
 		t.Errorf("map stderr:\n%s", stderr)
 	}
 }
+
+func TestCheckSoftensFindingsOfLostCode(t *testing.T) {
+	// A Python file over the size limit may read what no code read seems to: its charm's
+	// unused-config findings are infos that name it. A .py file of binary data holds no code
+	// and softens nothing.
+	build := func(extra string) string {
+		root := t.TempDir()
+		write(t, root, "metadata.yaml", "name: lost\nsummary: s\ndescription: d\n")
+		write(t, root, "config.yaml", "options:\n  motd:\n    type: string\n")
+		write(t, root, "src/charm.py", "import ops\n\nclass LostCharm(ops.CharmBase):\n    pass\n")
+		write(t, root, "src/workload.py", extra)
+		return root
+	}
+	run := func(root string) (string, error) {
+		var out, errb bytes.Buffer
+		err := RunCheck(CheckOptions{Common: Common{Root: root, NoCache: true, Format: "text"}}, IO{Out: &out, Err: &errb})
+		return out.String(), err
+	}
+	huge := "def read(config):\n    return config['motd']\n" + strings.Repeat("x = 1\n", 200_000)
+	if out, err := run(build(huge)); err != nil || !strings.Contains(out, `info: no code reads config option "motd" (src/workload.py was not read and may read it)`) {
+		t.Errorf("huge file: %v\n%s", err, out)
+	}
+	if out, err := run(build("\x00\x01\x02 binary")); err != nil || !strings.Contains(out, `warning: no code reads config option "motd" [unused-config]`) {
+		t.Errorf("binary file: %v\n%s", err, out)
+	}
+}

@@ -2,8 +2,6 @@ package app
 
 import (
 	"fmt"
-	"maps"
-	"slices"
 
 	"github.com/cantrip-dev/charmcraft-map/check"
 	"github.com/cantrip-dev/charmcraft-map/render"
@@ -66,8 +64,7 @@ func RunCheck(o CheckOptions, io IO) error {
 		return noCharm(t.Root)
 	}
 	// code that could not be read may handle what seems unhandled: those findings are infos
-	lost := append(slices.Sorted(maps.Keys(t.Skipped)), t.UnreadDirs...)
-	rep := check.Run(t.Charms, t.Link(), check.Options{Strict: o.Strict, Lost: lost})
+	rep := check.Run(t.Charms, t.Link(), check.Options{Strict: o.Strict, Lost: t.LostCode()})
 	switch o.Format {
 	case "json":
 		err = check.WriteJSON(io.Out, rep)

@@ -64,6 +64,7 @@ type Tree struct {
 	Skipped map[string]bool
 	// UnreadDirs are the folders the walk could not read (Discovered.UnreadDirs).
 	UnreadDirs []string
+	lostCode   []string // the Python files of Skipped that may hold code (LostCode)
 	// Scopes are Options.Scope as root-relative '/'-paths ("./k8s/" and "k8s" are "k8s").
 	Scopes []string
 	// Memo is the remembered output when Options.MemoKey hit; nothing else is loaded then.
@@ -381,6 +382,9 @@ func (t *Tree) parseAll(paths []string, stats []stat, c cache, progress func(int
 				t.Skipped = map[string]bool{}
 			}
 			t.Skipped[paths[i]] = true
+			if w != notPython(paths[i]) {
+				t.lostCode = append(t.lostCode, paths[i])
+			}
 		}
 	}
 	return out, changed
@@ -411,6 +415,18 @@ func parseOne(root, p string, st stat, old *usable) (f pyextract.File, e *usable
 	return f, entry(int64(len(src)), h), true, fileWarning(f, int64(len(src)))
 }
 
+// notPython is the warning for a .py file that holds no Python (binary data).
+func notPython(p string) string { return fmt.Sprintf("%s: skipped: not Python source (binary data?)", p) }
+
+// LostCode are the Python files and folders whose code was not read (over the size limit,
+// unreadable; not a .py file of binary data, which holds none), sorted: code there may do
+// what no code read seems to.
+func (t *Tree) LostCode() []string {
+	out := slices.Concat(t.lostCode, t.UnreadDirs)
+	slices.Sort(out)
+	return out
+}
+
 // fileWarning says what was lost of a file, from its extraction alone, so that a run that takes
 // the file from the cache warns exactly like the run that parsed it.
 func fileWarning(f pyextract.File, size int64) string {
@@ -420,7 +436,7 @@ func fileWarning(f pyextract.File, size int64) string {
 	case size > pyextract.MaxFileSize:
 		return fmt.Sprintf("%s: skipped: larger than %d MiB", f.Path, pyextract.MaxFileSize>>20)
 	case len(f.Symbols) == 0 && len(f.Refs) == 0 && len(f.Imports) == 0:
-		return fmt.Sprintf("%s: skipped: not Python source (binary data?)", f.Path)
+		return notPython(f.Path)
 	}
 	return fmt.Sprintf("%s: %d syntax error(s); read what could be parsed", f.Path, f.Errors)
 }
