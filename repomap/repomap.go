@@ -205,7 +205,7 @@ func Load(opt Options) (*Tree, error) {
 		case yamlEntries[file] != nil:
 		case len(scopes) > 0 && !inScope(file, scopes) && exists(root, file):
 			w.keep[file] = raw // outside this run's scope: carried over untouched
-		case !bytes.Contains(raw, []byte(`"`+ourKey+`"`)) && filepath.IsLocal(filepath.FromSlash(file)) && exists(root, file):
+		case !bytes.Contains(raw, []byte(`"`+ourKey+`"`)) && path.Clean(file) == file && filepath.IsLocal(filepath.FromSlash(file)) && regularFile(root, file):
 			// Cantrip's entry for a file we do not map (another language, a file an ignore
 			// file leaves out): carried over untouched for Cantrip, never read by us
 			w.keep[file] = raw
@@ -556,6 +556,12 @@ func statFile(root, rel string) stat {
 		return stat{err: err}
 	}
 	return stat{mtime: fi.ModTime().UnixNano(), ctime: changeTime(fi), size: fi.Size(), mode: fi.Mode()}
+}
+
+// regularFile reports a regular file (not a link, not a folder) at rel under root.
+func regularFile(root, rel string) bool {
+	fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(rel)))
+	return err == nil && fi.Mode().IsRegular()
 }
 
 func exists(root, rel string) bool {

@@ -446,9 +446,15 @@ func TestForeignEntriesOfUnmappedFilesKept(t *testing.T) {
 	content := `{"version": 1, "generated_at": 1.5, "entries": [` + js + `,
 		{"file": "web/gone.js", "mtime_ns": 5, "definitions": [], "references": []},
 		{"file": "../outside.js", "mtime_ns": 5, "definitions": [], "references": []},
-		{"x_charmcraft_map": "AAAA", "file": "scratch/old.py", "mtime_ns": 5, "definitions": [], "references": []}]}`
+		{"x_charmcraft_map": "AAAA", "file": "scratch/old.py", "mtime_ns": 5, "definitions": [], "references": []},
+		{"file": "web//app.js", "mtime_ns": 5, "definitions": [], "references": []},
+		{"file": "web", "mtime_ns": 5, "definitions": [], "references": []}]}`
 	root := writeTree(t, map[string]string{"metadata.yaml": smallCharm, "src/charm.py": smallPy, "web/app.js": "class App {}\n",
 		"scratch/old.py": "X = 1\n", IgnoreFile: "scratch/\n", CacheFile: content})
+	// exists, but outside the root
+	if err := os.WriteFile(filepath.Join(root, "..", "outside.js"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := Load(Options{Root: root}); err != nil {
 		t.Fatal(err)
 	}
@@ -459,7 +465,7 @@ func TestForeignEntriesOfUnmappedFilesKept(t *testing.T) {
 	if !bytes.Contains(data, []byte(js)) {
 		t.Errorf("Cantrip's entry for web/app.js not kept byte for byte:\n%s", data)
 	}
-	for _, gone := range []string{"web/gone.js", "../outside.js", "scratch/old.py"} {
+	for _, gone := range []string{"web/gone.js", "../outside.js", "scratch/old.py", "web//app.js", "web"} {
 		if bytes.Contains(data, []byte(`"`+gone+`"`)) {
 			t.Errorf("entry for %s kept", gone)
 		}
