@@ -13,14 +13,14 @@ import (
 )
 
 // maxNarrowing bounds the YAML handed to Juju while narrowing a rejection down (see
-// rejection), so that a section with thousands of entries costs no more than a large file.
+// rejections), so that a section with thousands of entries costs no more than a large file.
 const maxNarrowing = 1 << 20
 
 // jujuReader is one of juju/charm's readers, applied to one section.
 type jujuReader struct {
 	read func([]byte) error
 	// required are top-level keys Juju insists on; when entries are checked one at a time
-	// (see rejection), the others get stand-in values.
+	// (see rejections), the others get stand-in values.
 	required []string
 	// together lists, for a key, the keys its checks look at too (containers name resources
 	// and storage; a subordinate needs a container-scoped requires).
@@ -64,7 +64,8 @@ func jujuActions(charmName string) jujuReader {
 
 // checkJuju runs j over a section of d that yaml.v3 read cleanly: the whole file when sec is
 // nil, else the node sec (re-encoded). When Juju rejects it, c gets the warning
-// "<file>: juju would reject: <juju's error>".
+// "<file>:<line>: juju would reject: <juju's error>" for each piece it rejects alone
+// (rejections), or "<file>: juju would reject: ..." for the whole when no piece does.
 func (c *Charm) checkJuju(d *doc, sec *yaml.Node, j jujuReader) {
 	if !d.clean || d.root == nil {
 		return

@@ -394,7 +394,11 @@ func checkInterface(decl *charmyaml.Charm, in linker.Interface, dynamic int, los
 	if len(lost) > 0 {
 		// code we could not read comes first: nothing else can be said of what it does
 		d.Severity = SeverityInfo
-		d.Message += fmt.Sprintf(" (%s and may %s it)", lostNames(lost), verb)
+		lostVerb := verb
+		if in.Kind == linker.KindRelation {
+			lostVerb = "handle"
+		}
+		d.Message += fmt.Sprintf(" (%s and may %s it)", lostNames(lost), lostVerb)
 	} else if pkg := featurePackage(in); pkg != nil {
 		d.Severity = SeverityInfo
 		d.Message += fmt.Sprintf(" (package %s, imported at %s:%d, is named after it and may handle it)", pkg.Detail, pkg.File, pkg.Line)

@@ -367,24 +367,21 @@ func (r *ranker) subjectFileTargets() []int {
 		if len(s.m.paths) == 0 {
 			continue
 		}
-		count := map[string]int{} // file name → the non-test files with that name
-		for _, n := range r.nodes {
-			if n.class != ClassTest {
-				count[path.Base(strings.ToLower(n.path))]++
-			}
-		}
-		for i, n := range r.nodes {
-			if n.class == ClassTest || n.class == ClassLib || slices.Contains(out, i) {
-				continue
-			}
-			lp := strings.ToLower(n.path)
-			if slices.ContainsFunc(s.m.paths, func(t string) bool {
-				if strings.Contains(t, "/") {
-					return atPath(lp, t)
+		// per path token, the non-test files it names: a path ending that several charms'
+		// files share ("src/charm.py" in a monorepo) names none of them
+		for _, tok := range s.m.paths {
+			var hit []int
+			for i, n := range r.nodes {
+				if n.class == ClassTest {
+					continue
 				}
-				return t == path.Base(lp) && count[t] == 1
-			}) {
-				out = append(out, i)
+				lp := strings.ToLower(n.path)
+				if strings.Contains(tok, "/") && atPath(lp, tok) || !strings.Contains(tok, "/") && tok == path.Base(lp) {
+					hit = append(hit, i)
+				}
+			}
+			if len(hit) == 1 && r.nodes[hit[0]].class != ClassLib && !slices.Contains(out, hit[0]) {
+				out = append(out, hit[0])
 			}
 		}
 	}

@@ -727,6 +727,8 @@ func TestSubjectFile(t *testing.T) {
 		{"fix: test_charm.py uses the old harness", nil},
 		{"fix the relation\n\n* move code to database.py", nil},
 		{"Fix bug in database.py", []pyextract.File{twin}},
+		// a path two charms' files end with
+		{"fix: typo in src/database.py", []pyextract.File{pyFile("charms/b/src/database.py", []pyextract.Symbol{fn("helper", 1)}, nil)}},
 	} {
 		for _, f := range rank(c.text, c.extra...).Files {
 			if hasSignal(f, SigSubjectFile) {

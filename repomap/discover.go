@@ -401,10 +401,9 @@ func charmLibPath(realRoot, rel string, parts []string, dir bool) bool {
 	return false
 }
 
-// trackedSet holds the files git tracks under the root (root-relative) and their folders.
-// unknown says nothing tells what is tracked: no git index was read at the root, and no
-// folder above it has a .git (a root that is a folder of a repository reads its .gitignore
-// lines as written).
+// trackedSet holds the files git tracks (paths from the repository's top) and their folders.
+// unknown says nothing tells what is tracked: the root is in no repository, or its index
+// could not be read (absent, corrupt, not a regular file, over maxIndexBytes).
 type trackedSet struct {
 	files, dirs map[string]bool
 	unknown     bool

@@ -197,7 +197,7 @@ func budgetFlags(cmd *cobra.Command) []string {
 func bindMapFlags(cmd *cobra.Command, o *app.MapOptions) {
 	f := cmd.Flags()
 	f.BoolVar(&o.Full, "full", false, "the view the agent receives: signatures file by file, within the budget")
-	f.BoolVar(&o.All, "all", false, "every file with every symbol, no budget")
+	f.BoolVar(&o.All, "all", false, "every file with every symbol, no budget (--top, --tokens and --pressure are not used)")
 	f.IntVar(&o.Top, "top", 10, "files in the compact view (files with nothing to show are left out); 0 sets no limit")
 	f.IntVar(&o.Tokens, "tokens", app.DefaultTokens, "token budget, a hard maximum (0 prints nothing)")
 	f.StringVar(&o.Tokenizer, "tokenizer", "cl100k", "token counter: cl100k, o200k or chars4")
