@@ -684,7 +684,7 @@ func TestBuildIntent(t *testing.T) {
 		"[DPE-2789] update data-platform-workflows (#263)", "fix: bump to 22.04, use py310", "Drop bionic support. (#105)",
 		"Update build procedure in release workflow\n\n* fix the database relation",
 		"(Fix) Adding rust compiler to fix pydantic compilation (#13)", "set constraints to setuptools-scm",
-		"Build & release arm64 (#275)", "chore: support mutli arch (#91)", "Specified architecture: amd64"} {
+		"Release arm64 (#275)", "chore: support mutli arch (#91)", "Specified architecture: amd64", "Support all architectures"} {
 		if r := rank(text); r.Files[0].Path != "charmcraft.yaml" || !hasSignal(r.Files[0], SigBuildIntent) {
 			t.Errorf("%q: top %v", text, paths(r)[:3])
 		}
