@@ -416,7 +416,9 @@ func parseOne(root, p string, st stat, old *usable) (f pyextract.File, e *usable
 }
 
 // notPython is the warning for a .py file that holds no Python (binary data).
-func notPython(p string) string { return fmt.Sprintf("%s: skipped: not Python source (binary data?)", p) }
+func notPython(p string) string {
+	return fmt.Sprintf("%s: skipped: not Python source (binary data?)", p)
+}
 
 // LostCode are the Python files and folders whose code was not read (over the size limit,
 // unreadable; not a .py file of binary data, which holds none), sorted: code there may do
