@@ -23,6 +23,9 @@ type mentions struct {
 	// ("agent" of jenkins_agent_executors, not of "agent relation" or agent_relation_changed):
 	// such a run is part of another name, not an interface's.
 	inner  map[string]bool
+	// common are the grams met only right after an article or possessive ("after a restart",
+	// "its data"): there the words are common nouns, not an interface's name
+	common map[string]bool
 	joined map[string]bool // runs of 2-3 words written together ("rolling-ops" → "rollingops"), for file stems
 	paths  []string        // tokens that look like paths or file names ("src/charm.py", "tls.py")
 }
@@ -111,9 +114,10 @@ var urlPattern = regexp.MustCompile(`(?i)\b(?:https?|ftp)://[^\s<>()\[\]]*`)
 
 // parseMentions tokenises the task texts. Web addresses are dropped first (urlPattern).
 func parseMentions(texts []string) mentions {
-	m := mentions{idents: map[string]bool{}, words: map[string]bool{}, forms: map[string]bool{}, grams: map[string]bool{}, joined: map[string]bool{},
+	m := mentions{idents: map[string]bool{}, words: map[string]bool{}, forms: map[string]bool{}, grams: map[string]bool{}, joined: map[string]bool{}, common: map[string]bool{},
 		inner: map[string]bool{}, written: map[string]string{}}
 	lead := map[string]bool{} // grams met at the start of a word run of their own
+	bare := map[string]bool{} // grams met without an article or possessive before them
 	seenPath := map[string]bool{}
 	for _, text := range texts {
 		var seq []string  // the text's words in order, for n-grams
@@ -159,6 +163,11 @@ func parseMentions(texts []string) mentions {
 				} else {
 					lead[g] = true
 				}
+				if i > 0 && determiners[seq[i-1]] && !within[i] {
+					m.common[g] = true
+				} else {
+					bare[g] = true
+				}
 				if n > 1 {
 					m.joined[strings.Join(seq[i:i+n], "")] = true
 				}
@@ -179,8 +188,16 @@ func parseMentions(texts []string) mentions {
 	for g := range lead {
 		delete(m.inner, g)
 	}
+	for g := range bare {
+		delete(m.common, g)
+	}
 	return m
 }
+
+// determiners make the word after them a common noun: "after a restart", "its data". Not
+// "the" ("the database relation", "the certificates" name interfaces).
+var determiners = map[string]bool{"a": true, "an": true, "its": true, "their": true, "our": true, "your": true,
+	"my": true, "his": true, "her": true, "some": true, "any": true, "each": true, "every": true, "another": true}
 
 // isVersionWord reports a version word ("v0" of "v0.9"): in a task it names a release, and as
 // a word of a path it matches every library's folder (lib/charms/x/v0/): "Update dependency

@@ -140,7 +140,9 @@ func (r *ranker) interfaceNamed(lkind, n string) bool {
 	if !r.ment.grams[n] || r.ment.inner[n] {
 		return false
 	}
-	if interfaceKindWords[n] {
+	if interfaceKindWords[n] || r.ment.common[n] {
+		// a kind word, or a word the task uses as a common noun ("after a restart" in a charm
+		// with a restart relation): named only beside its kind ("a restart relation")
 		return r.ment.grams[n+"_"+lkind] || r.ment.grams[lkind+"_"+n]
 	}
 	return true

@@ -1730,7 +1730,8 @@ func TestTruncateImage(t *testing.T) {
 
 func TestInterfaceNamed(t *testing.T) {
 	// An interface is named by its words standing alone or leading an identifier, not by a
-	// word inside another identifier; a name that is a kind word needs its kind beside it.
+	// word inside another identifier; a name that is a kind word, or that the task writes
+	// only after an article or a possessive, needs its kind beside it.
 	named := func(text string) bool {
 		in := demoCharm()
 		in.Charms[0].Storage = []charmyaml.Storage{{Name: "config", Type: "filesystem", Pos: charmyaml.Pos{File: "metadata.yaml", Line: 30}}}
@@ -1745,6 +1746,11 @@ func TestInterfaceNamed(t *testing.T) {
 		"add a config option for the log format": false,
 		"the config storage fills up":            true,
 		"mount the storage config read-only":     true,
+		// after an article or a possessive a name is a common noun, unless its kind is beside it
+		"lost after a database failover":                 false,
+		"its database is empty":                          false,
+		"add a database relation check":                  true,
+		"after a database failover, the database breaks": true,
 	} {
 		if got := named(text); got != want {
 			t.Errorf("%q: named %v, want %v", text, got, want)
