@@ -22,7 +22,7 @@ type mentions struct {
 	// inner are the grams met only inside an identifier, after its first word
 	// ("agent" of jenkins_agent_executors, not of "agent relation" or agent_relation_changed):
 	// such a run is part of another name, not an interface's.
-	inner  map[string]bool
+	inner map[string]bool
 	// common are the grams met only right after an article or possessive ("after a restart",
 	// "its data"): there the words are common nouns, not an interface's name
 	common map[string]bool
