@@ -546,7 +546,7 @@ func extension(decl *charmyaml.Charm, in linker.Interface) string {
 var undeclaredKinds = map[string]string{
 	linker.FindUndeclaredRelation: linker.KindRelation, linker.FindUndeclaredAction: linker.KindAction,
 	linker.FindUndeclaredConfig: linker.KindConfig, linker.FindUndeclaredContainer: linker.KindContainer,
-	linker.FindUndeclaredStorage: linker.KindStorage,
+	linker.FindUndeclaredStorage: linker.KindStorage, linker.FindUndeclaredResource: linker.KindResource,
 }
 
 // findingMessages word the linker's undeclared-* findings: "<who> <verb> <noun> %q".
@@ -556,6 +556,7 @@ var findingMessages = map[string][2]string{
 	linker.FindUndeclaredConfig:    {"reads", "config option"},
 	linker.FindUndeclaredContainer: {"uses", "container"},
 	linker.FindUndeclaredStorage:   {"uses", "storage"},
+	linker.FindUndeclaredResource:  {"fetches", "resource"},
 }
 
 // findingDiagnostic turns a linker finding into a diagnostic under the rule of the same name.

@@ -83,6 +83,7 @@ func fixture() ([]charmyaml.Charm, linker.Result) {
 			{Kind: linker.FindUndeclaredConfig, Subject: "log_level", Site: linker.Site{File: src, Line: 63, Symbol: "DemoCharm._configure", Conditional: true}},
 			{Kind: linker.FindUndeclaredContainer, Subject: "workload", Site: linker.Site{File: help, Line: 10, Symbol: "Workload.push"}},
 			{Kind: linker.FindUndeclaredStorage, Subject: "data", Site: linker.Site{File: help, Line: 12}},
+			{Kind: linker.FindUndeclaredResource, Subject: "settings", Site: linker.Site{File: help, Line: 14, Symbol: "Workload.install"}},
 			{Kind: linker.FindMissingHandler, Subject: "_on_leader", Site: linker.Site{File: src, Line: 33, Symbol: "DemoCharm.__init__"}},
 			{Kind: linker.FindUndeclaredParam, Subject: "force", Site: linker.Site{File: src, Line: 82, Symbol: "DemoCharm._on_rotate", Conditional: true}},
 			{Kind: linker.FindUnobservedHandler, Subject: "DemoCharm._on_update_status", Site: linker.Site{File: src, Line: 95, Symbol: "DemoCharm._on_update_status"}},
@@ -116,12 +117,13 @@ charms/demo/src/charm.py:82: warning: DemoCharm._on_rotate reads action paramete
 charms/demo/src/charm.py:95: warning: DemoCharm._on_update_status is named like an event handler, but no code observes, calls or names it: it never runs [unobserved-handler]
 charms/demo/src/helpers.py:10: error: Workload.push uses container "workload", which the charm's YAML does not declare [undeclared-container]
 charms/demo/src/helpers.py:12: error: code uses storage "data", which the charm's YAML does not declare [undeclared-storage]
-5 errors, 9 warnings, 3 infos
+charms/demo/src/helpers.py:14: error: Workload.install fetches resource "settings", which the charm's YAML does not declare [undeclared-resource]
+6 errors, 9 warnings, 3 infos
 `
 	if got := b.String(); got != want {
 		t.Errorf("text:\n%s\nwant:\n%s", got, want)
 	}
-	if r.Summary != (Summary{Errors: 5, Warnings: 9, Infos: 3}) {
+	if r.Summary != (Summary{Errors: 6, Warnings: 9, Infos: 3}) {
 		t.Errorf("summary %+v", r.Summary)
 	}
 	if r.ExitCode(false) != 1 {
@@ -179,7 +181,7 @@ func TestContractSeverities(t *testing.T) {
 func TestStrictAndExitCodes(t *testing.T) {
 	charms, links := fixture()
 	r := Run(charms, links, Options{Strict: true})
-	if r.Summary != (Summary{Errors: 14, Warnings: 0, Infos: 3}) {
+	if r.Summary != (Summary{Errors: 15, Warnings: 0, Infos: 3}) {
 		t.Errorf("strict summary %+v", r.Summary)
 	}
 	warnOnly := Report{Summary: Summary{Warnings: 2, Infos: 1, Unresolved: 3}}

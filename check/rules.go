@@ -14,6 +14,7 @@ const (
 	RuleUndeclaredConfig     = "undeclared-config"
 	RuleUndeclaredContainer  = "undeclared-container"
 	RuleUndeclaredStorage    = "undeclared-storage"
+	RuleUndeclaredResource   = "undeclared-resource"
 	RuleMissingHandler       = "missing-handler"
 	RuleUnhandledRelation    = "unhandled-relation"
 	RuleUnhandledAction      = "unhandled-action"
@@ -53,6 +54,9 @@ var Rules = []Rule{
 	{RuleUndeclaredStorage, SeverityError,
 		"Code uses a storage the YAML does not declare.",
 		"ops creates storage events and entries only for declared storage; anything else raises. A finding in code that runs only under a condition is a warning."},
+	{RuleUndeclaredResource, SeverityError,
+		"Code fetches a resource the YAML does not declare.",
+		"`self.model.resources.fetch(name)` raises for a resource the charm does not declare, and Juju attaches none. A finding in code that runs only under a condition is a warning."},
 	{RuleMissingHandler, SeverityError,
 		"observe() is given a handler method that exists neither in the class nor in its bases.",
 		"The attribute lookup fails with AttributeError while the charm is being constructed, so every hook fails. A finding in code that runs only under a condition is a warning."},

@@ -664,7 +664,7 @@ func afterReturn(cond bool, line int) int {
 // undeclaredKind maps an interface kind to its undeclared-name finding.
 var undeclaredKind = map[string]string{
 	KindRelation: FindUndeclaredRelation, KindAction: FindUndeclaredAction, KindConfig: FindUndeclaredConfig,
-	KindContainer: FindUndeclaredContainer, KindStorage: FindUndeclaredStorage,
+	KindContainer: FindUndeclaredContainer, KindStorage: FindUndeclaredStorage, KindResource: FindUndeclaredResource,
 }
 
 // linkObserves links every observe call in scope, under each context its class runs in.

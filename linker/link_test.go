@@ -2123,6 +2123,22 @@ class ResCharm(ops.CharmBase):
 `})
 	expect(t, "csi-image", reads(cl, KindResource, "csi-image"), "src/charm.py:10/library/OCIImageResource")
 	expect(t, "other-image", reads(cl, KindResource, "other-image"), "")
+
+	// fetching a resource the YAML does not declare is a finding of its own kind
+	cl = link1(t, c, files{"src/charm.py": `
+import ops
+
+class ResCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.framework.observe(self.on.install, self._on_install)
+
+    def _on_install(self, event):
+        path = self.model.resources.fetch("settings")
+`})
+	if len(cl.Findings) != 1 || cl.Findings[0].Kind != FindUndeclaredResource || cl.Findings[0].Subject != "settings" {
+		t.Errorf("findings %+v", cl.Findings)
+	}
 }
 
 func TestObservedAlsoUnconditionally(t *testing.T) {

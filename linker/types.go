@@ -246,6 +246,7 @@ const (
 	FindUndeclaredConfig    = "undeclared-config"
 	FindUndeclaredContainer = "undeclared-container"
 	FindUndeclaredStorage   = "undeclared-storage"
+	FindUndeclaredResource  = "undeclared-resource"
 	FindMissingHandler      = "missing-handler"
 	FindUndeclaredParam     = "undeclared-action-param"
 	FindUnobservedHandler   = "unobserved-handler"
