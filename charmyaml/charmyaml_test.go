@@ -1066,8 +1066,9 @@ func TestWarningsDeterministicWithManyProblems(t *testing.T) {
 }
 
 func TestActionScripts(t *testing.T) {
-	// An executable actions/<name> runs the action; a file without the execute bit, a link to
-	// the charm's entry point (an old ops charm's) and an action without one have no script.
+	// An executable actions/<name> runs the action, also through a link to another script of
+	// the charm; a file without the execute bit, a link to the charm's entry point or a hook
+	// (an old ops charm's) or out of the charm, and an action without one have no script.
 	root := t.TempDir()
 	write := func(p, text string, mode os.FileMode) {
 		t.Helper()
@@ -1080,7 +1081,15 @@ func TestActionScripts(t *testing.T) {
 		}
 	}
 	write("metadata.yaml", "name: demo\nsummary: s\ndescription: d\n", 0o644)
-	write("actions.yaml", "flush:\n  description: f\nnotes:\n  description: n\nbackup:\n  description: b\nplain:\n  description: p\n", 0o644)
+	write("actions.yaml", "flush:\n  description: f\nnotes:\n  description: n\nbackup:\n  description: b\nplain:\n  description: p\n"+
+		"linked:\n  description: l\nhooked:\n  description: h\nout:\n  description: o\n", 0o644)
+	write("actions/linked_script.py", "#!/usr/bin/env python3\n", 0o755)
+	write("hooks/install", "#!/bin/sh\n", 0o755)
+	for link, target := range map[string]string{"linked": "linked_script.py", "hooked": "../hooks/install", "out": "/bin/sh"} {
+		if err := os.Symlink(target, filepath.Join(root, "actions", link)); err != nil {
+			t.Fatal(err)
+		}
+	}
 	write("src/charm.py", "#!/usr/bin/env python3\n", 0o755)
 	write("actions/flush", "#!/bin/sh\nservice cache flush\n", 0o755)
 	write("actions/notes", "not a script\n", 0o644)
@@ -1095,7 +1104,8 @@ func TestActionScripts(t *testing.T) {
 	for _, a := range c.Actions {
 		got = append(got, a.Name+"="+a.Script)
 	}
-	if want := []string{"flush=actions/flush", "notes=", "backup=", "plain="}; !slices.Equal(got, want) {
+	// a link to another script inside the charm runs it; to a hook or out of the charm, not
+	if want := []string{"flush=actions/flush", "notes=", "backup=", "plain=", "linked=actions/linked", "hooked=", "out="}; !slices.Equal(got, want) {
 		t.Errorf("scripts %v, want %v", got, want)
 	}
 }

@@ -84,13 +84,28 @@ func LoadSkipping(root, dir string, skip func(rel string) bool) (c Charm, ok boo
 }
 
 // actionScript is actions/<name> of the charm in dir (root-relative path), when it is an
-// executable regular file not left out by skip, or "".
+// executable regular file not left out by skip, or a link to one inside the charm's folder
+// (actions/flush-cache -> flush_cache.py) that is not the charm's entry point (src/charm.py,
+// dispatch, or a hook, which old charms link their actions to so that ops dispatches them);
+// "" otherwise.
 func actionScript(realDir, dir, name string, skip func(rel string) bool) string {
 	rel := path.Join(dir, "actions", name)
 	if strings.ContainsAny(name, `/\`) || skip != nil && skip(rel) {
 		return ""
 	}
-	fi, err := os.Lstat(filepath.Join(realDir, "actions", name))
+	p := filepath.Join(realDir, "actions", name)
+	fi, err := os.Lstat(p)
+	if err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		target, terr := filepath.EvalSymlinks(p)
+		if terr != nil || !inside(realDir, target) {
+			return ""
+		}
+		if r, rerr := filepath.Rel(realDir, target); rerr != nil || r == filepath.Join("src", "charm.py") || r == "dispatch" ||
+			strings.HasPrefix(r, "hooks"+string(filepath.Separator)) {
+			return ""
+		}
+		fi, err = os.Stat(target)
+	}
 	if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0 {
 		return ""
 	}
