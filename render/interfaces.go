@@ -105,11 +105,11 @@ func ifaceKindText(b *strings.Builder, group []linker.Interface) {
 			fmt.Fprintf(b, "      maybe read by package %s, given the charm at %s\n", safetext.Line(d.Detail), ifaceLoc(d.File, d.Line))
 		}
 		switch {
+		case in.Script != "": // what runs it, whatever else was found or guessed
+			fmt.Fprintf(b, "      (run by its script %s)\n", safetext.Line(in.Script))
 		case len(in.Handlers)+len(in.Reads) > 0:
 		case in.Extension != "":
 			fmt.Fprintf(b, "      (handled by the %s extension)\n", safetext.Line(in.Extension))
-		case in.Script != "":
-			fmt.Fprintf(b, "      (run by its script %s)\n", safetext.Line(in.Script))
 		default:
 			b.WriteString("      (nothing linked)\n")
 		}

@@ -196,3 +196,18 @@ func ifaceKeys(m map[string]any) []string {
 	slices.Sort(ks)
 	return ks
 }
+
+func TestInterfacesTextScriptBesideGuess(t *testing.T) {
+	// An action run by its own script says so, also when a guess was found for it.
+	res := linker.Result{Charms: []linker.CharmLinks{{Name: "demo", Dir: ".", Interfaces: []linker.Interface{
+		{Kind: linker.KindAction, Name: "flush-cache", File: "actions.yaml", Line: 1, Script: "actions/flush-cache",
+			Reads: []linker.Site{{File: "src/charm.py", Line: 6, Symbol: "DemoCharm", Via: linker.ViaBase, Detail: "BaseServiceCharm"}}},
+	}}}}
+	var b strings.Builder
+	if err := InterfacesText(&b, res); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.String(); !strings.Contains(got, "(run by its script actions/flush-cache)") || !strings.Contains(got, "maybe handled by BaseServiceCharm") {
+		t.Errorf("text:\n%s", got)
+	}
+}
