@@ -3607,3 +3607,37 @@ class TmplCharm(BaseServiceCharm):
 	expect(t, "workload", handlers(cl, KindContainer, "workload"), "pebble_ready>BaseServiceCharm._on_ready[on-index]")
 	expect(t, "findings", findings(cl), "")
 }
+
+func TestCharmHelpersConfigCalls(t *testing.T) {
+	// charm-helpers' config("x") and hookenv.config("x") read the option x, also nested in an
+	// expression; an undeclared name is a finding; a function of another module named config
+	// reads nothing.
+	c := charm("helpers", ".", "config:log-level", "config:region", "config:other")
+	cl := link1(t, c, files{
+		"src/charm.py": `
+import ops
+from charmhelpers.core.hookenv import config
+from charmhelpers.core import hookenv
+from settings import config as local_config
+
+def render():
+    return {"level": config("log-level")}
+
+class HelpersCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.framework.observe(self.on.config_changed, self._on_config_changed)
+
+    def _on_config_changed(self, event):
+        region = hookenv.config("region")
+        typo = hookenv.config("regoin")
+        other = local_config("other")
+`,
+	})
+	expect(t, "log-level", reads(cl, KindConfig, "log-level"), "src/charm.py:7/config-read/")
+	expect(t, "region", reads(cl, KindConfig, "region"), "src/charm.py:15/config-read/")
+	expect(t, "other", reads(cl, KindConfig, "other"), "")
+	if len(cl.Findings) != 1 || cl.Findings[0].Kind != FindUndeclaredConfig || cl.Findings[0].Subject != "regoin" {
+		t.Errorf("findings %+v", cl.Findings)
+	}
+}

@@ -272,13 +272,16 @@ func (l *charmLinker) linkLookups() {
 				if k.Via == "get" {
 					expr = k.Object.String() + ".get(" + k.Key.String() + ")"
 				}
-				l.lookupName(fi, k.Scope, kind, &k.Key, expr, k.Via == "index")
+				l.lookupName(fi, k.Scope, kind, &k.Key, expr, k.Via == "index", ViaLookup)
 			}
 		}
 	}
 }
 
 func (l *charmLinker) lookupCall(fi *fileInfo, sc pyextract.Scope, v *pyextract.Value) {
+	if l.helperConfigRead(fi, sc, v) {
+		return
+	}
 	n := len(v.Chain)
 	if n < 2 {
 		return
@@ -301,15 +304,43 @@ func (l *charmLinker) lookupCall(fi *fileInfo, sc pyextract.Scope, v *pyextract.
 	if arg == nil {
 		return
 	}
-	l.lookupName(fi, sc, lc.kind, arg, v.String(), true)
+	l.lookupName(fi, sc, lc.kind, arg, v.String(), true, ViaLookup)
+}
+
+// hookenvConfig is charm-helpers' config accessor, which older ops charms (OpenStack's,
+// Ceph's) still call: config("x") and hookenv.config("x") read the option x.
+const hookenvConfig = "charmhelpers.core.hookenv.config"
+
+// helperConfigRead links config("x") or hookenv.config("x") of charm-helpers as a read of x;
+// it reports whether v was such a call.
+func (l *charmLinker) helperConfigRead(fi *fileInfo, sc pyextract.Scope, v *pyextract.Value) bool {
+	if len(v.Chain) == 0 || len(v.Chain) > 2 || len(v.Args) == 0 || fi.test {
+		return false
+	}
+	im, ok := fi.imports[v.Chain[0].Name]
+	if !ok {
+		return false
+	}
+	full := im.Module
+	if im.Name != "" {
+		full = joinModule(im.Module, im.Name)
+	}
+	if len(v.Chain) == 2 {
+		full += "." + v.Chain[1].Name
+	}
+	if full != hookenvConfig {
+		return false
+	}
+	l.lookupName(fi, sc, KindConfig, &v.Args[0], v.String(), true, ViaConfig)
+	return true
 }
 
 // lookupName links a looked-up name under every context of the site; an undeclared one is a
 // finding. A name that cannot be resolved is recorded as unresolved when dynamic is set: a
 // tolerant lookup (relations.get(name, [])) is code asking whether a relation exists, and
 // says nothing about one the charm may have left unhandled.
-func (l *charmLinker) lookupName(fi *fileInfo, sc pyextract.Scope, kind string, key *pyextract.Value, expr string, dynamic bool) {
-	at := siteAt(fi, sc, ViaLookup, "")
+func (l *charmLinker) lookupName(fi *fileInfo, sc pyextract.Scope, kind string, key *pyextract.Value, expr string, dynamic bool, via string) {
+	at := siteAt(fi, sc, via, "")
 	// a parameter's names are those of the recorded calls (argsFromCallers); pyextract records
 	// only some calls, so unless every use of the function is one of them, another caller
 	// may pass another name

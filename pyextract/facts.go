@@ -1067,6 +1067,8 @@ func (w *factWalker) callFact(fn, args int32, name string, fs *funcState) bool {
 		return w.lastName(w.t.child(fn, fObject)) == "resources"
 	case configHelper(name) && w.t.namedChild(args, 0) >= 0:
 		return true
+	case name == "config" && w.t.namedChild(args, 0) >= 0 && w.t.kind(w.t.namedChild(args, 0)) == kString:
+		return true // charm-helpers' config("x"), hookenv.config("x"): the linker reads the import
 	case upperInitial(name):
 		for _, suffix := range []string{"Error", "Exception", "Status"} {
 			if strings.HasSuffix(name, suffix) {
