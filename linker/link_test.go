@@ -3641,3 +3641,47 @@ class HelpersCharm(ops.CharmBase):
 		t.Errorf("findings %+v", cl.Findings)
 	}
 }
+
+func TestHelperNamedLikeAMapping(t *testing.T) {
+	// A helper method named config, called only with literals, resolves its parameter: the
+	// model's config mapping it reads (model.config.get(key)) is no call of it.
+	c := charm("egret", ".", "config:port", "config:debug")
+	fs := files{
+		"src/charm.py": `
+import ops
+from helper import Assessor
+
+class EgretCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.assessor = Assessor(self)
+        self.framework.observe(self.on.update_status, self._on_update_status)
+
+    def _on_update_status(self, event):
+        self.unit.status = ops.ActiveStatus(str(self.assessor.check()))
+`,
+		"src/helper.py": `
+import ops
+
+class Assessor(ops.Object):
+    def __init__(self, charm):
+        super().__init__(charm, "assessor")
+        self.charm = charm
+
+    def config(self, key):
+        return self.charm.model.config.get(key)
+
+    def check(self):
+        return self.config("port")
+`,
+	}
+	res := Link(Input{Charms: []charmyaml.Charm{c}, Files: fs.parse()})
+	if len(res.Unresolved) != 0 {
+		t.Errorf("unresolved %+v", res.Unresolved)
+	}
+	cl := res.Charms[0]
+	expect(t, "debug", reads(cl, KindConfig, "debug"), "")
+	if reads(cl, KindConfig, "port") == "" {
+		t.Error("port not read")
+	}
+}

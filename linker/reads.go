@@ -438,9 +438,19 @@ func (l *charmLinker) scopeUses(name string) int {
 			for _, r := range fi.Refs {
 				l.scopeRefs[r.Name] += r.Count
 			}
+			// a name indexed or read with .get (model.config.get(key), self.config["x"]) is a
+			// mapping there, not a call of a function of that name (a helper method named
+			// config): those uses do not count
+			for k := range fi.Facts.Keys {
+				if o := fi.Facts.Keys[k].Object; len(o) > 1 {
+					if last := o[len(o)-1]; !last.Call && last.Index == nil && last.GetAttr == nil {
+						l.scopeRefs[last.Name]--
+					}
+				}
+			}
 		}
 	}
-	return l.scopeRefs[name]
+	return max(l.scopeRefs[name], 0) // a name Refs leave out (stopNames) has no uses to take
 }
 
 // linkConfig: config[...] and config.get(...) on the charm config, attribute reads of
