@@ -19,7 +19,16 @@ func saveMap(t *testing.T, root, name string) string {
 // saveMapWith is saveMap with --mention set to mention.
 func saveMapWith(t *testing.T, root, name string, mention []string) string {
 	t.Helper()
-	out, _, err := runMap(t, MapOptions{Common: Common{Root: root, NoCache: true, Format: "json"}, All: true, Mention: mention})
+	p, _ := saveMapOpts(t, name, MapOptions{Common: Common{Root: root}, Mention: mention})
+	return p
+}
+
+// saveMapOpts saves the `map --all --format json --no-cache` document of o under name in a
+// temporary folder, and returns its path and text.
+func saveMapOpts(t *testing.T, name string, o MapOptions) (string, string) {
+	t.Helper()
+	o.NoCache, o.Format, o.All = true, "json", true
+	out, _, err := runMap(t, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +36,21 @@ func saveMapWith(t *testing.T, root, name string, mention []string) string {
 	if err := os.WriteFile(p, []byte(out), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return p
+	return p, out
+}
+
+// diffJSON is the `diff --format json` document of two saved maps.
+func diffJSON(t *testing.T, old, cur string) MapDiff {
+	t.Helper()
+	out, _, err := runDiff(t, "json", old, cur)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d MapDiff
+	if err := json.Unmarshal([]byte(out), &d); err != nil {
+		t.Fatal(err)
+	}
+	return d
 }
 
 func runDiff(t *testing.T, format, old, cur string) (string, string, error) {
@@ -162,14 +185,7 @@ func TestDiffRules(t *testing.T) {
 		"a.py 0.05", "b.py 0.04", "c.py 0.03", "d.py 0.02", "e.py 0.01",
 		"src/tiny.py 0.001 | function xy def xy(x): @1",
 	)
-	out, _, err := runDiff(t, "json", old, cur)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var d MapDiff
-	if err := json.Unmarshal([]byte(out), &d); err != nil {
-		t.Fatal(err)
-	}
+	d := diffJSON(t, old, cur)
 	got := func(l []SymbolChange) (s []string) {
 		for _, c := range l {
 			s = append(s, c.OldName+">"+c.NewName)
@@ -260,14 +276,7 @@ func TestDiffSaysTheQueryDiffers(t *testing.T) {
 	plain := saveMap(t, root, "plain.json")
 	task := []string{"the ingress relation does not update the port"}
 	a, b := saveMapWith(t, root, "a.json", task), saveMapWith(t, root, "b.json", task)
-	out, _, err := runDiff(t, "json", plain, a)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var d MapDiff
-	if err := json.Unmarshal([]byte(out), &d); err != nil {
-		t.Fatal(err)
-	}
+	d := diffJSON(t, plain, a)
 	if !d.QueryDiffers || len(d.Moved) == 0 {
 		t.Errorf("plain vs mention: query_differs %v, moved %v", d.QueryDiffers, d.Moved)
 	}
@@ -285,18 +294,11 @@ func TestDiffScopeSpellingsAreOneQuery(t *testing.T) {
 	root := filepath.Join(charmsDir, "monorepo")
 	var paths []string
 	for i, scope := range []string{"k8s/", "./k8s", "k8s/../k8s"} {
-		out, _, err := runMap(t, MapOptions{Common: Common{Root: root, NoCache: true, Format: "json"}, All: true, Scope: []string{scope}})
-		if err != nil {
-			t.Fatal(err)
-		}
+		p, out := saveMapOpts(t, fmt.Sprint(i, ".json"), MapOptions{Common: Common{Root: root}, Scope: []string{scope}})
 		if !strings.Contains(out, `"scope": [
       "k8s"
     ]`) {
 			t.Errorf("%s: query scope not cleaned:\n%.400s", scope, out[strings.Index(out, `"query"`):])
-		}
-		p := filepath.Join(t.TempDir(), fmt.Sprint(i, ".json"))
-		if err := os.WriteFile(p, []byte(out), 0o644); err != nil {
-			t.Fatal(err)
 		}
 		paths = append(paths, p)
 	}

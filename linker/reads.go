@@ -150,16 +150,9 @@ func (l *charmLinker) linkKnownReaders() {
 		if s.target != nil || s.file.vendored || s.file.test || len(s.value.Chain) == 0 {
 			continue
 		}
-		im, ok := s.file.imports[s.value.Chain[0].Name]
-		if !ok || !l.external(im.Module) {
+		full, module := importedPath(s.file, s.value.Chain)
+		if full == "" || !l.external(module) {
 			continue
-		}
-		full := im.Module // import m as x: x.NRPE
-		if im.Name != "" {
-			full = joinModule(im.Module, im.Name) // from m import NRPE
-		}
-		for _, st := range s.value.Chain[1:] {
-			full += "." + st.Name
 		}
 		opts := knownReaders[full]
 		if len(opts) == 0 {
@@ -307,6 +300,24 @@ func (l *charmLinker) lookupCall(fi *fileInfo, sc pyextract.Scope, v *pyextract.
 	l.lookupName(fi, sc, lc.kind, arg, v.String(), true, ViaLookup)
 }
 
+// importedPath is the dotted path a chain names through the import of its first name
+// (NRPE of `from m import NRPE` is m.NRPE; x.NRPE of `import m as x` is m.NRPE), and the
+// module imported; "" when its first name is not imported.
+func importedPath(fi *fileInfo, chain pyextract.Chain) (full, module string) {
+	im, ok := fi.imports[chain[0].Name]
+	if !ok {
+		return "", ""
+	}
+	full = im.Module
+	if im.Name != "" {
+		full = joinModule(im.Module, im.Name)
+	}
+	for _, st := range chain[1:] {
+		full += "." + st.Name
+	}
+	return full, im.Module
+}
+
 // hookenvConfig is charm-helpers' config accessor, which older ops charms (OpenStack's,
 // Ceph's) still call: config("x") and hookenv.config("x") read the option x.
 const hookenvConfig = "charmhelpers.core.hookenv.config"
@@ -314,21 +325,10 @@ const hookenvConfig = "charmhelpers.core.hookenv.config"
 // helperConfigRead links config("x") or hookenv.config("x") of charm-helpers as a read of x;
 // it reports whether v was such a call.
 func (l *charmLinker) helperConfigRead(fi *fileInfo, sc pyextract.Scope, v *pyextract.Value) bool {
-	if len(v.Chain) == 0 || len(v.Chain) > 2 || len(v.Args) == 0 || fi.test {
+	if len(v.Chain) == 0 || len(v.Args) == 0 || fi.test {
 		return false
 	}
-	im, ok := fi.imports[v.Chain[0].Name]
-	if !ok {
-		return false
-	}
-	full := im.Module
-	if im.Name != "" {
-		full = joinModule(im.Module, im.Name)
-	}
-	if len(v.Chain) == 2 {
-		full += "." + v.Chain[1].Name
-	}
-	if full != hookenvConfig {
+	if full, _ := importedPath(fi, v.Chain); full != hookenvConfig {
 		return false
 	}
 	l.lookupName(fi, sc, KindConfig, &v.Args[0], v.String(), true, ViaConfig)
@@ -1119,7 +1119,7 @@ func (l *charmLinker) linkDelegates() {
 		if at != nil {
 			break
 		}
-		if s.file.vendored || s.file.test || len(s.value.Chain) == 0 || l.namesRelation(s) || l.namesResource(s) {
+		if s.file.vendored || s.file.test || len(s.value.Chain) == 0 || l.namesRelation(s) || l.namesDeclared(s, KindResource) {
 			continue
 		}
 		var module string
@@ -1235,16 +1235,14 @@ func (l *charmLinker) namesRelation(s *site) bool {
 	if slices.ContainsFunc(s.value.Kwargs, func(kw pyextract.Kwarg) bool { return strings.Contains(paramKey(kw.Name), "relation") }) {
 		return true
 	}
-	return l.anyArg(s, func(a aval) bool {
-		_, declared := l.lookup(KindRelation, a.str)
-		return a.kind == aStr && declared
-	})
+	return l.namesDeclared(s, KindRelation)
 }
 
-// namesResource reports whether the call of site s is given a declared resource's name.
-func (l *charmLinker) namesResource(s *site) bool {
+// namesDeclared reports whether the call of site s is given the name of a declared interface
+// of the kind.
+func (l *charmLinker) namesDeclared(s *site, kind string) bool {
 	return l.anyArg(s, func(a aval) bool {
-		_, declared := l.lookup(KindResource, a.str)
+		_, declared := l.lookup(kind, a.str)
 		return a.kind == aStr && declared
 	})
 }

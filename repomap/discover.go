@@ -142,8 +142,16 @@ func Discover(root string, scopes []string) (Discovered, error) {
 			}
 		}
 	}
-	fromTop := func(parts []string) []string { return append(slices.Clip(prefix), parts...) }
-	var tracked *trackedSet // loaded at the first .gitignore match
+	// fromTop is parts (a path under the root) as a path from the repository's top; the root's
+	// own parts when the root is the top (no copy: it is called for every path walked)
+	fromTop := func(parts []string) []string {
+		if len(prefix) == 0 {
+			return parts
+		}
+		return append(slices.Clip(prefix), parts...)
+	}
+	topRel := path.Join(prefix...) // the root's folder from the top; "" when it is the top
+	var tracked *trackedSet        // loaded at the first .gitignore match
 	ignored := func(parts []string, rel string, dir bool) bool {
 		if own != nil && own.Match(parts, dir) {
 			return true
@@ -159,7 +167,7 @@ func Discover(root string, scopes []string) (Discovered, error) {
 			// the template's "lib/" line does not hide lib/charms/ of an exported tree
 			return false
 		}
-		return !tracked.has(path.Join(append(slices.Clip(prefix), rel)...), dir)
+		return !tracked.has(path.Join(topRel, rel), dir)
 	}
 	charmDirs, charmRoots := map[string]bool{}, map[string]bool{}
 	// dirPatterns remembers how many patterns were active when a directory was entered, so
