@@ -186,7 +186,7 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 		})
 		lost := lostFor(opt.Lost, cl.Dir, dirs)
 		for _, in := range cl.Interfaces {
-			checkInterface(byDir[cl.Dir], in, dynamic[cl.Dir][in.Kind], lost, observesNothing, add)
+			checkInterface(byDir[cl.Dir], in, dynamic[cl.Dir][in.Kind], lost, cl.Reactive, observesNothing, add)
 			for _, h := range in.Handlers {
 				if h.BuiltFile != "" && h.BuiltAfterReturn == 0 { // the charm's own code builds it (a library's object too)
 					at := construction{h.BuiltFile, h.BuiltLine}
@@ -345,7 +345,7 @@ func firstFew(items []string) string {
 // declarations (nil when the linker knows a charm that charmyaml does not); dynamic counts
 // the charm's unresolved sites that could name an interface of this kind; lost are the
 // Python files that could not be read and may be the charm's (lostFor).
-func checkInterface(decl *charmyaml.Charm, in linker.Interface, dynamic int, lost []string, observesNothing bool, add func(Diagnostic)) {
+func checkInterface(decl *charmyaml.Charm, in linker.Interface, dynamic int, lost []string, reactive string, observesNothing bool, add func(Diagnostic)) {
 	for _, h := range in.Handlers {
 		// a handler conditional only because its object is built under a condition, or because
 		// its observe call follows an early return, is reported once, at the construction or
@@ -391,14 +391,18 @@ func checkInterface(decl *charmyaml.Charm, in linker.Interface, dynamic int, los
 	if in.Kind == linker.KindAction {
 		verb = "handle"
 	}
+	handlerVerb := verb // what code the check could not follow may do with it
+	if in.Kind == linker.KindRelation {
+		handlerVerb = "handle"
+	}
 	if len(lost) > 0 {
 		// code we could not read comes first: nothing else can be said of what it does
 		d.Severity = SeverityInfo
-		lostVerb := verb
-		if in.Kind == linker.KindRelation {
-			lostVerb = "handle"
-		}
-		d.Message += fmt.Sprintf(" (%s and may %s it)", lostNames(lost), lostVerb)
+		d.Message += fmt.Sprintf(" (%s and may %s it)", lostNames(lost), handlerVerb)
+	} else if reactive != "" {
+		// flags, set by layers mostly outside the tree, run a reactive charm's handlers
+		d.Severity = SeverityInfo
+		d.Message += fmt.Sprintf(" (a reactive charm, importing charms.reactive at %s: handlers of flags its layers set may %s it)", reactive, handlerVerb)
 	} else if pkg := featurePackage(in); pkg != nil {
 		d.Severity = SeverityInfo
 		d.Message += fmt.Sprintf(" (package %s, imported at %s:%d, is named after it and may handle it)", pkg.Detail, pkg.File, pkg.Line)

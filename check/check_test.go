@@ -805,3 +805,34 @@ func TestSharedCodeFindingNamesItsCharm(t *testing.T) {
 		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+func TestReactiveCharmSoftensFindings(t *testing.T) {
+	// A reactive charm's handlers run on flags its layers (mostly outside the tree) set: what
+	// no code seems to handle or read is an info saying so; undeclared names stay findings.
+	links := linker.Result{Charms: []linker.CharmLinks{{
+		Name: "mds", Dir: ".", Reactive: "src/reactive/mds.py:3",
+		Interfaces: []linker.Interface{
+			{Kind: linker.KindRelation, Name: "ceph-mds", Role: "requires", File: "src/metadata.yaml", Line: 5},
+			{Kind: linker.KindConfig, Name: "loglevel", File: "src/config.yaml", Line: 2},
+		},
+	}}}
+	var b strings.Builder
+	if err := WriteText(&b, Run(nil, links, Options{})); err != nil {
+		t.Fatal(err)
+	}
+	want := `src/config.yaml:2: info: no code reads config option "loglevel" (a reactive charm, importing charms.reactive at src/reactive/mds.py:3: handlers of flags its layers set may read it) [unused-config]
+src/metadata.yaml:5: info: no code observes, binds or looks up relation "ceph-mds" (a reactive charm, importing charms.reactive at src/reactive/mds.py:3: handlers of flags its layers set may handle it) [unhandled-relation]
+0 errors, 0 warnings, 2 infos
+`
+	if got := b.String(); got != want {
+		t.Errorf("text:\n%s\nwant:\n%s", got, want)
+	}
+	links.Charms[0].Reactive = ""
+	b.Reset()
+	if err := WriteText(&b, Run(nil, links, Options{})); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "0 errors, 2 warnings") {
+		t.Errorf("not reactive:\n%s", b.String())
+	}
+}

@@ -135,8 +135,8 @@ type fileInfo struct {
 	*pyextract.File
 	dir      string
 	charm    int  // index of the charm whose directory holds the file, -1 for none
-	library  bool // lib/charms/...: a charm library, the charm's own or vendored
-	vendored bool // lib/charms/<another charm>/...
+	library  bool // lib/charms/...: a charm library, the charm's own or vendored; or charm-helpers
+	vendored bool // lib/charms/<another charm>/..., or a copy of charm-helpers (.../charmhelpers/...)
 	test     bool
 	consts   map[string][]*pyextract.Value       // module-level name = value
 	imports  map[string]pyextract.Import         // local name -> import
@@ -189,8 +189,8 @@ func newIndex(in Input) *index {
 			classes: map[string]*classInfo{}, funcs: map[string]*pyextract.Symbol{},
 			funcSyms: map[funcKey]*pyextract.Symbol{},
 		}
-		fi.library = strings.HasPrefix(ix.charmRel(fi), "lib/charms/")
 		fi.vendored = ix.isVendored(fi)
+		fi.library = strings.HasPrefix(ix.charmRel(fi), "lib/charms/") || fi.vendored
 		fi.test = isTest(ix.charmRel(fi))
 		ix.files[f.Path] = fi
 		ix.ordered = append(ix.ordered, fi)
@@ -383,7 +383,15 @@ func (ix *index) charmRel(fi *fileInfo) string {
 
 // isVendored reports whether fi is a charm library vendored from another charm:
 // lib/charms/<lib>/... inside a charm directory, where <lib> is not the charm's own name.
+//
+// Or a file of charm-helpers, which classic charms copy into their tree with charm-helpers-sync
+// (hooks/charmhelpers/core/hookenv.py): another project's code, which reads options and
+// relations for whatever charm calls it (config("worker-multiplier") in a context class the
+// charm never builds is no read of an undeclared option).
 func (ix *index) isVendored(fi *fileInfo) bool {
+	if slices.Contains(strings.Split(path.Dir(ix.charmRel(fi)), "/"), charmHelpersDir) {
+		return true
+	}
 	own := ""
 	if fi.charm >= 0 {
 		own = strings.ReplaceAll(ix.charms[fi.charm].Name, "-", "_")
@@ -395,6 +403,9 @@ func (ix *index) isVendored(fi *fileInfo) bool {
 	lib, _, _ := strings.Cut(rest, "/")
 	return lib != own
 }
+
+// charmHelpersDir is the package folder of charm-helpers (github.com/juju/charm-helpers).
+const charmHelpersDir = "charmhelpers"
 
 // isTest reports whether p is test code: under a tests/ or test/ folder, or test_*.py,
 // *_test.py, conftest.py.

@@ -543,7 +543,7 @@ func (l *charmLinker) contexts(fi *fileInfo, cls *classInfo, fn string) []*ctx {
 	}
 	insts := l.instancesOf(cls)
 	if len(insts) == 0 {
-		if fi.library || l.builtOnlyBySiblings(fi, cls) {
+		if fi.library || l.builtOnlyBySiblings(fi, cls) || len(l.charmCls) == 0 && l.isOpsObject(cls) {
 			return nil
 		}
 		return []*ctx{base}
@@ -553,6 +553,21 @@ func (l *charmLinker) contexts(fi *fileInfo, cls *classInfo, fn string) []*ctx {
 		out[i] = &ctx{file: fi, cls: cls, fn: fn, inst: in}
 	}
 	return out
+}
+
+// isOpsObject reports whether cls derives from ops' Object (ops.Object, framework.Object): an
+// object built with a charm. In a charm whose code has no charm class (a library's repository
+// whose charmcraft.yaml is there only for charmcraft to fetch libraries; its test charms build
+// the classes), nothing builds one for the charm, and its code does not run for it.
+func (l *charmLinker) isOpsObject(cls *classInfo) bool {
+	for _, c := range l.mro(cls) {
+		for _, b := range c.sym.Bases {
+			if b == "Object" || strings.HasSuffix(b, ".Object") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // builtOnlyBySiblings reports whether cls, a class of a monorepo's shared code (outside every

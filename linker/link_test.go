@@ -3685,3 +3685,132 @@ class Assessor(ops.Object):
 		t.Error("port not read")
 	}
 }
+
+func TestVendoredCharmHelpersIsALibrary(t *testing.T) {
+	// A copy of charm-helpers in the charm (hooks/charmhelpers/, made by charm-helpers-sync) is
+	// another project's code: its config("x") of an option this charm does not declare is no
+	// finding, and a context function the charm calls still reads the options it names.
+	c := charm("classic", ".", "config:loglevel", "config:worker-multiplier")
+	cl := link1(t, c, files{
+		"hooks/hooks.py": `
+from charmhelpers.core.hookenv import config
+from charmhelpers.contrib.openstack.context import worker_count
+
+def config_changed():
+    print(config("loglevel"), worker_count())
+`,
+		"hooks/charmhelpers/__init__.py":      "",
+		"hooks/charmhelpers/core/__init__.py": "",
+		"hooks/charmhelpers/core/hookenv.py": `
+def config(scope=None):
+    return {}
+`,
+		"hooks/charmhelpers/contrib/__init__.py":           "",
+		"hooks/charmhelpers/contrib/openstack/__init__.py": "",
+		"hooks/charmhelpers/contrib/openstack/context.py": `
+from charmhelpers.core.hookenv import config
+
+def worker_count():
+    return config("worker-multiplier")
+
+class DHCPAgentContext:
+    def __call__(self):
+        return {"flags": config("dnsmasq-flags")}
+`,
+	})
+	expect(t, "loglevel", reads(cl, KindConfig, "loglevel"), "hooks/hooks.py:5/config-read/")
+	if reads(cl, KindConfig, "worker-multiplier") == "" {
+		t.Error("worker-multiplier: the context function the charm calls reads it")
+	}
+	expect(t, "findings", findings(cl), "")
+}
+
+func TestReactiveCharm(t *testing.T) {
+	// A charm whose code imports charms.reactive runs handlers on flags: the result says where.
+	c := charm("mds", ".", "relation:requires:ceph-mds:ceph-mds")
+	base := `
+import charms_openstack.charm
+
+class MdsCharm(charms_openstack.charm.OpenStackCharm):
+    name = "mds"
+`
+	cl := link1(t, c, files{
+		"src/lib/charm/mds.py": base,
+		"src/reactive/mds_handlers.py": `
+import charms.reactive as reactive
+
+@reactive.when("ceph-mds.pools.available")
+def config_changed():
+    pass
+`,
+	})
+	if cl.Reactive != "src/reactive/mds_handlers.py:1" {
+		t.Errorf("Reactive = %q", cl.Reactive)
+	}
+	for _, imp := range []string{"from charms.reactive import when", "from charms.reactive.flags import set_flag", "from charms import reactive"} {
+		cl = link1(t, c, files{"src/lib/charm/mds.py": base, "src/reactive/h.py": imp + "\n"})
+		if cl.Reactive != "src/reactive/h.py:1" {
+			t.Errorf("%s: Reactive = %q", imp, cl.Reactive)
+		}
+	}
+	for _, imp := range []string{"import charms.reactive_extra", "from charms import layer", "from charms.reactive_x import y"} {
+		if cl = link1(t, c, files{"src/lib/charm/mds.py": base, "src/reactive/h.py": imp + "\n"}); cl.Reactive != "" {
+			t.Errorf("%s: Reactive = %q", imp, cl.Reactive)
+		}
+	}
+	// a test's import says nothing of the charm
+	if cl = link1(t, c, files{"src/lib/charm/mds.py": base, "unit_tests/test_h.py": "import charms.reactive\n"}); cl.Reactive != "" {
+		t.Errorf("test import: Reactive = %q", cl.Reactive)
+	}
+}
+
+func TestLibraryRepositoryWithoutCharmClass(t *testing.T) {
+	// A library's repository with a charmcraft.yaml only for fetching libraries: its code has
+	// no charm class, so its ops.Object classes, which test charms build, never run for it
+	// (no finding of the names they use); a module function still runs (classic hooks).
+	c := charm("not-a-charm", ".")
+	cl := link1(t, c, files{
+		"src/workers/coordinator.py": `
+import ops
+
+class Base(ops.Object):
+    pass
+
+class Coordinator(Base):
+    def __init__(self, charm):
+        super().__init__(charm, "coordinator")
+        self.container = charm.unit.get_container("nginx")
+        self.framework.observe(charm.on["peers"].relation_changed, self._on_peers)
+
+    def _on_peers(self, event):
+        pass
+
+def hook():
+    return ops.model.Model.config_get("loglevel")
+`,
+		"src/workers/other.py": `
+from workers.coordinator import Coordinator
+
+def describe(c: "Coordinator"):
+    return c.container.get_container("nginx")
+`,
+	})
+	expect(t, "findings", findings(cl), "")
+	c2 := charm("a-charm", ".")
+	cl = link1(t, c2, files{
+		"src/charm.py": `
+import ops
+
+class Helper(ops.Object):
+    def __init__(self, charm):
+        super().__init__(charm, "helper")
+        self.container = charm.unit.get_container("nginx")
+
+class ACharm(ops.CharmBase):
+    pass
+`,
+	})
+	if !strings.Contains(findings(cl), "undeclared-container nginx") {
+		t.Errorf("a charm's own unbuilt helper: findings %q", findings(cl))
+	}
+}

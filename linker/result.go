@@ -2,6 +2,7 @@ package linker
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"strings"
 )
@@ -44,6 +45,7 @@ func (l *charmLinker) result() CharmLinks {
 
 	out := CharmLinks{Name: c.Name, Dir: c.Dir, Interfaces: make([]Interface, 0, len(keys))}
 	out.NoCode = len(l.charmCls) == 0
+	out.Reactive = l.reactiveImport()
 	seen := map[ifaceKey]bool{}
 	for _, k := range keys {
 		if seen[k] {
@@ -161,4 +163,25 @@ func compareBool(a, b bool) int {
 		return -1
 	}
 	return 1
+}
+
+// reactiveModule is the charms.reactive framework's package.
+const reactiveModule = "charms.reactive"
+
+// reactiveImport is where the charm's own code (tests and libraries aside) first imports
+// charms.reactive, as "file:line", or "" for none.
+func (l *charmLinker) reactiveImport() string {
+	for _, fi := range l.scope {
+		if fi.test || fi.library {
+			continue
+		}
+		for _, im := range fi.Imports {
+			// import charms.reactive, from charms.reactive[.flags] import when, from charms import reactive
+			if im.Module == reactiveModule || strings.HasPrefix(im.Module, reactiveModule+".") ||
+				im.Name != "" && joinModule(im.Module, im.Name) == reactiveModule {
+				return fmt.Sprintf("%s:%d", fi.Path, im.Line)
+			}
+		}
+	}
+	return ""
 }

@@ -159,6 +159,10 @@ type CharmLinks struct {
 	// directory that only declares, such as a unit test's metadata.yaml fixture beside test
 	// helpers, whose interfaces no code of its own could handle.
 	NoCode bool `json:"-"`
+	// Reactive is where the charm's code first imports charms.reactive ("file:line"), or "":
+	// a reactive charm's handlers run on flags that its layers, most of them outside the
+	// tree (interface:<name>), set; check cannot say what they leave unhandled.
+	Reactive string `json:"-"`
 }
 
 // Interface is one declared (or, for lifecycle/secret/status, observed) interface.
