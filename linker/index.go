@@ -448,8 +448,13 @@ func (ix *index) module(from *fileInfo, mod string, charm int) *fileInfo {
 	for _, mf := range ix.modules[mod] {
 		fi := mf.fileInfo
 		// the name is relative to a source root, not to a folder inside a package; a bare
-		// name (import utils) stays within the importer's charm
-		if (ix.pkgDirs[mf.root] && !ix.importRoot(mf.root)) || (!strings.Contains(mod, ".") && fi.charm != from.charm) {
+		// name (import utils) stays within the importer's charm, but for a package of no
+		// charm's (a workspace member, pkgs/snapper/src/snapper/__init__.py); a sibling
+		// charm's folder is on no other charm's path (a test charm inside a charm's folder
+		// imports the charm's code and libraries)
+		if ix.pkgDirs[mf.root] && !ix.importRoot(mf.root) ||
+			!strings.Contains(mod, ".") && fi.charm != from.charm && (fi.charm >= 0 || path.Base(fi.Path) != "__init__.py") ||
+			fi.charm >= 0 && fi.charm != charm && !ix.encloses(fi.charm, from.charm) {
 			continue
 		}
 		r := 0
@@ -468,6 +473,11 @@ func (ix *index) module(from *fileInfo, mod string, charm int) *fileInfo {
 		}
 	}
 	return best
+}
+
+// encloses reports whether charm a's folder holds charm b's (or a is b), b -1 for shared code.
+func (ix *index) encloses(a, b int) bool {
+	return a == b || b >= 0 && inDir(ix.charms[b].Dir, ix.charms[a].Dir)
 }
 
 // importRoot reports a charm's src/ or lib/ folder. Juju runs src/charm.py as a script, so

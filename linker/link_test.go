@@ -3814,3 +3814,86 @@ class ACharm(ops.CharmBase):
 		t.Errorf("a charm's own unbuilt helper: findings %q", findings(cl))
 	}
 }
+
+func TestImportPaths(t *testing.T) {
+	// A bare name may import a package of no charm's (a uv workspace member at
+	// pkgs/snapper/src/snapper/), which then reads the options; a module of a sibling charm
+	// is on no other charm's path (its copy of charm-helpers), so an object of that package
+	// is built from outside the tree (a known reader); a test charm inside a charm's folder
+	// imports the charm's code.
+	alpha := charm("alpha", "charms/alpha", "config:snap-channel", "config:nagios_context")
+	beta := charm("beta", "charms/beta")
+	tester := charm("tester", "charms/alpha/tests/tester", "config:level")
+	fs := files{
+		"charms/alpha/src/charm.py": `
+import ops
+from snapper import Snapper
+from charmhelpers.contrib.charmsupport import nrpe
+
+class AlphaCharm(ops.CharmBase):
+    def __init__(self, framework):
+        super().__init__(framework)
+        self.snapper = Snapper(self)
+        framework.observe(self.on.install, self._on_install)
+
+    def _on_install(self, event):
+        checks = nrpe.NRPE()
+        checks.write()
+`,
+		"pkgs/snapper/src/snapper/__init__.py": `
+import ops
+
+class Snapper(ops.Object):
+    def __init__(self, charm):
+        super().__init__(charm, "snapper")
+        self.channel = charm.config["snap-channel"]
+`,
+		"charms/beta/hooks/hooks.py": `
+from charmhelpers.core.hookenv import config
+`,
+		"charms/beta/hooks/charmhelpers/__init__.py":                      "",
+		"charms/beta/hooks/charmhelpers/contrib/__init__.py":              "",
+		"charms/beta/hooks/charmhelpers/contrib/charmsupport/__init__.py": "",
+		"charms/beta/hooks/charmhelpers/contrib/charmsupport/nrpe.py": `
+class NRPE:
+    def write(self):
+        pass
+`,
+		"charms/alpha/src/alpha_tools/__init__.py": "",
+		"charms/alpha/src/alpha_tools/levels.py": `
+def level(charm):
+    return charm.config["level"]
+`,
+		"charms/alpha/tests/tester/src/charm.py": `
+import ops
+from alpha_tools.levels import level
+
+class TesterCharm(ops.CharmBase):
+    def __init__(self, framework):
+        super().__init__(framework)
+        framework.observe(self.on.install, self._on_install)
+
+    def _on_install(self, event):
+        level(self)
+`,
+	}
+	res := Link(Input{Charms: []charmyaml.Charm{alpha, beta, tester}, Files: fs.parse()})
+	cl := res.Charms[0]
+	if reads(cl, KindConfig, "snap-channel") == "" {
+		t.Error("snap-channel: the workspace package reads it")
+	}
+	if reads(cl, KindConfig, "nagios_context") == "" {
+		t.Error("nagios_context: the outside NRPE reads it")
+	}
+	ix := newIndex(Input{Charms: []charmyaml.Charm{alpha, beta, tester}, Files: fs.parse()})
+	from := ix.files["charms/alpha/tests/tester/src/charm.py"]
+	if m := ix.module(from, "alpha_tools.levels", 2); m == nil || m.Path != "charms/alpha/src/alpha_tools/levels.py" {
+		t.Errorf("the test charm's import of the enclosing charm's module: %v", m)
+	}
+	if m := ix.module(ix.files["charms/alpha/src/charm.py"], "charmhelpers.contrib.charmsupport.nrpe", 0); m != nil {
+		t.Errorf("a sibling's charm-helpers resolved: %s", m.Path)
+	}
+	if m := ix.module(ix.files["charms/beta/hooks/hooks.py"], "charmhelpers.contrib.charmsupport.nrpe", 1); m == nil {
+		t.Error("the charm's own charm-helpers not resolved")
+	}
+}

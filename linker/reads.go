@@ -151,7 +151,7 @@ func (l *charmLinker) linkKnownReaders() {
 			continue
 		}
 		full, module := importedPath(s.file, s.value.Chain)
-		if full == "" || !l.external(module) {
+		if full == "" || !l.external(s.file, module) {
 			continue
 		}
 		opts := knownReaders[full]
@@ -1185,20 +1185,22 @@ func lastSegment(base string) string {
 	return strings.TrimSpace(name)
 }
 
-// external reports a module from outside the tree that is neither the standard library, ops,
-// nor a charm library (charms.*).
-func (l *charmLinker) external(module string) bool {
+// external reports a module that fi imports from outside the tree (no module of the tree on
+// its path has the name: a sibling charm's copy of charm-helpers is not on this charm's path)
+// and that is neither the standard library, ops, nor a charm library (charms.*).
+func (l *charmLinker) external(fi *fileInfo, module string) bool {
 	top, _, _ := strings.Cut(module, ".")
+	inTree := l.ix.module(fi, module, l.charm) != nil
 	if opsInterfacePackage(module) != "" {
-		return len(l.ix.modules[module]) == 0 // installed into ops' namespace, not ops itself
+		return !inTree // installed into ops' namespace, not ops itself
 	}
-	return len(l.ix.modules[module]) == 0 && top != "charms" && top != "ops" && !stdlibModules[top]
+	return !inTree && top != "charms" && top != "ops" && !stdlibModules[top]
 }
 
 // outsideModule is the module of an outside package (external) that fi imports name from,
 // or "".
 func (l *charmLinker) outsideModule(fi *fileInfo, name string) string {
-	if im, ok := fi.imports[name]; ok && l.external(im.Module) {
+	if im, ok := fi.imports[name]; ok && l.external(fi, im.Module) {
 		return im.Module
 	}
 	return ""
