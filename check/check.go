@@ -131,6 +131,20 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 			dynamic[dir][k]++
 		}
 	}
+	// an unresolved name in shared code may be one of each charm whose code reaches it
+	for _, cl := range links.Charms {
+		for _, s := range cl.Unresolved {
+			if charmDirOf(s.File, dirs) != "" {
+				continue // counted above, for the charm whose folder holds it
+			}
+			if dynamic[cl.Dir] == nil {
+				dynamic[cl.Dir] = map[string]int{}
+			}
+			for _, k := range dynamicKinds(s.Via) {
+				dynamic[cl.Dir][k]++
+			}
+		}
+	}
 	declaredBy := map[[2]string][]string{} // (kind, name) → the charm dirs declaring it
 	for _, cl := range links.Charms {
 		for _, in := range cl.Interfaces {

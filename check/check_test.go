@@ -836,3 +836,28 @@ src/metadata.yaml:5: info: no code observes, binds or looks up relation "ceph-md
 		t.Errorf("not reactive:\n%s", b.String())
 	}
 }
+
+func TestUnresolvedInSharedCodeSoftensItsCharms(t *testing.T) {
+	// An unresolved name in shared code (outside every charm's folder) may be one of the
+	// charms whose code reaches it: their unhandled findings are infos; a charm that does
+	// not reach it is held as usual.
+	site := linker.Site{File: "libs/monitoring.py", Line: 11, Symbol: "SelfMonitoring.__init__", Detail: "LogForwarder"}
+	links := linker.Result{Unresolved: []linker.Site{site}, Charms: []linker.CharmLinks{
+		{Name: "auth", Dir: "auth", Unresolved: []linker.Site{site}, Interfaces: []linker.Interface{
+			{Kind: linker.KindRelation, Name: "logging", Role: "requires", File: "auth/charmcraft.yaml", Line: 6}}},
+		{Name: "ui", Dir: "ui", Interfaces: []linker.Interface{
+			{Kind: linker.KindRelation, Name: "logging", Role: "requires", File: "ui/charmcraft.yaml", Line: 6}}},
+	}}
+	var b strings.Builder
+	if err := WriteText(&b, Run(nil, links, Options{})); err != nil {
+		t.Fatal(err)
+	}
+	want := `auth/charmcraft.yaml:6: info: no code observes, binds or looks up relation "logging" (1 dynamic name in this charm could not be resolved and may name it) [unhandled-relation]
+libs/monitoring.py:11: info: SelfMonitoring.__init__ uses a name that cannot be resolved statically (LogForwarder); what it names is not checked [unresolved-name]
+ui/charmcraft.yaml:6: warning: no code observes, binds or looks up relation "logging" [unhandled-relation]
+0 errors, 1 warning, 2 infos; 1 dynamic name not resolved statically
+`
+	if got := b.String(); got != want {
+		t.Errorf("text:\n%s\nwant:\n%s", got, want)
+	}
+}

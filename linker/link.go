@@ -69,6 +69,7 @@ type charmLinker struct {
 	actions     map[scopeKey][]string // action handler -> the actions it handles
 	customOn    map[*classInfo]customEvents
 	boundDepth  int                 // nesting of boundArguments
+	wrapDepth   int                 // nesting of observeThroughCallers
 	wrappers    map[*classInfo]bool // config wrapper classes some subscript uses (subscripted), once known
 	scopeRefs   map[string]int      // every name's uses in the scope's non-test files (scopeUses)
 }
@@ -676,6 +677,78 @@ func afterReturn(cond bool, line int) int {
 	return 0
 }
 
+// observeThroughCallers links an observe call whose event is a parameter of its function (a
+// wrapper: def _observe_action(self, on_action, fn): self.framework.observe(on_action, fn))
+// at each recorded call of the function, as the observe call that call makes: the event and,
+// when the handler is a parameter too, the handler the call passes; a handler the linker
+// cannot name (getattr(self, name)) is the wrapper itself. It reports whether any call was
+// found; two wrappers deep at most.
+func (l *charmLinker) observeThroughCallers(fi *fileInfo, o *pyextract.Observe, c *ctx) bool {
+	sym := fi.funcSyms[funcKey{o.Class, o.Func}]
+	calls := l.callsOf(c)
+	if sym == nil || len(calls) == 0 || l.wrapDepth >= 2 {
+		return false
+	}
+	first := firstPositional(c)
+	argOf := func(call *pyextract.Value, name string) *pyextract.Value {
+		i := slices.IndexFunc(sym.Params, func(p pyextract.Param) bool { return p.Name == name })
+		if i < 0 {
+			return nil
+		}
+		return argValue(call, i-first, sym.Params[i])
+	}
+	self := pyextract.Value{Kind: pyextract.ValChain, Chain: pyextract.Chain{{Name: o.Func}}}
+	if c.cls != nil {
+		self.Chain = pyextract.Chain{{Name: "self"}, {Name: o.Func}}
+	}
+	l.wrapDepth++
+	defer func() { l.wrapDepth-- }()
+	found := false
+	for _, s := range calls {
+		ev := argOf(s.value, o.Event.Chain[0].Name)
+		if ev == nil {
+			continue
+		}
+		found = true
+		handler := o.Handler
+		if isParam(fi, o.Scope, &o.Handler) {
+			if v := argOf(s.value, o.Handler.Chain[0].Name); v != nil {
+				handler = *v
+			}
+		} else if h, _ := l.handler(&o.Handler, c); h == nil {
+			handler = self
+		}
+		at := pyextract.Observe{
+			Scope: pyextract.Scope{Class: className(s.cls), Func: s.fn, Line: s.line, Conditional: s.cond || o.Conditional,
+				InLoop: s.loop, AfterReturn: s.after},
+			Event: *ev, Handler: handler,
+		}
+		for _, cc := range l.contexts(s.file, s.cls, s.fn) {
+			l.observe(s.file, &at, cc)
+		}
+	}
+	return found
+}
+
+// argValue is the argument call passes to parameter p, the i-th positional one counting from
+// 0 after self, as written; nil when it passes none.
+func argValue(call *pyextract.Value, i int, p pyextract.Param) *pyextract.Value {
+	for k := range call.Kwargs {
+		if call.Kwargs[k].Name == p.Name {
+			return &call.Kwargs[k].Value
+		}
+	}
+	for j := range call.Args {
+		if isSplat(call.Args[j]) {
+			return nil
+		}
+		if j == i {
+			return &call.Args[j]
+		}
+	}
+	return nil
+}
+
 // undeclaredKind maps an interface kind to its undeclared-name finding.
 var undeclaredKind = map[string]string{
 	KindRelation: FindUndeclaredRelation, KindAction: FindUndeclaredAction, KindConfig: FindUndeclaredConfig,
@@ -695,6 +768,9 @@ func (l *charmLinker) linkObserves() {
 }
 
 func (l *charmLinker) observe(fi *fileInfo, o *pyextract.Observe, c *ctx) {
+	if isParam(fi, o.Scope, &o.Event) && c.fn != "__init__" && l.observeThroughCallers(fi, o, c) {
+		return
+	}
 	h, missing := l.handler(&o.Handler, c)
 	if missing != "" && !fi.vendored {
 		l.find(FindMissingHandler, missing, siteAt(fi, o.Scope, "", ""))

@@ -3727,7 +3727,7 @@ class DHCPAgentContext:
 
 func TestReactiveCharm(t *testing.T) {
 	// A charm whose code imports charms.reactive runs handlers on flags: the result says where.
-	c := charm("mds", ".", "relation:requires:ceph-mds:ceph-mds")
+	c := charm("mds", ".", "relation:ceph-mds")
 	base := `
 import charms_openstack.charm
 
@@ -3897,3 +3897,55 @@ class TesterCharm(ops.CharmBase):
 		t.Error("the charm's own charm-helpers not resolved")
 	}
 }
+
+func TestObserveThroughAWrapper(t *testing.T) {
+	// A method observing its parameter (def _observe_action(self, on_action, fn):
+	// self.framework.observe(on_action, fn)) observes, at each call, the event the call passes,
+	// with the handler it passes; a handler it cannot name is the wrapper itself. A call under
+	// a condition registers its handler only then.
+	c := charm("wrap", ".", "action:get-health", "action:rotate-key", "action:list", "relation:db")
+	cl := link1(t, c, files{
+		"src/charm.py": `
+import ops
+
+class WrapCharm(ops.CharmBase):
+    def _observe_action(self, on_action, fn):
+        self.framework.observe(on_action, fn)
+
+    def _observe_named(self, on_action, method_name):
+        self.framework.observe(on_action, getattr(self, method_name))
+
+    def __init__(self, framework):
+        super().__init__(framework)
+        self._observe_action(self.on.get_health_action, self._on_get_health)
+        self._observe_named(self.on.rotate_key_action, "_on_rotate")
+        self._observe_action(self.on["db"].relation_changed, fn=self._on_db)
+        if self.unit.is_leader():
+            self._observe_action(self.on.list_action, self._on_list)
+
+    def _on_get_health(self, event):
+        pass
+
+    def _on_rotate(self, event):
+        pass
+
+    def _on_db(self, event):
+        pass
+
+    def _on_list(self, event):
+        pass
+`,
+	})
+	expect(t, "get-health", handlers(cl, KindAction, "get-health"), "get_health_action>WrapCharm._on_get_health[observe]")
+	expect(t, "rotate-key", handlers(cl, KindAction, "rotate-key"), "rotate_key_action>WrapCharm._observe_named[observe]")
+	expect(t, "db", handlers(cl, KindRelation, "db"), "relation_changed>WrapCharm._on_db[on-index]")
+	expect(t, "list", handlers(cl, KindAction, "list"), "list_action>WrapCharm._on_list[observe]")
+	if h := iface(cl, KindAction, "list").Handlers; len(h) != 1 || !h[0].Conditional || h[0].ObserveLine != 16 {
+		t.Errorf("list: %+v", h)
+	}
+	if h := iface(cl, KindAction, "get-health").Handlers; len(h) != 1 || h[0].Conditional {
+		t.Errorf("get-health: %+v", h)
+	}
+	expect(t, "findings", findings(cl), "")
+}
+

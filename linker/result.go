@@ -46,6 +46,7 @@ func (l *charmLinker) result() CharmLinks {
 	out := CharmLinks{Name: c.Name, Dir: c.Dir, Interfaces: make([]Interface, 0, len(keys))}
 	out.NoCode = len(l.charmCls) == 0
 	out.Reactive = l.reactiveImport()
+	out.Unresolved = sortSites(slices.Clone(l.unresolved))
 	seen := map[ifaceKey]bool{}
 	for _, k := range keys {
 		if seen[k] {

@@ -163,6 +163,9 @@ type CharmLinks struct {
 	// a reactive charm's handlers run on flags that its layers, most of them outside the
 	// tree (interface:<name>), set; check cannot say what they leave unhandled.
 	Reactive string `json:"-"`
+	// Unresolved are the sites of Result.Unresolved that this charm's code reached, shared
+	// code's (outside every charm's folder) included: a name there may be one of this charm's.
+	Unresolved []Site `json:"-"`
 }
 
 // Interface is one declared (or, for lifecycle/secret/status, observed) interface.

@@ -1087,11 +1087,27 @@ func (w *factWalker) callFact(fn, args int32, name string, fs *funcState) bool {
 		if a >= 0 && w.t.kind(a) == kIdentifier && fs != nil && fs.keyed[w.t.text(a)] {
 			return true // a local name or parameter holding the config, handed on
 		}
-		if a >= 0 && (selfMethod || charmFunc) && w.namedArg(a, fs) {
+		if a >= 0 && (selfMethod || charmFunc) && (w.namedArg(a, fs) || w.eventArg(a)) {
 			return true
 		}
 	}
 	return false
+}
+
+// eventArg reports an argument that is an event of an `on` (self.on.get_health_action,
+// charm.on["db"].relation_changed): a method of self called with one
+// (self._observe_action(self.on.rotate_key_action, ...)) may observe it, so it is a Call fact
+// and the linker can tell which events the method's parameter takes.
+func (w *factWalker) eventArg(a int32) bool {
+	t := w.t
+	if t.kind(a) != kAttribute {
+		return false
+	}
+	obj := t.child(a, fObject)
+	if obj >= 0 && t.kind(obj) == kSubscript {
+		obj = t.child(obj, fValue)
+	}
+	return w.lastName(obj) == "on"
 }
 
 // namedArg reports an argument that names something the linker can resolve: a constant
