@@ -3948,4 +3948,3 @@ class WrapCharm(ops.CharmBase):
 	}
 	expect(t, "findings", findings(cl), "")
 }
-
