@@ -57,6 +57,24 @@ func namesMetadata(m mentions) bool {
 	return m.hasAny(metaFieldWords) || m.hasAny(charmhubWords) || m.hasAny(docsWords) && m.hasAny(linkWords)
 }
 
+// namesDocs reports a subject about the charm's documentation as such ("Add documentation",
+// "docs: basic charm docs", "Update README", a docs/readme branch): the documentation lives
+// outside the code (README.md, docs/, Discourse), and what of it the map holds is the charm's
+// metadata, whose description and docs link change with it; in a tree of one charm only (of
+// several, which one's is not said). Not when the subject names code,
+// a library or tests beside the docs ("Update lib documentation", "Add proxy instructions to
+// README and update Vault integration test"): those edit what they name.
+func namesDocs(m mentions) bool {
+	return (m.hasAny(docsWords) || m.hasAny(readmeWords)) && !m.hasAny(codeWords) && !m.hasAny(libraryWords) &&
+		!m.hasAny(testWords)
+}
+
+// readmeWords name the charm's README; testWords its tests, as written.
+var (
+	readmeWords = []string{"readme"}
+	testWords   = []string{"test", "tests", "itest", "itests", "unittest", "unittests", "testing"}
+)
+
 // sectionWords name a kind of declared interface as a whole ("requires type relations",
 // "provides endpoints"), by the linker kind.
 var sectionWords = map[string]string{
@@ -82,7 +100,7 @@ func (r *ranker) declarationTargets() []int {
 		}
 	}
 	for _, s := range r.subjects {
-		if namesMetadata(s.m) {
+		if namesMetadata(s.m) || namesDocs(s.m) && r.shippedCharms() == 1 && !r.namesInterface(s.m) {
 			for k := range r.in.Charms {
 				add(metadataYAML(&r.in.Charms[k]))
 			}
@@ -113,6 +131,29 @@ func (r *ranker) declarationTargets() []int {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// namesInterface reports a subject naming a declared interface or a kind of them ("docs:
+// explain the backup action"): documentation of it is its declaration's description, or code.
+func (r *ranker) namesInterface(m mentions) bool {
+	for w := range sectionWords {
+		if m.grams[w] {
+			return true
+		}
+	}
+	return slices.ContainsFunc(r.decls, func(d decl) bool { return d.lkind != "" && m.grams[normName(d.sym.Name)] })
+}
+
+// shippedCharms counts the charms of the tree outside tests/ (an integration test's charm is
+// never shipped).
+func (r *ranker) shippedCharms() int {
+	n := 0
+	for k := range r.in.Charms {
+		if Classify(metadataYAML(&r.in.Charms[k]), r.in.Charms) != ClassTest {
+			n++
+		}
+	}
+	return n
 }
 
 // metadataYAML is the file holding a charm's metadata: its metadata.yaml, else its

@@ -1297,6 +1297,8 @@ func TestDeclarationIntent(t *testing.T) {
 		"chore: rename replicas to peers":                      "metadata.yaml",
 		"chore: rename actions to kebab-case":                  "actions.yaml",
 		"chore: rename storages to log-data":                   "metadata.yaml",
+		"Add documentation (#6)":                               "metadata.yaml",
+		"Update README to be more end-user focused (#61)":      "metadata.yaml",
 	} {
 		if r := rank(text); r.Files[0].Path != want {
 			t.Errorf("%q: top %v, want %s", text, paths(r)[:3], want)
@@ -1317,11 +1319,35 @@ func TestDeclarationIntent(t *testing.T) {
 	}
 	for _, text := range []string{"fix the backup action when force is set", "use the default description for the charm",
 		"make the database relation handler optional", "docs: explain the backup action", "link the database relation",
-		"Fix backup\n\n* update the log-level default"} {
+		"Fix backup\n\n* update the log-level default", "Update lib documentation to include how to access relation data",
+		"Add proxy instructions to README and update the integration test", "Refactor: remove src-docs, change the Bridge class"} {
 		for _, f := range rank(text).Files {
 			if hasSignal(f, SigDeclarationIntent) {
 				t.Errorf("%q: %s lifted: %+v", text, f.Path, f.Signals)
 			}
+		}
+	}
+}
+
+func TestDocsIntentNeedsOneCharm(t *testing.T) {
+	// "Add documentation" lifts the metadata of the one charm a tree ships (a test charm
+	// aside); of several, which one's is not said, and none is lifted.
+	in := demoCharm()
+	in.Mentions = []string{"Add documentation (#6)"}
+	test := in.Charms[0]
+	test.Name, test.Dir = "tester", "tests/integration/tester"
+	test.Files = []string{"tests/integration/tester/metadata.yaml"}
+	in.Charms = append(in.Charms, test)
+	if r := Rank(in); r.Files[0].Path != "metadata.yaml" {
+		t.Errorf("with a test charm: top %v", paths(r)[:3])
+	}
+	other := test
+	other.Name, other.Dir = "other", "other"
+	other.Files = []string{"other/metadata.yaml"}
+	in.Charms = append(in.Charms, other)
+	for _, f := range Rank(in).Files {
+		if hasSignal(f, SigDeclarationIntent) {
+			t.Errorf("two charms: %s lifted", f.Path)
 		}
 	}
 }
