@@ -135,8 +135,8 @@ type fileInfo struct {
 	*pyextract.File
 	dir      string
 	charm    int  // index of the charm whose directory holds the file, -1 for none
-	library  bool // lib/charms/...: a charm library, the charm's own or vendored; or charm-helpers
-	vendored bool // lib/charms/<another charm>/..., or a copy of charm-helpers (.../charmhelpers/...)
+	library  bool // lib/charms/...: a charm library, the charm's own or vendored; or vendored
+	vendored bool // lib/charms/<another charm>/..., a copy of charm-helpers (.../charmhelpers/...) or lib/ops/...
 	test     bool
 	consts   map[string][]*pyextract.Value       // module-level name = value
 	imports  map[string]pyextract.Import         // local name -> import
@@ -388,8 +388,16 @@ func (ix *index) charmRel(fi *fileInfo) string {
 // (hooks/charmhelpers/core/hookenv.py): another project's code, which reads options and
 // relations for whatever charm calls it (config("worker-multiplier") in a context class the
 // charm never builds is no read of an undeclared option).
+//
+// Or a copy of a known package in the charm's lib/ folder (lib/ops/, the ops framework older
+// charms carried; lib/charms_ceph/): other packages there may be the charm's own code
+// (lib/storage_connector/, lib/charm/openstack/ of a reactive charm).
 func (ix *index) isVendored(fi *fileInfo) bool {
-	if slices.Contains(strings.Split(path.Dir(ix.charmRel(fi)), "/"), charmHelpersDir) {
+	rel := ix.charmRel(fi)
+	if slices.Contains(strings.Split(path.Dir(rel), "/"), charmHelpersDir) {
+		return true
+	}
+	if parts := strings.SplitN(rel, "/", 3); len(parts) == 3 && parts[0] == "lib" && slices.Contains(vendoredLibPackages, parts[1]) {
 		return true
 	}
 	own := ""
@@ -403,6 +411,9 @@ func (ix *index) isVendored(fi *fileInfo) bool {
 	lib, _, _ := strings.Cut(rest, "/")
 	return lib != own
 }
+
+// vendoredLibPackages are packages of other projects that charms copy into their lib/ folder.
+var vendoredLibPackages = []string{"ops", "charms_ceph"}
 
 // charmHelpersDir is the package folder of charm-helpers (github.com/juju/charm-helpers).
 const charmHelpersDir = "charmhelpers"

@@ -2101,6 +2101,22 @@ class DelegCharm(ops.CharmBase):
 	if got := iface(cl, KindAction, "add-user").Reads; len(got) != 0 {
 		t.Errorf("add-user reads %+v", got)
 	}
+	// an object given only the charm's peer relation keeps state among its units: it is the
+	// charm's machinery, and may read options
+	c = charm("deleg", ".", "config:cpu-limit", "relation:peers")
+	c.Relations[0].Role = charmyaml.RolePeers
+	for _, call := range []string{`Coordinator(charm=self, peer_relation="peers")`, `Coordinator(self, "peers")`} {
+		cl = link1(t, c, files{"src/charm.py": `
+import ops
+from workers.coordinator import Coordinator
+
+class DelegCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.coordinator = ` + call + `
+`})
+		expect(t, "cpu-limit, "+call, reads(cl, "cpu-limit"), "7/delegate/workers.coordinator")
+	}
 }
 
 func TestResourceNameHandedToPackage(t *testing.T) {
@@ -3947,4 +3963,34 @@ class WrapCharm(ops.CharmBase):
 		t.Errorf("get-health: %+v", h)
 	}
 	expect(t, "findings", findings(cl), "")
+}
+
+func TestVendoredPackagesInLib(t *testing.T) {
+	// A package in the charm's lib/ other than charms/ (a copy of ops in lib/ops/) is another
+	// project's code: its unresolved names soften nothing, and what it reads is no finding.
+	c := charm("old", ".", "relation:cache")
+	res := Link(Input{Charms: []charmyaml.Charm{c}, Files: files{
+		"lib/ops/__init__.py": "",
+		"lib/ops/testing.py": `
+class Harness:
+    def remove_relation_unit(self, relation_name, relation_id):
+        return self._model.get_relation(relation_name, relation_id)
+
+def helper(model):
+    return model.get_relation("undeclared")
+`,
+		"src/charm.py": `
+import ops
+from ops.testing import helper
+
+class OldCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        helper(self.model)
+`,
+	}.parse()})
+	if len(res.Unresolved) != 0 {
+		t.Errorf("unresolved %+v", res.Unresolved)
+	}
+	expect(t, "findings", findings(res.Charms[0]), "")
 }

@@ -1233,11 +1233,21 @@ func baseRoot(base string) string {
 // namesRelation reports a call given a relation's name: a keyword with relation in its name
 // (relation_name=, tracing_relation_name=), or any argument whose value is a declared
 // relation's name (SLOS_RELATION_NAME, endpoint="logging"; not readiness_check_endpoint="/ready").
+//
+// A peer relation does not count (Coordinator(charm=self, peer_relation="peers")): an object
+// keeping state among the charm's units is the charm's own machinery, not an interface
+// library, and may read its options.
 func (l *charmLinker) namesRelation(s *site) bool {
-	if slices.ContainsFunc(s.value.Kwargs, func(kw pyextract.Kwarg) bool { return strings.Contains(paramKey(kw.Name), "relation") }) {
+	if slices.ContainsFunc(s.value.Kwargs, func(kw pyextract.Kwarg) bool {
+		k := paramKey(kw.Name)
+		return strings.Contains(k, "relation") && !strings.HasPrefix(k, "peer")
+	}) {
 		return true
 	}
-	return l.namesDeclared(s, KindRelation)
+	return l.anyArg(s, func(a aval) bool {
+		d, declared := l.lookup(KindRelation, a.str)
+		return a.kind == aStr && declared && !l.isPeer(d)
+	})
 }
 
 // namesDeclared reports whether the call of site s is given the name of a declared interface

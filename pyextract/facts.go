@@ -488,6 +488,13 @@ func (w *factWalker) visit(f factFrame) {
 	case kAttribute:
 		w.visitAttribute(f)
 		return
+	case kPair:
+		// {"config": self.config}: the whole config handed on in a dict (a template's
+		// context), read by whatever reads the dict; so every option, as render(options=...)
+		if v := t.child(i, fValue); f.fn != nil && v >= 0 && (t.kind(v) == kAttribute || t.kind(v) == kIdentifier) &&
+			w.keyedObject(v, f, false) {
+			w.addKey(f, i, v, -1, "all")
+		}
 	}
 	switch t.factKind(i) {
 	case fkReturn:
@@ -1002,6 +1009,9 @@ func (w *factWalker) visitCall(f factFrame) {
 			// So is the config given to a template object's render(options=self.config): the
 			// template reads what it reads.
 			obj := w.handedOn(a, f)
+			if obj < 0 && !isAttr && name == "dict" && t.kind(a) == kKeywordArgument {
+				obj = w.renderedConfig(a, f) // dict(config=self.config), as {"config": self.config}
+			}
 			if obj < 0 && isAttr && name == "render" { // template.render(...): a function render(cfg) of the tree is followed instead
 				obj = w.renderedConfig(a, f)
 			}

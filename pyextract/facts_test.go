@@ -291,8 +291,9 @@ class H(Object):
 	}
 }
 
-// The whole config handed on inside a list or tuple literal, or unpacked with **, is a read of
-// every option (Via "all"), as config.items() is; an element that is not the config, a
+// The whole config handed on inside a list or tuple literal, or unpacked with **, or as a dict's
+// value ({"config": self.config}, dict(config=self.config)), is a read of every option (Via
+// "all"), as config.items() is; an element that is not the config, a
 // dict literal's ** and the config as a plain argument (a Call fact the linker follows) are not.
 func TestFactsConfigHandedOn(t *testing.T) {
 	f := parseFacts(t, `
@@ -306,12 +307,15 @@ class C(CharmBase):
         validate(self.config)
         for k, v in self.config.items():
             pass
+        context = {"config": self.config, "unit": self.unit, "port": self.config["port"]}
+        render("web.conf", dict(config=self.config, name="web"))
 `)
 	var keys []string
 	for _, k := range f.Keys {
 		keys = append(keys, fmt.Sprintf("%s[%s]%s:%d", k.Object, k.Key, k.Via, k.Line))
 	}
-	want := `self.config[]all:4|self.model.config[]all:5|self._charm.config[]all:6|self.config[]all:10`
+	want := `self.config[]all:4|self.model.config[]all:5|self._charm.config[]all:6|self.config[]all:10|` +
+		`self.config[]all:12|self.config["port"]index:12|self.config[]all:13`
 	if got := strings.Join(keys, "|"); got != want {
 		t.Errorf("keys = %s\nwant   %s", got, want)
 	}
