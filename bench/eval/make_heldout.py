@@ -69,7 +69,10 @@ def cases_of(gd, repo):
         commit, *parents = line.split()
         if not parents:
             continue
-        gold, added = gold_of(gd, parents[0], commit)
+        try:
+            gold, added = gold_of(gd, parents[0], commit)
+        except subprocess.CalledProcessError:
+            break  # the parent is past a shallow snapshot's history: older commits cannot be read
         if 1 <= len(gold) <= 4:
             text = git(gd, "log", "-1", "--format=%B", commit).strip()[:1200]
             out.append({"repo": repo, "commit": commit, "parent": parents[0], "text": text, "gold": gold, "added": added})
@@ -106,7 +109,14 @@ def main():
         return
     rnd = random.Random(a.seed)
     for repo in a.repos:
-        cands = cases_of(f"{a.mirror}/{repo.replace('/', '+')}/repo", repo)
+        gd = f"{a.mirror}/{repo.replace('/', '+')}/repo"
+        if os.path.isdir(f"{gd}/.git"):
+            gd += "/.git"  # a snapshot with a work tree
+        try:
+            cands = cases_of(gd, repo)
+        except subprocess.CalledProcessError:
+            print(f"{repo}: history not readable, skipped", file=sys.stderr)
+            continue
         for k in sorted(rnd.sample(range(len(cands)), min(a.per_repo, len(cands)))):
             print(json.dumps(cands[k]))
         print(f"{repo}: {len(cands)} candidate commits", file=sys.stderr)
