@@ -69,7 +69,6 @@ type charmLinker struct {
 	actions     map[scopeKey][]string // action handler -> the actions it handles
 	customOn    map[*classInfo]customEvents
 	boundDepth  int                 // nesting of boundArguments
-	wrapDepth   int                 // nesting of observeThroughCallers
 	wrappers    map[*classInfo]bool // config wrapper classes some subscript uses (subscripted), once known
 	scopeRefs   map[string]int      // every name's uses in the scope's non-test files (scopeUses)
 }
@@ -679,14 +678,16 @@ func afterReturn(cond bool, line int) int {
 
 // observeThroughCallers links an observe call whose event is a parameter of its function (a
 // wrapper: def _observe_action(self, on_action, fn): self.framework.observe(on_action, fn))
-// at each recorded call of the function, as the observe call that call makes: the event and,
-// when the handler is a parameter too, the handler the call passes; a handler the linker
-// cannot name (getattr(self, name)) is the wrapper itself. It reports whether any call was
-// found; two wrappers deep at most.
+// at each recorded call of the function, as the observe call that call makes, with the event
+// that call passes. The handler: when it is a parameter too, the one the call passes, named
+// in the caller's code; else the one the wrapper names, in the wrapper's code (charm._on_changed
+// of its parameter charm; a missing one is reported there, once, and links nothing); a
+// handler the linker cannot name (getattr(self, name)) is the wrapper itself. It reports
+// whether any call was found. A call of the wrapper from another wrapper is not followed.
 func (l *charmLinker) observeThroughCallers(fi *fileInfo, o *pyextract.Observe, c *ctx) bool {
 	sym := fi.funcSyms[funcKey{o.Class, o.Func}]
 	calls := l.callsOf(c)
-	if sym == nil || len(calls) == 0 || l.wrapDepth >= 2 {
+	if sym == nil || len(calls) == 0 {
 		return false
 	}
 	first := firstPositional(c)
@@ -697,12 +698,21 @@ func (l *charmLinker) observeThroughCallers(fi *fileInfo, o *pyextract.Observe, 
 		}
 		return argValue(call, i-first, sym.Params[i])
 	}
-	self := pyextract.Value{Kind: pyextract.ValChain, Chain: pyextract.Chain{{Name: o.Func}}}
-	if c.cls != nil {
-		self.Chain = pyextract.Chain{{Name: "self"}, {Name: o.Func}}
+	handlerParam := isParam(fi, o.Scope, &o.Handler)
+	var own *handlerRef // the handler the wrapper names
+	if !handlerParam {
+		h, missing := l.handler(&o.Handler, c)
+		switch {
+		case missing != "":
+			if !fi.vendored {
+				l.find(FindMissingHandler, missing, siteAt(fi, o.Scope, "", ""))
+			}
+		case h != nil:
+			own = h
+		default:
+			own = &handlerRef{sym, fi}
+		}
 	}
-	l.wrapDepth++
-	defer func() { l.wrapDepth-- }()
 	found := false
 	for _, s := range calls {
 		ev := argOf(s.value, o.Event.Chain[0].Name)
@@ -710,21 +720,25 @@ func (l *charmLinker) observeThroughCallers(fi *fileInfo, o *pyextract.Observe, 
 			continue
 		}
 		found = true
-		handler := o.Handler
-		if isParam(fi, o.Scope, &o.Handler) {
-			if v := argOf(s.value, o.Handler.Chain[0].Name); v != nil {
-				handler = *v
-			}
-		} else if h, _ := l.handler(&o.Handler, c); h == nil {
-			handler = self
-		}
 		at := pyextract.Observe{
 			Scope: pyextract.Scope{Class: className(s.cls), Func: s.fn, Line: s.line, Conditional: s.cond || o.Conditional,
 				InLoop: s.loop, AfterReturn: s.after},
-			Event: *ev, Handler: handler,
+			Event: *ev,
+		}
+		var hv *pyextract.Value
+		if handlerParam {
+			hv = argOf(s.value, o.Handler.Chain[0].Name)
 		}
 		for _, cc := range l.contexts(s.file, s.cls, s.fn) {
-			l.observe(s.file, &at, cc)
+			h := own
+			if hv != nil {
+				var missing string
+				h, missing = l.handler(hv, cc)
+				if missing != "" && !s.file.vendored {
+					l.find(FindMissingHandler, missing, siteAt(s.file, at.Scope, "", ""))
+				}
+			}
+			l.observeEvent(s.file, &at, cc, h)
 		}
 	}
 	return found
@@ -775,6 +789,12 @@ func (l *charmLinker) observe(fi *fileInfo, o *pyextract.Observe, c *ctx) {
 	if missing != "" && !fi.vendored {
 		l.find(FindMissingHandler, missing, siteAt(fi, o.Scope, "", ""))
 	}
+	l.observeEvent(fi, o, c, h)
+}
+
+// observeEvent links the event of the observe call o, running in c, to the handler h (nil:
+// none to link).
+func (l *charmLinker) observeEvent(fi *fileInfo, o *pyextract.Observe, c *ctx, h *handlerRef) {
 	at := siteAt(fi, o.Scope, ViaObserve, o.Event.String())
 	cond := o.Conditional // of the event being linked
 	loose := false        // of the event being linked

@@ -2105,7 +2105,8 @@ class DelegCharm(ops.CharmBase):
 	// charm's machinery, and may read options
 	c = charm("deleg", ".", "config:cpu-limit", "relation:peers")
 	c.Relations[0].Role = charmyaml.RolePeers
-	for _, call := range []string{`Coordinator(charm=self, peer_relation="peers")`, `Coordinator(self, "peers")`} {
+	for _, call := range []string{`Coordinator(charm=self, peer_relation="peers")`, `Coordinator(self, "peers")`,
+		`Coordinator(self, relation_name="peers")`} {
 		cl = link1(t, c, files{"src/charm.py": `
 import ops
 from workers.coordinator import Coordinator
@@ -3774,9 +3775,12 @@ def config_changed():
 			t.Errorf("%s: Reactive = %q", imp, cl.Reactive)
 		}
 	}
-	// a test's import says nothing of the charm
-	if cl = link1(t, c, files{"src/lib/charm/mds.py": base, "unit_tests/test_h.py": "import charms.reactive\n"}); cl.Reactive != "" {
+	// a test's import says nothing of the charm, nor does a script's outside reactive/
+	if cl = link1(t, c, files{"src/lib/charm/mds.py": base, "src/reactive/test_h.py": "import charms.reactive\n"}); cl.Reactive != "" {
 		t.Errorf("test import: Reactive = %q", cl.Reactive)
+	}
+	if cl = link1(t, c, files{"src/lib/charm/mds.py": base, "scripts/old.py": "import charms.reactive\n"}); cl.Reactive != "" {
+		t.Errorf("script import: Reactive = %q", cl.Reactive)
 	}
 }
 
@@ -3788,6 +3792,7 @@ func TestLibraryRepositoryWithoutCharmClass(t *testing.T) {
 	cl := link1(t, c, files{
 		"src/workers/coordinator.py": `
 import ops
+from charmhelpers.core import hookenv
 
 class Base(ops.Object):
     pass
@@ -3802,7 +3807,7 @@ class Coordinator(Base):
         pass
 
 def hook():
-    return ops.model.Model.config_get("loglevel")
+    return hookenv.config("loglevel")
 `,
 		"src/workers/other.py": `
 from workers.coordinator import Coordinator
@@ -3811,7 +3816,7 @@ def describe(c: "Coordinator"):
     return c.container.get_container("nginx")
 `,
 	})
-	expect(t, "findings", findings(cl), "")
+	expect(t, "findings", findings(cl), "src/workers/coordinator.py:17 undeclared-config loglevel")
 	c2 := charm("a-charm", ".")
 	cl = link1(t, c2, files{
 		"src/charm.py": `
@@ -3993,4 +3998,71 @@ class OldCharm(ops.CharmBase):
 		t.Errorf("unresolved %+v", res.Unresolved)
 	}
 	expect(t, "findings", findings(res.Charms[0]), "")
+}
+
+func TestObserveThroughAWrapperHandlers(t *testing.T) {
+	// The handler a wrapper names is named in the wrapper's code: charm._on_changed of its
+	// parameter charm is the charm's method; a computed one (getattr(charm, name)) is the
+	// wrapper, a module function of another file here; a misspelled one is a finding at the
+	// wrapper, and links nothing.
+	c := charm("wrap", ".", "relation:db", "action:backup", "action:restore")
+	cl := link1(t, c, files{
+		"src/helpers.py": `
+def watch(charm, event):
+    charm.framework.observe(event, charm._on_changed)
+
+def observe_action(charm, event, name):
+    charm.framework.observe(event, getattr(charm, name))
+`,
+		"src/charm.py": `
+import ops
+from helpers import watch, observe_action
+
+class WrapCharm(ops.CharmBase):
+    def __init__(self, framework):
+        super().__init__(framework)
+        watch(self, self.on["db"].relation_changed)
+        observe_action(self, self.on.backup_action, "_on_backup")
+        self._observe(self.on.restore_action)
+
+    def _observe(self, event):
+        self.framework.observe(event, self._on_restroe)
+
+    def _on_changed(self, event):
+        pass
+
+    def _on_backup(self, event):
+        pass
+`,
+	})
+	expect(t, "db", handlers(cl, KindRelation, "db"), "relation_changed>WrapCharm._on_changed[on-index]")
+	expect(t, "backup", handlers(cl, KindAction, "backup"), "backup_action>observe_action[observe]")
+	expect(t, "restore", handlers(cl, KindAction, "restore"), "")
+	expect(t, "findings", findings(cl), "src/charm.py:12 missing-handler _on_restroe")
+}
+
+func TestConfigHandedOnInADict(t *testing.T) {
+	// The config as a dict's value (a template's context) is handed on whole: every option is
+	// read there, as render(options=self.config) reads it.
+	c := charm("thruk", ".", "config:url", "config:log-path")
+	for _, expr := range []string{`{"config": self.config}`, `dict(config=self.config, name="web")`} {
+		cl := link1(t, c, files{"src/charm.py": `
+import ops
+import render
+
+class ThrukCharm(ops.CharmBase):
+    def __init__(self, framework):
+        super().__init__(framework)
+        framework.observe(self.on.config_changed, self._on_config_changed)
+
+    def _on_config_changed(self, event):
+        context = ` + expr + `
+        render.render("web.conf", context)
+`})
+		for _, o := range []string{"url", "log-path"} {
+			if reads(cl, KindConfig, o) == "" {
+				t.Errorf("%s: %s not read", expr, o)
+			}
+		}
+	}
 }

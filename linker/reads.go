@@ -1238,11 +1238,21 @@ func baseRoot(base string) string {
 // keeping state among the charm's units is the charm's own machinery, not an interface
 // library, and may read its options.
 func (l *charmLinker) namesRelation(s *site) bool {
-	if slices.ContainsFunc(s.value.Kwargs, func(kw pyextract.Kwarg) bool {
-		k := paramKey(kw.Name)
-		return strings.Contains(k, "relation") && !strings.HasPrefix(k, "peer")
-	}) {
-		return true
+	peer := func(a aval) bool {
+		d, declared := l.lookup(KindRelation, a.str)
+		return a.kind == aStr && declared && l.isPeer(d)
+	}
+	for k := range s.value.Kwargs {
+		key := paramKey(s.value.Kwargs[k].Name)
+		if !strings.Contains(key, "relation") || strings.HasPrefix(key, "peer") {
+			continue
+		}
+		// relation_name="peers": still the peer relation
+		for _, c := range l.contexts(s.file, s.cls, s.fn) {
+			if !slices.ContainsFunc(l.eval(&s.value.Kwargs[k].Value, c), peer) {
+				return true
+			}
+		}
 	}
 	return l.anyArg(s, func(a aval) bool {
 		d, declared := l.lookup(KindRelation, a.str)

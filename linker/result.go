@@ -3,6 +3,7 @@ package linker
 import (
 	"cmp"
 	"fmt"
+	"path"
 	"slices"
 	"strings"
 )
@@ -169,11 +170,13 @@ func compareBool(a, b bool) int {
 // reactiveModule is the charms.reactive framework's package.
 const reactiveModule = "charms.reactive"
 
-// reactiveImport is where the charm's own code (tests and libraries aside) first imports
-// charms.reactive, as "file:line", or "" for none.
+// reactiveImport is where a handler module of the charm's own (a file in a reactive/ folder,
+// where charm-build puts the layers' handlers; tests and libraries aside) first imports
+// charms.reactive, as "file:line", or "" for none: a stray script of an ops charm that imports
+// it does not make the charm reactive.
 func (l *charmLinker) reactiveImport() string {
 	for _, fi := range l.scope {
-		if fi.test || fi.library {
+		if fi.test || fi.library || !slices.Contains(strings.Split(path.Dir(fi.Path), "/"), "reactive") {
 			continue
 		}
 		for _, im := range fi.Imports {
