@@ -21,6 +21,10 @@ import (
 var (
 	dependencyWords = []string{"dependency", "dependencies", "deps", "dep"}
 	dependencyVerbs = []string{"update", "updated", "updates", "upgrade", "bump", "bumped"}
+	// freezeWords: freezing the dependencies ("chore: freeze python dependencies") writes what
+	// the build installs, charmcraft.yaml's business even with no part naming them (a build
+	// intent)
+	freezeWords = []string{"freeze", "froze", "frozen"}
 )
 
 // dependencyTargets are the YAML files to lift for a dependency bump: those with a build part
@@ -116,7 +120,9 @@ var buildWords = []string{"build", "builds", "building", "packaging", "charmcraf
 // charm ("Switching to poetry", "Add more platforms", "fix: bump to 22.04"): charmcraft.yaml is
 // the build recipe, the one file of the map such a change edits. Nil otherwise.
 func (r *ranker) buildTargets() []int {
-	if !slices.ContainsFunc(r.subjects, func(s subject) bool { return s.m.hasAny(buildWords) }) {
+	if !slices.ContainsFunc(r.subjects, func(s subject) bool {
+		return s.m.hasAny(buildWords) || s.m.hasAny(freezeWords) && s.m.hasAny(dependencyWords)
+	}) {
 		return nil
 	}
 	var out []int

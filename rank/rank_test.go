@@ -684,13 +684,15 @@ func TestBuildIntent(t *testing.T) {
 		"[DPE-2789] update data-platform-workflows (#263)", "fix: bump to 22.04, use py310", "Drop bionic support. (#105)",
 		"Update build procedure in release workflow\n\n* fix the database relation",
 		"(Fix) Adding rust compiler to fix pydantic compilation (#13)", "set constraints to setuptools-scm",
-		"Release arm64 (#275)", "chore: support mutli arch (#91)", "Specified architecture: amd64", "Support all architectures"} {
+		"Release arm64 (#275)", "chore: support mutli arch (#91)", "Specified architecture: amd64", "Support all architectures",
+		"chore: freeze python dependencies (#100)"} {
 		if r := rank(text); r.Files[0].Path != "charmcraft.yaml" || !hasSignal(r.Files[0], SigBuildIntent) {
 			t.Errorf("%q: top %v", text, paths(r)[:3])
 		}
 	}
 	for _, text := range []string{"fix: database relation data", "refactor: move helpers to a base class", "update data-platform libs",
-		"fix the database relation\n\n* build the relation data once", "feat: migrate to a snap-based architecture"} {
+		"fix the database relation\n\n* build the relation data once", "feat: migrate to a snap-based architecture",
+		"HA tests: freeze db process on unit with primary shard"} {
 		if f := fileOf(t, rank(text), "charmcraft.yaml"); hasSignal(f, SigBuildIntent) {
 			t.Errorf("%q: charmcraft.yaml lifted: %+v", text, f.Signals)
 		}
