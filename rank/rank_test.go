@@ -1478,6 +1478,13 @@ func TestWorkloadUpgrade(t *testing.T) {
 			t.Errorf("k8s %q: top %v, symbols %v", text, paths(r)[:3], r.Files[0].Symbols)
 		}
 	}
+	// integrating the workload's rock, or a verb in -ing, is a move to another image too
+	for _, text := range []string{"feat: integration of demo core rock (#155)", "chore: integrate demo rock (#113)",
+		"Updating demo image repo to GHCR instead of docker.io (#9)"} {
+		if r := rank(text, true); r.Files[0].Path != "metadata.yaml" || !hasSignal(r.Files[0], SigWorkloadPin) {
+			t.Errorf("k8s %q: top %v", text, paths(r)[:3])
+		}
+	}
 	if r := rank("Upgrade demo to 8.0.37", false); !hasSignal(r.Files[0], SigWorkloadPin) {
 		t.Errorf("not lifted by the rule: %+v", r.Files[0])
 	}

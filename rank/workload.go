@@ -21,8 +21,10 @@ import (
 // and "Update charm libs" name what they update.
 
 var (
-	// workloadVerbs say the release changes.
-	workloadVerbs = []string{"update", "updated", "updates", "upgrade", "upgraded", "upgrades", "bump", "bumps", "bumped"}
+	// workloadVerbs say the release changes, or the image the charm runs ("chore: integrate mlmd
+	// rock", "Updating spark image repo to GHCR").
+	workloadVerbs = []string{"update", "updated", "updates", "updating", "upgrade", "upgraded", "upgrades", "upgrading",
+		"bump", "bumps", "bumped", "bumping", "integrate", "integrates", "integrated", "integrating", "integration"}
 	// workloadWords say what is pinned; a release number ("8.0.37", "v25.4.0") says it too.
 	workloadWords = []string{"snap", "snaps", "revision", "revisions", "rev", "version", "versions",
 		"image", "images", "rock", "rocks"}

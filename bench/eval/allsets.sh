@@ -16,7 +16,8 @@ for cases in "$DEV" "$HELD"/held*.jsonl; do
   set=$(basename "$cases" .jsonl)
   [[ "$set" = dev-cases ]] && set=dev
   python3 "$here/fasteval.py" export "$cases" "$TREES/$set" --mirror "$MIRROR" 2>/dev/null
-  line=$(python3 "$here/fasteval.py" run "$cases" "$TREES/$set" "$bin" --out "$OUT/$name-$set.jsonl" | head -1)
+  out=$(python3 "$here/fasteval.py" run "$cases" "$TREES/$set" "$bin" --out "$OUT/$name-$set.jsonl")
+  line=${out%%$'\n'*} # the "all:" line (not | head -1: fasteval would stop before writing the rows)
   printf '%-8s %s\n' "$set" "$line"
   mrr=${line##*MRR=}; mrr=${mrr%% *}
   sum=$(python3 -c "print($sum + $mrr)") n=$((n + 1))
