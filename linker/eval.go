@@ -1061,6 +1061,13 @@ func (e *evaluator) argFor(call *pyextract.Value, at *ctx, skip, i int, p pyextr
 // attr evaluates a.name.
 func (e *evaluator) attr(a aval, name, via string) []aval {
 	switch a.kind {
+	case aStr:
+		// an enum member's value (Endpoint.STORE.value, of class Endpoint(str, Enum)): the
+		// member is read as its string already, and a str has no attribute value
+		if name == "value" {
+			return []aval{a}
+		}
+		return nil
 	case aCharm:
 		switch name {
 		case "on":

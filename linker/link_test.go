@@ -805,7 +805,7 @@ class DemoCharm(ops.CharmBase):
 	}.parse()})
 	cl := res.Charms[0]
 	expect(t, "peers", handlers(cl, KindRelation, "peers"), "relation_changed>DemoCharm._on_peer[on-index]")
-	expect(t, "db", reads(cl, KindRelation, "db"), "src/charm.py:11/lookup/")
+	expect(t, "db", reads(cl, KindRelation, "db"), "src/charm.py:11/lookup/ src/charm.py:15/lookup/") // get_relation, get_binding
 	expect(t, "peers reads", reads(cl, KindRelation, "peers"), "src/charm.py:12/lookup/")
 	expect(t, "app", reads(cl, KindContainer, "app"), "src/charm.py:7/lookup/")
 	expect(t, "data", reads(cl, KindStorage, "data"), "src/charm.py:13/lookup/")
@@ -4065,4 +4065,50 @@ class ThrukCharm(ops.CharmBase):
 			}
 		}
 	}
+}
+
+func TestBindingLookup(t *testing.T) {
+	// model.get_binding(PEER) looks the peer relation up (its address); an extra-binding's name
+	// or a Relation object is no finding and no unresolved name.
+	c := charm("bind", ".", "relation:cluster")
+	res := Link(Input{Charms: []charmyaml.Charm{c}, Files: files{"src/charm.py": `
+import ops
+PEER = "cluster"
+
+class BindCharm(ops.CharmBase):
+    def _address(self, event):
+        a = self.model.get_binding(PEER).network.bind_address
+        b = self.model.get_binding("public").network.ingress_address
+        return self.model.get_binding(event.relation)
+`}.parse()})
+	cl := res.Charms[0]
+	expect(t, "cluster", reads(cl, KindRelation, "cluster"), "src/charm.py:6/lookup/")
+	expect(t, "findings", findings(cl), "")
+	if len(res.Unresolved) != 0 {
+		t.Errorf("unresolved %+v", res.Unresolved)
+	}
+}
+
+func TestEnumMemberValue(t *testing.T) {
+	// An enum member and its .value are the same name.
+	c := charm("enum", ".", "relation:object-store", "relation:logs")
+	cl := link1(t, c, files{"src/charm.py": `
+import enum
+import ops
+
+class Endpoint(str, enum.Enum):
+    STORE = "object-store"
+    LOGS = "logs"
+
+class EnumCharm(ops.CharmBase):
+    def __init__(self, framework):
+        super().__init__(framework)
+        framework.observe(self.on[Endpoint.STORE.value].relation_changed, self._on_changed)
+        framework.observe(self.on[Endpoint.LOGS].relation_changed, self._on_changed)
+
+    def _on_changed(self, event):
+        pass
+`})
+	expect(t, "object-store", handlers(cl, KindRelation, "object-store"), "relation_changed>EnumCharm._on_changed[on-index]")
+	expect(t, "logs", handlers(cl, KindRelation, "logs"), "relation_changed>EnumCharm._on_changed[on-index]")
 }

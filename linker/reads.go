@@ -279,6 +279,10 @@ func (l *charmLinker) lookupCall(fi *fileInfo, sc pyextract.Scope, v *pyextract.
 	if n < 2 {
 		return
 	}
+	if v.Chain[n-1].Name == "get_binding" && ownerName(v.Chain[n-2].Name) == "model" && len(v.Args) > 0 {
+		l.bindingLookup(fi, sc, &v.Args[0])
+		return
+	}
 	lc, ok := lookupCalls[v.Chain[n-1].Name]
 	if !ok || ownerName(v.Chain[n-2].Name) != lc.owner {
 		return
@@ -363,6 +367,22 @@ func (l *charmLinker) lookupName(fi *fileInfo, sc pyextract.Scope, kind string, 
 				l.read(kind, d, at)
 			} else if !fi.vendored && !n.loose {
 				l.findIn(undeclaredKind[kind], n.str, at, c)
+			}
+		}
+	}
+}
+
+// bindingLookup: model.get_binding(PEER) looks up the network binding of an endpoint, a
+// declared relation's (the charm's address on its peer relation) or one of its
+// extra-bindings, which the linker does not read, or of a Relation object: a declared relation
+// it names is looked up there; any other name is no finding and no unresolved name.
+func (l *charmLinker) bindingLookup(fi *fileInfo, sc pyextract.Scope, key *pyextract.Value) {
+	at := siteAt(fi, sc, ViaLookup, "")
+	for _, c := range l.contexts(fi, fi.classes[sc.Class], sc.Func) {
+		names, _ := l.strVals(key, c)
+		for _, n := range names {
+			if d, ok := l.lookup(KindRelation, n.str); ok {
+				l.read(KindRelation, d, at)
 			}
 		}
 	}
