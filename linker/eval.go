@@ -154,8 +154,11 @@ type evaluator struct {
 	busy map[any]bool
 	// concreteOf memoises concrete.
 	concreteOf map[*classInfo]*classInfo
-	// callerArgs evaluates what the callers of the function in c pass to its parameter i.
-	callerArgs func(c *ctx, i int, p pyextract.Param) []aval
+	// callerArgs evaluates what the callers of the function in c pass to its parameter i;
+	// subclassArgs what the subclasses' super().__init__(...) pass to parameter i of the
+	// __init__ of c, a charm class's.
+	callerArgs   func(c *ctx, i int, p pyextract.Param) []aval
+	subclassArgs func(c *ctx, i int, p pyextract.Param) []aval
 }
 
 type busyLocal struct {
@@ -929,6 +932,8 @@ func (e *evaluator) passed(c *ctx, i int, p pyextract.Param) []aval {
 			out = e.bind(c.inst, c.cls, i, p)
 		case c.fn != "__init__" && e.callerArgs != nil:
 			out = e.callerArgs(c, i, p)
+		case c.fn == "__init__" && c.cls != nil && c.inst == nil && e.subclassArgs != nil:
+			out = e.subclassArgs(c, i, p)
 		}
 		e.memo[key] = out
 	}

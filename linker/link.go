@@ -99,6 +99,7 @@ func newCharmLinker(ix *index, ci int) *charmLinker {
 		featurePkgs: map[string]bool{},
 	}
 	l.callerArgs = l.argsFromCallers
+	l.subclassArgs = l.argsFromSubclasses
 	c := l.ch
 	app := c.AppFramework()
 	for _, r := range c.Relations {
@@ -487,6 +488,31 @@ func (l *charmLinker) argsFromCallers(c *ctx, i int, p pyextract.Param) []aval {
 				}
 				out = append(out, v)
 			}
+		}
+		if len(out) >= maxCallerVals {
+			break
+		}
+	}
+	return out[:min(len(out), maxCallerVals)]
+}
+
+// argsFromSubclasses evaluates what the subclasses of c.cls, a class whose code runs as the
+// charm's (a base charm class), pass to parameter i (p) of its __init__ with
+// super().__init__(..., endpoint="backend") in their own __init__: the class super() names
+// there, the next one in the subclass's method order, is c.cls.
+func (l *charmLinker) argsFromSubclasses(c *ctx, i int, p pyextract.Param) []aval {
+	first := firstPositional(c)
+	var out []aval
+	for _, s := range l.calls["__init__"] {
+		ch := s.value.Chain
+		if s.fn != "__init__" || s.cls == nil || s.cls == c.cls || len(ch) != 3 || ch[0].Name != "super" || !ch[1].Call {
+			continue
+		}
+		if mro := l.mro(s.cls); len(mro) < 2 || mro[1] != c.cls {
+			continue
+		}
+		for _, at := range l.contexts(s.file, s.cls, s.fn) {
+			out = append(out, l.argFor(s.value, at.at(s.line), 0, i-first+1, p)...)
 		}
 		if len(out) >= maxCallerVals {
 			break

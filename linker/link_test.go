@@ -4112,3 +4112,31 @@ class EnumCharm(ops.CharmBase):
 	expect(t, "object-store", handlers(cl, KindRelation, "object-store"), "relation_changed>EnumCharm._on_changed[on-index]")
 	expect(t, "logs", handlers(cl, KindRelation, "logs"), "relation_changed>EnumCharm._on_changed[on-index]")
 }
+
+func TestBaseCharmInitParameter(t *testing.T) {
+	// A base charm class's __init__ parameter is what its subclass passes with
+	// super().__init__(..., endpoint="backend"); without it, the default.
+	c := charm("b2", ".", "relation:backend", "relation:frontend")
+	for _, call := range []string{`super().__init__(*args, endpoint="backend")`, `super().__init__(*args)`} {
+		cl := link1(t, c, files{"src/charm.py": `
+import ops
+
+class BaseCharm(ops.CharmBase):
+    def __init__(self, *args, endpoint: str = "frontend"):
+        super().__init__(*args)
+        self.framework.observe(self.on[endpoint].relation_changed, self._on_changed)
+
+    def _on_changed(self, event):
+        pass
+
+class B2Charm(BaseCharm):
+    def __init__(self, *args):
+        ` + call + `
+`})
+		want := "backend"
+		if !strings.Contains(call, "endpoint") {
+			want = "frontend"
+		}
+		expect(t, call, handlers(cl, KindRelation, want), "relation_changed>BaseCharm._on_changed[on-index]")
+	}
+}
