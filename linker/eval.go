@@ -67,6 +67,8 @@ type aval struct {
 	// every marks a name taken from every declared relation or container (a loop over
 	// self.model.relations), and what is built on it: aOnIdx, aEvent.
 	every bool
+	// member marks a string that is an Enum class's member (Endpoint.STORE): its .value is it
+	member bool
 	seq   *pyextract.Value // aSeq
 	at    *ctx             // aSeq
 }
@@ -1068,8 +1070,9 @@ func (e *evaluator) attr(a aval, name, via string) []aval {
 	switch a.kind {
 	case aStr:
 		// an enum member's value (Endpoint.STORE.value, of class Endpoint(str, Enum)): the
-		// member is read as its string already, and a str has no attribute value
-		if name == "value" {
+		// member is read as its string already; a plain str has no attribute value
+		if name == "value" && a.member {
+			a.member = false
 			return []aval{a}
 		}
 		return nil
@@ -1161,6 +1164,12 @@ func (e *evaluator) attr(a aval, name, via string) []aval {
 		return []aval{{kind: aObjEvent, str: name, cls: a.cls, inst: a.inst, self: a.self, loose: a.loose}}
 	case aClass:
 		if attrs, ok := e.lookupClassAttr(a.cls, name); ok {
+			if e.isEnum(a.cls) {
+				attrs = slices.Clone(attrs)
+				for i := range attrs {
+					attrs[i].member = attrs[i].kind == aStr
+				}
+			}
 			return attrs
 		}
 		if nc := a.cls.file.classes[a.cls.name+"."+name]; nc != nil { // a nested class: Config.Relations
@@ -1214,6 +1223,19 @@ func (e *evaluator) index(a aval, key *pyextract.Value, c *ctx) []aval {
 
 // member evaluates obj.name for an object of class cls (built as inst, or nil): self.name
 // assignments in any method, then class attributes, across the class and its bases.
+// isEnum reports whether cls derives, through the tree's classes, from a class named like
+// the standard library's enums (Enum, StrEnum, IntEnum, enum.Enum, ...).
+func (e *evaluator) isEnum(cls *classInfo) bool {
+	for _, k := range e.mro(cls) {
+		for _, b := range k.sym.Bases {
+			if strings.HasSuffix(lastSegment(b), "Enum") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func (e *evaluator) member(cls *classInfo, inst *instance, name string) []aval {
 	key := busyMember{cls, inst, name}
 	if e.busy[key] {

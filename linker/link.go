@@ -496,26 +496,36 @@ func (l *charmLinker) argsFromCallers(c *ctx, i int, p pyextract.Param) []aval {
 	return out[:min(len(out), maxCallerVals)]
 }
 
-// argsFromSubclasses evaluates what the subclasses of c.cls, a class whose code runs as the
-// charm's (a base charm class), pass to parameter i (p) of its __init__ with
-// super().__init__(..., endpoint="backend") in their own __init__: the class super() names
-// there, the next one in the subclass's method order, is c.cls.
+// argsFromSubclasses evaluates what the charm's own class passes to parameter i (p) of the
+// __init__ of c.cls, a base class of it whose code runs as the charm's: along the concrete
+// charm class's method order, the nearest class before c.cls that defines __init__ is the
+// one whose super().__init__(..., endpoint="backend") calls it. Nil (the default) when that
+// class does not call it so, or passes no such argument; other subclasses do not count.
 func (l *charmLinker) argsFromSubclasses(c *ctx, i int, p pyextract.Param) []aval {
+	mro := l.mro(l.concrete(c.cls))
+	k := slices.Index(mro, c.cls)
+	if k <= 0 {
+		return nil
+	}
+	var caller *classInfo
+	for j := k - 1; j >= 0; j-- {
+		if mro[j].methods["__init__"] != nil {
+			caller = mro[j]
+			break
+		}
+	}
+	if caller == nil {
+		return nil
+	}
 	first := firstPositional(c)
 	var out []aval
 	for _, s := range l.calls["__init__"] {
 		ch := s.value.Chain
-		if s.fn != "__init__" || s.cls == nil || s.cls == c.cls || len(ch) != 3 || ch[0].Name != "super" || !ch[1].Call {
-			continue
-		}
-		if mro := l.mro(s.cls); len(mro) < 2 || mro[1] != c.cls {
+		if s.cls != caller || s.fn != "__init__" || len(ch) != 3 || ch[0].Name != "super" || !ch[1].Call {
 			continue
 		}
 		for _, at := range l.contexts(s.file, s.cls, s.fn) {
 			out = append(out, l.argFor(s.value, at.at(s.line), 0, i-first+1, p)...)
-		}
-		if len(out) >= maxCallerVals {
-			break
 		}
 	}
 	return out[:min(len(out), maxCallerVals)]

@@ -4140,3 +4140,71 @@ class B2Charm(BaseCharm):
 		expect(t, call, handlers(cl, KindRelation, want), "relation_changed>BaseCharm._on_changed[on-index]")
 	}
 }
+
+func TestBaseCharmInitParameterFollowsTheCharm(t *testing.T) {
+	// Only the charm's own class chain passes the parameter: a sibling subclass that is not
+	// the charm does not (the charm's class has none of its own and relies on the default),
+	// and a class in between without __init__ is skipped over.
+	c := charm("b3", ".", "relation:database")
+	cl := link1(t, c, files{"src/charm.py": `
+import ops
+
+class BaseCharm(ops.CharmBase):
+    def __init__(self, *args, endpoint="database"):
+        super().__init__(*args)
+        self.framework.observe(self.on[endpoint].relation_changed, self._on_changed)
+
+    def _on_changed(self, event):
+        pass
+
+class Middle(BaseCharm):
+    pass
+
+class B3Charm(Middle):
+    def __init__(self, *args):
+        super().__init__(*args, endpoint="backend")
+`})
+	expect(t, "findings", findings(cl), "src/charm.py:6 undeclared-relation backend")
+	expect(t, "database", handlers(cl, KindRelation, "database"), "")
+	res := Link(Input{Charms: []charmyaml.Charm{c}, Files: files{"src/charm.py": `
+import ops
+
+class BaseCharm(ops.CharmBase):
+    def __init__(self, *args, endpoint="database"):
+        super().__init__(*args)
+        self.framework.observe(self.on[endpoint].relation_changed, self._on_changed)
+
+    def _on_changed(self, event):
+        pass
+
+class Experimental(BaseCharm):
+    def __init__(self, *args):
+        super().__init__(*args, endpoint="backend")
+
+class B3Charm(BaseCharm):
+    pass
+
+if __name__ == "__main__":
+    ops.main(B3Charm)
+`}.parse()})
+	expect(t, "database, sibling", handlers(res.Charms[0], KindRelation, "database"), "relation_changed>BaseCharm._on_changed[on-index]")
+}
+
+func TestValueOfAPlainClassAttribute(t *testing.T) {
+	// .value of a plain class's string attribute is no name (it fails at run time).
+	c := charm("plain", ".", "relation:db")
+	res := Link(Input{Charms: []charmyaml.Charm{c}, Files: files{"src/charm.py": `
+import ops
+
+class Names:
+    DB = "db"
+
+class PlainCharm(ops.CharmBase):
+    def _on_start(self, event):
+        self.model.get_relation(Names.DB.value)
+`}.parse()})
+	expect(t, "db", reads(res.Charms[0], KindRelation, "db"), "")
+	if len(res.Unresolved) != 1 {
+		t.Errorf("unresolved %+v", res.Unresolved)
+	}
+}

@@ -1,6 +1,7 @@
 package rank
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -21,10 +22,6 @@ import (
 var (
 	dependencyWords = []string{"dependency", "dependencies", "deps", "dep"}
 	dependencyVerbs = []string{"update", "updated", "updates", "upgrade", "bump", "bumped"}
-	// freezeWords: freezing the dependencies ("chore: freeze python dependencies") writes what
-	// the build installs, charmcraft.yaml's business even with no part naming them (a build
-	// intent)
-	freezeWords = []string{"freeze", "froze", "frozen"}
 )
 
 // dependencyTargets are the YAML files to lift for a dependency bump: those with a build part
@@ -84,6 +81,12 @@ func (r *ranker) recipesNaming(names map[string]bool, charmLibs bool) []int {
 	return out
 }
 
+// frozenDependencies matches freezing the dependencies ("chore: freeze python dependencies",
+// "freeze all requirements"): it writes what the build installs, charmcraft.yaml's business
+// even with no part naming them (a build intent). The dependencies are what is frozen, at most
+// two words after the verb: not "unit frozen while waiting for dependency relation".
+var frozenDependencies = regexp.MustCompile(`(?i)\b(?:freeze|froze|frozen|freezing)\s+(?:\S+\s+){0,2}(?:dependencies|dependency|deps|requirements)\b`)
+
 // buildType reports a conventional-commit subject of type build or with scope deps ("build:
 // bump rust to latest stable", "chore(deps): update uv"): a dependency bump without the word.
 func buildType(subject string) bool {
@@ -121,7 +124,7 @@ var buildWords = []string{"build", "builds", "building", "packaging", "charmcraf
 // the build recipe, the one file of the map such a change edits. Nil otherwise.
 func (r *ranker) buildTargets() []int {
 	if !slices.ContainsFunc(r.subjects, func(s subject) bool {
-		return s.m.hasAny(buildWords) || s.m.hasAny(freezeWords) && s.m.hasAny(dependencyWords)
+		return s.m.hasAny(buildWords) || frozenDependencies.MatchString(s.text) && !s.m.hasAny(testWords)
 	}) {
 		return nil
 	}

@@ -692,7 +692,8 @@ func TestBuildIntent(t *testing.T) {
 	}
 	for _, text := range []string{"fix: database relation data", "refactor: move helpers to a base class", "update data-platform libs",
 		"fix the database relation\n\n* build the relation data once", "feat: migrate to a snap-based architecture",
-		"HA tests: freeze db process on unit with primary shard"} {
+		"HA tests: freeze db process on unit with primary shard", "fix: unit frozen while waiting for dependency relation",
+		"HA test: freeze the dependency unit and check failover"} {
 		if f := fileOf(t, rank(text), "charmcraft.yaml"); hasSignal(f, SigBuildIntent) {
 			t.Errorf("%q: charmcraft.yaml lifted: %+v", text, f.Signals)
 		}
@@ -1519,7 +1520,8 @@ func TestWorkloadUpgrade(t *testing.T) {
 	for _, text := range []string{"Update python to 3.12", "fix: restart the workload after a config change",
 		"Update conf only when the container is connectable", "update the workload's config on restart",
 		"update the data-platform libs to 0.7", "Upgrade ops to 2.17", "fix the database relation\n\n* update snap",
-		"fix release pipeline", "Release v1.2 of the docs", "build: add tag to release to 4, use 24.04 base"} {
+		"fix release pipeline", "Release v1.2 of the docs", "build: add tag to release to 4, use 24.04 base",
+		"integration tests for the demo rock", "feat: integrate with COS; demo version in the dashboard"} {
 		for _, k8s := range []bool{false, true} {
 			for _, f := range rank(text, k8s).Files {
 				if hasSignal(f, SigWorkloadPin) {

@@ -21,10 +21,14 @@ import (
 // and "Update charm libs" name what they update.
 
 var (
-	// workloadVerbs say the release changes, or the image the charm runs ("chore: integrate mlmd
-	// rock", "Updating spark image repo to GHCR").
+	// workloadVerbs say the release changes ("Updating spark image repo to GHCR").
 	workloadVerbs = []string{"update", "updated", "updates", "updating", "upgrade", "upgraded", "upgrades", "upgrading",
-		"bump", "bumps", "bumped", "bumping", "integrate", "integrates", "integrated", "integrating", "integration"}
+		"bump", "bumps", "bumped", "bumping"}
+	// integrateVerbs with imageWords say the charm runs another image ("chore: integrate mlmd
+	// rock", "feat: integration of seldon core rock"); not said of tests ("integration tests for
+	// the rock") nor of a version alone ("integrate with COS; demo version ...").
+	integrateVerbs = []string{"integrate", "integrates", "integrated", "integrating", "integration"}
+	imageWords     = []string{"rock", "rocks", "image", "images"}
 	// workloadWords say what is pinned; a release number ("8.0.37", "v25.4.0") says it too.
 	workloadWords = []string{"snap", "snaps", "revision", "revisions", "rev", "version", "versions",
 		"image", "images", "rock", "rocks"}
@@ -56,6 +60,9 @@ func workloadUpgrade(s subject) bool {
 		return false
 	}
 	if s.m.hasAny(bumpVerbs) && s.m.hasAny(bumpWords) {
+		return true
+	}
+	if s.m.hasAny(integrateVerbs) && s.m.hasAny(imageWords) && !s.m.hasAny(testWords) {
 		return true
 	}
 	return s.m.hasAny(workloadVerbs) && (s.m.hasAny(workloadWords) || releaseNumber.MatchString(s.text))
