@@ -69,8 +69,8 @@ type aval struct {
 	every bool
 	// member marks a string that is an Enum class's member (Endpoint.STORE): its .value is it
 	member bool
-	seq   *pyextract.Value // aSeq
-	at    *ctx             // aSeq
+	seq    *pyextract.Value // aSeq
+	at     *ctx             // aSeq
 }
 
 // instance is an object built by a call: Cls(self, relation_name="db").
