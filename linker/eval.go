@@ -1043,15 +1043,23 @@ func isSplat(v pyextract.Value) bool {
 // argFor evaluates the argument of call for parameter i (p) of a method (parameter 0 is
 // self); skip positional arguments are dropped first (an explicit self).
 func (e *evaluator) argFor(call *pyextract.Value, at *ctx, skip, i int, p pyextract.Param) []aval {
-	passed := func(out []aval) []aval {
-		if len(out) == 0 {
-			return []aval{{kind: aUnknown}}
-		}
+	v := argValue(call, skip, i, p)
+	if v == nil {
+		return nil
+	}
+	if out := e.eval(v, at); len(out) > 0 {
 		return out
 	}
+	return []aval{{kind: aUnknown}}
+}
+
+// argValue is the argument, as written, that call passes to parameter p, the i-th positional
+// one (from 1) after the first skip arguments, or by keyword; nil when it passes none or the
+// position is unknown (*args before it).
+func argValue(call *pyextract.Value, skip, i int, p pyextract.Param) *pyextract.Value {
 	for k := range call.Kwargs {
 		if call.Kwargs[k].Name == p.Name {
-			return passed(e.eval(&call.Kwargs[k].Value, at))
+			return &call.Kwargs[k].Value
 		}
 	}
 	for j := skip; j < len(call.Args); j++ {
@@ -1059,7 +1067,7 @@ func (e *evaluator) argFor(call *pyextract.Value, at *ctx, skip, i int, p pyextr
 			return nil // *args: positions unknown
 		}
 		if j-skip == i-1 {
-			return passed(e.eval(&call.Args[j], at))
+			return &call.Args[j]
 		}
 	}
 	return nil

@@ -732,7 +732,7 @@ func (l *charmLinker) observeThroughCallers(fi *fileInfo, o *pyextract.Observe, 
 		if i < 0 {
 			return nil
 		}
-		return argValue(call, i-first, sym.Params[i])
+		return argValue(call, 0, i-first+1, sym.Params[i])
 	}
 	handlerParam := isParam(fi, o.Scope, &o.Handler)
 	var own *handlerRef // the handler the wrapper names
@@ -778,25 +778,6 @@ func (l *charmLinker) observeThroughCallers(fi *fileInfo, o *pyextract.Observe, 
 		}
 	}
 	return found
-}
-
-// argValue is the argument call passes to parameter p, the i-th positional one counting from
-// 0 after self, as written; nil when it passes none.
-func argValue(call *pyextract.Value, i int, p pyextract.Param) *pyextract.Value {
-	for k := range call.Kwargs {
-		if call.Kwargs[k].Name == p.Name {
-			return &call.Kwargs[k].Value
-		}
-	}
-	for j := range call.Args {
-		if isSplat(call.Args[j]) {
-			return nil
-		}
-		if j == i {
-			return &call.Args[j]
-		}
-	}
-	return nil
 }
 
 // undeclaredKind maps an interface kind to its undeclared-name finding.
