@@ -1234,14 +1234,13 @@ func (e *evaluator) index(a aval, key *pyextract.Value, c *ctx) []aval {
 // isEnum reports whether cls derives, through the tree's classes, from a class named like
 // the standard library's enums (Enum, StrEnum, IntEnum, enum.Enum, ...).
 func (e *evaluator) isEnum(cls *classInfo) bool {
-	for _, k := range e.mro(cls) {
-		for _, b := range k.sym.Bases {
-			if strings.HasSuffix(lastSegment(b), "Enum") {
-				return true
-			}
-		}
-	}
-	return false
+	return e.hasBase(cls, func(b string) bool { return strings.HasSuffix(lastSegment(b), "Enum") })
+}
+
+// hasBase reports whether cls or a class of the tree it derives from has a base, as written,
+// that pred accepts.
+func (e *evaluator) hasBase(cls *classInfo, pred func(base string) bool) bool {
+	return slices.ContainsFunc(e.mro(cls), func(k *classInfo) bool { return slices.ContainsFunc(k.sym.Bases, pred) })
 }
 
 func (e *evaluator) member(cls *classInfo, inst *instance, name string) []aval {

@@ -596,14 +596,7 @@ func (l *charmLinker) contexts(fi *fileInfo, cls *classInfo, fn string) []*ctx {
 // whose charmcraft.yaml is there only for charmcraft to fetch libraries; its test charms build
 // the classes), nothing builds one for the charm, and its code does not run for it.
 func (l *charmLinker) isOpsObject(cls *classInfo) bool {
-	for _, c := range l.mro(cls) {
-		for _, b := range c.sym.Bases {
-			if b == "Object" || strings.HasSuffix(b, ".Object") {
-				return true
-			}
-		}
-	}
-	return false
+	return l.hasBase(cls, func(b string) bool { return b == "Object" || strings.HasSuffix(b, ".Object") })
 }
 
 // builtOnlyBySiblings reports whether cls, a class of a monorepo's shared code (outside every
