@@ -394,7 +394,7 @@ func (ix *index) charmRel(fi *fileInfo) string {
 // (lib/storage_connector/, lib/charm/openstack/ of a reactive charm).
 func (ix *index) isVendored(fi *fileInfo) bool {
 	rel := ix.charmRel(fi)
-	if slices.Contains(strings.Split(path.Dir(rel), "/"), charmHelpersDir) {
+	if inFolderNamed(rel, charmHelpersDir) {
 		return true
 	}
 	if parts := strings.SplitN(rel, "/", 3); len(parts) == 3 && parts[0] == "lib" && slices.Contains(vendoredLibPackages, parts[1]) {
@@ -418,13 +418,16 @@ var vendoredLibPackages = []string{"ops", "charms_ceph"}
 // charmHelpersDir is the package folder of charm-helpers (github.com/juju/charm-helpers).
 const charmHelpersDir = "charmhelpers"
 
+// inFolderNamed reports whether a folder of path p (not its file name) has one of names.
+func inFolderNamed(p string, names ...string) bool {
+	return slices.ContainsFunc(strings.Split(path.Dir(p), "/"), func(seg string) bool { return slices.Contains(names, seg) })
+}
+
 // isTest reports whether p is test code: under a tests/ or test/ folder, or test_*.py,
 // *_test.py, conftest.py.
 func isTest(p string) bool {
-	for _, seg := range strings.Split(path.Dir(p), "/") {
-		if seg == "tests" || seg == "test" {
-			return true
-		}
+	if inFolderNamed(p, "tests", "test") {
+		return true
 	}
 	base := path.Base(p)
 	return strings.HasPrefix(base, "test_") || strings.HasSuffix(base, "_test.py") || base == "conftest.py"

@@ -1258,9 +1258,12 @@ func baseRoot(base string) string {
 // keeping state among the charm's units is the charm's own machinery, not an interface
 // library, and may read its options.
 func (l *charmLinker) namesRelation(s *site) bool {
-	peer := func(a aval) bool {
-		d, declared := l.lookup(KindRelation, a.str)
-		return a.kind == aStr && declared && l.isPeer(d)
+	// relation reports a declared relation's name, a peer relation's or another's
+	relation := func(peer bool) func(aval) bool {
+		return func(a aval) bool {
+			d, declared := l.lookup(KindRelation, a.str)
+			return a.kind == aStr && declared && l.isPeer(d) == peer
+		}
 	}
 	for k := range s.value.Kwargs {
 		key := paramKey(s.value.Kwargs[k].Name)
@@ -1269,15 +1272,12 @@ func (l *charmLinker) namesRelation(s *site) bool {
 		}
 		// relation_name="peers": still the peer relation
 		for _, c := range l.contexts(s.file, s.cls, s.fn) {
-			if !slices.ContainsFunc(l.eval(&s.value.Kwargs[k].Value, c), peer) {
+			if !slices.ContainsFunc(l.eval(&s.value.Kwargs[k].Value, c), relation(true)) {
 				return true
 			}
 		}
 	}
-	return l.anyArg(s, func(a aval) bool {
-		d, declared := l.lookup(KindRelation, a.str)
-		return a.kind == aStr && declared && !l.isPeer(d)
-	})
+	return l.anyArg(s, relation(false))
 }
 
 // namesDeclared reports whether the call of site s is given the name of a declared interface

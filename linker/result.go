@@ -3,7 +3,6 @@ package linker
 import (
 	"cmp"
 	"fmt"
-	"path"
 	"slices"
 	"strings"
 )
@@ -176,7 +175,7 @@ const reactiveModule = "charms.reactive"
 // it does not make the charm reactive.
 func (l *charmLinker) reactiveImport() string {
 	for _, fi := range l.scope {
-		if fi.test || fi.library || !slices.Contains(strings.Split(path.Dir(fi.Path), "/"), "reactive") {
+		if fi.test || fi.library || !inFolderNamed(fi.Path, "reactive") {
 			continue
 		}
 		for _, im := range fi.Imports {

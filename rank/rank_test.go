@@ -704,12 +704,7 @@ func TestSubjectFile(t *testing.T) {
 	// A first line naming a file by its name or path puts it first, over the entry point and
 	// over the build rule; a bare stem, a test, a name two files share, or a file named only in
 	// the body do not.
-	rank := func(text string, extra ...pyextract.File) Result {
-		in := demoCharm()
-		in.Files = append(in.Files, extra...)
-		in.Mentions = []string{text}
-		return Rank(in)
-	}
+	rank := rankDemo
 	for text, want := range map[string]string{
 		"Adding unit tests for config_render.py file.":             "src/config_render.py",
 		"fix: typo in src/constants.py":                            "src/constants.py",
@@ -842,9 +837,10 @@ func TestLibraryUpdateImportedFirst(t *testing.T) {
 	}
 }
 
-// rankDemo ranks the demo charm for the task text.
-func rankDemo(text string) Result {
+// rankDemo ranks the demo charm, with extra files, for the task text.
+func rankDemo(text string, extra ...pyextract.File) Result {
 	in := demoCharm()
+	in.Files = append(in.Files, extra...)
 	in.Mentions = []string{text}
 	return Rank(in)
 }
@@ -1639,12 +1635,7 @@ func TestUntestedModulesRiseForTestsOnlySubjects(t *testing.T) {
 	// "Add unit tests" names no code: the modules with functions that no test imports or is
 	// named after rise; the tested entry point and the constants-only module do not. A subject
 	// that names something, or fixes tests, is not tests-only.
-	rank := func(text string, extra ...pyextract.File) Result {
-		in := demoCharm()
-		in.Files = append(in.Files, extra...)
-		in.Mentions = []string{text}
-		return Rank(in)
-	}
+	rank := rankDemo
 	lifted := func(r Result) []string {
 		var out []string
 		for _, f := range r.Files {
