@@ -287,6 +287,9 @@ provides:
   cos-agent:
     interface: cos_agent
     limit: 2
+extra-bindings:
+  public:
+  storage-net:
 `
 	splitConfig = `options:
   level:
@@ -337,6 +340,11 @@ func TestSplit(t *testing.T) {
 	}
 	if r := relation(t, c, "cos-agent"); r.Limit != 2 {
 		t.Errorf("cos-agent = %+v", r)
+	}
+	wantBind := []Binding{{Name: "public", Pos: Pos{"metadata.yaml", lineOf(t, splitMetadata, "  public:")}},
+		{Name: "storage-net", Pos: Pos{"metadata.yaml", lineOf(t, splitMetadata, "  storage-net:")}}}
+	if !reflect.DeepEqual(c.ExtraBindings, wantBind) {
+		t.Errorf("extra-bindings %+v, want %+v", c.ExtraBindings, wantBind)
 	}
 	if o := option(t, c, "level"); o.File != "config.yaml" || o.Line != lineOf(t, splitConfig, "level:") || o.Default != "info" {
 		t.Errorf("level = %+v", o)

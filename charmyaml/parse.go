@@ -23,7 +23,7 @@ var FileNames = []string{MetadataFile, CharmcraftFile, ConfigFile, ActionsFile}
 
 // metadataKeys are the charmcraft.yaml keys that metadata.yaml replaces when it exists. (A
 // `name:` in both is common and harmless.)
-var metadataKeys = []string{"subordinate", "requires", "provides", "peers", "containers", "storage", "resources"}
+var metadataKeys = []string{"subordinate", "requires", "provides", "peers", "containers", "storage", "resources", "extra-bindings"}
 
 // Parse reads the YAML of one charm directory. It never fails: problems become warnings and
 // whatever can be read is returned. See the package comment for how the sections resolve.
@@ -213,6 +213,10 @@ func (c *Charm) readMetadata(d *doc, top []entry) {
 					r.UpstreamSource = w.str(f, "resource "+re.key+" upstream-source")
 				}
 				c.Resources = append(c.Resources, r)
+			}
+		case "extra-bindings":
+			for _, be := range w.entries(e.v, "extra-bindings") {
+				c.ExtraBindings = append(c.ExtraBindings, Binding{Name: be.key, Pos: pos(be)})
 			}
 		}
 	}

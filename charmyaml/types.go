@@ -49,7 +49,10 @@ type Charm struct {
 	Containers []Container    `json:"containers,omitempty"` // in YAML order
 	Storage    []Storage      `json:"storage,omitempty"`    // in YAML order
 	Resources  []Resource     `json:"resources,omitempty"`  // in YAML order
-	Extensions []string       `json:"extensions,omitempty"` // charmcraft.yaml `extensions:`
+	// ExtraBindings are metadata's `extra-bindings:`, network spaces that are no relation
+	// endpoint (model.get_binding looks them up by name), in YAML order.
+	ExtraBindings []Binding `json:"extra_bindings,omitempty"`
+	Extensions    []string  `json:"extensions,omitempty"` // charmcraft.yaml `extensions:`
 	// Parts are charmcraft.yaml's build parts, in YAML order: build configuration, not an
 	// interface (the linker ignores them), listed so that a map can show where a charm pins
 	// its build tools.
@@ -145,6 +148,12 @@ type Storage struct {
 	Name     string `json:"name"`
 	Type     string `json:"type,omitempty"`
 	Location string `json:"location,omitempty"`
+	Pos
+}
+
+// Binding is one entry under `extra-bindings:`.
+type Binding struct {
+	Name string `json:"name"`
 	Pos
 }
 

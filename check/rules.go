@@ -41,7 +41,7 @@ type Rule struct {
 var Rules = []Rule{
 	{RuleUndeclaredRelation, SeverityError,
 		"Code observes, binds or looks up a relation endpoint the YAML does not declare.",
-		"ops creates relation events only for declared endpoints, so observing an undeclared one raises on every hook; a lookup of it always finds nothing. A finding in code that runs only under a condition is a warning."},
+		"ops creates relation events only for declared endpoints, so observing an undeclared one raises on every hook; a lookup of it always finds nothing, and `model.get_binding(name)` of a name that is no endpoint, no `extra-bindings` entry and not juju-info fails when its network is read. A finding in code that runs only under a condition is a warning."},
 	{RuleUndeclaredAction, SeverityError,
 		"Code observes an action the YAML does not declare.",
 		"ops creates `<action>_action` events only for declared actions, so observing an undeclared one raises on every hook. A finding in code that runs only under a condition is a warning."},

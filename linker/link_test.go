@@ -4068,9 +4068,11 @@ class ThrukCharm(ops.CharmBase):
 }
 
 func TestBindingLookup(t *testing.T) {
-	// model.get_binding(PEER) looks the peer relation up (its address); an extra-binding's name
-	// or a Relation object is no finding and no unresolved name.
+	// model.get_binding(PEER) looks the peer relation up (its address); an extra-binding's
+	// name, juju-info or a Relation object is no finding and no unresolved name; any other
+	// name (a misspelled extra-binding) is an undeclared relation.
 	c := charm("bind", ".", "relation:cluster")
+	c.ExtraBindings = []charmyaml.Binding{{Name: "public", Pos: charmyaml.Pos{File: "metadata.yaml", Line: 9}}}
 	res := Link(Input{Charms: []charmyaml.Charm{c}, Files: files{"src/charm.py": `
 import ops
 PEER = "cluster"
@@ -4079,11 +4081,13 @@ class BindCharm(ops.CharmBase):
     def _address(self, event):
         a = self.model.get_binding(PEER).network.bind_address
         b = self.model.get_binding("public").network.ingress_address
+        c = self.model.get_binding("juju-info").network.bind_address
+        d = self.model.get_binding("pubilc").network.bind_address
         return self.model.get_binding(event.relation)
 `}.parse()})
 	cl := res.Charms[0]
 	expect(t, "cluster", reads(cl, KindRelation, "cluster"), "src/charm.py:6/lookup/")
-	expect(t, "findings", findings(cl), "")
+	expect(t, "findings", findings(cl), "src/charm.py:9 undeclared-relation pubilc")
 	if len(res.Unresolved) != 0 {
 		t.Errorf("unresolved %+v", res.Unresolved)
 	}

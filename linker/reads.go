@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cantrip-dev/charmcraft-map/charmyaml"
 	"github.com/cantrip-dev/charmcraft-map/pyextract"
 )
 
@@ -372,10 +373,15 @@ func (l *charmLinker) lookupName(fi *fileInfo, sc pyextract.Scope, kind string, 
 	}
 }
 
+// jujuInfo is the endpoint Juju gives every charm (provides juju-info, implicitly).
+const jujuInfo = "juju-info"
+
 // bindingLookup: model.get_binding(PEER) looks up the network binding of an endpoint, a
-// declared relation's (the charm's address on its peer relation) or one of its
-// extra-bindings, which the linker does not read, or of a Relation object: a declared relation
-// it names is looked up there; any other name is no finding and no unresolved name.
+// declared relation's (the charm's address on its peer relation), one of its extra-bindings,
+// juju-info's (every charm has it), or of a Relation object: a declared relation it names is
+// looked up there, and a name that is none of these (a typo) is an undeclared relation, as
+// ops fails when the binding's network is read. A name that does not resolve is no finding
+// and no unresolved name (the argument is as often a Relation object).
 func (l *charmLinker) bindingLookup(fi *fileInfo, sc pyextract.Scope, key *pyextract.Value) {
 	at := siteAt(fi, sc, ViaLookup, "")
 	for _, c := range l.contexts(fi, fi.classes[sc.Class], sc.Func) {
@@ -383,6 +389,9 @@ func (l *charmLinker) bindingLookup(fi *fileInfo, sc pyextract.Scope, key *pyext
 		for _, n := range names {
 			if d, ok := l.lookup(KindRelation, n.str); ok {
 				l.read(KindRelation, d, at)
+			} else if !fi.vendored && !n.loose && n.str != jujuInfo && !slices.ContainsFunc(l.ch.ExtraBindings,
+				func(b charmyaml.Binding) bool { return norm(b.Name) == norm(n.str) }) {
+				l.findIn(FindUndeclaredRelation, n.str, at, c)
 			}
 		}
 	}

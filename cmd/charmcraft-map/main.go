@@ -81,8 +81,16 @@ func isTerminal(f *os.File) bool {
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
-// noArgs rejects positional arguments (and so unknown commands) as a usage error, exit 2.
+// noArgs rejects positional arguments (and so unknown commands) as a usage error, exit 2. A
+// folder given as an argument (`check ./my-charm`, as many linters take it) is told to go
+// in --root.
 func noArgs(cmd *cobra.Command, args []string) error {
+	if len(args) == 1 {
+		if fi, err := os.Stat(args[0]); err == nil && fi.IsDir() {
+			return app.Usagef("the charm's folder is given as --root, not as an argument: %s --root %s",
+				cmd.CommandPath(), args[0])
+		}
+	}
 	if err := cobra.NoArgs(cmd, args); err != nil {
 		return app.Usagef("%v (see '%s --help')", err, cmd.CommandPath())
 	}

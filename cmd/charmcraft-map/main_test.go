@@ -162,6 +162,7 @@ func TestJSONErrorDocument(t *testing.T) {
 		{[]string{"check", "--format=json", "--root", missing}, "usage", "does not exist"},
 		{[]string{"--bogus", "--format", "json"}, "usage", "unknown flag: --bogus"},
 		{[]string{"map", "extra", "--format", "json"}, "usage", `unknown command "extra"`},
+		{[]string{"check", filepath.Dir(missing), "--format", "json"}, "usage", "the charm's folder is given as --root, not as an argument: charmcraft-map check --root " + filepath.Dir(missing)},
 		{[]string{"map", "--format", "json", "--pressure", "2"}, "usage", "--pressure"},
 		{[]string{"locate", "x", "--format", "json", "--root", ""}, "usage", "--root is empty"}, // an unset variable
 	} {
