@@ -2079,6 +2079,26 @@ class DelegCharm(ops.CharmBase):
         self.worker = Worker(name="mimir")
 `)
 	expect(t, "role-all, no delegate", reads(cl, "role-all"), "")
+	// a charms.* package that is no charm library (no v<N> in its path) and not in the tree is
+	// a pip package too (charms.node_base reads "labels"); a charm library the tree lacks (it
+	// is fetched when the charm builds) is not one
+	c0 := charm("deleg", ".", "config:labels")
+	for imp, want := range map[string]string{
+		"from charms.node_base import LabelMaker":           "7/delegate/charms.node_base",
+		"from charms.node_base.v0.labels import LabelMaker": "",
+		"from charms.reactive.helpers import LabelMaker":    "",
+	} {
+		cl = link1(t, c0, files{"src/charm.py": `
+import ops
+` + imp + `
+
+class DelegCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.labels = LabelMaker(self)
+`})
+		expect(t, imp, reads(cl, "labels"), want)
+	}
 	// a class of the tree derived from such a package's
 	cl = build(`        self.worker = MyWorker(self)
 

@@ -1216,14 +1216,37 @@ func lastSegment(base string) string {
 
 // external reports a module that fi imports from outside the tree (no module of the tree on
 // its path has the name: a sibling charm's copy of charm-helpers is not on this charm's path)
-// and that is neither the standard library, ops, nor a charm library (charms.*).
+// and that is neither the standard library, ops, a charm library (charms.<name>.v<N>, which
+// a charm may fetch when it builds) nor the reactive framework's (charms.reactive,
+// charms.layer). Another charms.* package is a pip package like any other
+// (charms.node_base, which reads the charm's "labels" option).
 func (l *charmLinker) external(fi *fileInfo, module string) bool {
 	top, _, _ := strings.Cut(module, ".")
 	inTree := l.ix.module(fi, module, l.charm) != nil
 	if opsInterfacePackage(module) != "" {
 		return !inTree // installed into ops' namespace, not ops itself
 	}
-	return !inTree && top != "charms" && top != "ops" && !stdlibModules[top]
+	if top == "charms" {
+		return !inTree && !charmLibModule(module) && !reactiveFramework(module)
+	}
+	return !inTree && top != "ops" && !stdlibModules[top]
+}
+
+// charmLibModule reports a charm library's module path, charms.<name>.v<N>[.<module>].
+func charmLibModule(module string) bool {
+	p := strings.Split(module, ".")
+	if len(p) < 3 {
+		return false
+	}
+	v, ok := strings.CutPrefix(p[2], "v")
+	return ok && v != "" && strings.Trim(v, "0123456789") == ""
+}
+
+// reactiveFramework reports the reactive framework's modules (charms.reactive, charms.layer.*),
+// which a reactive charm's layers bring.
+func reactiveFramework(module string) bool {
+	p := strings.Split(module, ".")
+	return len(p) > 1 && (p[1] == "reactive" || p[1] == "layer")
 }
 
 // outsideModule is the module of an outside package (external) that fi imports name from,
