@@ -1,6 +1,7 @@
 package charmyaml
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -1115,5 +1116,38 @@ func TestActionScripts(t *testing.T) {
 	// a link to another script inside the charm runs it; to a hook or out of the charm, not
 	if want := []string{"flush=actions/flush", "notes=", "backup=", "plain=", "linked=actions/linked", "hooked=", "out="}; !slices.Equal(got, want) {
 		t.Errorf("scripts %v, want %v", got, want)
+	}
+}
+
+func TestMisspelledKeys(t *testing.T) {
+	// Juju ignores a top-level key it does not know: one a letter or two from a section that
+	// declares interfaces is reported where it is; other unknown keys are a tool's own.
+	meta := `name: probe
+summary: s
+description: d
+providers:
+  metrics:
+    interface: prometheus_scrape
+peer:
+  replicas:
+    interface: probe_peers
+Requires:
+  db:
+    interface: pgsql
+x-team-owner: telemetry
+docs: https://example.com/docs
+`
+	c := Parse(files(".", map[string]string{MetadataFile: meta, CharmcraftFile: "type: charm\naction:\n  run: {}\n"}))
+	want := []string{
+		fmt.Sprintf(`metadata.yaml:%d: unknown key "providers" (did you mean "provides"?): Juju ignores it and everything under it`, lineOf(t, meta, "providers:")),
+		fmt.Sprintf(`metadata.yaml:%d: unknown key "peer" (did you mean "peers"?): Juju ignores it and everything under it`, lineOf(t, meta, "peer:")),
+		fmt.Sprintf(`metadata.yaml:%d: unknown key "Requires" (did you mean "requires"?): Juju ignores it and everything under it`, lineOf(t, meta, "Requires:")),
+		`charmcraft.yaml:2: unknown key "action" (did you mean "actions"?): Juju ignores it and everything under it`,
+	}
+	if !slices.Equal(c.Warnings, want) {
+		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(c.Warnings, "\n"), strings.Join(want, "\n"))
+	}
+	if len(c.Relations) != 0 {
+		t.Errorf("relations %+v: Juju reads none of them", c.Relations)
 	}
 }

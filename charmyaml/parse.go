@@ -80,6 +80,12 @@ func Parse(f Files) Charm {
 		c.readMetadata(metaDoc, metaTop)
 		c.checkJuju(metaDoc, nil, jujuMeta)
 	}
+	if meta != nil {
+		c.misspelledKeys(meta, metaTop)
+	}
+	if cc != nil {
+		c.misspelledKeys(cc, ccEntries)
+	}
 	if c.Name == "" {
 		c.Name = charmcraftName(ccEntries)
 	}
