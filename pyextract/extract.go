@@ -84,6 +84,7 @@ func Parse(path string, src []byte) File {
 	f.Symbols, f.Imports = own(&sc.syms), own(&sc.imps)
 	f.Facts = factsOf(&t, &sc.facts) // t is the whole tree, flattened once
 	f.Words, f.Comments = words(&t)
+	bodyWords(&t, f.Symbols)
 	return f
 }
 

@@ -61,6 +61,12 @@ type Symbol struct {
 	Params     []Param  `json:"params,omitempty"`     // functions and methods, including self
 	// Value is set for constants whose value is a plain value (string literal, name, call...).
 	Value *Value `json:"value,omitempty"`
+	// Words, for a function or method, are the distinct lower-case words of the names,
+	// strings and comments of its body (SplitWords; "self" and words of one character left
+	// out), the first MaxSymbolWords in source order, sorted: what it does, for a task that
+	// names neither the function nor its file ("prefixed topic names" → add_acl, whose body
+	// builds `--resource-pattern-type=PREFIXED` for a topic).
+	Words []string `json:"words,omitempty"`
 }
 
 // Param is one function parameter.

@@ -2,6 +2,7 @@ package pyextract
 
 import (
 	"bytes"
+	"cmp"
 	"slices"
 	"strings"
 	"unicode"
@@ -17,6 +18,9 @@ const (
 	MaxWords = 600
 	// maxWordLen drops longer tokens: hashes, base64 and minified data, never task words.
 	maxWordLen = 30
+	// MaxSymbolWords caps a function's body words (Symbol.Words): a handler of a hundred
+	// lines has about that many distinct words, and the cache keeps them for every function.
+	MaxSymbolWords = 80
 )
 
 // stringSyms marks the grammar's string_content symbols, escapeSyms its escape_sequence
@@ -42,15 +46,17 @@ var stringSyms, escapeSyms, commentSyms = func() ([]bool, []bool, []bool) {
 // spaces; "!" is a shebang): their words (type, ignore, cover) say nothing of the module.
 var directives = []string{"!", "type:", "noqa", "pragma", "pyright:", "mypy:", "pylint:", "fmt:", "isort:", "ruff:"}
 
-// wordSet collects distinct words in source order, at most MaxWords.
+// wordSet collects distinct words in source order, at most limit (MaxWords when 0).
 type wordSet struct {
-	seen map[string]bool
-	out  []string
+	seen  map[string]bool
+	out   []string
+	limit int
 }
 
 func (s *wordSet) add(b []byte) {
+	limit := cmp.Or(s.limit, MaxWords)
 	for _, w := range SplitWords(validString(b)) {
-		if len(w) > 1 && len(w) <= maxWordLen && !s.seen[w] && len(s.out) < MaxWords {
+		if len(w) > 1 && len(w) <= maxWordLen && !s.seen[w] && len(s.out) < limit {
 			s.seen[w] = true
 			s.out = append(s.out, w)
 		}
@@ -99,6 +105,55 @@ func words(t *tree) (strs, comments []string) {
 	slices.Sort(s.out)
 	slices.Sort(c.out)
 	return s.out, c.out
+}
+
+// bodyWords fills Symbol.Words of t's functions and methods: the words of the identifiers,
+// string contents and comments on the lines of each (a method's lines are its own: pyextract
+// lists no function nested in another). Tool directives count as text here: they are rare in a
+// body and cost a check per comment.
+func bodyWords(t *tree, syms []Symbol) {
+	var owner []int32 // line → 1 + index of the function whose lines hold it, 0 for none
+	for k, s := range syms {
+		if s.Kind != KindFunction && s.Kind != KindMethod || s.Line < 1 {
+			continue
+		}
+		if len(owner) <= s.EndLine {
+			owner = append(owner, make([]int32, s.EndLine+1-len(owner))...)
+		}
+		for l := s.Line; l <= s.EndLine; l++ {
+			owner[l] = int32(k) + 1
+		}
+	}
+	if owner == nil {
+		return
+	}
+	sets := map[int]*wordSet{}
+	for i := int32(0); i < int32(len(t.nodes)); i++ {
+		n := &t.nodes[i]
+		if int(n.end) > len(t.src) {
+			continue
+		}
+		if k := t.kind(i); k != kIdentifier && (int(n.sym) >= len(stringSyms) || !stringSyms[n.sym] && !commentSyms[n.sym]) {
+			continue
+		}
+		line := int(n.row) + 1
+		if line >= len(owner) || owner[line] == 0 {
+			continue
+		}
+		k := int(owner[line]) - 1
+		s := sets[k]
+		if s == nil {
+			s = &wordSet{seen: map[string]bool{"self": true}, limit: MaxSymbolWords}
+			sets[k] = s
+		}
+		if len(s.out) < MaxSymbolWords {
+			s.add(t.src[n.start:n.end])
+		}
+	}
+	for k, s := range sets {
+		slices.Sort(s.out)
+		syms[k].Words = s.out
+	}
 }
 
 // SplitWords splits an identifier or a text into lower-case words at every character that is

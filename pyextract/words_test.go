@@ -92,3 +92,59 @@ func TestSplitWords(t *testing.T) {
 		}
 	}
 }
+
+func TestSymbolWords(t *testing.T) {
+	// A function's or method's words are those of the names, strings and comments on its
+	// lines ("self", keywords such as None and one-letter words aside); a class, a constant
+	// and module-level code have none.
+	src := `TOPIC_PREFIX = "app"
+
+
+class AuthManager:
+    """Handles SASL users."""
+
+    def add_acl(self, resource_name: str) -> None:
+        # a trailing star asks for a prefixed pattern
+        pattern = "PREFIXED" if resource_name.endswith("*") else "LITERAL"
+        self.workload.run_bin_command(f"--resource-pattern-type={pattern}")
+
+    def users(self):
+        return []
+
+
+def main():
+    AuthManager().add_acl(TOPIC_PREFIX)
+`
+	f := Parse("src/managers/auth.py", []byte(src))
+	got := map[string][]string{}
+	for _, s := range f.Symbols {
+		if s.Words != nil {
+			got[s.Name] = s.Words
+		}
+	}
+	want := map[string][]string{
+		"AuthManager.add_acl": {"acl", "add", "asks", "bin", "command", "endswith", "for", "literal", "name",
+			"pattern", "prefixed", "resource", "run", "star", "str", "trailing", "type", "workload"},
+		"AuthManager.users": {"users"},
+		"main":              {"acl", "add", "auth", "main", "manager", "prefix", "topic"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("symbol words\n got %q\nwant %q", got, want)
+	}
+}
+
+func TestSymbolWordsCap(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("def build():\n    return [\n")
+	for i := range MaxSymbolWords + 20 {
+		fmt.Fprintf(&b, "        \"w%03d\",\n", i)
+	}
+	b.WriteString("    ]\n")
+	f := Parse("src/data.py", []byte(b.String()))
+	if len(f.Symbols) != 1 || len(f.Symbols[0].Words) != MaxSymbolWords {
+		t.Fatalf("symbols %d, words %d: want one with the cap %d", len(f.Symbols), len(f.Symbols[0].Words), MaxSymbolWords)
+	}
+	if w := f.Symbols[0].Words; w[0] != "build" || w[len(w)-1] != fmt.Sprintf("w%03d", MaxSymbolWords-2) {
+		t.Errorf("kept %q … %q: want the first in source order", w[0], w[len(w)-1])
+	}
+}

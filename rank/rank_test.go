@@ -1243,6 +1243,45 @@ func TestCopiesFolded(t *testing.T) {
 	}
 }
 
+func TestSymbolBodiesMatchingTheTaskLead(t *testing.T) {
+	// A task rarely names the function it changes: the functions whose bodies have its words
+	// lead their file, a rare word more than one every function has ("topic" is in all of
+	// AuthManager's methods, "prefixed" in add_acl's only); without a task the order is the
+	// structural one.
+	file := func() pyextract.File {
+		f := pyFile("src/auth.py", []pyextract.Symbol{cls("AuthManager", 1), meth("AuthManager", "users", 5),
+			meth("AuthManager", "add_acl", 10), meth("AuthManager", "remove_user", 20), meth("AuthManager", "rotate", 30)},
+			map[string]int{"AuthManager": 1})
+		f.Lines = 40
+		words := map[string][]string{
+			"AuthManager.users":       {"list", "topic", "users"},
+			"AuthManager.add_acl":     {"acl", "add", "pattern", "prefixed", "resource", "topic"},
+			"AuthManager.remove_user": {"remove", "topic", "user"},
+			"AuthManager.rotate":      {"password", "rotate", "secret"},
+		}
+		for k := range f.Symbols {
+			f.Symbols[k].Words = words[f.Symbols[k].Name]
+		}
+		return f
+	}
+	order := func(r Result) []string {
+		var names []string
+		for _, s := range fileOf(t, r, "src/auth.py").Symbols {
+			names = append(names, s.Name)
+		}
+		return names
+	}
+	got := order(rankDemo("fix: re-enable prefixed topic names", file()))
+	if got[0] != "AuthManager.add_acl" || slices.Index(got, "AuthManager.users") > slices.Index(got, "AuthManager.rotate") {
+		t.Errorf("with the task: %v; want add_acl first, the methods with 'topic' before rotate", got)
+	}
+	in := demoCharm()
+	in.Files = append(in.Files, file())
+	if got := order(Rank(in)); got[0] == "AuthManager.add_acl" {
+		t.Errorf("without a task: %v; add_acl has nothing to lead with", got)
+	}
+}
+
 func TestSymbolsSharingTaskWordsLead(t *testing.T) {
 	// Within a file, the symbols whose names share the task's words come first: the
 	// handler of the action the task names, the relation whose name holds a word of it.

@@ -59,6 +59,7 @@ func (r *ranker) pySymbols(i int, flows []float64) []Symbol {
 	for _, x := range flow {
 		maxFlow = max(maxFlow, x)
 	}
+	body := r.bodyMatch(f)
 	syms := make([]Symbol, 0, len(f.Symbols))
 	seen := map[[4]string]bool{}
 	for k, s := range f.Symbols {
@@ -99,6 +100,9 @@ func (r *ranker) pySymbols(i int, flows []float64) []Symbol {
 		} else if share := r.taskWordShare(ident(s.Name)); share > 0 {
 			w *= 1 + SymbolWordBoost*share
 		}
+		if body != nil {
+			w *= 1 + SymbolBodyBoost*body[k]
+		}
 		rel := 1.0
 		if maxFlow > 0 {
 			rel += RefBoost * flow[k] / maxFlow
@@ -111,6 +115,52 @@ func (r *ranker) pySymbols(i int, flows []float64) []Symbol {
 	}
 	sortSymbols(syms)
 	return syms
+}
+
+// bodyMatch scores each function and method of f by the task words its body has
+// (pyextract Symbol.Words), each weighted by how few of the file's functions have it
+// (ln(1 + n/df), n the file's functions): "prefixed topic names" finds add_acl and
+// remove_acl, which build a prefixed topic's ACL, among AuthManager's twenty methods, where
+// "topic" alone is everywhere. Scores are relative to the file's best, 0 to 1; nil without
+// task words or when no body has one.
+func (r *ranker) bodyMatch(f *pyextract.File) []float64 {
+	if len(r.ment.words) == 0 {
+		return nil
+	}
+	hits := make([][]string, len(f.Symbols)) // per symbol, the task words (stems) of its body
+	df := map[string]int{}
+	n := 0
+	for k, s := range f.Symbols {
+		if len(s.Words) == 0 {
+			continue
+		}
+		n++
+		seen := map[string]bool{}
+		for _, w := range s.Words {
+			for _, st := range r.words.words(w) {
+				if r.ment.words[st] && !seen[st] {
+					seen[st] = true
+					hits[k] = append(hits[k], st)
+					df[st]++
+				}
+			}
+		}
+	}
+	if len(df) == 0 {
+		return nil
+	}
+	out := make([]float64, len(f.Symbols))
+	best := 0.0
+	for k, hs := range hits {
+		for _, st := range hs {
+			out[k] += math.Log(1 + float64(n)/float64(df[st]))
+		}
+		best = max(best, out[k])
+	}
+	for k := range out {
+		out[k] /= best
+	}
+	return out
 }
 
 // taskWordShare is the share of a name's words that are words of the task text
