@@ -32,6 +32,8 @@ const (
 	// no tie to the task. On 6 case sets (562 edited files among 2,152 picks), the picks under
 	// 2% were 195, of which 4 were edited (2%, against 26% of all picks).
 	MinEditShare = 0.02
+	// taskFns is how many functions an edit pick's "start with" line names.
+	taskFns = 3
 	// tieNames is how many names a "why" line lists for one tie between two files, and
 	// readWhy how many ties a read pick lists.
 	tieNames = 3
@@ -340,6 +342,9 @@ func editWhy(f rank.File, named []string) (why []string, tied bool) {
 		add(rank.SigMentionWords, fmt.Sprintf("its text (names, strings, comments) has words of the task (×%s of at most ×%s)", num(sig[rank.SigMentionWords].Value), num(math.Exp(rank.LexBoost))))
 	}
 	add(rank.SigFocusCaller, "uses focused "+sig[rank.SigFocusCaller].Note)
+	if fns := taskFunctions(f); fns != "" {
+		why = append(why, "functions whose code has the task's words: "+fns)
+	}
 	// the lines above come from the task or the focus; those below from the tree
 	tied = len(why) > 0
 	said := sig[rank.SigMentionInterface].Note // what the lines above named
@@ -366,6 +371,19 @@ func editWhy(f rank.File, named []string) (why []string, tied bool) {
 		why = append(why, "the same code is also at "+strings.Join(f.Copies, ", "))
 	}
 	return why, tied
+}
+
+// taskFunctions names a file's functions whose bodies have the most of the task's words
+// (rank.Symbol.TaskWords), at most taskFns, in the map's order, with their lines and words:
+// "AuthManager.add_acl (line 226: prefixed, topic)". "" when none has.
+func taskFunctions(f rank.File) string {
+	var out []string
+	for _, s := range f.Symbols {
+		if len(s.TaskWords) > 0 && len(out) < taskFns {
+			out = append(out, fmt.Sprintf("%s (line %d: %s)", s.Name, s.Line, strings.Join(s.TaskWords, ", ")))
+		}
+	}
+	return strings.Join(out, ", ")
 }
 
 // otherHandled is the note of what a file handles without what was said above ("handles the

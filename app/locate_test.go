@@ -467,3 +467,51 @@ func TestLocateSaysWhenNothingMatches(t *testing.T) {
 		t.Errorf("text output:\n%s", out.String())
 	}
 }
+
+func TestLocateNamesTheFunctionsToRead(t *testing.T) {
+	// An edit pick names its functions whose code has the task's rarer words, with their
+	// lines: where the change goes when the task names no function.
+	root := t.TempDir()
+	write(t, root, "metadata.yaml", "name: acl\nsummary: s\ndescription: d\nrequires:\n  kafka:\n    interface: kafka_client\n")
+	write(t, root, "src/charm.py", `import ops
+from auth import AuthManager
+
+class AclCharm(ops.CharmBase):
+    def __init__(self, framework):
+        super().__init__(framework)
+        self.auth = AuthManager()
+        framework.observe(self.on.kafka_relation_changed, self._on_changed)
+
+    def _on_changed(self, event):
+        self.auth.add_acl(event.relation.data[event.app].get("topic", ""))
+
+if __name__ == "__main__":
+    ops.main(AclCharm)
+`)
+	write(t, root, "src/auth.py", `class AuthManager:
+    def users(self, topic):
+        return ["admin", topic]
+
+    def add_acl(self, topic):
+        pattern = "PREFIXED" if topic.endswith("*") else "LITERAL"
+        return ["--topic", topic, "--resource-pattern-type", pattern]
+
+    def rotate(self):
+        return "secret"
+`)
+	got, _, err := runLocate(t, LocateOptions{Common: Common{Root: root}, Text: "prefixed topic names are not granted"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range got.Edit {
+		if p.Path != "src/auth.py" {
+			continue
+		}
+		want := "functions whose code has the task's words: AuthManager.add_acl (line 5: prefixed, topic)"
+		if !slices.Contains(p.Why, want) {
+			t.Errorf("src/auth.py reasons %q, want %q", p.Why, want)
+		}
+		return
+	}
+	t.Errorf("edit picks %v lack src/auth.py", paths(got.Edit))
+}

@@ -59,7 +59,7 @@ func (r *ranker) pySymbols(i int, flows []float64) []Symbol {
 	for _, x := range flow {
 		maxFlow = max(maxFlow, x)
 	}
-	body := r.bodyMatch(f)
+	body, bodyWords := r.bodyMatch(f)
 	syms := make([]Symbol, 0, len(f.Symbols))
 	seen := map[[4]string]bool{}
 	for k, s := range f.Symbols {
@@ -102,6 +102,9 @@ func (r *ranker) pySymbols(i int, flows []float64) []Symbol {
 		}
 		if body != nil {
 			w *= 1 + SymbolBodyBoost*body[k]
+			if body[k] >= BodyNoteShare {
+				sym.TaskWords = bodyWords[k]
+			}
 		}
 		rel := 1.0
 		if maxFlow > 0 {
@@ -121,11 +124,12 @@ func (r *ranker) pySymbols(i int, flows []float64) []Symbol {
 // (pyextract Symbol.Words), each weighted by how few of the file's functions have it
 // (ln(1 + n/df), n the file's functions): "prefixed topic names" finds add_acl and
 // remove_acl, which build a prefixed topic's ACL, among AuthManager's twenty methods, where
-// "topic" alone is everywhere. Scores are relative to the file's best, 0 to 1; nil without
-// task words or when no body has one.
-func (r *ranker) bodyMatch(f *pyextract.File) []float64 {
+// "topic" alone is everywhere. Scores are relative to the file's best, 0 to 1; words are,
+// per symbol, the task words its body has as the task writes them, rarest first (at most
+// lexNoteWords). Nil without task words or when no body has one.
+func (r *ranker) bodyMatch(f *pyextract.File) (scores []float64, words [][]string) {
 	if len(r.ment.words) == 0 {
-		return nil
+		return nil, nil
 	}
 	hits := make([][]string, len(f.Symbols)) // per symbol, the task words (stems) of its body
 	df := map[string]int{}
@@ -147,20 +151,26 @@ func (r *ranker) bodyMatch(f *pyextract.File) []float64 {
 		}
 	}
 	if len(df) == 0 {
-		return nil
+		return nil, nil
 	}
-	out := make([]float64, len(f.Symbols))
+	scores, words = make([]float64, len(f.Symbols)), make([][]string, len(f.Symbols))
 	best := 0.0
 	for k, hs := range hits {
 		for _, st := range hs {
-			out[k] += math.Log(1 + float64(n)/float64(df[st]))
+			scores[k] += math.Log(1 + float64(n)/float64(df[st]))
 		}
-		best = max(best, out[k])
+		best = max(best, scores[k])
+		slices.SortStableFunc(hs, func(a, b string) int { return cmp.Or(cmp.Compare(df[a], df[b]), strings.Compare(a, b)) })
+		for _, st := range hs {
+			if w := r.ment.surface(st); w != "" && len(words[k]) < lexNoteWords && !slices.Contains(words[k], w) {
+				words[k] = append(words[k], w)
+			}
+		}
 	}
-	for k := range out {
-		out[k] /= best
+	for k := range scores {
+		scores[k] /= best
 	}
-	return out
+	return scores, words
 }
 
 // taskWordShare is the share of a name's words that are words of the task text

@@ -356,6 +356,9 @@ const (
 	// 0.950 / 0.914 at 12. 6 stays well below MentionSymbolWeight: a function the task names
 	// still leads. Files' ranks do not change (28 ranking sets: mean MRR 0.8052 before and after).
 	SymbolBodyBoost = 6.0
+	// BodyNoteShare is the body match (of the file's best) from which a function's task words
+	// are noted (Symbol.TaskWords), for locate to name the functions to read first.
+	BodyNoteShare = 0.5
 	// RefBoost weighs the rank flowing into a symbol's name from other files (relative to the
 	// most referenced symbol of the file).
 	RefBoost = 2.0
