@@ -484,3 +484,23 @@ func TestCheckSoftensFindingsOfLostCode(t *testing.T) {
 		t.Errorf("binary file: %v\n%s", err, out)
 	}
 }
+
+func TestCheckSuppressionComments(t *testing.T) {
+	// A `# charmcraft-map: ignore[rule]` comment in the charm's YAML or Python silences the
+	// finding on its line (or the next): --strict passes once every finding is silenced.
+	root := t.TempDir()
+	write(t, root, "metadata.yaml", "name: keep\nsummary: s\ndescription: d\npeers:\n  coordinator:  # charmcraft-map: ignore[unhandled-relation] kept for upgrades\n    interface: coordinator\n")
+	write(t, root, "src/charm.py", `import ops
+
+class KeepCharm(ops.CharmBase):
+    def __init__(self, framework):
+        super().__init__(framework)
+        # charmcraft-map: ignore[undeclared-config] set by the operator's bundle overlay
+        self.legacy = self.config.get("legacy-mode")
+`)
+	var out, errb bytes.Buffer
+	err := RunCheck(CheckOptions{Common: Common{Root: root, NoCache: true, Format: "text"}, Strict: true}, IO{Out: &out, Err: &errb})
+	if err != nil || out.String() != "0 errors, 0 warnings, 0 infos; 2 findings silenced by charmcraft-map: ignore comments\n" {
+		t.Errorf("check: %v\n%s%s", err, out.String(), errb.String())
+	}
+}

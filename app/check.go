@@ -2,6 +2,9 @@ package app
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/cantrip-dev/charmcraft-map/check"
 	"github.com/cantrip-dev/charmcraft-map/render"
@@ -64,7 +67,7 @@ func RunCheck(o CheckOptions, io IO) error {
 		return noCharm(t.Root)
 	}
 	// code that could not be read may handle what seems unhandled: those findings are infos
-	rep := check.Run(t.Charms, t.Link(), check.Options{Strict: o.Strict, Lost: t.LostCode()})
+	rep := check.Run(t.Charms, t.Link(), check.Options{Strict: o.Strict, Lost: t.LostCode(), Lines: sourceLines(t.Root)})
 	switch o.Format {
 	case "json":
 		err = check.WriteJSON(io.Out, rep)
@@ -94,4 +97,31 @@ func reportedYAMLProblems(t *repomap.Tree) map[string]bool {
 		}
 	}
 	return out
+}
+
+// maxLinesFile bounds a file read for its suppression comments: the tree's files that check
+// reports on are charm YAML and Python, which the map reads under tighter limits.
+const maxLinesFile = 8 << 20
+
+// sourceLines returns check's Options.Lines for the tree at root: each root-relative file's
+// lines, read once; nil for a path outside the root, or a file that cannot be read or is
+// larger than maxLinesFile.
+func sourceLines(root string) func(string) []string {
+	read := map[string][]string{}
+	return func(file string) []string {
+		if ls, ok := read[file]; ok {
+			return ls
+		}
+		var ls []string
+		if p := filepath.FromSlash(file); filepath.IsLocal(p) {
+			p = filepath.Join(root, p)
+			if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Size() <= maxLinesFile {
+				if b, err := os.ReadFile(p); err == nil {
+					ls = strings.Split(string(b), "\n")
+				}
+			}
+		}
+		read[file] = ls
+		return ls
+	}
 }

@@ -55,6 +55,10 @@ type Options struct {
 	// code read seems to, so those findings of a charm that may hold such code are infos that
 	// name the file.
 	Lost []string
+	// Lines returns the lines of a root-relative file, for the suppression comments
+	// (suppress.go); nil when the file cannot be read. Nil Lines reads nothing: no finding
+	// is silenced.
+	Lines func(file string) []string
 }
 
 // Diagnostic is one finding (CONTRACT §3).
@@ -73,6 +77,9 @@ type Summary struct {
 	Warnings   int `json:"warnings"`
 	Infos      int `json:"infos"`
 	Unresolved int `json:"unresolved"`
+	// Suppressed counts the findings a `# charmcraft-map: ignore` comment silenced; they are
+	// not in the report.
+	Suppressed int `json:"suppressed"`
 }
 
 // Report is the result of a run.
@@ -296,6 +303,13 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 		}
 	}
 	r.Diagnostics = foldCopies(slices.Compact(r.Diagnostics))
+	r.Diagnostics = slices.DeleteFunc(r.Diagnostics, func(d Diagnostic) bool {
+		if silenced(d, opt.Lines) {
+			r.Summary.Suppressed++
+			return true
+		}
+		return false
+	})
 	for i := range r.Diagnostics {
 		d := &r.Diagnostics[i]
 		if opt.Strict && d.Severity == SeverityWarning {

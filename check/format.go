@@ -39,6 +39,9 @@ func summaryLine(s Summary) string {
 	if s.Unresolved > 0 {
 		line += fmt.Sprintf("; %s not resolved statically", plural(s.Unresolved, "dynamic name"))
 	}
+	if s.Suppressed > 0 {
+		line += fmt.Sprintf("; %s silenced by charmcraft-map: ignore comments", plural(s.Suppressed, "finding"))
+	}
 	return line
 }
 

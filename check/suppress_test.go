@@ -1,0 +1,76 @@
+package check
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/cantrip-dev/charmcraft-map/charmyaml"
+	"github.com/cantrip-dev/charmcraft-map/linker"
+)
+
+func TestSuppresses(t *testing.T) {
+	for _, c := range []struct {
+		line, rule string
+		ok, alone  bool
+	}{
+		{"  coordinator:  # charmcraft-map: ignore[unhandled-relation] kept for upgrades", "unhandled-relation", true, false},
+		{"  coordinator:  # charmcraft-map: ignore[unhandled-relation]", "unused-config", false, false},
+		{"    # charmcraft-map: ignore[unused-config, unhandled-relation]", "unhandled-relation", true, true},
+		{"x = self.config['legacy']  # charmcraft-map: ignore", "undeclared-config", true, false},
+		{"# charmcraft-map: ignore: kept on purpose\r", "unused-config", true, true},
+		{"# charmcraft-map: ignored by nobody", "unused-config", false, true},
+		{"# charmcraft-map: ignore[unused-config", "unused-config", false, true},
+		{"  coordinator:", "unhandled-relation", false, false},
+		{`msg = "charmcraft-map: ignore"`, "unused-config", false, false}, // no comment
+	} {
+		if ok, alone := suppresses(c.line, c.rule); ok != c.ok || ok && alone != c.alone {
+			t.Errorf("suppresses(%q, %q) = %v, %v; want %v, %v", c.line, c.rule, ok, alone, c.ok, c.alone)
+		}
+	}
+}
+
+func TestSuppressionComments(t *testing.T) {
+	// A directive on the reported line, or alone on the line above, silences the finding;
+	// one after code on the line above does not, nor one naming another rule. Silenced
+	// findings leave the report, and the summary counts them.
+	meta := []string{
+		"name: keep", // 1
+		"peers:",     // 2
+		"  coordinator:  # charmcraft-map: ignore[unhandled-relation] kept for upgrades", // 3
+		"  # charmcraft-map: ignore", // 4
+		"  replicas:",                // 5
+		"  spare: {}  # charmcraft-map: ignore[unused-config]", // 6
+		"  other: {}", // 7
+	}
+	charms := []charmyaml.Charm{{Name: "keep", Dir: "."}}
+	var ifaces []linker.Interface
+	for _, r := range []struct {
+		name string
+		line int
+	}{{"coordinator", 3}, {"replicas", 5}, {"spare", 6}, {"other", 7}} {
+		charms[0].Relations = append(charms[0].Relations, charmyaml.Relation{Name: r.name, Role: "peers", Pos: pos("metadata.yaml", r.line)})
+		ifaces = append(ifaces, linker.Interface{Kind: linker.KindRelation, Name: r.name, File: "metadata.yaml", Line: r.line})
+	}
+	links := linker.Result{Charms: []linker.CharmLinks{{Name: "keep", Dir: ".", Interfaces: ifaces}}}
+	lines := func(file string) []string {
+		if file == "metadata.yaml" {
+			return meta
+		}
+		return nil
+	}
+	r := Run(charms, links, Options{Strict: true, Lines: lines})
+	var got []string
+	for _, d := range r.Diagnostics {
+		got = append(got, d.Subject)
+	}
+	if strings.Join(got, " ") != "spare other" || r.Summary.Suppressed != 2 || r.Summary.Errors != 2 {
+		t.Errorf("reported %v, summary %+v; want spare and other, 2 suppressed", got, r.Summary)
+	}
+	var b strings.Builder
+	if err := WriteText(&b, r); err != nil || !strings.HasSuffix(b.String(), "2 errors, 0 warnings, 0 infos; 2 findings silenced by charmcraft-map: ignore comments\n") {
+		t.Errorf("text %q %v", b.String(), err)
+	}
+	if r := Run(charms, links, Options{}); r.Summary.Suppressed != 0 || len(r.Diagnostics) != 4 {
+		t.Errorf("without Lines: %+v", r.Summary)
+	}
+}
