@@ -1121,7 +1121,8 @@ func TestActionScripts(t *testing.T) {
 
 func TestMisspelledKeys(t *testing.T) {
 	// Juju ignores a top-level key it does not know: one a letter or two from a section that
-	// declares interfaces is reported where it is; other unknown keys are a tool's own.
+	// declares interfaces (or the same but for case) is reported where it is; other unknown
+	// keys are a tool's own (x-*, services, two letters from the short "devices").
 	meta := `name: probe
 summary: s
 description: d
@@ -1135,19 +1136,39 @@ Requires:
   db:
     interface: pgsql
 x-team-owner: telemetry
+x-requires: {}
+services: {}
 docs: https://example.com/docs
 `
-	c := Parse(files(".", map[string]string{MetadataFile: meta, CharmcraftFile: "type: charm\naction:\n  run: {}\n"}))
+	cc := "type: charm\naction:\n  run: {}\nREQUIRES: {}\noptions:\n  port: {type: int}\n"
+	c := Parse(files(".", map[string]string{MetadataFile: meta, CharmcraftFile: cc}))
 	want := []string{
 		fmt.Sprintf(`metadata.yaml:%d: unknown key "providers" (did you mean "provides"?): Juju ignores it and everything under it`, lineOf(t, meta, "providers:")),
 		fmt.Sprintf(`metadata.yaml:%d: unknown key "peer" (did you mean "peers"?): Juju ignores it and everything under it`, lineOf(t, meta, "peer:")),
 		fmt.Sprintf(`metadata.yaml:%d: unknown key "Requires" (did you mean "requires"?): Juju ignores it and everything under it`, lineOf(t, meta, "Requires:")),
-		`charmcraft.yaml:2: unknown key "action" (did you mean "actions"?): Juju ignores it and everything under it`,
+		`charmcraft.yaml:2: unknown key "action" (did you mean "actions"?): what it declares is not read`,
+		`charmcraft.yaml:4: unknown key "REQUIRES" (did you mean "requires"?): what it declares is not read`,
+		`charmcraft.yaml:5: unknown key "options" (config options go under "config:"): what it declares is not read`,
 	}
 	if !slices.Equal(c.Warnings, want) {
 		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(c.Warnings, "\n"), strings.Join(want, "\n"))
 	}
 	if len(c.Relations) != 0 {
 		t.Errorf("relations %+v: Juju reads none of them", c.Relations)
+	}
+}
+
+func TestMisspelledKeyKeepsJujuVerdict(t *testing.T) {
+	// A near-miss key is reported after Juju has read the sections, so that its warning does
+	// not hold back Juju's own on the same file.
+	cc := "name: n\nsummary: s\ndescription: d\nproviders:\n  m: {interface: x}\nconfig:\n  options:\n    port:\n      type: integr\n"
+	c := Parse(files(".", map[string]string{CharmcraftFile: cc}))
+	var juju, near bool
+	for _, w := range c.Warnings {
+		juju = juju || strings.Contains(w, "juju would reject")
+		near = near || strings.Contains(w, `unknown key "providers"`)
+	}
+	if !juju || !near {
+		t.Errorf("warnings %q: want Juju's rejection of the option's type and the near-miss key", c.Warnings)
 	}
 }

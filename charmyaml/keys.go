@@ -1,6 +1,9 @@
 package charmyaml
 
-import "strings"
+import (
+	"path"
+	"strings"
+)
 
 // Top-level keys. Juju reads metadata with ReadMeta, which ignores a key it does not know:
 // a misspelled section (`providers:` for `provides:`) loses every declaration under it without
@@ -28,17 +31,26 @@ func init() {
 }
 
 // misspelledKeys warns of each top-level key of d that is no known key and is near a
-// section key: at most one edit from a key of fewer than seven letters, two from a longer one
-// (case counts as an edit: YAML keys are case-sensitive).
+// section key: the same but for case, or at most one edit from a key of fewer than eight
+// letters, two from a longer one. `options:` at the top is config.yaml's shape in the wrong
+// file; an `x-` key is an extension by convention.
 func (c *Charm) misspelledKeys(d *doc, top []entry) {
 	w := d.warner(c)
+	ignored := "Juju ignores it and everything under it"
+	if path.Base(d.file) == CharmcraftFile {
+		ignored = "what it declares is not read"
+	}
 	for _, e := range top {
-		if knownKeys[e.key] {
+		if knownKeys[e.key] || strings.HasPrefix(e.key, "x-") {
+			continue
+		}
+		if e.key == "options" {
+			w.warn(e.k.Line, "unknown key %q (config options go under \"config:\"): %s", e.key, ignored)
 			continue
 		}
 		for _, k := range sectionKeys {
-			if limit := 1 + len(k)/7; editDistance(e.key, k) <= limit {
-				w.warn(e.k.Line, "unknown key %q (did you mean %q?): Juju ignores it and everything under it", e.key, k)
+			if strings.EqualFold(e.key, k) || editDistance(e.key, k) <= 1+len(k)/8 {
+				w.warn(e.k.Line, "unknown key %q (did you mean %q?): %s", e.key, k, ignored)
 				break
 			}
 		}

@@ -80,12 +80,6 @@ func Parse(f Files) Charm {
 		c.readMetadata(metaDoc, metaTop)
 		c.checkJuju(metaDoc, nil, jujuMeta)
 	}
-	if meta != nil {
-		c.misspelledKeys(meta, metaTop)
-	}
-	if cc != nil {
-		c.misspelledKeys(cc, ccEntries)
-	}
 	if c.Name == "" {
 		c.Name = charmcraftName(ccEntries)
 	}
@@ -108,6 +102,13 @@ func Parse(f Files) Charm {
 		c.checkJuju(acts, nil, jujuActions(c.Name))
 	}
 
+	// after every checkJuju: a near-miss key is no reason to hold back Juju's verdict on a section
+	if meta != nil {
+		c.misspelledKeys(meta, metaTop)
+	}
+	if cc != nil {
+		c.misspelledKeys(cc, ccEntries)
+	}
 	if cc != nil {
 		c.readBases(cc, ccEntries)
 	}

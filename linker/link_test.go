@@ -2087,6 +2087,7 @@ class DelegCharm(ops.CharmBase):
 		"from charms.node_base import LabelMaker":           "7/delegate/charms.node_base",
 		"from charms.node_base.v0.labels import LabelMaker": "",
 		"from charms.reactive.helpers import LabelMaker":    "",
+		"from charms import LabelMaker":                     "", // the bare namespace says nothing of the package
 	} {
 		cl = link1(t, c0, files{"src/charm.py": `
 import ops
@@ -4090,7 +4091,8 @@ class ThrukCharm(ops.CharmBase):
 func TestBindingLookup(t *testing.T) {
 	// model.get_binding(PEER) looks the peer relation up (its address); an extra-binding's
 	// name, juju-info or a Relation object is no finding and no unresolved name; any other
-	// name (a misspelled extra-binding) is an undeclared relation.
+	// name (a misspelled extra-binding; juju_info, as no binding is spelled with "_" for "-"),
+	// by position or as binding_key=, is an undeclared relation.
 	c := charm("bind", ".", "relation:cluster")
 	c.ExtraBindings = []charmyaml.Binding{{Name: "public", Pos: charmyaml.Pos{File: "metadata.yaml", Line: 9}}}
 	res := Link(Input{Charms: []charmyaml.Charm{c}, Files: files{"src/charm.py": `
@@ -4103,11 +4105,12 @@ class BindCharm(ops.CharmBase):
         b = self.model.get_binding("public").network.ingress_address
         c = self.model.get_binding("juju-info").network.bind_address
         d = self.model.get_binding("pubilc").network.bind_address
+        e = self.model.get_binding(binding_key="juju_info").network.bind_address
         return self.model.get_binding(event.relation)
 `}.parse()})
 	cl := res.Charms[0]
 	expect(t, "cluster", reads(cl, KindRelation, "cluster"), "src/charm.py:6/lookup/")
-	expect(t, "findings", findings(cl), "src/charm.py:9 undeclared-relation pubilc")
+	expect(t, "findings", findings(cl), "src/charm.py:9 undeclared-relation pubilc\nsrc/charm.py:10 undeclared-relation juju_info")
 	if len(res.Unresolved) != 0 {
 		t.Errorf("unresolved %+v", res.Unresolved)
 	}

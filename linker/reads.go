@@ -280,8 +280,12 @@ func (l *charmLinker) lookupCall(fi *fileInfo, sc pyextract.Scope, v *pyextract.
 	if n < 2 {
 		return
 	}
-	if v.Chain[n-1].Name == "get_binding" && ownerName(v.Chain[n-2].Name) == "model" && len(v.Args) > 0 {
-		l.bindingLookup(fi, sc, &v.Args[0])
+	if v.Chain[n-1].Name == "get_binding" && ownerName(v.Chain[n-2].Name) == "model" {
+		if len(v.Args) > 0 {
+			l.bindingLookup(fi, sc, &v.Args[0])
+		} else if k := slices.IndexFunc(v.Kwargs, func(a pyextract.Kwarg) bool { return a.Name == "binding_key" }); k >= 0 {
+			l.bindingLookup(fi, sc, &v.Kwargs[k].Value)
+		}
 		return
 	}
 	lc, ok := lookupCalls[v.Chain[n-1].Name]
@@ -390,7 +394,7 @@ func (l *charmLinker) bindingLookup(fi *fileInfo, sc pyextract.Scope, key *pyext
 			if d, ok := l.lookup(KindRelation, n.str); ok {
 				l.read(KindRelation, d, at)
 			} else if !fi.vendored && !n.loose && n.str != jujuInfo && !slices.ContainsFunc(l.ch.ExtraBindings,
-				func(b charmyaml.Binding) bool { return norm(b.Name) == norm(n.str) }) {
+				func(b charmyaml.Binding) bool { return b.Name == n.str }) { // as written: no event name spells it
 				l.findIn(FindUndeclaredRelation, n.str, at, c)
 			}
 		}
@@ -1227,7 +1231,9 @@ func (l *charmLinker) external(fi *fileInfo, module string) bool {
 		return !inTree // installed into ops' namespace, not ops itself
 	}
 	if top == "charms" {
-		return !inTree && !charmLibModule(module) && !reactiveFramework(module)
+		// the bare namespace ("import charms.x.v0.y" and "from charms import layer" reach
+		// here as "charms") says nothing of which package: not outside
+		return !inTree && module != "charms" && !charmLibModule(module) && !reactiveFramework(module)
 	}
 	return !inTree && top != "ops" && !stdlibModules[top]
 }

@@ -2,7 +2,6 @@ package pyextract
 
 import (
 	"bytes"
-	"cmp"
 	"slices"
 	"strings"
 	"unicode"
@@ -46,17 +45,15 @@ var stringSyms, escapeSyms, commentSyms = func() ([]bool, []bool, []bool) {
 // spaces; "!" is a shebang): their words (type, ignore, cover) say nothing of the module.
 var directives = []string{"!", "type:", "noqa", "pragma", "pyright:", "mypy:", "pylint:", "fmt:", "isort:", "ruff:"}
 
-// wordSet collects distinct words in source order, at most limit (MaxWords when 0).
+// wordSet collects distinct words in source order, at most MaxWords.
 type wordSet struct {
-	seen  map[string]bool
-	out   []string
-	limit int
+	seen map[string]bool
+	out  []string
 }
 
 func (s *wordSet) add(b []byte) {
-	limit := cmp.Or(s.limit, MaxWords)
 	for _, w := range SplitWords(validString(b)) {
-		if len(w) > 1 && len(w) <= maxWordLen && !s.seen[w] && len(s.out) < limit {
+		if len(w) > 1 && len(w) <= maxWordLen && !s.seen[w] && len(s.out) < MaxWords {
 			s.seen[w] = true
 			s.out = append(s.out, w)
 		}
@@ -127,13 +124,15 @@ func bodyWords(t *tree, syms []Symbol) {
 	if owner == nil {
 		return
 	}
-	sets := map[int]*wordSet{}
+	sets := map[int][]string{}
+	split := map[string][]string{} // identifier → its words, split once per file
 	for i := int32(0); i < int32(len(t.nodes)); i++ {
 		n := &t.nodes[i]
 		if int(n.end) > len(t.src) {
 			continue
 		}
-		if k := t.kind(i); k != kIdentifier && (int(n.sym) >= len(stringSyms) || !stringSyms[n.sym] && !commentSyms[n.sym]) {
+		kind := t.kind(i)
+		if kind != kIdentifier && (int(n.sym) >= len(stringSyms) || !stringSyms[n.sym] && !commentSyms[n.sym]) {
 			continue
 		}
 		line := int(n.row) + 1
@@ -141,19 +140,48 @@ func bodyWords(t *tree, syms []Symbol) {
 			continue
 		}
 		k := int(owner[line]) - 1
-		s := sets[k]
-		if s == nil {
-			s = &wordSet{seen: map[string]bool{"self": true}, limit: MaxSymbolWords}
-			sets[k] = s
+		out := sets[k]
+		if len(out) >= MaxSymbolWords {
+			continue
 		}
-		if len(s.out) < MaxSymbolWords {
-			s.add(t.src[n.start:n.end])
+		text := t.src[n.start:n.end]
+		ws, ok := split[string(text)]
+		if !ok {
+			if kind != kIdentifier && bytes.IndexByte(text, '\\') >= 0 {
+				text = unescaped(text)
+			}
+			ws = SplitWords(validString(text))
+			if kind == kIdentifier {
+				split[string(text)] = ws
+			}
+		}
+		for _, w := range ws {
+			if len(w) > 1 && len(w) <= maxWordLen && w != "self" && len(out) < MaxSymbolWords && !slices.Contains(out, w) {
+				out = append(out, w)
+			}
+		}
+		sets[k] = out
+	}
+	for k, out := range sets {
+		slices.Sort(out)
+		syms[k].Words = out
+	}
+}
+
+// unescaped is a string's text with each escape sequence's backslash and letter made
+// separators ("listen\\nport" → "listen  port"), as words() splits at escape_sequence nodes.
+func unescaped(b []byte) []byte {
+	out := slices.Clone(b)
+	for i := 0; i < len(out); i++ {
+		if out[i] == '\\' {
+			out[i] = ' '
+			if i+1 < len(out) {
+				out[i+1] = ' '
+				i++
+			}
 		}
 	}
-	for k, s := range sets {
-		slices.Sort(s.out)
-		syms[k].Words = s.out
-	}
+	return out
 }
 
 // SplitWords splits an identifier or a text into lower-case words at every character that is

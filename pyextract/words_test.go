@@ -109,7 +109,7 @@ class AuthManager:
         self.workload.run_bin_command(f"--resource-pattern-type={pattern}")
 
     def users(self):
-        return []
+        return ["listen\nport"]
 
 
 def main():
@@ -125,7 +125,7 @@ def main():
 	want := map[string][]string{
 		"AuthManager.add_acl": {"acl", "add", "asks", "bin", "command", "endswith", "for", "literal", "name",
 			"pattern", "prefixed", "resource", "run", "star", "str", "trailing", "type", "workload"},
-		"AuthManager.users": {"users"},
+		"AuthManager.users": {"listen", "port", "users"}, // an escape sequence separates words
 		"main":              {"acl", "add", "auth", "main", "manager", "prefix", "topic"},
 	}
 	if !reflect.DeepEqual(got, want) {

@@ -125,8 +125,8 @@ func (r *ranker) pySymbols(i int, flows []float64) []Symbol {
 // (ln(1 + n/df), n the file's functions): "prefixed topic names" finds add_acl and
 // remove_acl, which build a prefixed topic's ACL, among AuthManager's twenty methods, where
 // "topic" alone is everywhere. Scores are relative to the file's best, 0 to 1; words are,
-// per symbol, the task words its body has as the task writes them, rarest first (at most
-// lexNoteWords). Nil without task words or when no body has one.
+// per symbol whose body has two task words or more, those words as the task writes them,
+// rarest first (at most lexNoteWords). Nil without task words or when no body has one.
 func (r *ranker) bodyMatch(f *pyextract.File) (scores []float64, words [][]string) {
 	if len(r.ment.words) == 0 {
 		return nil, nil
@@ -160,6 +160,9 @@ func (r *ranker) bodyMatch(f *pyextract.File) (scores []float64, words [][]strin
 			scores[k] += math.Log(1 + float64(n)/float64(df[st]))
 		}
 		best = max(best, scores[k])
+		if len(hs) < 2 {
+			continue // one word ("names" in __init__) is too little to send a reader there
+		}
 		slices.SortStableFunc(hs, func(a, b string) int { return cmp.Or(cmp.Compare(df[a], df[b]), strings.Compare(a, b)) })
 		for _, st := range hs {
 			if w := r.ment.surface(st); w != "" && len(words[k]) < lexNoteWords && !slices.Contains(words[k], w) {

@@ -88,7 +88,8 @@ type Symbol struct {
 	// handlers, the interfaces they handle ("relation database").
 	Links []string `json:"links,omitempty"`
 	// TaskWords are, for a function or method whose body matches the task among the best of
-	// its file (bodyMatch at least BodyNoteShare), the task's words its body has, as the
-	// task writes them, rarest in the file first (at most lexNoteWords).
+	// its file (bodyMatch at least BodyNoteShare) with two of its words or more, the task's
+	// words its body has, as the task writes them, rarest in the file first (at most
+	// lexNoteWords).
 	TaskWords []string `json:"task_words,omitempty"`
 }

@@ -85,16 +85,31 @@ func isTerminal(f *os.File) bool {
 // folder given as an argument (`check ./my-charm`, as many linters take it) is told to go
 // in --root.
 func noArgs(cmd *cobra.Command, args []string) error {
-	if len(args) == 1 {
+	if len(args) == 1 && readsTree(cmd) {
 		if fi, err := os.Stat(args[0]); err == nil && fi.IsDir() {
+			dir := args[0]
+			if strings.ContainsAny(dir, " \t'\"$`\\") {
+				dir = "'" + strings.ReplaceAll(dir, "'", `'\''`) + "'"
+			}
 			return app.Usagef("the charm's folder is given as --root, not as an argument: %s --root %s",
-				cmd.CommandPath(), args[0])
+				cmd.CommandPath(), dir)
 		}
 	}
 	if err := cobra.NoArgs(cmd, args); err != nil {
 		return app.Usagef("%v (see '%s --help')", err, cmd.CommandPath())
 	}
 	return nil
+}
+
+// readsTree reports a command that maps a charm's tree (not version, completion, help).
+func readsTree(cmd *cobra.Command) bool {
+	for c := cmd; c != nil; c = c.Parent() {
+		switch c.Name() {
+		case "version", "completion", "help":
+			return false
+		}
+	}
+	return true
 }
 
 func newRootCmd(common *app.Common, io app.IO) *cobra.Command {

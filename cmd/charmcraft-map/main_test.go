@@ -153,6 +153,10 @@ func TestTextStartingWithDash(t *testing.T) {
 // also when the bad flag comes before --format and stops flag parsing.
 func TestJSONErrorDocument(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "nowhere")
+	spaced := filepath.Join(t.TempDir(), "my charm")
+	if err := os.Mkdir(spaced, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		args []string
 		code string
@@ -163,6 +167,8 @@ func TestJSONErrorDocument(t *testing.T) {
 		{[]string{"--bogus", "--format", "json"}, "usage", "unknown flag: --bogus"},
 		{[]string{"map", "extra", "--format", "json"}, "usage", `unknown command "extra"`},
 		{[]string{"check", filepath.Dir(missing), "--format", "json"}, "usage", "the charm's folder is given as --root, not as an argument: charmcraft-map check --root " + filepath.Dir(missing)},
+		{[]string{"interfaces", spaced, "--format", "json"}, "usage", "charmcraft-map interfaces --root '" + spaced + "'"},
+		{[]string{"version", filepath.Dir(missing), "--format", "json"}, "usage", `unknown command "` + filepath.Dir(missing) + `"`}, // no tree to root
 		{[]string{"map", "--format", "json", "--pressure", "2"}, "usage", "--pressure"},
 		{[]string{"locate", "x", "--format", "json", "--root", ""}, "usage", "--root is empty"}, // an unset variable
 	} {
