@@ -520,9 +520,9 @@ func TestBroken(t *testing.T) {
 		files: map[string]string{ConfigFile: "\toptions: {}\n"},
 		warn:  []string{"config.yaml:1:", "nothing read"},
 	}, {
-		name:  "empty options",
-		files: map[string]string{CharmcraftFile: head + "config:\n  options:\n"},
-		warn:  []string{"charmcraft.yaml:5:", "options is empty"},
+		name:  "empty options beside a misplaced option",
+		files: map[string]string{CharmcraftFile: head + "config:\n  options:\n  port:\n    type: int\n"},
+		warn:  []string{"charmcraft.yaml:5:", "options is empty, and the config has other keys beside it (port)"},
 		check: func(t *testing.T, c Charm) {
 			if c.Config != nil {
 				t.Errorf("config %+v", c.Config)
@@ -1041,10 +1041,13 @@ func BenchmarkParse(b *testing.B) {
 }
 
 func TestExplicitlyEmptyOptions(t *testing.T) {
-	// `options: {}` says "no options" on purpose (charm templates write it): no warning.
-	c := Parse(files(".", map[string]string{MetadataFile: "name: demo\nsummary: s\ndescription: d\n", ConfigFile: "options: {}\n"}))
-	if len(c.Config) != 0 || len(c.Warnings) != 0 {
-		t.Errorf("config %+v warnings %q", c.Config, c.Warnings)
+	// `options: {}` says "no options" on purpose (charm templates write it), and so does a bare
+	// `options:` alone (Juju reads it so; a bash charm's config.yaml): no warning.
+	for _, cfg := range []string{"options: {}\n", "options:\n"} {
+		c := Parse(files(".", map[string]string{MetadataFile: "name: demo\nsummary: s\ndescription: d\n", ConfigFile: cfg}))
+		if len(c.Config) != 0 || len(c.Warnings) != 0 {
+			t.Errorf("%q: config %+v warnings %q", cfg, c.Config, c.Warnings)
+		}
 	}
 }
 
@@ -1170,5 +1173,36 @@ func TestMisspelledKeyKeepsJujuVerdict(t *testing.T) {
 	}
 	if !juju || !near {
 		t.Errorf("warnings %q: want Juju's rejection of the option's type and the near-miss key", c.Warnings)
+	}
+}
+
+func TestLayerIncludes(t *testing.T) {
+	// A reactive charm's layer.yaml names the layers `charm build` merges in: Load reads its
+	// includes, quietly (a broken layer.yaml is a build file's problem, not a declaration's).
+	root := t.TempDir()
+	for name, text := range map[string]string{
+		"src/metadata.yaml": "name: lb\nsummary: s\ndescription: d\n",
+		"src/layer.yaml":    "includes:\n  - layer:openstack-api\n  - interface:keystone\n  - 7\noptions:\n  basic:\n    use_venv: true\n",
+		"old/metadata.yaml": "name: old\nsummary: s\ndescription: d\n",
+		"old/layer.yaml":    "includes: [layer:basic\n",
+	} {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c, ok, err := LoadSkipping(root, "src", nil)
+	if err != nil || !ok || !slices.Equal(c.Layers, []string{"layer:openstack-api", "interface:keystone"}) || len(c.Warnings) != 0 {
+		t.Errorf("src: layers %q warnings %q ok %v err %v", c.Layers, c.Warnings, ok, err)
+	}
+	if slices.Contains(c.Files, "src/layer.yaml") {
+		t.Errorf("files %v: layer.yaml declares nothing", c.Files)
+	}
+	c, _, _ = LoadSkipping(root, "old", nil)
+	if c.Layers != nil || len(c.Warnings) != 0 {
+		t.Errorf("old: layers %q warnings %q", c.Layers, c.Warnings)
 	}
 }

@@ -62,6 +62,11 @@ func LoadSkipping(root, dir string, skip func(rel string) bool) (c Charm, ok boo
 			lost = append(lost, path.Join(dir, o.name))
 		}
 	}
+	if skip == nil || !skip(path.Join(dir, LayerFile)) {
+		// a build file, not a declaration: unreadable, it is left out without a word
+		var quiet, quietLost []string
+		f.Layer, _ = readInside(realRoot, filepath.Join(realDir, LayerFile), path.Join(dir, LayerFile), &quiet, &quietLost)
+	}
 	if !f.IsCharm() && !slices.ContainsFunc(lost, func(p string) bool {
 		return p == path.Join(dir, MetadataFile) || p == path.Join(dir, CharmcraftFile)
 	}) {

@@ -16,10 +16,13 @@ const (
 	ConfigFile     = "config.yaml"
 	ActionsFile    = "actions.yaml"
 	CharmcraftFile = "charmcraft.yaml"
+	// LayerFile is a reactive charm's build file: `charm build` merges the YAML of the layers
+	// its `includes:` name into the charm's (Charm.Layers).
+	LayerFile = "layer.yaml"
 )
 
 // FileNames are the YAML files Load reads in a charm's folder.
-var FileNames = []string{MetadataFile, CharmcraftFile, ConfigFile, ActionsFile}
+var FileNames = []string{MetadataFile, CharmcraftFile, ConfigFile, ActionsFile, LayerFile}
 
 // metadataKeys are the charmcraft.yaml keys that metadata.yaml replaces when it exists. (A
 // `name:` in both is common and harmless.)
@@ -118,6 +121,7 @@ func Parse(f Files) Charm {
 	if e, ok := find(ccEntries, "charm-libs"); ok {
 		c.readCharmLibs(cc, e.v)
 	}
+	c.Layers = layerIncludes(f.Layer)
 	if e, ok := find(ccEntries, "extensions"); ok {
 		c.Extensions = cc.warner(&c).strList(e, "extensions")
 		c.applyExtensions(cc, e.k.Line, ccEntries)
@@ -371,8 +375,10 @@ func (c *Charm) readConfig(d *doc, n *yaml.Node) {
 		return
 	}
 	es := w.entries(opts.v, "options")
-	if len(es) == 0 && isNull(opts.v) { // `options: {}` says "none" on purpose; a bare `options:` may be a slip
-		w.warn(opts.k.Line, "options is empty")
+	// A bare `options:` says "none" (Juju reads it so on purpose, a bash charm's config.yaml);
+	// beside other keys it is a slip: the options were written one level too far out.
+	if len(es) == 0 && isNull(opts.v) && len(top) > 1 {
+		w.warn(opts.k.Line, "options is empty, and the config has other keys beside it (%s): are they options written one level too far out?", top[slices.IndexFunc(top, func(e entry) bool { return e.key != "options" })].key)
 	}
 	for _, e := range es {
 		o := ConfigOption{Name: e.key, Pos: Pos{File: d.file, Line: e.k.Line}}
@@ -453,4 +459,23 @@ func paramType(w warner, action string, p entry) string {
 		return strings.Join(w.strList(t, what+" type"), "|")
 	}
 	return w.str(t, what+" type")
+}
+
+// layerIncludes reads the `includes:` of a layer.yaml: the layers and interface layers
+// `charm build` merges into the charm ("layer:openstack-api", "interface:mysql-shared"). A
+// build file, not a declaration: what it cannot read is no warning.
+func layerIncludes(data []byte) []string {
+	var doc struct {
+		Includes []any `yaml:"includes"`
+	}
+	if len(data) == 0 || len(data) > maxFileSize || yaml.Unmarshal(data, &doc) != nil {
+		return nil
+	}
+	var out []string
+	for _, x := range doc.Includes {
+		if s, ok := x.(string); ok && s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
 }

@@ -53,6 +53,10 @@ type Charm struct {
 	// endpoint (model.get_binding looks them up by name), in YAML order.
 	ExtraBindings []Binding `json:"extra_bindings,omitempty"`
 	Extensions    []string  `json:"extensions,omitempty"` // charmcraft.yaml `extensions:`
+	// Layers are the `includes:` of a reactive charm's layer.yaml ("layer:openstack-api",
+	// "interface:keystone"): `charm build` merges the layers' metadata, config and actions
+	// into the charm's, so the YAML in the tree may lack what the built charm declares.
+	Layers []string `json:"layers,omitempty"`
 	// Parts are charmcraft.yaml's build parts, in YAML order: build configuration, not an
 	// interface (the linker ignores them), listed so that a map can show where a charm pins
 	// its build tools.
@@ -189,6 +193,7 @@ type CharmLib struct {
 type Files struct {
 	Dir                                   string
 	Metadata, Config, Actions, Charmcraft []byte
+	Layer                                 []byte // layer.yaml, nil when absent
 	// Unread are the names (MetadataFile, ConfigFile, ...) of files that exist but could not
 	// be read: each still takes its place (charmcraft.yaml's copy of its section is not read
 	// instead), with no declarations.

@@ -178,6 +178,10 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 				// the declaration may be in what could not be read: the yaml-problem error says so
 				d.Severity = SeverityInfo
 				d.Message += fmt.Sprintf(" (%s could not be read whole and may declare it)", strings.Join(ch.Incomplete, ", "))
+			} else if layers := includedLayers(byDir[cl.Dir]); layers != "" && undeclaredKinds[f.Kind] != "" && d.Severity != SeverityInfo {
+				// `charm build` merges the included layers' YAML into the charm's
+				d.Severity = SeverityInfo
+				d.Message += fmt.Sprintf(" (layer.yaml includes %s, whose YAML the built charm merges in and may declare it)", layers)
 			}
 			if _, held := undeclaredKinds[f.Kind]; held && len(links.Charms) > 1 && charmDirOf(f.File, dirs) != cl.Dir && !testCharm(cl.Dir) {
 				// shared code: one diagnostic, where first found, naming the charms it is held against
@@ -326,6 +330,22 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 	}
 	r.Summary.Unresolved = len(links.Unresolved)
 	return r
+}
+
+// includedLayers lists, for a charm built with `charm build`, the layers its layer.yaml
+// includes ("layer:openstack-api"; interface layers add code, not declarations), at most
+// three and "…"; "" for none.
+func includedLayers(ch *charmyaml.Charm) string {
+	if ch == nil {
+		return ""
+	}
+	var out []string
+	for _, l := range ch.Layers {
+		if strings.HasPrefix(l, "layer:") {
+			out = append(out, l)
+		}
+	}
+	return firstFew(out)
 }
 
 // checkYAML applies the rules that need only the declarations.

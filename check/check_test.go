@@ -861,3 +861,21 @@ ui/charmcraft.yaml:6: warning: no code observes, binds or looks up relation "log
 		t.Errorf("text:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+func TestIncludedLayersSoftenUndeclared(t *testing.T) {
+	// A charm built with `charm build` declares in the tree only what its own layer adds: an
+	// undeclared name is an info naming the included layers (not the interface layers).
+	decl := charmyaml.Charm{Name: "lb", Dir: "src", Layers: []string{"layer:leadership", "interface:keystone", "layer:openstack-api"}}
+	links := linker.Result{Charms: []linker.CharmLinks{{Name: "lb", Dir: "src", Findings: []linker.Finding{
+		{Kind: linker.FindUndeclaredConfig, Subject: "region", Site: linker.Site{File: "src/lib/api.py", Line: 9, Symbol: "client"}},
+	}}}}
+	r := Run([]charmyaml.Charm{decl}, links, Options{})
+	if len(r.Diagnostics) != 1 || r.Diagnostics[0].Severity != SeverityInfo ||
+		!strings.HasSuffix(r.Diagnostics[0].Message, "(layer.yaml includes layer:leadership, layer:openstack-api, whose YAML the built charm merges in and may declare it)") {
+		t.Errorf("%+v", r.Diagnostics)
+	}
+	decl.Layers = []string{"interface:keystone"}
+	if r := Run([]charmyaml.Charm{decl}, links, Options{}); r.Summary.Errors != 1 {
+		t.Errorf("interface layers only: %+v", r.Summary)
+	}
+}
