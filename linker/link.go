@@ -1073,10 +1073,9 @@ func (l *charmLinker) endpoints(inst *instance) endpointSet {
 		}
 		return found
 	}
-	if inst.cls == nil {
-		if inst.call == nil {
-			return out
-		}
+	// outsideCall reads the call of a class we cannot read: its relation-naming keywords, its
+	// positional strings naming a declared relation, a charm library's default endpoint.
+	outsideCall := func() endpointSet {
 		endpointMaps() // and the relation-naming keywords beside the map (peer_relation=)
 		out.relParam = relationKeywords(false) || out.relParam
 		// Other *_name keywords that hold a declared relation's name bind it too
@@ -1104,6 +1103,12 @@ func (l *charmLinker) endpoints(inst *instance) endpointSet {
 			}
 		}
 		return out
+	}
+	if inst.cls == nil {
+		if inst.call == nil {
+			return out
+		}
+		return outsideCall()
 	}
 	// The first __init__ up the classes that takes a relation-naming parameter: a subclass
 	// whose own __init__ takes none passes the name on (super().__init__(charm, "radosgw",
@@ -1163,8 +1168,37 @@ func (l *charmLinker) endpoints(inst *instance) endpointSet {
 			up.dyn = up.dyn || out.dyn
 			return up
 		}
+		// A subclass without an __init__ of its own of a class we cannot read (a charm
+		// library fetched when the charm is packed: class StoreRequirer(S3Requirer)): its
+		// construction is the outside class's, arguments and all.
+		if inst.call != nil && l.outsideInit(inst.cls) {
+			return outsideCall()
+		}
 	}
 	return out
+}
+
+// outsideInit reports a class of the tree whose construction runs the __init__ of a class
+// from outside the tree: no class up its bases in the tree defines __init__, and one of them
+// derives from an imported class the tree does not hold (not ops', whose Object and CharmBase
+// take no relation).
+func (l *charmLinker) outsideInit(cls *classInfo) bool {
+	outside := false
+	for _, k := range l.mro(cls) {
+		if k.methods["__init__"] != nil {
+			return false
+		}
+		for _, b := range k.sym.Bases {
+			im, ok := k.file.imports[baseRoot(b)]
+			if !ok || len(l.ix.modules[im.Module]) > 0 || l.ix.module(k.file, im.Module, l.charm) != nil {
+				continue
+			}
+			if top, _, _ := strings.Cut(im.Module, "."); top != "ops" && !stdlibModules[top] {
+				outside = true
+			}
+		}
+	}
+	return outside
 }
 
 // boundArguments are the endpoints of the objects inst's construction hands to the first

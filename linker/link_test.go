@@ -501,6 +501,48 @@ class DemoCharm(ops.CharmBase):
 	}
 }
 
+func TestSubclassOfAbsentLibraryBinds(t *testing.T) {
+	// A class of the tree derived from a charm library class the tree lacks (fetched when the
+	// charm is packed), with no __init__ of its own, is built as that class: its
+	// relation_name= binds, and its events are the library's. One with its own __init__ is
+	// read as usual; a helper derived from ops.Object given a relation's name as its key binds
+	// nothing that way.
+	c := charm("demo", ".", "relation:object-store", "relation:peers", "relation:backup")
+	cl := link1(t, c, files{
+		"src/store.py": `
+from charms.data_platform_libs.v0.s3 import S3Requirer
+
+class StoreRequirer(S3Requirer):
+    def bucket(self):
+        return self.get_s3_connection_info().get("bucket")
+
+class OwnInit(S3Requirer):
+    def __init__(self, charm):
+        super().__init__(charm, "s3")
+`,
+		"src/charm.py": `
+import ops
+from store import StoreRequirer, OwnInit
+
+class Helper(ops.Object):
+    pass
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.store = StoreRequirer(self, relation_name="object-store")
+        self.framework.observe(self.store.on.credentials_changed, self._on_creds)
+        self.helper = Helper(self, "peers")
+        self.own = OwnInit(self)
+
+    def _on_creds(self, event):
+        pass
+`,
+	})
+	expect(t, "object-store", handlers(cl, KindRelation, "object-store"), "credentials_changed>DemoCharm._on_creds[library]")
+	expect(t, "peers", reads(cl, KindRelation, "peers")+handlers(cl, KindRelation, "peers"), "")
+}
+
 func TestOpsInterfacePackageBindsItsRelation(t *testing.T) {
 	// Charmed Kubernetes' interface packages install into ops' namespace
 	// (ops.interface_aws.requires) and bind the relation named after them by default:
@@ -3565,7 +3607,8 @@ class ComprCharm(ops.CharmBase):
 
 func TestKnownPackageReaders(t *testing.T) {
 	// charm-helpers' NRPE() reads nagios_context and nagios_servicegroups itself, imported by
-	// name or through its module; another package's NRPE does not.
+	// name or through its module, or built through a class of the tree derived from it;
+	// another package's NRPE does not.
 	c := charm("nrpe", ".", "config:nagios_context", "config:nagios_servicegroups")
 	for _, src := range []string{`
 import ops
@@ -3597,6 +3640,19 @@ class NrpeCharm(ops.CharmBase):
         checks.write()
 `})
 	expect(t, "other NRPE", reads(other, KindConfig, "nagios_context"), "")
+	derived := link1(t, c, files{"src/charm.py": `
+import ops
+from charmhelpers.contrib.charmsupport import nrpe
+
+class CustomNRPE(nrpe.NRPE):
+    plugins = "/usr/local/lib/nagios/plugins"
+
+class NrpeCharm(ops.CharmBase):
+    def _checks(self):
+        checks = CustomNRPE()
+        checks.write()
+`})
+	expect(t, "derived NRPE", reads(derived, KindConfig, "nagios_servicegroups"), "src/charm.py:9/library/CustomNRPE")
 }
 
 func TestNameReturnedByAnOverride(t *testing.T) {

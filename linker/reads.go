@@ -145,17 +145,16 @@ var knownReaders = map[string][]string{
 }
 
 // linkKnownReaders records the options a knownReaders object reads where the charm's code
-// builds it, as a read with via "library".
+// builds it, as a read with via "library": the class itself (`NRPE()`), or a class of the
+// tree derived from it (`class CustomNRPE(nrpe.NRPE)`), whose construction runs the
+// reader's __init__. (A construction with a call chained on and nothing assigned,
+// `nrpe.NRPE().write()`, is no site: not followed.)
 func (l *charmLinker) linkKnownReaders() {
 	for _, s := range l.sites {
-		if s.target != nil || s.file.vendored || s.file.test || len(s.value.Chain) == 0 {
+		if s.file.vendored || s.file.test || len(s.value.Chain) == 0 {
 			continue
 		}
-		full, module := importedPath(s.file, s.value.Chain)
-		if full == "" || !l.external(s.file, module) {
-			continue
-		}
-		opts := knownReaders[full]
+		opts := l.knownReader(s)
 		if len(opts) == 0 {
 			continue
 		}
@@ -166,6 +165,30 @@ func (l *charmLinker) linkKnownReaders() {
 			}
 		}
 	}
+}
+
+// knownReader is the options of the knownReaders class a site builds, directly or through a
+// class of the tree derived from it; nil for none.
+func (l *charmLinker) knownReader(s *site) []string {
+	if s.target != nil {
+		for _, k := range l.mro(s.target) {
+			for _, b := range k.sym.Bases {
+				root, _, _ := strings.Cut(strings.TrimSpace(b), "[")
+				var chain pyextract.Chain
+				for _, name := range strings.Split(root, ".") {
+					chain = append(chain, pyextract.Step{Name: name})
+				}
+				if full, module := importedPath(k.file, chain); full != "" && l.external(k.file, module) && len(knownReaders[full]) > 0 {
+					return knownReaders[full]
+				}
+			}
+		}
+		return nil
+	}
+	if full, module := importedPath(s.file, s.value.Chain); full != "" && l.external(s.file, module) {
+		return knownReaders[full]
+	}
+	return nil
 }
 
 // linkContainerArgs: the charm's own code handing a declared container's name, as a keyword
