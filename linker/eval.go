@@ -489,6 +489,13 @@ func (e *evaluator) leave() { e.depth-- }
 
 // call evaluates a call: only class instantiations (callee named in CapWords) give a value.
 func (e *evaluator) call(v *pyextract.Value, c *ctx) []aval {
+	// charm-helpers' config() without a name is the whole config, a dict of every option
+	// (conf = hookenv.config(); conf["x"], config().get("x")), whatever it is called
+	if len(v.Args) == 0 && len(v.Kwargs) == 0 && len(v.Chain) > 0 && c != nil && c.file != nil {
+		if full, _ := importedPath(c.file, v.Chain); full == hookenvConfig {
+			return []aval{{kind: aConfig}}
+		}
+	}
 	if len(v.Chain) >= 2 && len(v.Kwargs) == 0 {
 		switch lastName(v.Chain) {
 		case "get":

@@ -3704,9 +3704,9 @@ class TmplCharm(BaseServiceCharm):
 
 func TestCharmHelpersConfigCalls(t *testing.T) {
 	// charm-helpers' config("x") and hookenv.config("x") read the option x, also nested in an
-	// expression; an undeclared name is a finding; a function of another module named config
-	// reads nothing.
-	c := charm("helpers", ".", "config:log-level", "config:region", "config:other")
+	// expression, and so do the keys of the dict config() returns, whatever it is called; an
+	// undeclared name is a finding; a function of another module named config reads nothing.
+	c := charm("helpers", ".", "config:log-level", "config:region", "config:other", "config:http-proxy")
 	cl := link1(t, c, files{
 		"src/charm.py": `
 import ops
@@ -3726,8 +3726,13 @@ class HelpersCharm(ops.CharmBase):
         region = hookenv.config("region")
         typo = hookenv.config("regoin")
         other = local_config("other")
+        conf = hookenv.config()
+        proxy = conf.get("http-proxy")
+        mine = local_config()
+        mine.get("other")
 `,
 	})
+	expect(t, "http-proxy", reads(cl, KindConfig, "http-proxy"), "src/charm.py:19/config-read/get")
 	expect(t, "log-level", reads(cl, KindConfig, "log-level"), "src/charm.py:7/config-read/")
 	expect(t, "region", reads(cl, KindConfig, "region"), "src/charm.py:15/config-read/")
 	expect(t, "other", reads(cl, KindConfig, "other"), "")

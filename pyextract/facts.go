@@ -209,7 +209,8 @@ type fillGuard struct {
 //     callee alone says what x is).
 //   - Keys and AttrReads are recorded on chains whose last name ends in "config", "params"
 //     or "cfg" (Keys also: relations, storages, containers), or on a local name bound to
-//     such a chain in the same function.
+//     such a chain, or to a call of config() without arguments (charm-helpers' whole
+//     config: conf = hookenv.config()), in the same function.
 //
 // w, when not nil, is a walker whose buffers are reused; what factsOf returns is copied out of
 // them, so that a File holds no spare capacity.
@@ -815,6 +816,10 @@ func (w *factWalker) visitAssign(f factFrame) {
 				if w.keyedChain(v.Chain, f) {
 					f.fn.keyed = setName(f.fn.keyed, target[0].Name)
 				}
+			}
+			if len(target) == 1 && v.Kind == ValCall && n == 0 && len(v.Chain) > 0 && v.Chain[len(v.Chain)-1].Name == "config" {
+				// conf = hookenv.config(): charm-helpers' whole config, a dict of the options
+				f.fn.keyed = setName(f.fn.keyed, target[0].Name)
 			}
 		}
 		if recorded {

@@ -217,6 +217,10 @@ class C(CharmBase):
         key = self.config[f"{x}-port"]
         on = self._charm.config.get(plugin["config"], False)
         th = self.config[name + "-threshold"]
+        conf = hookenv.config()
+        f = conf.get("http-proxy")
+        other = hookenv.config("x")
+        g = other["y"]
 `)
 	var keys []string
 	for _, k := range f.Keys {
@@ -224,7 +228,7 @@ class C(CharmBase):
 	}
 	wantKeys := `self.config["port"]index|self.model.config["host"]get|event.params["user"]index|params["force"]get|` +
 		`self.model.relations[PEER]index|self.meta.storages["data"]index|self.typed_config["z"]get|self.config[f"{x}-port"]index|` +
-		`self._charm.config[plugin["config"]]get|self.config[name + "-threshold"]index`
+		`self._charm.config[plugin["config"]]get|self.config[name + "-threshold"]index|conf["http-proxy"]get`
 	if got := strings.Join(keys, "|"); got != wantKeys {
 		t.Errorf("keys = %s\nwant   %s", got, wantKeys)
 	}
