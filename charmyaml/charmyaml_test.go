@@ -1181,10 +1181,13 @@ func TestLayerIncludes(t *testing.T) {
 	// includes, quietly (a broken layer.yaml is a build file's problem, not a declaration's).
 	root := t.TempDir()
 	for name, text := range map[string]string{
-		"src/metadata.yaml": "name: lb\nsummary: s\ndescription: d\n",
-		"src/layer.yaml":    "includes:\n  - layer:openstack-api\n  - interface:keystone\n  - 7\noptions:\n  basic:\n    use_venv: true\n",
-		"old/metadata.yaml": "name: old\nsummary: s\ndescription: d\n",
-		"old/layer.yaml":    "includes: [layer:basic\n",
+		"src/metadata.yaml":     "name: lb\nsummary: s\ndescription: d\n",
+		"src/layer.yaml":        "includes:\n  - layer:openstack-api\n  - interface:keystone\n  - 7\noptions:\n  basic:\n    use_venv: true\n",
+		"old/metadata.yaml":     "name: old\nsummary: s\ndescription: d\n",
+		"old/layer.yaml":        "includes: [layer:basic\n",
+		"built/metadata.yaml":   "name: built\nsummary: s\ndescription: d\n",
+		"built/layer.yaml":      "includes:\n  - layer:openstack-api\n",
+		"built/.build.manifest": "{}\n",
 	} {
 		p := filepath.Join(root, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -1204,5 +1207,9 @@ func TestLayerIncludes(t *testing.T) {
 	c, _, _ = LoadSkipping(root, "old", nil)
 	if c.Layers != nil || len(c.Warnings) != 0 {
 		t.Errorf("old: layers %q warnings %q", c.Layers, c.Warnings)
+	}
+	// a charm charm build has built holds the merged YAML already
+	if c, _, _ = LoadSkipping(root, "built", nil); c.Layers != nil {
+		t.Errorf("built: layers %q", c.Layers)
 	}
 }

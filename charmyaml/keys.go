@@ -49,7 +49,7 @@ func (c *Charm) misspelledKeys(d *doc, top []entry) {
 			continue
 		}
 		for _, k := range sectionKeys {
-			if strings.EqualFold(e.key, k) || editDistance(e.key, k) <= 1+len(k)/8 {
+			if strings.EqualFold(e.key, k) || EditDistance(e.key, k) <= 1+len(k)/8 {
 				w.warn(e.k.Line, "unknown key %q (did you mean %q?): %s", e.key, k, ignored)
 				break
 			}
@@ -57,8 +57,9 @@ func (c *Charm) misspelledKeys(d *doc, top []entry) {
 	}
 }
 
-// editDistance is the Levenshtein distance between a and b (bytes; keys are ASCII).
-func editDistance(a, b string) int {
+// EditDistance is the Levenshtein distance between a and b, in bytes (YAML keys and interface
+// names are ASCII): how far a misspelled name is from a declared one.
+func EditDistance(a, b string) int {
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for j := range prev {

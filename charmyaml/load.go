@@ -62,7 +62,9 @@ func LoadSkipping(root, dir string, skip func(rel string) bool) (c Charm, ok boo
 			lost = append(lost, path.Join(dir, o.name))
 		}
 	}
-	if skip == nil || !skip(path.Join(dir, LayerFile)) {
+	// a charm `charm build` has built (its .build.manifest lists what the layers added) holds
+	// the merged YAML: its layers add nothing more
+	if _, err := os.Lstat(filepath.Join(realDir, ".build.manifest")); err != nil && (skip == nil || !skip(path.Join(dir, LayerFile))) {
 		// a build file, not a declaration: unreadable, it is left out without a word
 		var quiet, quietLost []string
 		f.Layer, _ = readInside(realRoot, filepath.Join(realDir, LayerFile), path.Join(dir, LayerFile), &quiet, &quietLost)

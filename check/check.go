@@ -178,7 +178,8 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 				// the declaration may be in what could not be read: the yaml-problem error says so
 				d.Severity = SeverityInfo
 				d.Message += fmt.Sprintf(" (%s could not be read whole and may declare it)", strings.Join(ch.Incomplete, ", "))
-			} else if layers := includedLayers(byDir[cl.Dir]); layers != "" && undeclaredKinds[f.Kind] != "" && d.Severity != SeverityInfo {
+			} else if layers := includedLayers(byDir[cl.Dir]); layers != "" && undeclaredKinds[f.Kind] != "" && d.Severity != SeverityInfo &&
+				!nearDeclared(byDir[cl.Dir], undeclaredKinds[f.Kind], f.Subject) {
 				// `charm build` merges the included layers' YAML into the charm's
 				d.Severity = SeverityInfo
 				d.Message += fmt.Sprintf(" (layer.yaml includes %s, whose YAML the built charm merges in and may declare it)", layers)
@@ -306,14 +307,14 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 			r.Diagnostics[i].Message += " (in " + charmList(names) + ")"
 		}
 	}
-	r.Diagnostics = foldCopies(slices.Compact(r.Diagnostics))
-	r.Diagnostics = slices.DeleteFunc(r.Diagnostics, func(d Diagnostic) bool {
+	r.Diagnostics = slices.DeleteFunc(slices.Compact(r.Diagnostics), func(d Diagnostic) bool {
 		if silenced(d, opt.Lines) {
 			r.Summary.Suppressed++
 			return true
 		}
 		return false
 	})
+	r.Diagnostics = foldCopies(r.Diagnostics)
 	for i := range r.Diagnostics {
 		d := &r.Diagnostics[i]
 		if opt.Strict && d.Severity == SeverityWarning {
@@ -346,6 +347,29 @@ func includedLayers(ch *charmyaml.Charm) string {
 		}
 	}
 	return firstFew(out)
+}
+
+// nearDeclared reports a name one or two letters from a name the charm declares of that kind
+// ("prot" beside "port"): a typo, whatever layers the charm includes.
+func nearDeclared(ch *charmyaml.Charm, kind, name string) bool {
+	var names []string
+	switch kind {
+	case linker.KindConfig:
+		for _, o := range ch.Config {
+			names = append(names, o.Name)
+		}
+	case linker.KindRelation:
+		for _, r := range ch.Relations {
+			names = append(names, r.Name)
+		}
+	case linker.KindAction:
+		for _, a := range ch.Actions {
+			names = append(names, a.Name)
+		}
+	}
+	return slices.ContainsFunc(names, func(n string) bool {
+		return charmyaml.EditDistance(n, name) <= min(2, max(len(n)-2, 0)) // "prot" for "port"; not "db" for "mq"
+	})
 }
 
 // checkYAML applies the rules that need only the declarations.

@@ -874,6 +874,12 @@ func TestIncludedLayersSoftenUndeclared(t *testing.T) {
 		!strings.HasSuffix(r.Diagnostics[0].Message, "(layer.yaml includes layer:leadership, layer:openstack-api, whose YAML the built charm merges in and may declare it)") {
 		t.Errorf("%+v", r.Diagnostics)
 	}
+	// a name two letters from a declared one is a typo, whatever the layers
+	decl.Config = []charmyaml.ConfigOption{{Name: "regoin"}}
+	if r := Run([]charmyaml.Charm{decl}, links, Options{}); r.Summary.Errors != 1 {
+		t.Errorf("near a declared option: %+v", r.Summary)
+	}
+	decl.Config = nil
 	decl.Layers = []string{"interface:keystone"}
 	if r := Run([]charmyaml.Charm{decl}, links, Options{}); r.Summary.Errors != 1 {
 		t.Errorf("interface layers only: %+v", r.Summary)

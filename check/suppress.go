@@ -1,6 +1,7 @@
 package check
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -16,6 +17,8 @@ import (
 //
 // A list in brackets silences those rules only; without one, every rule. The reason after it
 // is for readers. Silenced findings leave the report and are counted in Summary.Suppressed.
+// The directive is read in the line's text, not the parser's comments: a string holding
+// "# charmcraft-map: ignore" is read as one too.
 
 // directive starts a suppression comment.
 const directive = "charmcraft-map: ignore"
@@ -23,20 +26,18 @@ const directive = "charmcraft-map: ignore"
 // suppresses reports whether the comment of line (a source line) silences rule; alone
 // reports whether the line holds nothing but that comment.
 func suppresses(line, rule string) (ok, alone bool) {
-	hash := strings.IndexByte(line, '#')
-	if hash < 0 {
+	m := directiveRE.FindStringSubmatchIndex(line)
+	if m == nil {
 		return false, false
 	}
-	at := strings.Index(line[hash:], directive)
-	if at < 0 {
-		return false, false
+	alone = strings.TrimSpace(line[:m[0]]) == ""
+	raw := line[m[1]:]
+	if raw != "" && isNameByte(raw[0]) {
+		return false, alone // "ignored", "ignore-this": not the directive
 	}
-	alone = strings.TrimSpace(line[:hash]) == ""
-	rest := line[hash+at+len(directive):]
+	rest := strings.TrimLeft(raw, ": \t") // "ignore [rule]", "ignore: [rule]" name rules too
 	if !strings.HasPrefix(rest, "[") {
-		// "ignore" alone, or followed by its reason ("ignore: kept on purpose"), not
-		// "ignored" or "ignore-this"
-		return rest == "" || !isNameByte(rest[0]), alone
+		return true, alone // "ignore" alone, or with its reason ("ignore: kept on purpose")
 	}
 	list, _, closed := strings.Cut(rest[1:], "]")
 	if !closed {
@@ -44,6 +45,9 @@ func suppresses(line, rule string) (ok, alone bool) {
 	}
 	return slices.ContainsFunc(strings.Split(list, ","), func(r string) bool { return strings.TrimSpace(r) == rule }), alone
 }
+
+// directiveRE is a '#' followed by the directive (the comment starts with it).
+var directiveRE = regexp.MustCompile(`#\s*` + regexp.QuoteMeta(directive))
 
 func isNameByte(b byte) bool {
 	return b == '-' || b == '_' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9'

@@ -22,6 +22,10 @@ func TestSuppresses(t *testing.T) {
 		{"# charmcraft-map: ignore[unused-config", "unused-config", false, true},
 		{"  coordinator:", "unhandled-relation", false, false},
 		{`msg = "charmcraft-map: ignore"`, "unused-config", false, false}, // no comment
+		{"# see charmcraft-map: ignore", "unused-config", false, true},    // the comment does not start with it
+		{"# charmcraft-map: ignore [unhandled-relation]", "unused-config", false, true},
+		{"# charmcraft-map: ignore: [unhandled-relation]", "unhandled-relation", true, true},
+		{"#charmcraft-map: ignore", "unused-config", true, true},
 	} {
 		if ok, alone := suppresses(c.line, c.rule); ok != c.ok || ok && alone != c.alone {
 			t.Errorf("suppresses(%q, %q) = %v, %v; want %v, %v", c.line, c.rule, ok, alone, c.ok, c.alone)

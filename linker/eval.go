@@ -490,7 +490,8 @@ func (e *evaluator) leave() { e.depth-- }
 // call evaluates a call: only class instantiations (callee named in CapWords) give a value.
 func (e *evaluator) call(v *pyextract.Value, c *ctx) []aval {
 	// charm-helpers' config() without a name is the whole config, a dict of every option
-	// (conf = hookenv.config(); conf["x"], config().get("x")), whatever it is called
+	// (conf = hookenv.config(); conf["x"]), whatever the local in a function is called (not
+	// followed: config().get("x") inline, a module-level CONF = config())
 	if len(v.Args) == 0 && len(v.Kwargs) == 0 && len(v.Chain) > 0 && c != nil && c.file != nil {
 		if full, _ := importedPath(c.file, v.Chain); full == hookenvConfig {
 			return []aval{{kind: aConfig}}

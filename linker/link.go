@@ -1171,7 +1171,7 @@ func (l *charmLinker) endpoints(inst *instance) endpointSet {
 		// A subclass without an __init__ of its own of a class we cannot read (a charm
 		// library fetched when the charm is packed: class StoreRequirer(S3Requirer)): its
 		// construction is the outside class's, arguments and all.
-		if inst.call != nil && l.outsideInit(inst.cls) {
+		if inst.call != nil && builtWithCharm(inst.call) && l.outsideInit(inst.cls) {
 			return outsideCall()
 		}
 	}
@@ -1193,7 +1193,11 @@ func (l *charmLinker) outsideInit(cls *classInfo) bool {
 			if !ok || len(l.ix.modules[im.Module]) > 0 || l.ix.module(k.file, im.Module, l.charm) != nil {
 				continue
 			}
-			if top, _, _ := strings.Cut(im.Module, "."); top != "ops" && !stdlibModules[top] {
+			top, _, _ := strings.Cut(im.Module, ".")
+			if top == "ops" && !outside {
+				return false // ops' __init__ comes first in the MRO: Object(parent, key)
+			}
+			if top != "ops" && !stdlibModules[top] {
 				outside = true
 			}
 		}

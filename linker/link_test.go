@@ -506,7 +506,7 @@ func TestSubclassOfAbsentLibraryBinds(t *testing.T) {
 	// charm is packed), with no __init__ of its own, is built as that class: its
 	// relation_name= binds, and its events are the library's. One with its own __init__ is
 	// read as usual; a helper derived from ops.Object given a relation's name as its key binds
-	// nothing that way.
+	// nothing that way, nor does an object not built with the charm.
 	c := charm("demo", ".", "relation:object-store", "relation:peers", "relation:backup")
 	cl := link1(t, c, files{
 		"src/store.py": `
@@ -520,9 +520,21 @@ class OwnInit(S3Requirer):
     def __init__(self, charm):
         super().__init__(charm, "s3")
 `,
+		"src/models.py": `
+import ops
+from pydantic import BaseModel
+from mixins import Tracked
+
+class Settings(BaseModel):
+    relation_name: str
+
+class Helper(ops.Object, Tracked):
+    pass
+`,
 		"src/charm.py": `
 import ops
 from store import StoreRequirer, OwnInit
+from models import Settings, Helper as Tracked2
 
 class Helper(ops.Object):
     pass
@@ -534,6 +546,8 @@ class DemoCharm(ops.CharmBase):
         self.framework.observe(self.store.on.credentials_changed, self._on_creds)
         self.helper = Helper(self, "peers")
         self.own = OwnInit(self)
+        self.settings = Settings(relation_name="undeclared-one")
+        self.tracked = Tracked2(self, "backup")
 
     def _on_creds(self, event):
         pass
@@ -541,6 +555,10 @@ class DemoCharm(ops.CharmBase):
 	})
 	expect(t, "object-store", handlers(cl, KindRelation, "object-store"), "credentials_changed>DemoCharm._on_creds[library]")
 	expect(t, "peers", reads(cl, KindRelation, "peers")+handlers(cl, KindRelation, "peers"), "")
+	// not built with the charm (a pydantic model given a field named relation_name), or ops'
+	// Object first among the bases (its __init__ runs: the string is its key): no binding
+	expect(t, "backup", reads(cl, KindRelation, "backup")+handlers(cl, KindRelation, "backup"), "")
+	expect(t, "findings", findings(cl), "")
 }
 
 func TestOpsInterfacePackageBindsItsRelation(t *testing.T) {
