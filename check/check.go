@@ -334,8 +334,8 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 }
 
 // includedLayers lists, for a charm built with `charm build`, the layers its layer.yaml
-// includes ("layer:openstack-api"; interface layers add code, not declarations), at most
-// three and "…"; "" for none.
+// includes ("layer:openstack-api"; interface layers add code, not declarations), the first
+// four and how many more (firstFew); "" for none.
 func includedLayers(ch *charmyaml.Charm) string {
 	if ch == nil {
 		return ""

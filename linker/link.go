@@ -1180,8 +1180,8 @@ func (l *charmLinker) endpoints(inst *instance) endpointSet {
 
 // outsideInit reports a class of the tree whose construction runs the __init__ of a class
 // from outside the tree: no class up its bases in the tree defines __init__, and one of them
-// derives from an imported class the tree does not hold (not ops', whose Object and CharmBase
-// take no relation).
+// derives from an imported class the tree does not hold, before any of ops' (whose Object and
+// CharmBase take no relation: `class Helper(ops.Object, Mixin)` runs Object's __init__).
 func (l *charmLinker) outsideInit(cls *classInfo) bool {
 	outside := false
 	for _, k := range l.mro(cls) {
