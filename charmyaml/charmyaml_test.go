@@ -841,16 +841,7 @@ func TestIsCharm(t *testing.T) {
 func TestLoad(t *testing.T) {
 	root := t.TempDir()
 	outside := t.TempDir()
-	write := func(p, text string) {
-		t.Helper()
-		p = filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(p, text string) { t.Helper(); writeFile(t, root, p, text) }
 	link := func(target, p string) {
 		t.Helper()
 		if err := os.Symlink(target, filepath.Join(root, filepath.FromSlash(p))); err != nil {
@@ -1189,13 +1180,7 @@ func TestLayerIncludes(t *testing.T) {
 		"built/layer.yaml":      "includes:\n  - layer:openstack-api\n",
 		"built/.build.manifest": "{}\n",
 	} {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, root, name, text)
 	}
 	c, ok, err := LoadSkipping(root, "src", nil)
 	if err != nil || !ok || !slices.Equal(c.Layers, []string{"layer:openstack-api", "interface:keystone"}) || len(c.Warnings) != 0 {
@@ -1211,5 +1196,17 @@ func TestLayerIncludes(t *testing.T) {
 	// a charm charm build has built holds the merged YAML already
 	if c, _, _ = LoadSkipping(root, "built", nil); c.Layers != nil {
 		t.Errorf("built: layers %q", c.Layers)
+	}
+}
+
+// writeFile writes text to rel (slash-separated) under root, making its folders.
+func writeFile(t *testing.T, root, rel, text string) {
+	t.Helper()
+	p := filepath.Join(root, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -1237,8 +1237,6 @@ func (e *evaluator) index(a aval, key *pyextract.Value, c *ctx) []aval {
 	return nil
 }
 
-// member evaluates obj.name for an object of class cls (built as inst, or nil): self.name
-// assignments in any method, then class attributes, across the class and its bases.
 // isEnum reports whether cls derives, through the tree's classes, from a class named like
 // the standard library's enums (Enum, StrEnum, IntEnum, enum.Enum, ...).
 func (e *evaluator) isEnum(cls *classInfo) bool {
@@ -1251,6 +1249,8 @@ func (e *evaluator) hasBase(cls *classInfo, pred func(base string) bool) bool {
 	return slices.ContainsFunc(e.mro(cls), func(k *classInfo) bool { return slices.ContainsFunc(k.sym.Bases, pred) })
 }
 
+// member evaluates obj.name for an object of class cls (built as inst, or nil): self.name
+// assignments in any method, then class attributes, across the class and its bases.
 func (e *evaluator) member(cls *classInfo, inst *instance, name string) []aval {
 	key := busyMember{cls, inst, name}
 	if e.busy[key] {
@@ -1315,6 +1315,21 @@ func (e *evaluator) lookupClassAttr(cls *classInfo, name string) ([]aval, bool) 
 	return nil, false
 }
 
+// baseChain is a base class as written, as a chain (ops.CharmBase; Generic for Generic[T]);
+// nil for a keyword (metaclass=...).
+func baseChain(base string) pyextract.Chain {
+	expr, _, _ := strings.Cut(base, "[")
+	expr = strings.TrimSpace(expr)
+	if strings.Contains(expr, "=") {
+		return nil
+	}
+	var ch pyextract.Chain
+	for _, part := range strings.Split(expr, ".") {
+		ch = append(ch, pyextract.Step{Name: part})
+	}
+	return ch
+}
+
 // bases resolves cls's base classes found in the tree (once).
 func (e *evaluator) bases(cls *classInfo) []*classInfo {
 	if cls.basesDone {
@@ -1322,14 +1337,9 @@ func (e *evaluator) bases(cls *classInfo) []*classInfo {
 	}
 	cls.basesDone = true
 	for _, b := range cls.sym.Bases {
-		expr, _, _ := strings.Cut(b, "[")
-		expr = strings.TrimSpace(expr)
-		if strings.Contains(expr, "=") { // metaclass=...
+		ch := baseChain(b)
+		if ch == nil {
 			continue
-		}
-		var ch pyextract.Chain
-		for _, part := range strings.Split(expr, ".") {
-			ch = append(ch, pyextract.Step{Name: part})
 		}
 		found := false
 		for _, a := range e.chain(ch, &ctx{file: cls.file}) {
@@ -1338,8 +1348,7 @@ func (e *evaluator) bases(cls *classInfo) []*classInfo {
 				found = true
 			}
 		}
-		last := expr[strings.LastIndex(expr, ".")+1:]
-		if !found && !knownBases[last] {
+		if !found && !knownBases[ch[len(ch)-1].Name] {
 			cls.openBases = true
 		}
 	}

@@ -173,10 +173,9 @@ func (l *charmLinker) knownReader(s *site) []string {
 	if s.target != nil {
 		for _, k := range l.mro(s.target) {
 			for _, b := range k.sym.Bases {
-				root, _, _ := strings.Cut(strings.TrimSpace(b), "[")
-				var chain pyextract.Chain
-				for _, name := range strings.Split(root, ".") {
-					chain = append(chain, pyextract.Step{Name: name})
+				chain := baseChain(b)
+				if chain == nil {
+					continue
 				}
 				if full, module := importedPath(k.file, chain); full != "" && l.external(k.file, module) && len(knownReaders[full]) > 0 {
 					return knownReaders[full]

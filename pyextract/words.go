@@ -81,16 +81,7 @@ func words(t *tree) (strs, comments []string) {
 		if !stringSyms[n.sym] || len(s.out) >= MaxWords {
 			continue
 		}
-		from := n.start
-		for c := i + 1; c < n.last; c = t.nodes[c].last {
-			if e := &t.nodes[c]; int(e.sym) < len(escapeSyms) && escapeSyms[e.sym] && e.start >= from {
-				s.add(t.src[from:e.start])
-				from = e.end
-			}
-		}
-		if from <= n.end {
-			s.add(t.src[from:n.end])
-		}
+		t.stringPieces(i, s.add)
 	}
 	c := wordSet{seen: s.seen}
 	for _, n := range cs {
@@ -144,21 +135,26 @@ func bodyWords(t *tree, syms []Symbol) {
 		if len(out) >= MaxSymbolWords {
 			continue
 		}
-		text := t.src[n.start:n.end]
-		ws, ok := split[string(text)]
-		if !ok {
-			if kind != kIdentifier && bytes.IndexByte(text, '\\') >= 0 {
-				text = unescaped(text)
-			}
-			ws = SplitWords(validString(text))
-			if kind == kIdentifier {
-				split[string(text)] = ws
+		add := func(ws []string) {
+			for _, w := range ws {
+				if len(w) > 1 && len(w) <= maxWordLen && w != "self" && len(out) < MaxSymbolWords && !slices.Contains(out, w) {
+					out = append(out, w)
+				}
 			}
 		}
-		for _, w := range ws {
-			if len(w) > 1 && len(w) <= maxWordLen && w != "self" && len(out) < MaxSymbolWords && !slices.Contains(out, w) {
-				out = append(out, w)
+		text := t.src[n.start:n.end]
+		switch {
+		case kind == kIdentifier:
+			ws, ok := split[string(text)]
+			if !ok {
+				ws = SplitWords(validString(text))
+				split[string(text)] = ws
 			}
+			add(ws)
+		case stringSyms[n.sym]:
+			t.stringPieces(i, func(b []byte) { add(SplitWords(validString(b))) })
+		default: // a comment
+			add(SplitWords(validString(text)))
 		}
 		sets[k] = out
 	}
@@ -168,20 +164,20 @@ func bodyWords(t *tree, syms []Symbol) {
 	}
 }
 
-// unescaped is a string's text with each escape sequence's backslash and letter made
-// separators ("listen\\nport" → "listen  port"), as words() splits at escape_sequence nodes.
-func unescaped(b []byte) []byte {
-	out := slices.Clone(b)
-	for i := 0; i < len(out); i++ {
-		if out[i] == '\\' {
-			out[i] = ' '
-			if i+1 < len(out) {
-				out[i+1] = ' '
-				i++
-			}
+// stringPieces hands emit the text parts of the string_content node i, split at its escape
+// sequences, which separate words ("listen\\nport" → listen, port).
+func (t *tree) stringPieces(i int32, emit func([]byte)) {
+	n := &t.nodes[i]
+	from := n.start
+	for c := i + 1; c < n.last; c = t.nodes[c].last {
+		if e := &t.nodes[c]; int(e.sym) < len(escapeSyms) && escapeSyms[e.sym] && e.start >= from {
+			emit(t.src[from:e.start])
+			from = e.end
 		}
 	}
-	return out
+	if from <= n.end {
+		emit(t.src[from:n.end])
+	}
 }
 
 // SplitWords splits an identifier or a text into lower-case words at every character that is
