@@ -400,16 +400,32 @@ func (ix *index) isVendored(fi *fileInfo) bool {
 	if parts := strings.SplitN(rel, "/", 3); len(parts) == 3 && parts[0] == "lib" && slices.Contains(vendoredLibPackages, parts[1]) {
 		return true
 	}
-	own := ""
-	if fi.charm >= 0 {
-		own = strings.ReplaceAll(ix.charms[fi.charm].Name, "-", "_")
+	if fi.charm < 0 {
+		return ix.sharedLibrary(fi.Path)
 	}
+	own := strings.ReplaceAll(ix.charms[fi.charm].Name, "-", "_")
 	rest, ok := strings.CutPrefix(ix.charmRel(fi), "lib/charms/")
 	if !ok {
 		return false
 	}
 	lib, _, _ := strings.Cut(rest, "/")
 	return lib != own
+}
+
+// sharedLibrary reports whether p, a file outside every charm's folder, is in a folder of
+// charm libraries shared by a monorepo's charms (sunbeam's libs/external/lib/charms/<lib>/,
+// copied into each charm at build time), as rank.Classify sees one: under lib/charms/<lib>/
+// at any depth, where <lib> is no charm's own library.
+func (ix *index) sharedLibrary(p string) bool {
+	segs := strings.Split(p, "/")
+	for i := 0; i+3 < len(segs); i++ {
+		if segs[i] == "lib" && segs[i+1] == "charms" {
+			return !slices.ContainsFunc(ix.charms, func(c charmyaml.Charm) bool {
+				return strings.ReplaceAll(c.Name, "-", "_") == segs[i+2]
+			})
+		}
+	}
+	return false
 }
 
 // vendoredLibPackages are packages of other projects that charms copy into their lib/ folder.

@@ -600,16 +600,22 @@ func (l *charmLinker) isOpsObject(cls *classInfo) bool {
 }
 
 // builtOnlyBySiblings reports whether cls, a class of a monorepo's shared code (outside every
-// charm's folder) no object of which this charm builds, is named by the code of other charms
-// and not by this one's: it is there for them (ops-sunbeam's CephClientHandler, which the
-// ceph-backed charms build), and its code does not run for this charm. A class no charm
-// names still runs with its defaults: it may be built by a factory the linker cannot follow.
+// charm's folder) no object of which this charm builds, is there for other charms: named by
+// the code of other charms and not by this one's (ops-sunbeam's CephClientHandler, which the
+// ceph-backed charms build), or built only by shared code that does not run for this charm
+// (ops-sunbeam's CinderVolumeConfigurationContext, built by the cinder-volume drivers' base
+// charm class). Its code does not run for this charm. A class no charm names and no code
+// of the tree visibly builds still runs with its defaults: it may be built by a factory the
+// linker cannot follow.
 func (l *charmLinker) builtOnlyBySiblings(fi *fileInfo, cls *classInfo) bool {
 	if fi.charm >= 0 {
 		return false
 	}
 	users := l.ix.usedByCharms(cls.name)
-	return len(users) > 0 && !slices.Contains(users, l.charm)
+	if len(users) > 0 {
+		return !slices.Contains(users, l.charm)
+	}
+	return len(l.byClass[cls]) > 0 // built, but by code that does not run here (instancesOf found none)
 }
 
 // usedOnlyUnderCondition reports whether every recorded use of name (assignments, calls,

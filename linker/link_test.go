@@ -4314,3 +4314,112 @@ class PlainCharm(ops.CharmBase):
 		t.Errorf("unresolved %+v", res.Unresolved)
 	}
 }
+
+func TestSharedFrameworkHandlers(t *testing.T) {
+	// A monorepo's shared framework (ops-sunbeam's shape): handler classes build charm
+	// libraries through a tracing wrapper, `trace_type(Cls)(charm, name)`, a construction of
+	// Cls; the libraries sit in a shared folder, libs/external/lib/charms/<lib>/, vendored as
+	// a charm's own lib/charms/<lib>/ is; and a context class that only another charm's base
+	// class builds does not run for a charm that does not derive from it.
+	api := charm("api", "charms/api", "relation:ingress-public")
+	vol := charm("vol", "charms/vol", "relation:db", "config:backend-name")
+	fs := files{
+		"libs/external/lib/charms/web_k8s/v0/ingress.py": `
+import ops
+
+class IngressRequirer(ops.Object):
+    def __init__(self, charm, relation_name="ingress"):
+        super().__init__(charm, relation_name)
+        self.charm = charm
+        self.relation_name = relation_name
+        self.framework.observe(charm.on[relation_name].relation_changed, self._changed)
+
+    def _changed(self, event):
+        pass
+
+    @property
+    def relations(self):
+        return self.charm.model.relations[self.relation_name]
+`,
+		"shared/fw/__init__.py": "",
+		"shared/fw/tracing.py": `
+def trace_type(cls):
+    return cls
+`,
+		"shared/fw/handlers.py": `
+import ops
+from fw import tracing
+
+class Handler(ops.Object):
+    def __init__(self, charm, relation_name):
+        super().__init__(charm, relation_name)
+        self.charm = charm
+        self.relation_name = relation_name
+        self.interface = self.setup()
+
+
+class IngressHandler(Handler):
+    def setup(self):
+        from charms.web_k8s.v0.ingress import IngressRequirer
+
+        return tracing.trace_type(IngressRequirer)(self.charm, self.relation_name)
+
+
+class DBHandler(Handler):
+    def setup(self):
+        self.framework.observe(self.charm.on[self.relation_name].relation_changed, self._on_changed)
+        return self
+
+    def _on_changed(self, event):
+        pass
+`,
+		"shared/fw/contexts.py": `
+class BackendContext:
+    def __init__(self, charm):
+        self.charm = charm
+
+    def context(self):
+        return {"name": self.charm.config.get("backend-name")}
+`,
+		"shared/fw/charm.py": `
+import ops
+from fw.contexts import BackendContext
+
+class BaseCharm(ops.CharmBase):
+    pass
+
+
+class VolumeDriverCharm(BaseCharm):
+    @property
+    def contexts(self):
+        return [BackendContext(self)]
+`,
+		"charms/api/src/charm.py": `
+import ops
+from fw.charm import BaseCharm
+from fw.handlers import IngressHandler
+
+class APICharm(BaseCharm):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.ingress = IngressHandler(self, "ingress-public")
+`,
+		"charms/vol/src/charm.py": `
+import ops
+from fw.charm import VolumeDriverCharm
+from fw.handlers import DBHandler
+
+class VolCharm(VolumeDriverCharm):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.db = DBHandler(self, "db")
+`,
+	}
+	res := Link(Input{Charms: []charmyaml.Charm{api, vol}, Files: fs.parse()})
+	a, v := res.Charms[0], res.Charms[1]
+	expect(t, "api ingress", handlers(a, KindRelation, "ingress-public"), "relation_changed>IngressRequirer._changed[library-inner]")
+	expect(t, "api findings", findings(a), "")
+	expect(t, "vol db", handlers(v, KindRelation, "db"), "relation_changed>DBHandler._on_changed[helper]")
+	expect(t, "vol backend-name", reads(v, KindConfig, "backend-name"), "shared/fw/contexts.py:6/config-read/get")
+	expect(t, "vol findings", findings(v), "")
+}

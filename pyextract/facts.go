@@ -1024,7 +1024,11 @@ func (w *factWalker) visitCall(f factFrame) {
 				w.addKey(f, i, obj, -1, "all")
 			}
 		}
-		if !f.noCall && w.callFact(fn, args, name, f.fn) {
+		callee, calleeName := fn, name
+		if c := t.wrappedClass(fn); c >= 0 { // trace_type(X)(...) builds an X (callValue)
+			callee, calleeName = c, w.lastName(c)
+		}
+		if !f.noCall && w.callFact(callee, args, calleeName, f.fn) {
 			if v := t.value(i, 0); v.Kind == ValCall {
 				w.out.Calls = append(w.out.Calls, Call{Scope: w.scope(f, i), Value: v})
 			}

@@ -504,3 +504,29 @@ func TestFactsDispatch(t *testing.T) {
 		t.Errorf("handler strings = %s", got)
 	}
 }
+
+func TestFactsWrappedConstruction(t *testing.T) {
+	// trace_type(Cls)(args) builds a Cls with args (a tracing wrapper applied at the call
+	// site), assigned or not; a wrapper given two arguments, a non-class or a call is no
+	// construction of its argument.
+	f := parseFacts(t, `
+class H(Object):
+    def setup(self):
+        tracing.trace_type(IngressRequirer)(self.charm, self.relation_name)
+        iface = trace_type(lib.LogForwarder)(self.charm, relation_name="logging")
+        self.framework.observe(iface.on.ready, self._ready)
+        partial(Requirer, self.charm)("db")
+        wrap(helper)(self.charm, "x")
+        wrap(make())(self.charm, "y")
+`)
+	var got []string
+	for _, c := range f.Calls {
+		got = append(got, c.Value.String())
+	}
+	if want := `IngressRequirer(self.charm, self.relation_name)`; strings.Join(got, "|") != want {
+		t.Errorf("calls = %q, want %q", strings.Join(got, "|"), want)
+	}
+	if as := strings.Join(assignStrings(f), "\n"); !strings.Contains(as, `iface=lib.LogForwarder(self.charm, relation_name="logging")`) {
+		t.Errorf("assigns lack the wrapped construction:\n%s", as)
+	}
+}

@@ -315,6 +315,9 @@ func (t *tree) callValue(i int32, depth int) (Value, bool) {
 		c, ok := t.chain(i, depth)
 		return Value{Kind: ValChain, Chain: c}, ok
 	}
+	if c := t.wrappedClass(fn); c >= 0 {
+		fn = c
+	}
 	callee, ok := t.chain(fn, depth)
 	if !ok {
 		return Value{}, false
@@ -335,6 +338,38 @@ func (t *tree) callValue(i int32, depth int) (Value, bool) {
 		}
 	}
 	return v, true
+}
+
+// wrappedClass is the class a call of a wrapper builds, X in `wrap(X)(...)` or
+// `tracing.trace_type(mod.X)(...)`: a callee that is itself a call of a plain name or
+// attribute chain with one positional argument only, a name or attribute chain whose last
+// name is capitalised (a class). Such wrappers (a tracing decorator applied at the call
+// site) return the class or a stand-in taking its arguments, so the call constructs X with
+// them. -1 for any other callee.
+func (t *tree) wrappedClass(fn int32) int32 {
+	if fn < 0 || t.kind(fn) != kCall {
+		return -1
+	}
+	inner, args := t.child(fn, fFunction), t.child(fn, fArguments)
+	if k := t.kind(inner); inner < 0 || k != kIdentifier && k != kAttribute || args < 0 || t.kind(args) != kArgumentList {
+		return -1
+	}
+	arg := t.namedChild(args, 0)
+	if arg < 0 || t.namedChild(args, 1) >= 0 {
+		return -1
+	}
+	last := arg
+	switch t.kind(arg) {
+	case kAttribute:
+		last = t.child(arg, fAttribute)
+	case kIdentifier:
+	default:
+		return -1
+	}
+	if last < 0 || !upperInitial(t.text(last)) {
+		return -1
+	}
+	return arg
 }
 
 // getattrArgs returns the object and attribute-name arguments of getattr(obj, name[, default]).

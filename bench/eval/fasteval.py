@@ -2,7 +2,7 @@
 """A fast loop over ranking cases: export each case's tree once, then score a binary in seconds.
 
 usage: fasteval.py export CASES.jsonl DIR --mirror MIRROR   (once per case file)
-       fasteval.py run    CASES.jsonl DIR BINARY [--out ROWS.jsonl] [--explain]
+       fasteval.py run    CASES.jsonl DIR BINARY [--out ROWS.jsonl] [--explain] [--locate]
        fasteval.py diff   ROWS_A.jsonl ROWS_B.jsonl           (cases whose first hit or recall moved)
 
 The official runner (../shared/eval/run_dev_eval.py) exports every case's tree from git for
@@ -16,6 +16,11 @@ result with the official runner before recording it.
 `run --explain` also keeps every file's signals in ROWS.jsonl ("files"): enough to re-score the
 cases offline under other weights, by re-applying rank.files' formula to the signals (PageRank,
 class factors, hub lead, the BM25 factor ln(f)/2 = s/max).
+
+`run --locate` scores `locate TEXT` instead: the ranking is its edit picks (at most 5) then its
+read picks, and recall is the share of edited files among the edit picks. Test files are left
+out of the picks: the case sets leave them out of the edited files, so a test pick (`locate`
+names tests when the task is about them) could only count as a miss.
 """
 import argparse
 import json
@@ -44,6 +49,11 @@ def export(a):
         subprocess.run(["tar", "-x", "-C", dest], input=tar, check=True)
 
 
+def is_test(p):
+    """A test file, as make_heldout.py leaves them out of the gold: under tests/, or test_*.py."""
+    return p.startswith("tests/") or "/tests/" in p or os.path.basename(p).startswith("test_")
+
+
 def run(a):
     cases = load(a.cases)
 
@@ -54,12 +64,20 @@ def run(a):
         gold = [g for g in c["gold"] if os.path.exists(os.path.join(root, g))]
         if not gold:
             return None
-        cmd = [a.binary, "map", "--root", root, "--full", "--tokens", "1500", "--mention", c["text"], "--format", "json", "--no-cache"]
+        if a.locate:
+            cmd = [a.binary, "locate", "--root", root, "--format", "json", "--no-cache", "--", c["text"]]
+        else:
+            cmd = [a.binary, "map", "--root", root, "--full", "--tokens", "1500", "--mention", c["text"], "--format", "json", "--no-cache"]
         p = subprocess.run(cmd + (["--explain"] if a.explain else []), capture_output=True, text=True)
         off = not any(g.endswith("src/charm.py") for g in gold)
         if p.returncode:
             return {"i": i, "repo": c["repo"], "gold": gold, "off": off, "error": p.stderr[-300:], "rec": 0, "h5": 0, "rr": 0, "first": None}
-        files = json.loads(p.stdout)["files"]
+        if a.locate:  # the edit picks, then the read picks; recall is "an edited file among the edit picks"
+            doc = json.loads(p.stdout)
+            files = [{"path": e["path"], "shown": True} for e in doc["edit"]] + [{"path": e["path"]} for e in doc["read"]]
+            files = [f for f in files if not is_test(f["path"])]
+        else:
+            files = json.loads(p.stdout)["files"]
         ranking = [f["path"] for f in files]
         shown = {f["path"] for f in files if f.get("shown")}
         ranks = [ranking.index(g) + 1 for g in gold if g in ranking]
@@ -105,6 +123,7 @@ def main():
     r.add_argument("binary")
     r.add_argument("--out")
     r.add_argument("--explain", action="store_true")
+    r.add_argument("--locate", action="store_true", help="score `locate`'s picks (edit, then read) instead of the map")
     d = sub.add_parser("diff")
     d.add_argument("a")
     d.add_argument("b")
