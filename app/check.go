@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cantrip-dev/charmcraft-map/check"
+	"github.com/cantrip-dev/charmcraft-map/internal/safetext"
 	"github.com/cantrip-dev/charmcraft-map/render"
 	"github.com/cantrip-dev/charmcraft-map/repomap"
 )
@@ -50,6 +51,9 @@ func noCharm(root string) error {
 type CheckOptions struct {
 	Common
 	Strict bool
+	// MinSeverity leaves the findings below it out of the report ("info", the default when
+	// empty, shows everything; "warning"; "error"); they are still counted in the summary.
+	MinSeverity string
 }
 
 // RunCheck lints the charm: YAML and code that disagree. It returns errFindings (exit 1) when
@@ -57,6 +61,12 @@ type CheckOptions struct {
 func RunCheck(o CheckOptions, io IO) error {
 	if err := checkFormat(o.Format, "text", "json", "github", "sarif"); err != nil {
 		return err
+	}
+	if o.MinSeverity == "" {
+		o.MinSeverity = check.SeverityInfo
+	}
+	if !check.ValidSeverity(o.MinSeverity) {
+		return Usagef("unknown --min-severity %q: use info, warning or error", safetext.Line(o.MinSeverity))
 	}
 	t, err := loadMemo(o.Common, io, false, nil, "")
 	if err != nil {
@@ -68,15 +78,16 @@ func RunCheck(o CheckOptions, io IO) error {
 	}
 	// code that could not be read may handle what seems unhandled: those findings are infos
 	rep := check.Run(t.Charms, t.Link(), check.Options{Strict: o.Strict, Lost: t.LostCode(), Lines: sourceLines(t.Root)})
+	shown := rep.AtLeast(o.MinSeverity)
 	switch o.Format {
 	case "json":
-		err = check.WriteJSON(io.Out, rep)
+		err = check.WriteJSON(io.Out, shown)
 	case "github":
-		err = check.WriteGitHub(io.Out, rep)
+		err = check.WriteGitHub(io.Out, shown)
 	case "sarif":
-		err = check.WriteSARIF(io.Out, rep)
+		err = check.WriteSARIF(io.Out, shown)
 	default:
-		err = check.WriteText(io.Out, rep)
+		err = check.WriteText(io.Out, shown)
 	}
 	if err != nil {
 		return err

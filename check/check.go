@@ -80,12 +80,39 @@ type Summary struct {
 	// Suppressed counts the findings a `# charmcraft-map: ignore` comment silenced; they are
 	// not in the report.
 	Suppressed int `json:"suppressed"`
+	// Hidden counts the findings left out of the report for being below the severity asked
+	// for (AtLeast: `check --min-severity warning`); they are still counted above.
+	Hidden int `json:"hidden,omitempty"`
 }
 
 // Report is the result of a run.
 type Report struct {
 	Diagnostics []Diagnostic `json:"diagnostics"`
 	Summary     Summary      `json:"summary"`
+}
+
+// severityRank orders the severities, infos lowest.
+var severityRank = map[string]int{SeverityInfo: 0, SeverityWarning: 1, SeverityError: 2}
+
+// ValidSeverity reports a severity name AtLeast accepts.
+func ValidSeverity(s string) bool {
+	_, ok := severityRank[s]
+	return ok
+}
+
+// AtLeast returns the report with only the diagnostics of severity min or above (infos are
+// noise in a CI log of a large monorepo); the summary still counts every finding, and Hidden
+// how many were left out. The exit code does not change: it reads the counts.
+func (r Report) AtLeast(min string) Report {
+	out := Report{Summary: r.Summary, Diagnostics: []Diagnostic{}}
+	for _, d := range r.Diagnostics {
+		if severityRank[d.Severity] >= severityRank[min] {
+			out.Diagnostics = append(out.Diagnostics, d)
+		} else {
+			out.Summary.Hidden++
+		}
+	}
+	return out
 }
 
 // ExitCode is the process exit code of `check` (CONTRACT §5): 1 when there are errors, or

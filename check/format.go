@@ -42,6 +42,9 @@ func summaryLine(s Summary) string {
 	if s.Suppressed > 0 {
 		line += fmt.Sprintf("; %s silenced by charmcraft-map: ignore comments", plural(s.Suppressed, "finding"))
 	}
+	if s.Hidden > 0 {
+		line += fmt.Sprintf("; %s below --min-severity not shown", plural(s.Hidden, "finding"))
+	}
 	return line
 }
 

@@ -286,7 +286,9 @@ func newCheckCmd(common *app.Common, io app.IO) *cobra.Command {
   # in GitHub Actions: annotations on the pull request, failing on warnings too
   charmcraft-map check --strict --format github
   # for code scanning (github/codeql-action/upload-sarif)
-  charmcraft-map check --format sarif > charmcraft-map.sarif`,
+  charmcraft-map check --format sarif > charmcraft-map.sarif
+  # a large monorepo's CI log: errors and warnings only (infos still counted)
+  charmcraft-map check --min-severity warning`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.Common = *common
@@ -294,6 +296,7 @@ func newCheckCmd(common *app.Common, io app.IO) *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&o.Strict, "strict", false, "fail on warnings too")
+	cmd.Flags().StringVar(&o.MinSeverity, "min-severity", "info", "leave out findings below this severity: info, warning or error (the summary still counts them)")
 	return cmd
 }
 

@@ -280,6 +280,38 @@ func TestCheckExitCodes(t *testing.T) {
 	}
 }
 
+func TestCheckMinSeverity(t *testing.T) {
+	// --min-severity leaves lower findings out of the report, still counted in the summary;
+	// the exit code reads the counts, so --strict fails on a warning not shown.
+	root := filepath.Join(charmsDir, "inconsistent")
+	for _, tc := range []struct {
+		args       []string
+		code       int
+		has, lacks string
+	}{
+		{[]string{"--min-severity", "error"}, 1, "below --min-severity not shown", "warning:"},
+		{[]string{"--min-severity", "warning"}, 1, "warning:", "info:"},
+		{[]string{"--min-severity", "info"}, 1, "info:", "not shown"},
+		{[]string{"--min-severity", "loud"}, 2, "", "error:"},
+	} {
+		code, out, errOut := execute(append([]string{"check", "--root", root, "--no-cache"}, tc.args...)...)
+		if code != tc.code || !strings.Contains(out, tc.has) || strings.Contains(out, tc.lacks) {
+			t.Errorf("%v: exit %d, want %d; stdout:\n%s\nstderr: %s", tc.args, code, tc.code, out, errOut)
+		}
+	}
+	code, out, _ := execute("check", "--root", root, "--no-cache", "--min-severity", "error", "--format", "json")
+	var doc struct {
+		Diagnostics []struct{ Severity string }
+		Summary     struct{ Errors, Warnings, Infos, Hidden int }
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || code != 1 {
+		t.Fatalf("json: exit %d, %v:\n%s", code, err, out)
+	}
+	if len(doc.Diagnostics) != doc.Summary.Errors || doc.Summary.Hidden != doc.Summary.Warnings+doc.Summary.Infos || doc.Summary.Hidden == 0 {
+		t.Errorf("json: %d diagnostics, summary %+v", len(doc.Diagnostics), doc.Summary)
+	}
+}
+
 // TestReadmeExamples: every `$ charmcraft-map ...` example in the README's "What the map looks
 // like" prints what the README shows (run from the repository root, without the cache).
 func TestReadmeExamples(t *testing.T) {
