@@ -69,6 +69,12 @@ func Usagef(format string, args ...any) error {
 	return &Error{Code: "usage", Exit: ExitFailure, Msg: fmt.Sprintf(format, args...)}
 }
 
+// Panicked is the error for a panic a command hit (a bug of ours): an internal error, one
+// line and exit 2 like any other failure, never a stack trace in the caller's terminal.
+func Panicked(r any) error {
+	return &Error{Code: "internal", Exit: ExitFailure, Msg: fmt.Sprintf("internal error (a bug; please report it): %v", r)}
+}
+
 // errFindings is returned by check when it found errors; nothing more is printed for it.
 var errFindings = &Error{Code: "findings", Exit: ExitFindings, Msg: ""}
 

@@ -491,11 +491,9 @@ func (e *evaluator) leave() { e.depth-- }
 func (e *evaluator) call(v *pyextract.Value, c *ctx) []aval {
 	// charm-helpers' config() without a name is the whole config, a dict of every option
 	// (conf = hookenv.config(); conf["x"]), whatever the local in a function is called (not
-	// followed: config().get("x") inline, a module-level CONF = config())
-	if len(v.Args) == 0 && len(v.Kwargs) == 0 && len(v.Chain) > 0 && c != nil && c.file != nil {
-		if full, _ := importedPath(c.file, v.Chain); full == hookenvConfig {
-			return []aval{{kind: aConfig}}
-		}
+	// followed: a module-level CONF = config())
+	if len(v.Args) == 0 && len(v.Kwargs) == 0 && helpersConfig(v.Chain, c) {
+		return []aval{{kind: aConfig}}
 	}
 	if len(v.Chain) >= 2 && len(v.Kwargs) == 0 {
 		switch lastName(v.Chain) {
@@ -606,6 +604,9 @@ func (e *evaluator) chain(ch pyextract.Chain, c *ctx) []aval {
 		return nil
 	}
 	defer e.leave()
+	if n := len(ch); n >= 2 && ch[n-1].Call && helpersConfig(ch[:n-1], c) {
+		return []aval{{kind: aConfig}} // hookenv.config()["x"], config().get("x"): read in place
+	}
 	cur := e.name(ch[0].Name, c)
 	for _, st := range ch[1:] {
 		if len(cur) == 0 {
@@ -643,6 +644,17 @@ func (e *evaluator) chain(ch pyextract.Chain, c *ctx) []aval {
 		cur = limit(next)
 	}
 	return cur
+}
+
+// helpersConfig reports a callee that is charm-helpers' config (hookenv.config, or config
+// imported from charmhelpers.core.hookenv), whose call without arguments returns the whole
+// config.
+func helpersConfig(callee pyextract.Chain, c *ctx) bool {
+	if len(callee) == 0 || c == nil || c.file == nil {
+		return false
+	}
+	full, _ := importedPath(c.file, callee)
+	return full == hookenvConfig
 }
 
 func limit(v []aval) []aval {

@@ -3724,7 +3724,7 @@ func TestCharmHelpersConfigCalls(t *testing.T) {
 	// charm-helpers' config("x") and hookenv.config("x") read the option x, also nested in an
 	// expression, and so do the keys of the dict config() returns, whatever it is called; an
 	// undeclared name is a finding; a function of another module named config reads nothing.
-	c := charm("helpers", ".", "config:log-level", "config:region", "config:other", "config:http-proxy")
+	c := charm("helpers", ".", "config:log-level", "config:region", "config:other", "config:http-proxy", "config:inline")
 	cl := link1(t, c, files{
 		"src/charm.py": `
 import ops
@@ -3748,15 +3748,16 @@ class HelpersCharm(ops.CharmBase):
         proxy = conf.get("http-proxy")
         mine = local_config()
         mine.get("other")
+        inline = hookenv.config()["inline"], config().get("inlin")
+        local_config()["other"]
 `,
 	})
 	expect(t, "http-proxy", reads(cl, KindConfig, "http-proxy"), "src/charm.py:19/config-read/get")
+	expect(t, "inline", reads(cl, KindConfig, "inline"), "src/charm.py:22/config-read/index")
 	expect(t, "log-level", reads(cl, KindConfig, "log-level"), "src/charm.py:7/config-read/")
 	expect(t, "region", reads(cl, KindConfig, "region"), "src/charm.py:15/config-read/")
 	expect(t, "other", reads(cl, KindConfig, "other"), "")
-	if len(cl.Findings) != 1 || cl.Findings[0].Kind != FindUndeclaredConfig || cl.Findings[0].Subject != "regoin" {
-		t.Errorf("findings %+v", cl.Findings)
-	}
+	expect(t, "findings", findings(cl), "src/charm.py:16 undeclared-config regoin\nsrc/charm.py:22 undeclared-config inlin")
 }
 
 func TestHelperNamedLikeAMapping(t *testing.T) {
@@ -4422,4 +4423,53 @@ class VolCharm(VolumeDriverCharm):
 	expect(t, "vol db", handlers(v, KindRelation, "db"), "relation_changed>DBHandler._on_changed[helper]")
 	expect(t, "vol backend-name", reads(v, KindConfig, "backend-name"), "shared/fw/contexts.py:6/config-read/get")
 	expect(t, "vol findings", findings(v), "")
+}
+
+func TestObserveListOfEventHandlerPairs(t *testing.T) {
+	// A list or tuple of (event, handler) pairs, inline or in a local name, observed in a loop
+	// that unpacks each pair or indexes it (observe(p[0], p[1])): each event is linked to its
+	// own handler, the loop being no condition. A list whose items are not all pairs is no
+	// table.
+	c := charm("pairs", ".", "action:do-thing", "action:other-thing", "relation:db")
+	cl := link1(t, c, files{"src/charm.py": `
+import ops
+
+class PairsCharm(ops.CharmBase):
+    def __init__(self, framework):
+        super().__init__(framework)
+        pairs = [
+            (self.on.config_changed, self._on_config),
+            (self.on.do_thing_action, self._on_do),
+        ]
+        for ev, h in pairs:
+            self.framework.observe(ev, h)
+        delegators = ((self.on.other_thing_action, self._on_other),)
+        for d in delegators:
+            self.framework.observe(d[0], d[1])
+        for ev, h in [(self.on.db_relation_changed, self._on_db), self.on.install]:
+            self.framework.observe(ev, h)
+
+    def _on_config(self, _):
+        pass
+
+    def _on_do(self, event):
+        pass
+
+    def _on_other(self, event):
+        pass
+
+    def _on_db(self, event):
+        pass
+`})
+	expect(t, "do-thing", handlers(cl, KindAction, "do-thing"), "do_thing_action>PairsCharm._on_do[observe]")
+	expect(t, "other-thing", handlers(cl, KindAction, "other-thing"), "other_thing_action>PairsCharm._on_other[observe]")
+	expect(t, "config-changed", handlers(cl, KindLifecycle, "config-changed"), "config_changed>PairsCharm._on_config[observe]")
+	expect(t, "db", handlers(cl, KindRelation, "db"), "")
+	for _, in := range cl.Interfaces {
+		for _, h := range in.Handlers {
+			if h.Conditional {
+				t.Errorf("%s %s: conditional", in.Name, h.Symbol)
+			}
+		}
+	}
 }

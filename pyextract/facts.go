@@ -94,18 +94,20 @@ type funcState struct {
 	keyed      map[string]bool  // local names bound to a chain keyedName accepts, and parameters annotated ConfigData
 	params     map[string]bool  // the other parameters (self and cls aside)
 	bound      map[string]bool  // names a for loop binds to the elements of what it runs over
-	dicts      map[string]int32 // local names assigned a dict display: the display's node
-	// pairLoops are the `for k, v in {...}.items():` loops seen: an observe(k, v) in one's body
-	// is one Observe per pair of the display
+	dicts      map[string]int32 // local names assigned a dict, list or tuple display: the display's node
+	// pairLoops are the loops over a table of (event, handler) pairs seen (pairLoop): an
+	// observe of the pair's two items in one's body is one Observe per pair of the table
 	pairLoops []pairLoop
 }
 
-// pairLoop is a for loop over the pairs of a dict display (node dict), its target names key
-// and val, its node spanning [start, end).
+// pairLoop is a for loop over the pairs of a table (node dict): a dict display's items, its
+// target names key and val (`for k, v in {...}.items()`), or a list or tuple display of
+// 2-tuples, its target names key and val (`for ev, h in [(a, b), ...]`) or one name elem whose
+// items the body indexes (`for p in pairs: observe(p[0], p[1])`); its node spans [start, end).
 type pairLoop struct {
-	key, val   string
-	dict       int32
-	start, end int32
+	key, val, elem string
+	dict           int32
+	start, end     int32
 }
 
 // newFuncState is the state of function def at its start: its parameters sorted into those
@@ -654,9 +656,10 @@ func (w *factWalker) visitFor(f factFrame) {
 		}
 		literal = literal && len(elems) > 0
 	}
+	always := literal
 	if pl, ok := w.pairLoop(f, i, left, right); ok {
 		f.fn.pairLoops = append(f.fn.pairLoops, pl)
-		literal = true // a loop over a dict display's pairs runs over every pair, always
+		always = true // a loop over a table's pairs runs over every pair, always
 	}
 	switch {
 	case left < 0 || right < 0:
@@ -676,7 +679,7 @@ func (w *factWalker) visitFor(f factFrame) {
 		if c != left {
 			cond := f.cond || t.kind(c) == kElse
 			loop, outer := f.loop, f.outer
-			if t.kind(c) == kBlock && !literal && !loop {
+			if t.kind(c) == kBlock && !always && !loop {
 				loop, outer = true, f.cond
 			}
 			w.stack = append(w.stack, factFrame{i: c, class: f.class, fn: f.fn, flow: flow{cond, loop, outer}})
@@ -685,62 +688,133 @@ func (w *factWalker) visitFor(f factFrame) {
 	slices.Reverse(w.stack[base:])
 }
 
-// pairLoop recognises `for k, v in D.items():` in a function, D a dict display or a local
-// name assigned one (an event-to-handler table: {self.on.install: self._on_install, ...}).
+// pairLoop recognises, in a function, a loop over an event-to-handler table: `for k, v in
+// D.items():`, D a dict display or a local name assigned one ({self.on.install:
+// self._on_install, ...}), and `for k, v in S:` or `for p in S:`, S a list or tuple display
+// of 2-tuples or a local name assigned one ([(self.on.start, self._on_start), ...]).
 func (w *factWalker) pairLoop(f factFrame, i, left, right int32) (pairLoop, bool) {
 	t := w.t
-	if f.fn == nil || left < 0 || right < 0 || t.factKind(left) != fkPattern || t.kind(right) != kCall {
+	if f.fn == nil || left < 0 || right < 0 {
 		return pairLoop{}, false
+	}
+	display := func(d int32, kinds ...nodeKind) int32 {
+		if d >= 0 && t.kind(d) == kIdentifier {
+			n, ok := f.fn.dicts[t.text(d)]
+			if !ok {
+				return -1
+			}
+			d = n
+		}
+		if d < 0 || !slices.Contains(kinds, t.kind(d)) {
+			return -1
+		}
+		return d
+	}
+	pl := pairLoop{start: i, end: t.nodes[i].last}
+	if t.kind(left) == kIdentifier {
+		pl.elem, pl.dict = t.text(left), display(right, kList, kTuple)
+		return pl, pl.dict >= 0 && pairsOnly(t, pl.dict)
 	}
 	var names []string
-	for c := range t.children(left) {
-		if t.kind(c) != kIdentifier {
-			return pairLoop{}, false
+	if t.factKind(left) == fkPattern {
+		for c := range t.children(left) {
+			if t.kind(c) != kIdentifier {
+				return pairLoop{}, false
+			}
+			names = append(names, t.text(c))
 		}
-		names = append(names, t.text(c))
+	}
+	if len(names) != 2 {
+		return pairLoop{}, false
+	}
+	pl.key, pl.val = names[0], names[1]
+	if t.kind(right) != kCall {
+		pl.dict = display(right, kList, kTuple)
+		return pl, pl.dict >= 0 && pairsOnly(t, pl.dict)
 	}
 	fn, args := t.child(right, fFunction), t.child(right, fArguments)
-	if len(names) != 2 || fn < 0 || t.kind(fn) != kAttribute || w.lastName(fn) != "items" || args < 0 || t.namedChild(args, 0) >= 0 {
+	if fn < 0 || t.kind(fn) != kAttribute || w.lastName(fn) != "items" || args < 0 || t.namedChild(args, 0) >= 0 {
 		return pairLoop{}, false
 	}
-	d := t.child(fn, fObject)
-	if d >= 0 && t.kind(d) == kIdentifier {
-		n, ok := f.fn.dicts[t.text(d)]
-		if !ok {
-			return pairLoop{}, false
-		}
-		d = n
-	}
-	if d < 0 || t.kind(d) != kDictionary {
-		return pairLoop{}, false
-	}
-	return pairLoop{key: names[0], val: names[1], dict: d, start: i, end: t.nodes[i].last}, true
+	pl.dict = display(t.child(fn, fObject), kDictionary)
+	return pl, pl.dict >= 0
 }
 
-// pairObserves returns one Observe per pair of the dict display of a pair loop around call i
-// whose event and handler arguments (ev, h) are the loop's key and value names; nil otherwise.
+// pairsOnly reports a list or tuple display whose elements are all 2-tuples (or 2-lists).
+func pairsOnly(t *tree, seq int32) bool {
+	n := 0
+	for c := range t.children(seq) {
+		if _, _, ok := pairItems(t, c); !ok {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
+// pairItems returns the two items of a 2-tuple or 2-list display c.
+func pairItems(t *tree, c int32) (a, b int32, ok bool) {
+	if k := t.kind(c); k != kTuple && k != kList {
+		return -1, -1, false
+	}
+	a, b = t.namedChild(c, 0), t.namedChild(c, 1)
+	return a, b, a >= 0 && b >= 0 && t.namedChild(c, 2) < 0
+}
+
+// pairObserves returns one Observe per pair of the table of a pair loop around call i whose
+// event and handler arguments (ev, h) are the loop's key and value names, or the loop's
+// element indexed 0 and 1; nil otherwise.
 func (w *factWalker) pairObserves(f factFrame, i, ev, h int32) []Observe {
 	t := w.t
-	if f.fn == nil || ev < 0 || h < 0 || t.kind(ev) != kIdentifier || t.kind(h) != kIdentifier {
+	if f.fn == nil || ev < 0 || h < 0 {
 		return nil
 	}
 	for k := len(f.fn.pairLoops) - 1; k >= 0; k-- {
 		pl := f.fn.pairLoops[k]
-		if i <= pl.start || i >= pl.end || t.text(ev) != pl.key || t.text(h) != pl.val {
+		if i <= pl.start || i >= pl.end {
+			continue
+		}
+		if pl.elem != "" {
+			if w.indexOf(ev, pl.elem) != 0 || w.indexOf(h, pl.elem) != 1 {
+				continue
+			}
+		} else if t.kind(ev) != kIdentifier || t.kind(h) != kIdentifier || t.text(ev) != pl.key || t.text(h) != pl.val {
 			continue
 		}
 		var out []Observe
 		for p := pl.dict + 1; p < t.nodes[pl.dict].last; p = t.nodes[p].last {
-			if t.kind(p) != kPair {
-				continue
+			key, val := int32(-1), int32(-1)
+			if t.kind(p) == kPair {
+				key, val = t.child(p, fKey), t.child(p, fValue)
+			} else if a, b, ok := pairItems(t, p); ok {
+				key, val = a, b
 			}
-			if key, val := t.child(p, fKey), t.child(p, fValue); key >= 0 && val >= 0 {
+			if key >= 0 && val >= 0 {
 				out = append(out, Observe{Scope: w.scope(f, i), Event: t.value(key, 0), Handler: t.value(val, 0)})
 			}
 		}
 		return out
 	}
 	return nil
+}
+
+// indexOf is k when node i is name[k] with k a small integer literal, else -1.
+func (w *factWalker) indexOf(i int32, name string) int {
+	t := w.t
+	if t.kind(i) != kSubscript {
+		return -1
+	}
+	obj, sub := t.child(i, fValue), t.child(i, fSubscript)
+	if obj < 0 || sub < 0 || t.kind(obj) != kIdentifier || t.text(obj) != name {
+		return -1
+	}
+	switch t.text(sub) {
+	case "0":
+		return 0
+	case "1":
+		return 1
+	}
+	return -1
 }
 
 // elements records one ValElem Assign per name of the target left of the for loop or
@@ -792,7 +866,7 @@ func (w *factWalker) visitAssign(f factFrame) {
 		case f.fn == nil:
 			recorded = len(target) == 1
 		case len(target) == 2 && target[0].Name == "self", len(target) == 1:
-			if len(target) == 1 && value >= 0 && t.kind(value) == kDictionary {
+			if len(target) == 1 && value >= 0 && slices.Contains([]nodeKind{kDictionary, kList, kTuple}, t.kind(value)) {
 				if f.fn.dicts == nil {
 					f.fn.dicts = map[string]int32{}
 				}
@@ -1236,6 +1310,9 @@ func (w *factWalker) visitAttribute(f factFrame) {
 // bound to such a chain, or (keys only) a local name or parameter with the word config in it
 // (configWord).
 func (w *factWalker) keyedObject(obj int32, f factFrame, keys bool) bool {
+	if w.configCall(obj) {
+		return true
+	}
 	name := w.lastName(obj)
 	if name == "" {
 		return false
@@ -1244,6 +1321,19 @@ func (w *factWalker) keyedObject(obj int32, f factFrame, keys bool) bool {
 		return true
 	}
 	return keyedName(name, keys)
+}
+
+// configCall reports a call of config with no arguments, charm-helpers' `hookenv.config()`
+// or an imported `config()`, read in place: hookenv.config()["port"], config().get("x"). It
+// returns the whole config as a dict; the linker tells from the import whether it is
+// charm-helpers'.
+func (w *factWalker) configCall(obj int32) bool {
+	t := w.t
+	if obj < 0 || t.kind(obj) != kCall {
+		return false
+	}
+	fn, args := t.child(obj, fFunction), t.child(obj, fArguments)
+	return fn >= 0 && args >= 0 && t.kind(args) == kArgumentList && t.namedChild(args, 0) < 0 && w.lastName(fn) == "config"
 }
 
 // paramKey reports a read of a plain parameter of the function by a string key

@@ -530,3 +530,28 @@ class H(Object):
 		t.Errorf("assigns lack the wrapped construction:\n%s", as)
 	}
 }
+
+func TestFactsPairTables(t *testing.T) {
+	// observe in a loop over a list or tuple of (event, handler) pairs, unpacked or indexed,
+	// is one Observe per pair; an annotated name without a value beside it is no table.
+	f := parseFacts(t, `
+class C(CharmBase):
+    def __init__(self, *args):
+        state: int
+        pairs = [(self.on.start, self._a), (self.on.x_action, self._b)]
+        for ev, h in pairs:
+            self.framework.observe(ev, h)
+        for p in ((self.on.stop, self._c),):
+            self.framework.observe(p[0], p[1])
+        for p in [self.on.remove, self._d]:
+            self.framework.observe(p[0], p[1])
+`)
+	var got []string
+	for _, o := range f.Observes {
+		got = append(got, fmt.Sprintf("%d %s>%s", o.Line, o.Event, o.Handler))
+	}
+	want := "7 self.on.start>self._a|7 self.on.x_action>self._b|9 self.on.stop>self._c|11 p[0]>p[1]"
+	if strings.Join(got, "|") != want {
+		t.Errorf("observes = %q, want %q", strings.Join(got, "|"), want)
+	}
+}

@@ -32,6 +32,7 @@ import (
 	"sync"
 
 	"github.com/cantrip-dev/charmcraft-map/charmyaml"
+	"github.com/cantrip-dev/charmcraft-map/internal/safetext"
 	"github.com/cantrip-dev/charmcraft-map/linker"
 	"github.com/cantrip-dev/charmcraft-map/pyextract"
 	"github.com/cantrip-dev/charmcraft-map/rank"
@@ -411,9 +412,27 @@ func parseOne(root, p string, st stat, old *usable) (f pyextract.File, e *usable
 		f = old.file
 		return f, entry(int64(len(src)), h), false, ""
 	}
-	f = pyextract.Parse(p, src)
+	f, crash := safeParse(p, src)
+	if crash != "" { // not cached: a fixed binary parses it again
+		return pyextract.File{Path: p}, nil, true, fmt.Sprintf("%s: skipped: %s", p, crash)
+	}
 	return f, entry(int64(len(src)), h), true, fileWarning(f, int64(len(src)))
 }
+
+// safeParse is pyextract.Parse that turns a panic of the parser (a bug of ours, met on one
+// file) into a reason to skip that file, so that one file never takes the whole run down:
+// the file is then lost code, as an unreadable one is.
+func safeParse(p string, src []byte) (f pyextract.File, crash string) {
+	defer func() {
+		if r := recover(); r != nil {
+			crash = safetext.Line(fmt.Sprintf("internal error while parsing (a bug; please report it): %v", r))
+		}
+	}()
+	return parse(p, src), ""
+}
+
+// parse is the parser safeParse calls (a test makes it panic).
+var parse = pyextract.Parse
 
 // notPython is the warning for a .py file that holds no Python (binary data).
 func notPython(p string) string {

@@ -984,3 +984,32 @@ func TestNamelessCharmcraftYAMLWarned(t *testing.T) {
 		}
 	}
 }
+
+func TestParserPanicSkipsTheFile(t *testing.T) {
+	// A panic of the parser on one file (a bug of ours) skips that file, with a warning that
+	// says so; the others are mapped, nothing of the file is cached, and a run with the bug
+	// fixed parses it.
+	root := writeTree(t, map[string]string{"metadata.yaml": smallCharm, "src/charm.py": smallPy, "src/bad.py": "X = 1\n"})
+	parse = func(p string, src []byte) pyextract.File {
+		if strings.HasSuffix(p, "bad.py") {
+			panic("boom")
+		}
+		return pyextract.Parse(p, src)
+	}
+	tr, err := Load(Options{Root: root})
+	parse = pyextract.Parse
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "src/bad.py: skipped: internal error while parsing (a bug; please report it): boom"
+	if !slices.Contains(tr.Warnings, want) || !tr.Skipped["src/bad.py"] || !slices.Contains(tr.LostCode(), "src/bad.py") {
+		t.Errorf("warnings %q, skipped %v, lost %v", tr.Warnings, tr.Skipped, tr.LostCode())
+	}
+	if i := slices.IndexFunc(tr.Files, func(f pyextract.File) bool { return f.Path == "src/charm.py" }); i < 0 || len(tr.Files[i].Symbols) == 0 {
+		t.Errorf("src/charm.py not mapped: %+v", tr.Files)
+	}
+	again, err := Load(Options{Root: root})
+	if err != nil || again.Skipped["src/bad.py"] || again.Stats.Parsed != 1 {
+		t.Errorf("after the fix: skipped %v, stats %+v, err %v", again.Skipped, again.Stats, err)
+	}
+}

@@ -48,7 +48,7 @@ func run(args []string, io app.IO) int {
 	common := &app.Common{}
 	root := newRootCmd(common, io)
 	root.SetArgs(args)
-	err := root.Execute()
+	err := execute1(root)
 	if err != nil {
 		format := common.Format
 		if format != "json" {
@@ -57,6 +57,17 @@ func run(args []string, io app.IO) int {
 		app.ReportError(io, format, err)
 	}
 	return app.ExitCode(err)
+}
+
+// execute1 runs the command line; a panic on the command's goroutine becomes app.Panicked
+// (the parser's workers recover their own: repomap's safeParse).
+func execute1(root *cobra.Command) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = app.Panicked(r)
+		}
+	}()
+	return root.Execute()
 }
 
 // formatArg is the last --format value in args. A flag error stops parsing before a later

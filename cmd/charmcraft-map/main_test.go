@@ -346,3 +346,23 @@ func TestReadmeExamples(t *testing.T) {
 		t.Errorf("found %d examples in the README", n)
 	}
 }
+
+func TestPanicIsAnInternalError(t *testing.T) {
+	// A panic in a command (a bug of ours) is one line on stderr and exit 2, and the JSON error
+	// document under --format json: never a stack trace.
+	cmd := &cobra.Command{Use: "boom", RunE: func(*cobra.Command, []string) error { panic("index out of range") }}
+	cmd.SetArgs(nil)
+	err := execute1(cmd)
+	if app.ExitCode(err) != app.ExitFailure {
+		t.Fatalf("exit %d for %v", app.ExitCode(err), err)
+	}
+	var out, errOut bytes.Buffer
+	app.ReportError(app.IO{Out: &out, Err: &errOut}, "json", err)
+	var doc struct {
+		Error struct{ Code, Message string }
+	}
+	if json.Unmarshal(out.Bytes(), &doc) != nil || doc.Error.Code != "internal" || !strings.Contains(doc.Error.Message, "index out of range") ||
+		strings.Count(errOut.String(), "\n") != 1 {
+		t.Errorf("stdout %q, stderr %q", out.String(), errOut.String())
+	}
+}
