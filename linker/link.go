@@ -199,6 +199,7 @@ func (l *charmLinker) run() {
 	l.linkConfig()
 	l.linkParams()
 	l.linkNaming()
+	l.linkActionTables()
 	l.linkFeaturePackages()
 	l.linkDelegates()
 	l.linkStoragePaths()

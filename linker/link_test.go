@@ -4473,3 +4473,48 @@ class PairsCharm(ops.CharmBase):
 		}
 	}
 }
+
+func TestActionTable(t *testing.T) {
+	// A classic or reactive charm's action scripts call a main that looks their own name up in
+	// a module-level table of functions: each declared action in it is handled by its function.
+	// A value the module does not define as a function, a table inside a function, and a key
+	// that is no declared action link nothing; an action something observes keeps its handler.
+	c := charm("tables", ".", "action:cluster-kick", "action:cluster-status", "action:pause", "action:resume", "action:observed")
+	cl := link1(t, c, files{
+		"actions/cluster.py": `
+import sys
+from helpers import resume
+
+def cluster_kick():
+    pass
+
+def cluster_status():
+    pass
+
+def pause_impl():
+    pass
+
+ACTIONS = {"cluster-kick": cluster_kick, "cluster-status": cluster_status, "resume": resume, "other": cluster_kick, "observed": pause_impl}
+
+def main(args):
+    local = {"pause": pause_impl}
+    return ACTIONS[args[0]]()
+`,
+		"src/charm.py": `
+import ops
+
+class TablesCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.framework.observe(self.on.observed_action, self._on_observed)
+
+    def _on_observed(self, event):
+        pass
+`,
+	})
+	expect(t, "cluster-kick", handlers(cl, KindAction, "cluster-kick"), "cluster-kick>cluster_kick[action-table]")
+	expect(t, "cluster-status", handlers(cl, KindAction, "cluster-status"), "cluster-status>cluster_status[action-table]")
+	expect(t, "pause", handlers(cl, KindAction, "pause"), "")
+	expect(t, "resume", handlers(cl, KindAction, "resume"), "")
+	expect(t, "observed", handlers(cl, KindAction, "observed"), "observed_action>TablesCharm._on_observed[observe]")
+}

@@ -1009,6 +1009,49 @@ func (l *charmLinker) linkNaming() {
 	}
 }
 
+// linkActionTables links a declared action that nothing observes to the function a table of
+// the charm's code maps its name to: a module-level dict whose key is the action's name and
+// whose value names a function of the same module (ACTIONS = {"cluster-kick": cluster_kick},
+// the dispatch of classic and reactive charms, whose actions/<name> scripts call a main that
+// looks their own name up in it). Not in libraries; a function the module does not define is
+// not followed.
+func (l *charmLinker) linkActionTables() {
+	var pending map[string]*Interface
+	for _, a := range l.ch.Actions {
+		if it := l.ifaces[ifaceKey{KindAction, a.Name}]; it != nil && len(it.Handlers) == 0 {
+			if pending == nil {
+				pending = map[string]*Interface{}
+			}
+			pending[a.Name] = it
+		}
+	}
+	if pending == nil {
+		return
+	}
+	for _, fi := range l.scope {
+		if fi.library {
+			continue
+		}
+		for i := range fi.Facts.Assigns {
+			a := &fi.Facts.Assigns[i]
+			if a.Func != "" || a.Class != "" || a.Value.Kind != pyextract.ValDict {
+				continue
+			}
+			for _, kw := range a.Value.Kwargs {
+				it := pending[kw.Name]
+				if it == nil || kw.Value.Kind != pyextract.ValChain || len(kw.Value.Chain) != 1 {
+					continue
+				}
+				fn := kw.Value.Chain[0].Name
+				if sym := fi.funcSyms[funcKey{"", fn}]; sym != nil && sym.Kind == pyextract.KindFunction {
+					it.Handlers = append(it.Handlers, Handler{Event: kw.Name, Symbol: fn, File: fi.Path, Line: sym.Line, Via: ViaTable,
+						ObserveFile: fi.Path, ObserveLine: a.Line})
+				}
+			}
+		}
+	}
+}
+
 // namedHandlers maps an endpoint (with underscores) to the first-party methods named
 // _on_<endpoint>_relation_<event>.
 func (l *charmLinker) namedHandlers() map[string][]Handler {

@@ -133,6 +133,7 @@ const (
 	ViaLibInner = "library-inner" // registered by a library on the charm's behalf
 	ViaHelper   = "helper"        // observed in an ops.Object helper class via charm.on
 	ViaNaming   = "naming"        // only the _on_<endpoint>_relation_<event> name matches (weak)
+	ViaTable    = "action-table"  // a module's table of actions to functions: ACTIONS = {"cluster-kick": cluster_kick}
 	ViaLookup   = "lookup"        // model.get_relation / relations[...] / get_container / storages[...]
 	ViaConfig   = "config-read"   // config option read
 	ViaParam    = "param-read"    // action parameter read
