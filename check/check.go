@@ -82,7 +82,7 @@ type Summary struct {
 	Suppressed int `json:"suppressed"`
 	// Hidden counts the findings left out of the report for being below the severity asked
 	// for (AtLeast: `check --min-severity warning`); they are still counted above.
-	Hidden int `json:"hidden,omitempty"`
+	Hidden int `json:"hidden"`
 }
 
 // Report is the result of a run.

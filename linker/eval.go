@@ -646,9 +646,9 @@ func (e *evaluator) chain(ch pyextract.Chain, c *ctx) []aval {
 	return cur
 }
 
-// helpersConfig reports a callee that is charm-helpers' config (hookenv.config, or config
-// imported from charmhelpers.core.hookenv), whose call without arguments returns the whole
-// config.
+// helpersConfig reports a callee that is charm-helpers' config as importedPath resolves it
+// (hookenv.config, or config imported by that name from charmhelpers.core.hookenv), whose call
+// without arguments returns the whole config.
 func helpersConfig(callee pyextract.Chain, c *ctx) bool {
 	if len(callee) == 0 || c == nil || c.file == nil {
 		return false

@@ -606,8 +606,8 @@ func (l *charmLinker) isOpsObject(cls *classInfo) bool {
 // ceph-backed charms build), or built only by shared code that does not run for this charm
 // (ops-sunbeam's CinderVolumeConfigurationContext, built by the cinder-volume drivers' base
 // charm class). Its code does not run for this charm. A class no charm names and no code
-// of the tree visibly builds still runs with its defaults: it may be built by a factory the
-// linker cannot follow.
+// of the tree visibly builds, outside its own methods, still runs with its defaults: it may
+// be built by a factory the linker cannot follow.
 func (l *charmLinker) builtOnlyBySiblings(fi *fileInfo, cls *classInfo) bool {
 	if fi.charm >= 0 {
 		return false
@@ -616,7 +616,13 @@ func (l *charmLinker) builtOnlyBySiblings(fi *fileInfo, cls *classInfo) bool {
 	if len(users) > 0 {
 		return !slices.Contains(users, l.charm)
 	}
-	return len(l.byClass[cls]) > 0 // built, but by code that does not run here (instancesOf found none)
+	// built, but by code that does not run here (instancesOf found none): a construction in
+	// the class's own code (a classmethod factory, DBHandler.create) does not count, as
+	// instancesOf cannot follow it, nor does one while instancesOf is still at work on it
+	if l.building[cls] {
+		return false
+	}
+	return slices.ContainsFunc(l.byClass[cls], func(s *site) bool { return s.cls != cls })
 }
 
 // usedOnlyUnderCondition reports whether every recorded use of name (assignments, calls,
@@ -809,6 +815,16 @@ func (l *charmLinker) observe(fi *fileInfo, o *pyextract.Observe, c *ctx) {
 	l.observeEvent(fi, o, c, h)
 }
 
+// loopElement reports an observe call inside a loop whose event is a plain local name or an
+// item of one (ev, pair[0]): an element of what the loop runs over.
+func loopElement(o *pyextract.Observe) bool {
+	ch := o.Event.Chain
+	if !o.InLoop || o.Event.Kind != pyextract.ValChain || len(ch) == 0 || len(ch) > 2 || ch[0].Name == "self" {
+		return false
+	}
+	return len(ch) == 1 || ch[1].Index != nil
+}
+
 // observeEvent links the event of the observe call o, running in c, to the handler h (nil:
 // none to link).
 func (l *charmLinker) observeEvent(fi *fileInfo, o *pyextract.Observe, c *ctx, h *handlerRef) {
@@ -843,7 +859,13 @@ func (l *charmLinker) observeEvent(fi *fileInfo, o *pyextract.Observe, c *ctx, h
 	}
 	oc := *c
 	oc.line = o.Line // a loop variable reused by two loops is the one of the loop around the call
-	for _, ev := range l.eval(&o.Event, &oc) {
+	events := l.eval(&o.Event, &oc)
+	if len(events) == 0 && loopElement(o) && !fi.library {
+		// for ev, h in self._more(): observe(ev, h): the events are a collection's the linker
+		// cannot read; what they name is not known (check counts it as a dynamic name)
+		l.unresolved = append(l.unresolved, at)
+	}
+	for _, ev := range events {
 		loose, every = ev.loose, ev.every
 		// An event taken from a collection a loop runs over (for event in EVENTS: observe,
 		// for name in self.model.relations: observe(self.on[name]...)) is observed whenever

@@ -4518,3 +4518,46 @@ class TablesCharm(ops.CharmBase):
 	expect(t, "resume", handlers(cl, KindAction, "resume"), "")
 	expect(t, "observed", handlers(cl, KindAction, "observed"), "observed_action>TablesCharm._on_observed[observe]")
 }
+
+func TestSharedClassBuiltByItsOwnFactory(t *testing.T) {
+	// A shared class whose only construction is in its own classmethod (a factory the charm's
+	// code calls through a shared function) still runs for the charm: the linker cannot follow
+	// that construction, so it does not take it for one that runs elsewhere.
+	api := charm("api", "charms/api", "relation:db")
+	fs := files{
+		"shared/fw/__init__.py": "",
+		"shared/fw/handlers.py": `
+import ops
+
+class DBHandler(ops.Object):
+    def __init__(self, charm, relation_name):
+        super().__init__(charm, relation_name)
+        self.framework.observe(charm.on[relation_name].relation_changed, self._on_changed)
+
+    @classmethod
+    def create(cls, charm):
+        return DBHandler(charm, "db")
+
+    def _on_changed(self, event):
+        pass
+`,
+		"shared/fw/setup.py": `
+from fw.handlers import DBHandler
+
+def setup_handlers(charm):
+    return [DBHandler.create(charm)]
+`,
+		"charms/api/src/charm.py": `
+import ops
+from fw.setup import setup_handlers
+
+class APICharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.handlers = setup_handlers(self)
+`,
+	}
+	a := Link(Input{Charms: []charmyaml.Charm{api}, Files: fs.parse()}).Charms[0]
+	expect(t, "db", handlers(a, KindRelation, "db"), "relation_changed>DBHandler._on_changed[helper]")
+	expect(t, "findings", findings(a), "")
+}

@@ -65,19 +65,28 @@ func Parse(path string, src []byte) File {
 	}
 	src = fromLatin1(bytes.TrimPrefix(src, utf8BOM))
 	sc := scratches.Get().(*scratch)
-	defer scratches.Put(sc)
+	parseWith(&f, path, src, sc)
+	scratches.Put(sc) // not after a panic: a half-written scratch is dropped, never reused
+	return f
+}
 
+// parseWith is Parse's work on f, with a scratch from the pool.
+func parseWith(f *File, path string, src []byte, sc *scratch) {
 	t, errs, ok := parseFlat(src, sc)
 	if !ok {
 		f.Errors = 1
-		return f
+		return
 	}
 	f.Errors = errs
+	if (errs > 0 || inTemplates(path)) && IsTemplate(src) {
+		f.Template = true
+		return
+	}
 	if errs > 0 {
 		t = recoverSwallowed(t)
 	}
 
-	e := extractor{t: t, f: &f, syms: sc.syms, imps: sc.imps}
+	e := extractor{t: t, f: f, syms: sc.syms, imps: sc.imps}
 	e.definitions()
 	e.references(sc)
 	sc.syms, sc.imps = e.syms, e.imps
@@ -85,7 +94,37 @@ func Parse(path string, src []byte) File {
 	f.Facts = factsOf(&t, &sc.facts) // t is the whole tree, flattened once
 	f.Words, f.Comments = words(&t)
 	bodyWords(&t, f.Symbols)
-	return f
+}
+
+// midParse runs halfway through a parse, when the scratch holds the file's facts but has not
+// handed them out (factsOf): a test panics there.
+var midParse = func() {}
+
+// templateLines is how many lines of Jinja markup make a file that does not parse a template.
+const templateLines = 3
+
+// IsTemplate reports Jinja markup on at least templateLines lines: a statement line
+// ("{% if debug %}") or an expression ("DEBUG = {{ debug }}"). Parse asks only of a file
+// that does not parse, or that lies under a templates/ folder: elsewhere a docstring that
+// shows a template, as charm-helpers' has, is valid Python and stays code.
+func IsTemplate(src []byte) bool {
+	n := 0
+	for line := range bytes.Lines(src) {
+		t := bytes.TrimLeft(line, " \t")
+		if bytes.HasPrefix(t, []byte("{%")) || bytes.Contains(line, []byte("{{ ")) && bytes.Contains(line, []byte(" }}")) {
+			if n++; n >= templateLines {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// inTemplates reports a path under a folder named templates, where charms keep what they
+// render: there Jinja markup that happens to parse ("DEBUG = {{ debug }}", a set of a set)
+// is a template too.
+func inTemplates(p string) bool {
+	return strings.HasPrefix(p, "templates/") || strings.Contains(p, "/templates/")
 }
 
 // parseFlat parses src and flattens the tree into sc's buffers; ok is false if tree-sitter

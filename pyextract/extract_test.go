@@ -768,3 +768,45 @@ func TestLatin1Source(t *testing.T) {
 		t.Errorf("no declaration, yet read as latin-1: %q", got)
 	}
 }
+
+func TestTemplates(t *testing.T) {
+	// A Jinja template with a .py name (templates/<release>/local_settings.py) is no code:
+	// nothing is extracted from it. Markup that parses counts under a templates/ folder only;
+	// a docstring that shows a template leaves a module code.
+	tmpl := "DEBUG = {{ debug }}\n{% if ssl %}\nSECURE = True\n{% endif %}\nURL = \"{{ host }}\"\nX = {{ port }}\n"
+	for _, c := range []struct {
+		path, src string
+		template  bool
+	}{
+		{"templates/zed/local_settings.py", tmpl, true},
+		{"src/settings.py", tmpl, true}, // does not parse ({% ... %})
+		{"templates/essex/local_settings.py", "DEBUG = {{ debug }}\nA = {{ a }}\nB = {{ b }}\n", true},
+		{"src/parses.py", "DEBUG = {{ debug }}\nA = {{ a }}\nB = {{ b }}\n", false},
+		{"templates/render.py", "def render():\n    return '{{ x }}'\n", false},
+		{"charmhelpers/core/services/helpers.py", "def f():\n    \"\"\"\n    {% if x %}\n    {% endif %}\n    {% for y in z %}\n    \"\"\"\n", false},
+	} {
+		f := Parse(c.path, []byte(c.src))
+		if f.Template != c.template || c.template && (len(f.Symbols) > 0 || len(f.Refs) > 0) || !c.template && len(f.Symbols) == 0 {
+			t.Errorf("%s: template %v, %d symbols, %d refs", c.path, f.Template, len(f.Symbols), len(f.Refs))
+		}
+	}
+}
+
+func TestPanicDropsTheScratch(t *testing.T) {
+	// A panic halfway through a parse (a bug, met on one file) does not hand its half-written
+	// scratch to the next parse: that one extracts what a clean parse does.
+	bad := []byte("import ops\n\nclass A(ops.CharmBase):\n    def __init__(self, *a):\n        self.framework.observe(self.on.do_x_action, self._x)\n")
+	good := []byte("def f(x):\n    return x\n")
+	want := Parse("good.py", good)
+	defer func() { midParse = func() {} }()
+	for k := 0; k < 8; k++ { // the pool may hand out another scratch; a few rounds meet the dropped one
+		func() {
+			defer func() { recover(); midParse = func() {} }()
+			midParse = func() { panic("boom") }
+			Parse("bad.py", bad)
+		}()
+		if got := Parse("good.py", good); !reflect.DeepEqual(got, want) {
+			t.Fatalf("round %d: after a panic, got %+v, want %+v", k, got, want)
+		}
+	}
+}

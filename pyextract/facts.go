@@ -94,7 +94,7 @@ type funcState struct {
 	keyed      map[string]bool  // local names bound to a chain keyedName accepts, and parameters annotated ConfigData
 	params     map[string]bool  // the other parameters (self and cls aside)
 	bound      map[string]bool  // names a for loop binds to the elements of what it runs over
-	dicts      map[string]int32 // local names assigned a dict, list or tuple display: the display's node
+	dicts      map[string]int32 // local names assigned a dict, list or tuple display: the display's node (-1: reassigned or changed since: sealTable)
 	// pairLoops are the loops over a table of (event, handler) pairs seen (pairLoop): an
 	// observe of the pair's two items in one's body is one Observe per pair of the table
 	pairLoops []pairLoop
@@ -199,7 +199,8 @@ type fillGuard struct {
 // Refinements over the Facts doc, which the linker relies on:
 //   - Conditional is also set after a `return` under a condition in the same function (a
 //     guard that exits early), and it is not set for the body of a `for` over a literal
-//     list/tuple/set, which always runs. A `finally` block is not conditional.
+//     list/tuple/set, or over a table of (event, handler) pairs (pairLoop), which always
+//     runs. A `finally` block is not conditional.
 //   - `for x in (A, B):` records one Assign of x per element, so x resolves to A or B.
 //   - Calls of `__init__` (super().__init__(...), Base.__init__(self, ...)), of
 //     `<x>.resources.fetch(...)`, and calls passing a config-like chain as an argument
@@ -231,6 +232,7 @@ func factsOf(t *tree, w *factWalker) Facts {
 		w.stack = w.stack[:len(w.stack)-1]
 		w.visit(f)
 	}
+	midParse()
 	for k := range w.out.Assigns {
 		a := &w.out.Assigns[k]
 		a.Fills = len(a.Target) == 1 && slices.ContainsFunc(w.fills, func(g fillGuard) bool {
@@ -526,6 +528,7 @@ func (w *factWalker) visit(f factFrame) {
 		w.pushChildren(f, i, condBut, fSubject)
 		return
 	case fkAugmented:
+		w.unsealTable(f, t.child(i, fLeft)) // pairs += [...]
 		w.push(factFrame{i: t.child(i, fRight), class: f.class, fn: f.fn, flow: f.flow})
 		return
 	case fkBoolOp: // a or b, a and b: b runs only as a's value says
@@ -636,7 +639,9 @@ func isIdentifier(s string) bool {
 }
 
 // visitFor records `for x in <literal sequence of plain values>` as one Assign of x per
-// element; the body of such a loop always runs, the body of any other loop is conditional.
+// element; the body of such a loop always runs, as does a loop over a table of pairs
+// (pairLoop, whose observe calls pairObserves reads); the body of any other loop is
+// conditional.
 // Any other loop gives each name of its target (a name, or a tuple of names) one ValElem
 // Assign: `for fn, key in CHECKS` binds key to the second item of each element of CHECKS,
 // whatever CHECKS turns out to be.
@@ -740,6 +745,38 @@ func (w *factWalker) pairLoop(f factFrame, i, left, right int32) (pairLoop, bool
 	return pl, pl.dict >= 0
 }
 
+// tableMutators are the methods that change a list or dict in place.
+var tableMutators = map[string]bool{"append": true, "extend": true, "insert": true, "update": true, "setdefault": true,
+	"pop": true, "remove": true, "clear": true, "__setitem__": true}
+
+// sealTable records what local name n of the function is assigned (value, -1 for none): a
+// dict, list or tuple display is a table pairLoop may read; anything else leaves n no table.
+func (w *factWalker) sealTable(f factFrame, n string, value int32) {
+	if f.fn == nil {
+		return
+	}
+	if value >= 0 && slices.Contains([]nodeKind{kDictionary, kList, kTuple}, w.t.kind(value)) {
+		if f.fn.dicts == nil {
+			f.fn.dicts = map[string]int32{}
+		}
+		f.fn.dicts[n] = value
+	} else if _, ok := f.fn.dicts[n]; ok {
+		f.fn.dicts[n] = -1 // reassigned: no longer the display
+	}
+}
+
+// unsealTable marks the local name at node obj, if it holds a table, as changed in place
+// (pairs.append(...), pairs += [...], table[k] = v): its display no longer says what it
+// holds, so pairLoop does not read it.
+func (w *factWalker) unsealTable(f factFrame, obj int32) {
+	if f.fn == nil || obj < 0 || w.t.kind(obj) != kIdentifier {
+		return
+	}
+	if _, ok := f.fn.dicts[w.t.text(obj)]; ok {
+		f.fn.dicts[w.t.text(obj)] = -1
+	}
+}
+
 // pairsOnly reports a list or tuple display whose elements are all 2-tuples (or 2-lists).
 func pairsOnly(t *tree, seq int32) bool {
 	n := 0
@@ -798,7 +835,7 @@ func (w *factWalker) pairObserves(f factFrame, i, ev, h int32) []Observe {
 	return nil
 }
 
-// indexOf is k when node i is name[k] with k a small integer literal, else -1.
+// indexOf is k when node i is name[k] with k the literal 0 or 1 (a pair's items), else -1.
 func (w *factWalker) indexOf(i int32, name string) int {
 	t := w.t
 	if t.kind(i) != kSubscript {
@@ -857,6 +894,9 @@ func (w *factWalker) visitAssign(f factFrame) {
 		value = t.child(value, fRight)
 	}
 	recorded, dropped := false, false
+	if left >= 0 && t.kind(left) == kSubscript {
+		w.unsealTable(f, t.child(left, fValue)) // table[k] = v
+	}
 	if target, ok := t.chain(left, 0); ok && plainChain(target) {
 		v := Value{Kind: ValOther}
 		if value >= 0 {
@@ -866,11 +906,8 @@ func (w *factWalker) visitAssign(f factFrame) {
 		case f.fn == nil:
 			recorded = len(target) == 1
 		case len(target) == 2 && target[0].Name == "self", len(target) == 1:
-			if len(target) == 1 && value >= 0 && slices.Contains([]nodeKind{kDictionary, kList, kTuple}, t.kind(value)) {
-				if f.fn.dicts == nil {
-					f.fn.dicts = map[string]int32{}
-				}
-				f.fn.dicts[target[0].Name] = value
+			if len(target) == 1 {
+				w.sealTable(f, target[0].Name, value)
 			}
 			recorded = v.Kind != ValOther
 			n := len(v.Args) + len(v.Kwargs)
@@ -1044,6 +1081,9 @@ func (w *factWalker) visitCall(f factFrame) {
 	t, i := w.t, f.i
 	fn, args := t.child(i, fFunction), t.child(i, fArguments)
 	name := w.lastName(fn)
+	if fn >= 0 && t.kind(fn) == kAttribute && tableMutators[name] {
+		w.unsealTable(f, t.child(fn, fObject)) // pairs.append((ev, h))
+	}
 	if fn >= 0 && args >= 0 && t.kind(args) == kArgumentList {
 		d, h := w.dispatchCall(args, name)
 		w.out.Dispatch = w.out.Dispatch || d

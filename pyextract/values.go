@@ -351,7 +351,7 @@ func (t *tree) wrappedClass(fn int32) int32 {
 		return -1
 	}
 	inner, args := t.child(fn, fFunction), t.child(fn, fArguments)
-	if k := t.kind(inner); inner < 0 || k != kIdentifier && k != kAttribute || args < 0 || t.kind(args) != kArgumentList {
+	if inner < 0 || args < 0 || t.kind(inner) != kIdentifier && t.kind(inner) != kAttribute || t.kind(args) != kArgumentList {
 		return -1
 	}
 	arg := t.namedChild(args, 0)

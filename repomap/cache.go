@@ -475,6 +475,10 @@ func (s *scanner) array() ([]json.RawMessage, bool) {
 }
 
 // parallel runs fn(0..n-1) on all cores.
+//
+// A panic of fn on a worker goroutine is raised again on the caller's goroutine once every
+// worker has stopped, so that the caller's recover sees it (a worker's panic would end the
+// process with a stack trace).
 func parallel(n int, fn func(i int)) {
 	workers := runtime.GOMAXPROCS(0)
 	if workers > n {
@@ -482,10 +486,16 @@ func parallel(n int, fn func(i int)) {
 	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
+	var crash atomic.Value // the first worker's panic, raised again on the caller's goroutine
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			defer func() {
+				if r := recover(); r != nil {
+					crash.CompareAndSwap(nil, panicValue{r})
+				}
+			}()
 			for {
 				i := int(next.Add(1)) - 1
 				if i >= n {
@@ -496,7 +506,13 @@ func parallel(n int, fn func(i int)) {
 		}()
 	}
 	wg.Wait()
+	if p, ok := crash.Load().(panicValue); ok {
+		panic(p.v) // where the command's own recover (cmd/charmcraft-map) turns it into one line
+	}
 }
+
+// panicValue boxes a recovered value for an atomic.Value, which needs one concrete type.
+type panicValue struct{ v any }
 
 // entryOf returns a parsed Python file's entry in Cantrip's shape. Cantrip's "references"
 // list a referenced name once per occurrence (CONTRACT §6: Cantrip weighs a file's use of a

@@ -152,7 +152,16 @@ func Load(opt Options) (*Tree, error) {
 
 	// The charms' YAML is read while the cache is decoded and the Python parsed.
 	charmsDone := make(chan charmLoad, 1)
-	go func() { charmsDone <- loadCharms(root, disc.CharmDirs, disc.SkippedYAML, yamlStats) }()
+	go func() {
+		var cl charmLoad
+		defer func() {
+			if r := recover(); r != nil {
+				cl = charmLoad{crash: panicValue{r}} // raised again below, on this goroutine
+			}
+			charmsDone <- cl
+		}()
+		cl = loadCharms(root, disc.CharmDirs, disc.SkippedYAML, yamlStats)
+	}()
 
 	if !opt.NoCache {
 		data, warn := readCacheFile(root)
@@ -171,6 +180,9 @@ func Load(opt Options) (*Tree, error) {
 
 	files, changed := t.parseAll(disc.Python, stats, c, opt.Progress)
 	cl := <-charmsDone
+	if cl.crash != nil {
+		panic(cl.crash.(panicValue).v)
+	}
 	t.unreadable = t.unreadable || cl.unreadable
 	t.Charms = cl.charms
 	t.Warnings = append(t.Warnings, cl.warnings...)
@@ -383,7 +395,7 @@ func (t *Tree) parseAll(paths []string, stats []stat, c cache, progress func(int
 				t.Skipped = map[string]bool{}
 			}
 			t.Skipped[paths[i]] = true
-			if w != notPython(paths[i]) {
+			if w != notPython(paths[i]) && w != templateWarning(paths[i]) {
 				t.lostCode = append(t.lostCode, paths[i])
 			}
 		}
@@ -439,6 +451,12 @@ func notPython(p string) string {
 	return fmt.Sprintf("%s: skipped: not Python source (binary data?)", p)
 }
 
+// templateWarning is the warning for a .py file that is a Jinja template (pyextract
+// File.Template): skipped as not Python, and no lost code either.
+func templateWarning(p string) string {
+	return fmt.Sprintf("%s: skipped: a Jinja template, not Python", p)
+}
+
 // LostCode are the Python files and folders whose code was not read (over the size limit,
 // unreadable; not a .py file of binary data, which holds none), sorted: code there may do
 // what no code read seems to.
@@ -456,6 +474,8 @@ func fileWarning(f pyextract.File, size int64) string {
 		return ""
 	case size > pyextract.MaxFileSize:
 		return fmt.Sprintf("%s: skipped: larger than %d MiB", f.Path, pyextract.MaxFileSize>>20)
+	case f.Template:
+		return templateWarning(f.Path)
 	case len(f.Symbols) == 0 && len(f.Refs) == 0 && len(f.Imports) == 0:
 		return notPython(f.Path)
 	}
@@ -478,6 +498,7 @@ type charmLoad struct {
 	warnings   []string
 	entries    map[string]*cacheEntry // the YAML files' cache entries
 	unreadable bool                   // a charm's YAML could not be read
+	crash      any                    // a panicValue when loadCharms panicked
 }
 
 // loadCharms reads the charms in dirs, with the cache entries of their YAML files.

@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -1011,5 +1012,41 @@ func TestParserPanicSkipsTheFile(t *testing.T) {
 	again, err := Load(Options{Root: root})
 	if err != nil || again.Skipped["src/bad.py"] || again.Stats.Parsed != 1 {
 		t.Errorf("after the fix: skipped %v, stats %+v, err %v", again.Skipped, again.Stats, err)
+	}
+}
+
+func TestTemplateIsSkippedNotLost(t *testing.T) {
+	// A Jinja template named .py is skipped with its own warning, and is no lost code (check
+	// does not soften its findings for it), on a cold run and from the cache alike.
+	root := writeTree(t, map[string]string{"metadata.yaml": smallCharm, "src/charm.py": smallPy,
+		"templates/zed/local_settings.py": "DEBUG = {{ debug }}\n{% if ssl %}\nSECURE = True\n{% endif %}\n"})
+	for run := 0; run < 2; run++ {
+		tr, err := Load(Options{Root: root})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "templates/zed/local_settings.py: skipped: a Jinja template, not Python"
+		if !slices.Contains(tr.Warnings, want) || !tr.Skipped["templates/zed/local_settings.py"] || len(tr.LostCode()) != 0 {
+			t.Errorf("run %d: warnings %q, skipped %v, lost %v", run, tr.Warnings, tr.Skipped, tr.LostCode())
+		}
+	}
+}
+
+func TestParallelRaisesAWorkersPanicOnTheCaller(t *testing.T) {
+	// A worker's panic reaches the caller's goroutine (where the command's recover turns it
+	// into one line), after every worker has stopped.
+	var done atomic.Int64
+	got := func() (r any) {
+		defer func() { r = recover() }()
+		parallel(50, func(i int) {
+			if i == 7 {
+				panic("worker 7")
+			}
+			done.Add(1)
+		})
+		return nil
+	}()
+	if got != "worker 7" || done.Load() == 0 {
+		t.Errorf("recovered %v after %d calls", got, done.Load())
 	}
 }
