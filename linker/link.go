@@ -200,6 +200,7 @@ func (l *charmLinker) run() {
 	l.linkParams()
 	l.linkNaming()
 	l.linkActionTables()
+	l.linkDecorated()
 	l.linkFeaturePackages()
 	l.linkDelegates()
 	l.linkStoragePaths()

@@ -4561,3 +4561,53 @@ class APICharm(ops.CharmBase):
 	expect(t, "db", handlers(a, KindRelation, "db"), "relation_changed>DBHandler._on_changed[helper]")
 	expect(t, "findings", findings(a), "")
 }
+
+func TestDecoratedHandlers(t *testing.T) {
+	// A reactive charm's handlers of an endpoint's flags (@when, @when_all, @when_any; the
+	// interface layer's db.available or charms.reactive's endpoint.db.joined) and a classic
+	// charm's hook functions (@hooks.hook('db-relation-changed')) handle that relation; a
+	// handler waiting for a flag's absence (@when_not) does not, nor a flag of no declared
+	// endpoint.
+	c := charm("reactor", ".", "relation:db", "relation:website", "relation:cluster", "relation:unused")
+	cl := link1(t, c, files{
+		"reactive/reactor.py": `
+from charms.reactive import when, when_any, when_not
+from charms import reactive
+
+
+@when('db.available', 'config.changed')
+def configure_db(db):
+    pass
+
+
+@reactive.when_any('endpoint.website.joined',
+                   'endpoint.website.changed')
+def publish(website):
+    pass
+
+
+@when_not('unused.connected')
+def waiting():
+    pass
+
+
+@when('apt.installed.nginx')
+def installed():
+    pass
+`,
+		"hooks/hooks.py": `
+from charmhelpers.core.hookenv import Hooks
+
+hooks = Hooks()
+
+
+@hooks.hook('cluster-relation-joined', 'cluster-relation-changed')
+def cluster_changed():
+    pass
+`,
+	})
+	expect(t, "db", handlers(cl, KindRelation, "db"), "db.available>configure_db[reactive-flag]")
+	expect(t, "website", handlers(cl, KindRelation, "website"), "endpoint.website.joined>publish[reactive-flag]")
+	expect(t, "cluster", handlers(cl, KindRelation, "cluster"), "cluster-relation-joined>cluster_changed[hook]")
+	expect(t, "unused", handlers(cl, KindRelation, "unused"), "")
+}

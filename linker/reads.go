@@ -1052,6 +1052,83 @@ func (l *charmLinker) linkActionTables() {
 	}
 }
 
+// linkDecorated links a declared relation to the module functions of the charm's code that run
+// on its hooks or flags, as their decorators say:
+//   - charm-helpers' hook registry, @hooks.hook('db-relation-joined', ...) (any decorator named
+//     hook): a hook of the relation;
+//   - a reactive handler, @when('endpoint.db.joined'), @when_any('db.available', ...)
+//     (when, when_all, when_any: not when_not or when_none, which wait for the flag's absence):
+//     a flag of the relation, named by its interface layer after the endpoint (db.available) or
+//     by charms.reactive's Endpoint (endpoint.db.joined).
+//
+// Not in libraries; a relation the charm's ops code already handles keeps those handlers only.
+func (l *charmLinker) linkDecorated() {
+	declared := map[string]*Interface{}
+	for _, r := range l.ch.Relations {
+		if it := l.ifaces[ifaceKey{KindRelation, r.Name}]; it != nil && len(it.Handlers) == 0 {
+			declared[r.Name] = it
+		}
+	}
+	if len(declared) == 0 {
+		return
+	}
+	for _, fi := range l.scope {
+		if fi.library {
+			continue
+		}
+		for i := range fi.Symbols {
+			s := &fi.Symbols[i]
+			if s.Kind != pyextract.KindFunction || s.Qualifier != "" {
+				continue
+			}
+			for _, d := range s.Decorators {
+				name, args := decoratorCall(d)
+				for _, a := range args {
+					var rel, via string
+					switch name {
+					case "hook":
+						if ep, _, ok := strings.Cut(a, "-relation-"); ok {
+							rel, via = ep, ViaHook
+						}
+					case "when", "when_all", "when_any":
+						if ep, _, ok := strings.Cut(strings.TrimPrefix(a, "endpoint."), "."); ok {
+							rel, via = ep, ViaFlag
+						}
+					}
+					if it := declared[rel]; it != nil && !slices.ContainsFunc(it.Handlers, func(h Handler) bool { return h.Symbol == s.Name && h.File == fi.Path }) {
+						it.Handlers = append(it.Handlers, Handler{Event: a, Symbol: s.Name, File: fi.Path, Line: s.Line, Via: via})
+					}
+				}
+			}
+		}
+	}
+}
+
+// decoratorCall splits a decorator as written ("reactive.when('db.available', 'x')") into
+// its last name ("when") and its string literal arguments.
+func decoratorCall(d string) (name string, args []string) {
+	head, rest, ok := strings.Cut(d, "(")
+	if !ok {
+		return "", nil
+	}
+	if k := strings.LastIndexByte(head, '.'); k >= 0 {
+		head = head[k+1:]
+	}
+	for {
+		k := strings.IndexAny(rest, `'"`)
+		if k < 0 {
+			return head, args
+		}
+		q := rest[k]
+		end := strings.IndexByte(rest[k+1:], q)
+		if end < 0 {
+			return head, args
+		}
+		args = append(args, rest[k+1:k+1+end])
+		rest = rest[k+2+end:]
+	}
+}
+
 // namedHandlers maps an endpoint (with underscores) to the first-party methods named
 // _on_<endpoint>_relation_<event>.
 func (l *charmLinker) namedHandlers() map[string][]Handler {

@@ -134,6 +134,8 @@ const (
 	ViaHelper   = "helper"        // observed in an ops.Object helper class via charm.on
 	ViaNaming   = "naming"        // only the _on_<endpoint>_relation_<event> name matches (weak)
 	ViaTable    = "action-table"  // a module's table of actions to functions: ACTIONS = {"cluster-kick": cluster_kick}
+	ViaFlag     = "reactive-flag" // a reactive handler of the endpoint's flags: @when('endpoint.db.joined'), @when('db.available')
+	ViaHook     = "hook"          // a function registered for the endpoint's hooks: @hooks.hook('db-relation-changed')
 	ViaLookup   = "lookup"        // model.get_relation / relations[...] / get_container / storages[...]
 	ViaConfig   = "config-read"   // config option read
 	ViaParam    = "param-read"    // action parameter read
