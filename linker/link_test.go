@@ -4611,3 +4611,26 @@ def cluster_changed():
 	expect(t, "cluster", handlers(cl, KindRelation, "cluster"), "cluster-relation-joined>cluster_changed[hook]")
 	expect(t, "unused", handlers(cl, KindRelation, "unused"), "")
 }
+
+func TestReactiveConfigFlags(t *testing.T) {
+	// A reactive handler of layer:basic's option flags (config.changed.<opt>, config.set.<opt>,
+	// under any when decorator) reads that option; a flag of an undeclared option reads nothing.
+	c := charm("reactor", ".", "config:port", "config:source", "config:unread")
+	cl := link1(t, c, files{"reactive/reactor.py": `
+from charms.reactive import when, when_not
+
+
+@when('config.changed.port')
+def restart():
+    pass
+
+
+@when_not('config.set.source', 'config.set.nope')
+def block():
+    pass
+`})
+	expect(t, "port", reads(cl, KindConfig, "port"), "reactive/reactor.py:5/config-read/flag")
+	expect(t, "source", reads(cl, KindConfig, "source"), "reactive/reactor.py:10/config-read/flag")
+	expect(t, "unread", reads(cl, KindConfig, "unread"), "")
+	expect(t, "findings", findings(cl), "")
+}

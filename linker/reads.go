@@ -1059,7 +1059,9 @@ func (l *charmLinker) linkActionTables() {
 //   - a reactive handler, @when('endpoint.db.joined'), @when_any('db.available', ...)
 //     (when, when_all, when_any: not when_not or when_none, which wait for the flag's absence):
 //     a flag of the relation, named by its interface layer after the endpoint (db.available) or
-//     by charms.reactive's Endpoint (endpoint.db.joined).
+//     by charms.reactive's Endpoint (endpoint.db.joined);
+//   - a reactive handler of an option's flag (configFlag: @when('config.changed.port')) reads
+//     the option (Site.Detail "flag").
 //
 // Not in libraries; a relation the charm's ops code already handles keeps those handlers only.
 func (l *charmLinker) linkDecorated() {
@@ -1068,9 +1070,6 @@ func (l *charmLinker) linkDecorated() {
 		if it := l.ifaces[ifaceKey{KindRelation, r.Name}]; it != nil && len(it.Handlers) == 0 {
 			declared[r.Name] = it
 		}
-	}
-	if len(declared) == 0 {
-		return
 	}
 	for _, fi := range l.scope {
 		if fi.library {
@@ -1085,6 +1084,12 @@ func (l *charmLinker) linkDecorated() {
 				name, args := decoratorCall(d)
 				for _, a := range args {
 					var rel, via string
+					if opt, ok := configFlag(name, a); ok {
+						if d, declared := l.lookup(KindConfig, opt); declared {
+							l.read(KindConfig, d, Site{File: fi.Path, Line: s.Line, Symbol: s.Name, Via: ViaConfig, Detail: "flag"})
+						}
+						continue
+					}
 					switch name {
 					case "hook":
 						if ep, _, ok := strings.Cut(a, "-relation-"); ok {
@@ -1102,6 +1107,21 @@ func (l *charmLinker) linkDecorated() {
 			}
 		}
 	}
+}
+
+// configFlag is the option a reactive flag of layer:basic's config names, config.changed.<opt>,
+// config.set.<opt> or config.default.<opt>, under any when decorator (a handler waiting for an
+// option to be unset reads it as much as one waiting for it to change).
+func configFlag(decorator, flag string) (string, bool) {
+	if !strings.HasPrefix(decorator, "when") {
+		return "", false
+	}
+	for _, p := range []string{"config.changed.", "config.set.", "config.default."} {
+		if opt, ok := strings.CutPrefix(flag, p); ok && opt != "" {
+			return opt, true
+		}
+	}
+	return "", false
 }
 
 // decoratorCall splits a decorator as written ("reactive.when('db.available', 'x')") into
