@@ -201,6 +201,7 @@ func (l *charmLinker) run() {
 	l.linkNaming()
 	l.linkActionTables()
 	l.linkDecorated()
+	l.linkNamedLookups()
 	l.linkFeaturePackages()
 	l.linkDelegates()
 	l.linkStoragePaths()

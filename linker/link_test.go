@@ -4634,3 +4634,29 @@ def block():
 	expect(t, "unread", reads(cl, KindConfig, "unread"), "")
 	expect(t, "findings", findings(cl), "")
 }
+
+func TestNamedLookups(t *testing.T) {
+	// charms.reactive's and charm-helpers' lookups of a relation by flag or name are lookups of
+	// it; a flag of no declared relation is no finding.
+	c := charm("reactor", ".", "relation:db", "relation:cluster", "relation:website", "relation:idle")
+	cl := link1(t, c, files{"reactive/reactor.py": `
+from charms import reactive
+from charms.reactive import endpoint_from_flag, is_flag_set
+from charmhelpers.core.hookenv import relation_ids
+
+
+def configure():
+    db = endpoint_from_flag("db.available")
+    if is_flag_set("endpoint.website.joined"):
+        pass
+    for rid in relation_ids("cluster"):
+        pass
+    reactive.endpoint_from_flag("nowhere.ready")
+    return db
+`})
+	expect(t, "db", reads(cl, KindRelation, "db"), "reactive/reactor.py:7/lookup/flag")
+	expect(t, "website", reads(cl, KindRelation, "website"), "reactive/reactor.py:8/lookup/flag")
+	expect(t, "cluster", reads(cl, KindRelation, "cluster"), "reactive/reactor.py:10/lookup/flag")
+	expect(t, "idle", reads(cl, KindRelation, "idle"), "")
+	expect(t, "findings", findings(cl), "")
+}

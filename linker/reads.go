@@ -1109,6 +1109,57 @@ func (l *charmLinker) linkDecorated() {
 	}
 }
 
+// namedLookups are the functions of charms.reactive and charm-helpers that look a relation up
+// by a flag of it (endpoint.db.joined, db.available) or by its name, with the one that reads
+// the relation's name from their string argument.
+var namedLookups = map[string]func(arg string) string{
+	"endpoint_from_flag": flagEndpoint,
+	"is_flag_set":        flagEndpoint,
+	"endpoint_from_name": func(a string) string { return a },
+	"relation_ids":       func(a string) string { return a },
+}
+
+// flagEndpoint is the endpoint a reactive flag names: db in "endpoint.db.joined" and
+// "db.available"; "" for a flag of one word.
+func flagEndpoint(flag string) string {
+	ep, _, ok := strings.Cut(strings.TrimPrefix(flag, "endpoint."), ".")
+	if !ok {
+		return ""
+	}
+	return ep
+}
+
+// linkNamedLookups records, as lookups (detail "flag"), the calls of the charm's code that
+// look a declared relation up through charms.reactive or charm-helpers: endpoint_from_flag(
+// "ovsdb-cms.connected"), is_flag_set("db.available"), endpoint_from_name("db"),
+// relation_ids("cluster"). A name no relation declares is no finding: flags name many things,
+// and reactive charms' layers declare endpoints outside the tree.
+func (l *charmLinker) linkNamedLookups() {
+	for _, fi := range l.scope {
+		if fi.library {
+			continue
+		}
+		look := func(sc pyextract.Scope, v *pyextract.Value) {
+			if v.Kind != pyextract.ValCall || len(v.Args) == 0 || v.Args[0].Kind != pyextract.ValStr {
+				return
+			}
+			endpoint := namedLookups[lastName(v.Chain)]
+			if endpoint == nil {
+				return
+			}
+			if d, ok := l.lookup(KindRelation, endpoint(v.Args[0].Str)); ok {
+				l.read(KindRelation, d, siteAt(fi, sc, ViaLookup, "flag"))
+			}
+		}
+		for i := range fi.Facts.Calls {
+			look(fi.Facts.Calls[i].Scope, &fi.Facts.Calls[i].Value)
+		}
+		for i := range fi.Facts.Assigns {
+			look(fi.Facts.Assigns[i].Scope, &fi.Facts.Assigns[i].Value)
+		}
+	}
+}
+
 // configFlag is the option a reactive flag of layer:basic's config names, config.changed.<opt>,
 // config.set.<opt> or config.default.<opt>, under any when decorator (a handler waiting for an
 // option to be unset reads it as much as one waiting for it to change).

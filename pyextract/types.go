@@ -248,6 +248,9 @@ type Call struct {
 var LookupCalls = []string{
 	"get_relation", "get_relations", "get_container", "get_binding", "get_secret",
 	"load_config", "set_ports", "open_port",
+	// reactive and charm-helpers lookups of a relation by flag or name (linker
+	// linkNamedLookups): endpoint_from_flag("db.available"), relation_ids("cluster")
+	"endpoint_from_flag", "endpoint_from_name", "is_flag_set", "relation_ids",
 }
 
 // KeyAccess is X[key] or X.get(key, ...) where X is a chain (e.g. self.config["port"],
