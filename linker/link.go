@@ -862,9 +862,10 @@ func (l *charmLinker) observeEvent(fi *fileInfo, o *pyextract.Observe, c *ctx, h
 	oc := *c
 	oc.line = o.Line // a loop variable reused by two loops is the one of the loop around the call
 	events := l.eval(&o.Event, &oc)
-	if len(events) == 0 && loopElement(o) && !fi.library {
-		// for ev, h in self._more(): observe(ev, h): the events are a collection's the linker
-		// cannot read; what they name is not known (check counts it as a dynamic name)
+	if loopElement(o) && !fi.library && (h == nil || !slices.ContainsFunc(events, func(a aval) bool { return a.kind == aEvent || a.kind == aObjEvent })) {
+		// for ev, h in self._more(): observe(ev, h): the events, or their handlers, are a
+		// collection's the linker cannot read (or one the code changes in place:
+		// pairs.append(...)); what they name is not known (check counts it as a dynamic name)
 		l.unresolved = append(l.unresolved, at)
 	}
 	for _, ev := range events {

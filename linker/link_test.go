@@ -4660,3 +4660,71 @@ def configure():
 	expect(t, "idle", reads(cl, KindRelation, "idle"), "")
 	expect(t, "findings", findings(cl), "")
 }
+
+func TestChangedPairTablesAreDynamic(t *testing.T) {
+	// A list of pairs changed in place (append, +=) or a dict given an item (table[k] = v)
+	// before the loop is no table: its display does not say what it holds. The loop's observe
+	// is then a dynamic name (check softens what may be missing to infos), not a link of the
+	// display's first pairs alone.
+	c := charm("changed", ".", "relation:db", "action:a", "action:b")
+	cl := link1(t, c, files{"src/charm.py": `
+import ops
+
+class ChangedCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        pairs = [(self.on.a_action, self._a)]
+        pairs.append((self.on.db_relation_changed, self._db))
+        for ev, h in pairs:
+            self.framework.observe(ev, h)
+        more = [(self.on.b_action, self._b)]
+        more += [(self.on.install, self._a)]
+        for p in more:
+            self.framework.observe(p[0], p[1])
+        table = {self.on.start: self._a}
+        table[self.on.stop] = self._b
+        for ev, h in table.items():
+            self.framework.observe(ev, h)
+
+    def _a(self, event):
+        pass
+
+    def _b(self, event):
+        pass
+
+    def _db(self, event):
+        pass
+`})
+	for _, n := range []string{"a", "b"} {
+		expect(t, n, handlers(cl, KindAction, n), "")
+	}
+	expect(t, "db", handlers(cl, KindRelation, "db"), "")
+	if len(cl.Unresolved) != 3 {
+		t.Errorf("unresolved %+v, want the 3 loops' observe calls", cl.Unresolved)
+	}
+}
+
+func TestLayerFlagsAreNoRelation(t *testing.T) {
+	// layer:basic's and layer:leadership's own flags (config.changed, leadership.is_leader) are
+	// no flags of a relation named config or leadership; through Endpoint's prefix they are.
+	c := charm("layered", ".", "relation:config", "relation:leadership")
+	cl := link1(t, c, files{"reactive/layered.py": `
+from charms.reactive import when, is_flag_set
+from charmhelpers.core.hookenv import relation_ids
+
+
+@when('config.changed', 'leadership.is_leader')
+def configure():
+    is_flag_set('leadership.set.x')
+    relation_ids(reltype='config')
+
+
+@when('endpoint.leadership.joined')
+def joined():
+    pass
+`})
+	expect(t, "config handlers", handlers(cl, KindRelation, "config"), "")
+	expect(t, "config reads", reads(cl, KindRelation, "config"), "reactive/layered.py:8/lookup/flag")
+	expect(t, "leadership", handlers(cl, KindRelation, "leadership"), "endpoint.leadership.joined>joined[reactive-flag]")
+	expect(t, "leadership reads", reads(cl, KindRelation, "leadership"), "")
+}

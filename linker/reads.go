@@ -1096,7 +1096,7 @@ func (l *charmLinker) linkDecorated() {
 							rel, via = ep, ViaHook
 						}
 					case "when", "when_all", "when_any":
-						if ep, _, ok := strings.Cut(strings.TrimPrefix(a, "endpoint."), "."); ok {
+						if ep := flagEndpoint(a); ep != "" {
 							rel, via = ep, ViaFlag
 						}
 					}
@@ -1122,12 +1122,18 @@ var namedLookups = map[string]func(arg string) string{
 // flagEndpoint is the endpoint a reactive flag names: db in "endpoint.db.joined" and
 // "db.available"; "" for a flag of one word.
 func flagEndpoint(flag string) string {
-	ep, _, ok := strings.Cut(strings.TrimPrefix(flag, "endpoint."), ".")
-	if !ok {
+	rest, endpoint := strings.CutPrefix(flag, "endpoint.")
+	ep, _, ok := strings.Cut(rest, ".")
+	if !ok || !endpoint && layerFlags[ep] {
 		return ""
 	}
 	return ep
 }
+
+// layerFlags are the namespaces of the flags layers set of themselves (layer:basic's
+// config.changed and apt.installed.x, layer:leadership's leadership.is_leader): a relation
+// named like one ("config") is not what such a flag is about.
+var layerFlags = map[string]bool{"config": true, "leadership": true, "apt": true, "snap": true, "charm": true, "layer": true}
 
 // linkNamedLookups records, as lookups (detail "flag"), the calls of the charm's code that
 // look a declared relation up through charms.reactive or charm-helpers: endpoint_from_flag(
@@ -1140,14 +1146,27 @@ func (l *charmLinker) linkNamedLookups() {
 			continue
 		}
 		look := func(sc pyextract.Scope, v *pyextract.Value) {
-			if v.Kind != pyextract.ValCall || len(v.Args) == 0 || v.Args[0].Kind != pyextract.ValStr {
+			if v.Kind != pyextract.ValCall {
 				return
 			}
 			endpoint := namedLookups[lastName(v.Chain)]
-			if endpoint == nil {
+			var arg *pyextract.Value
+			switch {
+			case endpoint == nil:
+				return
+			case len(v.Args) > 0:
+				arg = &v.Args[0]
+			default: // relation_ids(reltype="db"), endpoint_from_flag(flag="db.available")
+				for k := range v.Kwargs {
+					if v.Kwargs[k].Name == "reltype" || v.Kwargs[k].Name == "flag" || v.Kwargs[k].Name == "endpoint_name" {
+						arg = &v.Kwargs[k].Value
+					}
+				}
+			}
+			if arg == nil || arg.Kind != pyextract.ValStr {
 				return
 			}
-			if d, ok := l.lookup(KindRelation, endpoint(v.Args[0].Str)); ok {
+			if d, ok := l.lookup(KindRelation, endpoint(arg.Str)); ok {
 				l.read(KindRelation, d, siteAt(fi, sc, ViaLookup, "flag"))
 			}
 		}

@@ -104,14 +104,18 @@ var midParse = func() {}
 const templateLines = 3
 
 // IsTemplate reports Jinja markup on at least templateLines lines: a statement line
-// ("{% if debug %}") or an expression ("DEBUG = {{ debug }}"). Parse asks only of a file
+// ("{% if debug %}") or an expression outside a string ("DEBUG = {{ debug }}"). Parse asks only of a file
 // that does not parse, or that lies under a templates/ folder: elsewhere a docstring that
 // shows a template, as charm-helpers' has, is valid Python and stays code.
 func IsTemplate(src []byte) bool {
 	n := 0
 	for line := range bytes.Lines(src) {
 		t := bytes.TrimLeft(line, " \t")
-		if bytes.HasPrefix(t, []byte("{%")) || bytes.Contains(line, []byte("{{ ")) && bytes.Contains(line, []byte(" }}")) {
+		open := bytes.Index(line, []byte("{{ "))
+		// markup outside a string: "{{ " with no quote before it on the line ("server {{ listen
+		// {}; }}", a str.format escape, is a string's)
+		expr := open >= 0 && bytes.IndexAny(line[:open], `'"`) < 0 && bytes.Contains(line[open:], []byte(" }}"))
+		if bytes.HasPrefix(t, []byte("{%")) || expr {
 			if n++; n >= templateLines {
 				return true
 			}

@@ -783,6 +783,8 @@ func TestTemplates(t *testing.T) {
 		{"templates/essex/local_settings.py", "DEBUG = {{ debug }}\nA = {{ a }}\nB = {{ b }}\n", true},
 		{"src/parses.py", "DEBUG = {{ debug }}\nA = {{ a }}\nB = {{ b }}\n", false},
 		{"templates/render.py", "def render():\n    return '{{ x }}'\n", false},
+		{"templates/strings.py", "A = \"{{ a }}\"\nB = \"x {{ b }}\"\nC = f'{{ c }}'\n", false},                   // markup in strings
+		{"hooks/hooks.py", "A = \"server {{ listen {}; }}\"\nB = \"{{ b }}\"\nC = \"{{ c }}\"\ndef f(:\n", false}, // a syntax error, and str.format escapes
 		{"charmhelpers/core/services/helpers.py", "def f():\n    \"\"\"\n    {% if x %}\n    {% endif %}\n    {% for y in z %}\n    \"\"\"\n", false},
 	} {
 		f := Parse(c.path, []byte(c.src))

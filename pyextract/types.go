@@ -42,9 +42,9 @@ type File struct {
 	Comments []string `json:"comments,omitempty"`
 	// Errors counts tree-sitter ERROR/MISSING nodes; >0 means the file was only partly read.
 	Errors int `json:"errors,omitempty"`
-	// Template is set on a file that does not parse and is a Jinja template (IsTemplate):
-	// templates/<release>/local_settings.py, rendered into Python at deploy time. Nothing is
-	// extracted from it: its names are the template's, not code the charm runs.
+	// Template is set on a Jinja template (IsTemplate) that does not parse, or that lies under
+	// a templates/ folder: templates/<release>/local_settings.py, rendered into Python at deploy
+	// time. Nothing is extracted from it: its names are the template's, not code the charm runs.
 	Template bool `json:"template,omitempty"`
 }
 

@@ -188,7 +188,8 @@ func callsOpsMain(n *node) bool {
 // linkEdges are the linker's ties as graph edges: YAML ↔ handler files, YAML ↔ reading files.
 //
 // Decorator links are no edges: a reactive handler of an endpoint's flags or a charm-helpers hook
-// function (linker ViaFlag, ViaHook), or of an option's flag (a read with Detail "flag"), is a link, for mention-interface and the handler signals,
+// function (linker ViaFlag, ViaHook), or of an option's flag, or a relation looked up through
+// charms.reactive or charm-helpers (a read with Detail "flag"), is a link, for mention-interface and the handler signals,
 // but no edge. Such charms tie most of their handlers to some relation through their flags, all
 // in the one module that is their entry point anyway; as edges the ties only lifted the YAML
 // and one sibling charm's handlers over the edited file. Measured (session 22, fasteval): as
@@ -214,7 +215,7 @@ func (r *ranker) linkEdges() []weightedEdge {
 				continue // a constant naming a storage's path: its users' references to it tie them
 			}
 			if s.Detail == "flag" {
-				continue // a reactive option flag: a decorator link is no edge (above)
+				continue // a reactive flag's or charm-helpers' read or lookup: a decorator link is no edge (above)
 			}
 			if f, ok := r.byPath[cleanPath(s.File)]; ok && f != y {
 				reads[edgeKey{y, f}]++
