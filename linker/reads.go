@@ -1085,8 +1085,8 @@ func (l *charmLinker) linkDecorated() {
 				for _, a := range args {
 					var rel, via string
 					if opt, ok := configFlag(name, a); ok {
-						if d, declared := l.lookup(KindConfig, opt); declared {
-							l.read(KindConfig, d, Site{File: fi.Path, Line: s.Line, Symbol: s.Name, Via: ViaConfig, Detail: "flag"})
+						if decl, declared := l.lookup(KindConfig, opt); declared {
+							l.read(KindConfig, decl, Site{File: fi.Path, Line: s.Line, Symbol: s.Name, Via: ViaConfig, Detail: "flag"})
 						}
 						continue
 					}
