@@ -92,6 +92,9 @@ const (
 //     one the charm publishes is edited here, vendored ones upstream);
 //   - libAbout otherwise, when the text names libraries anywhere.
 func (r *ranker) libIntent() int {
+	if r.syncsCharmHelpers() {
+		return libUpdate
+	}
 	if !namesLibraries(r.ment) && !r.ment.hasAny(libVersionWords) {
 		return libNone
 	}
@@ -124,6 +127,28 @@ func (r *ranker) libIntent() int {
 	}
 	return intent
 }
+
+// syncsCharmHelpers reports a subject line that syncs charm-helpers ("Sync charm-helpers to
+// enable Ubuntu Disco", "Resync helpers to pickup liberty version detection", "Pre-release
+// charmhelper sync") in a tree that vendors it (charmhelpers/ files, ClassLib): a classic
+// charm's library refresh, which edits the copied package and nothing else (libUpdate). The
+// word "helpers" alone names charm-helpers only beside a sync verb and only in such a tree.
+func (r *ranker) syncsCharmHelpers() bool {
+	for _, s := range r.subjects {
+		if s.m.hasAny(syncVerbs) && s.m.hasAny(charmHelpersWords) {
+			return slices.ContainsFunc(r.nodes, func(n node) bool {
+				return n.class == ClassLib && slices.Contains(strings.Split(n.path, "/"), "charmhelpers")
+			})
+		}
+	}
+	return false
+}
+
+// syncVerbs and charmHelpersWords: see syncsCharmHelpers.
+var (
+	syncVerbs         = []string{"sync", "syncs", "synced", "syncing", "resync", "resynced"}
+	charmHelpersWords = []string{"helpers", "charmhelpers", "charmhelper", "charm-helpers"}
+)
 
 // namedLibraryUpdate is libIntent for a text naming vendored libraries by file: libNamedUpdate
 // when a subject line names libraries, an update verb and one of them ("Update COS agent lib",

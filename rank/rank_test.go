@@ -2048,3 +2048,31 @@ func TestLibraryHandledRelationPointsAtTheCharmsBinding(t *testing.T) {
 		t.Errorf("app links = %v, want %v", got["app"], want)
 	}
 }
+
+func TestCharmHelpersSync(t *testing.T) {
+	// "Sync charm-helpers" / "Resync helpers" in a tree that vendors charm-helpers is a library
+	// refresh: its files lead. "helpers" beside a sync verb in a tree without it names the
+	// charm's own helpers, and the charm's code leads.
+	const ch = "hooks/charmhelpers/core/hookenv.py"
+	rankWith := func(text string, vendored bool) Result {
+		in := demoCharm()
+		if vendored {
+			in.Files = append(in.Files, pyextract.File{Path: ch, Lines: 1500,
+				Symbols: []pyextract.Symbol{{Name: "config", Kind: pyextract.KindFunction, Line: 10}}})
+		}
+		in.Mentions = []string{text}
+		return Rank(in)
+	}
+	for _, text := range []string{"Sync charm-helpers for the 20.05 release", "[trivial] Resync helpers to pick up new releases"} {
+		r := rankWith(text, true)
+		if r.Files[0].Path != ch || !hasSignal(r.Files[0], SigLibUpdate) {
+			t.Errorf("%q: top %v", text, paths(r)[:3])
+		}
+	}
+	if r := rankWith("Resync helpers to pick up new releases", false); r.Files[0].Class != ClassSource {
+		t.Errorf("no charm-helpers: top %v", paths(r)[:3])
+	}
+	if r := rankWith("fix the database helpers", true); hasSignal(fileOf(t, r, ch), SigLibUpdate) {
+		t.Errorf("no sync verb: charm-helpers lifted")
+	}
+}
