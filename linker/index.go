@@ -415,17 +415,10 @@ func (ix *index) isVendored(fi *fileInfo) bool {
 // sharedLibrary reports whether p, a file outside every charm's folder, is in a folder of
 // charm libraries shared by a monorepo's charms (sunbeam's libs/external/lib/charms/<lib>/,
 // copied into each charm at build time), as rank.Classify sees one: under lib/charms/<lib>/
-// at any depth, where <lib> is no charm's own library.
+// at any depth (charmyaml.LibraryOf), where <lib> is no charm's own library.
 func (ix *index) sharedLibrary(p string) bool {
-	segs := strings.Split(p, "/")
-	for i := 0; i+3 < len(segs); i++ {
-		if segs[i] == "lib" && segs[i+1] == "charms" {
-			return !slices.ContainsFunc(ix.charms, func(c charmyaml.Charm) bool {
-				return strings.ReplaceAll(c.Name, "-", "_") == segs[i+2]
-			})
-		}
-	}
-	return false
+	lib := charmyaml.LibraryOf(p)
+	return lib != "" && !charmyaml.OwnLibrary(lib, ix.charms)
 }
 
 // vendoredLibPackages are packages of other projects that charms copy into their lib/ folder.

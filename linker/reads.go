@@ -1016,16 +1016,13 @@ func (l *charmLinker) linkNaming() {
 // looks their own name up in it). Not in libraries; a function the module does not define is
 // not followed.
 func (l *charmLinker) linkActionTables() {
-	var pending map[string]*Interface
+	pending := map[string]*Interface{}
 	for _, a := range l.ch.Actions {
 		if it := l.ifaces[ifaceKey{KindAction, a.Name}]; it != nil && len(it.Handlers) == 0 {
-			if pending == nil {
-				pending = map[string]*Interface{}
-			}
 			pending[a.Name] = it
 		}
 	}
-	if pending == nil {
+	if len(pending) == 0 {
 		return
 	}
 	for _, fi := range l.scope {

@@ -63,13 +63,11 @@ func Classify(p string, charms []charmyaml.Charm) string {
 	if slices.Contains(segs[:len(segs)-1], "charmhelpers") {
 		return ClassLib // charm-helpers, which classic charms vendor (charm_helpers_sync.py)
 	}
-	for i := 0; i+2 < len(segs)-1; i++ {
-		if segs[i] == "lib" && segs[i+1] == "charms" {
-			if ownLibrary(segs[i+2], charms) {
-				return ClassSource
-			}
-			return ClassLib
+	if lib := charmyaml.LibraryOf(p); lib != "" {
+		if charmyaml.OwnLibrary(lib, charms) {
+			return ClassSource
 		}
+		return ClassLib
 	}
 	for i, s := range segs[:len(segs)-1] {
 		if s == "src" {
@@ -95,16 +93,6 @@ func Classify(p string, charms []charmyaml.Charm) string {
 		return ClassOther
 	}
 	return ClassSource
-}
-
-// ownLibrary reports whether lib/charms/<name> is the library of one of the charms.
-func ownLibrary(name string, charms []charmyaml.Charm) bool {
-	for _, c := range charms {
-		if c.Name != "" && strings.ReplaceAll(c.Name, "-", "_") == name {
-			return true
-		}
-	}
-	return false
 }
 
 // charmDirOf returns the deepest charm directory holding p ("." for a root charm), or "".

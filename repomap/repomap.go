@@ -156,7 +156,7 @@ func Load(opt Options) (*Tree, error) {
 		var cl charmLoad
 		defer func() {
 			if r := recover(); r != nil {
-				cl = charmLoad{crash: panicValue{r}} // raised again below, on this goroutine
+				cl = charmLoad{crash: r} // raised again below, on this goroutine
 			}
 			charmsDone <- cl
 		}()
@@ -181,7 +181,7 @@ func Load(opt Options) (*Tree, error) {
 	files, changed := t.parseAll(disc.Python, stats, c, opt.Progress)
 	cl := <-charmsDone
 	if cl.crash != nil {
-		panic(cl.crash.(panicValue).v)
+		panic(cl.crash)
 	}
 	t.unreadable = t.unreadable || cl.unreadable
 	t.Charms = cl.charms
@@ -498,7 +498,7 @@ type charmLoad struct {
 	warnings   []string
 	entries    map[string]*cacheEntry // the YAML files' cache entries
 	unreadable bool                   // a charm's YAML could not be read
-	crash      any                    // a panicValue when loadCharms panicked
+	crash      any                    // what loadCharms panicked with, nil when it returned
 }
 
 // loadCharms reads the charms in dirs, with the cache entries of their YAML files.

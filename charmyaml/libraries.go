@@ -1,0 +1,27 @@
+package charmyaml
+
+import "strings"
+
+// LibraryOf is <lib> of the first lib/charms/<lib>/ folder that the file p (root-relative,
+// '/'-separated, clean) lies in, at any depth (a charm's lib/charms/<lib>/, or a monorepo's
+// shared libs/external/lib/charms/<lib>/); "" when it lies in none.
+func LibraryOf(p string) string {
+	segs := strings.Split(p, "/")
+	for i := 0; i+3 < len(segs); i++ {
+		if segs[i] == "lib" && segs[i+1] == "charms" {
+			return segs[i+2]
+		}
+	}
+	return ""
+}
+
+// OwnLibrary reports whether lib (as in lib/charms/<lib>/) is the library one of charms
+// publishes: its name, '-' written '_'.
+func OwnLibrary(lib string, charms []Charm) bool {
+	for _, c := range charms {
+		if c.Name != "" && strings.ReplaceAll(c.Name, "-", "_") == lib {
+			return true
+		}
+	}
+	return false
+}
