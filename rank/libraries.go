@@ -6,7 +6,8 @@ package rank
 //   - "chore: update charm libraries" (libUpdate): a refresh, which edits nothing but
 //     libraries; every vendored library goes above the code, those the charm imports first,
 //     each group the largest first;
-//   - "Update COS agent lib" (libNamedUpdate): the named library is lifted the same way;
+//   - "Update COS agent lib", "update prometheus_scrape" (libNamedUpdate): the named library
+//     is lifted the same way;
 //     "fix: typo in config server interface library" does it for the charm's own library
 //     (under lib/charms/, or in src/ with its LIBAPI and LIBPATCH: declaresLibrary);
 //   - "feat: add library description for listing" (libOwn): about "the library" without
@@ -18,6 +19,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cantrip-dev/charmcraft-map/charmyaml"
 	"github.com/cantrip-dev/charmcraft-map/pyextract"
 )
 
@@ -82,7 +84,9 @@ const (
 // libIntent reports how the task is about libraries. Only a subject line (a commit's or PR's
 // title; the body of a squashed PR lists every chore) sets a lift:
 //   - libNamedUpdate when it names the charm's own library (namedOwnLibraries), or names
-//     libraries, an update verb and a vendored library by file (namedLibraryUpdate);
+//     libraries, an update verb and a vendored library by file (namedLibraryUpdate), or an
+//     update verb and a vendored library's module or package as an identifier
+//     (identNamedUpdate, with or without a word for libraries);
 //   - libUpdate when it names libraries and an update verb (not about documentation: docWords),
 //     and the text names no library file;
 //   - libOwn when it names a library's LIBPATCH or LIBAPI (libVersionWords, or libFieldWords
@@ -96,6 +100,9 @@ func (r *ranker) libIntent() int {
 		return libUpdate
 	}
 	if !namesLibraries(r.ment) && !r.ment.hasAny(libVersionWords) {
+		if r.identNamedUpdate() {
+			return libNamedUpdate
+		}
 		return libNone
 	}
 	var named []int // vendored libraries the text names by file
@@ -108,7 +115,7 @@ func (r *ranker) libIntent() int {
 	if len(named) > 0 {
 		return r.namedLibraryUpdate(named)
 	}
-	if len(own) > 0 {
+	if len(own) > 0 || r.identNamedUpdate() {
 		return libNamedUpdate
 	}
 	intent := libAbout
@@ -175,6 +182,44 @@ func (r *ranker) namedLibraryUpdate(named []int) int {
 		return libNamedUpdate
 	}
 	return libAbout
+}
+
+// identNamedUpdate marks (in namedUpdate) the vendored libraries a subject line with an update
+// verb names by their module name, or their package's (lib/charms/<package>/), written as an
+// identifier, with or without a word for libraries: "Update prometheus_scrape and
+// kubernetes_service_patch", "chore: bump cephfs_interfaces", "update operator_libs_linux".
+// Only a name with an underscore counts (a library called ingress.py is also a word), only
+// one no first-party file shares, and only in the major version the subject names, if any.
+func (r *ranker) identNamedUpdate() bool {
+	own := map[string]bool{}
+	for _, n := range r.nodes {
+		if n.class != ClassLib {
+			own[stemOf(n.path)] = true
+		}
+	}
+	for _, s := range r.subjects {
+		if !s.m.hasAny(libUpdateVerbs) {
+			continue
+		}
+		versions := majorVersions(s.text)
+		for i, n := range r.nodes {
+			if n.class != ClassLib {
+				continue
+			}
+			names := func(st string) bool { return strings.Contains(st, "_") && s.m.idents[st] && !own[st] }
+			if (names(stemOf(n.path)) || names(strings.ToLower(charmyaml.LibraryOf(n.path)))) && (len(versions) == 0 ||
+				slices.ContainsFunc(versions, func(v string) bool { return strings.Contains(n.path, "/"+v+"/") })) {
+				r.namedUpdate[i] = true
+			}
+		}
+	}
+	return len(r.namedUpdate) > 0
+}
+
+// stemOf is a file's name without its folder and extension, in lower case.
+func stemOf(p string) string {
+	b := path.Base(strings.ToLower(p))
+	return strings.TrimSuffix(b, path.Ext(b))
 }
 
 // namesLibraryTail reports whether m names the library file p by the last two words of its
@@ -284,7 +329,7 @@ func majorVersions(text string) []string {
 }
 
 // libraryWords say "library".
-var libraryWords = []string{"lib", "libs", "library", "libraries"}
+var libraryWords = []string{"lib", "libs", "library", "libraries", "charmlib", "charmlibs"}
 
 func namesLibraries(m mentions) bool {
 	return slices.ContainsFunc(libraryWords, func(w string) bool { return m.words[stem(w)] })

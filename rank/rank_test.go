@@ -883,6 +883,33 @@ func TestNamedLibraryUpdate(t *testing.T) {
 	}
 }
 
+func TestIdentifierNamedLibraryUpdate(t *testing.T) {
+	// An update verb beside a vendored library's module or package name written as an
+	// identifier ("Update prometheus_scrape and kubernetes_service_patch", "update
+	// operator_libs_linux") lifts that library without the word "lib"; the same words in
+	// prose, a name without an update verb, or another library are not lifted.
+	const small, big = "lib/charms/observability_libs/v0/kubernetes_service_patch.py", "lib/charms/data_platform_libs/v0/data_interfaces.py"
+	for _, text := range []string{"Update kubernetes_service_patch and others", "chore: bump observability_libs (#9)"} {
+		in := demoCharm()
+		for k := range in.Files {
+			if in.Files[k].Path == small {
+				in.Files[k].Lines = 400
+			}
+		}
+		in.Mentions = []string{text}
+		r := Rank(in)
+		if r.Files[0].Path != small || !hasSignal(r.Files[0], SigLibUpdate) || hasSignal(fileOf(t, r, big), SigLibUpdate) {
+			t.Errorf("%q: top %v, signals %+v", text, paths(r)[:3], r.Files[0].Signals)
+		}
+	}
+	for _, text := range []string{"Update kubernetes service patch handling", "fix: kubernetes_service_patch breaks on restart",
+		"Update kubernetes_service_patch to v1"} {
+		if r := rankDemo(text); r.Files[0].Class != ClassSource || hasSignal(fileOf(t, r, small), SigLibUpdate) {
+			t.Errorf("%q: top %v", text, paths(r)[:3])
+		}
+	}
+}
+
 func TestNamedOwnLibrary(t *testing.T) {
 	// The charm's own library, named as a file or as "<name> library" in the subject, is what
 	// the change edits (it is published from here); its name inside an identifier is not.
