@@ -201,10 +201,10 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 				continue // shared code, serving the sibling charm that declares it (see Decisions)
 			}
 			d := findingDiagnostic(f)
-			if ch := byDir[cl.Dir]; ch != nil && len(ch.Incomplete) > 0 && undeclaredKinds[f.Kind] != "" {
+			if lost := lostHolders(byDir[cl.Dir], undeclaredKinds[f.Kind]); len(lost) > 0 {
 				// the declaration may be in what could not be read: the yaml-problem error says so
 				d.Severity = SeverityInfo
-				d.Message += fmt.Sprintf(" (%s could not be read whole and may declare it)", strings.Join(ch.Incomplete, ", "))
+				d.Message += fmt.Sprintf(" (%s could not be read whole and may declare it)", strings.Join(lost, ", "))
 			} else if layers := includedLayers(byDir[cl.Dir]); layers != "" && undeclaredKinds[f.Kind] != "" && d.Severity != SeverityInfo &&
 				!nearDeclared(byDir[cl.Dir], undeclaredKinds[f.Kind], f.Subject) {
 				// `charm build` merges the included layers' YAML into the charm's
@@ -646,6 +646,35 @@ func extension(decl *charmyaml.Charm, in linker.Interface) string {
 }
 
 // undeclaredKinds maps the linker's undeclared-* findings to the interface kind they name.
+// lostHolders are the files of ch that could not be read whole (Charm.Incomplete) and could
+// declare an interface of the linker kind k: a config.yaml holds only options, an
+// actions.yaml only actions, a metadata.yaml everything else; charmcraft.yaml, and any other
+// file, anything. A lost config.yaml cannot excuse an undeclared relation.
+func lostHolders(ch *charmyaml.Charm, k string) []string {
+	if ch == nil || k == "" {
+		return nil
+	}
+	var out []string
+	for _, f := range ch.Incomplete {
+		switch path.Base(f) {
+		case "config.yaml":
+			if k != linker.KindConfig {
+				continue
+			}
+		case "actions.yaml":
+			if k != linker.KindAction {
+				continue
+			}
+		case "metadata.yaml":
+			if k == linker.KindConfig || k == linker.KindAction {
+				continue
+			}
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
 var undeclaredKinds = map[string]string{
 	linker.FindUndeclaredRelation: linker.KindRelation, linker.FindUndeclaredAction: linker.KindAction,
 	linker.FindUndeclaredConfig: linker.KindConfig, linker.FindUndeclaredContainer: linker.KindContainer,

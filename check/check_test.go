@@ -281,6 +281,38 @@ src/charm.py:9: info: C.__init__ uses relation endpoint "db", which the charm's 
 	}
 }
 
+func TestLostYAMLExcusesOnlyWhatItHolds(t *testing.T) {
+	// A lost config.yaml may declare an option, not a relation; a lost actions.yaml an action,
+	// not an option; a lost metadata.yaml a relation, not an action; a lost charmcraft.yaml
+	// anything: only what the lost file could hold is an info.
+	finding := func(kind, subject string) linker.Finding {
+		return linker.Finding{Kind: kind, Subject: subject, Site: linker.Site{File: "src/charm.py", Line: 9, Symbol: "C.__init__"}}
+	}
+	all := []linker.Finding{finding(linker.FindUndeclaredRelation, "db"), finding(linker.FindUndeclaredConfig, "opt"),
+		finding(linker.FindUndeclaredAction, "go"), finding(linker.FindUndeclaredContainer, "app")}
+	for lost, infos := range map[string][]string{
+		"config.yaml":     {"opt"},
+		"actions.yaml":    {"go"},
+		"metadata.yaml":   {"db", "app"},
+		"charmcraft.yaml": {"db", "opt", "go", "app"},
+	} {
+		decl := charmyaml.Charm{Name: "a", Dir: ".", Incomplete: []string{lost}, Warnings: []string{lost + ":1: broken; nothing read"}}
+		r := Run([]charmyaml.Charm{decl}, linker.Result{Charms: []linker.CharmLinks{{Name: "a", Dir: ".", Findings: all}}}, Options{})
+		var got []string
+		for _, d := range r.Diagnostics {
+			if d.Severity == SeverityInfo {
+				got = append(got, d.Subject)
+				if !strings.Contains(d.Message, "("+lost+" could not be read whole") {
+					t.Errorf("%s: %s", lost, d.Message)
+				}
+			}
+		}
+		if slices.Sort(got); !slices.Equal(got, slices.Sorted(slices.Values(infos))) || r.Summary.Errors != 1+len(all)-len(infos) {
+			t.Errorf("lost %s: infos %v, want %v; summary %+v", lost, got, infos, r.Summary)
+		}
+	}
+}
+
 func TestLooseConfigIndexNotReported(t *testing.T) {
 	// config[option] in a loop over the options may be guarded by a check the linker does not
 	// follow (`if option not in self.config: continue`): a loose read is not reported
