@@ -84,9 +84,12 @@ func restLine(k, n int) string {
 }
 
 func newFileView(f *rank.File, explain bool) *fileView {
-	v := &fileView{f: f, head: []string{pathLine(f.Path) + alsoAt(f) + ":\n"}, headCost: -1,
+	v := &fileView{f: f, head: []string{pathLine(f.Path) + ":\n"}, headCost: -1,
 		lines: make([]string, len(f.Symbols)), parent: make([]int, len(f.Symbols)), cost: make([]int, len(f.Symbols)),
 		kids: make([]int, len(f.Symbols))}
+	if also := alsoAt(f); also != "" { // the block starts with the path and a colon alone (CONTRACT §2)
+		v.head = append(v.head, "  # also under "+also+"\n")
+	}
 	if explain {
 		v.head = append(v.head, explainLine(f))
 	}
@@ -129,9 +132,19 @@ func newFileView(f *rank.File, explain bool) *fileView {
 	return v
 }
 
-// alsoAt names where a file's copies (rank.File.Copies) are, after its path: the folder
-// each copy's path adds before the part it shares with the file's (" (also under
-// k8s/.vendored/, machine/.vendored/)" for vault-package/vault/x.py); "" without copies.
+// alsoUnder is alsoAt after a path in a list: " (also under k8s/.vendored/)".
+func alsoUnder(f *rank.File) string {
+	if also := alsoAt(f); also != "" {
+		return " (also under " + also + ")"
+	}
+	return ""
+}
+
+// alsoAt names where a file's copies (rank.File.Copies) are: the folder each copy's path
+// adds before the part it shares with the file's ("k8s/.vendored/, machine/.vendored/" for
+// vault-package/vault/x.py); "" without copies. A block in --full and --all says it on the
+// line after its path ("  # also under k8s/.vendored/"): the block's first line is the path
+// and a colon alone (CONTRACT §2).
 func alsoAt(f *rank.File) string {
 	if len(f.Copies) == 0 {
 		return ""
@@ -144,7 +157,7 @@ func alsoAt(f *rank.File) string {
 		}
 		names = append(names, pathtail.Prefix(c, f.Path))
 	}
-	return " (also under " + pathLine(strings.Join(names, ", ")) + ")"
+	return pathLine(strings.Join(names, ", "))
 }
 
 func lastName(s string) string {
@@ -353,7 +366,7 @@ func moreFiles(doc document, files []*rank.File, c counter, budget int) (block, 
 		if shown[f.Path] {
 			continue
 		}
-		line := "  " + pathLine(f.Path) + alsoAt(f) + "\n"
+		line := "  " + pathLine(f.Path) + alsoUnder(f) + "\n"
 		n := c.units(line)
 		if used+n > budget {
 			return more, false // a prefix in rank order: the next path does not fit

@@ -206,7 +206,7 @@ func fitCompact(r rank.Result, focus map[string]bool, top int, explain bool, c c
 		if isYAML(f) {
 			first = yamlTag(f.Symbols[0]) + " " + first
 		}
-		line := pathLine(f.Path) + alsoAt(f) + " — " + oneLine(first)
+		line := pathLine(f.Path) + alsoUnder(f) + " — " + oneLine(first)
 		if n := len(f.Symbols) - 1; n > 0 {
 			line += ", +" + strconv.Itoa(n) + " more"
 		}

@@ -592,7 +592,7 @@ func TestTokenMemo(t *testing.T) {
 }
 
 func TestCopiesShownOnce(t *testing.T) {
-	// A module's copies (rank.File.Copies) are named in its header, by the folder each adds,
+	// A module's copies (rank.File.Copies) are named by the folder each adds, after its path
 	// and never printed as files of their own; the JSON lists them as shown where the text
 	// names them.
 	const src = "vault-package/vault/facade.py"
@@ -604,10 +604,13 @@ func TestCopiesShownOnce(t *testing.T) {
 		{Path: copies[1], Class: rank.ClassSource, CopyOf: src, Symbols: syms},
 		{Path: "k8s/src/charm.py", Class: rank.ClassSource, Score: 0.4, Symbols: []rank.Symbol{{Name: "VaultCharm", Kind: "class", Line: 1, Score: 1, Signature: "class VaultCharm:"}}},
 	}}
-	const also = " (also under k8s/.vendored/, machine/.vendored/)"
+	// the compact line says it after the path; a block's first line is the path and a colon
+	// alone (CONTRACT §2), and the copies follow on a comment line
+	head := map[string]string{ViewCompact: src + " (also under k8s/.vendored/, machine/.vendored/) — ",
+		ViewFull: src + ":\n  # also under k8s/.vendored/, machine/.vendored/\n", ViewAll: src + ":\n  # also under k8s/.vendored/, machine/.vendored/\n"}
 	for _, v := range []string{ViewCompact, ViewFull, ViewAll} {
 		out := mustRender(t, r, Options{View: v, Tokens: 500})
-		if !strings.HasPrefix(out.Text, src+also) || strings.Count(out.Text, "JujuFacade") != 1 || !strings.Contains(out.Text, "k8s/src/charm.py") {
+		if !strings.HasPrefix(out.Text, head[v]) || strings.Count(out.Text, "JujuFacade") != 1 || !strings.Contains(out.Text, "k8s/src/charm.py") {
 			t.Errorf("%s view:\n%s", v, out.Text)
 		}
 		for _, c := range copies {
