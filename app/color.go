@@ -23,10 +23,6 @@ const (
 var (
 	// checkLine is a `check` text line: `file:line: severity: message [rule]`.
 	checkLine = regexp.MustCompile(`^([^\s:]+(?::\d+)?: )?(error|warning|info): `)
-	// mapPath is a map file: a `--full`/`--all` block header (`src/charm.py:`) or a compact
-	// view line (`src/charm.py — InkwellCharm, +19 more`). Only mapped files (.py and charm
-	// YAML) match, so help text, JSON and GitHub annotations pass through unchanged.
-	mapPath = regexp.MustCompile(`^([^\s:]+\.(?:py|yaml))(:$| — )`)
 )
 
 var severityColor = map[string]string{"error": ansiRed, "warning": ansiYellow, "info": ansiCyan}
@@ -45,15 +41,13 @@ func colorLine(line []byte) []byte {
 		b.Write(line[m[5]:])
 		return b.Bytes()
 	}
-	if m := mapPath.FindSubmatchIndex(line); m != nil {
-		return append([]byte(ansiBold+string(line[m[2]:m[3]])+ansiReset), line[m[3]:]...)
-	}
 	return line
 }
 
 // ColorWriter colours text output line by line on its way to a terminal: severities of
-// `check` lines (error red, warning yellow, info cyan) with their locations in bold, and the
-// file paths of the map views in bold. Other lines pass through unchanged. Call Flush when
+// `check` lines (error red, warning yellow, info cyan) with their locations in bold. Other
+// lines pass through unchanged: a map's text is the same bytes on a terminal as in a pipe,
+// since its token budget is a hard maximum (CONTRACT §1) that escape codes would break. Call Flush when
 // done to write a last line that has no newline.
 type ColorWriter struct {
 	w   io.Writer
