@@ -279,6 +279,13 @@ func TestFocusOnAFileNotMappedWarns(t *testing.T) {
 			t.Errorf("run %d: err %v, stderr %q", run, err, errs)
 		}
 	}
+	// a path written from a folder below the root is not taken from there (paths are
+	// root-relative), and the warning says what it would be called
+	t.Chdir(filepath.Join(root, "src"))
+	if _, errs, err := runMap(t, MapOptions{Common: Common{Root: root, NoCache: true}, Tokens: 1000, Focus: []string{"charm.py"}}); err != nil ||
+		errs != "warning: --focus charm.py: paths are relative to the root (this one is src/charm.py there); ignored\n" {
+		t.Errorf("focus from src/: err %v, stderr %q", err, errs)
+	}
 	// an absolute path through a link to the root, or into the root through a link, is the file
 	link := filepath.Join(t.TempDir(), "link")
 	if err := os.Symlink(root, link); err != nil {

@@ -3,6 +3,7 @@ package app
 import (
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -12,6 +13,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cantrip-dev/charmcraft-map/internal/jsonout"
 	"github.com/cantrip-dev/charmcraft-map/internal/safetext"
 	"github.com/cantrip-dev/charmcraft-map/render"
 )
@@ -128,15 +130,23 @@ func readSavedMap(p string) (savedMap, error) {
 		}
 		return fail("%v", err)
 	}
+	const hint = "save one with map --all --format json"
 	var probe map[string]json.RawMessage
 	if err := json.Unmarshal(b, &probe); err != nil {
-		return fail("not a JSON document: %v", err)
+		var syn *json.SyntaxError
+		if errors.As(err, &syn) {
+			return fail("not JSON: %s", jsonout.Describe(err))
+		}
+		return fail("not a map document: %s (%s)", jsonout.Describe(err), hint)
 	}
 	if _, ok := probe["files"]; !ok {
-		return fail(`not a map document (no "files"; save one with map --all --format json)`)
+		return fail(`not a map document (no "files"; %s)`, hint)
+	}
+	if _, ok := probe["schema_version"]; !ok {
+		return fail(`not a map document (no "schema_version"; %s)`, hint)
 	}
 	if err := json.Unmarshal(b, &m); err != nil {
-		return fail("not a map document: %v", err)
+		return fail("not a map document: %s", jsonout.Describe(err))
 	}
 	if m.SchemaVersion != SchemaVersion {
 		return fail("schema_version %d, want %d", m.SchemaVersion, SchemaVersion)

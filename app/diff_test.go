@@ -228,11 +228,24 @@ func TestDiffMalformedInput(t *testing.T) {
 		return p
 	}
 	good := doc(t, "src/charm.py 1")
+	// each says what is wrong in the document's words, not Go's
+	want := map[string]string{
+		"not json":    "not JSON: unexpected end of JSON input",
+		"not a map":   `not a map document (no "files"`,
+		"wrong shape": "not a map document: files is an object, want an array",
+		"wrong type":  "not a map document: files.path is a number, want a string",
+		"an array":    "not a map document: the document is an array, want an object",
+		"no version":  `not a map document (no "schema_version"`,
+		"version 2":   "schema_version 2, want 1",
+	}
 	for name, p := range map[string]string{
 		"missing":     filepath.Join(dir, "nope.json"),
 		"not json":    write("bad.json", "{\"schema_version\": 1, \"files\": ["),
 		"not a map":   write("check.json", `{"schema_version": 1, "diagnostics": []}`),
 		"wrong shape": write("shape.json", `{"schema_version": 1, "files": {"a": 1}}`),
+		"wrong type":  write("type.json", `{"schema_version": 1, "files": [{"path": 1}]}`),
+		"an array":    write("array.json", `[]`),
+		"no version":  write("nover.json", `{"files": null}`),
 		"version 2":   write("v2.json", `{"schema_version": 2, "files": []}`),
 	} {
 		for _, format := range []string{"text", "json"} {
@@ -245,6 +258,9 @@ func TestDiffMalformedInput(t *testing.T) {
 			ReportError(IO{Out: &o, Err: &e}, format, err)
 			if strings.Count(e.String(), "\n") != 1 || !strings.Contains(e.String(), p) {
 				t.Errorf("%s: stderr %q is not one line naming the file", name, e.String())
+			}
+			if format == "text" && (!strings.Contains(e.String(), want[name]) || strings.Contains(e.String(), "Go ")) {
+				t.Errorf("%s: stderr %q, want %q", name, e.String(), want[name])
 			}
 			if format == "json" && !strings.Contains(o.String(), `"code":"input"`) {
 				t.Errorf("%s: error document %q", name, o.String())

@@ -162,8 +162,6 @@ func renderMap(o MapOptions, t *repomap.Tree, focus []string) (string, error) {
 	return out.Text, nil
 }
 
-// relPath turns a --focus value into a root-relative '/'-path: absolute paths and paths
-// relative to the current directory both work when they lie in the root.
 // focusPaths turns --focus paths into root-relative ones, with a warning line for each that
 // names no file the map holds (a typo, a file outside the root or the scope): it is ignored.
 func focusPaths(t *repomap.Tree, paths []string) (rel []string, warn string) {
@@ -183,12 +181,20 @@ func focusPaths(t *repomap.Tree, paths []string) (rel []string, warn string) {
 		rel = append(rel, r)
 		if !held[r] && !warned[p] {
 			warned[p] = true
+			if abs, err := filepath.Abs(p); err == nil && !filepath.IsAbs(p) && held[relPath(t.Root, abs)] {
+				// written from the current folder, below the root: say how to name it
+				warn += "warning: --focus " + oneLine(p) + ": paths are relative to the root (this one is " +
+					oneLine(relPath(t.Root, abs)) + " there); ignored\n"
+				continue
+			}
 			warn += "warning: --focus " + oneLine(p) + ": not a Python or charm YAML file the map holds; ignored\n"
 		}
 	}
 	return rel, warn
 }
 
+// relPath turns a --focus value into a root-relative '/'-path: an absolute path that lies
+// in the root (directly or through a symbolic link), or a path taken as root-relative.
 func relPath(root, p string) string {
 	if filepath.IsAbs(p) {
 		if rel, err := filepath.Rel(root, p); err == nil && !strings.HasPrefix(rel, "..") {

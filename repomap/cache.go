@@ -25,6 +25,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/cantrip-dev/charmcraft-map/internal/jsonout"
 	"github.com/cantrip-dev/charmcraft-map/pyextract"
 	"github.com/klauspost/compress/zstd"
 )
@@ -154,7 +155,7 @@ func readCacheFile(root string) ([]byte, string) {
 		return nil, ""
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, fmt.Sprintf("%s: not a regular file; cache not used", CacheFile)
+		return nil, fmt.Sprintf("%s: not a regular file; not read or written", CacheFile)
 	}
 	if fi.Size() > maxCacheBytes {
 		return nil, fmt.Sprintf("%s: larger than %d MiB; ignored", CacheFile, maxCacheBytes>>20)
@@ -241,7 +242,7 @@ func decodeCache(data []byte) (cache, string) {
 	if !ok {
 		top = cacheTop{}
 		if err := json.Unmarshal(data, &top); err != nil {
-			return c, fmt.Sprintf("%s: unreadable (%v); rebuilding", CacheFile, err)
+			return c, fmt.Sprintf("%s: unreadable (%s); rebuilding", CacheFile, jsonout.Describe(err))
 		}
 	}
 	if v, err := strconv.Atoi(string(bytes.TrimSpace(top.Version))); err != nil || v != cacheVersion {
@@ -271,7 +272,7 @@ func decodeCache(data []byte) (cache, string) {
 	for _, d := range out {
 		if d.err != nil {
 			return cache{ours: map[string]*usable{}, raw: map[string]json.RawMessage{}},
-				fmt.Sprintf("%s: unreadable (%v); rebuilding", CacheFile, d.err)
+				fmt.Sprintf("%s: unreadable (%s); rebuilding", CacheFile, jsonout.Describe(d.err))
 		}
 	}
 	c.memo, c.tokens = top.Memo, top.Tokens
@@ -754,6 +755,10 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
+// errNotRegular: the cache path holds a folder, a symbolic link or another non-regular file,
+// which a run neither reads nor replaces (readCacheFile's warning says so, once).
+var errNotRegular = errors.New("not a regular file")
+
 // writeCache writes the entries by file (fresh ones, encoded here, and kept ones, written as
 // they are; they never share a file) atomically: a temporary file in the root, then a rename,
 // so readers see the old or the new file, never a torn one, and concurrent writers never
@@ -762,7 +767,7 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 func writeCache(root string, fresh map[string]*usable, keep map[string]json.RawMessage, memo *memoDoc, tokens []byte) error {
 	p := filepath.Join(root, CacheFile)
 	if fi, err := os.Lstat(p); err == nil && !fi.Mode().IsRegular() {
-		return fmt.Errorf("%s is not a regular file; not writing the cache", CacheFile)
+		return errNotRegular
 	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}

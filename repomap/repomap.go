@@ -19,6 +19,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -127,6 +128,10 @@ func Load(opt Options) (*Tree, error) {
 	}
 	disc, err := Discover(root, scopes)
 	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) && filepath.Clean(pe.Path) == filepath.Clean(root) {
+			err = pe.Err // "reading /x: permission denied", not "reading /x: open /x: permission denied"
+		}
 		return nil, fmt.Errorf("reading %s: %w", root, err)
 	}
 	t := &Tree{Root: root, Warnings: disc.Warnings, UnreadDirs: disc.UnreadDirs, Scopes: scopes}
@@ -274,7 +279,9 @@ func (t *Tree) Save(m *Memo) {
 		memo = &w.memo
 	}
 	if err := writeCache(t.Root, w.fresh, w.keep, memo, t.TokenMemo); err != nil {
-		t.Warnings = append(t.Warnings, fmt.Sprintf("%s: not written: %v", CacheFile, err))
+		if !errors.Is(err, errNotRegular) { // readCacheFile has said it
+			t.Warnings = append(t.Warnings, fmt.Sprintf("%s: not written: %v", CacheFile, err))
+		}
 		return
 	}
 	t.Stats.CacheWritten = true

@@ -10,6 +10,7 @@ package main
 //go:generate go test -run TestDocs . -update
 
 import (
+	"fmt"
 	"os"
 	"regexp"
 	"runtime/debug"
@@ -348,15 +349,21 @@ func newDiffCmd(common *app.Common, io app.IO) *cobra.Command {
 		Long: `diff compares two documents saved with "map --all --format json" (any map JSON works: it
 lists every file and symbol). It reports files added and removed, symbols added, removed,
 changed (same name, new signature) and renamed (same file, kind and class, same signature apart
-from the name), and files whose rank moved by 5 places or more, or whose score changed by a
-factor of 2 or more. Lines that only moved are not reported. --root is not used.`,
+from the name), and files in the top 30 of either map whose rank moved by 5 places or more,
+or whose score changed by a factor of 2 or more (further down, mostly tests and vendored code,
+near-equal scores trade places on any change). Lines that only moved are not reported.
+--root is not used.`,
 		Example: `  charmcraft-map map --all --format json > before.json
   # ... edit the charm ...
   charmcraft-map map --all --format json > after.json
   charmcraft-map diff before.json after.json`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 2 {
-				return app.Usagef("diff needs two map JSON files, OLD and NEW, not %d arguments (see '%s --help')", len(args), cmd.CommandPath())
+				got := fmt.Sprintf("%d arguments", len(args))
+				if len(args) == 1 {
+					got = "one"
+				}
+				return app.Usagef("diff needs two map JSON files, OLD and NEW; got %s (see '%s --help')", got, cmd.CommandPath())
 			}
 			return nil
 		},

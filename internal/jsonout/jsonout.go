@@ -6,7 +6,11 @@ package jsonout
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
+	"reflect"
+	"strings"
 )
 
 // Write writes v to w as a JSON document.
@@ -24,4 +28,61 @@ func Marshal(v any) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// Describe words a decoding error of encoding/json for a person, without Go's type names:
+// "files[0].path is a number, want a string", "invalid character 'x' looking for beginning of
+// value at byte 12", "the document is an array, want an object". Other errors are returned
+// as they are.
+func Describe(err error) string {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		return fmt.Sprintf("%s at byte %d", syn.Error(), syn.Offset)
+	case errors.As(err, &typ):
+		where := typ.Field
+		if where == "" {
+			where = "the document"
+		}
+		return fmt.Sprintf("%s is %s, want %s", where, article(typ.Value), article(kindName(typ.Type)))
+	case err != nil:
+		return err.Error()
+	}
+	return ""
+}
+
+// kindName is what a JSON document calls a value of Go type t.
+func kindName(t reflect.Type) string {
+	if t == nil {
+		return "a value"
+	}
+	switch t.Kind() {
+	case reflect.Map, reflect.Struct:
+		return "object"
+	case reflect.Slice, reflect.Array:
+		return "array"
+	case reflect.String:
+		return "string"
+	case reflect.Bool:
+		return "boolean"
+	case reflect.Pointer:
+		return kindName(t.Elem())
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint, reflect.Uint8,
+		reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+		return "number"
+	}
+	return "value"
+}
+
+// article puts "a" or "an" before a JSON kind ("an array", "a number"); encoding/json's
+// Value may already be a phrase ("number -1"), which keeps "a".
+func article(kind string) string {
+	if kind == "" {
+		return "a value"
+	}
+	if strings.IndexByte("aeiou", kind[0]) >= 0 {
+		return "an " + kind
+	}
+	return "a " + kind
 }
