@@ -71,8 +71,68 @@ func (r *ranker) namedCharms() map[string]string {
 			return out
 		}
 	}
-	return pick(r.ment)
+	if out := pick(r.ment); len(out) > 0 {
+		return out
+	}
+	return r.namedByOwnWord(names)
 }
+
+// namedByOwnWord returns the charm directories a subject line names by the one word that sets
+// a charm's name apart from its family's ("add security context for udm" in a repository of
+// oai-amf, oai-udm, oai-smf and mysql; "fix(coordinator): ..." beside tempo-worker-k8s): the
+// family's words are those in more than half of the charms' names, and a charm whose name has
+// exactly one other word, found in no other charm's name, is named by it. Generic words of a
+// charm's name ("k8s", "operator") name nothing. Only subject lines count: a body's word is
+// too often the common noun.
+func (r *ranker) namedByOwnWord(dirs map[string][]string) map[string]string {
+	words := map[string][]string{} // charm dir → the words of its name
+	count := map[string]int{}      // word → the charms whose name holds it
+	for k := range r.in.Charms {
+		c := &r.in.Charms[k]
+		d := charmDir(c)
+		if _, shipped := dirs[d]; !shipped {
+			continue
+		}
+		n := c.Name
+		if n == "" {
+			n = path.Base(d)
+		}
+		ws := slices.Compact(slices.Sorted(slices.Values(strings.Split(normName(n), "_"))))
+		words[d] = ws
+		for _, w := range ws {
+			count[w]++
+		}
+	}
+	own := map[string]string{} // charm dir → its own word
+	for d, ws := range words {
+		var rest []string
+		for _, w := range ws {
+			if 2*count[w] <= len(words) {
+				rest = append(rest, w)
+			}
+		}
+		if len(rest) == 1 && len(rest[0]) >= 2 && count[rest[0]] == 1 && !genericCharmWords[rest[0]] && !stopwords[rest[0]] &&
+			strings.Trim(rest[0], "0123456789") != "" {
+			own[d] = rest[0]
+		}
+	}
+	for _, s := range r.subjects {
+		out := map[string]string{}
+		for d, w := range own {
+			if s.m.grams[w] && !s.m.inner[w] && !s.m.common[w] && !r.relationWritten(s.m, w) {
+				out[d] = w
+			}
+		}
+		if len(out) > 0 && len(out) < len(words) {
+			return out
+		}
+	}
+	return nil
+}
+
+// genericCharmWords are words of charm names that say what kind of charm it is, not which.
+var genericCharmWords = map[string]bool{"k8s": true, "machine": true, "vm": true, "operator": true, "charm": true,
+	"kubernetes": true, "lxd": true}
 
 // charmDir is c's directory as charmDirOf names it ("." at the root: path.Clean of "").
 func charmDir(c *charmyaml.Charm) string { return cleanPath(c.Dir) }

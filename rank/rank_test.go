@@ -161,6 +161,10 @@ func TestClassify(t *testing.T) {
 		"hooks/charmhelpers/core/hookenv.py":          ClassLib, // vendored charm-helpers
 		"charmhelpers/__init__.py":                    ClassLib,
 		"hooks/charmhelpers.py":                       ClassOther,
+		"lib/ops/framework.py":                        ClassLib, // the operator framework copied into an early charm
+		"k8s/lib/yaml/error.py":                       ClassLib,
+		"k8s/lib/pod_spec.py":                         ClassSource, // the charm's own module in lib/
+		"k8s/lib/opsutils/x.py":                       ClassSource,
 		"tests/unit/test_charm.py":                    ClassTest,
 		"k8s/tests/integration/helpers.py":            ClassTest,
 		"tests/integration/app-charm/src/charm.py":    ClassTest,
@@ -2008,6 +2012,49 @@ func TestNamedCharmInMonorepo(t *testing.T) {
 			if hasSignal(f, SigNamedCharm) {
 				t.Errorf("%q: %s has %+v", text, f.Path, f.Signals)
 			}
+		}
+	}
+}
+
+func TestCharmNamedByItsOwnWord(t *testing.T) {
+	// In a family of charms (oai-amf, oai-udm, oai-smf) the word that sets one apart names it
+	// in a subject line ("add security context for udm"), as does a one-word name no other
+	// charm's holds ("mysql"); a body's word, a word two charms share, or a generic one does not.
+	var charms []charmyaml.Charm
+	var files []pyextract.File
+	for _, n := range []string{"oai-amf", "oai-udm", "oai-smf", "mysql", "oai-k8s"} {
+		d := "charms/" + n
+		charms = append(charms, charmyaml.Charm{Name: n, Dir: d, Files: []string{d + "/metadata.yaml"}})
+		f := pyFile(d+"/src/charm.py", []pyextract.Symbol{cls("Charm", 1), meth("Charm", "_on_config_changed", 5)}, map[string]int{"make_pod_spec": 1})
+		f.Lines = 60
+		spec := pyFile(d+"/lib/pod_spec.py", []pyextract.Symbol{fn("make_pod_spec", 3)}, nil)
+		spec.Lines = 40 + len(files) // not copies of each other
+		files = append(files, f, spec)
+	}
+	in := Input{Charms: charms, Files: files}
+	named := func(text string) []string {
+		in.Mentions = []string{text}
+		var out []string
+		for _, f := range Rank(in).Files {
+			if hasSignal(f, SigNamedCharm) {
+				out = append(out, f.Path)
+			}
+		}
+		return out
+	}
+	for text, want := range map[string]string{
+		"Add security context for udm":                "charms/oai-udm/",
+		"Add liveness and readiness probes for mysql": "charms/mysql/",
+		"fix(smf): restart on config change":          "charms/oai-smf/",
+	} {
+		got := named(text)
+		if len(got) == 0 || slices.ContainsFunc(got, func(p string) bool { return !strings.HasPrefix(p, want) }) {
+			t.Errorf("%q: named %v, want %s only", text, got, want)
+		}
+	}
+	for _, text := range []string{"Add security context\n\nas udm does", "fix the oai charms", "k8s: bump the base"} {
+		if got := named(text); len(got) > 0 {
+			t.Errorf("%q: named %v", text, got)
 		}
 	}
 }
