@@ -516,7 +516,7 @@ func checkInterface(decl *charmyaml.Charm, in linker.Interface, dynamic int, los
 		d.Message += fmt.Sprintf(" (%s in this charm could not be resolved and may name it)", plural(dynamic, "dynamic name"))
 	} else if base := firstRead(in, linker.ViaBase); base != nil {
 		d.Severity = SeverityInfo
-		d.Message += fmt.Sprintf(" (%s at %s:%d derives from %s, a charm class from outside the tree, which may %s it)", base.Symbol, base.File, base.Line, base.Detail, verb)
+		d.Message += fmt.Sprintf(" (%s at %s:%d derives from %s, a charm class from outside the tree, which may %s it)", base.Symbol, base.File, base.Line, base.Detail, handlerVerb)
 	} else if del := delegate(in); del != nil {
 		d.Severity = SeverityInfo
 		d.Message += fmt.Sprintf(" (%s builds an object of package %s with the charm at %s:%d, which may %s it)", del.Symbol, del.Detail, del.File, del.Line, verb)

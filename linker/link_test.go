@@ -3499,19 +3499,27 @@ class Plain(HelperCharm):
 }
 
 func TestPackageCharmBaseMayHandle(t *testing.T) {
-	// A charm class derived from a package's base charm class: an action or option no code of
-	// the tree handles may be handled by that base (ops_openstack's OSBaseCharm observes pause
-	// and resume), recorded as a charm-base guess at the class; ops' own CharmBase is no such
-	// base.
-	c := charm("based", ".", "action:pause", "config:source")
+	// A charm class derived from a package's base charm class: an action, option or relation
+	// no code of the tree handles may be handled by that base (ops_openstack's OSBaseCharm
+	// observes pause and resume, its CinderStoragePluginCharm the storage-backend relation),
+	// recorded as a charm-base guess at the class; ops' own CharmBase is no such base, and a
+	// relation the tree handles gets no guess.
+	c := charm("based", ".", "action:pause", "config:source", "relation:storage-backend", "relation:db")
 	cl := link1(t, c, files{"src/charm.py": `
 import ops_openstack.core
 
 class GatewayCharm(ops_openstack.core.OSBaseCharm):
-    pass
+    def __init__(self, framework):
+        super().__init__(framework)
+        framework.observe(self.on.db_relation_changed, self._on_db)
+
+    def _on_db(self, event):
+        pass
 `})
 	expect(t, "pause", reads(cl, KindAction, "pause"), "src/charm.py:3/charm-base/ops_openstack.core.OSBaseCharm")
 	expect(t, "source", reads(cl, KindConfig, "source"), "src/charm.py:3/charm-base/ops_openstack.core.OSBaseCharm")
+	expect(t, "storage-backend", reads(cl, KindRelation, "storage-backend"), "src/charm.py:3/charm-base/ops_openstack.core.OSBaseCharm")
+	expect(t, "db", reads(cl, KindRelation, "db"), "")
 	plain := link1(t, c, files{"src/charm.py": `
 import ops
 
@@ -3519,6 +3527,7 @@ class GatewayCharm(ops.CharmBase):
     pass
 `})
 	expect(t, "plain pause", reads(plain, KindAction, "pause"), "")
+	expect(t, "plain storage-backend", reads(plain, KindRelation, "storage-backend"), "")
 }
 
 func TestOptionNamedToAnAssignedHelperCall(t *testing.T) {

@@ -1374,7 +1374,8 @@ var genericWords = []string{"charm", "charms", "interfaces", "libs", "operator",
 // reads its relation, not the charm's options; one given a declared resource's name
 // (OCIImageResource(self, "image")) fetches that resource. (Relations are left alone: an interface
 // library from a pip package observes its default relation, and would soften every
-// unhandled relation of the charm.)
+// unhandled relation of the charm; only a base charm class from outside the tree, which the
+// charm is, gets its unhandled relations as well.)
 func (l *charmLinker) linkDelegates() {
 	var at *Site
 	for _, s := range l.sites {
@@ -1397,8 +1398,19 @@ func (l *charmLinker) linkDelegates() {
 			at = &Site{File: s.file.Path, Line: s.line, Symbol: symbolName(className(s.cls), s.fn), Via: ViaDelegate, Detail: module}
 		}
 	}
+	base := l.packageCharmBase()
+	if base != nil {
+		// a relation too, but only for a base charm class: the charm is that class, which may
+		// observe any of its relations (ops_openstack's CinderStoragePluginCharm observes
+		// storage-backend); an object merely given the charm serves its own relation
+		for _, rel := range l.ch.Relations {
+			if it := l.ifaces[ifaceKey{KindRelation, rel.Name}]; it != nil && len(it.Handlers) == 0 && len(it.Reads) == 0 {
+				l.read(KindRelation, rel.Name, *base)
+			}
+		}
+	}
 	if at == nil {
-		at = l.packageCharmBase()
+		at = base
 	}
 	if at == nil {
 		return
