@@ -713,6 +713,9 @@ func findingDiagnostic(f linker.Finding) Diagnostic {
 	case f.NotBuilt && d.Severity == SeverityError:
 		d.Severity = SeverityWarning
 		d.Message += " (in a class no code of the tree uses)"
+	case f.NotCalled && d.Severity == SeverityError:
+		d.Severity = SeverityWarning
+		d.Message += " (in a method no code of the tree calls)"
 	case f.Conditional && d.Severity == SeverityError:
 		d.Severity = SeverityWarning
 		d.Message += " (in code that runs only under a condition)"

@@ -779,6 +779,13 @@ func TestFindingInClassNeverBuiltIsAWarning(t *testing.T) {
 	if d := Run(nil, links, Options{}).Diagnostics; len(d) != 1 || d[0].Severity != SeverityError {
 		t.Errorf("built: got %+v", d)
 	}
+	// nor in a method nothing calls
+	f.NotCalled = true
+	links.Charms[0].Findings[0] = f
+	if d := Run(nil, links, Options{}).Diagnostics; len(d) != 1 || d[0].Severity != SeverityWarning ||
+		!strings.HasSuffix(d[0].Message, "(in a method no code of the tree calls)") {
+		t.Errorf("not called: got %+v", d)
+	}
 }
 
 func TestHandlersAfterAnEarlyReturnReportedOnce(t *testing.T) {

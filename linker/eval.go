@@ -1367,7 +1367,6 @@ func (e *evaluator) bases(cls *classInfo) []*classInfo {
 	return cls.bases
 }
 
-// mro lists cls and its bases, depth first, each once.
 // generatedInit reports a class of the tree that defines no __init__, nor does any base the
 // tree holds, and has fields: its constructor takes them by name (a pydantic model, a
 // dataclass, a NamedTuple).
@@ -1382,6 +1381,7 @@ func (e *evaluator) generatedInit(cls *classInfo) bool {
 	return fields
 }
 
+// mro lists cls and its bases, depth first, each once.
 func (e *evaluator) mro(cls *classInfo) []*classInfo {
 	var out []*classInfo
 	seen := map[*classInfo]bool{}

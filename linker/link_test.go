@@ -2505,6 +2505,56 @@ class DemoCharm(ops.CharmBase):
 	}
 }
 
+func TestFindingsInMethodsNotCalled(t *testing.T) {
+	// A method nothing in the tree names (a shared base class's method kept for the other
+	// charms of its family) marks its findings NotCalled, which check does not fail a build
+	// on; a method called, referenced, observed, decorated, a dunder, or in a class with a
+	// base from outside the tree (which may call it by name) is not so marked.
+	c := charm("demo", ".", "config:port")
+	res := Link(Input{Charms: []charmyaml.Charm{c}, Files: files{"src/charm.py": `
+import ops
+import framework_pkg
+
+class FamilyBase(ops.CharmBase):
+    def public_url(self):
+        return self.config["public-host"]
+
+    def listen(self):
+        return self.config["prot"]
+
+    def handler(self, event):
+        return self.config["hots"]
+
+    @property
+    def level(self):
+        return self.config["levle"]
+
+    def __str__(self):
+        return self.config["nmae"]
+
+class OtherCharm(framework_pkg.BaseCharm):
+    def hook_name(self):
+        return self.config["dmoain"]
+
+class DemoCharm(FamilyBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.framework.observe(self.on.start, self.handler)
+        self.listen()
+`}.parse()})
+	var got []string
+	for _, f := range res.Charms[0].Findings {
+		if f.Kind == FindUndeclaredConfig {
+			got = append(got, fmt.Sprintf("%s not-called=%v", f.Subject, f.NotCalled))
+		}
+	}
+	slices.Sort(got)
+	want := "dmoain not-called=false|hots not-called=false|levle not-called=false|nmae not-called=false|prot not-called=false|public-host not-called=true"
+	if g := strings.Join(got, "|"); g != want {
+		t.Errorf("findings:\n got  %s\n want %s", g, want)
+	}
+}
+
 func TestHandlersAfterAnEarlyReturn(t *testing.T) {
 	// Observe calls after a fast exit (`if not self.unit.is_leader(): return`) are conditional
 	// because of that return, and say which, in a loop that follows it too; one under its own

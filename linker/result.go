@@ -66,24 +66,54 @@ func (l *charmLinker) result() CharmLinks {
 // markUnbuilt marks the findings in methods of classes no code of the tree names (NotBuilt):
 // neither the class nor a subclass is referenced anywhere outside its own definition, so
 // no code builds it, calls its static or class methods, or hands it to a validator. Dead
-// code, or code run from outside the tree; a missing name there breaks no hook.
+// code, or code run from outside the tree; a missing name there breaks no hook. Of the rest,
+// it marks those in methods nothing names (NotCalled, uncalled).
 func (l *charmLinker) markUnbuilt() {
 	memo := map[*classInfo]bool{}
 	for k := range l.findings {
 		f := &l.findings[k]
-		name, _, method := strings.Cut(f.Symbol, ".")
+		name, m, method := strings.Cut(f.Symbol, ".")
 		fi := l.ix.files[f.File]
-		if !method || fi == nil || fi.classes[name] == nil || l.isCharm(fi.classes[name]) {
+		if !method || fi == nil || fi.classes[name] == nil {
 			continue
 		}
 		cls := fi.classes[name]
-		named, ok := memo[cls]
-		if !ok {
-			named = l.named(cls)
-			memo[cls] = named
+		if !l.isCharm(cls) { // a charm class is built by ops.main
+			named, ok := memo[cls]
+			if !ok {
+				named = l.named(cls)
+				memo[cls] = named
+			}
+			if f.NotBuilt = !named; f.NotBuilt {
+				continue
+			}
 		}
-		f.NotBuilt = !named
+		f.NotCalled = l.uncalled(cls, m)
 	}
+}
+
+// uncalled reports a method m of cls that no file of the scope names (a file's Refs hold
+// every name it uses but those it defines), in a class whose every base the tree holds or ops
+// provides (an outside base may call m by name), with no decorator (which may register it),
+// and not a dunder (Python calls those).
+func (l *charmLinker) uncalled(cls *classInfo, m string) bool {
+	sym := cls.methods[m]
+	if sym == nil || strings.HasPrefix(m, "__") || len(sym.Decorators) > 0 {
+		return false
+	}
+	for _, k := range l.mro(cls) {
+		if k.openBases {
+			return false
+		}
+	}
+	for _, fi := range l.scope {
+		for _, r := range fi.Refs {
+			if r.Name == m && r.Count > 0 {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // named reports whether any file of the scope refers to cls's name or to one of its

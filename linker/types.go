@@ -270,6 +270,11 @@ type Finding struct {
 	// NotBuilt marks a finding in a method of a class no code of the tree names (nor a
 	// subclass of it): dead code, or code something outside the tree runs.
 	NotBuilt bool `json:"not_built,omitempty"`
+	// NotCalled marks a finding in a method no code of the tree names (no call, no reference,
+	// no observe), of a class whose bases the tree holds (or are ops'): a base from outside
+	// the tree may call it, a decorator may register it, so neither counts. Dead code, or
+	// code kept for another charm that shares the class.
+	NotCalled bool `json:"not_called,omitempty"`
 	// Doubt, when set, says why the finding may not hold (check reports it as an info).
 	Doubt string `json:"doubt,omitempty"`
 }
