@@ -1274,6 +1274,40 @@ func TestCopiesFolded(t *testing.T) {
 	}
 }
 
+func TestLiftedLibraryCopiesFollowIt(t *testing.T) {
+	// In a library refresh of a repository whose charms each vendor the same library, the
+	// copies of a lifted library come right after it (any of them may be the one refreshed),
+	// not after every module; without a refresh they stay last.
+	const lib = "lib/charms/loki_k8s/v1/loki_push_api.py"
+	libFile := func(p string) pyextract.File {
+		f := pyFile(p, []pyextract.Symbol{cls("LokiPushApiConsumer", 3), meth("LokiPushApiConsumer", "loki_endpoints", 9)}, map[string]int{"model": 4})
+		f.Lines = 900
+		return f
+	}
+	other := func(p string) pyextract.File {
+		f := pyFile(p, []pyextract.Symbol{cls("TraefikRouteRequirer", 3)}, map[string]int{"model": 2})
+		f.Lines = 300
+		return f
+	}
+	in := Input{Charms: []charmyaml.Charm{{Name: "pyro-coordinator", Dir: "coordinator"}, {Name: "pyro-worker", Dir: "worker"}}, Files: []pyextract.File{
+		libFile("coordinator/" + lib), libFile("worker/" + lib),
+		other("coordinator/lib/charms/traefik_k8s/v0/traefik_route.py"),
+		pyFile("coordinator/src/charm.py", []pyextract.Symbol{cls("CoordinatorCharm", 1)}, map[string]int{"LokiPushApiConsumer": 1, "TraefikRouteRequirer": 1}),
+		pyFile("worker/src/charm.py", []pyextract.Symbol{cls("WorkerCharm", 1)}, map[string]int{"LokiPushApiConsumer": 1}),
+	}}
+	in.Mentions = []string{"chore: update charm libraries"}
+	r := Rank(in)
+	k := position(r, r.Files[0].Path)
+	if r.Files[k].CopyOf != "" || len(r.Files[k].Copies) != 1 || r.Files[k+1].Path != r.Files[k].Copies[0] {
+		t.Errorf("refresh: order %v, want the lifted library's copy right after it", paths(r))
+	}
+	in.Mentions = []string{"fix: restart the workload"}
+	r = Rank(in)
+	if last := r.Files[len(r.Files)-1]; last.CopyOf == "" {
+		t.Errorf("no refresh: order %v, want the copy last", paths(r))
+	}
+}
+
 func TestSymbolBodiesMatchingTheTaskLead(t *testing.T) {
 	// A task rarely names the function it changes: the functions whose bodies have its words
 	// lead their file, a rare word more than one every function has ("topic" is in all of
