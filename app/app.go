@@ -31,7 +31,10 @@ const (
 // IO is where a command writes.
 type IO struct {
 	Out io.Writer
-	Err io.Writer
+	// CheckOut, when set, takes check's text report instead of Out: main's ColorWriter on a
+	// terminal. Nothing else is coloured (a map's bytes must be the same on a terminal).
+	CheckOut io.Writer
+	Err      io.Writer
 	// ErrIsTerminal enables the progress indicator on Err.
 	ErrIsTerminal bool
 }

@@ -286,6 +286,13 @@ func TestFocusOnAFileNotMappedWarns(t *testing.T) {
 		errs != "warning: --focus charm.py: paths are relative to the root (this one is src/charm.py there); ignored\n" {
 		t.Errorf("focus from src/: err %v, stderr %q", err, errs)
 	}
+	// a file whose name starts with two dots is inside the root
+	if err := os.WriteFile(filepath.Join(root, "..dots.py"), []byte("class Dots:\n    pass\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, errs, err := runMap(t, MapOptions{Common: Common{Root: root, NoCache: true}, Tokens: 1000, Focus: []string{filepath.Join(root, "..dots.py")}}); err != nil || errs != "" {
+		t.Errorf("focus ..dots.py: err %v, stderr %q", err, errs)
+	}
 	// an absolute path through a link to the root, or into the root through a link, is the file
 	link := filepath.Join(t.TempDir(), "link")
 	if err := os.Symlink(root, link); err != nil {

@@ -87,7 +87,11 @@ func RunCheck(o CheckOptions, io IO) error {
 	case "sarif":
 		err = check.WriteSARIF(io.Out, shown)
 	default:
-		err = check.WriteText(io.Out, shown)
+		w := io.Out
+		if io.CheckOut != nil {
+			w = io.CheckOut
+		}
+		err = check.WriteText(w, shown)
 	}
 	if err != nil {
 		return err

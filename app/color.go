@@ -46,8 +46,9 @@ func colorLine(line []byte) []byte {
 
 // ColorWriter colours text output line by line on its way to a terminal: severities of
 // `check` lines (error red, warning yellow, info cyan) with their locations in bold. Other
-// lines pass through unchanged: a map's text is the same bytes on a terminal as in a pipe,
-// since its token budget is a hard maximum (CONTRACT §1) that escape codes would break. Call Flush when
+// lines pass through unchanged. main routes only check's text report through it (IO.CheckOut):
+// a map's text is the same bytes on a terminal as in a pipe, since its token budget is a hard
+// maximum (CONTRACT §1) that escape codes would break. Call Flush when
 // done to write a last line that has no newline.
 type ColorWriter struct {
 	w   io.Writer

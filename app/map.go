@@ -197,18 +197,24 @@ func focusPaths(t *repomap.Tree, paths []string) (rel []string, warn string) {
 // in the root (directly or through a symbolic link), or a path taken as root-relative.
 func relPath(root, p string) string {
 	if filepath.IsAbs(p) {
-		if rel, err := filepath.Rel(root, p); err == nil && !strings.HasPrefix(rel, "..") {
+		if rel, err := filepath.Rel(root, p); err == nil && inside(rel) {
 			return filepath.ToSlash(rel)
 		}
 		// the root or the path may go through a symbolic link (a linked checkout): compare
 		// where both lead
 		if r, err := filepath.EvalSymlinks(root); err == nil {
 			if q, err := filepath.EvalSymlinks(p); err == nil {
-				if rel, err := filepath.Rel(r, q); err == nil && !strings.HasPrefix(rel, "..") {
+				if rel, err := filepath.Rel(r, q); err == nil && inside(rel) {
 					return filepath.ToSlash(rel)
 				}
 			}
 		}
 	}
 	return strings.TrimPrefix(filepath.ToSlash(filepath.Clean(p)), "./")
+}
+
+// inside reports whether rel, a filepath.Rel result, stays in the folder it is relative to:
+// not "..", nor under "../" ("..dots.py" is a file inside).
+func inside(rel string) bool {
+	return rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

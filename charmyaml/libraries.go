@@ -25,3 +25,13 @@ func OwnLibrary(lib string, charms []Charm) bool {
 	}
 	return false
 }
+
+// VendoredPackage reports whether rel, a path relative to a charm's folder ('/'-separated,
+// clean), lies in a package of another project that early charms copied into their lib/
+// folder, which the charm's hooks put on sys.path: lib/ops/ (the operator framework, often a
+// link into a git submodule), lib/yaml/ (PyYAML), lib/charms_ceph/. Other packages there may
+// be the charm's own code (lib/storage_connector/, a reactive charm's lib/charm/openstack/).
+func VendoredPackage(rel string) bool {
+	parts := strings.SplitN(rel, "/", 3)
+	return len(parts) == 3 && parts[0] == "lib" && (parts[1] == "ops" || parts[1] == "yaml" || parts[1] == "charms_ceph")
+}

@@ -21,7 +21,9 @@ type index struct {
 	// handlerRefs counts, for every name like an event handler's (_on_*), its uses in the
 	// whole tree, tests and other charms included (built on first use: handlerUses)
 	handlerRefs map[string]int
-	refTotals   map[string]int // every name's uses (built on first use: uses)
+	refTotals   map[string]int  // every name's uses (built on first use: uses)
+	stepNames   map[string]bool // every name of a step of a fact's value chain (chainNamed)
+	computed    int             // 0 not known yet, 1 no, 2 yes: computesNames
 	// charmRefs: for every name, the charms whose own non-test code uses it (built on first
 	// use: usedByCharms)
 	charmRefs map[string][]int
@@ -87,13 +89,49 @@ func (ix *index) handlerUses(name string) int {
 	return ix.handlerRefs[name]
 }
 
-// computedAttr reports code that may call a method of any object by a name no code writes:
-// a getattr(name, <not a literal>) among the facts (a value assigned, an observe's handler,
-// a call's argument), or a computed name built on "_on_" (Facts.HandlerDispatch).
-func computedAttr(f *pyextract.Facts) bool {
-	if f.HandlerDispatch {
-		return true
+// chainNamed reports whether a step of a call, assignment or observed handler anywhere in the
+// tree has the name, or a call is given it as a string literal: getattr(self, "_configure")()
+// and patch.object(Charm, "_configure") name _configure by a string, which no Refs hold.
+func (ix *index) chainNamed(name string) bool {
+	if ix.stepNames == nil {
+		ix.stepNames = map[string]bool{}
+		for _, fi := range ix.ordered {
+			for _, v := range factValues(&fi.Facts) {
+				for _, st := range v.Chain {
+					if st.Name != "" {
+						ix.stepNames[st.Name] = true
+					}
+				}
+				if v.Kind == pyextract.ValStr {
+					ix.stepNames[v.Str] = true // an argument (factValues lists a call's)
+				}
+			}
+			for _, s := range fi.Facts.HandlerStrings { // getattr(self, "_configure")
+				ix.stepNames[s] = true
+			}
+		}
 	}
+	return ix.stepNames[name]
+}
+
+// computesNames reports a file of the tree, not a vendored library, that may call a method by
+// a name no code writes (computedAttr).
+func (ix *index) computesNames() bool {
+	if ix.computed == 0 {
+		ix.computed = 1
+		for _, fi := range ix.ordered {
+			if !fi.library && computedAttr(&fi.Facts) {
+				ix.computed = 2
+				break
+			}
+		}
+	}
+	return ix.computed == 2
+}
+
+// factValues are the values of a file's facts that may name a method: those assigned, the
+// handlers observed, and the calls with their arguments.
+func factValues(f *pyextract.Facts) []*pyextract.Value {
 	var vals []*pyextract.Value
 	for i := range f.Assigns {
 		vals = append(vals, &f.Assigns[i].Value)
@@ -107,7 +145,17 @@ func computedAttr(f *pyextract.Facts) bool {
 			vals = append(vals, &f.Calls[i].Value.Args[j])
 		}
 	}
-	for _, v := range vals {
+	return vals
+}
+
+// computedAttr reports code that may call a method of any object by a name no code writes:
+// a getattr(name, <not a literal>) among the facts (a value assigned, an observe's handler,
+// a call's argument), or a computed name built on "_on_" (Facts.HandlerDispatch).
+func computedAttr(f *pyextract.Facts) bool {
+	if f.HandlerDispatch {
+		return true
+	}
+	for _, v := range factValues(f) {
 		if len(v.Chain) > 1 && v.Chain[1].GetAttr != nil {
 			return true
 		}
@@ -389,15 +437,14 @@ func (ix *index) charmRel(fi *fileInfo) string {
 // relations for whatever charm calls it (config("worker-multiplier") in a context class the
 // charm never builds is no read of an undeclared option).
 //
-// Or a copy of a known package in the charm's lib/ folder (lib/ops/, the ops framework older
-// charms carried; lib/charms_ceph/): other packages there may be the charm's own code
-// (lib/storage_connector/, lib/charm/openstack/ of a reactive charm).
+// Or a copy of a known package in the charm's lib/ folder (charmyaml.VendoredPackage: lib/ops/,
+// the ops framework older charms carried; lib/charms_ceph/).
 func (ix *index) isVendored(fi *fileInfo) bool {
 	rel := ix.charmRel(fi)
 	if inFolderNamed(rel, charmHelpersDir) {
 		return true
 	}
-	if parts := strings.SplitN(rel, "/", 3); len(parts) == 3 && parts[0] == "lib" && slices.Contains(vendoredLibPackages, parts[1]) {
+	if charmyaml.VendoredPackage(rel) {
 		return true
 	}
 	if fi.charm < 0 {
@@ -420,9 +467,6 @@ func (ix *index) sharedLibrary(p string) bool {
 	lib := charmyaml.LibraryOf(p)
 	return lib != "" && !charmyaml.OwnLibrary(lib, ix.charms)
 }
-
-// vendoredLibPackages are packages of other projects that charms copy into their lib/ folder.
-var vendoredLibPackages = []string{"ops", "charms_ceph"}
 
 // charmHelpersDir is the package folder of charm-helpers (github.com/juju/charm-helpers).
 const charmHelpersDir = "charmhelpers"

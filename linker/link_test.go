@@ -2508,8 +2508,9 @@ class DemoCharm(ops.CharmBase):
 func TestFindingsInMethodsNotCalled(t *testing.T) {
 	// A method nothing in the tree names (a shared base class's method kept for the other
 	// charms of its family) marks its findings NotCalled, which check does not fail a build
-	// on; a method called, referenced, observed, decorated, a dunder, or in a class with a
-	// base from outside the tree (which may call it by name) is not so marked.
+	// on; a method called, referenced, observed, named by a string (getattr), decorated, a
+	// dunder, one ops calls by name (an event's restore), or in a class with a base from
+	// outside the tree (which may call it by name) is not so marked.
 	c := charm("demo", ".", "config:port")
 	res := Link(Input{Charms: []charmyaml.Charm{c}, Files: files{"src/charm.py": `
 import ops
@@ -2532,6 +2533,13 @@ class FamilyBase(ops.CharmBase):
     def __str__(self):
         return self.config["nmae"]
 
+    def _by_string(self):
+        return self.config["strnig"]
+
+class Ready(ops.EventBase):
+    def restore(self, snapshot):
+        self.framework.model.get_relation("dbx")
+
 class OtherCharm(framework_pkg.BaseCharm):
     def hook_name(self):
         return self.config["dmoain"]
@@ -2541,17 +2549,61 @@ class DemoCharm(FamilyBase):
         super().__init__(*args)
         self.framework.observe(self.on.start, self.handler)
         self.listen()
+        getattr(self, "_by_string")()
 `}.parse()})
 	var got []string
 	for _, f := range res.Charms[0].Findings {
-		if f.Kind == FindUndeclaredConfig {
+		if f.Kind == FindUndeclaredConfig || f.Kind == FindUndeclaredRelation {
 			got = append(got, fmt.Sprintf("%s not-called=%v", f.Subject, f.NotCalled))
 		}
 	}
 	slices.Sort(got)
-	want := "dmoain not-called=false|hots not-called=false|levle not-called=false|nmae not-called=false|prot not-called=false|public-host not-called=true"
+	want := "dbx not-called=false|dmoain not-called=false|hots not-called=false|levle not-called=false|nmae not-called=false|prot not-called=false|" +
+		"public-host not-called=true|strnig not-called=false"
 	if g := strings.Join(got, "|"); g != want {
 		t.Errorf("findings:\n got  %s\n want %s", g, want)
+	}
+}
+
+func TestMethodCalledByASiblingCharmIsCalled(t *testing.T) {
+	// A shared base class's method that only one charm of a monorepo calls is called: the
+	// other charm's finding there is not marked NotCalled (check merges the two into one).
+	alpha, beta := charm("alpha", "charms/alpha"), charm("beta", "charms/beta")
+	res := Link(Input{Charms: []charmyaml.Charm{alpha, beta}, Files: files{
+		"common/base.py": `
+import ops
+
+class FamilyBase(ops.CharmBase):
+    def beta_only(self):
+        return self.config["nowhere"]
+`,
+		"charms/alpha/src/charm.py": `
+from common.base import FamilyBase
+
+class AlphaCharm(FamilyBase):
+    pass
+`,
+		"charms/beta/src/charm.py": `
+from common.base import FamilyBase
+
+class BetaCharm(FamilyBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.beta_only()
+`}.parse()})
+	n := 0
+	for _, cl := range res.Charms {
+		for _, f := range cl.Findings {
+			if f.Subject == "nowhere" {
+				n++
+				if f.NotCalled {
+					t.Errorf("%s: %+v marked not called", cl.Name, f)
+				}
+			}
+		}
+	}
+	if n == 0 {
+		t.Error("no finding for the undeclared option")
 	}
 }
 
@@ -3578,6 +3630,16 @@ class GatewayCharm(ops.CharmBase):
 `})
 	expect(t, "plain pause", reads(plain, KindAction, "pause"), "")
 	expect(t, "plain storage-backend", reads(plain, KindRelation, "storage-backend"), "")
+	// a mixin from a package beside ops' CharmBase is no base charm class
+	mixin := link1(t, c, files{"src/charm.py": `
+import ops
+from logging_pkg import LoggingMixin
+
+class GatewayCharm(ops.CharmBase, LoggingMixin):
+    pass
+`})
+	expect(t, "mixin storage-backend", reads(mixin, KindRelation, "storage-backend"), "")
+	expect(t, "mixin source", reads(mixin, KindConfig, "source"), "")
 }
 
 func TestOptionNamedToAnAssignedHelperCall(t *testing.T) {

@@ -1429,8 +1429,8 @@ func (l *charmLinker) linkDelegates() {
 	}
 }
 
-// packageCharmBase is the first base charm class from a package outside the tree that one of
-// the charm's own classes derives from (ops_openstack.core.OSBaseCharm, which observes the
+// packageCharmBase is the first base charm class (named ...Charm, as isCharm takes it) from a
+// package outside the tree that one of the charm's own classes derives from (ops_openstack.core.OSBaseCharm, which observes the
 // pause and resume actions and reads the source option itself), as a ViaBase site at the
 // class: that base may handle what no code of the tree does. Nil when there is none.
 func (l *charmLinker) packageCharmBase() *Site {
@@ -1442,7 +1442,8 @@ func (l *charmLinker) packageCharmBase() *Site {
 			if IsCharmBase(b) {
 				continue // ops' own CharmBase handles nothing
 			}
-			if m := l.outsideModule(k.file, baseRoot(b)); m != "" && !l.ix.classes[lastSegment(b)] {
+			name := lastSegment(b) // a charm class by its name (OSBaseCharm), not a mixin beside CharmBase
+			if m := l.outsideModule(k.file, baseRoot(b)); m != "" && !l.ix.classes[name] && len(name) > len("Charm") && strings.HasSuffix(name, "Charm") {
 				return &Site{File: k.file.Path, Line: k.sym.Line, Symbol: k.name, Via: ViaBase, Detail: strings.TrimSpace(b)}
 			}
 		}

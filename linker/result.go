@@ -92,29 +92,29 @@ func (l *charmLinker) markUnbuilt() {
 	}
 }
 
-// uncalled reports a method m of cls that no file of the scope names (a file's Refs hold
-// every name it uses but those it defines), in a class whose every base the tree holds or ops
-// provides (an outside base may call m by name), with no decorator (which may register it),
-// and not a dunder (Python calls those).
+// uncalled reports a method m of cls that no code of the tree names, tests and other charms
+// included: no identifier or attribute (a file's Refs, ix.uses), no step of a call or value
+// chain (getattr(self, "_configure") is a step named _configure), in a class whose every base
+// the tree holds or ops provides (an outside base may call m by name), with no decorator (which
+// may register it), not a dunder (Python calls those) nor a name a framework calls
+// (frameworkCalls), as the unobserved-handler rule asks, and in a tree where no code computes
+// a method name (computedAttr: getattr(self, "_" + name)).
 func (l *charmLinker) uncalled(cls *classInfo, m string) bool {
 	sym := cls.methods[m]
-	if sym == nil || strings.HasPrefix(m, "__") || len(sym.Decorators) > 0 {
+	if sym == nil || strings.HasPrefix(m, "__") || len(sym.Decorators) > 0 || frameworkCalls[m] {
 		return false
 	}
 	for _, k := range l.mro(cls) {
-		if k.openBases {
+		if k.openBases || k.file.Facts.Dispatch {
 			return false
 		}
 	}
-	for _, fi := range l.scope {
-		for _, r := range fi.Refs {
-			if r.Name == m && r.Count > 0 {
-				return false
-			}
-		}
-	}
-	return true
+	return l.ix.uses(m) == 0 && !l.ix.chainNamed(m) && !l.ix.computesNames()
 }
+
+// frameworkCalls are method names ops and pydantic call on a charm's classes: an event's
+// snapshot and restore (ops saves and re-emits deferred events), a model's model_post_init.
+var frameworkCalls = map[string]bool{"snapshot": true, "restore": true, "model_post_init": true}
 
 // named reports whether any file of the scope refers to cls's name or to one of its
 // subclasses' (a file's Refs do not hold the names it defines).

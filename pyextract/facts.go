@@ -482,7 +482,7 @@ func (w *factWalker) visit(f factFrame) {
 		return
 	case kString:
 		if v := t.value(i, 0); v.Kind == ValStr {
-			if handlerName.MatchString(v.Str) {
+			if privateName.MatchString(v.Str) {
 				w.out.HandlerStrings = append(w.out.HandlerStrings, v.Str)
 			}
 			return
@@ -1051,8 +1051,9 @@ func (w *factWalker) lastName(i int32) string {
 	return ""
 }
 
-// handlerName matches the name of a handler-like method (_on_<event>).
-var handlerName = regexp.MustCompile(`^_on_[A-Za-z0-9_]+$`)
+// privateName matches a string that may name a private method by literal (getattr(self,
+// "_configure"), patch.object(Charm, "_on_start")): Facts.HandlerStrings.
+var privateName = regexp.MustCompile(`^_[A-Za-z][A-Za-z0-9_]*$`)
 
 // dispatchCall reports a call that may reach a method no code names: getattr(x, name) and
 // the like with a name that is no string literal, or a listing of an object's members; and

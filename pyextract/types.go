@@ -120,8 +120,9 @@ type Facts struct {
 	// HandlerDispatch: such a computed name is built on "_on_" (getattr(self, "_on_" + kind),
 	// f"_on_{kind}"): code that calls handler-like methods by name, of any object.
 	HandlerDispatch bool `json:"handler_dispatch,omitempty"`
-	// HandlerStrings are the string literals that are a handler-like method's name
-	// ("_on_start" in getattr(self, "_on_start") or patch.object(C, "_on_start")), sorted.
+	// HandlerStrings are the string literals that may be a private method's name, a
+	// handler-like one's among them ("_on_start" in getattr(self, "_on_start") or
+	// patch.object(C, "_on_start"), "_configure"), sorted.
 	HandlerStrings []string `json:"handler_strings,omitempty"`
 }
 

@@ -71,10 +71,10 @@ func (r *ranker) namedCharms() map[string]string {
 			return out
 		}
 	}
-	if out := pick(r.ment); len(out) > 0 {
-		return out
+	if out := r.namedByOwnWord(names); len(out) > 0 {
+		return out // a subject's word before a body's full name (see above)
 	}
-	return r.namedByOwnWord(names)
+	return pick(r.ment)
 }
 
 // namedByOwnWord returns the charm directories a subject line names by the one word that sets

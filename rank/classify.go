@@ -16,11 +16,6 @@ var otherDirs = map[string]bool{
 	"examples": true, "hack": true, "ci": true, "terraform": true, "spread": true,
 }
 
-// vendoredPackages are the packages early operator-framework charms copied into their lib/
-// folder, which the charm's hooks put on sys.path (lib/ops/ as a link into a git submodule of
-// the framework, lib/yaml/ for PyYAML): third-party code, as vendored charm libraries are.
-var vendoredPackages = map[string]bool{"ops": true, "yaml": true}
-
 // charmYAMLNames are the files a charm declares itself in.
 var charmYAMLNames = map[string]bool{
 	"metadata.yaml": true, "config.yaml": true, "actions.yaml": true, "charmcraft.yaml": true,
@@ -32,8 +27,8 @@ var charmYAMLNames = map[string]bool{
 //   - ClassYAML: a charm's YAML file;
 //   - ClassLib: under lib/charms/<name>/ unless <name> is a charm's name with '-' → '_' (its
 //     own library, which is ClassSource), or under a charmhelpers/ folder (the charm-helpers
-//     package classic charms vendor: hooks/charmhelpers/core/hookenv.py), or in lib/ops/ or
-//     lib/yaml/ (vendoredPackages);
+//     package classic charms vendor: hooks/charmhelpers/core/hookenv.py), or in a charm's
+//     lib/ops/, lib/yaml/ or lib/charms_ceph/ (charmyaml.VendoredPackage);
 //   - ClassSource: under a src/ folder (not in a helper folder right under it: src/hack/,
 //     src/scripts/), or anywhere in a charm directory except its top level
 //     and helper folders (docs/, scripts/, tools/, hidden ones ...); with no charms at all,
@@ -69,10 +64,12 @@ func Classify(p string, charms []charmyaml.Charm) string {
 	if slices.Contains(segs[:len(segs)-1], "charmhelpers") {
 		return ClassLib // charm-helpers, which classic charms vendor (charm_helpers_sync.py)
 	}
-	for i := 0; i+2 < len(segs); i++ {
-		if segs[i] == "lib" && vendoredPackages[segs[i+1]] {
-			return ClassLib // lib/ops/framework.py: the operator framework copied into an early charm
-		}
+	rel := p // relative to its charm's folder
+	if dir := charmDirOf(p, charms); dir != "" && dir != "." {
+		rel = strings.TrimPrefix(p, dir+"/")
+	}
+	if charmyaml.VendoredPackage(rel) {
+		return ClassLib // lib/ops/framework.py: the operator framework copied into an early charm
 	}
 	if lib := charmyaml.LibraryOf(p); lib != "" {
 		if charmyaml.OwnLibrary(lib, charms) {
@@ -95,7 +92,7 @@ func Classify(p string, charms []charmyaml.Charm) string {
 	if dir == "" {
 		return ClassOther
 	}
-	rel := strings.TrimPrefix(p, dir+"/")
+	rel = strings.TrimPrefix(p, dir+"/")
 	if dir == "." {
 		rel = p
 	}

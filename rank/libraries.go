@@ -178,7 +178,7 @@ func (r *ranker) namedLibraryUpdate(named []int) int {
 			}
 		}
 	}
-	if len(r.namedUpdate) > 0 {
+	if len(r.namedUpdate) > 0 || r.identNamedUpdate() {
 		return libNamedUpdate
 	}
 	return libAbout
@@ -202,11 +202,17 @@ func (r *ranker) identNamedUpdate() bool {
 			continue
 		}
 		versions := majorVersions(s.text)
+		idents := map[string]bool{} // in lower case ("Kubernetes_service_patch: bump"), not attributes
+		for id := range s.m.idents {
+			if !strings.Contains(s.text, "."+id) { // self.data_interfaces is the charm's attribute
+				idents[strings.ToLower(id)] = true
+			}
+		}
 		for i, n := range r.nodes {
 			if n.class != ClassLib {
 				continue
 			}
-			names := func(st string) bool { return strings.Contains(st, "_") && s.m.idents[st] && !own[st] }
+			names := func(st string) bool { return strings.Contains(st, "_") && idents[st] && !own[st] }
 			if (names(stemOf(n.path)) || names(strings.ToLower(charmyaml.LibraryOf(n.path)))) && (len(versions) == 0 ||
 				slices.ContainsFunc(versions, func(v string) bool { return strings.Contains(n.path, "/"+v+"/") })) {
 				r.namedUpdate[i] = true

@@ -165,6 +165,8 @@ func TestClassify(t *testing.T) {
 		"k8s/lib/yaml/error.py":                       ClassLib,
 		"k8s/lib/pod_spec.py":                         ClassSource, // the charm's own module in lib/
 		"k8s/lib/opsutils/x.py":                       ClassSource,
+		"k8s/lib/charms_ceph/broker.py":               ClassLib,
+		"k8s/src/lib/ops/x.py":                        ClassSource, // not the charm's lib/
 		"tests/unit/test_charm.py":                    ClassTest,
 		"k8s/tests/integration/helpers.py":            ClassTest,
 		"tests/integration/app-charm/src/charm.py":    ClassTest,
@@ -907,10 +909,26 @@ func TestIdentifierNamedLibraryUpdate(t *testing.T) {
 		}
 	}
 	for _, text := range []string{"Update kubernetes service patch handling", "fix: kubernetes_service_patch breaks on restart",
-		"Update kubernetes_service_patch to v1"} {
+		"Update kubernetes_service_patch to v1", "fix: update self.kubernetes_service_patch usage"} {
 		if r := rankDemo(text); r.Files[0].Class != ClassSource || hasSignal(fileOf(t, r, small), SigLibUpdate) {
 			t.Errorf("%q: top %v", text, paths(r)[:3])
 		}
+	}
+	// however written, and whatever the body says of libraries
+	for _, text := range []string{"Kubernetes_service_patch: bump to latest", "Update kubernetes_service_patch\n\nThe lib had a bug."} {
+		if r := rankDemo(text); !hasSignal(fileOf(t, r, small), SigLibUpdate) {
+			t.Errorf("%q: not lifted, top %v", text, paths(r)[:3])
+		}
+	}
+	// a name without an underscore (a library called ingress.py is also a word), or one a
+	// first-party module shares, lifts nothing
+	ingress := pyFile("lib/charms/traefik_k8s/v2/ingress.py", []pyextract.Symbol{cls("IngressPerAppRequirer", 3)}, nil)
+	if r := rankDemo("fix: update ingress handling", ingress); hasSignal(fileOf(t, r, ingress.Path), SigLibUpdate) {
+		t.Errorf("ingress lifted: %v", paths(r)[:3])
+	}
+	mine := pyFile("src/kubernetes_service_patch.py", []pyextract.Symbol{fn("patch", 3)}, nil)
+	if r := rankDemo("Update kubernetes_service_patch", mine); hasSignal(fileOf(t, r, small), SigLibUpdate) {
+		t.Errorf("a name a first-party module shares lifted the library: %v", paths(r)[:3])
 	}
 }
 
@@ -2077,9 +2095,10 @@ func TestCharmNamedByItsOwnWord(t *testing.T) {
 		return out
 	}
 	for text, want := range map[string]string{
-		"Add security context for udm":                "charms/oai-udm/",
-		"Add liveness and readiness probes for mysql": "charms/mysql/",
-		"fix(smf): restart on config change":          "charms/oai-smf/",
+		"Add security context for udm":                            "charms/oai-udm/",
+		"Add security context for udm\n\nas oai-amf already does": "charms/oai-udm/",
+		"Add liveness and readiness probes for mysql":             "charms/mysql/",
+		"fix(smf): restart on config change":                      "charms/oai-smf/",
 	} {
 		got := named(text)
 		if len(got) == 0 || slices.ContainsFunc(got, func(p string) bool { return !strings.HasPrefix(p, want) }) {

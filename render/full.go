@@ -66,7 +66,7 @@ const (
 // (indented by nesting) and the token cost of each line, counted when first needed.
 type fileView struct {
 	f        *rank.File
-	head     []string // "path:\n" and, with --explain, the signals line
+	head     []string // "path:\n", the copies line ("  # also under …") if any, and with --explain the signals line
 	lines    []string // per symbol
 	parent   []int    // per symbol: the enclosing class's index, or -1
 	headCost int      // units; -1 until counted

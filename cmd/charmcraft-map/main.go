@@ -36,7 +36,7 @@ func main() {
 	out := app.NewColorWriter(os.Stdout)
 	io := app.IO{Out: os.Stdout, Err: os.Stderr, ErrIsTerminal: isTerminal(os.Stderr)}
 	if app.ColorEnabled(isTerminal(os.Stdout), os.Getenv) {
-		io.Out = out
+		io.CheckOut = out // only check's text report is coloured
 	}
 	stopOnSignal()
 	code := run(os.Args[1:], io)

@@ -31,9 +31,9 @@ func Marshal(v any) ([]byte, error) {
 }
 
 // Describe words a decoding error of encoding/json for a person, without Go's type names:
-// "files[0].path is a number, want a string", "invalid character 'x' looking for beginning of
-// value at byte 12", "the document is an array, want an object". Other errors are returned
-// as they are.
+// "files.path is a number, want a string", "schema_version is 1.5, want an integer",
+// "invalid character 'x' looking for beginning of value at byte 12", "the document is an
+// array, want an object". Other errors are returned as they are.
 func Describe(err error) string {
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
@@ -45,7 +45,16 @@ func Describe(err error) string {
 		if where == "" {
 			where = "the document"
 		}
-		return fmt.Sprintf("%s is %s, want %s", where, article(typ.Value), article(kindName(typ.Type)))
+		got := typ.Value // encoding/json's words: "number 1.5", "bool", "array", "object"
+		switch {
+		case strings.HasPrefix(got, "number "):
+			got = strings.TrimPrefix(got, "number ") // the number itself: "is 1.5"
+		case got == "bool":
+			got = "a boolean"
+		default:
+			got = article(got)
+		}
+		return fmt.Sprintf("%s is %s, want %s", where, got, article(kindName(typ.Type)))
 	case err != nil:
 		return err.Error()
 	}
@@ -69,14 +78,15 @@ func kindName(t reflect.Type) string {
 	case reflect.Pointer:
 		return kindName(t.Elem())
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint, reflect.Uint8,
-		reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+		reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "integer"
+	case reflect.Float32, reflect.Float64:
 		return "number"
 	}
 	return "value"
 }
 
-// article puts "a" or "an" before a JSON kind ("an array", "a number"); encoding/json's
-// Value may already be a phrase ("number -1"), which keeps "a".
+// article puts "a" or "an" before a JSON kind ("an array", "a number").
 func article(kind string) string {
 	if kind == "" {
 		return "a value"

@@ -31,6 +31,8 @@ func TestDescribe(t *testing.T) {
 		{`[]`, &map[string]json.RawMessage{}, "the document is an array, want an object"},
 		{`{"files":{}}`, &doc{}, "files is an object, want an array"},
 		{`{"files": x}`, &doc{}, "invalid character 'x' looking for beginning of value at byte 11"},
+		{`{"n": 1.5}`, &struct{ N int }{}, "N is 1.5, want an integer"},
+		{`{"files": true}`, &doc{}, "files is a boolean, want an array"},
 	} {
 		err := json.Unmarshal([]byte(tc.in), tc.into)
 		if got := Describe(err); got != tc.want {
