@@ -116,10 +116,16 @@ func (r *ranker) namedByOwnWord(dirs map[string][]string) map[string]string {
 			own[d] = rest[0]
 		}
 	}
+	relations := map[string]bool{} // a word that is also an endpoint's name may mean the endpoint
+	for _, d := range r.decls {
+		if d.lkind == linker.KindRelation {
+			relations[normName(d.sym.Name)] = true
+		}
+	}
 	for _, s := range r.subjects {
 		out := map[string]string{}
 		for d, w := range own {
-			if s.m.grams[w] && !s.m.inner[w] && !s.m.common[w] && !r.relationWritten(s.m, w) {
+			if s.m.grams[w] && !s.m.inner[w] && !s.m.common[w] && !r.relationWritten(s.m, w) && (!relations[w] || commitScope(s.text, w)) {
 				out[d] = w
 			}
 		}
@@ -128,6 +134,29 @@ func (r *ranker) namedByOwnWord(dirs map[string][]string) map[string]string {
 		}
 	}
 	return nil
+}
+
+// commitScope reports whether a subject line names w as its scope, the part a conventional
+// commit or a monorepo's habit puts first: "refactor(slurmctld): …", "feat(a,b): …",
+// "slurmctld: …". A charm's own word that is also an endpoint's name ("mon" of ceph-mon, the
+// relation ceph-osd requires) names the charm only there.
+func commitScope(subject, w string) bool {
+	head, _, ok := strings.Cut(strings.ToLower(subject), ":")
+	if !ok {
+		return false
+	}
+	if _, scope, ok := strings.Cut(head, "("); ok {
+		head, _, _ = strings.Cut(scope, ")")
+	}
+	found := false
+	for _, f := range strings.FieldsFunc(head, func(c rune) bool { return c == ',' || c == '/' }) {
+		f = strings.TrimSpace(f)
+		if strings.Contains(f, " ") {
+			return false // "Fix slurmctld: restart" is prose, not a scope
+		}
+		found = found || normName(f) == w
+	}
+	return found
 }
 
 // genericCharmWords are words of charm names that say what kind of charm it is, not which.

@@ -2076,7 +2076,11 @@ func TestCharmNamedByItsOwnWord(t *testing.T) {
 	var files []pyextract.File
 	for _, n := range []string{"oai-amf", "oai-udm", "oai-smf", "mysql", "oai-k8s"} {
 		d := "charms/" + n
-		charms = append(charms, charmyaml.Charm{Name: n, Dir: d, Files: []string{d + "/metadata.yaml"}})
+		c := charmyaml.Charm{Name: n, Dir: d, Files: []string{d + "/metadata.yaml"}}
+		if n == "oai-amf" { // an endpoint named like another charm's own word
+			c.Relations = []charmyaml.Relation{{Name: "smf", Role: "requires", Pos: charmyaml.Pos{File: d + "/metadata.yaml", Line: 3}}}
+		}
+		charms = append(charms, c)
 		f := pyFile(d+"/src/charm.py", []pyextract.Symbol{cls("Charm", 1), meth("Charm", "_on_config_changed", 5)}, map[string]int{"make_pod_spec": 1})
 		f.Lines = 60
 		spec := pyFile(d+"/lib/pod_spec.py", []pyextract.Symbol{fn("make_pod_spec", 3)}, nil)
@@ -2105,9 +2109,21 @@ func TestCharmNamedByItsOwnWord(t *testing.T) {
 			t.Errorf("%q: named %v, want %s only", text, got, want)
 		}
 	}
-	for _, text := range []string{"Add security context\n\nas udm does", "fix the oai charms", "k8s: bump the base"} {
+	// a word that is also an endpoint's name names the charm only as a commit's scope
+	// ("fix(smf): …" above), not in prose, where it may mean the endpoint
+	for _, text := range []string{"Add security context\n\nas udm does", "fix the oai charms", "k8s: bump the base",
+		"the smf does not update its data after a restart"} {
 		if got := named(text); len(got) > 0 {
 			t.Errorf("%q: named %v", text, got)
+		}
+	}
+}
+
+func TestCommitScope(t *testing.T) {
+	for subject, want := range map[string]bool{"refactor(slurmctld): reword": true, "feat(slurmctld,slurmd): x": true,
+		"slurmctld: fix": true, "Fix slurmctld: restart": false, "fix(slurmd): x": false, "no scope slurmctld": false} {
+		if got := commitScope(subject, "slurmctld"); got != want {
+			t.Errorf("%q: %v, want %v", subject, got, want)
 		}
 	}
 }
