@@ -23,6 +23,7 @@ type index struct {
 	handlerRefs map[string]int
 	refTotals   map[string]int  // every name's uses (built on first use: uses)
 	stepNames   map[string]bool // every name of a step of a fact's value chain (chainNamed)
+	roots       map[string]bool // every charm's src/ and lib/ (importRoot)
 	computed    int             // 0 not known yet, 1 no, 2 yes: computesNames
 	// charmRefs: for every name, the charms whose own non-test code uses it (built on first
 	// use: usedByCharms)
@@ -552,12 +553,13 @@ func (ix *index) encloses(a, b int) bool {
 // roots even when they hold an __init__.py (gateway-api-integrator's src/__init__.py, whose
 // charm imports `from state.charm_state import ...`).
 func (ix *index) importRoot(dir string) bool {
-	for _, c := range ix.charms {
-		if dir == path.Join(c.Dir, "src") || dir == path.Join(c.Dir, "lib") {
-			return true
+	if ix.roots == nil { // once: this runs for every folder of every import
+		ix.roots = map[string]bool{}
+		for _, c := range ix.charms {
+			ix.roots[path.Join(c.Dir, "src")], ix.roots[path.Join(c.Dir, "lib")] = true, true
 		}
 	}
-	return false
+	return ix.roots[dir]
 }
 
 func commonPrefix(a, b string) int {

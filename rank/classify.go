@@ -64,9 +64,14 @@ func Classify(p string, charms []charmyaml.Charm) string {
 	if slices.Contains(segs[:len(segs)-1], "charmhelpers") {
 		return ClassLib // charm-helpers, which classic charms vendor (charm_helpers_sync.py)
 	}
-	rel := p // relative to its charm's folder
-	if dir := charmDirOf(p, charms); dir != "" && dir != "." {
-		rel = strings.TrimPrefix(p, dir+"/")
+	rel := p // relative to its charm's folder, looked up only for a path that may need it
+	for i, s := range segs[:len(segs)-1] {
+		if s == "lib" && charmyaml.VendoredPackage(strings.Join(segs[i:], "/")) {
+			if dir := charmDirOf(p, charms); dir != "" && dir != "." {
+				rel = strings.TrimPrefix(p, dir+"/")
+			}
+			break
+		}
 	}
 	if charmyaml.VendoredPackage(rel) {
 		return ClassLib // lib/ops/framework.py: the operator framework copied into an early charm
