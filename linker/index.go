@@ -116,12 +116,13 @@ func (ix *index) chainNamed(name string) bool {
 }
 
 // computesNames reports a file of the tree, not a vendored library, that may call a method by
-// a name no code writes (computedAttr).
+// a name no code writes (Facts.Dispatch: getattr(obj, "_" + name), inspect.getmembers, ...;
+// computedAttr).
 func (ix *index) computesNames() bool {
 	if ix.computed == 0 {
 		ix.computed = 1
 		for _, fi := range ix.ordered {
-			if !fi.library && computedAttr(&fi.Facts) {
+			if !fi.library && (fi.Facts.Dispatch || computedAttr(&fi.Facts)) {
 				ix.computed = 2
 				break
 			}

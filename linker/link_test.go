@@ -2550,6 +2550,7 @@ class DemoCharm(FamilyBase):
         self.framework.observe(self.on.start, self.handler)
         self.listen()
         getattr(self, "_by_string")()
+        self.event_type = Ready
 `}.parse()})
 	var got []string
 	for _, f := range res.Charms[0].Findings {
@@ -2562,6 +2563,30 @@ class DemoCharm(FamilyBase):
 		"public-host not-called=true|strnig not-called=false"
 	if g := strings.Join(got, "|"); g != want {
 		t.Errorf("findings:\n got  %s\n want %s", g, want)
+	}
+	// where code computes a method's name, any method may be called
+	computed := Link(Input{Charms: []charmyaml.Charm{c}, Files: files{"src/charm.py": `
+import ops
+from dispatch import run
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        run(self, "mode")
+
+    def public_url(self):
+        return self.config["public-host"]
+`, "src/dispatch.py": `
+def run(obj, name):
+    return getattr(obj, "_" + name)()
+`}.parse()})
+	if len(computed.Charms[0].Findings) == 0 {
+		t.Error("computed names: no finding")
+	}
+	for _, f := range computed.Charms[0].Findings {
+		if f.NotCalled {
+			t.Errorf("computed names: %+v marked not called", f)
+		}
 	}
 }
 

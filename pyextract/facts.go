@@ -1052,8 +1052,12 @@ func (w *factWalker) lastName(i int32) string {
 }
 
 // privateName matches a string that may name a private method by literal (getattr(self,
-// "_configure"), patch.object(Charm, "_on_start")): Facts.HandlerStrings.
+// "_configure"), patch.object(Charm, "_on_start")): Facts.HandlerStrings, which also keeps any
+// name given to getattr, hasattr or setattr (visitCall).
 var privateName = regexp.MustCompile(`^_[A-Za-z][A-Za-z0-9_]*$`)
+
+// identName matches a string that is a Python name (getattr's second argument).
+var identName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // dispatchCall reports a call that may reach a method no code names: getattr(x, name) and
 // the like with a name that is no string literal, or a listing of an object's members; and
@@ -1090,6 +1094,14 @@ func (w *factWalker) visitCall(f factFrame) {
 		w.out.Dispatch = w.out.Dispatch || d
 		w.out.HandlerDispatch = w.out.HandlerDispatch || h
 		isAttr := t.kind(fn) == kAttribute
+		if !isAttr && (name == "getattr" || name == "hasattr" || name == "setattr") {
+			// getattr(self, "configure"): a method named by a string, public or not
+			if _, n := w.callArgs(args, "", ""); n >= 0 {
+				if v := t.value(n, 0); v.Kind == ValStr && identName.MatchString(v.Str) {
+					w.out.HandlerStrings = append(w.out.HandlerStrings, v.Str)
+				}
+			}
+		}
 		switch {
 		case isAttr && name == "observe", !isAttr && f.fn != nil && f.fn.observe[name]:
 			ev, h := w.callArgs(args, "bound_event", "observer")

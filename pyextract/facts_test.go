@@ -469,7 +469,8 @@ class C(CharmBase):
 
 // Dispatch: a getattr-like call given a name that is no string literal, or a listing of an
 // object's members, may reach any method; a literal name does not. HandlerStrings keeps the
-// string literals that are a handler's name, not a message that mentions one.
+// string literals that are a private method's name, not a message that mentions one, and
+// the names getattr and hasattr are given.
 func TestFactsDispatch(t *testing.T) {
 	for src, want := range map[string]bool{
 		`x = getattr(self, "_on_start")`:               false,
@@ -499,8 +500,9 @@ func TestFactsDispatch(t *testing.T) {
 			t.Errorf("%s: handler dispatch %v, want %v", src, got, want)
 		}
 	}
-	f := parseFacts(t, "patch.object(C, \"_on_update_status\")\nlogger.info(\"_on_config_changed ran\")\nx = \"_on_start\"\ny = \"_on_start\"\n")
-	if got := strings.Join(f.HandlerStrings, "|"); got != "_on_start|_on_update_status" {
+	f := parseFacts(t, "patch.object(C, \"_on_update_status\")\nlogger.info(\"_on_config_changed ran\")\nx = \"_on_start\"\ny = \"_on_start\"\n"+
+		"getattr(self, \"configure\")()\nhasattr(self, \"_ready\")\nz = \"port\"\ngetattr(self, \"not a name\")\n")
+	if got := strings.Join(f.HandlerStrings, "|"); got != "_on_start|_on_update_status|_ready|configure" {
 		t.Errorf("handler strings = %s", got)
 	}
 }

@@ -122,7 +122,8 @@ type Facts struct {
 	HandlerDispatch bool `json:"handler_dispatch,omitempty"`
 	// HandlerStrings are the string literals that may be a private method's name, a
 	// handler-like one's among them ("_on_start" in getattr(self, "_on_start") or
-	// patch.object(C, "_on_start"), "_configure"), sorted.
+	// patch.object(C, "_on_start"), "_configure"), and any name getattr, hasattr or setattr
+	// is given ("configure"), sorted.
 	HandlerStrings []string `json:"handler_strings,omitempty"`
 }
 

@@ -202,9 +202,9 @@ func (r *ranker) identNamedUpdate() bool {
 			continue
 		}
 		versions := majorVersions(s.text)
-		idents := map[string]bool{} // in lower case ("Kubernetes_service_patch: bump"), not attributes
+		idents := map[string]bool{} // in lower case ("Kubernetes_service_patch: bump"), not only as self.x
 		for id := range s.m.idents {
-			if !strings.Contains(s.text, "."+id) { // self.data_interfaces is the charm's attribute
+			if !onlySelfAttribute(s.text, id) { // self.data_interfaces is the charm's attribute
 				idents[strings.ToLower(id)] = true
 			}
 		}
@@ -220,6 +220,23 @@ func (r *ranker) identNamedUpdate() bool {
 		}
 	}
 	return len(r.namedUpdate) > 0
+}
+
+// onlySelfAttribute reports whether every occurrence of id in text is written as an
+// attribute of self ("self.data_interfaces"): the charm's own attribute, not a library's name.
+// A module path ("charms.observability_libs") is no attribute of self.
+func onlySelfAttribute(text, id string) bool {
+	found := false
+	for rest := text; ; {
+		i := strings.Index(rest, id)
+		if i < 0 {
+			return found
+		}
+		if !strings.HasSuffix(rest[:i], "self.") {
+			return false
+		}
+		found, rest = true, rest[i+len(id):]
+	}
 }
 
 // stemOf is a file's name without its folder and extension, in lower case.

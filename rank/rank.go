@@ -559,17 +559,11 @@ func (r *ranker) files(a adjacency, pr, lex []float64) []File {
 		if n.hub {
 			mul(i, SigHub, HubBoost)
 		}
-		if !r.extra[i].waive {
+		if n.class == ClassLib && (libIntent == libUpdate || libIntent == libNamedUpdate && r.namedUpdate[i]) {
+			libs = append(libs, i) // lifted, named in the text (waived) or not
+		} else if !r.extra[i].waive {
 			switch n.class {
 			case ClassLib:
-				if libIntent == libUpdate {
-					libs = append(libs, i)
-					break
-				}
-				if libIntent == libNamedUpdate && r.namedUpdate[i] {
-					libs = append(libs, i)
-					break
-				}
 				if libIntent == libAbout || libIntent == libOwn || libIntent == libNamedUpdate {
 					mul(i, SigLibIntent, LibIntentFactor)
 					break

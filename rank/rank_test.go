@@ -915,9 +915,15 @@ func TestIdentifierNamedLibraryUpdate(t *testing.T) {
 		}
 	}
 	// however written, and whatever the body says of libraries
-	for _, text := range []string{"Kubernetes_service_patch: bump to latest", "Update kubernetes_service_patch\n\nThe lib had a bug."} {
-		if r := rankDemo(text); !hasSignal(fileOf(t, r, small), SigLibUpdate) {
+	for _, text := range []string{"Kubernetes_service_patch: bump to latest", "Update kubernetes_service_patch\n\nThe lib had a bug.",
+		"Update kubernetes_service_patch\n\nsee kubernetes_service_patch.py", "Update kubernetes_service_patch and self.kubernetes_service_patch usage",
+		"Update charms.observability_libs"} {
+		r := rankDemo(text)
+		if !hasSignal(fileOf(t, r, small), SigLibUpdate) || r.Files[0].Path != small {
 			t.Errorf("%q: not lifted, top %v", text, paths(r)[:3])
+		}
+		if hasSignal(fileOf(t, r, "lib/charms/data_platform_libs/v0/data_interfaces.py"), SigLibUpdate) {
+			t.Errorf("%q: an unnamed library lifted", text)
 		}
 	}
 	// a name without an underscore (a library called ingress.py is also a word), or one a
@@ -2121,7 +2127,8 @@ func TestCharmNamedByItsOwnWord(t *testing.T) {
 
 func TestCommitScope(t *testing.T) {
 	for subject, want := range map[string]bool{"refactor(slurmctld): reword": true, "feat(slurmctld,slurmd): x": true,
-		"slurmctld: fix": true, "Fix slurmctld: restart": false, "fix(slurmd): x": false, "no scope slurmctld": false} {
+		"slurmctld: fix": true, "Fix slurmctld: restart": false, "Restart osd, slurmctld: fix": false, "fix(slurmd): x": false,
+		"no scope slurmctld": false} {
 		if got := commitScope(subject, "slurmctld"); got != want {
 			t.Errorf("%q: %v, want %v", subject, got, want)
 		}

@@ -54,7 +54,11 @@ func Describe(err error) string {
 		default:
 			got = article(got)
 		}
-		return fmt.Sprintf("%s is %s, want %s", where, got, article(kindName(typ.Type)))
+		want := article(kindName(typ.Type))
+		if want == "an integer" && strings.Trim(got, "-0123456789") == "" {
+			want = "an integer that fits" // 99999999999999999999 is one, too large for the field
+		}
+		return fmt.Sprintf("%s is %s, want %s", where, got, want)
 	case err != nil:
 		return err.Error()
 	}

@@ -32,6 +32,7 @@ func TestDescribe(t *testing.T) {
 		{`{"files":{}}`, &doc{}, "files is an object, want an array"},
 		{`{"files": x}`, &doc{}, "invalid character 'x' looking for beginning of value at byte 11"},
 		{`{"n": 1.5}`, &struct{ N int }{}, "N is 1.5, want an integer"},
+		{`{"n": 99999999999999999999}`, &struct{ N int }{}, "N is 99999999999999999999, want an integer that fits"},
 		{`{"files": true}`, &doc{}, "files is a boolean, want an array"},
 	} {
 		err := json.Unmarshal([]byte(tc.in), tc.into)
