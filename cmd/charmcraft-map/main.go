@@ -23,11 +23,15 @@ import (
 
 // defaultMemoryLimit is the Go heap's soft limit unless GOMEMLIMIT says otherwise. A cold run
 // on a very large tree keeps every file's extraction alive until the cache is written, and
-// with the default GOGC the heap may grow to twice that: on a 10,000-file tree the process
-// peaked at 630-660 MB, 440 MB with this limit, for about the same time. Near the limit the
-// collector runs more often; Go caps the CPU it then takes, so a bigger tree is slower, never
-// stuck.
-const defaultMemoryLimit = 400 << 20
+// with the default GOGC the heap may grow to twice that. Near the limit the collector runs
+// more often (Go caps the CPU it then takes, so a bigger tree is slower, never stuck); below
+// the live heap it only burns CPU. Session 2 set 400 MiB (10,000-file tree: 440 MB peak instead
+// of 630-660 MB); since then the live heap of such a tree has grown past it, and session 23
+// measured (bench/run.sh, 10,000 synthetic files, one run each): 400 MiB cold 36.8 s, touched
+// 5.5 s, warm 121 ms, peak 819 MB; 600 MiB 25.0 s, 832 MB; 1 GiB 19.5 s, touched 2.5 s, warm
+// 69 ms, 1,060 MB (the 203-charm corpus as one root, 7,900 files: 25.3 s / 955 MB, 16.7 s /
+// 1,082 MB; no limit 15.4 s / 1,408 MB). A charm of a few hundred files never nears it.
+const defaultMemoryLimit = 1 << 30
 
 func main() {
 	if os.Getenv("GOMEMLIMIT") == "" {
