@@ -1409,16 +1409,19 @@ func (e *evaluator) isCharm(cls *classInfo) bool {
 	if cls == nil {
 		return false
 	}
-	outsideCharm := func(base string) bool {
-		name := lastSegment(base)
-		return len(name) > len("Charm") && strings.HasSuffix(name, "Charm") && !e.ix.classes[name]
-	}
+	outsideCharm := func(base string) bool { return e.ix.outsideCharmName(lastSegment(base)) }
 	for _, k := range e.mro(cls) {
 		if slices.ContainsFunc(k.sym.Bases, IsCharmBase) || slices.ContainsFunc(k.sym.Bases, outsideCharm) {
 			return true
 		}
 	}
 	return false
+}
+
+// outsideCharmName reports a class name like a charm class's (OSBaseCharm: longer than
+// "Charm" and ending in it) that no class of the tree has: a base charm class from a package.
+func (ix *index) outsideCharmName(name string) bool {
+	return len(name) > len("Charm") && strings.HasSuffix(name, "Charm") && !ix.classes[name]
 }
 
 // IsCharmBase reports whether a base class expression, as written, is a charm base: ops'

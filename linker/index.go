@@ -91,8 +91,9 @@ func (ix *index) handlerUses(name string) int {
 }
 
 // chainNamed reports whether a step of a call, assignment or observed handler anywhere in the
-// tree has the name, or a call is given it as a string literal: getattr(self, "_configure")()
-// and patch.object(Charm, "_configure") name _configure by a string, which no Refs hold.
+// tree has the name, or a string names it: a recorded call's string argument, or one of
+// Facts.HandlerStrings (getattr(self, "configure")(), patch.object(Charm, "_configure")),
+// which no Refs hold.
 func (ix *index) chainNamed(name string) bool {
 	if ix.stepNames == nil {
 		ix.stepNames = map[string]bool{}

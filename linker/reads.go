@@ -1082,7 +1082,7 @@ func (l *charmLinker) linkDecorated() {
 				for _, a := range args {
 					var rel, via string
 					if opt, ok := configFlag(name, a); ok {
-						if decl, declared := l.lookup(KindConfig, opt); declared {
+						if decl, ok := l.lookup(KindConfig, opt); ok {
 							l.read(KindConfig, decl, Site{File: fi.Path, Line: s.Line, Symbol: s.Name, Via: ViaConfig, Detail: "flag"})
 						}
 						continue
@@ -1442,8 +1442,8 @@ func (l *charmLinker) packageCharmBase() *Site {
 			if IsCharmBase(b) {
 				continue // ops' own CharmBase handles nothing
 			}
-			name := lastSegment(b) // a charm class by its name (OSBaseCharm), not a mixin beside CharmBase
-			if m := l.outsideModule(k.file, baseRoot(b)); m != "" && !l.ix.classes[name] && len(name) > len("Charm") && strings.HasSuffix(name, "Charm") {
+			// a charm class by its name (OSBaseCharm), not a mixin beside CharmBase
+			if m := l.outsideModule(k.file, baseRoot(b)); m != "" && l.ix.outsideCharmName(lastSegment(b)) {
 				return &Site{File: k.file.Path, Line: k.sym.Line, Symbol: k.name, Via: ViaBase, Detail: strings.TrimSpace(b)}
 			}
 		}

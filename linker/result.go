@@ -93,8 +93,8 @@ func (l *charmLinker) markUnbuilt() {
 }
 
 // uncalled reports a method m of cls that no code of the tree names, tests and other charms
-// included: no identifier or attribute (a file's Refs, ix.uses), no step of a call or value
-// chain (getattr(self, "_configure") is a step named _configure), in a class whose every base
+// included: no identifier or attribute (a file's Refs, ix.uses), no step of a fact's value
+// chain nor a string naming it (getattr(self, "_configure"): ix.chainNamed), in a class whose every base
 // the tree holds or ops provides (an outside base may call m by name), with no decorator (which
 // may register it), not a dunder (Python calls those) nor a name a framework calls
 // (frameworkCalls), as the unobserved-handler rule asks, and in a tree where no code computes

@@ -1061,25 +1061,35 @@ var identName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // dispatchCall reports a call that may reach a method no code names: getattr(x, name) and
 // the like with a name that is no string literal, or a listing of an object's members; and
-// whether that name is built on "_on_" (a handler's).
-func (w *factWalker) dispatchCall(args int32, name string) (dispatch, handlers bool) {
+// whether that name is built on "_on_" (a handler's); and literal, the name getattr, hasattr
+// or setattr is given as a plain string literal (getattr(self, "configure")).
+func (w *factWalker) dispatchCall(args int32, name string) (dispatch, handlers bool, literal string) {
 	t := w.t
-	nameArg := func(k int) (bool, bool) { // the k-th argument is not a plain string literal
+	nameArg := func(k int) (bool, bool, string) { // the k-th argument: not a plain string literal, or its text
 		a := t.namedChild(args, k)
-		if a < 0 || t.kind(a) == kString && t.value(a, 0).Kind == ValStr {
-			return false, false
+		if a < 0 {
+			return false, false, ""
 		}
-		return true, bytes.Contains(t.raw(a), []byte("_on_"))
+		if t.kind(a) == kString {
+			if v := t.value(a, 0); v.Kind == ValStr {
+				return false, false, v.Str
+			}
+		}
+		return true, bytes.Contains(t.raw(a), []byte("_on_")), ""
 	}
 	switch name {
 	case "getattr", "hasattr":
 		return nameArg(1)
+	case "setattr": // sets, never calls, by a computed name: only its literal name is of use
+		_, _, s := nameArg(1)
+		return false, false, s
 	case "methodcaller", "attrgetter", "__getattribute__":
-		return nameArg(0)
+		d, h, _ := nameArg(0)
+		return d, h, ""
 	case "getmembers", "vars", "dir":
-		return true, false
+		return true, false, ""
 	}
-	return false, false
+	return false, false, ""
 }
 
 func (w *factWalker) visitCall(f factFrame) {
@@ -1090,17 +1100,13 @@ func (w *factWalker) visitCall(f factFrame) {
 		w.unsealTable(f, t.child(fn, fObject)) // pairs.append((ev, h))
 	}
 	if fn >= 0 && args >= 0 && t.kind(args) == kArgumentList {
-		d, h := w.dispatchCall(args, name)
+		d, h, literal := w.dispatchCall(args, name)
 		w.out.Dispatch = w.out.Dispatch || d
 		w.out.HandlerDispatch = w.out.HandlerDispatch || h
 		isAttr := t.kind(fn) == kAttribute
-		if !isAttr && (name == "getattr" || name == "hasattr" || name == "setattr") {
+		if !isAttr && identName.MatchString(literal) {
 			// getattr(self, "configure"): a method named by a string, public or not
-			if _, n := w.callArgs(args, "", ""); n >= 0 {
-				if v := t.value(n, 0); v.Kind == ValStr && identName.MatchString(v.Str) {
-					w.out.HandlerStrings = append(w.out.HandlerStrings, v.Str)
-				}
-			}
+			w.out.HandlerStrings = append(w.out.HandlerStrings, literal)
 		}
 		switch {
 		case isAttr && name == "observe", !isAttr && f.fn != nil && f.fn.observe[name]:

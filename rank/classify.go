@@ -64,17 +64,15 @@ func Classify(p string, charms []charmyaml.Charm) string {
 	if slices.Contains(segs[:len(segs)-1], "charmhelpers") {
 		return ClassLib // charm-helpers, which classic charms vendor (charm_helpers_sync.py)
 	}
-	rel := p // relative to its charm's folder, looked up only for a path that may need it
 	for i, s := range segs[:len(segs)-1] {
+		// lib/ops/framework.py: the operator framework copied into an early charm, at its
+		// charm's lib/ (the charm's folder looked up only for a path that may need it)
 		if s == "lib" && charmyaml.VendoredPackage(strings.Join(segs[i:], "/")) {
-			if dir := charmDirOf(p, charms); dir != "" && dir != "." {
-				rel = strings.TrimPrefix(p, dir+"/")
+			if dir := charmDirOf(p, charms); strings.Join(segs[:i], "/") == dir || i == 0 && dir == "." {
+				return ClassLib
 			}
 			break
 		}
-	}
-	if charmyaml.VendoredPackage(rel) {
-		return ClassLib // lib/ops/framework.py: the operator framework copied into an early charm
 	}
 	if lib := charmyaml.LibraryOf(p); lib != "" {
 		if charmyaml.OwnLibrary(lib, charms) {
@@ -97,7 +95,7 @@ func Classify(p string, charms []charmyaml.Charm) string {
 	if dir == "" {
 		return ClassOther
 	}
-	rel = strings.TrimPrefix(p, dir+"/")
+	rel := strings.TrimPrefix(p, dir+"/")
 	if dir == "." {
 		rel = p
 	}
