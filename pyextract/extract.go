@@ -540,7 +540,7 @@ func (e *extractor) references(sc *scratch) {
 					counts[k]++
 				}
 			} else {
-				index[string(b)] = int32(len(counts))
+				index[internText(b)] = int32(len(counts))
 				counts = append(counts, 1)
 			}
 			continue

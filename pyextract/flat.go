@@ -189,7 +189,7 @@ func (t *tree) raw(i int32) []byte {
 }
 
 // text is node i's source text as valid UTF-8.
-func (t *tree) text(i int32) string { return validString(t.raw(i)) }
+func (t *tree) text(i int32) string { return internText(t.raw(i)) }
 
 // child returns the first child of i in field f, or -1.
 func (t *tree) child(i int32, f uint16) int32 {

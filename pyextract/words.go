@@ -54,6 +54,7 @@ type wordSet struct {
 func (s *wordSet) add(b []byte) {
 	for _, w := range SplitWords(validString(b)) {
 		if len(w) > 1 && len(w) <= maxWordLen && !s.seen[w] && len(s.out) < MaxWords {
+			w = intern(w)
 			s.seen[w] = true
 			s.out = append(s.out, w)
 		}
@@ -92,7 +93,7 @@ func words(t *tree) (strs, comments []string) {
 	}
 	slices.Sort(s.out)
 	slices.Sort(c.out)
-	return s.out, c.out
+	return slices.Clone(s.out), slices.Clone(c.out) // exact size: the spare capacity would stay
 }
 
 // bodyWords fills Symbol.Words of t's functions and methods: the words of the identifiers,
@@ -138,7 +139,7 @@ func bodyWords(t *tree, syms []Symbol) {
 		add := func(ws []string) {
 			for _, w := range ws {
 				if len(w) > 1 && len(w) <= maxWordLen && w != "self" && len(out) < MaxSymbolWords && !slices.Contains(out, w) {
-					out = append(out, w)
+					out = append(out, intern(w))
 				}
 			}
 		}
@@ -158,9 +159,20 @@ func bodyWords(t *tree, syms []Symbol) {
 		}
 		sets[k] = out
 	}
-	for k, out := range sets {
-		slices.Sort(out)
-		syms[k].Words = out
+	// The lists share one array of their exact total size, filled in symbol order: append's
+	// spare capacity would otherwise stay with every function.
+	total := 0
+	for _, out := range sets {
+		total += len(out)
+	}
+	all := make([]string, 0, total)
+	for k := range syms {
+		if out, ok := sets[k]; ok {
+			slices.Sort(out)
+			from := len(all)
+			all = append(all, out...)
+			syms[k].Words = all[from:len(all):len(all)]
+		}
 	}
 }
 
