@@ -31,6 +31,7 @@ type scratch struct {
 	stack  []int32
 	index  map[string]int32 // references: stopNames, then this file's names
 	counts []int
+	names  interner // interned texts, kept across the files this scratch parses
 	facts  factWalker
 	// the File's symbols and imports, copied out at the end so that the File holds no
 	// spare capacity
@@ -85,6 +86,10 @@ func parseWith(f *File, path string, src []byte, sc *scratch) {
 	if errs > 0 {
 		t = recoverSwallowed(t)
 	}
+	if sc.names == nil {
+		sc.names = interner{}
+	}
+	t.names = sc.names
 
 	e := extractor{t: t, f: f, syms: sc.syms, imps: sc.imps}
 	e.definitions()
@@ -540,7 +545,7 @@ func (e *extractor) references(sc *scratch) {
 					counts[k]++
 				}
 			} else {
-				index[internText(b)] = int32(len(counts))
+				index[t.names.bytes(b)] = int32(len(counts))
 				counts = append(counts, 1)
 			}
 			continue

@@ -136,7 +136,8 @@ type node struct {
 type tree struct {
 	nodes []node
 	src   []byte
-	stack []int32 // flatten's scratch space, kept for reuse
+	stack []int32  // flatten's scratch space, kept for reuse
+	names interner // interns the texts of names and words (nil: none)
 }
 
 // parser is a tree-sitter parser for Python, reused across files; it is not safe for
@@ -189,7 +190,7 @@ func (t *tree) raw(i int32) []byte {
 }
 
 // text is node i's source text as valid UTF-8.
-func (t *tree) text(i int32) string { return internText(t.raw(i)) }
+func (t *tree) text(i int32) string { return t.names.bytes(t.raw(i)) }
 
 // child returns the first child of i in field f, or -1.
 func (t *tree) child(i int32, f uint16) int32 {

@@ -47,14 +47,15 @@ var directives = []string{"!", "type:", "noqa", "pragma", "pyright:", "mypy:", "
 
 // wordSet collects distinct words in source order, at most MaxWords.
 type wordSet struct {
-	seen map[string]bool
-	out  []string
+	seen  map[string]bool
+	out   []string
+	names interner
 }
 
 func (s *wordSet) add(b []byte) {
 	for _, w := range SplitWords(validString(b)) {
 		if len(w) > 1 && len(w) <= maxWordLen && !s.seen[w] && len(s.out) < MaxWords {
-			w = intern(w)
+			w = s.names.str(w)
 			s.seen[w] = true
 			s.out = append(s.out, w)
 		}
@@ -68,7 +69,7 @@ func (s *wordSet) add(b []byte) {
 // are split like identifiers (SplitWords); words of one character or longer than maxWordLen
 // are dropped; each list keeps at most MaxWords, the first in source order, and is sorted.
 func words(t *tree) (strs, comments []string) {
-	s := wordSet{seen: map[string]bool{}}
+	s := wordSet{seen: map[string]bool{}, names: t.names}
 	var cs []node // comments, read after the strings so that the two lists stay disjoint
 	for i := int32(0); i < int32(len(t.nodes)); i++ {
 		n := &t.nodes[i]
@@ -84,7 +85,7 @@ func words(t *tree) (strs, comments []string) {
 		}
 		t.stringPieces(i, s.add)
 	}
-	c := wordSet{seen: s.seen}
+	c := wordSet{seen: s.seen, names: t.names}
 	for _, n := range cs {
 		text := bytes.TrimLeft(t.src[n.start:n.end], "# \t")
 		if !slices.ContainsFunc(directives, func(d string) bool { return bytes.HasPrefix(text, []byte(d)) }) {
@@ -139,7 +140,7 @@ func bodyWords(t *tree, syms []Symbol) {
 		add := func(ws []string) {
 			for _, w := range ws {
 				if len(w) > 1 && len(w) <= maxWordLen && w != "self" && len(out) < MaxSymbolWords && !slices.Contains(out, w) {
-					out = append(out, intern(w))
+					out = append(out, t.names.str(w))
 				}
 			}
 		}
