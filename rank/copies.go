@@ -89,17 +89,24 @@ func testRank(f File) int {
 // (itself for a file that is no copy).
 func (r *ranker) foldCopies(out []File, score []float64) []int {
 	canon := make([]int, len(out))
-	names := map[string]int{} // copies share their file name: only those names are hashed
+	// copies share their file name and length (both in copyKey): only files that share both
+	// with another are hashed
+	type shape struct {
+		name  string
+		lines int
+	}
+	shapeOf := func(n node) shape { return shape{path.Base(n.path), n.py.Lines} }
+	names := map[shape]int{}
 	for _, n := range r.nodes {
 		if n.py != nil {
-			names[path.Base(n.path)]++
+			names[shapeOf(n)]++
 		}
 	}
 	groups := map[uint64][]int{}
 	var keys []uint64
 	for i, n := range r.nodes {
 		canon[i] = i
-		if names[path.Base(n.path)] < 2 {
+		if n.py == nil || names[shapeOf(n)] < 2 {
 			continue
 		}
 		if k := copyKey(n.py); k != 0 {
