@@ -140,3 +140,27 @@ func sourceLines(root string) func(string) []string {
 		return ls
 	}
 }
+
+// CheckHelp is check's help text: what it does, then every rule with its default severity
+// (check.Rules, which the SARIF output describes too), so that a rule to silence with
+// "# charmcraft-map: ignore[rule]" can be looked up without running the tool.
+func CheckHelp() string {
+	var b strings.Builder
+	b.WriteString(`CI lint: check links the charm's YAML to its code and reports where they disagree, one finding
+per line. It exits 1 when there are errors (with --strict, warnings too), 0 otherwise. A finding is
+silenced by a comment on its line, or alone on the line above it, in the YAML or the Python:
+"# charmcraft-map: ignore[RULE,...]", or "# charmcraft-map: ignore" for every rule.
+
+Rules, with their usual severity (some cases are lowered or raised: a finding in code that runs
+only under a condition is a warning, a lost YAML file is an error; "check --format sarif"
+describes each rule in full):
+`)
+	w := 0
+	for _, r := range check.Rules {
+		w = max(w, len(r.Name))
+	}
+	for _, r := range check.Rules {
+		fmt.Fprintf(&b, "  %-*s  %-7s  %s\n", w, r.Name, r.Severity, r.Short)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}

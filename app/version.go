@@ -5,8 +5,9 @@ import (
 	"runtime/debug"
 )
 
-// VersionInfo is what `version` prints: the module version and the VCS revision from the
-// build info (set by `go install` and by builds inside a git checkout).
+// VersionInfo is what `version` prints: the module version (set by `go install module@version`;
+// "(devel)" for a build of a checkout) and the VCS revision, which only a build inside a git
+// checkout records (not `go install module@version`, nor a build with -buildvcs=false).
 type VersionInfo struct {
 	Version  string `json:"version"`
 	Revision string `json:"revision,omitempty"`

@@ -29,7 +29,7 @@ const (
 )
 
 // Rule documents one check rule. Rules is the single source for the SARIF rule
-// descriptions and the README's rule table.
+// descriptions and the rule table of check's help (app.CheckHelp).
 type Rule struct {
 	Name     string
 	Severity string // the default severity

@@ -677,6 +677,10 @@ func cleanScopes(root string, scopes []string) ([]string, error) {
 			return nil, &UsageError{fmt.Sprintf("scope %q goes through a symbolic link: give the folder it points to", s)}
 		}
 		if fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(c))); err != nil || !fi.IsDir() {
+			if hint := cwdRelative(root, s); hint != "" {
+				// written from the current folder, below the root: say how to name it
+				return nil, &UsageError{fmt.Sprintf("scope %q: paths are relative to the root (this one is %q there)", s, hint)}
+			}
 			return nil, &UsageError{fmt.Sprintf("scope %q is not a directory under the root", s)}
 		}
 		if c == "." {
@@ -685,6 +689,30 @@ func cleanScopes(root string, scopes []string) ([]string, error) {
 		out = append(out, c)
 	}
 	return out, nil
+}
+
+// cwdRelative returns the root-relative '/'-path of s taken from the current folder, when s is
+// a relative path naming a folder there that lies strictly inside root; else "".
+func cwdRelative(root, s string) string {
+	if filepath.IsAbs(s) {
+		return ""
+	}
+	abs, err := filepath.Abs(s)
+	if err != nil {
+		return ""
+	}
+	absRoot, err := filepath.Abs(root)
+	if err != nil {
+		return ""
+	}
+	rel, err := filepath.Rel(absRoot, abs)
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return ""
+	}
+	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+		return ""
+	}
+	return filepath.ToSlash(rel)
 }
 
 // sortWarnings orders warnings by file, then by line as a number ("metadata.yaml:2: …"

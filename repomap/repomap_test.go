@@ -266,6 +266,23 @@ func TestLoadRootErrors(t *testing.T) {
 	}
 }
 
+// A --scope written from the current folder, below the root, is refused with the path to give.
+func TestScopeFromCurrentFolder(t *testing.T) {
+	parent := t.TempDir()
+	root := filepath.Join(parent, "c1")
+	os.MkdirAll(filepath.Join(root, "src"), 0o755)
+	os.WriteFile(filepath.Join(root, "metadata.yaml"), []byte(smallCharm), 0o644)
+	t.Chdir(parent)
+	_, err := Load(Options{Root: "c1", Scope: []string{"c1/src"}})
+	if err == nil || err.Error() != `scope "c1/src": paths are relative to the root (this one is "src" there)` {
+		t.Errorf("Load with scope c1/src from the root's parent: %v", err)
+	}
+	_, err = Load(Options{Root: "c1", Scope: []string{"missing"}})
+	if err == nil || err.Error() != `scope "missing" is not a directory under the root` {
+		t.Errorf("Load with a missing scope: %v", err)
+	}
+}
+
 func asUsage(err error, u **UsageError) bool {
 	v, ok := err.(*UsageError)
 	*u = v

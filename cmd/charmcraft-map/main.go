@@ -162,8 +162,12 @@ could not do its job, 130 and 143 when stopped by SIGINT or SIGTERM.`,
 	pf.StringVar(&common.Format, "format", "text", "output format: text or json (check also: github, sarif)")
 	pf.BoolVar(&common.NoCache, "no-cache", false, "neither read nor write the cache file")
 	_ = root.MarkPersistentFlagDirname("root")
-	_ = root.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(
-		[]string{"text", "json", "github", "sarif"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = root.RegisterFlagCompletionFunc("format", func(cmd *cobra.Command, _ []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		if cmd.Name() == "check" {
+			return []cobra.Completion{"text", "json", "github", "sarif"}, cobra.ShellCompDirectiveNoFileComp
+		}
+		return []cobra.Completion{"text", "json"}, cobra.ShellCompDirectiveNoFileComp
+	})
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
 		if textAsFlag(err) {
 			return app.Usagef("%v: a text that starts with '-' reads as flags; put -- before it (%s -- TEXT)", err, cmd.CommandPath())
@@ -235,9 +239,9 @@ func budgetFlags(cmd *cobra.Command) []string {
 
 func bindMapFlags(cmd *cobra.Command, o *app.MapOptions) {
 	f := cmd.Flags()
-	f.BoolVar(&o.Full, "full", false, "the view the agent receives: signatures file by file, within the budget")
-	f.BoolVar(&o.All, "all", false, "every file with every symbol, no budget (--top, --tokens and --pressure are not used)")
-	f.IntVar(&o.Top, "top", 10, "files in the compact view (files with nothing to show are left out); 0 sets no limit")
+	f.BoolVar(&o.Full, "full", false, "the view the agent receives: signatures file by file, within the budget (not with --all)")
+	f.BoolVar(&o.All, "all", false, "every file with every symbol, no budget (--top, --tokens and --pressure are not used; not with --full)")
+	f.IntVar(&o.Top, "top", 10, "files in the compact view (files with nothing to show are left out); 0: no file limit, still within --tokens")
 	f.IntVar(&o.Tokens, "tokens", app.DefaultTokens, "token budget, a hard maximum (0 prints nothing)")
 	f.StringVar(&o.Tokenizer, "tokenizer", "cl100k", "token counter: cl100k, o200k or chars4")
 	f.Float64Var(&o.Pressure, "pressure", 0, "share of the agent's context already used (0-1): halves the budget at 0.80, empties it at 0.95")
@@ -298,6 +302,7 @@ func newCheckCmd(common *app.Common, io app.IO) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "check",
 		Short: "CI lint: report where the charm's YAML and code disagree (exit 1 on errors)",
+		Long:  app.CheckHelp(),
 		Example: `  charmcraft-map check --root ./my-charm
   # in GitHub Actions: annotations on the pull request, failing on warnings too
   charmcraft-map check --strict --format github
@@ -340,8 +345,8 @@ score and the reasons. Several arguments are joined into one task text.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringArrayVar(&o.Focus, "focus", nil, "a file the agent is working on (repeatable)")
-	f.StringArrayVar(&o.Scope, "scope", nil, "locate only among files under this folder (repeatable)")
+	f.StringArrayVar(&o.Focus, "focus", nil, "a file the agent is working on, relative to the root (repeatable)")
+	f.StringArrayVar(&o.Scope, "scope", nil, "locate only among files under this folder, relative to the root (repeatable)")
 	_ = cmd.MarkFlagDirname("scope")
 	return cmd
 }

@@ -210,6 +210,16 @@ func TestFormatArg(t *testing.T) {
 	}
 }
 
+// --format completes to what the command accepts: github and sarif for check only.
+func TestFormatCompletion(t *testing.T) {
+	for cmd, want := range map[string]string{"check": "text\njson\ngithub\nsarif\n:4\n", "map": "text\njson\n:4\n",
+		"locate": "text\njson\n:4\n"} {
+		if code, out, _ := execute("__complete", cmd, "--format", ""); code != 0 || out != want {
+			t.Errorf("completing %s --format: exit %d, %q, want %q", cmd, code, out, want)
+		}
+	}
+}
+
 func TestHelpTopics(t *testing.T) {
 	// help on a command prints its help; on an unknown topic it is a usage error (exit 2)
 	if code, out, _ := execute("help", "check"); code != 0 || !strings.Contains(out, "CI lint") {
