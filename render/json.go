@@ -4,14 +4,21 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"github.com/cantrip-dev/charmcraft-map/internal/jsonout"
+	"reflect"
 	"strings"
 
+	"github.com/cantrip-dev/charmcraft-map/internal/jsonout"
 	"github.com/cantrip-dev/charmcraft-map/rank"
 )
 
 // SchemaVersion is the "schema_version" of every JSON document.
 const SchemaVersion = 1
+
+// DocumentTypes are the Go types of the JSON documents render writes, by command ("map" for
+// map and refresh, "interfaces"): the test of docs/json.md lists their fields from them.
+func DocumentTypes() map[string]reflect.Type {
+	return map[string]reflect.Type{"map": reflect.TypeFor[mapDoc](), "interfaces": reflect.TypeFor[ifaceDoc]()}
+}
 
 // CharmRef names one charm of the tree in JSON.
 type CharmRef struct {
