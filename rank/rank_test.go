@@ -691,7 +691,8 @@ func TestBuildIntent(t *testing.T) {
 		"Update build procedure in release workflow\n\n* fix the database relation",
 		"(Fix) Adding rust compiler to fix pydantic compilation (#13)", "set constraints to setuptools-scm",
 		"Release arm64 (#275)", "chore: support mutli arch (#91)", "Specified architecture: amd64", "Support all architectures",
-		"chore: freeze python dependencies (#100)"} {
+		"chore: freeze python dependencies (#100)", "Add 2023.2 Bobcat support", "Merge \"Add Antelope support\"",
+		"Caracal-Squid enablement for ceph-dashboard"} {
 		if r := rank(text); r.Files[0].Path != "charmcraft.yaml" || !hasSignal(r.Files[0], SigBuildIntent) {
 			t.Errorf("%q: top %v", text, paths(r)[:3])
 		}
@@ -699,7 +700,7 @@ func TestBuildIntent(t *testing.T) {
 	for _, text := range []string{"fix: database relation data", "refactor: move helpers to a base class", "update data-platform libs",
 		"fix the database relation\n\n* build the relation data once", "feat: migrate to a snap-based architecture",
 		"HA tests: freeze db process on unit with primary shard", "fix: unit frozen while waiting for dependency relation",
-		"HA test: freeze the dependency unit and check failover"} {
+		"HA test: freeze the dependency unit and check failover", "Switch to python3-apt in Victoria"} {
 		if f := fileOf(t, rank(text), "charmcraft.yaml"); hasSignal(f, SigBuildIntent) {
 			t.Errorf("%q: charmcraft.yaml lifted: %+v", text, f.Signals)
 		}
