@@ -411,6 +411,46 @@ func TestRootAndLinkShareTheMemo(t *testing.T) {
 	}
 }
 
+// TestMemoFollowsWhatFocusNames: a remembered output is replayed only for a --focus that
+// names what it named then: not for another path that JSON would spell alike (invalid UTF-8),
+// not when a link it goes through points elsewhere now, not from another current folder.
+func TestMemoFollowsWhatFocusNames(t *testing.T) {
+	root := copyTree(t, filepath.Join(charmsDir, "unified"))
+	for name, src := range map[string]string{"x\xe9.py": "def alpha():\n    pass\n", "x\xe8.py": "class Beta:\n    pass\n"} {
+		if err := os.WriteFile(filepath.Join(root, "src", name), []byte(src), 0o644); err != nil {
+			t.Skipf("no such file name here: %v", err)
+		}
+	}
+	run := func(focus string, noCache bool) string {
+		t.Helper()
+		out, errs, err := runMap(t, MapOptions{Common: Common{Root: root, NoCache: noCache}, Full: true, Tokens: 800, Focus: []string{focus}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out + errs
+	}
+	check := func(what, focus string) {
+		t.Helper()
+		if got, want := run(focus, false), run(focus, true); got != want {
+			t.Errorf("%s: the cached run printed\n%s\nwant\n%s", what, got, want)
+		}
+	}
+	run("src/x\xe9.py", false)
+	check("another invalid-UTF-8 name", "src/x\xe8.py")
+
+	link := filepath.Join(t.TempDir(), "f.py")
+	os.Symlink(filepath.Join(root, "src", "charm.py"), link)
+	run(link, false)
+	os.Remove(link)
+	os.Symlink(filepath.Join(root, "src", "relations.py"), link)
+	check("a focus link pointing elsewhere", link)
+
+	t.Chdir(filepath.Join(root, "src"))
+	run("charm.py", false) // from src/: the warning names src/charm.py
+	t.Chdir(t.TempDir())
+	check("the same --focus from another folder", "charm.py")
+}
+
 // TestWriteJSONKeepsArrows: JSON documents keep <, > and & as written.
 func TestWriteJSONKeepsArrows(t *testing.T) {
 	var b bytes.Buffer

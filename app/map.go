@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/cantrip-dev/charmcraft-map/render"
@@ -113,6 +114,29 @@ func emptyWarning(t *repomap.Tree, scope []string) string {
 
 // memoKey identifies everything that shapes the map's output besides the tree itself.
 func memoKey(o MapOptions) string {
+	// Every string is quoted by strconv (invalid UTF-8 kept as \x escapes: encoding/json would
+	// turn two different byte strings into one U+FFFD spelling), and each --focus path also
+	// as it resolves now, from the current folder and through symbolic links: what it names,
+	// and the warning about it, depend on both.
+	quote := func(ss []string) []string {
+		out := make([]string, len(ss))
+		for i, s := range ss {
+			out[i] = strconv.Quote(s)
+		}
+		return out
+	}
+	resolved := make([]string, len(o.Focus))
+	for i, p := range o.Focus {
+		abs, err := filepath.Abs(p)
+		if err == nil {
+			if real, err := filepath.EvalSymlinks(abs); err == nil {
+				abs = real
+			} else {
+				abs += "\x00missing"
+			}
+		}
+		resolved[i] = strconv.Quote(abs)
+	}
 	b, _ := json.Marshal(struct {
 		V                     int
 		Root                  string // as given: the JSON document prints it
@@ -121,7 +145,9 @@ func memoKey(o MapOptions) string {
 		Top, Tokens           int
 		Pressure              float64
 		Focus, Mention, Scope []string
-	}{1, o.Root, o.Format, o.Tokenizer, o.Full, o.All, o.Explain, o.Top, o.Tokens, o.Pressure, o.Focus, o.Mention, o.Scope})
+		FocusAt               []string
+	}{2, strconv.Quote(o.Root), o.Format, o.Tokenizer, o.Full, o.All, o.Explain, o.Top, o.Tokens, o.Pressure,
+		quote(o.Focus), quote(o.Mention), quote(o.Scope), resolved})
 	return string(b)
 }
 

@@ -5,7 +5,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 )
@@ -147,18 +146,20 @@ func (f Files) IsCharm() bool {
 	return charmcraftName(discard.entries(cc.root, "")) != ""
 }
 
-// topLevelName is a `name:` line at the top level of a YAML text, with a value.
-var topLevelName = regexp.MustCompile(`(?m)^name:[ \t]*["']?([^\s#'"]+)`)
+// topLevelName is a `name:` line at the top level of a YAML text whose value looks like a
+// charm's name (letters, digits, '-', '_', '.'), plain or quoted, alone on the line but for a
+// comment: not the start of what broke the file (`name: [unclosed`).
+var topLevelName = regexp.MustCompile(`(?m)^name:[ \t]*(["']?)([A-Za-z0-9][A-Za-z0-9_.-]*)(["']?)[ \t]*(?:#.*)?\r?$`)
 
 // nameLine is the value of the first top-level `name:` line of a YAML text, unquoted, or "":
 // the name of a charm whose YAML cannot be read as a whole.
 func nameLine(data []byte) string {
-	if m := topLevelName.FindSubmatch(data); m != nil && utf8.Valid(m[1]) {
-		switch string(m[1]) {
-		case "~", "null", "Null", "NULL": // YAML's null, no name
+	if m := topLevelName.FindSubmatch(data); m != nil && string(m[1]) == string(m[3]) {
+		switch string(m[2]) {
+		case "null", "Null", "NULL": // YAML's null, no name
 			return ""
 		}
-		return string(m[1])
+		return string(m[2])
 	}
 	return ""
 }

@@ -137,6 +137,18 @@ func TestBases(t *testing.T) {
 	}
 }
 
+func TestNameLine(t *testing.T) {
+	// the name of a charm whose YAML does not parse: a name-like value alone on its line
+	for body, want := range map[string]string{
+		"name: demo\n": "demo", "name: 'my-charm' # the charm\n": "my-charm", "x: 1\nname: \"db_2.k8s\"\r\n": "db_2.k8s",
+		"name: [unclosed\n": "", "name: 'half\n": "", "name: a b\n": "", "  name: nested\n": "",
+	} {
+		if got := nameLine([]byte(body)); got != want {
+			t.Errorf("nameLine(%q) = %q, want %q", body, got, want)
+		}
+	}
+}
+
 func TestNullNameIsNoName(t *testing.T) {
 	// `name: ~` is YAML's null: the charm has no name, not one called "~".
 	for _, body := range []string{"name: ~\n", "name: null\n", "name:\n"} {

@@ -413,8 +413,12 @@ func checkYAML(ch charmyaml.Charm, add func(Diagnostic)) {
 		if slices.Contains(ch.Incomplete, file) { // declarations lost: what the charm offers is unknown
 			sev = SeverityError
 		}
+		who := fmt.Sprintf("charm %q", ch.Name)
+		if ch.Name == "" { // its name was in what could not be read
+			who = fmt.Sprintf("the charm in %q", ch.Dir)
+		}
 		add(Diagnostic{Rule: RuleYAMLProblem, Severity: sev, File: file, Line: line, Subject: ch.Name,
-			Message: fmt.Sprintf("charm %q: %s", ch.Name, msg)})
+			Message: fmt.Sprintf("%s: %s", who, msg)})
 	}
 }
 

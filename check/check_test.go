@@ -274,6 +274,13 @@ src/charm.py:9: info: C.__init__ uses relation endpoint "db", which the charm's 
 	if got := b.String(); got != want || r.ExitCode(false) != 1 {
 		t.Errorf("exit %d, text:\n%s\nwant:\n%s", r.ExitCode(false), got, want)
 	}
+	// a charm whose name was in what was lost is named by its folder
+	unnamed := decl
+	unnamed.Name, unnamed.Dir = "", "charms/x"
+	if r := Run([]charmyaml.Charm{unnamed}, linker.Result{}, Options{}); len(r.Diagnostics) != 1 ||
+		!strings.HasPrefix(r.Diagnostics[0].Message, `the charm in "charms/x": mapping values`) {
+		t.Errorf("an unnamed charm's problem: %+v", r.Diagnostics)
+	}
 	// a problem that loses nothing stays a warning, and the finding an error
 	decl.Incomplete, decl.Warnings = nil, []string{"metadata.yaml:3: summary: expected a string"}
 	if r := Run([]charmyaml.Charm{decl}, links, Options{}); r.Summary.Errors != 1 || r.Summary.Warnings != 1 {

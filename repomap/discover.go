@@ -12,6 +12,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
@@ -224,6 +225,15 @@ func Discover(root string, scopes []string) (Discovered, error) {
 			return nil
 		}
 		if ignored(parts, rel, false) {
+			if isYAML {
+				d.SkippedYAML = append(d.SkippedYAML, rel)
+			}
+			return nil
+		}
+		if !utf8.ValidString(rel) {
+			// no code imports it by that name, and JSON (every document, the cache) would spell
+			// it, and another such name, with U+FFFD: two files under one path
+			d.Warnings = append(d.Warnings, fmt.Sprintf("%s: skipped: the path is not UTF-8", rel))
 			if isYAML {
 				d.SkippedYAML = append(d.SkippedYAML, rel)
 			}

@@ -280,11 +280,21 @@ func (t *Tree) Save(m *Memo) {
 	}
 	if err := writeCache(t.Root, w.fresh, w.keep, memo, t.TokenMemo); err != nil {
 		if !errors.Is(err, errNotRegular) { // readCacheFile has said it
-			t.Warnings = append(t.Warnings, fmt.Sprintf("%s: not written: %v", CacheFile, err))
+			t.Warnings = append(t.Warnings, fmt.Sprintf("%s: not written: %v", CacheFile, withoutTempName(err)))
 		}
 		return
 	}
 	t.Stats.CacheWritten = true
+}
+
+// withoutTempName is a failed cache write's error without the temporary file's random name
+// (a *fs.PathError's or *os.LinkError's), so that the warning is the same on every run.
+func withoutTempName(err error) error {
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err
+	}
+	return unwrapPathErr(err)
 }
 
 // memoSize is what remembering m adds to the cache file, near enough.

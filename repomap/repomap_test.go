@@ -159,6 +159,36 @@ func TestDiscoverWarnsOfUnreadIgnoreFiles(t *testing.T) {
 	}
 }
 
+func TestCacheWriteWarningHasNoTempName(t *testing.T) {
+	tmp := filepath.Join("root", CacheFile+".tmp-780664111")
+	for _, err := range []error{
+		&fs.PathError{Op: "write", Path: tmp, Err: syscall.ENOSPC},
+		&os.LinkError{Op: "rename", Old: tmp, New: CacheFile, Err: syscall.ENOSPC},
+	} {
+		if got := withoutTempName(err); got != syscall.ENOSPC {
+			t.Errorf("withoutTempName(%v) = %v", err, got)
+		}
+	}
+}
+
+func TestDiscoverSkipsNamesThatAreNotUTF8(t *testing.T) {
+	// JSON would spell both names "src/x\ufffd.py": one path for two files
+	root := writeTree(t, map[string]string{"metadata.yaml": smallCharm, "src/charm.py": smallPy})
+	for _, name := range []string{"x\xe9.py", "x\xe8.py"} {
+		if err := os.WriteFile(filepath.Join(root, "src", name), []byte(smallPy), 0o644); err != nil {
+			t.Skipf("no such file name here: %v", err)
+		}
+	}
+	d, err := Discover(root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"src/x\xe8.py: skipped: the path is not UTF-8", "src/x\xe9.py: skipped: the path is not UTF-8"}
+	if !reflect.DeepEqual(d.Python, []string{"src/charm.py"}) || !reflect.DeepEqual(d.Warnings, want) {
+		t.Errorf("Python %q, warnings %q", d.Python, d.Warnings)
+	}
+}
+
 func TestDiscoverSymlinks(t *testing.T) {
 	outside := writeTree(t, map[string]string{"secret.py": "TOKEN = 1\n", "dir/x.py": ""})
 	root := writeTree(t, map[string]string{"metadata.yaml": smallCharm, "src/charm.py": smallPy})

@@ -50,10 +50,15 @@ func main() {
 
 // run executes the command line and returns the exit code.
 func run(args []string, io app.IO) int {
+	out := &firstErrWriter{w: io.Out}
+	io.Out = out
 	common := &app.Common{}
 	root := newRootCmd(common, io)
 	root.SetArgs(args)
 	err := execute1(root)
+	if err == nil && out.err != nil { // cobra's help and usage text ignore write errors
+		err = out.err
+	}
 	if err != nil {
 		format := common.Format
 		if format != "json" {
@@ -62,6 +67,21 @@ func run(args []string, io app.IO) int {
 		app.ReportError(io, format, err)
 	}
 	return app.ExitCode(err)
+}
+
+// firstErrWriter passes writes on to w and keeps the first error: cobra prints help without
+// looking at what the write returned, and `--help > /dev/full` must not exit 0.
+type firstErrWriter struct {
+	w   interface{ Write([]byte) (int, error) }
+	err error
+}
+
+func (f *firstErrWriter) Write(p []byte) (int, error) {
+	n, err := f.w.Write(p)
+	if err != nil && f.err == nil {
+		f.err = err
+	}
+	return n, err
 }
 
 // execute1 runs the command line; a panic on the command's goroutine becomes app.Panicked

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -206,6 +207,21 @@ func TestFormatArg(t *testing.T) {
 	} {
 		if got := formatArg(tc.args); got != tc.want {
 			t.Errorf("formatArg(%q) = %q, want %q", tc.args, got, tc.want)
+		}
+	}
+}
+
+// fullWriter fails every write, as /dev/full does.
+type fullWriter struct{}
+
+func (fullWriter) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
+
+// Help that cannot be written is a failure, as any other output is: exit 2 with the reason.
+func TestHelpWriteErrorFails(t *testing.T) {
+	for _, args := range [][]string{{"--help"}, {"help", "check"}, {"map", "-h"}, {"version"}} {
+		var errb bytes.Buffer
+		if code := run(args, app.IO{Out: fullWriter{}, Err: &errb}); code != 2 || !strings.Contains(errb.String(), "no space left on device") {
+			t.Errorf("%q to a full device: exit %d, stderr %q", args, code, errb.String())
 		}
 	}
 }
