@@ -773,6 +773,10 @@ peers:
 			`config.yaml:4: juju would reject: invalid config default: option "b" expected float, got "nan-ish"`,
 			`config.yaml:7: juju would reject: invalid config: option "c" has unknown type "stringy"`},
 	}, {
+		name:  "config: keys beside options are not rejected for want of options",
+		files: map[string]string{ConfigFile: "name: x\nprovides:\n  db: {interface: x}\noptions:\n  o: {type: int, default: ten}\n"},
+		want:  []string{`config.yaml:5: juju would reject: invalid config default: option "o" expected int, got "ten"`},
+	}, {
 		name:  "config in charmcraft.yaml",
 		files: map[string]string{CharmcraftFile: "name: x\nsummary: s\ndescription: d\nconfig:\n  options:\n    n:\n      type: int\n      default: ten\n"},
 		want:  []string{`charmcraft.yaml:6: juju would reject: invalid config default: option "n" expected int, got "ten"`},

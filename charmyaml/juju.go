@@ -207,6 +207,13 @@ func (j jujuReader) rejections(sec *yaml.Node) []rejected {
 		}
 		required = append(required, get(r)...)
 	}
+	// what Juju says of the required keys alone: a key tried with them that fails the same way
+	// fails for want of the rest (a config.yaml's stray "name:" tried without its options is
+	// "empty configuration"), not for what it holds
+	bare := try(required...)
+	if bare == errOutOfBudget {
+		return nil
+	}
 	for i := 0; i+1 < len(sec.Content) && len(out) < maxRejections; i += 2 {
 		k, v := sec.Content[i], sec.Content[i+1]
 		if slices.Contains(j.required, k.Value) {
@@ -217,7 +224,7 @@ func (j jujuReader) rejections(sec *yaml.Node) []rejected {
 			base = append(base, get(t)...)
 		}
 		err := try(append(base, k, v)...)
-		if err == nil {
+		if err == nil || bare != nil && err.Error() == bare.Error() {
 			continue
 		}
 		if err == errOutOfBudget {
