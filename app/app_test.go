@@ -451,6 +451,20 @@ func TestMemoFollowsWhatFocusNames(t *testing.T) {
 	check("the same --focus from another folder", "charm.py")
 }
 
+// TestMemoKeepsIgnoredFlagsWarning: `map --all --top 10` after `map --all` warns that --top
+// is not used, as it does without the cache.
+func TestMemoKeepsIgnoredFlagsWarning(t *testing.T) {
+	root := copyTree(t, filepath.Join(charmsDir, "unified"))
+	o := MapOptions{Common: Common{Root: root}, All: true, Tokens: DefaultTokens, Top: 10}
+	if _, errs, err := runMap(t, o); err != nil || errs != "" {
+		t.Fatalf("map --all: %v, stderr %q", err, errs)
+	}
+	o.BudgetFlags = []string{"--top"}
+	if _, errs, err := runMap(t, o); err != nil || !strings.Contains(errs, "--top not used") {
+		t.Errorf("map --all --top 10 after map --all: %v, stderr %q", err, errs)
+	}
+}
+
 // TestWriteJSONKeepsArrows: JSON documents keep <, > and & as written.
 func TestWriteJSONKeepsArrows(t *testing.T) {
 	var b bytes.Buffer

@@ -146,8 +146,9 @@ func memoKey(o MapOptions) string {
 		Pressure              float64
 		Focus, Mention, Scope []string
 		FocusAt               []string
+		BudgetFlags           []string // ignoredFlagsWarning names them
 	}{2, strconv.Quote(o.Root), o.Format, o.Tokenizer, o.Full, o.All, o.Explain, o.Top, o.Tokens, o.Pressure,
-		quote(o.Focus), quote(o.Mention), quote(o.Scope), resolved})
+		quote(o.Focus), quote(o.Mention), quote(o.Scope), resolved, o.BudgetFlags})
 	return string(b)
 }
 

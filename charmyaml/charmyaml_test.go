@@ -931,6 +931,11 @@ func TestLoad(t *testing.T) {
 	if _, ok, err := Load(root, "badname"); ok || err != nil {
 		t.Errorf("Load(badname) = %v, %v; want not a charm", ok, err)
 	}
+	// a charmcraft.yaml broken on its name line is still a charm's, with its problem, unnamed
+	write("brokenname/charmcraft.yaml", "name: [my-charm\ntype: charm\n")
+	if c, ok, err := Load(root, "brokenname"); !ok || err != nil || c.Name != "" || len(c.Warnings) == 0 {
+		t.Errorf("Load(brokenname) = %v, %v, name %q, warnings %q", ok, err, c.Name, c.Warnings)
+	}
 	// a metadata.yaml that is not a file still marks a charm, whose declarations are lost
 	if c, ok, err := Load(root, "dirfile"); !ok || err != nil || !slices.Equal(c.Incomplete, []string{"dirfile/metadata.yaml"}) || len(c.Warnings) != 1 {
 		t.Errorf("Load(dirfile) = %v, %v, incomplete %q, warnings %q", ok, err, c.Incomplete, c.Warnings)

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 )
@@ -141,27 +142,40 @@ func (f Files) IsCharm() bool {
 		return false
 	}
 	if cc.lost && cc.root == nil { // unreadable as YAML (a stray byte, a syntax error): a name line still says so, and Parse reports the problem
-		return nameLine(f.Charmcraft) != ""
+		line := firstNameLine.Find(f.Charmcraft)
+		return hasNameLine.Match(line) && utf8.Valid(line)
 	}
 	return charmcraftName(discard.entries(cc.root, "")) != ""
 }
 
-// topLevelName is a `name:` line at the top level of a YAML text whose value looks like a
-// charm's name (letters, digits, '-', '_', '.'), plain or quoted, alone on the line but for a
-// comment: not the start of what broke the file (`name: [unclosed`).
-var topLevelName = regexp.MustCompile(`(?m)^name:[ \t]*(["']?)([A-Za-z0-9][A-Za-z0-9_.-]*)(["']?)[ \t]*(?:#.*)?\r?$`)
+// hasNameLine matches a top-level `name:` key with a value, whatever the value (valid UTF-8):
+// a charmcraft.yaml that breaks on that very line (`name: [my-charm`) is still a charm's,
+// whose problem check reports.
+var hasNameLine = regexp.MustCompile(`(?m)^name:[ \t]+[^\s#]`)
 
-// nameLine is the value of the first top-level `name:` line of a YAML text, unquoted, or "":
-// the name of a charm whose YAML cannot be read as a whole.
+// topLevelName is a top-level `name:` line whose value looks like a charm's name (letters,
+// digits, '-', '_', '.'), plain or quoted, alone on the line but for a comment: not the start
+// of what broke the file (`name: [unclosed`).
+var topLevelName = regexp.MustCompile(`^name:[ \t]+(["']?)([A-Za-z0-9][A-Za-z0-9_.-]*)(["']?)(?:[ \t]+#.*)?[ \t]*\r?$`)
+
+// firstNameLine finds the first top-level `name:` line.
+var firstNameLine = regexp.MustCompile(`(?m)^name:.*$`)
+
+// nameLine is the charm name on the first top-level `name:` line of a YAML text (topLevelName),
+// unquoted, or "": the name of a charm whose YAML cannot be read as a whole.
 func nameLine(data []byte) string {
-	if m := topLevelName.FindSubmatch(data); m != nil && string(m[1]) == string(m[3]) {
+	line := firstNameLine.Find(data)
+	m := topLevelName.FindSubmatch(line)
+	if m == nil || string(m[1]) != string(m[3]) {
+		return ""
+	}
+	if m[1] == nil || len(m[1]) == 0 {
 		switch string(m[2]) {
 		case "null", "Null", "NULL": // YAML's null, no name
 			return ""
 		}
-		return string(m[2])
 	}
-	return ""
+	return string(m[2])
 }
 
 // charmcraftName is charmcraft.yaml's `name:` when it is plain text.

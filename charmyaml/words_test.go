@@ -142,6 +142,7 @@ func TestNameLine(t *testing.T) {
 	for body, want := range map[string]string{
 		"name: demo\n": "demo", "name: 'my-charm' # the charm\n": "my-charm", "x: 1\nname: \"db_2.k8s\"\r\n": "db_2.k8s",
 		"name: [unclosed\n": "", "name: 'half\n": "", "name: a b\n": "", "  name: nested\n": "",
+		"name: [x\nname: other\n": "", "name: demo#x\n": "", "name:demo\n": "", "name: 'null'\n": "null", "name: null\n": "",
 	} {
 		if got := nameLine([]byte(body)); got != want {
 			t.Errorf("nameLine(%q) = %q, want %q", body, got, want)

