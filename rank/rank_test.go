@@ -1652,6 +1652,35 @@ func TestWorkloadUpgrade(t *testing.T) {
 			t.Errorf("image option: top %v, symbols %v", paths(r)[:3], r.Files[0].Symbols)
 		}
 	}
+	// A version the charm pins by name: a module constant (AIRBYTE_VERSION = "1.4.0") or a config
+	// option named version with a release for default; not a constant that is no release.
+	{
+		in := demoCharm()
+		for k := range in.Files {
+			if f := &in.Files[k]; f.Path == "src/constants.py" {
+				f.Symbols = append(f.Symbols,
+					pyextract.Symbol{Name: "DEMO_VERSION", Kind: pyextract.KindConstant, Line: 5, Signature: `DEMO_VERSION = "1.4.0"`,
+						Value: &pyextract.Value{Kind: pyextract.ValStr, Str: "1.4.0"}},
+					pyextract.Symbol{Name: "API_VERSION", Kind: pyextract.KindConstant, Line: 6, Signature: `API_VERSION = "v1beta"`,
+						Value: &pyextract.Value{Kind: pyextract.ValStr, Str: "v1beta"}})
+			}
+		}
+		in.Mentions = []string{"update rock to v1.5.0 (#25)"}
+		if r := Rank(in); r.Files[0].Path != "src/constants.py" || r.Files[0].Symbols[0].Name != "DEMO_VERSION" {
+			t.Errorf("version constant: top %v, symbols %v", paths(r)[:3], r.Files[0].Symbols)
+		}
+		if pinConstant(pyextract.Symbol{Name: "API_VERSION", Kind: pyextract.KindConstant,
+			Value: &pyextract.Value{Kind: pyextract.ValStr, Str: "v1beta"}}) {
+			t.Error("a constant that pins no release is a pin")
+		}
+		in = demoCharm()
+		in.Charms[0].Config = append(in.Charms[0].Config, charmyaml.ConfigOption{Name: "version", Type: "string",
+			Default: "1.2.0", HasDefault: true, Pos: charmyaml.Pos{File: "config.yaml", Line: 30}})
+		in.Mentions = []string{"Bump node-exporter version from 1.2.0 to 1.3.1"}
+		if r := Rank(in); r.Files[0].Path != "config.yaml" || r.Files[0].Symbols[0].Name != "version" {
+			t.Errorf("version option: top %v, symbols %v", paths(r)[:3], r.Files[0].Symbols)
+		}
+	}
 	for def, want := range map[string]bool{"charmedkubeflow/training-operator:1.8.0-a40b4cf": true, "ghcr.io/org/app@sha256:0a1b": true,
 		"registry.example.com:5000/team/app:v2": true, "info:debug": false, "a/b": false, "http://example.com/x:1": false,
 		"ghcr.io/org/app:1.0@sha256:0a1b": true, "nginx:1.25": false, "a/b:c:d": false} {

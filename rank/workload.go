@@ -99,8 +99,24 @@ func (r *ranker) pinTargets() []int {
 		for _, o := range configImages(ch) {
 			add(o.Pos.File)
 		}
+		for _, o := range configVersions(ch) {
+			add(o.Pos.File)
+		}
 	}
 	slices.Sort(out)
+	return out
+}
+
+// configVersions are the config options whose name says version and whose default is a
+// release number: a machine charm installs that release of its workload (node-exporter's
+// "version", default "1.2.0").
+func configVersions(ch charmyaml.Charm) []charmyaml.ConfigOption {
+	var out []charmyaml.ConfigOption
+	for _, o := range ch.Config {
+		if slices.Contains(pyextract.SplitWords(o.Name), "version") && releaseValue.MatchString(strings.Trim(strings.TrimSpace(o.Default), `"'`)) {
+			out = append(out, o)
+		}
+	}
 	return out
 }
 
@@ -132,13 +148,21 @@ func imageDefault(o charmyaml.ConfigOption) bool {
 	return imageRef.MatchString(strings.Trim(strings.TrimSpace(o.Default), `"'`))
 }
 
-// pinConstant reports a module constant that pins a snap revision: its name says revision
-// (CHARMED_MYSQL_SNAP_REVISION, REVISIONS) or its value has a "revision" key.
+// releaseValue matches a value that is a release number: "1.4.0", "v2.8", "3.27.3-rc.1".
+var releaseValue = regexp.MustCompile(`^[vV]?\d+\.\d+(?:\.\d+)*(?:[-+][\w.-]+)?$`)
+
+// pinConstant reports a module constant that pins the workload's release: a snap revision (its
+// name says revision, CHARMED_MYSQL_SNAP_REVISION, REVISIONS, or its value has a "revision"
+// key), or a version its name says and its value is (AIRBYTE_VERSION = "1.4.0").
 func pinConstant(s pyextract.Symbol) bool {
 	if s.Kind != pyextract.KindConstant || s.Qualifier != "" {
 		return false
 	}
-	if slices.ContainsFunc(pyextract.SplitWords(s.Name), func(w string) bool { return w == "revision" || w == "revisions" }) {
+	words := pyextract.SplitWords(s.Name)
+	if slices.ContainsFunc(words, func(w string) bool { return w == "revision" || w == "revisions" }) {
+		return true
+	}
+	if slices.Contains(words, "version") && s.Value != nil && s.Value.Kind == pyextract.ValStr && releaseValue.MatchString(s.Value.Str) {
 		return true
 	}
 	sig := strings.ToLower(s.Signature)
@@ -168,7 +192,7 @@ func (r *ranker) markPins(pins []int) {
 				r.hotSym[cleanPath(res.Pos.File)+"\x00"+SymResource+" "+res.Name] = true
 			}
 		}
-		for _, o := range configImages(ch) {
+		for _, o := range append(configImages(ch), configVersions(ch)...) {
 			r.hotSym[cleanPath(o.Pos.File)+"\x00"+SymConfig+" "+o.Name] = true
 		}
 	}
