@@ -371,10 +371,32 @@ func (r *ranker) mentionsFileIn(m mentions, p string) int {
 	// A stem alone names the file ("grafana config" → config.py), except "charm": a task's
 	// "charm" is the whole charm ("the charm keeps …", JUJU_CHARM_HTTPS_PROXY), not charm.py,
 	// which a task names by its name. Held-out: held14 0.752 → 0.759, held10 −0.001.
-	if st := strings.TrimSuffix(base, path.Ext(base)); st != "__init__" && st != "charm" && !stopwords[st] && (m.grams[normName(st)] || m.joined[st]) {
+	st := strings.TrimSuffix(base, path.Ext(base))
+	if st != "__init__" && st != "charm" && !stopwords[st] && (m.grams[normName(st)] || m.joined[st]) {
+		return byName
+	}
+	// A stem of three or more words is named by its initials too, as charm authors write
+	// them: "ipu" for ingress_per_unit ("bumped ipu lib", "removed SDI reference in ipu
+	// docstring"). Over every set, the four subjects with a word that is a file's initials all
+	// edited that file.
+	if ini := initials(st); ini != "" && m.grams[ini] && !stopwords[ini] {
 		return byName
 	}
 	return 0
+}
+
+// initials are the first letters of a '_'-separated stem of three or more words
+// ("ingress_per_unit" → "ipu"), or "".
+func initials(stem string) string {
+	parts := strings.FieldsFunc(stem, func(r rune) bool { return r == '_' })
+	if len(parts) < 3 {
+		return ""
+	}
+	var b strings.Builder
+	for _, p := range parts {
+		b.WriteByte(p[0])
+	}
+	return b.String()
 }
 
 // subjectFileTargets are the files a subject line names by path or by file name, for

@@ -724,6 +724,25 @@ func TestBuildIntent(t *testing.T) {
 	}
 }
 
+func TestFileNamedByInitials(t *testing.T) {
+	// "ipu" names ingress_per_unit.py; two-word stems have no initials, and a word that is not
+	// a file's initials names nothing
+	in := demoCharm()
+	in.Files = append(in.Files, pyFile("src/ingress_per_unit.py", []pyextract.Symbol{fn("publish", 1)}, nil),
+		pyFile("src/data_store.py", []pyextract.Symbol{fn("put", 1)}, nil))
+	for text, want := range map[string]bool{"removed the reference in the ipu docstring": true, "fix the ipa docstring": false} {
+		in.Mentions = []string{text}
+		if got := hasSignal(fileOf(t, Rank(in), "src/ingress_per_unit.py"), SigMentionFile); got != want {
+			t.Errorf("%q: ingress_per_unit.py named %v, want %v", text, got, want)
+		}
+	}
+	for stem, want := range map[string]string{"ingress_per_unit": "ipu", "data_store": "", "a__b_c": "abc", "x": ""} {
+		if got := initials(stem); got != want {
+			t.Errorf("initials(%q) = %q, want %q", stem, got, want)
+		}
+	}
+}
+
 func TestSubjectFile(t *testing.T) {
 	// A first line naming a file by its name or path puts it first, over the entry point and
 	// over the build rule; a bare stem, a test, a name two files share, or a file named only in
