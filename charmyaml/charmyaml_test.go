@@ -933,8 +933,11 @@ func TestLoad(t *testing.T) {
 	}
 	// a charmcraft.yaml broken on its name line is still a charm's, with its problem, unnamed
 	write("brokenname/charmcraft.yaml", "name: [my-charm\ntype: charm\n")
-	if c, ok, err := Load(root, "brokenname"); !ok || err != nil || c.Name != "" || len(c.Warnings) == 0 {
-		t.Errorf("Load(brokenname) = %v, %v, name %q, warnings %q", ok, err, c.Name, c.Warnings)
+	write("brokenlater/charmcraft.yaml", "type: charm\nname: [my-charm\n")
+	for _, dir := range []string{"brokenname", "brokenlater"} {
+		if c, ok, err := Load(root, dir); !ok || err != nil || c.Name != "" || len(c.Warnings) == 0 {
+			t.Errorf("Load(%s) = %v, %v, name %q, warnings %q", dir, ok, err, c.Name, c.Warnings)
+		}
 	}
 	// a metadata.yaml that is not a file still marks a charm, whose declarations are lost
 	if c, ok, err := Load(root, "dirfile"); !ok || err != nil || !slices.Equal(c.Incomplete, []string{"dirfile/metadata.yaml"}) || len(c.Warnings) != 1 {

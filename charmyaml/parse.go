@@ -145,7 +145,12 @@ func (f Files) IsCharm() bool {
 		line := firstNameLine.Find(f.Charmcraft)
 		return hasNameLine.Match(line) && utf8.Valid(line)
 	}
-	return charmcraftName(discard.entries(cc.root, "")) != ""
+	if charmcraftName(discard.entries(cc.root, "")) != "" {
+		return true
+	}
+	// read in part (`type: charm` then `name: [my-charm`): its name line still says so
+	line := firstNameLine.Find(f.Charmcraft)
+	return cc.lost && hasNameLine.Match(line) && utf8.Valid(line)
 }
 
 // hasNameLine matches a top-level `name:` key with a value, whatever the value (valid UTF-8):

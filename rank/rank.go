@@ -68,6 +68,7 @@ type ranker struct {
 	// personalTotal is the sum of personal restart masses (0 without focus and mentions).
 	personalTotal float64
 	held          map[string]bool   // holdsPath's answers, by path: asked for every file per path the task names
+	inits         map[string]int    // initialsCount: files by the initials of their stems, built on first use
 	named         map[string]string // the directories of the charms the task names, to the name (namedCharms)
 }
 
@@ -375,14 +376,30 @@ func (r *ranker) mentionsFileIn(m mentions, p string) int {
 	if st != "__init__" && st != "charm" && !stopwords[st] && (m.grams[normName(st)] || m.joined[st]) {
 		return byName
 	}
-	// A stem of three or more words is named by its initials too, as charm authors write
-	// them: "ipu" for ingress_per_unit ("bumped ipu lib", "removed SDI reference in ipu
-	// docstring"). Over every set, the four subjects with a word that is a file's initials all
-	// edited that file.
-	if ini := initials(st); ini != "" && m.grams[ini] && !stopwords[ini] {
+	// A charm library's stem of three or more words is named by its initials too, as charm
+	// authors write them: "ipu" for ingress_per_unit ("bumped ipu lib", "removed SDI reference
+	// in ipu docstring"), when no other file has those initials. Over every set, the four
+	// subjects with a word that is a file's initials named such a library and edited it. Not
+	// other modules: initials are often words or acronyms ("pem", "csi", "doc", "one" name
+	// permission_error_messages.py, config_server_interface.py, ...).
+	if ini := initials(st); ini != "" && m.grams[ini] && !stopwords[ini] && isLibPath(lp) && r.initialsCount()[ini] == 1 {
 		return byName
 	}
 	return 0
+}
+
+// initialsCount counts the files of the tree by the initials of their stems (initials).
+func (r *ranker) initialsCount() map[string]int {
+	if r.inits == nil {
+		r.inits = map[string]int{}
+		for _, n := range r.nodes {
+			base := path.Base(strings.ToLower(n.path))
+			if ini := initials(strings.TrimSuffix(base, path.Ext(base))); ini != "" {
+				r.inits[ini]++
+			}
+		}
+	}
+	return r.inits
 }
 
 // initials are the first letters of a '_'-separated stem of three or more words

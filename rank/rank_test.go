@@ -727,14 +727,26 @@ func TestBuildIntent(t *testing.T) {
 func TestFileNamedByInitials(t *testing.T) {
 	// "ipu" names ingress_per_unit.py; two-word stems have no initials, and a word that is not
 	// a file's initials names nothing
+	// (a charm library's, unique: "pem" is no name of src/permission_error_messages.py)
+	const lib = "lib/charms/demo_k8s/v0/ingress_per_unit.py"
 	in := demoCharm()
-	in.Files = append(in.Files, pyFile("src/ingress_per_unit.py", []pyextract.Symbol{fn("publish", 1)}, nil),
-		pyFile("src/data_store.py", []pyextract.Symbol{fn("put", 1)}, nil))
+	in.Files = append(in.Files, pyFile(lib, []pyextract.Symbol{fn("publish", 1)}, nil),
+		pyFile("src/data_store.py", []pyextract.Symbol{fn("put", 1)}, nil),
+		pyFile("src/permission_error_messages.py", []pyextract.Symbol{fn("message", 1)}, nil))
 	for text, want := range map[string]bool{"removed the reference in the ipu docstring": true, "fix the ipa docstring": false} {
 		in.Mentions = []string{text}
-		if got := hasSignal(fileOf(t, Rank(in), "src/ingress_per_unit.py"), SigMentionFile); got != want {
+		if got := hasSignal(fileOf(t, Rank(in), lib), SigMentionFile); got != want {
 			t.Errorf("%q: ingress_per_unit.py named %v, want %v", text, got, want)
 		}
+	}
+	in.Mentions = []string{"Fix PEM handling"}
+	if f := fileOf(t, Rank(in), "src/permission_error_messages.py"); hasSignal(f, SigMentionFile) {
+		t.Error("pem names permission_error_messages.py, which is no library")
+	}
+	in.Files = append(in.Files, pyFile("lib/charms/demo_k8s/v0/identity_provider_utils.py", []pyextract.Symbol{fn("x", 1)}, nil))
+	in.Mentions = []string{"removed the reference in the ipu docstring"}
+	if f := fileOf(t, Rank(in), lib); hasSignal(f, SigMentionFile) {
+		t.Error("ipu names two libraries, yet one is named")
 	}
 	for stem, want := range map[string]string{"ingress_per_unit": "ipu", "data_store": "", "a__b_c": "abc", "x": ""} {
 		if got := initials(stem); got != want {
@@ -1688,9 +1700,12 @@ func TestWorkloadUpgrade(t *testing.T) {
 		if r := Rank(in); r.Files[0].Path != "src/constants.py" || r.Files[0].Symbols[0].Name != "DEMO_VERSION" {
 			t.Errorf("version constant: top %v, symbols %v", paths(r)[:3], r.Files[0].Symbols)
 		}
-		if pinConstant(pyextract.Symbol{Name: "API_VERSION", Kind: pyextract.KindConstant,
-			Value: &pyextract.Value{Kind: pyextract.ValStr, Str: "v1beta"}}) {
-			t.Error("a constant that pins no release is a pin")
+		for name, v := range map[string]string{"API_VERSION": "v1beta", "PYTHON_VERSION": "3.10", "MIN_JUJU_VERSION": "3.1",
+			"VERSION": "v0.12.0"} {
+			if pinConstant(pyextract.Symbol{Name: name, Kind: pyextract.KindConstant, Value: &pyextract.Value{Kind: pyextract.ValStr, Str: v}},
+				map[string]bool{"demo": true, "db": true}) {
+				t.Errorf("%s = %q: not the charm's workload, yet a pin", name, v)
+			}
 		}
 		in = demoCharm()
 		in.Charms[0].Config = append(in.Charms[0].Config, charmyaml.ConfigOption{Name: "version", Type: "string",

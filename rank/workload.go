@@ -77,11 +77,12 @@ func (r *ranker) pinTargets() []int {
 		return nil
 	}
 	var out []int
+	cw := r.charmNameWords()
 	for i, n := range r.nodes {
 		if n.py == nil || n.class == ClassTest || n.class == ClassLib {
 			continue
 		}
-		if slices.ContainsFunc(n.py.Symbols, pinConstant) {
+		if slices.ContainsFunc(n.py.Symbols, func(s pyextract.Symbol) bool { return pinConstant(s, cw) }) {
 			out = append(out, i)
 		}
 	}
@@ -104,6 +105,20 @@ func (r *ranker) pinTargets() []int {
 		}
 	}
 	slices.Sort(out)
+	return out
+}
+
+// charmNameWords are the words of the charms' names that name a workload: not the generic
+// ones (genericCharmWords: k8s, operator).
+func (r *ranker) charmNameWords() map[string]bool {
+	out := map[string]bool{}
+	for _, ch := range r.in.Charms {
+		for _, w := range pyextract.SplitWords(ch.Name) {
+			if !genericCharmWords[w] && len(w) > 1 {
+				out[w] = true
+			}
+		}
+	}
 	return out
 }
 
@@ -153,8 +168,11 @@ var releaseValue = regexp.MustCompile(`^[vV]?\d+\.\d+(?:\.\d+)*(?:[-+][\w.-]+)?$
 
 // pinConstant reports a module constant that pins the workload's release: a snap revision (its
 // name says revision, CHARMED_MYSQL_SNAP_REVISION, REVISIONS, or its value has a "revision"
-// key), or a version its name says and its value is (AIRBYTE_VERSION = "1.4.0").
-func pinConstant(s pyextract.Symbol) bool {
+// key), or the version of the workload a charm is named after: a name saying version and a
+// word of the charm's name (charmWords: AIRBYTE_VERSION in airbyte-k8s), a release number for
+// value (= "1.4.0"). Not any version: PYTHON_VERSION, MIN_JUJU_VERSION, a Nova API's, a
+// script's VERSION.
+func pinConstant(s pyextract.Symbol, charmWords map[string]bool) bool {
 	if s.Kind != pyextract.KindConstant || s.Qualifier != "" {
 		return false
 	}
@@ -162,7 +180,8 @@ func pinConstant(s pyextract.Symbol) bool {
 	if slices.ContainsFunc(words, func(w string) bool { return w == "revision" || w == "revisions" }) {
 		return true
 	}
-	if slices.Contains(words, "version") && s.Value != nil && s.Value.Kind == pyextract.ValStr && releaseValue.MatchString(s.Value.Str) {
+	if slices.Contains(words, "version") && slices.ContainsFunc(words, func(w string) bool { return charmWords[w] }) &&
+		s.Value != nil && s.Value.Kind == pyextract.ValStr && releaseValue.MatchString(s.Value.Str) {
 		return true
 	}
 	sig := strings.ToLower(s.Signature)
@@ -177,10 +196,11 @@ func pinsImage(res charmyaml.Resource) bool {
 // markPins makes the pinning symbols lead the files pinTargets lifted: the revision constant,
 // the image resource.
 func (r *ranker) markPins(pins []int) {
+	cw := r.charmNameWords()
 	for _, i := range pins {
 		if py := r.nodes[i].py; py != nil {
 			for _, s := range py.Symbols {
-				if pinConstant(s) {
+				if pinConstant(s, cw) {
 					r.hotSym[r.nodes[i].path+"\x00"+s.Name] = true
 				}
 			}
