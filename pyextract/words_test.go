@@ -96,7 +96,8 @@ func TestSplitWords(t *testing.T) {
 func TestSymbolWords(t *testing.T) {
 	// A function's or method's words are those of the names, strings and comments on its
 	// lines ("self", keywords such as None and one-letter words aside); a class, a constant
-	// and module-level code have none.
+	// and module-level code have none, nor a function whose words are all one letter long
+	// (nil, as a class's).
 	src := `TOPIC_PREFIX = "app"
 
 
@@ -114,6 +115,10 @@ class AuthManager:
 
 def main():
     AuthManager().add_acl(TOPIC_PREFIX)
+
+
+def g(x):
+    return x
 `
 	f := Parse("src/managers/auth.py", []byte(src))
 	got := map[string][]string{}
