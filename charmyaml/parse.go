@@ -158,10 +158,10 @@ func (f Files) IsCharm() bool {
 // whose problem check reports.
 var hasNameLine = regexp.MustCompile(`(?m)^name:[ \t]+[^\s#]`)
 
-// topLevelName is a top-level `name:` line whose value looks like a charm's name (letters,
-// digits, '-', '_', '.'), plain or quoted, alone on the line but for a comment: not the start
-// of what broke the file (`name: [unclosed`).
-var topLevelName = regexp.MustCompile(`^name:[ \t]+(["']?)([A-Za-z0-9][A-Za-z0-9_.-]*)(["']?)(?:[ \t]+#.*)?[ \t]*\r?$`)
+// topLevelName is a top-level `name:` line whose value looks like a charm's name (a letter,
+// then letters, digits, '-', '_', '.'), plain or quoted, alone on the line but for a comment:
+// not the start of what broke the file (`name: [unclosed`), nor a number.
+var topLevelName = regexp.MustCompile(`^name:[ \t]+(["']?)([A-Za-z][A-Za-z0-9_.-]*)(["']?)(?:[ \t]+#.*)?[ \t]*\r?$`)
 
 // firstNameLine finds the first top-level `name:` line.
 var firstNameLine = regexp.MustCompile(`(?m)^name:.*$`)
@@ -174,9 +174,9 @@ func nameLine(data []byte) string {
 	if m == nil || string(m[1]) != string(m[3]) {
 		return ""
 	}
-	if m[1] == nil || len(m[1]) == 0 {
-		switch string(m[2]) {
-		case "null", "Null", "NULL": // YAML's null, no name
+	if len(m[1]) == 0 {
+		switch strings.ToLower(string(m[2])) {
+		case "null", "true", "false", "yes", "no", "on", "off": // YAML's null and booleans, no name
 			return ""
 		}
 	}

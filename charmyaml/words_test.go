@@ -143,6 +143,7 @@ func TestNameLine(t *testing.T) {
 		"name: demo\n": "demo", "name: 'my-charm' # the charm\n": "my-charm", "x: 1\nname: \"db_2.k8s\"\r\n": "db_2.k8s",
 		"name: [unclosed\n": "", "name: 'half\n": "", "name: a b\n": "", "  name: nested\n": "",
 		"name: [x\nname: other\n": "", "name: demo#x\n": "", "name:demo\n": "", "name: 'null'\n": "null", "name: null\n": "",
+		"name: true\n": "", "name: 1.0\n": "", "name: 'true'\n": "true", "name: No\n": "",
 	} {
 		if got := nameLine([]byte(body)); got != want {
 			t.Errorf("nameLine(%q) = %q, want %q", body, got, want)
