@@ -1060,6 +1060,11 @@ func isSplat(v pyextract.Value) bool {
 	return v.Kind == pyextract.ValOther && strings.HasPrefix(v.Str, "*")
 }
 
+// isNone reports whether a parameter's default is the literal None.
+func isNone(v *pyextract.Value) bool {
+	return v != nil && v.Kind == pyextract.ValOther && v.Str == "None"
+}
+
 // argFor evaluates the argument of call for parameter i (p) of a method (parameter 0 is
 // self); skip positional arguments are dropped first (an explicit self).
 func (e *evaluator) argFor(call *pyextract.Value, at *ctx, skip, i int, p pyextract.Param) []aval {

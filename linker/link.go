@@ -1153,8 +1153,15 @@ func (l *charmLinker) endpoints(inst *instance) endpointSet {
 		for i, p := range init.Params {
 			if i > 0 && relationParam(p.Name) {
 				out.relParam = true
+				vals := l.param(&ctx{file: k.file, cls: k, fn: "__init__", inst: inst}, i, p)
+				if len(vals) == 0 && isNone(p.Default) {
+					// left at None: the class finds its relation itself (charmhelpers'
+					// coordinator.Serial() looks up the charm's peer relation), and no name
+					// was given that could go unresolved
+					continue
+				}
 				n := len(out.names)
-				addVals(p.Name, l.param(&ctx{file: k.file, cls: k, fn: "__init__", inst: inst}, i, p), false)
+				addVals(p.Name, vals, false)
 				if usedOnlyUnderCondition(k, "__init__", p.Name) {
 					for j := n; j < len(out.names); j++ {
 						out.names[j].cond = true

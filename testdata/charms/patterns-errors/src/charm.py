@@ -7,6 +7,7 @@ from charms.feedlib.v1.feeds import FeedRequires
 import names
 from alerts import AlertsHandler
 from base import SquallBase
+from lock import PeerLock
 from settings import read_settings
 
 
@@ -23,6 +24,7 @@ class SquallCharm(SquallBase):
         self.framework.observe(self.on.cache_storage_attached, self._on_cache_attached)
         self.framework.observe(self.on["scratch"].storage_detaching, self._on_cache_attached)  # want check=undeclared-storage
         self.alerts = AlertsHandler(self)
+        self.lock = PeerLock(self)
         if self.config.get("interval"):
             self.framework.observe(self.on.radar_pebble_ready, self._on_cache_attached)  # want check=undeclared-container severity=warning
 
@@ -48,6 +50,7 @@ class SquallCharm(SquallBase):
         self.model.get_relation(name)  # want unresolved=lookup
         self.config[f"{name}-interval"]  # want unresolved=config-read
         self.config.get(name + "-threshold", 0)  # want unresolved=config-read
+        PeerLock(self, peer_relation_name=name)  # want unresolved=library
 
 
 if __name__ == "__main__":  # pragma: nocover
