@@ -70,8 +70,8 @@ type Discovered struct {
 	// YAML are the charm YAML files found (root-relative), sorted.
 	YAML []string
 	// SkippedYAML are the charm YAML files the walk leaves out (root-relative, sorted): those
-	// an ignore file names, and links out of the root (with a warning, here, once). The
-	// charm's YAML is read without them.
+	// an ignore file names, links out of the root (with a warning, here, once), and links to
+	// charm YAML found in its own place. The charm's YAML is read without them.
 	SkippedYAML []string
 	// Warnings are one-line notes about skipped paths.
 	Warnings []string
@@ -171,6 +171,7 @@ func Discover(root string, scopes []string) (Discovered, error) {
 		return !tracked.has(path.Join(topRel, rel), dir)
 	}
 	charmDirs, charmRoots := map[string]bool{}, map[string]bool{}
+	yamlLinks := map[string]string{} // charm YAML that is a symbolic link: its target's path
 	// dirPatterns remembers how many patterns were active when a directory was entered, so
 	// the patterns of a nested .gitignore apply to that directory's subtree only.
 	type frame struct {
@@ -240,12 +241,16 @@ func Discover(root string, scopes []string) (Discovered, error) {
 			return nil
 		}
 		if e.Type()&fs.ModeSymlink != 0 {
-			if !linkInside(realRoot, p) {
+			target, ok := linkInside(realRoot, p)
+			if !ok {
 				d.Warnings = append(d.Warnings, fmt.Sprintf("%s: skipped: symbolic link leads outside the root or nowhere", rel))
 				if isYAML {
 					d.SkippedYAML = append(d.SkippedYAML, rel)
 				}
 				return nil
+			}
+			if isYAML {
+				yamlLinks[rel] = target
 			}
 		} else if !e.Type().IsRegular() {
 			return nil
@@ -265,6 +270,7 @@ func Discover(root string, scopes []string) (Discovered, error) {
 	if err != nil {
 		return d, err
 	}
+	dropLinkedYAML(&d, yamlLinks, charmDirs, charmRoots)
 	if kept := scopedCharmDirs(charmDirs, charmRoots, scopes); kept != nil {
 		charmDirs = kept
 		d.YAML = slices.DeleteFunc(d.YAML, func(f string) bool { return !kept[path.Dir(f)] })
@@ -353,18 +359,62 @@ func isVenv(dir string) bool {
 	return err == nil
 }
 
-// linkInside reports whether the symbolic link p resolves to a regular file inside realRoot.
-func linkInside(realRoot, p string) bool {
+// linkInside reports whether the symbolic link p resolves to a regular file inside realRoot,
+// and that file's slash path from realRoot.
+func linkInside(realRoot, p string) (string, bool) {
 	target, err := filepath.EvalSymlinks(p)
 	if err != nil {
-		return false
+		return "", false
 	}
 	fi, err := os.Stat(target)
 	if err != nil || !fi.Mode().IsRegular() {
-		return false
+		return "", false
 	}
 	rel, err := filepath.Rel(realRoot, target)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
+}
+
+// dropLinkedYAML drops the charm YAML files that are symbolic links to charm YAML found in
+// its own place, with the folders left with none: the bootstack layout links the root's
+// metadata.yaml to src/metadata.yaml (the charm, built with source-subdir: src), and read
+// twice it would be a second charm in ".", every interface unlinked, its declarations shown
+// twice in the map.
+func dropLinkedYAML(d *Discovered, links map[string]string, charmDirs, charmRoots map[string]bool) {
+	if len(links) == 0 {
+		return
+	}
+	found := map[string]bool{}
+	for _, f := range d.YAML {
+		if _, linked := links[f]; !linked {
+			found[f] = true
+		}
+	}
+	d.YAML = slices.DeleteFunc(d.YAML, func(f string) bool {
+		t, linked := links[f]
+		if linked && found[t] {
+			d.SkippedYAML = append(d.SkippedYAML, f)
+			return true
+		}
+		return false
+	})
+	left := map[string]bool{}
+	for _, f := range d.YAML {
+		left[path.Dir(f)] = true
+		if n := path.Base(f); n == "metadata.yaml" || n == "charmcraft.yaml" {
+			left[path.Dir(f)+"/"] = true // still a charm root
+		}
+	}
+	for dir := range charmDirs {
+		if !left[dir] {
+			delete(charmDirs, dir)
+		}
+		if !left[dir+"/"] {
+			delete(charmRoots, dir)
+		}
+	}
 }
 
 // readIgnore reads a gitignore-syntax file whose patterns apply under domain.

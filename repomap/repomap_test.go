@@ -220,6 +220,51 @@ func TestDiscoverSymlinks(t *testing.T) {
 	}
 }
 
+// The bootstack layout: the charm is src/ (built with source-subdir: src), and the root's
+// metadata.yaml is a link to src/metadata.yaml beside a build-only charmcraft.yaml. The link
+// is the same charm, not a second one in "."; a link to YAML found nowhere else is kept.
+func TestDiscoverLinkedCharmYAML(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"charmcraft.yaml":     "type: charm\nparts:\n  charm:\n    source-subdir: src\n",
+		"src/metadata.yaml":   smallCharm,
+		"src/config.yaml":     "options: {}\n",
+		"src/reactive/foo.py": smallPy,
+		"other/real.yaml":     smallCharm,
+	})
+	for name, target := range map[string]string{"metadata.yaml": "src/metadata.yaml", "b/metadata.yaml": "../other/real.yaml"} {
+		_ = os.MkdirAll(filepath.Dir(filepath.Join(root, name)), 0o755)
+		if err := os.Symlink(target, filepath.Join(root, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d, err := Discover(root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// other/real.yaml is no charm YAML by name; b/metadata.yaml, its only link, stays
+	if want := []string{"b/metadata.yaml", "charmcraft.yaml", "src/config.yaml", "src/metadata.yaml"}; !reflect.DeepEqual(d.YAML, want) {
+		t.Errorf("YAML = %q, want %q", d.YAML, want)
+	}
+	if want := []string{".", "b", "src"}; !reflect.DeepEqual(d.CharmDirs, want) {
+		t.Errorf("CharmDirs = %q, want %q", d.CharmDirs, want)
+	}
+	if want := []string{"metadata.yaml"}; !reflect.DeepEqual(d.SkippedYAML, want) {
+		t.Errorf("SkippedYAML = %q, want %q", d.SkippedYAML, want)
+	}
+	// and the map reads one charm, in src, from the tree
+	m, err := Load(Options{Root: root, NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dirs []string
+	for _, c := range m.Charms {
+		dirs = append(dirs, c.Dir)
+	}
+	if want := []string{"b", "src"}; !reflect.DeepEqual(dirs, want) {
+		t.Errorf("charms in %q, want %q", dirs, want)
+	}
+}
+
 func TestRootThatIsASymlink(t *testing.T) {
 	// A root that is itself a link (a linked checkout, macOS's /tmp) is the tree it leads to,
 	// and its cache is the tree's.
