@@ -1222,3 +1222,22 @@ func writeFile(t *testing.T, root, rel, text string) {
 		t.Fatal(err)
 	}
 }
+
+func TestBuildSources(t *testing.T) {
+	for _, tc := range []struct {
+		yaml string
+		want []string
+	}{
+		{"parts:\n  charm:\n    source: src/\n    plugin: reactive\n", []string{"src"}},
+		{"parts:\n  charm:\n    source: .\n    source-subdir: src\n", []string{"src"}},
+		{"parts:\n  charm:\n    source-subdir: ./layer/\n", []string{"layer"}},
+		{"parts:\n  charm:\n    plugin: charm\n", nil},                                // builds the folder itself
+		{"parts:\n  a:\n    source: https://x/y.git\n  b:\n    source: ../up\n", nil}, // remote, out of the folder
+		{"parts:\n  a:\n    source: b\n  c:\n    source: a\n  d:\n    source: a/\n", []string{"a", "b"}},
+		{"parts: [broken\n", nil},
+	} {
+		if got := BuildSources([]byte(tc.yaml)); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("BuildSources(%q) = %q, want %q", tc.yaml, got, tc.want)
+		}
+	}
+}

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"gopkg.in/yaml.v3"
 )
 
 // Load reads the charm YAML of root/dir (dir root-relative and '/'-separated, "." for the
@@ -25,6 +27,20 @@ func Load(root, dir string) (c Charm, ok bool, err error) {
 // LoadSkipping is Load with the YAML files skip reports (by root-relative path) treated as
 // absent: those an ignore file leaves out.
 func LoadSkipping(root, dir string, skip func(rel string) bool) (c Charm, ok bool, err error) {
+	return load(root, dir, "", skip)
+}
+
+// LoadBuiltFrom is LoadSkipping for a charm folder with no charmcraft.yaml of its own that
+// the build file charmcraft (a root-relative charmcraft.yaml naming no charm, in a folder
+// above) builds, as its parts' source says (BuildSources): the OpenStack and bootstack
+// reactive layouts keep the layer in src/ and build it with the project root's
+// charmcraft.yaml. That file's bases, platforms and parts are then the charm's. A folder with
+// a charmcraft.yaml of its own is loaded as LoadSkipping loads it.
+func LoadBuiltFrom(root, dir, charmcraft string, skip func(rel string) bool) (c Charm, ok bool, err error) {
+	return load(root, dir, charmcraft, skip)
+}
+
+func load(root, dir, charmcraft string, skip func(rel string) bool) (c Charm, ok bool, err error) {
 	dir = path.Clean(dir)
 	if path.IsAbs(dir) || dir == ".." || strings.HasPrefix(dir, "../") {
 		return Charm{}, false, fmt.Errorf("charmyaml: %q is not a directory inside the root", dir)
@@ -60,6 +76,13 @@ func LoadSkipping(root, dir string, skip func(rel string) bool) (c Charm, ok boo
 		if *o.data, err = read(o.name); err != nil {
 			warns = append(warns, path.Join(dir, o.name)+":1: cannot read: "+errText(err))
 			lost = append(lost, path.Join(dir, o.name))
+		}
+	}
+	if charmcraft != "" && f.Charmcraft == nil && !slices.Contains(lost, path.Join(dir, CharmcraftFile)) {
+		// the project's file, not the charm's: unreadable now, it is left out without a word
+		var quiet, quietLost []string
+		if data, err := readInside(realRoot, filepath.Join(realRoot, filepath.FromSlash(charmcraft)), charmcraft, &quiet, &quietLost); err == nil && data != nil {
+			f.Charmcraft, f.CharmcraftPath = data, charmcraft
 		}
 	}
 	// a charm `charm build` has built (its .build.manifest lists what the layers added) holds
@@ -176,4 +199,34 @@ func errText(err error) string {
 		return pe.Err.Error()
 	}
 	return err.Error()
+}
+
+// BuildSources are the folders a charmcraft.yaml's parts build from, relative to its own
+// folder and cleaned: each part's source, joined with its source-subdir ("source: src/" and
+// "source: ." with "source-subdir: src" both give "src"). Remote sources (a URL, a path out of
+// the folder) and the folder itself are left out; nil when the YAML cannot be read.
+func BuildSources(data []byte) []string {
+	var doc struct {
+		Parts map[string]struct {
+			Source       string `yaml:"source"`
+			SourceSubdir string `yaml:"source-subdir"`
+		} `yaml:"parts"`
+	}
+	if len(data) > maxFileSize || yaml.Unmarshal(data, &doc) != nil {
+		return nil
+	}
+	var out []string
+	for _, p := range doc.Parts {
+		src := cmp.Or(p.Source, ".")
+		if strings.Contains(src, "://") || strings.HasPrefix(src, "git@") {
+			continue
+		}
+		d := path.Clean(path.Join(filepath.ToSlash(src), filepath.ToSlash(p.SourceSubdir)))
+		if d == "." || path.IsAbs(d) || d == ".." || strings.HasPrefix(d, "../") {
+			continue
+		}
+		out = append(out, d)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }

@@ -33,19 +33,23 @@ var metadataKeys = []string{"subordinate", "requires", "provides", "peers", "con
 func Parse(f Files) Charm {
 	c := Charm{Dir: path.Clean(f.Dir)}
 	read := func(name string, data []byte) *doc {
+		file := path.Join(c.Dir, name)
+		if name == CharmcraftFile && f.CharmcraftPath != "" {
+			file = f.CharmcraftPath
+		}
 		if data == nil && slices.Contains(f.Unread, name) {
-			return &doc{file: path.Join(c.Dir, name)} // there, unread: no root, not clean
+			return &doc{file: file} // there, unread: no root, not clean
 		}
 		if data != nil {
-			c.Files = append(c.Files, path.Join(c.Dir, name))
+			c.Files = append(c.Files, file)
 			if ws := textWords(data); len(ws) > 0 {
 				if c.Words == nil {
 					c.Words = map[string][]string{}
 				}
-				c.Words[path.Join(c.Dir, name)] = ws
+				c.Words[file] = ws
 			}
 		}
-		d := readDoc(path.Join(c.Dir, name), data, &c.Warnings)
+		d := readDoc(file, data, &c.Warnings)
 		if d != nil && d.lost {
 			c.Incomplete = append(c.Incomplete, d.file)
 		}

@@ -198,4 +198,8 @@ type Files struct {
 	// be read: each still takes its place (charmcraft.yaml's copy of its section is not read
 	// instead), with no declarations.
 	Unread []string
+	// CharmcraftPath is the root-relative path Charmcraft was read from when it is not Dir's
+	// own charmcraft.yaml but the build file of a project folder above the charm, whose parts
+	// build it from Dir (see BuildSources and LoadBuiltFrom); "" for Dir's own.
+	CharmcraftPath string
 }

@@ -44,7 +44,9 @@ type graphBuilder struct {
 	numSlots int
 	imported []map[int]importTarget // per file: local name index → what it imports
 	modEdges [][]int                // per file: modules it imports, ascending, unique
-	refs     []refEdge              // resolved references, by referencing file
+	// whole: per file, the modules it imports whole (import constants), ascending, unique
+	whole [][]int
+	refs  []refEdge // resolved references, by referencing file
 }
 
 // identInfo is what the graph knows about one name. The definitions of a defined name occupy
@@ -244,6 +246,7 @@ func (b *graphBuilder) resolveImports() {
 	idx := b.moduleIndex()
 	b.imported = make([]map[int]importTarget, len(b.nodes))
 	b.modEdges = make([][]int, len(b.nodes))
+	b.whole = make([][]int, len(b.nodes))
 	for i, n := range b.nodes {
 		if n.py == nil {
 			continue
@@ -251,7 +254,11 @@ func (b *graphBuilder) resolveImports() {
 		var targets []int
 		for _, imp := range n.py.Imports {
 			if imp.Name == "" || imp.Name == "*" {
-				targets = append(targets, b.resolveModule(i, imp.Module, idx)...)
+				mods := b.resolveModule(i, imp.Module, idx)
+				targets = append(targets, mods...)
+				if imp.Name == "" {
+					b.whole[i] = append(b.whole[i], mods...)
+				}
 				continue
 			}
 			sub := imp.Module + "." + imp.Name
@@ -291,6 +298,8 @@ func (b *graphBuilder) resolveImports() {
 		}
 		slices.Sort(targets)
 		b.modEdges[i] = slices.Compact(targets)
+		slices.Sort(b.whole[i])
+		b.whole[i] = slices.Compact(b.whole[i])
 	}
 }
 
@@ -375,20 +384,36 @@ func (b *graphBuilder) resolveRefs() {
 			if _, own := slices.BinarySearch(defs, i); own {
 				continue
 			}
-			targets := 0
+			// A name that a module the file imports whole defines means that module's
+			// definition (import constants, then constants.SERVICE_NAME: in a monorepo each
+			// charm's charm.py imports its own constants.py, not its siblings'); otherwise
+			// every definer the file can see shares the reference. Not so for the module of a
+			// from-import: "from charmhelpers.core.hookenv import log" says nothing of the
+			// file's other names (taking it to did cost held19 and heldE a case each).
+			targets, imported := 0, 0
 			for _, t := range defs {
 				if b.visible(i, t) {
 					targets++
+					if _, ok := slices.BinarySearch(b.whole[i], t); ok {
+						imported++
+					}
 				}
 			}
 			if targets == 0 {
 				continue
 			}
+			if imported > 0 {
+				targets = imported
+			}
 			w := b.refWeight(id, ref.Count, targets)
 			for k, t := range defs {
-				if b.visible(i, t) {
-					b.refs = append(b.refs, refEdge{i, t, b.info[id].slotBase + k, w})
+				if !b.visible(i, t) {
+					continue
 				}
+				if _, ok := slices.BinarySearch(b.whole[i], t); imported > 0 && !ok {
+					continue
+				}
+				b.refs = append(b.refs, refEdge{i, t, b.info[id].slotBase + k, w})
 			}
 		}
 	}

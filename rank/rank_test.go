@@ -1147,6 +1147,27 @@ func TestNameImportedFromOutsideIsNotTheTrees(t *testing.T) {
 	}
 }
 
+func TestWholeModuleImportPicksTheDefiner(t *testing.T) {
+	// A monorepo: each charm's charm.py does "import constants" and uses
+	// constants.SERVICE_NAME; the reference is its own charm's constants.py, not a sibling's.
+	in := Input{Files: []pyextract.File{
+		pyFile("a/src/charm.py", []pyextract.Symbol{cls("ACharm", 1)}, map[string]int{"SERVICE_NAME": 4}, pyextract.Import{Module: "constants"}),
+		pyFile("a/src/constants.py", []pyextract.Symbol{cnst("SERVICE_NAME", 1)}, nil),
+		pyFile("b/src/constants.py", []pyextract.Symbol{cnst("SERVICE_NAME", 1)}, nil),
+	}}
+	with := signal(fileOf(t, Rank(in), "b/src/constants.py"), SigPageRank).Value
+	in.Files[0].Refs = nil
+	without := signal(fileOf(t, Rank(in), "b/src/constants.py"), SigPageRank).Value
+	if with != without || with == 0 {
+		t.Errorf("a/src/charm.py's reference reached the sibling's constants.py: pagerank %v, %v without it", with, without)
+	}
+	// without the import, both definers share it
+	in.Files[0] = pyFile("a/src/charm.py", []pyextract.Symbol{cls("ACharm", 1)}, map[string]int{"SERVICE_NAME": 4})
+	if bare := signal(fileOf(t, Rank(in), "b/src/constants.py"), SigPageRank).Value; bare <= without {
+		t.Errorf("a bare use no longer reaches every definer: pagerank %v, %v without it", bare, without)
+	}
+}
+
 func TestTestCodeNotUsedByCharmCode(t *testing.T) {
 	// A test charm's copy of a library defines a name the charm uses from a pip package:
 	// charm code never imports tests, so the copy gets nothing from it.

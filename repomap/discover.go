@@ -73,6 +73,10 @@ type Discovered struct {
 	// an ignore file names, links out of the root (with a warning, here, once), and links to
 	// charm YAML found in its own place. The charm's YAML is read without them.
 	SkippedYAML []string
+	// YAMLLinks are the charm YAML files of SkippedYAML that link to charm YAML found in its
+	// own place: link → target, root-relative. The link's folder is a project whose charm is
+	// the target's (the bootstack layout's metadata.yaml -> src/metadata.yaml).
+	YAMLLinks map[string]string
 	// Warnings are one-line notes about skipped paths.
 	Warnings []string
 	// UnreadDirs are the folders (root-relative) the walk could not read, in walk order: code
@@ -396,6 +400,10 @@ func dropLinkedYAML(d *Discovered, links map[string]string, charmDirs, charmRoot
 		t, linked := links[f]
 		if linked && found[t] {
 			d.SkippedYAML = append(d.SkippedYAML, f)
+			if d.YAMLLinks == nil {
+				d.YAMLLinks = map[string]string{}
+			}
+			d.YAMLLinks[f] = t
 			return true
 		}
 		return false

@@ -165,7 +165,7 @@ func Load(opt Options) (*Tree, error) {
 			}
 			charmsDone <- cl
 		}()
-		cl = loadCharms(root, disc.CharmDirs, disc.SkippedYAML, yamlStats)
+		cl = loadCharms(root, disc, yamlStats)
 	}()
 
 	if !opt.NoCache {
@@ -523,8 +523,9 @@ type charmLoad struct {
 }
 
 // loadCharms reads the charms in dirs, with the cache entries of their YAML files.
-func loadCharms(root string, dirs, skipped []string, yamlStats map[string]stat) charmLoad {
+func loadCharms(root string, disc Discovered, yamlStats map[string]stat) charmLoad {
 	l := charmLoad{entries: map[string]*cacheEntry{}}
+	dirs, skipped := disc.CharmDirs, disc.SkippedYAML
 	skip := func(rel string) bool { _, found := slices.BinarySearch(skipped, rel); return found }
 	var nameless []string // charmcraft.yaml files that name no charm, in folders with no metadata.yaml
 	for _, dir := range dirs {
@@ -540,8 +541,11 @@ func loadCharms(root string, dirs, skipped []string, yamlStats map[string]stat) 
 			}
 			continue
 		}
-		l.warnings = append(l.warnings, ch.Warnings...)
 		l.charms = append(l.charms, ch)
+	}
+	l.attachBuildFiles(root, nameless, disc.YAMLLinks, skip)
+	for _, ch := range l.charms {
+		l.warnings = append(l.warnings, ch.Warnings...)
 		for file, defs := range charmDefs(ch) {
 			st, ok := yamlStats[file]
 			if !ok {
@@ -556,6 +560,41 @@ func loadCharms(root string, dirs, skipped []string, yamlStats map[string]stat) 
 		}
 	}
 	return l
+}
+
+// attachBuildFiles gives the charms that a project's build file builds (a charmcraft.yaml
+// naming no charm, whose parts' source is the charm's folder, "source: src/", or beside a
+// metadata.yaml linking to the charm's, as in the OpenStack and bootstack reactive layouts)
+// that file, when they have no charmcraft.yaml of their own: its bases and parts are the
+// charm's, shown and ranked with it (a change "adding 2024.1 support" edits it), where a file
+// of no charm would be mapped by nobody.
+func (l *charmLoad) attachBuildFiles(root string, nameless []string, links map[string]string, skip func(string) bool) {
+	for _, p := range nameless {
+		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
+		if err != nil {
+			continue
+		}
+		var targets []string
+		for _, src := range charmyaml.BuildSources(data) {
+			targets = append(targets, path.Join(path.Dir(p), src))
+		}
+		for link, to := range links {
+			if path.Dir(link) == path.Dir(p) {
+				targets = append(targets, path.Dir(to))
+			}
+		}
+		slices.Sort(targets)
+		for _, target := range slices.Compact(targets) {
+			for k, ch := range l.charms {
+				if ch.Dir != target || slices.Contains(ch.Files, path.Join(target, charmyaml.CharmcraftFile)) {
+					continue
+				}
+				if built, ok, err := charmyaml.LoadBuiltFrom(root, target, p, skip); err == nil && ok {
+					l.charms[k] = built
+				}
+			}
+		}
+	}
 }
 
 // namesNoCharm reports whether p (root-relative) is a regular charmcraft.yaml (not a link,

@@ -263,6 +263,40 @@ func TestDiscoverLinkedCharmYAML(t *testing.T) {
 	if want := []string{"b", "src"}; !reflect.DeepEqual(dirs, want) {
 		t.Errorf("charms in %q, want %q", dirs, want)
 	}
+	// the root's build-only charmcraft.yaml is src's, the charm the root's link names: its
+	// parts are mapped with it
+	src := m.Charms[1]
+	if !slices.Contains(src.Files, "charmcraft.yaml") || len(src.Parts) != 1 || src.Parts[0].File != "charmcraft.yaml" {
+		t.Errorf("src charm: files %q, parts %+v", src.Files, src.Parts)
+	}
+}
+
+// A project folder whose build-only charmcraft.yaml builds a charm from a subfolder
+// ("source: layer/", the OpenStack reactive layout without a root metadata.yaml link) gives
+// that charm its build file; one the subfolder has of its own is kept.
+func TestBuildFileOfSubfolderCharm(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"charmcraft.yaml":           "type: charm\nparts:\n  charm:\n    source: layer/\n    plugin: reactive\n",
+		"layer/metadata.yaml":       smallCharm,
+		"layer/reactive/x.py":       smallPy,
+		"other/charmcraft.yaml":     "type: charm\nparts:\n  charm:\n    source: own\n",
+		"other/own/metadata.yaml":   smallCharm,
+		"other/own/charmcraft.yaml": "type: charm\nparts:\n  mine:\n    plugin: charm\n",
+	})
+	m, err := Load(Options{Root: root, NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][]string{}
+	for _, c := range m.Charms {
+		for _, p := range c.Parts {
+			got[c.Dir] = append(got[c.Dir], p.File+":"+p.Name)
+		}
+	}
+	want := map[string][]string{"layer": {"charmcraft.yaml:charm"}, "other/own": {"other/own/charmcraft.yaml:mine"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("parts by charm = %q, want %q", got, want)
+	}
 }
 
 func TestRootThatIsASymlink(t *testing.T) {
