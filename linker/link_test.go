@@ -4714,7 +4714,7 @@ func TestDecoratedHandlers(t *testing.T) {
 	// charm's hook functions (@hooks.hook('db-relation-changed')) handle that relation; a
 	// handler waiting for a flag's absence (@when_not) does not, nor a flag of no declared
 	// endpoint.
-	c := charm("reactor", ".", "relation:db", "relation:website", "relation:cluster", "relation:unused")
+	c := charm("reactor", ".", "relation:db", "relation:website", "relation:cluster", "relation:amqp", "relation:unused")
 	cl := link1(t, c, files{
 		"reactive/reactor.py": `
 from charms.reactive import when, when_any, when_not
@@ -4750,11 +4750,19 @@ hooks = Hooks()
 @hooks.hook('cluster-relation-joined', 'cluster-relation-changed')
 def cluster_changed():
     pass
+
+
+@hooks.hook('amqp-relation-departed')
+@hooks.hook('amqp-relation-broken', 'amqp-relation-departed')
+def amqp_gone():
+    pass
 `,
 	})
 	expect(t, "db", handlers(cl, KindRelation, "db"), "db.available>configure_db[reactive-flag]")
 	expect(t, "website", handlers(cl, KindRelation, "website"), "endpoint.website.joined>publish[reactive-flag]")
-	expect(t, "cluster", handlers(cl, KindRelation, "cluster"), "cluster-relation-joined>cluster_changed[hook]")
+	// one handler per hook a hook function is registered for, in one decorator or stacked ones
+	expect(t, "cluster", handlers(cl, KindRelation, "cluster"), "cluster-relation-changed>cluster_changed[hook] cluster-relation-joined>cluster_changed[hook]")
+	expect(t, "amqp", handlers(cl, KindRelation, "amqp"), "amqp-relation-broken>amqp_gone[hook] amqp-relation-departed>amqp_gone[hook]")
 	expect(t, "unused", handlers(cl, KindRelation, "unused"), "")
 }
 

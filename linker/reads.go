@@ -1097,7 +1097,17 @@ func (l *charmLinker) linkDecorated() {
 							rel, via = ep, ViaFlag
 						}
 					}
-					if it := declared[rel]; it != nil && !slices.ContainsFunc(it.Handlers, func(h Handler) bool { return h.Symbol == s.Name && h.File == fi.Path }) {
+					// A hook function registered for several hooks of the relation (keystone's
+					// @hooks.hook('identity-credentials-relation-joined',
+					// 'identity-credentials-relation-changed'), or nova-cloud-controller's two
+					// stacked @hooks.hook decorators) runs on each: one handler per hook, as an
+					// ops handler observed for two events is two. A reactive handler of several
+					// flags (@when_any('endpoint.website.joined', 'endpoint.website.changed'))
+					// keeps its first: flags are states the handler waits for, not events.
+					same := func(h Handler) bool {
+						return h.Symbol == s.Name && h.File == fi.Path && (via != ViaHook || h.Event == a)
+					}
+					if it := declared[rel]; it != nil && !slices.ContainsFunc(it.Handlers, same) {
 						it.Handlers = append(it.Handlers, Handler{Event: a, Symbol: s.Name, File: fi.Path, Line: s.Line, Via: via})
 					}
 				}
