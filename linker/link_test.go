@@ -4790,13 +4790,16 @@ def block():
 }
 
 func TestNamedLookups(t *testing.T) {
-	// charms.reactive's and charm-helpers' lookups of a relation by flag or name are lookups of
-	// it; a flag of no declared relation is no finding.
-	c := charm("reactor", ".", "relation:db", "relation:cluster", "relation:website", "relation:idle")
+	// charms.reactive's and charm-helpers' lookups of a relation by flag or name, and
+	// charm-helpers' of a storage by name, are lookups of it; a flag of no declared relation is
+	// no finding, nor is an undeclared storage, and storage_get's instance id is no lookup.
+	c := charm("reactor", ".", "relation:db", "relation:cluster", "relation:website", "relation:idle",
+		"storage:osd-devices", "storage:journal", "storage:cache")
 	cl := link1(t, c, files{"reactive/reactor.py": `
 from charms import reactive
 from charms.reactive import endpoint_from_flag, is_flag_set
-from charmhelpers.core.hookenv import relation_ids
+from charmhelpers.core import hookenv
+from charmhelpers.core.hookenv import relation_ids, storage_get, storage_list
 
 
 def configure():
@@ -4806,12 +4809,20 @@ def configure():
     for rid in relation_ids("cluster"):
         pass
     reactive.endpoint_from_flag("nowhere.ready")
+    devices = [storage_get('location', s) for s in storage_list('osd-devices')]
+    for sid in hookenv.storage_list(storage_name="journal"):
+        devices.append(storage_get("location", sid))
+    storage_get("location", "cache/0")
+    storage_list("scratch")
     return db
 `})
-	expect(t, "db", reads(cl, KindRelation, "db"), "reactive/reactor.py:7/lookup/flag")
-	expect(t, "website", reads(cl, KindRelation, "website"), "reactive/reactor.py:8/lookup/flag")
-	expect(t, "cluster", reads(cl, KindRelation, "cluster"), "reactive/reactor.py:10/lookup/flag")
+	expect(t, "db", reads(cl, KindRelation, "db"), "reactive/reactor.py:8/lookup/flag")
+	expect(t, "website", reads(cl, KindRelation, "website"), "reactive/reactor.py:9/lookup/flag")
+	expect(t, "cluster", reads(cl, KindRelation, "cluster"), "reactive/reactor.py:11/lookup/flag")
 	expect(t, "idle", reads(cl, KindRelation, "idle"), "")
+	expect(t, "osd-devices", reads(cl, KindStorage, "osd-devices"), "reactive/reactor.py:14/lookup/flag")
+	expect(t, "journal", reads(cl, KindStorage, "journal"), "reactive/reactor.py:15/lookup/flag")
+	expect(t, "cache", reads(cl, KindStorage, "cache"), "")
 	expect(t, "findings", findings(cl), "")
 }
 

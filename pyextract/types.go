@@ -253,6 +253,8 @@ var LookupCalls = []string{
 	// reactive and charm-helpers lookups of a relation by flag or name (linker
 	// linkNamedLookups): endpoint_from_flag("db.available"), relation_ids("cluster")
 	"endpoint_from_flag", "endpoint_from_name", "is_flag_set", "relation_ids",
+	// and charm-helpers' of a storage: storage_list("osd-devices")
+	"storage_list",
 }
 
 // KeyAccess is X[key] or X.get(key, ...) where X is a chain (e.g. self.config["port"],
