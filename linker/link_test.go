@@ -3989,6 +3989,54 @@ class DHCPAgentContext:
 	expect(t, "findings", findings(cl), "")
 }
 
+func TestVendoredContextBuiltWithoutArguments(t *testing.T) {
+	// A charm-helpers context class the charm builds without arguments, in its resource map
+	// (keystone's [context.SyslogContext(), ...]), runs: its __call__ reads the options it
+	// names. One nothing builds does not run (a vendored library's code runs only for the
+	// objects the charm builds). The default relation names of such a class bind the declared
+	// relations only: an undeclared one (NotificationDriverContext's zmq_relation) is no
+	// finding.
+	c := charm("classic", ".", "config:use-syslog", "config:debug", "relation:amqp")
+	cl := link1(t, c, files{
+		"hooks/utils.py": `
+from collections import OrderedDict
+from charmhelpers.contrib.openstack import context
+
+RESOURCE_MAP = OrderedDict([
+    ("/etc/classic/classic.conf", {"contexts": [context.SyslogContext(), context.NotifyContext()]}),
+])
+`,
+		"hooks/charmhelpers/__init__.py":                   "",
+		"hooks/charmhelpers/core/__init__.py":              "",
+		"hooks/charmhelpers/core/hookenv.py":               "def config(scope=None):\n    return {}\n",
+		"hooks/charmhelpers/contrib/__init__.py":           "",
+		"hooks/charmhelpers/contrib/openstack/__init__.py": "",
+		"hooks/charmhelpers/contrib/openstack/context.py": `
+from charmhelpers.core.hookenv import config, relation_ids
+
+class SyslogContext:
+    def __call__(self):
+        return {"use_syslog": config("use-syslog")}
+
+class LogLevelContext:
+    def __call__(self):
+        return {"debug": config("debug")}
+
+class NotifyContext:
+    def __init__(self, zmq_relation="zeromq-configuration", amqp_relation="amqp"):
+        self.zmq_relation = zmq_relation
+        self.amqp_relation = amqp_relation
+
+    def __call__(self):
+        return {"notify": bool(relation_ids(self.amqp_relation))}
+`,
+	})
+	expect(t, "use-syslog", reads(cl, KindConfig, "use-syslog"), "hooks/charmhelpers/contrib/openstack/context.py:5/config-read/")
+	expect(t, "debug", reads(cl, KindConfig, "debug"), "")
+	expect(t, "amqp", reads(cl, KindRelation, "amqp"), "hooks/utils.py:5/library/NotifyContext")
+	expect(t, "findings", findings(cl), "")
+}
+
 func TestReactiveCharm(t *testing.T) {
 	// A charm whose code imports charms.reactive runs handlers on flags: the result says where.
 	c := charm("mds", ".", "relation:ceph-mds")

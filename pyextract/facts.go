@@ -1227,7 +1227,11 @@ func (w *factWalker) callFact(fn, args int32, name string, fs *funcState) bool {
 				return false
 			}
 		}
-		return w.t.namedChild(args, 0) >= 0
+		// with no arguments too: a vendored charm-helpers context built bare in keystone's
+		// resource map ([context.SyslogContext(), ...]) is the only sign its __call__, and the
+		// config('use-syslog') in it, runs. (Across the 203 corpus trees this records 3,220
+		// more calls, 6 % more, a third of them test mocks, and check moves by nothing.)
+		return true
 	}
 	for a := range w.t.children(args) {
 		if w.t.kind(a) == kKeywordArgument {

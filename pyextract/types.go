@@ -238,9 +238,11 @@ type Assign struct {
 // name is one of LookupCalls, or x.resources.fetch), a constructor chain call (callee's last
 // name is __init__), a call passing a config-like chain as an argument (f(self.config)), a
 // call of a config helper with arguments (self.facade.get_string_config("port")), or
-// looks like a class instantiation with arguments (callee's last name starts with an
-// upper-case letter, except *Error, *Exception, *Status and raised calls). Calls assigned to
-// something appear as Assign values instead of here.
+// looks like a class instantiation (callee's last name starts with an upper-case letter,
+// except *Error, *Exception, *Status and raised calls), with or without arguments: a
+// charm-helpers context built bare in a resource map (keystone's context.SyslogContext()) is
+// what makes its __call__ run. Calls assigned to something appear as Assign values instead of
+// here.
 type Call struct {
 	Scope
 	Value Value `json:"value"` // Kind ValCall
