@@ -3989,6 +3989,38 @@ class DHCPAgentContext:
 	expect(t, "findings", findings(cl), "")
 }
 
+func TestClassicHooksPackageIsAnImportRoot(t *testing.T) {
+	// A classic charm's hooks are symlinks to a script in hooks/, so hooks/ is first on
+	// sys.path even when an __init__.py makes it a package for the unit tests (charm-heat):
+	// its charmhelpers/ is imported as charmhelpers.
+	c := charm("classic", ".", "config:use-syslog")
+	cl := link1(t, c, files{
+		"hooks/__init__.py": "",
+		"hooks/classic_utils.py": `
+from charmhelpers.contrib.openstack import context
+
+RESOURCE_MAP = {"/etc/classic/classic.conf": [context.SyslogContext(debug=True)]}
+`,
+		"hooks/charmhelpers/__init__.py":                   "",
+		"hooks/charmhelpers/core/__init__.py":              "",
+		"hooks/charmhelpers/core/hookenv.py":               "def config(scope=None):\n    return {}\n",
+		"hooks/charmhelpers/contrib/__init__.py":           "",
+		"hooks/charmhelpers/contrib/openstack/__init__.py": "",
+		"hooks/charmhelpers/contrib/openstack/context.py": `
+from charmhelpers.core.hookenv import config
+
+class SyslogContext:
+    def __init__(self, debug=False):
+        self.debug = debug
+
+    def __call__(self):
+        return {"use_syslog": config("use-syslog")}
+`,
+	})
+	expect(t, "use-syslog", reads(cl, KindConfig, "use-syslog"), "hooks/charmhelpers/contrib/openstack/context.py:8/config-read/")
+	expect(t, "findings", findings(cl), "")
+}
+
 func TestVendoredContextBuiltWithoutArguments(t *testing.T) {
 	// A charm-helpers context class the charm builds without arguments, in its resource map
 	// (keystone's [context.SyslogContext(), ...]), runs: its __call__ reads the options it
