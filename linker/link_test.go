@@ -3950,6 +3950,57 @@ class Assessor(ops.Object):
 	}
 }
 
+func TestHelpersConfigOfAName(t *testing.T) {
+	// charm-helpers' config(X) reads the option X names when X is no string: a module
+	// constant (rabbitmq-server's config(CLUSTER_MODE_KEY)), an imported one, by name or through
+	// its module (config(rabbit.CLUSTER_MODE_KEY)), a loop's literals. A name that cannot be
+	// resolved (a parameter no recorded call passes) is an unresolved read, and reads nothing.
+	c := charm("keyed", ".", "config:a", "config:b", "config:c", "config:d", "config:e")
+	res := Link(Input{Charms: []charmyaml.Charm{c}, Files: files{
+		"src/keys.py": `
+KEY_B = "b"
+KEY_C = "c"
+`,
+		"src/charm.py": `
+import ops
+from charmhelpers.core import hookenv
+from charmhelpers.core.hookenv import config
+
+import keys
+from keys import KEY_B
+
+KEY_A = "a"
+
+
+class KeyedCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.framework.observe(self.on.config_changed, self._on_config_changed)
+
+    def _on_config_changed(self, event):
+        print(hookenv.config(KEY_A), config(KEY_B), config(keys.KEY_C))
+        for name in ("d",):
+            print(hookenv.config(name))
+
+
+def network(option):
+    return config(option)
+`,
+	}.parse()})
+	cl := res.Charms[0]
+	expect(t, "a", reads(cl, KindConfig, "a"), "src/charm.py:17/config-read/")
+	expect(t, "b", reads(cl, KindConfig, "b"), "src/charm.py:17/config-read/")
+	expect(t, "c", reads(cl, KindConfig, "c"), "src/charm.py:17/config-read/")
+	expect(t, "d", reads(cl, KindConfig, "d"), "src/charm.py:19/config-read/")
+	expect(t, "e", reads(cl, KindConfig, "e"), "")
+	expect(t, "findings", findings(cl), "")
+	var unresolved []string
+	for _, u := range res.Unresolved {
+		unresolved = append(unresolved, fmt.Sprintf("%s:%d/%s/%s", u.File, u.Line, u.Via, u.Detail))
+	}
+	expect(t, "unresolved", strings.Join(unresolved, " "), "src/charm.py:23/config-read/config(option)")
+}
+
 func TestVendoredCharmHelpersIsALibrary(t *testing.T) {
 	// A copy of charm-helpers in the charm (hooks/charmhelpers/, made by charm-helpers-sync) is
 	// another project's code: its config("x") of an option this charm does not declare is no

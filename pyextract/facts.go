@@ -1219,8 +1219,12 @@ func (w *factWalker) callFact(fn, args int32, name string, fs *funcState) bool {
 		return w.lastName(w.t.child(fn, fObject)) == "resources"
 	case configHelper(name) && w.t.namedChild(args, 0) >= 0:
 		return true
-	case name == "config" && w.t.namedChild(args, 0) >= 0 && w.t.kind(w.t.namedChild(args, 0)) == kString:
-		return true // charm-helpers' config("x"), hookenv.config("x"): the linker reads the import
+	case name == "config" && w.t.namedChild(args, 0) >= 0 && w.t.kind(w.t.namedChild(args, 0)) != kKeywordArgument:
+		// charm-helpers' config("x"), hookenv.config("x"): the linker reads the import. The
+		// name may be a constant (rabbitmq-server's config(rabbit.CLUSTER_MODE_KEY), defined
+		// in rabbit_utils as 'cluster-partition-handling'), which the linker resolves, or a
+		// name it cannot, an unresolved read.
+		return true
 	case upperInitial(name):
 		for _, suffix := range []string{"Error", "Exception", "Status"} {
 			if strings.HasSuffix(name, suffix) {
