@@ -550,15 +550,20 @@ func (ix *index) encloses(a, b int) bool {
 	return a == b || b >= 0 && inDir(ix.charms[b].Dir, ix.charms[a].Dir)
 }
 
-// importRoot reports a charm's src/ or lib/ folder. Juju runs src/charm.py as a script, so
-// src/ is the first entry of sys.path, and ops puts lib/ on PYTHONPATH: both are import
-// roots even when they hold an __init__.py (gateway-api-integrator's src/__init__.py, whose
-// charm imports `from state.charm_state import ...`).
+// importRoot reports a charm's src/, lib/ or hooks/ folder. Juju runs src/charm.py as a
+// script, so src/ is the first entry of sys.path, and ops puts lib/ on PYTHONPATH: both are
+// import roots even when they hold an __init__.py (gateway-api-integrator's src/__init__.py,
+// whose charm imports `from state.charm_state import ...`). A classic charm's hooks are
+// symlinks to a script in hooks/, so hooks/ is first on sys.path even when it holds an
+// __init__.py for the unit tests' sake (charm-heat's hooks/charmhelpers/ is imported as
+// charmhelpers, its hooks/heat_utils.py as heat_utils).
 func (ix *index) importRoot(dir string) bool {
 	if ix.roots == nil { // once: this runs for every folder of every import
 		ix.roots = map[string]bool{}
 		for _, c := range ix.charms {
-			ix.roots[path.Join(c.Dir, "src")], ix.roots[path.Join(c.Dir, "lib")] = true, true
+			for _, r := range []string{"src", "lib", "hooks"} {
+				ix.roots[path.Join(c.Dir, r)] = true
+			}
 		}
 	}
 	return ix.roots[dir]

@@ -1153,15 +1153,22 @@ func (l *charmLinker) endpoints(inst *instance) endpointSet {
 		for i, p := range init.Params {
 			if i > 0 && relationParam(p.Name) {
 				out.relParam = true
-				vals := l.param(&ctx{file: k.file, cls: k, fn: "__init__", inst: inst}, i, p)
+				init := &ctx{file: k.file, cls: k, fn: "__init__", inst: inst}
+				vals := l.param(init, i, p)
 				if len(vals) == 0 && isNone(p.Default) {
 					// left at None: the class finds its relation itself (charmhelpers'
 					// coordinator.Serial() looks up the charm's peer relation), and no name
 					// was given that could go unresolved
 					continue
 				}
+				// a charm-helpers class's default left in place binds only a declared
+				// relation: its defaults serve every OpenStack charm, and its lookups of a
+				// relation the charm lacks find none rather than fail (nova-cloud-controller's
+				// NotificationDriverContext() keeps zmq_relation='zeromq-configuration',
+				// which it never looks up, beside amqp_relation='amqp')
+				helpersDefault := k.file.vendored && inFolderNamed(l.ix.charmRel(k.file), charmHelpersDir) && len(l.passed(init, i, p)) == 0
 				n := len(out.names)
-				addVals(p.Name, vals, false)
+				addVals(p.Name, vals, helpersDefault)
 				if usedOnlyUnderCondition(k, "__init__", p.Name) {
 					for j := n; j < len(out.names); j++ {
 						out.names[j].cond = true

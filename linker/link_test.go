@@ -3950,6 +3950,57 @@ class Assessor(ops.Object):
 	}
 }
 
+func TestHelpersConfigOfAName(t *testing.T) {
+	// charm-helpers' config(X) reads the option X names when X is no string: a module
+	// constant (rabbitmq-server's config(CLUSTER_MODE_KEY)), an imported one, by name or through
+	// its module (config(rabbit.CLUSTER_MODE_KEY)), a loop's literals. A name that cannot be
+	// resolved (a parameter no recorded call passes) is an unresolved read, and reads nothing.
+	c := charm("keyed", ".", "config:a", "config:b", "config:c", "config:d", "config:e")
+	res := Link(Input{Charms: []charmyaml.Charm{c}, Files: files{
+		"src/keys.py": `
+KEY_B = "b"
+KEY_C = "c"
+`,
+		"src/charm.py": `
+import ops
+from charmhelpers.core import hookenv
+from charmhelpers.core.hookenv import config
+
+import keys
+from keys import KEY_B
+
+KEY_A = "a"
+
+
+class KeyedCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.framework.observe(self.on.config_changed, self._on_config_changed)
+
+    def _on_config_changed(self, event):
+        print(hookenv.config(KEY_A), config(KEY_B), config(keys.KEY_C))
+        for name in ("d",):
+            print(hookenv.config(name))
+
+
+def network(option):
+    return config(option)
+`,
+	}.parse()})
+	cl := res.Charms[0]
+	expect(t, "a", reads(cl, KindConfig, "a"), "src/charm.py:17/config-read/")
+	expect(t, "b", reads(cl, KindConfig, "b"), "src/charm.py:17/config-read/")
+	expect(t, "c", reads(cl, KindConfig, "c"), "src/charm.py:17/config-read/")
+	expect(t, "d", reads(cl, KindConfig, "d"), "src/charm.py:19/config-read/")
+	expect(t, "e", reads(cl, KindConfig, "e"), "")
+	expect(t, "findings", findings(cl), "")
+	var unresolved []string
+	for _, u := range res.Unresolved {
+		unresolved = append(unresolved, fmt.Sprintf("%s:%d/%s/%s", u.File, u.Line, u.Via, u.Detail))
+	}
+	expect(t, "unresolved", strings.Join(unresolved, " "), "src/charm.py:23/config-read/config(option)")
+}
+
 func TestVendoredCharmHelpersIsALibrary(t *testing.T) {
 	// A copy of charm-helpers in the charm (hooks/charmhelpers/, made by charm-helpers-sync) is
 	// another project's code: its config("x") of an option this charm does not declare is no
@@ -3986,6 +4037,86 @@ class DHCPAgentContext:
 	if reads(cl, KindConfig, "worker-multiplier") == "" {
 		t.Error("worker-multiplier: the context function the charm calls reads it")
 	}
+	expect(t, "findings", findings(cl), "")
+}
+
+func TestClassicHooksPackageIsAnImportRoot(t *testing.T) {
+	// A classic charm's hooks are symlinks to a script in hooks/, so hooks/ is first on
+	// sys.path even when an __init__.py makes it a package for the unit tests (charm-heat):
+	// its charmhelpers/ is imported as charmhelpers.
+	c := charm("classic", ".", "config:use-syslog")
+	cl := link1(t, c, files{
+		"hooks/__init__.py": "",
+		"hooks/classic_utils.py": `
+from charmhelpers.contrib.openstack import context
+
+RESOURCE_MAP = {"/etc/classic/classic.conf": [context.SyslogContext(debug=True)]}
+`,
+		"hooks/charmhelpers/__init__.py":                   "",
+		"hooks/charmhelpers/core/__init__.py":              "",
+		"hooks/charmhelpers/core/hookenv.py":               "def config(scope=None):\n    return {}\n",
+		"hooks/charmhelpers/contrib/__init__.py":           "",
+		"hooks/charmhelpers/contrib/openstack/__init__.py": "",
+		"hooks/charmhelpers/contrib/openstack/context.py": `
+from charmhelpers.core.hookenv import config
+
+class SyslogContext:
+    def __init__(self, debug=False):
+        self.debug = debug
+
+    def __call__(self):
+        return {"use_syslog": config("use-syslog")}
+`,
+	})
+	expect(t, "use-syslog", reads(cl, KindConfig, "use-syslog"), "hooks/charmhelpers/contrib/openstack/context.py:8/config-read/")
+	expect(t, "findings", findings(cl), "")
+}
+
+func TestVendoredContextBuiltWithoutArguments(t *testing.T) {
+	// A charm-helpers context class the charm builds without arguments, in its resource map
+	// (keystone's [context.SyslogContext(), ...]), runs: its __call__ reads the options it
+	// names. One nothing builds does not run (a vendored library's code runs only for the
+	// objects the charm builds). The default relation names of such a class bind the declared
+	// relations only: an undeclared one (NotificationDriverContext's zmq_relation) is no
+	// finding.
+	c := charm("classic", ".", "config:use-syslog", "config:debug", "relation:amqp")
+	cl := link1(t, c, files{
+		"hooks/utils.py": `
+from collections import OrderedDict
+from charmhelpers.contrib.openstack import context
+
+RESOURCE_MAP = OrderedDict([
+    ("/etc/classic/classic.conf", {"contexts": [context.SyslogContext(), context.NotifyContext()]}),
+])
+`,
+		"hooks/charmhelpers/__init__.py":                   "",
+		"hooks/charmhelpers/core/__init__.py":              "",
+		"hooks/charmhelpers/core/hookenv.py":               "def config(scope=None):\n    return {}\n",
+		"hooks/charmhelpers/contrib/__init__.py":           "",
+		"hooks/charmhelpers/contrib/openstack/__init__.py": "",
+		"hooks/charmhelpers/contrib/openstack/context.py": `
+from charmhelpers.core.hookenv import config, relation_ids
+
+class SyslogContext:
+    def __call__(self):
+        return {"use_syslog": config("use-syslog")}
+
+class LogLevelContext:
+    def __call__(self):
+        return {"debug": config("debug")}
+
+class NotifyContext:
+    def __init__(self, zmq_relation="zeromq-configuration", amqp_relation="amqp"):
+        self.zmq_relation = zmq_relation
+        self.amqp_relation = amqp_relation
+
+    def __call__(self):
+        return {"notify": bool(relation_ids(self.amqp_relation))}
+`,
+	})
+	expect(t, "use-syslog", reads(cl, KindConfig, "use-syslog"), "hooks/charmhelpers/contrib/openstack/context.py:5/config-read/")
+	expect(t, "debug", reads(cl, KindConfig, "debug"), "")
+	expect(t, "amqp", reads(cl, KindRelation, "amqp"), "hooks/utils.py:5/library/NotifyContext")
 	expect(t, "findings", findings(cl), "")
 }
 
@@ -4714,7 +4845,7 @@ func TestDecoratedHandlers(t *testing.T) {
 	// charm's hook functions (@hooks.hook('db-relation-changed')) handle that relation; a
 	// handler waiting for a flag's absence (@when_not) does not, nor a flag of no declared
 	// endpoint.
-	c := charm("reactor", ".", "relation:db", "relation:website", "relation:cluster", "relation:unused")
+	c := charm("reactor", ".", "relation:db", "relation:website", "relation:cluster", "relation:amqp", "relation:unused")
 	cl := link1(t, c, files{
 		"reactive/reactor.py": `
 from charms.reactive import when, when_any, when_not
@@ -4750,11 +4881,19 @@ hooks = Hooks()
 @hooks.hook('cluster-relation-joined', 'cluster-relation-changed')
 def cluster_changed():
     pass
+
+
+@hooks.hook('amqp-relation-departed')
+@hooks.hook('amqp-relation-broken', 'amqp-relation-departed')
+def amqp_gone():
+    pass
 `,
 	})
 	expect(t, "db", handlers(cl, KindRelation, "db"), "db.available>configure_db[reactive-flag]")
 	expect(t, "website", handlers(cl, KindRelation, "website"), "endpoint.website.joined>publish[reactive-flag]")
-	expect(t, "cluster", handlers(cl, KindRelation, "cluster"), "cluster-relation-joined>cluster_changed[hook]")
+	// one handler per hook a hook function is registered for, in one decorator or stacked ones
+	expect(t, "cluster", handlers(cl, KindRelation, "cluster"), "cluster-relation-changed>cluster_changed[hook] cluster-relation-joined>cluster_changed[hook]")
+	expect(t, "amqp", handlers(cl, KindRelation, "amqp"), "amqp-relation-broken>amqp_gone[hook] amqp-relation-departed>amqp_gone[hook]")
 	expect(t, "unused", handlers(cl, KindRelation, "unused"), "")
 }
 
@@ -4782,13 +4921,16 @@ def block():
 }
 
 func TestNamedLookups(t *testing.T) {
-	// charms.reactive's and charm-helpers' lookups of a relation by flag or name are lookups of
-	// it; a flag of no declared relation is no finding.
-	c := charm("reactor", ".", "relation:db", "relation:cluster", "relation:website", "relation:idle")
+	// charms.reactive's and charm-helpers' lookups of a relation by flag or name, and
+	// charm-helpers' of a storage by name, are lookups of it; a flag of no declared relation is
+	// no finding, nor is an undeclared storage, and storage_get's instance id is no lookup.
+	c := charm("reactor", ".", "relation:db", "relation:cluster", "relation:website", "relation:idle",
+		"storage:osd-devices", "storage:journal", "storage:cache")
 	cl := link1(t, c, files{"reactive/reactor.py": `
 from charms import reactive
 from charms.reactive import endpoint_from_flag, is_flag_set
-from charmhelpers.core.hookenv import relation_ids
+from charmhelpers.core import hookenv
+from charmhelpers.core.hookenv import relation_ids, storage_get, storage_list
 
 
 def configure():
@@ -4798,12 +4940,20 @@ def configure():
     for rid in relation_ids("cluster"):
         pass
     reactive.endpoint_from_flag("nowhere.ready")
+    devices = [storage_get('location', s) for s in storage_list('osd-devices')]
+    for sid in hookenv.storage_list(storage_name="journal"):
+        devices.append(storage_get("location", sid))
+    storage_get("location", "cache/0")
+    storage_list("scratch")
     return db
 `})
-	expect(t, "db", reads(cl, KindRelation, "db"), "reactive/reactor.py:7/lookup/flag")
-	expect(t, "website", reads(cl, KindRelation, "website"), "reactive/reactor.py:8/lookup/flag")
-	expect(t, "cluster", reads(cl, KindRelation, "cluster"), "reactive/reactor.py:10/lookup/flag")
+	expect(t, "db", reads(cl, KindRelation, "db"), "reactive/reactor.py:8/lookup/flag")
+	expect(t, "website", reads(cl, KindRelation, "website"), "reactive/reactor.py:9/lookup/flag")
+	expect(t, "cluster", reads(cl, KindRelation, "cluster"), "reactive/reactor.py:11/lookup/flag")
 	expect(t, "idle", reads(cl, KindRelation, "idle"), "")
+	expect(t, "osd-devices", reads(cl, KindStorage, "osd-devices"), "reactive/reactor.py:14/lookup/flag")
+	expect(t, "journal", reads(cl, KindStorage, "journal"), "reactive/reactor.py:15/lookup/flag")
+	expect(t, "cache", reads(cl, KindStorage, "cache"), "")
 	expect(t, "findings", findings(cl), "")
 }
 

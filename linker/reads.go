@@ -1097,7 +1097,17 @@ func (l *charmLinker) linkDecorated() {
 							rel, via = ep, ViaFlag
 						}
 					}
-					if it := declared[rel]; it != nil && !slices.ContainsFunc(it.Handlers, func(h Handler) bool { return h.Symbol == s.Name && h.File == fi.Path }) {
+					// A hook function registered for several hooks of the relation (keystone's
+					// @hooks.hook('identity-credentials-relation-joined',
+					// 'identity-credentials-relation-changed'), or nova-cloud-controller's two
+					// stacked @hooks.hook decorators) runs on each: one handler per hook, as an
+					// ops handler observed for two events is two. A reactive handler of several
+					// flags (@when_any('endpoint.website.joined', 'endpoint.website.changed'))
+					// keeps its first: flags are states the handler waits for, not events.
+					same := func(h Handler) bool {
+						return h.Symbol == s.Name && h.File == fi.Path && (via != ViaHook || h.Event == a)
+					}
+					if it := declared[rel]; it != nil && !slices.ContainsFunc(it.Handlers, same) {
 						it.Handlers = append(it.Handlers, Handler{Event: a, Symbol: s.Name, File: fi.Path, Line: s.Line, Via: via})
 					}
 				}
@@ -1107,14 +1117,26 @@ func (l *charmLinker) linkDecorated() {
 }
 
 // namedLookups are the functions of charms.reactive and charm-helpers that look a relation up
-// by a flag of it (endpoint.db.joined, db.available) or by its name, with the one that reads
-// the relation's name from their string argument.
-var namedLookups = map[string]func(arg string) string{
-	"endpoint_from_flag": flagEndpoint,
-	"is_flag_set":        flagEndpoint,
-	"endpoint_from_name": func(a string) string { return a },
-	"relation_ids":       func(a string) string { return a },
+// by a flag of it (endpoint.db.joined, db.available) or by its name, or a storage by its name,
+// each with the kind it looks up, the one that reads the name from their string argument, and
+// the keyword that argument may be given as.
+var namedLookups = map[string]struct {
+	kind    string
+	name    func(arg string) string
+	keyword string
+}{
+	"endpoint_from_flag": {KindRelation, flagEndpoint, "flag"},
+	"is_flag_set":        {KindRelation, flagEndpoint, "flag"},
+	"endpoint_from_name": {KindRelation, asWritten, "endpoint_name"},
+	"relation_ids":       {KindRelation, asWritten, "reltype"},
+	// charm-helpers' storage_list('osd-devices') (ceph-osd), the ids of a storage's instances;
+	// not storage_get('location', sid), which takes an instance's id ("osd-devices/0"), never
+	// written out
+	"storage_list": {KindStorage, asWritten, "storage_name"},
 }
+
+// asWritten is a name given as it is written.
+func asWritten(a string) string { return a }
 
 // flagEndpoint is the endpoint a reactive flag names: db in "endpoint.db.joined" and
 // "db.available"; "" for a flag of one word.
@@ -1133,10 +1155,11 @@ func flagEndpoint(flag string) string {
 var layerFlags = map[string]bool{"config": true, "leadership": true, "apt": true, "snap": true, "charm": true, "layer": true}
 
 // linkNamedLookups records, as lookups (detail "flag"), the calls of the charm's code that
-// look a declared relation up through charms.reactive or charm-helpers: endpoint_from_flag(
-// "ovsdb-cms.connected"), is_flag_set("db.available"), endpoint_from_name("db"),
-// relation_ids("cluster"). A name no relation declares is no finding: flags name many things,
-// and reactive charms' layers declare endpoints outside the tree.
+// look a declared relation or storage up through charms.reactive or charm-helpers:
+// endpoint_from_flag("ovsdb-cms.connected"), is_flag_set("db.available"),
+// endpoint_from_name("db"), relation_ids("cluster"), storage_list("osd-devices"). A name
+// nothing declares is no finding: flags name many things, and reactive charms' layers declare
+// endpoints outside the tree.
 func (l *charmLinker) linkNamedLookups() {
 	for _, fi := range l.scope {
 		if fi.library {
@@ -1146,16 +1169,16 @@ func (l *charmLinker) linkNamedLookups() {
 			if v.Kind != pyextract.ValCall {
 				return
 			}
-			endpoint := namedLookups[lastName(v.Chain)]
+			named, ok := namedLookups[lastName(v.Chain)]
 			var arg *pyextract.Value
 			switch {
-			case endpoint == nil:
+			case !ok:
 				return
 			case len(v.Args) > 0:
 				arg = &v.Args[0]
 			default: // relation_ids(reltype="db"), endpoint_from_flag(flag="db.available")
 				for k := range v.Kwargs {
-					if v.Kwargs[k].Name == "reltype" || v.Kwargs[k].Name == "flag" || v.Kwargs[k].Name == "endpoint_name" {
+					if v.Kwargs[k].Name == named.keyword {
 						arg = &v.Kwargs[k].Value
 					}
 				}
@@ -1163,8 +1186,8 @@ func (l *charmLinker) linkNamedLookups() {
 			if arg == nil || arg.Kind != pyextract.ValStr {
 				return
 			}
-			if d, ok := l.lookup(KindRelation, endpoint(arg.Str)); ok {
-				l.read(KindRelation, d, siteAt(fi, sc, ViaLookup, "flag"))
+			if d, ok := l.lookup(named.kind, named.name(arg.Str)); ok {
+				l.read(named.kind, d, siteAt(fi, sc, ViaLookup, "flag"))
 			}
 		}
 		for i := range fi.Facts.Calls {

@@ -1219,15 +1219,23 @@ func (w *factWalker) callFact(fn, args int32, name string, fs *funcState) bool {
 		return w.lastName(w.t.child(fn, fObject)) == "resources"
 	case configHelper(name) && w.t.namedChild(args, 0) >= 0:
 		return true
-	case name == "config" && w.t.namedChild(args, 0) >= 0 && w.t.kind(w.t.namedChild(args, 0)) == kString:
-		return true // charm-helpers' config("x"), hookenv.config("x"): the linker reads the import
+	case name == "config" && w.t.namedChild(args, 0) >= 0 && w.t.kind(w.t.namedChild(args, 0)) != kKeywordArgument:
+		// charm-helpers' config("x"), hookenv.config("x"): the linker reads the import. The
+		// name may be a constant (rabbitmq-server's config(rabbit.CLUSTER_MODE_KEY), defined
+		// in rabbit_utils as 'cluster-partition-handling'), which the linker resolves, or a
+		// name it cannot, an unresolved read.
+		return true
 	case upperInitial(name):
 		for _, suffix := range []string{"Error", "Exception", "Status"} {
 			if strings.HasSuffix(name, suffix) {
 				return false
 			}
 		}
-		return w.t.namedChild(args, 0) >= 0
+		// with no arguments too: a vendored charm-helpers context built bare in keystone's
+		// resource map ([context.SyslogContext(), ...]) is the only sign its __call__, and the
+		// config('use-syslog') in it, runs. (Across the 203 corpus trees this records 3,220
+		// more calls, 6 % more, a third of them test mocks, and check moves by nothing.)
+		return true
 	}
 	for a := range w.t.children(args) {
 		if w.t.kind(a) == kKeywordArgument {

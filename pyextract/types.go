@@ -238,9 +238,11 @@ type Assign struct {
 // name is one of LookupCalls, or x.resources.fetch), a constructor chain call (callee's last
 // name is __init__), a call passing a config-like chain as an argument (f(self.config)), a
 // call of a config helper with arguments (self.facade.get_string_config("port")), or
-// looks like a class instantiation with arguments (callee's last name starts with an
-// upper-case letter, except *Error, *Exception, *Status and raised calls). Calls assigned to
-// something appear as Assign values instead of here.
+// looks like a class instantiation (callee's last name starts with an upper-case letter,
+// except *Error, *Exception, *Status and raised calls), with or without arguments: a
+// charm-helpers context built bare in a resource map (keystone's context.SyslogContext()) is
+// what makes its __call__ run. Calls assigned to something appear as Assign values instead of
+// here.
 type Call struct {
 	Scope
 	Value Value `json:"value"` // Kind ValCall
@@ -253,6 +255,8 @@ var LookupCalls = []string{
 	// reactive and charm-helpers lookups of a relation by flag or name (linker
 	// linkNamedLookups): endpoint_from_flag("db.available"), relation_ids("cluster")
 	"endpoint_from_flag", "endpoint_from_name", "is_flag_set", "relation_ids",
+	// and charm-helpers' of a storage: storage_list("osd-devices")
+	"storage_list",
 }
 
 // KeyAccess is X[key] or X.get(key, ...) where X is a chain (e.g. self.config["port"],
