@@ -76,7 +76,8 @@ type Located struct {
 // in this order and without repeats:
 //  1. the best-ranked HandlerPicks files handling each relation the task names explicitly
 //     ("the ingress relation", "db-admin"): the ranker weighs every word of the task, and in a
-//     charm whose shared models match "data" and "update" better, the handler would sink;
+//     charm whose shared models match "data" and "update" better, the handler would sink
+//     (in the charm the task names, when it names one of a monorepo's);
 //  2. when the task is about tests, the TestPicks tests whose names match the task's words
 //     best (nothing references a test, so PageRank cannot tell tests apart; the words can);
 //  3. the best-ranked first-party files (source, YAML, helper scripts), and vendored libraries
@@ -123,13 +124,17 @@ func Locate(t *repomap.Tree, text string, focus []string) Located {
 	var leads, testPicks, rest []Pick
 	lexical := map[string]float64{} // test → its mention-words factor
 	perRelation := map[string]int{}
-	for _, f := range t.Rank(links, focus, mentions).Files {
+	ranked := t.Rank(links, focus, mentions).Files
+	// a task naming one charm of a monorepo ("postfix-relay: the milter relation ...") is
+	// about its handlers of the relation, not a sibling charm's of the same name
+	namedCharm := slices.ContainsFunc(ranked, func(f rank.File) bool { return signal(f, rank.SigNamedCharm) != 0 })
+	for _, f := range ranked {
 		if signal(f, rank.SigLib) != 0 || f.CopyOf != "" || t.Skipped[f.Path] {
 			continue // a vendored library is edited upstream; a copy is named with its canonical file; a skipped file was not read
 		}
 		var named []string
 		for _, rel := range handles[f.Path] {
-			if f.Class == rank.ClassTest {
+			if f.Class == rank.ClassTest || namedCharm && signal(f, rank.SigNamedCharm) == 0 {
 				break
 			}
 			if perRelation[rel] < HandlerPicks {
@@ -418,6 +423,8 @@ type tieIndex struct {
 	from   map[string]map[string]string   // path → name it imports from the tree → the module's path ("charms/x/v2/tracing")
 	mods   map[string][]string            // path → the paths of the modules it imports whole (import constants; from core import cluster)
 	ifaces map[string]map[string][]string // YAML path → handling/reading file → interfaces
+	files  []string                       // every Python file's path, sorted
+	charms []string                       // the charms' folders, deepest first
 }
 
 // importPath is the slash path a module imported by file user names: "charms.x.v2.tracing"
@@ -445,6 +452,44 @@ func modulePath(def, mod string) bool {
 	return endsIn(strings.TrimSuffix(strings.TrimSuffix(def, ".py"), "/__init__"), mod)
 }
 
+// nearest reports whether def, a file match(def, mod) accepts, is one of those nearest user
+// (sharing the most leading folders with it): what an import of mod in user means, as
+// Python's path puts user's own charm first. In a monorepo "import constants" in one charm's
+// charm.py is its own src/constants.py, not a sibling charm's.
+func (ix tieIndex) nearest(def, user, mod string, match func(def, mod string) bool) bool {
+	if !match(def, mod) {
+		return false
+	}
+	best := sharedDirs(def, user)
+	for _, f := range ix.files {
+		if f != def && sharedDirs(f, user) > best && match(f, mod) {
+			return false
+		}
+	}
+	return true
+}
+
+// sharedDirs is the number of leading folders two slash paths share.
+func sharedDirs(a, b string) int {
+	as, bs := strings.Split(path.Dir(a), "/"), strings.Split(path.Dir(b), "/")
+	n := 0
+	for n < len(as) && n < len(bs) && as[n] == bs[n] && as[n] != "." {
+		n++
+	}
+	return n
+}
+
+// charmOf is the folder of the charm file p belongs to (the deepest holding it), "" for a
+// file of no charm.
+func (ix tieIndex) charmOf(p string) string {
+	for _, d := range ix.charms {
+		if d == "." || strings.HasPrefix(p, d+"/") {
+			return d
+		}
+	}
+	return ""
+}
+
 // inPackage reports whether file def is a module of the package at slash path mod (a name
 // imported from core may be defined in core/cluster.py and re-exported by core/__init__.py).
 func inPackage(def, mod string) bool {
@@ -465,7 +510,15 @@ func newTieIndex(t *repomap.Tree, links linker.Result) tieIndex {
 		for _, part := range strings.Split(strings.TrimSuffix(f.Path, ".py"), "/") {
 			segments[part] = true
 		}
+		ix.files = append(ix.files, f.Path)
 	}
+	slices.Sort(ix.files)
+	for _, ch := range t.Charms {
+		ix.charms = append(ix.charms, ch.Dir)
+	}
+	slices.SortFunc(ix.charms, func(a, b string) int {
+		return cmp.Or(cmp.Compare(strings.Count(b, "/"), strings.Count(a, "/")), cmp.Compare(len(b), len(a)), cmp.Compare(a, b))
+	})
 	for _, f := range t.Files {
 		ix.refs[f.Path] = map[string]int{}
 		outside := map[string]bool{} // names the file imports from a package outside the tree
@@ -561,7 +614,7 @@ func (ix tieIndex) why(p string, edit []Pick) []string {
 // used lists the names def defines that user uses, most used first.
 func (ix tieIndex) used(def, user string) string {
 	refs := ix.refs[user]
-	whole := slices.ContainsFunc(ix.mods[user], func(m string) bool { return modulePath(def, m) })
+	whole := slices.ContainsFunc(ix.mods[user], func(m string) bool { return ix.nearest(def, user, m, modulePath) })
 	var names []string
 	for _, n := range ix.defs[def] {
 		if _, own := slices.BinarySearch(ix.defs[user], n); own {
@@ -574,14 +627,15 @@ func (ix tieIndex) used(def, user string) string {
 			// imported by name: a tie only to the module it comes from (charm.py's
 			// TracingEndpointProvider of v2/tracing.py is not v1's), or to a module of that
 			// package (re-exported by its __init__.py)
-			if modulePath(def, mod) || inPackage(def, mod) {
+			if ix.nearest(def, user, mod, modulePath) || ix.nearest(def, user, mod, inPackage) {
 				names = append(names, n)
 			}
 		case whole:
 			names = append(names, n) // import constants: constants.PEER
-		case rank.Distinctive(n):
+		case rank.Distinctive(n) && ix.charmOf(def) == ix.charmOf(user):
 			// used but not imported (a name any object may have, or a star import): only a
-			// name specific enough to mean this definition (not config, not restart)
+			// name specific enough to mean this definition (not config, not restart), and
+			// of the same charm (a monorepo's charms share names, not code)
 			names = append(names, n)
 		}
 	}

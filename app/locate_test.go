@@ -448,6 +448,46 @@ func TestLocateNamedCharm(t *testing.T) {
 	}
 }
 
+// TestLocateMonorepoSiblings: two charms of one repository each handle a milter relation and
+// import their own constants module. A task naming one charm leads with that charm's handler,
+// not its sibling's, and no reason ties a file to the sibling's namesake module.
+func TestLocateMonorepoSiblings(t *testing.T) {
+	root := t.TempDir()
+	charm := func(dir, name, role, cls, event, svc string) {
+		write(t, root, dir+"/metadata.yaml", "name: "+name+"\nsummary: s\ndescription: d\n"+role+":\n  milter:\n    interface: milter\n")
+		write(t, root, dir+"/src/constants.py", "SERVICE_NAME = \""+svc+"\"\nCONFIG_PATH = \"/etc/"+svc+".conf\"\n")
+		write(t, root, dir+"/src/charm.py", `import ops
+import constants
+
+
+class `+cls+`(ops.CharmBase):
+    def __init__(self, framework):
+        super().__init__(framework)
+        framework.observe(self.on.milter_relation_`+event+`, self._on_milter)
+
+    def _on_milter(self, event):
+        write_setting(constants.CONFIG_PATH, constants.SERVICE_NAME)
+`)
+	}
+	charm("relay", "postfix-relay", "requires", "RelayCharm", "broken", "postfix")
+	charm("signer", "dkim-signer", "provides", "SignerCharm", "joined", "opendkim")
+	got, _, err := runLocate(t, LocateOptions{Common: Common{Root: root}, Text: "postfix-relay: when the milter relation is removed the setting is not cleared"})
+	if err != nil || len(got.Edit) == 0 {
+		t.Fatalf("%v %+v", err, got)
+	}
+	if got.Edit[0].Path != "relay/src/charm.py" {
+		t.Errorf("first pick %s, want relay/src/charm.py", got.Edit[0].Path)
+	}
+	for _, p := range append(got.Edit, got.Read...) {
+		for _, w := range p.Why {
+			if strings.HasPrefix(p.Path, "signer/") && (strings.Contains(w, "relation the task names") || strings.Contains(w, "relay/")) ||
+				strings.HasPrefix(p.Path, "relay/") && strings.Contains(w, "signer/") {
+				t.Errorf("%s: %q ties the sibling charms", p.Path, w)
+			}
+		}
+	}
+}
+
 func TestLocateSaysWhenNothingMatches(t *testing.T) {
 	// A task none of whose words the tree has still gets the charm's central files, marked
 	// as such: matched false, no pick tied, and a line that says so in the text.
@@ -514,4 +554,25 @@ if __name__ == "__main__":
 		return
 	}
 	t.Errorf("edit picks %v lack src/auth.py", paths(got.Edit))
+}
+
+// An import of a module names the tree's file of that name nearest the importer: in a
+// monorepo, the importing charm's own.
+func TestNearestModule(t *testing.T) {
+	ix := tieIndex{files: []string{"common/constants.py", "relay/src/constants.py", "relay/src/charm.py", "signer/src/constants.py"}}
+	for _, tc := range []struct {
+		def, user string
+		want      bool
+	}{
+		{"relay/src/constants.py", "relay/src/charm.py", true},
+		{"signer/src/constants.py", "relay/src/charm.py", false},
+		{"common/constants.py", "relay/src/charm.py", false},
+		{"common/constants.py", "tools/x.py", true}, // no nearer one: every namesake at the same distance
+		{"signer/src/constants.py", "tools/x.py", true},
+		{"relay/src/charm.py", "relay/src/x.py", false}, // not the module at all
+	} {
+		if got := ix.nearest(tc.def, tc.user, "constants", modulePath); got != tc.want {
+			t.Errorf("nearest(%s, %s) = %v, want %v", tc.def, tc.user, got, tc.want)
+		}
+	}
 }

@@ -559,6 +559,24 @@ func (r *ranker) teleport() []float64 {
 	return t
 }
 
+// focusedHubs reports which entry points get the hub boost and lead: all of them, unless the
+// focus lies in some charms of a tree of several, and then those charms' only. An agent
+// working in one charm of a monorepo (--focus postfix-relay-operator/src/charm.py) is not
+// helped by its sibling charms' entry points, which would otherwise hold half the map's top.
+func (r *ranker) focusedHubs() func(i int) bool {
+	dirs := map[string]bool{}
+	for i, n := range r.nodes {
+		if r.focus[i] {
+			dirs[charmDirOf(n.path, r.in.Charms)] = true
+		}
+	}
+	delete(dirs, "")
+	if len(dirs) == 0 || len(r.in.Charms) < 2 {
+		return func(int) bool { return true }
+	}
+	return func(i int) bool { return dirs[charmDirOf(r.nodes[i].path, r.in.Charms)] }
+}
+
 func classPrior(n node) float64 {
 	p := PriorOther
 	switch n.class {
@@ -589,13 +607,14 @@ func (r *ranker) files(a adjacency, pr, lex []float64) []File {
 		out[i].Signals = append(out[i].Signals, Signal{Name: sig, Value: roundSig(x)})
 	}
 	best := 0.0 // the best structural score of a file that is not an entry point
+	hubs := r.focusedHubs()
 	libIntent := r.libIntent()
 	var libs []int // vendored libraries a library update lifts
 	for i, n := range r.nodes {
 		out[i] = File{Path: n.path, Class: n.class, Focused: r.focus[i],
 			Signals: []Signal{{Name: SigPageRank, Value: roundSig(pr[i])}}}
 		score[i] = math.Pow(pr[i], PageRankPower)
-		if n.hub {
+		if n.hub && hubs(i) {
 			mul(i, SigHub, HubBoost)
 		}
 		if n.class == ClassLib && (libIntent == libUpdate || libIntent == libNamedUpdate && r.namedUpdate[i]) {
@@ -642,7 +661,7 @@ func (r *ranker) files(a adjacency, pr, lex []float64) []File {
 	}
 	total := 0.0
 	for i, n := range r.nodes {
-		if n.hub && score[i] > 0 && score[i] < HubLead*best {
+		if n.hub && hubs(i) && score[i] > 0 && score[i] < HubLead*best {
 			mul(i, SigHubLead, HubLead*best/score[i])
 		}
 		if maxLex > 0 && lex[i] > 0 {

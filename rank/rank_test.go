@@ -422,6 +422,30 @@ func TestFocusRaisesWhatItUsesAndWhatUsesIt(t *testing.T) {
 	}
 }
 
+func TestFocusInOneCharmOfSeveral(t *testing.T) {
+	// A monorepo: working in charm a, the agent is not helped by charm b's entry point, which
+	// loses the hub boost and lead; a's keeps them, and without focus both do.
+	charms := []charmyaml.Charm{{Name: "a", Dir: "a", Files: []string{"a/metadata.yaml"}}, {Name: "b", Dir: "b", Files: []string{"b/metadata.yaml"}}}
+	in := Input{Charms: charms, Files: []pyextract.File{
+		pyFile("a/src/charm.py", []pyextract.Symbol{cls("ACharm", 1)}, map[string]int{"helper": 1}, from("helper", "helper")),
+		pyFile("a/src/helper.py", []pyextract.Symbol{fn("helper", 1)}, nil),
+		pyFile("b/src/charm.py", []pyextract.Symbol{cls("BCharm", 1)}, nil),
+	}}
+	for _, p := range []string{"a/src/charm.py", "b/src/charm.py"} {
+		if f := fileOf(t, Rank(in), p); !hasSignal(f, SigHub) {
+			t.Errorf("%s: no hub boost without focus: %+v", p, f.Signals)
+		}
+	}
+	in.Focus = []string{"a/src/helper.py"}
+	r := Rank(in)
+	if f := fileOf(t, r, "a/src/charm.py"); !hasSignal(f, SigHub) {
+		t.Errorf("the focused charm's entry point lost its boost: %+v", f.Signals)
+	}
+	if f := fileOf(t, r, "b/src/charm.py"); hasSignal(f, SigHub) || hasSignal(f, SigHubLead) {
+		t.Errorf("the sibling charm's entry point kept a boost: %+v", f.Signals)
+	}
+}
+
 func TestMentions(t *testing.T) {
 	base := Rank(demoCharm())
 	for _, c := range []struct {
