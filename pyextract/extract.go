@@ -375,11 +375,13 @@ func (e *extractor) params(p int32) []Param {
 	return ps
 }
 
-// constant records a module-level NAME = value whose NAME is constant-like.
+// constant records a module-level NAME = value whose NAME is constant-like, or a type a
+// factory makes (CharmCredentials = collections.namedtuple(...), keystone's
+// hooks/keystone_types.py: the module's one definition).
 func (e *extractor) constant(stmt int32) {
 	t := &e.t
 	a, left, ok := e.nameAssignment(stmt)
-	if !ok || !constantName(t.raw(left)) {
+	if !ok {
 		return
 	}
 	right := t.child(a, fRight)
@@ -392,6 +394,9 @@ func (e *extractor) constant(stmt int32) {
 		} else {
 			break
 		}
+	}
+	if !constantName(t.raw(left)) && !(capWords(t.raw(left)) && t.typeFactory(right)) {
+		return
 	}
 	n := &t.nodes[a]
 	v := t.value(right, 0)
@@ -450,6 +455,32 @@ func (e *extractor) nameAssignment(stmt int32) (a, left int32, ok bool) {
 }
 
 // constantName matches ^_?[A-Z][A-Z0-9_]*$.
+// capWords reports a CapWords name (a class's): a capital, then a lower-case letter somewhere.
+func capWords(b []byte) bool {
+	return len(b) > 1 && b[0] >= 'A' && b[0] <= 'Z' && bytes.ContainsFunc(b, func(r rune) bool { return r >= 'a' && r <= 'z' })
+}
+
+// typeFactories are the calls that make a class: namedtuple("Creds", "user password").
+var typeFactories = map[string]bool{"namedtuple": true, "NamedTuple": true, "TypedDict": true, "Enum": true,
+	"IntEnum": true, "StrEnum": true, "Flag": true, "IntFlag": true, "make_dataclass": true, "NewType": true}
+
+// typeFactory reports whether node i is a call of a type factory (typeFactories), plain or
+// qualified (collections.namedtuple, enum.Enum).
+func (t *tree) typeFactory(i int32) bool {
+	if t.kind(i) != kCall {
+		return false
+	}
+	fn := t.child(i, fFunction)
+	if fn < 0 {
+		return false
+	}
+	name := t.raw(fn)
+	if k := bytes.LastIndexByte(name, '.'); k >= 0 {
+		name = name[k+1:]
+	}
+	return typeFactories[string(name)]
+}
+
 func constantName(b []byte) bool {
 	if len(b) > 0 && b[0] == '_' {
 		b = b[1:]

@@ -278,6 +278,27 @@ def f():
 	}
 }
 
+func TestTypesMadeByFactories(t *testing.T) {
+	// A module-level class made by a factory is a definition (keystone's keystone_types.py
+	// defines only CharmCredentials = collections.namedtuple(...)); a CapWords name bound to
+	// another call, and a lower-case one, are not.
+	src := `import collections
+import enum
+from typing import NamedTuple, TypeVar
+
+CharmCredentials = collections.namedtuple("CharmCredentials", ["username", "password"])
+Point = NamedTuple("Point", [("x", int)])
+Color = enum.Enum("Color", "RED GREEN")
+Handler = make_handler()
+creds = collections.namedtuple("creds", "a")
+T = TypeVar("T")
+`
+	want := []string{"CharmCredentials", "Point", "Color", "T"}
+	if got := names(Parse("types.py", []byte(src))); !reflect.DeepEqual(got, want) {
+		t.Errorf("symbols = %q, want %q", got, want)
+	}
+}
+
 // valueFrom parses `x = <expr>` and converts expr with tree.value, as facts.go does.
 func valueFrom(t *testing.T, expr string) Value {
 	t.Helper()
