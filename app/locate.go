@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"iter"
 	"math"
 	"path"
 	"slices"
@@ -422,7 +423,8 @@ type tieIndex struct {
 	refs   map[string]map[string]int      // path → name → uses
 	from   map[string]map[string]string   // path → name it imports from the tree → the module's path ("charms/x/v2/tracing")
 	mods   map[string][]string            // path → the paths of the modules it imports whole (import constants; from core import cluster)
-	ifaces map[string]map[string][]string // YAML path → handling/reading file → interfaces
+	ifaces map[string]map[string][]string // YAML path → handling file → interfaces
+	uses   map[string]map[string][]string // YAML path → file reading or looking up (not handling) → interfaces
 	files  []string                       // every Python file's path, sorted
 	charms []string                       // the charms' folders, deepest first
 }
@@ -503,7 +505,7 @@ func endsIn(p, mod string) bool {
 
 func newTieIndex(t *repomap.Tree, links linker.Result) tieIndex {
 	ix := tieIndex{defs: map[string][]string{}, refs: map[string]map[string]int{}, from: map[string]map[string]string{},
-		mods: map[string][]string{}, ifaces: map[string]map[string][]string{}}
+		mods: map[string][]string{}, ifaces: map[string]map[string][]string{}, uses: map[string]map[string][]string{}}
 	definers := map[string][]string{}
 	segments := map[string]bool{} // every folder and module name of the tree: what an import of it may name
 	for _, f := range t.Files {
@@ -567,28 +569,51 @@ func newTieIndex(t *repomap.Tree, links linker.Result) tieIndex {
 				continue
 			}
 			label := it.Kind + " " + it.Name
-			files := []string{}
-			for _, h := range it.Handlers {
-				files = append(files, h.File)
-			}
-			for _, r := range it.Reads {
-				if r.Via != linker.ViaPath { // a path constant neither handles nor reads the storage
-					files = append(files, r.File)
-				}
-			}
-			for _, f := range files {
-				m := ix.ifaces[it.File]
+			add := func(to map[string]map[string][]string, f string) {
+				m := to[it.File]
 				if m == nil {
 					m = map[string][]string{}
-					ix.ifaces[it.File] = m
+					to[it.File] = m
 				}
 				if !slices.Contains(m[f], label) {
 					m[f] = append(m[f], label)
 				}
 			}
+			for _, h := range it.Handlers {
+				add(ix.ifaces, h.File)
+			}
+			for _, r := range it.Reads {
+				// a path constant neither handles nor reads the storage; a file that also
+				// handles the interface is said to handle it
+				if r.Via != linker.ViaPath && !slices.ContainsFunc(it.Handlers, func(h linker.Handler) bool { return h.File == r.File }) {
+					add(ix.uses, r.File)
+				}
+			}
 		}
 	}
 	return ix
+}
+
+// byVerb splits interface labels ("config port", "relation db") used without a handler by
+// what the use is: an option or action is read, a relation, container or storage looked up;
+// in that order.
+func byVerb(labels []string) iter.Seq2[string, []string] {
+	return func(yield func(string, []string) bool) {
+		var reads, lookups []string
+		for _, l := range labels {
+			if k, _, _ := strings.Cut(l, " "); k == linker.KindConfig || k == linker.KindAction || k == linker.KindResource || k == linker.KindSecret {
+				reads = append(reads, l)
+			} else {
+				lookups = append(lookups, l)
+			}
+		}
+		if len(reads) > 0 && !yield("reads", reads) {
+			return
+		}
+		if len(lookups) > 0 {
+			yield("looks up", lookups)
+		}
+	}
 }
 
 // why lists file p's direct ties to the edit picks, in pick order.
@@ -604,8 +629,14 @@ func (ix tieIndex) why(p string, edit []Pick) []string {
 		if l := ix.ifaces[p][e.Path]; len(l) > 0 {
 			out = append(out, "declares "+listNames(l)+" that "+e.Path+" handles")
 		}
+		for verb, l := range byVerb(ix.uses[p][e.Path]) {
+			out = append(out, "declares "+listNames(l)+" that "+e.Path+" "+verb)
+		}
 		if l := ix.ifaces[e.Path][p]; len(l) > 0 {
 			out = append(out, "handles "+listNames(l)+" declared in "+e.Path)
+		}
+		for verb, l := range byVerb(ix.uses[e.Path][p]) {
+			out = append(out, verb+" "+listNames(l)+" declared in "+e.Path)
 		}
 	}
 	return out

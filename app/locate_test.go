@@ -6,6 +6,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -574,5 +575,23 @@ func TestNearestModule(t *testing.T) {
 		if got := ix.nearest(tc.def, tc.user, "constants", modulePath); got != tc.want {
 			t.Errorf("nearest(%s, %s) = %v, want %v", tc.def, tc.user, got, tc.want)
 		}
+	}
+}
+
+// A file that reads an option or looks up a relation without handling it is said to read or
+// look it up, not to handle it.
+func TestWhyReadsAndLooksUp(t *testing.T) {
+	ix := tieIndex{
+		ifaces: map[string]map[string][]string{"metadata.yaml": {"src/charm.py": {"relation db"}}},
+		uses:   map[string]map[string][]string{"metadata.yaml": {"src/helper.py": {"config port", "relation db"}}},
+	}
+	got := ix.why("metadata.yaml", []Pick{{Path: "src/charm.py"}, {Path: "src/helper.py"}})
+	want := []string{"declares relation db that src/charm.py handles", "declares config port that src/helper.py reads",
+		"declares relation db that src/helper.py looks up"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("why = %q, want %q", got, want)
+	}
+	if got := ix.why("src/helper.py", []Pick{{Path: "metadata.yaml"}}); !reflect.DeepEqual(got, []string{"reads config port declared in metadata.yaml", "looks up relation db declared in metadata.yaml"}) {
+		t.Errorf("why = %q", got)
 	}
 }
