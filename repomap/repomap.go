@@ -191,6 +191,7 @@ func Load(opt Options) (*Tree, error) {
 	t.unreadable = t.unreadable || cl.unreadable
 	t.Charms = cl.charms
 	t.Warnings = append(t.Warnings, cl.warnings...)
+	t.Warnings = append(t.Warnings, foreignCode(t.Charms, disc.Python)...)
 	yamlEntries := cl.entries
 	t.Files = files
 	t.Stats.Files = len(files)
@@ -560,6 +561,32 @@ func loadCharms(root string, disc Discovered, yamlStats map[string]stat) charmLo
 		}
 	}
 	return l
+}
+
+// pythonPlugins are the charmcraft part plugins that build a charm from Python (or from
+// nothing: nil, dump copies files).
+var pythonPlugins = map[string]bool{"": true, "charm": true, "python": true, "reactive": true, "uv": true,
+	"poetry": true, "dump": true, "nil": true}
+
+// foreignCode says which charms are built from code in another language (a part's plugin is
+// go, rust, ...) and have no Python file: the map shows their YAML only, every interface
+// unlinked, and an agent would otherwise not learn why, nor where the code is.
+func foreignCode(charms []charmyaml.Charm, python []string) []string {
+	var out []string
+	for _, c := range charms {
+		var plugins []string
+		for _, p := range c.Parts {
+			if !pythonPlugins[p.Plugin] && !slices.Contains(plugins, p.Plugin) {
+				plugins = append(plugins, p.Plugin)
+			}
+		}
+		if len(plugins) == 0 || slices.ContainsFunc(python, func(f string) bool { return c.Dir == "." || strings.HasPrefix(f, c.Dir+"/") }) {
+			continue
+		}
+		out = append(out, fmt.Sprintf("charm %s (%s) is built with the %s plugin and has no Python: its code is not read, only its YAML is mapped",
+			cmp.Or(c.Name, c.Dir), c.Dir, strings.Join(plugins, ", ")))
+	}
+	return out
 }
 
 // attachBuildFiles gives the charms that a project's build file builds (a charmcraft.yaml

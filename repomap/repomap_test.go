@@ -1178,3 +1178,29 @@ func TestParallelRaisesAWorkersPanicOnTheCaller(t *testing.T) {
 		t.Errorf("recovered %v after %d calls", got, done.Load())
 	}
 }
+
+// A charm built from Go (a part with the go plugin) and no Python is said to be: its map is
+// its YAML alone. A Python charm with a go part (a workload built beside it) is not.
+func TestForeignCodeWarning(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"gocharm/charmcraft.yaml": "name: gocharm\ntype: charm\nparts:\n  charm:\n    plugin: go\n    source: .\n",
+		"gocharm/main.go":         "package main\n",
+		"mixed/metadata.yaml":     smallCharm,
+		"mixed/charmcraft.yaml":   "type: charm\nparts:\n  charm:\n    plugin: charm\n  tool:\n    plugin: go\n",
+		"mixed/src/charm.py":      smallPy,
+	})
+	tr, err := Load(Options{Root: root, NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, w := range tr.Warnings {
+		if strings.Contains(w, "plugin") {
+			got = append(got, w)
+		}
+	}
+	want := []string{"charm gocharm (gocharm) is built with the go plugin and has no Python: its code is not read, only its YAML is mapped"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("warnings = %q, want %q", tr.Warnings, want)
+	}
+}
