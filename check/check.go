@@ -221,7 +221,9 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 			}
 			add(d)
 		}
-		if cl.NoCode { // no charm class: a unit test's fixture YAML, say; nothing could handle anything
+		if cl.NoCode && cl.Classic == "" && cl.Reactive == "" {
+			// no charm class, no hook functions, no reactive handlers: a unit test's fixture
+			// YAML, say; nothing could handle anything
 			continue
 		}
 		type construction struct {
@@ -239,7 +241,7 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 		})
 		lost := lostFor(opt.Lost, cl.Dir, dirs)
 		for _, in := range cl.Interfaces {
-			checkInterface(byDir[cl.Dir], in, dynamic[cl.Dir][in.Kind], lost, cl.Reactive, observesNothing, add)
+			checkInterface(byDir[cl.Dir], in, dynamic[cl.Dir][in.Kind], lost, cl.Reactive, cl.Classic, observesNothing, add)
 			for _, h := range in.Handlers {
 				if h.BuiltFile != "" && h.BuiltAfterReturn == 0 { // the charm's own code builds it (a library's object too)
 					at := construction{h.BuiltFile, h.BuiltLine}
@@ -448,7 +450,7 @@ func firstFew(items []string) string {
 // declarations (nil when the linker knows a charm that charmyaml does not); dynamic counts
 // the charm's unresolved sites that could name an interface of this kind; lost are the
 // Python files that could not be read and may be the charm's (lostFor).
-func checkInterface(decl *charmyaml.Charm, in linker.Interface, dynamic int, lost []string, reactive string, observesNothing bool, add func(Diagnostic)) {
+func checkInterface(decl *charmyaml.Charm, in linker.Interface, dynamic int, lost []string, reactive, classic string, observesNothing bool, add func(Diagnostic)) {
 	for _, h := range in.Handlers {
 		// a handler conditional only because its object is built under a condition, or because
 		// its observe call follows an early return, is reported once, at the construction or
@@ -506,6 +508,11 @@ func checkInterface(decl *charmyaml.Charm, in linker.Interface, dynamic int, los
 		// flags, set by layers mostly outside the tree, run a reactive charm's handlers
 		d.Severity = SeverityInfo
 		d.Message += fmt.Sprintf(" (a reactive charm, importing charms.reactive at %s: handlers of flags its layers set may %s it)", reactive, handlerVerb)
+	} else if classic != "" {
+		// a classic charm hands its whole configuration to templates and charm-helpers
+		// contexts, and may run hooks from scripts that are not Python
+		d.Severity = SeverityInfo
+		d.Message += fmt.Sprintf(" (a classic charm, registering charm-helpers hooks at %s: its templates, contexts given the whole configuration, or hook scripts that are not Python may %s it)", classic, handlerVerb)
 	} else if pkg := featurePackage(in); pkg != nil {
 		d.Severity = SeverityInfo
 		d.Message += fmt.Sprintf(" (package %s, imported at %s:%d, is named after it and may handle it)", pkg.Detail, pkg.File, pkg.Line)
@@ -747,9 +754,9 @@ func dynamicKinds(via string) []string {
 	return []string{linker.KindRelation, linker.KindAction, linker.KindContainer, linker.KindStorage}
 }
 
-// testCharm reports a charm directory inside a tests/ or test/ folder.
+// testCharm reports a charm directory inside a tests/, test/ or unit_tests/ folder.
 func testCharm(dir string) bool {
-	return slices.ContainsFunc(strings.Split(dir, "/"), func(p string) bool { return p == "tests" || p == "test" })
+	return slices.ContainsFunc(strings.Split(dir, "/"), func(p string) bool { return p == "tests" || p == "test" || p == "unit_tests" })
 }
 
 // charmDirOf is the charm directory (of dirs) that holds file: the longest matching one.

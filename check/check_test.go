@@ -605,6 +605,13 @@ func TestCharmWithoutCode(t *testing.T) {
 	if d := Run([]charmyaml.Charm{charm}, links, Options{}).Diagnostics; len(d) != 1 || d[0].Rule != RuleUnusedConfig {
 		t.Errorf("with code: diagnostics %+v", d)
 	}
+	// a classic charm has no class but hook functions: held to the rules, as infos saying why
+	// (its templates and charm-helpers contexts take the whole configuration)
+	links.Charms[0].NoCode, links.Charms[0].Classic = true, "hooks/demo_hooks.py:40"
+	d := Run([]charmyaml.Charm{charm}, links, Options{}).Diagnostics
+	if len(d) != 1 || d[0].Rule != RuleUnusedConfig || d[0].Severity != SeverityInfo || !strings.Contains(d[0].Message, "a classic charm, registering charm-helpers hooks at hooks/demo_hooks.py:40") {
+		t.Errorf("classic: diagnostics %+v", d)
+	}
 }
 
 func TestTestCharmFindingsAreInfos(t *testing.T) {

@@ -479,10 +479,10 @@ func inFolderNamed(p string, names ...string) bool {
 	return slices.ContainsFunc(strings.Split(path.Dir(p), "/"), func(seg string) bool { return slices.Contains(names, seg) })
 }
 
-// isTest reports whether p is test code: under a tests/ or test/ folder, or test_*.py,
-// *_test.py, conftest.py.
+// isTest reports whether p is test code: under a tests/, test/ or unit_tests/ (OpenStack's)
+// folder, or test_*.py, *_test.py, conftest.py.
 func isTest(p string) bool {
-	if inFolderNamed(p, "tests", "test") {
+	if inFolderNamed(p, "tests", "test", "unit_tests") {
 		return true
 	}
 	base := path.Base(p)

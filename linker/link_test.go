@@ -1304,6 +1304,32 @@ func TestNoCharmClass(t *testing.T) {
 	if real.NoCode {
 		t.Error("a charm with a charm class: NoCode true")
 	}
+	if res.Charms[0].Classic != "" || real.Classic != "" {
+		t.Errorf("Classic %q, %q: neither registers charm-helpers hooks", res.Charms[0].Classic, real.Classic)
+	}
+	// a classic charm: no class, hook functions of its own; Classic is the first
+	classic := link1(t, charm("demo", ".", "relation:db", "config:port"), files{"hooks/demo_hooks.py": `import sys
+from charmhelpers.core.hookenv import Hooks, config
+
+hooks = Hooks()
+
+
+@hooks.hook("db-relation-changed")
+def db_changed():
+    pass
+
+
+@hooks.hook("install")
+def install():
+    pass
+
+
+if __name__ == "__main__":
+    hooks.execute(sys.argv)
+`})
+	if !classic.NoCode || classic.Classic != "hooks/demo_hooks.py:8" {
+		t.Errorf("classic charm: NoCode %v, Classic %q, want hooks/demo_hooks.py:8", classic.NoCode, classic.Classic)
+	}
 }
 
 func TestLoopsOverCollections(t *testing.T) {

@@ -58,9 +58,30 @@ func (l *charmLinker) result() CharmLinks {
 		it.Reads = sortSites(it.Reads)
 		out.Interfaces = append(out.Interfaces, it)
 	}
+	if out.NoCode {
+		out.Classic = classicHooks(out.Interfaces)
+	}
 	l.markUnbuilt()
 	out.Findings = sortFindings(l.findings)
 	return out
+}
+
+// classicHooks is where a charm with no charm class registers its first charm-helpers hook
+// function of its own (@hooks.hook('install'), "file:line"), or "": a classic charm, whose
+// hooks run that code.
+func classicHooks(ifaces []Interface) string {
+	best := Handler{}
+	for _, it := range ifaces {
+		for _, h := range it.Handlers {
+			if h.Via == ViaHook && !h.Vendored && (best.File == "" || h.File < best.File || h.File == best.File && h.Line < best.Line) {
+				best = h
+			}
+		}
+	}
+	if best.File == "" {
+		return ""
+	}
+	return fmt.Sprintf("%s:%d", best.File, best.Line)
 }
 
 // markUnbuilt marks the findings in methods of classes no code of the tree names (NotBuilt):

@@ -162,6 +162,11 @@ type CharmLinks struct {
 	// directory that only declares, such as a unit test's metadata.yaml fixture beside test
 	// helpers, whose interfaces no code of its own could handle.
 	NoCode bool `json:"-"`
+	// Classic is, for a charm with no charm class (NoCode), where its own code registers its
+	// first charm-helpers hook function ("file:line"), or "": a classic charm, whose code
+	// handles its hooks without a class, and reads its options through charm-helpers and
+	// templates check cannot follow.
+	Classic string `json:"-"`
 	// Reactive is where the charm's code first imports charms.reactive ("file:line"), or "":
 	// a reactive charm's handlers run on flags that its layers, most of them outside the
 	// tree (interface:<name>), set; check cannot say what they leave unhandled.

@@ -22,7 +22,8 @@ var charmYAMLNames = map[string]bool{
 }
 
 // Classify returns the class (a Class constant) of a root-relative, '/'-separated path:
-//   - ClassTest: under a tests/ or test/ folder at any depth, test_*.py, *_test.py, conftest.py
+//   - ClassTest: under a tests/, test/ or unit_tests/ (OpenStack's) folder at any depth,
+//     test_*.py, *_test.py, conftest.py
 //     (checked first: a test charm's YAML and libraries are test material);
 //   - ClassYAML: a charm's YAML file;
 //   - ClassLib: under lib/charms/<name>/ unless <name> is a charm's name with '-' → '_' (its
@@ -40,7 +41,7 @@ func Classify(p string, charms []charmyaml.Charm) string {
 	segs := strings.Split(p, "/")
 	base := segs[len(segs)-1]
 	for _, s := range segs[:len(segs)-1] {
-		if s == "tests" || s == "test" {
+		if s == "tests" || s == "test" || s == "unit_tests" {
 			return ClassTest
 		}
 	}

@@ -169,6 +169,8 @@ func TestClassify(t *testing.T) {
 		"k8s/src/lib/ops/x.py":                        ClassSource, // not the charm's lib/
 		"tests/unit/test_charm.py":                    ClassTest,
 		"k8s/tests/integration/helpers.py":            ClassTest,
+		"unit_tests/__init__.py":                      ClassTest, // OpenStack's test folder
+		"unit_tests/test_keystone_hooks.py":           ClassTest,
 		"tests/integration/app-charm/src/charm.py":    ClassTest,
 		"tests/integration/app-charm/metadata.yaml":   ClassTest,
 		"src/test_utils.py":                           ClassTest,
