@@ -309,6 +309,27 @@ func TestYAMLSymbols(t *testing.T) {
 	if s := fileOf(t, r, "charmcraft.yaml").Symbols; len(s) != 0 {
 		t.Errorf("charmcraft.yaml declares nothing here, got %+v", s)
 	}
+	if !slices.Equal(act[0].Links, []string{"DemoCharm._on_backup_action"}) {
+		t.Errorf("backup links = %q", act[0].Links)
+	}
+	// an action no code handles, run by its own script, links to the script; one a handler
+	// handles keeps the handler only
+	for k := range in.Links.Charms[0].Interfaces {
+		if it := &in.Links.Charms[0].Interfaces[k]; it.Kind == linker.KindAction {
+			it.Script = "actions/backup"
+		}
+	}
+	if l := fileOf(t, Rank(in), "actions.yaml").Symbols[0].Links; !slices.Equal(l, []string{"DemoCharm._on_backup_action"}) {
+		t.Errorf("handled action with a script: links %q", l)
+	}
+	for k := range in.Links.Charms[0].Interfaces {
+		if it := &in.Links.Charms[0].Interfaces[k]; it.Kind == linker.KindAction {
+			it.Handlers = nil
+		}
+	}
+	if l := fileOf(t, Rank(in), "actions.yaml").Symbols[0].Links; !slices.Equal(l, []string{"actions/backup"}) {
+		t.Errorf("action run by its script: links %q", l)
+	}
 }
 
 func TestPythonSymbolOrder(t *testing.T) {

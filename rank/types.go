@@ -84,8 +84,9 @@ type Symbol struct {
 	Signature string  `json:"signature"` // Python: the one-line signature; YAML: "[relation] database (requires postgresql_client)"
 	Line      int     `json:"line"`
 	Score     float64 `json:"score"`
-	// Links are, for YAML interfaces, the handlers ("Class.method") in order; for Python
-	// handlers, the interfaces they handle ("relation database").
+	// Links are, for YAML interfaces, the handlers ("Class.method") in order, or an action's
+	// own script when no code handles it ("actions/add-key"); for Python handlers, the
+	// interfaces they handle ("relation database").
 	Links []string `json:"links,omitempty"`
 	// TaskWords are, for a function or method whose body matches the task among the best of
 	// its file (bodyMatch at least BodyNoteShare) with two of its words or more, the task's
