@@ -4983,6 +4983,37 @@ def configure():
 	expect(t, "findings", findings(cl), "")
 }
 
+func TestOldReactiveLookups(t *testing.T) {
+	// The older charms.reactive's is_state("db.available") and RelationBase.from_state(...)
+	// look a relation up as is_flag_set and endpoint_from_flag do, also from the reactive
+	// charm's own layer library, lib/charms/layer/ (ghost's lib/charms/layer/ghost.py).
+	c := charm("ghost", ".", "relation:database", "relation:website")
+	cl := link1(t, c, files{
+		"reactive/ghost.py": `
+from charms.reactive import when, is_state
+
+
+@when("website.available")
+def configure(website):
+    if is_state("website.available"):
+        pass
+`,
+		"lib/charms/layer/ghost.py": `
+from charms.reactive import RelationBase
+
+
+def db_changed():
+    mysql = RelationBase.from_state("database.available")
+    return mysql
+`,
+	})
+	expect(t, "database", reads(cl, KindRelation, "database"), "lib/charms/layer/ghost.py:5/lookup/flag")
+	if r := reads(cl, KindRelation, "website"); !strings.Contains(r, "reactive/ghost.py:6/lookup/flag") {
+		t.Errorf("website reads %q, want the is_state lookup in configure (reactive/ghost.py:6)", r)
+	}
+	expect(t, "findings", findings(cl), "")
+}
+
 func TestChangedPairTablesAreDynamic(t *testing.T) {
 	// A list of pairs changed in place (append, +=) or a dict given an item (table[k] = v)
 	// before the loop is no table: its display does not say what it holds. The loop's observe

@@ -1127,6 +1127,9 @@ var namedLookups = map[string]struct {
 }{
 	"endpoint_from_flag": {KindRelation, flagEndpoint, "flag"},
 	"is_flag_set":        {KindRelation, flagEndpoint, "flag"},
+	// the older charms.reactive's names for the same (ghost's RelationBase.from_state("database.available"))
+	"is_state":           {KindRelation, flagEndpoint, "state"},
+	"from_state":         {KindRelation, flagEndpoint, "state"},
 	"endpoint_from_name": {KindRelation, asWritten, "endpoint_name"},
 	"relation_ids":       {KindRelation, asWritten, "reltype"},
 	// charm-helpers' storage_list('osd-devices') (ceph-osd), the ids of a storage's instances;
@@ -1161,8 +1164,11 @@ var layerFlags = map[string]bool{"config": true, "leadership": true, "apt": true
 // nothing declares is no finding: flags name many things, and reactive charms' layers declare
 // endpoints outside the tree.
 func (l *charmLinker) linkNamedLookups() {
+	reactive := l.reactiveImport() != ""
 	for _, fi := range l.scope {
-		if fi.library {
+		// a reactive charm's lib/charms/layer/ is its own layer's library (ghost's
+		// lib/charms/layer/ghost.py), not a vendored one
+		if fi.library && !(reactive && strings.HasPrefix(l.ix.charmRel(fi), "lib/charms/layer/")) {
 			continue
 		}
 		look := func(sc pyextract.Scope, v *pyextract.Value) {

@@ -255,6 +255,8 @@ var LookupCalls = []string{
 	// reactive and charm-helpers lookups of a relation by flag or name (linker
 	// linkNamedLookups): endpoint_from_flag("db.available"), relation_ids("cluster")
 	"endpoint_from_flag", "endpoint_from_name", "is_flag_set", "relation_ids",
+	// and the older charms.reactive's is_state("db.available"), RelationBase.from_state(...)
+	"is_state", "from_state",
 	// and charm-helpers' of a storage: storage_list("osd-devices")
 	"storage_list",
 }
