@@ -481,6 +481,22 @@ func sharedDirs(a, b string) int {
 	return n
 }
 
+// newCharmOrder sorts charm folders for charmOf: deepest first, the root's last (it holds
+// every file).
+func newCharmOrder(dirs []string) []string {
+	dirs = slices.Clone(dirs)
+	slices.SortFunc(dirs, func(a, b string) int { // deepest first, the root's last: it holds every file
+		root := func(d string) int {
+			if d == "." {
+				return 1
+			}
+			return 0
+		}
+		return cmp.Or(cmp.Compare(root(a), root(b)), cmp.Compare(strings.Count(b, "/"), strings.Count(a, "/")), cmp.Compare(len(b), len(a)), cmp.Compare(a, b))
+	})
+	return dirs
+}
+
 // charmOf is the folder of the charm file p belongs to (the deepest holding it), "" for a
 // file of no charm.
 func (ix tieIndex) charmOf(p string) string {
@@ -518,9 +534,8 @@ func newTieIndex(t *repomap.Tree, links linker.Result) tieIndex {
 	for _, ch := range t.Charms {
 		ix.charms = append(ix.charms, ch.Dir)
 	}
-	slices.SortFunc(ix.charms, func(a, b string) int {
-		return cmp.Or(cmp.Compare(strings.Count(b, "/"), strings.Count(a, "/")), cmp.Compare(len(b), len(a)), cmp.Compare(a, b))
-	})
+	ix.charms = newCharmOrder(ix.charms)
+
 	for _, f := range t.Files {
 		ix.refs[f.Path] = map[string]int{}
 		outside := map[string]bool{} // names the file imports from a package outside the tree

@@ -595,3 +595,14 @@ func TestWhyReadsAndLooksUp(t *testing.T) {
 		t.Errorf("why = %q", got)
 	}
 }
+
+// A file belongs to the deepest charm folder holding it; the root charm's only when no other
+// holds it ("." sorts before "a", and must not win).
+func TestCharmOf(t *testing.T) {
+	ix := tieIndex{charms: newCharmOrder([]string{"a", ".", "b/c"})}
+	for p, want := range map[string]string{"a/src/charm.py": "a", "b/c/x.py": "b/c", "b/x.py": ".", "x.py": "."} {
+		if got := ix.charmOf(p); got != want {
+			t.Errorf("charmOf(%s) = %q, want %q", p, got, want)
+		}
+	}
+}

@@ -1235,6 +1235,7 @@ func TestBuildSources(t *testing.T) {
 		{"parts:\n  a:\n    source: https://x/y.git\n  b:\n    source: ../up\n", nil}, // remote, out of the folder
 		{"parts:\n  a:\n    source: b\n  c:\n    source: a\n  d:\n    source: a/\n", []string{"a", "b"}},
 		{"parts: [broken\n", nil},
+		{"parts:\n  a:\n    source: [x]\n  b:\n    source: src\n  c: 3\n", []string{"src"}}, // a bad part spoils only itself
 	} {
 		if got := BuildSources([]byte(tc.yaml)); !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("BuildSources(%q) = %q, want %q", tc.yaml, got, tc.want)

@@ -207,16 +207,19 @@ func errText(err error) string {
 // the folder) and the folder itself are left out; nil when the YAML cannot be read.
 func BuildSources(data []byte) []string {
 	var doc struct {
-		Parts map[string]struct {
-			Source       string `yaml:"source"`
-			SourceSubdir string `yaml:"source-subdir"`
-		} `yaml:"parts"`
+		Parts map[string]any `yaml:"parts"` // a part that is no mapping spoils only itself
 	}
 	if len(data) > maxFileSize || yaml.Unmarshal(data, &doc) != nil {
 		return nil
 	}
+	str := func(v any) string { s, _ := v.(string); return s }
 	var out []string
-	for _, p := range doc.Parts {
+	for _, v := range doc.Parts {
+		part, _ := v.(map[string]any)
+		p := struct{ Source, SourceSubdir string }{str(part["source"]), str(part["source-subdir"])}
+		if _, set := part["source"]; set && p.Source == "" {
+			continue // source: [a], a number: not a folder
+		}
 		src := cmp.Or(p.Source, ".")
 		if strings.Contains(src, "://") || strings.HasPrefix(src, "git@") {
 			continue

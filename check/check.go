@@ -236,7 +236,8 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 		// the same for the handlers registered after an early return (at: the return)
 		after, afterFiles, afterN := map[construction][]string{}, map[construction][]string{}, map[construction]int{}
 		// a charm whose code observes nothing reconciles in __init__ on every hook (and action)
-		observesNothing := !slices.ContainsFunc(cl.Interfaces, func(in linker.Interface) bool {
+		// (a classic charm has no __init__: its hook functions run by name)
+		observesNothing := cl.Classic == "" && !slices.ContainsFunc(cl.Interfaces, func(in linker.Interface) bool {
 			return slices.ContainsFunc(in.Handlers, func(h linker.Handler) bool { return !h.Vendored })
 		})
 		lost := lostFor(opt.Lost, cl.Dir, dirs)
@@ -508,9 +509,10 @@ func checkInterface(decl *charmyaml.Charm, in linker.Interface, dynamic int, los
 		// flags, set by layers mostly outside the tree, run a reactive charm's handlers
 		d.Severity = SeverityInfo
 		d.Message += fmt.Sprintf(" (a reactive charm, importing charms.reactive at %s: handlers of flags its layers set may %s it)", reactive, handlerVerb)
-	} else if classic != "" {
+	} else if classic != "" && in.Kind != linker.KindAction {
 		// a classic charm hands its whole configuration to templates and charm-helpers
-		// contexts, and may run hooks from scripts that are not Python
+		// contexts, and may run hooks from scripts that are not Python (an action runs from
+		// its actions/<name> script only, which it lacks)
 		d.Severity = SeverityInfo
 		d.Message += fmt.Sprintf(" (a classic charm, registering charm-helpers hooks at %s: its templates, contexts given the whole configuration, or hook scripts that are not Python may %s it)", classic, handlerVerb)
 	} else if pkg := featurePackage(in); pkg != nil {

@@ -612,6 +612,14 @@ func TestCharmWithoutCode(t *testing.T) {
 	if len(d) != 1 || d[0].Rule != RuleUnusedConfig || d[0].Severity != SeverityInfo || !strings.Contains(d[0].Message, "a classic charm, registering charm-helpers hooks at hooks/demo_hooks.py:40") {
 		t.Errorf("classic: diagnostics %+v", d)
 	}
+	// but an action runs from its own script only: one with none stays a warning
+	root := charmyaml.Charm{Name: "demo", Dir: ".", Actions: []charmyaml.Action{{Name: "backup", Pos: pos("actions.yaml", 1)}}}
+	rootLinks := linker.Result{Charms: []linker.CharmLinks{{Name: "demo", Dir: ".", NoCode: true, Classic: "hooks/demo_hooks.py:40",
+		Interfaces: []linker.Interface{{Kind: linker.KindAction, Name: "backup", File: "actions.yaml", Line: 1}}}}}
+	d = Run([]charmyaml.Charm{root}, rootLinks, Options{}).Diagnostics
+	if len(d) != 1 || d[0].Rule != RuleUnhandledAction || d[0].Severity != SeverityWarning {
+		t.Errorf("classic action: diagnostics %+v", d)
+	}
 }
 
 func TestTestCharmFindingsAreInfos(t *testing.T) {

@@ -1324,11 +1324,33 @@ def install():
     pass
 
 
+@hooks.hook()
+def db_relation_departed():
+    pass
+
+
 if __name__ == "__main__":
     hooks.execute(sys.argv)
 `})
 	if !classic.NoCode || classic.Classic != "hooks/demo_hooks.py:8" {
 		t.Errorf("classic charm: NoCode %v, Classic %q, want hooks/demo_hooks.py:8", classic.NoCode, classic.Classic)
+	}
+	// @hooks.hook() registers the function's own name
+	if h := handlers(classic, KindRelation, "db"); !strings.Contains(h, "db_relation_departed") || !strings.Contains(h, "db_changed") {
+		t.Errorf("db handlers %q, want db_changed and db_relation_departed", h)
+	}
+	// a charm whose only hook function handles no relation is classic too
+	only := link1(t, charm("demo", ".", "config:port"), files{"hooks/hooks.py": `from charmhelpers.core.hookenv import Hooks
+
+hooks = Hooks()
+
+
+@hooks.hook("install", "config-changed")
+def install():
+    pass
+`})
+	if only.Classic != "hooks/hooks.py:7" {
+		t.Errorf("Classic %q, want hooks/hooks.py:7", only.Classic)
 	}
 }
 

@@ -1079,6 +1079,11 @@ func (l *charmLinker) linkDecorated() {
 			}
 			for _, d := range s.Decorators {
 				name, args := decoratorCall(d)
+				if name == "hook" && len(args) == 0 && strings.HasSuffix(strings.TrimSpace(d), "()") {
+					// @hooks.hook(): charm-helpers registers the function's name as the hook's
+					// (def db_relation_changed() is db-relation-changed)
+					args = []string{strings.ReplaceAll(s.Name, "_", "-")}
+				}
 				for _, a := range args {
 					var rel, via string
 					if opt, ok := configFlag(name, a); ok {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/cantrip-dev/charmcraft-map/pyextract"
 )
 
 // result assembles the charm's links: declared interfaces in YAML order within their kind,
@@ -59,7 +61,7 @@ func (l *charmLinker) result() CharmLinks {
 		out.Interfaces = append(out.Interfaces, it)
 	}
 	if out.NoCode {
-		out.Classic = classicHooks(out.Interfaces)
+		out.Classic = l.classicHooks()
 	}
 	l.markUnbuilt()
 	out.Findings = sortFindings(l.findings)
@@ -69,19 +71,24 @@ func (l *charmLinker) result() CharmLinks {
 // classicHooks is where a charm with no charm class registers its first charm-helpers hook
 // function of its own (@hooks.hook('install'), "file:line"), or "": a classic charm, whose
 // hooks run that code.
-func classicHooks(ifaces []Interface) string {
-	best := Handler{}
-	for _, it := range ifaces {
-		for _, h := range it.Handlers {
-			if h.Via == ViaHook && !h.Vendored && (best.File == "" || h.File < best.File || h.File == best.File && h.Line < best.Line) {
-				best = h
+func (l *charmLinker) classicHooks() string {
+	for _, fi := range l.scope { // in path order
+		if fi.library || fi.test {
+			continue
+		}
+		for i := range fi.Symbols {
+			s := &fi.Symbols[i]
+			if s.Kind != pyextract.KindFunction || s.Qualifier != "" {
+				continue
+			}
+			for _, d := range s.Decorators {
+				if name, _ := decoratorCall(d); name == "hook" {
+					return fmt.Sprintf("%s:%d", fi.Path, s.Line)
+				}
 			}
 		}
 	}
-	if best.File == "" {
-		return ""
-	}
-	return fmt.Sprintf("%s:%d", best.File, best.Line)
+	return ""
 }
 
 // markUnbuilt marks the findings in methods of classes no code of the tree names (NotBuilt):

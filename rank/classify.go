@@ -107,13 +107,18 @@ func Classify(p string, charms []charmyaml.Charm) string {
 	return ClassSource
 }
 
-// charmDirOf returns the deepest charm directory holding p ("." for a root charm), or "".
+// charmDirOf returns the deepest charm directory holding p ("." for a root charm), or "",
+// or the directory of the charm whose YAML p is when it lies outside it (a project's build
+// file, charmcraft.yaml above src/, is src's).
 func charmDirOf(p string, charms []charmyaml.Charm) string {
 	best := ""
 	for _, c := range charms {
 		d := cleanPath(c.Dir)
 		if d == "" {
 			d = "."
+		}
+		if !strings.HasSuffix(p, ".py") && slices.Contains(c.Files, p) {
+			return d
 		}
 		if d == "." {
 			if best == "" {

@@ -389,12 +389,17 @@ func (b *graphBuilder) resolveRefs() {
 			// charm's charm.py imports its own constants.py, not its siblings'); otherwise
 			// every definer the file can see shares the reference. Not so for the module of a
 			// from-import: "from charmhelpers.core.hookenv import log" says nothing of the
-			// file's other names (taking it to did cost held19 and heldE a case each).
+			// file's other names (taking it to did cost held19 and heldE a case each). Only a
+			// constant's or class's name: a reference records no qualifier, and a lower-case
+			// name is as often a method of some object (self.workload.restart_workload()) as
+			// the imported module's function.
 			targets, imported := 0, 0
+			capital := strings.TrimLeft(b.name[id], "_")
+			whole := len(b.whole[i]) > 0 && capital != "" && capital[0] >= 'A' && capital[0] <= 'Z'
 			for _, t := range defs {
 				if b.visible(i, t) {
 					targets++
-					if _, ok := slices.BinarySearch(b.whole[i], t); ok {
+					if _, ok := slices.BinarySearch(b.whole[i], t); ok && whole {
 						imported++
 					}
 				}

@@ -1213,6 +1213,17 @@ func TestWholeModuleImportPicksTheDefiner(t *testing.T) {
 	if bare := signal(fileOf(t, Rank(in), "b/src/constants.py"), SigPageRank).Value; bare <= without {
 		t.Errorf("a bare use no longer reaches every definer: pagerank %v, %v without it", bare, without)
 	}
+	// a lower-case name may be a method of any object (self.workload.restart_workload()):
+	// the import of utils does not claim it, and workload.py keeps its share
+	in = Input{Files: []pyextract.File{
+		pyFile("src/charm.py", []pyextract.Symbol{cls("ACharm", 1)}, map[string]int{"restart_workload": 3}, pyextract.Import{Module: "utils"}),
+		pyFile("src/utils.py", []pyextract.Symbol{fn("restart_workload", 1)}, nil),
+		pyFile("src/workload.py", []pyextract.Symbol{cls("Workload", 1), fn("restart_workload", 2)}, nil),
+	}}
+	r := Rank(in)
+	if u, w := signal(fileOf(t, r, "src/utils.py"), SigPageRank).Value, signal(fileOf(t, r, "src/workload.py"), SigPageRank).Value; w < u/2 {
+		t.Errorf("the whole import claimed a lower-case name: utils %v, workload %v", u, w)
+	}
 }
 
 func TestTestCodeNotUsedByCharmCode(t *testing.T) {

@@ -381,11 +381,13 @@ func linkInside(realRoot, p string) (string, bool) {
 	return filepath.ToSlash(rel), true
 }
 
-// dropLinkedYAML drops the charm YAML files that are symbolic links to charm YAML found in
-// its own place, with the folders left with none: the bootstack layout links the root's
-// metadata.yaml to src/metadata.yaml (the charm, built with source-subdir: src), and read
-// twice it would be a second charm in ".", every interface unlinked, its declarations shown
-// twice in the map.
+// dropLinkedYAML drops the charm YAML files that are symbolic links down into a subfolder's
+// charm YAML found in its own place, with the folders left with none: the bootstack layout
+// links the root's metadata.yaml to src/metadata.yaml (the charm, built with
+// source-subdir: src), and read twice it would be a second charm in ".", every interface
+// unlinked, its declarations shown twice in the map. A link across or up (two charms sharing
+// common/config.yaml, a test charm's metadata.yaml linking to the charm's) is the linking
+// charm's own YAML, and stays.
 func dropLinkedYAML(d *Discovered, links map[string]string, charmDirs, charmRoots map[string]bool) {
 	if len(links) == 0 {
 		return
@@ -398,7 +400,7 @@ func dropLinkedYAML(d *Discovered, links map[string]string, charmDirs, charmRoot
 	}
 	d.YAML = slices.DeleteFunc(d.YAML, func(f string) bool {
 		t, linked := links[f]
-		if linked && found[t] {
+		if dir := path.Dir(f); linked && found[t] && path.Dir(t) != dir && within(t, dir) {
 			d.SkippedYAML = append(d.SkippedYAML, f)
 			if d.YAMLLinks == nil {
 				d.YAMLLinks = map[string]string{}

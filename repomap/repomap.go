@@ -191,7 +191,9 @@ func Load(opt Options) (*Tree, error) {
 	t.unreadable = t.unreadable || cl.unreadable
 	t.Charms = cl.charms
 	t.Warnings = append(t.Warnings, cl.warnings...)
-	t.Warnings = append(t.Warnings, foreignCode(t.Charms, disc.Python)...)
+	if len(opt.Scope) == 0 { // a scope leaves the charm's Python out of disc.Python
+		t.Warnings = append(t.Warnings, foreignCode(t.Charms, disc.Python)...)
+	}
 	yamlEntries := cl.entries
 	t.Files = files
 	t.Stats.Files = len(files)
@@ -569,8 +571,9 @@ var pythonPlugins = map[string]bool{"": true, "charm": true, "python": true, "re
 	"poetry": true, "dump": true, "nil": true}
 
 // foreignCode says which charms are built from code in another language (a part's plugin is
-// go, rust, ...) and have no Python file: the map shows their YAML only, every interface
-// unlinked, and an agent would otherwise not learn why, nor where the code is.
+// go, rust, ...) and have no Python of their own (tests and charm libraries aside): the map
+// shows their YAML only, every interface unlinked, and an agent would otherwise not learn
+// why, nor where the code is.
 func foreignCode(charms []charmyaml.Charm, python []string) []string {
 	var out []string
 	for _, c := range charms {
@@ -580,10 +583,19 @@ func foreignCode(charms []charmyaml.Charm, python []string) []string {
 				plugins = append(plugins, p.Plugin)
 			}
 		}
-		if len(plugins) == 0 || slices.ContainsFunc(python, func(f string) bool { return c.Dir == "." || strings.HasPrefix(f, c.Dir+"/") }) {
+		own := func(f string) bool {
+			rel, ok := strings.CutPrefix(f, c.Dir+"/")
+			if c.Dir == "." {
+				rel, ok = f, true
+			}
+			return ok && !strings.HasPrefix(rel, "lib/charms/") && !slices.ContainsFunc(strings.Split(path.Dir(rel), "/"), func(s string) bool {
+				return s == "tests" || s == "test" || s == "unit_tests"
+			})
+		}
+		if len(plugins) == 0 || slices.ContainsFunc(python, own) {
 			continue
 		}
-		out = append(out, fmt.Sprintf("charm %s (%s) is built with the %s plugin and has no Python: its code is not read, only its YAML is mapped",
+		out = append(out, fmt.Sprintf("charm %s (%s) has no Python code of its own and a part built with the %s plugin: its code is not read, only its YAML is mapped",
 			cmp.Or(c.Name, c.Dir), c.Dir, strings.Join(plugins, ", ")))
 	}
 	return out
@@ -611,15 +623,20 @@ func (l *charmLoad) attachBuildFiles(root string, nameless []string, links map[s
 			}
 		}
 		slices.Sort(targets)
+		var built []int // the charms it builds that have no charmcraft.yaml of their own
 		for _, target := range slices.Compact(targets) {
 			for k, ch := range l.charms {
-				if ch.Dir != target || slices.Contains(ch.Files, path.Join(target, charmyaml.CharmcraftFile)) {
-					continue
-				}
-				if built, ok, err := charmyaml.LoadBuiltFrom(root, target, p, skip); err == nil && ok {
-					l.charms[k] = built
+				if ch.Dir == target && !slices.Contains(ch.Files, path.Join(target, charmyaml.CharmcraftFile)) {
+					built = append(built, k)
 				}
 			}
+		}
+		if len(built) != 1 {
+			continue // one project builds one charm: a file naming two is no one's (nor mapped twice)
+		}
+		k := built[0]
+		if c, ok, err := charmyaml.LoadBuiltFrom(root, l.charms[k].Dir, p, skip); err == nil && ok {
+			l.charms[k] = c
 		}
 	}
 }

@@ -230,8 +230,10 @@ func TestDiscoverLinkedCharmYAML(t *testing.T) {
 		"src/config.yaml":     "options: {}\n",
 		"src/reactive/foo.py": smallPy,
 		"other/real.yaml":     smallCharm,
+		"c/metadata.yaml":     smallCharm,
 	})
-	for name, target := range map[string]string{"metadata.yaml": "src/metadata.yaml", "b/metadata.yaml": "../other/real.yaml"} {
+	// c shares src's config.yaml through a link across: c's own YAML, which stays
+	for name, target := range map[string]string{"metadata.yaml": "src/metadata.yaml", "b/metadata.yaml": "../other/real.yaml", "c/config.yaml": "../src/config.yaml"} {
 		_ = os.MkdirAll(filepath.Dir(filepath.Join(root, name)), 0o755)
 		if err := os.Symlink(target, filepath.Join(root, name)); err != nil {
 			t.Fatal(err)
@@ -242,10 +244,10 @@ func TestDiscoverLinkedCharmYAML(t *testing.T) {
 		t.Fatal(err)
 	}
 	// other/real.yaml is no charm YAML by name; b/metadata.yaml, its only link, stays
-	if want := []string{"b/metadata.yaml", "charmcraft.yaml", "src/config.yaml", "src/metadata.yaml"}; !reflect.DeepEqual(d.YAML, want) {
+	if want := []string{"b/metadata.yaml", "c/config.yaml", "c/metadata.yaml", "charmcraft.yaml", "src/config.yaml", "src/metadata.yaml"}; !reflect.DeepEqual(d.YAML, want) {
 		t.Errorf("YAML = %q, want %q", d.YAML, want)
 	}
-	if want := []string{".", "b", "src"}; !reflect.DeepEqual(d.CharmDirs, want) {
+	if want := []string{".", "b", "c", "src"}; !reflect.DeepEqual(d.CharmDirs, want) {
 		t.Errorf("CharmDirs = %q, want %q", d.CharmDirs, want)
 	}
 	if want := []string{"metadata.yaml"}; !reflect.DeepEqual(d.SkippedYAML, want) {
@@ -260,12 +262,12 @@ func TestDiscoverLinkedCharmYAML(t *testing.T) {
 	for _, c := range m.Charms {
 		dirs = append(dirs, c.Dir)
 	}
-	if want := []string{"b", "src"}; !reflect.DeepEqual(dirs, want) {
+	if want := []string{"b", "c", "src"}; !reflect.DeepEqual(dirs, want) {
 		t.Errorf("charms in %q, want %q", dirs, want)
 	}
 	// the root's build-only charmcraft.yaml is src's, the charm the root's link names: its
 	// parts are mapped with it
-	src := m.Charms[1]
+	src := m.Charms[2]
 	if !slices.Contains(src.Files, "charmcraft.yaml") || len(src.Parts) != 1 || src.Parts[0].File != "charmcraft.yaml" {
 		t.Errorf("src charm: files %q, parts %+v", src.Files, src.Parts)
 	}
@@ -1183,11 +1185,12 @@ func TestParallelRaisesAWorkersPanicOnTheCaller(t *testing.T) {
 // its YAML alone. A Python charm with a go part (a workload built beside it) is not.
 func TestForeignCodeWarning(t *testing.T) {
 	root := writeTree(t, map[string]string{
-		"gocharm/charmcraft.yaml": "name: gocharm\ntype: charm\nparts:\n  charm:\n    plugin: go\n    source: .\n",
-		"gocharm/main.go":         "package main\n",
-		"mixed/metadata.yaml":     smallCharm,
-		"mixed/charmcraft.yaml":   "type: charm\nparts:\n  charm:\n    plugin: charm\n  tool:\n    plugin: go\n",
-		"mixed/src/charm.py":      smallPy,
+		"gocharm/charmcraft.yaml":  "name: gocharm\ntype: charm\nparts:\n  charm:\n    plugin: go\n    source: .\n",
+		"gocharm/main.go":          "package main\n",
+		"gocharm/tests/test_it.py": "def test_it():\n    pass\n", // tests are not the charm's code
+		"mixed/metadata.yaml":      smallCharm,
+		"mixed/charmcraft.yaml":    "type: charm\nparts:\n  charm:\n    plugin: charm\n  tool:\n    plugin: go\n",
+		"mixed/src/charm.py":       smallPy,
 	})
 	tr, err := Load(Options{Root: root, NoCache: true})
 	if err != nil {
@@ -1199,7 +1202,7 @@ func TestForeignCodeWarning(t *testing.T) {
 			got = append(got, w)
 		}
 	}
-	want := []string{"charm gocharm (gocharm) is built with the go plugin and has no Python: its code is not read, only its YAML is mapped"}
+	want := []string{"charm gocharm (gocharm) has no Python code of its own and a part built with the go plugin: its code is not read, only its YAML is mapped"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("warnings = %q, want %q", tr.Warnings, want)
 	}
