@@ -1242,3 +1242,16 @@ func TestBuildSources(t *testing.T) {
 		}
 	}
 }
+
+// A project's build file read for the charm below it (Files.CharmcraftPath) is named by its
+// own path, and a section it repeats names the charm's own file by its path too.
+func TestBuildFileOfAnotherFolder(t *testing.T) {
+	c := Parse(Files{Dir: "src", Metadata: []byte("name: demo\n"), Config: []byte("options: {}\n"),
+		Charmcraft: []byte("type: charm\nconfig:\n  options: {}\nparts:\n  charm:\n    source: src\n"), CharmcraftPath: "charmcraft.yaml"})
+	if len(c.Parts) != 1 || c.Parts[0].File != "charmcraft.yaml" || !slices.Contains(c.Files, "charmcraft.yaml") {
+		t.Errorf("parts %+v, files %q", c.Parts, c.Files)
+	}
+	if !slices.Contains(c.Warnings, "charmcraft.yaml:2: config is ignored: src/config.yaml exists") {
+		t.Errorf("warnings %q", c.Warnings)
+	}
+}

@@ -69,6 +69,9 @@ func Parse(f Files) Charm {
 	fromCC := func(key string, own *doc, ownFile string) (entry, bool) {
 		e, ok := find(ccEntries, key)
 		if ok && own != nil {
+			if f.CharmcraftPath != "" { // the project's build file, above the charm: say where
+				ownFile = path.Join(c.Dir, ownFile)
+			}
 			cc.warner(&c).warn(e.k.Line, "%s is ignored: %s exists", key, ownFile)
 			return entry{}, false
 		}
