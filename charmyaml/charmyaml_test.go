@@ -1120,7 +1120,7 @@ func TestActionScripts(t *testing.T) {
 		got = append(got, a.Name+"="+a.Script)
 	}
 	// a link to another script inside the charm runs it; to a hook or out of the charm, not
-	if want := []string{"flush=actions/flush", "notes=", "backup=", "plain=", "linked=actions/linked", "hooked=", "out="}; !slices.Equal(got, want) {
+	if want := []string{"flush=actions/flush", "notes=", "backup=", "plain=", "linked=actions/linked_script.py", "hooked=", "out="}; !slices.Equal(got, want) {
 		t.Errorf("scripts %v, want %v", got, want)
 	}
 }

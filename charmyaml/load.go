@@ -115,9 +115,9 @@ func load(root, dir, charmcraft string, skip func(rel string) bool) (c Charm, ok
 
 // actionScript is actions/<name> of the charm in dir (root-relative path), when it is an
 // executable regular file not left out by skip, or a link to one inside the charm's folder
-// (actions/flush-cache -> flush_cache.py) that is not the charm's entry point (src/charm.py,
-// dispatch, or a hook, which old charms link their actions to so that ops dispatches them);
-// "" otherwise.
+// (actions/flush-cache -> flush_cache.py, then the Python module's path, which the map
+// shows) that is not the charm's entry point (src/charm.py, dispatch, or a hook, which old
+// charms link their actions to so that ops dispatches them); "" otherwise.
 func actionScript(realDir, dir, name string, skip func(rel string) bool) string {
 	rel := path.Join(dir, "actions", name)
 	if strings.ContainsAny(name, `/\`) || skip != nil && skip(rel) {
@@ -130,9 +130,13 @@ func actionScript(realDir, dir, name string, skip func(rel string) bool) string 
 		if terr != nil || !inside(realDir, target) {
 			return ""
 		}
-		if r, rerr := filepath.Rel(realDir, target); rerr != nil || r == filepath.Join("src", "charm.py") || r == "dispatch" ||
+		r, rerr := filepath.Rel(realDir, target)
+		if rerr != nil || r == filepath.Join("src", "charm.py") || r == "dispatch" ||
 			strings.HasPrefix(r, "hooks"+string(filepath.Separator)) {
 			return ""
+		}
+		if strings.HasSuffix(r, ".py") { // the module the map parses and ranks (actions/add-disk -> add_disk.py)
+			rel = path.Join(dir, filepath.ToSlash(r))
 		}
 		fi, err = os.Stat(target)
 	}

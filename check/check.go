@@ -482,7 +482,11 @@ func checkInterface(decl *charmyaml.Charm, in linker.Interface, dynamic int, los
 		if extension(decl, in) != "" {
 			return
 		}
-		checkConfigIndex(decl, in, add)
+		if reactive == "" && classic == "" {
+			// charm-helpers' config() (classic and reactive charms) holds every option, an
+			// unset one as None (config-get --all): only ops omits it
+			checkConfigIndex(decl, in, add)
+		}
 		rule, what = RuleUnusedConfig, "no code reads config option"
 		if readByCode(in) ||
 			decl != nil && decl.AppFramework() != "" { // a 12-factor app reads every option
@@ -509,6 +513,11 @@ func checkInterface(decl *charmyaml.Charm, in linker.Interface, dynamic int, los
 		// flags, set by layers mostly outside the tree, run a reactive charm's handlers
 		d.Severity = SeverityInfo
 		d.Message += fmt.Sprintf(" (a reactive charm, importing charms.reactive at %s: handlers of flags its layers set may %s it)", reactive, handlerVerb)
+	} else if dynamic > 0 && classic != "" {
+		// a classic charm's own unresolved reads of this kind say more than its kind does
+		// (config('os-{}-network'.format(addr_type)) in keystone's cluster_joined)
+		d.Severity = SeverityInfo
+		d.Message += fmt.Sprintf(" (%s in this charm could not be resolved and may name it)", plural(dynamic, "dynamic name"))
 	} else if classic != "" && in.Kind != linker.KindAction {
 		// a classic charm hands its whole configuration to templates and charm-helpers
 		// contexts, and may run hooks from scripts that are not Python (an action runs from

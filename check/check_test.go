@@ -612,6 +612,24 @@ func TestCharmWithoutCode(t *testing.T) {
 	if len(d) != 1 || d[0].Rule != RuleUnusedConfig || d[0].Severity != SeverityInfo || !strings.Contains(d[0].Message, "a classic charm, registering charm-helpers hooks at hooks/demo_hooks.py:40") {
 		t.Errorf("classic: diagnostics %+v", d)
 	}
+	// the charm's own unresolved config reads say more than its being classic
+	links.Unresolved = []linker.Site{{File: "tests/unit/hooks/demo_hooks.py", Line: 9, Via: linker.ViaConfig, Detail: "config(name)"}}
+	d = Run([]charmyaml.Charm{charm}, links, Options{}).Diagnostics
+	if i := slices.IndexFunc(d, func(x Diagnostic) bool { return x.Rule == RuleUnusedConfig }); i < 0 || !strings.HasSuffix(d[i].Message, "(1 dynamic name in this charm could not be resolved and may name it)") {
+		t.Errorf("classic with a dynamic read: diagnostics %+v", d)
+	}
+	links.Unresolved = nil
+	// charm-helpers' config() holds an unset option as None: its index raises nothing
+	links.Charms[0].Interfaces[0].Reads = []linker.Site{{File: "tests/unit/hooks/demo_hooks.py", Line: 12, Symbol: "install", Via: linker.ViaConfig, Detail: "index"}}
+	if d := Run([]charmyaml.Charm{charm}, links, Options{}).Diagnostics; slices.ContainsFunc(d, func(x Diagnostic) bool { return x.Rule == RuleConfigNoDefaultIndex }) {
+		t.Errorf("classic config()[...] reported: %+v", d)
+	}
+	links.Charms[0].Classic = ""
+	links.Charms[0].NoCode = false
+	if d := Run([]charmyaml.Charm{charm}, links, Options{}).Diagnostics; !slices.ContainsFunc(d, func(x Diagnostic) bool { return x.Rule == RuleConfigNoDefaultIndex }) {
+		t.Errorf("ops self.config[...] not reported: %+v", d)
+	}
+	links.Charms[0].Interfaces[0].Reads = nil
 	// but an action runs from its own script only: one with none stays a warning
 	root := charmyaml.Charm{Name: "demo", Dir: ".", Actions: []charmyaml.Action{{Name: "backup", Pos: pos("actions.yaml", 1)}}}
 	rootLinks := linker.Result{Charms: []linker.CharmLinks{{Name: "demo", Dir: ".", NoCode: true, Classic: "hooks/demo_hooks.py:40",
