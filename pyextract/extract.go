@@ -454,7 +454,6 @@ func (e *extractor) nameAssignment(stmt int32) (a, left int32, ok bool) {
 	return a, left, left >= 0 && t.kind(left) == kIdentifier
 }
 
-// constantName matches ^_?[A-Z][A-Z0-9_]*$.
 // capWords reports a CapWords name (a class's): a capital, then a lower-case letter somewhere.
 func capWords(b []byte) bool {
 	return len(b) > 1 && b[0] >= 'A' && b[0] <= 'Z' && bytes.ContainsFunc(b, func(r rune) bool { return r >= 'a' && r <= 'z' })
@@ -481,6 +480,7 @@ func (t *tree) typeFactory(i int32) bool {
 	return typeFactories[string(name)]
 }
 
+// constantName matches ^_?[A-Z][A-Z0-9_]*$.
 func constantName(b []byte) bool {
 	if len(b) > 0 && b[0] == '_' {
 		b = b[1:]

@@ -70,12 +70,14 @@ type Discovered struct {
 	// YAML are the charm YAML files found (root-relative), sorted.
 	YAML []string
 	// SkippedYAML are the charm YAML files the walk leaves out (root-relative, sorted): those
-	// an ignore file names, links out of the root (with a warning, here, once), and links to
-	// charm YAML found in its own place. The charm's YAML is read without them.
+	// an ignore file names, links out of the root (with a warning, here, once), and links
+	// down into a subfolder's charm YAML found in its own place (YAMLLinks). The charm's YAML
+	// is read without them.
 	SkippedYAML []string
-	// YAMLLinks are the charm YAML files of SkippedYAML that link to charm YAML found in its
-	// own place: link → target, root-relative. The link's folder is a project whose charm is
-	// the target's (the bootstack layout's metadata.yaml -> src/metadata.yaml).
+	// YAMLLinks are the charm YAML files of SkippedYAML that link down into a subfolder's
+	// charm YAML found in its own place: link → target, root-relative. The link's folder is a
+	// project whose charm is the target's (the bootstack layout's metadata.yaml ->
+	// src/metadata.yaml).
 	YAMLLinks map[string]string
 	// Warnings are one-line notes about skipped paths.
 	Warnings []string
