@@ -45,6 +45,7 @@ import (
 	"github.com/cantrip-dev/charmcraft-map/linker"
 
 	"github.com/cantrip-dev/charmcraft-map/internal/pathtail"
+	"github.com/cantrip-dev/charmcraft-map/internal/testdirs"
 )
 
 // Options tune a run.
@@ -767,7 +768,7 @@ func dynamicKinds(via string) []string {
 
 // testCharm reports a charm directory inside a tests/, test/ or unit_tests/ folder.
 func testCharm(dir string) bool {
-	return slices.ContainsFunc(strings.Split(dir, "/"), func(p string) bool { return p == "tests" || p == "test" || p == "unit_tests" })
+	return testdirs.In(dir)
 }
 
 // charmDirOf is the charm directory (of dirs) that holds file: the longest matching one.

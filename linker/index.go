@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cantrip-dev/charmcraft-map/charmyaml"
+	"github.com/cantrip-dev/charmcraft-map/internal/testdirs"
 	"github.com/cantrip-dev/charmcraft-map/pyextract"
 )
 
@@ -482,7 +483,7 @@ func inFolderNamed(p string, names ...string) bool {
 // isTest reports whether p is test code: under a tests/, test/ or unit_tests/ (OpenStack's)
 // folder, or test_*.py, *_test.py, conftest.py.
 func isTest(p string) bool {
-	if inFolderNamed(p, "tests", "test", "unit_tests") {
+	if testdirs.In(path.Dir(p)) {
 		return true
 	}
 	base := path.Base(p)

@@ -1,6 +1,7 @@
 package linker
 
 import (
+	"iter"
 	"maps"
 	"regexp"
 	"slices"
@@ -1068,53 +1069,62 @@ func (l *charmLinker) linkDecorated() {
 			declared[r.Name] = it
 		}
 	}
-	for _, fi := range l.scope {
-		if fi.library {
-			continue
+	for fi, s := range l.topFunctions() {
+		for _, d := range s.Decorators {
+			name, args := decoratorCall(d)
+			if name == "hook" && len(args) == 0 && strings.HasSuffix(strings.TrimSpace(d), "()") {
+				// @hooks.hook(): charm-helpers registers the function's name as the hook's
+				// (def db_relation_changed() is db-relation-changed)
+				args = []string{strings.ReplaceAll(s.Name, "_", "-")}
+			}
+			for _, a := range args {
+				var rel, via string
+				if opt, ok := configFlag(name, a); ok {
+					if decl, ok := l.lookup(KindConfig, opt); ok {
+						l.read(KindConfig, decl, Site{File: fi.Path, Line: s.Line, Symbol: s.Name, Via: ViaConfig, Detail: "flag"})
+					}
+					continue
+				}
+				switch name {
+				case "hook":
+					if ep, _, ok := strings.Cut(a, "-relation-"); ok {
+						rel, via = ep, ViaHook
+					}
+				case "when", "when_all", "when_any":
+					if ep := flagEndpoint(a); ep != "" {
+						rel, via = ep, ViaFlag
+					}
+				}
+				// A hook function registered for several hooks of the relation (keystone's
+				// @hooks.hook('identity-credentials-relation-joined',
+				// 'identity-credentials-relation-changed'), or nova-cloud-controller's two
+				// stacked @hooks.hook decorators) runs on each: one handler per hook, as an
+				// ops handler observed for two events is two. A reactive handler of several
+				// flags (@when_any('endpoint.website.joined', 'endpoint.website.changed'))
+				// keeps its first: flags are states the handler waits for, not events.
+				same := func(h Handler) bool {
+					return h.Symbol == s.Name && h.File == fi.Path && (via != ViaHook || h.Event == a)
+				}
+				if it := declared[rel]; it != nil && !slices.ContainsFunc(it.Handlers, same) {
+					it.Handlers = append(it.Handlers, Handler{Event: a, Symbol: s.Name, File: fi.Path, Line: s.Line, Via: via})
+				}
+			}
 		}
-		for i := range fi.Symbols {
-			s := &fi.Symbols[i]
-			if s.Kind != pyextract.KindFunction || s.Qualifier != "" {
+	}
+}
+
+// topFunctions yields the module-level functions of the charm's code outside libraries, tests
+// included, in path and source order: where charm-helpers and charms.reactive register hook
+// and flag handlers by decorator.
+func (l *charmLinker) topFunctions() iter.Seq2[*fileInfo, *pyextract.Symbol] {
+	return func(yield func(*fileInfo, *pyextract.Symbol) bool) {
+		for _, fi := range l.scope {
+			if fi.library {
 				continue
 			}
-			for _, d := range s.Decorators {
-				name, args := decoratorCall(d)
-				if name == "hook" && len(args) == 0 && strings.HasSuffix(strings.TrimSpace(d), "()") {
-					// @hooks.hook(): charm-helpers registers the function's name as the hook's
-					// (def db_relation_changed() is db-relation-changed)
-					args = []string{strings.ReplaceAll(s.Name, "_", "-")}
-				}
-				for _, a := range args {
-					var rel, via string
-					if opt, ok := configFlag(name, a); ok {
-						if decl, ok := l.lookup(KindConfig, opt); ok {
-							l.read(KindConfig, decl, Site{File: fi.Path, Line: s.Line, Symbol: s.Name, Via: ViaConfig, Detail: "flag"})
-						}
-						continue
-					}
-					switch name {
-					case "hook":
-						if ep, _, ok := strings.Cut(a, "-relation-"); ok {
-							rel, via = ep, ViaHook
-						}
-					case "when", "when_all", "when_any":
-						if ep := flagEndpoint(a); ep != "" {
-							rel, via = ep, ViaFlag
-						}
-					}
-					// A hook function registered for several hooks of the relation (keystone's
-					// @hooks.hook('identity-credentials-relation-joined',
-					// 'identity-credentials-relation-changed'), or nova-cloud-controller's two
-					// stacked @hooks.hook decorators) runs on each: one handler per hook, as an
-					// ops handler observed for two events is two. A reactive handler of several
-					// flags (@when_any('endpoint.website.joined', 'endpoint.website.changed'))
-					// keeps its first: flags are states the handler waits for, not events.
-					same := func(h Handler) bool {
-						return h.Symbol == s.Name && h.File == fi.Path && (via != ViaHook || h.Event == a)
-					}
-					if it := declared[rel]; it != nil && !slices.ContainsFunc(it.Handlers, same) {
-						it.Handlers = append(it.Handlers, Handler{Event: a, Symbol: s.Name, File: fi.Path, Line: s.Line, Via: via})
-					}
+			for i := range fi.Symbols {
+				if s := &fi.Symbols[i]; s.Kind == pyextract.KindFunction && s.Qualifier == "" && !yield(fi, s) {
+					return
 				}
 			}
 		}

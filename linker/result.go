@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-
-	"github.com/cantrip-dev/charmcraft-map/pyextract"
 )
 
 // result assembles the charm's links: declared interfaces in YAML order within their kind,
@@ -72,19 +70,13 @@ func (l *charmLinker) result() CharmLinks {
 // function of its own (@hooks.hook('install'), "file:line"), or "": a classic charm, whose
 // hooks run that code.
 func (l *charmLinker) classicHooks() string {
-	for _, fi := range l.scope { // in path order
-		if fi.library || fi.test {
+	for fi, s := range l.topFunctions() { // in path order
+		if fi.test {
 			continue
 		}
-		for i := range fi.Symbols {
-			s := &fi.Symbols[i]
-			if s.Kind != pyextract.KindFunction || s.Qualifier != "" {
-				continue
-			}
-			for _, d := range s.Decorators {
-				if name, _ := decoratorCall(d); name == "hook" {
-					return fmt.Sprintf("%s:%d", fi.Path, s.Line)
-				}
+		for _, d := range s.Decorators {
+			if name, _ := decoratorCall(d); name == "hook" {
+				return fmt.Sprintf("%s:%d", fi.Path, s.Line)
 			}
 		}
 	}

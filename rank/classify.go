@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cantrip-dev/charmcraft-map/charmyaml"
+	"github.com/cantrip-dev/charmcraft-map/internal/testdirs"
 )
 
 // otherDirs are folders of a charm directory that hold helper code rather than the charm
@@ -41,7 +42,7 @@ func Classify(p string, charms []charmyaml.Charm) string {
 	segs := strings.Split(p, "/")
 	base := segs[len(segs)-1]
 	for _, s := range segs[:len(segs)-1] {
-		if s == "tests" || s == "test" || s == "unit_tests" {
+		if testdirs.Is(s) {
 			return ClassTest
 		}
 	}

@@ -393,29 +393,23 @@ func (b *graphBuilder) resolveRefs() {
 			// constant's or class's name: a reference records no qualifier, and a lower-case
 			// name is as often a method of some object (self.workload.restart_workload()) as
 			// the imported module's function.
-			targets, imported := 0, 0
 			capital := strings.TrimLeft(b.name[id], "_")
-			whole := len(b.whole[i]) > 0 && capital != "" && capital[0] >= 'A' && capital[0] <= 'Z'
+			inWhole := func(t int) bool { _, ok := slices.BinarySearch(b.whole[i], t); return ok }
+			only := len(b.whole[i]) > 0 && capital != "" && capital[0] >= 'A' && capital[0] <= 'Z' &&
+				slices.ContainsFunc(defs, func(t int) bool { return b.visible(i, t) && inWhole(t) })
+			keep := func(t int) bool { return b.visible(i, t) && (!only || inWhole(t)) }
+			targets := 0
 			for _, t := range defs {
-				if b.visible(i, t) {
+				if keep(t) {
 					targets++
-					if _, ok := slices.BinarySearch(b.whole[i], t); ok && whole {
-						imported++
-					}
 				}
 			}
 			if targets == 0 {
 				continue
 			}
-			if imported > 0 {
-				targets = imported
-			}
 			w := b.refWeight(id, ref.Count, targets)
 			for k, t := range defs {
-				if !b.visible(i, t) {
-					continue
-				}
-				if _, ok := slices.BinarySearch(b.whole[i], t); imported > 0 && !ok {
+				if !keep(t) {
 					continue
 				}
 				b.refs = append(b.refs, refEdge{i, t, b.info[id].slotBase + k, w})

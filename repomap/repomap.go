@@ -34,6 +34,7 @@ import (
 
 	"github.com/cantrip-dev/charmcraft-map/charmyaml"
 	"github.com/cantrip-dev/charmcraft-map/internal/safetext"
+	"github.com/cantrip-dev/charmcraft-map/internal/testdirs"
 	"github.com/cantrip-dev/charmcraft-map/linker"
 	"github.com/cantrip-dev/charmcraft-map/pyextract"
 	"github.com/cantrip-dev/charmcraft-map/rank"
@@ -588,9 +589,7 @@ func foreignCode(charms []charmyaml.Charm, python []string) []string {
 			if c.Dir == "." {
 				rel, ok = f, true
 			}
-			return ok && !strings.HasPrefix(rel, "lib/charms/") && !slices.ContainsFunc(strings.Split(path.Dir(rel), "/"), func(s string) bool {
-				return s == "tests" || s == "test" || s == "unit_tests"
-			})
+			return ok && !strings.HasPrefix(rel, "lib/charms/") && !testdirs.In(path.Dir(rel))
 		}
 		if len(plugins) == 0 || slices.ContainsFunc(python, own) {
 			continue
