@@ -112,7 +112,43 @@ func init() {
 // its repository name matches the charm's own containers and relations.
 var urlPattern = regexp.MustCompile(`(?i)\b(?:https?|ftp)://[^\s<>()\[\]]*`)
 
-// parseMentions tokenises the task texts. Web addresses are dropped first (urlPattern).
+// ticketPattern matches a tracker's issue key ("[DPE-6575]", "CSS-12081:", the "IAM-1321" of a
+// branch name): a project code in capitals and an issue number. About one task in ten carries
+// one, and the code names the team, not the change; but it is also a word of the code it
+// works on ("dpe_benchmark", a "kf" namespace, "css" folders) and lifted those files. The
+// number has two digits or more, so that "UTF-8" stays; techKeys are keys of standards.
+var ticketPattern = regexp.MustCompile(`\b[A-Z][A-Z0-9]*[A-Z]-[0-9]{2,}\b`)
+
+// techKeys are standards written like an issue key ("SHA-256", "ISO-8601"): they are words of
+// the task.
+var techKeys = map[string]bool{"SHA": true, "ISO": true, "RFC": true, "AES": true, "RSA": true, "ECDSA": true, "PKCS": true, "IEEE": true}
+
+// trailerLine matches a commit message's trailer ("Signed-off-by: Jane Doe <jane@ubuntu.com>",
+// "Co-authored-by: …", "Change-Id: I3f…", "Closes-Bug: #1234"): about one task in six ends
+// with some, and their names, e-mail domains and ids ("ubuntu", "canonical", "github") are
+// words of the code too.
+var trailerLine = regexp.MustCompile(`(?im)^[ \t*-]*(?:signed-off-by|co-authored-by|reviewed-by|reviewed-on|acked-by|tested-by|reported-by|suggested-by|helped-by|assisted-by|cc|change-id|depends-on|closes-bug|partial-bug|related-bug|func-test-pr|agent-logs-url):.*$`)
+
+// emailPattern matches an e-mail address, which names a person, not the change.
+var emailPattern = regexp.MustCompile(`[\w.+-]+@[a-zA-Z][\w-]*(?:\.[a-zA-Z][\w-]*)+`)
+
+// dropRefs removes what names the task's origin rather than its content: trailers
+// (trailerLine), e-mail and web addresses (emailPattern, urlPattern), and issue keys
+// (ticketPattern).
+func dropRefs(text string) string {
+	text = trailerLine.ReplaceAllString(text, " ")
+	text = emailPattern.ReplaceAllString(text, " ")
+	text = urlPattern.ReplaceAllString(text, " ")
+	return ticketPattern.ReplaceAllStringFunc(text, func(k string) string {
+		if code, _, _ := strings.Cut(k, "-"); techKeys[code] {
+			return k
+		}
+		return " "
+	})
+}
+
+// parseMentions tokenises the task texts. Web addresses and issue keys are dropped first
+// (dropRefs).
 func parseMentions(texts []string) mentions {
 	m := mentions{idents: map[string]bool{}, words: map[string]bool{}, forms: map[string]bool{}, grams: map[string]bool{}, joined: map[string]bool{}, common: map[string]bool{},
 		inner: map[string]bool{}, written: map[string]string{}}
@@ -122,7 +158,7 @@ func parseMentions(texts []string) mentions {
 	for _, text := range texts {
 		var seq []string  // the text's words in order, for n-grams
 		var within []bool // per word of seq: it follows another word of the same identifier
-		for _, tok := range rawTokens(urlPattern.ReplaceAllString(text, " ")) {
+		for _, tok := range rawTokens(dropRefs(text)) {
 			// a location on the workload's machine ("/var/snap/etcd/common/var/lib/etcd"), not a
 			// file of the charm (which a leading '/' may still name: "/src/charm.py"): its
 			// words count, but not as a path, and not its system folders (systemDirs: the

@@ -1682,6 +1682,24 @@ func TestMentionsDropWebAddresses(t *testing.T) {
 	}
 }
 
+func TestMentionsDropTrailersAndIssueKeys(t *testing.T) {
+	// Trailers, e-mail addresses and issue keys name who wrote the change and where it was
+	// tracked; standards written like a key, a base and the body's own words stay.
+	m := parseMentions([]string{"[DPE-6575] Add microk8s bench (#21)\n\nCSS-12081: hash with SHA-256, UTF-8 names, ubuntu@22.04 base\n" +
+		"* KF-771-renovate-configuration\n\nSigned-off-by: Jane Roe <jane.roe@canonical.com>\n" +
+		"Co-authored-by: Bot <1+bot@users.noreply.github.com>\nChange-Id: I3f5a9c\nCloses-Bug: #1234567\nmail admin@example.org"})
+	for _, w := range []string{"dpe", "css", "kf", "jane", "roe", "canonical", "signed", "bot", "noreply", "github", "i3f5a9c", "closes", "admin", "example"} {
+		if m.words[w] || m.idents[w] {
+			t.Errorf("word %q of a trailer, address or issue key kept", w)
+		}
+	}
+	for _, w := range []string{"microk8s", "bench", "hash", "sha", "256", "utf", "ubuntu", "22", "base", "renovate", "configuration", "mail"} {
+		if !m.words[stem(w)] {
+			t.Errorf("the text's own word %q lost: %v", w, slices.Sorted(maps.Keys(m.words)))
+		}
+	}
+}
+
 func TestMentionsOfMachinePaths(t *testing.T) {
 	// A path on the workload's machine names no file of the charm, and its system folders
 	// ("lib" of /var/lib) do not make the text about charm libraries; its own words count.
