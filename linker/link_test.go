@@ -1354,6 +1354,31 @@ def install():
 	}
 }
 
+func TestFormattedNames(t *testing.T) {
+	// charm-helpers charms spell option names with str.format and %: the loop's values
+	// resolve them, and a field nothing resolves fits the options its literal text allows.
+	cl := link1(t, charm("demo", ".", "config:os-admin-network", "config:os-public-network", "config:admin-port",
+		"config:check-ports", "config:check-routers", "config:other"), files{"hooks/hooks.py": `from charmhelpers.core.hookenv import Hooks, config
+
+hooks = Hooks()
+
+
+@hooks.hook("config-changed")
+def config_changed():
+    for addr_type in ("admin", "public"):
+        config('os-{}-network'.format(addr_type))
+    config("%s-port" % "admin")
+    for resource in lookup():
+        config("check-{}s".format(resource))
+`})
+	expect(t, "os-admin-network", reads(cl, KindConfig, "os-admin-network"), "hooks/hooks.py:9/config-read/")
+	expect(t, "os-public-network", reads(cl, KindConfig, "os-public-network"), "hooks/hooks.py:9/config-read/")
+	expect(t, "admin-port", reads(cl, KindConfig, "admin-port"), "hooks/hooks.py:10/config-read/")
+	expect(t, "check-ports", reads(cl, KindConfig, "check-ports"), "hooks/hooks.py:12/config-read/")
+	expect(t, "check-routers", reads(cl, KindConfig, "check-routers"), "hooks/hooks.py:12/config-read/")
+	expect(t, "other", reads(cl, KindConfig, "other"), "")
+}
+
 func TestLoopsOverCollections(t *testing.T) {
 	// A for loop over a collection bound elsewhere (a module constant, an import, a local, a
 	// dict's keys, values or items, a tuple target's item) runs over its elements: declared

@@ -382,6 +382,17 @@ func (l *charmLinker) lookupName(fi *fileInfo, sc pyextract.Scope, kind string, 
 	for _, c := range l.contexts(fi, fi.classes[sc.Class], sc.Func) {
 		names, ok := l.strVals(key, c)
 		none := !ok && len(names) == 0
+		if none && !fi.vendored {
+			// config('check-{}s'.format(resource)): the names its text fits, loosely
+			if fits := l.fitting(key, kind); len(fits) > 0 {
+				s := at
+				s.Loose = true
+				for _, d := range fits {
+					l.read(kind, d, s)
+				}
+				continue
+			}
+		}
 		if (partial || none) && !fi.library && dynamic {
 			u := at
 			u.Detail = expr
@@ -648,7 +659,7 @@ func (l *charmLinker) configKey(fi *fileInfo, k *pyextract.KeyAccess) {
 			// config.get(f"always_enable_{receiver}"): the options its text fits, loosely
 			s := at
 			s.Loose = true
-			for _, d := range l.fitting(&k.Key) {
+			for _, d := range l.fitting(&k.Key, KindConfig) {
 				known = true
 				l.read(KindConfig, d, s)
 			}
@@ -805,10 +816,11 @@ func (l *charmLinker) untraced(fi *fileInfo, sc pyextract.Scope, obj pyextract.C
 	return true
 }
 
-// fitting lists the declared config options an f-string key can spell, when its literal text
-// holds at least minFitText characters (f"always_enable_{receiver}" fits always_enable_zipkin
-// and always_enable_otlp_grpc; f"{name}" fits anything and so nothing).
-func (l *charmLinker) fitting(key *pyextract.Value) []string {
+// fitting lists the declared names of kind (config options, relations...) an f-string key can
+// spell, sorted, when its literal text holds at least minFitText characters
+// (f"always_enable_{receiver}" fits always_enable_zipkin and always_enable_otlp_grpc;
+// f"{name}" fits anything and so nothing).
+func (l *charmLinker) fitting(key *pyextract.Value, kind string) []string {
 	if key.Kind != pyextract.ValFStr {
 		return nil
 	}
@@ -842,11 +854,12 @@ func (l *charmLinker) fitting(key *pyextract.Value) []string {
 		return nil
 	}
 	var out []string
-	for _, o := range l.ch.Config {
-		if pat.MatchString(norm(o.Name)) {
-			out = append(out, o.Name)
+	for n, d := range l.declared[kind] {
+		if pat.MatchString(n) {
+			out = append(out, d)
 		}
 	}
+	slices.Sort(out)
 	return out
 }
 

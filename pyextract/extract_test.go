@@ -345,6 +345,18 @@ func TestValueOf(t *testing.T) {
 		{`a and b`, ValOther, `a and b`},
 		{"(a  # why\n  or b)", ValOr, `a or b`},
 		{`b"raw"`, ValOther, `b"raw"`},
+		{`'os-{}-network'.format(addr_type)`, ValFStr, `f"os-{addr_type}-network"`},
+		{`"{0}-{kind}-{0:>3}".format(self.app.name, kind=KIND)`, ValFStr, `f"{self.app.name}-{KIND}-{self.app.name}"`},
+		{`"{}-{{x}}".format(f(1))`, ValFStr, `f"{…}-{{x}}"`},
+		{`"{x[0]}".format(x=1)`, ValOther, `"{x[0]}".format(x=1)`},
+		{`"{}".format(*names)`, ValOther, `"{}".format(*names)`},
+		{`"{} {}".format(a)`, ValOther, `"{} {}".format(a)`},
+		{`f"{a}".format(b)`, ValOther, `f"{a}".format(b)`},
+		{`'os-%s-network' % addr_type`, ValFStr, `f"os-{addr_type}-network"`},
+		{`"%s-%05d %%{x}" % (a, b.c)`, ValFStr, `f"{a}-{b.c} %{{x}}"`},
+		{`"%s-%s" % ("admin", "{x}")`, ValFStr, `f"admin-{{x}}"`},
+		{`"%(a)s" % {"a": 1}`, ValOther, `"%(a)s" % {"a": 1}`},
+		{`"%s %s" % (a,)`, ValOther, `"%s %s" % (a,)`},
 		{`"` + strings.Repeat("s", maxStrLen+1) + `"`, ValOther, `"` + strings.Repeat("s", maxOtherLen-1) + "…"},
 	}
 	for _, c := range cases {

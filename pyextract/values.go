@@ -2,6 +2,7 @@ package pyextract
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -102,6 +103,8 @@ func (v Value) String() string {
 //   - a name, attribute, subscript or call chain → ValChain (see chain), except that a call
 //     whose callee is a chain → ValCall with Chain = callee, Args and Kwargs (*args and
 //     **kw arguments are ValOther Args); getattr(x, "a") is the chain x.a, not a call;
+//   - a string literal formatted by str.format or % ("os-{}-network".format(kind),
+//     "%s-peers" % name) → ValFStr, as the f-string it spells (see formatCall, percentFormat);
 //   - a dict display → ValDict (see dictValue);
 //   - `a + b` of names, chains or displays → ValConcat (see concatenation), and a display
 //     with a starred part → ValConcat of its parts (see splatDisplay);
@@ -131,6 +134,9 @@ func (t *tree) value(i int32, depth int) Value {
 				}
 			}
 		case kCall:
+			if v, ok := t.formatCall(i); ok {
+				return v
+			}
 			if v, ok := t.callValue(i, depth); ok {
 				return v
 			}
@@ -141,6 +147,9 @@ func (t *tree) value(i int32, depth int) Value {
 			return v
 		}
 		if v, ok := t.concatenation(i, depth); ok {
+			return v
+		}
+		if v, ok := t.percentFormat(i); ok {
 			return v
 		}
 		if t.factKind(i) == fkCompr { // [p.relation for p in policies]: one element, its body
@@ -525,4 +534,161 @@ func stringParts(lit []byte) (content string, fstr, ok bool) {
 		return "", false, false
 	}
 	return validString(body), fstr, true
+}
+
+// formatCall converts `"lit {} {name}".format(a, name=b)` on a plain string literal to the
+// f-string it spells, f"lit {a} {b}": charm-helpers charms build option and relation names
+// this way (config('os-{}-network'.format(addr_type))). A string literal argument becomes
+// text, and one that is not a name or a dotted name a placeholder the linker cannot
+// evaluate ({…}), which still fits names by the literal text around it (fieldSource). Not converted: *args or **kwargs, a field indexed or
+// an attribute of a field ({0[x]}, {0.y}), a field with no argument.
+func (t *tree) formatCall(i int32) (Value, bool) {
+	fn, args := t.child(i, fFunction), t.child(i, fArguments)
+	if fn < 0 || args < 0 || t.kind(fn) != kAttribute || t.kind(args) != kArgumentList {
+		return Value{}, false
+	}
+	obj, attr := t.child(fn, fObject), t.child(fn, fAttribute)
+	if obj < 0 || attr < 0 || t.text(attr) != "format" || t.kind(obj) != kString && t.kind(obj) != kConcatenatedString {
+		return Value{}, false
+	}
+	tmpl, ok := t.stringValue(obj)
+	if !ok || tmpl.Kind != ValStr {
+		return Value{}, false
+	}
+	var pos []string
+	named := map[string]string{}
+	for a := args + 1; a < t.nodes[args].last; a = t.nodes[a].last {
+		switch t.kind(a) {
+		case kComment:
+		case kKeywordArgument:
+			if name := t.child(a, fName); name >= 0 {
+				named[t.text(name)] = t.fieldSource(t.child(a, fValue))
+			}
+		default:
+			if t.factKind(a) == fkSplat || t.kind(a) == kDictionarySplat {
+				return Value{}, false
+			}
+			pos = append(pos, t.fieldSource(a))
+		}
+	}
+	var sb strings.Builder
+	auto := 0
+	for rest := tmpl.Str; rest != ""; {
+		k := strings.IndexAny(rest, "{}")
+		if k < 0 {
+			sb.WriteString(rest)
+			break
+		}
+		sb.WriteString(rest[:k])
+		if strings.HasPrefix(rest[k:], "{{") || strings.HasPrefix(rest[k:], "}}") {
+			sb.WriteString(rest[k : k+2])
+			rest = rest[k+2:]
+			continue
+		}
+		end := strings.IndexByte(rest[k:], '}')
+		if rest[k] == '}' || end < 0 {
+			return Value{}, false
+		}
+		field := rest[k+1 : k+end]
+		if c := strings.IndexAny(field, "!:"); c >= 0 {
+			field = field[:c]
+		}
+		var src string
+		switch {
+		case field == "":
+			if auto >= len(pos) {
+				return Value{}, false
+			}
+			src = pos[auto]
+			auto++
+		case strings.Trim(field, "0123456789") == "":
+			n, _ := strconv.Atoi(field)
+			if n >= len(pos) {
+				return Value{}, false
+			}
+			src = pos[n]
+		case isIdentifier(field):
+			var found bool
+			if src, found = named[field]; !found {
+				return Value{}, false
+			}
+		default:
+			return Value{}, false
+		}
+		sb.WriteString(src)
+		rest = rest[k+end+1:]
+	}
+	return Value{Kind: ValFStr, Str: sb.String()}, true
+}
+
+// percentFormat converts `"lit %s" % a` and `"%s-%s" % (a, b)` on a plain string literal to
+// the f-string it spells, as formatCall does; %% is a percent sign, and a mapping key
+// (%(name)s) or a count of fields that the operand does not match leaves it unconverted.
+func (t *tree) percentFormat(i int32) (Value, bool) {
+	if t.factKind(i) != fkBinOp {
+		return Value{}, false
+	}
+	a, b := t.child(i, fLeft), t.child(i, fRight)
+	if a < 0 || b < 0 || t.kind(a) != kString && t.kind(a) != kConcatenatedString ||
+		int(t.nodes[b].start) > len(t.src) || operator(t.src[t.nodes[a].end:t.nodes[b].start]) != "%" {
+		return Value{}, false
+	}
+	tmpl, ok := t.stringValue(a)
+	if !ok || tmpl.Kind != ValStr {
+		return Value{}, false
+	}
+	var args []string
+	if t.factKind(b) == fkSequence && t.kind(b) == kTuple {
+		for c := range t.children(b) {
+			args = append(args, t.fieldSource(c))
+		}
+	} else {
+		args = []string{t.fieldSource(b)}
+	}
+	var sb strings.Builder
+	n := 0
+	s := tmpl.Str
+	for k := 0; k < len(s); k++ {
+		switch c := s[k]; {
+		case c == '{' || c == '}':
+			sb.WriteString(s[k:k+1] + s[k:k+1]) // literal braces of the f-string
+		case c != '%':
+			sb.WriteByte(c)
+		case k+1 < len(s) && s[k+1] == '%':
+			sb.WriteByte('%')
+			k++
+		default:
+			j := k + 1
+			for j < len(s) && strings.IndexByte("#0- +.0123456789", s[j]) >= 0 {
+				j++
+			}
+			if j >= len(s) || strings.IndexByte("sdirfgeExXoc", s[j]) < 0 || n >= len(args) {
+				return Value{}, false
+			}
+			sb.WriteString(args[n])
+			n++
+			k = j
+		}
+	}
+	if n != len(args) {
+		return Value{}, false
+	}
+	return Value{Kind: ValFStr, Str: sb.String()}, true
+}
+
+// fieldSource is what a formatted string's field holds, as f-string text: a plain string
+// literal's text itself ("%s-port" % "admin" is "admin-port"), a name or dotted name as a
+// placeholder ({self.name}), anything else the placeholder {…}, which no evaluator resolves.
+func (t *tree) fieldSource(i int32) string {
+	if i >= 0 && (t.kind(i) == kString || t.kind(i) == kConcatenatedString) {
+		if v, ok := t.stringValue(i); ok && v.Kind == ValStr {
+			return strings.NewReplacer("{", "{{", "}", "}}").Replace(v.Str)
+		}
+	}
+	if i >= 0 && (t.kind(i) == kIdentifier || t.kind(i) == kAttribute) {
+		if c, ok := t.chain(i, 0); ok && !slices.ContainsFunc(c, func(s Step) bool { return s.Name == "" }) {
+			return "{" + c.String() + "}"
+		}
+	}
+	return "{…}"
 }
