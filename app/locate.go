@@ -149,7 +149,7 @@ func Locate(t *repomap.Tree, text string, focus []string) Located {
 		case len(named) > 0:
 			leads = append(leads, p)
 		case f.Class == rank.ClassTest:
-			if w := signal(f, rank.SigMentionWords); tests && w > 1 {
+			if w := signal(f, rank.SigMentionWords); tests && w > 1 && len(f.Symbols) > 0 { // not an empty __init__.py
 				lexical[f.Path] = w
 				testPicks = append(testPicks, p)
 			}
@@ -292,19 +292,45 @@ func signal(f rank.File, name string) float64 {
 	return 0
 }
 
-// asksForTests reports a task about tests ("add a unit test for ..."), whose edits include
-// test files.
+// asksForTests reports a task about tests ("add a unit test for ...", "fix the flaky
+// integration tests"), whose edits include test files. "tests", "testing", "unittest" and
+// "pytest" say so; "test" alone only as a test's own noun: after a kind or an article ("a
+// unit test", "add a test") or before what a test has ("test for", "test case",
+// "test coverage"). Not a word of an identifier (the option test_name) and not a workload's
+// test ("retrieve the benchmark test results" is about results).
 func asksForTests(text string) bool {
-	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
-		return !(r >= 'a' && r <= 'z')
-	}) {
+	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '-')
+	})
+	var seq []string // the words as written, hyphenated compounds split ("unit-tests")
+	for _, w := range words {
+		if strings.Contains(w, "_") {
+			seq = append(seq, "") // an identifier: none of its parts is a word of the task
+			continue
+		}
+		seq = append(seq, strings.Split(w, "-")...)
+	}
+	for i, w := range seq {
 		switch w {
-		case "test", "tests", "testing", "unittest", "unittests", "pytest":
+		case "tests", "testing", "unittest", "unittests", "pytest":
 			return true
+		case "test":
+			if i > 0 && testBefore[seq[i-1]] || i+1 < len(seq) && testAfter[seq[i+1]] {
+				return true
+			}
 		}
 	}
 	return false
 }
+
+// testBefore and testAfter are the words beside "test" that make it a test of the code.
+var (
+	testBefore = map[string]bool{"unit": true, "integration": true, "functional": true, "scenario": true, "e2e": true,
+		"smoke": true, "regression": true, "charm": true, "a": true, "an": true, "new": true, "add": true, "adds": true,
+		"added": true, "fix": true, "fixes": true, "failing": true, "flaky": true, "broken": true, "write": true, "the": true}
+	testAfter = map[string]bool{"for": true, "case": true, "cases": true, "suite": true, "coverage": true, "file": true,
+		"fails": true, "failure": true, "fixture": true, "fixtures": true, "helper": true, "helpers": true}
+)
 
 // editWhy turns a file's rank signals into reasons, the ones the task earned first; named are
 // the relations the task names explicitly that the file handles.

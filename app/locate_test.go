@@ -164,6 +164,24 @@ func TestLocateTestsAndFocus(t *testing.T) {
 	}
 }
 
+func TestAsksForTests(t *testing.T) {
+	for text, want := range map[string]bool{
+		"add a unit test for the workload settings rendering":                 true,
+		"fix the flaky integration tests":                                     true,
+		"test: update unit-tests":                                             true,
+		"the test case for backups fails":                                     true,
+		"Add pytest fixtures":                                                 true,
+		"the test_name config option is not passed to the benchmark workload": false,
+		"implement the get-summary action so users can retrieve test results": false,
+		"the benchmark test results are not uploaded to the peer relation":    false,
+		"log the page count":                                                  false,
+	} {
+		if got := asksForTests(text); got != want {
+			t.Errorf("asksForTests(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
+
 func TestLocateUsageErrors(t *testing.T) {
 	for _, o := range []LocateOptions{
 		{Common: Common{Root: filepath.Join(charmsDir, "unified"), Format: "json"}, Text: "  "},
