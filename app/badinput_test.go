@@ -378,11 +378,15 @@ func TestBadInputs(t *testing.T) {
 				write(t, root, "config.yaml", "options:\n  port:\n    type: int\n")
 				unreadable(t, filepath.Join(root, "config.yaml"))
 			},
-			// The charm cannot be read whole, and check cannot skip it: exit 2.
+			// The charm cannot be read whole: map goes on with what it read; check and
+			// interfaces, whose answer is the declarations, cannot skip it: exit 2.
 			runs: []badRun{
 				stdRuns(0)[0],
-				{name: "check", format: "text", exit: ExitFailure, errHas: "no charm", exec: func(c Common, io IO) error {
+				{name: "check", format: "text", exit: ExitFailure, errHas: "cannot read config.yaml: permission denied", exec: func(c Common, io IO) error {
 					return RunCheck(CheckOptions{Common: c}, io)
+				}},
+				{name: "interfaces-json", format: "json", exit: ExitFailure, errHas: "cannot read config.yaml", errCode: "input", exec: func(c Common, io IO) error {
+					return RunInterfaces(InterfacesOptions{Common: c}, io)
 				}},
 			}},
 		{name: "no charm, only Python",

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/cantrip-dev/charmcraft-map/charmyaml"
 	"github.com/cantrip-dev/charmcraft-map/check"
 	"github.com/cantrip-dev/charmcraft-map/internal/safetext"
 	"github.com/cantrip-dev/charmcraft-map/render"
@@ -29,6 +30,9 @@ func RunInterfaces(o InterfacesOptions, io IO) error {
 	if len(t.Charms) == 0 {
 		return noCharm(t.Root)
 	}
+	if err := unreadableDeclarations(t.Charms); err != nil {
+		return err
+	}
 	links := t.Link()
 	if o.Format == "json" {
 		b, err := render.InterfacesJSON(links)
@@ -45,6 +49,22 @@ func RunInterfaces(o InterfacesOptions, io IO) error {
 // that holds none; map and locate map any Python tree.
 func noCharm(root string) error {
 	return &Error{Code: "usage", Exit: ExitFailure, Msg: fmt.Sprintf("no charm found under %s (no metadata.yaml, or charmcraft.yaml with a name)", root)}
+}
+
+// unreadableDeclarations fails a command whose answer is the charm's declarations
+// (interfaces, check) when a declaration file exists and could not be opened or read
+// (permissions, an I/O error): what the charm declares is unknown, and check's
+// findings would be about the machine, not the charm (CONTRACT §5: unreadable input it cannot
+// skip). A file that does not parse is read in part and is a finding, not this. map and
+// locate go on with what they could read.
+func unreadableDeclarations(charms []charmyaml.Charm) error {
+	for _, ch := range charms {
+		if len(ch.Unreadable) > 0 {
+			return &Error{Code: "input", Exit: ExitFailure, Msg: "cannot read " + safetext.Line(ch.Unreadable[0]) +
+				": the charm's declarations are unknown"}
+		}
+	}
+	return nil
 }
 
 // CheckOptions are the flags of `check`.
@@ -75,6 +95,9 @@ func RunCheck(o CheckOptions, io IO) error {
 	fmt.Fprint(io.Err, warnings(t, reportedYAMLProblems(t))) // a charm YAML problem is a finding: once, in the report
 	if len(t.Charms) == 0 {
 		return noCharm(t.Root)
+	}
+	if err := unreadableDeclarations(t.Charms); err != nil {
+		return err
 	}
 	// code that could not be read may handle what seems unhandled: those findings are infos
 	rep := check.Run(t.Charms, t.Link(), check.Options{Strict: o.Strict, Lost: t.LostCode(), Lines: sourceLines(t.Root)})

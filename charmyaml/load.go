@@ -57,7 +57,8 @@ func load(root, dir, charmcraft string, skip func(rel string) bool) (c Charm, ok
 		return Charm{}, false, ignoreNotExist(err)
 	}
 	var warns []string
-	var lost []string // files that exist and could not be read (a link out of the root is not one: see readInside)
+	var lost []string       // files that exist and could not be read (a link out of the root is not one: see readInside)
+	var unreadable []string // the declaration files that could not be opened or read, with why (Charm.Unreadable)
 	read := func(name string) ([]byte, error) {
 		if skip != nil && skip(path.Join(dir, name)) {
 			return nil, nil
@@ -76,6 +77,7 @@ func load(root, dir, charmcraft string, skip func(rel string) bool) (c Charm, ok
 		if *o.data, err = read(o.name); err != nil {
 			warns = append(warns, path.Join(dir, o.name)+":1: cannot read: "+errText(err))
 			lost = append(lost, path.Join(dir, o.name))
+			unreadable = append(unreadable, path.Join(dir, o.name)+": "+errText(err))
 		}
 	}
 	if charmcraft != "" && f.Charmcraft == nil && !slices.Contains(lost, path.Join(dir, CharmcraftFile)) {
@@ -109,6 +111,7 @@ func load(root, dir, charmcraft string, skip func(rel string) bool) (c Charm, ok
 	}
 	c.Incomplete = append(c.Incomplete, lost...)
 	slices.Sort(c.Incomplete)
+	c.Unreadable = unreadable
 	c.Warnings = append(warns, c.Warnings...)
 	return c, true, nil
 }

@@ -78,6 +78,11 @@ type Charm struct {
 	// whole (a syntax error, unreadable, too large, not a regular file): the interfaces they
 	// declare may be missing from this Charm, and a name the code uses may be declared there.
 	Incomplete []string `json:"incomplete,omitempty"`
+	// Unreadable are the declaration files of Incomplete that exist and could not be opened or
+	// read ("metadata.yaml: permission denied"), each with why: what the charm declares there
+	// is unknown, where a file that does not parse is still read in part (and one that is not
+	// a regular file, a FIFO or a folder, is skipped).
+	Unreadable []string `json:"unreadable,omitempty"`
 	// Words are, per file of Files, the distinct words of its whole text (keys, values and
 	// comments, in order of first use, at most MaxFileWords): what a ranker matches a task
 	// against beyond the declared interfaces, such as the build parts of charmcraft.yaml
