@@ -13,6 +13,7 @@ import (
 	"hash/crc32"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -766,10 +767,13 @@ var errNotRegular = errors.New("not a regular file")
 // nothing, so it never writes through a symbolic link.
 func writeCache(root string, fresh map[string]*usable, keep map[string]json.RawMessage, memo *memoDoc, tokens []byte) error {
 	p := filepath.Join(root, CacheFile)
+	var keepMode fs.FileMode // the existing file's permissions, kept: a user's chmod 600 stays
 	if fi, err := os.Lstat(p); err == nil && !fi.Mode().IsRegular() {
 		return errNotRegular
 	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
+	} else if err == nil {
+		keepMode = fi.Mode().Perm()
 	}
 	files := make([]string, 0, len(fresh)+len(keep))
 	for file := range fresh {
@@ -780,7 +784,7 @@ func writeCache(root string, fresh map[string]*usable, keep map[string]json.RawM
 	}
 	sort.Strings(files)
 	removeStaleTemps(root)
-	tmp, err := os.CreateTemp(root, CacheFile+".tmp-*")
+	tmp, err := createTemp(root)
 	if err != nil { // without the random name, so that the warning is the same on every run
 		return fmt.Errorf("cannot create a file in the root: %v", unwrapPathErr(err))
 	}
@@ -841,8 +845,25 @@ func writeCache(root string, fresh map[string]*usable, keep map[string]json.RawM
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
+	if keepMode != 0 {
+		if err := os.Chmod(tmp.Name(), keepMode); err != nil {
+			return err
+		}
 	}
 	return os.Rename(tmp.Name(), p)
+}
+
+// createTemp creates the temporary cache file, named as os.CreateTemp would (CacheFile +
+// ".tmp-" + random digits), with the permissions a new file gets under the user's umask (0666
+// less the umask, as for any file the user's tools write), where os.CreateTemp gives 0600 and a
+// fixed 0644 would ignore a umask of 077.
+func createTemp(root string) (*os.File, error) {
+	for try := 0; ; try++ {
+		name := filepath.Join(root, CacheFile+".tmp-"+strconv.FormatUint(rand.Uint64(), 10))
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		if errors.Is(err, fs.ErrExist) && try < 100 {
+			continue
+		}
+		return f, err
+	}
 }

@@ -488,6 +488,33 @@ func symbolSig(tr *Tree, name string) string {
 }
 
 // TestCacheCantripShape checks every entry against what Cantrip's reader accepts (CONTRACT §6).
+func TestCachePermissions(t *testing.T) {
+	// A new cache file gets 0666 less the umask, as any file the user's tools write; a
+	// rewrite keeps the permissions the user gave the file.
+	old := syscall.Umask(0o077)
+	defer syscall.Umask(old)
+	root := writeTree(t, map[string]string{"metadata.yaml": smallCharm, "src/charm.py": smallPy})
+	p := filepath.Join(root, CacheFile)
+	if _, err := Load(Options{Root: root}); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(p); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("new cache under umask 077: %v %v, want -rw-------", fi.Mode(), err)
+	}
+	syscall.Umask(0o022)
+	if err := os.Chmod(p, 0o640); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(root, "src/util.py"), []byte("def helper(x):\n    return x\n"), 0o644)
+	res, err := Load(Options{Root: root})
+	if err != nil || !res.Stats.CacheWritten {
+		t.Fatalf("rewrite: %v %+v", err, res.Stats)
+	}
+	if fi, _ := os.Stat(p); fi.Mode().Perm() != 0o640 {
+		t.Errorf("rewritten cache %v, want the user's -rw-r-----", fi.Mode())
+	}
+}
+
 func TestCacheCantripShape(t *testing.T) {
 	root := writeTree(t, map[string]string{
 		"metadata.yaml": smallCharm, "src/charm.py": smallPy + "\nPORT = 5432\n",
