@@ -22,13 +22,22 @@ var charmYAMLNames = map[string]bool{
 	"metadata.yaml": true, "config.yaml": true, "actions.yaml": true, "charmcraft.yaml": true,
 }
 
+// baseLayers are the reactive layers charms build on whose code `charm build` copies into
+// lib/charms/layer/ (layer:basic's basic.py, layer:status, layer:options ...): in a built
+// charm they are vendored. Any other module there is the charm's own layer code
+// (lib/charms/layer/gcp.py of the gcp-integrator, which its handlers call as layer.gcp.*).
+var baseLayers = map[string]bool{"basic": true, "options": true, "status": true, "execd": true, "apt": true,
+	"snap": true, "nagios": true, "leadership": true, "tls_client": true, "hacluster": true, "vault_kv": true,
+	"debug": true, "docker": true, "nginx": true, "coordinator": true, "kubernetes_common": true, "__init__": true}
+
 // Classify returns the class (a Class constant) of a root-relative, '/'-separated path:
 //   - ClassTest: under a tests/, test/ or unit_tests/ (OpenStack's) folder at any depth,
 //     test_*.py, *_test.py, conftest.py
 //     (checked first: a test charm's YAML and libraries are test material);
 //   - ClassYAML: a charm's YAML file;
 //   - ClassLib: under lib/charms/<name>/ unless <name> is a charm's name with '-' → '_' (its
-//     own library, which is ClassSource), or under a charmhelpers/ folder (the charm-helpers
+//     own library, which is ClassSource) or is "layer" (a reactive charm's own layer code,
+//     ClassSource, but for baseLayers), or under a charmhelpers/ folder (the charm-helpers
 //     package classic charms vendor: hooks/charmhelpers/core/hookenv.py), or in a charm's
 //     lib/ops/, lib/yaml/ or lib/charms_ceph/ (charmyaml.VendoredPackage);
 //   - ClassSource: under a src/ folder (not in a helper folder right under it: src/hack/,
@@ -77,7 +86,7 @@ func Classify(p string, charms []charmyaml.Charm) string {
 		}
 	}
 	if lib := charmyaml.LibraryOf(p); lib != "" {
-		if charmyaml.OwnLibrary(lib, charms) {
+		if charmyaml.OwnLibrary(lib, charms) || lib == "layer" && !baseLayers[strings.TrimSuffix(base, ".py")] {
 			return ClassSource
 		}
 		return ClassLib

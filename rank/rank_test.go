@@ -166,6 +166,8 @@ func TestClassify(t *testing.T) {
 		"k8s/lib/pod_spec.py":                         ClassSource, // the charm's own module in lib/
 		"k8s/lib/opsutils/x.py":                       ClassSource,
 		"k8s/lib/charms_ceph/broker.py":               ClassLib,
+		"lib/charms/layer/gcp.py":                     ClassSource, // a reactive charm's own layer code
+		"lib/charms/layer/basic.py":                   ClassLib,    // layer:basic, copied in by charm build
 		"k8s/src/lib/ops/x.py":                        ClassSource, // not the charm's lib/
 		"tests/unit/test_charm.py":                    ClassTest,
 		"k8s/tests/integration/helpers.py":            ClassTest,
