@@ -1354,6 +1354,32 @@ def install():
 	}
 }
 
+func TestOwnFlagsAreNotRelations(t *testing.T) {
+	// A flag the charm sets itself names its own state, however its first word reads; the
+	// Endpoint's flags and an interface layer's stay the relation's.
+	cl := link1(t, charm("demo", ".", "relation:docker", "relation:db"), files{"reactive/demo.py": `from charms.reactive import when, set_flag, set_state, is_flag_set
+
+
+@when("endpoint.docker.joined")
+def publish():
+    set_flag("docker.ready")
+
+
+@when("docker.ready")
+def restart():
+    set_state("docker.restart")
+    is_flag_set("docker.restart")
+
+
+@when("db.available")
+def configure(db):
+    pass
+`})
+	expect(t, "docker", handlers(cl, KindRelation, "docker"), "endpoint.docker.joined>publish[reactive-flag]")
+	expect(t, "docker reads", reads(cl, KindRelation, "docker"), "")
+	expect(t, "db", handlers(cl, KindRelation, "db"), "db.available>configure[reactive-flag]")
+}
+
 func TestFormattedNames(t *testing.T) {
 	// charm-helpers charms spell option names with str.format and %: the loop's values
 	// resolve them, and a field nothing resolves fits the options its literal text allows.

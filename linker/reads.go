@@ -1082,6 +1082,7 @@ func (l *charmLinker) linkDecorated() {
 			declared[r.Name] = it
 		}
 	}
+	own := l.ownFlags()
 	for fi, s := range l.topFunctions() {
 		for _, d := range s.Decorators {
 			name, args := decoratorCall(d)
@@ -1104,7 +1105,7 @@ func (l *charmLinker) linkDecorated() {
 						rel, via = ep, ViaHook
 					}
 				case "when", "when_all", "when_any":
-					if ep := flagEndpoint(a); ep != "" {
+					if ep := flagEndpoint(a); ep != "" && !own[a] {
 						rel, via = ep, ViaFlag
 					}
 				}
@@ -1124,6 +1125,29 @@ func (l *charmLinker) linkDecorated() {
 			}
 		}
 	}
+}
+
+// ownFlags are the reactive flags the charm's own code sets, set_flag("docker.ready") or
+// set_state(...) with a literal name: states of the charm itself, which a handler waits for
+// (@when("docker.ready")), not flags an interface layer or charms.reactive's Endpoint sets for
+// a relation, however their first word reads ("docker" is also the charm's relation to its
+// principal). Flags of charms.reactive's Endpoint ("endpoint.docker.joined") are never the
+// charm's own.
+func (l *charmLinker) ownFlags() map[string]bool {
+	out := map[string]bool{}
+	for _, fi := range l.scope {
+		if fi.library {
+			continue
+		}
+		for i := range fi.Facts.Calls {
+			v := &fi.Facts.Calls[i].Value
+			if n := lastName(v.Chain); (n == "set_flag" || n == "set_state") && len(v.Args) > 0 && v.Args[0].Kind == pyextract.ValStr &&
+				!strings.HasPrefix(v.Args[0].Str, "endpoint.") {
+				out[v.Args[0].Str] = true
+			}
+		}
+	}
+	return out
 }
 
 // topFunctions yields the module-level functions of the charm's code outside libraries, tests
@@ -1193,6 +1217,7 @@ var layerFlags = map[string]bool{"config": true, "leadership": true, "apt": true
 // endpoints outside the tree.
 func (l *charmLinker) linkNamedLookups() {
 	reactive := l.reactiveImport() != ""
+	own := l.ownFlags()
 	for _, fi := range l.scope {
 		// a reactive charm's lib/charms/layer/ is its own layer's library (ghost's
 		// lib/charms/layer/ghost.py), not a vendored one
@@ -1217,8 +1242,8 @@ func (l *charmLinker) linkNamedLookups() {
 					}
 				}
 			}
-			if arg == nil || arg.Kind != pyextract.ValStr {
-				return
+			if arg == nil || arg.Kind != pyextract.ValStr || own[arg.Str] {
+				return // is_flag_set("docker.ready") of a flag the charm sets itself
 			}
 			if d, ok := l.lookup(named.kind, named.name(arg.Str)); ok {
 				l.read(named.kind, d, siteAt(fi, sc, ViaLookup, "flag"))

@@ -259,6 +259,9 @@ var LookupCalls = []string{
 	"is_state", "from_state",
 	// and charm-helpers' of a storage: storage_list("osd-devices")
 	"storage_list",
+	// and the flags a reactive charm sets itself, set_flag("docker.ready"): its own states,
+	// not a relation's (linker ownFlags)
+	"set_flag", "set_state",
 }
 
 // KeyAccess is X[key] or X.get(key, ...) where X is a chain (e.g. self.config["port"],
