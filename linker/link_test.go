@@ -1339,6 +1339,10 @@ if __name__ == "__main__":
 	if h := handlers(classic, KindRelation, "db"); !strings.Contains(h, "db_relation_departed") || !strings.Contains(h, "db_changed") {
 		t.Errorf("db handlers %q, want db_changed and db_relation_departed", h)
 	}
+	// a lifecycle hook is a handler of that event
+	if h := handlers(classic, KindLifecycle, "install"); h != "install>install[hook]" {
+		t.Errorf("install handlers %q, want install>install[hook]", h)
+	}
 	// a charm whose only hook function handles no relation is classic too
 	only := link1(t, charm("demo", ".", "config:port"), files{"hooks/hooks.py": `from charmhelpers.core.hookenv import Hooks
 

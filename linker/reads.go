@@ -1066,7 +1066,8 @@ func (l *charmLinker) linkActionTables() {
 // linkDecorated links a declared relation to the module functions of the charm's code that run
 // on its hooks or flags, as their decorators say:
 //   - charm-helpers' hook registry, @hooks.hook('db-relation-joined', ...) (any decorator named
-//     hook): a hook of the relation;
+//     hook): a hook of the relation; of a lifecycle event (@hooks.hook('config-changed'), also
+//     charms.reactive's @hook('upgrade-charm')), a handler of that event;
 //   - a reactive handler, @when('endpoint.db.joined'), @when_any('db.available', ...)
 //     (when, when_all, when_any: not when_not or when_none, which wait for the flag's absence):
 //     a flag of the relation, named by its interface layer after the endpoint (db.available) or
@@ -1103,6 +1104,15 @@ func (l *charmLinker) linkDecorated() {
 				case "hook":
 					if ep, _, ok := strings.Cut(a, "-relation-"); ok {
 						rel, via = ep, ViaHook
+					} else if ev := strings.TrimSuffix(a, ".real"); slices.Contains(lifecycleEvents, strings.ReplaceAll(ev, "-", "_")) {
+						// @hooks.hook('config-changed'), charms.reactive's @hook('upgrade-charm'):
+						// a lifecycle event, as ops' observe of self.on.config_changed is
+						// ('install.real': the Python half of a charm whose install hook is a
+						// shell script that runs it)
+						it := l.iface(KindLifecycle, ev)
+						if !slices.ContainsFunc(it.Handlers, func(h Handler) bool { return h.Symbol == s.Name && h.File == fi.Path }) {
+							it.Handlers = append(it.Handlers, Handler{Event: a, Symbol: s.Name, File: fi.Path, Line: s.Line, Via: ViaHook})
+						}
 					}
 				case "when", "when_all", "when_any":
 					if ep := flagEndpoint(a); ep != "" && !own[a] {
