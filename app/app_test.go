@@ -572,3 +572,29 @@ class KeepCharm(ops.CharmBase):
 		t.Errorf("check: %v\n%s%s", err, out.String(), errb.String())
 	}
 }
+
+func TestCheckAnnotationsFromRepoTop(t *testing.T) {
+	// A charm checked on its own inside a repository (one charm of a monorepo): GitHub and
+	// SARIF paths are from the repository's top, where the forge resolves them; text and JSON
+	// stay root-relative.
+	top := t.TempDir()
+	if err := os.Mkdir(filepath.Join(top, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	root := filepath.Join(top, "charms", "relay")
+	if err := os.CopyFS(root, os.DirFS(filepath.Join(charmsDir, "inconsistent"))); err != nil {
+		t.Fatal(err)
+	}
+	for format, want := range map[string]string{
+		"github": "file=charms/relay/metadata.yaml,", "sarif": `"uri": "charms/relay/metadata.yaml"`, "json": `"file": "metadata.yaml"`,
+	} {
+		var out, errb bytes.Buffer
+		err := RunCheck(CheckOptions{Common: Common{Root: root, NoCache: true, Format: format}}, IO{Out: &out, Err: &errb})
+		if ExitCode(err) != ExitFindings {
+			t.Fatalf("%s: exit %d (%v) %s", format, ExitCode(err), err, errb.String())
+		}
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("%s output has no %s:\n%.600s", format, want, out.String())
+		}
+	}
+}

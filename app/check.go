@@ -3,7 +3,9 @@ package app
 import (
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/cantrip-dev/charmcraft-map/charmyaml"
@@ -106,9 +108,9 @@ func RunCheck(o CheckOptions, io IO) error {
 	case "json":
 		err = check.WriteJSON(io.Out, shown)
 	case "github":
-		err = check.WriteGitHub(io.Out, shown)
+		err = check.WriteGitHub(io.Out, fromRepoTop(shown, t.Root))
 	case "sarif":
-		err = check.WriteSARIF(io.Out, shown)
+		err = check.WriteSARIF(io.Out, fromRepoTop(shown, t.Root))
 	default:
 		w := io.Out
 		if io.CheckOut != nil {
@@ -123,6 +125,25 @@ func RunCheck(o CheckOptions, io IO) error {
 		return errFindings
 	}
 	return nil
+}
+
+// fromRepoTop writes the report's paths from the top of the git repository holding root
+// (repomap.RepoRel): GitHub resolves an annotation's file, and code scanning a SARIF
+// location, from there, so that the findings of one charm of a monorepo checked on its own
+// (--root charms/api) land on its files. Text and JSON keep root-relative paths.
+func fromRepoTop(r check.Report, root string) check.Report {
+	rel := repomap.RepoRel(root)
+	if rel == "" {
+		return r
+	}
+	out := r
+	out.Diagnostics = slices.Clone(r.Diagnostics)
+	for i := range out.Diagnostics {
+		if f := out.Diagnostics[i].File; f != "" {
+			out.Diagnostics[i].File = path.Join(rel, f)
+		}
+	}
+	return out
 }
 
 // reportedYAMLProblems are the tree's warnings check reports as yaml-problem findings: the

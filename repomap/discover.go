@@ -524,6 +524,29 @@ func (r repoOf) commonDir() string {
 	return d
 }
 
+// RepoRel is root's folder from the top of the git repository that holds it, '/'-separated
+// ("charms/api" when a monorepo's charm is mapped on its own), or "" when root is the top or
+// lies in no repository: what CI annotations, which a forge resolves from the repository's
+// top, put before a root-relative path.
+func RepoRel(root string) string {
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return ""
+	}
+	if realRoot, err = filepath.Abs(realRoot); err != nil {
+		return ""
+	}
+	repo := findRepo(realRoot)
+	if repo.top == "" || repo.top == realRoot {
+		return ""
+	}
+	r, err := filepath.Rel(repo.top, realRoot)
+	if err != nil || r == "." || strings.HasPrefix(r, "..") {
+		return ""
+	}
+	return filepath.ToSlash(r)
+}
+
 // findRepo looks for the repository holding realRoot, from realRoot up.
 func findRepo(realRoot string) repoOf {
 	for d := realRoot; ; {
