@@ -59,7 +59,9 @@ func Classify(p string, charms []charmyaml.Charm) string {
 		strings.HasSuffix(base, "_test.py") {
 		return ClassTest
 	}
-	if !strings.HasSuffix(base, ".py") {
+	if !strings.HasSuffix(base, ".py") && !(len(segs) > 1 && segs[len(segs)-2] == "actions" && !strings.Contains(base, ".")) {
+		// (an extension-less file in actions/ that is mapped is a Python action script:
+		// repomap.PythonScript)
 		for _, c := range charms {
 			for _, f := range c.Files {
 				if cleanPath(f) == p {

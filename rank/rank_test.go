@@ -167,6 +167,7 @@ func TestClassify(t *testing.T) {
 		"k8s/lib/opsutils/x.py":                       ClassSource,
 		"k8s/lib/charms_ceph/broker.py":               ClassLib,
 		"lib/charms/layer/gcp.py":                     ClassSource, // a reactive charm's own layer code
+		"machine/actions/add-user":                    ClassSource, // a Python action script (repomap.PythonScript)
 		"lib/charms/layer/basic.py":                   ClassLib,    // layer:basic, copied in by charm build
 		"k8s/src/lib/ops/x.py":                        ClassSource, // not the charm's lib/
 		"tests/unit/test_charm.py":                    ClassTest,

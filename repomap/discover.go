@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -226,7 +227,7 @@ func Discover(root string, scopes []string) (Discovered, error) {
 			return nil
 		}
 		name := e.Name()
-		isPy := strings.HasSuffix(name, ".py")
+		isPy := strings.HasSuffix(name, ".py") || e.Type().IsRegular() && PythonScript(rel, func() []byte { return head(p) })
 		isYAML := isCharmYAML(name)
 		if !isPy && !isYAML {
 			return nil
@@ -289,6 +290,33 @@ func Discover(root string, scopes []string) (Discovered, error) {
 	sort.Strings(d.YAML)
 	sort.Strings(d.SkippedYAML)
 	return d, nil
+}
+
+// PythonScript reports an action script written in Python without the .py extension
+// (actions/add-user starting "#!/usr/local/sbin/charm-env python3"): a file with no extension
+// in an actions/ folder whose first line is a shebang naming python. Charm-helpers and
+// reactive charms run such scripts for their actions, and that is the code to edit. first
+// gives the file's first bytes, read only for a name that may be one.
+func PythonScript(rel string, first func() []byte) bool {
+	name := path.Base(rel)
+	if strings.Contains(name, ".") || path.Base(path.Dir(rel)) != "actions" {
+		return false
+	}
+	line, _, _ := bytes.Cut(first(), []byte("\n"))
+	return bytes.HasPrefix(line, []byte("#!")) && bytes.Contains(line, []byte("python"))
+}
+
+// head is the first line's worth of the file at p (at most 256 bytes); nil when it cannot
+// be read.
+func head(p string) []byte {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	b := make([]byte, 256)
+	n, _ := io.ReadFull(f, b)
+	return b[:n]
 }
 
 // projectTemplate reports a folder named with an unrendered template placeholder

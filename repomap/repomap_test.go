@@ -1234,3 +1234,34 @@ func TestForeignCodeWarning(t *testing.T) {
 		t.Errorf("warnings = %q, want %q", tr.Warnings, want)
 	}
 }
+
+func TestPythonActionScripts(t *testing.T) {
+	// An extension-less action script whose shebang names python is Python, and mapped.
+	for rel, first := range map[string]string{
+		"actions/add-user":    "#!/usr/local/sbin/charm-env python3\nimport sys\n",
+		"src/actions/backup":  "#!/usr/bin/env python3\n",
+		"actions/restart":     "#!/bin/bash\nsystemctl restart x\n",
+		"actions/add-user.sh": "#!/usr/bin/env python3\n",
+		"scripts/tool":        "#!/usr/bin/env python3\n",
+		"actions/README":      "Actions\n",
+	} {
+		want := rel == "actions/add-user" || rel == "src/actions/backup"
+		if got := PythonScript(rel, func() []byte { return []byte(first) }); got != want {
+			t.Errorf("PythonScript(%s) = %v, want %v", rel, got, want)
+		}
+	}
+	root := writeTree(t, map[string]string{"metadata.yaml": smallCharm, "src/charm.py": smallPy,
+		"actions/add-user": "#!/usr/bin/env python3\nfrom charmhelpers.core.hookenv import action_get\n\ndef main():\n    action_get('user')\n",
+		"actions/restart":  "#!/bin/bash\nexit 0\n"})
+	tr, err := Load(Options{Root: root, NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, f := range tr.Files {
+		paths = append(paths, f.Path)
+	}
+	if !slices.Contains(paths, "actions/add-user") || slices.Contains(paths, "actions/restart") {
+		t.Errorf("mapped %v, want actions/add-user and not the shell script", paths)
+	}
+}
