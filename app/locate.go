@@ -294,21 +294,22 @@ func signal(f rank.File, name string) float64 {
 
 // asksForTests reports a task about tests ("add a unit test for ...", "fix the flaky
 // integration tests"), whose edits include test files. "tests", "testing", "unittest" and
-// "pytest" say so; "test" alone only as a test's own noun: after a kind or an article ("a
-// unit test", "add a test") or before what a test has ("test for", "test case",
-// "test coverage"). Not a word of an identifier (the option test_name) and not a workload's
-// test ("retrieve the benchmark test results" is about results).
+// "pytest" say so; "test" alone only as a test's own noun: after a kind or a verb ("a unit
+// test", "add test") or before what a test has ("test for", "test case", "the test fails").
+// Not a word of an identifier (the option test_name or test-name) and not a workload's test
+// ("retrieve the benchmark test results" is about results).
 func asksForTests(text string) bool {
 	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '-')
 	})
-	var seq []string // the words as written, hyphenated compounds split ("unit-tests")
+	var seq []string // the words as written; a compound only when a test's kind ("unit-tests")
 	for _, w := range words {
-		if strings.Contains(w, "_") {
-			seq = append(seq, "") // an identifier: none of its parts is a word of the task
+		parts := strings.Split(w, "-")
+		if strings.Contains(w, "_") || len(parts) > 1 && !testBefore[parts[0]] {
+			seq = append(seq, "") // an identifier (test_name, test-name): none of its parts is a word of the task
 			continue
 		}
-		seq = append(seq, strings.Split(w, "-")...)
+		seq = append(seq, parts...)
 	}
 	for i, w := range seq {
 		switch w {
@@ -326,8 +327,8 @@ func asksForTests(text string) bool {
 // testBefore and testAfter are the words beside "test" that make it a test of the code.
 var (
 	testBefore = map[string]bool{"unit": true, "integration": true, "functional": true, "scenario": true, "e2e": true,
-		"smoke": true, "regression": true, "charm": true, "a": true, "an": true, "new": true, "add": true, "adds": true,
-		"added": true, "fix": true, "fixes": true, "failing": true, "flaky": true, "broken": true, "write": true, "the": true}
+		"smoke": true, "regression": true, "charm": true, "new": true, "add": true, "adds": true,
+		"added": true, "fix": true, "fixes": true, "failing": true, "flaky": true, "broken": true, "write": true}
 	testAfter = map[string]bool{"for": true, "case": true, "cases": true, "suite": true, "coverage": true, "file": true,
 		"fails": true, "failure": true, "fixture": true, "fixtures": true, "helper": true, "helpers": true}
 )

@@ -175,6 +175,9 @@ func TestAsksForTests(t *testing.T) {
 		"implement the get-summary action so users can retrieve test results": false,
 		"the benchmark test results are not uploaded to the peer relation":    false,
 		"log the page count":                                                  false,
+		"the test-name config option is ignored":                              false,
+		"upload the test results to the bucket":                               false,
+		"add a test for the relation":                                         true,
 	} {
 		if got := asksForTests(text); got != want {
 			t.Errorf("asksForTests(%q) = %v, want %v", text, got, want)

@@ -67,9 +67,9 @@ func load(root, dir, charmcraft string, skip func(rel string) bool) (c Charm, ok
 	}
 	f := Files{Dir: dir}
 	// An unreadable metadata.yaml or charmcraft.yaml (permissions, a directory of that name)
-	// still marks a charm: its declarations are lost (Incomplete), which check reports, and
-	// the code is not held to a YAML nobody could read. Every unreadable file costs its own
-	// interfaces only.
+	// still marks a charm: its declarations are lost (Incomplete; for an I/O error also
+	// Unreadable, which fails check and interfaces), and the code is not held to a YAML nobody
+	// could read. Every unreadable file costs its own interfaces only.
 	for _, o := range []struct {
 		name string
 		data *[]byte

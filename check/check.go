@@ -67,7 +67,7 @@ type Diagnostic struct {
 	Rule     string `json:"rule"`
 	Severity string `json:"severity"`
 	Message  string `json:"message"`
-	File     string `json:"file"` // root-relative; "" when there is no place
+	File     string `json:"file"` // root-relative (GitHub and SARIF output: from the repository's top, app.fromRepoTop); "" when there is no place
 	Line     int    `json:"line"` // 1-based; 0 when unknown
 	Subject  string `json:"subject"`
 }

@@ -368,9 +368,10 @@ func (l *charmLinker) helperConfigRead(fi *fileInfo, sc pyextract.Scope, v *pyex
 }
 
 // lookupName links a looked-up name under every context of the site; an undeclared one is a
-// finding. A name that cannot be resolved is recorded as unresolved when dynamic is set: a
-// tolerant lookup (relations.get(name, [])) is code asking whether a relation exists, and
-// says nothing about one the charm may have left unhandled.
+// finding. A name that cannot be resolved reads, loosely, the declared names its f-string
+// text fits (fitting), or else is recorded as unresolved when dynamic is set: a tolerant
+// lookup (relations.get(name, [])) is code asking whether a relation exists, and says nothing
+// about one the charm may have left unhandled.
 func (l *charmLinker) lookupName(fi *fileInfo, sc pyextract.Scope, kind string, key *pyextract.Value, expr string, dynamic bool, via string) {
 	at := siteAt(fi, sc, via, "")
 	// a parameter's names are those of the recorded calls (argsFromCallers); pyextract records
@@ -1109,7 +1110,7 @@ func (l *charmLinker) linkDecorated() {
 						// a lifecycle event, as ops' observe of self.on.config_changed is
 						// ('install.real': the Python half of a charm whose install hook is a
 						// shell script that runs it)
-						it := l.iface(KindLifecycle, ev)
+						it := l.iface(KindLifecycle, strings.ReplaceAll(ev, "_", "-"))
 						if !slices.ContainsFunc(it.Handlers, func(h Handler) bool { return h.Symbol == s.Name && h.File == fi.Path }) {
 							it.Handlers = append(it.Handlers, Handler{Event: a, Symbol: s.Name, File: fi.Path, Line: s.Line, Via: ViaHook})
 						}
@@ -1145,9 +1146,10 @@ func (l *charmLinker) linkDecorated() {
 // charm's own.
 func (l *charmLinker) ownFlags() map[string]bool {
 	out := map[string]bool{}
+	reactive := l.reactiveImport() != ""
 	for _, fi := range l.scope {
-		if fi.library {
-			continue
+		if fi.library && !(reactive && strings.HasPrefix(l.ix.charmRel(fi), "lib/charms/layer/")) {
+			continue // (a reactive charm's lib/charms/layer/ is its own layer's code)
 		}
 		for i := range fi.Facts.Calls {
 			v := &fi.Facts.Calls[i].Value

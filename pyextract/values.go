@@ -540,8 +540,10 @@ func stringParts(lit []byte) (content string, fstr, ok bool) {
 // f-string it spells, f"lit {a} {b}": charm-helpers charms build option and relation names
 // this way (config('os-{}-network'.format(addr_type))). A string literal argument becomes
 // text, and one that is not a name or a dotted name a placeholder the linker cannot
-// evaluate ({…}), which still fits names by the literal text around it (fieldSource). Not converted: *args or **kwargs, a field indexed or
-// an attribute of a field ({0[x]}, {0.y}), a field with no argument.
+// evaluate ({…}), which still fits names by the literal text around it (fieldSource). Not
+// converted, since the text would differ: *args or **kwargs, a field indexed or an attribute
+// of a field ({0[x]}, {0.y}), a field with no argument, a conversion or a format spec ({!r},
+// {:>3}), a literal brace ({{).
 func (t *tree) formatCall(i int32) (Value, bool) {
 	fn, args := t.child(i, fFunction), t.child(i, fArguments)
 	if fn < 0 || args < 0 || t.kind(fn) != kAttribute || t.kind(args) != kArgumentList {
@@ -580,18 +582,13 @@ func (t *tree) formatCall(i int32) (Value, bool) {
 			break
 		}
 		sb.WriteString(rest[:k])
-		if strings.HasPrefix(rest[k:], "{{") || strings.HasPrefix(rest[k:], "}}") {
-			sb.WriteString(rest[k : k+2])
-			rest = rest[k+2:]
-			continue
-		}
 		end := strings.IndexByte(rest[k:], '}')
-		if rest[k] == '}' || end < 0 {
-			return Value{}, false
+		if rest[k] == '}' || end < 0 || strings.HasPrefix(rest[k:], "{{") {
+			return Value{}, false // a literal brace: no name of a charm holds one
 		}
 		field := rest[k+1 : k+end]
-		if c := strings.IndexAny(field, "!:"); c >= 0 {
-			field = field[:c]
+		if strings.ContainsAny(field, "!:") {
+			return Value{}, false // a conversion or a spec ({!r}, {:>3}) changes the text
 		}
 		var src string
 		switch {
@@ -622,8 +619,9 @@ func (t *tree) formatCall(i int32) (Value, bool) {
 }
 
 // percentFormat converts `"lit %s" % a` and `"%s-%s" % (a, b)` on a plain string literal to
-// the f-string it spells, as formatCall does; %% is a percent sign, and a mapping key
-// (%(name)s) or a count of fields that the operand does not match leaves it unconverted.
+// the f-string it spells, as formatCall does; %% is a percent sign. Only %s, %d and %i
+// fields: a mapping key (%(name)s), a flag, width or precision, %r, a literal brace, or a
+// count of fields that the operand does not match leaves it unconverted.
 func (t *tree) percentFormat(i int32) (Value, bool) {
 	if t.factKind(i) != fkBinOp {
 		return Value{}, false
@@ -651,23 +649,20 @@ func (t *tree) percentFormat(i int32) (Value, bool) {
 	for k := 0; k < len(s); k++ {
 		switch c := s[k]; {
 		case c == '{' || c == '}':
-			sb.WriteString(s[k:k+1] + s[k:k+1]) // literal braces of the f-string
+			return Value{}, false // a literal brace: no name of a charm holds one
 		case c != '%':
 			sb.WriteByte(c)
 		case k+1 < len(s) && s[k+1] == '%':
 			sb.WriteByte('%')
 			k++
 		default:
-			j := k + 1
-			for j < len(s) && strings.IndexByte("#0- +.0123456789", s[j]) >= 0 {
-				j++
-			}
-			if j >= len(s) || strings.IndexByte("sdirfgeExXoc", s[j]) < 0 || n >= len(args) {
+			// %s, %d and %i only: flags, widths, precisions and %r change the text
+			if k+1 >= len(s) || strings.IndexByte("sdi", s[k+1]) < 0 || n >= len(args) {
 				return Value{}, false
 			}
 			sb.WriteString(args[n])
 			n++
-			k = j
+			k++
 		}
 	}
 	if n != len(args) {
@@ -681,8 +676,8 @@ func (t *tree) percentFormat(i int32) (Value, bool) {
 // placeholder ({self.name}), anything else the placeholder {…}, which no evaluator resolves.
 func (t *tree) fieldSource(i int32) string {
 	if i >= 0 && (t.kind(i) == kString || t.kind(i) == kConcatenatedString) {
-		if v, ok := t.stringValue(i); ok && v.Kind == ValStr {
-			return strings.NewReplacer("{", "{{", "}", "}}").Replace(v.Str)
+		if v, ok := t.stringValue(i); ok && v.Kind == ValStr && !strings.ContainsAny(v.Str, "{}") {
+			return v.Str
 		}
 	}
 	if i >= 0 && (t.kind(i) == kIdentifier || t.kind(i) == kAttribute) {

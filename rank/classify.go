@@ -30,11 +30,24 @@ var baseLayers = map[string]bool{"basic": true, "options": true, "status": true,
 	"snap": true, "nagios": true, "leadership": true, "tls_client": true, "hacluster": true, "vault_kv": true,
 	"debug": true, "docker": true, "nginx": true, "coordinator": true, "kubernetes_common": true, "__init__": true}
 
+// layerModule is the module or package right under lib/charms/layer/ that the path lies in:
+// "gcp" for lib/charms/layer/gcp.py and lib/charms/layer/gcp/client.py.
+func layerModule(segs []string) string {
+	for i := 0; i+3 < len(segs); i++ {
+		if segs[i] == "lib" && segs[i+1] == "charms" && segs[i+2] == "layer" {
+			return strings.TrimSuffix(segs[i+3], ".py")
+		}
+	}
+	return ""
+}
+
 // Classify returns the class (a Class constant) of a root-relative, '/'-separated path:
 //   - ClassTest: under a tests/, test/ or unit_tests/ (OpenStack's) folder at any depth,
 //     test_*.py, *_test.py, conftest.py
 //     (checked first: a test charm's YAML and libraries are test material);
-//   - ClassYAML: a charm's YAML file;
+//   - ClassYAML: a charm's YAML file (of the files without .py, which are otherwise ClassOther
+//     except for an extension-less file in an actions/ folder: a mapped one is a Python action
+//     script, repomap.PythonScript, and classed as code below);
 //   - ClassLib: under lib/charms/<name>/ unless <name> is a charm's name with '-' → '_' (its
 //     own library, which is ClassSource) or is "layer" (a reactive charm's own layer code,
 //     ClassSource, but for baseLayers), or under a charmhelpers/ folder (the charm-helpers
@@ -88,7 +101,7 @@ func Classify(p string, charms []charmyaml.Charm) string {
 		}
 	}
 	if lib := charmyaml.LibraryOf(p); lib != "" {
-		if charmyaml.OwnLibrary(lib, charms) || lib == "layer" && !baseLayers[strings.TrimSuffix(base, ".py")] {
+		if charmyaml.OwnLibrary(lib, charms) || lib == "layer" && !baseLayers[layerModule(segs)] {
 			return ClassSource
 		}
 		return ClassLib

@@ -121,7 +121,8 @@ var ticketPattern = regexp.MustCompile(`\b[A-Z][A-Z0-9]*[A-Z]-[0-9]{2,}\b`)
 
 // techKeys are standards written like an issue key ("SHA-256", "ISO-8601"): they are words of
 // the task.
-var techKeys = map[string]bool{"SHA": true, "ISO": true, "RFC": true, "AES": true, "RSA": true, "ECDSA": true, "PKCS": true, "IEEE": true}
+var techKeys = map[string]bool{"SHA": true, "ISO": true, "RFC": true, "AES": true, "RSA": true, "ECDSA": true, "PKCS": true,
+	"IEEE": true, "UTF": true, "PEP": true, "HTTP": true, "TLS": true, "FIPS": true}
 
 // trailerLine matches a commit message's trailer ("Signed-off-by: Jane Doe <jane@ubuntu.com>",
 // "Co-authored-by: …", "Change-Id: I3f…", "Closes-Bug: #1234"): about one task in six ends
@@ -137,8 +138,8 @@ var emailPattern = regexp.MustCompile(`[\w.+-]+@[a-zA-Z][\w-]*(?:\.[a-zA-Z][\w-]
 // (ticketPattern).
 func dropRefs(text string) string {
 	text = trailerLine.ReplaceAllString(text, " ")
+	text = urlPattern.ReplaceAllString(text, " ") // first: an address may hold user@host
 	text = emailPattern.ReplaceAllString(text, " ")
-	text = urlPattern.ReplaceAllString(text, " ")
 	return ticketPattern.ReplaceAllStringFunc(text, func(k string) string {
 		if code, _, _ := strings.Cut(k, "-"); techKeys[code] {
 			return k

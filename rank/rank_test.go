@@ -1692,7 +1692,7 @@ func TestMentionsDropTrailersAndIssueKeys(t *testing.T) {
 		"* KF-771-renovate-configuration\n\nSigned-off-by: Jane Roe <jane.roe@canonical.com>\n" +
 		"Co-authored-by: Bot <1+bot@users.noreply.github.com>\nChange-Id: I3f5a9c\nCloses-Bug: #1234567\nmail admin@example.org"})
 	for _, w := range []string{"dpe", "css", "kf", "jane", "roe", "canonical", "signed", "bot", "noreply", "github", "i3f5a9c", "closes", "admin", "example"} {
-		if m.words[w] || m.idents[w] {
+		if m.words[stem(w)] || m.idents[w] {
 			t.Errorf("word %q of a trailer, address or issue key kept", w)
 		}
 	}

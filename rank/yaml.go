@@ -124,8 +124,8 @@ func declarations(charms []charmyaml.Charm, links linker.Result, charmCls map[st
 					}
 				}
 				if lkind == linker.KindAction && len(seen) == 0 && d.iface.Script != "" {
-					// run by its own executable (actions/add-key, a script with no .py the
-					// map does not parse): the script is what handles it
+					// run by its own executable (actions/add-key, a shell script; a Python one
+					// without .py is mapped, repomap.PythonScript): the script is what handles it
 					first = append(first, d.iface.Script)
 				}
 				d.sym.Links = slices.Concat(first, ownLib, vendored, loose)

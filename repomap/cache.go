@@ -40,7 +40,7 @@ const cacheVersion = 1
 // ourVersion stamps the data we keep under ourKey. Bump it whenever pyextract's output for the
 // same bytes changes (a change of its types changes the stamp by itself, see fileBlob):
 // entries with another stamp are reparsed, never trusted.
-const ourVersion = 62
+const ourVersion = 63
 
 // ourKey holds our own per-entry data; Cantrip ignores keys it does not know.
 const ourKey = "x_charmcraft_map"
@@ -767,13 +767,13 @@ var errNotRegular = errors.New("not a regular file")
 // nothing, so it never writes through a symbolic link.
 func writeCache(root string, fresh map[string]*usable, keep map[string]json.RawMessage, memo *memoDoc, tokens []byte) error {
 	p := filepath.Join(root, CacheFile)
-	var keepMode fs.FileMode // the existing file's permissions, kept: a user's chmod 600 stays
+	keepMode, hadFile := fs.FileMode(0), false // the existing file's permissions, kept: a user's chmod 600 stays
 	if fi, err := os.Lstat(p); err == nil && !fi.Mode().IsRegular() {
 		return errNotRegular
 	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	} else if err == nil {
-		keepMode = fi.Mode().Perm()
+		keepMode, hadFile = fi.Mode().Perm(), true
 	}
 	files := make([]string, 0, len(fresh)+len(keep))
 	for file := range fresh {
@@ -787,6 +787,13 @@ func writeCache(root string, fresh map[string]*usable, keep map[string]json.RawM
 	tmp, err := createTemp(root)
 	if err != nil { // without the random name, so that the warning is the same on every run
 		return fmt.Errorf("cannot create a file in the root: %v", unwrapPathErr(err))
+	}
+	if hadFile { // before a byte is written: the data is never more readable than the user made it
+		if err := tmp.Chmod(keepMode); err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+			return err
+		}
 	}
 	temps.Store(tmp.Name(), true)
 	defer func() {
@@ -845,18 +852,13 @@ func writeCache(root string, fresh map[string]*usable, keep map[string]json.RawM
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	if keepMode != 0 {
-		if err := os.Chmod(tmp.Name(), keepMode); err != nil {
-			return err
-		}
-	}
 	return os.Rename(tmp.Name(), p)
 }
 
 // createTemp creates the temporary cache file, named as os.CreateTemp would (CacheFile +
 // ".tmp-" + random digits), with the permissions a new file gets under the user's umask (0666
 // less the umask, as for any file the user's tools write), where os.CreateTemp gives 0600 and a
-// fixed 0644 would ignore a umask of 077.
+// fixed 0644 would ignore a umask of 077; writeCache narrows them to an existing cache's first.
 func createTemp(root string) (*os.File, error) {
 	for try := 0; ; try++ {
 		name := filepath.Join(root, CacheFile+".tmp-"+strconv.FormatUint(rand.Uint64(), 10))

@@ -569,7 +569,7 @@ func RepoRel(root string) string {
 		return ""
 	}
 	r, err := filepath.Rel(repo.top, realRoot)
-	if err != nil || r == "." || strings.HasPrefix(r, "..") {
+	if err != nil || r == "." || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
 		return ""
 	}
 	return filepath.ToSlash(r)

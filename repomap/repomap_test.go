@@ -487,7 +487,6 @@ func symbolSig(tr *Tree, name string) string {
 	return ""
 }
 
-// TestCacheCantripShape checks every entry against what Cantrip's reader accepts (CONTRACT §6).
 func TestCachePermissions(t *testing.T) {
 	// A new cache file gets 0666 less the umask, as any file the user's tools write; a
 	// rewrite keeps the permissions the user gave the file.
@@ -510,11 +509,12 @@ func TestCachePermissions(t *testing.T) {
 	if err != nil || !res.Stats.CacheWritten {
 		t.Fatalf("rewrite: %v %+v", err, res.Stats)
 	}
-	if fi, _ := os.Stat(p); fi.Mode().Perm() != 0o640 {
-		t.Errorf("rewritten cache %v, want the user's -rw-r-----", fi.Mode())
+	if fi, err := os.Stat(p); err != nil || fi.Mode().Perm() != 0o640 {
+		t.Errorf("rewritten cache %v %v, want the user's -rw-r-----", fi, err)
 	}
 }
 
+// TestCacheCantripShape checks every entry against what Cantrip's reader accepts (CONTRACT §6).
 func TestCacheCantripShape(t *testing.T) {
 	root := writeTree(t, map[string]string{
 		"metadata.yaml": smallCharm, "src/charm.py": smallPy + "\nPORT = 5432\n",
