@@ -145,6 +145,12 @@ func Load(opt Options) (*Tree, error) {
 	fp := fingerprint(root, disc, stats, yamlStats)
 
 	var c cache
+	if !opt.NoCache {
+		// a run killed while writing the cache (an agent's timeout sends SIGKILL) leaves its
+		// temporary file, megabytes beside the user's code: any run that uses the cache,
+		// not only one that writes it, removes those older than staleTempAge
+		removeStaleTemps(root)
+	}
 	if !opt.NoCache && opt.MemoKey != "" && !opt.Refresh {
 		if m := peekMemo(root); m.Fingerprint == fp {
 			for i := range m.Outputs {

@@ -1017,8 +1017,9 @@ func TestUnreadableNotRemembered(t *testing.T) {
 	}
 }
 
-// TestTempFilesCleanedUp: a write removes temporary cache files a killed run left (older than
-// staleTempAge) but not another live writer's; RemoveTempFiles removes this process's own.
+// TestTempFilesCleanedUp: a run that uses the cache, also one served from the memo, removes
+// temporary cache files a killed run left (older than staleTempAge) but not another live
+// writer's; RemoveTempFiles removes this process's own.
 func TestTempFilesCleanedUp(t *testing.T) {
 	root := writeTree(t, map[string]string{"metadata.yaml": smallCharm, "src/charm.py": smallPy})
 	stale, live := filepath.Join(root, CacheFile+".tmp-1"), filepath.Join(root, CacheFile+".tmp-2")
@@ -1043,6 +1044,20 @@ func TestTempFilesCleanedUp(t *testing.T) {
 	temps.Delete(live)
 	if _, err := os.Stat(live); err == nil {
 		t.Error("RemoveTempFiles kept this process's temporary file")
+	}
+	// a run that writes nothing, served from the memo, removes a stale one too
+	if first, err := Load(Options{Root: root, MemoKey: "k"}); err != nil || first.Memo != nil {
+		t.Fatalf("first memo run: %v", err)
+	} else {
+		first.Save(&Memo{Key: "k", Out: "x"})
+	}
+	os.WriteFile(stale, []byte("{"), 0o644)
+	os.Chtimes(stale, old, old)
+	if warm, err := Load(Options{Root: root, MemoKey: "k"}); err != nil || warm.Memo == nil || warm.Stats.CacheWritten {
+		t.Fatalf("warm run: memo %v, stats %+v, err %v", warm.Memo != nil, warm.Stats, err)
+	}
+	if _, err := os.Stat(stale); err == nil {
+		t.Error("a run served from the memo kept a stale temporary cache file")
 	}
 }
 
