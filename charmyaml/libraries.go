@@ -1,18 +1,36 @@
 package charmyaml
 
-import "strings"
+import (
+	"path"
+	"strings"
+)
 
 // LibraryOf is <lib> of the first lib/charms/<lib>/ folder that the file p (root-relative,
 // '/'-separated, clean) lies in, at any depth (a charm's lib/charms/<lib>/, or a monorepo's
 // shared libs/external/lib/charms/<lib>/); "" when it lies in none.
 func LibraryOf(p string) string {
+	lib, _ := LibraryPath(p)
+	return lib
+}
+
+// LibraryPath is LibraryOf(p) and the path of p inside that library's folder ("gcp.py" for
+// lib/charms/layer/gcp.py, "v0/ingress.py" for lib/charms/traefik_k8s/v0/ingress.py).
+func LibraryPath(p string) (lib, inside string) {
 	segs := strings.Split(p, "/")
 	for i := 0; i+3 < len(segs); i++ {
 		if segs[i] == "lib" && segs[i+1] == "charms" {
-			return segs[i+2]
+			return segs[i+2], strings.Join(segs[i+3:], "/")
 		}
 	}
-	return ""
+	return "", ""
+}
+
+// ActionScriptName reports a path that may be an action's own executable: a file with no
+// extension right in an actions/ folder (actions/add-user). Whether it is Python is up to
+// its first line (repomap.PythonScript).
+func ActionScriptName(rel string) bool {
+	dir, name := path.Split(rel)
+	return !strings.Contains(name, ".") && path.Base(dir) == "actions"
 }
 
 // OwnLibrary reports whether lib (as in lib/charms/<lib>/) is the library one of charms

@@ -200,8 +200,10 @@ func (l *charmLinker) run() {
 	l.linkParams()
 	l.linkNaming()
 	l.linkActionTables()
-	l.linkDecorated()
-	l.linkNamedLookups()
+	reactive := l.reactiveImport() != ""
+	flags := l.ownFlags(reactive)
+	l.linkDecorated(flags)
+	l.linkNamedLookups(reactive, flags)
 	l.linkFeaturePackages()
 	l.linkDelegates()
 	l.linkStoragePaths()

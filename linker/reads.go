@@ -383,16 +383,8 @@ func (l *charmLinker) lookupName(fi *fileInfo, sc pyextract.Scope, kind string, 
 	for _, c := range l.contexts(fi, fi.classes[sc.Class], sc.Func) {
 		names, ok := l.strVals(key, c)
 		none := !ok && len(names) == 0
-		if none && !fi.vendored {
-			// config('check-{}s'.format(resource)): the names its text fits, loosely
-			if fits := l.fitting(key, kind); len(fits) > 0 {
-				s := at
-				s.Loose = true
-				for _, d := range fits {
-					l.read(kind, d, s)
-				}
-				continue
-			}
+		if none && !fi.vendored && l.readFitting(key, kind, at) {
+			continue // config('check-{}s'.format(resource)): the names its text fits
 		}
 		if (partial || none) && !fi.library && dynamic {
 			u := at
@@ -657,13 +649,8 @@ func (l *charmLinker) configKey(fi *fileInfo, k *pyextract.KeyAccess) {
 			}
 		}
 		if !known && !fi.vendored {
-			// config.get(f"always_enable_{receiver}"): the options its text fits, loosely
-			s := at
-			s.Loose = true
-			for _, d := range l.fitting(&k.Key, KindConfig) {
-				known = true
-				l.read(KindConfig, d, s)
-			}
+			// config.get(f"always_enable_{receiver}"): the options its text fits
+			known = l.readFitting(&k.Key, KindConfig, at)
 		}
 		if k.Func == "__getitem__" && isParam(fi, k.Scope, &k.Key) && l.subscripted(fi.classes[k.Class]) {
 			// a config wrapper's own lookup: its callers are the subscripts wrapper["x"],
@@ -862,6 +849,17 @@ func (l *charmLinker) fitting(key *pyextract.Value, kind string) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// readFitting reads, loosely at site at, the declared names of kind key's f-string text fits
+// (fitting); it reports whether there were any.
+func (l *charmLinker) readFitting(key *pyextract.Value, kind string, at Site) bool {
+	fits := l.fitting(key, kind)
+	at.Loose = true
+	for _, d := range fits {
+		l.read(kind, d, at)
+	}
+	return len(fits) > 0
 }
 
 // minFitText is the literal text an f-string key needs for fitting to match options by it.
@@ -1077,14 +1075,13 @@ func (l *charmLinker) linkActionTables() {
 //     the option (Site.Detail "flag").
 //
 // Not in libraries; a relation the charm's ops code already handles keeps those handlers only.
-func (l *charmLinker) linkDecorated() {
+func (l *charmLinker) linkDecorated(own map[string]bool) {
 	declared := map[string]*Interface{}
 	for _, r := range l.ch.Relations {
 		if it := l.ifaces[ifaceKey{KindRelation, r.Name}]; it != nil && len(it.Handlers) == 0 {
 			declared[r.Name] = it
 		}
 	}
-	own := l.ownFlags()
 	for fi, s := range l.topFunctions() {
 		for _, d := range s.Decorators {
 			name, args := decoratorCall(d)
@@ -1105,12 +1102,12 @@ func (l *charmLinker) linkDecorated() {
 				case "hook":
 					if ep, _, ok := strings.Cut(a, "-relation-"); ok {
 						rel, via = ep, ViaHook
-					} else if ev := strings.TrimSuffix(a, ".real"); slices.Contains(lifecycleEvents, strings.ReplaceAll(ev, "-", "_")) {
+					} else if kind, ev, ok := eventKind(strings.ReplaceAll(strings.TrimSuffix(a, ".real"), "-", "_")); ok && kind == KindLifecycle {
 						// @hooks.hook('config-changed'), charms.reactive's @hook('upgrade-charm'):
 						// a lifecycle event, as ops' observe of self.on.config_changed is
 						// ('install.real': the Python half of a charm whose install hook is a
 						// shell script that runs it)
-						it := l.iface(KindLifecycle, strings.ReplaceAll(ev, "_", "-"))
+						it := l.iface(KindLifecycle, ev)
 						if !slices.ContainsFunc(it.Handlers, func(h Handler) bool { return h.Symbol == s.Name && h.File == fi.Path }) {
 							it.Handlers = append(it.Handlers, Handler{Event: a, Symbol: s.Name, File: fi.Path, Line: s.Line, Via: ViaHook})
 						}
@@ -1144,12 +1141,11 @@ func (l *charmLinker) linkDecorated() {
 // a relation, however their first word reads ("docker" is also the charm's relation to its
 // principal). Flags of charms.reactive's Endpoint ("endpoint.docker.joined") are never the
 // charm's own.
-func (l *charmLinker) ownFlags() map[string]bool {
+func (l *charmLinker) ownFlags(reactive bool) map[string]bool {
 	out := map[string]bool{}
-	reactive := l.reactiveImport() != ""
 	for _, fi := range l.scope {
-		if fi.library && !(reactive && strings.HasPrefix(l.ix.charmRel(fi), "lib/charms/layer/")) {
-			continue // (a reactive charm's lib/charms/layer/ is its own layer's code)
+		if !l.ownCode(fi, reactive) {
+			continue
 		}
 		for i := range fi.Facts.Calls {
 			v := &fi.Facts.Calls[i].Value
@@ -1160,6 +1156,13 @@ func (l *charmLinker) ownFlags() map[string]bool {
 		}
 	}
 	return out
+}
+
+// ownCode reports a file of the charm's own code: not a library, except, in a reactive
+// charm, its lib/charms/layer/ (its own layer's library, ghost's lib/charms/layer/ghost.py,
+// not a vendored one).
+func (l *charmLinker) ownCode(fi *fileInfo, reactive bool) bool {
+	return !fi.library || reactive && strings.HasPrefix(l.ix.charmRel(fi), "lib/charms/layer/")
 }
 
 // topFunctions yields the module-level functions of the charm's code outside libraries, tests
@@ -1227,13 +1230,9 @@ var layerFlags = map[string]bool{"config": true, "leadership": true, "apt": true
 // endpoint_from_name("db"), relation_ids("cluster"), storage_list("osd-devices"). A name
 // nothing declares is no finding: flags name many things, and reactive charms' layers declare
 // endpoints outside the tree.
-func (l *charmLinker) linkNamedLookups() {
-	reactive := l.reactiveImport() != ""
-	own := l.ownFlags()
+func (l *charmLinker) linkNamedLookups(reactive bool, own map[string]bool) {
 	for _, fi := range l.scope {
-		// a reactive charm's lib/charms/layer/ is its own layer's library (ghost's
-		// lib/charms/layer/ghost.py), not a vendored one
-		if fi.library && !(reactive && strings.HasPrefix(l.ix.charmRel(fi), "lib/charms/layer/")) {
+		if !l.ownCode(fi, reactive) {
 			continue
 		}
 		look := func(sc pyextract.Scope, v *pyextract.Value) {

@@ -30,17 +30,6 @@ var baseLayers = map[string]bool{"basic": true, "options": true, "status": true,
 	"snap": true, "nagios": true, "leadership": true, "tls_client": true, "hacluster": true, "vault_kv": true,
 	"debug": true, "docker": true, "nginx": true, "coordinator": true, "kubernetes_common": true, "__init__": true}
 
-// layerModule is the module or package right under lib/charms/layer/ that the path lies in:
-// "gcp" for lib/charms/layer/gcp.py and lib/charms/layer/gcp/client.py.
-func layerModule(segs []string) string {
-	for i := 0; i+3 < len(segs); i++ {
-		if segs[i] == "lib" && segs[i+1] == "charms" && segs[i+2] == "layer" {
-			return strings.TrimSuffix(segs[i+3], ".py")
-		}
-	}
-	return ""
-}
-
 // Classify returns the class (a Class constant) of a root-relative, '/'-separated path:
 //   - ClassTest: under a tests/, test/ or unit_tests/ (OpenStack's) folder at any depth,
 //     test_*.py, *_test.py, conftest.py
@@ -72,7 +61,7 @@ func Classify(p string, charms []charmyaml.Charm) string {
 		strings.HasSuffix(base, "_test.py") {
 		return ClassTest
 	}
-	if !strings.HasSuffix(base, ".py") && !(len(segs) > 1 && segs[len(segs)-2] == "actions" && !strings.Contains(base, ".")) {
+	if !strings.HasSuffix(base, ".py") && !charmyaml.ActionScriptName(p) {
 		// (an extension-less file in actions/ that is mapped is a Python action script:
 		// repomap.PythonScript)
 		for _, c := range charms {
@@ -100,8 +89,9 @@ func Classify(p string, charms []charmyaml.Charm) string {
 			break
 		}
 	}
-	if lib := charmyaml.LibraryOf(p); lib != "" {
-		if charmyaml.OwnLibrary(lib, charms) || lib == "layer" && !baseLayers[layerModule(segs)] {
+	if lib, inside := charmyaml.LibraryPath(p); lib != "" {
+		module, _, _ := strings.Cut(inside, "/") // the module or package right under the library's folder
+		if charmyaml.OwnLibrary(lib, charms) || lib == "layer" && !baseLayers[strings.TrimSuffix(module, ".py")] {
 			return ClassSource
 		}
 		return ClassLib

@@ -783,7 +783,7 @@ func writeCache(root string, fresh map[string]*usable, keep map[string]json.RawM
 		files = append(files, file)
 	}
 	sort.Strings(files)
-	removeStaleTemps(root)
+	// (stale temporary files a killed run left: Load has removed them, removeStaleTemps)
 	tmp, err := createTemp(root)
 	if err != nil { // without the random name, so that the warning is the same on every run
 		return fmt.Errorf("cannot create a file in the root: %v", unwrapPathErr(err))

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/cantrip-dev/charmcraft-map/charmyaml"
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 )
@@ -122,10 +123,8 @@ func Discover(root string, scopes []string) (Discovered, error) {
 	// are matched from the repository's top: prefix is the root's folder there.
 	repo := findRepo(realRoot)
 	var prefix []string
-	if repo.top != "" && repo.top != realRoot {
-		if r, err := filepath.Rel(repo.top, realRoot); err == nil {
-			prefix = splitRel(filepath.ToSlash(r))
-		}
+	if r := repo.rootRel(realRoot); r != "" {
+		prefix = splitRel(r)
 	}
 	var patterns []gitignore.Pattern // the .gitignore files in force
 	if repo.gitDir != "" {
@@ -298,8 +297,7 @@ func Discover(root string, scopes []string) (Discovered, error) {
 // reactive charms run such scripts for their actions, and that is the code to edit. first
 // gives the file's first bytes, read only for a name that may be one.
 func PythonScript(rel string, first func() []byte) bool {
-	name := path.Base(rel)
-	if strings.Contains(name, ".") || path.Base(path.Dir(rel)) != "actions" {
+	if !charmyaml.ActionScriptName(rel) {
 		return false
 	}
 	line, _, _ := bytes.Cut(first(), []byte("\n"))
@@ -564,15 +562,20 @@ func RepoRel(root string) string {
 	if realRoot, err = filepath.Abs(realRoot); err != nil {
 		return ""
 	}
-	repo := findRepo(realRoot)
-	if repo.top == "" || repo.top == realRoot {
+	return findRepo(realRoot).rootRel(realRoot)
+}
+
+// rootRel is realRoot's folder from the repository's top, '/'-separated; "" when realRoot is
+// the top or the repository is none.
+func (r repoOf) rootRel(realRoot string) string {
+	if r.top == "" || r.top == realRoot {
 		return ""
 	}
-	r, err := filepath.Rel(repo.top, realRoot)
-	if err != nil || r == "." || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+	rel, err := filepath.Rel(r.top, realRoot)
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return ""
 	}
-	return filepath.ToSlash(r)
+	return filepath.ToSlash(rel)
 }
 
 // findRepo looks for the repository holding realRoot, from realRoot up.
