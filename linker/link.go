@@ -200,6 +200,7 @@ func (l *charmLinker) run() {
 	l.linkParams()
 	l.linkNaming()
 	l.linkActionTables()
+	l.linkHelperParams()
 	reactive := l.reactiveImport() != ""
 	flags := l.ownFlags(reactive)
 	l.linkDecorated(flags)

@@ -4899,6 +4899,94 @@ class TablesCharm(ops.CharmBase):
 	expect(t, "observed", handlers(cl, KindAction, "observed"), "observed_action>TablesCharm._on_observed[observe]")
 }
 
+func TestHelperParamReads(t *testing.T) {
+	// charm-helpers' action_get("x") (function_get, its newer name) reads the parameter x of
+	// the action the code runs for: a table's function's action, or else the action whose
+	// script the file is. A name that action does not declare is a finding (action_get
+	// returns None for it), in a table's function and in a script's module-level code. A
+	// helper module that runs for no known action reads x of the one action declaring it;
+	// a name several declare is read from none, and one no action declares is a finding. A
+	// dotted name reads its first part; a name given by a variable is unresolved; an
+	// action_get of another module, and test code, read nothing.
+	c := charm("classic", ".", "action:add-user(username,password)", "action:remove-user(username)",
+		"action:backup(target)", "action:restore(target,force)", "action:list")
+	c.Actions[0].Script = "actions/add_user.py"
+	c.Actions[4].Script = "actions/list_users.py"
+	c.Actions[2].Script = "actions/actions.py"
+	c.Actions[3].Script = "actions/actions.py"
+	cl := link1(t, c, files{
+		"actions/add_user.py": `
+from charmhelpers.core.hookenv import action_get
+
+def main():
+    user = action_get("username")
+    pw = action_get("password") or "secret"
+    home = action_get("home")
+
+if __name__ == "__main__":
+    main()
+`,
+		"actions/list_users.py": `
+from charmhelpers.core import hookenv
+
+if __name__ == "__main__":
+    fmt = hookenv.action_get("format")
+`,
+		"actions/actions.py": `
+import charmhelpers.core.hookenv as ch_hookenv
+from charmhelpers.core.hookenv import function_get
+
+def backup():
+    print(str(function_get("target.path")))
+
+def restore():
+    if ch_hookenv.action_get("force"):
+        pass
+    ch_hookenv.action_get("froce")
+
+ACTIONS = {"backup": backup, "restore": restore}
+`,
+		"actions/common.py": `
+from charmhelpers.core.hookenv import action_get
+from other import action_get as other_get
+
+def user():
+    return action_get("username")
+
+def force():
+    return action_get("force")
+
+def arg(key):
+    return action_get(key)
+
+def nope():
+    other_get("whatever")
+    return action_get("no-such-param")
+`,
+		"unit_tests/test_actions.py": `
+from charmhelpers.core.hookenv import action_get
+
+def test_it():
+    action_get("mocked")
+`,
+	})
+	expect(t, "add-user", reads(cl, KindAction, "add-user"),
+		"actions/add_user.py:4/param-read/action_get(\"username\")/username actions/add_user.py:5/param-read/action_get(\"password\")/password")
+	expect(t, "remove-user", reads(cl, KindAction, "remove-user"), "")
+	expect(t, "backup", reads(cl, KindAction, "backup"), "actions/actions.py:5/param-read/function_get(\"target.path\")/target")
+	expect(t, "restore", reads(cl, KindAction, "restore"),
+		"actions/actions.py:8/param-read/ch_hookenv.action_get(\"force\")/force actions/common.py:8/param-read/action_get(\"force\")/force")
+	expect(t, "findings", findings(cl), strings.Join([]string{
+		"actions/actions.py:10 undeclared-action-param froce",
+		"actions/add_user.py:6 undeclared-action-param home",
+		"actions/common.py:15 undeclared-action-param no-such-param",
+		"actions/list_users.py:4 undeclared-action-param format (cond)", // under if __name__ == "__main__"
+	}, "\n"))
+	if u := cl.Unresolved; len(u) != 1 || u[0].File != "actions/common.py" || u[0].Line != 11 {
+		t.Errorf("unresolved: %+v", u)
+	}
+}
+
 func TestSharedClassBuiltByItsOwnFactory(t *testing.T) {
 	// A shared class whose only construction is in its own classmethod (a factory the charm's
 	// code calls through a shared function) still runs for the charm: the linker cannot follow

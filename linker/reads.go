@@ -989,6 +989,107 @@ func (l *charmLinker) linkParams() {
 	}
 }
 
+// helperParamGets are charm-helpers' accessors of the running action's parameters:
+// action_get("x") and function_get("x"), its newer name, which classic and reactive charms
+// call from their action scripts.
+var helperParamGets = map[string]bool{
+	"charmhelpers.core.hookenv.action_get":   true,
+	"charmhelpers.core.hookenv.function_get": true,
+}
+
+// linkHelperParams links action_get("x") (or function_get) in the charm's code to the
+// parameter x of the actions that code runs for: those the function handles (an ops observe
+// or a table of actions, linkActionTables, which runs first), or else those whose script is
+// the file; a name none of them declares is a finding, as action_get returns None for it.
+// Code that runs for no action known (a helper module shared by several scripts) reads x of
+// the one action declaring it, and a name no action declares is a finding; one that several
+// declare is read from none. A dotted name (action_get("backup.path")) reads its first
+// part; a name that cannot be resolved is recorded as unresolved.
+func (l *charmLinker) linkHelperParams() {
+	if len(l.ch.Actions) == 0 {
+		return
+	}
+	params := map[string][]string{} // parameter -> the actions declaring it, in YAML order
+	scripts := map[string][]string{}
+	for _, a := range l.ch.Actions {
+		for _, p := range a.Params {
+			params[p.Name] = append(params[p.Name], a.Name)
+		}
+		if a.Script != "" {
+			scripts[a.Script] = append(scripts[a.Script], a.Name)
+		}
+	}
+	tables := map[scopeKey][]string{}
+	for _, a := range l.ch.Actions {
+		if it := l.ifaces[ifaceKey{KindAction, a.Name}]; it != nil {
+			for _, h := range it.Handlers {
+				if h.Via == ViaTable {
+					k := scopeKey{h.File, "", h.Symbol}
+					tables[k] = appendUniq(tables[k], a.Name)
+				}
+			}
+		}
+	}
+	get := func(fi *fileInfo, sc pyextract.Scope, v *pyextract.Value) {
+		if len(v.Args) == 0 || fi.test {
+			return
+		}
+		if full, _ := importedPath(fi, v.Chain); !helperParamGets[full] {
+			return
+		}
+		runs := l.actions[scopeKey{fi.Path, sc.Class, sc.Func}]
+		if len(runs) == 0 {
+			runs = tables[scopeKey{fi.Path, sc.Class, sc.Func}]
+		}
+		if len(runs) == 0 {
+			runs = scripts[fi.Path]
+		}
+		at := siteAt(fi, sc, ViaParam, v.String())
+		for _, c := range l.contexts(fi, fi.classes[sc.Class], sc.Func) {
+			names, ok := l.strVals(&v.Args[0], c)
+			if !ok && len(names) == 0 {
+				if !fi.vendored {
+					u := at
+					u.Detail = v.String()
+					l.unresolved = append(l.unresolved, u)
+				}
+				continue
+			}
+			for _, n := range names {
+				name, _, _ := strings.Cut(n.str, ".")
+				declaring := params[name]
+				if len(runs) > 0 {
+					declaring = slices.DeleteFunc(slices.Clone(declaring), func(a string) bool { return !slices.Contains(runs, a) })
+				}
+				if len(declaring) == 0 {
+					if !fi.vendored && !n.loose {
+						l.findIn(FindUndeclaredParam, name, at, c)
+					}
+					continue
+				}
+				if len(declaring) > 1 && len(runs) == 0 {
+					continue // a helper's read of a name several actions declare: which is not known
+				}
+				s := at
+				s.Key = name
+				for _, a := range declaring {
+					l.read(KindAction, a, s)
+				}
+			}
+		}
+	}
+	for _, fi := range l.scope {
+		for i := range fi.Facts.Calls {
+			get(fi, fi.Facts.Calls[i].Scope, &fi.Facts.Calls[i].Value)
+		}
+		for i := range fi.Facts.Assigns {
+			if a := &fi.Facts.Assigns[i]; a.Value.Kind == pyextract.ValCall {
+				get(fi, a.Scope, &a.Value)
+			}
+		}
+	}
+}
+
 // paramsObject: k reads X.params, or a local bound to X.params.
 func (l *charmLinker) paramsObject(fi *fileInfo, k *pyextract.KeyAccess) bool {
 	if lastName(k.Object) == "params" && len(k.Object) > 1 {

@@ -1225,6 +1225,10 @@ func (w *factWalker) callFact(fn, args int32, name string, fs *funcState) bool {
 		// in rabbit_utils as 'cluster-partition-handling'), which the linker resolves, or a
 		// name it cannot, an unresolved read.
 		return true
+	case (name == "action_get" || name == "function_get") && w.t.namedChild(args, 0) >= 0 && w.t.kind(w.t.namedChild(args, 0)) != kKeywordArgument:
+		// charm-helpers' action_get("x") (function_get, its newer name): the linker reads the
+		// import, then the parameter x of the action the code runs for
+		return true
 	case upperInitial(name):
 		for _, suffix := range []string{"Error", "Exception", "Status"} {
 			if strings.HasSuffix(name, suffix) {

@@ -237,7 +237,8 @@ type Assign struct {
 // Call is a call that is not itself an observe call and is either a lookup (callee's last
 // name is one of LookupCalls, or x.resources.fetch), a constructor chain call (callee's last
 // name is __init__), a call passing a config-like chain as an argument (f(self.config)), a
-// call of a config helper with arguments (self.facade.get_string_config("port")), or
+// call of a config helper with arguments (self.facade.get_string_config("port")), a call of
+// charm-helpers' config, action_get or function_get given a name (config("port")), or
 // looks like a class instantiation (callee's last name starts with an upper-case letter,
 // except *Error, *Exception, *Status and raised calls), with or without arguments: a
 // charm-helpers context built bare in a resource map (keystone's context.SyslogContext()) is
