@@ -16,6 +16,7 @@ package rank
 
 import (
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -187,7 +188,8 @@ func (r *ranker) namedLibraryUpdate(named []int) int {
 // identNamedUpdate marks (in namedUpdate) the vendored libraries a subject line with an update
 // verb names by their module name, or their package's (lib/charms/<package>/), written as an
 // identifier, with or without a word for libraries: "Update prometheus_scrape and
-// kubernetes_service_patch", "chore: bump cephfs_interfaces", "update operator_libs_linux".
+// kubernetes_service_patch", "chore: bump cephfs_interfaces", "update operator_libs_linux",
+// or with hyphens, as its project writes it ("Bumps lte-core-interface version").
 // Only a name with an underscore counts (a library called ingress.py is also a word), only
 // one no first-party file shares, and only in the major version the subject names, if any.
 func (r *ranker) identNamedUpdate() bool {
@@ -208,6 +210,10 @@ func (r *ranker) identNamedUpdate() bool {
 				idents[strings.ToLower(id)] = true
 			}
 		}
+		for _, h := range hyphenName.FindAllString(s.text, -1) {
+			// "Bumps lte-core-interface version": the library's name as its project writes it
+			idents[strings.ReplaceAll(strings.ToLower(h), "-", "_")] = true
+		}
 		for i, n := range r.nodes {
 			if n.class != ClassLib {
 				continue
@@ -221,6 +227,11 @@ func (r *ranker) identNamedUpdate() bool {
 	}
 	return len(r.namedUpdate) > 0
 }
+
+// hyphenName matches a name of words joined by hyphens (lte-core-interface), the way a
+// library's project or interface is written in prose; identNamedUpdate reads it as the
+// underscored module name.
+var hyphenName = regexp.MustCompile(`[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+`)
 
 // onlySelfAttribute reports whether every occurrence of id in text is written as an
 // attribute of self ("self.data_interfaces"): the charm's own attribute, not a library's name.
@@ -360,4 +371,4 @@ func namesLibraries(m mentions) bool {
 
 // libUpdateVerbs are the words of a library refresh ("chore: update charm libraries",
 // "bump libs", "charmcraft fetch-lib").
-var libUpdateVerbs = []string{"update", "updated", "updates", "upgrade", "upgraded", "bump", "bumped", "refresh", "sync", "fetch"}
+var libUpdateVerbs = []string{"update", "updated", "updates", "upgrade", "upgraded", "bump", "bumped", "bumps", "refresh", "sync", "fetch"}

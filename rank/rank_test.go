@@ -994,7 +994,8 @@ func TestIdentifierNamedLibraryUpdate(t *testing.T) {
 	// operator_libs_linux") lifts that library without the word "lib"; the same words in
 	// prose, a name without an update verb, or another library are not lifted.
 	const small, big = "lib/charms/observability_libs/v0/kubernetes_service_patch.py", "lib/charms/data_platform_libs/v0/data_interfaces.py"
-	for _, text := range []string{"Update kubernetes_service_patch and others", "chore: bump observability_libs (#9)"} {
+	for _, text := range []string{"Update kubernetes_service_patch and others", "chore: bump observability_libs (#9)",
+		"Bumps kubernetes-service-patch version (#4)"} { // hyphenated, as a project writes its name
 		in := demoCharm()
 		for k := range in.Files {
 			if in.Files[k].Path == small {
@@ -1008,6 +1009,7 @@ func TestIdentifierNamedLibraryUpdate(t *testing.T) {
 		}
 	}
 	for _, text := range []string{"Update kubernetes service patch handling", "fix: kubernetes_service_patch breaks on restart",
+		"fix: kubernetes-service-patch breaks on restart",
 		"Update kubernetes_service_patch to v1", "fix: update self.kubernetes_service_patch usage"} {
 		if r := rankDemo(text); r.Files[0].Class != ClassSource || hasSignal(fileOf(t, r, small), SigLibUpdate) {
 			t.Errorf("%q: top %v", text, paths(r)[:3])
