@@ -451,6 +451,29 @@ func TestMemoFollowsWhatFocusNames(t *testing.T) {
 	check("the same --focus from another folder", "charm.py")
 }
 
+// TestMemoFollowsTheRootPrinted: the JSON document prints the absolute root as reached; a
+// run from a linked folder that leads to the same tree prints its own path, cached or not.
+func TestMemoFollowsTheRootPrinted(t *testing.T) {
+	root := copyTree(t, filepath.Join(charmsDir, "unified"))
+	via := filepath.Join(t.TempDir(), "via")
+	if err := os.Symlink(root, via); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	run := func(dir string, noCache bool) string {
+		t.Helper()
+		t.Chdir(dir)
+		out, _, err := runMap(t, MapOptions{Common: Common{Root: ".", NoCache: noCache, Format: "json"}, Tokens: 500})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	run(root, false)
+	if got, want := run(via, false), run(via, true); got != want || !strings.Contains(got, `"root": "`+via+`"`) {
+		t.Errorf("from the linked folder, the cached run printed\n%s\nwant\n%s", got, want)
+	}
+}
+
 // TestMemoKeepsIgnoredFlagsWarning: `map --all --top 10` after `map --all` warns that --top
 // is not used, as it does without the cache.
 func TestMemoKeepsIgnoredFlagsWarning(t *testing.T) {

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -137,9 +138,11 @@ func memoKey(o MapOptions) string {
 		}
 		resolved[i] = strconv.Quote(abs)
 	}
+	absRoot, _ := filepath.Abs(cmp.Or(o.Root, ".")) // as repomap's checkRoot makes it
 	b, _ := json.Marshal(struct {
 		V                     int
-		Root                  string // as given: the JSON document prints it
+		Root                  string // as given, which warnings may quote
+		AbsRoot               string // as the JSON document prints it: a linked working folder gives another
 		Format, Tokenizer     string
 		Full, All, Explain    bool
 		Top, Tokens           int
@@ -147,7 +150,7 @@ func memoKey(o MapOptions) string {
 		Focus, Mention, Scope []string
 		FocusAt               []string
 		BudgetFlags           []string // ignoredFlagsWarning names them
-	}{2, strconv.Quote(o.Root), o.Format, o.Tokenizer, o.Full, o.All, o.Explain, o.Top, o.Tokens, o.Pressure,
+	}{3, strconv.Quote(o.Root), strconv.Quote(absRoot), o.Format, o.Tokenizer, o.Full, o.All, o.Explain, o.Top, o.Tokens, o.Pressure,
 		quote(o.Focus), quote(o.Mention), quote(o.Scope), resolved, o.BudgetFlags})
 	return string(b)
 }

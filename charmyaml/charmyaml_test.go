@@ -207,6 +207,9 @@ func TestUnified(t *testing.T) {
 	if c.Name != "recipe-box" || c.Dir != "charms/box" || !slices.Equal(c.Files, []string{file}) {
 		t.Fatalf("name %q dir %q files %v", c.Name, c.Dir, c.Files)
 	}
+	if want := (Pos{file, lineOf(t, text, "name: recipe-box")}); c.NameAt != want {
+		t.Errorf("name at %+v, want %+v", c.NameAt, want)
+	}
 	if got, want := relNames(c), []string{"database", "tracing", "metrics", "replicas"}; !slices.Equal(got, want) {
 		t.Errorf("relations %v, want %v (YAML order)", got, want)
 	}
@@ -328,6 +331,9 @@ func TestSplit(t *testing.T) {
 	noWarnings(t, c)
 	if c.Name != "fern-agent" || !c.Subordinate || c.Dir != "." {
 		t.Fatalf("name %q subordinate %v dir %q", c.Name, c.Subordinate, c.Dir)
+	}
+	if want := (Pos{MetadataFile, lineOf(t, splitMetadata, "name: fern-agent")}); c.NameAt != want {
+		t.Errorf("name at %+v, want %+v", c.NameAt, want)
 	}
 	if want := []string{"actions.yaml", "charmcraft.yaml", "config.yaml", "metadata.yaml"}; !slices.Equal(c.Files, want) {
 		t.Errorf("files %v, want %v", c.Files, want)

@@ -92,6 +92,9 @@ func Parse(f Files) Charm {
 	}
 	if c.Name == "" {
 		c.Name = charmcraftName(ccEntries)
+		if e, ok := find(ccEntries, "name"); ok && c.Name != "" {
+			c.NameAt = Pos{File: cc.file, Line: e.k.Line}
+		}
 	}
 
 	// Config: config.yaml (`options:` at the top), else charmcraft.yaml's `config:` (`options:` below it).
@@ -208,6 +211,9 @@ func (c *Charm) readMetadata(d *doc, top []entry) {
 		switch e.key {
 		case "name":
 			c.Name = w.str(e, "name")
+			if c.Name != "" {
+				c.NameAt = pos(e)
+			}
 		case "subordinate":
 			c.Subordinate = w.boolean(e, "subordinate")
 		case RoleRequires, RoleProvides, RolePeers:

@@ -39,7 +39,10 @@ type Pos struct {
 
 // Charm is one charm's declared interfaces.
 type Charm struct {
-	Name        string `json:"name"`
+	Name string `json:"name"`
+	// NameAt is where Name is declared: the `name:` line of metadata.yaml or charmcraft.yaml
+	// (zero when the charm is named after its folder).
+	NameAt      Pos    `json:"name_at"`
 	Dir         string `json:"dir"` // root-relative directory, "." for the root
 	Subordinate bool   `json:"subordinate,omitempty"`
 

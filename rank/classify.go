@@ -148,8 +148,9 @@ func charmDirOf(p string, charms []charmyaml.Charm) string {
 	return best
 }
 
-// cleanPath normalises a root-relative path: '/'-separated, no "./" prefix.
+// cleanPath normalises a root-relative path, which the stages before give '/'-separated: no
+// "./" prefix, no empty or dot segments. A backslash is part of a file name on the systems
+// the tool runs on (src/back\slash.py), not a separator.
 func cleanPath(p string) string {
-	p = path.Clean(strings.ReplaceAll(p, "\\", "/"))
-	return strings.TrimPrefix(p, "./")
+	return strings.TrimPrefix(path.Clean(p), "./")
 }

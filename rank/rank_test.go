@@ -1908,10 +1908,17 @@ func TestOwnLibraryKeptInSource(t *testing.T) {
 
 func TestSkeletonCharmListed(t *testing.T) {
 	// A new charm's metadata file declares nothing yet: it is listed under the charm's name
-	// rather than left out of the map; a file that declares interfaces gets no such line.
-	r := Rank(Input{Charms: []charmyaml.Charm{{Name: "etcd", Dir: ".", Files: []string{"charmcraft.yaml"}}}})
-	if len(r.Files) != 1 || len(r.Files[0].Symbols) != 1 || r.Files[0].Symbols[0].Signature != "[charm] etcd" {
+	// rather than left out of the map, at the line of its name (the top of the file when the
+	// name is declared elsewhere); a file that declares interfaces gets no such line.
+	r := Rank(Input{Charms: []charmyaml.Charm{{Name: "etcd", Dir: ".", Files: []string{"charmcraft.yaml"},
+		NameAt: charmyaml.Pos{File: "charmcraft.yaml", Line: 3}}}})
+	if len(r.Files) != 1 || len(r.Files[0].Symbols) != 1 || r.Files[0].Symbols[0].Signature != "[charm] etcd" || r.Files[0].Symbols[0].Line != 3 {
 		t.Fatalf("files %+v", r.Files)
+	}
+	r = Rank(Input{Charms: []charmyaml.Charm{{Name: "etcd", Dir: ".", Files: []string{"charmcraft.yaml", "metadata.yaml"},
+		NameAt: charmyaml.Pos{File: "charmcraft.yaml", Line: 3}}}})
+	if f := fileOf(t, r, "metadata.yaml"); len(f.Symbols) != 1 || f.Symbols[0].Line != 1 {
+		t.Errorf("named in charmcraft.yaml: %+v", f.Symbols)
 	}
 	for _, f := range Rank(demoCharm()).Files {
 		for _, s := range f.Symbols {
@@ -2407,5 +2414,23 @@ func TestCharmHelpersSync(t *testing.T) {
 	}
 	if r := rankWith("fix the database helpers", true); hasSignal(fileOf(t, r, ch), SigLibUpdate) {
 		t.Errorf("no sync verb: charm-helpers lifted")
+	}
+}
+
+func TestBackslashIsPartOfAName(t *testing.T) {
+	// A backslash is a character of a file name here, not a folder separator: the file is
+	// listed, and focused, under the name it has on disk.
+	const name = `src/back\slash.py`
+	in := demoCharm()
+	in.Files = append(in.Files, pyFile(name, []pyextract.Symbol{fn("bs_func", 1)}, nil))
+	in.Focus = []string{name}
+	r := Rank(in)
+	if f := fileOf(t, r, name); !f.Focused {
+		t.Errorf("%s: not focused: %+v", name, f)
+	}
+	for _, f := range r.Files {
+		if strings.Contains(f.Path, "back/slash") {
+			t.Errorf("listed as %s", f.Path)
+		}
 	}
 }

@@ -226,7 +226,11 @@ func (r *ranker) yamlSymbols(p string) []Symbol {
 	if len(syms) == 0 { // a charm that declares nothing yet: its metadata file still names it
 		for k := range r.in.Charms {
 			if c := &r.in.Charms[k]; c.Name != "" && metadataYAML(c) == p {
-				syms = append(syms, Symbol{Name: c.Name, Kind: SymCharm, Signature: "[charm] " + c.Name, Score: 1})
+				line := 1 // named after its folder: the file's top
+				if cleanPath(c.NameAt.File) == p {
+					line = c.NameAt.Line
+				}
+				syms = append(syms, Symbol{Name: c.Name, Kind: SymCharm, Signature: "[charm] " + c.Name, Line: line, Score: 1})
 			}
 		}
 	}

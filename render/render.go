@@ -206,10 +206,13 @@ func fitCompact(r rank.Result, focus map[string]bool, top int, explain bool, c c
 		if isYAML(f) {
 			first = yamlTag(f.Symbols[0]) + " " + first
 		}
-		line := pathLine(f.Path) + alsoUnder(f) + " — " + oneLine(first)
+		// path — primary symbol, +N more: a copied module's copies go after it, so that the
+		// part before " — " stays a path
+		line := pathLine(f.Path) + " — " + oneLine(first)
 		if n := len(f.Symbols) - 1; n > 0 {
 			line += ", +" + strconv.Itoa(n) + " more"
 		}
+		line += alsoUnder(f)
 		b := block{path: f.Path, lines: []string{line + "\n"}, shown: map[int]bool{0: true}}
 		if explain {
 			b.lines = append(b.lines, explainLine(f))

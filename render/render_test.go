@@ -604,9 +604,10 @@ func TestCopiesShownOnce(t *testing.T) {
 		{Path: copies[1], Class: rank.ClassSource, CopyOf: src, Symbols: syms},
 		{Path: "k8s/src/charm.py", Class: rank.ClassSource, Score: 0.4, Symbols: []rank.Symbol{{Name: "VaultCharm", Kind: "class", Line: 1, Score: 1, Signature: "class VaultCharm:"}}},
 	}}
-	// the compact line says it after the path; a block's first line is the path and a colon
-	// alone (CONTRACT §2), and the copies follow on a comment line
-	head := map[string]string{ViewCompact: src + " (also under k8s/.vendored/, machine/.vendored/) — ",
+	// the compact line says it after the symbols, so that what comes before " — " is the path
+	// (CONTRACT §1); a block's first line is the path and a colon alone (CONTRACT §2), and the
+	// copies follow on a comment line
+	head := map[string]string{ViewCompact: src + " — JujuFacade (also under k8s/.vendored/, machine/.vendored/)\n",
 		ViewFull: src + ":\n  # also under k8s/.vendored/, machine/.vendored/\n", ViewAll: src + ":\n  # also under k8s/.vendored/, machine/.vendored/\n"}
 	for _, v := range []string{ViewCompact, ViewFull, ViewAll} {
 		out := mustRender(t, r, Options{View: v, Tokens: 500})
