@@ -232,6 +232,12 @@ func TestBadInputs(t *testing.T) {
 				// Opening one of these FIFOs blocks until the deadline: they prove the links'
 				// targets are never opened, not merely never printed.
 				mkfifo(t, filepath.Join(outside, "pipe.py"), filepath.Join(outside, "pipe.yaml"))
+				// the target of the link inside the root: a file the map holds under no other name
+				if src, err := os.ReadFile(filepath.Join(root, "src", "charm.py")); err != nil {
+					t.Fatal(err)
+				} else if err := os.WriteFile(filepath.Join(root, "src", "charm_code"), src, 0o644); err != nil {
+					t.Fatal(err)
+				}
 				for link, target := range map[string]string{
 					"loop":               filepath.Join(root, "loop"),
 					"a":                  filepath.Join(root, "b"),
@@ -245,7 +251,7 @@ func TestBadInputs(t *testing.T) {
 					"linkdir":            filepath.Join(outside, "dir"),
 					"config.yaml":        filepath.Join(outside, "config.yaml"),
 					repomap.CacheFile:    filepath.Join(outside, "cache.json"),
-					"src/inside_link.py": filepath.Join(root, "src/charm.py"),
+					"src/inside_link.py": filepath.Join(root, "src/charm_code"),
 					"src/pipe_out.py":    filepath.Join(outside, "pipe.py"),
 					"actions.yaml":       filepath.Join(outside, "pipe.yaml"),
 				} {

@@ -95,8 +95,9 @@ type Discovered struct {
 // are read from the git index, only when a pattern matches; see loadTracked). It honours the
 // root's .charmcraft-map-ignore
 // always, never descends into skipDirs or virtual environments, and never follows a symbolic
-// link: a linked file is taken only when its target resolves inside root, and linked
-// directories are not entered. scopes (root-relative folders) limit the Python
+// link: a linked file is taken only when its target resolves inside root (and a linked
+// Python file only when that target is not mapped under another name: dropRenamedLinks), and
+// linked directories are not entered. scopes (root-relative folders) limit the Python
 // files; the charm YAML kept is that of the charms the scopes lie in or hold (see
 // scopedCharmDirs), so scoped code still links to its charm and no other charm's YAML takes
 // the budget.
@@ -178,6 +179,7 @@ func Discover(root string, scopes []string) (Discovered, error) {
 	}
 	charmDirs, charmRoots := map[string]bool{}, map[string]bool{}
 	yamlLinks := map[string]string{} // charm YAML that is a symbolic link: its target's path
+	pyLinks := map[string]string{}   // Python files that are symbolic links: their targets' paths
 	// dirPatterns remembers how many patterns were active when a directory was entered, so
 	// the patterns of a nested .gitignore apply to that directory's subtree only.
 	type frame struct {
@@ -258,6 +260,9 @@ func Discover(root string, scopes []string) (Discovered, error) {
 			if isYAML {
 				yamlLinks[rel] = target
 			}
+			if isPy {
+				pyLinks[rel] = target
+			}
 		} else if !e.Type().IsRegular() {
 			return nil
 		}
@@ -277,6 +282,7 @@ func Discover(root string, scopes []string) (Discovered, error) {
 		return d, err
 	}
 	dropLinkedYAML(&d, yamlLinks, charmDirs, charmRoots)
+	dropRenamedLinks(&d, pyLinks)
 	if kept := scopedCharmDirs(charmDirs, charmRoots, scopes); kept != nil {
 		charmDirs = kept
 		d.YAML = slices.DeleteFunc(d.YAML, func(f string) bool { return !kept[path.Dir(f)] })
@@ -407,6 +413,27 @@ func linkInside(realRoot, p string) (string, bool) {
 		return "", false
 	}
 	return filepath.ToSlash(rel), true
+}
+
+// dropRenamedLinks drops the Python files that are symbolic links, under another name, to a
+// file mapped under its own path (src/charm_link.py -> charm.py): read twice, the module
+// would be a second one, every handler, read and finding listed twice. A link under the
+// target's own name (tests/unit/lib/helpers.py -> ../helpers.py) stays: the map lists it
+// once anyway, as a copy of its target ("also under").
+func dropRenamedLinks(d *Discovered, links map[string]string) {
+	if len(links) == 0 {
+		return
+	}
+	mapped := map[string]bool{}
+	for _, p := range d.Python {
+		if links[p] == "" {
+			mapped[p] = true
+		}
+	}
+	d.Python = slices.DeleteFunc(d.Python, func(p string) bool {
+		t := links[p]
+		return t != "" && mapped[t] && path.Base(t) != path.Base(p)
+	})
 }
 
 // dropLinkedYAML drops the charm YAML files that are symbolic links down into a subfolder's

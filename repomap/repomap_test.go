@@ -191,14 +191,19 @@ func TestDiscoverSkipsNamesThatAreNotUTF8(t *testing.T) {
 
 func TestDiscoverSymlinks(t *testing.T) {
 	outside := writeTree(t, map[string]string{"secret.py": "TOKEN = 1\n", "dir/x.py": ""})
-	root := writeTree(t, map[string]string{"metadata.yaml": smallCharm, "src/charm.py": smallPy})
+	root := writeTree(t, map[string]string{"metadata.yaml": smallCharm, "src/charm.py": smallPy, "src/plugin": smallPy, "other/__init__.py": ""})
 	links := map[string]string{
+		// under another name than a mapped target's: the same module read twice, left out
 		"src/inside_link.py": filepath.Join(root, "src/charm.py"),
-		"src/outside.py":     filepath.Join(outside, "secret.py"),
-		"src/dangling.py":    filepath.Join(root, "nope.py"),
-		"linkdir":            filepath.Join(outside, "dir"),
-		"loop":               filepath.Join(root, "loop"),
-		"src/selfdir":        filepath.Join(root, "src"),
+		// under its target's name: listed as a copy of it
+		"other/charm.py": filepath.Join(root, "src/charm.py"),
+		// to a file mapped under no other name: the module
+		"src/plugin.py":   filepath.Join(root, "src/plugin"),
+		"src/outside.py":  filepath.Join(outside, "secret.py"),
+		"src/dangling.py": filepath.Join(root, "nope.py"),
+		"linkdir":         filepath.Join(outside, "dir"),
+		"loop":            filepath.Join(root, "loop"),
+		"src/selfdir":     filepath.Join(root, "src"),
 	}
 	for name, target := range links {
 		if err := os.Symlink(target, filepath.Join(root, name)); err != nil {
@@ -209,7 +214,7 @@ func TestDiscoverSymlinks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"src/charm.py", "src/inside_link.py"}; !reflect.DeepEqual(d.Python, want) {
+	if want := []string{"other/__init__.py", "other/charm.py", "src/charm.py", "src/plugin.py"}; !reflect.DeepEqual(d.Python, want) {
 		t.Errorf("Python = %q, want %q", d.Python, want)
 	}
 	joined := strings.Join(d.Warnings, "\n")
