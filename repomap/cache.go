@@ -114,10 +114,12 @@ const (
 // cacheEntry is one file's entry in Cantrip's shape (a Python file's adds our data, see
 // encode).
 type cacheEntry struct {
-	File        string     `json:"file"`
-	MtimeNS     int64      `json:"mtime_ns"`
-	Definitions []cacheDef `json:"definitions"`
-	References  []string   `json:"references"`
+	File string `json:"file"`
+	// MtimeNS is the file's mtime in nanoseconds as Python's st_mtime_ns gives it, which
+	// Cantrip compares: any integer (a date past 2262 needs more than 64 bits).
+	MtimeNS     json.Number `json:"mtime_ns"`
+	Definitions []cacheDef  `json:"definitions"`
+	References  []string    `json:"references"`
 }
 
 type cacheDef struct {
@@ -142,7 +144,8 @@ type cache struct {
 // bytes are the ones parsed, and the extraction.
 type usable struct {
 	mtime int64
-	ctime int64 // the status-change time (stat.ctime)
+	exact string // the mtime in nanoseconds when it does not fit mtime (stat.exact)
+	ctime int64  // the status-change time (stat.ctime)
 	size  int64
 	hash  string
 	file  pyextract.File
@@ -523,8 +526,8 @@ type panicValue struct{ v any }
 // least the name's length of it, so the occurrences listed never take more than size bytes of
 // names, whatever the counts of an entry whose bytes were forged say (a real file's are
 // always listed in full).
-func entryOf(f *pyextract.File, mtime, size int64) *cacheEntry {
-	e := &cacheEntry{File: f.Path, MtimeNS: mtime, Definitions: []cacheDef{}, References: []string{}}
+func entryOf(f *pyextract.File, mtime int64, exact string, size int64) *cacheEntry {
+	e := &cacheEntry{File: f.Path, MtimeNS: mtimeNS(mtime, exact), Definitions: []cacheDef{}, References: []string{}}
 	budget := max(size, 0)
 	for _, r := range f.Refs {
 		n := int64(max(r.Count, 1))
@@ -590,7 +593,7 @@ var encoders = sync.Pool{New: func() any { return &encoder{} }}
 // from what we wrote is never trusted, and one that matches is valid JSON without being
 // scanned (see ourLen).
 func (u *usable) encode() []byte {
-	rest, err := json.Marshal(entryOf(&u.file, u.mtime, u.size))
+	rest, err := json.Marshal(entryOf(&u.file, u.mtime, u.exact, u.size))
 	if err != nil {
 		panic(err) // strings and integers only: encoding/json cannot fail on them
 	}
@@ -702,11 +705,19 @@ func decodeOurs(raw []byte) (*usable, bool) {
 
 // yamlEntry is a charm YAML file's entry: its interfaces as Cantrip definitions. YAML is
 // re-read on every run (a handful of small files), so no data of ours is stored.
-func yamlEntry(file string, mtime int64, defs []cacheDef) *cacheEntry {
+func yamlEntry(file string, st stat, defs []cacheDef) *cacheEntry {
 	if defs == nil {
 		defs = []cacheDef{}
 	}
-	return &cacheEntry{File: file, MtimeNS: mtime, Definitions: defs, References: []string{}}
+	return &cacheEntry{File: file, MtimeNS: mtimeNS(st.mtime, st.exact), Definitions: defs, References: []string{}}
+}
+
+// mtimeNS is the mtime_ns of an entry: exact when set, else mtime.
+func mtimeNS(mtime int64, exact string) json.Number {
+	if exact != "" {
+		return json.Number(exact)
+	}
+	return json.Number(strconv.FormatInt(mtime, 10))
 }
 
 func hashBytes(b []byte) string {

@@ -23,6 +23,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
+	"math/big"
 	"os"
 	"path"
 	"path/filepath"
@@ -31,6 +33,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/cantrip-dev/charmcraft-map/charmyaml"
 	"github.com/cantrip-dev/charmcraft-map/internal/safetext"
@@ -99,6 +102,10 @@ func (e *UsageError) Error() string { return e.Msg }
 // stat is what the cache compares for one input file.
 type stat struct {
 	mtime, size int64
+	// exact is the mtime in nanoseconds, in decimal, when it does not fit in an int64 (a date
+	// past 2262 or before 1678, from an archive with bogus dates), where mtime wraps around;
+	// "" otherwise. Cantrip compares the exact value.
+	exact string
 	// ctime is the status-change time, as git compares it: a copy that keeps the mtime (cp -p,
 	// rsync -a, touch -r, an archive's timestamps) changes it, so same-size content under an
 	// old mtime is not taken for what was parsed.
@@ -440,7 +447,7 @@ func (t *Tree) parseAll(paths []string, stats []stat, c cache, progress func(int
 // mtime and reparses it.
 func parseOne(root, p string, st stat, old *usable) (f pyextract.File, e *usable, reparsed bool, warn string) {
 	entry := func(size int64, hash string) *usable {
-		return &usable{mtime: st.mtime, ctime: st.ctime, size: size, hash: hash, file: f}
+		return &usable{mtime: st.mtime, exact: st.exact, ctime: st.ctime, size: size, hash: hash, file: f}
 	}
 	if st.size > pyextract.MaxFileSize {
 		f = pyextract.File{Path: p, Errors: 1}
@@ -561,7 +568,7 @@ func loadCharms(root string, disc Discovered, yamlStats map[string]stat) charmLo
 			if !ok {
 				st = statFile(root, file)
 			}
-			l.entries[file] = yamlEntry(file, st.mtime, defs)
+			l.entries[file] = yamlEntry(file, st, defs)
 		}
 	}
 	if len(l.charms) == 0 { // a charmcraft.yaml cut short, or missing its name: say why no YAML is mapped
@@ -706,7 +713,19 @@ func statFile(root, rel string) stat {
 	if err != nil {
 		return stat{err: err}
 	}
-	return stat{mtime: fi.ModTime().UnixNano(), ctime: changeTime(fi), size: fi.Size(), mode: fi.Mode()}
+	mtime, exact := unixNanos(fi.ModTime())
+	return stat{mtime: mtime, exact: exact, ctime: changeTime(fi), size: fi.Size(), mode: fi.Mode()}
+}
+
+// unixNanos is t in nanoseconds since 1970: UnixNano, and when that does not fit in an int64
+// (where Go's UnixNano wraps around), the exact value in decimal as well.
+func unixNanos(t time.Time) (int64, string) {
+	sec := t.Unix()
+	if sec < math.MaxInt64/int64(time.Second) && sec > math.MinInt64/int64(time.Second) {
+		return t.UnixNano(), ""
+	}
+	n := new(big.Int).Mul(big.NewInt(sec), big.NewInt(1e9))
+	return t.UnixNano(), n.Add(n, big.NewInt(int64(t.Nanosecond()))).String()
 }
 
 // regularFile reports a regular file (not a link, not a folder) at rel under root.

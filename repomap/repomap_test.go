@@ -840,7 +840,7 @@ func TestEntryRoundTrip(t *testing.T) {
 	f := pyextract.Parse("src/charm.py", []byte(src))
 	b := (&usable{mtime: 7, size: int64(len(src)), hash: "h", file: f}).encode()
 	var e cacheEntry // Cantrip's view
-	if err := json.Unmarshal(b, &e); err != nil || e.File != f.Path || e.MtimeNS != 7 || len(e.Definitions) == 0 {
+	if err := json.Unmarshal(b, &e); err != nil || e.File != f.Path || e.MtimeNS != "7" || len(e.Definitions) == 0 {
 		t.Fatalf("Cantrip's keys: %+v, %v", e, err)
 	}
 	// one reference per occurrence (CONTRACT §6): "framework" is used twice, helper once
@@ -858,7 +858,7 @@ func TestEntryRoundTrip(t *testing.T) {
 	}
 	// forged counts: the names listed never take more bytes than the file has
 	forged := pyextract.File{Path: "src/charm.py", Refs: []pyextract.Ref{{Name: strings.Repeat("n", 1000), Count: 1 << 40}, {Name: "x", Count: -3}, {Name: "y", Count: 1 << 40}}}
-	got := entryOf(&forged, 1, 5000).References
+	got := entryOf(&forged, 1, "", 5000).References
 	size := 0
 	for _, r := range got {
 		size += len(r)
