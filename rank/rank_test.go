@@ -2434,3 +2434,23 @@ func TestBackslashIsPartOfAName(t *testing.T) {
 		}
 	}
 }
+
+func TestCommonMethodNamesTakeNoRank(t *testing.T) {
+	// Other files' calls of get() or .model are calls on their own dicts and ops objects: a
+	// method of that name (a private helper's _Partition.get) takes no rank from them, and
+	// the file's main class stays its primary symbol.
+	in := demoCharm()
+	up := pyFile("src/upgrades.py", []pyextract.Symbol{cls("_Partition", 3), meth("_Partition", "get", 5),
+		meth("_Partition", "model", 8), cls("KubernetesUpgrade", 12), meth("KubernetesUpgrade", "reconcile", 14)}, map[string]int{"_Partition": 1})
+	in.Files = append(in.Files, up)
+	for k := range in.Files {
+		if in.Files[k].Path == "src/charm.py" {
+			in.Files[k].Refs = append(in.Files[k].Refs, pyextract.Ref{Name: "get", Count: 40}, pyextract.Ref{Name: "model", Count: 30})
+		}
+	}
+	r := Rank(in)
+	f := fileOf(t, r, up.Path)
+	if f.Symbols[0].Name != "KubernetesUpgrade" {
+		t.Errorf("primary symbol %s: %+v", f.Symbols[0].Name, f.Symbols[:3])
+	}
+}

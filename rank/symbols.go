@@ -40,7 +40,9 @@ func (r *ranker) pySymbols(i int, flows []float64) []Symbol {
 	slots := make([]int, len(f.Symbols))
 	classes := map[string]int{}
 	for k, s := range f.Symbols {
-		if slots[k] = r.slot(r.symIDs[i][k], i); slots[k] >= 0 {
+		// (a method named like a dict's, list's or string's, get or items, takes no rank from
+		// other files' uses of the name: those are calls on their own values)
+		if slots[k] = r.slot(r.symIDs[i][k], i); slots[k] >= 0 && !(s.Kind == pyextract.KindMethod && (builtinMethods[ident(s.Name)] || opsAttributes[ident(s.Name)])) {
 			flow[k] = flows[slots[k]]
 		}
 		if s.Kind == pyextract.KindClass {
@@ -349,6 +351,20 @@ func (r *ranker) usedByCharm() map[int]bool {
 	}
 	return r.charmRefs
 }
+
+// opsAttributes are the attributes every ops object has (self.model, self.unit, self.app,
+// self.framework): charm code names them everywhere, whatever methods of the same name the
+// tree defines (JujuTopology.model).
+var opsAttributes = map[string]bool{"model": true, "unit": true, "app": true, "framework": true, "on": true,
+	"charm": true, "meta": true, "config": true, "json": true}
+
+// builtinMethods are the methods of Python's dicts, lists and strings, which code calls on
+// its own values everywhere. (Not start, stop, run or remove, which a workload class defines
+// and the charm calls.)
+var builtinMethods = map[string]bool{"get": true, "items": true, "keys": true, "values": true, "update": true,
+	"pop": true, "setdefault": true, "copy": true, "clear": true, "append": true, "extend": true, "insert": true,
+	"index": true, "count": true, "sort": true, "format": true, "join": true, "split": true, "strip": true,
+	"replace": true, "startswith": true, "endswith": true, "lower": true, "upper": true, "encode": true, "decode": true}
 
 // commonMethods are the methods of Python's dicts, lists, sets and files, and the names every
 // object has: charm code calls them on its own values, not on a library's.
