@@ -37,6 +37,10 @@ const (
 	// declared options (for name in self.meta.config: self.config.get(name) reads each).
 	aConfigNames
 	aMeta // charm.meta
+	// aItems is a dict or list the code fills item by item (self.relations[rel] =
+	// DatabaseRequires(self, rel)): elems are the values put in it; any index of it is one
+	// of them.
+	aItems
 	// aUnknown is an argument a call passes whose value the linker cannot tell: it stands
 	// for the parameter, so that the parameter's default is not taken instead (a relation
 	// name passed on from a caller nobody constructs is not the default "remote").
@@ -71,6 +75,7 @@ type aval struct {
 	member bool
 	seq    *pyextract.Value // aSeq
 	at     *ctx             // aSeq
+	elems  []aval           // aItems
 }
 
 // instance is an object built by a call: Cls(self, relation_name="db").
@@ -1233,6 +1238,8 @@ func (e *evaluator) index(a aval, key *pyextract.Value, c *ctx) []aval {
 		return out
 	case aObjOn:
 		return []aval{a}
+	case aItems: // one of the values put in it, as an element of a collection is
+		return loosen(slices.Clone(a.elems))
 	case aSeq: // NAMES["ambient"] of a dict display
 		if a.seq.Kind != pyextract.ValDict {
 			return nil
@@ -1278,7 +1285,14 @@ func (e *evaluator) member(cls *classInfo, inst *instance, name string) []aval {
 	var out []aval
 	for _, k := range e.mro(cls) {
 		for _, sa := range k.selfAttrs[name] {
-			out = append(out, e.eval(sa.value, &ctx{file: k.file, cls: k, fn: sa.fn, inst: inst})...)
+			vals := e.eval(sa.value, &ctx{file: k.file, cls: k, fn: sa.fn, inst: inst})
+			if sa.item {
+				if len(vals) > 0 {
+					out = append(out, aval{kind: aItems, elems: vals})
+				}
+				continue
+			}
+			out = append(out, vals...)
 		}
 		if len(out) > 0 {
 			return limit(out)

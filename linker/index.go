@@ -221,6 +221,7 @@ type classAttr struct {
 type selfAttr struct {
 	fn    string
 	value *pyextract.Value
+	item  bool // self.x[key] = value: an item of self.x (pyextract Assign.Item)
 }
 
 // knownBases are base classes outside the tree that define no handler methods.
@@ -331,7 +332,7 @@ func (fi *fileInfo) build() {
 			}
 		case a.Func != "" && len(a.Target) == 2 && a.Target[0].Name == "self":
 			if c := classOf(a.Class); c != nil {
-				c.selfAttrs[a.Target[1].Name] = append(c.selfAttrs[a.Target[1].Name], selfAttr{a.Func, &a.Value})
+				c.selfAttrs[a.Target[1].Name] = append(c.selfAttrs[a.Target[1].Name], selfAttr{a.Func, &a.Value, a.Item})
 			}
 		}
 	}

@@ -3189,9 +3189,10 @@ class DemoCharm(ops.CharmBase):
 }
 
 func TestCallbacksOfRelationBoundObjects(t *testing.T) {
-	// A method of the charm handed to a library object bound to a relation is called by the
-	// library on that relation's events: a handler of it (event: the keyword). A property's
-	// value, a plain attribute and an object bound to no relation give none.
+	// A method of the charm handed to a library object bound to a relation, under a keyword
+	// that calls it a callback, is called by the library on that relation's events: a handler
+	// of it (event: the keyword). A property's value, a plain attribute and an object bound
+	// to no relation give none.
 	c := charm("demo", ".", "relation:restart", "relation:db")
 	cl := link1(t, c, files{
 		"lib/charms/rolling_ops/v0/rollingops.py": `
@@ -3220,9 +3221,12 @@ class DemoCharm(ops.CharmBase):
         super().__init__(*args)
         self.restart = RollingOpsManager(self, relation="restart", callback=self._restart, delay=self._delay)
         self.timer = Timer(on_tick=self._tick)
+        self.db = RollingOpsManager(self, relation="db", callback=None, scrape_configs=self._scrape, on_ready=self._ready)
 
     def _restart(self, event): ...
     def _tick(self): ...
+    def _scrape(self): ...
+    def _ready(self, event): ...
 
     @property
     def _delay(self):
@@ -3231,7 +3235,11 @@ class DemoCharm(ops.CharmBase):
 	})
 	expect(t, "restart", handlers(cl, KindRelation, "restart"),
 		"callback>DemoCharm._restart[library] relation_changed>RollingOpsManager._on_relation_changed[library-inner]")
-	expect(t, "db", handlers(cl, KindRelation, "db"), "")
+	// a method handed over under a keyword that does not call it a callback supplies data:
+	// a read at the method, not a handler of an event named after the keyword
+	expect(t, "db", handlers(cl, KindRelation, "db"),
+		"on_ready>DemoCharm._ready[library] relation_changed>RollingOpsManager._on_relation_changed[library-inner]")
+	expect(t, "db reads", reads(cl, KindRelation, "db"), "src/charm.py:13/library/RollingOpsManager src/charm.py:17/library/scrape_configs")
 }
 
 func TestMetaNameAndMetaConfig(t *testing.T) {
@@ -5245,4 +5253,66 @@ def joined():
 	expect(t, "config reads", reads(cl, KindRelation, "config"), "reactive/layered.py:8/lookup/flag")
 	expect(t, "leadership", handlers(cl, KindRelation, "leadership"), "endpoint.leadership.joined>joined[reactive-flag]")
 	expect(t, "leadership reads", reads(cl, KindRelation, "leadership"), "")
+}
+
+func TestLibraryObjectsKeptInADict(t *testing.T) {
+	// A helper keeps one library object per relation in a dict it fills in a loop
+	// (self.relations[rel] = DatabaseRequires(charm, rel)) and observes each one's event
+	// through the dict: every relation's object is one of its items, so the handler handles
+	// each relation, as the loop's own charm.on[rel] observe does (from a collection, loose,
+	// not conditional). An item of another attribute links nothing.
+	c := charm("bench", ".", "relation:mysql", "relation:postgresql", "relation:other")
+	cl := link1(t, c, files{
+		"lib/charms/data_platform_libs/v0/data_interfaces.py": `
+import ops
+
+class DatabaseEvents(ops.ObjectEvents):
+    endpoints_changed = ops.EventSource(ops.EventBase)
+
+class DatabaseRequires(ops.Object):
+    on = DatabaseEvents()
+
+    def __init__(self, charm, relation_name, database_name):
+        super().__init__(charm, relation_name)
+        self.relation_name = relation_name
+`,
+		"src/manager.py": `
+import ops
+from charms.data_platform_libs.v0.data_interfaces import DatabaseRequires
+
+class Manager(ops.Object):
+    def __init__(self, charm, relation_names):
+        super().__init__(charm, None)
+        self.charm = charm
+        self.relations = {}
+        self.names = {}
+        for rel in relation_names:
+            self.relations[rel] = DatabaseRequires(self.charm, rel, "bench")
+            self.names[rel] = rel
+            self.framework.observe(getattr(self.relations[rel].on, "endpoints_changed"), self._on_changed)
+            self.framework.observe(self.charm.on[rel].relation_broken, self._on_changed)
+
+    def _on_changed(self, event):
+        pass
+`,
+		"src/charm.py": `
+import ops
+from manager import Manager
+
+class BenchCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.manager = Manager(self, ["mysql", "postgresql"])
+`,
+	})
+	for _, rel := range []string{"mysql", "postgresql"} {
+		expect(t, rel, handlers(cl, KindRelation, rel), "endpoints_changed>Manager._on_changed[library] relation_broken>Manager._on_changed[helper]")
+		for _, h := range iface(cl, KindRelation, rel).Handlers {
+			if h.Conditional || !h.Loose {
+				t.Errorf("%s: %+v", rel, h)
+			}
+		}
+	}
+	expect(t, "other", handlers(cl, KindRelation, "other"), "")
+	expect(t, "findings", findings(cl), "")
 }

@@ -54,9 +54,13 @@ func (l *charmLinker) linkBindings() {
 
 // callbacks links the methods of the charm's code that the object built at s is given as
 // keywords (RollingOpsManager(self, relation="restart", callback=self._restart)) to the one
-// relation d it is bound to: the library calls them on that relation's events, so they are
-// its handlers, as the events of a library object are (via "library", event the keyword's
-// name). An object bound to several relations (a coordinator's) calls them for any.
+// relation d it is bound to: the library calls them on that relation's events, so a
+// keyword named as a callback (callbackKeyword) gives a handler, as the events of a library
+// object do (via "library", event the keyword's name). A method handed over under another
+// keyword supplies what the library publishes (COSAgentProvider(scrape_configs=
+// self._scrape_configs), Worker(pebble_layer=self.pebble_layer)): a read of the relation at
+// the method, the keyword as its detail, not a handler of an event. An object bound to
+// several relations (a coordinator's) calls them for any.
 func (l *charmLinker) callbacks(s *site, c *ctx, d string) {
 	for i := range s.value.Kwargs {
 		kw := &s.value.Kwargs[i]
@@ -69,6 +73,10 @@ func (l *charmLinker) callbacks(s *site, c *ctx, d string) {
 		}) {
 			continue
 		}
+		if !callbackKeyword(kw.Name) {
+			l.read(KindRelation, d, Site{File: h.file.Path, Line: h.Line, Symbol: h.Name, Via: ViaLibrary, Detail: kw.Name, Conditional: s.cond})
+			continue
+		}
 		it := l.iface(KindRelation, d)
 		hd := Handler{Event: kw.Name, Symbol: h.Name, File: h.file.Path, Line: h.Line, Via: ViaLibrary,
 			ObserveFile: s.file.Path, ObserveLine: s.line, Conditional: s.cond}
@@ -76,6 +84,14 @@ func (l *charmLinker) callbacks(s *site, c *ctx, d string) {
 			it.Handlers = append(it.Handlers, hd)
 		}
 	}
+}
+
+// callbackKeyword reports a keyword that names what it is given as a callback: callback,
+// on_ready, restart_callback, is_ready_cb, relation_handler, refresh_hook.
+func callbackKeyword(name string) bool {
+	n := strings.ToLower(name)
+	return n == "callback" || n == "cb" || n == "handler" || strings.HasPrefix(n, "on_") ||
+		slices.ContainsFunc([]string{"_callback", "_cb", "_handler", "_hook"}, func(s string) bool { return strings.HasSuffix(n, s) })
 }
 
 // linkResourceArgs: the charm's own code handing a declared resource's name to an object of a

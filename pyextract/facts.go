@@ -896,6 +896,15 @@ func (w *factWalker) visitAssign(f factFrame) {
 	recorded, dropped := false, false
 	if left >= 0 && t.kind(left) == kSubscript {
 		w.unsealTable(f, t.child(left, fValue)) // table[k] = v
+		if target, ok := t.chain(t.child(left, fValue), 0); ok && f.fn != nil && len(target) == 2 && target[0].Name == "self" && plainChain(target) && value >= 0 {
+			// self.relations[rel] = DatabaseRequires(self, rel): an item of self.relations
+			if v := t.value(value, 0); v.Kind != ValOther {
+				n := len(v.Args) + len(v.Kwargs)
+				v = leanCall(v)
+				recorded, dropped = true, n > 0 && len(v.Args)+len(v.Kwargs) == 0
+				w.out.Assigns = append(w.out.Assigns, Assign{Scope: w.scope(f, i), Target: target, Value: v, Item: true})
+			}
+		}
 	}
 	if target, ok := t.chain(left, 0); ok && plainChain(target) {
 		v := Value{Kind: ValOther}

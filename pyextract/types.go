@@ -228,6 +228,10 @@ type Assign struct {
 	// literal sequence the loop runs over), the loop's last line: inside Line..LoopEnd the name
 	// is this loop's element, even when another loop of the function reuses it.
 	LoopEnd int `json:"loop_end,omitempty"`
+	// Item marks an assignment to an item of self.x in a method, `self.x[key] = value`
+	// (Target self.x): the object keeps value under some key (a library object per
+	// relation, self.relations[rel] = DatabaseRequires(self, rel)).
+	Item bool `json:"item,omitempty"`
 	// Fills marks an assignment to a name inside `if not NAME:` or `if NAME is None:` (a
 	// parameter's fallback: refresh_event = [charm.on.update_status]); it runs only when the
 	// name holds nothing, so a caller that passes a value never sees it.
