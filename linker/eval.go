@@ -276,6 +276,10 @@ func (e *evaluator) elements(v *pyextract.Value, c *ctx) []aval {
 		switch view = it.Chain[n-1].Name; view {
 		case "items", "keys", "values":
 			it = &pyextract.Value{Kind: pyextract.ValChain, Chain: it.Chain[:n-1]}
+			if n == 4 && it.Chain[2].Call {
+				// self._options().items(): what the method returns (returned)
+				it = &pyextract.Value{Kind: pyextract.ValCall, Chain: it.Chain[:2]}
+			}
 		default:
 			return nil
 		}
@@ -612,6 +616,9 @@ func (e *evaluator) chain(ch pyextract.Chain, c *ctx) []aval {
 	if n := len(ch); n >= 2 && ch[n-1].Call && helpersConfig(ch[:n-1], c) {
 		return []aval{{kind: aConfig}} // hookenv.config()["x"], config().get("x"): read in place
 	}
+	if configOptionsLoaded(ch, c) {
+		return []aval{{kind: aConfigNames}}
+	}
 	cur := e.name(ch[0].Name, c)
 	for _, st := range ch[1:] {
 		if len(cur) == 0 {
@@ -649,6 +656,34 @@ func (e *evaluator) chain(ch pyextract.Chain, c *ctx) []aval {
 		cur = limit(next)
 	}
 	return cur
+}
+
+// yamlLoads are PyYAML's loaders, as importedPath names them.
+var yamlLoads = map[string]bool{"yaml.safe_load": true, "yaml.load": true, "yaml.full_load": true, "yaml.unsafe_load": true}
+
+// configOptionsLoaded reports the charm's declared options as the code reads them from its
+// own YAML: yaml.safe_load(f)["options"] (config.yaml), or ...["config"]["options"]
+// (charmcraft.yaml). A loop over it runs over every declared option, as one over
+// self.meta.config does.
+func configOptionsLoaded(ch pyextract.Chain, c *ctx) bool {
+	n := len(ch)
+	if n < 4 || !isStrIndex(ch[n-1], "options") {
+		return false
+	}
+	end := n - 1
+	if isStrIndex(ch[end-1], "config") {
+		end--
+	}
+	if end < 3 || !ch[end-1].Call || c.file == nil {
+		return false
+	}
+	full, _ := importedPath(c.file, ch[:end-1])
+	return yamlLoads[full]
+}
+
+// isStrIndex reports a step [name] with a string literal.
+func isStrIndex(st pyextract.Step, name string) bool {
+	return st.Index != nil && st.Index.Kind == pyextract.ValStr && st.Index.Str == name
 }
 
 // helpersConfig reports a callee that is charm-helpers' config as importedPath resolves it

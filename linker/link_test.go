@@ -5316,3 +5316,46 @@ class BenchCharm(ops.CharmBase):
 	expect(t, "other", handlers(cl, KindRelation, "other"), "")
 	expect(t, "findings", findings(cl), "")
 }
+
+func TestOptionsLoadedFromTheCharmsYAML(t *testing.T) {
+	// Code that loads the charm's own YAML and loops over its options (yaml.safe_load(f)
+	// ["options"] of config.yaml, ["config"]["options"] of charmcraft.yaml), through a method
+	// that returns them, reads every declared option, loosely, as a loop over self.meta.config
+	// does; another YAML key, or a load the code does not import from PyYAML, reads none.
+	c := charm("connector", ".", "config:api-key", "config:interval")
+	cl := link1(t, c, files{"src/charm.py": `
+import json
+import ops
+import yaml
+
+class ConnectorCharm(ops.CharmBase):
+    def _options(self):
+        f = self.charm_dir / "config.yaml"
+        if f.exists():
+            return yaml.safe_load(f.read_text())["options"]
+        return yaml.safe_load((self.charm_dir / "charmcraft.yaml").read_text())["config"]["options"]
+
+    def _other(self):
+        return yaml.safe_load(open("x.yaml"))["settings"]
+
+    def _json(self):
+        return json.load(open("x.json"))["options"]
+
+    def _env(self):
+        env = {}
+        for name, meta in self._options().items():
+            env[name] = self.config.get(name)
+        return env
+
+    def _more(self):
+        for name, _ in self._other().items():
+            self.config.get(name)
+        for name, _ in self._json().items():
+            self.config.get(name)
+`})
+	expect(t, "api-key", reads(cl, KindConfig, "api-key"), "src/charm.py:21/config-read/get")
+	expect(t, "interval", reads(cl, KindConfig, "interval"), "src/charm.py:21/config-read/get")
+	if len(cl.Unresolved) != 2 {
+		t.Errorf("unresolved: %+v", cl.Unresolved)
+	}
+}
