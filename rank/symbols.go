@@ -356,7 +356,9 @@ func (r *ranker) usedByCharm() map[int]bool {
 // self.framework): charm code names them everywhere, whatever methods of the same name the
 // tree defines (JujuTopology.model).
 var opsAttributes = map[string]bool{"model": true, "unit": true, "app": true, "framework": true, "on": true,
-	"charm": true, "meta": true, "config": true, "json": true}
+	"charm": true, "meta": true, "config": true, "json": true,
+	// and ops Model's lookups (self.model.get_relation(...)), which libraries' classes define too
+	"relations": true, "get_relation": true, "get_secret": true, "get_container": true, "get_binding": true}
 
 // builtinMethods are the methods of Python's dicts, lists and strings, which code calls on
 // its own values everywhere. (Not start, stop, run or remove, which a workload class defines
