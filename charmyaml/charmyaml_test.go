@@ -1261,3 +1261,18 @@ func TestBuildFileOfAnotherFolder(t *testing.T) {
 		t.Errorf("warnings %q", c.Warnings)
 	}
 }
+
+func TestNameAt(t *testing.T) {
+	// Where the name is declared: metadata.yaml's name:, charmcraft.yaml's when metadata.yaml
+	// has none, and the name: line of a file that could not be parsed.
+	c := Parse(files("ch", map[string]string{MetadataFile: "summary: s\n", CharmcraftFile: "type: charm\nname: demo\n"}))
+	if c.Name != "demo" || c.NameAt != (Pos{"ch/charmcraft.yaml", 2}) {
+		t.Errorf("from charmcraft.yaml: %q at %+v", c.Name, c.NameAt)
+	}
+	root := t.TempDir()
+	writeFile(t, root, "broken/metadata.yaml", "# c\n\tbroken: [\nname: broken\n")
+	c, ok, err := Load(root, "broken")
+	if err != nil || !ok || c.Name != "broken" || c.NameAt != (Pos{"broken/metadata.yaml", 3}) {
+		t.Errorf("unreadable: %q at %+v (%v, %v)", c.Name, c.NameAt, ok, err)
+	}
+}

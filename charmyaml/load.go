@@ -103,8 +103,12 @@ func load(root, dir, charmcraft string, skip func(rel string) bool) (c Charm, ok
 		f.Unread = append(f.Unread, path.Base(p))
 	}
 	c = Parse(f)
-	if c.Name == "" {
-		c.Name = cmp.Or(nameLine(f.Metadata), nameLine(f.Charmcraft))
+	if c.Name == "" { // the YAML could not be read: its name: line may still be
+		if n, line := nameLine(f.Metadata); n != "" {
+			c.Name, c.NameAt = n, Pos{File: path.Join(dir, MetadataFile), Line: line}
+		} else if n, line := nameLine(f.Charmcraft); n != "" {
+			c.Name, c.NameAt = n, Pos{File: path.Join(dir, CharmcraftFile), Line: line}
+		}
 	}
 	for i := range c.Actions {
 		c.Actions[i].Script = actionScript(realDir, dir, c.Actions[i].Name, skip)

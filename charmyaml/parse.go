@@ -1,6 +1,7 @@
 package charmyaml
 
 import (
+	"bytes"
 	"path"
 	"regexp"
 	"slices"
@@ -178,19 +179,22 @@ var firstNameLine = regexp.MustCompile(`(?m)^name:.*$`)
 
 // nameLine is the charm name on the first top-level `name:` line of a YAML text (topLevelName),
 // unquoted, or "": the name of a charm whose YAML cannot be read as a whole.
-func nameLine(data []byte) string {
-	line := firstNameLine.Find(data)
-	m := topLevelName.FindSubmatch(line)
+func nameLine(data []byte) (name string, line int) {
+	loc := firstNameLine.FindIndex(data)
+	if loc == nil {
+		return "", 0
+	}
+	m := topLevelName.FindSubmatch(data[loc[0]:loc[1]])
 	if m == nil || string(m[1]) != string(m[3]) {
-		return ""
+		return "", 0
 	}
 	if len(m[1]) == 0 {
 		switch strings.ToLower(string(m[2])) {
 		case "null", "true", "false", "yes", "no", "on", "off": // YAML's null and booleans, no name
-			return ""
+			return "", 0
 		}
 	}
-	return string(m[2])
+	return string(m[2]), bytes.Count(data[:loc[0]], []byte("\n")) + 1
 }
 
 // charmcraftName is charmcraft.yaml's `name:` when it is plain text.

@@ -40,8 +40,8 @@ type Pos struct {
 // Charm is one charm's declared interfaces.
 type Charm struct {
 	Name string `json:"name"`
-	// NameAt is where Name is declared: the `name:` line of metadata.yaml or charmcraft.yaml
-	// (zero when the charm is named after its folder).
+	// NameAt is where Name is declared: the `name:` line of metadata.yaml or charmcraft.yaml,
+	// also when the rest of the file could not be read (zero when nothing names the charm).
 	NameAt      Pos    `json:"name_at"`
 	Dir         string `json:"dir"` // root-relative directory, "." for the root
 	Subordinate bool   `json:"subordinate,omitempty"`

@@ -145,9 +145,12 @@ func TestNameLine(t *testing.T) {
 		"name: [x\nname: other\n": "", "name: demo#x\n": "", "name:demo\n": "", "name: 'null'\n": "null", "name: null\n": "",
 		"name: true\n": "", "name: 1.0\n": "", "name: 'true'\n": "true", "name: No\n": "",
 	} {
-		if got := nameLine([]byte(body)); got != want {
-			t.Errorf("nameLine(%q) = %q, want %q", body, got, want)
+		if got, line := nameLine([]byte(body)); got != want || (want != "") != (line > 0) {
+			t.Errorf("nameLine(%q) = %q, %d, want %q", body, got, line, want)
 		}
+	}
+	if got, line := nameLine([]byte("# c\n\tbroken: [\nname: broken\n")); got != "broken" || line != 3 {
+		t.Errorf("name on line 3: %q at %d", got, line)
 	}
 }
 
@@ -157,7 +160,7 @@ func TestNullNameIsNoName(t *testing.T) {
 		if c := Parse(Files{Dir: ".", Metadata: []byte(body)}); c.Name != "" {
 			t.Errorf("%q: name %q", body, c.Name)
 		}
-		if got := nameLine([]byte(body)); got != "" {
+		if got, _ := nameLine([]byte(body)); got != "" {
 			t.Errorf("%q: nameLine %q", body, got)
 		}
 	}

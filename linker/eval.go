@@ -51,7 +51,7 @@ const (
 type aval struct {
 	kind aKind
 	str  string
-	key  string
+	key  string // aEvent: on[key] or ""; aItems: the literal key the items were put under, or ""
 	via  string // aEvent: ViaObserve, ViaIndex or ViaGetattr
 	cls  *classInfo
 	inst *instance
@@ -276,17 +276,27 @@ func (e *evaluator) elements(v *pyextract.Value, c *ctx) []aval {
 		switch view = it.Chain[n-1].Name; view {
 		case "items", "keys", "values":
 			it = &pyextract.Value{Kind: pyextract.ValChain, Chain: it.Chain[:n-1]}
-			if n == 4 && it.Chain[2].Call {
+			switch {
+			case n == 4 && it.Chain[2].Call:
 				// self._options().items(): what the method returns (returned)
 				it = &pyextract.Value{Kind: pyextract.ValCall, Chain: it.Chain[:2]}
+			case n == 3 && it.Chain[1].Call && it.Chain[0].Name != "":
+				// _options().items(): what the module's function returns
+				return e.elementsOf(e.moduleReturned(it.Chain[0].Name, c), v, view)
 			}
 		default:
 			return nil
 		}
 	}
+	return e.elementsOf(e.eval(it, c), v, view)
+}
+
+// elementsOf is elements for the values vals of the loop's iterable, seen through view
+// ("", "items", "keys" or "values").
+func (e *evaluator) elementsOf(vals []aval, v *pyextract.Value, view string) []aval {
 	var out []aval
 	add := func(x *pyextract.Value, at *ctx) { out = append(out, loosen(e.eval(x, at))...) }
-	for _, a := range e.eval(it, c) {
+	for _, a := range vals {
 		if names := e.declaredNames(a.kind); names != nil {
 			if v.Pos == 0 && (view == "" || view == "keys") || v.Pos == 1 && view == "items" {
 				for _, n := range names {
@@ -576,6 +586,30 @@ func (e *evaluator) returned(chain pyextract.Chain, c *ctx) []aval {
 	return nil
 }
 
+// moduleReturned evaluates name(), a function of c's module: what it returns, as returned
+// does for a method.
+func (e *evaluator) moduleReturned(name string, c *ctx) []aval {
+	if c.file == nil || !e.enter() {
+		return nil
+	}
+	defer e.leave()
+	if sym := c.file.funcSyms[funcKey{"", name}]; sym == nil || sym.Kind != pyextract.KindFunction {
+		return nil
+	}
+	var out []aval
+	n := 0
+	for i := range c.file.Facts.Returns {
+		if r := &c.file.Facts.Returns[i]; r.Class == "" && r.Func == name {
+			n++
+			out = append(out, e.eval(&r.Value, &ctx{file: c.file, fn: name})...)
+		}
+	}
+	if n > 1 {
+		out = loosen(out)
+	}
+	return limit(out)
+}
+
 // mappingGet evaluates m.get(key, default): the default, and the value under key when m is
 // a dict display (relation_names.get("prometheus", "downstream-prometheus-scrape")). Both
 // are loose: the mapping a caller passes may hold another name.
@@ -664,17 +698,18 @@ var yamlLoads = map[string]bool{"yaml.safe_load": true, "yaml.load": true, "yaml
 // configOptionsLoaded reports the charm's declared options as the code reads them from its
 // own YAML: yaml.safe_load(f)["options"] (config.yaml), or ...["config"]["options"]
 // (charmcraft.yaml). A loop over it runs over every declared option, as one over
-// self.meta.config does.
+// self.meta.config does. Which file f is, is not checked: in a charm's code, a YAML
+// document's "options" are its config's.
 func configOptionsLoaded(ch pyextract.Chain, c *ctx) bool {
 	n := len(ch)
-	if n < 4 || !isStrIndex(ch[n-1], "options") {
+	if n < 3 || !isStrIndex(ch[n-1], "options") {
 		return false
 	}
 	end := n - 1
 	if isStrIndex(ch[end-1], "config") {
 		end--
 	}
-	if end < 3 || !ch[end-1].Call || c.file == nil {
+	if end < 2 || !ch[end-1].Call || c.file == nil { // [safe_load, (), ...]: a name, its call
 		return false
 	}
 	full, _ := importedPath(c.file, ch[:end-1])
@@ -1274,6 +1309,11 @@ func (e *evaluator) index(a aval, key *pyextract.Value, c *ctx) []aval {
 	case aObjOn:
 		return []aval{a}
 	case aItems: // one of the values put in it, as an element of a collection is
+		if a.key != "" { // put under a literal key: read under that key only
+			if keys, ok := e.strVals(key, c); ok && !slices.ContainsFunc(keys, func(k aval) bool { return k.str == a.key }) {
+				return nil
+			}
+		}
 		return loosen(slices.Clone(a.elems))
 	case aSeq: // NAMES["ambient"] of a dict display
 		if a.seq.Kind != pyextract.ValDict {
@@ -1317,26 +1357,32 @@ func (e *evaluator) member(cls *classInfo, inst *instance, name string) []aval {
 	}
 	e.busy[key] = true
 	defer delete(e.busy, key)
-	var out []aval
+	// items put in self.name (self.relations[rel] = ...) add to what self.name is set to,
+	// wherever up the classes that is
+	var out, items []aval
 	for _, k := range e.mro(cls) {
 		for _, sa := range k.selfAttrs[name] {
 			vals := e.eval(sa.value, &ctx{file: k.file, cls: k, fn: sa.fn, inst: inst})
 			if sa.item {
 				if len(vals) > 0 {
-					out = append(out, aval{kind: aItems, elems: vals})
+					it := aval{kind: aItems, elems: vals}
+					if sa.key != nil && sa.key.Kind == pyextract.ValStr {
+						it.key = sa.key.Str
+					}
+					items = append(items, it)
 				}
 				continue
 			}
 			out = append(out, vals...)
 		}
 		if len(out) > 0 {
-			return limit(out)
+			return limit(append(out, items...))
 		}
 		if attrs, ok := k.attrs[name]; ok {
-			return e.classAttrs(k, attrs)
+			return limit(append(e.classAttrs(k, attrs), items...))
 		}
 	}
-	return e.keptByExternalBase(cls, inst, name)
+	return limit(append(e.keptByExternalBase(cls, inst, name), items...))
 }
 
 // keptByExternalBase is the value of self.<name>, a relation-naming attribute no class of

@@ -221,7 +221,8 @@ type classAttr struct {
 type selfAttr struct {
 	fn    string
 	value *pyextract.Value
-	item  bool // self.x[key] = value: an item of self.x (pyextract Assign.Item)
+	item  bool             // self.x[key] = value: an item of self.x (pyextract Assign.Item)
+	key   *pyextract.Value // the item's key
 }
 
 // knownBases are base classes outside the tree that define no handler methods.
@@ -332,7 +333,7 @@ func (fi *fileInfo) build() {
 			}
 		case a.Func != "" && len(a.Target) == 2 && a.Target[0].Name == "self":
 			if c := classOf(a.Class); c != nil {
-				c.selfAttrs[a.Target[1].Name] = append(c.selfAttrs[a.Target[1].Name], selfAttr{a.Func, &a.Value, a.Item})
+				c.selfAttrs[a.Target[1].Name] = append(c.selfAttrs[a.Target[1].Name], selfAttr{a.Func, &a.Value, a.Item, a.Key})
 			}
 		}
 	}

@@ -4917,7 +4917,7 @@ func TestHelperParamReads(t *testing.T) {
 	// dotted name reads its first part; a name given by a variable is unresolved; an
 	// action_get of another module, and test code, read nothing.
 	c := charm("classic", ".", "action:add-user(username,password)", "action:remove-user(username)",
-		"action:backup(target)", "action:restore(target,force)", "action:list")
+		"action:backup(target)", "action:restore(target,force)", "action:list", "action:rotate(user)")
 	c.Actions[0].Script = "actions/add_user.py"
 	c.Actions[4].Script = "actions/list_users.py"
 	c.Actions[2].Script = "actions/actions.py"
@@ -4956,7 +4956,6 @@ ACTIONS = {"backup": backup, "restore": restore}
 `,
 		"actions/common.py": `
 from charmhelpers.core.hookenv import action_get
-from other import action_get as other_get
 
 def user():
     return action_get("username")
@@ -4968,8 +4967,26 @@ def arg(key):
     return action_get(key)
 
 def nope():
-    other_get("whatever")
     return action_get("no-such-param")
+`,
+		"actions/other.py": `
+from otherlib import action_get
+
+def whatever():
+    return action_get("whatever")
+`,
+		"src/charm.py": `
+import ops
+from charmhelpers.core import hookenv
+
+class ClassicCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.framework.observe(self.on.rotate_action, self._on_rotate)
+
+    def _on_rotate(self, event):
+        hookenv.action_get("user")
+        hookenv.action_get("username")
 `,
 		"unit_tests/test_actions.py": `
 from charmhelpers.core.hookenv import action_get
@@ -4981,16 +4998,18 @@ def test_it():
 	expect(t, "add-user", reads(cl, KindAction, "add-user"),
 		"actions/add_user.py:4/param-read/action_get(\"username\")/username actions/add_user.py:5/param-read/action_get(\"password\")/password")
 	expect(t, "remove-user", reads(cl, KindAction, "remove-user"), "")
+	expect(t, "rotate", reads(cl, KindAction, "rotate"), "src/charm.py:10/param-read/hookenv.action_get(\"user\")/user")
 	expect(t, "backup", reads(cl, KindAction, "backup"), "actions/actions.py:5/param-read/function_get(\"target.path\")/target")
 	expect(t, "restore", reads(cl, KindAction, "restore"),
-		"actions/actions.py:8/param-read/ch_hookenv.action_get(\"force\")/force actions/common.py:8/param-read/action_get(\"force\")/force")
+		"actions/actions.py:8/param-read/ch_hookenv.action_get(\"force\")/force actions/common.py:7/param-read/action_get(\"force\")/force")
 	expect(t, "findings", findings(cl), strings.Join([]string{
 		"actions/actions.py:10 undeclared-action-param froce",
 		"actions/add_user.py:6 undeclared-action-param home",
-		"actions/common.py:15 undeclared-action-param no-such-param",
+		"actions/common.py:13 undeclared-action-param no-such-param",
 		"actions/list_users.py:4 undeclared-action-param format (cond)", // under if __name__ == "__main__"
+		"src/charm.py:11 undeclared-action-param username",              // declared by other actions, not rotate
 	}, "\n"))
-	if u := cl.Unresolved; len(u) != 1 || u[0].File != "actions/common.py" || u[0].Line != 11 {
+	if u := cl.Unresolved; len(u) != 1 || u[0].File != "actions/common.py" || u[0].Line != 10 {
 		t.Errorf("unresolved: %+v", u)
 	}
 }
@@ -5317,6 +5336,59 @@ class BenchCharm(ops.CharmBase):
 	expect(t, "findings", findings(cl), "")
 }
 
+func TestItemsAddToTheAttribute(t *testing.T) {
+	// Items a subclass puts in an attribute its base class sets add to what the base put
+	// there, and an item put under a literal key is read under that key only: the base's
+	// self.relations["db"] stays the db object.
+	lib := `
+import ops
+
+class DatabaseEvents(ops.ObjectEvents):
+    endpoints_changed = ops.EventSource(ops.EventBase)
+
+class DatabaseRequires(ops.Object):
+    on = DatabaseEvents()
+
+    def __init__(self, charm, relation_name, database_name):
+        super().__init__(charm, relation_name)
+        self.relation_name = relation_name
+`
+	c := charm("bench", ".", "relation:db", "relation:cache", "relation:queue")
+	cl := link1(t, c, files{
+		"lib/charms/data_platform_libs/v0/data_interfaces.py": lib,
+		"src/base.py": `
+import ops
+from charms.data_platform_libs.v0.data_interfaces import DatabaseRequires
+
+class BaseCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.relations = {"db": DatabaseRequires(self, "db", "x")}
+        self.relations["queue"] = DatabaseRequires(self, "queue", "z")
+        self.framework.observe(self.relations["db"].on.endpoints_changed, self._on_db)
+        self.framework.observe(self.relations["queue"].on.endpoints_changed, self._on_queue)
+
+    def _on_db(self, event):
+        pass
+
+    def _on_queue(self, event):
+        pass
+`,
+		"src/charm.py": `
+from base import BaseCharm
+from charms.data_platform_libs.v0.data_interfaces import DatabaseRequires
+
+class MyCharm(BaseCharm):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.relations["cache"] = DatabaseRequires(self, "cache", "y")
+`,
+	})
+	expect(t, "db", handlers(cl, KindRelation, "db"), "endpoints_changed>BaseCharm._on_db[library]")
+	expect(t, "queue", handlers(cl, KindRelation, "queue"), "endpoints_changed>BaseCharm._on_queue[library]")
+	expect(t, "cache", handlers(cl, KindRelation, "cache"), "")
+}
+
 func TestOptionsLoadedFromTheCharmsYAML(t *testing.T) {
 	// Code that loads the charm's own YAML and loops over its options (yaml.safe_load(f)
 	// ["options"] of config.yaml, ["config"]["options"] of charmcraft.yaml), through a method
@@ -5358,4 +5430,23 @@ class ConnectorCharm(ops.CharmBase):
 	if len(cl.Unresolved) != 2 {
 		t.Errorf("unresolved: %+v", cl.Unresolved)
 	}
+	// charmcraft.yaml's config: options, a loader imported by name, a module function
+	cl = link1(t, c, files{"src/charm.py": `
+import ops
+import yaml
+from yaml import safe_load
+
+def _options():
+    return yaml.safe_load(open("charmcraft.yaml"))["config"]["options"]
+
+class ConnectorCharm(ops.CharmBase):
+    def _env(self):
+        for name, meta in _options().items():
+            self.config.get(name)
+
+    def _env2(self):
+        for name in safe_load(open("config.yaml"))["options"]:
+            self.config[name]
+`})
+	expect(t, "api-key", reads(cl, KindConfig, "api-key"), "src/charm.py:11/config-read/get src/charm.py:15/config-read/index")
 }

@@ -1065,9 +1065,7 @@ func (l *charmLinker) linkHelperParams() {
 			names, ok := l.strVals(&v.Args[0], c)
 			if !ok && len(names) == 0 {
 				if !fi.vendored {
-					u := at
-					u.Detail = v.String()
-					l.unresolved = append(l.unresolved, u)
+					l.unresolved = append(l.unresolved, at)
 				}
 				continue
 			}

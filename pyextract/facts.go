@@ -902,7 +902,12 @@ func (w *factWalker) visitAssign(f factFrame) {
 				n := len(v.Args) + len(v.Kwargs)
 				v = leanCall(v)
 				recorded, dropped = true, n > 0 && len(v.Args)+len(v.Kwargs) == 0
-				w.out.Assigns = append(w.out.Assigns, Assign{Scope: w.scope(f, i), Target: target, Value: v, Item: true})
+				a := Assign{Scope: w.scope(f, i), Target: target, Value: v, Item: true}
+				if k := t.child(left, fSubscript); k >= 0 {
+					kv := t.value(k, 0)
+					a.Key = &kv
+				}
+				w.out.Assigns = append(w.out.Assigns, a)
 			}
 		}
 	}

@@ -232,6 +232,8 @@ type Assign struct {
 	// (Target self.x): the object keeps value under some key (a library object per
 	// relation, self.relations[rel] = DatabaseRequires(self, rel)).
 	Item bool `json:"item,omitempty"`
+	// Key is, for an Item, the key it is kept under (rel, "db").
+	Key *Value `json:"key,omitempty"`
 	// Fills marks an assignment to a name inside `if not NAME:` or `if NAME is None:` (a
 	// parameter's fallback: refresh_event = [charm.on.update_status]); it runs only when the
 	// name holds nothing, so a caller that passes a value never sees it.

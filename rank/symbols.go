@@ -2,6 +2,7 @@ package rank
 
 import (
 	"cmp"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -352,13 +353,14 @@ func (r *ranker) usedByCharm() map[int]bool {
 	return r.charmRefs
 }
 
-// opsAttributes are the attributes every ops object has (self.model, self.unit, self.app,
-// self.framework): charm code names them everywhere, whatever methods of the same name the
-// tree defines (JujuTopology.model).
+// opsAttributes are the attributes charm code names on ops objects everywhere (self.model,
+// self.unit, self.app, self.framework, self.on, self.config, self.meta, a helper's
+// self.charm) and ops Model's lookups (self.model.get_relation(...)), whatever methods of
+// the same names the tree defines (JujuTopology.model, Data.get_relation); and json, which
+// code calls on every HTTP response.
 var opsAttributes = map[string]bool{"model": true, "unit": true, "app": true, "framework": true, "on": true,
-	"charm": true, "meta": true, "config": true, "json": true,
-	// and ops Model's lookups (self.model.get_relation(...)), which libraries' classes define too
-	"relations": true, "get_relation": true, "get_secret": true, "get_container": true, "get_binding": true}
+	"charm": true, "meta": true, "config": true, "relations": true, "get_relation": true, "get_secret": true,
+	"get_container": true, "get_binding": true, "json": true}
 
 // builtinMethods are the methods of Python's dicts, lists and strings, which code calls on
 // its own values everywhere. (Not start, stop, run or remove, which a workload class defines
@@ -368,10 +370,13 @@ var builtinMethods = map[string]bool{"get": true, "items": true, "keys": true, "
 	"index": true, "count": true, "sort": true, "format": true, "join": true, "split": true, "strip": true,
 	"replace": true, "startswith": true, "endswith": true, "lower": true, "upper": true, "encode": true, "decode": true}
 
-// commonMethods are the methods of Python's dicts, lists, sets and files, and the names every
+// commonMethods are builtinMethods and the methods of sets and files, and the names every
 // object has: charm code calls them on its own values, not on a library's.
-var commonMethods = map[string]bool{"get": true, "items": true, "keys": true, "values": true, "update": true,
-	"pop": true, "setdefault": true, "copy": true, "clear": true, "append": true, "extend": true, "insert": true,
-	"remove": true, "add": true, "discard": true, "index": true, "count": true, "sort": true, "read": true,
-	"write": true, "close": true, "open": true, "data": true, "name": true, "set": true, "run": true,
-	"start": true, "stop": true, "format": true, "join": true, "split": true, "load": true, "dump": true}
+var commonMethods = func() map[string]bool {
+	m := maps.Clone(builtinMethods)
+	for _, n := range []string{"remove", "add", "discard", "read", "write", "close", "open", "data", "name",
+		"set", "run", "start", "stop", "load", "dump"} {
+		m[n] = true
+	}
+	return m
+}()

@@ -86,6 +86,9 @@ type Discovered struct {
 	// UnreadDirs are the folders (root-relative) the walk could not read, in walk order: code
 	// there is lost.
 	UnreadDirs []string
+	// PyLinks are the files of Python that are symbolic links, under another name, to a file
+	// of Python (renamedLinks): link → target.
+	PyLinks map[string]string
 }
 
 // Discover walks root and returns what to map. It honours .gitignore files as git does: those
@@ -95,9 +98,9 @@ type Discovered struct {
 // are read from the git index, only when a pattern matches; see loadTracked). It honours the
 // root's .charmcraft-map-ignore
 // always, never descends into skipDirs or virtual environments, and never follows a symbolic
-// link: a linked file is taken only when its target resolves inside root (and a linked
-// Python file only when that target is not mapped under another name: dropRenamedLinks), and
-// linked directories are not entered. scopes (root-relative folders) limit the Python
+// link: a linked file is taken only when its target resolves inside root (a Python file
+// linked under another name to one mapped under its own is listed in PyLinks), and linked
+// directories are not entered. scopes (root-relative folders) limit the Python
 // files; the charm YAML kept is that of the charms the scopes lie in or hold (see
 // scopedCharmDirs), so scoped code still links to its charm and no other charm's YAML takes
 // the budget.
@@ -282,7 +285,7 @@ func Discover(root string, scopes []string) (Discovered, error) {
 		return d, err
 	}
 	dropLinkedYAML(&d, yamlLinks, charmDirs, charmRoots)
-	dropRenamedLinks(&d, pyLinks)
+	d.PyLinks = renamedLinks(d.Python, pyLinks)
 	if kept := scopedCharmDirs(charmDirs, charmRoots, scopes); kept != nil {
 		charmDirs = kept
 		d.YAML = slices.DeleteFunc(d.YAML, func(f string) bool { return !kept[path.Dir(f)] })
@@ -415,25 +418,29 @@ func linkInside(realRoot, p string) (string, bool) {
 	return filepath.ToSlash(rel), true
 }
 
-// dropRenamedLinks drops the Python files that are symbolic links, under another name, to a
-// file mapped under its own path (src/charm_link.py -> charm.py): read twice, the module
-// would be a second one, every handler, read and finding listed twice. A link under the
-// target's own name (tests/unit/lib/helpers.py -> ../helpers.py) stays: the map lists it
-// once anyway, as a copy of its target ("also under").
-func dropRenamedLinks(d *Discovered, links map[string]string) {
+// renamedLinks are the Python files of python that are symbolic links, under another name, to
+// a file python holds under its own path (src/charm_link.py -> charm.py): link → target.
+// Read twice, the module would be a second one, every handler, read and finding listed
+// twice; Load keeps one of the two (dropLinkedModules). A link under its target's name
+// (tests/unit/lib/helpers.py -> ../helpers.py) is not one: the map lists it once anyway, as
+// a copy of its target ("also under").
+func renamedLinks(python []string, links map[string]string) map[string]string {
 	if len(links) == 0 {
-		return
+		return nil
 	}
 	mapped := map[string]bool{}
-	for _, p := range d.Python {
+	for _, p := range python {
 		if links[p] == "" {
 			mapped[p] = true
 		}
 	}
-	d.Python = slices.DeleteFunc(d.Python, func(p string) bool {
-		t := links[p]
-		return t != "" && mapped[t] && path.Base(t) != path.Base(p)
-	})
+	out := map[string]string{}
+	for _, p := range python {
+		if t := links[p]; t != "" && mapped[t] && path.Base(t) != path.Base(p) {
+			out[p] = t
+		}
+	}
+	return out
 }
 
 // dropLinkedYAML drops the charm YAML files that are symbolic links down into a subfolder's

@@ -209,8 +209,8 @@ func Load(opt Options) (*Tree, error) {
 		t.Warnings = append(t.Warnings, foreignCode(t.Charms, disc.Python)...)
 	}
 	yamlEntries := cl.entries
-	t.Files = files
-	t.Stats.Files = len(files)
+	t.Files = dropLinkedModules(files, disc.PyLinks)
+	t.Stats.Files = len(t.Files)
 	if opt.NoCache {
 		sortWarnings(t.Warnings)
 		return t, nil
@@ -705,6 +705,40 @@ func charmDefs(ch charmyaml.Charm) map[string][]cacheDef {
 		}
 	}
 	return out
+}
+
+// dropLinkedModules keeps one file of each pair that are the same module under two names,
+// a symbolic link and its target (Discovered.PyLinks): the one the code imports by name
+// (from db_helper import DBHelper, with src/db_helper.py -> helper_impl.py), else the
+// target; both when the code imports both names. files are in path order, and stay so;
+// files itself is not changed.
+func dropLinkedModules(files []pyextract.File, links map[string]string) []pyextract.File {
+	if len(links) == 0 {
+		return files
+	}
+	imported := map[string]bool{} // the last part of each module name the code imports
+	for i := range files {
+		for _, im := range files[i].Imports {
+			mod := strings.TrimLeft(im.Module, ".")
+			imported[mod[strings.LastIndexByte(mod, '.')+1:]] = true
+			if im.Name != "" {
+				imported[im.Name] = true // from pkg import module
+			}
+		}
+	}
+	stem := func(p string) string { return strings.TrimSuffix(path.Base(p), ".py") }
+	drop := map[string]bool{}
+	for link, target := range links {
+		switch l, t := imported[stem(link)], imported[stem(target)]; {
+		case l && t:
+		case l:
+			drop[target] = true
+		default:
+			drop[link] = true
+		}
+	}
+	// (a new slice: Load still caches the dropped file's parse)
+	return slices.DeleteFunc(slices.Clone(files), func(f pyextract.File) bool { return drop[f.Path] })
 }
 
 // statFile stats a root-relative file (following a link Discover already vetted).

@@ -193,7 +193,7 @@ func TestDiscoverSymlinks(t *testing.T) {
 	outside := writeTree(t, map[string]string{"secret.py": "TOKEN = 1\n", "dir/x.py": ""})
 	root := writeTree(t, map[string]string{"metadata.yaml": smallCharm, "src/charm.py": smallPy, "src/plugin": smallPy, "other/__init__.py": ""})
 	links := map[string]string{
-		// under another name than a mapped target's: the same module read twice, left out
+		// under another name than a mapped target's: the same module twice (PyLinks)
 		"src/inside_link.py": filepath.Join(root, "src/charm.py"),
 		// under its target's name: listed as a copy of it
 		"other/charm.py": filepath.Join(root, "src/charm.py"),
@@ -214,13 +214,48 @@ func TestDiscoverSymlinks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"other/__init__.py", "other/charm.py", "src/charm.py", "src/plugin.py"}; !reflect.DeepEqual(d.Python, want) {
+	if want := []string{"other/__init__.py", "other/charm.py", "src/charm.py", "src/inside_link.py", "src/plugin.py"}; !reflect.DeepEqual(d.Python, want) {
 		t.Errorf("Python = %q, want %q", d.Python, want)
+	}
+	if want := map[string]string{"src/inside_link.py": "src/charm.py"}; !reflect.DeepEqual(d.PyLinks, want) {
+		t.Errorf("PyLinks = %q, want %q", d.PyLinks, want)
 	}
 	joined := strings.Join(d.Warnings, "\n")
 	for _, w := range []string{"src/outside.py", "src/dangling.py"} {
 		if !strings.Contains(joined, w) {
 			t.Errorf("no warning for %s in %q", w, joined)
+		}
+	}
+}
+
+func TestLinkedModuleMappedOnce(t *testing.T) {
+	// A module linked under another name is mapped once: under the name the code imports
+	// (from db_helper import ...), else under its target's; under both when both are imported.
+	for _, tc := range []struct {
+		imports string
+		want    []string
+	}{
+		{"", []string{"src/charm.py", "src/helper_impl.py"}},
+		{"from db_helper import DBHelper\n", []string{"src/charm.py", "src/db_helper.py"}},
+		{"from db_helper import DBHelper\nimport helper_impl\n", []string{"src/charm.py", "src/db_helper.py", "src/helper_impl.py"}},
+	} {
+		root := writeTree(t, map[string]string{"metadata.yaml": smallCharm, "src/charm.py": tc.imports + smallPy,
+			"src/helper_impl.py": "class DBHelper:\n    pass\n"})
+		if err := os.Symlink("helper_impl.py", filepath.Join(root, "src", "db_helper.py")); err != nil {
+			t.Fatal(err)
+		}
+		for _, noCache := range []bool{true, false, false} {
+			tr, err := Load(Options{Root: root, NoCache: noCache})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, f := range tr.Files {
+				got = append(got, f.Path)
+			}
+			if !reflect.DeepEqual(got, tc.want) || tr.Stats.Files != len(tc.want) {
+				t.Errorf("imports %q (no cache %v): %q (%d files), want %q", tc.imports, noCache, got, tr.Stats.Files, tc.want)
+			}
 		}
 	}
 }
