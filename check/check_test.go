@@ -964,3 +964,18 @@ func TestIncludedLayersSoftenUndeclared(t *testing.T) {
 		t.Errorf("interface layers only: %+v", r.Summary)
 	}
 }
+
+// TestUndeclaredParamWording: a read in code that runs for no known action says that no
+// action declares the name; one in an action's code, that the action does not.
+func TestUndeclaredParamWording(t *testing.T) {
+	for noAction, want := range map[bool]string{
+		true:  `pool_get reads action parameter "pool_name", which no action declares`,
+		false: `pool_get reads action parameter "pool_name", which the action does not declare`,
+	} {
+		d := findingDiagnostic(linker.Finding{Kind: linker.FindUndeclaredParam, Subject: "pool_name", NoAction: noAction,
+			Site: linker.Site{File: "actions/ceph_ops.py", Line: 48, Symbol: "pool_get"}})
+		if d.Message != want || d.Severity != SeverityWarning {
+			t.Errorf("NoAction %v: %s %q", noAction, d.Severity, d.Message)
+		}
+	}
+}

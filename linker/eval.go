@@ -272,6 +272,9 @@ func (e *evaluator) elements(v *pyextract.Value, c *ctx) []aval {
 	}
 	defer e.leave()
 	it, view := &v.Args[0], ""
+	if n := len(it.Chain); it.Kind == pyextract.ValCall && n == 1 && len(it.Args) == 0 && len(it.Kwargs) == 0 {
+		return e.elementsOf(e.moduleReturned(it.Chain[0].Name, c), v, "") // for name in _options():
+	}
 	if n := len(it.Chain); it.Kind == pyextract.ValCall && n >= 2 && len(it.Args) == 0 && len(it.Kwargs) == 0 {
 		switch view = it.Chain[n-1].Name; view {
 		case "items", "keys", "values":
@@ -285,7 +288,10 @@ func (e *evaluator) elements(v *pyextract.Value, c *ctx) []aval {
 				return e.elementsOf(e.moduleReturned(it.Chain[0].Name, c), v, view)
 			}
 		default:
-			return nil
+			if n != 2 || it.Chain[0].Name != "self" && it.Chain[0].Name != "cls" {
+				return nil
+			}
+			view = "" // for name in self._options(): what the method returns (returned)
 		}
 	}
 	return e.elementsOf(e.eval(it, c), v, view)

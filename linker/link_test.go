@@ -3239,7 +3239,7 @@ class DemoCharm(ops.CharmBase):
 	// a read at the method, not a handler of an event named after the keyword
 	expect(t, "db", handlers(cl, KindRelation, "db"),
 		"on_ready>DemoCharm._ready[library] relation_changed>RollingOpsManager._on_relation_changed[library-inner]")
-	expect(t, "db reads", reads(cl, KindRelation, "db"), "src/charm.py:13/library/RollingOpsManager src/charm.py:17/library/scrape_configs")
+	expect(t, "db reads", reads(cl, KindRelation, "db"), "src/charm.py:13/library/RollingOpsManager src/charm.py:17/callback/scrape_configs")
 }
 
 func TestMetaNameAndMetaConfig(t *testing.T) {
@@ -5009,6 +5009,11 @@ def test_it():
 		"actions/list_users.py:4 undeclared-action-param format (cond)", // under if __name__ == "__main__"
 		"src/charm.py:11 undeclared-action-param username",              // declared by other actions, not rotate
 	}, "\n"))
+	for _, f := range cl.Findings { // only the helper module's runs for no known action
+		if f.NoAction != (f.File == "actions/common.py") {
+			t.Errorf("%s:%d NoAction %v", f.File, f.Line, f.NoAction)
+		}
+	}
 	if u := cl.Unresolved; len(u) != 1 || u[0].File != "actions/common.py" || u[0].Line != 10 {
 		t.Errorf("unresolved: %+v", u)
 	}
@@ -5447,6 +5452,72 @@ class ConnectorCharm(ops.CharmBase):
     def _env2(self):
         for name in safe_load(open("config.yaml"))["options"]:
             self.config[name]
+
+    def _opts(self):
+        return yaml.safe_load(open("config.yaml"))["options"]
+
+    def _env3(self):
+        for name in self._opts():
+            self.config.get(name)
+        for name in _options():
+            self.config.get(name)
 `})
-	expect(t, "api-key", reads(cl, KindConfig, "api-key"), "src/charm.py:11/config-read/get src/charm.py:15/config-read/index")
+	expect(t, "api-key", reads(cl, KindConfig, "api-key"),
+		"src/charm.py:11/config-read/get src/charm.py:15/config-read/index src/charm.py:22/config-read/get src/charm.py:24/config-read/get")
+}
+
+func TestHelperParamForms(t *testing.T) {
+	// More ways classic charms read their parameters: a dict of every parameter (args =
+	// action_get(), or action_get() or {}), read by key; action_get(key="x"); a shell
+	// wrapper script (actions/snap-upgrade) whose Python module beside it
+	// (snap-upgrade.py) is the action's code; a table whose functions live in another module,
+	// imported or named through its module.
+	c := charm("classic", ".", "action:regen(force)", "action:snap-upgrade(use-resource)", "action:snapshot(target)",
+		"action:remove-services(host)", "action:rename-host(newhost)")
+	c.Actions[0].Script = "actions/actions.py"
+	c.Actions[1].Script = "actions/snap-upgrade" // a shell script: not parsed
+	c.Actions[3].Script = "actions/actions.py"
+	c.Actions[4].Script = "actions/actions.py"
+	cl := link1(t, c, files{
+		"actions/actions.py": `
+from charmhelpers.core import hookenv
+import manage
+from manage import rename_host
+
+def regen(args):
+    cfg = hookenv.action_get() or {}
+    params = hookenv.action_get()
+    return cfg.get("force"), cfg.get("ttl"), params["tll"]
+
+ACTIONS = {"regen": regen, "remove-services": manage.remove_services, "rename-host": rename_host}
+`,
+		"actions/manage.py": `
+from charmhelpers.core.hookenv import action_get
+
+def remove_services(args):
+    return action_get(key="host"), action_get("newhost")
+
+def rename_host(args):
+    return action_get("newhost")
+`,
+		"actions/snap-upgrade.py": `
+from charmhelpers.core.hookenv import action_get
+
+if __name__ == "__main__":
+    action_get("use-resource")
+    action_get("target")
+`,
+	})
+	expect(t, "regen", reads(cl, KindAction, "regen"), "actions/actions.py:8/param-read/cfg.get(\"force\")/force")
+	expect(t, "remove-services", handlers(cl, KindAction, "remove-services"), "remove-services>remove_services[action-table]")
+	expect(t, "remove-services reads", reads(cl, KindAction, "remove-services"), "actions/manage.py:4/param-read/action_get(key=\"host\")/host")
+	expect(t, "rename-host", reads(cl, KindAction, "rename-host"), "actions/manage.py:7/param-read/action_get(\"newhost\")/newhost")
+	expect(t, "snap-upgrade", reads(cl, KindAction, "snap-upgrade"), "actions/snap-upgrade.py:4/param-read/action_get(\"use-resource\")/use-resource")
+	expect(t, "snapshot", reads(cl, KindAction, "snapshot"), "")
+	expect(t, "findings", findings(cl), strings.Join([]string{
+		"actions/actions.py:8 undeclared-action-param ttl",
+		"actions/actions.py:8 undeclared-action-param tll",
+		"actions/manage.py:4 undeclared-action-param newhost",
+		"actions/snap-upgrade.py:5 undeclared-action-param target (cond)",
+	}, "\n"))
 }

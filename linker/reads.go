@@ -3,6 +3,7 @@ package linker
 import (
 	"iter"
 	"maps"
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -59,7 +60,7 @@ func (l *charmLinker) linkBindings() {
 // object do (via "library", event the keyword's name). A method handed over under another
 // keyword supplies what the library publishes (COSAgentProvider(scrape_configs=
 // self._scrape_configs), Worker(pebble_layer=self.pebble_layer)): a read of the relation at
-// the method, the keyword as its detail, not a handler of an event. An object bound to
+// the method (via "callback"), the keyword as its detail, not a handler of an event. An object bound to
 // several relations (a coordinator's) calls them for any.
 func (l *charmLinker) callbacks(s *site, c *ctx, d string) {
 	for i := range s.value.Kwargs {
@@ -74,7 +75,7 @@ func (l *charmLinker) callbacks(s *site, c *ctx, d string) {
 			continue
 		}
 		if !callbackKeyword(kw.Name) {
-			l.read(KindRelation, d, Site{File: h.file.Path, Line: h.Line, Symbol: h.Name, Via: ViaLibrary, Detail: kw.Name, Conditional: s.cond})
+			l.read(KindRelation, d, Site{File: h.file.Path, Line: h.Line, Symbol: h.Name, Via: ViaCallback, Detail: kw.Name, Conditional: s.cond})
 			continue
 		}
 		it := l.iface(KindRelation, d)
@@ -352,6 +353,9 @@ func (l *charmLinker) lookupCall(fi *fileInfo, sc pyextract.Scope, v *pyextract.
 // (NRPE of `from m import NRPE` is m.NRPE; x.NRPE of `import m as x` is m.NRPE), and the
 // module imported; "" when its first name is not imported.
 func importedPath(fi *fileInfo, chain pyextract.Chain) (full, module string) {
+	if len(chain) == 0 {
+		return "", ""
+	}
 	im, ok := fi.imports[chain[0].Name]
 	if !ok {
 		return "", ""
@@ -1031,8 +1035,19 @@ func (l *charmLinker) linkHelperParams() {
 		for _, p := range a.Params {
 			params[p.Name] = append(params[p.Name], a.Name)
 		}
-		if a.Script != "" {
-			scripts[a.Script] = append(scripts[a.Script], a.Name)
+		if a.Script == "" {
+			continue
+		}
+		scripts[a.Script] = append(scripts[a.Script], a.Name)
+		if !strings.HasSuffix(a.Script, ".py") {
+			// actions/snap-upgrade, a shell wrapper that runs actions/snap-upgrade.py (or
+			// snap_upgrade.py): that module is the action's code
+			dir := path.Dir(a.Script)
+			for _, py := range []string{a.Name + ".py", strings.ReplaceAll(a.Name, "-", "_") + ".py"} {
+				if p := path.Join(dir, py); !slices.Contains(scripts[p], a.Name) {
+					scripts[p] = append(scripts[p], a.Name)
+				}
+			}
 		}
 	}
 	tables := map[scopeKey][]string{}
@@ -1046,13 +1061,9 @@ func (l *charmLinker) linkHelperParams() {
 			}
 		}
 	}
-	get := func(fi *fileInfo, sc pyextract.Scope, v *pyextract.Value) {
-		if len(v.Args) == 0 || fi.test {
-			return
-		}
-		if full, _ := importedPath(fi, v.Chain); !helperParamGets[full] {
-			return
-		}
+	// read links the parameter key names, read at sc (expr as written), to the actions the
+	// code runs for
+	read := func(fi *fileInfo, sc pyextract.Scope, key *pyextract.Value, expr string) {
 		runs := l.actions[scopeKey{fi.Path, sc.Class, sc.Func}]
 		if len(runs) == 0 {
 			runs = tables[scopeKey{fi.Path, sc.Class, sc.Func}]
@@ -1060,9 +1071,9 @@ func (l *charmLinker) linkHelperParams() {
 		if len(runs) == 0 {
 			runs = scripts[fi.Path]
 		}
-		at := siteAt(fi, sc, ViaParam, v.String())
+		at := siteAt(fi, sc, ViaParam, expr)
 		for _, c := range l.contexts(fi, fi.classes[sc.Class], sc.Func) {
-			names, ok := l.strVals(&v.Args[0], c)
+			names, ok := l.strVals(key, c)
 			if !ok && len(names) == 0 {
 				if !fi.vendored {
 					l.unresolved = append(l.unresolved, at)
@@ -1078,6 +1089,7 @@ func (l *charmLinker) linkHelperParams() {
 				if len(declaring) == 0 {
 					if !fi.vendored && !n.loose {
 						l.findIn(FindUndeclaredParam, name, at, c)
+						l.findings[len(l.findings)-1].NoAction = len(runs) == 0
 					}
 					continue
 				}
@@ -1092,6 +1104,26 @@ func (l *charmLinker) linkHelperParams() {
 			}
 		}
 	}
+	getter := func(fi *fileInfo, v *pyextract.Value) bool {
+		if v.Kind != pyextract.ValCall || len(v.Chain) == 0 {
+			return false
+		}
+		full, _ := importedPath(fi, v.Chain)
+		return helperParamGets[full]
+	}
+	get := func(fi *fileInfo, sc pyextract.Scope, v *pyextract.Value) {
+		if fi.test || !getter(fi, v) {
+			return
+		}
+		switch {
+		case len(v.Args) > 0:
+			read(fi, sc, &v.Args[0], v.String())
+		default: // action_get(key="host")
+			if k := slices.IndexFunc(v.Kwargs, func(kw pyextract.Kwarg) bool { return kw.Name == "key" }); k >= 0 {
+				read(fi, sc, &v.Kwargs[k].Value, v.String())
+			}
+		}
+	}
 	for _, fi := range l.scope {
 		for i := range fi.Facts.Calls {
 			get(fi, fi.Facts.Calls[i].Scope, &fi.Facts.Calls[i].Value)
@@ -1099,6 +1131,31 @@ func (l *charmLinker) linkHelperParams() {
 		for i := range fi.Facts.Assigns {
 			if a := &fi.Facts.Assigns[i]; a.Value.Kind == pyextract.ValCall {
 				get(fi, a.Scope, &a.Value)
+			}
+		}
+		if fi.test {
+			continue
+		}
+		// params = action_get() (or action_get() or {}): every parameter, a dict whose keys
+		// the code then reads, params["x"] or params.get("x")
+		for i := range fi.Facts.Keys {
+			k := &fi.Facts.Keys[i]
+			if len(k.Object) != 1 || k.Via != "index" && k.Via != "get" {
+				continue
+			}
+			as, _ := fi.local(funcKey{k.Class, k.Func}, k.Object[0].Name, k.Line)
+			if slices.ContainsFunc(as, func(a *pyextract.Assign) bool {
+				v := &a.Value
+				if v.Kind == pyextract.ValOr && len(v.Args) > 0 {
+					v = &v.Args[0]
+				}
+				return len(v.Args) == 0 && len(v.Kwargs) == 0 && getter(fi, v)
+			}) {
+				expr := k.Object.String() + "[" + k.Key.String() + "]"
+				if k.Via == "get" {
+					expr = k.Object.String() + ".get(" + k.Key.String() + ")"
+				}
+				read(fi, k.Scope, &k.Key, expr)
 			}
 		}
 	}
@@ -1139,10 +1196,11 @@ func (l *charmLinker) linkNaming() {
 
 // linkActionTables links a declared action that nothing observes to the function a table of
 // the charm's code maps its name to: a module-level dict whose key is the action's name and
-// whose value names a function of the same module (ACTIONS = {"cluster-kick": cluster_kick},
-// the dispatch of classic and reactive charms, whose actions/<name> scripts call a main that
-// looks their own name up in it). Not in libraries; a function the module does not define is
-// not followed.
+// whose value names a module-level function of the tree (ACTIONS = {"cluster-kick":
+// cluster_kick, "remove-services": cinder_manage.remove_services}, the dispatch of classic and
+// reactive charms, whose actions/<name> scripts call a main that looks their own name up in
+// it): of the same module, imported by name, or of an imported module (moduleFunc). Not in
+// libraries, and not to a library's function.
 func (l *charmLinker) linkActionTables() {
 	pending := map[string]*Interface{}
 	for _, a := range l.ch.Actions {
@@ -1164,17 +1222,46 @@ func (l *charmLinker) linkActionTables() {
 			}
 			for _, kw := range a.Value.Kwargs {
 				it := pending[kw.Name]
-				if it == nil || kw.Value.Kind != pyextract.ValChain || len(kw.Value.Chain) != 1 {
+				if it == nil || kw.Value.Kind != pyextract.ValChain {
 					continue
 				}
-				fn := kw.Value.Chain[0].Name
-				if sym := fi.funcSyms[funcKey{"", fn}]; sym != nil && sym.Kind == pyextract.KindFunction {
-					it.Handlers = append(it.Handlers, Handler{Event: kw.Name, Symbol: fn, File: fi.Path, Line: sym.Line, Via: ViaTable,
+				if sym, in := l.moduleFunc(fi, kw.Value.Chain); sym != nil && !in.library {
+					it.Handlers = append(it.Handlers, Handler{Event: kw.Name, Symbol: sym.Name, File: in.Path, Line: sym.Line, Via: ViaTable,
 						ObserveFile: fi.Path, ObserveLine: a.Line})
 				}
 			}
 		}
 	}
+}
+
+// moduleFunc resolves ch, as written in fi, to a module-level function of the tree: one of fi
+// (cluster_kick), one fi imports by name (from manage import remove_services), or one of a
+// module fi imports (cinder_manage.remove_services). Nil when it is none of these.
+func (l *charmLinker) moduleFunc(fi *fileInfo, ch pyextract.Chain) (*pyextract.Symbol, *fileInfo) {
+	fn := func(m *fileInfo, name string) (*pyextract.Symbol, *fileInfo) {
+		if sym := m.funcSyms[funcKey{"", name}]; sym != nil && sym.Kind == pyextract.KindFunction {
+			return sym, m
+		}
+		return nil, nil
+	}
+	switch {
+	case len(ch) == 1 && ch[0].Name != "":
+		if sym, m := fn(fi, ch[0].Name); sym != nil {
+			return sym, m
+		}
+		if im, ok := fi.imports[ch[0].Name]; ok && im.Name != "" {
+			if m := l.ix.module(fi, im.Module, l.charm); m != nil {
+				return fn(m, im.Name)
+			}
+		}
+	case len(ch) == 2 && ch[0].Name != "" && ch[1].Name != "":
+		for _, a := range l.chain(ch[:1], &ctx{file: fi}) {
+			if a.kind == aModule && a.file != nil {
+				return fn(a.file, ch[1].Name)
+			}
+		}
+	}
+	return nil, nil
 }
 
 // linkDecorated links a declared relation to the module functions of the charm's code that run

@@ -140,6 +140,10 @@ const (
 	ViaConfig   = "config-read"   // config option read
 	ViaParam    = "param-read"    // action parameter read
 	ViaPath     = "mount-path"    // a string constant naming where a storage is mounted, or a path under it
+	// ViaCallback: a method the charm hands to an object bound to the endpoint under a
+	// keyword that does not call it a callback (scrape_configs=self._scrape_configs): it
+	// supplies what the library publishes (Site.Detail: the keyword)
+	ViaCallback = "callback"
 )
 
 // Result is the linker's output.
@@ -282,4 +286,7 @@ type Finding struct {
 	NotCalled bool `json:"not_called,omitempty"`
 	// Doubt, when set, says why the finding may not hold (check reports it as an info).
 	Doubt string `json:"doubt,omitempty"`
+	// NoAction marks an undeclared-action-param read in code that runs for no action the
+	// linker knows (a helper module of action scripts): no action declares the name.
+	NoAction bool `json:"no_action,omitempty"`
 }

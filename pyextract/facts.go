@@ -946,6 +946,11 @@ func (w *factWalker) visitAssign(f factFrame) {
 				// conf = hookenv.config(): charm-helpers' whole config, a dict of the options
 				f.fn.keyed = setName(f.fn.keyed, target[0].Name)
 			}
+			if len(target) == 1 && paramsDict(v) {
+				// args = action_get() (or action_get() or {}): the running action's
+				// parameters, a dict whose keys the linker reads as parameters
+				f.fn.keyed = setName(f.fn.keyed, target[0].Name)
+			}
 		}
 		if recorded {
 			a := Assign{Scope: w.scope(f, i), Target: target, Value: v}
@@ -958,6 +963,19 @@ func (w *factWalker) visitAssign(f factFrame) {
 	// an assigned call is a Call fact too when the Assign dropped its arguments
 	// (admin = self._secret_value("admin-password", ...)): the call's own rules decide
 	w.push(factFrame{i: right, class: f.class, fn: f.fn, flow: f.flow, noCall: recorded && !dropped && right >= 0 && t.kind(right) == kCall})
+}
+
+// paramsDict reports charm-helpers' action_get() or function_get() without a name (every
+// parameter), alone or as the left side of `or`.
+func paramsDict(v Value) bool {
+	if v.Kind == ValOr && len(v.Args) > 0 {
+		v = v.Args[0]
+	}
+	if v.Kind != ValCall || len(v.Args)+len(v.Kwargs) > 0 || len(v.Chain) == 0 {
+		return false
+	}
+	last := v.Chain[len(v.Chain)-1].Name
+	return last == "action_get" || last == "function_get"
 }
 
 // plainChain reports whether c is a name followed by attribute names only.
@@ -1239,9 +1257,10 @@ func (w *factWalker) callFact(fn, args int32, name string, fs *funcState) bool {
 		// in rabbit_utils as 'cluster-partition-handling'), which the linker resolves, or a
 		// name it cannot, an unresolved read.
 		return true
-	case (name == "action_get" || name == "function_get") && w.t.namedChild(args, 0) >= 0 && w.t.kind(w.t.namedChild(args, 0)) != kKeywordArgument:
-		// charm-helpers' action_get("x") (function_get, its newer name): the linker reads the
-		// import, then the parameter x of the action the code runs for
+	case (name == "action_get" || name == "function_get") && w.t.namedChild(args, 0) >= 0:
+		// charm-helpers' action_get("x") or action_get(key="x") (function_get, its newer
+		// name): the linker reads the import, then the parameter x of the action the code
+		// runs for
 		return true
 	case upperInitial(name):
 		for _, suffix := range []string{"Error", "Exception", "Status"} {

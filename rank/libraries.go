@@ -210,9 +210,15 @@ func (r *ranker) identNamedUpdate() bool {
 				idents[strings.ToLower(id)] = true
 			}
 		}
-		for _, h := range hyphenName.FindAllString(s.text, -1) {
-			// "Bumps lte-core-interface version": the library's name as its project writes it
-			idents[strings.ReplaceAll(strings.ToLower(h), "-", "_")] = true
+		for _, m := range hyphenUpdate.FindAllStringSubmatch(s.text, -1) {
+			// "Bumps lte-core-interface version": the library's name as its project writes it,
+			// right after the verb; a relation's name so written only when nothing but a
+			// version or a word for libraries follows ("Bump matrix-auth (#32)", not "update
+			// grafana-dashboard json")
+			name := strings.ReplaceAll(strings.ToLower(m[1]), "-", "_")
+			if !r.declaredRelationName(name) || m[2] == "" {
+				idents[name] = true
+			}
 		}
 		for i, n := range r.nodes {
 			if n.class != ClassLib {
@@ -228,10 +234,25 @@ func (r *ranker) identNamedUpdate() bool {
 	return len(r.namedUpdate) > 0
 }
 
-// hyphenName matches a name of words joined by hyphens (lte-core-interface), the way a
-// library's project or interface is written in prose; identNamedUpdate reads it as the
-// underscored module name.
-var hyphenName = regexp.MustCompile(`[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+`)
+// hyphenUpdate matches an update verb followed by a name of words joined by hyphens
+// (lte-core-interface), the way a library's project or interface is written in prose, which
+// identNamedUpdate reads as the underscored module name: group 1 the name, group 2 a word
+// after it that is neither a version nor a word for libraries ("" when there is none).
+var hyphenUpdate = regexp.MustCompile(`(?i)\b(?:update[sd]?|upgraded?|bump(?:s|ed)?|refresh|sync|fetch)\s+(?:the\s+)?` +
+	`([a-z][a-z0-9]*(?:-[a-z0-9]+)+)\b(?:\s+(?:(?:charm\s+)?(?:lib|libs|library|libraries|version|to|v?[0-9][\w.]*)\b|\(#)|\s*[(:,.;]|\s*$|\s+(\w+))`)
+
+// declaredRelationName reports whether name (underscored) is a declared relation's name or
+// interface, written with '_' for '-'.
+func (r *ranker) declaredRelationName(name string) bool {
+	for k := range r.in.Charms {
+		for _, rel := range r.in.Charms[k].Relations {
+			if strings.ReplaceAll(rel.Name, "-", "_") == name || strings.ReplaceAll(rel.Interface, "-", "_") == name {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // onlySelfAttribute reports whether every occurrence of id in text is written as an
 // attribute of self ("self.data_interfaces"): the charm's own attribute, not a library's name.

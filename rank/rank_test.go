@@ -1027,6 +1027,23 @@ func TestIdentifierNamedLibraryUpdate(t *testing.T) {
 			t.Errorf("%q: an unnamed library lifted", text)
 		}
 	}
+	// hyphenated, the name must follow the verb; a declared relation's name so written, only
+	// with nothing after it but a version or a word for libraries
+	for text, want := range map[string]bool{
+		"fix: update the tls certificate in kubernetes-service-patch integration": false,
+		"docs: kubernetes-service-patch documentation update":                     false,
+		"Bump kubernetes-service-patch (#32)":                                     true,
+		"update kubernetes-service-patch json for devices":                        false,
+		"update kubernetes-service-patch to v0.3":                                 true,
+	} {
+		in := demoCharm()
+		in.Charms[0].Relations = append(in.Charms[0].Relations, charmyaml.Relation{Name: "kubernetes-service-patch",
+			Role: charmyaml.RoleRequires, Interface: "k8s_service", Pos: charmyaml.Pos{File: "metadata.yaml", Line: 13}})
+		in.Mentions = []string{text}
+		if got := hasSignal(fileOf(t, Rank(in), small), SigLibUpdate); got != want {
+			t.Errorf("%q beside a relation of that name: lifted %v, want %v", text, got, want)
+		}
+	}
 	// a name without an underscore (a library called ingress.py is also a word), or one a
 	// first-party module shares, lifts nothing
 	ingress := pyFile("lib/charms/traefik_k8s/v2/ingress.py", []pyextract.Symbol{cls("IngressPerAppRequirer", 3)}, nil)

@@ -206,6 +206,7 @@ type (
 		Line   int    `json:"line"`
 		Via    string `json:"via"`
 		Detail string `json:"detail,omitempty"`
+		Key    string `json:"key,omitempty"`
 	}
 )
 
@@ -228,8 +229,11 @@ func InterfacesJSON(res linker.Result) ([]byte, error) {
 			}
 			for k, s := range in.Reads {
 				o.Reads[k] = ifaceReadJSON{File: s.File, Line: s.Line, Via: s.Via}
-				if s.Via == linker.ViaPackage || s.Via == linker.ViaDelegate || s.Via == linker.ViaBase {
+				switch s.Via {
+				case linker.ViaPackage, linker.ViaDelegate, linker.ViaBase, linker.ViaCallback:
 					o.Reads[k].Detail = s.Detail
+				case linker.ViaParam:
+					o.Reads[k].Key = s.Key // the parameter
 				}
 			}
 			c.Interfaces[j] = o

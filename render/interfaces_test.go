@@ -20,7 +20,9 @@ func ifaceFixture() linker.Result {
 					{Event: "relation_departed", Symbol: "Unit._on_departed", File: "src/lifecycle.py", Line: 9, Via: linker.ViaHelper, Loose: true, CatchAll: true},
 				}},
 			{Kind: linker.KindRelation, Name: "cluster", Role: "peers", Interface: "demo_peers", File: "metadata.yaml", Line: 9,
-				Reads: []linker.Site{{File: "src/charm.py", Line: 20, Via: linker.ViaLookup}, {File: "src/peers.py", Line: 7, Via: linker.ViaLookup}}},
+				Reads: []linker.Site{{File: "src/charm.py", Line: 20, Via: linker.ViaLookup}, {File: "src/peers.py", Line: 7, Via: linker.ViaLookup},
+					{File: "src/charm.py", Line: 88, Via: linker.ViaCallback, Detail: "scrape_configs", Symbol: "DemoCharm._scrape"},
+					{File: "src/charm.py", Line: 90, Via: linker.ViaParam, Key: "force", Detail: "event.params.get(\"force\")"}}},
 			{Kind: linker.KindRelation, Name: "logs", Role: "provides", Interface: "loki_push_api", File: "metadata.yaml", Line: 12},
 			{Kind: linker.KindRelation, Name: "metrics", Role: "provides", Interface: "prometheus_scrape", File: "charmcraft.yaml", Line: 28, Extension: "flask-framework"},
 			{Kind: linker.KindRelation, Name: "refresh", Role: "peers", Interface: "refresh", File: "metadata.yaml", Line: 15,
@@ -63,6 +65,7 @@ func TestInterfacesText(t *testing.T) {
       handler DbHandler._on_changed (endpoints_changed) src/db.py:52 [library, conditional]
       handler Unit._on_departed (relation_departed) src/lifecycle.py:9 [helper, every relation]
     cluster   peers demo_peers            metadata.yaml:9
+      reads src/charm.py:88, 90
       lookups src/charm.py:20; src/peers.py:7
     logs      provides loki_push_api      metadata.yaml:12
       (nothing linked)
@@ -168,7 +171,14 @@ func TestInterfacesJSON(t *testing.T) {
 			vias = append(vias, fmt.Sprint(r["via"], "/", r["detail"]))
 		}
 	}
-	for _, want := range []string{"package/charm_refresh", "lookup/<nil>"} {
+	for _, x := range ifaces {
+		for _, r := range x.(map[string]any)["reads"].([]any) {
+			if r := r.(map[string]any); r["via"] == "param-read" {
+				vias = append(vias, fmt.Sprint("key/", r["key"]))
+			}
+		}
+	}
+	for _, want := range []string{"package/charm_refresh", "lookup/<nil>", "callback/scrape_configs", "param-read/<nil>", "key/force"} {
 		if !slices.Contains(vias, want) {
 			t.Errorf("reads' via/detail %v lack %s", vias, want)
 		}
