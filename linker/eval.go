@@ -311,6 +311,12 @@ func (e *evaluator) elementsOf(vals []aval, v *pyextract.Value, view string) []a
 			}
 			continue
 		}
+		if a.kind == aItems { // for r in self.relations.values(), for k, r in ....items()
+			if v.Pos == 0 && view == "values" || v.Pos == 2 && view == "items" {
+				out = append(out, loosen(slices.Clone(a.elems))...)
+			}
+			continue
+		}
 		if a.kind != aSeq {
 			continue
 		}

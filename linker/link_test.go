@@ -5387,11 +5387,26 @@ class MyCharm(BaseCharm):
     def __init__(self, *args):
         super().__init__(*args)
         self.relations["cache"] = DatabaseRequires(self, "cache", "y")
+        self.stores = {}
+        for name in ["cache", "queue"]:
+            self.stores[name] = DatabaseRequires(self, name, "s")
+        for store in self.stores.values():
+            self.framework.observe(store.on.endpoints_changed, self._on_store)
+        for name, store in self.stores.items():
+            self.framework.observe(store.on.endpoints_changed, self._on_store_item)
+
+    def _on_store(self, event):
+        pass
+
+    def _on_store_item(self, event):
+        pass
 `,
 	})
 	expect(t, "db", handlers(cl, KindRelation, "db"), "endpoints_changed>BaseCharm._on_db[library]")
-	expect(t, "queue", handlers(cl, KindRelation, "queue"), "endpoints_changed>BaseCharm._on_queue[library]")
-	expect(t, "cache", handlers(cl, KindRelation, "cache"), "")
+	expect(t, "queue", handlers(cl, KindRelation, "queue"),
+		"endpoints_changed>BaseCharm._on_queue[library] endpoints_changed>MyCharm._on_store[library] endpoints_changed>MyCharm._on_store_item[library]")
+	// (a loop over the stores' values or items observes each one's event)
+	expect(t, "cache", handlers(cl, KindRelation, "cache"), "endpoints_changed>MyCharm._on_store[library] endpoints_changed>MyCharm._on_store_item[library]")
 }
 
 func TestOptionsLoadedFromTheCharmsYAML(t *testing.T) {
