@@ -724,6 +724,8 @@ func findingDiagnostic(f linker.Finding) Diagnostic {
 		d.Message = fmt.Sprintf("%s is named like an event handler, but no code observes, calls or names it: it never runs", f.Subject)
 	case f.Kind == linker.FindUndeclaredParam && f.NoAction:
 		d.Message = fmt.Sprintf("%s reads action parameter %q, which no action declares", who(f.Symbol), f.Subject)
+	case f.Kind == linker.FindUndeclaredParam && f.SeveralActions:
+		d.Message = fmt.Sprintf("%s reads action parameter %q, which none of the actions it runs for declares", who(f.Symbol), f.Subject)
 	case f.Kind == linker.FindUndeclaredParam:
 		d.Message = fmt.Sprintf("%s reads action parameter %q, which the action does not declare", who(f.Symbol), f.Subject)
 	case ok:

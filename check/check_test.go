@@ -968,14 +968,15 @@ func TestIncludedLayersSoftenUndeclared(t *testing.T) {
 // TestUndeclaredParamWording: a read in code that runs for no known action says that no
 // action declares the name; one in an action's code, that the action does not.
 func TestUndeclaredParamWording(t *testing.T) {
-	for noAction, want := range map[bool]string{
-		true:  `pool_get reads action parameter "pool_name", which no action declares`,
-		false: `pool_get reads action parameter "pool_name", which the action does not declare`,
+	for runs, want := range map[string]string{
+		"none":    `pool_get reads action parameter "pool_name", which no action declares`,
+		"one":     `pool_get reads action parameter "pool_name", which the action does not declare`,
+		"several": `pool_get reads action parameter "pool_name", which none of the actions it runs for declares`,
 	} {
-		d := findingDiagnostic(linker.Finding{Kind: linker.FindUndeclaredParam, Subject: "pool_name", NoAction: noAction,
-			Site: linker.Site{File: "actions/ceph_ops.py", Line: 48, Symbol: "pool_get"}})
+		d := findingDiagnostic(linker.Finding{Kind: linker.FindUndeclaredParam, Subject: "pool_name", NoAction: runs == "none",
+			SeveralActions: runs == "several", Site: linker.Site{File: "actions/ceph_ops.py", Line: 48, Symbol: "pool_get"}})
 		if d.Message != want || d.Severity != SeverityWarning {
-			t.Errorf("NoAction %v: %s %q", noAction, d.Severity, d.Message)
+			t.Errorf("runs for %s: %s %q", runs, d.Severity, d.Message)
 		}
 	}
 }

@@ -4952,6 +4952,9 @@ def restore():
         pass
     ch_hookenv.action_get("froce")
 
+def shared():
+    return ch_hookenv.action_get("zzz")
+
 ACTIONS = {"backup": backup, "restore": restore}
 `,
 		"actions/common.py": `
@@ -5004,14 +5007,15 @@ def test_it():
 		"actions/actions.py:8/param-read/ch_hookenv.action_get(\"force\")/force actions/common.py:7/param-read/action_get(\"force\")/force")
 	expect(t, "findings", findings(cl), strings.Join([]string{
 		"actions/actions.py:10 undeclared-action-param froce",
+		"actions/actions.py:13 undeclared-action-param zzz", // runs for both of the file's actions
 		"actions/add_user.py:6 undeclared-action-param home",
 		"actions/common.py:13 undeclared-action-param no-such-param",
 		"actions/list_users.py:4 undeclared-action-param format (cond)", // under if __name__ == "__main__"
 		"src/charm.py:11 undeclared-action-param username",              // declared by other actions, not rotate
 	}, "\n"))
 	for _, f := range cl.Findings { // only the helper module's runs for no known action
-		if f.NoAction != (f.File == "actions/common.py") {
-			t.Errorf("%s:%d NoAction %v", f.File, f.Line, f.NoAction)
+		if f.NoAction != (f.File == "actions/common.py") || f.SeveralActions != (f.Subject == "zzz") {
+			t.Errorf("%s:%d NoAction %v SeveralActions %v", f.File, f.Line, f.NoAction, f.SeveralActions)
 		}
 	}
 	if u := cl.Unresolved; len(u) != 1 || u[0].File != "actions/common.py" || u[0].Line != 10 {
@@ -5488,11 +5492,13 @@ func TestHelperParamForms(t *testing.T) {
 	// (snap-upgrade.py) is the action's code; a table whose functions live in another module,
 	// imported or named through its module.
 	c := charm("classic", ".", "action:regen(force)", "action:snap-upgrade(use-resource)", "action:snapshot(target)",
-		"action:remove-services(host)", "action:rename-host(newhost)")
+		"action:remove-services(host)", "action:rename-host(newhost)", "action:fallback(force)", "action:reused(force)",
+		"action:script(force)")
 	c.Actions[0].Script = "actions/actions.py"
 	c.Actions[1].Script = "actions/snap-upgrade" // a shell script: not parsed
 	c.Actions[3].Script = "actions/actions.py"
 	c.Actions[4].Script = "actions/actions.py"
+	c.Actions[7].Script = "actions/script.py"
 	cl := link1(t, c, files{
 		"actions/actions.py": `
 from charmhelpers.core import hookenv
@@ -5501,10 +5507,30 @@ from manage import rename_host
 
 def regen(args):
     cfg = hookenv.action_get() or {}
-    params = hookenv.action_get()
-    return cfg.get("force"), cfg.get("ttl"), params["tll"]
+    args = hookenv.action_get()
+    return cfg.get("force"), cfg.get("ttl"), args["tll"]
 
-ACTIONS = {"regen": regen, "remove-services": manage.remove_services, "rename-host": rename_host}
+def fallback():
+    try:
+        opts = hookenv.action_get()
+    except Exception:
+        opts = {"force": True, "other": 1}
+    return opts["force"], opts["unknown"]
+
+def reused():
+    data = hookenv.action_get()
+    data = json.loads("{}")
+    return data["serial"]
+
+ACTIONS = {"regen": regen, "remove-services": manage.remove_services, "rename-host": rename_host,
+           "fallback": fallback, "reused": reused}
+`,
+		"actions/script.py": `
+from charmhelpers.core.hookenv import action_get
+
+params = action_get()
+params.get("force")
+params.get("nope")
 `,
 		"actions/manage.py": `
 from charmhelpers.core.hookenv import action_get
@@ -5524,15 +5550,26 @@ if __name__ == "__main__":
 `,
 	})
 	expect(t, "regen", reads(cl, KindAction, "regen"), "actions/actions.py:8/param-read/cfg.get(\"force\")/force")
+	// a fallback dict, or another value on another line: read, never a finding
+	expect(t, "fallback", reads(cl, KindAction, "fallback"), "actions/actions.py:15/param-read/opts[\"force\"]/force")
+	expect(t, "script", reads(cl, KindAction, "script"), "actions/script.py:4/param-read/params.get(\"force\")/force")
 	expect(t, "remove-services", handlers(cl, KindAction, "remove-services"), "remove-services>remove_services[action-table]")
+	expect(t, "rename-host", handlers(cl, KindAction, "rename-host"), "rename-host>rename_host[action-table]")
 	expect(t, "remove-services reads", reads(cl, KindAction, "remove-services"), "actions/manage.py:4/param-read/action_get(key=\"host\")/host")
 	expect(t, "rename-host", reads(cl, KindAction, "rename-host"), "actions/manage.py:7/param-read/action_get(\"newhost\")/newhost")
 	expect(t, "snap-upgrade", reads(cl, KindAction, "snap-upgrade"), "actions/snap-upgrade.py:4/param-read/action_get(\"use-resource\")/use-resource")
 	expect(t, "snapshot", reads(cl, KindAction, "snapshot"), "")
 	expect(t, "findings", findings(cl), strings.Join([]string{
-		"actions/actions.py:8 undeclared-action-param ttl",
 		"actions/actions.py:8 undeclared-action-param tll",
+		"actions/actions.py:8 undeclared-action-param ttl",
 		"actions/manage.py:4 undeclared-action-param newhost",
+		"actions/script.py:5 undeclared-action-param nope",
 		"actions/snap-upgrade.py:5 undeclared-action-param target (cond)",
 	}, "\n"))
+	// the functions of actions.py run for the table's actions, one each
+	for _, f := range cl.Findings {
+		if f.NoAction || f.SeveralActions {
+			t.Errorf("%s:%d: NoAction %v SeveralActions %v", f.File, f.Line, f.NoAction, f.SeveralActions)
+		}
+	}
 }

@@ -1017,14 +1017,19 @@ var helperParamGets = map[string]bool{
 	"charmhelpers.core.hookenv.function_get": true,
 }
 
-// linkHelperParams links action_get("x") (or function_get) in the charm's code to the
-// parameter x of the actions that code runs for: those the function handles (an ops observe
-// or a table of actions, linkActionTables, which runs first), or else those whose script is
-// the file; a name none of them declares is a finding, as action_get returns None for it.
-// Code that runs for no action known (a helper module shared by several scripts) reads x of
-// the one action declaring it, and a name no action declares is a finding; one that several
-// declare is read from none. A dotted name (action_get("backup.path")) reads its first
-// part; a name that cannot be resolved is recorded as unresolved.
+// linkHelperParams links action_get("x") (or function_get, or action_get(key="x"), or
+// args["x"] / args.get("x") of args = action_get(), the dict of every parameter) in the
+// charm's code to the parameter x of the actions that code runs for: those the function
+// handles (an ops observe or a table of actions, linkActionTables, which runs first), or
+// else those whose script is the file, or whose shell script runs the module of its name
+// beside it (actions/snap-upgrade and snap-upgrade.py); a name none of them declares is a
+// finding, as action_get returns None for it. Code that runs for no action known (a helper
+// module shared by several scripts) reads x of the one action declaring it, and a name no
+// action declares is a finding (NoAction); one that several declare is read from none. A
+// dotted name (action_get("backup.path")) reads its first part; a name that cannot be
+// resolved is recorded as unresolved. A dict that the name may also hold something else
+// (params = json.loads(...) on another line, a fallback dict) is read loosely: linked, never
+// a finding.
 func (l *charmLinker) linkHelperParams() {
 	if len(l.ch.Actions) == 0 {
 		return
@@ -1063,7 +1068,7 @@ func (l *charmLinker) linkHelperParams() {
 	}
 	// read links the parameter key names, read at sc (expr as written), to the actions the
 	// code runs for
-	read := func(fi *fileInfo, sc pyextract.Scope, key *pyextract.Value, expr string) {
+	read := func(fi *fileInfo, sc pyextract.Scope, key *pyextract.Value, expr string, loose bool) {
 		runs := l.actions[scopeKey{fi.Path, sc.Class, sc.Func}]
 		if len(runs) == 0 {
 			runs = tables[scopeKey{fi.Path, sc.Class, sc.Func}]
@@ -1087,9 +1092,10 @@ func (l *charmLinker) linkHelperParams() {
 					declaring = slices.DeleteFunc(slices.Clone(declaring), func(a string) bool { return !slices.Contains(runs, a) })
 				}
 				if len(declaring) == 0 {
-					if !fi.vendored && !n.loose {
+					if !fi.vendored && !n.loose && !loose {
 						l.findIn(FindUndeclaredParam, name, at, c)
-						l.findings[len(l.findings)-1].NoAction = len(runs) == 0
+						f := &l.findings[len(l.findings)-1]
+						f.NoAction, f.SeveralActions = len(runs) == 0, len(runs) > 1
 					}
 					continue
 				}
@@ -1117,10 +1123,10 @@ func (l *charmLinker) linkHelperParams() {
 		}
 		switch {
 		case len(v.Args) > 0:
-			read(fi, sc, &v.Args[0], v.String())
+			read(fi, sc, &v.Args[0], v.String(), false)
 		default: // action_get(key="host")
 			if k := slices.IndexFunc(v.Kwargs, func(kw pyextract.Kwarg) bool { return kw.Name == "key" }); k >= 0 {
-				read(fi, sc, &v.Kwargs[k].Value, v.String())
+				read(fi, sc, &v.Kwargs[k].Value, v.String(), false)
 			}
 		}
 	}
@@ -1143,19 +1149,33 @@ func (l *charmLinker) linkHelperParams() {
 			if len(k.Object) != 1 || k.Via != "index" && k.Via != "get" {
 				continue
 			}
-			as, _ := fi.local(funcKey{k.Class, k.Func}, k.Object[0].Name, k.Line)
-			if slices.ContainsFunc(as, func(a *pyextract.Assign) bool {
-				v := &a.Value
+			var vals []*pyextract.Value // what the name may hold: its assignments in the function, or the module's
+			if k.Func != "" {
+				as, _ := fi.local(funcKey{k.Class, k.Func}, k.Object[0].Name, k.Line)
+				for _, a := range as {
+					vals = append(vals, &a.Value)
+				}
+			} else if k.Class == "" {
+				vals = fi.consts[k.Object[0].Name] // args = action_get() in a script's top level
+			}
+			dict := func(v *pyextract.Value) bool {
 				if v.Kind == pyextract.ValOr && len(v.Args) > 0 {
 					v = &v.Args[0]
 				}
 				return len(v.Args) == 0 && len(v.Kwargs) == 0 && getter(fi, v)
-			}) {
+			}
+			if slices.ContainsFunc(vals, dict) {
 				expr := k.Object.String() + "[" + k.Key.String() + "]"
 				if k.Via == "get" {
 					expr = k.Object.String() + ".get(" + k.Key.String() + ")"
 				}
-				read(fi, k.Scope, &k.Key, expr)
+				// (also another dict, or `or {...}` a fallback that holds what it holds)
+				other := slices.ContainsFunc(vals, func(v *pyextract.Value) bool {
+					return !dict(v) || v.Kind == pyextract.ValOr && slices.ContainsFunc(v.Args[1:], func(x pyextract.Value) bool {
+						return x.Kind != pyextract.ValDict || len(x.Kwargs) > 0
+					})
+				})
+				read(fi, k.Scope, &k.Key, expr, other)
 			}
 		}
 	}

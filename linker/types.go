@@ -289,4 +289,7 @@ type Finding struct {
 	// NoAction marks an undeclared-action-param read in code that runs for no action the
 	// linker knows (a helper module of action scripts): no action declares the name.
 	NoAction bool `json:"no_action,omitempty"`
+	// SeveralActions marks an undeclared-action-param read in code that runs for several
+	// actions (a module every action script links to): none of them declares the name.
+	SeveralActions bool `json:"several_actions,omitempty"`
 }

@@ -210,14 +210,22 @@ func (r *ranker) identNamedUpdate() bool {
 				idents[strings.ToLower(id)] = true
 			}
 		}
+		// "Bumps lte-core-interface version": the library's name as its project writes it,
+		// right after the verb (or in a list there: "bump cos-agent, tls-certificates"); a
+		// declared relation's name (or interface) so written only when nothing but a version
+		// or a word for libraries follows ("Bump matrix-auth (#32)", not "update
+		// grafana-dashboard json"); a name elsewhere, never ("update integration tests to use
+		// the new kubeflow-dashboard interface")
+		for _, list := range hyphenList.FindAllStringSubmatch(s.text, -1) {
+			for _, h := range hyphenName.FindAllString(list[1], -1) {
+				if name := strings.ReplaceAll(strings.ToLower(h), "-", "_"); !r.declaredRelationName(name) {
+					idents[name] = true
+				}
+			}
+		}
 		for _, m := range hyphenUpdate.FindAllStringSubmatch(s.text, -1) {
-			// "Bumps lte-core-interface version": the library's name as its project writes it,
-			// right after the verb; a relation's name so written only when nothing but a
-			// version or a word for libraries follows ("Bump matrix-auth (#32)", not "update
-			// grafana-dashboard json")
-			name := strings.ReplaceAll(strings.ToLower(m[1]), "-", "_")
-			if !r.declaredRelationName(name) || m[2] == "" {
-				idents[name] = true
+			if m[2] == "" {
+				idents[strings.ReplaceAll(strings.ToLower(m[1]), "-", "_")] = true
 			}
 		}
 		for i, n := range r.nodes {
@@ -234,12 +242,22 @@ func (r *ranker) identNamedUpdate() bool {
 	return len(r.namedUpdate) > 0
 }
 
-// hyphenUpdate matches an update verb followed by a name of words joined by hyphens
-// (lte-core-interface), the way a library's project or interface is written in prose, which
-// identNamedUpdate reads as the underscored module name: group 1 the name, group 2 a word
-// after it that is neither a version nor a word for libraries ("" when there is none).
-var hyphenUpdate = regexp.MustCompile(`(?i)\b(?:update[sd]?|upgraded?|bump(?:s|ed)?|refresh|sync|fetch)\s+(?:the\s+)?` +
-	`([a-z][a-z0-9]*(?:-[a-z0-9]+)+)\b(?:\s+(?:(?:charm\s+)?(?:lib|libs|library|libraries|version|to|v?[0-9][\w.]*)\b|\(#)|\s*[(:,.;]|\s*$|\s+(\w+))`)
+// hyphenName matches a name of words joined by hyphens (lte-core-interface), the way a
+// library's project or interface is written in prose; identNamedUpdate reads it as the
+// underscored module name.
+var hyphenName = regexp.MustCompile(`[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+`)
+
+// hyphenList matches an update verb followed by one or more such names ("bump cos-agent,
+// kubernetes-service-patch and loki-push-api"): group 1 the list.
+var hyphenList = regexp.MustCompile(`(?i)\b(?:update[sd]?|upgraded?|bump(?:s|ed)?|refresh|sync|fetch)\s+(?:the\s+)?` +
+	`([a-z][a-z0-9]*(?:-[a-z0-9]+)+(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)[a-z][a-z0-9]*(?:-[a-z0-9]+)+)*)`)
+
+// hyphenUpdate matches an update verb followed by such a name: group 1 the name, group 2
+// what follows it when that is neither the end of the line, a pull request's number, a
+// version ("to v0.3", "from 1.2 to 1.3", "0.3") nor a word for libraries ("" then).
+var hyphenUpdate = regexp.MustCompile(`(?im)\b(?:update[sd]?|upgraded?|bump(?:s|ed)?|refresh|sync|fetch)\s+(?:the\s+)?` +
+	`([a-z][a-z0-9]*(?:-[a-z0-9]+)+)(?:\s*[.;]?\s*$|\s*\(#\d+\)|\s+(?:charm\s+)?(?:lib|libs|library|libraries|version)\b|` +
+	`\s+(?:to|from)\s+(?:v?\d|latest\b)|\s+v?\d[\w.]*\s*(?:$|\(#)|\s*(\S+))`)
 
 // declaredRelationName reports whether name (underscored) is a declared relation's name or
 // interface, written with '_' for '-'.

@@ -995,7 +995,8 @@ func TestIdentifierNamedLibraryUpdate(t *testing.T) {
 	// prose, a name without an update verb, or another library are not lifted.
 	const small, big = "lib/charms/observability_libs/v0/kubernetes_service_patch.py", "lib/charms/data_platform_libs/v0/data_interfaces.py"
 	for _, text := range []string{"Update kubernetes_service_patch and others", "chore: bump observability_libs (#9)",
-		"Bumps kubernetes-service-patch version (#4)"} { // hyphenated, as a project writes its name
+		"Bumps kubernetes-service-patch version (#4)",       // hyphenated, as a project writes its name
+		"chore: bump cos-agent, kubernetes-service-patch"} { // anywhere, when no relation is named so
 		in := demoCharm()
 		for k := range in.Files {
 			if in.Files[k].Path == small {
@@ -1009,7 +1010,7 @@ func TestIdentifierNamedLibraryUpdate(t *testing.T) {
 		}
 	}
 	for _, text := range []string{"Update kubernetes service patch handling", "fix: kubernetes_service_patch breaks on restart",
-		"fix: kubernetes-service-patch breaks on restart",
+		"fix: kubernetes-service-patch breaks on restart", "fix: update integration tests to use the new kubernetes-service-patch interface",
 		"Update kubernetes_service_patch to v1", "fix: update self.kubernetes_service_patch usage"} {
 		if r := rankDemo(text); r.Files[0].Class != ClassSource || hasSignal(fileOf(t, r, small), SigLibUpdate) {
 			t.Errorf("%q: top %v", text, paths(r)[:3])
@@ -1035,6 +1036,11 @@ func TestIdentifierNamedLibraryUpdate(t *testing.T) {
 		"Bump kubernetes-service-patch (#32)":                                     true,
 		"update kubernetes-service-patch json for devices":                        false,
 		"update kubernetes-service-patch to v0.3":                                 true,
+		"Bump kubernetes-service-patch from 0.1 to 0.2":                           true,
+		"update kubernetes-service-patch to handle the new port":                  false,
+		"feat: update kubernetes-service-patch, add the metrics port":             false,
+		"update kubernetes-service-patch: handle the metrics port":                false,
+		"update kubernetes-service-patch 2 panels":                                false,
 	} {
 		in := demoCharm()
 		in.Charms[0].Relations = append(in.Charms[0].Relations, charmyaml.Relation{Name: "kubernetes-service-patch",
