@@ -5493,7 +5493,8 @@ func TestHelperParamForms(t *testing.T) {
 	// imported or named through its module.
 	c := charm("classic", ".", "action:regen(force)", "action:snap-upgrade(use-resource)", "action:snapshot(target)",
 		"action:remove-services(host)", "action:rename-host(newhost)", "action:fallback(force)", "action:reused(force)",
-		"action:script(force)")
+		"action:script(force)", "action:db-upgrade(options)")
+	c.Actions[8].Script = "actions/db-upgrade" // its module is db_upgrade.py
 	c.Actions[0].Script = "actions/actions.py"
 	c.Actions[1].Script = "actions/snap-upgrade" // a shell script: not parsed
 	c.Actions[3].Script = "actions/actions.py"
@@ -5525,6 +5526,13 @@ def reused():
 ACTIONS = {"regen": regen, "remove-services": manage.remove_services, "rename-host": rename_host,
            "fallback": fallback, "reused": reused}
 `,
+		"actions/db_upgrade.py": `
+from charmhelpers.core.hookenv import action_get
+
+def main():
+    opts = action_get("options")
+    return opts["ttl"], action_get("nope")
+`,
 		"actions/script.py": `
 from charmhelpers.core.hookenv import action_get
 
@@ -5552,6 +5560,7 @@ if __name__ == "__main__":
 	expect(t, "regen", reads(cl, KindAction, "regen"), "actions/actions.py:8/param-read/cfg.get(\"force\")/force")
 	// a fallback dict, or another value on another line: read, never a finding
 	expect(t, "fallback", reads(cl, KindAction, "fallback"), "actions/actions.py:15/param-read/opts[\"force\"]/force")
+	expect(t, "db-upgrade", reads(cl, KindAction, "db-upgrade"), "actions/db_upgrade.py:4/param-read/action_get(\"options\")/options")
 	expect(t, "script", reads(cl, KindAction, "script"), "actions/script.py:4/param-read/params.get(\"force\")/force")
 	expect(t, "remove-services", handlers(cl, KindAction, "remove-services"), "remove-services>remove_services[action-table]")
 	expect(t, "rename-host", handlers(cl, KindAction, "rename-host"), "rename-host>rename_host[action-table]")
@@ -5562,6 +5571,7 @@ if __name__ == "__main__":
 	expect(t, "findings", findings(cl), strings.Join([]string{
 		"actions/actions.py:8 undeclared-action-param tll",
 		"actions/actions.py:8 undeclared-action-param ttl",
+		"actions/db_upgrade.py:5 undeclared-action-param nope", // (opts is one parameter's value: its keys are not parameters)
 		"actions/manage.py:4 undeclared-action-param newhost",
 		"actions/script.py:5 undeclared-action-param nope",
 		"actions/snap-upgrade.py:5 undeclared-action-param target (cond)",
@@ -5571,5 +5581,12 @@ if __name__ == "__main__":
 		if f.NoAction || f.SeveralActions {
 			t.Errorf("%s:%d: NoAction %v SeveralActions %v", f.File, f.Line, f.NoAction, f.SeveralActions)
 		}
+	}
+}
+
+func TestImportedPathOfNothing(t *testing.T) {
+	// an empty chain (a call of a call's result, `f()()`) names no import, and does not panic
+	if full, mod := importedPath(&fileInfo{}, nil); full != "" || mod != "" {
+		t.Errorf("%q %q", full, mod)
 	}
 }

@@ -1131,13 +1131,8 @@ func (l *charmLinker) linkHelperParams() {
 		}
 	}
 	for _, fi := range l.scope {
-		for i := range fi.Facts.Calls {
+		for i := range fi.Facts.Calls { // (an assigned action_get("x") is one too)
 			get(fi, fi.Facts.Calls[i].Scope, &fi.Facts.Calls[i].Value)
-		}
-		for i := range fi.Facts.Assigns {
-			if a := &fi.Facts.Assigns[i]; a.Value.Kind == pyextract.ValCall {
-				get(fi, a.Scope, &a.Value)
-			}
 		}
 		if fi.test {
 			continue

@@ -926,6 +926,8 @@ func (w *factWalker) visitAssign(f factFrame) {
 			recorded = v.Kind != ValOther
 			n := len(v.Args) + len(v.Kwargs)
 			v = leanCall(v)
+			// (an action_get("x") keeps its argument, so that the linker tells it from the
+			// dict of every parameter)
 			dropped = n > 0 && len(v.Args)+len(v.Kwargs) == 0
 			if len(target) == 1 && v.Kind == ValChain {
 				last := v.Chain[len(v.Chain)-1].Name
@@ -952,6 +954,9 @@ func (w *factWalker) visitAssign(f factFrame) {
 				f.fn.keyed = setName(f.fn.keyed, target[0].Name)
 			}
 		}
+		if paramsCall(v) && len(v.Args)+len(v.Kwargs) > 0 {
+			dropped = true // x = action_get("name"), in a function or not: a Call fact too
+		}
 		if recorded {
 			a := Assign{Scope: w.scope(f, i), Target: target, Value: v}
 			if typ >= 0 {
@@ -971,7 +976,13 @@ func paramsDict(v Value) bool {
 	if v.Kind == ValOr && len(v.Args) > 0 {
 		v = v.Args[0]
 	}
-	if v.Kind != ValCall || len(v.Args)+len(v.Kwargs) > 0 || len(v.Chain) == 0 {
+	return paramsCall(v) && len(v.Args)+len(v.Kwargs) == 0
+}
+
+// paramsCall reports a call of a function named like charm-helpers' action_get or
+// function_get.
+func paramsCall(v Value) bool {
+	if v.Kind != ValCall || len(v.Chain) == 0 {
 		return false
 	}
 	last := v.Chain[len(v.Chain)-1].Name
@@ -1015,7 +1026,7 @@ func leanCall(v Value) Value {
 		last := v.Chain[n-1].Name
 		fetch := last == "fetch" && n > 1 && v.Chain[n-2].Name == "resources"
 		strMethod := last == "replace" || last == "lower" || last == "upper" // name.replace("-", "_"): the linker evaluates it
-		if !isLookup(last) && !upperInitial(last) && !fetch && !passesKeyed(v) && !configHelper(last) && !defaultedGet(v) && !strMethod {
+		if !isLookup(last) && !upperInitial(last) && !fetch && !passesKeyed(v) && !configHelper(last) && !defaultedGet(v) && !strMethod && !paramsCall(v) {
 			v.Args, v.Kwargs = nil, nil
 		}
 	}
