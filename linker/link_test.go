@@ -5539,6 +5539,8 @@ from charmhelpers.core.hookenv import action_get
 params = action_get()
 params.get("force")
 params.get("nope")
+action_get().get("force")
+action_get()["nada"]
 `,
 		"actions/manage.py": `
 from charmhelpers.core.hookenv import action_get
@@ -5561,7 +5563,8 @@ if __name__ == "__main__":
 	// a fallback dict, or another value on another line: read, never a finding
 	expect(t, "fallback", reads(cl, KindAction, "fallback"), "actions/actions.py:15/param-read/opts[\"force\"]/force")
 	expect(t, "db-upgrade", reads(cl, KindAction, "db-upgrade"), "actions/db_upgrade.py:4/param-read/action_get(\"options\")/options")
-	expect(t, "script", reads(cl, KindAction, "script"), "actions/script.py:4/param-read/params.get(\"force\")/force")
+	expect(t, "script", reads(cl, KindAction, "script"),
+		"actions/script.py:4/param-read/params.get(\"force\")/force actions/script.py:6/param-read/action_get().get(\"force\")/force")
 	expect(t, "remove-services", handlers(cl, KindAction, "remove-services"), "remove-services>remove_services[action-table]")
 	expect(t, "rename-host", handlers(cl, KindAction, "rename-host"), "rename-host>rename_host[action-table]")
 	expect(t, "remove-services reads", reads(cl, KindAction, "remove-services"), "actions/manage.py:4/param-read/action_get(key=\"host\")/host")
@@ -5574,6 +5577,7 @@ if __name__ == "__main__":
 		"actions/db_upgrade.py:5 undeclared-action-param nope", // (opts is one parameter's value: its keys are not parameters)
 		"actions/manage.py:4 undeclared-action-param newhost",
 		"actions/script.py:5 undeclared-action-param nope",
+		"actions/script.py:7 undeclared-action-param nada",
 		"actions/snap-upgrade.py:5 undeclared-action-param target (cond)",
 	}, "\n"))
 	// the functions of actions.py run for the table's actions, one each

@@ -1141,7 +1141,18 @@ func (l *charmLinker) linkHelperParams() {
 		// the code then reads, params["x"] or params.get("x")
 		for i := range fi.Facts.Keys {
 			k := &fi.Facts.Keys[i]
-			if len(k.Object) != 1 || k.Via != "index" && k.Via != "get" {
+			if k.Via != "index" && k.Via != "get" {
+				continue
+			}
+			expr := k.Object.String() + "[" + k.Key.String() + "]"
+			if k.Via == "get" {
+				expr = k.Object.String() + ".get(" + k.Key.String() + ")"
+			}
+			if n := len(k.Object); n >= 2 && k.Object[n-1].Call && getter(fi, &pyextract.Value{Kind: pyextract.ValCall, Chain: k.Object[:n-1]}) {
+				read(fi, k.Scope, &k.Key, expr, false) // action_get().get("dry-run"): read in place
+				continue
+			}
+			if len(k.Object) != 1 {
 				continue
 			}
 			var vals []*pyextract.Value // what the name may hold: its assignments in the function, or the module's
@@ -1160,10 +1171,6 @@ func (l *charmLinker) linkHelperParams() {
 				return len(v.Args) == 0 && len(v.Kwargs) == 0 && getter(fi, v)
 			}
 			if slices.ContainsFunc(vals, dict) {
-				expr := k.Object.String() + "[" + k.Key.String() + "]"
-				if k.Via == "get" {
-					expr = k.Object.String() + ".get(" + k.Key.String() + ")"
-				}
 				// (also another dict, or `or {...}` a fallback that holds what it holds)
 				other := slices.ContainsFunc(vals, func(v *pyextract.Value) bool {
 					return !dict(v) || v.Kind == pyextract.ValOr && slices.ContainsFunc(v.Args[1:], func(x pyextract.Value) bool {

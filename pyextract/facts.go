@@ -1441,14 +1441,22 @@ func (w *factWalker) keyedObject(obj int32, f factFrame, keys bool) bool {
 // configCall reports a call of config with no arguments, charm-helpers' `hookenv.config()`
 // or an imported `config()`, read in place: hookenv.config()["port"], config().get("x"). It
 // returns the whole config as a dict; the linker tells from the import whether it is
-// charm-helpers'.
+// charm-helpers'. So do action_get() and function_get(), the running action's parameters
+// (action_get().get("dry-run")).
 func (w *factWalker) configCall(obj int32) bool {
 	t := w.t
 	if obj < 0 || t.kind(obj) != kCall {
 		return false
 	}
 	fn, args := t.child(obj, fFunction), t.child(obj, fArguments)
-	return fn >= 0 && args >= 0 && t.kind(args) == kArgumentList && t.namedChild(args, 0) < 0 && w.lastName(fn) == "config"
+	if fn < 0 || args < 0 || t.kind(args) != kArgumentList || t.namedChild(args, 0) >= 0 {
+		return false
+	}
+	switch w.lastName(fn) {
+	case "config", "action_get", "function_get":
+		return true
+	}
+	return false
 }
 
 // paramKey reports a read of a plain parameter of the function by a string key
