@@ -302,11 +302,7 @@ func (l *charmLinker) linkLookups() {
 			}
 			kind, ok := lookupKeys[k.Object[n-1].Name]
 			if ok && keyOwners[ownerName(k.Object[n-2].Name)] {
-				expr := k.Object.String() + "[" + k.Key.String() + "]"
-				if k.Via == "get" {
-					expr = k.Object.String() + ".get(" + k.Key.String() + ")"
-				}
-				l.lookupName(fi, k.Scope, kind, &k.Key, expr, k.Via == "index", ViaLookup)
+				l.lookupName(fi, k.Scope, kind, &k.Key, keyExpr(k), k.Via == "index", ViaLookup)
 			}
 		}
 	}
@@ -1144,10 +1140,7 @@ func (l *charmLinker) linkHelperParams() {
 			if k.Via != "index" && k.Via != "get" {
 				continue
 			}
-			expr := k.Object.String() + "[" + k.Key.String() + "]"
-			if k.Via == "get" {
-				expr = k.Object.String() + ".get(" + k.Key.String() + ")"
-			}
+			expr := keyExpr(k)
 			if n := len(k.Object); n >= 2 && k.Object[n-1].Call && getter(fi, &pyextract.Value{Kind: pyextract.ValCall, Chain: k.Object[:n-1]}) {
 				read(fi, k.Scope, &k.Key, expr, false) // action_get().get("dry-run"): read in place
 				continue
@@ -1567,12 +1560,16 @@ func (l *charmLinker) unresolvedKey(fi *fileInfo, at Site, k *pyextract.KeyAcces
 	if fi.vendored && !l.charmBases[fi.classes[k.Class]] {
 		return
 	}
-	if k.Via == "get" { // quoted as written, so that a search finds it
-		at.Detail = k.Object.String() + ".get(" + k.Key.String() + ")"
-	} else {
-		at.Detail = k.Object.String() + "[" + k.Key.String() + "]"
-	}
+	at.Detail = keyExpr(k)
 	l.unresolved = append(l.unresolved, at)
+}
+
+// keyExpr is a key read as written, so that a search finds it: X[key], or X.get(key).
+func keyExpr(k *pyextract.KeyAccess) string {
+	if k.Via == "get" {
+		return k.Object.String() + ".get(" + k.Key.String() + ")"
+	}
+	return k.Object.String() + "[" + k.Key.String() + "]"
 }
 
 // linkFeaturePackages is the last resort for a declared action, relation or config option
