@@ -578,24 +578,29 @@ func (e *evaluator) returned(chain pyextract.Chain, c *ctx) []aval {
 		cls = e.concrete(cls)
 	}
 	for _, k := range e.mro(cls) {
-		sym := k.methods[chain[1].Name]
-		if sym == nil {
-			continue
+		if k.methods[chain[1].Name] != nil {
+			return e.returns(&ctx{file: k.file, cls: k, fn: chain[1].Name, inst: c.inst})
 		}
-		var out []aval
-		n := 0
-		for i := range k.file.Facts.Returns {
-			if r := &k.file.Facts.Returns[i]; r.Class == k.name && r.Func == chain[1].Name {
-				n++
-				out = append(out, e.eval(&r.Value, &ctx{file: k.file, cls: k, fn: chain[1].Name, inst: c.inst})...)
-			}
-		}
-		if n > 1 { // one of several returns: which one runs is not known
-			out = loosen(out)
-		}
-		return limit(out)
 	}
 	return nil
+}
+
+// returns evaluates what function c.fn (a method of c.cls, or of c.file's module when c.cls
+// is nil) returns (pyextract Returns), in c: loosely when it has several returns, since
+// which one runs is not known.
+func (e *evaluator) returns(c *ctx) []aval {
+	var out []aval
+	n := 0
+	for i := range c.file.Facts.Returns {
+		if r := &c.file.Facts.Returns[i]; r.Class == className(c.cls) && r.Func == c.fn {
+			n++
+			out = append(out, e.eval(&r.Value, c)...)
+		}
+	}
+	if n > 1 {
+		out = loosen(out)
+	}
+	return limit(out)
 }
 
 // moduleReturned evaluates name(), a function of c's module: what it returns, as returned
@@ -608,18 +613,7 @@ func (e *evaluator) moduleReturned(name string, c *ctx) []aval {
 	if sym := c.file.funcSyms[funcKey{"", name}]; sym == nil || sym.Kind != pyextract.KindFunction {
 		return nil
 	}
-	var out []aval
-	n := 0
-	for i := range c.file.Facts.Returns {
-		if r := &c.file.Facts.Returns[i]; r.Class == "" && r.Func == name {
-			n++
-			out = append(out, e.eval(&r.Value, &ctx{file: c.file, fn: name})...)
-		}
-	}
-	if n > 1 {
-		out = loosen(out)
-	}
-	return limit(out)
+	return e.returns(&ctx{file: c.file, fn: name})
 }
 
 // mappingGet evaluates m.get(key, default): the default, and the value under key when m is

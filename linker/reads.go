@@ -1045,9 +1045,8 @@ func (l *charmLinker) linkHelperParams() {
 			// snap_upgrade.py): that module is the action's code
 			dir := path.Dir(a.Script)
 			for _, py := range []string{a.Name + ".py", strings.ReplaceAll(a.Name, "-", "_") + ".py"} {
-				if p := path.Join(dir, py); !slices.Contains(scripts[p], a.Name) {
-					scripts[p] = append(scripts[p], a.Name)
-				}
+				p := path.Join(dir, py)
+				scripts[p] = appendUniq(scripts[p], a.Name)
 			}
 		}
 	}

@@ -899,9 +899,8 @@ func (w *factWalker) visitAssign(f factFrame) {
 		if target, ok := t.chain(t.child(left, fValue), 0); ok && f.fn != nil && len(target) == 2 && target[0].Name == "self" && plainChain(target) && value >= 0 {
 			// self.relations[rel] = DatabaseRequires(self, rel): an item of self.relations
 			if v := t.value(value, 0); v.Kind != ValOther {
-				n := len(v.Args) + len(v.Kwargs)
-				v = leanCall(v)
-				recorded, dropped = true, n > 0 && len(v.Args)+len(v.Kwargs) == 0
+				recorded = true
+				v, dropped = leanCall(v)
 				a := Assign{Scope: w.scope(f, i), Target: target, Value: v, Item: true}
 				if k := t.child(left, fSubscript); k >= 0 {
 					kv := t.value(k, 0)
@@ -924,11 +923,7 @@ func (w *factWalker) visitAssign(f factFrame) {
 				w.sealTable(f, target[0].Name, value)
 			}
 			recorded = v.Kind != ValOther
-			n := len(v.Args) + len(v.Kwargs)
-			v = leanCall(v)
-			// (an action_get("x") keeps its argument, so that the linker tells it from the
-			// dict of every parameter)
-			dropped = n > 0 && len(v.Args)+len(v.Kwargs) == 0
+			v, dropped = leanCall(v)
 			if len(target) == 1 && v.Kind == ValChain {
 				last := v.Chain[len(v.Chain)-1].Name
 				if last == "observe" && len(v.Chain) > 1 {
@@ -944,7 +939,7 @@ func (w *factWalker) visitAssign(f factFrame) {
 					f.fn.keyed = setName(f.fn.keyed, target[0].Name)
 				}
 			}
-			if len(target) == 1 && v.Kind == ValCall && n == 0 && len(v.Chain) > 0 && v.Chain[len(v.Chain)-1].Name == "config" {
+			if len(target) == 1 && v.Kind == ValCall && !dropped && len(v.Args)+len(v.Kwargs) == 0 && len(v.Chain) > 0 && v.Chain[len(v.Chain)-1].Name == "config" {
 				// conf = hookenv.config(): charm-helpers' whole config, a dict of the options
 				f.fn.keyed = setName(f.fn.keyed, target[0].Name)
 			}
@@ -985,9 +980,12 @@ func paramsCall(v Value) bool {
 	if v.Kind != ValCall || len(v.Chain) == 0 {
 		return false
 	}
-	last := v.Chain[len(v.Chain)-1].Name
-	return last == "action_get" || last == "function_get"
+	return paramsGetters[v.Chain[len(v.Chain)-1].Name]
 }
+
+// paramsGetters are the names of charm-helpers' accessors of the running action's
+// parameters: action_get and function_get, its newer name.
+var paramsGetters = map[string]bool{"action_get": true, "function_get": true}
 
 // plainChain reports whether c is a name followed by attribute names only.
 func plainChain(c Chain) bool {
@@ -1020,17 +1018,20 @@ func setName(m map[string]bool, name string) map[string]bool {
 
 // leanCall drops the arguments of a call whose callee looks neither like a class nor like a
 // lookup nor like a config helper and that passes on no config-like chain: the linker only
-// needs to know the value came from that call.
-func leanCall(v Value) Value {
+// needs to know the value came from that call. (An action_get("x") keeps its argument, so
+// that the linker tells it from action_get(), the dict of every parameter.) dropped reports
+// whether it had arguments to drop.
+func leanCall(v Value) (_ Value, dropped bool) {
 	if n := len(v.Chain); v.Kind == ValCall && n > 0 {
 		last := v.Chain[n-1].Name
 		fetch := last == "fetch" && n > 1 && v.Chain[n-2].Name == "resources"
 		strMethod := last == "replace" || last == "lower" || last == "upper" // name.replace("-", "_"): the linker evaluates it
 		if !isLookup(last) && !upperInitial(last) && !fetch && !passesKeyed(v) && !configHelper(last) && !defaultedGet(v) && !strMethod && !paramsCall(v) {
+			dropped = len(v.Args)+len(v.Kwargs) > 0
 			v.Args, v.Kwargs = nil, nil
 		}
 	}
-	return v
+	return v, dropped
 }
 
 // defaultedGet reports m.get(key, default) with a default that may be a name
@@ -1268,7 +1269,7 @@ func (w *factWalker) callFact(fn, args int32, name string, fs *funcState) bool {
 		// in rabbit_utils as 'cluster-partition-handling'), which the linker resolves, or a
 		// name it cannot, an unresolved read.
 		return true
-	case (name == "action_get" || name == "function_get") && w.t.namedChild(args, 0) >= 0:
+	case paramsGetters[name] && w.t.namedChild(args, 0) >= 0:
 		// charm-helpers' action_get("x") or action_get(key="x") (function_get, its newer
 		// name): the linker reads the import, then the parameter x of the action the code
 		// runs for
@@ -1452,11 +1453,8 @@ func (w *factWalker) configCall(obj int32) bool {
 	if fn < 0 || args < 0 || t.kind(args) != kArgumentList || t.namedChild(args, 0) >= 0 {
 		return false
 	}
-	switch w.lastName(fn) {
-	case "config", "action_get", "function_get":
-		return true
-	}
-	return false
+	name := w.lastName(fn)
+	return name == "config" || paramsGetters[name]
 }
 
 // paramKey reports a read of a plain parameter of the function by a string key

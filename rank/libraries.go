@@ -218,14 +218,14 @@ func (r *ranker) identNamedUpdate() bool {
 		// the new kubeflow-dashboard interface")
 		for _, list := range hyphenList.FindAllStringSubmatch(s.text, -1) {
 			for _, h := range hyphenName.FindAllString(list[1], -1) {
-				if name := strings.ReplaceAll(strings.ToLower(h), "-", "_"); !r.declaredRelationName(name) {
+				if name := underscored(h); !r.declaredRelationName(name) {
 					idents[name] = true
 				}
 			}
 		}
 		for _, m := range hyphenUpdate.FindAllStringSubmatch(s.text, -1) {
 			if m[2] == "" {
-				idents[strings.ReplaceAll(strings.ToLower(m[1]), "-", "_")] = true
+				idents[underscored(m[1])] = true
 			}
 		}
 		for i, n := range r.nodes {
@@ -245,19 +245,31 @@ func (r *ranker) identNamedUpdate() bool {
 // hyphenName matches a name of words joined by hyphens (lte-core-interface), the way a
 // library's project or interface is written in prose; identNamedUpdate reads it as the
 // underscored module name.
-var hyphenName = regexp.MustCompile(`[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+`)
+var hyphenName = regexp.MustCompile(`(?i)` + hyphenPattern)
 
 // hyphenList matches an update verb followed by one or more such names ("bump cos-agent,
 // kubernetes-service-patch and loki-push-api"): group 1 the list.
-var hyphenList = regexp.MustCompile(`(?i)\b(?:update[sd]?|upgraded?|bump(?:s|ed)?|refresh|sync|fetch)\s+(?:the\s+)?` +
-	`([a-z][a-z0-9]*(?:-[a-z0-9]+)+(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)[a-z][a-z0-9]*(?:-[a-z0-9]+)+)*)`)
+var hyphenList = regexp.MustCompile(`(?i)` + updateVerbPattern +
+	`(` + hyphenPattern + `(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)` + hyphenPattern + `)*)`)
 
 // hyphenUpdate matches an update verb followed by such a name: group 1 the name, group 2
 // what follows it when that is neither the end of the line, a pull request's number, a
 // version ("to v0.3", "from 1.2 to 1.3", "0.3") nor a word for libraries ("" then).
-var hyphenUpdate = regexp.MustCompile(`(?im)\b(?:update[sd]?|upgraded?|bump(?:s|ed)?|refresh|sync|fetch)\s+(?:the\s+)?` +
-	`([a-z][a-z0-9]*(?:-[a-z0-9]+)+)(?:\s*[.;]?\s*$|\s*\(#\d+\)|\s+(?:charm\s+)?(?:lib|libs|library|libraries|version)\b|` +
+var hyphenUpdate = regexp.MustCompile(`(?im)` + updateVerbPattern + `(` + hyphenPattern + `)` +
+	`(?:\s*[.;]?\s*$|\s*\(#\d+\)|\s+(?:charm\s+)?(?:lib|libs|library|libraries|version)\b|` +
 	`\s+(?:to|from)\s+(?:v?\d|latest\b)|\s+v?\d[\w.]*\s*(?:$|\(#)|\s*(\S+))`)
+
+// updateVerbPattern is an update verb (libUpdateVerbs) and an optional "the" before its
+// object; hyphenPattern a name of words joined by hyphens, in lower case (the regular
+// expressions using them ignore case).
+const (
+	updateVerbPattern = `\b(?:update[sd]?|upgraded?|bump(?:s|ed)?|refresh|sync|fetch)\s+(?:the\s+)?`
+	hyphenPattern     = `[a-z][a-z0-9]*(?:-[a-z0-9]+)+`
+)
+
+// underscored is a hyphenated name as a module writes it (lte-core-interface:
+// lte_core_interface).
+func underscored(name string) string { return strings.ReplaceAll(strings.ToLower(name), "-", "_") }
 
 // declaredRelationName reports whether name (underscored) is a declared relation's name or
 // interface, written with '_' for '-'.
