@@ -3653,6 +3653,44 @@ class TableCharm(ops.CharmBase):
 	}
 }
 
+func TestObserveTableOfNamesAndHandlers(t *testing.T) {
+	// A table of names and handlers, the event spelt from the name in the loop
+	// (self.on[name].action, the handler the loop's value, or getattr(self, value)): each
+	// pair's name and handler take their places, never another pair's.
+	c := charm("names", ".", "action:restart", "action:list-apps", "relation:db", "relation:cache")
+	cl := link1(t, c, files{"src/charm.py": `
+import ops
+
+class NamesCharm(ops.CharmBase):
+    def __init__(self, framework):
+        super().__init__(framework)
+        actions = {"restart": self._on_restart, "list_apps": self._on_list}
+        for name, observer in actions.items():
+            self.framework.observe(self.on[name].action, observer)
+        for rel, meth in (("db", "_on_db"), ("cache", "_on_cache")):
+            self.framework.observe(self.on[rel].relation_changed, getattr(self, meth))
+        for pair in [("db", self._on_db)]:
+            self.framework.observe(self.on[pair[0]].relation_joined, pair[1])
+
+    def _on_restart(self, event):
+        pass
+
+    def _on_list(self, event):
+        pass
+
+    def _on_db(self, event):
+        pass
+
+    def _on_cache(self, event):
+        pass
+`})
+	expect(t, "restart", handlers(cl, KindAction, "restart"), "action>NamesCharm._on_restart[on-index]")
+	expect(t, "list-apps", handlers(cl, KindAction, "list-apps"), "action>NamesCharm._on_list[on-index]")
+	expect(t, "db", handlers(cl, KindRelation, "db"), "relation_changed>NamesCharm._on_db[on-index] relation_joined>NamesCharm._on_db[on-index]")
+	expect(t, "cache", handlers(cl, KindRelation, "cache"), "relation_changed>NamesCharm._on_cache[on-index]")
+	expect(t, "findings", findings(cl), "")
+}
+
 func TestRelationNameGivenToAPackageFunction(t *testing.T) {
 	// A package function from outside the tree given the charm and a declared relation's name
 	// looks the relation up there; one not given the charm, or given an undeclared name, is

@@ -799,8 +799,11 @@ func pairItems(t *tree, c int32) (a, b int32, ok bool) {
 }
 
 // pairObserves returns one Observe per pair of the table of a pair loop around call i whose
-// event and handler arguments (ev, h) are the loop's key and value names, or the loop's
-// element indexed 0 and 1; nil otherwise.
+// event argument ev is, or holds, the loop's key name (the loop's element indexed 0), and
+// whose handler argument h is, or holds, its value name (the element indexed 1): each
+// pair's key and value take their places (self.on[rel].relation_changed with rel "db" is
+// self.on["db"].relation_changed; getattr(self, meth) with meth "_on_db" is self._on_db).
+// nil otherwise.
 func (w *factWalker) pairObserves(f factFrame, i, ev, h int32) []Observe {
 	t := w.t
 	if f.fn == nil || ev < 0 || h < 0 {
@@ -811,11 +814,15 @@ func (w *factWalker) pairObserves(f factFrame, i, ev, h int32) []Observe {
 		if i <= pl.start || i >= pl.end {
 			continue
 		}
+		isKey, isVal := func(v *Value) bool { return isLoopName(v, pl.key) }, func(v *Value) bool { return isLoopName(v, pl.val) }
 		if pl.elem != "" {
-			if w.indexOf(ev, pl.elem) != 0 || w.indexOf(h, pl.elem) != 1 {
-				continue
-			}
-		} else if t.kind(ev) != kIdentifier || t.kind(h) != kIdentifier || t.text(ev) != pl.key || t.text(h) != pl.val {
+			isKey, isVal = func(v *Value) bool { return isElemItem(v, pl.elem, "0") }, func(v *Value) bool { return isElemItem(v, pl.elem, "1") }
+		}
+		evv, hv := t.value(ev, 0), t.value(h, 0)
+		if _, ok := substitute(evv, isKey, Value{}); !ok {
+			continue
+		}
+		if _, ok := substitute(hv, isVal, Value{}); !ok {
 			continue
 		}
 		var out []Observe
@@ -827,7 +834,9 @@ func (w *factWalker) pairObserves(f factFrame, i, ev, h int32) []Observe {
 				key, val = a, b
 			}
 			if key >= 0 && val >= 0 {
-				out = append(out, Observe{Scope: w.scope(f, i), Event: t.value(key, 0), Handler: t.value(val, 0)})
+				e, _ := substitute(evv, isKey, t.value(key, 0))
+				hd, _ := substitute(hv, isVal, t.value(val, 0))
+				out = append(out, Observe{Scope: w.scope(f, i), Event: e, Handler: hd})
 			}
 		}
 		return out
@@ -835,23 +844,60 @@ func (w *factWalker) pairObserves(f factFrame, i, ev, h int32) []Observe {
 	return nil
 }
 
-// indexOf is k when node i is name[k] with k the literal 0 or 1 (a pair's items), else -1.
-func (w *factWalker) indexOf(i int32, name string) int {
-	t := w.t
-	if t.kind(i) != kSubscript {
-		return -1
+// isLoopName reports v as the bare name n.
+func isLoopName(v *Value, n string) bool {
+	return n != "" && v.Kind == ValChain && len(v.Chain) == 1 && v.Chain[0].Name == n
+}
+
+// isElemItem reports v as elem[idx], idx an integer literal.
+func isElemItem(v *Value, elem, idx string) bool {
+	return v.Kind == ValChain && len(v.Chain) == 2 && v.Chain[0].Name == elem && v.Chain[1].Index != nil &&
+		v.Chain[1].Index.Kind == ValOther && v.Chain[1].Index.Str == idx
+}
+
+// substitute returns v with every part that match reports (v itself, an index or getattr
+// name of its chain, an argument) replaced by with, and whether any was; v is not changed.
+func substitute(v Value, match func(*Value) bool, with Value) (Value, bool) {
+	if match(&v) {
+		return with, true
 	}
-	obj, sub := t.child(i, fValue), t.child(i, fSubscript)
-	if obj < 0 || sub < 0 || t.kind(obj) != kIdentifier || t.text(obj) != name {
-		return -1
+	found := false
+	sub := func(x *Value) *Value {
+		if x == nil {
+			return nil
+		}
+		y, ok := substitute(*x, match, with)
+		if !ok {
+			return x
+		}
+		found = true
+		return &y
 	}
-	switch t.text(sub) {
-	case "0":
-		return 0
-	case "1":
-		return 1
+	if len(v.Chain) > 0 {
+		c := slices.Clone(v.Chain)
+		for j := range c {
+			c[j].Index, c[j].GetAttr = sub(c[j].Index), sub(c[j].GetAttr)
+			if g := c[j].GetAttr; g != nil && g.Kind == ValStr && identName.MatchString(g.Str) {
+				c[j].Name, c[j].GetAttr = g.Str, nil // getattr(self, "_on_db") is self._on_db, as written
+			}
+		}
+		v.Chain = c
 	}
-	return -1
+	if len(v.Args) > 0 {
+		a := slices.Clone(v.Args)
+		for j := range a {
+			a[j] = *sub(&a[j])
+		}
+		v.Args = a
+	}
+	if len(v.Kwargs) > 0 {
+		kw := slices.Clone(v.Kwargs)
+		for j := range kw {
+			kw[j].Value = *sub(&kw[j].Value)
+		}
+		v.Kwargs = kw
+	}
+	return v, found
 }
 
 // elements records one ValElem Assign per name of the target left of the for loop or
