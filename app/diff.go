@@ -244,7 +244,8 @@ func diffFile(d *MapDiff, old, cur []DiffSymbol) {
 		}
 		return s.Qualifier + "\x00" + shape(s)
 	}
-	classes := matchSymbols(d, olds, news, isClass, true)
+	classes := matchSymbols(d, olds, news, specific(isClass), true)
+	maps.Copy(classes, matchGeneric(d, olds, news, generic(isClass)))
 	for _, o := range olds.left() {
 		if n, ok := classes[o.Qualifier]; ok {
 			o.Name = n + strings.TrimPrefix(o.Name, o.Qualifier)
@@ -254,7 +255,9 @@ func diffFile(d *MapDiff, old, cur []DiffSymbol) {
 	}
 	matchSymbols(d, olds, news, func(s DiffSymbol) string { return s.Kind + "\x00" + s.Name }, false)
 	// Renamed symbols.
-	matchSymbols(d, olds, news, func(s DiffSymbol) string { return s.Kind + "\x00" + s.Qualifier + "\x00" + shape(s) }, true)
+	sameShape := func(s DiffSymbol) string { return s.Kind + "\x00" + s.Qualifier + "\x00" + shape(s) }
+	matchSymbols(d, olds, news, specific(sameShape), true)
+	matchGeneric(d, olds, news, generic(sameShape))
 	for _, s := range olds.left() {
 		d.Removed = append(d.Removed, olds.orig[s.id])
 	}
@@ -330,6 +333,156 @@ func matchSymbols(d *MapDiff, olds, news *pendingSet, key func(DiffSymbol) strin
 		}
 	}
 	return renamed
+}
+
+// genericShape reports a class or function whose shape says almost nothing: a class with
+// one base or none (class HasPeersEvent(EventBase):), a function or method with at most one
+// parameter besides self or cls and no annotation or default (def _on_joined(self, event):).
+// Charms are full of them, so two of them sharing a shape are no evidence of a rename.
+func genericShape(s DiffSymbol) bool {
+	sig := s.Signature
+	if i := strings.LastIndex(sig, ") def "); i >= 0 { // decorators: the header after them
+		sig = sig[i+2:]
+	} else if i := strings.LastIndex(sig, ") class "); i >= 0 {
+		sig = sig[i+2:]
+	}
+	open, end := strings.IndexByte(sig, '('), strings.LastIndexByte(sig, ')')
+	var params []string
+	if open >= 0 && end > open {
+		for _, p := range strings.Split(sig[open+1:end], ",") {
+			if p = strings.TrimSpace(p); p != "" && p != "self" && p != "cls" {
+				params = append(params, p)
+			}
+		}
+	}
+	switch s.Kind {
+	case "class":
+		return len(params) <= 1 && !strings.Contains(sig[max(open, 0):], "=")
+	case "function", "method":
+		return len(params) <= 1 && (len(params) == 0 || !strings.ContainsAny(params[0], ":=*"))
+	}
+	return false
+}
+
+// specific is key for the symbols whose shape is not generic (genericShape), "" for the others;
+// generic is key for those only.
+func specific(key func(DiffSymbol) string) func(DiffSymbol) string {
+	return func(s DiffSymbol) string {
+		if genericShape(s) {
+			return ""
+		}
+		return key(s)
+	}
+}
+
+func generic(key func(DiffSymbol) string) func(DiffSymbol) string {
+	return func(s DiffSymbol) string {
+		if !genericShape(s) {
+			return ""
+		}
+		return key(s)
+	}
+}
+
+// matchGeneric records renames among symbols of a generic shape (genericShape), which need
+// more than the shape: the two names are related (relatedNames, or two classes share a
+// method's name: State.get, Store.get), and each is the other's only related candidate of
+// that key. The rest stay removed and added: a false rename (on_joined => on_broken, two
+// handlers of opposite events) would tell the reader that callers need the new name only.
+func matchGeneric(d *MapDiff, olds, news *pendingSet, key func(DiffSymbol) string) map[string]string {
+	members := func(p *pendingSet, class string) map[string]bool {
+		m := map[string]bool{}
+		for _, s := range p.left() {
+			if short := s.Name[strings.LastIndexByte(s.Name, '.')+1:]; s.Qualifier == class && !strings.HasPrefix(short, "__") {
+				m[short] = true
+			}
+		}
+		return m
+	}
+	related := func(o, n pendingSym) bool {
+		if relatedNames(o.Name, n.Name) {
+			return true
+		}
+		if o.Kind != "class" {
+			return false
+		}
+		nm := members(news, n.Name)
+		for m := range members(olds, o.Name) {
+			if nm[m] {
+				return true
+			}
+		}
+		return false
+	}
+	cands := map[int][]pendingSym{} // old id → related new symbols of its key
+	count := map[int]int{}          // new id → how many old symbols it is related to
+	for _, o := range olds.left() {
+		k := key(o.DiffSymbol)
+		if k == "" {
+			continue
+		}
+		for _, n := range news.left() {
+			if key(n.DiffSymbol) == k && related(o, n) {
+				cands[o.id] = append(cands[o.id], n)
+				count[n.id]++
+			}
+		}
+	}
+	renamed := map[string]string{}
+	for _, o := range olds.left() {
+		if c := cands[o.id]; len(c) == 1 && count[c[0].id] == 1 {
+			n := c[0]
+			olds.done[o.id], news.done[n.id] = true, true
+			was := olds.orig[o.id]
+			d.Renamed = append(d.Renamed, SymbolChange{File: n.File, Kind: n.Kind, OldName: was.Name, NewName: n.Name,
+				OldSignature: was.Signature, NewSignature: n.Signature, OldLine: was.Line, NewLine: n.Line})
+			renamed[was.Name] = n.Name
+		}
+	}
+	return renamed
+}
+
+// nameNoise are the words of a handler's or an event's name that every such name has.
+var nameNoise = map[string]bool{"on": true, "event": true, "events": true, "handle": true, "handler": true, "get": true,
+	"set": true, "is": true, "has": true, "do": true, "the": true, "of": true, "to": true, "for": true}
+
+// relatedNames reports two names (of a symbol, without their class) that share a word other
+// than nameNoise (PeersCreatedEvent, PeersConnectedEvent), or one of which holds the other
+// (hostname, host).
+func relatedNames(a, b string) bool {
+	a, b = a[strings.LastIndexByte(a, '.')+1:], b[strings.LastIndexByte(b, '.')+1:]
+	la, lb := strings.ToLower(strings.Trim(a, "_")), strings.ToLower(strings.Trim(b, "_"))
+	if len(la) >= 3 && len(lb) >= 3 && (strings.Contains(la, lb) || strings.Contains(lb, la)) {
+		return true
+	}
+	words := map[string]bool{}
+	for _, w := range nameWords(a) {
+		words[w] = true
+	}
+	for _, w := range nameWords(b) {
+		if words[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// nameWords splits an identifier at underscores and case changes, lower-cased, without
+// nameNoise.
+func nameWords(id string) []string {
+	var out []string
+	for _, part := range strings.FieldsFunc(id, func(r rune) bool { return r == '_' || r >= '0' && r <= '9' }) {
+		start := 0
+		for i := 1; i <= len(part); i++ {
+			if i == len(part) || part[i] >= 'A' && part[i] <= 'Z' && part[i-1] >= 'a' && part[i-1] <= 'z' {
+				if w := strings.ToLower(part[start:i]); !nameNoise[w] {
+					out = append(out, w)
+				}
+				start = i
+			}
+		}
+	}
+	return out
 }
 
 // shape is a symbol's signature with its own name taken out: two symbols with the same shape

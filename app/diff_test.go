@@ -169,13 +169,45 @@ func doc(t *testing.T, files ...string) string {
 	return p
 }
 
+func TestDiffGenericShapes(t *testing.T) {
+	// Symbols whose shape says almost nothing (a class with one base, a handler taking only
+	// event) are renamed only when their names are related and no other candidate is:
+	// on_joined → on_broken and HasPeers → PeersBroken are an addition and a removal, and of
+	// two created → connected pairs, which is which is not known. A lone related pair is a
+	// rename: _on_db_changed → _on_database_changed ("changed"), PeerData → PeerDataBag.
+	old := doc(t,
+		"src/peers.py 0.5 | class Peers class Peers(ops.Object): @1 | method Peers.on_joined def on_joined(self, event): @3"+
+			" | class HasPeersEvent class HasPeersEvent(EventBase): @9 | class PeersCreatedEvent class PeersCreatedEvent(EventBase): @12"+
+			" | method Peers._on_db_changed def _on_db_changed(self, event): @20 | class PeerData class PeerData: @30",
+	)
+	cur := doc(t,
+		"src/peers.py 0.5 | class Peers class Peers(ops.Object): @1 | method Peers.on_broken def on_broken(self, event): @3"+
+			" | class PeersBrokenEvent class PeersBrokenEvent(EventBase): @9 | class PeersConnectedEvent class PeersConnectedEvent(EventBase): @12"+
+			" | method Peers._on_database_changed def _on_database_changed(self, event): @20 | class PeerDataBag class PeerDataBag: @30",
+	)
+	d := diffJSON(t, old, cur)
+	var renamed, added []string
+	for _, c := range d.Renamed {
+		renamed = append(renamed, c.OldName+">"+c.NewName)
+	}
+	for _, s := range d.Added {
+		added = append(added, s.Name)
+	}
+	if fmt.Sprint(renamed) != "[Peers._on_db_changed>Peers._on_database_changed PeerData>PeerDataBag]" {
+		t.Errorf("renamed = %v", renamed)
+	}
+	if fmt.Sprint(added) != "[Peers.on_broken PeersBrokenEvent PeersConnectedEvent]" {
+		t.Errorf("added = %v", added)
+	}
+}
+
 func TestDiffRules(t *testing.T) {
 	old := doc(t,
 		"src/charm.py 0.5 | class Charm class Charm(ops.CharmBase): @1 | method Charm._on_a def _on_a(self, event): @5",
 		"src/state.py 0.2 | class State class State: @1 | method State.get def get(self, key): @3 | method State.put def put(self, key, value): @6",
 		"src/gone.py 0.1 | function helper def helper(): @1",
 		"a.py 0.05", "b.py 0.04", "c.py 0.03", "d.py 0.02", "e.py 0.01", "src/rising.py 0.005",
-		"src/tiny.py 0.001 | function de def de(x): @1",
+		"src/tiny.py 0.001 | function de def de(x, n: int): @1",
 	)
 	cur := doc(t,
 		"src/rising.py 0.4",
@@ -183,7 +215,7 @@ func TestDiffRules(t *testing.T) {
 		"src/state.py 0.2 | class Store class Store: @1 | method Store.get def get(self, key): @3 | method Store.put def put(self, key, value, ttl): @6",
 		"src/new.py 0.1 | function helper def helper(): @1",
 		"a.py 0.05", "b.py 0.04", "c.py 0.03", "d.py 0.02", "e.py 0.01",
-		"src/tiny.py 0.001 | function xy def xy(x): @1",
+		"src/tiny.py 0.001 | function xy def xy(x, n: int): @1",
 	)
 	d := diffJSON(t, old, cur)
 	got := func(l []SymbolChange) (s []string) {
@@ -193,8 +225,9 @@ func TestDiffRules(t *testing.T) {
 		return s
 	}
 	// _on_a → _on_b changed its parameters too: not a rename, a removal and an addition.
-	// State → Store is a rename; its methods follow it, put with a changed signature. de → xy
-	// is a rename too, though "de" first occurs inside "def".
+	// State → Store is a rename (a class with no base says little, but their methods share
+	// names); its methods follow it, put with a changed signature. de → xy is a rename too,
+	// though "de" first occurs inside "def".
 	if r := got(d.Renamed); fmt.Sprint(r) != "[State>Store de>xy]" {
 		t.Errorf("renamed = %v", r)
 	}

@@ -378,7 +378,9 @@ func newDiffCmd(common *app.Common, io app.IO) *cobra.Command {
 		Long: `diff compares two documents saved with "map --all --format json" (any map JSON works: it
 lists every file and symbol). It reports files added and removed, symbols added, removed,
 changed (same name, new signature) and renamed (same file, kind and class, same signature apart
-from the name), and files in the top 30 of either map whose rank moved by 5 places or more,
+from the name; when that signature says almost nothing, a class with one base or a handler
+taking only an event, the names must share a word and pair one to one: on_joined and on_broken
+are a removal and an addition), and files in the top 30 of either map whose rank moved by 5 places or more,
 or whose score changed by a factor of 2 or more (further down, mostly tests and vendored code,
 near-equal scores trade places on any change). Lines that only moved are not reported.
 --root is not used.`,
