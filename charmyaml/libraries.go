@@ -33,6 +33,15 @@ func ActionScriptName(rel string) bool {
 	return !strings.Contains(name, ".") && path.Base(dir) == "actions"
 }
 
+// ScriptName reports a path that may be one of a charm's own executables written without an
+// extension: an action's (ActionScriptName), or a hook's (hooks/config-changed: old charms
+// keep one script per hook). Whether it is Python is up to its first line
+// (repomap.PythonScript).
+func ScriptName(rel string) bool {
+	dir, name := path.Split(rel)
+	return !strings.Contains(name, ".") && (path.Base(dir) == "actions" || path.Base(dir) == "hooks")
+}
+
 // OwnLibrary reports whether lib (as in lib/charms/<lib>/) is the library one of charms
 // publishes: its name, '-' written '_'.
 func OwnLibrary(lib string, charms []Charm) bool {

@@ -224,7 +224,12 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 		}
 		if cl.NoCode && cl.Classic == "" && cl.Reactive == "" {
 			// no charm class, no hook functions, no reactive handlers: a unit test's fixture
-			// YAML, say; nothing could handle anything
+			// YAML, say; nothing could handle anything. A charm with code of its own runs its
+			// hooks some other way: say that it was not checked.
+			if c := byDir[cl.Dir]; cl.UnlinkedCode != "" && c != nil {
+				add(Diagnostic{Rule: RuleUnlinkedCode, Severity: SeverityInfo, File: c.NameAt.File, Line: c.NameAt.Line, Subject: cl.UnlinkedCode,
+					Message: fmt.Sprintf("charm %q has code (%s) but no charm class, @hooks.hook function or reactive handler: its hooks are dispatched in a way the linker does not follow, so its YAML is not checked against its code", cl.Name, cl.UnlinkedCode)})
+			}
 			continue
 		}
 		type construction struct {
@@ -524,7 +529,12 @@ func checkInterface(decl *charmyaml.Charm, in linker.Interface, dynamic int, los
 		// contexts, and may run hooks from scripts that are not Python (an action runs from
 		// its actions/<name> script only, which it lacks)
 		d.Severity = SeverityInfo
-		d.Message += fmt.Sprintf(" (a classic charm, registering charm-helpers hooks at %s: its templates, contexts given the whole configuration, or hook scripts that are not Python may %s it)", classic, handlerVerb)
+		how := "registering charm-helpers hooks at"
+		if f, _, _ := strings.Cut(classic, ":"); path.Base(path.Dir(f)) == "hooks" && !strings.Contains(path.Base(f), ".") {
+			how = "with hook scripts such as" // hooks/config-changed:1
+			classic = f
+		}
+		d.Message += fmt.Sprintf(" (a classic charm, %s %s: its templates, contexts given the whole configuration, or hook scripts that are not Python may %s it)", how, classic, handlerVerb)
 	} else if pkg := featurePackage(in); pkg != nil {
 		d.Severity = SeverityInfo
 		d.Message += fmt.Sprintf(" (package %s, imported at %s:%d, is named after it and may handle it)", pkg.Detail, pkg.File, pkg.Line)

@@ -136,6 +136,9 @@ charms/demo/src/helpers.py:14: error: Workload.install fetches resource "setting
 func TestEveryRuleCovered(t *testing.T) {
 	charms, links := fixture()
 	links.Unresolved = []linker.Site{{File: src, Line: 99, Via: linker.ViaParam, Detail: "event.params[k]"}}
+	// and an old charm whose hooks run some other way (unlinked-code)
+	charms = append(charms, charmyaml.Charm{Name: "old", Dir: "old", NameAt: pos("old/metadata.yaml", 1)})
+	links.Charms = append(links.Charms, linker.CharmLinks{Name: "old", Dir: "old", NoCode: true, UnlinkedCode: "old/hooks/hooks.py"})
 	seen := map[string]bool{}
 	for _, d := range Run(charms, links, Options{}).Diagnostics {
 		seen[d.Rule] = true
@@ -601,6 +604,14 @@ func TestCharmWithoutCode(t *testing.T) {
 	if d := Run([]charmyaml.Charm{charm}, links, Options{}).Diagnostics; len(d) != 0 {
 		t.Errorf("diagnostics %+v", d)
 	}
+	// code of its own that runs its hooks some other way: one info says it was not checked
+	charm.NameAt = pos("tests/unit/metadata.yaml", 1)
+	links.Charms[0].UnlinkedCode = "tests/unit/hooks/hooks.py"
+	if d := Run([]charmyaml.Charm{charm}, links, Options{}).Diagnostics; len(d) != 1 || d[0].Rule != RuleUnlinkedCode ||
+		d[0].Severity != SeverityInfo || d[0].File != "tests/unit/metadata.yaml" || d[0].Line != 1 || !strings.Contains(d[0].Message, "(tests/unit/hooks/hooks.py)") {
+		t.Errorf("unlinked code: diagnostics %+v", d)
+	}
+	links.Charms[0].UnlinkedCode = ""
 	links.Charms[0].NoCode = false
 	if d := Run([]charmyaml.Charm{charm}, links, Options{}).Diagnostics; len(d) != 1 || d[0].Rule != RuleUnusedConfig {
 		t.Errorf("with code: diagnostics %+v", d)
@@ -612,6 +623,12 @@ func TestCharmWithoutCode(t *testing.T) {
 	if len(d) != 1 || d[0].Rule != RuleUnusedConfig || d[0].Severity != SeverityInfo || !strings.Contains(d[0].Message, "a classic charm, registering charm-helpers hooks at hooks/demo_hooks.py:40") {
 		t.Errorf("classic: diagnostics %+v", d)
 	}
+	links.Charms[0].Classic = "tests/unit/hooks/config-changed:1" // one script per hook
+	d = Run([]charmyaml.Charm{charm}, links, Options{}).Diagnostics
+	if len(d) != 1 || !strings.Contains(d[0].Message, "a classic charm, with hook scripts such as tests/unit/hooks/config-changed:") {
+		t.Errorf("classic with hook scripts: diagnostics %+v", d)
+	}
+	links.Charms[0].Classic = "hooks/demo_hooks.py:40"
 	// the charm's own unresolved config reads say more than its being classic
 	links.Unresolved = []linker.Site{{File: "tests/unit/hooks/demo_hooks.py", Line: 9, Via: linker.ViaConfig, Detail: "config(name)"}}
 	d = Run([]charmyaml.Charm{charm}, links, Options{}).Diagnostics

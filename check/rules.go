@@ -26,6 +26,7 @@ const (
 	RuleYAMLProblem          = "yaml-problem"
 	RuleUnresolvedName       = "unresolved-name"
 	RuleUnobservedHandler    = "unobserved-handler"
+	RuleUnlinkedCode         = "unlinked-code"
 )
 
 // Rule documents one check rule. Rules is the single source for the SARIF rule
@@ -87,6 +88,9 @@ var Rules = []Rule{
 	{RuleYAMLProblem, SeverityWarning,
 		"A charm YAML file could not be read completely, or has a top-level key Juju ignores that is a letter or two from a section's (`providers:`).",
 		"What could not be read is missing from the declarations, and so is everything under a misspelled section, which Juju ignores without a word. An error when a file's declarations were lost (a syntax error, a file that is not a regular file or is oversized; one that cannot be opened or read at all, for permissions, fails check with exit 2 instead): the charm's interfaces are then unknown, and code using a name the YAML does not declare is reported as info, not as an error, since the name may be declared in what was lost. A problem that loses nothing (an empty file, a wrong type of one value) is a warning."},
+	{RuleUnlinkedCode, SeverityInfo,
+		"A charm has Python code of its own, but no charm class, no charm-helpers `@hooks.hook` function and no reactive handler.",
+		"Its hooks run some other way the linker does not follow (a `main(hook_name)` if/elif dispatch, charm-helpers' services framework, one script per hook), so nothing can be linked and its YAML is not checked against its code: without this info, `check` would pass it in silence. The first own file is named."},
 	{RuleUnresolvedName, SeverityInfo,
 		"A name used to observe, look up or read an interface could not be resolved statically.",
 		"Dynamic names (loop variables, computed strings) cannot be checked against the YAML, so they are never reported as errors; the summary counts them."},

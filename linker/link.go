@@ -204,6 +204,7 @@ func (l *charmLinker) run() {
 	reactive := l.reactiveImport() != ""
 	flags := l.ownFlags(reactive)
 	l.linkDecorated(flags)
+	l.linkHookScripts(reactive)
 	l.linkNamedLookups(reactive, flags)
 	l.linkFeaturePackages()
 	l.linkDelegates()

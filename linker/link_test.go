@@ -1356,6 +1356,30 @@ def install():
 	if only.Classic != "hooks/hooks.py:7" {
 		t.Errorf("Classic %q, want hooks/hooks.py:7", only.Classic)
 	}
+	// a charm of one Python script per hook: each script handles its hook, and the charm is
+	// classic at its first script; its code that runs hooks no other way is unlinked
+	scripts := link1(t, charm("demo", ".", "relation:db", "storage:data", "config:port"), files{
+		"hooks/db-relation-changed":   "from charmhelpers.core.hookenv import config\n\nprint(config('port'))\n",
+		"hooks/data-storage-attached": "import os\n",
+		"hooks/config-changed":        "import os\n",
+		"hooks/helpers.py":            "def x():\n    pass\n",
+	})
+	if scripts.Classic != "hooks/config-changed:1" || scripts.UnlinkedCode != "" {
+		t.Errorf("Classic %q, UnlinkedCode %q, want hooks/config-changed:1 and none", scripts.Classic, scripts.UnlinkedCode)
+	}
+	for kind, want := range map[string]string{
+		KindRelation:  "db-relation-changed>hooks/db-relation-changed[hook-script]",
+		KindStorage:   "data-storage-attached>hooks/data-storage-attached[hook-script]",
+		KindLifecycle: "config-changed>hooks/config-changed[hook-script]",
+	} {
+		name := map[string]string{KindRelation: "db", KindStorage: "data", KindLifecycle: "config-changed"}[kind]
+		expect(t, kind, handlers(scripts, kind, name), want)
+	}
+	expect(t, "port", reads(scripts, KindConfig, "port"), "hooks/db-relation-changed:3/config-read/")
+	dispatch := link1(t, charm("demo", ".", "relation:db"), files{"hooks/hooks.py": "import sys\n\ndef main(hook):\n    if hook == 'install':\n        pass\n"})
+	if dispatch.Classic != "" || dispatch.UnlinkedCode != "hooks/hooks.py" {
+		t.Errorf("main(hook) dispatch: Classic %q, UnlinkedCode %q, want none and hooks/hooks.py", dispatch.Classic, dispatch.UnlinkedCode)
+	}
 }
 
 func TestOwnFlagsAreNotRelations(t *testing.T) {

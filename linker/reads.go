@@ -1351,6 +1351,41 @@ func (l *charmLinker) linkDecorated(own map[string]bool) {
 	}
 }
 
+// linkHookScripts links a Python script of the charm's own named for a hook, hooks/<hook>
+// (old charms keep one script per hook, which Juju runs by its name:
+// hooks/db-relation-changed), as the handler of that hook: a declared relation's or
+// storage's, or a lifecycle event's; its Symbol is the script's path. Not in a reactive
+// charm, whose hooks/ scripts all run the reactive dispatcher.
+func (l *charmLinker) linkHookScripts(reactive bool) {
+	if reactive {
+		return
+	}
+	for _, fi := range l.scope {
+		if fi.library || fi.test {
+			continue
+		}
+		dir, hook := path.Split(l.ix.charmRel(fi))
+		if dir != "hooks/" || strings.Contains(hook, ".") {
+			continue
+		}
+		var it *Interface
+		if ep, _, ok := strings.Cut(hook, "-relation-"); ok {
+			if d, ok := l.lookup(KindRelation, ep); ok {
+				it = l.ifaces[ifaceKey{KindRelation, d}]
+			}
+		} else if st, _, ok := strings.Cut(hook, "-storage-"); ok {
+			if d, ok := l.lookup(KindStorage, st); ok {
+				it = l.ifaces[ifaceKey{KindStorage, d}]
+			}
+		} else if kind, ev, ok := eventKind(strings.ReplaceAll(hook, "-", "_")); ok && kind == KindLifecycle {
+			it = l.iface(KindLifecycle, ev)
+		}
+		if it != nil && !slices.ContainsFunc(it.Handlers, func(h Handler) bool { return h.File == fi.Path && h.Event == hook }) {
+			it.Handlers = append(it.Handlers, Handler{Event: hook, Symbol: fi.Path, File: fi.Path, Line: 1, Via: ViaScript})
+		}
+	}
+}
+
 // ownFlags are the reactive flags the charm's own code sets, set_flag("docker.ready") or
 // set_state(...) with a literal name: states of the charm itself, which a handler waits for
 // (@when("docker.ready")), not flags an interface layer or charms.reactive's Endpoint sets for

@@ -60,6 +60,27 @@ func (l *charmLinker) result() CharmLinks {
 	}
 	if out.NoCode {
 		out.Classic = l.classicHooks()
+		if out.Classic == "" { // or its first hook script (hooks/config-changed), in path order
+			first := ""
+			for _, it := range out.Interfaces {
+				for _, h := range it.Handlers {
+					if h.Via == ViaScript && (first == "" || h.File < first) {
+						first = h.File
+					}
+				}
+			}
+			if first != "" {
+				out.Classic = first + ":1"
+			}
+		}
+	}
+	if out.NoCode && out.Classic == "" && out.Reactive == "" {
+		for _, fi := range l.scope { // in path order
+			if !fi.library && !fi.test && strings.HasPrefix(l.ix.charmRel(fi), "hooks/") {
+				out.UnlinkedCode = fi.Path
+				break
+			}
+		}
 	}
 	l.markUnbuilt()
 	out.Findings = sortFindings(l.findings)

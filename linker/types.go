@@ -136,6 +136,7 @@ const (
 	ViaTable    = "action-table"  // a module's table of actions to functions: ACTIONS = {"cluster-kick": cluster_kick}
 	ViaFlag     = "reactive-flag" // a reactive handler of the endpoint's flags: @when('endpoint.db.joined'), @when('db.available')
 	ViaHook     = "hook"          // a function registered for the endpoint's hooks: @hooks.hook('db-relation-changed')
+	ViaScript   = "hook-script"   // a Python script of the charm's that Juju runs for the hook: hooks/db-relation-changed
 	ViaLookup   = "lookup"        // model.get_relation / relations[...] / get_container / storages[...]
 	ViaConfig   = "config-read"   // config option read
 	ViaParam    = "param-read"    // action parameter read
@@ -166,8 +167,15 @@ type CharmLinks struct {
 	// directory that only declares, such as a unit test's metadata.yaml fixture beside test
 	// helpers, whose interfaces no code of its own could handle.
 	NoCode bool `json:"-"`
+	// UnlinkedCode is, for a charm with no charm class, no charm-helpers hook function or
+	// script and no charms.reactive import, its first own Python file in its hooks/ folder,
+	// or "": hook code that runs some other way (a main(hook_name) dispatch, charm-helpers'
+	// services framework) that the linker does not follow. (A library's repository with a
+	// placeholder charm, or a test's fixture YAML, has no hooks/ code.)
+	UnlinkedCode string `json:"-"`
 	// Classic is, for a charm with no charm class (NoCode), where its own code registers its
-	// first charm-helpers hook function ("file:line"), or "": a classic charm, whose code
+	// first charm-helpers hook function ("file:line"), else its first Python hook script
+	// ("hooks/config-changed:1"), or "": a classic charm, whose code
 	// handles its hooks without a class, and reads its options through charm-helpers and
 	// templates check cannot follow.
 	Classic string `json:"-"`

@@ -35,8 +35,8 @@ var baseLayers = map[string]bool{"basic": true, "options": true, "status": true,
 //     test_*.py, *_test.py, conftest.py
 //     (checked first: a test charm's YAML and libraries are test material);
 //   - ClassYAML: a charm's YAML file (of the files without .py, which are otherwise ClassOther
-//     except for an extension-less file in an actions/ folder: a mapped one is a Python action
-//     script, repomap.PythonScript, and classed as code below);
+//     except for an extension-less file in an actions/ or hooks/ folder: a mapped one is a
+//     Python action or hook script, repomap.PythonScript, and classed as code below);
 //   - ClassLib: under lib/charms/<name>/ unless <name> is a charm's name with '-' → '_' (its
 //     own library, which is ClassSource) or is "layer" (a reactive charm's own layer code,
 //     ClassSource, but for baseLayers), or under a charmhelpers/ folder (the charm-helpers
@@ -61,8 +61,8 @@ func Classify(p string, charms []charmyaml.Charm) string {
 		strings.HasSuffix(base, "_test.py") {
 		return ClassTest
 	}
-	if !strings.HasSuffix(base, ".py") && !charmyaml.ActionScriptName(p) {
-		// (an extension-less file in actions/ that is mapped is a Python action script:
+	if !strings.HasSuffix(base, ".py") && !charmyaml.ScriptName(p) {
+		// (an extension-less file in actions/ or hooks/ that is mapped is a Python script:
 		// repomap.PythonScript)
 		for _, c := range charms {
 			for _, f := range c.Files {

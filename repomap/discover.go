@@ -300,13 +300,14 @@ func Discover(root string, scopes []string) (Discovered, error) {
 	return d, nil
 }
 
-// PythonScript reports an action script written in Python without the .py extension
-// (actions/add-user starting "#!/usr/local/sbin/charm-env python3"): a file with no extension
-// in an actions/ folder whose first line is a shebang naming python. Charm-helpers and
-// reactive charms run such scripts for their actions, and that is the code to edit. first
-// gives the file's first bytes, read only for a name that may be one.
+// PythonScript reports an action or hook script written in Python without the .py extension
+// (actions/add-user starting "#!/usr/local/sbin/charm-env python3", hooks/config-changed
+// starting "#!/usr/bin/python"): a file with no extension in an actions/ or hooks/ folder
+// whose first line is a shebang naming python. Charm-helpers, reactive and older charms run
+// such scripts for their actions and hooks, and that is the code to edit. first gives the
+// file's first bytes, read only for a name that may be one.
 func PythonScript(rel string, first func() []byte) bool {
-	if !charmyaml.ActionScriptName(rel) {
+	if !charmyaml.ScriptName(rel) {
 		return false
 	}
 	line, _, _ := bytes.Cut(first(), []byte("\n"))

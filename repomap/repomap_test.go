@@ -1291,16 +1291,18 @@ func TestForeignCodeWarning(t *testing.T) {
 }
 
 func TestPythonActionScripts(t *testing.T) {
-	// An extension-less action script whose shebang names python is Python, and mapped.
+	// An extension-less action or hook script whose shebang names python is Python, and mapped.
 	for rel, first := range map[string]string{
-		"actions/add-user":    "#!/usr/local/sbin/charm-env python3\nimport sys\n",
-		"src/actions/backup":  "#!/usr/bin/env python3\n",
-		"actions/restart":     "#!/bin/bash\nsystemctl restart x\n",
-		"actions/add-user.sh": "#!/usr/bin/env python3\n",
-		"scripts/tool":        "#!/usr/bin/env python3\n",
-		"actions/README":      "Actions\n",
+		"hooks/config-changed": "#!/usr/bin/python\nimport os\n",
+		"hooks/install":        "#!/bin/sh\nexec ./hooks/install.real\n",
+		"actions/add-user":     "#!/usr/local/sbin/charm-env python3\nimport sys\n",
+		"src/actions/backup":   "#!/usr/bin/env python3\n",
+		"actions/restart":      "#!/bin/bash\nsystemctl restart x\n",
+		"actions/add-user.sh":  "#!/usr/bin/env python3\n",
+		"scripts/tool":         "#!/usr/bin/env python3\n",
+		"actions/README":       "Actions\n",
 	} {
-		want := rel == "actions/add-user" || rel == "src/actions/backup"
+		want := rel == "actions/add-user" || rel == "src/actions/backup" || rel == "hooks/config-changed"
 		if got := PythonScript(rel, func() []byte { return []byte(first) }); got != want {
 			t.Errorf("PythonScript(%s) = %v, want %v", rel, got, want)
 		}
