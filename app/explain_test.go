@@ -2,8 +2,11 @@ package app
 
 import (
 	"encoding/json"
+	"math"
 	"path"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -114,10 +117,11 @@ func TestExplainText(t *testing.T) {
 				t.Errorf("%s view, %s: the line after the path is %q", view, f.Path, line)
 			}
 			for _, s := range wantSignals(f) {
-				if !strings.Contains(line, " "+s+"=") {
+				if !strings.Contains(line, " "+s+" ") {
 					t.Errorf("%s view, %s: %q lacks %s", view, f.Path, line, s)
 				}
 			}
+			checkArithmetic(t, line)
 		}
 		if blocks < 3 {
 			t.Errorf("%s view shows only %d file blocks", view, blocks)
@@ -127,5 +131,34 @@ func TestExplainText(t *testing.T) {
 		if strings.Contains(plain, "# score=") {
 			t.Errorf("%s view without --explain shows scores", view)
 		}
+	}
+}
+
+// explainFormula reads the formula of an explain line: the score, the PageRank term, the
+// factors and the divisor.
+var explainFormula = regexp.MustCompile(`^  # score=(\S+) = √pagerank (\S+)((?: × [a-z-]+ [0-9.e+-]+(?:\([^)]*\))?)*) ÷ (\S+) \(all files\)`)
+
+// checkArithmetic checks that an explain line's formula gives its score: the PageRank term
+// times the factors, divided by the sum, within the rounding of the printed values.
+func checkArithmetic(t *testing.T, line string) {
+	t.Helper()
+	m := explainFormula.FindStringSubmatch(line)
+	if m == nil {
+		t.Errorf("no formula in %q", line)
+		return
+	}
+	num := func(s string) float64 {
+		x, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			t.Fatalf("%q in %q: %v", s, line, err)
+		}
+		return x
+	}
+	got := num(m[2]) / num(m[4])
+	for _, f := range regexp.MustCompile(` × [a-z-]+ ([0-9.e+-]+)`).FindAllStringSubmatch(m[3], -1) {
+		got *= num(f[1])
+	}
+	if want := num(m[1]); math.Abs(got-want) > 0.01*want {
+		t.Errorf("%q: the formula gives %g, not the score %g", line, got, want)
 	}
 }

@@ -83,7 +83,8 @@ type Located struct {
 //     best (nothing references a test, so PageRank cannot tell tests apart; the words can);
 //  3. the best-ranked first-party files (source, YAML, helper scripts), and vendored libraries
 //     whose penalty the ranker lifted (the task is about libraries or names the file by path),
-//     down to MinEditShare of the best score.
+//     down to MinEditShare of the best score; a file that defines nothing (an empty
+//     __init__.py) only when the task ties it.
 //
 // So the first picks may score below later ones; their first reason says why they lead.
 //
@@ -153,6 +154,8 @@ func Locate(t *repomap.Tree, text string, focus []string) Located {
 				lexical[f.Path] = w
 				testPicks = append(testPicks, p)
 			}
+		case !tied && len(f.Symbols) == 0:
+			// nothing ties it to the task and it defines nothing (an empty __init__.py): no pick
 		default:
 			rest = append(rest, p)
 		}
@@ -209,7 +212,7 @@ var relationEventWords = map[string]bool{"join": true, "joins": true, "joined": 
 	"related": true, "relate": true, "integrated": true}
 
 // namedRelationHandlers maps each file handling a relation the task names explicitly to those
-// relations' names. Explicitly: its name or interface name stands next to a relation word
+// relations' names (a relation nothing observes: each file looking it up, to lookedUp+name). Explicitly: its name or interface name stands next to a relation word
 // ("the async replication relation", "relation db-admin", "the tls-certificates integration"),
 // or is written with its '-' or '_' ("kafka-client", "peer_cluster"), or the text speaks of
 // relation events (relationEventWords: "when a unit joins"). A bare common word ("database",
@@ -269,18 +272,34 @@ func namedRelationHandlers(text string, links linker.Result) map[string][]string
 			if it.Kind != linker.KindRelation || !thePeer && !named[norm(it.Name)] && (it.Interface == "" || !named[norm(it.Interface)]) {
 				continue
 			}
+			handled := false
 			for _, h := range it.Handlers {
 				if h.CatchAll { // a catch-all of every relation (for r in self.model.relations) is not this one's handler
 					continue
 				}
+				handled = true
 				if !slices.Contains(out[h.File], it.Name) {
 					out[h.File] = append(out[h.File], it.Name)
+				}
+			}
+			if handled {
+				continue
+			}
+			// a relation nothing observes: the code that looks it up is where it is used
+			// (self.model.get_binding(PEER), model.get_relation("benchmark-peer"))
+			for _, r := range it.Reads {
+				if r.Via == linker.ViaLookup && !slices.Contains(out[r.File], lookedUp+it.Name) {
+					out[r.File] = append(out[r.File], lookedUp+it.Name)
 				}
 			}
 		}
 	}
 	return out
 }
+
+// lookedUp marks, in namedRelationHandlers, a relation that the file looks up and nothing
+// observes.
+const lookedUp = "lookup:"
 
 // signal is the value of a file's signal, 0 when it has none.
 func signal(f rank.File, name string) float64 {
@@ -346,6 +365,10 @@ func editWhy(f rank.File, named []string) (why []string, tied bool) {
 		}
 	}
 	for _, rel := range named {
+		if r, ok := strings.CutPrefix(rel, lookedUp); ok {
+			why = append(why, "looks up the "+r+" relation the task names, which nothing observes")
+			continue
+		}
 		why = append(why, "handles the "+rel+" relation the task names")
 	}
 	add(rank.SigFocus, "focused: the agent is working on it")

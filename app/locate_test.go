@@ -627,3 +627,45 @@ func TestCharmOf(t *testing.T) {
 		}
 	}
 }
+
+func TestLocateRelationOnlyLookedUp(t *testing.T) {
+	// A relation nothing observes is used where the code looks it up: that file leads the
+	// edit picks when the task names the relation, saying so; an empty __init__.py with no
+	// tie to the task is no pick.
+	root := t.TempDir()
+	write(t, root, "metadata.yaml", "name: bench\nsummary: s\ndescription: d\npeers:\n  bench-peer:\n    interface: bench_peers\n")
+	write(t, root, "src/charm.py", `import ops
+from literals import PEER_RELATION, DEFAULT_PORT, DEFAULT_TIMEOUT, DEFAULT_WORKERS
+from base import Base
+
+class BenchCharm(Base):
+    def __init__(self, framework):
+        super().__init__(framework)
+        framework.observe(self.on.install, self._on_install)
+
+    def _on_install(self, event):
+        self.unit.status = ops.ActiveStatus(str(DEFAULT_PORT + DEFAULT_TIMEOUT + DEFAULT_WORKERS))
+
+if __name__ == "__main__":
+    ops.main(BenchCharm)
+`)
+	write(t, root, "src/literals.py", "PEER_RELATION = \"bench-peer\"\nDEFAULT_PORT = 8080\nDEFAULT_TIMEOUT = 30\nDEFAULT_WORKERS = 4\n")
+	write(t, root, "src/base.py", `import ops
+from literals import PEER_RELATION
+
+class Base(ops.CharmBase):
+    def _unit_ip(self):
+        return self.model.get_binding(PEER_RELATION).network.bind_address
+`)
+	write(t, root, "src/__init__.py", "")
+	got, _, err := runLocate(t, LocateOptions{Common: Common{Root: root}, Text: "what happens when the bench-peer relation changes"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Edit) == 0 || got.Edit[0].Path != "src/base.py" || got.Edit[0].Why[0] != "looks up the bench-peer relation the task names, which nothing observes" {
+		t.Errorf("edit picks %+v, want src/base.py first, as the relation's lookup", got.Edit)
+	}
+	if slices.Contains(paths(got.Edit), "src/__init__.py") {
+		t.Errorf("edit picks %v hold the empty __init__.py", paths(got.Edit))
+	}
+}

@@ -310,7 +310,11 @@ func (e *extractor) header(i int32, headerEnd uint32) string {
 			continue
 		}
 		prm := oneLine(t.raw(c), maxSignature)
-		if room -= utf8.RuneCountInString(prm) + len(", "); room < 0 {
+		if n := utf8.RuneCountInString(prm) + len(", "); n > room {
+			// a long default gives way before its parameter does: "extra: Extra = …"
+			prm = e.shortDefault(c)
+		}
+		if room -= utf8.RuneCountInString(prm) + len(", "); prm == "" || room < 0 {
 			all = false
 			break
 		}
@@ -325,9 +329,39 @@ func (e *extractor) header(i int32, headerEnd uint32) string {
 	return head + strings.Join(kept, ", ") + ", …" + tail + ":"
 }
 
+// shortDefault is parameter c with its default value elided ("extra_config:
+// ExtraConfigs = …", "timeout=…"), or "" when c has no default.
+func (e *extractor) shortDefault(c int32) string {
+	t := &e.t
+	name := t.child(c, fName)
+	if name < 0 {
+		return ""
+	}
+	switch t.kind(c) {
+	case kDefaultParameter:
+		return oneLine(t.raw(name), maxSignature) + "=…"
+	case kTypedDefaultParameter:
+		if typ := t.child(c, fType); typ >= 0 {
+			return oneLine(t.raw(name), maxSignature) + ": " + oneLine(t.raw(typ), maxSignature) + " = …"
+		}
+	}
+	return ""
+}
+
 // maxDecorator is the length in runes of a decorator shown in a signature; a longer one keeps
-// its name ("@retry(…)").
-const maxDecorator = 48
+// its name ("@retry(…)"). A flag decorator (flagDecorators) may be maxFlagDecorator long.
+const (
+	maxDecorator     = 48
+	maxFlagDecorator = 120
+)
+
+// flagDecorators are the decorators whose arguments are a handler's wiring: the reactive
+// framework's flags (@when('db.available', 'config.changed.port'), @when_not, @when_any,
+// ...) and charm-helpers' hook names (@hooks.hook('install', 'upgrade-charm')). They are to
+// a reactive or classic charm what framework.observe is to an ops charm, so they are shown
+// whole within maxFlagDecorator, not cut to their name.
+var flagDecorators = map[string]bool{"when": true, "when_not": true, "when_any": true, "when_all": true,
+	"when_none": true, "when_not_all": true, "when_file_changed": true, "not_unless": true, "hook": true}
 
 // decoratorPrefix writes a definition's decorators before its header, on the same line
 // ("@property ", "@validator(\"mode\") "): they change how the name is used (a property is
@@ -336,12 +370,26 @@ func decoratorPrefix(decorators []string) string {
 	var sb strings.Builder
 	for _, d := range decorators {
 		sb.WriteByte('@')
-		if utf8.RuneCountInString(d) <= maxDecorator {
+		k := strings.IndexByte(d, '(')
+		limit := maxDecorator
+		if k > 0 {
+			name := d[:k]
+			if dot := strings.LastIndexByte(name, '.'); dot >= 0 {
+				name = name[dot+1:]
+			}
+			if flagDecorators[name] {
+				limit = maxFlagDecorator
+			}
+		}
+		switch n := utf8.RuneCountInString(d); {
+		case n <= limit:
 			sb.WriteString(d)
-		} else if k := strings.IndexByte(d, '('); k > 0 && utf8.RuneCountInString(d[:k]) <= maxDecorator {
+		case limit == maxFlagDecorator:
+			sb.WriteString(string([]rune(d)[:limit-2]) + "…)") // the first flags, then the cut
+		case k > 0 && utf8.RuneCountInString(d[:k]) <= limit:
 			sb.WriteString(d[:k] + "(…)")
-		} else {
-			sb.WriteString(string([]rune(d)[:maxDecorator-1]) + "…")
+		default:
+			sb.WriteString(string([]rune(d)[:limit-1]) + "…")
 		}
 		sb.WriteByte(' ')
 	}
@@ -408,8 +456,8 @@ func (e *extractor) constant(stmt int32) {
 }
 
 // field records an attribute a class body assigns (KindField): an annotated one (a dataclass
-// or pydantic field, with or without a value), a constant-like name, or a member of an enum
-// (`all = "all"` in `class MimirRole(str, Enum)`). Other plain lower-case assignments
+// or pydantic field, with or without a value), a constant-like name, a member of an enum
+// (`all = "all"` in `class MimirRole(str, Enum)`), or an ops event (eventSource). Other plain lower-case assignments
 // (model_config = ConfigDict(...), _stored = StoredState()) are machinery, and dunders are
 // Python's.
 func (e *extractor) field(stmt int32, qual string) {
@@ -419,7 +467,8 @@ func (e *extractor) field(stmt int32, qual string) {
 		return
 	}
 	name := t.raw(left)
-	if bytes.HasPrefix(name, []byte("__")) || t.child(a, fType) < 0 && !constantName(name) && !(name[0] != '_' && e.isEnum(qual)) {
+	if bytes.HasPrefix(name, []byte("__")) || t.child(a, fType) < 0 && !constantName(name) && !(name[0] != '_' && e.isEnum(qual)) &&
+		!e.eventSource(t.child(a, fRight)) {
 		return
 	}
 	n := &t.nodes[a]
@@ -427,6 +476,23 @@ func (e *extractor) field(stmt int32, qual string) {
 		Name: qual + "." + string(name), Qualifier: qual, Kind: KindField, Line: int(n.row) + 1, EndLine: int(n.endRow) + 1,
 		Signature: oneLine(t.raw(a), maxSignature),
 	})
+}
+
+// eventSource reports an ops event declaration, EventSource(SomeEvent) (ops.EventSource,
+// ops.framework.EventSource): `connected = EventSource(PeersConnectedEvent)` in a
+// CharmEvents or ObjectEvents class is an event the charm observes and emits, the public
+// interface of a relation wrapper.
+func (e *extractor) eventSource(right int32) bool {
+	t := &e.t
+	if right < 0 || t.kind(right) != kCall {
+		return false
+	}
+	fn := t.child(right, fFunction)
+	if fn < 0 {
+		return false
+	}
+	raw := t.raw(fn)
+	return string(raw[bytes.LastIndexByte(raw, '.')+1:]) == "EventSource"
 }
 
 // isEnum reports whether the class qual, the last of that name recorded, derives from an

@@ -62,6 +62,15 @@ def long(` + strings.Repeat("argument_number, ", 20) + `last) -> dict[str, int]:
 def positional(a, /, b, *, c=None):
     pass
 
+def long_default(self, extra_config: ExtraConfigsModel = ExtraConfigsModel(first=1, second=2, third=3, fourth=4, fifth=5, sixth=6, seventh=7, eighth=8, ninth=9), retries="` + strings.Repeat("r", 60) + `") -> Optional[Model]:
+    pass
+
+@when('config.changed.authorization-mode', 'kubernetes-master.components.started')
+@when_not('kubernetes-master.auth.` + strings.Repeat("x", 120) + `')
+@hooks.hook('install', 'upgrade-charm')
+def reactive_handler():
+    pass
+
 def long_return(self, namespace: str) -> Union[` + strings.Repeat("kubernetes.client.V1EndpointsList, ", 6) + `None]:
     pass
 `
@@ -74,6 +83,12 @@ def long_return(self, namespace: str) -> Union[` + strings.Repeat("kubernetes.cl
 		"Base.fetch":     "async def fetch(self, url: str, *, timeout: float = 2.5, **kw) -> dict[str, int]:",
 		"Base.configure": `def configure(self, charm: "ops.CharmBase", relation_name: str = DEFAULT, *args) -> None:`,
 		"positional":     "def positional(a, /, b, *, c=None):",
+		// a long default gives way before its parameter
+		"long_default": "def long_default(self, extra_config: ExtraConfigsModel = …, retries=\"" + strings.Repeat("r", 60) + "\") -> Optional[Model]:",
+		// a reactive or classic handler's flags and hooks are its wiring: shown, cut only past 120
+		"reactive_handler": `@when('config.changed.authorization-mode', 'kubernetes-master.components.started') ` +
+			`@when_not('kubernetes-master.auth.` + strings.Repeat("x", 120-len("when_not('kubernetes-master.auth.")-2) + `…) ` +
+			`@hooks.hook('install', 'upgrade-charm') def reactive_handler():`,
 	}
 	for name, sig := range want {
 		if got := syms[name].Signature; got != sig {

@@ -140,7 +140,7 @@ func (r *ranker) foldCopies(out []File, score []float64) []int {
 			out[i].CopyOf = out[c].Path
 			out[c].Copies = append(out[c].Copies, out[i].Path)
 		}
-		out[c].Signals = append(out[c].Signals, Signal{Name: SigCopies, Value: float64(len(g) - 1), Note: noteOf(out[c].Copies)})
+		out[c].Signals = append(out[c].Signals, Signal{Name: SigCopies, Kind: SignalCount, Value: float64(len(g) - 1), Note: noteOf(out[c].Copies)})
 	}
 	return canon
 }

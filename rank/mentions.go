@@ -119,6 +119,12 @@ var urlPattern = regexp.MustCompile(`(?i)\b(?:https?|ftp)://[^\s<>()\[\]]*`)
 // number has two digits or more, so that "UTF-8" stays; techKeys are keys of standards.
 var ticketPattern = regexp.MustCompile(`\b[A-Z][A-Z0-9]*[A-Z]-[0-9]{2,}\b`)
 
+// lpPattern matches a Launchpad bug or branch reference ("LP: #1730567", "[LP#2046508]",
+// "lp:1883549", a branch "lp-1827409/...", "lp:~stub/charms/..."), which OpenStack and older
+// Canonical charms put in their subjects: it names the tracker, and "lp" is a word of their
+// code too (CHARM_HELPERS_BRANCH = 'lp:charm-helpers' lifted a sync script over the change).
+var lpPattern = regexp.MustCompile(`(?i)\blp\s*[:#/-]\s*#?\s*[0-9]{5,}\b|\blp:~\S+`)
+
 // techKeys are standards written like an issue key ("SHA-256", "ISO-8601"): they are words of
 // the task.
 var techKeys = map[string]bool{"SHA": true, "ISO": true, "RFC": true, "AES": true, "RSA": true, "ECDSA": true, "PKCS": true,
@@ -134,12 +140,13 @@ var trailerLine = regexp.MustCompile(`(?im)^[ \t*-]*(?:signed-off-by|co-authored
 var emailPattern = regexp.MustCompile(`[\w.+-]+@[a-zA-Z][\w-]*(?:\.[a-zA-Z][\w-]*)+`)
 
 // dropRefs removes what names the task's origin rather than its content: trailers
-// (trailerLine), e-mail and web addresses (emailPattern, urlPattern), and issue keys
-// (ticketPattern).
+// (trailerLine), e-mail and web addresses (emailPattern, urlPattern), Launchpad references
+// (lpPattern) and issue keys (ticketPattern).
 func dropRefs(text string) string {
 	text = trailerLine.ReplaceAllString(text, " ")
 	text = urlPattern.ReplaceAllString(text, " ") // first: an address may hold user@host
 	text = emailPattern.ReplaceAllString(text, " ")
+	text = lpPattern.ReplaceAllString(text, " ")
 	return ticketPattern.ReplaceAllStringFunc(text, func(k string) string {
 		if code, _, _ := strings.Cut(k, "-"); techKeys[code] {
 			return k

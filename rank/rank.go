@@ -479,9 +479,15 @@ func atPath(lp, t string) bool {
 }
 
 // identMention is the personal mass an identifier earns from the task text: named exactly
-// (and not a plain stopword), or all of its words appear in the text.
+// (and not a plain stopword; a name that is one plain word, as much prose as code, earns
+// the words' mass), or all of its words appear in the text.
 func (r *ranker) identMention(id int) float64 {
 	if name := r.name[id]; r.ment.idents[name] && len(strings.Trim(name, "_")) >= 4 && !stopwords[strings.ToLower(name)] {
+		if plainWord(name) {
+			// a name that is one lower-case word (main, unit, relation, configure) is also a
+			// word of the task's prose ("the main machines", "fix unit test"): a weaker match
+			return MentionWordsTeleport
+		}
 		return MentionIdentTeleport
 	}
 	ws := r.wordsOf(id)
@@ -494,6 +500,16 @@ func (r *ranker) identMention(id int) float64 {
 		}
 	}
 	return MentionWordsTeleport
+}
+
+// plainWord reports a name that is one lower-case word (main, unit, configure).
+func plainWord(name string) bool {
+	for _, c := range name {
+		if c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
 }
 
 // codeName reports a name that only code writes: snake_case of two words or more
@@ -604,7 +620,7 @@ func (r *ranker) files(a adjacency, pr, lex []float64) []File {
 	score := make([]float64, len(r.nodes))
 	mul := func(i int, sig string, x float64) {
 		score[i] *= x
-		out[i].Signals = append(out[i].Signals, Signal{Name: sig, Value: roundSig(x)})
+		out[i].Signals = append(out[i].Signals, Signal{Name: sig, Kind: SignalFactor, Value: roundSig(x)})
 	}
 	best := 0.0 // the best structural score of a file that is not an entry point
 	hubs := r.focusedHubs()
@@ -612,7 +628,7 @@ func (r *ranker) files(a adjacency, pr, lex []float64) []File {
 	var libs []int // vendored libraries a library update lifts
 	for i, n := range r.nodes {
 		out[i] = File{Path: n.path, Class: n.class, Focused: r.focus[i],
-			Signals: []Signal{{Name: SigPageRank, Value: roundSig(pr[i])}}}
+			Signals: []Signal{{Name: SigPageRank, Kind: SignalBase, Value: roundSig(pr[i])}}}
 		score[i] = math.Pow(pr[i], PageRankPower)
 		if n.hub && hubs(i) {
 			mul(i, SigHub, HubBoost)
@@ -669,16 +685,16 @@ func (r *ranker) files(a adjacency, pr, lex []float64) []File {
 			out[i].Signals[len(out[i].Signals)-1].Note = r.lexNotes[i]
 		}
 		if n.promoted {
-			out[i].Signals = append(out[i].Signals, Signal{Name: SigFirstPartyImport, Value: 1})
+			out[i].Signals = append(out[i].Signals, Signal{Name: SigFirstPartyImport, Kind: SignalCount, Value: 1})
 		}
 		for _, s := range personalSignals {
 			if m := r.extra[i].personal[s]; m > 0 {
-				out[i].Signals = append(out[i].Signals, Signal{Name: s, Value: roundSig(PersonalShare * m / r.personalTotal),
+				out[i].Signals = append(out[i].Signals, Signal{Name: s, Kind: SignalSeed, Value: roundSig(PersonalShare * m / r.personalTotal),
 					Note: noteOf(r.extra[i].notes[s])})
 			}
 		}
 		if h := r.extra[i].handles; len(h) > 0 {
-			out[i].Signals = append(out[i].Signals, Signal{Name: SigLinkHandler, Value: float64(len(h)), Note: noteOf(h)})
+			out[i].Signals = append(out[i].Signals, Signal{Name: SigLinkHandler, Kind: SignalCount, Value: float64(len(h)), Note: noteOf(h)})
 		}
 	}
 	for _, i := range r.untested() {
@@ -721,6 +737,9 @@ func (r *ranker) files(a adjacency, pr, lex []float64) []File {
 	for i := range out {
 		if total > 0 {
 			out[i].Score = roundSig(score[i] / total)
+			if score[i] > 0 {
+				out[i].Signals = append(out[i].Signals, Signal{Name: SigScoreSum, Kind: SignalDivisor, Value: roundSig(total)})
+			}
 		}
 		if r.nodes[i].py != nil {
 			out[i].Symbols = r.pySymbols(i, flows)

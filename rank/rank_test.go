@@ -511,6 +511,15 @@ func TestMentions(t *testing.T) {
 	if dotted, words := mass("split render.config from the other keys"), mass("split render config from the other keys"); dotted <= words || words == 0 {
 		t.Errorf("mention-ident of render.config %v, of its words %v", dotted, words)
 	}
+	// A name that is one plain word (the harness fixture of tests/conftest.py) is as much a
+	// word of the prose as a name: it earns the words' mass, a code name the name's.
+	in = demoCharm()
+	in.Mentions = []string{"the harness calls render_config twice"}
+	r = Rank(in)
+	if plain, code := signal(fileOf(t, r, "tests/conftest.py"), SigMentionIdent).Value,
+		signal(fileOf(t, r, "src/config_render.py"), SigMentionIdent).Value; plain == 0 || plain >= code*MentionWordsTeleport/MentionIdentTeleport*1.01 {
+		t.Errorf("mention-ident of harness %v, of render_config %v: want the words' share", plain, code)
+	}
 	// "charm" is the whole charm, not charm.py; charm.py by its name is the file
 	for text, want := range map[string]bool{"the charm keeps a stale proxy": false, "JUJU_CHARM_HTTPS_PROXY is ignored": false,
 		"split charm.py in two": true, "move the charm class to src/charm.py": true} {
@@ -1655,6 +1664,10 @@ func TestAdditionIntent(t *testing.T) {
 		"feat: add action to rotate the key":           "actions.yaml",
 		"add a get-admin-password action":              "actions.yaml", // a hyphenated name is one word of the window
 		"add the set_tls_private_key action":           "actions.yaml",
+		// a conventional commit's feat, and the verbs of new behaviour
+		"feat: `retention-days` charm config (#91)": "config.yaml",
+		"feat: handle `run-cli` charm action (#29)": "actions.yaml",
+		"support a new tracing relation":            "metadata.yaml",
 	} {
 		r := rank(text)
 		if r.Files[1].Path != want || !hasSignal(r.Files[1], SigAdditionIntent) {
@@ -1715,8 +1728,9 @@ func TestMentionsDropTrailersAndIssueKeys(t *testing.T) {
 	// tracked; standards written like a key, a base and the body's own words stay.
 	m := parseMentions([]string{"[DPE-6575] Add microk8s bench (#21)\n\nCSS-12081: hash with SHA-256, UTF-8 names, ubuntu@22.04 base\n" +
 		"* KF-771-renovate-configuration\n\nSigned-off-by: Jane Roe <jane.roe@canonical.com>\n" +
-		"Co-authored-by: Bot <1+bot@users.noreply.github.com>\nChange-Id: I3f5a9c\nCloses-Bug: #1234567\nmail admin@example.org"})
-	for _, w := range []string{"dpe", "css", "kf", "jane", "roe", "canonical", "signed", "bot", "noreply", "github", "i3f5a9c", "closes", "admin", "example"} {
+		"Co-authored-by: Bot <1+bot@users.noreply.github.com>\nChange-Id: I3f5a9c\nCloses-Bug: #1234567\nmail admin@example.org\n" +
+		"Fix LP: #1730567 and [LP#2046508], see lp:1883549 and lp:~stub/charms/pg"})
+	for _, w := range []string{"dpe", "css", "kf", "jane", "roe", "canonical", "signed", "bot", "noreply", "github", "i3f5a9c", "closes", "admin", "example", "lp", "stub", "1730567"} {
 		if m.words[stem(w)] || m.idents[w] {
 			t.Errorf("word %q of a trailer, address or issue key kept", w)
 		}

@@ -69,12 +69,27 @@ type File struct {
 	CopyOf string   `json:"copy_of,omitempty"`
 }
 
-// Signal is one named contribution to a score, for --explain.
+// Signal is one named contribution to a score, for --explain. A file's score is its
+// PageRank (the SignalBase) to the power PageRankPower, times each SignalFactor, divided by
+// the SignalDivisor (the same sum for every file: scores add up to 1). A SignalSeed is a share
+// of the restart mass of the personalised PageRank: it acts through the PageRank, not as a
+// factor. A SignalCount is information (how many interfaces the file handles, copies it
+// stands for).
 type Signal struct {
 	Name  string  `json:"name"`  // a weights.go constant name in kebab case, e.g. "pagerank", "lib-penalty"
-	Value float64 `json:"value"` // the factor or addend it contributed
+	Kind  string  `json:"kind"`  // a Signal* kind constant
+	Value float64 `json:"value"` // the PageRank, factor, share, count or divisor
 	Note  string  `json:"note,omitempty"`
 }
+
+// Signal kinds.
+const (
+	SignalBase    = "base"
+	SignalFactor  = "factor"
+	SignalSeed    = "seed"
+	SignalCount   = "count"
+	SignalDivisor = "divisor"
+)
 
 // Symbol is one definition or declared interface in importance order.
 type Symbol struct {

@@ -396,4 +396,5 @@ const (
 	SigMentionInterface  = "mention-interface"
 	SigLinkHandler       = "link-handler"
 	SigMentionWords      = "mention-words" // the BM25 factor
+	SigScoreSum          = "score-sum"     // the divisor: the sum of every file's score before normalising
 )

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"container/heap"
 	"math"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -123,7 +124,7 @@ func newFileView(f *rank.File, explain bool) *fileView {
 		if s.Kind == "constant" || s.Kind == "field" {
 			text = clip(text, maxConstantChars)
 		}
-		text = clip(text, maxLineChars)
+		text = clipSignature(text, maxLineChars)
 		if yaml && len(s.Links) > 0 {
 			text += " -> " + linkList(s.Links)
 		}
@@ -193,6 +194,30 @@ func clip(s string, max int) string {
 		return s
 	}
 	return string([]rune(s)[:max-1]) + "…"
+}
+
+// clipSignature is clip for a definition's line, whose decorators come first ("@when('a',
+// ...) @when_not('b') def f():"): when it is too long, the decorators are cut, not the
+// header that names the definition.
+func clipSignature(s string, max int) string {
+	if utf8.RuneCountInString(s) <= max || !strings.HasPrefix(s, "@") {
+		return clip(s, max)
+	}
+	h := -1
+	for _, kw := range []string{" def ", " async def ", " class "} {
+		if i := strings.Index(s, kw); i > 0 && (h < 0 || i < h) {
+			h = i
+		}
+	}
+	if h < 0 {
+		return clip(s, max)
+	}
+	header := s[h+1:]
+	room := max - utf8.RuneCountInString(header) - 1
+	if room < len("@x…") {
+		return clip(header, max)
+	}
+	return clip(s[:h], room) + " " + header
 }
 
 // members is how many symbols class p of the file holds directly.
@@ -279,6 +304,20 @@ func candidates(r rank.Result, focus map[string]bool) []*rank.File {
 	return out
 }
 
+// listable are the files a "more files:" list may name, in rank order: the candidates, and
+// files with nothing to show but their path (a script with no definitions, a Jinja template
+// the parser skipped), except a package's __init__.py, which only marks its folder.
+func listable(r rank.Result, focus map[string]bool) []*rank.File {
+	var out []*rank.File
+	for i := range r.Files {
+		f := &r.Files[i]
+		if !focus[f.Path] && !f.Focused && f.CopyOf == "" && (len(f.Symbols) > 0 || path.Base(f.Path) != "__init__.py") {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 // allView is every file with every symbol.
 func allView(r rank.Result, explain bool) document {
 	doc := make(document, 0, len(r.Files))
@@ -320,10 +359,10 @@ func (h *itemHeap) Pop() any {
 }
 
 // fitFullWithMore is fitFull when every file fits. Otherwise the symbols get the budget less
-// MoreFilesShare, and a closing "more files:" block lists the files not shown, in rank order,
-// while their paths fit; when that lists them all, the symbols are fitted again into what the
-// block leaves.
-func fitFullWithMore(files []*rank.File, explain bool, c counter, budget int) document {
+// MoreFilesShare, and a closing "more files:" block lists the files of listed not shown, in
+// rank order, while their paths fit; when that lists them all, the symbols are fitted again
+// into what the block leaves.
+func fitFullWithMore(files, listed []*rank.File, explain bool, c counter, budget int) document {
 	if budget <= 0 {
 		return nil
 	}
@@ -331,13 +370,13 @@ func fitFullWithMore(files []*rank.File, explain bool, c counter, budget int) do
 	if len(doc) == len(files) {
 		return fitFull(files, explain, c, budget) // every file fits: no list
 	}
-	more, all := moreFiles(doc, files, c, budget)
+	more, all := moreFiles(doc, listed, c, budget)
 	if all && len(more.more) > 0 { // the list holds every other file: maybe the whole budget shows them all
 		if whole := fitFull(files, explain, c, budget); len(whole) == len(files) {
 			return whole
 		}
 		doc = fitFull(files, explain, c, budget-c.units(strings.Join(more.lines, "")))
-		more, _ = moreFiles(doc, files, c, budget)
+		more, _ = moreFiles(doc, listed, c, budget)
 	}
 	if len(more.more) == 0 {
 		return fitFull(files, explain, c, budget) // not one path fits: the symbols keep the whole budget

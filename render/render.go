@@ -16,6 +16,7 @@ package render
 
 import (
 	"fmt"
+	"math"
 	"path"
 	"strconv"
 	"strings"
@@ -109,7 +110,7 @@ func Render(r rank.Result, opt Options) (Output, error) {
 	case ViewAll:
 		doc = allView(r, opt.Explain)
 	case ViewFull:
-		doc = fitFullWithMore(candidates(r, focus), opt.Explain, c, c.budget(out.EffectiveTokens))
+		doc = fitFullWithMore(candidates(r, focus), listable(r, focus), opt.Explain, c, c.budget(out.EffectiveTokens))
 	case ViewCompact, "":
 		top := opt.Top
 		if top == 0 {
@@ -168,14 +169,59 @@ func (d document) text() string {
 func explainLine(f *rank.File) string {
 	var sb strings.Builder
 	sb.WriteString("  # score=" + num(f.Score))
-	for _, s := range f.Signals {
-		sb.WriteString(" " + s.Name + "=" + num(s.Value))
+	named := func(s rank.Signal) string {
+		out := s.Name + " " + num(s.Value)
 		if s.Note != "" {
-			sb.WriteString("(" + oneLine(s.Note) + ")")
+			out += "(" + oneLine(s.Note) + ")"
 		}
+		return out
+	}
+	byKind := func(kind string) []rank.Signal {
+		var out []rank.Signal
+		for _, s := range f.Signals {
+			if s.Kind == kind {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	base, divisor := byKind(rank.SignalBase), byKind(rank.SignalDivisor)
+	if len(base) == 1 && len(divisor) == 1 {
+		// the formula: score = pagerank^p × factors ÷ the sum over all files
+		sb.WriteString(" = " + powerLabel + " " + num(math.Pow(base[0].Value, rank.PageRankPower)))
+		for _, s := range byKind(rank.SignalFactor) {
+			sb.WriteString(" × " + named(s))
+		}
+		sb.WriteString(" ÷ " + num(divisor[0].Value) + " (all files)")
+	} else {
+		for _, s := range byKind(rank.SignalFactor) {
+			sb.WriteString(" × " + named(s))
+		}
+	}
+	for _, s := range base {
+		sb.WriteString("; " + named(s))
+		for k, seed := range byKind(rank.SignalSeed) {
+			if k == 0 {
+				sb.WriteString(", restarts at")
+			} else {
+				sb.WriteString(",")
+			}
+			sb.WriteString(" " + named(seed))
+		}
+	}
+	for _, s := range byKind(rank.SignalCount) {
+		sb.WriteString("; " + named(s))
 	}
 	return sb.String() + "\n"
 }
+
+// powerLabel names the structural part of a score, the PageRank to rank.PageRankPower.
+var powerLabel = func() string {
+	if rank.PageRankPower == 0.5 {
+		return "√pagerank"
+	}
+	return "pagerank^" + num(rank.PageRankPower)
+}()
 
 func num(x float64) string { return strconv.FormatFloat(x, 'g', 3, 64) }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"path"
 	"slices"
 	"strings"
 	"testing"
@@ -25,7 +26,9 @@ func method(class, name string, score float64, line int) rank.Symbol {
 // small is a ranked charm: the charm module, the YAML, a helper module, a vendored library.
 func small() rank.Result {
 	return rank.Result{Files: []rank.File{
-		{Path: "src/charm.py", Class: rank.ClassSource, Score: 0.5, Signals: []rank.Signal{{Name: "hub-entrypoint", Value: 3}, {Name: "pagerank", Value: 0.125}}, Symbols: []rank.Symbol{
+		{Path: "src/charm.py", Class: rank.ClassSource, Score: 0.5, Signals: []rank.Signal{{Name: "hub-entrypoint", Kind: rank.SignalFactor, Value: 3}, {Name: "pagerank", Kind: rank.SignalBase, Value: 0.125},
+			{Name: "mention-ident", Kind: rank.SignalSeed, Value: 0.4, Note: "render_config"}, {Name: "link-handler", Kind: rank.SignalCount, Value: 1},
+			{Name: "score-sum", Kind: rank.SignalDivisor, Value: 2.12}}, Symbols: []rank.Symbol{
 			{Name: "DemoCharm", Kind: "class", Line: 10, Score: 9, Signature: "class DemoCharm(ops.CharmBase):"},
 			method("DemoCharm", "_on_database_created", 5, 40),
 			method("DemoCharm", "__init__", 4, 12),
@@ -158,9 +161,20 @@ func TestLongLinesClipped(t *testing.T) {
 	}
 }
 
+func TestLongDecoratorsClippedBeforeTheHeader(t *testing.T) {
+	// a definition's line too long for its decorators loses decorator text, never its name
+	sig := "@when(" + strings.Repeat("'flag.x', ", 30) + ") def start_master(etcd):"
+	r := rank.Result{Files: []rank.File{{Path: "reactive/m.py", Score: 1, Symbols: []rank.Symbol{
+		{Name: "start_master", Kind: "function", Signature: sig}}}}}
+	lines := strings.Split(mustRender(t, r, Options{View: ViewAll}).Text, "\n")
+	if got := []rune(lines[1]); len(got) != 2+maxLineChars || !strings.HasSuffix(lines[1], "… def start_master(etcd):") {
+		t.Errorf("signature line %q", lines[1])
+	}
+}
+
 func TestExplain(t *testing.T) {
 	out := mustRender(t, small(), Options{View: ViewFull, Tokens: 1500, Explain: true})
-	if !strings.Contains(out.Text, "src/charm.py:\n  # score=0.5 hub-entrypoint=3 pagerank=0.125\n  class DemoCharm") {
+	if !strings.Contains(out.Text, "src/charm.py:\n  # score=0.5 = √pagerank 0.354 × hub-entrypoint 3 ÷ 2.12 (all files); pagerank 0.125, restarts at mention-ident 0.4(render_config); link-handler 1\n  class DemoCharm") {
 		t.Errorf("explain line missing:\n%s", out.Text)
 	}
 	out = mustRender(t, small(), Options{Tokens: 1500, Explain: true})
@@ -397,8 +411,8 @@ func checkMaximal(t *testing.T, r rank.Result, opt Options, out Output) {
 	if strings.Contains(out.Text, "\nmore files:\n") || strings.HasPrefix(out.Text, "more files:\n") {
 		for i := range r.Files { // the first file neither shown nor listed must not fit
 			f := &r.Files[i]
-			if out.Shown[f.Path] || len(f.Symbols) == 0 {
-				continue
+			if out.Shown[f.Path] || len(f.Symbols) == 0 && path.Base(f.Path) == "__init__.py" {
+				continue // shown or listed, or never listed: a package's marker
 			}
 			if line := "  " + oneLine(f.Path) + "\n"; c.units(line) <= left {
 				t.Errorf("%s budget %d: %d units left, yet %s is not listed (costs %d)", opt.Tokenizer, opt.Tokens, left, f.Path, c.units(line))
@@ -750,5 +764,26 @@ func TestHugeBudgetShowsEverything(t *testing.T) {
 				t.Errorf("%s --tokens %d: %d tokens used, --all uses %d", tok, n, full.UsedTokens, all.UsedTokens)
 			}
 		}
+	}
+}
+
+func TestMoreFilesNamesFilesWithoutDefinitions(t *testing.T) {
+	// A file the ranking places high with nothing to show but its path (a script without
+	// definitions, a template the parser skipped) is listed by its path; a package's empty
+	// __init__.py is not.
+	var syms []rank.Symbol
+	for i := range 40 {
+		syms = append(syms, rank.Symbol{Name: fmt.Sprintf("handler_%d", i), Kind: "function", Signature: fmt.Sprintf("def handler_%d(event):", i)})
+	}
+	r := rank.Result{Files: []rank.File{
+		{Path: "src/charm.py", Score: 0.5, Symbols: syms},
+		{Path: "src/__init__.py", Score: 0.3},
+		{Path: "templates/webhook.py", Score: 0.2},
+		{Path: "src/other.py", Score: 0.1, Symbols: syms[:5]},
+	}}
+	out := mustRender(t, r, Options{View: ViewFull, Tokens: 120})
+	_, list, ok := strings.Cut(out.Text, "more files:\n")
+	if !ok || !strings.Contains(list, "  templates/webhook.py\n") || strings.Contains(out.Text, "__init__.py") {
+		t.Errorf("more files:\n%s", out.Text)
 	}
 }
