@@ -359,9 +359,18 @@ func genericShape(s DiffSymbol) bool {
 	case "class":
 		return len(params) <= 1 && !strings.Contains(sig[max(open, 0):], "=")
 	case "function", "method":
-		return len(params) <= 1 && (len(params) == 0 || !strings.ContainsAny(params[0], ":=*"))
+		return len(params) == 0 || len(params) == 1 && (!strings.ContainsAny(params[0], ":=*") || baseEventParam(params[0]))
 	}
 	return false
+}
+
+// baseEventParam reports a parameter annotated with an event base class, which any handler
+// may take: "event: ops.EventBase", "e: HookEvent".
+func baseEventParam(p string) bool {
+	_, typ, ok := strings.Cut(p, ":")
+	typ = strings.TrimSpace(typ)
+	typ = typ[strings.LastIndexByte(typ, '.')+1:]
+	return ok && !strings.Contains(p, "=") && (typ == "EventBase" || typ == "HookEvent" || typ == "RelationEvent")
 }
 
 // specific is key for the symbols whose shape is not generic (genericShape), "" for the others;
@@ -444,27 +453,39 @@ func matchGeneric(d *MapDiff, olds, news *pendingSet, key func(DiffSymbol) strin
 
 // nameNoise are the words of a handler's or an event's name that every such name has.
 var nameNoise = map[string]bool{"on": true, "event": true, "events": true, "handle": true, "handler": true, "get": true,
-	"set": true, "is": true, "has": true, "do": true, "the": true, "of": true, "to": true, "for": true}
+	"set": true, "is": true, "has": true, "do": true, "the": true, "of": true, "to": true, "for": true,
+	"relation": true, "relations": true}
+
+// eventWords name what happens, or which side an endpoint is: two names that differ in one
+// (_on_db_relation_joined, _on_db_relation_broken; start, restart; DatabaseRequiresEvent,
+// DatabaseProvidesEvent) name different things, whatever else they share.
+var eventWords = map[string]bool{"created": true, "joined": true, "changed": true, "departed": true, "broken": true,
+	"ready": true, "attached": true, "detaching": true, "start": true, "started": true, "restart": true, "stop": true,
+	"stopped": true, "install": true, "installed": true, "remove": true, "removed": true, "upgrade": true,
+	"requires": true, "provides": true, "requirer": true, "provider": true, "available": true, "gone": true,
+	"connected": true, "disconnected": true, "elected": true, "leader": true}
 
 // relatedNames reports two names (of a symbol, without their class) that share a word other
 // than nameNoise (PeersCreatedEvent, PeersConnectedEvent), or one of which holds the other
-// (hostname, host).
+// (hostname, host), unless they differ in an eventWords word.
 func relatedNames(a, b string) bool {
 	a, b = a[strings.LastIndexByte(a, '.')+1:], b[strings.LastIndexByte(b, '.')+1:]
+	wa, wb := nameWords(a), nameWords(b)
+	for _, w := range wa {
+		if eventWords[w] && !slices.Contains(wb, w) {
+			return false
+		}
+	}
+	for _, w := range wb {
+		if eventWords[w] && !slices.Contains(wa, w) {
+			return false
+		}
+	}
 	la, lb := strings.ToLower(strings.Trim(a, "_")), strings.ToLower(strings.Trim(b, "_"))
 	if len(la) >= 3 && len(lb) >= 3 && (strings.Contains(la, lb) || strings.Contains(lb, la)) {
 		return true
 	}
-	words := map[string]bool{}
-	for _, w := range nameWords(a) {
-		words[w] = true
-	}
-	for _, w := range nameWords(b) {
-		if words[w] {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(wa, func(w string) bool { return slices.Contains(wb, w) })
 }
 
 // nameWords splits an identifier at underscores and case changes, lower-cased, without

@@ -199,6 +199,25 @@ func TestDiffGenericShapes(t *testing.T) {
 	if fmt.Sprint(added) != "[Peers.on_broken PeersBrokenEvent PeersConnectedEvent]" {
 		t.Errorf("added = %v", added)
 	}
+	// names that differ in what happens or which side (joined/broken, start/restart,
+	// requires/provides) are never related, whatever they share; a handler typed with an event
+	// base class is as generic as an untyped one; a class with a keyword (metaclass=) is not
+	old = doc(t,
+		"src/charm.py 0.5 | class C class C(ops.CharmBase): @1 | method C._on_db_relation_joined def _on_db_relation_joined(self, event): @3"+
+			" | method C.start def start(self): @6 | method C._on_install def _on_install(self, event: ops.EventBase): @9"+
+			" | class DatabaseRequiresEvent class DatabaseRequiresEvent(ops.EventBase): @12 | class Meta class Meta(Base, metaclass=M): @15")
+	cur = doc(t,
+		"src/charm.py 0.5 | class C class C(ops.CharmBase): @1 | method C._on_db_relation_broken def _on_db_relation_broken(self, event): @3"+
+			" | method C.restart def restart(self): @6 | method C._on_remove def _on_remove(self, event: ops.EventBase): @9"+
+			" | class DatabaseProvidesEvent class DatabaseProvidesEvent(ops.EventBase): @12 | class Other class Other(Base, metaclass=M): @15")
+	d = diffJSON(t, old, cur)
+	renamed = nil
+	for _, c := range d.Renamed {
+		renamed = append(renamed, c.OldName+">"+c.NewName)
+	}
+	if fmt.Sprint(renamed) != "[Meta>Other]" {
+		t.Errorf("renamed = %v, want only Meta>Other", renamed)
+	}
 }
 
 func TestDiffRules(t *testing.T) {

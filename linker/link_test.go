@@ -1380,6 +1380,24 @@ def install():
 	if dispatch.Classic != "" || dispatch.UnlinkedCode != "hooks/hooks.py" {
 		t.Errorf("main(hook) dispatch: Classic %q, UnlinkedCode %q, want none and hooks/hooks.py", dispatch.Classic, dispatch.UnlinkedCode)
 	}
+	// code outside hooks/ only (a library's repository with a placeholder charm): no hooks
+	library := link1(t, charm("demo", ".", "relation:db"), files{"src/tool.py": "def run():\n    pass\n"})
+	if library.UnlinkedCode != "" {
+		t.Errorf("code outside hooks/: UnlinkedCode %q", library.UnlinkedCode)
+	}
+	// a reactive charm's hooks/ scripts run the reactive dispatcher, whatever their names
+	reactive := link1(t, charm("demo", ".", "relation:db"), files{
+		"reactive/demo.py":          "from charms.reactive import when\n\n@when('db.available')\ndef configure(db):\n    pass\n",
+		"hooks/db-relation-changed": "import sys\nsys.path.append('lib')\n",
+	})
+	if h := handlers(reactive, KindRelation, "db"); strings.Contains(h, "hook-script") {
+		t.Errorf("reactive charm: db handlers %q", h)
+	}
+	// a name that is no hook (hooks/db-relation-common, a helper) handles nothing
+	helper := link1(t, charm("demo", ".", "relation:db"), files{"hooks/db-relation-common": "import os\n", "hooks/install": "import os\n"})
+	if h := handlers(helper, KindRelation, "db"); h != "" {
+		t.Errorf("hooks/db-relation-common: db handlers %q", h)
+	}
 }
 
 func TestOwnFlagsAreNotRelations(t *testing.T) {
@@ -3713,6 +3731,27 @@ class NamesCharm(ops.CharmBase):
 	expect(t, "db", handlers(cl, KindRelation, "db"), "relation_changed>NamesCharm._on_db[on-index] relation_joined>NamesCharm._on_db[on-index]")
 	expect(t, "cache", handlers(cl, KindRelation, "cache"), "relation_changed>NamesCharm._on_cache[on-index]")
 	expect(t, "findings", findings(cl), "")
+	// a table that splats another ({**base, ...}) holds pairs not known here: the call stays
+	// unresolved, never resolved to the pairs written out
+	splat := link1(t, charm("splat", ".", "action:starred", "action:comp"), files{"src/charm.py": `
+import ops
+
+class SplatCharm(ops.CharmBase):
+    def __init__(self, framework):
+        super().__init__(framework)
+        base = {"starred": self._on_starred}
+        for name, fn in {**base, "comp": self._on_comp}.items():
+            self.framework.observe(self.on[name].action, fn)
+
+    def _on_starred(self, event):
+        pass
+
+    def _on_comp(self, event):
+        pass
+`})
+	if h := handlers(splat, KindAction, "comp"); h != "" || len(splat.Unresolved) != 1 {
+		t.Errorf("splatted table: comp handlers %q, unresolved %+v", h, splat.Unresolved)
+	}
 }
 
 func TestRelationNameGivenToAPackageFunction(t *testing.T) {

@@ -1365,16 +1365,16 @@ func (l *charmLinker) linkHookScripts(reactive bool) {
 			continue
 		}
 		dir, hook := path.Split(l.ix.charmRel(fi))
-		if dir != "hooks/" || strings.Contains(hook, ".") {
-			continue
+		if dir != "hooks/" || strings.Contains(hook, ".") || fi.Errors > 0 && len(fi.Symbols) == 0 && len(fi.Refs) == 0 && len(fi.Imports) == 0 {
+			continue // not a hook script, or one the parser found no Python in
 		}
 		var it *Interface
-		if ep, _, ok := strings.Cut(hook, "-relation-"); ok {
-			if d, ok := l.lookup(KindRelation, ep); ok {
+		if ep, ev, ok := strings.Cut(hook, "-relation-"); ok {
+			if d, ok := l.lookup(KindRelation, ep); ok && slices.Contains(relationEvents, "relation_"+ev) {
 				it = l.ifaces[ifaceKey{KindRelation, d}]
 			}
-		} else if st, _, ok := strings.Cut(hook, "-storage-"); ok {
-			if d, ok := l.lookup(KindStorage, st); ok {
+		} else if st, ev, ok := strings.Cut(hook, "-storage-"); ok {
+			if d, ok := l.lookup(KindStorage, st); ok && slices.Contains(storageEvents, "storage_"+ev) {
 				it = l.ifaces[ifaceKey{KindStorage, d}]
 			}
 		} else if kind, ev, ok := eventKind(strings.ReplaceAll(hook, "-", "_")); ok && kind == KindLifecycle {

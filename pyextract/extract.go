@@ -289,6 +289,10 @@ func (e *extractor) header(i int32, headerEnd uint32) string {
 		return oneLine(t.src[n.start:headerEnd], maxSignature)
 	}
 	head := oneLine(t.src[n.start:t.nodes[p].start+1], maxSignature) // "def name("
+	// a name too long on its own: "def very_long_na…):"
+	if strings.HasSuffix(head, "…") {
+		return head + "):"
+	}
 	tail := oneLine(t.src[t.nodes[p].end-1:headerEnd], maxSignature) // ") -> T"
 	if utf8.RuneCountInString(tail) > maxSignature/2 {
 		// a return type that long keeps its outer name, its brackets closed: "-> Union[…]"

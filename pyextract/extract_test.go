@@ -866,3 +866,12 @@ func TestPanicDropsTheScratch(t *testing.T) {
 		}
 	}
 }
+
+func TestSignatureOfAVeryLongName(t *testing.T) {
+	// a name longer than a signature line is cut once, and the line closes its brackets
+	name := "test_" + strings.Repeat("magma_nms_", 20)
+	f := Parse("tests/test_x.py", []byte("def "+name+"(self, a, b):\n    pass\n"))
+	if len(f.Symbols) != 1 || !strings.HasSuffix(f.Symbols[0].Signature, "…):") || strings.Contains(f.Symbols[0].Signature, "……") {
+		t.Errorf("symbols %+v", f.Symbols)
+	}
+}

@@ -742,7 +742,17 @@ func (w *factWalker) pairLoop(f factFrame, i, left, right int32) (pairLoop, bool
 		return pairLoop{}, false
 	}
 	pl.dict = display(t.child(fn, fObject), kDictionary)
-	return pl, pl.dict >= 0
+	return pl, pl.dict >= 0 && !hasChildKind(t, pl.dict, kDictionarySplat) // {**base, ...}: base's pairs are not known
+}
+
+// hasChildKind reports whether node i has a direct child of kind k.
+func hasChildKind(t *tree, i int32, k nodeKind) bool {
+	for c := range t.children(i) {
+		if t.kind(c) == k {
+			return true
+		}
+	}
+	return false
 }
 
 // tableMutators are the methods that change a list or dict in place.

@@ -189,12 +189,15 @@ func newDeclarationYAML(c *charmyaml.Charm, k string) string {
 
 // addWords are the verbs of an addition; the kind of interface must follow within
 // addWindow words ("Add a `catalogue` endpoint": three; "add a get-admin-password action":
-// three, a name written with '-' or '_' being one word). A conventional commit's "feat"
-// and the verbs of new behaviour count too ("feat: `default-volumes-to-fs-backup` charm
-// config", "handle `run-cli` charm action", "new config option"): 36 sets 0.8002 → 0.8004,
-// one case up (held10), none down.
-var addWords = []string{"add", "adds", "added", "adding", "introduce", "introduces", "introduced",
-	"feat", "implement", "implements", "implemented", "support", "supports", "new", "handle", "handles"}
+// three, a name written with '-' or '_' being one word).
+var addWords = []string{"add", "adds", "added", "adding", "introduce", "introduces", "introduced"}
+
+// newWords are the looser signs of new behaviour ("feat: `x` charm config", "handle `run-cli`
+// charm action", "new config option"): they count as addWords do, except in a subject that
+// fixes or reverts something, and "new" after an article or possessive ("when the new
+// relation has no data" names one that exists). 36 sets 0.8002 → 0.8004, one case up
+// (held10 mattermost, "Feat/isd 5168/charm config"), none down.
+var newWords = []string{"feat", "implement", "implements", "implemented", "support", "supports", "new", "handle", "handles"}
 
 const addWindow = 4
 
@@ -228,8 +231,13 @@ func additionKinds(text string) map[string]bool {
 		return kind || stopwords[next] || next[0] >= '0' && next[0] <= '9'
 	}
 	kinds := map[string]bool{}
+	fixes := len(seq) > 0 && slices.Contains([]string{"fix", "fixes", "fixed", "bug", "bugfix", "hotfix", "revert"}, seq[0])
 	for i, w := range seq {
-		if !slices.Contains(addWords, w) {
+		loose := slices.Contains(newWords, w)
+		if !slices.Contains(addWords, w) && !loose {
+			continue
+		}
+		if loose && (fixes || w == "new" && i > 0 && slices.Contains([]string{"the", "this", "that", "its", "their", "our"}, seq[i-1])) {
 			continue
 		}
 		for j := i + 1; j < len(seq) && at[j] <= at[i]+addWindow; j++ {

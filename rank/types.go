@@ -61,7 +61,7 @@ type File struct {
 	Class   string   `json:"class"` // a Class constant
 	Score   float64  `json:"score"` // normalised so the scores of all files sum to 1
 	Focused bool     `json:"focused,omitempty"`
-	Signals []Signal `json:"signals,omitempty"` // what made the score, largest first
+	Signals []Signal `json:"signals,omitempty"` // what made the score, largest value first, then the divisor
 	Symbols []Symbol `json:"symbols"`           // importance order
 	// Copies are the other paths of the same module (copies.go), on its canonical file, whose
 	// score is the best of theirs; CopyOf is, on a copy, its canonical path (its score is 0).

@@ -124,7 +124,7 @@ func newFileView(f *rank.File, explain bool) *fileView {
 		if s.Kind == "constant" || s.Kind == "field" {
 			text = clip(text, maxConstantChars)
 		}
-		text = clipSignature(text, maxLineChars)
+		text = clipSignature(text, maxLineChars, lastName(s.Name))
 		if yaml && len(s.Links) > 0 {
 			text += " -> " + linkList(s.Links)
 		}
@@ -196,18 +196,21 @@ func clip(s string, max int) string {
 	return string([]rune(s)[:max-1]) + "…"
 }
 
-// clipSignature is clip for a definition's line, whose decorators come first ("@when('a',
-// ...) @when_not('b') def f():"): when it is too long, the decorators are cut, not the
-// header that names the definition.
-func clipSignature(s string, max int) string {
+// clipSignature is clip for the line of definition name, whose decorators come first
+// ("@when('a', ...) @when_not('b') def f():"): when it is too long, the decorators are cut,
+// not the header that names the definition.
+func clipSignature(s string, max int, name string) string {
 	if utf8.RuneCountInString(s) <= max || !strings.HasPrefix(s, "@") {
 		return clip(s, max)
 	}
-	h := -1
-	for _, kw := range []string{" def ", " async def ", " class "} {
-		if i := strings.Index(s, kw); i > 0 && (h < 0 || i < h) {
+	h := -1 // the header: where its keyword and the name stand (a decorator's argument may hold " def " too)
+	for _, kw := range []string{" def ", " class "} {
+		if i := strings.Index(s, kw+name); i > 0 && (h < 0 || i < h) {
 			h = i
 		}
+	}
+	if h > 0 && strings.HasSuffix(s[:h], " async") {
+		h -= len(" async")
 	}
 	if h < 0 {
 		return clip(s, max)
@@ -305,13 +308,18 @@ func candidates(r rank.Result, focus map[string]bool) []*rank.File {
 }
 
 // listable are the files a "more files:" list may name, in rank order: the candidates, and
-// files with nothing to show but their path (a script with no definitions, a Jinja template
-// the parser skipped), except a package's __init__.py, which only marks its folder.
+// code with nothing to show but its path (a script with no definitions, a Jinja template the
+// parser skipped), the first of a name only, except a package's __init__.py, which only marks
+// its folder (a charm YAML file that declares nothing is no such file either).
 func listable(r rank.Result, focus map[string]bool) []*rank.File {
 	var out []*rank.File
+	seen := map[string]bool{} // the names of the path-only files listed
 	for i := range r.Files {
 		f := &r.Files[i]
-		if !focus[f.Path] && !f.Focused && f.CopyOf == "" && (len(f.Symbols) > 0 || path.Base(f.Path) != "__init__.py") {
+		if !focus[f.Path] && !f.Focused && f.CopyOf == "" && (len(f.Symbols) > 0 || f.Class != rank.ClassYAML && path.Base(f.Path) != "__init__.py" && !seen[path.Base(f.Path)]) {
+			if len(f.Symbols) == 0 {
+				seen[path.Base(f.Path)] = true // of nine templates/<release>/local_settings.py, the first
+			}
 			out = append(out, f)
 		}
 	}

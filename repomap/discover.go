@@ -285,6 +285,12 @@ func Discover(root string, scopes []string) (Discovered, error) {
 		return d, err
 	}
 	dropLinkedYAML(&d, yamlLinks, charmDirs, charmRoots)
+	// a hook script is one of a charm's hooks/ folder; another hooks/ (a repository's git
+	// hooks, .githooks aside) holds no charm's
+	d.Python = slices.DeleteFunc(d.Python, func(rel string) bool {
+		dir := path.Dir(rel)
+		return !strings.HasSuffix(rel, ".py") && path.Base(dir) == "hooks" && !charmRoots[path.Dir(dir)]
+	})
 	d.PyLinks = renamedLinks(d.Python, pyLinks)
 	if kept := scopedCharmDirs(charmDirs, charmRoots, scopes); kept != nil {
 		charmDirs = kept
@@ -310,19 +316,25 @@ func PythonScript(rel string, first func() []byte) bool {
 	if !charmyaml.ScriptName(rel) {
 		return false
 	}
-	line, _, _ := bytes.Cut(first(), []byte("\n"))
-	return bytes.HasPrefix(line, []byte("#!")) && bytes.Contains(line, []byte("python"))
+	head := first()
+	line, _, _ := bytes.Cut(head, []byte("\n"))
+	if !bytes.HasPrefix(line, []byte("#!")) || !bytes.Contains(line, []byte("python")) {
+		return false
+	}
+	// a built reactive charm's hooks are one bootstrap each (charms.layer.basic, then
+	// charms.reactive's main()): the same few lines under every hook's name, no code of its own
+	return path.Base(path.Dir(rel)) != "hooks" || !bytes.Contains(head, []byte("charms.reactive")) && !bytes.Contains(head, []byte("charms.layer"))
 }
 
-// head is the first line's worth of the file at p (at most 256 bytes); nil when it cannot
-// be read.
+// head is the first bytes of the file at p (at most 1 KiB: a shebang, and the imports of a
+// reactive hook's bootstrap); nil when it cannot be read.
 func head(p string) []byte {
 	f, err := os.Open(p)
 	if err != nil {
 		return nil
 	}
 	defer f.Close()
-	b := make([]byte, 256)
+	b := make([]byte, 1024)
 	n, _ := io.ReadFull(f, b)
 	return b[:n]
 }
