@@ -42,11 +42,11 @@ func (r *ranker) namedCharms() map[string]string {
 	if len(names) < 2 {
 		return nil
 	}
-	pick := func(m mentions) map[string]string {
+	pick := func(m mentions, text string) map[string]string {
 		named := map[string]string{} // dir → the name the task uses
 		for d, ns := range names {
 			for _, n := range ns {
-				if m.grams[n] && !m.inner[n] && !r.relationWritten(m, n) {
+				if m.grams[n] && !m.inner[n] && !r.relationWritten(m, n) && standalone(text, n) {
 					named[d] = n
 				}
 			}
@@ -66,15 +66,62 @@ func (r *ranker) namedCharms() map[string]string {
 		}
 		return out
 	}
+	// a conventional commit's scope ("feat(slurmctld): rename `login-node` endpoint to
+	// `sackd`") says which charm the change is in, whatever other charm the line names (a
+	// name of one word counts there when it has five letters or more)
 	for _, s := range r.subjects {
-		if out := pick(s.m); len(out) > 0 {
+		out := map[string]string{}
+		for k := range r.in.Charms {
+			c := &r.in.Charms[k]
+			d := charmDir(c)
+			if _, ok := names[d]; !ok {
+				continue
+			}
+			for _, n := range []string{normName(c.Name), normName(path.Base(d))} {
+				// a name of one short word ("ui", "api") is a common noun as often
+				if (strings.Contains(n, "_") || len(n) >= 5) && commitScope(s.text, n) {
+					out[d] = strings.ReplaceAll(n, "_", "-")
+				}
+			}
+		}
+		if len(out) > 0 && len(out) < len(names) {
+			return out
+		}
+	}
+	for _, s := range r.subjects {
+		if out := pick(s.m, s.text); len(out) > 0 {
 			return out
 		}
 	}
 	if out := r.namedByOwnWord(names); len(out) > 0 {
 		return out // a subject's word before a body's full name (see above)
 	}
-	return pick(r.ment)
+	return pick(r.ment, strings.Join(r.in.Mentions, "\n"))
+}
+
+// standalone reports whether text writes the name n (normalised: '_'-joined words) as a
+// whole, not as the head or tail of a longer '-' or '_' joined name: "kfp-api" is not named
+// by "kfp-api-principal", an option of another charm.
+func standalone(text, n string) bool {
+	t := strings.ToLower(text)
+	word := func(b byte) bool {
+		return b == '-' || b == '_' || b >= 'a' && b <= 'z' || b >= '0' && b <= '9'
+	}
+	for _, form := range []string{n, strings.ReplaceAll(n, "_", "-")} {
+		for from := 0; ; {
+			i := strings.Index(t[from:], form)
+			if i < 0 {
+				break
+			}
+			i += from
+			j := i + len(form)
+			if (i == 0 || !word(t[i-1])) && (j == len(t) || !word(t[j])) {
+				return true
+			}
+			from = i + 1
+		}
+	}
+	return false
 }
 
 // namedByOwnWord returns the charm directories a subject line names by the one word that sets

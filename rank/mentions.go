@@ -96,7 +96,7 @@ func init() {
 		remove removed new old now also only more less after before instead should can
 		get set self cls none true false
 
-		me my myself ours ourselves your yours yourself yourselves he him his himself she her
+		non me my myself ours ourselves your yours yourself yourselves he him his himself she her
 		hers herself itself they them their theirs themselves what which who whom am being
 		have has had having doing but because until while about against between through
 		during above below again further once here there where why how both few most other

@@ -622,7 +622,7 @@ func (r *ranker) files(a adjacency, pr, lex []float64) []File {
 		score[i] *= x
 		out[i].Signals = append(out[i].Signals, Signal{Name: sig, Kind: SignalFactor, Value: roundSig(x)})
 	}
-	best := 0.0 // the best structural score of a file that is not an entry point
+	best := map[string]float64{} // per charm folder, the best structural score of a file that is not an entry point
 	hubs := r.focusedHubs()
 	libIntent := r.libIntent()
 	var libs []int // vendored libraries a library update lifts
@@ -666,7 +666,9 @@ func (r *ranker) files(a adjacency, pr, lex []float64) []File {
 			}
 		}
 		if !n.hub {
-			best = max(best, score[i])
+			d := charmDirOf(n.path, r.in.Charms)
+			best[d] = max(best[d], score[i])
+			best[""] = max(best[""], score[i]) // the whole tree's (and files outside every charm's)
 		}
 	}
 	maxLex := 0.0 // the best lexical match among the files a change edits: code and YAML
@@ -677,8 +679,15 @@ func (r *ranker) files(a adjacency, pr, lex []float64) []File {
 	}
 	total := 0.0
 	for i, n := range r.nodes {
-		if n.hub && hubs(i) && score[i] > 0 && score[i] < HubLead*best {
-			mul(i, SigHubLead, HubLead*best/score[i])
+		// an entry point leads its own charm's modules: in a monorepo whose task names no
+		// charm, not every charm's (six unrelated entry points tied above the edited module);
+		// the entry point of a charm the task names leads the whole tree
+		b := best[""]
+		if len(r.named) == 0 {
+			b = best[charmDirOf(n.path, r.in.Charms)]
+		}
+		if n.hub && hubs(i) && score[i] > 0 && score[i] < HubLead*b {
+			mul(i, SigHubLead, HubLead*b/score[i])
 		}
 		if maxLex > 0 && lex[i] > 0 {
 			mul(i, SigMentionWords, math.Exp(LexBoost*min(lex[i]/maxLex, 1)))

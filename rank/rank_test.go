@@ -1698,11 +1698,24 @@ func TestAdditionIntent(t *testing.T) {
 		}
 	}
 	for _, text := range []string{"Add integration tests", "Add more guards around relation properties",
-		"Don't add relation_access when not available", "fix the backup action", "feat: add a config parser class"} {
+		"Don't add relation_access when not available", "fix the backup action", "feat: add a config parser class",
+		"fix crash when the new relation has no data", "fix: support new config option names in the renderer"} {
 		for _, f := range rank(text).Files {
 			if hasSignal(f, SigAdditionIntent) {
 				t.Errorf("%q: %s lifted: %+v", text, f.Path, f.Signals)
 			}
+		}
+	}
+}
+
+func TestDocsRuleNotForANamedFile(t *testing.T) {
+	// "docs" alone is about the charm's metadata (its description and docs link); a line
+	// that names a file is about that file ("updated config.yaml docs": the options')
+	for text, want := range map[string]bool{"Update the charm docs": true, "updated config.yaml docs": false} {
+		in := demoCharm()
+		in.Mentions = []string{text}
+		if got := hasSignal(fileOf(t, Rank(in), "metadata.yaml"), SigDeclarationIntent); got != want {
+			t.Errorf("%q: metadata.yaml lifted %v, want %v", text, got, want)
 		}
 	}
 }
@@ -2286,6 +2299,23 @@ func TestNamedCharmInMonorepo(t *testing.T) {
 	for _, f := range top("bump kfp-api and kfp-ui").Files {
 		if named := strings.HasPrefix(f.Path, "charms/kfp-api/") || strings.HasPrefix(f.Path, "charms/kfp-ui/"); hasSignal(f, SigNamedCharm) != named {
 			t.Errorf("kfp-api and kfp-ui: %s has %+v", f.Path, f.Signals)
+		}
+	}
+	// a task naming no charm: each entry point leads its own charm's files, not the whole
+	// tree's (the viewer, a charm of an entry point alone, is not lifted to kfp-api's modules)
+	if f := fileOf(t, top("fix the s3 endpoint"), "charms/kfp-viewer/src/charm.py"); hasSignal(f, SigHubLead) {
+		t.Errorf("kfp-viewer entry point lifted: %+v", f.Signals)
+	}
+	// the head of a longer name names no charm ("kfp-api-principal", an option of another)
+	for _, f := range top("fix: reintroduce kfp-api-principal config").Files {
+		if hasSignal(f, SigNamedCharm) {
+			t.Errorf("kfp-api-principal: %s has %+v", f.Path, f.Signals)
+		}
+	}
+	// a commit's scope decides, whatever other charm the line names
+	for _, f := range top("feat(kfp-route-policy): rename the endpoint to `kfp-api`").Files {
+		if named := strings.HasPrefix(f.Path, "charms/kfp-route-policy/"); hasSignal(f, SigNamedCharm) != named {
+			t.Errorf("scope kfp-route-policy: %s has %+v", f.Path, f.Signals)
 		}
 	}
 	// a charm's name beside "relation", where a charm declares a relation so named, is the

@@ -34,7 +34,9 @@ const SymbolDecay = 0.9
 const MoreFilesShare = 0.1
 
 // YAMLFloorShare and YAMLFloorLines: a charm YAML file's first YAMLFloorLines interfaces are
-// worth at least YAMLFloorShare of the best file's first line in the full view (fitFull). The
+// worth at least YAMLFloorShare of the best file's first line in the full view (fitFull), in
+// the charm of the best file (in a monorepo of eight charms, every charm's YAML floored took
+// 60-78% of the map; review /tmp/rev53). The
 // declarations, tied to their handlers, are what the map adds to a list of modules; in a charm
 // of many modules of like score (valkey: 25 modules between 0.02 and 0.1, metadata.yaml
 // 0.015) they came after every module's leading symbols and out of the 1500 tokens. At 0.3
@@ -50,6 +52,21 @@ const (
 // ClassTest), not a build part or base.
 func floored(f *rank.File, j int) bool {
 	return j < YAMLFloorLines && j < len(f.Symbols) && f.Class == rank.ClassYAML && !rank.IsBuild(f.Symbols[j].Kind)
+}
+
+// charmFolder is the folder of the charm holding p: the deepest folder of a charm YAML file
+// among files that holds p ("." for a charm at the root).
+func charmFolder(p string, files []*rank.File) string {
+	best := "."
+	for _, f := range files {
+		if f.Class != rank.ClassYAML {
+			continue
+		}
+		if d := path.Dir(f.Path); d != "." && (p == f.Path || strings.HasPrefix(p, d+"/")) && len(d) > len(best) {
+			best = d
+		}
+	}
+	return best
 }
 
 // maxLinks is how many handlers a YAML interface line lists before "+N more".
@@ -443,14 +460,16 @@ func fitFull(files []*rank.File, explain bool, c counter, budget int) document {
 	// of many modules the declarations, the map's tie between YAML and code, would otherwise
 	// come after every module's leading symbols.
 	floor := 0.0
+	var home string // the folder of the top file's charm: in a monorepo, only its YAML is floored
 	if len(files) > 0 {
 		floor = files[0].Score * YAMLFloorShare
+		home = charmFolder(files[0].Path, files)
 	}
 	offered := make([]bool, len(files))
 	offer := func(f, j int) {
 		if f < len(files) && j < len(files[f].Symbols) {
 			score := files[f].Score
-			if floored(files[f], j) {
+			if floored(files[f], j) && path.Dir(files[f].Path) == home {
 				score = max(score, floor)
 			}
 			heap.Push(h, item{value: score * math.Pow(SymbolDecay, float64(j)), file: f, sym: j})
@@ -463,7 +482,7 @@ func fitFull(files []*rank.File, explain bool, c counter, budget int) document {
 	offer(0, 0)
 	if floor > 0 {
 		for f := range files {
-			if floored(files[f], 0) && !offered[f] {
+			if floored(files[f], 0) && path.Dir(files[f].Path) == home && !offered[f] {
 				offer(f, 0)
 			}
 		}

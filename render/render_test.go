@@ -748,6 +748,17 @@ func TestFullViewYAMLFloor(t *testing.T) {
 	if out.UsedTokens > 400 {
 		t.Errorf("used %d of 400", out.UsedTokens)
 	}
+	// a monorepo: only the YAML of the top file's charm gets the floor
+	for i := range files {
+		if strings.HasPrefix(files[i].Path, "src/") {
+			files[i].Path = "charms/a/" + files[i].Path
+		}
+	}
+	files = append(files[:30], yaml("charms/a/metadata.yaml", rank.SymRelation, 0.015), yaml("charms/b/metadata.yaml", rank.SymRelation, 0.0149))
+	out = mustRender(t, rank.Result{Files: files}, Options{View: ViewFull, Tokens: 400})
+	if !shown("charms/a/metadata.yaml") || shown("charms/b/metadata.yaml") {
+		t.Errorf("monorepo full view:\n%s", out.Text)
+	}
 }
 
 func TestHugeBudgetShowsEverything(t *testing.T) {
