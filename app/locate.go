@@ -212,7 +212,8 @@ var relationEventWords = map[string]bool{"join": true, "joins": true, "joined": 
 	"related": true, "relate": true, "integrated": true}
 
 // namedRelationHandlers maps each file handling a relation the task names explicitly to those
-// relations' names (a relation nothing observes: each file looking it up, to lookedUp+name). Explicitly: its name or interface name stands next to a relation word
+// relations' names (a relation nothing observes: each file looking it up, to lookedUp+name).
+// Explicitly: its name or interface name stands next to a relation word
 // ("the async replication relation", "relation db-admin", "the tls-certificates integration"),
 // or is written with its '-' or '_' ("kafka-client", "peer_cluster"), or the text speaks of
 // relation events (relationEventWords: "when a unit joins"). A bare common word ("database",

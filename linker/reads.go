@@ -1381,7 +1381,7 @@ func (l *charmLinker) linkHookScripts(reactive bool) {
 			it = l.iface(KindLifecycle, ev)
 		}
 		if it != nil && !slices.ContainsFunc(it.Handlers, func(h Handler) bool { return h.File == fi.Path && h.Event == hook }) {
-			it.Handlers = append(it.Handlers, Handler{Event: hook, Symbol: fi.Path, File: fi.Path, Line: 1, Via: ViaScript})
+			it.Handlers = append(it.Handlers, Handler{Event: hook, Symbol: fi.Path, File: fi.Path, Line: 1, Via: ViaHookScript})
 		}
 	}
 }

@@ -64,7 +64,7 @@ func (l *charmLinker) result() CharmLinks {
 			first := ""
 			for _, it := range out.Interfaces {
 				for _, h := range it.Handlers {
-					if h.Via == ViaScript && (first == "" || h.File < first) {
+					if h.Via == ViaHookScript && (first == "" || h.File < first) {
 						first = h.File
 					}
 				}

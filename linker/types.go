@@ -123,24 +123,24 @@ const (
 
 // Via values say how a link was made.
 const (
-	ViaObserve  = "observe"       // framework.observe(self.on.<x>, handler)
-	ViaIndex    = "on-index"      // self.on[NAME].<event>
-	ViaGetattr  = "getattr"       // getattr(self.on, "...")
-	ViaLibrary  = "library"       // an event of a library object bound to the endpoint
-	ViaPackage  = "package"       // a package the charm imports, named after the interface, may handle it (linkFeaturePackages)
-	ViaDelegate = "delegate"      // an object of a package outside the tree, given the charm, may read the option (linkDelegates)
-	ViaBase     = "charm-base"    // the charm's class derives from a base charm class of a package outside the tree, which may handle it (linkDelegates)
-	ViaLibInner = "library-inner" // registered by a library on the charm's behalf
-	ViaHelper   = "helper"        // observed in an ops.Object helper class via charm.on
-	ViaNaming   = "naming"        // only the _on_<endpoint>_relation_<event> name matches (weak)
-	ViaTable    = "action-table"  // a module's table of actions to functions: ACTIONS = {"cluster-kick": cluster_kick}
-	ViaFlag     = "reactive-flag" // a reactive handler of the endpoint's flags: @when('endpoint.db.joined'), @when('db.available')
-	ViaHook     = "hook"          // a function registered for the endpoint's hooks: @hooks.hook('db-relation-changed')
-	ViaScript   = "hook-script"   // a Python script of the charm's that Juju runs for the hook: hooks/db-relation-changed
-	ViaLookup   = "lookup"        // model.get_relation / relations[...] / get_container / storages[...]
-	ViaConfig   = "config-read"   // config option read
-	ViaParam    = "param-read"    // action parameter read
-	ViaPath     = "mount-path"    // a string constant naming where a storage is mounted, or a path under it
+	ViaObserve    = "observe"       // framework.observe(self.on.<x>, handler)
+	ViaIndex      = "on-index"      // self.on[NAME].<event>
+	ViaGetattr    = "getattr"       // getattr(self.on, "...")
+	ViaLibrary    = "library"       // an event of a library object bound to the endpoint
+	ViaPackage    = "package"       // a package the charm imports, named after the interface, may handle it (linkFeaturePackages)
+	ViaDelegate   = "delegate"      // an object of a package outside the tree, given the charm, may read the option (linkDelegates)
+	ViaBase       = "charm-base"    // the charm's class derives from a base charm class of a package outside the tree, which may handle it (linkDelegates)
+	ViaLibInner   = "library-inner" // registered by a library on the charm's behalf
+	ViaHelper     = "helper"        // observed in an ops.Object helper class via charm.on
+	ViaNaming     = "naming"        // only the _on_<endpoint>_relation_<event> name matches (weak)
+	ViaTable      = "action-table"  // a module's table of actions to functions: ACTIONS = {"cluster-kick": cluster_kick}
+	ViaFlag       = "reactive-flag" // a reactive handler of the endpoint's flags: @when('endpoint.db.joined'), @when('db.available')
+	ViaHook       = "hook"          // a function registered for the endpoint's hooks: @hooks.hook('db-relation-changed')
+	ViaHookScript = "hook-script"   // a Python script of the charm's that Juju runs for the hook: hooks/db-relation-changed
+	ViaLookup     = "lookup"        // model.get_relation / relations[...] / get_container / storages[...]
+	ViaConfig     = "config-read"   // config option read
+	ViaParam      = "param-read"    // action parameter read
+	ViaPath       = "mount-path"    // a string constant naming where a storage is mounted, or a path under it
 	// ViaCallback: a method the charm hands to an object bound to the endpoint under a
 	// keyword that does not call it a callback (scrape_configs=self._scrape_configs): it
 	// supplies what the library publishes (Site.Detail: the keyword)
@@ -175,9 +175,9 @@ type CharmLinks struct {
 	UnlinkedCode string `json:"-"`
 	// Classic is, for a charm with no charm class (NoCode), where its own code registers its
 	// first charm-helpers hook function ("file:line"), else its first Python hook script
-	// ("hooks/config-changed:1"), or "": a classic charm, whose code
-	// handles its hooks without a class, and reads its options through charm-helpers and
-	// templates check cannot follow.
+	// ("hooks/config-changed:1"), or "": a classic charm, whose code handles its hooks
+	// without a class, and reads its options through charm-helpers and templates check
+	// cannot follow.
 	Classic string `json:"-"`
 	// Reactive is where the charm's code first imports charms.reactive ("file:line"), or "":
 	// a reactive charm's handlers run on flags that its layers, most of them outside the

@@ -314,7 +314,7 @@ func (e *extractor) header(i int32, headerEnd uint32) string {
 			continue
 		}
 		prm := oneLine(t.raw(c), maxSignature)
-		if n := utf8.RuneCountInString(prm) + len(", "); n > room {
+		if utf8.RuneCountInString(prm)+len(", ") > room {
 			// a long default gives way before its parameter does: "extra: Extra = …"
 			prm = e.shortDefault(c)
 		}
@@ -461,9 +461,9 @@ func (e *extractor) constant(stmt int32) {
 
 // field records an attribute a class body assigns (KindField): an annotated one (a dataclass
 // or pydantic field, with or without a value), a constant-like name, a member of an enum
-// (`all = "all"` in `class MimirRole(str, Enum)`), or an ops event (eventSource). Other plain lower-case assignments
-// (model_config = ConfigDict(...), _stored = StoredState()) are machinery, and dunders are
-// Python's.
+// (`all = "all"` in `class MimirRole(str, Enum)`), or an ops event (eventSource). Other
+// plain lower-case assignments (model_config = ConfigDict(...), _stored = StoredState()) are
+// machinery, and dunders are Python's.
 func (e *extractor) field(stmt int32, qual string) {
 	t := &e.t
 	a, left, ok := e.nameAssignment(stmt)

@@ -34,14 +34,14 @@ const SymbolDecay = 0.9
 const MoreFilesShare = 0.1
 
 // YAMLFloorShare and YAMLFloorLines: a charm YAML file's first YAMLFloorLines interfaces are
-// worth at least YAMLFloorShare of the best file's first line in the full view (fitFull), in
-// the charm of the best file (in a monorepo of eight charms, every charm's YAML floored took
-// 60-78% of the map; review /tmp/rev53). The
+// worth at least YAMLFloorShare of the best file's first line in the full view (fitFull). The
 // declarations, tied to their handlers, are what the map adds to a list of modules; in a charm
 // of many modules of like score (valkey: 25 modules between 0.02 and 0.1, metadata.yaml
 // 0.015) they came after every module's leading symbols and out of the 1500 tokens. At 0.3
 // and 4 the eval's ranking and recall are unchanged (17 sets); at 0.1 or 0.2 valkey's map
-// still held no YAML. Not a test charm's YAML, nor charmcraft.yaml's build parts and bases.
+// still held no YAML. Not a test charm's YAML, nor charmcraft.yaml's build parts and bases;
+// in a monorepo, only the YAML of the best file's charm (with every charm's floored, YAML
+// took 60-78% of a map of eight charms: review /tmp/rev53).
 const (
 	YAMLFloorShare = 0.3
 	YAMLFloorLines = 4
@@ -220,10 +220,12 @@ func clipSignature(s string, max int, name string) string {
 	if utf8.RuneCountInString(s) <= max || !strings.HasPrefix(s, "@") {
 		return clip(s, max)
 	}
-	h := -1 // the header: where its keyword and the name stand (a decorator's argument may hold " def " too)
+	h := -1 // the header: its keyword, the name, then "(" or ":" (a decorator's argument may hold " def " too)
 	for _, kw := range []string{" def ", " class "} {
-		if i := strings.Index(s, kw+name); i > 0 && (h < 0 || i < h) {
-			h = i
+		for _, end := range []string{"(", ":"} {
+			if i := strings.Index(s, kw+name+end); i > 0 && (h < 0 || i < h) {
+				h = i
+			}
 		}
 	}
 	if h > 0 && strings.HasSuffix(s[:h], " async") {
