@@ -15,6 +15,7 @@ import (
 
 	"github.com/cantrip-dev/charmcraft-map/internal/jsonout"
 	"github.com/cantrip-dev/charmcraft-map/internal/safetext"
+	"github.com/cantrip-dev/charmcraft-map/pyextract"
 	"github.com/cantrip-dev/charmcraft-map/render"
 )
 
@@ -320,15 +321,11 @@ func matchSymbols(d *MapDiff, olds, news *pendingSet, key func(DiffSymbol) strin
 		}
 		n := cands[best]
 		byKey[k] = slices.Delete(cands, best, best+1)
-		olds.done[o.id], news.done[n.id] = true, true
-		was := olds.orig[o.id]
-		c := SymbolChange{File: n.File, Kind: n.Kind, OldName: was.Name, NewName: n.Name,
-			OldSignature: was.Signature, NewSignature: n.Signature, OldLine: was.Line, NewLine: n.Line}
-		switch {
-		case rename && was.Name != n.Name:
+		switch c := pair(olds, news, o, n); {
+		case rename && c.OldName != c.NewName:
 			d.Renamed = append(d.Renamed, c)
-			renamed[was.Name] = n.Name
-		case was.Signature != n.Signature:
+			renamed[c.OldName] = c.NewName
+		case c.OldSignature != c.NewSignature:
 			d.Changed = append(d.Changed, c)
 		}
 	}
@@ -440,12 +437,9 @@ func matchGeneric(d *MapDiff, olds, news *pendingSet, key func(DiffSymbol) strin
 	renamed := map[string]string{}
 	for _, o := range olds.left() {
 		if c := cands[o.id]; len(c) == 1 && count[c[0].id] == 1 {
-			n := c[0]
-			olds.done[o.id], news.done[n.id] = true, true
-			was := olds.orig[o.id]
-			d.Renamed = append(d.Renamed, SymbolChange{File: n.File, Kind: n.Kind, OldName: was.Name, NewName: n.Name,
-				OldSignature: was.Signature, NewSignature: n.Signature, OldLine: was.Line, NewLine: n.Line})
-			renamed[was.Name] = n.Name
+			ch := pair(olds, news, o, c[0])
+			d.Renamed = append(d.Renamed, ch)
+			renamed[ch.OldName] = ch.NewName
 		}
 	}
 	return renamed
@@ -488,22 +482,18 @@ func relatedNames(a, b string) bool {
 	return slices.ContainsFunc(wa, func(w string) bool { return slices.Contains(wb, w) })
 }
 
-// nameWords splits an identifier at underscores and case changes, lower-cased, without
-// nameNoise.
+// nameWords are the words of an identifier (pyextract.SplitWords) without nameNoise.
 func nameWords(id string) []string {
-	var out []string
-	for _, part := range strings.FieldsFunc(id, func(r rune) bool { return r == '_' || r >= '0' && r <= '9' }) {
-		start := 0
-		for i := 1; i <= len(part); i++ {
-			if i == len(part) || part[i] >= 'A' && part[i] <= 'Z' && part[i-1] >= 'a' && part[i-1] <= 'z' {
-				if w := strings.ToLower(part[start:i]); !nameNoise[w] {
-					out = append(out, w)
-				}
-				start = i
-			}
-		}
-	}
-	return out
+	return slices.DeleteFunc(pyextract.SplitWords(id), func(w string) bool { return nameNoise[w] })
+}
+
+// pair marks old symbol o and new symbol n matched, and returns the change from o as first
+// read to n.
+func pair(olds, news *pendingSet, o, n pendingSym) SymbolChange {
+	olds.done[o.id], news.done[n.id] = true, true
+	was := olds.orig[o.id]
+	return SymbolChange{File: n.File, Kind: n.Kind, OldName: was.Name, NewName: n.Name,
+		OldSignature: was.Signature, NewSignature: n.Signature, OldLine: was.Line, NewLine: n.Line}
 }
 
 // shape is a symbol's signature with its own name taken out: two symbols with the same shape

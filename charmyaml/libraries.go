@@ -38,8 +38,14 @@ func ActionScriptName(rel string) bool {
 // keep one script per hook). Whether it is Python is up to its first line
 // (repomap.PythonScript).
 func ScriptName(rel string) bool {
+	return ActionScriptName(rel) || HookScriptName(rel)
+}
+
+// HookScriptName reports a path that may be a hook's own executable: a file with no
+// extension right in a hooks/ folder (hooks/config-changed, hooks/install).
+func HookScriptName(rel string) bool {
 	dir, name := path.Split(rel)
-	return !strings.Contains(name, ".") && (path.Base(dir) == "actions" || path.Base(dir) == "hooks")
+	return !strings.Contains(name, ".") && path.Base(dir) == "hooks"
 }
 
 // OwnLibrary reports whether lib (as in lib/charms/<lib>/) is the library one of charms

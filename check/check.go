@@ -530,7 +530,7 @@ func checkInterface(decl *charmyaml.Charm, in linker.Interface, dynamic int, los
 		// its actions/<name> script only, which it lacks)
 		d.Severity = SeverityInfo
 		how := "registering charm-helpers hooks at"
-		if f, _, _ := strings.Cut(classic, ":"); path.Base(path.Dir(f)) == "hooks" && !strings.Contains(path.Base(f), ".") {
+		if f, _, _ := strings.Cut(classic, ":"); charmyaml.HookScriptName(f) {
 			how = "with hook scripts such as" // hooks/config-changed:1
 			classic = f
 		}

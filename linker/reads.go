@@ -1364,10 +1364,11 @@ func (l *charmLinker) linkHookScripts(reactive bool) {
 		if fi.library || fi.test {
 			continue
 		}
-		dir, hook := path.Split(l.ix.charmRel(fi))
-		if dir != "hooks/" || strings.Contains(hook, ".") || fi.Errors > 0 && len(fi.Symbols) == 0 && len(fi.Refs) == 0 && len(fi.Imports) == 0 {
-			continue // not a hook script, or one the parser found no Python in
+		rel := l.ix.charmRel(fi)
+		if path.Dir(rel) != "hooks" || !charmyaml.HookScriptName(rel) || fi.Errors > 0 && len(fi.Symbols) == 0 && len(fi.Refs) == 0 && len(fi.Imports) == 0 {
+			continue // not a hook script of the charm's, or one the parser found no Python in
 		}
+		hook := path.Base(rel)
 		var it *Interface
 		if ep, ev, ok := strings.Cut(hook, "-relation-"); ok {
 			if d, ok := l.lookup(KindRelation, ep); ok && slices.Contains(relationEvents, "relation_"+ev) {

@@ -103,25 +103,11 @@ func (r *ranker) namedCharms() map[string]string {
 // whole, not as the head or tail of a longer '-' or '_' joined name: "kfp-api" is not named
 // by "kfp-api-principal", an option of another charm.
 func standalone(text, n string) bool {
-	t := strings.ToLower(text)
-	word := func(b byte) bool {
-		return b == '-' || b == '_' || b >= 'a' && b <= 'z' || b >= '0' && b <= '9'
-	}
-	for _, form := range []string{n, strings.ReplaceAll(n, "_", "-")} {
-		for from := 0; ; {
-			i := strings.Index(t[from:], form)
-			if i < 0 {
-				break
-			}
-			i += from
-			j := i + len(form)
-			if (i == 0 || !word(t[i-1])) && (j == len(t) || !word(t[j])) {
-				return true
-			}
-			from = i + 1
-		}
-	}
-	return false
+	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !(r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+	})
+	hyphened := strings.ReplaceAll(n, "_", "-")
+	return slices.ContainsFunc(words, func(w string) bool { return w == n || w == hyphened })
 }
 
 // namedByOwnWord returns the charm directories a subject line names by the one word that sets

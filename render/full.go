@@ -319,11 +319,17 @@ func candidates(r rank.Result, focus map[string]bool) []*rank.File {
 	var out []*rank.File
 	for i := range r.Files {
 		f := &r.Files[i]
-		if !focus[f.Path] && !f.Focused && len(f.Symbols) > 0 && f.CopyOf == "" {
+		if offerable(f, focus) && len(f.Symbols) > 0 {
 			out = append(out, f)
 		}
 	}
 	return out
+}
+
+// offerable reports a file a budgeted view may show: not focused (the agent has it), not a
+// copy (named with its canonical file).
+func offerable(f *rank.File, focus map[string]bool) bool {
+	return !focus[f.Path] && !f.Focused && f.CopyOf == ""
 }
 
 // listable are the files a "more files:" list may name, in rank order: the candidates, and
@@ -335,7 +341,7 @@ func listable(r rank.Result, focus map[string]bool) []*rank.File {
 	seen := map[string]bool{} // the names of the path-only files listed
 	for i := range r.Files {
 		f := &r.Files[i]
-		if !focus[f.Path] && !f.Focused && f.CopyOf == "" && (len(f.Symbols) > 0 || f.Class != rank.ClassYAML && path.Base(f.Path) != "__init__.py" && !seen[path.Base(f.Path)]) {
+		if offerable(f, focus) && (len(f.Symbols) > 0 || f.Class != rank.ClassYAML && path.Base(f.Path) != "__init__.py" && !seen[path.Base(f.Path)]) {
 			if len(f.Symbols) == 0 {
 				seen[path.Base(f.Path)] = true // of nine templates/<release>/local_settings.py, the first
 			}

@@ -288,8 +288,7 @@ func Discover(root string, scopes []string) (Discovered, error) {
 	// a hook script is one of a charm's hooks/ folder; another hooks/ (a repository's git
 	// hooks, .githooks aside) holds no charm's
 	d.Python = slices.DeleteFunc(d.Python, func(rel string) bool {
-		dir := path.Dir(rel)
-		return !strings.HasSuffix(rel, ".py") && path.Base(dir) == "hooks" && !charmRoots[path.Dir(dir)]
+		return charmyaml.HookScriptName(rel) && !charmRoots[path.Dir(path.Dir(rel))]
 	})
 	d.PyLinks = renamedLinks(d.Python, pyLinks)
 	if kept := scopedCharmDirs(charmDirs, charmRoots, scopes); kept != nil {
@@ -323,7 +322,7 @@ func PythonScript(rel string, first func() []byte) bool {
 	}
 	// a built reactive charm's hooks are one bootstrap each (charms.layer.basic, then
 	// charms.reactive's main()): the same few lines under every hook's name, no code of its own
-	return path.Base(path.Dir(rel)) != "hooks" || !bytes.Contains(head, []byte("charms.reactive")) && !bytes.Contains(head, []byte("charms.layer"))
+	return !charmyaml.HookScriptName(rel) || !bytes.Contains(head, []byte("charms.reactive")) && !bytes.Contains(head, []byte("charms.layer"))
 }
 
 // head is the first bytes of the file at p (at most 1 KiB: a shebang, and the imports of a
