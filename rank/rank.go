@@ -319,12 +319,9 @@ func (r *ranker) uniqueFileNames() map[string]bool {
 			count[t] = 0
 		}
 	}
-	if len(count) == 0 {
-		return nil
-	}
 	for _, n := range r.nodes {
 		b := path.Base(strings.ToLower(n.path))
-		if _, ok := count[b]; ok {
+		if _, ok := count[b]; ok || stemWritten(r.ment, b) {
 			count[b]++
 		}
 	}
@@ -335,6 +332,15 @@ func (r *ranker) uniqueFileNames() map[string]bool {
 		}
 	}
 	return out
+}
+
+// stemWritten reports whether the task writes the stem of the file name base out as an
+// identifier of two or more words ("fix(prometheus_remote_write): sort peer names", "bump
+// charm_tracing"): as explicit as the file name, which a conventional commit's scope leaves
+// out. A one-word stem ("config", "tls") is a common word of the text.
+func stemWritten(m mentions, base string) bool {
+	st := strings.TrimSuffix(base, path.Ext(base))
+	return strings.Contains(strings.Trim(st, "_"), "_") && m.idents[st]
 }
 
 // How the task text names a file.
@@ -420,7 +426,7 @@ func initials(stem string) string {
 // SubjectFileLead: "Fix bug in lifecycle.py for subordinate charms", "Update
 // lib/charms/loki_k8s/v0/log_proxy.py", "Adding unit tests for exporter.py file". A title
 // naming a file says which file the change is about; a stem alone ("grafana config") does not
-// count, nor a file name two of the charm's files share, nor a test (tests are not mapped for
+// count unless it is the commit's scope or an identifier of two or more words (stemWritten), nor a file name two of the charm's files share, nor a test (tests are not mapped for
 // editing), nor a vendored library: the library rules (libraries.go) read a title naming one,
 // which may ask for a major version the tree lacks ("upgrade data_interfaces.py to v1": the
 // code that imports it changes).
@@ -446,6 +452,33 @@ func (r *ranker) subjectFileTargets() []int {
 			if len(hit) == 1 && r.nodes[hit[0]].class != ClassLib && !slices.Contains(out, hit[0]) {
 				out = append(out, hit[0])
 			}
+		}
+	}
+	// a stem the subject writes as its conventional commit's scope ("fix(telemetry_correlation):
+	// log …") or as an identifier of two or more words (stemWritten), when one file has it
+	// (not a charm's name or folder: "feat(dovecot): …" is about the charm, not a dovecot.py)
+	charmNames := map[string]bool{}
+	for k := range r.in.Charms {
+		charmNames[normName(r.in.Charms[k].Name)] = true
+		charmNames[normName(path.Base(charmDir(&r.in.Charms[k])))] = true
+	}
+	byStem := map[string][]int{}
+	for _, s := range r.subjects {
+		for i, n := range r.nodes {
+			if n.class == ClassTest {
+				continue
+			}
+			base := path.Base(strings.ToLower(n.path))
+			st := strings.TrimSuffix(base, path.Ext(base))
+			if st != "charm" && st != "__init__" && !charmNames[normName(st)] && (commitScope(s.text, normName(st)) || stemWritten(s.m, base)) {
+				byStem[st] = append(byStem[st], i)
+			}
+		}
+	}
+	for _, st := range slices.Sorted(maps.Keys(byStem)) {
+		hit := slices.Compact(slices.Sorted(slices.Values(byStem[st])))
+		if len(hit) == 1 && r.nodes[hit[0]].class != ClassLib && !slices.Contains(out, hit[0]) {
+			out = append(out, hit[0])
 		}
 	}
 	return out

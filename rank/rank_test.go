@@ -824,6 +824,10 @@ func TestSubjectFile(t *testing.T) {
 		"fix: typo in src/constants.py":                            "src/constants.py",
 		"Build the wheel of database.py":                           "src/database.py",
 		"Merge pull request #7 from x/y\n\nFix bug in database.py": "src/database.py",
+		// a conventional commit's scope, and a stem of two words written as an identifier
+		"fix(config_render): keep the port":       "src/config_render.py",
+		"refactor(database): reconnect on errors": "src/database.py",
+		"speed up config_render":                  "src/config_render.py",
 	} {
 		// (the signal shows where the file would not lead without it)
 		if r := rank(text); r.Files[0].Path != want || want == "src/config_render.py" && !hasSignal(r.Files[0], SigSubjectFile) {
@@ -841,6 +845,10 @@ func TestSubjectFile(t *testing.T) {
 		{"Fix bug in database.py", []pyextract.File{twin}},
 		// a path two charms' files end with
 		{"fix: typo in src/database.py", []pyextract.File{pyFile("charms/b/src/database.py", []pyextract.Symbol{fn("helper", 1)}, nil)}},
+		// a scope two files share, a one-word stem that is no scope, the charm's own name
+		{"fix(database): reconnect", []pyextract.File{twin}},
+		{"fix the constants of the relation", nil},
+		{"feat(demo_db): add a relation", []pyextract.File{pyFile("src/demo_db.py", []pyextract.Symbol{fn("helper", 1)}, nil)}},
 	} {
 		for _, f := range rank(c.text, c.extra...).Files {
 			if hasSignal(f, SigSubjectFile) {
@@ -1121,6 +1129,14 @@ func TestUniqueFileNameWaivesPenalty(t *testing.T) {
 	}
 	if f := fileOf(t, r, "tests/unit/test_charm.py"); !hasSignal(f, SigTest) {
 		t.Errorf("named test lost its penalty: %+v", f.Signals)
+	}
+	// its stem written as an identifier (a conventional commit's scope) names it as well;
+	// the stem's words in prose do not
+	for text, waived := range map[string]bool{"fix(kubernetes_service_patch): retry": true, "patch the kubernetes service": false} {
+		in.Mentions = []string{text}
+		if lib := fileOf(t, Rank(in), "lib/charms/observability_libs/v0/kubernetes_service_patch.py"); hasSignal(lib, SigLib) == waived {
+			t.Errorf("%q: library signals %+v", text, lib.Signals)
+		}
 	}
 	if !namesLibraryFile("fix: Config-Server interface LIBRARY typo", "lib/charms/x/v0/config_server_interface.py") ||
 		namesLibraryFile("fix: config server interface typo", "lib/charms/x/v0/config_server_interface.py") {
