@@ -268,6 +268,38 @@ func signal(f File, name string) Signal {
 	return Signal{}
 }
 
+func TestYAMLSymbolsInitOnlyAndAddedKind(t *testing.T) {
+	// A relation whose only tie is a read in the charm's constructor (handed to a library
+	// object there) weighs as one no code handles; a read elsewhere weighs as handling.
+	score := func(text, symbol string, reads ...linker.Site) float64 {
+		in := demoCharm()
+		in.Mentions = []string{text}
+		if len(reads) > 0 {
+			in.Links.Charms[0].Interfaces = append(in.Links.Charms[0].Interfaces, linker.Interface{Kind: linker.KindRelation,
+				Name: "replicas", Role: "peers", Interface: "demo_peers", File: "metadata.yaml", Line: 11, Reads: reads})
+		}
+		for _, s := range fileOf(t, Rank(in), "metadata.yaml").Symbols {
+			if s.Name == symbol {
+				return s.Score
+			}
+		}
+		t.Fatalf("no symbol %s", symbol)
+		return 0
+	}
+	initRead := linker.Site{File: "src/charm.py", Line: 13, Symbol: "DemoCharm.__init__", Via: linker.ViaLookup}
+	helperRead := linker.Site{File: "src/charm.py", Line: 51, Symbol: "DemoCharm._helper", Via: linker.ViaLookup}
+	if a, b := score("", "replicas"), score("", "replicas", initRead); a != b {
+		t.Errorf("constructor-only relation weighs %v, unread %v", b, a)
+	}
+	if a, b := score("", "replicas"), score("", "replicas", initRead, helperRead); b <= a {
+		t.Errorf("relation read by a method weighs %v, unread %v", b, a)
+	}
+	// a subject adding a container lifts the containers among the declarations
+	if a, b := score("", "app"), score("feat: add a container for the exporter", "app"); math.Abs(b/a-AddedKindSymbolWeight) > 0.01 {
+		t.Errorf("container weighs %v with an added container, %v without", b, a)
+	}
+}
+
 func TestYAMLSymbols(t *testing.T) {
 	in := demoCharm()
 	// the linker's guess that a package given the charm reads "port" is no reading symbol
@@ -1607,6 +1639,8 @@ func TestDeclarationIntent(t *testing.T) {
 		"chore: rename storages to log-data":                   "metadata.yaml",
 		"Add documentation (#6)":                               "metadata.yaml",
 		"Update README to be more end-user focused (#61)":      "metadata.yaml",
+		"feat: add charm-related links (#12)":                  "metadata.yaml",
+		"fix: include icon.svg in the final charm file":        "metadata.yaml",
 	} {
 		if r := rank(text); r.Files[0].Path != want {
 			t.Errorf("%q: top %v, want %s", text, paths(r)[:3], want)
@@ -1621,6 +1655,13 @@ func TestDeclarationIntent(t *testing.T) {
 	in.Mentions = []string{"feat: add library description for listing"}
 	if f := fileOf(t, Rank(in), "config.yaml"); hasSignal(f, SigDeclarationIntent) {
 		t.Errorf("config.yaml lifted by an option named description: %+v", f.Signals)
+	}
+	// a listing word that is a word of one of the code's names ("bump dashboard links lib")
+	in = demoCharm()
+	in.Files = append(in.Files, pyFile("lib/charms/demo_db/v0/dashboard_links.py", []pyextract.Symbol{cls("DashboardLink", 3)}, nil))
+	in.Mentions = []string{"bump dashboard links lib"}
+	if f := fileOf(t, Rank(in), "metadata.yaml"); hasSignal(f, SigDeclarationIntent) {
+		t.Errorf("metadata.yaml lifted by a library's name: %+v", f.Signals)
 	}
 	if r := rank("Update `backup` action `force`"); r.Files[0].Path == "actions.yaml" {
 		t.Errorf("actions.yaml leads without a declaration word: %+v", r.Files[0])

@@ -206,7 +206,7 @@ func (r *ranker) yamlSymbols(p string) []Symbol {
 	for _, k := range r.declsOf[p] {
 		d := r.decls[k]
 		u := 0.0
-		if d.iface != nil {
+		if d.iface != nil && !initOnly(d.iface) {
 			u = math.Sqrt(float64(len(d.iface.Handlers) + len(d.iface.Reads)))
 		}
 		s := d.sym
@@ -214,8 +214,15 @@ func (r *ranker) yamlSymbols(p string) []Symbol {
 		syms, uses = append(syms, s), append(uses, u)
 		maxUse = max(maxUse, u)
 	}
+	added := map[string]bool{} // the kinds of interface a subject adds
+	for _, s := range r.subjects {
+		maps.Copy(added, additionKinds(s.text))
+	}
 	for k := range syms {
 		w := yamlKindWeight(syms[k].Kind)
+		if lk := r.decls[r.declsOf[p][k]].lkind; lk != "" && added[lk] {
+			w *= AddedKindSymbolWeight
+		}
 		if uses[k] > 0 {
 			w *= HandlerSymbolWeight * (1 + RefBoost*uses[k]/maxUse)
 		}
@@ -239,6 +246,16 @@ func (r *ranker) yamlSymbols(p string) []Symbol {
 	}
 	sortSymbols(syms)
 	return syms
+}
+
+// initOnly reports an interface whose only tie is a read in a constructor: a relation handed
+// in __init__ to a library object (Coordinator(self, endpoints={...}), a pip-installed
+// library the tree does not hold), whose handlers the map cannot show. It weighs as one no
+// code handles, below the interfaces whose handling code the map shows.
+func initOnly(iface *linker.Interface) bool {
+	return len(iface.Handlers) == 0 && len(iface.Reads) > 0 && !slices.ContainsFunc(iface.Reads, func(s linker.Site) bool {
+		return !strings.HasSuffix(s.Symbol, ".__init__")
+	})
 }
 
 func sortSymbols(syms []Symbol) {
