@@ -729,15 +729,33 @@ func (ix tieIndex) used(def, user string) string {
 			}
 		case whole:
 			names = append(names, n) // import constants: constants.PEER
-		case rank.Distinctive(n) && ix.charmOf(def) == ix.charmOf(user):
+		case rank.Distinctive(n) && ix.charmOf(def) == ix.charmOf(user) && !ix.wholeOtherDefiner(n, def, user):
 			// used but not imported (a name any object may have, or a star import): only a
-			// name specific enough to mean this definition (not config, not restart), and
-			// of the same charm (a monorepo's charms share names, not code)
+			// name specific enough to mean this definition (not config, not restart), of the
+			// same charm (a monorepo's charms share names, not code), and not one a module
+			// user imports whole defines too
 			names = append(names, n)
 		}
 	}
 	slices.SortStableFunc(names, func(a, b string) int { return cmp.Compare(refs[b], refs[a]) })
 	return listNames(names)
+}
+
+// wholeOtherDefiner reports whether user imports whole a module other than def that defines
+// n: a workload package's "from image_builder import config" then config.ImageConfig uses
+// that module's ImageConfig, not the charm's src/state.py's.
+func (ix tieIndex) wholeOtherDefiner(n, def, user string) bool {
+	for _, m := range ix.mods[user] {
+		for _, f := range ix.files {
+			if f == def || f == user {
+				continue
+			}
+			if _, ok := slices.BinarySearch(ix.defs[f], n); ok && ix.nearest(f, user, m, modulePath) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // listNames joins up to tieNames names, saying how many more there are.

@@ -324,6 +324,10 @@ class C:
 		"src/core/cluster.py":        "class ClusterState:\n    pass\n",
 		"lib/charms/t/v1/tracing.py": "class TracingEndpointProvider:\n    pass\n",
 		"lib/charms/t/v2/tracing.py": "class TracingEndpointProvider:\n    pass\n",
+		// a workload package beside the charm, with a class named like one of the charm's
+		"app/builder/build.py":  "from builder import config\n\ndef build():\n    return config.ImageConfig()\n",
+		"app/builder/config.py": "class ImageConfig:\n    pass\n",
+		"src/state.py":          "class ImageConfig:\n    pass\n",
 	}
 	tree := &repomap.Tree{}
 	for _, p := range slices.Sorted(maps.Keys(src)) {
@@ -336,6 +340,8 @@ class C:
 		"lib/charms/t/v2/tracing.py": "TracingEndpointProvider",
 		"lib/charms/t/v1/tracing.py": "",
 	})
+	// the module imported whole defines the name: the charm's class of that name is not used
+	expectUsed(t, ix, "app/builder/build.py", map[string]string{"app/builder/config.py": "ImageConfig", "src/state.py": ""})
 }
 
 // expectUsed checks the names user uses of each file (tieIndex.used).
