@@ -71,6 +71,7 @@ type charmLinker struct {
 	boundDepth  int                 // nesting of boundArguments
 	wrappers    map[*classInfo]bool // config wrapper classes some subscript uses (subscripted), once known
 	scopeRefs   map[string]int      // every name's uses in the scope's non-test files (scopeUses)
+	code        map[*fileInfo]bool  // the files the charm's classes import, directly or not (charmCode), once known
 }
 
 type customEvents struct {
@@ -370,6 +371,38 @@ func (l *charmLinker) computeScope() {
 			l.scope = append(l.scope, fi)
 		}
 	}
+}
+
+// charmCode is the code the charm runs: the files defining its charm classes and every file
+// of the tree they import, directly or not (nil when the charm has no class of its own, and
+// every file may be its code). A workload program beside the charm (app/, a rock's source)
+// is in the charm's folder and scope, but not here: its objects named *config are its own.
+func (l *charmLinker) charmCode() map[*fileInfo]bool {
+	if l.code != nil || len(l.charmCls) == 0 {
+		return l.code
+	}
+	l.code = map[*fileInfo]bool{}
+	var queue []*fileInfo
+	add := func(fi *fileInfo) {
+		if fi != nil && !l.code[fi] {
+			l.code[fi] = true
+			queue = append(queue, fi)
+		}
+	}
+	for _, cl := range l.charmCls {
+		add(cl.file)
+	}
+	for len(queue) > 0 {
+		fi := queue[0]
+		queue = queue[1:]
+		for _, im := range fi.Imports {
+			add(l.ix.module(fi, im.Module, l.charm))
+			if im.Name != "" {
+				add(l.ix.module(fi, joinModule(im.Module, im.Name), l.charm))
+			}
+		}
+	}
+	return l.code
 }
 
 // collectSites finds every call in scope that builds an object: assigned calls and

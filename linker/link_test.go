@@ -889,6 +889,36 @@ class JujuFacade:
         return str(self.charm.model.config.get(key)) or ""
 `
 
+// TestConfigObjectNamedConfig: an attribute named like an option on an object named *config
+// (a typed config dataclass) is a read in the charm's code — the files its charm class
+// imports, directly or not — but not in a workload program beside the charm, whose own
+// config objects have fields named like the options.
+func TestConfigObjectNamedConfig(t *testing.T) {
+	c := charm("demo", ".", "config:runner-version", "config:script-url")
+	cl := link1(t, c, files{
+		"src/charm.py": `
+import ops
+from builder import build
+
+class DemoCharm(ops.CharmBase):
+    def _on_install(self, event):
+        build(self)
+`,
+		"src/builder.py": `
+def build(charm, image_config):
+    return image_config.runner_version
+`,
+		"app/image_builder/openstack.py": `
+from image_builder import config
+
+def run(image_config: config.ImageConfig):
+    return image_config.runner_version, image_config.script_url
+`,
+	})
+	expect(t, "runner-version", reads(cl, KindConfig, "runner-version"), "src/builder.py:2/config-read/attr")
+	expect(t, "script-url", reads(cl, KindConfig, "script-url"), "")
+}
+
 func TestConfigHelper(t *testing.T) {
 	// A helper reads config[key] for its callers (vault's JujuFacade.get_string_config): the
 	// names the calls pass are reads of those options where the calls are, in returns,

@@ -546,7 +546,9 @@ func (l *charmLinker) linkConfig() {
 			if !ok {
 				continue
 			}
-			if l.isConfig(fi, a.Scope, a.Object) || strings.HasSuffix(strings.ToLower(lastName(a.Object)), "config") {
+			// an attribute of an object named *config (a typed config dataclass): in the
+			// charm's code only (charmCode), not a workload program's own config objects
+			if l.isConfig(fi, a.Scope, a.Object) || strings.HasSuffix(strings.ToLower(lastName(a.Object)), "config") && l.inCharmCode(fi) {
 				l.read(KindConfig, d, siteAt(fi, a.Scope, ViaConfig, "attr"))
 			}
 		}
@@ -560,6 +562,12 @@ func (l *charmLinker) linkConfig() {
 			}
 		}
 	}
+}
+
+// inCharmCode reports whether fi is code the charm runs (charmCode; any file when unknown).
+func (l *charmLinker) inCharmCode(fi *fileInfo) bool {
+	code := l.charmCode()
+	return code == nil || code[fi]
 }
 
 // isParam reports whether v is a bare name that is a parameter of the function of sc.
