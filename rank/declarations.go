@@ -61,6 +61,7 @@ func namesMetadata(m mentions) bool {
 // listingWords are fields of the charm's Charmhub listing that no code reads: its links
 // (documentation, website, source, issues) and its icon ("feat: add links", "feat: add
 // charm-related links", "fix: include icon.svg in the final charm file", "Feat: Add icon").
+// Not "link", which is a verb too ("link the database relation").
 var listingWords = []string{"links", "icon"}
 
 // namesListing reports a subject naming a listing field (listingWords), unless the word is

@@ -426,7 +426,8 @@ func initials(stem string) string {
 // SubjectFileLead: "Fix bug in lifecycle.py for subordinate charms", "Update
 // lib/charms/loki_k8s/v0/log_proxy.py", "Adding unit tests for exporter.py file". A title
 // naming a file says which file the change is about; a stem alone ("grafana config") does not
-// count unless it is the commit's scope or an identifier of two or more words (stemWritten), nor a file name two of the charm's files share, nor a test (tests are not mapped for
+// count unless it is the commit's scope or an identifier of two or more words (stemWritten),
+// nor a file name two of the charm's files share, nor a test (tests are not mapped for
 // editing), nor a vendored library: the library rules (libraries.go) read a title naming one,
 // which may ask for a major version the tree lacks ("upgrade data_interfaces.py to v1": the
 // code that imports it changes).
