@@ -286,6 +286,9 @@ func (r *ranker) match() {
 		if d.lkind == "" || !r.interfaceNamed(d.lkind, normName(d.sym.Name)) { // a build part ("charm") is no interface
 			continue
 		}
+		if y, ok := r.byPath[d.file]; ok && r.nodes[y].class == ClassTest {
+			continue // a test charm's interface ("[config] test" of tests/integration/data/charm): not the charm's
+		}
 		label := d.lkind + " " + d.sym.Name
 		r.hotSym[d.file+"\x00"+d.sym.Kind+" "+d.sym.Name] = true
 		targets := []int{}

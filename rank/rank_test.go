@@ -1678,6 +1678,23 @@ func TestDeclarationIntent(t *testing.T) {
 	}
 }
 
+func TestTestCharmInterfacesAreNoMentionTargets(t *testing.T) {
+	// A test charm's interface named like one of the charm's takes none of the task's mass.
+	in := demoCharm()
+	test := charmyaml.Charm{Name: "tester", Dir: "tests/integration/tester", Files: []string{"tests/integration/tester/metadata.yaml"},
+		Relations: []charmyaml.Relation{{Name: "database", Role: charmyaml.RoleRequires, Interface: "postgresql_client",
+			Pos: charmyaml.Pos{File: "tests/integration/tester/metadata.yaml", Line: 5}}}}
+	in.Charms = append(in.Charms, test)
+	in.Mentions = []string{"fix the database relation"}
+	r := Rank(in)
+	if f := fileOf(t, r, "tests/integration/tester/metadata.yaml"); hasSignal(f, SigMentionInterface) {
+		t.Errorf("test charm's relation named: %+v", f.Signals)
+	}
+	if f := fileOf(t, r, "metadata.yaml"); !hasSignal(f, SigMentionInterface) {
+		t.Errorf("charm's relation not named: %+v", f.Signals)
+	}
+}
+
 func TestDocsIntentNeedsOneCharm(t *testing.T) {
 	// "Add documentation" lifts the metadata of the one charm a tree ships (a test charm
 	// aside); of several, which one's is not said, and none is lifted.
