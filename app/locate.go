@@ -711,7 +711,7 @@ func (ix tieIndex) why(p string, edit []Pick) []string {
 // used lists the names def defines that user uses, most used first.
 func (ix tieIndex) used(def, user string) string {
 	refs := ix.refs[user]
-	whole := slices.ContainsFunc(ix.mods[user], func(m string) bool { return ix.nearest(def, user, m, modulePath) })
+	whole := ix.importsWhole(def, user)
 	var names []string
 	for _, n := range ix.defs[def] {
 		if _, own := slices.BinarySearch(ix.defs[user], n); own {
@@ -741,21 +741,20 @@ func (ix tieIndex) used(def, user string) string {
 	return listNames(names)
 }
 
+// importsWhole reports whether user imports the module def whole ("import constants", "from
+// core import cluster").
+func (ix tieIndex) importsWhole(def, user string) bool {
+	return slices.ContainsFunc(ix.mods[user], func(m string) bool { return ix.nearest(def, user, m, modulePath) })
+}
+
 // wholeOtherDefiner reports whether user imports whole a module other than def that defines
 // n: a workload package's "from image_builder import config" then config.ImageConfig uses
 // that module's ImageConfig, not the charm's src/state.py's.
 func (ix tieIndex) wholeOtherDefiner(n, def, user string) bool {
-	for _, m := range ix.mods[user] {
-		for _, f := range ix.files {
-			if f == def || f == user {
-				continue
-			}
-			if _, ok := slices.BinarySearch(ix.defs[f], n); ok && ix.nearest(f, user, m, modulePath) {
-				return true
-			}
-		}
-	}
-	return false
+	return slices.ContainsFunc(ix.files, func(f string) bool {
+		_, defines := slices.BinarySearch(ix.defs[f], n)
+		return defines && f != def && f != user && ix.importsWhole(f, user)
+	})
 }
 
 // listNames joins up to tieNames names, saying how many more there are.

@@ -338,18 +338,28 @@ func sortedKeys[V any](m map[string]V) []string {
 // no charm directory (a monorepo's shared folder) that they import, directly or through
 // other such files.
 func (l *charmLinker) computeScope() {
-	in := map[*fileInfo]bool{}
-	var queue []*fileInfo
-	add := func(fi *fileInfo) {
-		if fi != nil && !fi.test && !in[fi] {
-			in[fi] = true
-			queue = append(queue, fi)
+	var seeds []*fileInfo
+	for _, fi := range l.ix.ordered {
+		if fi.charm == l.charm && !fi.test {
+			seeds = append(seeds, fi)
 		}
 	}
+	in := l.importClosure(seeds, func(m *fileInfo) bool { return m.charm < 0 && !m.test })
 	for _, fi := range l.ix.ordered {
-		if fi.charm == l.charm {
-			add(fi)
+		if in[fi] {
+			l.scope = append(l.scope, fi)
 		}
+	}
+}
+
+// importClosure is seeds and every file of the tree they import, directly or not, through
+// files that follow accepts (both forms of from-import: a name of the module, or a module of
+// the package).
+func (l *charmLinker) importClosure(seeds []*fileInfo, follow func(*fileInfo) bool) map[*fileInfo]bool {
+	in := map[*fileInfo]bool{}
+	queue := slices.Clone(seeds)
+	for _, fi := range seeds {
+		in[fi] = true
 	}
 	for len(queue) > 0 {
 		fi := queue[0]
@@ -360,47 +370,29 @@ func (l *charmLinker) computeScope() {
 				mods = append(mods, joinModule(im.Module, im.Name))
 			}
 			for _, mod := range mods {
-				if m := l.ix.module(fi, mod, l.charm); m != nil && m.charm < 0 {
-					add(m)
+				if m := l.ix.module(fi, mod, l.charm); m != nil && !in[m] && follow(m) {
+					in[m] = true
+					queue = append(queue, m)
 				}
 			}
 		}
 	}
-	for _, fi := range l.ix.ordered {
-		if in[fi] {
-			l.scope = append(l.scope, fi)
-		}
-	}
+	return in
 }
 
 // charmCode is the code the charm runs: the files defining its charm classes and every file
-// of the tree they import, directly or not (nil when the charm has no class of its own, and
-// every file may be its code). A workload program beside the charm (app/, a rock's source)
-// is in the charm's folder and scope, but not here: its objects named *config are its own.
+// of the tree they import, directly or not (nil when no charm class is known, and any file
+// may be its code). A workload program beside the charm (app/, a rock's source) is in the
+// charm's folder and scope, but not here: its objects named *config are its own.
 func (l *charmLinker) charmCode() map[*fileInfo]bool {
-	if l.code != nil || len(l.charmCls) == 0 {
-		return l.code
-	}
-	l.code = map[*fileInfo]bool{}
-	var queue []*fileInfo
-	add := func(fi *fileInfo) {
-		if fi != nil && !l.code[fi] {
-			l.code[fi] = true
-			queue = append(queue, fi)
-		}
-	}
-	for _, cl := range l.charmCls {
-		add(cl.file)
-	}
-	for len(queue) > 0 {
-		fi := queue[0]
-		queue = queue[1:]
-		for _, im := range fi.Imports {
-			add(l.ix.module(fi, im.Module, l.charm))
-			if im.Name != "" {
-				add(l.ix.module(fi, joinModule(im.Module, im.Name), l.charm))
+	if l.code == nil && len(l.charmCls) > 0 {
+		var seeds []*fileInfo
+		for _, cl := range l.charmCls {
+			if !slices.Contains(seeds, cl.file) {
+				seeds = append(seeds, cl.file)
 			}
 		}
+		l.code = l.importClosure(seeds, func(*fileInfo) bool { return true })
 	}
 	return l.code
 }

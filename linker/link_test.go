@@ -891,21 +891,28 @@ class JujuFacade:
 
 // TestConfigObjectNamedConfig: an attribute named like an option on an object named *config
 // (a typed config dataclass) is a read in the charm's code — the files its charm class
-// imports, directly or not — but not in a workload program beside the charm, whose own
+// imports, directly or not (here a module of a package, two imports away) — but not in a workload program beside the charm, whose own
 // config objects have fields named like the options.
 func TestConfigObjectNamedConfig(t *testing.T) {
 	c := charm("demo", ".", "config:runner-version", "config:script-url")
 	cl := link1(t, c, files{
 		"src/charm.py": `
 import ops
-from builder import build
+from helpers import builder
 
 class DemoCharm(ops.CharmBase):
     def _on_install(self, event):
-        build(self)
+        builder.build(self)
 `,
-		"src/builder.py": `
-def build(charm, image_config):
+		"src/helpers/__init__.py": "",
+		"src/helpers/builder.py": `
+from helpers.images import render
+
+def build(charm):
+    return render(charm)
+`,
+		"src/helpers/images.py": `
+def render(charm, image_config):
     return image_config.runner_version
 `,
 		"app/image_builder/openstack.py": `
@@ -915,7 +922,7 @@ def run(image_config: config.ImageConfig):
     return image_config.runner_version, image_config.script_url
 `,
 	})
-	expect(t, "runner-version", reads(cl, KindConfig, "runner-version"), "src/builder.py:2/config-read/attr")
+	expect(t, "runner-version", reads(cl, KindConfig, "runner-version"), "src/helpers/images.py:2/config-read/attr")
 	expect(t, "script-url", reads(cl, KindConfig, "script-url"), "")
 }
 

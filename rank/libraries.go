@@ -204,12 +204,9 @@ func (r *ranker) identNamedUpdate() bool {
 			continue
 		}
 		versions := majorVersions(s.text)
-		idents := map[string]bool{} // in lower case ("Kubernetes_service_patch: bump"), not only as self.x
-		for id := range s.m.idents {
-			if !onlySelfAttribute(s.text, id) { // self.data_interfaces is the charm's attribute
-				idents[strings.ToLower(id)] = true
-			}
-		}
+		// in lower case ("Kubernetes_service_patch: bump"), not only as self.x
+		// (self.data_interfaces is the charm's attribute)
+		idents := writtenNames(s.m, []string{s.text})
 		// "Bumps lte-core-interface version": the library's name as its project writes it,
 		// right after the verb (or in a list there: "bump cos-agent, tls-certificates"); a
 		// declared relation's name (or interface) so written only when nothing but a version

@@ -314,7 +314,11 @@ func (r *ranker) match() {
 
 // uniqueFileNames are the file names the task writes out ("mongodb_tls.py") that name exactly
 // one file of the tree: as explicit as a path, so the named file loses its class penalty
-// (except a test's: the bodies of squashed PRs list the tests they touched).
+// (except a test's: the bodies of squashed PRs list the tests they touched). A stem written as
+// a name of two or more words (stemWritten) counts as its file name, but a library's only as
+// a subject's scope or in an update ("Bump loki_push_api to v1"): "move the UID to the charm
+// from grafana_source", "Fix prometheus_scrape integration" name the library the change is
+// about, not the file it edits.
 func (r *ranker) uniqueFileNames() map[string]bool {
 	count := map[string]int{}
 	for _, t := range r.ment.paths {
@@ -322,9 +326,12 @@ func (r *ranker) uniqueFileNames() map[string]bool {
 			count[t] = 0
 		}
 	}
+	ids := writtenNames(r.ment, r.in.Mentions)
+	updates := slices.ContainsFunc(r.subjects, func(s subject) bool { return s.m.hasAny(libUpdateVerbs) })
 	for _, n := range r.nodes {
-		b := path.Base(strings.ToLower(n.path))
-		if _, ok := count[b]; ok || stemWritten(r.ment, b) {
+		lp := strings.ToLower(n.path)
+		b := path.Base(lp)
+		if _, ok := count[b]; ok || stemWritten(ids, b) && (!isLibPath(lp) || updates || r.scopeOfSubject(b)) {
 			count[b]++
 		}
 	}
@@ -337,13 +344,41 @@ func (r *ranker) uniqueFileNames() map[string]bool {
 	return out
 }
 
-// stemWritten reports whether the task writes the stem of the file name base out as an
-// identifier of two or more words ("fix(prometheus_remote_write): sort peer names", "bump
-// charm_tracing"): as explicit as the file name, which a conventional commit's scope leaves
-// out. A one-word stem ("config", "tls") is a common word of the text.
-func stemWritten(m mentions, base string) bool {
-	st := strings.TrimSuffix(base, path.Ext(base))
-	return strings.Contains(strings.Trim(st, "_"), "_") && m.idents[st]
+// scopeOfSubject reports whether a subject line's conventional commit scope is the stem of
+// the file name base ("fix(prometheus_remote_write): …").
+func (r *ranker) scopeOfSubject(base string) bool {
+	st := normName(stemOf(base))
+	return slices.ContainsFunc(r.subjects, func(s subject) bool { return commitScope(s.text, st) })
+}
+
+// stemWritten reports whether the task writes the stem of the file name base out as a name of
+// two or more words (ids: writtenNames) — "fix(prometheus_remote_write): sort peer names",
+// "bump charm_tracing" — as explicit as the file name, which a conventional commit's scope
+// leaves out. A one-word stem ("config", "tls") is a common word of the text.
+func stemWritten(ids map[string]bool, base string) bool {
+	st := stemOf(base)
+	return strings.Contains(strings.Trim(st, "_"), "_") && ids[st]
+}
+
+// writtenNames are the identifiers the texts write (m's), in lower case, but those written
+// only as attributes of self ("self.peer_cluster.super_users": the charm's attribute, not a
+// module's name; onlySelfAttribute).
+func writtenNames(m mentions, texts []string) map[string]bool {
+	out := map[string]bool{}
+	for id := range m.idents {
+		self := false
+		for _, t := range texts {
+			if strings.Contains(t, id) {
+				if self = onlySelfAttribute(t, id); !self {
+					break
+				}
+			}
+		}
+		if !self {
+			out[strings.ToLower(id)] = true
+		}
+	}
+	return out
 }
 
 // How the task text names a file.
@@ -460,21 +495,28 @@ func (r *ranker) subjectFileTargets() []int {
 	}
 	// a stem the subject writes as its conventional commit's scope ("fix(telemetry_correlation):
 	// log …") or as an identifier of two or more words (stemWritten), when one file has it
-	// (not a charm's name or folder: "feat(dovecot): …" is about the charm, not a dovecot.py)
-	charmNames := map[string]bool{}
+	// (not a charm's name or folder, nor as a scope a word of one: "feat(dovecot): …",
+	// "fix(proxy): …" of ceph-proxy are about the charm, not a dovecot.py or proxy.py)
+	charmNames, charmWords := map[string]bool{}, map[string]bool{}
 	for k := range r.in.Charms {
-		charmNames[normName(r.in.Charms[k].Name)] = true
-		charmNames[normName(path.Base(charmDir(&r.in.Charms[k])))] = true
+		for _, n := range []string{normName(r.in.Charms[k].Name), normName(path.Base(charmDir(&r.in.Charms[k])))} {
+			charmNames[n] = true
+			for _, w := range strings.Split(n, "_") {
+				charmWords[w] = !genericCharmWords[w]
+			}
+		}
 	}
 	byStem := map[string][]int{}
 	for _, s := range r.subjects {
+		ids := writtenNames(s.m, []string{s.text})
 		for i, n := range r.nodes {
 			if n.class == ClassTest {
 				continue
 			}
 			base := path.Base(strings.ToLower(n.path))
-			st := strings.TrimSuffix(base, path.Ext(base))
-			if st != "charm" && st != "__init__" && !charmNames[normName(st)] && (commitScope(s.text, normName(st)) || stemWritten(s.m, base)) {
+			st := stemOf(base)
+			if st != "charm" && st != "__init__" && !charmNames[normName(st)] &&
+				(!charmWords[normName(st)] && commitScope(s.text, normName(st)) || stemWritten(ids, base)) {
 				byStem[st] = append(byStem[st], i)
 			}
 		}

@@ -294,6 +294,23 @@ func TestYAMLSymbolsInitOnlyAndAddedKind(t *testing.T) {
 	if a, b := score("", "replicas"), score("", "replicas", initRead, helperRead); b <= a {
 		t.Errorf("relation read by a method weighs %v, unread %v", b, a)
 	}
+	// a config option read in the constructor is read (self._port = self.config["port"])
+	in := demoCharm()
+	base := fileOf(t, Rank(in), "config.yaml").Symbols
+	in.Links.Charms[0].Interfaces = append(in.Links.Charms[0].Interfaces, linker.Interface{Kind: linker.KindConfig, Name: "port",
+		File: "config.yaml", Line: 8, Reads: []linker.Site{{File: "src/charm.py", Line: 13, Symbol: "DemoCharm.__init__", Via: linker.ViaConfig}}})
+	read := fileOf(t, Rank(in), "config.yaml").Symbols
+	portScore := func(syms []Symbol) float64 {
+		for _, s := range syms {
+			if s.Name == "port" {
+				return s.Score
+			}
+		}
+		return 0
+	}
+	if portScore(read) <= portScore(base) {
+		t.Errorf("option read in __init__ weighs %v, unread %v", portScore(read), portScore(base))
+	}
 	// a subject adding a container lifts the containers among the declarations
 	if a, b := score("", "app"), score("feat: add a container for the exporter", "app"); math.Abs(b/a-AddedKindSymbolWeight) > 0.01 {
 		t.Errorf("container weighs %v with an added container, %v without", b, a)
@@ -857,13 +874,28 @@ func TestSubjectFile(t *testing.T) {
 		"Build the wheel of database.py":                           "src/database.py",
 		"Merge pull request #7 from x/y\n\nFix bug in database.py": "src/database.py",
 		// a conventional commit's scope, and a stem of two words written as an identifier
-		"fix(config_render): keep the port":       "src/config_render.py",
-		"refactor(database): reconnect on errors": "src/database.py",
-		"speed up config_render":                  "src/config_render.py",
+		"fix(config_render): keep the port":        "src/config_render.py",
+		"refactor(constants): reconnect on errors": "src/constants.py",
+		"refactor(database): reconnect on errors":  "src/database.py",
+		"speed up config_render":                   "src/config_render.py",
 	} {
 		// (the signal shows where the file would not lead without it)
 		if r := rank(text); r.Files[0].Path != want || want == "src/config_render.py" && !hasSignal(r.Files[0], SigSubjectFile) {
 			t.Errorf("%q: top %v, signals %+v", text, paths(r)[:3], r.Files[0].Signals)
+		}
+	}
+	// the scope alone names the file (the demo's modules lead on their stems' words anyway)
+	for scope, want := range map[string]string{"constants": "src/constants.py", "database": "src/database.py", "demo": ""} {
+		in := demoCharm()
+		in.Files = append(in.Files, pyFile("src/demo.py", []pyextract.Symbol{fn("helper", 1)}, nil))
+		in.Mentions = []string{"refactor(" + scope + "): tidy up"}
+		r := newRanker(in)
+		var got []string
+		for _, i := range r.subjectFileTargets() {
+			got = append(got, r.nodes[i].path)
+		}
+		if want == "" && len(got) > 0 || want != "" && !slices.Equal(got, []string{want}) {
+			t.Errorf("scope %s names %v, want %q", scope, got, want)
 		}
 	}
 	twin := pyFile("src/helpers/database.py", []pyextract.Symbol{fn("helper", 1)}, nil)
@@ -881,6 +913,9 @@ func TestSubjectFile(t *testing.T) {
 		{"fix(database): reconnect", []pyextract.File{twin}},
 		{"fix the constants of the relation", nil},
 		{"feat(demo_db): add a relation", []pyextract.File{pyFile("src/demo_db.py", []pyextract.Symbol{fn("helper", 1)}, nil)}},
+		{"fix(demo): add a relation", []pyextract.File{pyFile("src/demo.py", []pyextract.Symbol{fn("helper", 1)}, nil)}}, // a word of its name
+		// a name written only as the charm's attribute
+		{"fix: self.config_render.port is empty", nil},
 	} {
 		for _, f := range rank(c.text, c.extra...).Files {
 			if hasSignal(f, SigSubjectFile) {
@@ -1162,9 +1197,10 @@ func TestUniqueFileNameWaivesPenalty(t *testing.T) {
 	if f := fileOf(t, r, "tests/unit/test_charm.py"); !hasSignal(f, SigTest) {
 		t.Errorf("named test lost its penalty: %+v", f.Signals)
 	}
-	// its stem written as an identifier (a conventional commit's scope) names it as well;
-	// the stem's words in prose do not
-	for text, waived := range map[string]bool{"fix(kubernetes_service_patch): retry": true, "patch the kubernetes service": false} {
+	// its stem written as its conventional commit's scope names it as well; the stem written
+	// elsewhere (the library the change is about), or its words in prose, do not
+	for text, waived := range map[string]bool{"fix(kubernetes_service_patch): retry": true, "patch the kubernetes service": false,
+		"fix the retry of kubernetes_service_patch": false, "chore: bump libraries\n\n* kubernetes_service_patch to v1": true} {
 		in.Mentions = []string{text}
 		if lib := fileOf(t, Rank(in), "lib/charms/observability_libs/v0/kubernetes_service_patch.py"); hasSignal(lib, SigLib) == waived {
 			t.Errorf("%q: library signals %+v", text, lib.Signals)
@@ -1641,6 +1677,8 @@ func TestDeclarationIntent(t *testing.T) {
 		"Update README to be more end-user focused (#61)":      "metadata.yaml",
 		"feat: add charm-related links (#12)":                  "metadata.yaml",
 		"fix: include icon.svg in the final charm file":        "metadata.yaml",
+		"docs: update description and links":                   "metadata.yaml",
+		"feat: update listing links (#81)":                     "metadata.yaml",
 	} {
 		if r := rank(text); r.Files[0].Path != want {
 			t.Errorf("%q: top %v, want %s", text, paths(r)[:3], want)
@@ -1656,12 +1694,11 @@ func TestDeclarationIntent(t *testing.T) {
 	if f := fileOf(t, Rank(in), "config.yaml"); hasSignal(f, SigDeclarationIntent) {
 		t.Errorf("config.yaml lifted by an option named description: %+v", f.Signals)
 	}
-	// a listing word that is a word of one of the code's names ("bump dashboard links lib")
-	in = demoCharm()
-	in.Files = append(in.Files, pyFile("lib/charms/demo_db/v0/dashboard_links.py", []pyextract.Symbol{cls("DashboardLink", 3)}, nil))
-	in.Mentions = []string{"bump dashboard links lib"}
-	if f := fileOf(t, Rank(in), "metadata.yaml"); hasSignal(f, SigDeclarationIntent) {
-		t.Errorf("metadata.yaml lifted by a library's name: %+v", f.Signals)
+	// a listing word after another word is that word's thing ("bump dashboard links lib")
+	for _, text := range []string{"bump dashboard links lib", "fix: skip down links", "Dashboards links stable"} {
+		if f := fileOf(t, rank(text), "metadata.yaml"); hasSignal(f, SigDeclarationIntent) {
+			t.Errorf("%q: metadata.yaml lifted: %+v", text, f.Signals)
+		}
 	}
 	if r := rank("Update `backup` action `force`"); r.Files[0].Path == "actions.yaml" {
 		t.Errorf("actions.yaml leads without a declaration word: %+v", r.Files[0])

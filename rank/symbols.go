@@ -248,12 +248,13 @@ func (r *ranker) yamlSymbols(p string) []Symbol {
 	return syms
 }
 
-// initOnly reports an interface whose only tie is a read in a constructor: a relation handed
-// in __init__ to a library object (Coordinator(self, endpoints={...}), a pip-installed
-// library the tree does not hold), whose handlers the map cannot show. It weighs as one no
-// code handles, below the interfaces whose handling code the map shows.
+// initOnly reports a relation whose only tie is a read in a constructor: handed in __init__
+// to a library object (Coordinator(self, endpoints={...}), a pip-installed library the tree
+// does not hold), whose handlers the map cannot show. It weighs as one no code handles, below
+// the relations whose handling code the map shows. Not a config option or a container: read
+// in __init__, they are read (self._port = self.config["port"]).
 func initOnly(iface *linker.Interface) bool {
-	return len(iface.Handlers) == 0 && len(iface.Reads) > 0 && !slices.ContainsFunc(iface.Reads, func(s linker.Site) bool {
+	return iface.Kind == linker.KindRelation && len(iface.Handlers) == 0 && len(iface.Reads) > 0 && !slices.ContainsFunc(iface.Reads, func(s linker.Site) bool {
 		return !strings.HasSuffix(s.Symbol, ".__init__")
 	})
 }
