@@ -338,6 +338,8 @@ func (e *evaluator) elementsOf(vals []aval, v *pyextract.Value, view string) []a
 				switch {
 				case keys && kw.Name != "":
 					add(&pyextract.Value{Kind: pyextract.ValStr, Str: kw.Name}, a.at)
+				case keys && kw.Key != nil: // {CONFIG_METRICS: ...}: the constant's value
+					add(kw.Key, a.at)
 				case vals:
 					add(&kw.Value, a.at)
 				}

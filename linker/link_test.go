@@ -926,6 +926,38 @@ def run(image_config: config.ImageConfig):
 	expect(t, "script-url", reads(cl, KindConfig, "script-url"), "")
 }
 
+// TestLoopOverDictKeyedByConstants: a dict whose keys are constants ({CONFIG_METRICS: ...})
+// gives a loop over its keys or items the constants' values, in a for statement and in a
+// comprehension.
+func TestLoopOverDictKeyedByConstants(t *testing.T) {
+	c := charm("demo", ".", "config:metrics_pipeline", "config:logs_pipeline", "config:traces_pipeline")
+	cl := link1(t, c, files{
+		"src/consts.py": `
+class Keys:
+    TRACES = "traces_pipeline"
+`,
+		"src/charm.py": `
+import ops
+from consts import Keys
+
+CONFIG_METRICS = "metrics_pipeline"
+CONFIG_LOGS = "logs_pipeline"
+
+class DemoCharm(ops.CharmBase):
+    def _pipelines(self):
+        mapping = {CONFIG_METRICS: "metrics", CONFIG_LOGS: "logs"}
+        return [name for key, name in mapping.items() if self.config.get(key, False)]
+
+    def _traces(self):
+        for key in {Keys.TRACES: "traces"}:
+            self.config[key]
+`,
+	})
+	expect(t, "metrics", reads(cl, KindConfig, "metrics_pipeline"), "src/charm.py:10/config-read/get")
+	expect(t, "logs", reads(cl, KindConfig, "logs_pipeline"), "src/charm.py:10/config-read/get")
+	expect(t, "traces", reads(cl, KindConfig, "traces_pipeline"), "src/charm.py:14/config-read/index")
+}
+
 func TestConfigHelper(t *testing.T) {
 	// A helper reads config[key] for its callers (vault's JujuFacade.get_string_config): the
 	// names the calls pass are reads of those options where the calls are, in returns,

@@ -248,6 +248,7 @@ BIG = {
     "a": 1,  # comment
     "b": 2,
 }
+KEYED = {PEER: 1, consts.DB: 2, 3: 4}
 ANNOTATED_ONLY: int
 
 class C:
@@ -257,7 +258,7 @@ def f():
     LOCAL = 1
 `
 	f := Parse("c.py", []byte(src))
-	want := []string{"PEER", "_PRIVATE_KEY", "PORT", "CHAIN", "FACTORY", "FSTR", "RAW", "BIG", "C", "C.CLASS_ATTR", "f"}
+	want := []string{"PEER", "_PRIVATE_KEY", "PORT", "CHAIN", "FACTORY", "FSTR", "RAW", "BIG", "KEYED", "C", "C.CLASS_ATTR", "f"}
 	if got := names(f); !reflect.DeepEqual(got, want) {
 		t.Fatalf("symbols = %q, want %q", got, want)
 	}
@@ -279,6 +280,11 @@ def f():
 	}
 	if v := syms["BIG"].Value; v == nil || v.Kind != ValDict || v.String() != `{"a": 1, "b": 2}` || syms["BIG"].Signature != `BIG = {"a": 1, "b": 2}` {
 		t.Errorf("BIG = %+v value %+v, want a dict of a: 1, b: 2", syms["BIG"], v)
+	}
+	// keys that are names or attributes are kept for loops over the dict; others are not
+	if v := syms["KEYED"].Value; v == nil || v.Kind != ValDict || v.String() != `{PEER: 1, consts.DB: 2, …: 4}` ||
+		v.Kwargs[0].Key == nil || v.Kwargs[0].Key.Chain.String() != "PEER" || v.Kwargs[2].Key != nil {
+		t.Errorf("KEYED value = %+v", v)
 	}
 	if v := syms["CHAIN"].Value; v.Kind != ValChain || v.Chain.String() != "consts.DB" {
 		t.Errorf("CHAIN value = %+v", v)

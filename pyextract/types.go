@@ -201,6 +201,10 @@ type Value struct {
 type Kwarg struct {
 	Name  string `json:"name"`
 	Value Value  `json:"value"`
+	// Key is a ValDict pair's key when it is a name or an attribute ({CONFIG_PORT: 8080,
+	// Keys.HOST: "h"}), which a loop over the dict's keys may evaluate to a string; nil for a
+	// string literal key (Name) and any other key.
+	Key *Value `json:"key,omitempty"`
 }
 
 // Observe is a call of framework.observe (any callee chain ending in ".observe", or a local

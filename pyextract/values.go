@@ -64,6 +64,8 @@ func (v Value) String() string {
 			k := "…"
 			if kw.Name != "" {
 				k = `"` + kw.Name + `"`
+			} else if kw.Key != nil {
+				k = kw.Key.String()
 			}
 			parts = append(parts, k+": "+kw.Value.String())
 		}
@@ -302,6 +304,10 @@ func (t *tree) dictValue(i int32, depth int) Value {
 		if k := t.child(p, fKey); k >= 0 && t.kind(k) == kString {
 			if s, ok := t.stringValue(k); ok && s.Kind == ValStr {
 				kw.Name = s.Str
+			}
+		} else if k >= 0 && (t.kind(k) == kIdentifier || t.kind(k) == kAttribute) {
+			if kv := t.value(k, depth+1); kv.Kind == ValChain {
+				kw.Key = &kv
 			}
 		}
 		v.Kwargs = append(v.Kwargs, kw)
