@@ -254,9 +254,10 @@ func (r *ranker) yamlSymbols(p string) []Symbol {
 // the relations whose handling code the map shows. Not a config option or a container: read
 // in __init__, they are read (self._port = self.config["port"]).
 func initOnly(iface *linker.Interface) bool {
-	return iface.Kind == linker.KindRelation && len(iface.Handlers) == 0 && len(iface.Reads) > 0 && !slices.ContainsFunc(iface.Reads, func(s linker.Site) bool {
-		return !strings.HasSuffix(s.Symbol, ".__init__")
-	})
+	if iface.Kind != linker.KindRelation || len(iface.Handlers) > 0 || len(iface.Reads) == 0 {
+		return false
+	}
+	return !slices.ContainsFunc(iface.Reads, func(s linker.Site) bool { return !strings.HasSuffix(s.Symbol, ".__init__") })
 }
 
 func sortSymbols(syms []Symbol) {
