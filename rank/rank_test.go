@@ -317,6 +317,26 @@ func TestYAMLSymbolsInitOnlyAndAddedKind(t *testing.T) {
 	}
 }
 
+func TestEventPlumbingBelowThePayload(t *testing.T) {
+	// An event class's snapshot and restore (ops' storing of a deferred event) come after its
+	// __init__, which names the payload; another class's snapshot keeps its weight.
+	in := demoCharm()
+	const lib = "lib/charms/demo_db/v0/events.py"
+	in.Files = append(in.Files, pyFile(lib, []pyextract.Symbol{
+		cls("ReadyEvent", 1, "ops.EventBase"), meth("ReadyEvent", "snapshot", 2), meth("ReadyEvent", "__init__", 4), meth("ReadyEvent", "restore", 6),
+		cls("Store", 10), meth("Store", "snapshot", 11), meth("Store", "__init__", 13)}, nil))
+	score := map[string]float64{}
+	for _, s := range fileOf(t, Rank(in), lib).Symbols {
+		score[s.Name] = s.Score
+	}
+	if score["ReadyEvent.snapshot"] >= score["ReadyEvent.__init__"] || score["ReadyEvent.restore"] >= score["ReadyEvent.__init__"] {
+		t.Errorf("event plumbing over the payload: %v", score)
+	}
+	if score["Store.snapshot"] != score["Store.__init__"] {
+		t.Errorf("a store's snapshot weighs %v, its __init__ %v", score["Store.snapshot"], score["Store.__init__"])
+	}
+}
+
 func TestYAMLSymbols(t *testing.T) {
 	in := demoCharm()
 	// the linker's guess that a package given the charm reads "port" is no reading symbol

@@ -88,6 +88,9 @@ func (r *ranker) pySymbols(i int, flows []float64) []Symbol {
 		if libBookkeeping(s, r.nodes[i].class) {
 			w *= LibraryBookkeepingWeight
 		}
+		if c, ok := classes[s.Qualifier]; ok && s.Kind == pyextract.KindMethod && eventPlumbing[ident(s.Name)] && isEventClass(f.Symbols[c]) {
+			w *= EventPlumbingWeight
+		}
 		if r.nodes[i].class == ClassLib && id >= 0 && r.usedByCharm()[id] && len(r.info[id].defs) <= 2 && !commonMethods[ident(s.Name)] {
 			// (a name many files define, or a dict's or list's method, says nothing of which
 			// definition the charm uses)
@@ -283,6 +286,18 @@ func isException(s pyextract.Symbol) bool {
 		}
 	}
 	return false
+}
+
+// eventPlumbing are the methods ops' framework calls to store and reload a deferred event.
+var eventPlumbing = map[string]bool{"snapshot": true, "restore": true}
+
+// isEventClass reports an ops event class: derived from EventBase or from another *Event
+// class (RelationEvent, a library's own CertificateEvent).
+func isEventClass(s pyextract.Symbol) bool {
+	return s.Kind == pyextract.KindClass && slices.ContainsFunc(s.Bases, func(b string) bool {
+		b = b[strings.LastIndex(b, ".")+1:]
+		return strings.HasSuffix(b, "Event") || b == "EventBase"
+	})
 }
 
 // isCharmClass reports a charm class: derived from ops' CharmBase (or TypedCharmBase[...]).
