@@ -288,11 +288,7 @@ func additionKinds(text string) map[string]bool {
 // monorepo (charms.go), only theirs: "feat(kfp-ui): add s3-credentials relation" adds it to
 // kfp-ui, even when only kfp-api declares relations of that name.
 func (r *ranker) additionTargets() []int {
-	kinds := map[string]bool{}
-	for _, s := range r.subjects {
-		maps.Copy(kinds, additionKinds(s.text))
-	}
-	if len(kinds) == 0 {
+	if len(r.added) == 0 {
 		return nil
 	}
 	var out []int
@@ -301,7 +297,7 @@ func (r *ranker) additionTargets() []int {
 			out = append(out, i)
 		}
 	}
-	for _, k := range slices.Sorted(maps.Keys(kinds)) {
+	for _, k := range slices.Sorted(maps.Keys(r.added)) {
 		declared := false
 		for _, d := range r.decls {
 			if d.lkind == k && (r.named == nil || r.named[charmDirOf(d.file, r.in.Charms)] != "") {

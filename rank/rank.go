@@ -64,7 +64,8 @@ type ranker struct {
 	hotSym    map[string]bool     // file + "\x00" + symbol (or YAML kind+name) named in the task
 	// namedUpdate holds the libraries a library-update subject names (libNamedUpdate).
 	namedUpdate map[int]bool
-	subjects    []subject // the task texts' subject lines, parsed once
+	subjects    []subject       // the task texts' subject lines, parsed once
+	added       map[string]bool // the kinds of interface a subject line adds (additionKinds), found once
 	// personalTotal is the sum of personal restart masses (0 without focus and mentions).
 	personalTotal float64
 	held          map[string]bool   // holdsPath's answers, by path: asked for every file per path the task names
@@ -76,6 +77,10 @@ func newRanker(in Input) *ranker {
 	r := &ranker{in: in, handlerS: map[string][]string{}, readerS: map[string]bool{}, hotSym: map[string]bool{}, focus: map[int]bool{},
 		namedUpdate: map[int]bool{}, subjects: subjectsOf(in.Mentions),
 		words: wordCache{}}
+	r.added = map[string]bool{}
+	for _, s := range r.subjects {
+		maps.Copy(r.added, additionKinds(s.text))
+	}
 	r.decls = declarations(in.Charms, in.Links, charmClasses(in.Files))
 	r.declsOf = map[string][]int{}
 	for k, d := range r.decls {

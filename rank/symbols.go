@@ -217,13 +217,9 @@ func (r *ranker) yamlSymbols(p string) []Symbol {
 		syms, uses = append(syms, s), append(uses, u)
 		maxUse = max(maxUse, u)
 	}
-	added := map[string]bool{} // the kinds of interface a subject adds
-	for _, s := range r.subjects {
-		maps.Copy(added, additionKinds(s.text))
-	}
 	for k := range syms {
 		w := yamlKindWeight(syms[k].Kind)
-		if lk := r.decls[r.declsOf[p][k]].lkind; lk != "" && added[lk] {
+		if lk := r.decls[r.declsOf[p][k]].lkind; lk != "" && r.added[lk] {
 			w *= AddedKindSymbolWeight
 		}
 		if uses[k] > 0 {
