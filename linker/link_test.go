@@ -5764,3 +5764,26 @@ func TestImportedPathOfNothing(t *testing.T) {
 		t.Errorf("%q %q", full, mod)
 	}
 }
+
+func TestHandlersImportedIntoTheClass(t *testing.T) {
+	// `from actions.enable import on_enable_action` in the class body makes the function a
+	// method: observing self.on_enable_action names no missing handler, and the action is
+	// handled by it. An unknown name observed beside it still is missing.
+	cl := link1(t, charm("a", ".", "action:enable", "action:restart"), files{
+		"src/charm.py": `import ops
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, framework):
+        super().__init__(framework)
+        framework.observe(self.on.enable_action, self.on_enable_action)
+        framework.observe(self.on.restart_action, self.on_restart_action)
+
+    from actions.enable import on_enable_action
+`,
+		"src/actions/enable.py": `def on_enable_action(self, event):
+    pass
+`,
+	})
+	expect(t, "enable", handlers(cl, KindAction, "enable"), "enable_action>DemoCharm.on_enable_action[observe]")
+	expect(t, "findings", findings(cl), "src/charm.py:7 missing-handler on_restart_action")
+}

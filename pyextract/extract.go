@@ -220,6 +220,10 @@ func (e *extractor) definitions() {
 			} else {
 				e.field(i, qual)
 			}
+		case kImportFrom:
+			if qual != "" {
+				e.classImport(i, qual)
+			}
 		}
 		i = t.nodes[i].last
 	}
@@ -457,6 +461,37 @@ func (e *extractor) constant(stmt int32) {
 		Signature: oneLine(t.raw(a), maxSignature), Value: &v,
 	})
 	e.consts = append(e.consts, left)
+}
+
+// classImport records the names a `from m import f` in a class body binds as methods
+// (KindMethod, the import as signature): a charm that keeps its action handlers in modules of
+// their own and writes `from actions.enable import on_enable_action` in its class has
+// self.on_enable_action as a method, and observing it names no missing handler.
+func (e *extractor) classImport(i int32, qual string) {
+	t := &e.t
+	n := &t.nodes[i]
+	sig := oneLine(t.raw(i), maxSignature)
+	for c := i + 1; c < n.last; c = t.nodes[c].last {
+		if t.nodes[c].field == fModuleName {
+			continue
+		}
+		var name []byte
+		switch t.kind(c) {
+		case kDottedName:
+			name = t.raw(c)
+		case kAliasedImport:
+			if a := t.child(c, fAlias); a >= 0 {
+				name = t.raw(a)
+			}
+		}
+		if len(name) == 0 || bytes.ContainsRune(name, '.') {
+			continue
+		}
+		e.syms = append(e.syms, Symbol{
+			Name: qual + "." + string(name), Qualifier: qual, Kind: KindMethod,
+			Line: int(n.row) + 1, EndLine: int(n.endRow) + 1, Signature: sig,
+		})
+	}
 }
 
 // field records an attribute a class body assigns (KindField): an annotated one (a dataclass

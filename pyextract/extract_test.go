@@ -209,6 +209,31 @@ class State:
 	}
 }
 
+func TestClassBodyImports(t *testing.T) {
+	// `from m import f` in a class body binds f as a method (its signature the import);
+	// a plain `import m`, a dotted name and a module-level import bind none.
+	src := `from actions import helper
+
+class Charm(CharmBase):
+    from actions.enable import on_enable_action
+    from actions.restart import on_restart as _on_restart_action
+    import json
+
+    def __init__(self, framework):
+        pass
+`
+	f := Parse("c.py", []byte(src))
+	want := []string{"Charm", "Charm.on_enable_action", "Charm._on_restart_action", "Charm.__init__"}
+	if got := names(f); !reflect.DeepEqual(got, want) {
+		t.Fatalf("symbols = %q, want %q", got, want)
+	}
+	s := symbols(t, f)["Charm._on_restart_action"]
+	if s.Kind != KindMethod || s.Qualifier != "Charm" || s.Line != 5 ||
+		s.Signature != "from actions.restart import on_restart as _on_restart_action" {
+		t.Errorf("Charm._on_restart_action = %+v", s)
+	}
+}
+
 func TestEnumMembers(t *testing.T) {
 	// An enum's members are fields whatever their case; a private name, and a lower-case
 	// assignment in a class that is no enum, are not.

@@ -480,6 +480,15 @@ func (w *factWalker) visit(f factFrame) {
 	case kCall:
 		w.visitCall(f)
 		return
+	case kDictionary:
+		// {**self.config, "x": 1}: a copy of every option, as dict(self.config) is
+		for c := range t.children(i) {
+			if t.kind(c) == kDictionarySplat {
+				if obj := w.handedOn(c, f); obj >= 0 {
+					w.addKey(f, c, obj, -1, "all")
+				}
+			}
+		}
 	case kString:
 		if v := t.value(i, 0); v.Kind == ValStr {
 			if privateName.MatchString(v.Str) {

@@ -300,9 +300,10 @@ class H(Object):
 }
 
 // The whole config handed on inside a list or tuple literal, or unpacked with **, or as a dict's
-// value ({"config": self.config}, dict(config=self.config)), is a read of every option (Via
-// "all"), as config.items() is; an element that is not the config, a
-// dict literal's ** and the config as a plain argument (a Call fact the linker follows) are not.
+// value ({"config": self.config}, dict(config=self.config)), or unpacked into a dict display
+// ({**self.config}: a copy of every option, livepatch's snap settings), is a read of every
+// option (Via "all"), as config.items() is; an element that is not the config and the config
+// as a plain argument (a Call fact the linker follows) are not.
 func TestFactsConfigHandedOn(t *testing.T) {
 	f := parseFacts(t, `
 class C(CharmBase):
@@ -322,8 +323,8 @@ class C(CharmBase):
 	for _, k := range f.Keys {
 		keys = append(keys, fmt.Sprintf("%s[%s]%s:%d", k.Object, k.Key, k.Via, k.Line))
 	}
-	want := `self.config[]all:4|self.model.config[]all:5|self._charm.config[]all:6|self.config[]all:10|` +
-		`self.config[]all:12|self.config["port"]index:12|self.config[]all:13`
+	want := `self.config[]all:4|self.model.config[]all:5|self._charm.config[]all:6|` +
+		`self.config[]all:8|self.config[]all:10|self.config[]all:12|self.config["port"]index:12|self.config[]all:13`
 	if got := strings.Join(keys, "|"); got != want {
 		t.Errorf("keys = %s\nwant   %s", got, want)
 	}
