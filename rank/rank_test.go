@@ -1395,6 +1395,24 @@ func TestHubByOpsMain(t *testing.T) {
 	}
 }
 
+func TestHubReactiveModule(t *testing.T) {
+	// A reactive charm's reactive/<name>.py importing charms.reactive (or `from charms import
+	// reactive`) is its entry point; a helper module, and a reactive/ file importing no
+	// charms.reactive, are not.
+	in := Input{Files: []pyextract.File{
+		pyFile("reactive/cache.py", []pyextract.Symbol{fn("configure", 1)}, map[string]int{"when": 1}, from("charms.reactive", "when")),
+		pyFile("reactive/other.py", []pyextract.Symbol{fn("setup", 1)}, map[string]int{"reactive": 1}, from("charms", "reactive")),
+		pyFile("reactive/notes.py", []pyextract.Symbol{fn("note", 1)}, nil, from("os", "path")),
+		pyFile("lib/utils.py", []pyextract.Symbol{fn("render", 1)}, nil, from("charms.reactive", "set_flag")),
+	}}
+	r := Rank(in)
+	for p, want := range map[string]bool{"reactive/cache.py": true, "reactive/other.py": true, "reactive/notes.py": false, "lib/utils.py": false} {
+		if got := hasSignal(fileOf(t, r, p), SigHub); got != want {
+			t.Errorf("%s hub = %v, want %v", p, got, want)
+		}
+	}
+}
+
 func TestPageRankMatchesGonum(t *testing.T) {
 	// With a uniform teleport our power iteration computes gonum's edge-weighted PageRank.
 	r := newRanker(demoCharm())
