@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/cantrip-dev/charmcraft-map/pyextract"
 )
 
 // result assembles the charm's links: declared interfaces in YAML order within their kind,
@@ -250,12 +252,17 @@ func (l *charmLinker) reactiveImport() string {
 			continue
 		}
 		for _, im := range fi.Imports {
-			// import charms.reactive, from charms.reactive[.flags] import when, from charms import reactive
-			if im.Module == reactiveModule || strings.HasPrefix(im.Module, reactiveModule+".") ||
-				im.Name != "" && joinModule(im.Module, im.Name) == reactiveModule {
+			if ImportsReactive(im) {
 				return fmt.Sprintf("%s:%d", fi.Path, im.Line)
 			}
 		}
 	}
 	return ""
+}
+
+// ImportsReactive reports an import of the charms.reactive framework: import charms.reactive,
+// from charms.reactive[.flags] import when, from charms import reactive.
+func ImportsReactive(im pyextract.Import) bool {
+	return im.Module == reactiveModule || strings.HasPrefix(im.Module, reactiveModule+".") ||
+		im.Name != "" && joinModule(im.Module, im.Name) == reactiveModule
 }

@@ -2,6 +2,7 @@ package pyextract
 
 import (
 	"bytes"
+	"cmp"
 	"maps"
 	"regexp"
 	"slices"
@@ -471,24 +472,13 @@ func (e *extractor) classImport(i int32, qual string) {
 	t := &e.t
 	n := &t.nodes[i]
 	sig := oneLine(t.raw(i), maxSignature)
-	for c := i + 1; c < n.last; c = t.nodes[c].last {
-		if t.nodes[c].field == fModuleName {
-			continue
-		}
-		var name []byte
-		switch t.kind(c) {
-		case kDottedName:
-			name = t.raw(c)
-		case kAliasedImport:
-			if a := t.child(c, fAlias); a >= 0 {
-				name = t.raw(a)
-			}
-		}
-		if len(name) == 0 || bytes.ContainsRune(name, '.') {
+	for _, imp := range e.importsOf(i) {
+		name := cmp.Or(imp.Alias, imp.Name)
+		if name == "*" || strings.Contains(name, ".") {
 			continue
 		}
 		e.syms = append(e.syms, Symbol{
-			Name: qual + "." + string(name), Qualifier: qual, Kind: KindMethod,
+			Name: qual + "." + name, Qualifier: qual, Kind: KindMethod,
 			Line: int(n.row) + 1, EndLine: int(n.endRow) + 1, Signature: sig,
 		})
 	}
@@ -749,6 +739,14 @@ func typeOnly(t *tree, anc []int32) bool {
 
 // imports records the names one import statement imports.
 func (e *extractor) imports(i int32, typeOnly bool) {
+	for _, imp := range e.importsOf(i) {
+		imp.TypeOnly = typeOnly
+		e.imps = append(e.imps, imp)
+	}
+}
+
+// importsOf is what the import statement at node i imports, one Import per name.
+func (e *extractor) importsOf(i int32) []Import {
 	t := &e.t
 	line := int(t.nodes[i].row) + 1
 	module := ""
@@ -761,11 +759,12 @@ func (e *extractor) imports(i int32, typeOnly bool) {
 		module = "__future__"
 	}
 	from := t.kind(i) != kImport
+	var out []Import
 	for c := i + 1; c < t.nodes[i].last; c = t.nodes[c].last {
 		if t.nodes[c].field == fModuleName {
 			continue
 		}
-		imp := Import{Module: module, Line: line, TypeOnly: typeOnly}
+		imp := Import{Module: module, Line: line}
 		switch t.kind(c) {
 		case kDottedName:
 			imp.Name = compact(t.raw(c))
@@ -783,8 +782,9 @@ func (e *extractor) imports(i int32, typeOnly bool) {
 		if !from {
 			imp.Module, imp.Name = imp.Name, ""
 		}
-		e.imps = append(e.imps, imp)
+		out = append(out, imp)
 	}
+	return out
 }
 
 // codingLatin1 is a PEP 263 declaration, on one of the first two lines, of a single-byte

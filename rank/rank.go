@@ -185,16 +185,7 @@ func (r *ranker) findHubs() {
 // content-cache commit's lib/utils.py above reactive/content_cache.py); on the 36 sets 46 cases
 // rose and 29 fell.
 func reactiveModule(n *node) bool {
-	if path.Base(path.Dir(n.path)) != "reactive" {
-		return false
-	}
-	for _, imp := range n.py.Imports {
-		if imp.Module == "charms.reactive" || strings.HasPrefix(imp.Module, "charms.reactive.") ||
-			imp.Module == "charms" && imp.Name == "reactive" {
-			return true
-		}
-	}
-	return false
+	return path.Base(path.Dir(n.path)) == "reactive" && slices.ContainsFunc(n.py.Imports, linker.ImportsReactive)
 }
 
 func callsOpsMain(n *node) bool {
