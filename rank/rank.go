@@ -81,7 +81,7 @@ func newRanker(in Input) *ranker {
 	for _, s := range r.subjects {
 		maps.Copy(r.added, additionKinds(s.text))
 	}
-	r.decls = declarations(in.Charms, in.Links, charmClasses(in.Files))
+	r.decls = declarations(in.Charms, in.Links, charmClasses(in.Files), sharedClasses(in.Files, in.Charms))
 	r.declsOf = map[string][]int{}
 	for k, d := range r.decls {
 		r.declsOf[d.file] = append(r.declsOf[d.file], k)
@@ -129,11 +129,32 @@ func newRanker(in Input) *ranker {
 			for _, s := range it.Reads {
 				if s.Symbol != "" && s.Via != linker.ViaPackage && s.Via != linker.ViaLibrary && s.Via != linker.ViaDelegate && s.Via != linker.ViaBase && s.Via != linker.ViaPath { // not where an object is bound, nor a path constant
 					r.readerS[cleanPath(s.File)+"\x00"+s.Symbol] = true
+					if f := r.fieldAt(s); f != "" {
+						r.readerS[cleanPath(s.File)+"\x00"+f] = true
+					}
 				}
 			}
 		}
 	}
 	return r
+}
+
+// fieldAt is the field a typed config class declares for an option at a read site
+// (linker Site.Detail "field": Symbol names the class, Line the field's line), or "".
+func (r *ranker) fieldAt(s linker.Site) string {
+	if s.Detail != "field" || s.Via != linker.ViaConfig {
+		return ""
+	}
+	i, ok := r.byPath[cleanPath(s.File)]
+	if !ok || r.nodes[i].py == nil {
+		return ""
+	}
+	for _, sym := range r.nodes[i].py.Symbols {
+		if sym.Kind == pyextract.KindField && sym.Line == s.Line && sym.Qualifier == s.Symbol {
+			return sym.Name
+		}
+	}
+	return ""
 }
 
 // interfaceNamed reports whether the task names the interface of kind lkind and normalised
@@ -317,6 +338,11 @@ func (r *ranker) match() {
 				r.hotSym[cleanPath(h.File)+"\x00"+h.Symbol] = true
 				if f, ok := r.byPath[cleanPath(h.File)]; ok && !slices.Contains(targets, f) {
 					targets = append(targets, f)
+				}
+			}
+			for _, s := range d.iface.Reads {
+				if f := r.fieldAt(s); f != "" { // the typed config's field of the named option
+					r.hotSym[cleanPath(s.File)+"\x00"+f] = true
 				}
 			}
 		}

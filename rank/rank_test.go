@@ -55,6 +55,73 @@ func from(mod, name string) pyextract.Import { return pyextract.Import{Module: m
 
 // demoCharm is a small split-YAML charm: its own code in src/, its own library, two vendored
 // libraries (one large and heavily used), and tests.
+// A handler of a class that two source modules define (the per-module Observer pattern) is
+// linked with its module's stem; a class defined once, or also in a library or a test, is not.
+func TestYAMLLinksQualifySharedClassNames(t *testing.T) {
+	in := demoCharm()
+	in.Files = append(in.Files,
+		pyFile("src/actions.py", []pyextract.Symbol{cls("DatabaseHandler", 3), meth("DatabaseHandler", "on_backup", 5)}, nil),
+		pyFile("tests/unit/helpers.py", []pyextract.Symbol{cls("DemoCharm", 3)}, nil))
+	r := Rank(in)
+	md := fileOf(t, r, "metadata.yaml")
+	if l := md.Symbols[slices.IndexFunc(md.Symbols, func(s Symbol) bool { return s.Name == "database" })].Links; !slices.Equal(l, []string{"database.DatabaseHandler._on_database_created"}) {
+		t.Errorf("relation handled by a class two modules define: links %q", l)
+	}
+	if l := fileOf(t, r, "actions.yaml").Symbols[0].Links; !slices.Equal(l, []string{"DemoCharm._on_backup_action"}) {
+		t.Errorf("a class only a test also defines: links %q", l)
+	}
+}
+
+// A multi-line default (a block scalar holding JSON) is shown on one line with its
+// indentation folded; a one-line default keeps its blanks.
+func TestConfigSigMultiLineDefault(t *testing.T) {
+	for def, want := range map[string]string{
+		"[\n  {\n    \"users\": 1\n  }\n]\n": `[config] policy (string, default "[ { \"users\": 1 } ]")`,
+		"a  b":                               `[config] policy (string, default "a  b")`,
+	} {
+		o := charmyaml.ConfigOption{Name: "policy", Type: "string", HasDefault: true, Default: def}
+		if got := configSig(o); got != want {
+			t.Errorf("configSig(%q) = %s, want %s", def, got, want)
+		}
+	}
+}
+
+// A typed config class's field that declares an option is that option's reader: it ranks
+// above the class's other fields, and above its methods when the task names the option.
+func TestTypedConfigFieldsAreReaders(t *testing.T) {
+	field := func(class, name string, line int) pyextract.Symbol {
+		return pyextract.Symbol{Name: class + "." + name, Kind: pyextract.KindField, Qualifier: class, Line: line, Signature: name + ": int"}
+	}
+	build := func() Input {
+		in := demoCharm()
+		in.Files = append(in.Files, pyFile("src/structured.py", []pyextract.Symbol{cls("CharmConfig", 3),
+			field("CharmConfig", "aaa_other", 4), field("CharmConfig", "log_level", 5),
+			meth("CharmConfig", "validate", 8)}, nil))
+		for k := range in.Links.Charms[0].Interfaces {
+			if it := &in.Links.Charms[0].Interfaces[k]; it.Kind == linker.KindConfig && it.Name == "log-level" {
+				it.Reads = append(it.Reads, linker.Site{File: "src/structured.py", Line: 5, Symbol: "CharmConfig", Via: linker.ViaConfig, Detail: "field"})
+			}
+		}
+		return in
+	}
+	order := func(r Result) []string {
+		var out []string
+		for _, s := range fileOf(t, r, "src/structured.py").Symbols {
+			out = append(out, s.Name)
+		}
+		return out
+	}
+	in := build()
+	if got := order(Rank(in)); slices.Index(got, "CharmConfig.log_level") > slices.Index(got, "CharmConfig.aaa_other") {
+		t.Errorf("the option's field is not above the other field: %v", got)
+	}
+	in = build()
+	in.Mentions = []string{"the log-level option is ignored"}
+	if got := order(Rank(in)); slices.Index(got, "CharmConfig.log_level") > slices.Index(got, "CharmConfig.validate") {
+		t.Errorf("the named option's field is not above the class's method: %v", got)
+	}
+}
+
 func demoCharm() Input {
 	ch := charmyaml.Charm{
 		Name: "demo-db", Dir: ".",
@@ -2249,11 +2316,15 @@ func TestTruncateImage(t *testing.T) {
 	for in, want := range map[string]string{
 		"docker.io/charmedkubeflow/minio:ckf-1.10-b40ac43": "…/charmedkubeflow/minio:ckf-1.10-b40ac43",
 		"ubuntu/postgres:14": "ubuntu/postgres:14",
-		"registry.example.com/a-very-long-organisation-name/x:1":          "…/a-very-long-organisation-name/x:1",
-		"registry.example.com/x:0123456789012345678901234567890123456789": "…123456789012345678901234567890123456789",
+		"registry.example.com/a-very-long-organisation-name/x:1": "…/a-very-long-organisation-name/x:1",
+		// a last component that does not fit is kept whole up to imageNameSlack past the bound
+		"registry.example.com/x:0123456789012345678901234567890123456789": "…/x:0123456789012345678901234567890123456789",
+		"otel/opentelemetry-collector-contrib@sha256:…":                   "…/opentelemetry-collector-contrib@sha256:…",
+		// and cut beyond it
+		"registry.example.com/x:01234567890123456789012345678901234567890123456789": "…123456789012345678901234567890123456789",
 	} {
 		got := truncateImage(in)
-		if got != want || len([]rune(got)) > sigValueMax {
+		if got != want || len([]rune(got)) > sigValueMax+imageNameSlack {
 			t.Errorf("truncateImage(%q) = %q, want %q", in, got, want)
 		}
 	}

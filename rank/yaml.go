@@ -2,9 +2,11 @@ package rank
 
 import (
 	"fmt"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/cantrip-dev/charmcraft-map/charmyaml"
 	"github.com/cantrip-dev/charmcraft-map/linker"
@@ -48,11 +50,56 @@ func charmClasses(files []pyextract.File) map[string]bool {
 	return out
 }
 
+// sharedClasses are, per charm directory (charmDirOf), the class names that more than one of
+// that charm's own source files (not libraries, not tests) defines at module level: a
+// handler of such a class is written with its module's stem
+// ("ssh_debug.Observer._on_ssh_debug_relation_joined"), since "Observer._on_..." alone does
+// not say which of a charm's per-module Observer classes it is. (Two charms of a monorepo
+// that each define an Operator share nothing: each YAML block names its own charm's.)
+func sharedClasses(files []pyextract.File, charms []charmyaml.Charm) map[string]bool {
+	where := map[string]string{} // charm dir + "\x00" + class name → defining file
+	out := map[string]bool{}
+	for _, f := range files {
+		p := cleanPath(f.Path)
+		if Classify(p, charms) != ClassSource || isLibPath(p) {
+			continue
+		}
+		dir := charmDirOf(p, charms)
+		for _, s := range f.Symbols {
+			if s.Kind != pyextract.KindClass || s.Qualifier != "" {
+				continue
+			}
+			key := dir + "\x00" + s.Name
+			if w, ok := where[key]; ok && w != p {
+				out[key] = true
+			}
+			where[key] = p
+		}
+	}
+	return out
+}
+
+// qualified is a handler symbol as a YAML line links it: "Class.method", or with the
+// defining file's module stem first when another source file of its charm (dir) defines a
+// class of that name (sharedClasses).
+func qualified(dir, file, sym string, shared map[string]bool) string {
+	cls, _, ok := strings.Cut(sym, ".")
+	if !ok || !shared[dir+"\x00"+cls] {
+		return sym
+	}
+	file = cleanPath(file)
+	stem := strings.TrimSuffix(path.Base(file), ".py")
+	if stem == "__init__" { // a package's class: the package's name
+		stem = path.Base(path.Dir(file))
+	}
+	return stem + "." + sym
+}
+
 // declarations lists every declared interface of the charms with its one-line signature and
 // its links (handler symbols, first-party code first; for config options without handlers,
 // the reading symbols; charmCls, the charm classes, whose __init__ binds every library
-// object and so says nothing about one).
-func declarations(charms []charmyaml.Charm, links linker.Result, charmCls map[string]bool) []decl {
+// object and so says nothing about one; shared, the class names sharedClasses qualifies).
+func declarations(charms []charmyaml.Charm, links linker.Result, charmCls, shared map[string]bool) []decl {
 	var out []decl
 	for ci := range charms {
 		c := &charms[ci]
@@ -79,7 +126,11 @@ func declarations(charms []charmyaml.Charm, links linker.Result, charmCls map[st
 				var first, ownLib, loose, vendored []string
 				seen := map[string]bool{}
 				link := func(file, sym string, isLoose bool) {
-					if sym == "" || seen[sym] {
+					if sym == "" {
+						return
+					}
+					sym = qualified(charmDirOf(cleanPath(file), charms), file, sym, shared)
+					if seen[sym] {
 						return
 					}
 					seen[sym] = true
@@ -203,6 +254,10 @@ func charmFileNamed(c *charmyaml.Charm, names ...string) string {
 
 // sigValueMax bounds the length of a default value in a signature.
 const sigValueMax = 40
+
+// imageNameSlack is how far past sigValueMax an image reference may run to keep its last
+// path component (the image's name and tag) whole.
+const imageNameSlack = 12
 
 func truncate(s string) string {
 	if r := []rune(s); len(r) > sigValueMax {
@@ -345,12 +400,23 @@ func truncateImage(s string) string {
 	}
 	tail := string(r[len(r)-(sigValueMax-1):])
 	if i := strings.IndexByte(tail, '/'); i >= 0 && i < len(tail)-1 {
-		tail = tail[i:]
+		return "…" + tail[i:]
+	}
+	// no '/' in the kept tail: the image's last path component whole, a few characters over
+	// the bound, rather than cut inside its name ("…/opentelemetry-collector-contrib@sha256:…",
+	// not "…pentelemetry-collector-contrib@sha256:…")
+	if i := strings.LastIndexByte(s, '/'); i >= 0 && i < len(s)-1 && utf8.RuneCountInString(s[i:]) <= sigValueMax+imageNameSlack {
+		return "…" + s[i:]
 	}
 	return "…" + tail
 }
 
-// oneLine folds a multi-line value onto one line.
+// oneLine folds a multi-line value onto one line, its runs of blanks (a block scalar's
+// indentation: a JSON document as an option's default) written as one space. A value on one
+// line keeps its blanks as they are.
 func oneLine(s string) string {
-	return strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(s)
+	if !strings.ContainsAny(s, "\r\n") {
+		return s
+	}
+	return strings.Join(strings.Fields(s), " ")
 }

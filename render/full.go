@@ -195,7 +195,12 @@ func linkList(links []string) string {
 			parts = append(parts, "+"+strconv.Itoa(len(links)-maxLinks)+" more")
 			break
 		}
-		class, method, ok := strings.Cut(l, ".")
+		// the class is all before the last dot ("ssh_debug.Observer"), or a bare name whole
+		// (a class linked itself: "CharmConfig, .from_charm")
+		class, method, ok := l, "", false
+		if i := strings.LastIndexByte(l, '.'); i >= 0 {
+			class, method, ok = l[:i], l[i+1:], true
+		}
 		if ok && class == prev {
 			l = "." + method
 		}

@@ -138,9 +138,11 @@ func TestYAMLLinksAndOneLineValues(t *testing.T) {
 	r := rank.Result{Files: []rank.File{{Path: "charmcraft.yaml", Class: rank.ClassYAML, Score: 1, Symbols: []rank.Symbol{
 		{Name: "db", Kind: "relation", Signature: "[relation] db (requires pg)", Links: []string{"A.a", "A.b", "C.c", "D.d", "E.e"}},
 		{Name: "motd", Kind: "config-option", Signature: "[config] motd (string, default \"hi\nthere\")"},
+		{Name: "ssh", Kind: "relation", Signature: "[relation] ssh (provides ssh)", Links: []string{"ssh.Observer.a", "ssh.Observer.b", "tls.Observer.c"}},
 	}}}}
 	out := mustRender(t, r, Options{View: ViewAll})
-	want := "charmcraft.yaml:\n  [relation] db (requires pg) -> A.a, .b, C.c, +2 more\n  [config] motd (string, default \"hi there\")\n"
+	want := "charmcraft.yaml:\n  [relation] db (requires pg) -> A.a, .b, C.c, +2 more\n  [config] motd (string, default \"hi there\")\n" +
+		"  [relation] ssh (provides ssh) -> ssh.Observer.a, .b, tls.Observer.c\n"
 	if out.Text != want {
 		t.Errorf("got:\n%s\nwant:\n%s", out.Text, want)
 	}
