@@ -13,9 +13,12 @@ import (
 // build configuration: not an interface, listed so that a map shows a build-only
 // charmcraft.yaml (type and bases, nothing else) and what it says, for the tasks that move a
 // charm to a new Ubuntu release or architecture.
+//
+// The `series:` list of an older charm's metadata.yaml ("focal", "jammy") says the same for
+// a charm built without charmcraft's bases; each series is a Base too, named as written.
 type Base struct {
 	// Name is "<name>@<channel>", charmcraft's own notation ("ubuntu@22.04"), whichever form
-	// the YAML uses.
+	// the YAML uses; for a metadata series, the series ("focal", "kubernetes").
 	Name string `json:"name"`
 	// Archs are the architectures as written ("amd64", "all"), in YAML order without repeats;
 	// empty when the YAML names none.
@@ -102,5 +105,30 @@ func (c *Charm) readBases(d *doc, top []entry) {
 	}
 	add(base, baseLine) // a base: with no platforms; merged with its platforms' otherwise
 	slices.SortStableFunc(out, func(a, b Base) int { return a.Line - b.Line })
-	c.Bases = out
+	c.Bases = append(c.Bases, out...) // after the metadata's series, which another file declares
+}
+
+// readSeries reads metadata's `series:` list (e, whose value is a sequence of names, or one
+// name), each series a Base at its line. An odd shape is skipped without a warning: Juju's
+// own check (checkJuju) reports it.
+func (c *Charm) readSeries(d *doc, e entry) {
+	add := func(n *yaml.Node) {
+		if n = deref(n); n == nil || n.Kind != yaml.ScalarNode || n.Value == "" || strings.ContainsAny(n.Value, " \t\n") {
+			return
+		}
+		if !slices.ContainsFunc(c.Bases, func(b Base) bool { return b.Name == n.Value && b.File == d.file }) {
+			c.Bases = append(c.Bases, Base{Name: n.Value, Pos: Pos{File: d.file, Line: n.Line}})
+		}
+	}
+	v := deref(e.v)
+	if v == nil {
+		return
+	}
+	if v.Kind == yaml.SequenceNode {
+		for _, item := range v.Content {
+			add(item)
+		}
+		return
+	}
+	add(v)
 }

@@ -220,6 +220,8 @@ func (c *Charm) readMetadata(d *doc, top []entry) {
 			}
 		case "subordinate":
 			c.Subordinate = w.boolean(e, "subordinate")
+		case "series":
+			c.readSeries(d, e)
 		case RoleRequires, RoleProvides, RolePeers:
 			for _, ep := range w.entries(e.v, e.key) {
 				c.Relations = append(c.Relations, readRelation(w, e.key, ep, pos(ep)))

@@ -137,6 +137,25 @@ func TestBases(t *testing.T) {
 	}
 }
 
+func TestMetadataSeries(t *testing.T) {
+	// an older charm's metadata series are bases named as written, at their lines, before
+	// charmcraft.yaml's own
+	meta := "name: demo\nsummary: s\ndescription: d\nseries:\n  - xenial\n  - bionic\n  - xenial\n"
+	got := Parse(Files{Dir: ".", Metadata: []byte(meta), Charmcraft: []byte("bases:\n  - name: ubuntu\n    channel: \"22.04\"\n")}).Bases
+	md := func(name string, line int) Base { return Base{Name: name, Pos: Pos{File: "metadata.yaml", Line: line}} }
+	want := []Base{md("xenial", 5), md("bionic", 6), {Name: "ubuntu@22.04", Pos: Pos{File: "charmcraft.yaml", Line: 2}}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("series:\n got %+v\nwant %+v", got, want)
+	}
+	// one series as a scalar; an odd entry is skipped
+	if got := Parse(Files{Dir: ".", Metadata: []byte("name: demo\nseries: focal\n")}).Bases; !reflect.DeepEqual(got, []Base{md("focal", 2)}) {
+		t.Errorf("scalar series: %+v", got)
+	}
+	if got := Parse(Files{Dir: ".", Metadata: []byte("name: demo\nseries: [[a], {b: c}, '', 'x y']\n")}).Bases; len(got) != 0 {
+		t.Errorf("odd series: %+v", got)
+	}
+}
+
 func TestNameLine(t *testing.T) {
 	// the name of a charm whose YAML does not parse: a name-like value alone on its line
 	for body, want := range map[string]string{

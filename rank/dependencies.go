@@ -1,6 +1,7 @@
 package rank
 
 import (
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -165,6 +166,41 @@ func (r *ranker) buildTargets() []int {
 	var out []int
 	for i, n := range r.nodes {
 		if n.class == ClassYAML && (n.path == "charmcraft.yaml" || strings.HasSuffix(n.path, "/charmcraft.yaml")) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// releaseNames are the Ubuntu releases by code name, from trusty on, and by number: the
+// series an older charm's metadata.yaml lists. seriesUpgrade holds the other meanings of
+// "series": Juju's series-upgrade hooks, which code handles ("Add support for series
+// upgrade"), and a time series.
+var (
+	releaseNames = []string{"trusty", "utopic", "vivid", "wily", "xenial", "yakkety", "zesty", "artful", "bionic",
+		"cosmic", "disco", "eoan", "focal", "groovy", "hirsute", "impish", "jammy", "kinetic", "lunar", "mantic",
+		"noble", "oracular", "plucky", "questing",
+		"14.04", "16.04", "18.04", "20.04", "22.04", "24.04", "24.10", "25.04", "25.10", "26.04"}
+	seriesUpgrade = regexp.MustCompile(`(?i)\bseries[\s_-]+upgrade|\btime[\s_-]+series`)
+)
+
+// seriesTargets are the YAML files other than charmcraft.yaml that list the charm's series
+// (metadata.yaml's `series:`, shown as "[series] focal") when a subject line names an Ubuntu
+// release or says "series" ("Add focal series", "Update series metadata", "Add bionic as a
+// valid series"): such a commit edits that list, which buildTargets' charmcraft.yaml does
+// not hold. Nil otherwise.
+func (r *ranker) seriesTargets() []int {
+	if !slices.ContainsFunc(r.subjects, func(s subject) bool {
+		return s.m.hasAny(releaseNames) || s.m.words[stem("series")]
+	}) || slices.ContainsFunc(r.subjects, func(s subject) bool { return seriesUpgrade.MatchString(s.text) }) {
+		return nil
+	}
+	var out []int
+	for _, d := range r.decls {
+		if d.sym.Kind != SymBase || strings.Contains(d.sym.Name, "@") || path.Base(d.file) == "charmcraft.yaml" {
+			continue
+		}
+		if i, ok := r.byPath[d.file]; ok && r.nodes[i].class == ClassYAML && !slices.Contains(out, i) {
 			out = append(out, i)
 		}
 	}

@@ -842,7 +842,7 @@ func (r *ranker) files(a adjacency, pr, lex []float64) []File {
 		lift(deps, DependencyUpdateLead, SigDependencyUpdate, score, mul)
 	} else if tools := r.onlyNamed(r.toolTargets()); len(tools) > 0 {
 		lift(tools, DependencyUpdateLead, SigDependencyUpdate, score, mul)
-	} else if build := r.onlyNamed(r.buildTargets()); len(build) > 0 {
+	} else if build := r.onlyNamed(slices.Concat(r.buildTargets(), r.seriesTargets())); len(build) > 0 {
 		lift(build, BuildIntentLead, SigBuildIntent, score, mul)
 	} else if pins := r.onlyNamed(r.pinTargets()); len(pins) > 0 {
 		lift(pins, WorkloadPinLead, SigWorkloadPin, score, mul)

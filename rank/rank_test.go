@@ -919,6 +919,36 @@ func TestBuildIntent(t *testing.T) {
 	}
 }
 
+func TestSeriesIntent(t *testing.T) {
+	// A subject that names an Ubuntu release or says "series" lifts the metadata.yaml that
+	// lists the charm's series; not for Juju's series upgrade, and not a file without series.
+	withSeries := func() Input {
+		in := demoCharm()
+		in.Charms[0].Bases = []charmyaml.Base{{Name: "xenial", Pos: charmyaml.Pos{File: "metadata.yaml", Line: 20}}}
+		return in
+	}
+	rank := func(in Input, text string) Result { in.Mentions = []string{text}; return Rank(in) }
+	for _, text := range []string{"Add focal series (#13)", "Add Bionic and remove Zesty series and tests", "Add bionic as a valid series.", "Remove zesty"} {
+		r := rank(withSeries(), text)
+		if f := fileOf(t, r, "metadata.yaml"); !hasSignal(f, SigBuildIntent) || position(r, "metadata.yaml") > 1 {
+			t.Errorf("%q: metadata.yaml at %d, signals %+v", text, position(r, "metadata.yaml"), f.Signals)
+		}
+	}
+	for _, text := range []string{"Add support for series upgrade (#23)", "handle the pre-series-upgrade hook", "fix the database relation",
+		"store the time series in the database"} {
+		if f := fileOf(t, rank(withSeries(), text), "metadata.yaml"); hasSignal(f, SigBuildIntent) {
+			t.Errorf("%q: metadata.yaml lifted: %+v", text, f.Signals)
+		}
+	}
+	if f := fileOf(t, rank(demoCharm(), "Add focal series"), "metadata.yaml"); hasSignal(f, SigBuildIntent) {
+		t.Errorf("metadata.yaml without series lifted: %+v", f.Signals)
+	}
+	md := fileOf(t, rank(withSeries(), "x"), "metadata.yaml")
+	if i := slices.IndexFunc(md.Symbols, func(s Symbol) bool { return s.Kind == SymBase }); i < 0 || md.Symbols[i].Signature != "[series] xenial" {
+		t.Errorf("metadata.yaml symbols: %+v", md.Symbols)
+	}
+}
+
 func TestFileNamedByInitials(t *testing.T) {
 	// "ipu" names ingress_per_unit.py; two-word stems have no initials, and a word that is not
 	// a file's initials names nothing
