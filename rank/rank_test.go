@@ -2001,6 +2001,36 @@ func TestMentionsDropTrailersAndIssueKeys(t *testing.T) {
 	}
 }
 
+func TestMentionsDropMergeBoilerplate(t *testing.T) {
+	// A merge line keeps its branch's words (not as a path) or its Gerrit title; git's and
+	// GitHub's words and the branch's owner go.
+	for text, want := range map[string][]string{
+		"Merge pull request #22 from canonical/rework-data-locations\n\nRework snap files": {"rework", "data", "locations", "snap"},
+		"Merge pull request #46 from rbarry82/feature/integration\n\nIntegration Tests":    {"feature", "integration"},
+		"Merge branch 'fix-ci' into main":                                                  {"ci"},
+		"Merge \"ignore devices that have already been processed\"":                        {"ignore", "devices", "processed"},
+	} {
+		m := parseMentions([]string{text})
+		for _, w := range want {
+			if !m.words[stem(w)] {
+				t.Errorf("%q: word %q lost: %v", text, w, slices.Sorted(maps.Keys(m.words)))
+			}
+		}
+		for _, w := range []string{"merge", "pull", "request", "canonical", "rbarry82", "branch", "main"} {
+			if m.words[stem(w)] {
+				t.Errorf("%q: boilerplate word %q kept", text, w)
+			}
+		}
+		if len(m.paths) != 0 {
+			t.Errorf("%q: paths %v", text, m.paths)
+		}
+	}
+	// the pull request's title is still a subject of its own
+	if s := subjectsOf([]string{"Merge pull request #3 from o/b\n\nBump hydra to 2.2.0"}); len(s) != 2 || s[1].text != "Bump hydra to 2.2.0" {
+		t.Errorf("subjects %+v", s)
+	}
+}
+
 func TestMentionsOfMachinePaths(t *testing.T) {
 	// A path on the workload's machine names no file of the charm, and its system folders
 	// ("lib" of /var/lib) do not make the text about charm libraries; its own words count.
