@@ -286,7 +286,8 @@ func namedRelationHandlers(text string, links linker.Result) map[string][]string
 			if handled {
 				continue
 			}
-			// a relation nothing observes: the code that looks it up is where it is used
+			// a relation no handler of its own observes (none, or only catch-alls of every
+			// relation): the code that looks it up is where it is used
 			// (self.model.get_binding(PEER), model.get_relation("benchmark-peer"))
 			for _, r := range it.Reads {
 				if r.Via == linker.ViaLookup && !slices.Contains(out[r.File], lookedUp+it.Name) {
@@ -367,7 +368,7 @@ func editWhy(f rank.File, named []string) (why []string, tied bool) {
 	}
 	for _, rel := range named {
 		if r, ok := strings.CutPrefix(rel, lookedUp); ok {
-			why = append(why, "looks up the "+r+" relation the task names, which nothing observes")
+			why = append(why, "looks up the "+r+" relation the task names, which no handler of its own observes")
 			continue
 		}
 		why = append(why, "handles the "+rel+" relation the task names")
@@ -476,8 +477,11 @@ type tieIndex struct {
 	mods   map[string][]string            // path → the paths of the modules it imports whole (import constants; from core import cluster)
 	ifaces map[string]map[string][]string // YAML path → handling file → interfaces
 	uses   map[string]map[string][]string // YAML path → file reading or looking up (not handling) → interfaces
-	files  []string                       // every Python file's path, sorted
-	charms []string                       // the charms' folders, deepest first
+	// mayUse: YAML path → file importing a package outside the tree that may read or handle
+	// the interface (linker's guesses: ViaPackage, ViaDelegate, ViaBase) → interfaces
+	mayUse map[string]map[string][]string
+	files  []string // every Python file's path, sorted
+	charms []string // the charms' folders, deepest first
 }
 
 // importPath is the slash path a module imported by file user names: "charms.x.v2.tracing"
@@ -572,7 +576,8 @@ func endsIn(p, mod string) bool {
 
 func newTieIndex(t *repomap.Tree, links linker.Result) tieIndex {
 	ix := tieIndex{defs: map[string][]string{}, refs: map[string]map[string]int{}, from: map[string]map[string]string{},
-		mods: map[string][]string{}, ifaces: map[string]map[string][]string{}, uses: map[string]map[string][]string{}}
+		mods: map[string][]string{}, ifaces: map[string]map[string][]string{}, uses: map[string]map[string][]string{},
+		mayUse: map[string]map[string][]string{}}
 	definers := map[string][]string{}
 	segments := map[string]bool{} // every folder and module name of the tree: what an import of it may name
 	for _, f := range t.Files {
@@ -650,8 +655,13 @@ func newTieIndex(t *repomap.Tree, links linker.Result) tieIndex {
 			}
 			for _, r := range it.Reads {
 				// a path constant neither handles nor reads the storage; a file that also
-				// handles the interface is said to handle it
-				if r.Via != linker.ViaPath && !slices.ContainsFunc(it.Handlers, func(h linker.Handler) bool { return h.File == r.File }) {
+				// handles the interface is said to handle it; a package the file imports that
+				// may read it is a guess, and said so
+				switch {
+				case r.Via == linker.ViaPath || slices.ContainsFunc(it.Handlers, func(h linker.Handler) bool { return h.File == r.File }):
+				case r.Via == linker.ViaPackage || r.Via == linker.ViaDelegate || r.Via == linker.ViaBase:
+					add(ix.mayUse, r.File)
+				default:
 					add(ix.uses, r.File)
 				}
 			}
@@ -682,6 +692,14 @@ func byVerb(labels []string) iter.Seq2[string, []string] {
 	}
 }
 
+// mayVerb is byVerb's verb after "may": "read", "look up".
+func mayVerb(verb string) string {
+	if verb == "reads" {
+		return "read"
+	}
+	return "look up"
+}
+
 // why lists file p's direct ties to the edit picks, in pick order.
 func (ix tieIndex) why(p string, edit []Pick) []string {
 	var out []string
@@ -698,11 +716,17 @@ func (ix tieIndex) why(p string, edit []Pick) []string {
 		for verb, l := range byVerb(ix.uses[p][e.Path]) {
 			out = append(out, "declares "+listNames(l)+" that "+e.Path+" "+verb)
 		}
+		for verb, l := range byVerb(ix.mayUse[p][e.Path]) {
+			out = append(out, "declares "+listNames(l)+" that a package "+e.Path+" imports may "+mayVerb(verb))
+		}
 		if l := ix.ifaces[e.Path][p]; len(l) > 0 {
 			out = append(out, "handles "+listNames(l)+" declared in "+e.Path)
 		}
 		for verb, l := range byVerb(ix.uses[e.Path][p]) {
 			out = append(out, verb+" "+listNames(l)+" declared in "+e.Path)
+		}
+		for verb, l := range byVerb(ix.mayUse[e.Path][p]) {
+			out = append(out, "imports a package that may "+mayVerb(verb)+" "+listNames(l)+" declared in "+e.Path)
 		}
 	}
 	return out

@@ -621,6 +621,14 @@ func TestWhyReadsAndLooksUp(t *testing.T) {
 	if got := ix.why("src/helper.py", []Pick{{Path: "metadata.yaml"}}); !reflect.DeepEqual(got, []string{"reads config port declared in metadata.yaml", "looks up relation db declared in metadata.yaml"}) {
 		t.Errorf("why = %q", got)
 	}
+	// a package the file imports that may read the option (the linker's guess) is said so
+	ix.mayUse = map[string]map[string][]string{"config.yaml": {"src/handlers.py": {"config origin"}}}
+	if got := ix.why("config.yaml", []Pick{{Path: "src/handlers.py"}}); !reflect.DeepEqual(got, []string{"declares config origin that a package src/handlers.py imports may read"}) {
+		t.Errorf("why = %q", got)
+	}
+	if got := ix.why("src/handlers.py", []Pick{{Path: "config.yaml"}}); !reflect.DeepEqual(got, []string{"imports a package that may read config origin declared in config.yaml"}) {
+		t.Errorf("why = %q", got)
+	}
 }
 
 // A file belongs to the deepest charm folder holding it; the root charm's only when no other
@@ -668,7 +676,7 @@ class Base(ops.CharmBase):
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got.Edit) == 0 || got.Edit[0].Path != "src/base.py" || got.Edit[0].Why[0] != "looks up the bench-peer relation the task names, which nothing observes" {
+	if len(got.Edit) == 0 || got.Edit[0].Path != "src/base.py" || got.Edit[0].Why[0] != "looks up the bench-peer relation the task names, which no handler of its own observes" {
 		t.Errorf("edit picks %+v, want src/base.py first, as the relation's lookup", got.Edit)
 	}
 	if slices.Contains(paths(got.Edit), "src/__init__.py") {

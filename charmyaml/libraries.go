@@ -7,7 +7,9 @@ import (
 
 // LibraryOf is <lib> of the first lib/charms/<lib>/ folder that the file p (root-relative,
 // '/'-separated, clean) lies in, at any depth (a charm's lib/charms/<lib>/, or a monorepo's
-// shared libs/external/lib/charms/<lib>/); "" when it lies in none.
+// shared libs/external/lib/charms/<lib>/), or of a charms/<lib>/v<N>/ folder outside lib/
+// (a monorepo's shared package vendoring the libraries its charms import:
+// common/common/_charm_libs/charms/data_platform_libs/v0/); "" when it lies in none.
 func LibraryOf(p string) string {
 	lib, _ := LibraryPath(p)
 	return lib
@@ -22,7 +24,27 @@ func LibraryPath(p string) (lib, inside string) {
 			return segs[i+2], strings.Join(segs[i+3:], "/")
 		}
 	}
+	// charms/<lib>/v<N>/<module>.py anywhere: charmcraft's layout of a library, versioned,
+	// which no charm's own code has (a monorepo's charms/<charm>/ holds src/, not v1/)
+	for i := 0; i+3 < len(segs); i++ {
+		if segs[i] == "charms" && apiFolder(segs[i+2]) && i+3 == len(segs)-1 && strings.HasSuffix(segs[i+3], ".py") {
+			return segs[i+1], strings.Join(segs[i+2:], "/")
+		}
+	}
 	return "", ""
+}
+
+// apiFolder reports a library's API folder name: "v" and a number ("v0", "v12").
+func apiFolder(s string) bool {
+	if len(s) < 2 || s[0] != 'v' {
+		return false
+	}
+	for _, r := range s[1:] {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // ActionScriptName reports a path that may be an action's own executable: a file with no

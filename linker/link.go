@@ -191,6 +191,7 @@ func (l *charmLinker) run() {
 	clear(l.concreteOf) // computed against the whole charmCls only
 	l.collectSites()
 	l.linkObserves()
+	l.linkReconcilers()
 	l.linkBindings()
 	l.linkResourceArgs()
 	l.linkPackageFunctionArgs()
@@ -844,6 +845,100 @@ func (l *charmLinker) observe(fi *fileInfo, o *pyextract.Observe, c *ctx) {
 		l.find(FindMissingHandler, missing, siteAt(fi, o.Scope, "", ""))
 	}
 	l.observeEvent(fi, o, c, h)
+}
+
+// linkReconcilers links the calls of cosl.reconciler's observe_events(self, all_events,
+// self._reconcile) and observe_all(self, ALL_EVENTS, self._reconcile) (pyextract
+// ReconcilerObservers): the handler observes every event of the charm, each declared
+// relation's, container's and storage's among them, and the lifecycle's (config-changed,
+// update-status, leader-elected, ...), as a catch-all (Handler.Loose and CatchAll) that is
+// none's own. A call given a set of its own (observe_all(self, {ops.StartEvent}, ...)) is
+// left alone: which events it holds is not read.
+func (l *charmLinker) linkReconcilers() {
+	for _, fi := range l.scope {
+		if fi.library {
+			continue
+		}
+		for i := range fi.Facts.Calls {
+			c := &fi.Facts.Calls[i]
+			hv, ok := reconcilerHandler(&c.Value)
+			if !ok {
+				continue
+			}
+			at := pyextract.Observe{Scope: c.Scope}
+			for _, cc := range l.contexts(fi, fi.classes[c.Class], c.Func) {
+				h, missing := l.handler(hv, cc)
+				if missing != "" {
+					l.find(FindMissingHandler, missing, siteAt(fi, c.Scope, "", ""))
+				}
+				if h == nil {
+					continue
+				}
+				add := func(kind, name, event string) {
+					it := l.iface(kind, name)
+					hd := Handler{Event: event, Symbol: h.Name, File: h.file.Path, Line: h.Line, Via: ViaObserve,
+						ObserveFile: fi.Path, ObserveLine: at.Line, Conditional: c.Conditional, Loose: true, CatchAll: true,
+						AfterReturn: afterReturn(c.Conditional, c.AfterReturn)}
+					if !slices.ContainsFunc(it.Handlers, func(x Handler) bool { return x.Symbol == hd.Symbol && x.Event == hd.Event }) {
+						it.Handlers = append(it.Handlers, hd)
+					}
+				}
+				for _, r := range l.ch.Relations {
+					add(KindRelation, r.Name, strings.ReplaceAll(r.Name, "-", "_")+"_relation_changed")
+				}
+				for _, k := range l.ch.Containers {
+					add(KindContainer, k.Name, strings.ReplaceAll(k.Name, "-", "_")+"_pebble_ready")
+				}
+				for _, st := range l.ch.Storage {
+					add(KindStorage, st.Name, strings.ReplaceAll(st.Name, "-", "_")+"_storage_attached")
+				}
+				for _, ev := range []string{"config_changed", "update_status", "leader_elected", "leader_settings_changed"} {
+					add(KindLifecycle, strings.ReplaceAll(ev, "_", "-"), ev)
+				}
+			}
+		}
+	}
+}
+
+// reconcilerHandler returns the handler of a call of a ReconcilerObservers function given the
+// charm first and every event (its event set absent, None, or named like cosl's all_events,
+// ALL_EVENTS, ALL_EVENTS_K8S): the argument after the charm that is a method of self or a
+// function (positional, or handler=/callback=).
+func reconcilerHandler(v *pyextract.Value) (*pyextract.Value, bool) {
+	ch := v.Chain
+	if v.Kind != pyextract.ValCall || len(ch) == 0 || !pyextract.ReconcilerObservers[ch[len(ch)-1].Name] || len(v.Args) == 0 ||
+		v.Args[0].Kind != pyextract.ValChain || len(v.Args[0].Chain) != 1 || v.Args[0].Chain[0].Name != "self" {
+		return nil, false
+	}
+	var handler, events *pyextract.Value
+	for i := range v.Args[1:] {
+		a := &v.Args[1+i]
+		switch {
+		case a.Kind == pyextract.ValChain && len(a.Chain) == 2 && a.Chain[0].Name == "self":
+			handler = a
+		case events == nil:
+			events = a
+		}
+	}
+	for i := range v.Kwargs {
+		switch kw := &v.Kwargs[i]; kw.Name {
+		case "handler", "callback":
+			handler = &kw.Value
+		case "events", "include":
+			events = &kw.Value
+		}
+	}
+	if handler == nil {
+		return nil, false
+	}
+	if events == nil || events.Kind == pyextract.ValOther && events.Str == "None" {
+		return handler, true
+	}
+	if events.Kind != pyextract.ValChain || len(events.Chain) == 0 {
+		return nil, false
+	}
+	last := strings.ToLower(events.Chain[len(events.Chain)-1].Name)
+	return handler, last == "none" || strings.HasPrefix(last, "all_events")
 }
 
 // loopElement reports an observe call inside a loop whose event is a plain local name or an

@@ -5787,3 +5787,66 @@ class DemoCharm(ops.CharmBase):
 	expect(t, "enable", handlers(cl, KindAction, "enable"), "enable_action>DemoCharm.on_enable_action[observe]")
 	expect(t, "findings", findings(cl), "src/charm.py:7 missing-handler on_restart_action")
 }
+
+func TestReconcilerObservesEveryEvent(t *testing.T) {
+	// cosl.reconciler's observe_events(self, all_events, handler) (observe_all, its later
+	// name, with ALL_EVENTS or no event set) observes every event of the charm with one
+	// handler: each relation, container and storage, and the lifecycle, as a catch-all. A call
+	// with an event set of its own, or with no charm first, observes nothing the linker reads.
+	c := charm("demo", ".", "relation:backend", "relation:peers", "container:web", "storage:data", "action:sync")
+	for _, call := range []string{
+		"observe_events(self, all_events, self._reconcile)",
+		"reconciler.observe_all(self, reconciler.ALL_EVENTS_K8S, self._reconcile)",
+		"observe_all(self, None, callback=self._reconcile)",
+		"observe_all(self, callback=self._reconcile)",
+	} {
+		cl := link1(t, c, files{"src/charm.py": `
+import ops
+from cosl import reconciler
+from cosl.reconciler import all_events, observe_events, observe_all
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        ` + call + `
+        self.framework.observe(self.on.sync_action, self._on_sync)
+
+    def _reconcile(self, _=None):
+        pass
+
+    def _on_sync(self, event):
+        pass
+`})
+		expect(t, call+": backend", handlers(cl, KindRelation, "backend"), "backend_relation_changed>DemoCharm._reconcile[observe]")
+		expect(t, call+": web", handlers(cl, KindContainer, "web"), "web_pebble_ready>DemoCharm._reconcile[observe]")
+		expect(t, call+": data", handlers(cl, KindStorage, "data"), "data_storage_attached>DemoCharm._reconcile[observe]")
+		expect(t, call+": config-changed", handlers(cl, KindLifecycle, "config-changed"), "config_changed>DemoCharm._reconcile[observe]")
+		expect(t, call+": sync", handlers(cl, KindAction, "sync"), "sync_action>DemoCharm._on_sync[observe]")
+		for _, h := range iface(cl, KindRelation, "peers").Handlers {
+			if !h.CatchAll || !h.Loose || h.Conditional {
+				t.Errorf("%s: peers handler %+v, want a catch-all", call, h)
+			}
+		}
+		if f := findings(cl); f != "" {
+			t.Errorf("%s: findings %s", call, f)
+		}
+	}
+	for _, call := range []string{
+		"observe_all(self, {ops.StartEvent}, self._reconcile)",
+		"observe_events(other, all_events, self._reconcile)",
+	} {
+		cl := link1(t, c, files{"src/charm.py": `
+import ops
+from cosl.reconciler import all_events, observe_events, observe_all
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        ` + call + `
+
+    def _reconcile(self, _=None):
+        pass
+`})
+		expect(t, call+": backend", handlers(cl, KindRelation, "backend"), "")
+	}
+}

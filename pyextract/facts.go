@@ -1324,6 +1324,10 @@ func (w *factWalker) callFact(fn, args int32, name string, fs *funcState) bool {
 	switch {
 	case isLookup(name), name == "__init__":
 		return true
+	case ReconcilerObservers[name] && charmFunc:
+		// cosl.reconciler's observe_events(self, all_events, self._reconcile): every event
+		// of the charm observed by one handler (linker linkReconcilers)
+		return true
 	case name == "fetch":
 		return w.lastName(w.t.child(fn, fObject)) == "resources"
 	case configHelper(name) && w.t.namedChild(args, 0) >= 0:

@@ -275,6 +275,12 @@ var LookupCalls = []string{
 	"set_flag", "set_state",
 }
 
+// ReconcilerObservers are the functions of cosl.reconciler (the COS charms' "reconciler"
+// pattern) that observe every event of the charm they are given with one handler:
+// observe_events(charm, events, handler) and its later name observe_all(charm, include,
+// callback). Their calls with the charm first are always recorded as Call facts.
+var ReconcilerObservers = map[string]bool{"observe_events": true, "observe_all": true}
+
 // KeyAccess is X[key] or X.get(key, ...) where X is a chain (e.g. self.config["port"],
 // event.params.get("user"), self.model.relations[PEER]); key is any expression: a string
 // literal, f-string or chain (plugin["config"]), or a call or other expression (name +

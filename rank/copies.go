@@ -20,7 +20,8 @@ import (
 // lines and signatures, references, imports and prose) are one module. Its canonical path is
 // the copy that is not a test, then has the fewest hidden folders in its path (the source the
 // others are made from), then the shortest path, then the first in byte order. The canonical
-// file takes the best score of its copies (the copy a charm imports collects the rank; a sum
+// file takes the best score of its copies (of its library copies, when it is a vendored
+// library) (the copy a charm imports collects the rank; a sum
 // would count one module's rank once per charm and push the shared code above the charms'
 // entry points) with that copy's signals, and names the copies (File.Copies); the copies
 // have score 0 and follow every module in the ranking (File.CopyOf). Files under
@@ -127,7 +128,10 @@ func (r *ranker) foldCopies(out []File, score []float64) []int {
 		})
 		c, best := g[0], g[0]
 		for _, i := range g[1:] {
-			if score[i] > score[best] {
+			// a module that is a vendored library at its canonical path is one everywhere: a
+			// copy that escaped the library's penalty (classed by a path the library rules do
+			// not know) does not lend it its score
+			if score[i] > score[best] && (out[c].Class != ClassLib || out[i].Class == ClassLib) {
 				best = i
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cantrip-dev/charmcraft-map/charmyaml"
 	"github.com/cantrip-dev/charmcraft-map/linker"
 	"github.com/cantrip-dev/charmcraft-map/pyextract"
 )
@@ -928,7 +929,7 @@ func roundSig(x float64) float64 {
 	return math.Round(x*p) / p
 }
 
-// isLibPath reports a path under lib/charms/.
+// isLibPath reports a path under lib/charms/, or in a library folder elsewhere (charmyaml.LibraryOf).
 func isLibPath(p string) bool {
-	return strings.HasPrefix(p, "lib/charms/") || strings.Contains(p, "/lib/charms/")
+	return strings.HasPrefix(p, "lib/charms/") || strings.Contains(p, "/lib/charms/") || charmyaml.LibraryOf(p) != ""
 }

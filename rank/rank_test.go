@@ -1680,6 +1680,21 @@ func TestCopiesFolded(t *testing.T) {
 	if g := fileOf(t, Rank(in), "tests/facade.py"); g.CopyOf != src {
 		t.Errorf("tests/facade.py: copy of %q, want %s", g.CopyOf, src)
 	}
+	// A vendored library's copy at a path the library rules do not know (a shared package's
+	// third-party folder, imported by the charm: source) lends the library neither its score
+	// nor its reasons: the library keeps its penalty.
+	const lib, loose = "k8s/lib/charms/vault_x/v0/client.py", "k8s/src/thirdparty/vault_x/client.py"
+	library := func(p string) pyextract.File {
+		f := pyFile(p, []pyextract.Symbol{cls("VaultClient", 3), meth("VaultClient", "read", 9)}, map[string]int{"model": 4})
+		f.Lines = 400
+		return f
+	}
+	in.Files = append(in.Files[:len(in.Files)-1], library(lib), library(loose),
+		pyFile("k8s/src/tls.py", []pyextract.Symbol{cls("Tls", 1)}, map[string]int{"VaultClient": 3}, from("thirdparty.vault_x.client", "VaultClient")))
+	r = Rank(in)
+	if g := fileOf(t, r, lib); !slices.Contains(g.Copies, loose) || !hasSignal(g, SigLib) {
+		t.Errorf("library %s: copies %v, signals %+v", lib, g.Copies, g.Signals)
+	}
 }
 
 func TestLiftedLibraryCopiesFollowIt(t *testing.T) {
