@@ -93,7 +93,7 @@ func init() {
 		without into onto as is are be been was were it its this that these those when then than
 		if else do does did done use used using via per all any some each so we you i our
 		add added adds fix fixed fixes update updated updates change changed changes make
-		remove removed new old now also only more less after before instead should can
+		remove removed drop dropped dropping drops new old now also only more less after before instead should can
 		get set self cls none true false
 
 		non me my myself ours ourselves your yours yourself yourselves he him his himself she her
@@ -180,6 +180,7 @@ func parseMentions(texts []string) mentions {
 	lead := map[string]bool{} // grams met at the start of a word run of their own
 	bare := map[string]bool{} // grams met without an article or possessive before them
 	seenPath := map[string]bool{}
+	var whole []string // product names whole ("centos" of CentOS), names without their version ("nfs" of NFSv4)
 	for _, text := range texts {
 		var seq []string  // the text's words in order, for n-grams
 		var within []bool // per word of seq: it follows another word of the same identifier
@@ -204,6 +205,9 @@ func parseMentions(texts []string) mentions {
 				ws := pyextract.SplitWords(part)
 				if abs && len(ws) == 1 && systemDirs[ws[0]] {
 					continue
+				}
+				if w := wholeName(part, ws); w != "" {
+					whole = append(whole, w)
 				}
 				seq = append(seq, ws...)
 				for k := range ws {
@@ -245,6 +249,14 @@ func parseMentions(texts []string) mentions {
 			}
 		}
 	}
+	for _, w := range whole {
+		if st := stem(w); !stopwords[w] && !m.words[st] {
+			m.words[st] = true
+			if m.written[st] == "" {
+				m.written[st] = w
+			}
+		}
+	}
 	delete(m.grams, "")
 	for g := range lead {
 		delete(m.inner, g)
@@ -254,6 +266,43 @@ func parseMentions(texts []string) mentions {
 	}
 	return m
 }
+
+// wholeName is a second query word for a task token written as a product name, which the
+// code writes in lower case but which splitting at case changes cuts into pieces that match
+// other things ("CentOS" → cent, os; "MySQL" → my, sql; "OpenStack" → open, stack): the
+// token lower-cased, when it is letters only, of mixed case, at most 12 of them, and split
+// (ws, its words). And for a name with its version glued on ("NFSv4", "HTTP2", "Python3"),
+// which the code writes bare: the name, of three letters or more. "" otherwise.
+func wholeName(part string, ws []string) string {
+	letters, upper, lower := 0, false, false
+	for _, r := range part {
+		switch {
+		case r >= 'A' && r <= 'Z':
+			upper = true
+		case r >= 'a' && r <= 'z':
+			lower = true
+		default:
+			letters = -1
+		}
+		if letters < 0 {
+			break
+		}
+		letters++
+	}
+	if letters > 0 && letters <= 12 && upper && lower && len(ws) > 1 {
+		return strings.ToLower(part)
+	}
+	if m := versionedName.FindStringSubmatch(part); m != nil {
+		name := strings.ToLower(strings.TrimRight(m[1], "vV")) // "NFSv4": nfs; "IPv6": ip, too short
+		if len(name) >= 3 && !slices.Contains(ws, name) {
+			return name
+		}
+	}
+	return ""
+}
+
+// versionedName matches a name with its version glued on: "NFSv4", "TLSv1", "HTTP2".
+var versionedName = regexp.MustCompile(`^([A-Za-z]{3,})[0-9]+$`)
 
 // determiners make the word after them a common noun: "after a restart", "its data". Not
 // "the" ("the database relation", "the certificates" name interfaces).

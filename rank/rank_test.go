@@ -469,6 +469,16 @@ func TestYAMLSymbols(t *testing.T) {
 	if l := fileOf(t, Rank(in), "actions.yaml").Symbols[0].Links; !slices.Equal(l, []string{"actions/backup"}) {
 		t.Errorf("action run by its script: links %q", l)
 	}
+	// a catch-all of every relation (observed in a loop over them) follows the relation's own
+	// handler, though the linker lists it first
+	in = demoCharm()
+	db := &in.Links.Charms[0].Interfaces[0]
+	db.Handlers = append([]linker.Handler{{Event: "database_relation_changed", Symbol: "DemoCharm._helper", File: "src/charm.py", Line: 50,
+		Via: linker.ViaObserve, CatchAll: true}}, db.Handlers...)
+	md = fileOf(t, Rank(in), "metadata.yaml")
+	if l := md.Symbols[slices.IndexFunc(md.Symbols, func(s Symbol) bool { return s.Name == "database" })].Links; !slices.Equal(l, []string{"DatabaseHandler._on_database_created", "DemoCharm._helper"}) {
+		t.Errorf("relation with a catch-all: links %q", l)
+	}
 }
 
 func TestPythonSymbolOrder(t *testing.T) {
@@ -2043,6 +2053,28 @@ func TestMentionsDropMergeBoilerplate(t *testing.T) {
 	// the pull request's title is still a subject of its own
 	if s := subjectsOf([]string{"Merge pull request #3 from o/b\n\nBump hydra to 2.2.0"}); len(s) != 2 || s[1].text != "Bump hydra to 2.2.0" {
 		t.Errorf("subjects %+v", s)
+	}
+}
+
+func TestMentionsWholeNames(t *testing.T) {
+	// A product name written in mixed case is also a word whole, and a name with its version
+	// glued on is also a word without it; "drop" is a stopword like "remove".
+	m := parseMentions([]string{"Drop support for CentOS 7 and MySQL; use NFSv4.2, HTTP2 and Python3 on IPv6"})
+	for _, w := range []string{"centos", "mysql", "nfs", "http", "python", "cent", "sql"} {
+		if !m.words[stem(w)] {
+			t.Errorf("word %q missing: %v", w, slices.Sorted(maps.Keys(m.words)))
+		}
+	}
+	for _, w := range []string{"drop", "ip", "ipv"} {
+		if m.words[stem(w)] {
+			t.Errorf("word %q kept: %v", w, slices.Sorted(maps.Keys(m.words)))
+		}
+	}
+	for part, want := range map[string]string{"GitHub": "github", "OpenStack": "openstack", "DatabaseRequiresEvent": "",
+		"TLSv1": "tls", "k8s": "", "v4": "", "ubuntu": "", "DPE": ""} {
+		if got := wholeName(part, pyextract.SplitWords(part)); got != want {
+			t.Errorf("wholeName(%q) = %q, want %q", part, got, want)
+		}
 	}
 }
 

@@ -122,7 +122,7 @@ func declarations(charms []charmyaml.Charm, links linker.Result, charmCls, share
 				// the charm's own handlers lead, then its own library's (the plumbing that
 				// re-emits a relation's events as the library's, which the charm's handlers
 				// observe), then vendored libraries', then the catch-alls of loops over every
-				// relation (linker Handler.Loose), which handle this one among all others
+				// relation (linker Handler.Loose and CatchAll), which handle this one among all others
 				var first, ownLib, loose, vendored []string
 				seen := map[string]bool{}
 				link := func(file, sym string, isLoose bool) {
@@ -146,7 +146,7 @@ func declarations(charms []charmyaml.Charm, links linker.Result, charmCls, share
 					}
 				}
 				for _, h := range d.iface.Handlers {
-					if !h.Loose {
+					if !h.Loose && !h.CatchAll {
 						link(h.File, h.Symbol, false)
 					}
 				}
