@@ -865,7 +865,6 @@ func (l *charmLinker) linkReconcilers() {
 			if !ok {
 				continue
 			}
-			at := pyextract.Observe{Scope: c.Scope}
 			for _, cc := range l.contexts(fi, fi.classes[c.Class], c.Func) {
 				h, missing := l.handler(hv, cc)
 				if missing != "" {
@@ -877,7 +876,7 @@ func (l *charmLinker) linkReconcilers() {
 				add := func(kind, name, event string) {
 					it := l.iface(kind, name)
 					hd := Handler{Event: event, Symbol: h.Name, File: h.file.Path, Line: h.Line, Via: ViaObserve,
-						ObserveFile: fi.Path, ObserveLine: at.Line, Conditional: c.Conditional, Loose: true, CatchAll: true,
+						ObserveFile: fi.Path, ObserveLine: c.Line, Conditional: c.Conditional, Loose: true, CatchAll: true,
 						AfterReturn: afterReturn(c.Conditional, c.AfterReturn)}
 					if !slices.ContainsFunc(it.Handlers, func(x Handler) bool { return x.Symbol == hd.Symbol && x.Event == hd.Event }) {
 						it.Handlers = append(it.Handlers, hd)
@@ -902,8 +901,8 @@ func (l *charmLinker) linkReconcilers() {
 
 // reconcilerHandler returns the handler of a call of a ReconcilerObservers function given the
 // charm first and every event (its event set absent, None, or named like cosl's all_events,
-// ALL_EVENTS, ALL_EVENTS_K8S): the argument after the charm that is a method of self or a
-// function (positional, or handler=/callback=).
+// ALL_EVENTS, ALL_EVENTS_K8S): the argument after the charm that is a method of self, or the
+// handler= or callback= keyword.
 func reconcilerHandler(v *pyextract.Value) (*pyextract.Value, bool) {
 	ch := v.Chain
 	if v.Kind != pyextract.ValCall || len(ch) == 0 || !pyextract.ReconcilerObservers[ch[len(ch)-1].Name] || len(v.Args) == 0 ||

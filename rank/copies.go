@@ -20,10 +20,10 @@ import (
 // lines and signatures, references, imports and prose) are one module. Its canonical path is
 // the copy that is not a test, then has the fewest hidden folders in its path (the source the
 // others are made from), then the shortest path, then the first in byte order. The canonical
-// file takes the best score of its copies (of its library copies, when it is a vendored
-// library) (the copy a charm imports collects the rank; a sum
+// file takes the best score of its copies (the copy a charm imports collects the rank; a sum
 // would count one module's rank once per charm and push the shared code above the charms'
-// entry points) with that copy's signals, and names the copies (File.Copies); the copies
+// entry points; a vendored library takes only its library copies' scores) with that copy's
+// signals, and names the copies (File.Copies); the copies
 // have score 0 and follow every module in the ranking (File.CopyOf). Files under
 // MinCopyLines lines or without definitions (empty __init__.py, stubs) are never copies: the
 // same few lines in two places are not one module.
