@@ -93,7 +93,7 @@ func init() {
 		without into onto as is are be been was were it its this that these those when then than
 		if else do does did done use used using via per all any some each so we you i our
 		add added adds fix fixed fixes update updated updates change changed changes make
-		remove removed drop dropped dropping drops new old now also only more less after before instead should can
+		remove removed drop dropped dropping drops delete deleted deletes deleting bump bumped bumps bumping new old now also only more less after before instead should can
 		get set self cls none true false
 
 		non me my myself ours ourselves your yours yourself yourselves he him his himself she her

@@ -2058,14 +2058,15 @@ func TestMentionsDropMergeBoilerplate(t *testing.T) {
 
 func TestMentionsWholeNames(t *testing.T) {
 	// A product name written in mixed case is also a word whole, and a name with its version
-	// glued on is also a word without it; "drop" is a stopword like "remove".
-	m := parseMentions([]string{"Drop support for CentOS 7 and MySQL; use NFSv4.2, HTTP2 and Python3 on IPv6"})
+	// glued on is also a word without it; "drop", "delete" and "bump" are stopwords like "remove"
+	// and "update".
+	m := parseMentions([]string{"Drop support for CentOS 7 and MySQL; use NFSv4.2, HTTP2 and Python3 on IPv6; delete the bumped pin"})
 	for _, w := range []string{"centos", "mysql", "nfs", "http", "python", "cent", "sql"} {
 		if !m.words[stem(w)] {
 			t.Errorf("word %q missing: %v", w, slices.Sorted(maps.Keys(m.words)))
 		}
 	}
-	for _, w := range []string{"drop", "ip", "ipv"} {
+	for _, w := range []string{"drop", "ip", "ipv", "delete", "bump"} {
 		if m.words[stem(w)] {
 			t.Errorf("word %q kept: %v", w, slices.Sorted(maps.Keys(m.words)))
 		}
