@@ -26,6 +26,10 @@ type Base struct {
 	Pos
 }
 
+// Series reports a base read from metadata's `series:` list ("focal"), named as written, not
+// in charmcraft's "<name>@<channel>".
+func (b Base) Series() bool { return !strings.Contains(b.Name, "@") }
+
 // readBases reads charmcraft.yaml's `bases:`, or its `base:` and `platforms:`. Entries of
 // the same base merge into one, placed at its first line. An odd shape is skipped without a
 // warning: charmcraft, not Juju, checks these.

@@ -5794,13 +5794,8 @@ func TestReconcilerObservesEveryEvent(t *testing.T) {
 	// handler: each relation, container and storage, and the lifecycle, as a catch-all. A call
 	// with an event set of its own, or with no charm first, observes nothing the linker reads.
 	c := charm("demo", ".", "relation:backend", "relation:peers", "container:web", "storage:data", "action:sync")
-	for _, call := range []string{
-		"observe_events(self, all_events, self._reconcile)",
-		"reconciler.observe_all(self, reconciler.ALL_EVENTS_K8S, self._reconcile)",
-		"observe_all(self, None, callback=self._reconcile)",
-		"observe_all(self, callback=self._reconcile)",
-	} {
-		cl := link1(t, c, files{"src/charm.py": `
+	src := func(call string) files {
+		return files{"src/charm.py": `
 import ops
 from cosl import reconciler
 from cosl.reconciler import all_events, observe_events, observe_all
@@ -5816,7 +5811,15 @@ class DemoCharm(ops.CharmBase):
 
     def _on_sync(self, event):
         pass
-`})
+`}
+	}
+	for _, call := range []string{
+		"observe_events(self, all_events, self._reconcile)",
+		"reconciler.observe_all(self, reconciler.ALL_EVENTS_K8S, self._reconcile)",
+		"observe_all(self, None, callback=self._reconcile)",
+		"observe_all(self, callback=self._reconcile)",
+	} {
+		cl := link1(t, c, src(call))
 		expect(t, call+": backend", handlers(cl, KindRelation, "backend"), "backend_relation_changed>DemoCharm._reconcile[observe]")
 		expect(t, call+": web", handlers(cl, KindContainer, "web"), "web_pebble_ready>DemoCharm._reconcile[observe]")
 		expect(t, call+": data", handlers(cl, KindStorage, "data"), "data_storage_attached>DemoCharm._reconcile[observe]")
@@ -5835,18 +5838,7 @@ class DemoCharm(ops.CharmBase):
 		"observe_all(self, {ops.StartEvent}, self._reconcile)",
 		"observe_events(other, all_events, self._reconcile)",
 	} {
-		cl := link1(t, c, files{"src/charm.py": `
-import ops
-from cosl.reconciler import all_events, observe_events, observe_all
-
-class DemoCharm(ops.CharmBase):
-    def __init__(self, *args):
-        super().__init__(*args)
-        ` + call + `
-
-    def _reconcile(self, _=None):
-        pass
-`})
+		cl := link1(t, c, src(call))
 		expect(t, call+": backend", handlers(cl, KindRelation, "backend"), "")
 	}
 }

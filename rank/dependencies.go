@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/cantrip-dev/charmcraft-map/charmyaml"
 )
 
 // Dependency bumps. A subject line that updates a dependency ("Update dependency uv to
@@ -197,7 +199,7 @@ func (r *ranker) seriesTargets() []int {
 	}
 	var out []int
 	for _, d := range r.decls {
-		if d.sym.Kind != SymBase || strings.Contains(d.sym.Name, "@") || path.Base(d.file) == "charmcraft.yaml" {
+		if d.sym.Kind != SymBase || !(charmyaml.Base{Name: d.sym.Name}).Series() || path.Base(d.file) == "charmcraft.yaml" {
 			continue
 		}
 		if i, ok := r.byPath[d.file]; ok && r.nodes[i].class == ClassYAML && !slices.Contains(out, i) {

@@ -274,22 +274,7 @@ func parseMentions(texts []string) mentions {
 // (ws, its words). And for a name with its version glued on ("NFSv4", "HTTP2", "Python3"),
 // which the code writes bare: the name, of three letters or more. "" otherwise.
 func wholeName(part string, ws []string) string {
-	letters, upper, lower := 0, false, false
-	for _, r := range part {
-		switch {
-		case r >= 'A' && r <= 'Z':
-			upper = true
-		case r >= 'a' && r <= 'z':
-			lower = true
-		default:
-			letters = -1
-		}
-		if letters < 0 {
-			break
-		}
-		letters++
-	}
-	if letters > 0 && letters <= 12 && upper && lower && len(ws) > 1 {
+	if len(ws) > 1 && productName.MatchString(part) && part != strings.ToLower(part) && part != strings.ToUpper(part) {
 		return strings.ToLower(part)
 	}
 	if m := versionedName.FindStringSubmatch(part); m != nil {
@@ -300,6 +285,9 @@ func wholeName(part string, ws []string) string {
 	}
 	return ""
 }
+
+// productName matches a token wholeName may join: 1 to 12 ASCII letters.
+var productName = regexp.MustCompile(`^[A-Za-z]{1,12}$`)
 
 // versionedName matches a name with its version glued on: "NFSv4", "TLSv1", "HTTP2".
 var versionedName = regexp.MustCompile(`^([A-Za-z]{3,})[0-9]+$`)

@@ -104,13 +104,7 @@ func TestTypedConfigFieldsAreReaders(t *testing.T) {
 		}
 		return in
 	}
-	order := func(r Result) []string {
-		var out []string
-		for _, s := range fileOf(t, r, "src/structured.py").Symbols {
-			out = append(out, s.Name)
-		}
-		return out
-	}
+	order := func(r Result) []string { return symbolNames(t, r, "src/structured.py") }
 	in := build()
 	if got := order(Rank(in)); slices.Index(got, "CharmConfig.log_level") > slices.Index(got, "CharmConfig.aaa_other") {
 		t.Errorf("the option's field is not above the other field: %v", got)
@@ -200,6 +194,16 @@ func paths(r Result) []string {
 
 func position(r Result, p string) int {
 	return slices.Index(paths(r), p)
+}
+
+// symbolNames are the names of file p's symbols in ranked order.
+func symbolNames(t *testing.T, r Result, p string) []string {
+	t.Helper()
+	var names []string
+	for _, s := range fileOf(t, r, p).Symbols {
+		names = append(names, s.Name)
+	}
+	return names
 }
 
 func fileOf(t *testing.T, r Result, p string) File {
@@ -483,10 +487,7 @@ func TestYAMLSymbols(t *testing.T) {
 
 func TestPythonSymbolOrder(t *testing.T) {
 	r := Rank(demoCharm())
-	var names []string
-	for _, s := range fileOf(t, r, "src/charm.py").Symbols {
-		names = append(names, s.Name)
-	}
+	names := symbolNames(t, r, "src/charm.py")
 	// The class first (kind), the two handlers linked to the YAML next, the unlinked private
 	// helper last although it sits between them by line.
 	if names[0] != "DemoCharm" || names[len(names)-1] != "DemoCharm._helper" {
@@ -1762,13 +1763,7 @@ func TestSymbolBodiesMatchingTheTaskLead(t *testing.T) {
 		}
 		return f
 	}
-	order := func(r Result) []string {
-		var names []string
-		for _, s := range fileOf(t, r, "src/auth.py").Symbols {
-			names = append(names, s.Name)
-		}
-		return names
-	}
+	order := func(r Result) []string { return symbolNames(t, r, "src/auth.py") }
 	got := order(rankDemo("fix: re-enable prefixed topic names", file()))
 	if got[0] != "AuthManager.add_acl" || slices.Index(got, "AuthManager.users") > slices.Index(got, "AuthManager.rotate") {
 		t.Errorf("with the task: %v; want add_acl first, the methods with 'topic' before rotate", got)
@@ -1793,10 +1788,7 @@ func TestSymbolsSharingTaskWordsLead(t *testing.T) {
 		return f
 	}())
 	r := Rank(in)
-	var names []string
-	for _, s := range fileOf(t, r, "src/backups.py").Symbols {
-		names = append(names, s.Name)
-	}
+	names := symbolNames(t, r, "src/backups.py")
 	if i, j := slices.Index(names, "Backups._on_list_backups_action"), slices.Index(names, "Backups._on_create_backup_action"); i < 0 || j < 0 || i > j {
 		t.Errorf("backups.py symbols %v: _on_list_backups_action should lead _on_create_backup_action", names)
 	}

@@ -363,7 +363,7 @@ func partSig(p charmyaml.Part) string {
 }
 
 func baseSig(b charmyaml.Base) string {
-	if !strings.Contains(b.Name, "@") { // a metadata series ("focal"), not charmcraft's name@channel
+	if b.Series() {
 		return "[series] " + b.Name + parens(b.Archs)
 	}
 	return "[base] " + b.Name + parens(b.Archs)
