@@ -70,6 +70,8 @@ type charmLinker struct {
 	customOn    map[*classInfo]customEvents
 	boundDepth  int                 // nesting of boundArguments
 	wrappers    map[*classInfo]bool // config wrapper classes some subscript uses (subscripted), once known
+	stored      map[string]bool     // keys the code stores into the config (storedConfig), once known
+	storedAt    *Site               // the first store into the config under a key it cannot name
 	scopeRefs   map[string]int      // every name's uses in the scope's non-test files (scopeUses)
 	code        map[*fileInfo]bool  // the files the charm's classes import, directly or not (charmCode), once known
 }
@@ -212,6 +214,7 @@ func (l *charmLinker) run() {
 	l.linkDelegates()
 	l.linkStoragePaths()
 	l.linkUnobserved()
+	l.doubtStoredConfig()
 }
 
 // linkStoragePaths links a storage to the charm's string constants, module-level or in a

@@ -3627,6 +3627,46 @@ class DemoCharm(ops.CharmBase):
 	expect(t, "findings", findings(cl), "src/charm.py:7 undeclared-config pool-wieght")
 }
 
+func TestConfigUsedAsAStore(t *testing.T) {
+	// charm-helpers' config() is a dict saved between hooks: a classic charm keeps state of
+	// its own in it. A key it stores is no option (reading it back is no finding); a key it
+	// stores under a name the linker cannot tell makes every undeclared read doubtful; a
+	// misspelt option in a charm that stores only named keys is still a finding.
+	c := charm("demo", ".", "relation:db", "config:port")
+	src := `import sys
+from charmhelpers.core.hookenv import Hooks, config, relation_get
+
+hooks = Hooks()
+config = config()
+
+
+@hooks.hook("db-relation-changed")
+def db_changed():
+    config["db_host"] = relation_get("host")
+    config.save()
+
+
+@hooks.hook("config-changed")
+def config_changed():
+    port = config.get("prot")
+    if config.get("db_host"):
+        return config["db_host"], port
+`
+	cl := link1(t, c, files{"hooks/demo_hooks.py": src})
+	expect(t, "findings", findings(cl), "hooks/demo_hooks.py:16 undeclared-config prot")
+	if cl.Findings[0].Doubt != "" {
+		t.Errorf("doubt %q on a read in a charm that stores only named keys", cl.Findings[0].Doubt)
+	}
+	helper := src + `
+
+def _keep(key, data):
+    config[key] = data
+`
+	cl = link1(t, c, files{"hooks/demo_hooks.py": helper})
+	expect(t, "findings", findings(cl), "hooks/demo_hooks.py:16 undeclared-config prot")
+	expect(t, "doubt", cl.Findings[0].Doubt, "its code stores keys of its own into the config at hooks/demo_hooks.py:22, and this may be one")
+}
+
 func TestConfigGivenToATemplate(t *testing.T) {
 	// The whole config given to a template's render reads every option, loosely; a short
 	// circuit's right side (x or config.get("legacy")) runs only under a condition.

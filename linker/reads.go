@@ -1,6 +1,7 @@
 package linker
 
 import (
+	"fmt"
 	"iter"
 	"maps"
 	"path"
@@ -660,7 +661,7 @@ func (l *charmLinker) configKey(fi *fileInfo, k *pyextract.KeyAccess) {
 			seen[siteName{s, v.str}] = true
 			if d, ok := l.lookup(KindConfig, v.str); ok {
 				l.read(KindConfig, d, s)
-			} else if !vendored && !v.loose {
+			} else if !vendored && !v.loose && !l.storedConfig(v.str) {
 				// a function that looks the name up among the declared options first
 				// (option = charm.meta.config.get(self.name); if option is None: raise)
 				// reads only a declared one
@@ -686,6 +687,59 @@ func (l *charmLinker) configKey(fi *fileInfo, k *pyextract.KeyAccess) {
 			// pyextract records only some calls, so unless every use of the helper is one
 			// of them, others may pass other names
 			l.unresolvedKey(fi, at, k)
+		}
+	}
+}
+
+// storedConfig reports whether the charm's code stores name into its config as an item
+// (config["vhost-ready"] = True): charm-helpers' config() is a dict that persists between
+// hooks, and classic charms keep their own state in it. Reading such a key back reads that
+// state, not an option the YAML forgot to declare.
+func (l *charmLinker) storedConfig(name string) bool {
+	l.collectStores()
+	return l.stored[norm(name)]
+}
+
+// collectStores fills l.stored with the keys the charm's code stores into its config, and
+// l.storedAt with the first store whose key the linker cannot name (config[key] = value in a
+// helper given the key by calls pyextract does not record).
+func (l *charmLinker) collectStores() {
+	if l.stored != nil {
+		return
+	}
+	l.stored = map[string]bool{}
+	for _, fi := range l.scope {
+		for i := range fi.Facts.Stores {
+			k := &fi.Facts.Stores[i]
+			for _, c := range l.contexts(fi, fi.classes[k.Class], k.Func) {
+				if !slices.ContainsFunc(l.chain(k.Object, c), func(a aval) bool { return a.kind == aConfig }) {
+					continue
+				}
+				known := false
+				for _, v := range l.eval(&k.Key, c.at(k.Line)) {
+					if v.kind == aStr {
+						known, l.stored[norm(v.str)] = true, true
+					}
+				}
+				if l.storedAt == nil && !fi.vendored &&
+					(!known || isParam(fi, k.Scope, &k.Key) && !l.callersComplete(fi, k.Scope, &k.Key)) {
+					l.storedAt = &Site{File: fi.Path, Line: k.Line, Symbol: symbolName(k.Class, k.Func)}
+				}
+			}
+		}
+	}
+}
+
+// doubtStoredConfig: when the charm stores into its config under keys the linker cannot
+// name, any undeclared option it reads may be one of them, so such a finding is in doubt.
+func (l *charmLinker) doubtStoredConfig() {
+	l.collectStores()
+	if l.storedAt == nil {
+		return
+	}
+	for i := range l.findings {
+		if f := &l.findings[i]; f.Kind == FindUndeclaredConfig && f.Doubt == "" {
+			f.Doubt = fmt.Sprintf("its code stores keys of its own into the config at %s:%d, and this may be one", l.storedAt.File, l.storedAt.Line)
 		}
 	}
 }

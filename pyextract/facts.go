@@ -244,7 +244,7 @@ func factsOf(t *tree, w *factWalker) Facts {
 	w.out.Assigns = w.out.Assigns[:0]
 	slices.Sort(w.out.HandlerStrings)
 	out := Facts{Observes: own(&w.out.Observes), Assigns: assigns, Calls: own(&w.out.Calls),
-		Keys: own(&w.out.Keys), Attrs: own(&w.out.Attrs), Narrows: own(&w.out.Narrows), Returns: own(&w.out.Returns),
+		Keys: own(&w.out.Keys), Stores: own(&w.out.Stores), Attrs: own(&w.out.Attrs), Narrows: own(&w.out.Narrows), Returns: own(&w.out.Returns),
 		Dispatch: w.out.Dispatch, HandlerDispatch: w.out.HandlerDispatch, HandlerStrings: slices.Compact(own(&w.out.HandlerStrings))}
 	w.out.Dispatch, w.out.HandlerDispatch = false, false
 	w.t = nil
@@ -285,10 +285,12 @@ func usedLocals(out Facts) []Assign {
 	for i := range out.Calls {
 		mark(out.Calls[i].Scope, &out.Calls[i].Value)
 	}
-	for i := range out.Keys {
-		k := &out.Keys[i]
-		mark(k.Scope, &Value{Kind: ValChain, Chain: k.Object})
-		mark(k.Scope, &k.Key)
+	for _, keys := range [][]KeyAccess{out.Keys, out.Stores} {
+		for i := range keys {
+			k := &keys[i]
+			mark(k.Scope, &Value{Kind: ValChain, Chain: k.Object})
+			mark(k.Scope, &k.Key)
+		}
 	}
 	for i := range out.Attrs {
 		mark(out.Attrs[i].Scope, &Value{Kind: ValChain, Chain: out.Attrs[i].Object})
@@ -961,6 +963,11 @@ func (w *factWalker) visitAssign(f factFrame) {
 	recorded, dropped := false, false
 	if left >= 0 && t.kind(left) == kSubscript {
 		w.unsealTable(f, t.child(left, fValue)) // table[k] = v
+		if obj, key := t.child(left, fValue), t.child(left, fSubscript); key >= 0 && w.keyedObject(obj, f, true) {
+			if c, ok := t.chain(obj, 0); ok { // config["vhost-ready"] = True: stored, not read
+				w.out.Stores = append(w.out.Stores, KeyAccess{Scope: w.scope(f, i), Object: c, Key: t.value(key, 0), Via: "store"})
+			}
+		}
 		if target, ok := t.chain(t.child(left, fValue), 0); ok && f.fn != nil && len(target) == 2 && target[0].Name == "self" && plainChain(target) && value >= 0 {
 			// self.relations[rel] = DatabaseRequires(self, rel): an item of self.relations
 			if v := t.value(value, 0); v.Kind != ValOther {

@@ -225,6 +225,8 @@ class C(CharmBase):
         f = conf.get("http-proxy")
         other = hookenv.config("x")
         g = other["y"]
+        conf["ready"] = True
+        totals["n"] = 1
 `)
 	var keys []string
 	for _, k := range f.Keys {
@@ -235,6 +237,10 @@ class C(CharmBase):
 		`self._charm.config[plugin["config"]]get|self.config[name + "-threshold"]index|conf["http-proxy"]get`
 	if got := strings.Join(keys, "|"); got != wantKeys {
 		t.Errorf("keys = %s\nwant   %s", got, wantKeys)
+	}
+	// an item stored on such an object is a Store, not a read; on any other, nothing
+	if len(f.Stores) != 1 || f.Stores[0].Object.String()+"["+f.Stores[0].Key.String()+"]"+f.Stores[0].Via != `conf["ready"]store` {
+		t.Errorf("stores = %+v, want conf[\"ready\"]store", f.Stores)
 	}
 	var attrs []string
 	for _, a := range f.Attrs {

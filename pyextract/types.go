@@ -107,8 +107,12 @@ type Facts struct {
 	Assigns  []Assign    `json:"assigns,omitempty"`
 	Calls    []Call      `json:"calls,omitempty"`
 	Keys     []KeyAccess `json:"keys,omitempty"`
-	Attrs    []AttrRead  `json:"attrs,omitempty"`
-	Narrows  []Narrowing `json:"narrows,omitempty"`
+	// Stores are the item assignments X[key] = value on the objects Keys records reads of
+	// (Via "store"): charm-helpers' config() is a dict saved between hooks, and classic charms
+	// keep their own state in it (config["vhost-ready"] = True), under keys no YAML declares.
+	Stores  []KeyAccess `json:"stores,omitempty"`
+	Attrs   []AttrRead  `json:"attrs,omitempty"`
+	Narrows []Narrowing `json:"narrows,omitempty"`
 	// Returns are the values functions return that are a string, an f-string or a chain
 	// (`return DB_RELATION_NAME`: a template method a subclass overrides with a name).
 	Returns []Return `json:"returns,omitempty"`

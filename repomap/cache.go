@@ -40,7 +40,7 @@ const cacheVersion = 1
 // ourVersion stamps the data we keep under ourKey. Bump it whenever pyextract's output for the
 // same bytes changes (a change of its types changes the stamp by itself, see fileBlob):
 // entries with another stamp are reparsed, never trusted.
-const ourVersion = 76
+const ourVersion = 77
 
 // ourKey holds our own per-entry data; Cantrip ignores keys it does not know.
 const ourKey = "x_charmcraft_map"
@@ -650,6 +650,11 @@ func ourLen(b []byte) (int, bool) {
 	return len(ourPrefix) + len(b64) + 2 + len(rest), ok
 }
 
+// strictBase64 decodes our entries: the unused low bits of a last character before its
+// padding must be zero, or two spellings of one entry would both pass its CRC (a bit flipped
+// there changes no decoded byte).
+var strictBase64 = base64.StdEncoding.Strict()
+
 // decoder is one goroutine's scratch space for decodeOurs.
 type decoder struct{ bin []byte }
 
@@ -665,7 +670,7 @@ func decodeOurs(raw []byte) (*usable, bool) {
 	defer decoders.Put(dec)
 	bin := slices.Grow(dec.bin[:0], base64.StdEncoding.DecodedLen(len(b64)))[:base64.StdEncoding.DecodedLen(len(b64))]
 	dec.bin = bin
-	n, err := base64.StdEncoding.Decode(bin, b64)
+	n, err := strictBase64.Decode(bin, b64)
 	if err != nil || n <= ourHead || n != int(binary.LittleEndian.Uint32(bin[4:])) ||
 		binary.LittleEndian.Uint32(bin) != crc32.Update(crc32.Checksum(bin[4:n], castagnoli), castagnoli, rest) {
 		return nil, false
