@@ -168,10 +168,18 @@ func (b *graphBuilder) indexNames() {
 	}
 }
 
+// modSuffix is one file found under one suffix of its module path. inPkg is the folder the
+// suffix starts in when that folder is a package (has an __init__.py), else "".
+type modSuffix struct {
+	file  int
+	inPkg string
+}
+
 // moduleIndex maps every '/'-joined suffix of a Python file's module path to the files:
-// "src/core/cluster.py" is found as core/cluster and cluster; a package's __init__.py as the package.
-func (b *graphBuilder) moduleIndex() map[string][]int {
-	idx := map[string][]int{}
+// "src/core/cluster.py" is found as core/cluster and cluster; a package's __init__.py as the
+// package.
+func (b *graphBuilder) moduleIndex() map[string][]modSuffix {
+	idx := map[string][]modSuffix{}
 	for i, n := range b.nodes {
 		if n.py == nil {
 			continue
@@ -183,8 +191,14 @@ func (b *graphBuilder) moduleIndex() map[string][]int {
 		}
 		segs := strings.Split(p, "/")
 		for k := range segs {
+			e := modSuffix{file: i}
+			if dir := strings.Join(segs[:k], "/"); k > 0 {
+				if _, pkg := b.byPath[dir+"/__init__.py"]; pkg {
+					e.inPkg = dir
+				}
+			}
 			key := strings.Join(segs[k:], "/")
-			idx[key] = append(idx[key], i)
+			idx[key] = append(idx[key], e)
 		}
 	}
 	return idx
@@ -192,8 +206,14 @@ func (b *graphBuilder) moduleIndex() map[string][]int {
 
 // resolveModule returns the files a module name imported by file i denotes. Relative names
 // (".state", "..core") resolve against i's folder; absolute ones by path suffix, preferring
-// the candidates that share the longest folder prefix with i.
-func (b *graphBuilder) resolveModule(i int, mod string, idx map[string][]int) []int {
+// the candidates that share the longest folder prefix with i. A suffix that starts inside a
+// package is the module only for files in that package's folder (a script there, or the
+// package's own code, on a path that holds the folder): from anywhere else Python needs the
+// package's name, and s3/src/utils/logging.py is utils.logging, never the standard
+// library's `import logging` of s3/src/charm.py. hooks/charmhelpers/core/hookenv.py stays
+// charmhelpers.core.hookenv to hooks/glance_relations.py, a script run from hooks/, which
+// holds an __init__.py for the unit tests.
+func (b *graphBuilder) resolveModule(i int, mod string, idx map[string][]modSuffix) []int {
 	if strings.HasPrefix(mod, ".") {
 		dots := len(mod) - len(strings.TrimLeft(mod, "."))
 		dir := path.Dir(b.nodes[i].path)
@@ -209,10 +229,11 @@ func (b *graphBuilder) resolveModule(i int, mod string, idx map[string][]int) []
 		}
 		return out
 	}
-	cands := idx[strings.ReplaceAll(mod, ".", "/")]
+	from := path.Dir(b.nodes[i].path)
 	best, out := -1, []int(nil)
-	for _, j := range cands {
-		if j == i || !b.visible(i, j) {
+	for _, c := range idx[strings.ReplaceAll(mod, ".", "/")] {
+		j := c.file
+		if j == i || !b.visible(i, j) || c.inPkg != "" && from != c.inPkg && !strings.HasPrefix(from, c.inPkg+"/") {
 			continue
 		}
 		switch l := commonDirLen(b.nodes[i].path, b.nodes[j].path); {
