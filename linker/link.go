@@ -72,6 +72,7 @@ type charmLinker struct {
 	wrappers    map[*classInfo]bool // config wrapper classes some subscript uses (subscripted), once known
 	stored      map[string]bool     // keys the code stores into the config (storedConfig), once known
 	storedAt    *Site               // the first store into the config under a key it cannot name
+	openstack   *bool               // openstackAdapters, once known
 	scopeRefs   map[string]int      // every name's uses in the scope's non-test files (scopeUses)
 	code        map[*fileInfo]bool  // the files the charm's classes import, directly or not (charmCode), once known
 }

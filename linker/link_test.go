@@ -3667,6 +3667,24 @@ def _keep(key, data):
 	expect(t, "doubt", cl.Findings[0].Doubt, "its code stores keys of its own into the config at hooks/demo_hooks.py:22, and this may be one")
 }
 
+func TestOpenStackConfigAdapter(t *testing.T) {
+	// charms.openstack and ops_openstack give the charm its options as attributes of an
+	// adapter, '-' read as '_': self.options.max_connections reads max-connections. Without
+	// such a framework, an attribute of something named options is no option read.
+	c := charm("demo", ".", "config:max-connections", "config:debug")
+	src := `import charms_openstack.charm
+
+
+class DemoCharm(charms_openstack.charm.OpenStackCharm):
+    def limits(self):
+        return self.options.max_connections
+`
+	cl := link1(t, c, files{"src/lib/charm/openstack/demo.py": src})
+	expect(t, "max-connections", reads(cl, KindConfig, "max-connections"), "src/lib/charm/openstack/demo.py:6/config-read/attr")
+	plain := link1(t, c, files{"src/charm.py": strings.Replace(src, "import charms_openstack.charm", "import argparse", 1)})
+	expect(t, "max-connections without the framework", reads(plain, KindConfig, "max-connections"), "")
+}
+
 func TestConfigGivenToATemplate(t *testing.T) {
 	// The whole config given to a template's render reads every option, loosely; a short
 	// circuit's right side (x or config.get("legacy")) runs only under a condition.

@@ -549,7 +549,8 @@ func (l *charmLinker) linkConfig() {
 			}
 			// an attribute of an object named *config (a typed config dataclass): in the
 			// charm's code only (charmCode), not a workload program's own config objects
-			if l.isConfig(fi, a.Scope, a.Object) || strings.HasSuffix(strings.ToLower(lastName(a.Object)), "config") && l.inCharmCode(fi) {
+			if l.isConfig(fi, a.Scope, a.Object) || strings.HasSuffix(strings.ToLower(lastName(a.Object)), "config") && l.inCharmCode(fi) ||
+				lastName(a.Object) == "options" && !fi.vendored && l.openstackAdapters() {
 				l.read(KindConfig, d, siteAt(fi, a.Scope, ViaConfig, "attr"))
 			}
 		}
@@ -689,6 +690,29 @@ func (l *charmLinker) configKey(fi *fileInfo, k *pyextract.KeyAccess) {
 			l.unresolvedKey(fi, at, k)
 		}
 	}
+}
+
+// openstackAdapters reports whether the charm's own code imports an OpenStack charm framework
+// (charms.openstack, ops_openstack): their configuration adapter, a charm's self.options or an
+// instance of a ConfigurationAdapter subclass, has every option as an attribute, '-' read as
+// '_' (self.options.max_connections, options.oidc_response_type).
+func (l *charmLinker) openstackAdapters() bool {
+	if l.openstack == nil {
+		found := false
+		for _, fi := range l.scope {
+			if fi.test || fi.vendored {
+				continue
+			}
+			for _, im := range fi.Imports {
+				m := joinModule(im.Module, im.Name)
+				if strings.HasPrefix(m, "charms_openstack") || strings.HasPrefix(m, "charms.openstack") || strings.HasPrefix(m, "ops_openstack") {
+					found = true
+				}
+			}
+		}
+		l.openstack = &found
+	}
+	return *l.openstack
 }
 
 // storedConfig reports whether the charm's code stores name into its config as an item

@@ -1487,7 +1487,7 @@ func (w *factWalker) visitAttribute(f factFrame) {
 	if attr := t.child(i, fAttribute); attr >= 0 && t.text(attr) == "__dict__" {
 		w.out.Dispatch = true
 	}
-	if !f.callee && w.keyedObject(obj, f, false) {
+	if !f.callee && (w.keyedObject(obj, f, false) || w.lastName(obj) == "options") {
 		if attr := t.child(i, fAttribute); attr >= 0 {
 			if c, ok := t.chain(obj, 0); ok {
 				w.out.Attrs = append(w.out.Attrs, AttrRead{Scope: w.scope(f, i), Object: c, Attr: t.text(attr)})

@@ -313,8 +313,9 @@ type Narrowing struct {
 // AttrRead is an attribute read on a chain ending in config/params/typed-config-like names,
 // e.g. self.config.log_level or self.charm_config.port: Object is the chain without the last
 // attribute, Attr the attribute. Only chains whose last object step name ends in "config",
-// "params" or "cfg" (or a local name bound to such a chain) are recorded, and not when the
-// attribute is called (self.config.get(...)).
+// "params" or "cfg" (or a local name bound to such a chain), or that is "options" (the
+// OpenStack frameworks' configuration adapter: self.options.max_connections), are recorded,
+// and not when the attribute is called (self.config.get(...)).
 type AttrRead struct {
 	Scope
 	Object Chain  `json:"object"`
