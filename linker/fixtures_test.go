@@ -108,7 +108,7 @@ func checkFixture(t *testing.T, root string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := linker.Link(linker.Input{Charms: tree.Charms, Files: tree.Files})
+	res := tree.Link()
 	ann := annotations(t, root)
 	used := map[pos]bool{}
 

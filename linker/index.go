@@ -9,6 +9,7 @@ import (
 	"github.com/cantrip-dev/charmcraft-map/charmyaml"
 	"github.com/cantrip-dev/charmcraft-map/internal/testdirs"
 	"github.com/cantrip-dev/charmcraft-map/pyextract"
+	"github.com/cantrip-dev/charmcraft-map/templates"
 )
 
 // index holds every file, class, constant and import of the tree in maps, built once per Link.
@@ -19,6 +20,7 @@ type index struct {
 	pkgDirs map[string]bool         // folders holding an __init__.py
 	classes map[string]bool         // names of every class in the tree
 	charms  []charmyaml.Charm
+	tmpls   []templates.File // Input.Templates
 	// handlerRefs counts, for every name like an event handler's (_on_*), its uses in the
 	// whole tree, tests and other charms included (built on first use: handlerUses)
 	handlerRefs map[string]int
@@ -234,7 +236,7 @@ var knownBases = map[string]bool{
 
 func newIndex(in Input) *index {
 	ix := &index{files: map[string]*fileInfo{}, modules: map[string][]moduleFile{}, pkgDirs: map[string]bool{},
-		classes: map[string]bool{}, charms: in.Charms}
+		classes: map[string]bool{}, charms: in.Charms, tmpls: in.Templates}
 	for i := range in.Files {
 		f := &in.Files[i]
 		fi := &fileInfo{

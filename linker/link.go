@@ -202,6 +202,7 @@ func (l *charmLinker) run() {
 	l.linkContainerArgs()
 	l.linkLookups()
 	l.linkConfig()
+	l.linkTemplates()
 	l.linkParams()
 	l.linkNaming()
 	l.linkActionTables()

@@ -692,6 +692,21 @@ func (l *charmLinker) configKey(fi *fileInfo, k *pyextract.KeyAccess) {
 	}
 }
 
+// linkTemplates: an option a template of the charm uses ({{ options.max_connections }},
+// {% if config.debug %}) is read there.
+func (l *charmLinker) linkTemplates() {
+	for _, t := range l.ix.tmpls {
+		if l.ix.charmOf(t.Path) != l.charm {
+			continue
+		}
+		for _, u := range t.Uses {
+			if d, ok := l.lookup(KindConfig, u.Name); ok {
+				l.read(KindConfig, d, Site{File: t.Path, Line: u.Line, Via: ViaTemplate})
+			}
+		}
+	}
+}
+
 // openstackAdapters reports whether the charm's own code imports an OpenStack charm framework
 // (charms.openstack, ops_openstack): their configuration adapter, a charm's self.options or an
 // instance of a ConfigurationAdapter subclass, has every option as an attribute, '-' read as

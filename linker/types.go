@@ -100,12 +100,16 @@ package linker
 import (
 	"github.com/cantrip-dev/charmcraft-map/charmyaml"
 	"github.com/cantrip-dev/charmcraft-map/pyextract"
+	"github.com/cantrip-dev/charmcraft-map/templates"
 )
 
 // Input is what the linker reads. Files are all Python files of the tree, root-relative paths.
 type Input struct {
 	Charms []charmyaml.Charm
 	Files  []pyextract.File
+	// Templates are the option names the charms' templates use: each is a read of the
+	// declared option it names (via "template"), by the charm whose folder holds it.
+	Templates []templates.File
 }
 
 // Interface kinds (the `kind` of CONTRACT §3 interfaces).
@@ -139,6 +143,7 @@ const (
 	ViaHookScript = "hook-script"   // a Python script of the charm's that Juju runs for the hook: hooks/db-relation-changed
 	ViaLookup     = "lookup"        // model.get_relation / relations[...] / get_container / storages[...]
 	ViaConfig     = "config-read"   // config option read
+	ViaTemplate   = "template"      // config option used by a template ({{ options.debug }})
 	ViaParam      = "param-read"    // action parameter read
 	ViaPath       = "mount-path"    // a string constant naming where a storage is mounted, or a path under it
 	// ViaCallback: a method the charm hands to an object bound to the endpoint under a

@@ -210,7 +210,17 @@ func (r *ranker) yamlSymbols(p string) []Symbol {
 		d := r.decls[k]
 		u := 0.0
 		if d.iface != nil && !initOnly(d.iface) {
-			u = math.Sqrt(float64(len(d.iface.Handlers) + len(d.iface.Reads)))
+			// templates count once: an option's lines in every release's copy of a
+			// template (src/templates/<release>/) are one use, not one per copy
+			reads, inTemplates := 0, 0
+			for _, s := range d.iface.Reads {
+				if s.Via == linker.ViaTemplate {
+					inTemplates = 1
+				} else {
+					reads++
+				}
+			}
+			u = math.Sqrt(float64(len(d.iface.Handlers) + reads + inTemplates))
 		}
 		s := d.sym
 		s.Links = slices.Clone(s.Links)

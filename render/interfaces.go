@@ -197,7 +197,7 @@ type (
 	}
 	// ifaceReadJSON is one read, binding, lookup or guess. Via (an addition to CONTRACT §3's
 	// fields) tells them apart, with the linker's names: config-read, param-read, library (an
-	// object bound to the endpoint), lookup, mount-path, and so on; the guesses are package (a
+	// object bound to the endpoint), lookup, mount-path, template, and so on; the guesses are package (a
 	// package named after the interface is imported there), delegate (an outside package's
 	// object is given the charm there) and charm-base (the charm's class derives from an
 	// outside base charm class there), and Detail names that package or base class.

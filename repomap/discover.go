@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/cantrip-dev/charmcraft-map/charmyaml"
+	"github.com/cantrip-dev/charmcraft-map/templates"
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 )
@@ -86,6 +87,9 @@ type Discovered struct {
 	// UnreadDirs are the folders (root-relative) the walk could not read, in walk order: code
 	// there is lost.
 	UnreadDirs []string
+	// Templates are the files under a folder named templates (templates.IsTemplate) in scope,
+	// sorted: the option names they use are read (templates.Scan) for the linker.
+	Templates []string
 	// PyLinks are the files of Python that are symbolic links, under another name, to a file
 	// of Python (renamedLinks): link → target.
 	PyLinks map[string]string
@@ -233,7 +237,8 @@ func Discover(root string, scopes []string) (Discovered, error) {
 		name := e.Name()
 		isPy := strings.HasSuffix(name, ".py") || e.Type().IsRegular() && PythonScript(rel, func() []byte { return head(p) })
 		isYAML := isCharmYAML(name)
-		if !isPy && !isYAML {
+		isTemplate := !isPy && !isYAML && templates.IsTemplate(rel)
+		if !isPy && !isYAML && !isTemplate {
 			return nil
 		}
 		if ignored(parts, rel, false) {
@@ -278,6 +283,9 @@ func Discover(root string, scopes []string) (Discovered, error) {
 		}
 		if isPy && inScope(rel, scopes) {
 			d.Python = append(d.Python, rel)
+		}
+		if isTemplate && inScope(rel, scopes) {
+			d.Templates = append(d.Templates, rel)
 		}
 		return nil
 	})

@@ -41,6 +41,7 @@ import (
 	"github.com/cantrip-dev/charmcraft-map/linker"
 	"github.com/cantrip-dev/charmcraft-map/pyextract"
 	"github.com/cantrip-dev/charmcraft-map/rank"
+	"github.com/cantrip-dev/charmcraft-map/templates"
 )
 
 // Options say which tree to load and how to use the cache.
@@ -60,11 +61,14 @@ type Options struct {
 
 // Tree is a loaded tree: its charms and Python files, ready for the linker and the ranker.
 type Tree struct {
-	Root     string
-	Charms   []charmyaml.Charm
-	Files    []pyextract.File // sorted by path
-	Warnings []string         // one line each, for stderr
-	Stats    Stats
+	Root   string
+	Charms []charmyaml.Charm
+	Files  []pyextract.File // sorted by path
+	// Templates are the option names the charms' templates use (Discovered.Templates), sorted
+	// by path; they are small text files, read on every run rather than cached.
+	Templates []templates.File
+	Warnings  []string // one line each, for stderr
+	Stats     Stats
 	// Skipped are the Python files listed but not read (unreadable, over the size limit, not
 	// Python): in Files with nothing extracted, never a file to suggest editing.
 	Skipped map[string]bool
@@ -149,7 +153,9 @@ func Load(opt Options) (*Tree, error) {
 	for _, p := range disc.YAML {
 		yamlStats[p] = statFile(root, p)
 	}
-	fp := fingerprint(root, disc, stats, yamlStats)
+	tmplStats := make([]stat, len(disc.Templates))
+	parallel(len(disc.Templates), func(i int) { tmplStats[i] = statFile(root, disc.Templates[i]) })
+	fp := fingerprint(root, disc, stats, yamlStats, tmplStats)
 
 	var c cache
 	if !opt.NoCache {
@@ -198,6 +204,7 @@ func Load(opt Options) (*Tree, error) {
 	}
 
 	files, changed := t.parseAll(disc.Python, stats, c, opt.Progress)
+	t.Templates = t.readTemplates(root, disc.Templates, tmplStats)
 	cl := <-charmsDone
 	if cl.crash != nil {
 		panic(cl.crash)
@@ -323,7 +330,7 @@ func memoSize(m Memo) int { return len(m.Key) + len(m.Out) + len(m.Err) }
 // The root is taken where it leads: `--root link` and `--root real` are one tree, whose memo
 // tells their outputs apart by key (the caller's key holds the root as given, which the
 // JSON document prints).
-func fingerprint(root string, d Discovered, stats []stat, yamlStats map[string]stat) string {
+func fingerprint(root string, d Discovered, stats []stat, yamlStats map[string]stat, tmplStats []stat) string {
 	if real, err := filepath.EvalSymlinks(root); err == nil {
 		root = real
 	}
@@ -334,6 +341,9 @@ func fingerprint(root string, d Discovered, stats []stat, yamlStats map[string]s
 	}
 	for _, p := range d.YAML {
 		fmt.Fprintf(h, "%s\x00%d\x00%d\x00%d\x00%o\n", p, yamlStats[p].mtime, yamlStats[p].ctime, yamlStats[p].size, uint32(yamlStats[p].mode))
+	}
+	for i, p := range d.Templates {
+		fmt.Fprintf(h, "t\x00%s\x00%d\x00%d\x00%d\x00%o\n", p, tmplStats[i].mtime, tmplStats[i].ctime, tmplStats[i].size, uint32(tmplStats[i].mode))
 	}
 	// what the walk could not read (a folder that became unreadable changes no file listed)
 	for _, w := range d.Warnings {
@@ -522,7 +532,39 @@ func fileWarning(f pyextract.File, size int64) string {
 
 // Link runs the linker over the tree.
 func (t *Tree) Link() linker.Result {
-	return linker.Link(linker.Input{Charms: t.Charms, Files: t.Files})
+	return linker.Link(linker.Input{Charms: t.Charms, Files: t.Files, Templates: t.Templates})
+}
+
+// readTemplates reads and scans the templates at paths (stats theirs). One that cannot be read
+// is left out with a warning, one over templates.MaxSize silently: a rendered data file.
+func (t *Tree) readTemplates(root string, paths []string, stats []stat) []templates.File {
+	if len(paths) > templates.MaxFiles { // a web application's pages, not a charm's templates
+		paths = paths[:templates.MaxFiles]
+	}
+	out := make([]templates.File, len(paths))
+	warn := make([]string, len(paths))
+	parallel(len(paths), func(i int) {
+		out[i].Path = paths[i]
+		if stats[i].err != nil || stats[i].size > templates.MaxSize {
+			if stats[i].err != nil {
+				warn[i] = fmt.Sprintf("%s: skipped: %v", paths[i], unwrapPathErr(stats[i].err))
+			}
+			return
+		}
+		src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(paths[i])))
+		if err != nil {
+			warn[i] = fmt.Sprintf("%s: skipped: %v", paths[i], unwrapPathErr(err))
+			return
+		}
+		out[i] = templates.Scan(paths[i], src)
+	})
+	for _, w := range warn {
+		if w != "" {
+			t.Warnings = append(t.Warnings, w)
+			t.unreadable = true
+		}
+	}
+	return slices.DeleteFunc(out, func(f templates.File) bool { return len(f.Uses) == 0 })
 }
 
 // Rank runs the ranker over the tree and its links.

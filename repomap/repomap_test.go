@@ -1322,3 +1322,44 @@ func TestPythonActionScripts(t *testing.T) {
 		t.Errorf("mapped %v, want actions/add-user and not the shell script", paths)
 	}
 }
+
+// TestTemplates: the files under a templates folder are read for the option names they use
+// (linked as reads: "no code reads" is not said of an option a template uses), a template
+// edit invalidates the memo like a Python edit, and templates leave the cache's entries alone.
+func TestTemplates(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		"metadata.yaml":         smallCharm,
+		"config.yaml":           "options:\n  log-level:\n    type: string\n  unused:\n    type: string\n",
+		"src/charm.py":          smallPy,
+		"templates/app.conf.j2": "level = {{ config['log-level'] }}\n",
+		"templates/logo.png":    "{{ options.unused }}",
+	})
+	tree, err := Load(Options{Root: root, MemoKey: "k"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tree.Templates) != 1 || tree.Templates[0].Path != "templates/app.conf.j2" || len(tree.Templates[0].Uses) != 1 {
+		t.Fatalf("templates %+v", tree.Templates)
+	}
+	reads := map[string]string{}
+	for _, in := range tree.Link().Charms[0].Interfaces {
+		for _, s := range in.Reads {
+			reads[in.Name] = fmt.Sprintf("%s:%d %s", s.File, s.Line, s.Via)
+		}
+	}
+	if reads["log-level"] != "templates/app.conf.j2:1 template" || reads["unused"] != "" {
+		t.Errorf("reads %v", reads)
+	}
+	tree.Save(&Memo{Key: "k", Out: "map"})
+	if hit, _ := Load(Options{Root: root, MemoKey: "k"}); hit.Memo == nil {
+		t.Fatal("memo not served")
+	}
+	future := time.Now().Add(time.Hour)
+	os.Chtimes(filepath.Join(root, "templates/app.conf.j2"), future, future)
+	if stale, _ := Load(Options{Root: root, MemoKey: "k"}); stale.Memo != nil {
+		t.Fatal("memo trusted after a template changed")
+	}
+	if doc := readCache(t, root); strings.Contains(fmt.Sprint(doc["entries"]), "app.conf") {
+		t.Error("a template in the cache's entries")
+	}
+}

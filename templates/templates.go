@@ -1,0 +1,99 @@
+// Package templates reads the configuration option names a charm's templates use.
+//
+// Charms render their workload's configuration from templates (templates/*.conf, *.j2; the
+// OpenStack charms' src/templates/<release>/), and there the options are read as often as
+// in the Python: `{{ options.max_connections }}` (charms.openstack's adapters),
+// `{% if config.debug %}`, `config['log-level']`. This stage finds those names, with their
+// lines, so that the linker can count a template as an option's reader ("no code reads
+// option X" is not said of an option only a template reads). It reads text only, inside
+// Jinja's {{ }} and {% %} delimiters; which names are options the linker decides, against the
+// charm's YAML.
+//
+// Input: a template's root-relative path and its bytes. Output: File, a plain value that the
+// pipeline hands to the linker next to pyextract's files.
+package templates
+
+import (
+	"bytes"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// MaxSize bounds the templates read: a larger file is rendered data, not a template.
+// MaxFiles bounds how many are read in a tree (the first, by path), since they are read on
+// every run: a charm has tens; thousands are a web application's pages.
+const (
+	MaxSize  = 1 << 20
+	MaxFiles = 2000
+)
+
+// File is the option names one template uses.
+type File struct {
+	Path string `json:"path"`
+	Uses []Use  `json:"uses,omitempty"` // by line, then name; one per name and line
+}
+
+// Use is a name read from an options or config object on a line.
+type Use struct {
+	Name string `json:"name"`
+	Line int    `json:"line"`
+}
+
+// IsTemplate reports whether a root-relative path is a template to read: a file under a
+// folder named templates, other than Python (a .py template is pyextract's to flag) and
+// compiled or binary formats.
+func IsTemplate(rel string) bool {
+	dir, name := path.Split(rel)
+	if !slices.Contains(strings.Split(strings.Trim(dir, "/"), "/"), "templates") || strings.HasPrefix(name, ".") {
+		return false
+	}
+	switch strings.ToLower(path.Ext(name)) {
+	case ".py", ".pyc", ".png", ".jpg", ".jpeg", ".gif", ".ico", ".svg", ".gz", ".tgz", ".zip", ".tar", ".so", ".bin":
+		return false
+	}
+	return true
+}
+
+// jinja matches one {{ ... }} or {% ... %} span, across lines.
+var jinja = regexp.MustCompile(`(?s)\{\{.*?\}\}|\{%.*?%\}`)
+
+// use matches an option read on an object named options or config: options.x,
+// config['x'], config.get("x"). The .get form comes first: config.get("x") reads x, not get.
+var use = regexp.MustCompile(`\b(?:options|config)(?:\.get\(\s*['"]([^'"\n]+)['"]|\[\s*['"]([^'"\n]+)['"]\s*\]|\.([A-Za-z_][A-Za-z0-9_]*))`)
+
+// Scan returns the option names the template at p uses. Binary content yields none.
+func Scan(p string, src []byte) File {
+	f := File{Path: p}
+	if bytes.IndexByte(src, 0) >= 0 {
+		return f
+	}
+	type key struct {
+		name string
+		line int
+	}
+	seen := map[key]bool{}
+	for _, span := range jinja.FindAllIndex(src, -1) {
+		for _, m := range use.FindAllSubmatchIndex(src[span[0]:span[1]], -1) {
+			var name string
+			for g := 1; g <= 3; g++ {
+				if m[2*g] >= 0 {
+					name = string(src[span[0]+m[2*g] : span[0]+m[2*g+1]])
+				}
+			}
+			k := key{name, 1 + bytes.Count(src[:span[0]+m[0]], []byte("\n"))}
+			if !seen[k] {
+				seen[k] = true
+				f.Uses = append(f.Uses, Use{Name: k.name, Line: k.line})
+			}
+		}
+	}
+	slices.SortFunc(f.Uses, func(a, b Use) int {
+		if a.Line != b.Line {
+			return a.Line - b.Line
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
+	return f
+}

@@ -1,0 +1,46 @@
+package templates
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestScan(t *testing.T) {
+	src := `[DEFAULT]
+debug = {{ options.debug }}
+{% if options.trove_ip_regex -%}
+ip_regex = {{ options.trove_ip_regex }}
+{% endif -%}
+level = {{ config['log-level'] }} {{ config.get("region") }}
+# options.not_in_jinja is text, {{ other.name }} another object
+{%- for h in config.hosts
+      if options.multi %}{{ h }}{% endfor %}
+`
+	got := Scan("templates/x.conf", []byte(src)).Uses
+	want := []Use{{"debug", 2}, {"trove_ip_regex", 3}, {"trove_ip_regex", 4}, {"log-level", 6}, {"region", 6},
+		{"hosts", 8}, {"multi", 9}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("uses\n got %v\nwant %v", got, want)
+	}
+	if u := Scan("templates/b.bin", []byte("{{ options.x }}\x00")).Uses; u != nil {
+		t.Errorf("binary: %v", u)
+	}
+}
+
+func TestIsTemplate(t *testing.T) {
+	for p, want := range map[string]bool{
+		"templates/nginx.conf.j2":           true,
+		"src/templates/ussuri/octavia.conf": true,
+		"charms/a/templates/config.yaml":    true,
+		"templates/render.py":               false,
+		"templates/logo.png":                false,
+		"templates/.keep":                   false,
+		"src/charm.py":                      false,
+		"templates.conf":                    false,
+		"docs/my-templates/x.conf":          false,
+	} {
+		if got := IsTemplate(p); got != want {
+			t.Errorf("IsTemplate(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
