@@ -43,7 +43,9 @@ type DiffSymbol struct {
 	Kind      string `json:"kind"`
 	Qualifier string `json:"qualifier"`
 	Signature string `json:"signature"`
-	Line      int    `json:"line"`
+	// Digest is the map's hash of the whole signature when Signature is shortened ("…").
+	Digest string `json:"digest,omitempty"`
+	Line   int    `json:"line"`
 }
 
 // SymbolChange is a symbol whose signature changed (same name) or that was renamed.
@@ -56,6 +58,10 @@ type SymbolChange struct {
 	NewSignature string `json:"new_signature"`
 	OldLine      int    `json:"old_line"`
 	NewLine      int    `json:"new_line"`
+	// Elided: the signatures read the same, and what changed is in the part both leave out
+	// (a parameter in the middle of a long def, the end of a long constant), which their
+	// digests tell.
+	Elided bool `json:"elided,omitempty"`
 }
 
 // RankMove is a file whose rank moved a lot; ranks count from 1.
@@ -235,7 +241,7 @@ func diffFile(d *MapDiff, old, cur []DiffSymbol) {
 	olds, news := pending(old), pending(cur)
 	// Unchanged symbols first: of two same-named ones (overloads, a def in each branch of an
 	// if) that swapped places, neither changed.
-	matchSymbols(d, olds, news, func(s DiffSymbol) string { return s.Kind + "\x00" + s.Name + "\x00" + s.Signature }, false)
+	matchSymbols(d, olds, news, func(s DiffSymbol) string { return s.Kind + "\x00" + s.Name + "\x00" + s.Signature + "\x00" + s.Digest }, false)
 	// Same kind and name.
 	matchSymbols(d, olds, news, func(s DiffSymbol) string { return s.Kind + "\x00" + s.Name }, false)
 	// Renamed classes, then their methods under the new class name.
@@ -325,7 +331,7 @@ func matchSymbols(d *MapDiff, olds, news *pendingSet, key func(DiffSymbol) strin
 		case rename && c.OldName != c.NewName:
 			d.Renamed = append(d.Renamed, c)
 			renamed[c.OldName] = c.NewName
-		case c.OldSignature != c.NewSignature:
+		case c.OldSignature != c.NewSignature || c.Elided:
 			d.Changed = append(d.Changed, c)
 		}
 	}
@@ -492,8 +498,10 @@ func nameWords(id string) []string {
 func pair(olds, news *pendingSet, o, n pendingSym) SymbolChange {
 	olds.done[o.id], news.done[n.id] = true, true
 	was := olds.orig[o.id]
+	// a map saved before digests existed has none: only two digests can tell a change
+	elided := was.Signature == n.Signature && was.Digest != "" && n.Digest != "" && was.Digest != n.Digest
 	return SymbolChange{File: n.File, Kind: n.Kind, OldName: was.Name, NewName: n.Name,
-		OldSignature: was.Signature, NewSignature: n.Signature, OldLine: was.Line, NewLine: n.Line}
+		OldSignature: was.Signature, NewSignature: n.Signature, OldLine: was.Line, NewLine: n.Line, Elided: elided}
 }
 
 // shape is a symbol's signature with its own name taken out: two symbols with the same shape
@@ -590,7 +598,11 @@ func writeDiff(w io.Writer, d MapDiff) error {
 		if c.OldName != c.NewName {
 			name = oneLine(c.OldName) + " => " + name
 		}
-		lines[c.File] = append(lines[c.File], fmt.Sprintf("  changed  %s %s: %s => %s", oneLine(c.Kind), name, oneLine(c.OldSignature), oneLine(c.NewSignature)))
+		line := fmt.Sprintf("  changed  %s %s: %s => %s", oneLine(c.Kind), name, oneLine(c.OldSignature), oneLine(c.NewSignature))
+		if c.Elided {
+			line = fmt.Sprintf("  changed  %s %s: %s (in the part the signature leaves out)", oneLine(c.Kind), name, oneLine(c.NewSignature))
+		}
+		lines[c.File] = append(lines[c.File], line)
 	}
 	for _, part := range []struct {
 		verb string

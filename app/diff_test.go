@@ -374,3 +374,52 @@ func TestDiffScopeSpellingsAreOneQuery(t *testing.T) {
 		t.Errorf("diff:\n%s", text)
 	}
 }
+
+// TestDiffSeesTheElidedPart: a long def shows its first parameters and its return type, a
+// long constant its start; a change in the part left out is still a changed signature, said
+// so, and a map saved without digests (an older version's) reports no change for it.
+func TestDiffSeesTheElidedPart(t *testing.T) {
+	root := copyTree(t, filepath.Join(charmsDir, "unified"))
+	params := "first_value: int, second_value: str, third_value: float, fourth_value: bool, fifth_value: bytes, sixth_value: list"
+	long := "\n\ndef build_settings(" + params + ", seventh_value: dict, eighth_value: int) -> dict:\n    return {}\n" +
+		"\n\nPACKAGES = [" + strings.Repeat(`"some-package", `, 12) + "\"kappa-package\"]\n"
+	f := filepath.Join(root, "src", "relations.py")
+	src, err := os.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(f, append(src, long...), 0o644)
+	old := saveMap(t, root, "old.json")
+	editFile(t, f, "eighth_value: int)", "eighth_value: str)", `"kappa-package"]`, `"lambda-package"]`)
+	cur := saveMap(t, root, "new.json")
+	d := diffJSON(t, old, cur)
+	var got []string
+	for _, c := range d.Changed {
+		if c.Elided && c.OldSignature == c.NewSignature {
+			got = append(got, c.NewName)
+		}
+	}
+	if strings.Join(got, " ") != "build_settings PACKAGES" {
+		t.Fatalf("changed %+v", d.Changed)
+	}
+	text, _, _ := runDiff(t, "text", old, cur)
+	if !strings.Contains(text, "  changed  function build_settings: def build_settings(first_value: int") ||
+		!strings.Contains(text, "(in the part the signature leaves out)\n") {
+		t.Errorf("diff text:\n%s", text)
+	}
+	// without digests (a map an older version saved), nothing to tell: no change
+	b, _ := os.ReadFile(old)
+	var doc map[string]any
+	json.Unmarshal(b, &doc)
+	for _, fl := range doc["files"].([]any) {
+		for _, s := range fl.(map[string]any)["symbols"].([]any) {
+			delete(s.(map[string]any), "digest")
+		}
+	}
+	b, _ = json.Marshal(doc)
+	bare := filepath.Join(t.TempDir(), "bare.json")
+	os.WriteFile(bare, b, 0o644)
+	if d := diffJSON(t, bare, cur); len(d.Changed) != 0 {
+		t.Errorf("changed against a map without digests: %+v", d.Changed)
+	}
+}

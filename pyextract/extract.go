@@ -3,9 +3,12 @@ package pyextract
 import (
 	"bytes"
 	"cmp"
+	"hash/fnv"
 	"maps"
+	"math"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -203,14 +206,14 @@ func (e *extractor) definitions() {
 				}
 			}
 			if def >= 0 {
-				if body, name := e.definition(def, qual, decorators); body >= 0 {
+				if body, name := e.definition(def, t.nodes[i].start, qual, decorators); body >= 0 {
 					classes = append(classes, classScope{end: t.nodes[def].last, name: name})
 					i = body
 					continue
 				}
 			}
 		case kFunctionDef, kClassDef:
-			if body, name := e.definition(i, qual, nil); body >= 0 {
+			if body, name := e.definition(i, t.nodes[i].start, qual, nil); body >= 0 {
 				classes = append(classes, classScope{end: t.nodes[i].last, name: name})
 				i = body
 				continue
@@ -230,9 +233,10 @@ func (e *extractor) definitions() {
 	}
 }
 
-// definition records the class or function at node i. For a class it returns the index of
-// its body and its qualified name, for the walk to descend into; otherwise body is -1.
-func (e *extractor) definition(i int32, qual string, decorators []string) (body int32, name string) {
+// definition records the class or function at node i, its decorators (if any) starting at
+// byte from. For a class it returns the index of its body and its qualified name, for the
+// walk to descend into; otherwise body is -1.
+func (e *extractor) definition(i int32, from uint32, qual string, decorators []string) (body int32, name string) {
 	t := &e.t
 	nameNode := t.child(i, fName)
 	if nameNode < 0 {
@@ -254,6 +258,7 @@ func (e *extractor) definition(i int32, qual string, decorators []string) (body 
 		}
 	}
 	s.Signature = decoratorPrefix(decorators) + e.header(i, headerEnd)
+	s.Digest = digest(s.Signature, t.src[from:headerEnd])
 	body = -1
 	if t.kind(i) == kClassDef {
 		s.Kind = KindClass
@@ -276,6 +281,17 @@ func (e *extractor) definition(i int32, qual string, decorators []string) (body 
 	}
 	e.syms = append(e.syms, s)
 	return body, name
+}
+
+// digest is Symbol.Digest: "" when sig shows all of src, else a hash of src as one line
+// (comments and runs of white space as oneLine folds them, so that reformatting is no change).
+func digest(sig string, src []byte) string {
+	if !strings.Contains(sig, "…") {
+		return ""
+	}
+	h := fnv.New64a()
+	h.Write([]byte(oneLine(src, math.MaxInt32)))
+	return strconv.FormatUint(h.Sum64(), 16)
 }
 
 // header is the one-line header of the def or class at node i, ending at headerEnd, with its
@@ -461,6 +477,7 @@ func (e *extractor) constant(stmt int32) {
 		Name: t.text(left), Kind: KindConstant, Line: int(n.row) + 1, EndLine: int(n.endRow) + 1,
 		Signature: oneLine(t.raw(a), maxSignature), Value: &v,
 	})
+	e.syms[len(e.syms)-1].Digest = digest(e.syms[len(e.syms)-1].Signature, t.raw(a))
 	e.consts = append(e.consts, left)
 }
 
@@ -505,6 +522,7 @@ func (e *extractor) field(stmt int32, qual string) {
 		Name: qual + "." + string(name), Qualifier: qual, Kind: KindField, Line: int(n.row) + 1, EndLine: int(n.endRow) + 1,
 		Signature: oneLine(t.raw(a), maxSignature),
 	})
+	e.syms[len(e.syms)-1].Digest = digest(e.syms[len(e.syms)-1].Signature, t.raw(a))
 }
 
 // eventSource reports an ops event declaration, EventSource(SomeEvent) (ops.EventSource,

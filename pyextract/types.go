@@ -59,7 +59,12 @@ type Symbol struct {
 	// "async def g():", "NAME = \"value\"" (long values truncated with "…"), with the
 	// decorators first ("@property def port(self) -> int:"). A long def keeps its first
 	// parameters and its return type ("def f(self, a: int, …) -> str:").
-	Signature  string   `json:"signature,omitempty"`
+	Signature string `json:"signature,omitempty"`
+	// Digest is set when Signature leaves part of the source out ("…"): a hash of the whole
+	// one-line text (decorators, header or assignment), so that a change in the part not
+	// shown (a parameter in the middle of a long def, an entry at the end of a long list) is
+	// still a changed signature to diff.
+	Digest     string   `json:"digest,omitempty"`
 	Bases      []string `json:"bases,omitempty"`      // classes: base expressions as written
 	Decorators []string `json:"decorators,omitempty"` // as written, without "@"
 	Params     []Param  `json:"params,omitempty"`     // functions and methods, including self

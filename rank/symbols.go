@@ -75,7 +75,7 @@ func (r *ranker) pySymbols(i int, flows []float64) []Symbol {
 		seen[d] = true
 		id := r.symIDs[i][k]
 		key := r.nodes[i].path + "\x00" + s.Name
-		sym := Symbol{Name: s.Name, Kind: s.Kind, Qualifier: s.Qualifier, Signature: s.Signature, Line: s.Line,
+		sym := Symbol{Name: s.Name, Kind: s.Kind, Qualifier: s.Qualifier, Signature: s.Signature, Digest: s.Digest, Line: s.Line,
 			Links: slices.Clone(r.handlerS[key])}
 		w := pyKindWeight(s.Kind) * visibility(ident(s.Name))
 		switch {

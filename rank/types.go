@@ -96,7 +96,8 @@ type Symbol struct {
 	Name      string  `json:"name"`
 	Kind      string  `json:"kind"` // class, function, method, constant; for YAML: relation, config-option, action, container, storage, resource
 	Qualifier string  `json:"qualifier"`
-	Signature string  `json:"signature"` // Python: the one-line signature; YAML: "[relation] database (requires postgresql_client)"
+	Signature string  `json:"signature"`        // Python: the one-line signature; YAML: "[relation] database (requires postgresql_client)"
+	Digest    string  `json:"digest,omitempty"` // pyextract Symbol.Digest: the whole signature's hash when Signature is shortened
 	Line      int     `json:"line"`
 	Score     float64 `json:"score"`
 	// Links are, for YAML interfaces, the handlers ("Class.method") in order, or an action's

@@ -88,6 +88,7 @@ type symbolDoc struct {
 	Kind      string `json:"kind"`
 	Qualifier string `json:"qualifier"`
 	Signature string `json:"signature"`
+	Digest    string `json:"digest,omitempty"` // when Signature is shortened: a hash of the whole (diff compares it)
 	Line      int    `json:"line"`
 	Shown     bool   `json:"shown"`
 }
@@ -122,7 +123,7 @@ func MapJSON(r rank.Result, out Output, meta MapMeta) ([]byte, error) {
 		}
 		for i, s := range f.Symbols {
 			fd.Symbols[i] = symbolDoc{Name: s.Name, Kind: s.Kind, Qualifier: s.Qualifier, Signature: s.Signature,
-				Line: s.Line, Shown: out.ShownSymbols[f.Path][i]}
+				Digest: s.Digest, Line: s.Line, Shown: out.ShownSymbols[f.Path][i]}
 		}
 		doc.Files = append(doc.Files, fd)
 	}
