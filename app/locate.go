@@ -400,6 +400,7 @@ func editWhy(f rank.File, named []string) (why []string, tied bool) {
 		add(rank.SigMentionWords, fmt.Sprintf("its text (names, strings, comments) has words of the task (×%s of at most ×%s)", num(sig[rank.SigMentionWords].Value), num(math.Exp(rank.LexBoost))))
 	}
 	add(rank.SigFocusCaller, "uses focused "+sig[rank.SigFocusCaller].Note)
+	add(rank.SigFocusDeclares, "declares what focused "+sig[rank.SigFocusDeclares].Note+" handles")
 	if fns := taskFunctions(f); fns != "" {
 		why = append(why, "functions whose code has the task's words: "+fns)
 	}

@@ -223,7 +223,7 @@ func TestFocusAndMention(t *testing.T) {
 	for _, f := range withFiles {
 		switch {
 		case f.Path == "src/relations.py" || f.Class != "source" && f.Class != "yaml":
-		case hasSignal(f, "focus-caller"):
+		case hasSignal(f, "focus-caller") || hasSignal(f, "focus-declares"):
 			near = append(near, f.Path)
 		default:
 			far = append(far, f.Path)
@@ -231,6 +231,17 @@ func TestFocusAndMention(t *testing.T) {
 	}
 	if len(near) == 0 || len(far) == 0 {
 		t.Fatalf("no files to compare: near %v, far %v", near, far)
+	}
+	// the charm's YAML calls nothing: it declares what the focused file handles
+	declares := false
+	for _, f := range withFiles {
+		if f.Class == "yaml" && hasSignal(f, "focus-caller") {
+			t.Errorf("%s is a focus-caller", f.Path)
+		}
+		declares = declares || f.Class == "yaml" && hasSignal(f, "focus-declares")
+	}
+	if !declares {
+		t.Error("no YAML file declares what the focused file handles")
 	}
 	for _, n := range near {
 		for _, f := range far {

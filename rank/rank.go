@@ -649,7 +649,8 @@ func (r *ranker) codeName(id int) bool {
 	return humps >= 3
 }
 
-// personalise spreads restart mass from focused files to the files referencing them.
+// personalise spreads restart mass from focused files to the files referencing them: code
+// that uses them (focus-caller), and the charm YAML declaring what they handle (focus-declares).
 func (r *ranker) personalise(a adjacency) {
 	for _, f := range slices.Sorted(maps.Keys(r.focus)) {
 		if a.inW[f] == 0 {
@@ -657,14 +658,18 @@ func (r *ranker) personalise(a adjacency) {
 		}
 		for _, e := range a.in[f] {
 			if !r.focus[e.from] {
-				r.extra[e.from].add(SigFocusCaller, FocusCallerTeleport*e.w/a.inW[f], path.Base(r.nodes[f].path))
+				sig := SigFocusCaller
+				if r.nodes[e.from].py == nil { // YAML calls nothing: it declares what the file handles
+					sig = SigFocusDeclares
+				}
+				r.extra[e.from].add(sig, FocusCallerTeleport*e.w/a.inW[f], path.Base(r.nodes[f].path))
 			}
 		}
 	}
 }
 
 // personalSignals are the signals that carry restart mass, in a fixed order.
-var personalSignals = []string{SigFocus, SigFocusCaller, SigMentionFile, SigMentionIdent, SigMentionInterface}
+var personalSignals = []string{SigFocus, SigFocusCaller, SigFocusDeclares, SigMentionFile, SigMentionIdent, SigMentionInterface}
 
 // teleport is the restart distribution: the class prior, and PersonalShare of it on the
 // focus and mention targets when there are any.

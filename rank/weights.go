@@ -411,6 +411,7 @@ const (
 	SigNamedCharm        = "named-charm"
 	SigFocus             = "focus"
 	SigFocusCaller       = "focus-caller"
+	SigFocusDeclares     = "focus-declares" // focus-caller's mass on a charm YAML file, which declares what the focused file handles
 	SigMentionFile       = "mention-file"
 	SigMentionIdent      = "mention-ident"
 	SigMentionInterface  = "mention-interface"
