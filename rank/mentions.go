@@ -24,7 +24,8 @@ type mentions struct {
 	// such a run is part of another name, not an interface's.
 	inner map[string]bool
 	// common are the grams met only right after an article or possessive ("after a restart",
-	// "its data"): there the words are common nouns, not an interface's name
+	// "its data"), or as the verb that opens a line ("Enable vTPM support", leadVerbs):
+	// there the words are common nouns or verbs, not an interface's name
 	common map[string]bool
 	joined map[string]bool // runs of 2-3 words written together ("rolling-ops" → "rollingops"), for file stems
 	paths  []string        // tokens that look like paths or file names ("src/charm.py", "tls.py")
@@ -185,9 +186,22 @@ func parseMentions(texts []string) mentions {
 	seenPath := map[string]bool{}
 	var whole []string // product names whole ("centos" of CentOS), names without their version ("nfs" of NFSv4)
 	for _, text := range texts {
-		var seq []string  // the text's words in order, for n-grams
-		var within []bool // per word of seq: it follows another word of the same identifier
-		for _, tok := range rawTokens(dropRefs(text)) {
+		var seq []string         // the text's words in order, for n-grams
+		var within []bool        // per word of seq: it follows another word of the same identifier
+		verbs := map[int]bool{}  // the tokens that open a line as its verb (leadVerbs)
+		verbAt := map[int]bool{} // their indexes in seq
+		var toks []string
+		for _, line := range strings.Split(dropRefs(text), "\n") {
+			lt := rawTokens(line)
+			if first := rawTokens(commitType.ReplaceAllString(line, "")); len(first) > 0 && leadVerbs[strings.ToLower(first[0])] {
+				verbs[len(toks)+len(lt)-len(first)] = true
+			}
+			toks = append(toks, lt...)
+		}
+		for ti, tok := range toks {
+			if verbs[ti] {
+				verbAt[len(seq)] = true
+			}
 			// a location on the workload's machine ("/var/snap/etcd/common/var/lib/etcd"), not a
 			// file of the charm (which a leading '/' may still name: "/src/charm.py"): its
 			// words count, but not as a path, and not its system folders (systemDirs: the
@@ -231,7 +245,7 @@ func parseMentions(texts []string) mentions {
 				} else {
 					lead[g] = true
 				}
-				if i > 0 && determiners[seq[i-1]] && !within[i] {
+				if i > 0 && determiners[seq[i-1]] && !within[i] || n == 1 && verbAt[i] {
 					m.common[g] = true
 				} else {
 					bare[g] = true
@@ -294,6 +308,21 @@ var productName = regexp.MustCompile(`^[A-Za-z]{1,12}$`)
 
 // versionedName matches a name with its version glued on: "NFSv4", "TLSv1", "HTTP2".
 var versionedName = regexp.MustCompile(`^([A-Za-z]{3,})[0-9]+$`)
+
+// leadVerbs are the verbs that open a task's line as its imperative ("Enable vTPM support",
+// "fix: restart the workload on config change") and that charms also name actions after:
+// there the verb says what to do, and names the action only beside its kind ("Restart action
+// fails"). commitType is a conventional commit's type before them ("fix(scope)!: ").
+var (
+	leadVerbs = map[string]bool{"enable": true, "disable": true, "restart": true, "start": true, "stop": true,
+		"pause": true, "resume": true, "upgrade": true, "refresh": true, "backup": true, "restore": true,
+		"create": true, "run": true, "reset": true, "rotate": true, "sync": true, "install": true,
+		"reconfigure": true, "scale": true, "migrate": true, "promote": true, "recover": true,
+		"rebuild": true, "clean": true, "cleanup": true, "purge": true, "reload": true, "register": true,
+		"deploy": true, "rollback": true, "renew": true, "drain": true, "flush": true, "trigger": true,
+		"check": true, "list": true, "show": true, "configure": true, "expose": true, "publish": true}
+	commitType = regexp.MustCompile(`^\s*[A-Za-z]+(\([^)]*\))?!?:\s*`)
+)
 
 // determiners make the word after them a common noun: "after a restart", "its data". Not
 // "the" ("the database relation", "the certificates" name interfaces).

@@ -2071,6 +2071,28 @@ func TestMentionsWholeNames(t *testing.T) {
 	}
 }
 
+func TestMentionsLeadVerbs(t *testing.T) {
+	// The verb that opens a line (after a conventional commit's type) says what to do: it
+	// names an action only beside its kind, like a word after an article.
+	for text, want := range map[string]bool{
+		"Enable vTPM support in nova-compute":          true,
+		"fix(actions): restart the workload on change": true,
+		"Update docs\n* Backup before upgrade":         true,
+		"Restart action fails when paused":             true, // common, but restart_action names it
+		"Fix the restart relation":                     false,
+		"handle the backup action; backup now runs":    false,
+	} {
+		m := parseMentions([]string{text})
+		w := strings.Fields(strings.NewReplacer("fix(actions): ", "", "Update docs\n* ", "", "Fix the ", "", "handle the ", "").Replace(text))[0]
+		if got := m.common[strings.ToLower(w)]; got != want {
+			t.Errorf("%q: %q common %v, want %v", text, w, got, want)
+		}
+	}
+	if m := parseMentions([]string{"Restart action fails"}); !m.grams["restart_action"] {
+		t.Error("restart_action gram lost")
+	}
+}
+
 func TestMentionsOfMachinePaths(t *testing.T) {
 	// A path on the workload's machine names no file of the charm, and its system folders
 	// ("lib" of /var/lib) do not make the text about charm libraries; its own words count.
