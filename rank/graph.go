@@ -192,7 +192,8 @@ func (b *graphBuilder) moduleIndex() map[string][]modSuffix {
 		segs := strings.Split(p, "/")
 		for k := range segs {
 			e := modSuffix{file: i}
-			if dir := strings.Join(segs[:k], "/"); k > 0 {
+			if k > 0 {
+				dir := strings.Join(segs[:k], "/")
 				if _, pkg := b.byPath[dir+"/__init__.py"]; pkg {
 					e.inPkg = dir
 				}
