@@ -36,15 +36,7 @@ func LibraryPath(p string) (lib, inside string) {
 
 // apiFolder reports a library's API folder name: "v" and a number ("v0", "v12").
 func apiFolder(s string) bool {
-	if len(s) < 2 || s[0] != 'v' {
-		return false
-	}
-	for _, r := range s[1:] {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return true
+	return len(s) > 1 && s[0] == 'v' && strings.Trim(s[1:], "0123456789") == ""
 }
 
 // ActionScriptName reports a path that may be an action's own executable: a file with no

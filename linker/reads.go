@@ -762,7 +762,7 @@ func (l *charmLinker) collectStores() {
 				}
 				if l.storedAt == nil && !fi.vendored &&
 					(!known || isParam(fi, k.Scope, &k.Key) && !l.callersComplete(fi, k.Scope, &k.Key)) {
-					l.storedAt = &Site{File: fi.Path, Line: k.Line, Symbol: symbolName(k.Class, k.Func)}
+					l.storedAt = &Site{File: fi.Path, Line: k.Line}
 				}
 			}
 		}

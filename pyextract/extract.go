@@ -473,11 +473,11 @@ func (e *extractor) constant(stmt int32) {
 	}
 	n := &t.nodes[a]
 	v := t.value(right, 0)
+	sig := oneLine(t.raw(a), maxSignature)
 	e.syms = append(e.syms, Symbol{
 		Name: t.text(left), Kind: KindConstant, Line: int(n.row) + 1, EndLine: int(n.endRow) + 1,
-		Signature: oneLine(t.raw(a), maxSignature), Value: &v,
+		Signature: sig, Digest: digest(sig, t.raw(a)), Value: &v,
 	})
-	e.syms[len(e.syms)-1].Digest = digest(e.syms[len(e.syms)-1].Signature, t.raw(a))
 	e.consts = append(e.consts, left)
 }
 
@@ -518,11 +518,11 @@ func (e *extractor) field(stmt int32, qual string) {
 		return
 	}
 	n := &t.nodes[a]
+	sig := oneLine(t.raw(a), maxSignature)
 	e.syms = append(e.syms, Symbol{
 		Name: qual + "." + string(name), Qualifier: qual, Kind: KindField, Line: int(n.row) + 1, EndLine: int(n.endRow) + 1,
-		Signature: oneLine(t.raw(a), maxSignature),
+		Signature: sig, Digest: digest(sig, t.raw(a)),
 	})
-	e.syms[len(e.syms)-1].Digest = digest(e.syms[len(e.syms)-1].Signature, t.raw(a))
 }
 
 // eventSource reports an ops event declaration, EventSource(SomeEvent) (ops.EventSource,

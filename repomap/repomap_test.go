@@ -39,6 +39,26 @@ func writeTree(t *testing.T, files map[string]string) string {
 	return root
 }
 
+// touchLater moves the mtime of rel (under root) an hour ahead: a change every run must see.
+func touchLater(root, rel string) {
+	future := time.Now().Add(time.Hour)
+	os.Chtimes(filepath.Join(root, filepath.FromSlash(rel)), future, future)
+}
+
+// memoStaleAfter saves a memo of tr under key "k", checks that the next run is served it, then
+// changes rel (touchLater) and checks that the run after is not.
+func memoStaleAfter(t *testing.T, tr *Tree, root, rel string) {
+	t.Helper()
+	tr.Save(&Memo{Key: "k", Out: "map"})
+	if hit, _ := Load(Options{Root: root, MemoKey: "k"}); hit.Memo == nil {
+		t.Fatal("memo not served")
+	}
+	touchLater(root, rel)
+	if stale, _ := Load(Options{Root: root, MemoKey: "k"}); stale.Memo != nil {
+		t.Fatalf("memo trusted after %s changed", rel)
+	}
+}
+
 const smallCharm = `name: demo
 requires:
   database:
@@ -481,8 +501,7 @@ func TestCacheColdWarmTouchedChanged(t *testing.T) {
 	}
 
 	// A new mtime with the same bytes costs a hash, not a parse.
-	future := time.Now().Add(time.Hour)
-	os.Chtimes(filepath.Join(root, "src/util.py"), future, future)
+	touchLater(root, "src/util.py")
 	touched, _ := Load(Options{Root: root})
 	if touched.Stats.Parsed != 0 || touched.Stats.Rehashed != 1 || !touched.Stats.CacheWritten {
 		t.Fatalf("touched stats = %+v", touched.Stats)
@@ -779,8 +798,7 @@ func TestMemo(t *testing.T) {
 		t.Fatal("remembering k2 forgot k1")
 	}
 	// Any change to an input invalidates every memo.
-	future := time.Now().Add(time.Hour)
-	os.Chtimes(filepath.Join(root, "src/charm.py"), future, future)
+	touchLater(root, "src/charm.py")
 	if stale, _ := Load(Options{Root: root, MemoKey: "k1"}); stale.Memo != nil {
 		t.Fatal("memo trusted after an mtime change")
 	}
@@ -1114,15 +1132,7 @@ func TestIgnoredCharmYAML(t *testing.T) {
 	if c := tr.Charms[0]; len(c.Config) != 0 || slices.Contains(c.Files, "config.yaml") {
 		t.Errorf("ignored config.yaml read: %+v", c.Config)
 	}
-	tr.Save(&Memo{Key: "k", Out: "one"})
-	if hit, _ := Load(Options{Root: root, MemoKey: "k"}); hit.Memo == nil {
-		t.Fatal("memo not remembered")
-	}
-	future := time.Now().Add(time.Hour)
-	os.Chtimes(filepath.Join(root, "config.yaml"), future, future)
-	if stale, _ := Load(Options{Root: root, MemoKey: "k"}); stale.Memo != nil {
-		t.Fatal("memo trusted after the ignored config.yaml changed")
-	}
+	memoStaleAfter(t, tr, root, "config.yaml")
 	again, _ := Load(Options{Root: root, MemoKey: "k"})
 	again.Save(&Memo{Key: "k", Out: "two"})
 	outside := filepath.Join(t.TempDir(), "x.py")
@@ -1350,15 +1360,7 @@ func TestTemplates(t *testing.T) {
 	if reads["log-level"] != "templates/app.conf.j2:1 template" || reads["unused"] != "" {
 		t.Errorf("reads %v", reads)
 	}
-	tree.Save(&Memo{Key: "k", Out: "map"})
-	if hit, _ := Load(Options{Root: root, MemoKey: "k"}); hit.Memo == nil {
-		t.Fatal("memo not served")
-	}
-	future := time.Now().Add(time.Hour)
-	os.Chtimes(filepath.Join(root, "templates/app.conf.j2"), future, future)
-	if stale, _ := Load(Options{Root: root, MemoKey: "k"}); stale.Memo != nil {
-		t.Fatal("memo trusted after a template changed")
-	}
+	memoStaleAfter(t, tree, root, "templates/app.conf.j2")
 	if doc := readCache(t, root); strings.Contains(fmt.Sprint(doc["entries"]), "app.conf") {
 		t.Error("a template in the cache's entries")
 	}
