@@ -73,7 +73,9 @@ type RankMove struct {
 	NewScore float64 `json:"new_score"`
 }
 
-// MapDiff is the `diff` result. Every list is sorted by file, then line.
+// MapDiff is the `diff` result. Every list but Moved is sorted by the file's class (the
+// charm's code, YAML, other files, vendored libraries, tests: classOrder), then by file and
+// line.
 type MapDiff struct {
 	Old          string         `json:"old"`
 	New          string         `json:"new"`
@@ -96,8 +98,28 @@ type savedMap struct {
 	Files         []struct {
 		Path    string       `json:"path"`
 		Score   float64      `json:"score"`
+		Class   string       `json:"class"`
 		Symbols []DiffSymbol `json:"symbols"`
 	} `json:"files"`
+}
+
+// classOrder is the order of the file classes in a diff's lists: the charm's own code first,
+// then what it declares, and tests last (a change to tests is often most of a diff's lines,
+// and least of what a reader of the code needs).
+var classOrder = map[string]int{"source": 0, "yaml": 1, "other": 2, "lib": 3, "test": 4}
+
+// fileOrder compares two paths by their class in either map (classOrder; a map saved without
+// classes: by path only), then by path.
+func fileOrder(old, cur savedMap) func(a, b string) int {
+	class := map[string]int{}
+	for _, m := range []savedMap{old, cur} {
+		for _, f := range m.Files {
+			if o, ok := classOrder[f.Class]; ok {
+				class[f.Path] = o
+			}
+		}
+	}
+	return func(a, b string) int { return cmp.Or(cmp.Compare(class[a], class[b]), strings.Compare(a, b)) }
 }
 
 // RunDiff compares two saved maps.
@@ -198,8 +220,9 @@ func Diff(old, cur savedMap) MapDiff {
 			d.FilesAdded = append(d.FilesAdded, p)
 		}
 	}
-	slices.Sort(d.FilesAdded)
-	slices.Sort(d.FilesRemoved)
+	byFile := fileOrder(old, cur)
+	slices.SortFunc(d.FilesAdded, byFile)
+	slices.SortFunc(d.FilesRemoved, byFile)
 	for _, p := range slices.Sorted(maps.Keys(paths)) {
 		var was, now []DiffSymbol
 		if i, ok := oldFiles[p]; ok {
@@ -212,12 +235,12 @@ func Diff(old, cur savedMap) MapDiff {
 	}
 	for _, l := range [][]DiffSymbol{d.Added, d.Removed} {
 		slices.SortStableFunc(l, func(a, b DiffSymbol) int {
-			return cmp.Or(strings.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), strings.Compare(a.Name, b.Name))
+			return cmp.Or(byFile(a.File, b.File), cmp.Compare(a.Line, b.Line), strings.Compare(a.Name, b.Name))
 		})
 	}
 	for _, l := range [][]SymbolChange{d.Changed, d.Renamed} {
 		slices.SortStableFunc(l, func(a, b SymbolChange) int {
-			return cmp.Or(strings.Compare(a.File, b.File), cmp.Compare(a.NewLine, b.NewLine), strings.Compare(a.NewName, b.NewName))
+			return cmp.Or(byFile(a.File, b.File), cmp.Compare(a.NewLine, b.NewLine), strings.Compare(a.NewName, b.NewName))
 		})
 	}
 	d.Moved = rankMoves(old, cur, oldFiles, newFiles)

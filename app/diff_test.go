@@ -131,8 +131,8 @@ func TestDiffNamesRenamedMethod(t *testing.T) {
 	}
 }
 
-// doc builds a map document: each file is "path score" followed by "kind name signature line"
-// symbols separated by "|".
+// doc builds a map document: each file is "path score [class]" followed by "kind name
+// signature line" symbols separated by "|".
 func doc(t *testing.T, files ...string) string {
 	t.Helper()
 	type sym struct {
@@ -142,13 +142,14 @@ func doc(t *testing.T, files ...string) string {
 	type file struct {
 		Path    string  `json:"path"`
 		Score   float64 `json:"score"`
+		Class   string  `json:"class,omitempty"`
 		Symbols []sym   `json:"symbols"`
 	}
 	var fs []file
 	for _, f := range files {
 		parts := strings.Split(f, "|")
 		var fl file
-		fmt.Sscan(parts[0], &fl.Path, &fl.Score)
+		fmt.Sscan(parts[0], &fl.Path, &fl.Score, &fl.Class)
 		for _, s := range parts[1:] {
 			var sy sym
 			fields := strings.SplitN(strings.TrimSpace(s), " ", 3)
@@ -269,6 +270,40 @@ func TestDiffRules(t *testing.T) {
 	// rising.py: 9th → 1st among the files both hold. charm.py: 1st → 2nd, score ×0.6: not moved.
 	if len(d.Moved) != 1 || d.Moved[0].Path != "src/rising.py" || d.Moved[0].OldRank != 8 || d.Moved[0].NewRank != 1 {
 		t.Errorf("moved = %+v", d.Moved)
+	}
+}
+
+func TestDiffListsTheCharmsCodeFirst(t *testing.T) {
+	// Every list runs from the charm's code through its YAML and vendored libraries to its
+	// tests, whatever their paths' alphabetical order; a map without classes sorts by path.
+	files := func(withClass bool, sig string) []string {
+		var out []string
+		for _, f := range []string{"app/tests/test_a.py test", "lib/charms/x/v0/x.py lib", "metadata.yaml yaml", "src/charm.py source"} {
+			path, class, _ := strings.Cut(f, " ")
+			if !withClass {
+				class = ""
+			}
+			kind := "function f"
+			if class == "yaml" {
+				kind = "relation f"
+			}
+			out = append(out, fmt.Sprintf("%s 0.1 %s | %s %s @1", path, class, kind, sig))
+		}
+		return out
+	}
+	for _, withClass := range []bool{true, false} {
+		d := diffJSON(t, doc(t, files(withClass, "def f(a):")...), doc(t, files(withClass, "def f(a, b):")...))
+		var got []string
+		for _, c := range d.Changed {
+			got = append(got, c.File)
+		}
+		want := "[src/charm.py metadata.yaml lib/charms/x/v0/x.py app/tests/test_a.py]"
+		if !withClass {
+			want = "[app/tests/test_a.py lib/charms/x/v0/x.py metadata.yaml src/charm.py]"
+		}
+		if fmt.Sprint(got) != want {
+			t.Errorf("classes %v: changed files in the order %v, want %s", withClass, got, want)
+		}
 	}
 }
 
