@@ -8,12 +8,14 @@ import (
 	"math"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/cantrip-dev/charmcraft-map/charmyaml"
 	"github.com/cantrip-dev/charmcraft-map/linker"
 	"github.com/cantrip-dev/charmcraft-map/rank"
 	"github.com/cantrip-dev/charmcraft-map/repomap"
+	"github.com/cantrip-dev/charmcraft-map/templates"
 
 	"github.com/cantrip-dev/charmcraft-map/internal/safetext"
 )
@@ -68,7 +70,21 @@ type Located struct {
 	Matched bool   `json:"matched"`
 	Edit    []Pick `json:"edit"`
 	Read    []Pick `json:"read"`
+	// Templates are the templates (files under a templates/ folder) the task points to: they
+	// render an option the task names, or the task writes their file name. A template is no
+	// node of the ranking, so it has no score; the first LocateTemplates, most tied first.
+	Templates []TemplatePick `json:"templates"`
 }
+
+// TemplatePick is a template locate names, and why.
+type TemplatePick struct {
+	Path string   `json:"path"`
+	Why  []string `json:"why"`
+}
+
+// LocateTemplates bounds the templates locate names (an OpenStack charm keeps a copy of its
+// templates per release, each rendering the same options).
+const LocateTemplates = 5
 
 // RunLocate prints the files most likely to need editing for a task, and the files to read
 // with them.
@@ -126,7 +142,9 @@ func Locate(t *repomap.Tree, text string, focus []string) Located {
 	var leads, testPicks, rest []Pick
 	lexical := map[string]float64{} // test → its mention-words factor
 	perRelation := map[string]int{}
-	ranked := t.Rank(links, focus, mentions).Files
+	rk := t.Rank(links, focus, mentions)
+	ranked := rk.Files
+	res.Templates = templatePicks(text, rk.Named, links, t.Templates)
 	// a task naming one charm of a monorepo ("postfix-relay: the milter relation ...") is
 	// about its handlers of the relation, not a sibling charm's of the same name
 	namedCharm := slices.ContainsFunc(ranked, func(f rank.File) bool { return signal(f, rank.SigNamedCharm) != 0 })
@@ -134,13 +152,13 @@ func Locate(t *repomap.Tree, text string, focus []string) Located {
 		if signal(f, rank.SigLib) != 0 || f.CopyOf != "" || t.Skipped[f.Path] {
 			continue // a vendored library is edited upstream; a copy is named with its canonical file; a skipped file was not read
 		}
-		var named []string
+		var named []namedRelation
 		for _, rel := range handles[f.Path] {
 			if f.Class == rank.ClassTest || namedCharm && signal(f, rank.SigNamedCharm) == 0 {
 				break
 			}
-			if perRelation[rel] < HandlerPicks {
-				perRelation[rel]++
+			if perRelation[rel.Name] < HandlerPicks {
+				perRelation[rel.Name]++
 				named = append(named, rel)
 			}
 		}
@@ -172,6 +190,9 @@ func Locate(t *repomap.Tree, text string, focus []string) Located {
 		}
 	}
 	res.Edit = res.Edit[:min(len(res.Edit), LocateEdit)]
+	nTests := min(len(testPicks), TestPicks)
+	sayWhyFirst(res.Edit, 0, len(leads), "a handler of the relation the task names")
+	sayWhyFirst(res.Edit, len(leads), len(leads)+nTests, "a test, and the task is about tests")
 	res.Matched = slices.ContainsFunc(res.Edit, func(p Pick) bool { return p.Tied })
 	if len(res.Edit) == 0 {
 		return res
@@ -212,24 +233,26 @@ var relationEventWords = map[string]bool{"join": true, "joins": true, "joined": 
 	"related": true, "relate": true, "integrated": true}
 
 // namedRelationHandlers maps each file handling a relation the task names explicitly to those
-// relations' names (a relation nothing observes: each file looking it up, to lookedUp+name).
+// relations (a relation nothing observes: each file looking it up).
 // Explicitly: its name or interface name stands next to a relation word
 // ("the async replication relation", "relation db-admin", "the tls-certificates integration"),
-// or is written with its '-' or '_' ("kafka-client", "peer_cluster"), or the text speaks of
-// relation events (relationEventWords: "when a unit joins"). A bare common word ("database",
-// "data") is not enough on its own: it names half the charm. "The peer relation",
+// or is written with its '-' or '_' ("kafka-client", "peer_cluster") and is not the charm's
+// own name, or the text speaks of relation events (relationEventWords: "when a unit joins").
+// A bare common word ("database", "data") is not enough on its own: it names half the
+// charm. "The peer relation",
 // "peer-relation-changed" or "the peer databag" name a charm's peer relation by its role, when
 // it has only one.
-func namedRelationHandlers(text string, links linker.Result) map[string][]string {
+func namedRelationHandlers(text string, links linker.Result) map[string][]namedRelation {
 	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
 		return !(r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
 	})
-	named := map[string]bool{}
+	named := map[string]bool{}   // beside a relation word, or in a text about relation events
+	written := map[string]bool{} // written with its '-' or '_'
 	for i, w := range words {
 		w = strings.Trim(strings.ReplaceAll(w, "_", "-"), "-")
 		words[i] = w
 		if strings.Contains(w, "-") {
-			named[w] = true
+			written[w] = true
 		}
 	}
 	eventTalk := slices.ContainsFunc(words, func(w string) bool { return relationEventWords[w] })
@@ -253,13 +276,14 @@ func namedRelationHandlers(text string, links linker.Result) map[string][]string
 	}
 	// "the peer relation", "peer-relation-changed", "the peer databag": the charm's peer
 	// relation, when it has one only (zinc's zinc-peers)
-	peerTalk := named["peer"] || named["peers"] || slices.ContainsFunc(words, func(w string) bool {
+	peerTalk := named["peer"] || named["peers"] || written["peer"] || written["peers"] || slices.ContainsFunc(words, func(w string) bool {
 		return strings.HasPrefix(w, "peer-relation") || strings.HasPrefix(w, "peers-relation") || w == "peer-databag" || w == "peer-data"
 	})
 	for i := 0; i+1 < len(words); i++ {
 		peerTalk = peerTalk || (words[i] == "peer" || words[i] == "peers") && (words[i+1] == "databag" || words[i+1] == "data")
 	}
-	out := map[string][]string{}
+	norm := func(s string) string { return strings.ReplaceAll(strings.ToLower(s), "_", "-") }
+	out := map[string][]namedRelation{}
 	for _, ch := range links.Charms {
 		peers := 0
 		for _, it := range ch.Interfaces {
@@ -267,11 +291,21 @@ func namedRelationHandlers(text string, links linker.Result) map[string][]string
 				peers++
 			}
 		}
+		// the charm's own name ("Enable vTPM support in nova-compute") names the charm, not
+		// the relation or interface so called (nova-compute's cloud-compute relation has the
+		// interface nova-compute), unless a relation word stands beside it
+		says := func(n string) bool {
+			n = norm(n)
+			return n != "" && (named[n] || written[n] && n != norm(ch.Name))
+		}
 		for _, it := range ch.Interfaces {
-			norm := func(s string) string { return strings.ReplaceAll(strings.ToLower(s), "_", "-") }
 			thePeer := peerTalk && peers == 1 && it.Role == charmyaml.RolePeers
-			if it.Kind != linker.KindRelation || !thePeer && !named[norm(it.Name)] && (it.Interface == "" || !named[norm(it.Interface)]) {
+			if it.Kind != linker.KindRelation || !thePeer && !says(it.Name) && !says(it.Interface) {
 				continue
+			}
+			rel := namedRelation{Name: it.Name}
+			if !thePeer && !says(it.Name) {
+				rel.Interface = it.Interface // the task names its interface
 			}
 			handled := false
 			for _, h := range it.Handlers {
@@ -279,8 +313,8 @@ func namedRelationHandlers(text string, links linker.Result) map[string][]string
 					continue
 				}
 				handled = true
-				if !slices.Contains(out[h.File], it.Name) {
-					out[h.File] = append(out[h.File], it.Name)
+				if !slices.Contains(out[h.File], rel) {
+					out[h.File] = append(out[h.File], rel)
 				}
 			}
 			if handled {
@@ -289,9 +323,10 @@ func namedRelationHandlers(text string, links linker.Result) map[string][]string
 			// a relation no handler of its own observes (none, or only catch-alls of every
 			// relation): the code that looks it up is where it is used
 			// (self.model.get_binding(PEER), model.get_relation("benchmark-peer"))
+			rel.LookedUp = true
 			for _, r := range it.Reads {
-				if r.Via == linker.ViaLookup && !slices.Contains(out[r.File], lookedUp+it.Name) {
-					out[r.File] = append(out[r.File], lookedUp+it.Name)
+				if r.Via == linker.ViaLookup && !slices.Contains(out[r.File], rel) {
+					out[r.File] = append(out[r.File], rel)
 				}
 			}
 		}
@@ -299,9 +334,113 @@ func namedRelationHandlers(text string, links linker.Result) map[string][]string
 	return out
 }
 
-// lookedUp marks, in namedRelationHandlers, a relation that the file looks up and nothing
-// observes.
-const lookedUp = "lookup:"
+// templatePicks are the templates the task points to (Located.Templates): those rendering
+// the options it names (named, rank.Result.Named; the linker's template reads), and those
+// whose file name it writes ("trove.conf", also for trove.conf.j2). Most options rendered
+// first, then named by file name, then by path.
+func templatePicks(text string, named []rank.Named, links linker.Result, tmpls []templates.File) []TemplatePick {
+	renders := map[string][]string{} // template → "option x (lines 4, 9)"
+	count := map[string]int{}
+	for _, n := range named {
+		if n.Kind != linker.KindConfig {
+			continue
+		}
+		for _, ch := range links.Charms {
+			for _, it := range ch.Interfaces {
+				if it.Kind != n.Kind || it.Name != n.Name || it.File != n.File {
+					continue
+				}
+				lines := map[string][]string{}
+				var files []string
+				for _, r := range it.Reads {
+					if r.Via != linker.ViaTemplate {
+						continue
+					}
+					if _, ok := lines[r.File]; !ok {
+						files = append(files, r.File)
+					}
+					lines[r.File] = append(lines[r.File], strconv.Itoa(r.Line))
+				}
+				for _, f := range files {
+					word := "line"
+					if len(lines[f]) > 1 {
+						word = "lines"
+					}
+					renders[f] = append(renders[f], fmt.Sprintf("option %s (%s %s)", it.Name, word, strings.Join(lines[f], ", ")))
+					count[f]++
+				}
+			}
+		}
+	}
+	words := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !(r == '.' || r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+	}) {
+		words[strings.Trim(w, ".")] = true
+	}
+	byName := map[string]string{}
+	for _, f := range tmpls {
+		base := strings.ToLower(path.Base(f.Path))
+		for _, ext := range []string{".j2", ".jinja2", ".jinja", ".tmpl", ".template"} {
+			if stem, ok := strings.CutSuffix(base, ext); ok && strings.Contains(stem, ".") {
+				base = stem
+			}
+		}
+		if strings.Contains(base, ".") && words[base] {
+			byName[f.Path] = base
+		}
+	}
+	picks := []TemplatePick{}
+	for _, f := range tmpls {
+		var why []string
+		if len(renders[f.Path]) > 0 {
+			why = append(why, "renders "+listNames(renders[f.Path])+", named in the task")
+		}
+		if n := byName[f.Path]; n != "" {
+			why = append(why, "its file name matches the task ("+n+")")
+		}
+		if len(why) > 0 {
+			picks = append(picks, TemplatePick{Path: f.Path, Why: why})
+		}
+	}
+	slices.SortStableFunc(picks, func(a, b TemplatePick) int {
+		return cmp.Or(cmp.Compare(count[b.Path], count[a.Path]), cmp.Compare(len(b.Why), len(a.Why)))
+	})
+	return picks[:min(len(picks), LocateTemplates)]
+}
+
+// namedRelation is a relation the task names that a file handles (namedRelationHandlers).
+type namedRelation struct {
+	Name string
+	// Interface is set when the task names the relation's interface, not the relation.
+	Interface string
+	// LookedUp: nothing observes the relation, and the file looks it up.
+	LookedUp bool
+}
+
+// says is the reason a namedRelation gives a pick.
+func (r namedRelation) says() string {
+	the := "the " + r.Name + " relation the task names"
+	if r.Interface != "" {
+		the = "the " + r.Name + " relation, whose interface " + r.Interface + " the task names"
+	}
+	if r.LookedUp {
+		return "looks up " + the + ", which no handler of its own observes"
+	}
+	return "handles " + the
+}
+
+// sayWhyFirst adds a reason to each edit pick from from to to (a group locate lists ahead of
+// the files by score: handlers of a relation the task names, then the tests a task about
+// tests asks for) whose score is below a later pick's, so that the order does not contradict
+// the printed scores unexplained; as names the group.
+func sayWhyFirst(edit []Pick, from, to int, as string) {
+	for i := from; i < min(to, len(edit)); i++ {
+		if slices.ContainsFunc(edit[i+1:], func(p Pick) bool { return p.Score > edit[i].Score }) {
+			edit[i].Why = append(edit[i].Why, "listed before picks that score higher, as "+as)
+		}
+	}
+}
 
 // signal is the value of a file's signal, 0 when it has none.
 func signal(f rank.File, name string) float64 {
@@ -356,7 +495,7 @@ var (
 
 // editWhy turns a file's rank signals into reasons, the ones the task earned first; named are
 // the relations the task names explicitly that the file handles.
-func editWhy(f rank.File, named []string) (why []string, tied bool) {
+func editWhy(f rank.File, named []namedRelation) (why []string, tied bool) {
 	sig := map[string]rank.Signal{}
 	for _, s := range f.Signals {
 		sig[s.Name] = s
@@ -367,11 +506,7 @@ func editWhy(f rank.File, named []string) (why []string, tied bool) {
 		}
 	}
 	for _, rel := range named {
-		if r, ok := strings.CutPrefix(rel, lookedUp); ok {
-			why = append(why, "looks up the "+r+" relation the task names, which no handler of its own observes")
-			continue
-		}
-		why = append(why, "handles the "+rel+" relation the task names")
+		why = append(why, rel.says())
 	}
 	add(rank.SigFocus, "focused: the agent is working on it")
 	add(rank.SigSubjectFile, "the task's first line names this file")
@@ -410,7 +545,7 @@ func editWhy(f rank.File, named []string) (why []string, tied bool) {
 	if len(named) > 0 {
 		var rels []string
 		for _, rel := range named {
-			rels = append(rels, "relation "+rel)
+			rels = append(rels, "relation "+rel.Name)
 		}
 		said = strings.Join(rels, ", ")
 	}
@@ -809,6 +944,15 @@ func writeLocated(w io.Writer, res Located) error {
 			for _, why := range p.Why {
 				sb.WriteString("    - " + oneLine(why) + "\n")
 			}
+		}
+	}
+	if len(res.Templates) > 0 { // a section only when the task points to one
+		sb.WriteString("templates:\n")
+	}
+	for _, p := range res.Templates {
+		sb.WriteString("  " + safetext.Line(p.Path) + "\n")
+		for _, why := range p.Why {
+			sb.WriteString("    - " + oneLine(why) + "\n")
 		}
 	}
 	_, err := io.WriteString(w, sb.String())

@@ -3,6 +3,7 @@ package app
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"maps"
 	"os"
 	"path/filepath"
@@ -234,6 +235,82 @@ func TestRelationNamedByItsEvents(t *testing.T) {
 		got := slices.Sorted(maps.Keys(namedRelationHandlers(c.text, links)))
 		if !slices.Equal(got, c.want) {
 			t.Errorf("%q: handlers of named relations %v, want %v", c.text, got, c.want)
+		}
+	}
+}
+
+func TestRelationNamedNotByTheCharmsName(t *testing.T) {
+	// The charm's own name names the charm, even where a relation's interface is so called
+	// (nova-compute's cloud-compute relation, interface nova-compute), unless a relation word
+	// stands beside it; a relation found by its interface says so.
+	links := linker.Result{Charms: []linker.CharmLinks{{Name: "nova-compute", Dir: ".", Interfaces: []linker.Interface{
+		{Kind: linker.KindRelation, Name: "cloud-compute", Interface: "nova-compute", Handlers: []linker.Handler{{File: "hooks/nova_compute_hooks.py", Symbol: "compute_changed"}}},
+	}}}}
+	byName := namedRelation{Name: "cloud-compute"}
+	byInterface := namedRelation{Name: "cloud-compute", Interface: "nova-compute"}
+	for text, want := range map[string][]namedRelation{
+		"Enable vTPM support in nova-compute":              nil,
+		"nova_compute: enable vTPM":                        nil,
+		"the nova-compute relation sends the wrong region": {byInterface},
+		"cloud-compute data is stale":                      {byName},
+		"the cloud-compute relation (nova-compute) breaks": {byName},
+	} {
+		got := namedRelationHandlers(text, links)["hooks/nova_compute_hooks.py"]
+		if !slices.Equal(got, want) {
+			t.Errorf("%q: named %+v, want %+v", text, got, want)
+		}
+	}
+	if got, want := byInterface.says(), "handles the cloud-compute relation, whose interface nova-compute the task names"; got != want {
+		t.Errorf("reason %q, want %q", got, want)
+	}
+}
+
+func TestLeadsListedFirstSaySo(t *testing.T) {
+	// A pick listed first because it handles the relation the task names, below a later
+	// pick's score, says why the order differs from the scores; one that also scores highest
+	// does not.
+	edit := []Pick{
+		{Path: "a.py", Score: 0.2, Why: []string{"handles the db relation the task names"}},
+		{Path: "b.py", Score: 0.1, Why: []string{"handles the db relation the task names"}},
+		{Path: "c.py", Score: 0.15, Why: []string{"its text has task words"}},
+	}
+	sayWhyFirst(edit, 0, 2, "a handler of the relation the task names")
+	if got := [][]string{edit[0].Why, edit[1].Why, edit[2].Why}; len(got[0]) != 1 || len(got[2]) != 1 ||
+		!slices.Equal(got[1], []string{"handles the db relation the task names", "listed before picks that score higher, as a handler of the relation the task names"}) {
+		t.Errorf("reasons %q", got)
+	}
+}
+
+func TestLocateNamesTemplates(t *testing.T) {
+	// A template is named when it renders an option the task names, or the task writes its
+	// file name (without the .j2); otherwise there is none.
+	root := filepath.Join(charmsDir, "split")
+	for text, want := range map[string][]string{
+		"turn fsync off when memory-fraction is low":  {"renders option fsync (line 4), option memory-fraction (line 7), named in the task"},
+		"raise the default log level in splitd.conf":  {"its file name matches the task (splitd.conf)"},
+		"the memory-fraction in splitd.conf is wrong": {"renders option memory-fraction (line 7), named in the task", "its file name matches the task (splitd.conf)"},
+		"the backup schedule is ignored":              nil,
+	} {
+		got, _, err := runLocate(t, LocateOptions{Common: Common{Root: root}, Text: text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var text2 bytes.Buffer
+		if err := RunLocate(LocateOptions{Common: Common{Root: root, NoCache: true, Format: "text"}, Text: text}, IO{Out: &text2, Err: io.Discard}); err != nil {
+			t.Fatal(err)
+		}
+		out := text2.String()
+		if want == nil {
+			if len(got.Templates) != 0 || strings.Contains(out, "templates:") {
+				t.Errorf("%q: templates %+v", text, got.Templates)
+			}
+			continue
+		}
+		if len(got.Templates) != 1 || got.Templates[0].Path != "templates/splitd.conf.j2" || !slices.Equal(got.Templates[0].Why, want) {
+			t.Errorf("%q: templates %+v, want templates/splitd.conf.j2 %q", text, got.Templates, want)
+		}
+		if !strings.Contains(out, "templates:\n  templates/splitd.conf.j2\n    - "+want[0]+"\n") {
+			t.Errorf("%q: text\n%s", text, out)
 		}
 	}
 }

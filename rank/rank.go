@@ -27,7 +27,7 @@ func Rank(in Input) Result {
 	a := adjacencyOf(r.buildGraph(r.linkEdges()), len(r.nodes))
 	r.personalise(a)
 	pr := pageRank(a, r.teleport())
-	return Result{Files: r.files(a, pr, r.lexical())}
+	return Result{Files: r.files(a, pr, r.lexical()), Named: r.namedIfaces}
 }
 
 // extra is what the ranker learns about a file besides its graph position.
@@ -72,6 +72,7 @@ type ranker struct {
 	held          map[string]bool   // holdsPath's answers, by path: asked for every file per path the task names
 	inits         map[string]int    // initialsCount: files by the initials of their stems, built on first use
 	named         map[string]string // the directories of the charms the task names, to the name (namedCharms)
+	namedIfaces   []Named           // the interfaces the task names (Result.Named)
 }
 
 func newRanker(in Input) *ranker {
@@ -326,6 +327,7 @@ func (r *ranker) match() {
 			continue // a test charm's interface ("[config] test" of tests/integration/data/charm): not the charm's
 		}
 		label := d.lkind + " " + d.sym.Name
+		r.namedIfaces = append(r.namedIfaces, Named{Kind: d.lkind, Name: d.sym.Name, File: d.file})
 		r.hotSym[d.file+"\x00"+d.sym.Kind+" "+d.sym.Name] = true
 		targets := []int{}
 		if y, ok := r.byPath[d.file]; ok {

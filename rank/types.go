@@ -53,6 +53,16 @@ type Input struct {
 // Result is every mapped file in rank order (highest first; ties broken by path).
 type Result struct {
 	Files []File `json:"files"`
+	// Named are the charm interfaces the task (the mentions) names, in the order of the YAML
+	// declarations: those that seeded the mention-interface signal.
+	Named []Named `json:"named,omitempty"`
+}
+
+// Named is an interface the task names.
+type Named struct {
+	Kind string `json:"kind"` // a linker kind: relation, config, action, container, storage, resource
+	Name string `json:"name"`
+	File string `json:"file"` // the YAML file declaring it
 }
 
 // File is one ranked file.

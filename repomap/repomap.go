@@ -64,8 +64,9 @@ type Tree struct {
 	Root   string
 	Charms []charmyaml.Charm
 	Files  []pyextract.File // sorted by path
-	// Templates are the option names the charms' templates use (Discovered.Templates), sorted
-	// by path; they are small text files, read on every run rather than cached.
+	// Templates are the charms' templates (Discovered.Templates, at most templates.MaxFiles)
+	// and the option names each uses, sorted by path; they are small text files, read on every
+	// run rather than cached. One too large or unreadable has no uses.
 	Templates []templates.File
 	Warnings  []string // one line each, for stderr
 	Stats     Stats
@@ -564,7 +565,7 @@ func (t *Tree) readTemplates(root string, paths []string, stats []stat) []templa
 			t.unreadable = true
 		}
 	}
-	return slices.DeleteFunc(out, func(f templates.File) bool { return len(f.Uses) == 0 })
+	return out
 }
 
 // Rank runs the ranker over the tree and its links.
