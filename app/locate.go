@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"maps"
 	"math"
 	"path"
 	"slices"
@@ -144,7 +145,7 @@ func Locate(t *repomap.Tree, text string, focus []string) Located {
 	perRelation := map[string]int{}
 	rk := t.Rank(links, focus, mentions)
 	ranked := rk.Files
-	res.Templates = templatePicks(text, rk.Named, links, t.Templates)
+	res.Templates = templatePicks(text, rk.Named, links, t.Templates, t.Charms, tests)
 	// a task naming one charm of a monorepo ("postfix-relay: the milter relation ...") is
 	// about its handlers of the relation, not a sibling charm's of the same name
 	namedCharm := slices.ContainsFunc(ranked, func(f rank.File) bool { return signal(f, rank.SigNamedCharm) != 0 })
@@ -336,9 +337,11 @@ func namedRelationHandlers(text string, links linker.Result) map[string][]namedR
 
 // templatePicks are the templates the task points to (Located.Templates): those rendering
 // the options it names (named, rank.Result.Named; the linker's template reads), and those
-// whose file name it writes ("trove.conf", also for trove.conf.j2). Most options rendered
-// first, then named by file name, then by path.
-func templatePicks(text string, named []rank.Named, links linker.Result, tmpls []templates.File) []TemplatePick {
+// whose file name it writes ("trove.conf", also for trove.conf.j2), or words of it ("the
+// Apache configuration": apache-openidc-location.conf). Not a test's template unless the task
+// is about tests. Most options rendered first, then named by file name, then by most words
+// of the task in the file name, then the charm's own before vendored ones, then by path.
+func templatePicks(text string, named []rank.Named, links linker.Result, tmpls []templates.File, charms []charmyaml.Charm, tests bool) []TemplatePick {
 	renders := map[string][]string{} // template → "option x (lines 4, 9)"
 	count := map[string]int{}
 	for _, n := range named {
@@ -390,24 +393,66 @@ func templatePicks(text string, named []rank.Named, links linker.Result, tmpls [
 			byName[f.Path] = base
 		}
 	}
+	// the words of a template's file name the task writes ("Add OIDCOutgoingProxy to Apache
+	// configuration": apache-openidc-location.conf), but not a format's or the charm's own
+	// (every trove-*.conf of the trove charm)
+	nameWords := rank.TaskWordsIn([]string{text})
+	generic := maps.Clone(templateNameWords)
+	for _, ch := range links.Charms {
+		for _, w := range strings.FieldsFunc(strings.ToLower(ch.Name), func(r rune) bool { return r == '-' || r == '_' }) {
+			generic[w] = true
+		}
+	}
 	picks := []TemplatePick{}
+	inName := map[string]int{} // template → how many task words its file name has
+	lib := map[string]bool{}
 	for _, f := range tmpls {
+		switch rank.Classify(f.Path, charms) {
+		case rank.ClassTest: // a test's fixture (tests/.../templates/cloud-init.tpl), unless the task is about tests
+			if !tests {
+				continue
+			}
+		case rank.ClassLib:
+			lib[f.Path] = true
+		}
 		var why []string
 		if len(renders[f.Path]) > 0 {
 			why = append(why, "renders "+listNames(renders[f.Path])+", named in the task")
 		}
 		if n := byName[f.Path]; n != "" {
 			why = append(why, "its file name matches the task ("+n+")")
+		} else if ws := slices.DeleteFunc(nameWords(path.Base(f.Path)), func(w string) bool { return generic[strings.ToLower(w)] }); len(ws) > 0 {
+			why = append(why, "its file name has task words ("+strings.Join(ws, ", ")+")")
+			inName[f.Path] = len(ws)
 		}
 		if len(why) > 0 {
 			picks = append(picks, TemplatePick{Path: f.Path, Why: why})
 		}
 	}
 	slices.SortStableFunc(picks, func(a, b TemplatePick) int {
-		return cmp.Or(cmp.Compare(count[b.Path], count[a.Path]), cmp.Compare(len(b.Why), len(a.Why)))
+		named := func(p string) int { return len(byName[p]) }
+		return cmp.Or(cmp.Compare(count[b.Path], count[a.Path]), cmp.Compare(named(b.Path), named(a.Path)),
+			cmp.Compare(inName[b.Path], inName[a.Path]), boolOrder(lib[a.Path], lib[b.Path]))
 	})
 	return picks[:min(len(picks), LocateTemplates)]
 }
+
+// boolOrder orders false before true.
+func boolOrder(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case b:
+		return -1
+	}
+	return 1
+}
+
+// templateNameWords are words of templates' file names that say nothing of what they render:
+// formats and kinds of file.
+var templateNameWords = map[string]bool{"conf": true, "config": true, "configuration": true, "cfg": true, "ini": true,
+	"j2": true, "jinja": true, "jinja2": true, "tmpl": true, "template": true, "yaml": true, "yml": true, "json": true,
+	"toml": true, "txt": true, "xml": true, "env": true, "file": true, "default": true, "defaults": true}
 
 // namedRelation is a relation the task names that a file handles (namedRelationHandlers).
 type namedRelation struct {

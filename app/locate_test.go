@@ -288,6 +288,8 @@ func TestLocateNamesTemplates(t *testing.T) {
 	for text, want := range map[string][]string{
 		"turn fsync off when memory-fraction is low":  {"renders option fsync (line 4), option memory-fraction (line 7), named in the task"},
 		"raise the default log level in splitd.conf":  {"its file name matches the task (splitd.conf)"},
+		"the splitd daemon listens on every address":  {"its file name has task words (splitd)"},
+		"the ledger conf is not rendered":             nil, // the charm's own name, and a format's word
 		"the memory-fraction in splitd.conf is wrong": {"renders option memory-fraction (line 7), named in the task", "its file name matches the task (splitd.conf)"},
 		"the backup schedule is ignored":              nil,
 	} {

@@ -442,3 +442,20 @@ func (c wordCache) words(name string) []string {
 	}
 	return ws
 }
+
+// TaskWordsIn returns a matcher of the task texts' words (mentions) against a name outside
+// the ranking (a template's file name): the words of the name (split as an identifier, at
+// '-', '_', '.' and case changes) that the task writes, as the task writes them, compared
+// the way the ranker compares words (lower case, stopwords dropped, inflections cut).
+func TaskWordsIn(mentions []string) func(name string) []string {
+	m := parseMentions(mentions)
+	return func(name string) []string {
+		var out []string
+		for _, w := range identWords(strings.NewReplacer(".", "_", "-", "_").Replace(name)) {
+			if m.words[w] && !slices.Contains(out, m.written[w]) {
+				out = append(out, m.written[w])
+			}
+		}
+		return out
+	}
+}
