@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+"""How often `locate` names a template the change edited.
+
+usage: locate_templates.py BINARY CASES.jsonl:TREES [CASES.jsonl:TREES ...] [--mirror MIRROR]
+
+For every case (fasteval.py's case files and exported trees, TREES/<case index>/) whose commit
+modified a file under a templates/ folder, runs `locate TEXT --format json` on the tree before
+the change and counts the cases where one of its `templates` picks is a modified template
+(HIT), and those where it names templates but none the change modified (FALSE). The case sets'
+gold holds only Python and charm YAML, so fasteval cannot score this; it reads the commits'
+file lists from the fetched repositories (MIRROR, default /work/.mirror).
+"""
+import json
+import os
+import subprocess
+import sys
+
+
+def main():
+    args = sys.argv[1:]
+    mirror = "/work/.mirror"
+    if "--mirror" in args:
+        i = args.index("--mirror")
+        mirror = args[i + 1]
+        del args[i:i + 2]
+    binary, specs = args[0], args[1:]
+    total = hit = named = 0
+    for spec in specs:
+        cases, trees = spec.rsplit(":", 1)
+        for i, line in enumerate(open(cases)):
+            c = json.loads(line)
+            if not os.path.isdir(f"{trees}/{i}"):
+                continue
+            gd = f"{mirror}/{c['repo'].replace('/', '+')}/repo"
+            status = subprocess.run(["git", "--git-dir", gd, "show", "--name-status", "--format=", c["commit"]],
+                                    capture_output=True, text=True).stdout.splitlines()
+            edited = [l.split("\t")[-1] for l in status if l.startswith("M") and "/templates/" in "/" + l.split("\t")[-1]]
+            if not edited:
+                continue
+            out = subprocess.run([binary, "locate", "--no-cache", "--format", "json", "--root", f"{trees}/{i}", c["text"]],
+                                 capture_output=True, text=True).stdout
+            picks = [t["path"] for t in json.loads(out).get("templates", [])]
+            ok = any(p in edited for p in picks)
+            total, hit, named = total + 1, hit + ok, named + bool(picks)
+            mark = "HIT" if ok else "FALSE" if picks else ""
+            print(f"{os.path.basename(cases)} {i} {c['repo']} | {c['text'].splitlines()[0][:60]} | {picks[:2]} {mark}")
+    print(f"cases editing a template: {total}; a modified one named: {hit}; only others named: {named - hit}")
+
+
+if __name__ == "__main__":
+    main()
