@@ -836,6 +836,34 @@ def render(cfg):
 	expect(t, "findings", findings(cl), "src/charm.py:17 undeclared-action-param nope\nsrc/workload.py:3 undeclared-config missing-opt")
 }
 
+func TestParamsTheHandlerStores(t *testing.T) {
+	// A handler that stores a value of its own into its params (a parsed copy of a declared
+	// one) reads that value back, not an undeclared parameter; another handler's read of the
+	// same key, which stores nothing, is still one.
+	c := charm("demo", ".", "action:fio(disk-devices)", "action:other(x)")
+	cl := link1(t, c, files{
+		"src/charm.py": `
+import ops
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.framework.observe(self.on.fio_action, self._on_fio)
+        self.framework.observe(self.on.other_action, self._on_other)
+
+    def _on_fio(self, event):
+        event.params["disk_devices"] = event.params["disk-devices"].split()
+        for device in event.params["disk_devices"]:
+            print(device)
+
+    def _on_other(self, event):
+        return event.params["disk_devices"]
+`,
+	})
+	expect(t, "findings", findings(cl), "src/charm.py:15 undeclared-action-param disk_devices")
+	expect(t, "fio", reads(cl, KindAction, "fio"), "src/charm.py:10/param-read/index/disk-devices")
+}
+
 func TestLookupsAndUnresolved(t *testing.T) {
 	c := charm("demo", ".", "relation:db", "relation:peers", "relation:otlp", "container:app", "storage:data", "resource:image")
 	res := Link(Input{Charms: []charmyaml.Charm{c}, Files: files{

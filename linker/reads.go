@@ -1066,13 +1066,32 @@ func (l *charmLinker) configClasses() []*classInfo {
 }
 
 // linkParams: event.params[...] / .get(...) inside a method observed for an action is a
-// read of that action's parameter; a parameter none of its actions declares is a finding.
+// read of that action's parameter; a parameter none of its actions declares is a finding,
+// unless the same function stores it into the params itself (event.params["disk_devices"] =
+// event.params["disk-devices"].split()): it reads back its own value.
 func (l *charmLinker) linkParams() {
 	params := map[string]map[string]bool{}
 	for _, a := range l.ch.Actions {
 		params[a.Name] = map[string]bool{}
 		for _, p := range a.Params {
 			params[a.Name][p.Name] = true
+		}
+	}
+	stored := map[scopeKey]map[string]bool{}
+	for _, fi := range l.scope {
+		for i := range fi.Facts.Stores {
+			k := &fi.Facts.Stores[i]
+			sk := scopeKey{fi.Path, k.Class, k.Func}
+			if len(l.actions[sk]) == 0 || !l.paramsObject(fi, k) {
+				continue
+			}
+			names, _ := l.strVals(&k.Key, &ctx{file: fi, cls: fi.classes[k.Class], fn: k.Func, line: k.Line})
+			for _, n := range names {
+				if stored[sk] == nil {
+					stored[sk] = map[string]bool{}
+				}
+				stored[sk][n.str] = true
+			}
 		}
 	}
 	for _, fi := range l.scope {
@@ -1098,7 +1117,7 @@ func (l *charmLinker) linkParams() {
 						read = true
 					}
 				}
-				if !read && !fi.vendored && !n.loose {
+				if !read && !fi.vendored && !n.loose && !stored[scopeKey{fi.Path, k.Class, k.Func}][n.str] {
 					l.find(FindUndeclaredParam, n.str, at)
 				}
 			}
