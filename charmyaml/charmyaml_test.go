@@ -1170,6 +1170,33 @@ docs: https://example.com/docs
 	}
 }
 
+func TestMisspelledParamSchemaKeys(t *testing.T) {
+	// JSON schema ignores a keyword it does not know: a parameter's key near one is reported
+	// where it is, and the parameter has no type; other keys (x-*, a tool's own) are left alone.
+	actions := `rotate:
+  params:
+    cidr:
+      typoe: string
+      description: the network
+    count:
+      type: integer
+      defualt: 3
+      x-hint: small
+      widget: slider
+`
+	c := Parse(files(".", map[string]string{MetadataFile: "name: probe\nsummary: s\ndescription: d\n", ActionsFile: actions}))
+	want := []string{
+		`actions.yaml:4: action rotate param cidr: unknown key "typoe" (did you mean "type"?): Juju ignores it`,
+		`actions.yaml:8: action rotate param count: unknown key "defualt" (did you mean "default"?): Juju ignores it`,
+	}
+	if !slices.Equal(c.Warnings, want) {
+		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(c.Warnings, "\n"), strings.Join(want, "\n"))
+	}
+	if len(c.Actions) != 1 || len(c.Actions[0].Params) != 2 || c.Actions[0].Params[0].Type != "" || c.Actions[0].Params[1].Type != "integer" {
+		t.Errorf("actions %+v", c.Actions)
+	}
+}
+
 func TestMisspelledKeyKeepsJujuVerdict(t *testing.T) {
 	// A near-miss key is reported after Juju has read the sections, so that its warning does
 	// not hold back Juju's own on the same file.
@@ -1187,11 +1214,12 @@ func TestMisspelledKeyKeepsJujuVerdict(t *testing.T) {
 
 func TestLayerIncludes(t *testing.T) {
 	// A reactive charm's layer.yaml names the layers `charm build` merges in: Load reads its
-	// includes, quietly (a broken layer.yaml is a build file's problem, not a declaration's).
+	// includes, with their lines, quietly (a broken layer.yaml is a build file's problem, not
+	// a declaration's), and lists the file with the charm's YAML.
 	root := t.TempDir()
 	for name, text := range map[string]string{
 		"src/metadata.yaml":     "name: lb\nsummary: s\ndescription: d\n",
-		"src/layer.yaml":        "includes:\n  - layer:openstack-api\n  - interface:keystone\n  - 7\noptions:\n  basic:\n    use_venv: true\n",
+		"src/layer.yaml":        "repo: https://github.com/example/bundle-kubeflow.git\nincludes:\n  - layer:openstack-api\n  - interface:keystone\n  - 7\noptions:\n  basic:\n    use_venv: true\n",
 		"old/metadata.yaml":     "name: old\nsummary: s\ndescription: d\n",
 		"old/layer.yaml":        "includes: [layer:basic\n",
 		"built/metadata.yaml":   "name: built\nsummary: s\ndescription: d\n",
@@ -1201,19 +1229,24 @@ func TestLayerIncludes(t *testing.T) {
 		writeFile(t, root, name, text)
 	}
 	c, ok, err := LoadSkipping(root, "src", nil)
-	if err != nil || !ok || !slices.Equal(c.Layers, []string{"layer:openstack-api", "interface:keystone"}) || len(c.Warnings) != 0 {
-		t.Errorf("src: layers %q warnings %q ok %v err %v", c.Layers, c.Warnings, ok, err)
+	want := []Layer{{Name: "layer:openstack-api", Pos: Pos{File: "src/layer.yaml", Line: 3}}, {Name: "interface:keystone", Pos: Pos{File: "src/layer.yaml", Line: 4}}}
+	if err != nil || !ok || !slices.Equal(c.Layers, want) || len(c.Warnings) != 0 {
+		t.Errorf("src: layers %+v warnings %q ok %v err %v", c.Layers, c.Warnings, ok, err)
 	}
-	if slices.Contains(c.Files, "src/layer.yaml") {
-		t.Errorf("files %v: layer.yaml declares nothing", c.Files)
+	if !slices.Contains(c.Files, "src/layer.yaml") {
+		t.Errorf("files %v: no layer.yaml", c.Files)
+	}
+	// its words are what it holds, not its keys or its repository's address
+	if ws := c.Words["src/layer.yaml"]; !slices.Contains(ws, "keystone") || !slices.Contains(ws, "use_venv") || slices.Contains(ws, "bundle") || slices.Contains(ws, "github") || slices.Contains(ws, "includes") || slices.Contains(ws, "options") {
+		t.Errorf("words %v", ws)
 	}
 	c, _, _ = LoadSkipping(root, "old", nil)
 	if c.Layers != nil || len(c.Warnings) != 0 {
-		t.Errorf("old: layers %q warnings %q", c.Layers, c.Warnings)
+		t.Errorf("old: layers %v warnings %q", c.Layers, c.Warnings)
 	}
 	// a charm charm build has built holds the merged YAML already
 	if c, _, _ = LoadSkipping(root, "built", nil); c.Layers != nil {
-		t.Errorf("built: layers %q", c.Layers)
+		t.Errorf("built: layers %v", c.Layers)
 	}
 }
 

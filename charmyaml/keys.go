@@ -2,6 +2,7 @@ package charmyaml
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -49,12 +50,54 @@ func (c *Charm) misspelledKeys(d *doc, top []entry) {
 			continue
 		}
 		for _, k := range sectionKeys {
-			if strings.EqualFold(e.key, k) || EditDistance(e.key, k) <= 1+len(k)/8 {
+			if nearKey(e.key, k) {
 				w.warn(e.k.Line, "unknown key %q (did you mean %q?): %s", e.key, k, ignored)
 				break
 			}
 		}
 	}
+}
+
+// schemaKeywords are the JSON-schema keywords an action parameter's schema may use.
+var schemaKeywords = strings.Fields(`type description default enum const minimum maximum exclusiveMinimum
+	exclusiveMaximum multipleOf minLength maxLength pattern format items additionalItems minItems maxItems
+	uniqueItems contains properties required additionalProperties patternProperties minProperties
+	maxProperties dependencies propertyNames title examples oneOf anyOf allOf not $ref $schema $id
+	definitions if then else readOnly writeOnly contentEncoding contentMediaType`)
+
+// misspelledSchemaKeys warns of each key of a parameter's schema that is no JSON-schema
+// keyword and is near one (`typoe: string`, `defualt: 5`): JSON schema ignores a keyword it
+// does not know, so Juju takes any value for the parameter, and the charm's code, which
+// expects the type, fails at run time. Other unknown keys are left alone.
+func misspelledSchemaKeys(w warner, what string, fields []entry) {
+	for _, f := range fields {
+		if slices.Contains(schemaKeywords, f.key) || strings.HasPrefix(f.key, "x-") {
+			continue
+		}
+		for _, k := range schemaKeywords {
+			if len(k) >= 4 && nearKey(f.key, k) {
+				w.warn(f.k.Line, "%s: unknown key %q (did you mean %q?): Juju ignores it", what, f.key, k)
+				break
+			}
+		}
+	}
+}
+
+// nearKey reports a key written like k but for case, or at most one edit from it (two for a
+// key of eight letters or more), or with two neighbouring letters swapped ("defualt").
+func nearKey(key, k string) bool {
+	if strings.EqualFold(key, k) || EditDistance(key, k) <= 1+len(k)/8 {
+		return true
+	}
+	if len(key) != len(k) {
+		return false
+	}
+	for i := 0; i+1 < len(k); i++ {
+		if key[i] != k[i] {
+			return key[i] == k[i+1] && key[i+1] == k[i] && key[i+2:] == k[i+2:]
+		}
+	}
+	return false
 }
 
 // EditDistance is the Levenshtein distance between a and b, in bytes (YAML keys and interface

@@ -132,7 +132,18 @@ func Parse(f Files) Charm {
 	if e, ok := find(ccEntries, "charm-libs"); ok {
 		c.readCharmLibs(cc, e.v)
 	}
-	c.Layers = layerIncludes(f.Layer)
+	c.Layers = layerIncludes(f.Layer, path.Join(c.Dir, LayerFile))
+	if len(c.Layers) > 0 { // a reactive charm's build file, listed with the charm's YAML: where a new relation's interface layer is included
+		file := path.Join(c.Dir, LayerFile)
+		c.Files = append(c.Files, file)
+		slices.Sort(c.Files)
+		if ws := layerWords(f.Layer); len(ws) > 0 {
+			if c.Words == nil {
+				c.Words = map[string][]string{}
+			}
+			c.Words[file] = ws
+		}
+	}
 	if e, ok := find(ccEntries, "extensions"); ok {
 		c.Extensions = cc.warner(&c).strList(e, "extensions")
 		c.applyExtensions(cc, e.k.Line, ccEntries)
@@ -487,10 +498,13 @@ func (c *Charm) readActions(d *doc, n *yaml.Node) {
 	}
 }
 
-// paramType reads a parameter's JSON-schema `type`; a list of types is joined with "|".
+// paramType reads a parameter's JSON-schema `type`; a list of types is joined with "|". A
+// key near a JSON-schema keyword (`typoe: string`) is warned of (misspelledSchemaKeys).
 func paramType(w warner, action string, p entry) string {
 	what := action + " param " + p.key
-	t, ok := find(w.entries(p.v, what), "type")
+	fields := w.entries(p.v, what)
+	misspelledSchemaKeys(w, what, fields)
+	t, ok := find(fields, "type")
 	if !ok {
 		return ""
 	}
@@ -500,20 +514,44 @@ func paramType(w warner, action string, p entry) string {
 	return w.str(t, what+" type")
 }
 
+// webAddress matches a web or git address, whose words name another repository, not what
+// the file holds.
+var webAddress = regexp.MustCompile(`(?:https?://|git@|git\+ssh://)\S+`)
+
+// layerWords are the words of what a layer.yaml holds: the layers it includes and their
+// options (the packages and settings it gives them), not its keys (every layer.yaml has
+// "includes" and "options") nor its repository's address (juju-solutions/bundle-kubeflow).
+func layerWords(data []byte) []string {
+	var doc struct {
+		Includes []string  `yaml:"includes"`
+		Options  yaml.Node `yaml:"options"`
+	}
+	if len(data) > maxFileSize || yaml.Unmarshal(data, &doc) != nil {
+		return nil
+	}
+	text := strings.Join(doc.Includes, "\n")
+	if doc.Options.Kind != 0 {
+		if b, err := yaml.Marshal(&doc.Options); err == nil {
+			text += "\n" + string(b)
+		}
+	}
+	return textWords(webAddress.ReplaceAll([]byte(text), nil))
+}
+
 // layerIncludes reads the `includes:` of a layer.yaml: the layers and interface layers
 // `charm build` merges into the charm ("layer:openstack-api", "interface:mysql-shared"). A
 // build file, not a declaration: what it cannot read is no warning.
-func layerIncludes(data []byte) []string {
+func layerIncludes(data []byte, file string) []Layer {
 	var doc struct {
-		Includes []any `yaml:"includes"`
+		Includes []yaml.Node `yaml:"includes"`
 	}
 	if len(data) == 0 || len(data) > maxFileSize || yaml.Unmarshal(data, &doc) != nil {
 		return nil
 	}
-	var out []string
+	var out []Layer
 	for _, x := range doc.Includes {
-		if s, ok := x.(string); ok && s != "" {
-			out = append(out, s)
+		if x.Kind == yaml.ScalarNode && x.Tag == "!!str" && x.Value != "" {
+			out = append(out, Layer{Name: x.Value, Pos: Pos{File: file, Line: x.Line}})
 		}
 	}
 	return out

@@ -57,9 +57,10 @@ type Charm struct {
 	ExtraBindings []Binding `json:"extra_bindings,omitempty"`
 	Extensions    []string  `json:"extensions,omitempty"` // charmcraft.yaml `extensions:`
 	// Layers are the `includes:` of a reactive charm's layer.yaml ("layer:openstack-api",
-	// "interface:keystone"): `charm build` merges the layers' metadata, config and actions
-	// into the charm's, so the YAML in the tree may lack what the built charm declares.
-	Layers []string `json:"layers,omitempty"`
+	// "interface:keystone"), in YAML order: `charm build` merges the layers' metadata, config
+	// and actions into the charm's, so the YAML in the tree may lack what the built charm
+	// declares; and a new relation's interface layer is included there.
+	Layers []Layer `json:"layers,omitempty"`
 	// Parts are charmcraft.yaml's build parts, in YAML order: build configuration, not an
 	// interface (the linker ignores them), listed so that a map can show where a charm pins
 	// its build tools.
@@ -180,6 +181,12 @@ type Resource struct {
 }
 
 // Part is one entry of charmcraft.yaml `parts:`.
+// Layer is one layer or interface layer a reactive charm's layer.yaml includes.
+type Layer struct {
+	Name string `json:"name"` // as written: "layer:basic", "interface:pgsql"
+	Pos
+}
+
 type Part struct {
 	Name   string `json:"name"`
 	Plugin string `json:"plugin,omitempty"` // "charm", "uv", "dump", ...; "" when not a plain string

@@ -378,8 +378,8 @@ func includedLayers(ch *charmyaml.Charm) string {
 	}
 	var out []string
 	for _, l := range ch.Layers {
-		if strings.HasPrefix(l, "layer:") {
-			out = append(out, l)
+		if strings.HasPrefix(l.Name, "layer:") {
+			out = append(out, l.Name)
 		}
 	}
 	return firstFew(out)

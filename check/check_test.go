@@ -961,7 +961,7 @@ ui/charmcraft.yaml:6: warning: no code observes, binds or looks up relation "log
 func TestIncludedLayersSoftenUndeclared(t *testing.T) {
 	// A charm built with `charm build` declares in the tree only what its own layer adds: an
 	// undeclared name is an info naming the included layers (not the interface layers).
-	decl := charmyaml.Charm{Name: "lb", Dir: "src", Layers: []string{"layer:leadership", "interface:keystone", "layer:openstack-api"}}
+	decl := charmyaml.Charm{Name: "lb", Dir: "src", Layers: []charmyaml.Layer{{Name: "layer:leadership"}, {Name: "interface:keystone"}, {Name: "layer:openstack-api"}}}
 	links := linker.Result{Charms: []linker.CharmLinks{{Name: "lb", Dir: "src", Findings: []linker.Finding{
 		{Kind: linker.FindUndeclaredConfig, Subject: "region", Site: linker.Site{File: "src/lib/api.py", Line: 9, Symbol: "client"}},
 	}}}}
@@ -976,7 +976,7 @@ func TestIncludedLayersSoftenUndeclared(t *testing.T) {
 		t.Errorf("near a declared option: %+v", r.Summary)
 	}
 	decl.Config = nil
-	decl.Layers = []string{"interface:keystone"}
+	decl.Layers = []charmyaml.Layer{{Name: "interface:keystone"}}
 	if r := Run([]charmyaml.Charm{decl}, links, Options{}); r.Summary.Errors != 1 {
 		t.Errorf("interface layers only: %+v", r.Summary)
 	}

@@ -2,6 +2,7 @@ package rank
 
 import (
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -21,8 +22,9 @@ import (
 // charm's name or its directory's name, with two or more words ("kfp-ui", not "k8s" or
 // "machine", which name other things too), written as a run of the task's words and not as a
 // part of a longer name the task also uses for a charm ("vault" of "vault-k8s"). The subject
-// lines are read first (a body lists the other charms a pull request touched on the way);
-// the whole text only when they name none.
+// lines are read first (a body lists the other charms a pull request touched on the way),
+// then a subject naming a substrate ("the machine charm", namedBySubstrate); the whole text
+// only when they name none.
 func (r *ranker) namedCharms() map[string]string {
 	names := map[string][]string{} // charm dir → its names, normalised
 	for k := range r.in.Charms {
@@ -95,6 +97,9 @@ func (r *ranker) namedCharms() map[string]string {
 	}
 	if out := r.namedByOwnWord(names); len(out) > 0 {
 		return out // a subject's word before a body's full name (see above)
+	}
+	if out := r.namedBySubstrate(names); len(out) > 0 {
+		return out
 	}
 	return pick(r.ment, strings.Join(r.in.Mentions, "\n"))
 }
@@ -256,4 +261,50 @@ func (r *ranker) spansCharms(files []int) bool {
 		dirs[charmDirOf(r.nodes[i].path, r.in.Charms)] = true
 	}
 	return len(dirs) > 1
+}
+
+// substrateWords: a subject line that says which substrate's charm it changes ("Fixes the
+// dashboard relation of the machine charm", "Added device code grant type to the VM charm",
+// "Update k8s charm readme") names, in a repository of a machine charm and its Kubernetes twin
+// (charms/jimm and charms/jimm-k8s), the charms that declare no container or those that do.
+var substrateWords = regexp.MustCompile(`(?i)\b(machine|vm|k8s|kubernetes|sidecar)[- ]charms?\b`)
+
+// namedBySubstrate returns the charms a subject names by their substrate (substrateWords):
+// among dirs (the tree's charms), those without containers for "machine" or "VM", those
+// with containers for "k8s", "kubernetes" or "sidecar"; nil when the subject names both
+// substrates, or the answer is every charm or none.
+func (r *ranker) namedBySubstrate(dirs map[string][]string) map[string]string {
+	for _, s := range r.subjects {
+		kinds := map[bool]bool{} // containers wanted
+		for _, m := range substrateWords.FindAllStringSubmatch(s.text, -1) {
+			w := strings.ToLower(m[1])
+			kinds[w == "k8s" || w == "kubernetes" || w == "sidecar"] = true
+		}
+		if len(kinds) != 1 {
+			continue
+		}
+		k8s := kinds[true]
+		out := map[string]string{}
+		for k := range r.in.Charms {
+			c := &r.in.Charms[k]
+			d := charmDir(c)
+			if _, ok := dirs[d]; ok && (len(c.Containers) > 0) == k8s {
+				out[d] = c.Name
+			}
+		}
+		if len(out) > 0 && len(out) < len(dirs) {
+			return out
+		}
+	}
+	return nil
+}
+
+// everyCharm matches a subject that says the change is made to each charm of the repository
+// ("Adds jwt expiry config option to both charms").
+var everyCharm = regexp.MustCompile(`(?i)\b(both|all|every|each)\s+(?:the\s+|of\s+the\s+)?charms?\b`)
+
+// everyCharmSaid reports a subject that says so (everyCharm): an addition spanning the
+// charms then lifts each charm's YAML.
+func (r *ranker) everyCharmSaid() bool {
+	return slices.ContainsFunc(r.subjects, func(s subject) bool { return everyCharm.MatchString(s.text) })
 }

@@ -2,6 +2,8 @@ package rank
 
 import (
 	"maps"
+	"path"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -239,11 +241,16 @@ const addWindow = 4
 // subject ends there, or a function word, a number or another such word follows ("Add
 // storage for data", "Add istio relation (#176)", "Add `extra_sans` config option"). Not
 // "Add integration tests", "Add more guards around relation properties", nor a name written
-// with underscores ("relation_access").
-func additionKinds(text string) map[string]bool {
+// with underscores ("relation_access"), nor what follows "to" or "into" ("add ssl_* params
+// to requires": where, not what). A loose verb ("handle", "support") whose noun phrase names
+// an interface the charm already declares, of the kind that ends it ("Handle redis relation
+// before relation_data is available", redis declared), adds nothing: the handling code
+// changes, not the declaration. declared reports a declared interface by kind and name.
+func additionKinds(text string, declared func(kind, name string) bool) map[string]bool {
+	raw := rawTokens(strings.ToLower(text))
 	var seq []string
 	var at []int // the raw token each word of seq is part of: a hyphenated name is one word of the window
-	for n, tok := range rawTokens(strings.ToLower(text)) {
+	for n, tok := range raw {
 		for _, p := range tokenParts(tok) {
 			seq, at = append(seq, p), append(at, n)
 		}
@@ -274,7 +281,15 @@ func additionKinds(text string) map[string]bool {
 			continue
 		}
 		for j := i + 1; j < len(seq) && at[j] <= at[i]+addWindow; j++ {
+			if seq[j] == "to" || seq[j] == "into" { // "add ssl_* params to requires": what follows is where, not what
+				break
+			}
 			if k, ok := kindOf(seq[j]); ok && ends(j) {
+				// the raw tokens between the verb and the kind word (none when both are parts
+				// of one hyphenated token: "feat/consolidate-urls-config")
+				if between := raw[min(at[i]+1, at[j]):at[j]]; loose && declared != nil && slices.ContainsFunc(between, func(t string) bool { return declared(k, t) }) {
+					continue
+				}
 				kinds[k] = true
 			}
 		}
@@ -313,9 +328,34 @@ func (r *ranker) additionTargets() []int {
 			}
 		}
 	}
-	if r.named == nil && r.spansCharms(out) {
+	if r.added[linker.KindRelation] { // a reactive charm includes the new relation's interface layer
+		for c := range r.in.Charms {
+			if ch := &r.in.Charms[c]; len(ch.Layers) > 0 && (r.named == nil || r.named[charmDir(ch)] != "") {
+				add(path.Join(ch.Dir, charmyaml.LayerFile))
+			}
+		}
+	}
+	if r.named == nil && r.spansCharms(out) && !r.everyCharmSaid() {
 		return nil // which of the charms gets it, the task does not say
 	}
 	slices.Sort(out)
 	return out
+}
+
+// optionPhrase matches a name written as an identifier (with '_' or '-', or in backquotes)
+// right before the words that call it a configuration option: "Enable ssl_ca configuration
+// parameter", "the `log-level` config option", "new max_streams option". A bare "parameter"
+// or "setting" is a function's as often ("add a timeout_seconds parameter to get_secret").
+var optionPhrase = regexp.MustCompile("(?i)(`[\\w.-]+`|\\b[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+)\\s+(?:(?:config|configuration|charm)\\s+(?:option|parameter|setting)|option)s?\\b")
+
+// newOptionNamed reports a task text that calls a name no charm declares a configuration
+// option: the option is new, and the YAML that declares options changes with the code.
+func newOptionNamed(text string, declared func(kind, name string) bool) bool {
+	for _, m := range optionPhrase.FindAllStringSubmatch(text, -1) {
+		n := strings.Trim(m[1], "`")
+		if !declared(linker.KindConfig, n) && !declared(linker.KindConfig, strings.ReplaceAll(n, "_", "-")) && !declared(linker.KindConfig, strings.ReplaceAll(n, "-", "_")) {
+			return true
+		}
+	}
+	return false
 }

@@ -79,11 +79,19 @@ func newRanker(in Input) *ranker {
 	r := &ranker{in: in, handlerS: map[string][]string{}, readerS: map[string]bool{}, hotSym: map[string]bool{}, focus: map[int]bool{},
 		namedUpdate: map[int]bool{}, subjects: subjectsOf(in.Mentions),
 		words: wordCache{}}
+	r.decls = declarations(in.Charms, in.Links, charmClasses(in.Files), sharedClasses(in.Files, in.Charms))
+	declared := func(kind, name string) bool {
+		return slices.ContainsFunc(r.decls, func(d decl) bool { return d.lkind == kind && strings.EqualFold(d.sym.Name, name) })
+	}
 	r.added = map[string]bool{}
 	for _, s := range r.subjects {
-		maps.Copy(r.added, additionKinds(s.text))
+		maps.Copy(r.added, additionKinds(s.text, declared))
 	}
-	r.decls = declarations(in.Charms, in.Links, charmClasses(in.Files), sharedClasses(in.Files, in.Charms))
+	for _, m := range in.Mentions { // anywhere in the text: "Enable ssl_ca configuration parameter", undeclared
+		if newOptionNamed(m, declared) {
+			r.added[linker.KindConfig] = true
+		}
+	}
 	r.declsOf = map[string][]int{}
 	for k, d := range r.decls {
 		r.declsOf[d.file] = append(r.declsOf[d.file], k)

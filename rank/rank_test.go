@@ -2863,3 +2863,140 @@ func TestCommonMethodNamesTakeNoRank(t *testing.T) {
 		t.Errorf("primary symbol %s: %+v", f.Symbols[0].Name, f.Symbols[:3])
 	}
 }
+
+func TestAdditionIntentReadsTheDeclarations(t *testing.T) {
+	// A loose verb on an interface the charm declares changes its handling, not its
+	// declaration; what follows "to" says where, not what; and a name the text calls a
+	// configuration option that no charm declares is a new option, anywhere in the text.
+	lifted := func(text string) []string {
+		in := demoCharm()
+		in.Mentions = []string{text}
+		var out []string
+		for _, f := range Rank(in).Files {
+			if hasSignal(f, SigAdditionIntent) {
+				out = append(out, f.Path)
+			}
+		}
+		return out
+	}
+	for text, want := range map[string][]string{
+		"Handle database relation before its data is available": nil,
+		"Handle cache relation before its data is available":    {"metadata.yaml"},
+		"Misc tidy, add ssl_* params to requires":               nil,
+		"Enable TLS\n\nEnable ssl_ca configuration parameter.":  {"config.yaml"},
+		"Enable TLS\n\nSet the log_level config option.":        nil, // declared as log-level
+		"Add a timeout_seconds parameter to get_secret":         nil, // a function's parameter
+		"Merge pull request #152 from x/feat/consolidate-urls-config\n\nfeat: consolidate `urls` and `ldaps_urls` into one configuration option": {"config.yaml"}, // the verb and the kind word in one hyphenated token
+	} {
+		if got := lifted(text); !slices.Equal(got, want) {
+			t.Errorf("%q: lifted %v, want %v", text, got, want)
+		}
+	}
+}
+
+func TestSubstrateNamesTheCharm(t *testing.T) {
+	// A repository holding a machine charm and its Kubernetes twin: "the machine charm" (or
+	// VM) names the one that declares no container, "the k8s charm" the other; both or
+	// neither named, nothing is.
+	charms := []charmyaml.Charm{
+		{Name: "jimm", Dir: "charms/jimm", Files: []string{"charms/jimm/metadata.yaml"}},
+		{Name: "jimm-k8s", Dir: "charms/jimm-k8s", Files: []string{"charms/jimm-k8s/metadata.yaml"},
+			Containers: []charmyaml.Container{{Name: "jimm", Pos: charmyaml.Pos{File: "charms/jimm-k8s/metadata.yaml", Line: 5}}}},
+	}
+	charm := func(dir, class string) pyextract.File {
+		f := pyFile(dir+"/src/charm.py", []pyextract.Symbol{cls(class, 1), meth(class, "_on_dashboard_relation_joined", 5)}, nil)
+		f.Lines = 60
+		return f
+	}
+	in := Input{Charms: charms, Files: []pyextract.File{charm("charms/jimm", "JimmCharm"), charm("charms/jimm-k8s", "JimmK8sCharm")}}
+	for text, want := range map[string]string{
+		"Fixes the dashboard relation of the machine charm":                 "charms/jimm/src/charm.py",
+		"Added device code grant type to the VM charm.":                     "charms/jimm/src/charm.py",
+		"Update the k8s charm's dashboard relation":                         "charms/jimm-k8s/src/charm.py",
+		"Fix the dashboard relation in the machine charm and the k8s charm": "",
+		"Fix the dashboard relation":                                        "",
+	} {
+		in.Mentions = []string{text}
+		r := Rank(in)
+		named := ""
+		for _, f := range r.Files {
+			if hasSignal(f, SigNamedCharm) && strings.HasSuffix(f.Path, "/charm.py") {
+				named = f.Path
+			}
+		}
+		if named != want || want != "" && r.Files[0].Path != want {
+			t.Errorf("%q: named %q, top %v, want %q", text, named, paths(r), want)
+		}
+	}
+}
+
+func TestEveryCharmGetsTheAddition(t *testing.T) {
+	// An option added to "both charms" lifts every charm's config.yaml; unsaid, which charm
+	// gets it is unknown, and none is lifted.
+	charms := []charmyaml.Charm{
+		{Name: "jimm", Dir: "charms/jimm", Files: []string{"charms/jimm/config.yaml", "charms/jimm/metadata.yaml"},
+			Config: []charmyaml.ConfigOption{{Name: "dns-name", Pos: charmyaml.Pos{File: "charms/jimm/config.yaml", Line: 2}}}},
+		{Name: "jimm-k8s", Dir: "charms/jimm-k8s", Files: []string{"charms/jimm-k8s/config.yaml", "charms/jimm-k8s/metadata.yaml"},
+			Config: []charmyaml.ConfigOption{{Name: "dns-name", Pos: charmyaml.Pos{File: "charms/jimm-k8s/config.yaml", Line: 2}}}},
+	}
+	in := Input{Charms: charms, Files: []pyextract.File{
+		pyFile("charms/jimm/src/charm.py", []pyextract.Symbol{cls("JimmCharm", 1)}, nil),
+		pyFile("charms/jimm-k8s/src/charm.py", []pyextract.Symbol{cls("JimmK8sCharm", 1)}, nil)}}
+	for text, want := range map[string][]string{
+		"Adds jwt expiry option to both charms.": {"charms/jimm-k8s/config.yaml", "charms/jimm/config.yaml"},
+		"Adds jwt expiry option.":                nil,
+	} {
+		in.Mentions = []string{text}
+		var got []string
+		for _, f := range Rank(in).Files {
+			if hasSignal(f, SigAdditionIntent) {
+				got = append(got, f.Path)
+			}
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			t.Errorf("%q: lifted %v, want %v", text, got, want)
+		}
+	}
+}
+
+func TestDownloadURLPinsTheWorkload(t *testing.T) {
+	// A machine charm that downloads its workload from a URL naming a release, in an
+	// option's default: a new release of the workload edits that option.
+	in := demoCharm()
+	in.Charms[0].Config = append(in.Charms[0].Config, charmyaml.ConfigOption{Name: "demo-tarfile", Type: "string",
+		Default: "https://download.example.com/server/releases/demo-26.0.1.tar.bz2", HasDefault: true, Pos: charmyaml.Pos{File: "config.yaml", Line: 30}},
+		charmyaml.ConfigOption{Name: "mirror", Type: "string", Default: "https://mirror.example.com/pub/2.1/", HasDefault: true, Pos: charmyaml.Pos{File: "config.yaml", Line: 34}})
+	in.Mentions = []string{"Bump up the demo version to latest 27"}
+	r := Rank(in)
+	if r.Files[0].Path != "config.yaml" || r.Files[0].Symbols[0].Name != "demo-tarfile" || !hasSignal(r.Files[0], SigWorkloadPin) {
+		t.Errorf("top %v, symbols %v", paths(r)[:3], r.Files[0].Symbols)
+	}
+	for _, d := range []string{"https://mirror.example.com/pub/2.1/", "demo-26.0.1.tar.bz2", "https://download.example.com/demo/latest.tar.gz"} {
+		if downloadPin(d, []string{"demo"}) { // no release, no address, or not the workload's name
+			t.Errorf("%q: a pin", d)
+		}
+	}
+}
+
+func TestLayerYAMLListed(t *testing.T) {
+	// A reactive charm's layer.yaml is listed with its included layers, and a relation the
+	// subject adds lifts it beside metadata.yaml: the interface layer is included there.
+	in := demoCharm()
+	in.Charms[0].Files = append(in.Charms[0].Files, "layer.yaml")
+	in.Charms[0].Layers = []charmyaml.Layer{{Name: "layer:basic", Pos: charmyaml.Pos{File: "layer.yaml", Line: 2}},
+		{Name: "interface:pgsql", Pos: charmyaml.Pos{File: "layer.yaml", Line: 3}}}
+	in.Mentions = []string{"Add the redis relation"}
+	r := Rank(in)
+	f := fileOf(t, r, "layer.yaml")
+	var sigs []string
+	for _, s := range f.Symbols {
+		sigs = append(sigs, fmt.Sprintf("%s@%d", s.Signature, s.Line))
+	}
+	if !slices.Equal(sigs, []string{"[layer] layer:basic@2", "[layer] interface:pgsql@3"}) {
+		t.Errorf("layer.yaml symbols %v", sigs)
+	}
+	if !hasSignal(f, SigAdditionIntent) || !hasSignal(fileOf(t, r, "metadata.yaml"), SigAdditionIntent) {
+		t.Errorf("not lifted: %+v", f.Signals)
+	}
+}

@@ -96,7 +96,9 @@ func (r *ranker) pySymbols(i int, flows []float64) []Symbol {
 			// definition the charm uses)
 			w *= LibraryUsedSymbolWeight
 		}
-		if len(sym.Links) > 0 {
+		if len(sym.Links) > 0 && !(r.nodes[i].class == ClassLib && strings.HasPrefix(ident(s.Name), "_")) {
+			// (a vendored library's own private observers, _on_rabbitmq_relation_changed, are
+			// its plumbing, which the charm never calls: its public API comes first)
 			w *= HandlerSymbolWeight
 		} else if r.readerS[key] {
 			w *= ReaderSymbolWeight

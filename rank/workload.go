@@ -127,12 +127,36 @@ func (r *ranker) charmNameWords() map[string]bool {
 // "version", default "1.2.0").
 func configVersions(ch charmyaml.Charm) []charmyaml.ConfigOption {
 	var out []charmyaml.ConfigOption
+	var names []string // the words of the charm's name that name its workload
+	for _, w := range pyextract.SplitWords(ch.Name) {
+		if !genericCharmWords[w] && len(w) > 2 {
+			names = append(names, w)
+		}
+	}
 	for _, o := range ch.Config {
-		if slices.Contains(pyextract.SplitWords(o.Name), "version") && releaseValue.MatchString(strings.Trim(strings.TrimSpace(o.Default), `"'`)) {
+		d := strings.Trim(strings.TrimSpace(o.Default), `"'`)
+		if slices.Contains(pyextract.SplitWords(o.Name), "version") && releaseValue.MatchString(d) {
+			out = append(out, o)
+		} else if downloadPin(d, names) {
 			out = append(out, o)
 		}
 	}
 	return out
+}
+
+// releaseInURL matches a release number inside a download's URL or file name:
+// ".../nextcloud-26.0.1.tar.bz2", ".../v1.2.3/app_linux_amd64.tar.gz".
+var releaseInURL = regexp.MustCompile(`[-_/=v]\d+\.\d+(?:\.\d+)*[-_./]`)
+
+// downloadPin reports a default that downloads a release of the charm's workload: a URL
+// naming the workload (a word of the charm's name) and a release number (nextcloud's
+// "nextcloud-tarfile", default "https://download.nextcloud.com/server/releases/nextcloud-26.0.1.tar.bz2").
+func downloadPin(d string, names []string) bool {
+	l := strings.ToLower(d)
+	if !strings.HasPrefix(l, "http://") && !strings.HasPrefix(l, "https://") || !releaseInURL.MatchString(l) {
+		return false
+	}
+	return slices.ContainsFunc(names, func(w string) bool { return strings.Contains(l, w) })
 }
 
 // configImages are the config options of a charm with no oci-image resource whose defaults

@@ -30,8 +30,9 @@ const (
 	SymContainer = "container"
 	SymStorage   = "storage"
 	SymResource  = "resource"
-	SymPart      = "part" // a charmcraft.yaml build part: not an interface, no linker kind
-	SymBase      = "base" // a system charmcraft.yaml builds the charm for: not an interface either
+	SymPart      = "part"  // a charmcraft.yaml build part: not an interface, no linker kind
+	SymBase      = "base"  // a system charmcraft.yaml builds the charm for: not an interface either
+	SymLayer     = "layer" // a layer or interface layer a reactive charm's layer.yaml includes
 	// SymCharm names the charm on its metadata file when that file declares nothing else (a
 	// new charm's skeleton), so that the file is still listed.
 	SymCharm = "charm"
@@ -209,6 +210,9 @@ func declarations(charms []charmyaml.Charm, links linker.Result, charmCls, share
 		for _, p := range c.Parts {
 			add(SymPart, "", p.Name, p.Pos, partSig(p), "")
 		}
+		for _, l := range c.Layers {
+			add(SymLayer, "", l.Name, l.Pos, "[layer] "+l.Name, "")
+		}
 	}
 	return out
 }
@@ -369,9 +373,9 @@ func baseSig(b charmyaml.Base) string {
 	return "[base] " + b.Name + parens(b.Archs)
 }
 
-// IsBuild reports a YAML symbol kind that is build configuration (a base or a build part),
-// not a declared interface.
-func IsBuild(kind string) bool { return kind == SymPart || kind == SymBase }
+// IsBuild reports a YAML symbol kind that is build configuration (a base, a build part or
+// an included layer), not a declared interface.
+func IsBuild(kind string) bool { return kind == SymPart || kind == SymBase || kind == SymLayer }
 
 func resourceSig(r charmyaml.Resource) string {
 	var parts []string
