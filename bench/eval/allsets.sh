@@ -4,6 +4,7 @@
 # fasteval.py, exporting each set's trees once under $TREES (default /tmp/ev). Rows go to
 # $OUT/NAME-<set>.jsonl (default /tmp/ev/rows); the last line is the mean MRR over the sets.
 # Compare two runs' first ranks with `fasteval.py diff $OUT/A-<set>.jsonl $OUT/B-<set>.jsonl`.
+# LOCATE=1 scores `locate` instead of the map (fasteval.py run --locate).
 set -euo pipefail
 name=$1 bin=$2
 here=$(cd "$(dirname "$0")" && pwd)
@@ -16,7 +17,7 @@ for cases in "$DEV" "$HELD"/held*.jsonl; do
   set=$(basename "$cases" .jsonl)
   [[ "$set" = dev-cases ]] && set=dev
   python3 "$here/fasteval.py" export "$cases" "$TREES/$set" --mirror "$MIRROR" 2>/dev/null
-  out=$(python3 "$here/fasteval.py" run "$cases" "$TREES/$set" "$bin" --out "$OUT/$name-$set.jsonl")
+  out=$(python3 "$here/fasteval.py" run "$cases" "$TREES/$set" "$bin" --out "$OUT/$name-$set.jsonl" ${LOCATE:+--locate})
   line=${out%%$'\n'*} # the "all:" line (not | head -1: fasteval would stop before writing the rows)
   printf '%-8s %s\n' "$set" "$line"
   mrr=${line##*MRR=}; mrr=${mrr%% *}
