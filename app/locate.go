@@ -277,7 +277,7 @@ func namedRelationHandlers(text string, links linker.Result) map[string][]namedR
 	}
 	// "the peer relation", "peer-relation-changed", "the peer databag": the charm's peer
 	// relation, when it has one only (zinc's zinc-peers)
-	peerTalk := named["peer"] || named["peers"] || written["peer"] || written["peers"] || slices.ContainsFunc(words, func(w string) bool {
+	peerTalk := named["peer"] || named["peers"] || slices.ContainsFunc(words, func(w string) bool {
 		return strings.HasPrefix(w, "peer-relation") || strings.HasPrefix(w, "peers-relation") || w == "peer-databag" || w == "peer-data"
 	})
 	for i := 0; i+1 < len(words); i++ {

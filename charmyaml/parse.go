@@ -137,7 +137,7 @@ func Parse(f Files) Charm {
 		file := path.Join(c.Dir, LayerFile)
 		c.Files = append(c.Files, file)
 		slices.Sort(c.Files)
-		if ws := layerWords(f.Layer); len(ws) > 0 {
+		if ws := layerWords(f.Layer, c.Layers); len(ws) > 0 {
 			if c.Words == nil {
 				c.Words = map[string][]string{}
 			}
@@ -518,19 +518,18 @@ func paramType(w warner, action string, p entry) string {
 // the file holds.
 var webAddress = regexp.MustCompile(`(?:https?://|git@|git\+ssh://)\S+`)
 
-// layerWords are the words of what a layer.yaml holds: the layers it includes and their
+// layerWords are the words of what a layer.yaml holds: the layers it includes (layers) and their
 // options (the packages and settings it gives them), not its keys (every layer.yaml has
 // "includes" and "options") nor its repository's address (juju-solutions/bundle-kubeflow).
-func layerWords(data []byte) []string {
+func layerWords(data []byte, layers []Layer) []string {
+	var text string
+	for _, l := range layers {
+		text += l.Name + "\n"
+	}
 	var doc struct {
-		Includes []string  `yaml:"includes"`
-		Options  yaml.Node `yaml:"options"`
+		Options yaml.Node `yaml:"options"`
 	}
-	if len(data) > maxFileSize || yaml.Unmarshal(data, &doc) != nil {
-		return nil
-	}
-	text := strings.Join(doc.Includes, "\n")
-	if doc.Options.Kind != 0 {
+	if len(data) <= maxFileSize && yaml.Unmarshal(data, &doc) == nil && doc.Options.Kind != 0 {
 		if b, err := yaml.Marshal(&doc.Options); err == nil {
 			text += "\n" + string(b)
 		}

@@ -104,7 +104,7 @@ const (
 // Symbol is one definition or declared interface in importance order.
 type Symbol struct {
 	Name      string  `json:"name"`
-	Kind      string  `json:"kind"` // class, function, method, constant; for YAML: relation, config-option, action, container, storage, resource
+	Kind      string  `json:"kind"` // class, function, method, constant; for YAML: relation, config-option, action, container, storage, resource, part, base, layer
 	Qualifier string  `json:"qualifier"`
 	Signature string  `json:"signature"`        // Python: the one-line signature; YAML: "[relation] database (requires postgresql_client)"
 	Digest    string  `json:"digest,omitempty"` // pyextract Symbol.Digest: the whole signature's hash when Signature is shortened
