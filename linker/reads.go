@@ -11,6 +11,7 @@ import (
 
 	"github.com/cantrip-dev/charmcraft-map/charmyaml"
 	"github.com/cantrip-dev/charmcraft-map/pyextract"
+	"github.com/cantrip-dev/charmcraft-map/templates"
 )
 
 func (l *charmLinker) read(kind, name string, s Site) {
@@ -702,6 +703,14 @@ func (l *charmLinker) linkTemplates() {
 		for _, u := range t.Uses {
 			if d, ok := l.lookup(KindConfig, u.Name); ok {
 				l.read(KindConfig, d, Site{File: t.Path, Line: u.Line, Via: ViaTemplate})
+			}
+		}
+		// a bare variable named like an option ({{ pci_alias }}): the context key a
+		// charm-helpers context copies the option into (ctxt['pci_alias'] = config('pci-alias'));
+		// tagged so, since the code fills the context as it likes
+		for _, v := range t.Vars {
+			if d, ok := l.lookup(KindConfig, v.Name); ok && !slices.ContainsFunc(t.Uses, func(u templates.Use) bool { return u == v }) {
+				l.read(KindConfig, d, Site{File: t.Path, Line: v.Line, Via: ViaTemplate, Detail: "var"})
 			}
 		}
 	}

@@ -33,6 +33,11 @@ const (
 type File struct {
 	Path string `json:"path"`
 	Uses []Use  `json:"uses,omitempty"` // by line, then name; one per name and line
+	// Vars are the bare variables an expression starts with (`{{ pci_alias }}`, `{% if not
+	// use_syslog %}`), in the same order: the keys of the context the code renders the
+	// template with, which charm-helpers' contexts name after the options they copy
+	// (ctxt['pci_alias'] = config('pci-alias')). Which are options the linker decides.
+	Vars []Use `json:"vars,omitempty"`
 }
 
 // Use is a name read from an options or config object on a line.
@@ -63,6 +68,20 @@ var jinja = regexp.MustCompile(`(?s)\{\{.*?\}\}|\{%.*?%\}`)
 // config['x'], config.get("x"). The .get form comes first: config.get("x") reads x, not get.
 var use = regexp.MustCompile(`\b(?:options|config)(?:\.get\(\s*['"]([^'"\n]+)['"]|\[\s*['"]([^'"\n]+)['"]\s*\]|\.([A-Za-z_][A-Za-z0-9_]*))`)
 
+// bare matches the variable a Jinja expression or condition starts with, not an object's
+// (`{{ x }}`, `{{ x | default(1) }}`, `{% if not x %}`, `{% elif x == 2 %}`; not `{{ x.y }}`,
+// `{{ x[0] }}` or `{{ f() }}`). Group 1 is the name.
+var bare = regexp.MustCompile(`^(?:\{\{-?|\{%-?\s*(?:if|elif)\s+(?:not\s+)?)\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:[^.\[(\w\s]|$|\s+[^.\[(\s])`)
+
+// bound matches a name the template binds itself (`{% for h, p in hosts %}`, `{% set x = 1 %}`,
+// `{% macro m(...) %}`): no context key.
+var bound = regexp.MustCompile(`\{%-?\s*(?:for|set|macro)\s+([A-Za-z_]\w*)(?:\s*,\s*([A-Za-z_]\w*))?`)
+
+// jinjaWords are Jinja's own names, never a context key.
+var jinjaWords = map[string]bool{"true": true, "false": true, "none": true, "True": true, "False": true, "None": true,
+	"loop": true, "range": true, "self": true, "super": true, "caller": true, "varargs": true, "kwargs": true,
+	"options": true, "config": true}
+
 // Scan returns the option names the template at p uses. Binary content yields none.
 func Scan(p string, src []byte) File {
 	f := File{Path: p}
@@ -74,7 +93,15 @@ func Scan(p string, src []byte) File {
 		line int
 	}
 	seen := map[key]bool{}
+	seenVar := map[key]bool{}
 	for _, span := range jinja.FindAllIndex(src, -1) {
+		if m := bare.FindSubmatchIndex(src[span[0]:span[1]]); m != nil {
+			k := key{string(src[span[0]+m[2] : span[0]+m[3]]), 1 + bytes.Count(src[:span[0]+m[2]], []byte("\n"))}
+			if !jinjaWords[k.name] && !seenVar[k] {
+				seenVar[k] = true
+				f.Vars = append(f.Vars, Use{Name: k.name, Line: k.line})
+			}
+		}
 		for _, m := range use.FindAllSubmatchIndex(src[span[0]:span[1]], -1) {
 			var name string
 			for g := 1; g <= 3; g++ {
@@ -89,11 +116,18 @@ func Scan(p string, src []byte) File {
 			}
 		}
 	}
-	slices.SortFunc(f.Uses, func(a, b Use) int {
+	byLine := func(a, b Use) int {
 		if a.Line != b.Line {
 			return a.Line - b.Line
 		}
 		return strings.Compare(a.Name, b.Name)
-	})
+	}
+	own := map[string]bool{}
+	for _, m := range bound.FindAllSubmatch(src, -1) {
+		own[string(m[1])], own[string(m[2])] = true, true
+	}
+	f.Vars = slices.DeleteFunc(f.Vars, func(u Use) bool { return own[u.Name] })
+	slices.SortFunc(f.Uses, byLine)
+	slices.SortFunc(f.Vars, byLine)
 	return f
 }

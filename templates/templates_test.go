@@ -22,6 +22,16 @@ level = {{ config['log-level'] }} {{ config.get("region") }}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("uses\n got %v\nwant %v", got, want)
 	}
+	vars := Scan("templates/y.conf", []byte(`{% if pci_alias %}
+alias = {{ pci_alias }}
+{%- if not use_syslog -%}{{ workers | default(4) }}{% elif x == 2 %}{% endif %}
+{{ ctx.port }} {{ hosts[0] }} {{ render() }} {{ loop.index }} {{ true }} {{ options.debug }}
+{% for h in hosts %}{{ h }}{% endfor %}
+`)).Vars
+	wantVars := []Use{{"pci_alias", 1}, {"pci_alias", 2}, {"use_syslog", 3}, {"workers", 3}, {"x", 3}} // not the loop's h
+	if !reflect.DeepEqual(vars, wantVars) {
+		t.Errorf("vars\n got %v\nwant %v", vars, wantVars)
+	}
 	if u := Scan("templates/b.bin", []byte("{{ options.x }}\x00")).Uses; u != nil {
 		t.Errorf("binary: %v", u)
 	}
