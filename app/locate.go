@@ -14,6 +14,7 @@ import (
 
 	"github.com/cantrip-dev/charmcraft-map/charmyaml"
 	"github.com/cantrip-dev/charmcraft-map/linker"
+	"github.com/cantrip-dev/charmcraft-map/pyextract"
 	"github.com/cantrip-dev/charmcraft-map/rank"
 	"github.com/cantrip-dev/charmcraft-map/repomap"
 	"github.com/cantrip-dev/charmcraft-map/templates"
@@ -145,7 +146,6 @@ func Locate(t *repomap.Tree, text string, focus []string) Located {
 	perRelation := map[string]int{}
 	rk := t.Rank(links, focus, mentions)
 	ranked := rk.Files
-	res.Templates = templatePicks(text, rk.Named, links, t.Templates, t.Charms, tests)
 	// a task naming one charm of a monorepo ("postfix-relay: the milter relation ...") is
 	// about its handlers of the relation, not a sibling charm's of the same name
 	namedCharm := slices.ContainsFunc(ranked, func(f rank.File) bool { return signal(f, rank.SigNamedCharm) != 0 })
@@ -194,6 +194,7 @@ func Locate(t *repomap.Tree, text string, focus []string) Located {
 	nTests := min(len(testPicks), TestPicks)
 	sayWhyFirst(res.Edit, 0, len(leads), "a handler of the relation the task names")
 	sayWhyFirst(res.Edit, len(leads), len(leads)+nTests, "a test, and the task is about tests")
+	res.Templates = templatePicks(text, rk.Named, links, t.Templates, t.Charms, tests, firstPython(t, res.Edit))
 	res.Matched = slices.ContainsFunc(res.Edit, func(p Pick) bool { return p.Tied })
 	if len(res.Edit) == 0 {
 		return res
@@ -340,8 +341,9 @@ func namedRelationHandlers(text string, links linker.Result) map[string][]namedR
 // whose file name it writes ("trove.conf", also for trove.conf.j2), or words of it ("the
 // Apache configuration": apache-openidc-location.conf). Not a test's template unless the task
 // is about tests. Most options rendered first, then named by file name, then by most words
-// of the task in the file name, then the charm's own before vendored ones, then by path.
-func templatePicks(text string, named []rank.Named, links linker.Result, tmpls []templates.File, charms []charmyaml.Charm, tests bool) []TemplatePick {
+// of the task in the file name, then the charm's own before vendored ones, then by path;
+// the copies of one template that tie are one pick (the newest release's folder).
+func templatePicks(text string, named []rank.Named, links linker.Result, tmpls []templates.File, charms []charmyaml.Charm, tests bool, writer *pyextract.File) []TemplatePick {
 	renders := map[string][]string{} // template → "option x (lines 4, 9)"
 	count := map[string]int{}
 	for _, n := range named {
@@ -403,17 +405,30 @@ func templatePicks(text string, named []rank.Named, links linker.Result, tmpls [
 			generic[w] = true
 		}
 	}
+	// a word many templates' names share ("agent" of dhcp_agent.ini, l3_agent.ini, …) tells
+	// none of them apart
+	shared := map[string]int{}
+	for _, f := range tmpls {
+		for _, w := range slices.Compact(slices.Sorted(slices.Values(templateStem(path.Base(f.Path))))) {
+			shared[w]++
+		}
+	}
+	written := writtenTemplates(tmpls, writer, generic)
 	picks := []TemplatePick{}
 	inName := map[string]int{} // template → how many task words its file name has
-	lib := map[string]bool{}
 	for _, f := range tmpls {
-		switch rank.Classify(f.Path, charms) {
-		case rank.ClassTest: // a test's fixture (tests/.../templates/cloud-init.tpl), unless the task is about tests
+		// the class of the template's folder: a test's fixture (tests/.../templates/x.tpl)
+		// only for a task about tests; a vendored library's (hooks/charmhelpers/.../templates)
+		// only when the task writes its file name
+		switch rank.Classify(path.Join(path.Dir(f.Path), "x.py"), charms) {
+		case rank.ClassTest:
 			if !tests {
 				continue
 			}
 		case rank.ClassLib:
-			lib[f.Path] = true
+			if byName[f.Path] == "" {
+				continue
+			}
 		}
 		var why []string
 		if len(renders[f.Path]) > 0 {
@@ -421,20 +436,130 @@ func templatePicks(text string, named []rank.Named, links linker.Result, tmpls [
 		}
 		if n := byName[f.Path]; n != "" {
 			why = append(why, "its file name matches the task ("+n+")")
-		} else if ws := slices.DeleteFunc(nameWords(path.Base(f.Path)), func(w string) bool { return generic[strings.ToLower(w)] }); len(ws) > 0 {
+		} else if ws := slices.DeleteFunc(nameWords(path.Base(f.Path)), func(w string) bool {
+			return generic[strings.ToLower(w)] || shared[strings.ToLower(w)] >= templateSharedWord
+		}); len(ws) > 0 {
 			why = append(why, "its file name has task words ("+strings.Join(ws, ", ")+")")
 			inName[f.Path] = len(ws)
+		}
+		if written[f.Path] {
+			why = append(why, "its name is written in "+writer.Path+", the first edit pick, which may render it")
 		}
 		if len(why) > 0 {
 			picks = append(picks, TemplatePick{Path: f.Path, Why: why})
 		}
 	}
-	slices.SortStableFunc(picks, func(a, b TemplatePick) int {
+	tie := func(a, b TemplatePick) int {
 		named := func(p string) int { return len(byName[p]) }
 		return cmp.Or(cmp.Compare(count[b.Path], count[a.Path]), cmp.Compare(named(b.Path), named(a.Path)),
-			cmp.Compare(inName[b.Path], inName[a.Path]), boolOrder(lib[a.Path], lib[b.Path]))
-	})
-	return picks[:min(len(picks), LocateTemplates)]
+			boolOrder(!written[a.Path], !written[b.Path]), cmp.Compare(inName[b.Path], inName[a.Path]))
+	}
+	slices.SortStableFunc(picks, tie)
+	// The copies of one template in each release's folder (templates/kilo/nova.conf, …,
+	// templates/pike/nova.conf) that tie are one pick: the newest release's, naming the others.
+	out := []TemplatePick{}
+	for i := 0; i < len(picks); i++ {
+		group := []TemplatePick{picks[i]}
+		for j := i + 1; j < len(picks); j++ {
+			if tie(picks[i], picks[j]) == 0 && path.Base(picks[j].Path) == path.Base(picks[i].Path) {
+				group = append(group, picks[j])
+				picks = slices.Delete(picks, j, j+1)
+				j--
+			}
+		}
+		slices.SortStableFunc(group, func(a, b TemplatePick) int { return newerRelease(path.Dir(b.Path), path.Dir(a.Path)) })
+		p := group[0]
+		if len(group) > 1 {
+			var also []string
+			for _, g := range group[1:] {
+				also = append(also, g.Path)
+			}
+			p.Why = append(p.Why, "the same template is also at "+listNames(also))
+		}
+		out = append(out, p)
+	}
+	return out[:min(len(out), LocateTemplates)]
+}
+
+// newerRelease compares two folders by the release their names give: a year's release
+// ("2023.1") is newer than a named one ("zed"), year releases compare by number, named ones
+// alphabetically (OpenStack's run from austin to zed); -1 when a is the older.
+func newerRelease(a, b string) int {
+	a, b = path.Base(a), path.Base(b)
+	year := func(s string) bool { return s != "" && s[0] >= '0' && s[0] <= '9' }
+	switch {
+	case year(a) && !year(b):
+		return 1
+	case !year(a) && year(b):
+		return -1
+	case year(a):
+		pa, pb := strings.Split(a, "."), strings.Split(b, ".")
+		for k := 0; k < min(len(pa), len(pb)); k++ {
+			x, _ := strconv.Atoi(pa[k])
+			y, _ := strconv.Atoi(pb[k])
+			if c := cmp.Compare(x, y); c != 0 {
+				return c
+			}
+		}
+		return cmp.Compare(len(pa), len(pb))
+	}
+	return strings.Compare(a, b)
+}
+
+// firstPython is the parsed file of the first Python edit pick, nil when there is none.
+func firstPython(t *repomap.Tree, edit []Pick) *pyextract.File {
+	for _, p := range edit {
+		if strings.HasSuffix(p.Path, ".py") {
+			if i, ok := slices.BinarySearchFunc(t.Files, p.Path, func(f pyextract.File, p string) int { return strings.Compare(f.Path, p) }); ok {
+				return &t.Files[i]
+			}
+		}
+	}
+	return nil
+}
+
+// templateSharedWord: a word of this many templates' file names or more names none of them.
+const templateSharedWord = 3
+
+// templateStem is the lower-case words of a template's file name (at '.', '-', '_').
+func templateStem(name string) []string {
+	return strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return r == '.' || r == '-' || r == '_' })
+}
+
+// writtenTemplates are the templates whose file name the strings of writer (the first
+// Python edit pick) write: every word of the name that is no format's or the charm's
+// (generic) is among writer's string words (CONFIG_TEMPLATE_NAME = "ausfcfg.conf.j2";
+// get_template("src/nginx.conf.j2")), or, for a name of such words only (config.yaml.j2),
+// every word when the tree has two templates at most. Only when writer names two template
+// names at most: a classic charm's resource map names them all, and says nothing of the task.
+func writtenTemplates(tmpls []templates.File, writer *pyextract.File, generic map[string]bool) map[string]bool {
+	if writer == nil {
+		return nil
+	}
+	has := map[string]bool{}
+	for _, w := range writer.Words {
+		has[w] = true
+	}
+	out := map[string]bool{}
+	names := map[string]bool{}
+	for _, f := range tmpls {
+		words := templateStem(path.Base(f.Path))
+		own := slices.DeleteFunc(slices.Clone(words), func(w string) bool { return generic[w] })
+		if len(own) == 0 && len(tmpls) > 2 {
+			continue
+		}
+		if len(own) == 0 {
+			own = words
+		}
+		if len(own) > 0 && !slices.ContainsFunc(own, func(w string) bool { return !has[w] }) {
+			out[f.Path] = true
+			names[path.Base(f.Path)] = true
+		}
+	}
+	if len(names) > 2 {
+		return nil
+	}
+	return out
 }
 
 // boolOrder orders false before true.

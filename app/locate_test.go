@@ -16,6 +16,7 @@ import (
 	"github.com/cantrip-dev/charmcraft-map/pyextract"
 	"github.com/cantrip-dev/charmcraft-map/rank"
 	"github.com/cantrip-dev/charmcraft-map/repomap"
+	"github.com/cantrip-dev/charmcraft-map/templates"
 )
 
 func runLocate(t *testing.T, o LocateOptions) (Located, string, error) {
@@ -314,6 +315,61 @@ func TestLocateNamesTemplates(t *testing.T) {
 		if !strings.Contains(out, "templates:\n  templates/splitd.conf.j2\n    - "+want[0]+"\n") {
 			t.Errorf("%q: text\n%s", text, out)
 		}
+	}
+}
+
+func TestTemplateCopiesAreOnePick(t *testing.T) {
+	// The copies of a template in each release's folder are one pick, the newest release's
+	// (a year's release after the named ones), naming the others; a different template stays
+	// a pick of its own.
+	var tmpls []templates.File
+	for _, p := range []string{"templates/2023.1/nova.conf", "templates/kilo/nova.conf", "templates/zed/nova.conf",
+		"templates/2024.2/nova.conf", "templates/2024.10/nova.conf", "templates/zed/api-paste.ini"} {
+		tmpls = append(tmpls, templates.File{Path: p})
+	}
+	got := templatePicks("fix the nova.conf rendering", nil, linker.Result{}, tmpls, nil, false, nil)
+	if len(got) != 1 || got[0].Path != "templates/2024.10/nova.conf" || !slices.Equal(got[0].Why, []string{
+		"its file name matches the task (nova.conf)",
+		"the same template is also at templates/2024.2/nova.conf, templates/2023.1/nova.conf, templates/zed/nova.conf (+1 more)"}) {
+		t.Errorf("picks %+v", got)
+	}
+}
+
+func TestTemplatePickRules(t *testing.T) {
+	files := func(paths ...string) (out []templates.File) {
+		for _, p := range paths {
+			out = append(out, templates.File{Path: p})
+		}
+		return out
+	}
+	picked := func(text string, tmpls []templates.File, writer *pyextract.File) (out []string) {
+		for _, p := range templatePicks(text, nil, linker.Result{}, tmpls, nil, false, writer) {
+			out = append(out, p.Path+": "+strings.Join(p.Why, "; "))
+		}
+		return out
+	}
+	// the first edit pick's strings write a template's name: it may render it; not when they
+	// name three templates or more (a resource map of them all)
+	charm := &pyextract.File{Path: "src/charm.py", Words: []string{"ausfcfg", "conf", "j2", "path"}}
+	if got := picked("use the IP, not the FQDN", files("src/templates/ausfcfg.conf.j2", "src/templates/other.conf"), charm); !slices.Equal(got,
+		[]string{"src/templates/ausfcfg.conf.j2: its name is written in src/charm.py, the first edit pick, which may render it"}) {
+		t.Errorf("written: %q", got)
+	}
+	many := &pyextract.File{Path: "hooks/utils.py", Words: []string{"nova", "api", "paste", "neutron", "conf", "ini"}}
+	if got := picked("use the IP", files("templates/nova.conf", "templates/api-paste.ini", "templates/neutron.conf"), many); len(got) != 0 {
+		t.Errorf("a resource map's names: %q", got)
+	}
+	// a word three templates' names share tells none apart
+	if got := picked("the agent crashes", files("templates/dhcp_agent.ini", "templates/l3_agent.ini", "templates/metadata_agent.ini"), nil); len(got) != 0 {
+		t.Errorf("shared word: %q", got)
+	}
+	// a vendored library's template only when the task writes its file name
+	vendored := files("hooks/charmhelpers/contrib/openstack/templates/alias.conf")
+	if got := picked("Accept lists in pci-alias", vendored, nil); len(got) != 0 {
+		t.Errorf("vendored by a word: %q", got)
+	}
+	if got := picked("fix alias.conf", vendored, nil); len(got) != 1 {
+		t.Errorf("vendored by its file name: %q", got)
 	}
 }
 

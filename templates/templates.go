@@ -48,10 +48,21 @@ type Use struct {
 
 // IsTemplate reports whether a root-relative path is a template to read: a file under a
 // folder named templates, other than Python (a .py template is pyextract's to flag) and
-// compiled or binary formats.
+// compiled or binary formats, or anywhere a file with a Jinja extension (.j2, .jinja,
+// .jinja2, .tmpl, .template) that is no Python template.
 func IsTemplate(rel string) bool {
 	dir, name := path.Split(rel)
-	if !slices.Contains(strings.Split(strings.Trim(dir, "/"), "/"), "templates") || strings.HasPrefix(name, ".") {
+	if strings.HasPrefix(name, ".") {
+		return false
+	}
+	if !slices.Contains(strings.Split(strings.Trim(dir, "/"), "/"), "templates") {
+		// elsewhere, a Jinja file by its extension (src/nginx.conf.j2, files/app.ini.tmpl),
+		// not a Python one (x.py.j2, pyextract's to flag)
+		ext := strings.ToLower(path.Ext(name))
+		switch ext {
+		case ".j2", ".jinja", ".jinja2", ".tmpl", ".template":
+			return !strings.HasSuffix(strings.ToLower(strings.TrimSuffix(name, path.Ext(name))), ".py")
+		}
 		return false
 	}
 	switch strings.ToLower(path.Ext(name)) {

@@ -48,6 +48,11 @@ func TestIsTemplate(t *testing.T) {
 		"src/charm.py":                      false,
 		"templates.conf":                    false,
 		"docs/my-templates/x.conf":          false,
+		"src/nginx.conf.j2":                 true,
+		"files/app.ini.tmpl":                true,
+		"src/config.js.template":            true,
+		"src/gen.py.j2":                     false,
+		"src/notes.txt":                     false,
 	} {
 		if got := IsTemplate(p); got != want {
 			t.Errorf("IsTemplate(%q) = %v, want %v", p, got, want)

@@ -4,7 +4,7 @@
 usage: locate_templates.py BINARY CASES.jsonl:TREES [CASES.jsonl:TREES ...] [--mirror MIRROR]
 
 For every case (fasteval.py's case files and exported trees, TREES/<case index>/) whose commit
-modified a file under a templates/ folder, runs `locate TEXT --format json` on the tree before
+modified, deleted or renamed a template (under a templates/ folder, or with a Jinja extension), runs `locate TEXT --format json` on the tree before
 the change and counts the cases where one of its `templates` picks is a modified template
 (HIT), and those where it names templates but none the change modified (FALSE). The case sets'
 gold holds only Python and charm YAML, so fasteval cannot score this; it reads the commits'
@@ -14,6 +14,14 @@ import json
 import os
 import subprocess
 import sys
+
+
+def is_template(p):
+    """templates.IsTemplate, roughly: under a templates/ folder, or a Jinja extension anywhere."""
+    ext = os.path.splitext(p)[1].lower()
+    if ext in (".py", ".pyc", ".png", ".jpg", ".gif", ".svg", ".gz", ".zip"):
+        return False
+    return "/templates/" in "/" + p or ext in (".j2", ".jinja", ".jinja2", ".tmpl", ".template")
 
 
 def main():
@@ -34,7 +42,8 @@ def main():
             gd = f"{mirror}/{c['repo'].replace('/', '+')}/repo"
             status = subprocess.run(["git", "--git-dir", gd, "show", "--name-status", "--format=", c["commit"]],
                                     capture_output=True, text=True).stdout.splitlines()
-            edited = [l.split("\t")[-1] for l in status if l.startswith("M") and "/templates/" in "/" + l.split("\t")[-1]]
+            # modified, deleted or renamed (the path before the change): what the tree before it holds
+            edited = [l.split("\t")[1] for l in status if l[:1] in "MDR" and "\t" in l and is_template(l.split("\t")[1])]
             if not edited:
                 continue
             out = subprocess.run([binary, "locate", "--no-cache", "--format", "json", "--root", f"{trees}/{i}", c["text"]],
