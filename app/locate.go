@@ -337,12 +337,14 @@ func namedRelationHandlers(text string, links linker.Result) map[string][]namedR
 }
 
 // templatePicks are the templates the task points to (Located.Templates): those rendering
-// the options it names (named, rank.Result.Named; the linker's template reads), and those
-// whose file name it writes ("trove.conf", also for trove.conf.j2), or words of it ("the
-// Apache configuration": apache-openidc-location.conf). Not a test's template unless the task
-// is about tests. Most options rendered first, then named by file name, then by most words
-// of the task in the file name, then the charm's own before vendored ones, then by path;
-// the copies of one template that tie are one pick (the newest release's folder).
+// the options it names (named, rank.Result.Named; the linker's template reads), those whose
+// file name it writes ("trove.conf", also for trove.conf.j2) or words of it few templates
+// share ("the Apache configuration": apache-openidc-location.conf), and those whose name the
+// first Python edit pick (writer) writes (writtenTemplates). Not a test's template unless the
+// task is about tests, nor a vendored library's unless the task writes its file name. Order:
+// most named options rendered, named by file name, written by writer, most task words in the
+// file name, then path; the copies of one template that tie are one pick (the newest
+// release's folder).
 func templatePicks(text string, named []rank.Named, links linker.Result, tmpls []templates.File, charms []charmyaml.Charm, tests bool, writer *pyextract.File) []TemplatePick {
 	renders := map[string][]string{} // template → "option x (lines 4, 9)"
 	count := map[string]int{}
