@@ -110,6 +110,9 @@ const LocateTemplates = 5
 // uses them rises; the picks are the best-ranked files outside edit and the focus that share a
 // direct tie with an edit file (one defines names the other uses, or declares an interface the
 // other handles), with those ties as the reasons. Scores are the rankings' scores.
+//
+// Templates: the templates the task or the first edit pick points to (templatePicks); a
+// template is no node of the ranking and has no score.
 func RunLocate(o LocateOptions, io IO) error {
 	if err := checkFormat(o.Format, "text", "json"); err != nil {
 		return err
@@ -387,13 +390,7 @@ func templatePicks(text string, named []rank.Named, links linker.Result, tmpls [
 	}
 	byName := map[string]string{}
 	for _, f := range tmpls {
-		base := strings.ToLower(path.Base(f.Path))
-		for _, ext := range []string{".j2", ".jinja2", ".jinja", ".tmpl", ".template"} {
-			if stem, ok := strings.CutSuffix(base, ext); ok && strings.Contains(stem, ".") {
-				base = stem
-			}
-		}
-		if strings.Contains(base, ".") && words[base] {
+		if base := templates.RenderedName(path.Base(f.Path)); strings.Contains(base, ".") && words[base] {
 			byName[f.Path] = base
 		}
 	}

@@ -132,16 +132,16 @@ func Parse(f Files) Charm {
 	if e, ok := find(ccEntries, "charm-libs"); ok {
 		c.readCharmLibs(cc, e.v)
 	}
-	c.Layers = layerIncludes(f.Layer, path.Join(c.Dir, LayerFile))
+	layerFile := path.Join(c.Dir, LayerFile)
+	c.Layers = layerIncludes(f.Layer, layerFile)
 	if len(c.Layers) > 0 { // a reactive charm's build file, listed with the charm's YAML: where a new relation's interface layer is included
-		file := path.Join(c.Dir, LayerFile)
-		c.Files = append(c.Files, file)
+		c.Files = append(c.Files, layerFile)
 		slices.Sort(c.Files)
 		if ws := layerWords(f.Layer, c.Layers); len(ws) > 0 {
 			if c.Words == nil {
 				c.Words = map[string][]string{}
 			}
-			c.Words[file] = ws
+			c.Words[layerFile] = ws
 		}
 	}
 	if e, ok := find(ccEntries, "extensions"); ok {

@@ -58,18 +58,27 @@ func IsTemplate(rel string) bool {
 	if !slices.Contains(strings.Split(strings.Trim(dir, "/"), "/"), "templates") {
 		// elsewhere, a Jinja file by its extension (src/nginx.conf.j2, files/app.ini.tmpl),
 		// not a Python one (x.py.j2, pyextract's to flag)
-		ext := strings.ToLower(path.Ext(name))
-		switch ext {
-		case ".j2", ".jinja", ".jinja2", ".tmpl", ".template":
-			return !strings.HasSuffix(strings.ToLower(strings.TrimSuffix(name, path.Ext(name))), ".py")
-		}
-		return false
+		return jinjaExts[strings.ToLower(path.Ext(name))] && !strings.HasSuffix(strings.ToLower(strings.TrimSuffix(name, path.Ext(name))), ".py")
 	}
 	switch strings.ToLower(path.Ext(name)) {
 	case ".py", ".pyc", ".png", ".jpg", ".jpeg", ".gif", ".ico", ".svg", ".gz", ".tgz", ".zip", ".tar", ".so", ".bin":
 		return false
 	}
 	return true
+}
+
+// jinjaExts are the extensions that make a file a Jinja template wherever it lies.
+var jinjaExts = map[string]bool{".j2": true, ".jinja": true, ".jinja2": true, ".tmpl": true, ".template": true}
+
+// RenderedName is the lower-case name of the file a template renders: its name without a
+// Jinja extension when what remains has one of its own ("trove.conf.j2" → "trove.conf";
+// "trove.conf" and "motd.j2" stay as they are).
+func RenderedName(name string) string {
+	name = strings.ToLower(name)
+	if stem := strings.TrimSuffix(name, path.Ext(name)); jinjaExts[path.Ext(name)] && strings.Contains(stem, ".") {
+		return stem
+	}
+	return name
 }
 
 // jinja matches one {{ ... }} or {% ... %} span, across lines.

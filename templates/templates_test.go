@@ -59,3 +59,12 @@ func TestIsTemplate(t *testing.T) {
 		}
 	}
 }
+
+func TestRenderedName(t *testing.T) {
+	for name, want := range map[string]string{"trove.conf.j2": "trove.conf", "Nginx.Conf.TMPL": "nginx.conf", "trove.conf": "trove.conf",
+		"motd.j2": "motd.j2", "config.yaml": "config.yaml"} {
+		if got := RenderedName(name); got != want {
+			t.Errorf("RenderedName(%q) = %q, want %q", name, got, want)
+		}
+	}
+}

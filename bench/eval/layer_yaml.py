@@ -10,23 +10,21 @@ exported by allsets.sh under TREES_DIR, default /tmp/ev) whose commit edited a l
 prints its rank in `map --all --mention TEXT` (None: not listed), then how many are listed,
 in the top 5 and in the top 10.
 """
+import argparse
 import glob
 import json
 import os
 import subprocess
-import sys
 
 
 def main():
-    args = sys.argv[1:]
-    mirror = "/work/.mirror"
-    if "--mirror" in args:
-        i = args.index("--mirror")
-        mirror = args[i + 1]
-        del args[i:i + 2]
-    binary = args[0]
-    held = args[1] if len(args) > 1 else "/tmp/h"
-    trees = args[2] if len(args) > 2 else "/tmp/ev"
+    ap = argparse.ArgumentParser()
+    ap.add_argument("binary")
+    ap.add_argument("held", nargs="?", default="/tmp/h")
+    ap.add_argument("trees", nargs="?", default="/tmp/ev")
+    ap.add_argument("--mirror", default="/work/.mirror")
+    a = ap.parse_args()
+    binary, held, trees, mirror = a.binary, a.held, a.trees, a.mirror
     ranks = []
     for f in sorted(glob.glob(f"{held}/held*.jsonl")):
         s = os.path.basename(f)[:-len(".jsonl")]

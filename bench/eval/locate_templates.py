@@ -10,10 +10,10 @@ the change and counts the cases where one of its `templates` picks is a modified
 gold holds only Python and charm YAML, so fasteval cannot score this; it reads the commits'
 file lists from the fetched repositories (MIRROR, default /work/.mirror).
 """
+import argparse
 import json
 import os
 import subprocess
-import sys
 
 
 def is_template(p):
@@ -25,15 +25,14 @@ def is_template(p):
 
 
 def main():
-    args = sys.argv[1:]
-    mirror = "/work/.mirror"
-    if "--mirror" in args:
-        i = args.index("--mirror")
-        mirror = args[i + 1]
-        del args[i:i + 2]
-    binary, specs = args[0], args[1:]
+    ap = argparse.ArgumentParser()
+    ap.add_argument("binary")
+    ap.add_argument("specs", nargs="+", metavar="CASES.jsonl:TREES")
+    ap.add_argument("--mirror", default="/work/.mirror")
+    a = ap.parse_args()
+    binary, mirror = a.binary, a.mirror
     total = hit = named = 0
-    for spec in specs:
+    for spec in a.specs:
         cases, trees = spec.rsplit(":", 1)
         for i, line in enumerate(open(cases)):
             c = json.loads(line)
@@ -46,7 +45,7 @@ def main():
             edited = [l.split("\t")[1] for l in status if l[:1] in "MDR" and "\t" in l and is_template(l.split("\t")[1])]
             if not edited:
                 continue
-            out = subprocess.run([binary, "locate", "--no-cache", "--format", "json", "--root", f"{trees}/{i}", c["text"]],
+            out = subprocess.run([binary, "locate", "--no-cache", "--format", "json", "--root", f"{trees}/{i}", "--", c["text"]],
                                  capture_output=True, text=True).stdout
             picks = [t["path"] for t in json.loads(out).get("templates", [])]
             ok = any(p in edited for p in picks)
