@@ -172,7 +172,7 @@ func Locate(t *repomap.Tree, text string, focus []string) Located {
 		case len(named) > 0:
 			leads = append(leads, p)
 		case f.Class == rank.ClassTest:
-			if w := signal(f, rank.SigMentionWords); tests && w > 1 && len(f.Symbols) > 0 { // not an empty __init__.py
+			if w := signal(f, rank.SigMentionWords); tests.takes(f.Path) && w > 1 && len(f.Symbols) > 0 { // not an empty __init__.py
 				lexical[f.Path] = w
 				testPicks = append(testPicks, p)
 			}
@@ -197,7 +197,7 @@ func Locate(t *repomap.Tree, text string, focus []string) Located {
 	nTests := min(len(testPicks), TestPicks)
 	sayWhyFirst(res.Edit, 0, len(leads), "a handler of the relation the task names")
 	sayWhyFirst(res.Edit, len(leads), len(leads)+nTests, "a test, and the task is about tests")
-	res.Templates = templatePicks(text, rk.Named, links, t.Templates, t.Charms, tests, firstPython(t, res.Edit))
+	res.Templates = templatePicks(text, rk.Named, links, t.Templates, t.Charms, tests.asks(), firstPython(t, res.Edit))
 	res.Matched = slices.ContainsFunc(res.Edit, func(p Pick) bool { return p.Tied })
 	if len(res.Edit) == 0 {
 		return res
@@ -216,7 +216,7 @@ func Locate(t *repomap.Tree, text string, focus []string) Located {
 		if len(res.Read) == LocateRead {
 			break
 		}
-		if skip[f.Path] || f.Class == rank.ClassTest && !tests || f.CopyOf != "" || t.Skipped[f.Path] {
+		if skip[f.Path] || f.Class == rank.ClassTest && !tests.asks() || f.CopyOf != "" || t.Skipped[f.Path] {
 			continue
 		}
 		if why := ties.why(f.Path, res.Edit); len(why) > 0 {
@@ -621,13 +621,56 @@ func signal(f rank.File, name string) float64 {
 	return 0
 }
 
-// asksForTests reports a task about tests ("add a unit test for ...", "fix the flaky
-// integration tests"), whose edits include test files. "tests", "testing", "unittest" and
-// "pytest" say so; "test" alone only as a test's own noun: after a kind or a verb ("a unit
-// test", "add test") or before what a test has ("test for", "test case", "the test fails").
-// Not a word of an identifier (the option test_name or test-name) and not a workload's test
-// ("retrieve the benchmark test results" is about results).
-func asksForTests(text string) bool {
+// testsAsked is what a task asks of the tests: nothing, or tests of which kind.
+type testsAsked int
+
+const (
+	noTests   testsAsked = iota
+	anyTests             // tests, of no kind named (or of both)
+	unitTests            // "unit tests": not a deployed charm's (integration, functional) tests
+	wideTests            // "integration tests", "functional tests": only a deployed charm's
+)
+
+// asks reports whether the task asks for tests at all.
+func (a testsAsked) asks() bool { return a != noTests }
+
+// takes reports whether a test file at path p is of the kind asked for. A deployed charm's
+// test lives in a folder (or file) named for its kind: tests/integration/, tests/functional/,
+// tests/e2e/, or an OpenStack charm's tests/bundles/; every other test is a unit test.
+func (a testsAsked) takes(p string) bool {
+	switch a {
+	case unitTests:
+		return !deployedTest(p)
+	case wideTests:
+		return deployedTest(p)
+	}
+	return a == anyTests
+}
+
+// deployedTest reports a test path in a deployed charm's test folder or file (see takes).
+func deployedTest(p string) bool {
+	for _, seg := range strings.Split(strings.ToLower(p), "/") {
+		seg = strings.TrimSuffix(seg, ".py")
+		if strings.Contains(seg, "integration") || strings.Contains(seg, "functional") ||
+			seg == "e2e" || seg == "bundles" {
+			return true
+		}
+	}
+	return false
+}
+
+// asksForTests reads a task about tests ("add a unit test for ...", "fix the flaky
+// integration tests"), whose edits include test files, from its subject (rank.SubjectLines):
+// a body's "update the unit tests to match" says what else the change had to touch, not what
+// it is about. "tests", "testing", "unittest" and "pytest" say so; "test" alone only as a
+// test's own noun: after a kind or a verb ("a unit test", "add test") or before what a test
+// has ("test for", "test case", "the test fails"). Not a word of an identifier (the option
+// test_name or test-name) and not a workload's test ("retrieve the benchmark test results" is
+// about results). The kind is the word before "test(s)" (unit, or integration, functional,
+// e2e, or several joined by and/or), unittest(s) is unit; both kinds, or none, ask for any
+// test.
+func asksForTests(text string) testsAsked {
+	text = strings.Join(rank.SubjectLines(text), "\n")
 	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '-')
 	})
@@ -640,17 +683,42 @@ func asksForTests(text string) bool {
 		}
 		seq = append(seq, parts...)
 	}
+	asked, unit, wide := false, false, false
 	for i, w := range seq {
 		switch w {
-		case "tests", "testing", "unittest", "unittests", "pytest":
-			return true
+		case "unittest", "unittests":
+			asked, unit = true, true
+		case "tests", "testing", "pytest":
+			asked = true
 		case "test":
-			if i > 0 && testBefore[seq[i-1]] || i+1 < len(seq) && testAfter[seq[i+1]] {
-				return true
+			if (i == 0 || !testBefore[seq[i-1]]) && (i+1 == len(seq) || !testAfter[seq[i+1]]) {
+				continue
+			}
+			asked = true
+		default:
+			continue
+		}
+		for j := i - 1; j >= 0; j-- { // the kinds before it: "unit and integration tests"
+			switch seq[j] {
+			case "unit":
+				unit = true
+			case "integration", "functional", "e2e":
+				wide = true
+			case "and", "or":
+			default:
+				j = 0
 			}
 		}
 	}
-	return false
+	switch {
+	case !asked:
+		return noTests
+	case unit && !wide:
+		return unitTests
+	case wide && !unit:
+		return wideTests
+	}
+	return anyTests
 }
 
 // testBefore and testAfter are the words beside "test" that make it a test of the code.
@@ -687,6 +755,7 @@ func editWhy(f rank.File, named []namedRelation) (why []string, tied bool) {
 	add(rank.SigOwnLibIntent, "the charm's own library, and the task is about its library")
 	add(rank.SigAdditionIntent, "declares the kind of interface the task adds")
 	add(rank.SigNamedCharm, "in the "+sig[rank.SigNamedCharm].Note+" charm the task names")
+	add(rank.SigNamedFolder, "in "+sig[rank.SigNamedFolder].Note+"/, the folder the task's scope names")
 	// a file or identifier "matches" the task: named in it, or spelled by its words (the word
 	// "config" matches config.py and update_config)
 	add(rank.SigMentionFile, "its file name matches the task ("+sig[rank.SigMentionFile].Note+")")

@@ -167,22 +167,50 @@ func TestLocateTestsAndFocus(t *testing.T) {
 }
 
 func TestAsksForTests(t *testing.T) {
-	for text, want := range map[string]bool{
-		"add a unit test for the workload settings rendering":                 true,
-		"fix the flaky integration tests":                                     true,
-		"test: update unit-tests":                                             true,
-		"the test case for backups fails":                                     true,
-		"Add pytest fixtures":                                                 true,
-		"the test_name config option is not passed to the benchmark workload": false,
-		"implement the get-summary action so users can retrieve test results": false,
-		"the benchmark test results are not uploaded to the peer relation":    false,
-		"log the page count":                                                  false,
-		"the test-name config option is ignored":                              false,
-		"upload the test results to the bucket":                               false,
-		"add a test for the relation":                                         true,
+	for text, want := range map[string]testsAsked{
+		"add a unit test for the workload settings rendering":                 unitTests,
+		"fix the flaky integration tests":                                     wideTests,
+		"test: update unit-tests":                                             unitTests,
+		"the test case for backups fails":                                     anyTests,
+		"Add pytest fixtures":                                                 anyTests,
+		"the test_name config option is not passed to the benchmark workload": noTests,
+		"implement the get-summary action so users can retrieve test results": noTests,
+		"the benchmark test results are not uploaded to the peer relation":    noTests,
+		"log the page count":                                                  noTests,
+		"the test-name config option is ignored":                              noTests,
+		"upload the test results to the bucket":                               noTests,
+		"add a test for the relation":                                         anyTests,
+		"Enable bionic/stein and disco/stein functional tests":                wideTests,
+		"add unit and integration tests for the ingress relation":             anyTests,
+		"Fix unittests for the new context":                                   unitTests,
+		// the subject decides: the body's tests are what else the change touched
+		"Use the bus to get the charm instance\n\nUpdate unit tests to use the new helpers.": noTests,
+		"Merge pull request #7 from o/fix-tests\n\nAdd integration tests for backups":        wideTests,
 	} {
 		if got := asksForTests(text); got != want {
 			t.Errorf("asksForTests(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
+
+func TestTestsAskedTakes(t *testing.T) {
+	for _, c := range []struct {
+		ask  testsAsked
+		path string
+		want bool
+	}{
+		{unitTests, "tests/unit/test_charm.py", true},
+		{unitTests, "unit_tests/test_hooks.py", true},
+		{unitTests, "tests/integration/test_charm.py", false},
+		{wideTests, "tests/integration/test_charm.py", true},
+		{wideTests, "tests/functional/tests/test_ha.py", true},
+		{wideTests, "tests/test_integration_db.py", true},
+		{wideTests, "unit_tests/test_hooks.py", false},
+		{anyTests, "unit_tests/test_hooks.py", true},
+		{noTests, "tests/unit/test_charm.py", false},
+	} {
+		if got := c.ask.takes(c.path); got != c.want {
+			t.Errorf("%v.takes(%q) = %v, want %v", c.ask, c.path, got, c.want)
 		}
 	}
 }

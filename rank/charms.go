@@ -1,12 +1,14 @@
 package rank
 
 import (
+	"maps"
 	"path"
 	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/cantrip-dev/charmcraft-map/charmyaml"
+	"github.com/cantrip-dev/charmcraft-map/internal/testdirs"
 	"github.com/cantrip-dev/charmcraft-map/linker"
 )
 
@@ -102,6 +104,45 @@ func (r *ranker) namedCharms() map[string]string {
 		return out
 	}
 	return pick(r.ment, strings.Join(r.in.Mentions, "\n"))
+}
+
+// namedFolders returns the folders a subject line's conventional-commit scope names when it
+// names no charm: "feat(slurm-ops): ..." is about internal/slurm-ops/, a package the charms
+// of a monorepo share, and "feat(slurmd-interface): ..." about the interface library beside
+// them; otherwise the charms' entry points, which match the prose as well, lead. The scope
+// is a folder's name ('-' and '_' alike; a one-word name of five letters or more, as for
+// charms), the shallowest such folder on each path that is neither a charm's directory nor a
+// tests folder; one or two folders, else the scope is a common word (every charm's "src").
+// rev62 (session 34): slurm-charms' two such commits 7 → 3 and 9 → 2; no case of the 36 sets
+// moved.
+func (r *ranker) namedFolders() []string {
+	if len(r.named) > 0 {
+		return nil
+	}
+	charmDirs := map[string]bool{}
+	for k := range r.in.Charms {
+		charmDirs[charmDir(&r.in.Charms[k])] = true
+	}
+	for _, s := range r.subjects {
+		dirs := map[string]bool{}
+		for _, n := range r.nodes {
+			parts := strings.Split(n.path, "/")
+			for k := range len(parts) - 1 {
+				w := normName(parts[k])
+				if !strings.Contains(w, "_") && len(w) < 5 || !commitScope(s.text, w) {
+					continue
+				}
+				if d := strings.Join(parts[:k+1], "/"); !charmDirs[d] && !testdirs.Is(parts[k]) {
+					dirs[d] = true
+				}
+				break
+			}
+		}
+		if len(dirs) > 0 && len(dirs) <= 2 {
+			return slices.Sorted(maps.Keys(dirs))
+		}
+	}
+	return nil
 }
 
 // standalone reports whether text writes the name n (normalised: '_'-joined words) as a

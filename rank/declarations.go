@@ -232,12 +232,12 @@ var addWords = []string{"add", "adds", "added", "adding", "introduce", "introduc
 // fixes or reverts something, and "new" after an article or possessive ("when the new
 // relation has no data" names one that exists). 36 sets 0.8002 → 0.8004, one case up
 // (held10 mattermost, "Feat/isd 5168/charm config"), none down.
-var newWords = []string{"feat", "implement", "implements", "implemented", "support", "supports", "new", "handle", "handles"}
+var newWords = []string{"feat", "implement", "implements", "implemented", "implementation", "support", "supports", "new", "handle", "handles"}
 
 const addWindow = 4
 
-// additionKinds are the kinds of interface a subject adds: a word of sectionWords, or
-// "config", within addWindow words after an add verb, that ends its noun phrase: the
+// additionKinds are the kinds of interface a subject adds: a word of sectionWords, "config",
+// or "interface" (what a relation implements: "Implementation of the TLS interface"), within addWindow words after an add verb, that ends its noun phrase: the
 // subject ends there, or a function word, a number or another such word follows ("Add
 // storage for data", "Add istio relation (#176)", "Add `extra_sans` config option"). Not
 // "Add integration tests", "Add more guards around relation properties", nor a name written
@@ -256,8 +256,11 @@ func additionKinds(text string, declared func(kind, name string) bool) map[strin
 		}
 	}
 	kindOf := func(w string) (string, bool) {
-		if w == "config" {
+		switch w {
+		case "config":
 			return linker.KindConfig, true
+		case "interface", "interfaces": // "Initial support for the s3 interface": a relation's
+			return linker.KindRelation, true
 		}
 		k, ok := sectionWords[w]
 		return k, ok

@@ -50,14 +50,22 @@ type subject struct {
 func subjectsOf(texts []string) []subject {
 	out := make([]subject, 0, len(texts))
 	for _, t := range texts {
-		line, rest, _ := strings.Cut(strings.TrimSpace(t), "\n")
-		line = strings.TrimSpace(line)
-		out = append(out, subject{line, parseMentions([]string{line})})
-		if mergeLine.MatchString(line) {
-			title, _, _ := strings.Cut(strings.TrimSpace(rest), "\n")
-			if title = strings.TrimSpace(title); title != "" {
-				out = append(out, subject{title, parseMentions([]string{title})})
-			}
+		for _, line := range SubjectLines(t) {
+			out = append(out, subject{line, parseMentions([]string{line})})
+		}
+	}
+	return out
+}
+
+// SubjectLines returns the subject of a task text: its first line, and for a merge commit's
+// first line also the pull request's title that follows it.
+func SubjectLines(text string) []string {
+	line, rest, _ := strings.Cut(strings.TrimSpace(text), "\n")
+	out := []string{strings.TrimSpace(line)}
+	if mergeLine.MatchString(out[0]) {
+		title, _, _ := strings.Cut(strings.TrimSpace(rest), "\n")
+		if title = strings.TrimSpace(title); title != "" {
+			out = append(out, title)
 		}
 	}
 	return out

@@ -1931,6 +1931,9 @@ func TestAdditionIntent(t *testing.T) {
 		"feat: `retention-days` charm config (#91)": "config.yaml",
 		"feat: handle `run-cli` charm action (#29)": "actions.yaml",
 		"support a new tracing relation":            "metadata.yaml",
+		// what a relation implements names it
+		"Implementation of the TLS interface":  "metadata.yaml",
+		"Initial support for the s3 interface": "metadata.yaml",
 	} {
 		r := rank(text)
 		if r.Files[1].Path != want || !hasSignal(r.Files[1], SigAdditionIntent) {
@@ -2550,6 +2553,41 @@ func TestMentionsFileByPath(t *testing.T) {
 	} {
 		if got := r.mentionsFileIn(parseMentions([]string{c.text}), c.path); got != c.want {
 			t.Errorf("%q names %s: %d, want %d", c.text, c.path, got, c.want)
+		}
+	}
+}
+
+func TestNamedFolder(t *testing.T) {
+	// Two charms sharing a package: a commit scope naming the package's folder, which is no
+	// charm, lifts its files over the charms' entry points; a scope naming a charm, a folder of
+	// every charm ("tests", "src"), or nothing, lifts no folder.
+	charms := []charmyaml.Charm{
+		{Name: "slurmctld", Dir: "charms/slurmctld", Files: []string{"charms/slurmctld/charmcraft.yaml"}},
+		{Name: "slurmd", Dir: "charms/slurmd", Files: []string{"charms/slurmd/charmcraft.yaml"}},
+	}
+	charm := func(dir, class string) pyextract.File {
+		f := pyFile(dir+"/src/charm.py", []pyextract.Symbol{cls(class, 1), meth(class, "_on_install", 5)}, map[string]int{"SlurmOps": 2, "install": 1})
+		f.Lines = 80
+		return f
+	}
+	ops := pyFile("internal/slurm-ops/src/slurm_ops/__init__.py", []pyextract.Symbol{cls("SlurmOps", 3), meth("SlurmOps", "install", 9)}, nil)
+	ops.Lines = 200
+	in := Input{Charms: charms, Files: []pyextract.File{charm("charms/slurmctld", "SlurmctldCharm"), charm("charms/slurmd", "SlurmdCharm"), ops,
+		pyFile("tests/unit/test_ops.py", []pyextract.Symbol{fn("test_install", 1)}, map[string]int{"SlurmOps": 1})}}
+	rank := func(text string) Result {
+		in.Mentions = []string{text}
+		return Rank(in)
+	}
+	r := rank("feat(slurm-ops): install the service from the snap")
+	if f := r.Files[0]; f.Path != ops.Path || !hasSignal(f, SigNamedFolder) {
+		t.Errorf("scope naming internal/slurm-ops: top %v", paths(r)[:3])
+	}
+	for _, text := range []string{"feat(slurmd): install the service from the snap", "fix(tests): install the service from the snap",
+		"install the service from the snap", "feat(src): install the service from the snap"} {
+		for _, f := range rank(text).Files {
+			if hasSignal(f, SigNamedFolder) {
+				t.Errorf("%q lifts %s", text, f.Path)
+			}
 		}
 	}
 }

@@ -248,6 +248,8 @@ const (
 	// NamedCharmFactor multiplies the score of every file of a charm the task names in a tree
 	// of several charms (charms.go namedCharms): "feat(kfp-ui): ..." is about charms/kfp-ui,
 	// not the kfp-api beside it, whose entry point, YAML and words look the same.
+	// The same factor lifts the files of a folder that is no charm when a commit's scope
+	// names it (namedFolders: "feat(slurm-ops): ..." for internal/slurm-ops/).
 	NamedCharmFactor = 3.0
 	// TestPenalty multiplies a test file's score.
 	TestPenalty = 0.05
@@ -409,6 +411,7 @@ const (
 	SigYAML              = "yaml-factor"
 	SigFirstPartyImport  = "first-party-import" // outside the charm dirs, imported by charm code
 	SigNamedCharm        = "named-charm"
+	SigNamedFolder       = "named-folder" // NamedCharmFactor on a folder a commit's scope names (namedFolders)
 	SigFocus             = "focus"
 	SigFocusCaller       = "focus-caller"
 	SigFocusDeclares     = "focus-declares" // focus-caller's mass on a charm YAML file, which declares what the focused file handles
