@@ -110,8 +110,16 @@ func ReportError(io IO, format string, err error) {
 		return
 	}
 	if format == "json" {
-		doc := map[string]any{"schema_version": SchemaVersion, "error": map[string]string{"code": e.Code, "message": e.Msg}}
-		enc := json.NewEncoder(io.Out) // one line, <, > and & as written
+		// schema_version first, as in every other document; one line, <, > and & as written
+		doc := struct {
+			SchemaVersion int `json:"schema_version"`
+			Error         struct {
+				Code    string `json:"code"`
+				Message string `json:"message"`
+			} `json:"error"`
+		}{SchemaVersion: SchemaVersion}
+		doc.Error.Code, doc.Error.Message = e.Code, e.Msg
+		enc := json.NewEncoder(io.Out)
 		enc.SetEscapeHTML(false)
 		enc.Encode(doc)
 	}

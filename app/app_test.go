@@ -576,6 +576,29 @@ func TestCheckSoftensFindingsOfLostCode(t *testing.T) {
 	}
 }
 
+func TestCheckReportsAnUnreadEntryPoint(t *testing.T) {
+	// A charm whose charm class could not be read (a src/charm.py with NUL bytes, which
+	// Python refuses too, or an unreadable one) is not passed in silence: one unread-code
+	// error naming the file, exit 1. The same charm read whole reports its real finding.
+	root := t.TempDir()
+	write(t, root, "metadata.yaml", "name: lost\nsummary: s\ndescription: d\nrequires:\n  bogus-db:\n    interface: postgresql_client\n")
+	charm := "import ops\n\nclass LostCharm(ops.CharmBase):\n    pass\n\nif __name__ == \"__main__\":\n    ops.main(LostCharm)\n"
+	run := func() (string, error) {
+		var out, errb bytes.Buffer
+		err := RunCheck(CheckOptions{Common: Common{Root: root, NoCache: true, Format: "text"}}, IO{Out: &out, Err: &errb})
+		return out.String(), err
+	}
+	write(t, root, "src/charm.py", charm)
+	if out, err := run(); err != nil || !strings.Contains(out, `warning: no code observes, binds or looks up relation "bogus-db"`) {
+		t.Errorf("read whole: exit %d\n%s", ExitCode(err), out)
+	}
+	write(t, root, "src/charm.py", charm+"\x00\x00\xff\xfe")
+	out, err := run()
+	if ExitCode(err) != ExitFindings || !strings.Contains(out, `metadata.yaml:1: error: charm "lost" has no charm class, @hooks.hook function or reactive handler that could be read: src/charm.py was not read, so its YAML was not checked against its code [unread-code]`) {
+		t.Errorf("NUL bytes: exit %d\n%s", ExitCode(err), out)
+	}
+}
+
 func TestCheckSuppressionComments(t *testing.T) {
 	// A `# charmcraft-map: ignore[rule]` comment in the charm's YAML or Python silences the
 	// finding on its line (or the next): --strict passes once every finding is silenced.

@@ -102,7 +102,7 @@ func RunCheck(o CheckOptions, io IO) error {
 		return err
 	}
 	// code that could not be read may handle what seems unhandled: those findings are infos
-	rep := check.Run(t.Charms, t.Link(), check.Options{Strict: o.Strict, Lost: t.LostCode(), Lines: sourceLines(t.Root)})
+	rep := check.Run(t.Charms, t.Link(), check.Options{Strict: o.Strict, Lost: t.LostCode(), Unread: t.UnreadCode(), Lines: sourceLines(t.Root)})
 	shown := rep.AtLeast(o.MinSeverity)
 	switch o.Format {
 	case "json":

@@ -52,10 +52,14 @@ import (
 type Options struct {
 	Strict bool // report warnings as errors
 	// Lost are the root-relative Python files (or folders) of the tree that were not read
-	// (unreadable, over the size limit, not Python): code there may handle or read what no
+	// (unreadable, over the size limit): code there may handle or read what no
 	// code read seems to, so those findings of a charm that may hold such code are infos that
 	// name the file.
 	Lost []string
+	// Unread are Lost and the .py files skipped as binary data (repomap Tree.UnreadCode): a
+	// charm with no charm class, hook function or reactive handler whose folder holds one of
+	// them may have lost them all, and is reported (unread-code), not passed in silence.
+	Unread []string
 	// Lines returns the lines of a root-relative file, for the suppression comments
 	// (suppress.go); nil when the file cannot be read. Nil Lines reads nothing: no finding
 	// is silenced.
@@ -225,8 +229,13 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 		if cl.NoCode && cl.Classic == "" && cl.Reactive == "" {
 			// no charm class, no hook functions, no reactive handlers: a unit test's fixture
 			// YAML, say; nothing could handle anything. A charm with code of its own runs its
-			// hooks some other way: say that it was not checked.
-			if c := byDir[cl.Dir]; cl.UnlinkedCode != "" && c != nil {
+			// hooks some other way: say that it was not checked. One whose own code was not
+			// read may have lost its charm class: it was not checked either, which CI must see.
+			unread := slices.DeleteFunc(lostFor(opt.Unread, cl.Dir, dirs), func(p string) bool { return charmDirOf(p, dirs) != cl.Dir })
+			if c := byDir[cl.Dir]; len(unread) > 0 && c != nil && !testCharm(cl.Dir) {
+				add(Diagnostic{Rule: RuleUnreadCode, Severity: ruleSeverity(RuleUnreadCode), File: c.NameAt.File, Line: c.NameAt.Line, Subject: unread[0],
+					Message: fmt.Sprintf("charm %q has no charm class, @hooks.hook function or reactive handler that could be read: %s, so its YAML was not checked against its code", cl.Name, lostNames(unread))})
+			} else if cl.UnlinkedCode != "" && c != nil {
 				add(Diagnostic{Rule: RuleUnlinkedCode, Severity: SeverityInfo, File: c.NameAt.File, Line: c.NameAt.Line, Subject: cl.UnlinkedCode,
 					Message: fmt.Sprintf("charm %q has code (%s) but no charm class, @hooks.hook function or reactive handler: its hooks are dispatched in a way the linker does not follow, so its YAML is not checked against its code", cl.Name, cl.UnlinkedCode)})
 			}
@@ -735,7 +744,9 @@ func findingDiagnostic(f linker.Finding) Diagnostic {
 	case f.Kind == linker.FindUndeclaredParam && f.NoAction:
 		d.Message = fmt.Sprintf("%s reads action parameter %q, which no action declares", who(f.Symbol), f.Subject)
 	case f.Kind == linker.FindUndeclaredParam && f.SeveralActions:
-		d.Message = fmt.Sprintf("%s reads action parameter %q, which none of the actions it runs for declares", who(f.Symbol), f.Subject)
+		d.Message = fmt.Sprintf("%s reads action parameter %q, which none of the actions it runs for (%s) declares", who(f.Symbol), f.Subject, firstFew(f.Actions))
+	case f.Kind == linker.FindUndeclaredParam && len(f.Actions) == 1:
+		d.Message = fmt.Sprintf("%s reads action parameter %q, which action %q does not declare", who(f.Symbol), f.Subject, f.Actions[0])
 	case f.Kind == linker.FindUndeclaredParam:
 		d.Message = fmt.Sprintf("%s reads action parameter %q, which the action does not declare", who(f.Symbol), f.Subject)
 	case ok:

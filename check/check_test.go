@@ -139,8 +139,11 @@ func TestEveryRuleCovered(t *testing.T) {
 	// and an old charm whose hooks run some other way (unlinked-code)
 	charms = append(charms, charmyaml.Charm{Name: "old", Dir: "old", NameAt: pos("old/metadata.yaml", 1)})
 	links.Charms = append(links.Charms, linker.CharmLinks{Name: "old", Dir: "old", NoCode: true, UnlinkedCode: "old/hooks/hooks.py"})
+	// and one whose entry point was not read (unread-code)
+	charms = append(charms, charmyaml.Charm{Name: "lost", Dir: "lost", NameAt: pos("lost/metadata.yaml", 1)})
+	links.Charms = append(links.Charms, linker.CharmLinks{Name: "lost", Dir: "lost", NoCode: true})
 	seen := map[string]bool{}
-	for _, d := range Run(charms, links, Options{}).Diagnostics {
+	for _, d := range Run(charms, links, Options{Unread: []string{"lost/src/charm.py"}}).Diagnostics {
 		seen[d.Rule] = true
 		if d.Severity != SeverityError && d.Severity != SeverityWarning && d.Severity != SeverityInfo {
 			t.Errorf("%s: bad severity %q", d.Rule, d.Severity)
@@ -983,15 +986,16 @@ func TestIncludedLayersSoftenUndeclared(t *testing.T) {
 }
 
 // TestUndeclaredParamWording: a read in code that runs for no known action says that no
-// action declares the name; one in an action's code, that the action does not.
+// action declares the name; one in an action's code, which action does not.
 func TestUndeclaredParamWording(t *testing.T) {
 	for runs, want := range map[string]string{
 		"none":    `pool_get reads action parameter "pool_name", which no action declares`,
-		"one":     `pool_get reads action parameter "pool_name", which the action does not declare`,
-		"several": `pool_get reads action parameter "pool_name", which none of the actions it runs for declares`,
+		"one":     `pool_get reads action parameter "pool_name", which action "pool-get" does not declare`,
+		"several": `pool_get reads action parameter "pool_name", which none of the actions it runs for (pool-get, pool-set) declares`,
 	} {
+		actions := map[string][]string{"one": {"pool-get"}, "several": {"pool-get", "pool-set"}}[runs]
 		d := findingDiagnostic(linker.Finding{Kind: linker.FindUndeclaredParam, Subject: "pool_name", NoAction: runs == "none",
-			SeveralActions: runs == "several", Site: linker.Site{File: "actions/ceph_ops.py", Line: 48, Symbol: "pool_get"}})
+			SeveralActions: runs == "several", Actions: actions, Site: linker.Site{File: "actions/ceph_ops.py", Line: 48, Symbol: "pool_get"}})
 		if d.Message != want || d.Severity != SeverityWarning {
 			t.Errorf("runs for %s: %s %q", runs, d.Severity, d.Message)
 		}

@@ -27,6 +27,7 @@ const (
 	RuleUnresolvedName       = "unresolved-name"
 	RuleUnobservedHandler    = "unobserved-handler"
 	RuleUnlinkedCode         = "unlinked-code"
+	RuleUnreadCode           = "unread-code"
 )
 
 // Rule documents one check rule. Rules is the single source for the SARIF rule
@@ -91,6 +92,9 @@ var Rules = []Rule{
 	{RuleUnlinkedCode, SeverityInfo,
 		"A charm has Python code of its own, but no charm class, no charm-helpers `@hooks.hook` function and no reactive handler.",
 		"Its hooks run some other way the linker does not follow (a `main(hook_name)` if/elif dispatch, charm-helpers' services framework, one script per hook), so nothing can be linked and its YAML is not checked against its code: without this info, `check` would pass it in silence. The first own file is named."},
+	{RuleUnreadCode, SeverityError,
+		"A charm has no charm class, charm-helpers `@hooks.hook` function or reactive handler that could be read, and some of its own Python files were not read (unreadable, over the size limit, or not Python: a NUL byte, which Python refuses too).",
+		"Its charm class may be in what was not read (an unreadable src/charm.py), so nothing is linked and its YAML is not checked against its code: without this error, `check` would pass a charm it could not check. The files not read are named; each also has its warning on stderr."},
 	{RuleUnresolvedName, SeverityInfo,
 		"A name used to observe, look up or read an interface could not be resolved statically.",
 		"Dynamic names (loop variables, computed strings) cannot be checked against the YAML, so they are never reported as errors; the summary counts them."},

@@ -62,6 +62,7 @@ type charmLinker struct {
 	// charmBases are the charm's classes and their bases; ownBases the same for the charm
 	// classes in the charm's folder (nil when there is none: its class is in shared code)
 	charmBases, ownBases map[*classInfo]bool
+	ownCls               []*classInfo // the charm classes in the charm's folder
 	// featurePkgs are the modules linkFeaturePackages found named after an interface: what
 	// they handle is known, so they are not delegates (linkDelegates)
 	featurePkgs map[string]bool
@@ -188,6 +189,7 @@ func (l *charmLinker) run() {
 		}
 	}
 	l.charmBases = l.basesOf(l.charmCls)
+	l.ownCls = own
 	if len(own) > 0 {
 		l.ownBases = l.basesOf(own)
 	}
@@ -629,6 +631,41 @@ func (l *charmLinker) contexts(fi *fileInfo, cls *classInfo, fn string) []*ctx {
 	return out
 }
 
+// overriddenHere reports whether method fn of cls, a charm class of code shared with other
+// charms, never runs for this one, so that its findings are not this charm's: every charm class of the charm's folder that derives from
+// cls finds fn defined below it (ops-sunbeam's OSCinderVolumeDriverOperatorCharm replaces
+// OSBaseOperatorCharmSnap.ensure_snap_present with a no-op for the cinder-volume drivers), in
+// a method that does not call super (no "super" among its body's words: it may call the
+// base's). Only findings are dropped: what such a method reads still counts as read, for a
+// replacement the linker cannot follow may read it too (the drivers' config_contexts builds
+// CinderVolumeConfigurationContext where the base's built CharmConfigContext, which reads
+// every option).
+func (l *charmLinker) overriddenHere(cls *classInfo, fn string) bool {
+	if fn == "" || cls.methods[fn] == nil {
+		return false
+	}
+	derived := false
+	for _, k := range l.ownCls {
+		mro := l.mro(k)
+		if !slices.Contains(mro, cls) {
+			continue
+		}
+		for _, c := range mro {
+			if c == cls {
+				return false // reached: the charm runs cls's fn
+			}
+			if m := c.methods[fn]; m != nil {
+				if slices.Contains(m.Words, "super") {
+					return false
+				}
+				derived = true
+				break
+			}
+		}
+	}
+	return derived
+}
+
 // isOpsObject reports whether cls derives from ops' Object (ops.Object, framework.Object): an
 // object built with a charm. In a charm whose code has no charm class (a library's repository
 // whose charmcraft.yaml is there only for charmcraft to fetch libraries; its test charms build
@@ -744,6 +781,11 @@ func (l *charmLinker) findIn(kind, subject string, s Site, c *ctx) {
 
 func (l *charmLinker) find(kind, subject string, s Site) {
 	s.Via = ""
+	if class, fn, ok := strings.Cut(s.Symbol, "."); ok && !inDir(s.File, l.ch.Dir) {
+		if fi := l.ix.files[s.File]; fi != nil && fi.classes[class] != nil && l.overriddenHere(fi.classes[class], fn) {
+			return // a shared base's method this charm's class replaces: it never runs here
+		}
+	}
 	l.findings = append(l.findings, Finding{Kind: kind, Subject: subject, Site: s})
 }
 

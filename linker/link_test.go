@@ -2874,6 +2874,60 @@ class BetaCharm(FamilyBase):
 	}
 }
 
+func TestSharedMethodReplacedByTheCharm(t *testing.T) {
+	// A shared base's method that a charm's class replaces never runs for that charm: its
+	// undeclared read is held against the charm that inherits it, not the one that replaces
+	// it, nor the one whose replacement calls super (which runs the base's).
+	alpha, beta, gamma := charm("alpha", "charms/alpha"), charm("beta", "charms/beta"), charm("gamma", "charms/gamma")
+	res := Link(Input{Charms: []charmyaml.Charm{alpha, beta, gamma}, Files: files{
+		"common/base.py": `
+import ops
+
+class FamilyBase(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.framework.observe(self.on.install, self._on_install)
+
+    def _on_install(self, event):
+        self.ensure()
+
+    def ensure(self):
+        return self.config.get("devmode", False)
+`,
+		"charms/alpha/src/charm.py": `
+from common.base import FamilyBase
+
+class AlphaCharm(FamilyBase):
+    pass
+`,
+		"charms/beta/src/charm.py": `
+from common.base import FamilyBase
+
+class BetaCharm(FamilyBase):
+    def ensure(self):
+        """No-op."""
+`,
+		"charms/gamma/src/charm.py": `
+from common.base import FamilyBase
+
+class GammaCharm(FamilyBase):
+    def ensure(self):
+        super().ensure()
+        return True
+`}.parse()})
+	var got []string
+	for _, cl := range res.Charms {
+		for _, f := range cl.Findings {
+			if f.Subject == "devmode" {
+				got = append(got, cl.Name)
+			}
+		}
+	}
+	if !slices.Equal(got, []string{"alpha", "gamma"}) {
+		t.Errorf("charms held to the base's read: %v, want alpha and gamma", got)
+	}
+}
+
 func TestHandlersAfterAnEarlyReturn(t *testing.T) {
 	// Observe calls after a fast exit (`if not self.unit.is_leader(): return`) are conditional
 	// because of that return, and say which, in a loop that follows it too; one under its own

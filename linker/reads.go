@@ -1220,6 +1220,7 @@ func (l *charmLinker) linkHelperParams() {
 						l.findIn(FindUndeclaredParam, name, at, c)
 						f := &l.findings[len(l.findings)-1]
 						f.NoAction, f.SeveralActions = len(runs) == 0, len(runs) > 1
+						f.Actions = slices.Sorted(slices.Values(runs))
 					}
 					continue
 				}

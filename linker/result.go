@@ -3,6 +3,7 @@ package linker
 import (
 	"cmp"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -226,7 +227,7 @@ func sortFindings(fs []Finding) []Finding {
 	slices.SortFunc(fs, func(a, b Finding) int {
 		return cmp.Or(compareSites(a.Site, b.Site), cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Subject, b.Subject))
 	})
-	return slices.Compact(fs)
+	return slices.CompactFunc(fs, func(a, b Finding) bool { return reflect.DeepEqual(a, b) }) // (Actions is a slice)
 }
 
 func compareBool(a, b bool) int {

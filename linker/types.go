@@ -305,4 +305,7 @@ type Finding struct {
 	// SeveralActions marks an undeclared-action-param read in code that runs for several
 	// actions (a module every action script links to): none of them declares the name.
 	SeveralActions bool `json:"several_actions,omitempty"`
+	// Actions, for an undeclared-action-param read, are the actions the code runs for (none
+	// of which declares the name), sorted.
+	Actions []string `json:"actions,omitempty"`
 }

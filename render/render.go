@@ -172,7 +172,7 @@ func explainLine(f *rank.File) string {
 	named := func(s rank.Signal) string {
 		out := s.Name + " " + num(s.Value)
 		if s.Note != "" {
-			out += "(" + oneLine(s.Note) + ")"
+			out += " (" + oneLine(s.Note) + ")"
 		}
 		return out
 	}

@@ -175,7 +175,7 @@ func TestLongDecoratorsClippedBeforeTheHeader(t *testing.T) {
 
 func TestExplain(t *testing.T) {
 	out := mustRender(t, small(), Options{View: ViewFull, Tokens: 1500, Explain: true})
-	if !strings.Contains(out.Text, "src/charm.py:\n  # score=0.5 = √pagerank 0.354 × hub-entrypoint 3 ÷ 2.12 (all files); pagerank 0.125, restarts at mention-ident 0.4(render_config); link-handler 1\n  class DemoCharm") {
+	if !strings.Contains(out.Text, "src/charm.py:\n  # score=0.5 = √pagerank 0.354 × hub-entrypoint 3 ÷ 2.12 (all files); pagerank 0.125, restarts at mention-ident 0.4 (render_config); link-handler 1\n  class DemoCharm") {
 		t.Errorf("explain line missing:\n%s", out.Text)
 	}
 	out = mustRender(t, small(), Options{Tokens: 1500, Explain: true})

@@ -76,6 +76,7 @@ type Tree struct {
 	// UnreadDirs are the folders the walk could not read (Discovered.UnreadDirs).
 	UnreadDirs []string
 	lostCode   []string // the Python files of Skipped that may hold code (LostCode)
+	notPython  []string // the .py files of Skipped that hold binary data (UnreadCode)
 	// Scopes are Options.Scope as root-relative '/'-paths ("./k8s/" and "k8s" are "k8s").
 	Scopes []string
 	// Memo is the remembered output when Options.MemoKey hit; nothing else is loaded then.
@@ -444,7 +445,11 @@ func (t *Tree) parseAll(paths []string, stats []stat, c cache, progress func(int
 				t.Skipped = map[string]bool{}
 			}
 			t.Skipped[paths[i]] = true
-			if w != notPython(paths[i]) && w != templateWarning(paths[i]) {
+			switch w {
+			case templateWarning(paths[i]):
+			case notPython(paths[i]):
+				t.notPython = append(t.notPython, paths[i])
+			default:
 				t.lostCode = append(t.lostCode, paths[i])
 			}
 		}
@@ -511,6 +516,15 @@ func templateWarning(p string) string {
 // what no code read seems to.
 func (t *Tree) LostCode() []string {
 	out := slices.Concat(t.lostCode, t.UnreadDirs)
+	slices.Sort(out)
+	return out
+}
+
+// UnreadCode are LostCode and the .py files skipped as binary data, sorted: every file and
+// folder that was meant to be the charm's code and was not read. A charm whose entry point is
+// one of them cannot be checked at all (check's unread-code).
+func (t *Tree) UnreadCode() []string {
+	out := slices.Concat(t.lostCode, t.notPython, t.UnreadDirs)
 	slices.Sort(out)
 	return out
 }

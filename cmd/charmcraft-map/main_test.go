@@ -185,6 +185,9 @@ func TestJSONErrorDocument(t *testing.T) {
 			t.Errorf("%v: stdout is not a JSON document: %q (%v)", tc.args, out, err)
 			continue
 		}
+		if !strings.HasPrefix(out, `{"schema_version":1,"error":`) { // first, as in every document
+			t.Errorf("%v: the error document does not start with its schema_version: %q", tc.args, out)
+		}
 		if code != 2 || doc.SchemaVersion != 1 || doc.Error.Code != tc.code || !strings.Contains(doc.Error.Message, tc.msg) {
 			t.Errorf("%v: exit %d, document %+v; want exit 2, code %q, message with %q", tc.args, code, doc, tc.code, tc.msg)
 		}
