@@ -1,6 +1,7 @@
 package linker
 
 import (
+	"fmt"
 	"slices"
 	"sort"
 	"strings"
@@ -62,7 +63,11 @@ type charmLinker struct {
 	// charmBases are the charm's classes and their bases; ownBases the same for the charm
 	// classes in the charm's folder (nil when there is none: its class is in shared code)
 	charmBases, ownBases map[*classInfo]bool
-	ownCls               []*classInfo // the charm classes in the charm's folder
+	// observedAs records, for each handler ("file:Class.method"), the observe calls that
+	// register it for an interface the charm declares, and those for one it does not
+	// (observedFor, onlyForUndeclared)
+	observedAs map[string]*observedHandler
+	ownCls     []*classInfo // the charm classes in the charm's folder
 	// featurePkgs are the modules linkFeaturePackages found named after an interface: what
 	// they handle is known, so they are not delegates (linkDelegates)
 	featurePkgs map[string]bool
@@ -631,6 +636,61 @@ func (l *charmLinker) contexts(fi *fileInfo, cls *classInfo, fn string) []*ctx {
 	return out
 }
 
+// observedHandler: see charmLinker.observedAs.
+type observedHandler struct {
+	declared   bool
+	undeclared map[string]bool // the observe calls ("file:line") registering it for undeclared interfaces
+}
+
+// observedFor records that the observe call o in fi registers h for an interface the charm
+// declares, or for one it does not.
+func (l *charmLinker) observedFor(h *handlerRef, fi *fileInfo, o *pyextract.Observe, declared bool) {
+	if h == nil {
+		return
+	}
+	if l.observedAs == nil {
+		l.observedAs = map[string]*observedHandler{}
+	}
+	k := h.file.Path + ":" + h.Name
+	oh := l.observedAs[k]
+	if oh == nil {
+		oh = &observedHandler{undeclared: map[string]bool{}}
+		l.observedAs[k] = oh
+	}
+	if declared {
+		oh.declared = true
+	} else {
+		oh.undeclared[fmt.Sprintf("%s:%d", fi.Path, o.Line)] = true
+	}
+}
+
+// onlyForUndeclared reports whether the method symbol of file is a handler that only observe
+// calls of interfaces the charm does not declare name, and nothing else of the code that runs
+// for the charm (tests left out): its event never
+// comes (Juju runs no undeclared action, and `self.on["x"]` of one fails, which that observe
+// call's own finding reports), so the method never runs for this charm and its findings are
+// not the charm's (ops-sunbeam's _on_refresh_snap_action, registered only `if "refresh-snap"
+// in actions`, for the charms that declare no such action).
+func (l *charmLinker) onlyForUndeclared(file, symbol string) bool {
+	oh := l.observedAs[file+":"+symbol]
+	if oh == nil || oh.declared || len(oh.undeclared) == 0 {
+		return false
+	}
+	_, fn, _ := strings.Cut(symbol, ".")
+	if fn == "" {
+		fn = symbol
+	}
+	uses := 0 // in the code that runs for this charm, tests left out
+	for _, fi := range l.scope {
+		if !fi.test {
+			if i, ok := slices.BinarySearchFunc(fi.Refs, fn, func(r pyextract.Ref, n string) int { return strings.Compare(r.Name, n) }); ok {
+				uses += fi.Refs[i].Count
+			}
+		}
+	}
+	return uses <= len(oh.undeclared) // named by those observe calls only
+}
+
 // overriddenHere reports whether method fn of cls, a charm class of code shared with other
 // charms, never runs for this one, so that its findings are not this charm's: every charm class of the charm's folder that derives from
 // cls finds fn defined below it (ops-sunbeam's OSCinderVolumeDriverOperatorCharm replaces
@@ -781,6 +841,9 @@ func (l *charmLinker) findIn(kind, subject string, s Site, c *ctx) {
 
 func (l *charmLinker) find(kind, subject string, s Site) {
 	s.Via = ""
+	if l.onlyForUndeclared(s.File, s.Symbol) {
+		return // a handler of no declared interface, which never runs here
+	}
 	if class, fn, ok := strings.Cut(s.Symbol, "."); ok && !inDir(s.File, l.ch.Dir) {
 		if fi := l.ix.files[s.File]; fi != nil && fi.classes[class] != nil && l.overriddenHere(fi.classes[class], fn) {
 			return // a shared base's method this charm's class replaces: it never runs here
@@ -1018,6 +1081,7 @@ func (l *charmLinker) observeEvent(fi *fileInfo, o *pyextract.Observe, c *ctx, h
 		if h == nil {
 			return
 		}
+		l.observedFor(h, fi, o, true)
 		if kind == KindAction {
 			k := scopeKey{h.file.Path, h.Qualifier, strings.TrimPrefix(h.Name, h.Qualifier+".")}
 			l.actions[k] = appendUniq(l.actions[k], name)
@@ -1105,6 +1169,7 @@ func (l *charmLinker) observeEvent(fi *fileInfo, o *pyextract.Observe, c *ctx, h
 						name = strings.ReplaceAll(name, "_", "-")
 					}
 					l.findIn(undeclaredKind[kind], name, siteAt(fi, o.Scope, "", ""), c)
+					l.observedFor(h, fi, o, false)
 				}
 			}
 		case aObjEvent:

@@ -2928,6 +2928,43 @@ class GammaCharm(FamilyBase):
 	}
 }
 
+func TestHandlerOfAnUndeclaredInterfaceNeverRuns(t *testing.T) {
+	// A handler only an observe of an undeclared action registers (under a guard a shared
+	// base writes for the charms that declare it) never runs: the observe call is the finding,
+	// not the handler's reads. Called from other code too, its reads are findings again.
+	src := `
+import ops
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        if "refresh-snap" in (self.meta.actions or {}):
+            self.framework.observe(self.on["refresh-snap"].action, self._on_refresh)
+%s
+    def _on_refresh(self, event):
+        return self.model.config.get("devmode", False)
+`
+	kinds := func(cl CharmLinks) []string {
+		var out []string
+		for _, f := range cl.Findings {
+			out = append(out, f.Kind+" "+f.Subject)
+		}
+		slices.Sort(out)
+		return out
+	}
+	cl := link1(t, charm("demo", "."), files{"src/charm.py": fmt.Sprintf(src, "")})
+	if got := kinds(cl); !slices.Equal(got, []string{"undeclared-action refresh-snap"}) {
+		t.Errorf("only observed: %v", got)
+	}
+	cl = link1(t, charm("demo", "."), files{"src/charm.py": fmt.Sprintf(src, `
+    def retry(self):
+        self._on_refresh(None)
+`)})
+	if got := kinds(cl); !slices.Equal(got, []string{"undeclared-action refresh-snap", "undeclared-config devmode"}) {
+		t.Errorf("also called: %v", got)
+	}
+}
+
 func TestHandlersAfterAnEarlyReturn(t *testing.T) {
 	// Observe calls after a fast exit (`if not self.unit.is_leader(): return`) are conditional
 	// because of that return, and say which, in a loop that follows it too; one under its own
