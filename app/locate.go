@@ -698,6 +698,7 @@ func asksForTests(text string) testsAsked {
 		default:
 			continue
 		}
+	kinds:
 		for j := i - 1; j >= 0; j-- { // the kinds before it: "unit and integration tests"
 			switch seq[j] {
 			case "unit":
@@ -706,7 +707,7 @@ func asksForTests(text string) testsAsked {
 				wide = true
 			case "and", "or":
 			default:
-				j = 0
+				break kinds
 			}
 		}
 	}

@@ -52,9 +52,9 @@ import (
 type Options struct {
 	Strict bool // report warnings as errors
 	// Lost are the root-relative Python files (or folders) of the tree that were not read
-	// (unreadable, over the size limit): code there may handle or read what no
-	// code read seems to, so those findings of a charm that may hold such code are infos that
-	// name the file.
+	// (unreadable, over the size limit): code there may handle or read what no code read
+	// seems to, so those findings of a charm that may hold such code are infos that name the
+	// file.
 	Lost []string
 	// Unread are Lost and the .py files skipped as binary data (repomap Tree.UnreadCode): a
 	// charm with no charm class, hook function or reactive handler whose folder holds one of

@@ -666,20 +666,17 @@ func (l *charmLinker) observedFor(h *handlerRef, fi *fileInfo, o *pyextract.Obse
 
 // onlyForUndeclared reports whether the method symbol of file is a handler that only observe
 // calls of interfaces the charm does not declare name, and nothing else of the code that runs
-// for the charm (tests left out): its event never
-// comes (Juju runs no undeclared action, and `self.on["x"]` of one fails, which that observe
-// call's own finding reports), so the method never runs for this charm and its findings are
-// not the charm's (ops-sunbeam's _on_refresh_snap_action, registered only `if "refresh-snap"
-// in actions`, for the charms that declare no such action).
+// for the charm (tests left out): its event never comes (Juju runs no undeclared action, and
+// `self.on["x"]` of one fails, which that observe call's own finding reports), so the method
+// never runs for this charm and its findings are not the charm's (ops-sunbeam's
+// _on_refresh_snap_action, registered only `if "refresh-snap" in actions`, for the charms that
+// declare no such action).
 func (l *charmLinker) onlyForUndeclared(file, symbol string) bool {
 	oh := l.observedAs[file+":"+symbol]
 	if oh == nil || oh.declared || len(oh.undeclared) == 0 {
 		return false
 	}
-	_, fn, _ := strings.Cut(symbol, ".")
-	if fn == "" {
-		fn = symbol
-	}
+	fn := symbol[strings.LastIndexByte(symbol, '.')+1:]
 	uses := 0 // in the code that runs for this charm, tests left out
 	for _, fi := range l.scope {
 		if !fi.test {
@@ -692,14 +689,14 @@ func (l *charmLinker) onlyForUndeclared(file, symbol string) bool {
 }
 
 // overriddenHere reports whether method fn of cls, a charm class of code shared with other
-// charms, never runs for this one, so that its findings are not this charm's: every charm class of the charm's folder that derives from
-// cls finds fn defined below it (ops-sunbeam's OSCinderVolumeDriverOperatorCharm replaces
-// OSBaseOperatorCharmSnap.ensure_snap_present with a no-op for the cinder-volume drivers), in
-// a method that does not call super (no "super" among its body's words: it may call the
-// base's). Only findings are dropped: what such a method reads still counts as read, for a
-// replacement the linker cannot follow may read it too (the drivers' config_contexts builds
-// CinderVolumeConfigurationContext where the base's built CharmConfigContext, which reads
-// every option).
+// charms, never runs for this one, so that its findings are not this charm's: every charm class
+// of the charm's folder that derives from cls finds fn defined below it (ops-sunbeam's
+// OSCinderVolumeDriverOperatorCharm replaces OSBaseOperatorCharmSnap.ensure_snap_present with a
+// no-op for the cinder-volume drivers), in a method that does not call super (no "super" among
+// its body's words: it may call the base's). Only findings are dropped: what such a method
+// reads still counts as read, for a replacement the linker cannot follow may read it too (the
+// drivers' config_contexts builds CinderVolumeConfigurationContext where the base's built
+// CharmConfigContext, which reads every option).
 func (l *charmLinker) overriddenHere(cls *classInfo, fn string) bool {
 	if fn == "" || cls.methods[fn] == nil {
 		return false

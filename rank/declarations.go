@@ -236,16 +236,17 @@ var newWords = []string{"feat", "implement", "implements", "implemented", "imple
 
 const addWindow = 4
 
-// additionKinds are the kinds of interface a subject adds: a word of sectionWords, "config",
-// or "interface" (what a relation implements: "Implementation of the TLS interface"), within addWindow words after an add verb, that ends its noun phrase: the
-// subject ends there, or a function word, a number or another such word follows ("Add
-// storage for data", "Add istio relation (#176)", "Add `extra_sans` config option"). Not
-// "Add integration tests", "Add more guards around relation properties", nor a name written
-// with underscores ("relation_access"), nor what follows "to" or "into" ("add ssl_* params
-// to requires": where, not what). A loose verb ("handle", "support") whose noun phrase names
-// an interface the charm already declares, of the kind that ends it ("Handle redis relation
-// before relation_data is available", redis declared), adds nothing: the handling code
-// changes, not the declaration. declared reports a declared interface by kind and name.
+// additionKinds are the kinds of interface a subject adds: a word of sectionWords, "config", or
+// "interface" (what a relation implements: "Implementation of the TLS interface"), within
+// addWindow words after an add verb, that ends its noun phrase: the subject ends there, or a
+// function word, a number or another such word follows ("Add storage for data", "Add istio
+// relation (#176)", "Add `extra_sans` config option"). Not "Add integration tests", "Add more
+// guards around relation properties", nor a name written with underscores ("relation_access"),
+// nor what follows "to" or "into" ("add ssl_* params to requires": where, not what). A loose
+// verb ("handle", "support") whose noun phrase names an interface the charm already declares,
+// of the kind that ends it ("Handle redis relation before relation_data is available", redis
+// declared), adds nothing: the handling code changes, not the declaration. declared reports a
+// declared interface by kind and name.
 func additionKinds(text string, declared func(kind, name string) bool) map[string]bool {
 	raw := rawTokens(strings.ToLower(text))
 	var seq []string
