@@ -763,7 +763,11 @@ func findingDiagnostic(f linker.Finding) Diagnostic {
 		d.Message += " (in a class no code of the tree uses)"
 	case f.NotCalled && d.Severity == SeverityError:
 		d.Severity = SeverityWarning
-		d.Message += " (in a method no code of the tree calls)"
+		if strings.Contains(f.Symbol, ".") {
+			d.Message += " (in a method no code of the tree calls)"
+		} else {
+			d.Message += " (in a function no code of the tree calls)"
+		}
 	case f.Conditional && d.Severity == SeverityError:
 		d.Severity = SeverityWarning
 		d.Message += " (in code that runs only under a condition)"

@@ -846,6 +846,13 @@ func TestFindingInClassNeverBuiltIsAWarning(t *testing.T) {
 		!strings.HasSuffix(d[0].Message, "(in a method no code of the tree calls)") {
 		t.Errorf("not called: got %+v", d)
 	}
+	// nor in a module function nothing calls
+	f.Symbol = "get_networks"
+	links.Charms[0].Findings[0] = f
+	if d := Run(nil, links, Options{}).Diagnostics; len(d) != 1 || d[0].Severity != SeverityWarning ||
+		!strings.HasSuffix(d[0].Message, "(in a function no code of the tree calls)") {
+		t.Errorf("function not called: got %+v", d)
+	}
 }
 
 func TestHandlersAfterAnEarlyReturnReportedOnce(t *testing.T) {

@@ -2749,7 +2749,8 @@ class DemoCharm(ops.CharmBase):
 
 func TestFindingsInMethodsNotCalled(t *testing.T) {
 	// A method nothing in the tree names (a shared base class's method kept for the other
-	// charms of its family) marks its findings NotCalled, which check does not fail a build
+	// charms of its family), or a module function (a helper copied from a sibling charm),
+	// marks its findings NotCalled, which check does not fail a build
 	// on; a method called, referenced, observed, named by a string (getattr), decorated, a
 	// dunder, one ops calls by name (an event's restore), or in a class with a base from
 	// outside the tree (which may call it by name) is not so marked.
@@ -2793,6 +2794,15 @@ class DemoCharm(FamilyBase):
         self.listen()
         getattr(self, "_by_string")()
         self.event_type = Ready
+        helper_used()
+`, "src/helpers.py": `
+from charmhelpers.core.hookenv import config
+
+def helper_used():
+    return config("usde")
+
+def helper_dead():
+    return config("daed")
 `}.parse()})
 	var got []string
 	for _, f := range res.Charms[0].Findings {
@@ -2801,8 +2811,8 @@ class DemoCharm(FamilyBase):
 		}
 	}
 	slices.Sort(got)
-	want := "dbx not-called=false|dmoain not-called=false|hots not-called=false|levle not-called=false|nmae not-called=false|prot not-called=false|" +
-		"public-host not-called=true|strnig not-called=false"
+	want := "daed not-called=true|dbx not-called=false|dmoain not-called=false|hots not-called=false|levle not-called=false|nmae not-called=false|prot not-called=false|" +
+		"public-host not-called=true|strnig not-called=false|usde not-called=false"
 	if g := strings.Join(got, "|"); g != want {
 		t.Errorf("findings:\n got  %s\n want %s", g, want)
 	}

@@ -118,6 +118,10 @@ func (l *charmLinker) markUnbuilt() {
 		f := &l.findings[k]
 		name, m, method := strings.Cut(f.Symbol, ".")
 		fi := l.ix.files[f.File]
+		if !method && fi != nil && name != "" {
+			f.NotCalled = l.uncalledFunc(fi, name)
+			continue
+		}
 		if !method || fi == nil || fi.classes[name] == nil {
 			continue
 		}
@@ -154,6 +158,19 @@ func (l *charmLinker) uncalled(cls *classInfo, m string) bool {
 		}
 	}
 	return l.ix.uses(m) == 0 && !l.ix.chainNamed(m) && !l.ix.computesNames()
+}
+
+// uncalledFunc is uncalled for a module-level function of fi (hooks/utils.py's get_networks,
+// copied from a sibling charm and never called): none of its decorators (a hook or reactive
+// handler is registered by one), not a dunder, in a file that does not dispatch by computed
+// names, and no code of the tree names it, tests and other charms included, nor computes
+// names.
+func (l *charmLinker) uncalledFunc(fi *fileInfo, name string) bool {
+	sym := fi.funcSyms[funcKey{"", name}]
+	if sym == nil || strings.HasPrefix(name, "__") || len(sym.Decorators) > 0 || fi.Facts.Dispatch || name == "main" {
+		return false
+	}
+	return l.ix.uses(name) == 0 && !l.ix.chainNamed(name) && !l.ix.computesNames()
 }
 
 // frameworkCalls are method names ops and pydantic call on a charm's classes: an event's
