@@ -2803,6 +2803,14 @@ def helper_used():
 
 def helper_dead():
     return config("daed")
+
+@cached
+def helper_cached():
+    return config("cchd")
+
+@hooks.hook("install")
+def install():
+    return config("hkok")
 `}.parse()})
 	var got []string
 	for _, f := range res.Charms[0].Findings {
@@ -2811,7 +2819,7 @@ def helper_dead():
 		}
 	}
 	slices.Sort(got)
-	want := "daed not-called=true|dbx not-called=false|dmoain not-called=false|hots not-called=false|levle not-called=false|nmae not-called=false|prot not-called=false|" +
+	want := "cchd not-called=true|daed not-called=true|dbx not-called=false|dmoain not-called=false|hkok not-called=false|hots not-called=false|levle not-called=false|nmae not-called=false|prot not-called=false|" +
 		"public-host not-called=true|strnig not-called=false|usde not-called=false"
 	if g := strings.Join(got, "|"); g != want {
 		t.Errorf("findings:\n got  %s\n want %s", g, want)

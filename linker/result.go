@@ -143,13 +143,13 @@ func (l *charmLinker) markUnbuilt() {
 // uncalled reports a method m of cls that no code of the tree names, tests and other charms
 // included: no identifier or attribute (a file's Refs, ix.uses), no step of a fact's value
 // chain nor a string naming it (getattr(self, "_configure"): ix.chainNamed), in a class whose every base
-// the tree holds or ops provides (an outside base may call m by name), with no decorator (which
-// may register it), not a dunder (Python calls those) nor a name a framework calls
+// the tree holds or ops provides (an outside base may call m by name), with no decorator that
+// may register it (mayRegister), not a dunder (Python calls those) nor a name a framework calls
 // (frameworkCalls), as the unobserved-handler rule asks, and in a tree where no code computes
 // a method name (computedAttr: getattr(self, "_" + name)).
 func (l *charmLinker) uncalled(cls *classInfo, m string) bool {
 	sym := cls.methods[m]
-	if sym == nil || strings.HasPrefix(m, "__") || len(sym.Decorators) > 0 || frameworkCalls[m] {
+	if sym == nil || strings.HasPrefix(m, "__") || slices.ContainsFunc(sym.Decorators, mayRegister) || frameworkCalls[m] {
 		return false
 	}
 	for _, k := range l.mro(cls) {
@@ -161,16 +161,28 @@ func (l *charmLinker) uncalled(cls *classInfo, m string) bool {
 }
 
 // uncalledFunc is uncalled for a module-level function of fi (hooks/utils.py's get_networks,
-// copied from a sibling charm and never called): none of its decorators (a hook or reactive
-// handler is registered by one), not a dunder, in a file that does not dispatch by computed
+// copied from a sibling charm and never called): no decorator that may register it
+// (mayRegister: a hook or reactive handler is registered by one), not a dunder, in a file that does not dispatch by computed
 // names, and no code of the tree names it, tests and other charms included, nor computes
 // names.
 func (l *charmLinker) uncalledFunc(fi *fileInfo, name string) bool {
 	sym := fi.funcSyms[funcKey{"", name}]
-	if sym == nil || strings.HasPrefix(name, "__") || len(sym.Decorators) > 0 || fi.Facts.Dispatch || name == "main" {
+	if sym == nil || strings.HasPrefix(name, "__") || slices.ContainsFunc(sym.Decorators, mayRegister) || fi.Facts.Dispatch || name == "main" {
 		return false
 	}
 	return l.ix.uses(name) == 0 && !l.ix.chainNamed(name) && !l.ix.computesNames()
+}
+
+// mayRegister reports a decorator that may register the function it decorates, to be called
+// by name (a hook, a reactive handler, a route): any but the memoizers, which only wrap it
+// (charm-helpers' @cached, functools' cache and lru_cache).
+func mayRegister(decorator string) bool {
+	d, _, _ := strings.Cut(decorator, "(")
+	switch strings.TrimPrefix(d[strings.LastIndexByte(d, '.')+1:], "@") {
+	case "cached", "cache", "lru_cache":
+		return false
+	}
+	return true
 }
 
 // frameworkCalls are method names ops and pydantic call on a charm's classes: an event's
