@@ -124,12 +124,16 @@ func (r *ranker) namedFolders() []string {
 		charmDirs[charmDir(&r.in.Charms[k])] = true
 	}
 	for _, s := range r.subjects {
+		scopes := commitScopes(s.text) // parsed once: the loop below asks of every folder
+		if len(scopes) == 0 {
+			continue
+		}
 		dirs := map[string]bool{}
 		for _, n := range r.nodes {
 			parts := strings.Split(n.path, "/")
 			for k := range len(parts) - 1 {
 				w := normName(parts[k])
-				if !strings.Contains(w, "_") && len(w) < 5 || !commitScope(s.text, w) {
+				if !strings.Contains(w, "_") && len(w) < 5 || !scopes[w] {
 					continue
 				}
 				if d := strings.Join(parts[:k+1], "/"); !charmDirs[d] && !testdirs.Is(parts[k]) {
@@ -219,23 +223,27 @@ func (r *ranker) namedByOwnWord(dirs map[string][]string) map[string]string {
 // commit or a monorepo's habit puts first: "refactor(slurmctld): …", "feat(a,b): …",
 // "slurmctld: …". A charm's own word that is also an endpoint's name ("mon" of ceph-mon, the
 // relation ceph-osd requires) names the charm only there.
-func commitScope(subject, w string) bool {
+func commitScope(subject, w string) bool { return commitScopes(subject)[w] }
+
+// commitScopes are the names (normName) a subject line's scope holds (commitScope), nil
+// when it has none.
+func commitScopes(subject string) map[string]bool {
 	head, _, ok := strings.Cut(strings.ToLower(subject), ":")
 	if !ok {
-		return false
+		return nil
 	}
 	if _, scope, ok := strings.Cut(head, "("); ok {
 		head, _, _ = strings.Cut(scope, ")")
 	}
-	found := false
+	out := map[string]bool{}
 	for _, f := range strings.FieldsFunc(head, func(c rune) bool { return c == ',' || c == '/' }) {
 		f = strings.TrimSpace(f)
 		if strings.Contains(f, " ") {
-			return false // "Fix slurmctld: restart" is prose, not a scope
+			return nil // "Fix slurmctld: restart" is prose, not a scope
 		}
-		found = found || normName(f) == w
+		out[normName(f)] = true
 	}
-	return found
+	return out
 }
 
 // genericCharmWords are words of charm names that say what kind of charm it is, not which.

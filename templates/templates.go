@@ -114,9 +114,13 @@ func Scan(p string, src []byte) File {
 	}
 	seen := map[key]bool{}
 	seenVar := map[key]bool{}
+	line, at := 1, 0 // the line of offset at: the spans come in order, so counting is linear
 	for _, span := range jinja.FindAllIndex(src, -1) {
+		line += bytes.Count(src[at:span[0]], []byte("\n"))
+		at = span[0]
+		lineIn := func(off int) int { return line + bytes.Count(src[span[0]:span[0]+off], []byte("\n")) } // off within the span
 		if m := bare.FindSubmatchIndex(src[span[0]:span[1]]); m != nil {
-			k := key{string(src[span[0]+m[2] : span[0]+m[3]]), 1 + bytes.Count(src[:span[0]+m[2]], []byte("\n"))}
+			k := key{string(src[span[0]+m[2] : span[0]+m[3]]), lineIn(m[2])}
 			if !jinjaWords[k.name] && !seenVar[k] {
 				seenVar[k] = true
 				f.Vars = append(f.Vars, Use{Name: k.name, Line: k.line})
@@ -129,7 +133,7 @@ func Scan(p string, src []byte) File {
 					name = string(src[span[0]+m[2*g] : span[0]+m[2*g+1]])
 				}
 			}
-			k := key{name, 1 + bytes.Count(src[:span[0]+m[0]], []byte("\n"))}
+			k := key{name, lineIn(m[0])}
 			if !seen[k] {
 				seen[k] = true
 				f.Uses = append(f.Uses, Use{Name: k.name, Line: k.line})
