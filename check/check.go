@@ -37,6 +37,7 @@ import (
 	"fmt"
 	"maps"
 	"path"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -520,7 +521,13 @@ func checkInterface(decl *charmyaml.Charm, in linker.Interface, dynamic int, los
 	if in.Kind == linker.KindRelation {
 		handlerVerb = "handle"
 	}
-	if len(lost) > 0 {
+	if said := retired(decl, in); said != "" {
+		// the author says so: an option kept, unread, so that existing deployments that set
+		// it do not fail on refresh (postgresql's "DEPRECATED and ignored.", grafana's
+		// web_external_url) is no mistake to fix
+		d.Severity = SeverityInfo
+		d.Message += fmt.Sprintf(" (its description: %q)", said)
+	} else if len(lost) > 0 {
 		// code we could not read comes first: nothing else can be said of what it does
 		d.Severity = SeverityInfo
 		d.Message += fmt.Sprintf(" (%s and may %s it)", lostNames(lost), handlerVerb)
@@ -685,6 +692,37 @@ func extension(decl *charmyaml.Charm, in linker.Interface) string {
 		}
 	}
 	return ""
+}
+
+// retiredWords are what a description says of an option or action kept only for the
+// deployments that still set or run it. Words that also describe a value ("ignored when
+// empty", "unused connections") are left out: the phrase must be about the interface.
+var retiredWords = regexp.MustCompile(`(?i)\b(deprecated|obsolete|no longer (?:used|supported|in use|has any effect|honou?red)|(?:this option |it )?has no effect\.?$)`)
+
+// retired is, for a config option or action whose description says it is retired, that
+// description (its first line, cut to 80 characters); "" otherwise.
+func retired(decl *charmyaml.Charm, in linker.Interface) string {
+	if decl == nil {
+		return ""
+	}
+	var desc string
+	switch in.Kind {
+	case linker.KindAction:
+		if i := slices.IndexFunc(decl.Actions, func(a charmyaml.Action) bool { return a.Name == in.Name }); i >= 0 {
+			desc = decl.Actions[i].Description
+		}
+	case linker.KindConfig:
+		if i := slices.IndexFunc(decl.Config, func(o charmyaml.ConfigOption) bool { return o.Name == in.Name }); i >= 0 {
+			desc = decl.Config[i].Description
+		}
+	}
+	if !retiredWords.MatchString(desc) {
+		return ""
+	}
+	if r := []rune(desc); len(r) > 80 {
+		desc = string(r[:79]) + "…"
+	}
+	return desc
 }
 
 // undeclaredKinds maps the linker's undeclared-* findings to the interface kind they name.

@@ -1008,3 +1008,41 @@ func TestUndeclaredParamWording(t *testing.T) {
 		}
 	}
 }
+
+func TestRetiredInterfacesAreInfos(t *testing.T) {
+	// An option or action whose description says it is deprecated or has no effect is kept, unread,
+	// for the deployments that still set it: an info that quotes the description. Words that also
+	// describe a value ("ignored when empty", "unused connections") leave a warning.
+	charms := []charmyaml.Charm{{Name: "a", Dir: ".",
+		Config: []charmyaml.ConfigOption{
+			{Name: "web_external_url", Description: "DEPRECATED. This config option is no longer used.", Pos: pos("config.yaml", 2)},
+			{Name: "python-version", Description: "THIS OPTION IS DEPRECATED AND HAS NO EFFECT", Pos: pos("config.yaml", 5)},
+			{Name: "proxy", Description: "Proxy URL; ignored when empty.", Pos: pos("config.yaml", 8)},
+			{Name: "idle", Description: "Seconds before unused connections close.", Pos: pos("config.yaml", 11)},
+			{Name: "legacy-mode", Description: "Obsolete: kept for upgrades, " + strings.Repeat("and more words ", 8), Pos: pos("config.yaml", 14)},
+		},
+		Actions: []charmyaml.Action{{Name: "resync", Description: "No longer supported; use refresh.", Pos: pos("actions.yaml", 1)}},
+	}}
+	var ifs []linker.Interface
+	for _, o := range charms[0].Config {
+		ifs = append(ifs, linker.Interface{Kind: linker.KindConfig, Name: o.Name, File: o.File, Line: o.Line})
+	}
+	ifs = append(ifs, linker.Interface{Kind: linker.KindAction, Name: "resync", File: "actions.yaml", Line: 1},
+		linker.Interface{Kind: linker.KindLifecycle, Name: "install",
+			Handlers: []linker.Handler{{Event: "install", Symbol: "ACharm._on_install", File: "src/charm.py", Line: 40, Via: linker.ViaObserve}}})
+	var b strings.Builder
+	if err := WriteText(&b, Run(charms, linker.Result{Charms: []linker.CharmLinks{{Name: "a", Dir: ".", Interfaces: ifs}}}, Options{})); err != nil {
+		t.Fatal(err)
+	}
+	want := `actions.yaml:1: info: no code observes action "resync" (its description: "No longer supported; use refresh.") [unhandled-action]
+config.yaml:2: info: no code reads config option "web_external_url" (its description: "DEPRECATED. This config option is no longer used.") [unused-config]
+config.yaml:5: info: no code reads config option "python-version" (its description: "THIS OPTION IS DEPRECATED AND HAS NO EFFECT") [unused-config]
+config.yaml:8: warning: no code reads config option "proxy" [unused-config]
+config.yaml:11: warning: no code reads config option "idle" [unused-config]
+config.yaml:14: info: no code reads config option "legacy-mode" (its description: "Obsolete: kept for upgrades, and more words and more words and more words and m…") [unused-config]
+0 errors, 2 warnings, 4 infos
+`
+	if got := b.String(); got != want {
+		t.Errorf("text:\n%s\nwant:\n%s", got, want)
+	}
+}
