@@ -192,6 +192,10 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 			declaredBy[k] = append(declaredBy[k], cl.Dir)
 		}
 	}
+	nameOf := map[string]string{} // charm dir → name
+	for _, cl := range links.Charms {
+		nameOf[cl.Dir] = cl.Name
+	}
 	type charmDiagnostic struct {
 		charm string
 		d     Diagnostic
@@ -207,6 +211,15 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 				continue // shared code, serving the sibling charm that declares it (see Decisions)
 			}
 			d := findingDiagnostic(f)
+			if f.Kind == linker.FindUndeclaredConfig && f.Detail == "get" && d.Severity == SeverityError && charmDirOf(f.File, dirs) != cl.Dir {
+				// an option shared code reads with .get(), which tolerates its absence, and a
+				// sibling charm declares: an opt-in the charm leaves out (sunbeam's
+				// experimental-devmode), a feature it lacks, not a crash
+				if by := siblingNames(declaredBy[[2]string{linker.KindConfig, f.Subject}], cl.Dir, nameOf); len(by) > 0 {
+					d.Severity = SeverityWarning
+					d.Message += fmt.Sprintf(" (read with .get() in code shared with charms that declare it: %s)", firstFew(by))
+				}
+			}
 			if lost := lostHolders(byDir[cl.Dir], undeclaredKinds[f.Kind]); len(lost) > 0 {
 				// the declaration may be in what could not be read: the yaml-problem error says so
 				d.Severity = SeverityInfo
@@ -453,6 +466,18 @@ func splitWarning(w string) (file string, line int, msg string) {
 		}
 	}
 	return loc, 0, rest
+}
+
+// siblingNames are the names of the charms in dirs other than dir, sorted.
+func siblingNames(dirs []string, dir string, nameOf map[string]string) []string {
+	var out []string
+	for _, d := range dirs {
+		if d != dir {
+			out = append(out, nameOf[d])
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // firstFew joins the first four items, and says how many more there are.

@@ -1046,3 +1046,35 @@ config.yaml:14: info: no code reads config option "legacy-mode" (its description
 		t.Errorf("text:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+func TestOptionalReadInSharedCodeIsAWarning(t *testing.T) {
+	// Shared code reads an option with .get() that a sibling charm declares: for the charm that
+	// leaves it out that is an opt-in it lacks, a warning; a [] read of it is still an error.
+	charms := []charmyaml.Charm{{Name: "a", Dir: "charms/a"}, {Name: "b", Dir: "charms/b",
+		Config: []charmyaml.ConfigOption{{Name: "devmode", Pos: pos("charms/b/config.yaml", 2)}, {Name: "port", HasDefault: true, Default: "80", Pos: pos("charms/b/config.yaml", 5)}}}}
+	shared := "lib/base.py"
+	observe := linker.Interface{Kind: linker.KindLifecycle, Name: "install",
+		Handlers: []linker.Handler{{Event: "install", Symbol: "Base._on_install", File: shared, Line: 4, Via: linker.ViaObserve}}}
+	links := linker.Result{Charms: []linker.CharmLinks{
+		{Name: "a", Dir: "charms/a", Interfaces: []linker.Interface{observe}, Findings: []linker.Finding{
+			{Kind: linker.FindUndeclaredConfig, Subject: "devmode", Site: linker.Site{File: shared, Line: 10, Symbol: "Base.snap", Via: linker.ViaConfig, Detail: "get"}},
+			{Kind: linker.FindUndeclaredConfig, Subject: "port", Site: linker.Site{File: shared, Line: 12, Symbol: "Base.serve", Via: linker.ViaConfig, Detail: "index"}},
+			{Kind: linker.FindUndeclaredConfig, Subject: "nobody", Site: linker.Site{File: shared, Line: 14, Symbol: "Base.serve", Via: linker.ViaConfig, Detail: "get"}},
+		}},
+		{Name: "b", Dir: "charms/b", Interfaces: []linker.Interface{observe,
+			{Kind: linker.KindConfig, Name: "devmode", File: "charms/b/config.yaml", Line: 2, Reads: []linker.Site{{File: shared, Line: 10, Via: linker.ViaConfig, Detail: "get"}}},
+			{Kind: linker.KindConfig, Name: "port", File: "charms/b/config.yaml", Line: 5, Reads: []linker.Site{{File: shared, Line: 12, Via: linker.ViaConfig, Detail: "index"}}}}},
+	}}
+	var b strings.Builder
+	if err := WriteText(&b, Run(charms, links, Options{})); err != nil {
+		t.Fatal(err)
+	}
+	want := `lib/base.py:10: warning: Base.snap reads config option "devmode", which the charm's YAML does not declare (read with .get() in code shared with charms that declare it: b) (in charm a) [undeclared-config]
+lib/base.py:12: error: Base.serve reads config option "port", which the charm's YAML does not declare (in charm a) [undeclared-config]
+lib/base.py:14: error: Base.serve reads config option "nobody", which the charm's YAML does not declare (in charm a) [undeclared-config]
+2 errors, 1 warning, 0 infos
+`
+	if got := b.String(); got != want {
+		t.Errorf("text:\n%s\nwant:\n%s", got, want)
+	}
+}
