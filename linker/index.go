@@ -24,10 +24,14 @@ type index struct {
 	// handlerRefs counts, for every name like an event handler's (_on_*), its uses in the
 	// whole tree, tests and other charms included (built on first use: handlerUses)
 	handlerRefs map[string]int
-	refTotals   map[string]int  // every name's uses (built on first use: uses)
-	stepNames   map[string]bool // every name of a step of a fact's value chain (chainNamed)
-	roots       map[string]bool // every charm's src/ and lib/ (importRoot)
-	computed    int             // 0 not known yet, 1 no, 2 yes: computesNames
+	// refTotals, stepNames and computed are, for a viewpoint (seenBy: a charm's index, or -1
+	// for the whole tree), every name's uses (uses), every name of a step of a fact's value
+	// chain (chainNamed), and whether its code computes names (computesNames); each built on
+	// first use
+	refTotals map[int]map[string]int
+	stepNames map[int]map[string]bool
+	computed  map[int]bool
+	roots     map[string]bool // every charm's src/ and lib/ (importRoot)
 	// charmRefs: for every name, the charms whose own non-test code uses it (built on first
 	// use: usedByCharms)
 	charmRefs map[string][]int
@@ -55,18 +59,55 @@ func (ix *index) usedByCharms(name string) []int {
 	return ix.charmRefs[name]
 }
 
-// uses is how many times the tree uses a name (as an identifier or an attribute), anywhere,
-// tests included.
-func (ix *index) uses(name string) int {
-	if ix.refTotals == nil {
-		ix.refTotals = map[string]int{}
-		for _, fi := range ix.ordered {
-			for _, r := range fi.Refs {
-				ix.refTotals[r.Name] += r.Count
-			}
+// servesCharm reports whether code outside every charm's folder may reach the code of charm
+// v: any file, unless it is a test whose nearest folder that holds a charm's folder (ceph-fs/
+// for ceph-fs/unit_tests/, beside the charm ceph-fs/src/) holds no folder of v (a test beside
+// one charm of a monorepo tests that charm, not its siblings).
+func (ix *index) servesCharm(fi *fileInfo, v int) bool {
+	if !fi.test {
+		return true
+	}
+	for d := fi.dir; ; d = path.Dir(d) {
+		if d == "." || d == "/" || d == "" {
+			return true
+		}
+		if slices.ContainsFunc(ix.charms, func(c charmyaml.Charm) bool { return inDir(c.Dir, d) }) {
+			return inDir(ix.charms[v].Dir, d)
 		}
 	}
-	return ix.refTotals[name]
+}
+
+// seenBy reports whether fi's code can reach code of the viewpoint v (a charm's index: its
+// own files, and shared ones that serve it (servesCharm), not another charm's, which no
+// charm imports; -1: every file).
+func (ix *index) seenBy(fi *fileInfo, v int) bool {
+	return v < 0 || fi.charm == v || fi.charm < 0 && ix.servesCharm(fi, v)
+}
+
+// viewOf is the viewpoint of code defined in fi: its charm's, when a charm's folder holds it
+// (another charm's code cannot call it), else the whole tree's.
+func viewOf(fi *fileInfo) int {
+	return max(fi.charm, -1)
+}
+
+// uses is how many times the tree's code seen from v (seenBy) uses a name (as an identifier
+// or an attribute), tests included.
+func (ix *index) uses(name string, v int) int {
+	if ix.refTotals[v] == nil {
+		if ix.refTotals == nil {
+			ix.refTotals = map[int]map[string]int{}
+		}
+		totals := map[string]int{}
+		for _, fi := range ix.ordered {
+			if ix.seenBy(fi, v) {
+				for _, r := range fi.Refs {
+					totals[r.Name] += r.Count
+				}
+			}
+		}
+		ix.refTotals[v] = totals
+	}
+	return ix.refTotals[v][name]
 }
 
 // handlerUses is how many times the tree uses the name of a handler-like method (_on_*),
@@ -93,46 +134,54 @@ func (ix *index) handlerUses(name string) int {
 	return ix.handlerRefs[name]
 }
 
-// chainNamed reports whether a step of a call, assignment or observed handler anywhere in the
-// tree has the name, or a string names it: a recorded call's string argument, or one of
-// Facts.HandlerStrings (getattr(self, "configure")(), patch.object(Charm, "_configure")),
-// which no Refs hold.
-func (ix *index) chainNamed(name string) bool {
-	if ix.stepNames == nil {
-		ix.stepNames = map[string]bool{}
+// chainNamed reports whether a step of a call, assignment or observed handler in the tree's
+// code seen from v (seenBy) has the name, or a string names it: a recorded call's string
+// argument, or one of Facts.HandlerStrings (getattr(self, "configure")(),
+// patch.object(Charm, "_configure")), which no Refs hold.
+func (ix *index) chainNamed(name string, v int) bool {
+	if ix.stepNames[v] == nil {
+		if ix.stepNames == nil {
+			ix.stepNames = map[int]map[string]bool{}
+		}
+		names := map[string]bool{}
 		for _, fi := range ix.ordered {
-			for _, v := range factValues(&fi.Facts) {
-				for _, st := range v.Chain {
+			if !ix.seenBy(fi, v) {
+				continue
+			}
+			for _, val := range factValues(&fi.Facts) {
+				for _, st := range val.Chain {
 					if st.Name != "" {
-						ix.stepNames[st.Name] = true
+						names[st.Name] = true
 					}
 				}
-				if v.Kind == pyextract.ValStr {
-					ix.stepNames[v.Str] = true // an argument (factValues lists a call's)
+				if val.Kind == pyextract.ValStr {
+					names[val.Str] = true // an argument (factValues lists a call's)
 				}
 			}
-			for _, s := range fi.Facts.HandlerStrings { // getattr(self, "_configure")
-				ix.stepNames[s] = true
+			for _, hs := range fi.Facts.HandlerStrings { // getattr(self, "_configure")
+				names[hs] = true
 			}
 		}
+		ix.stepNames[v] = names
 	}
-	return ix.stepNames[name]
+	return ix.stepNames[v][name]
 }
 
-// computesNames reports a file of the tree, not a vendored library, that may call a method by
-// a name no code writes (Facts.Dispatch: getattr(obj, "_" + name), inspect.getmembers, ...;
-// computedAttr).
-func (ix *index) computesNames() bool {
-	if ix.computed == 0 {
-		ix.computed = 1
-		for _, fi := range ix.ordered {
-			if !fi.library && (fi.Facts.Dispatch || computedAttr(&fi.Facts)) {
-				ix.computed = 2
-				break
-			}
-		}
+// computesNames reports a file of the tree seen from v (seenBy), not a vendored library, that
+// may call a method by a name no code writes (Facts.Dispatch: getattr(obj, "_" + name),
+// inspect.getmembers, ...; computedAttr).
+func (ix *index) computesNames(v int) bool {
+	if c, ok := ix.computed[v]; ok {
+		return c
 	}
-	return ix.computed == 2
+	if ix.computed == nil {
+		ix.computed = map[int]bool{}
+	}
+	c := slices.ContainsFunc(ix.ordered, func(fi *fileInfo) bool {
+		return ix.seenBy(fi, v) && !fi.library && (fi.Facts.Dispatch || computedAttr(&fi.Facts))
+	})
+	ix.computed[v] = c
+	return c
 }
 
 // factValues are the values of a file's facts that may name a method: those assigned, the

@@ -2892,6 +2892,67 @@ class BetaCharm(FamilyBase):
 	}
 }
 
+func TestFunctionCalledOnlyByASiblingsCopyIsUncalled(t *testing.T) {
+	// A module function in one charm's folder that only another charm of the monorepo names
+	// (its own copy of the helper, and that charm's unit tests beside it) is uncalled: no
+	// charm's code reaches into a sibling's folder. The sibling's __eq__ comparing instance
+	// dicts computes no method name. A test beside no charm (the root's tests/) may test any.
+	proxy, mon, fs := charm("proxy", "proxy"), charm("mon", "mon"), charm("fs", "fs/src")
+	in := files{
+		"proxy/hooks/utils.py": `
+from charmhelpers.core.hookenv import config
+
+def get_public_addr():
+    return config("ceph-public-network")
+`,
+		"proxy/hooks/hooks.py": `
+import ops
+
+class ProxyCharm(ops.CharmBase):
+    def __eq__(self, other):
+        return self.__dict__ == other.__dict__
+`,
+		"mon/hooks/utils.py": `
+from charmhelpers.core.hookenv import config
+
+def get_public_addr():
+    return config("ceph-public-network")
+`,
+		"mon/hooks/hooks.py": `
+from utils import get_public_addr
+
+def install():
+    get_public_addr()
+`,
+		"fs/src/reactive/fs.py": `
+def noop():
+    pass
+`,
+		"fs/unit_tests/test_fs.py": `
+def test_addr(charm):
+    charm.get_public_addr()
+`,
+	}
+	notCalled := func(in files) map[string]bool {
+		out := map[string]bool{}
+		for _, cl := range Link(Input{Charms: []charmyaml.Charm{proxy, mon, fs}, Files: in.parse()}).Charms {
+			for _, f := range cl.Findings {
+				if f.Subject == "ceph-public-network" {
+					out[cl.Name] = f.NotCalled
+				}
+			}
+		}
+		return out
+	}
+	if got := notCalled(in); !got["proxy"] || got["mon"] {
+		t.Errorf("not called by charm: %v, want proxy true, mon false", got)
+	}
+	in["tests/test_all.py"] = "def test_addr(charm):\n    charm.get_public_addr()\n"
+	if got := notCalled(in); got["proxy"] {
+		t.Errorf("with a root test naming it: %v, want proxy false", got)
+	}
+}
+
 func TestSharedMethodReplacedByTheCharm(t *testing.T) {
 	// A shared base's method that a charm's class replaces never runs for that charm: its
 	// undeclared read is held against the charm that inherits it, not the one that replaces

@@ -140,8 +140,9 @@ func (l *charmLinker) markUnbuilt() {
 	}
 }
 
-// uncalled reports a method m of cls that no code of the tree names, tests and other charms
-// included: no identifier or attribute (a file's Refs, ix.uses), no step of a fact's value
+// uncalled reports a method m of cls that no code of the tree names, tests included, and
+// other charms' code too unless a charm's folder holds the class (their code cannot reach it:
+// viewOf): no identifier or attribute (a file's Refs, ix.uses), no step of a fact's value
 // chain nor a string naming it (getattr(self, "_configure"): ix.chainNamed), in a class whose every base
 // the tree holds or ops provides (an outside base may call m by name), with no decorator that
 // may register it (mayRegister), not a dunder (Python calls those) nor a name a framework calls
@@ -157,20 +158,23 @@ func (l *charmLinker) uncalled(cls *classInfo, m string) bool {
 			return false
 		}
 	}
-	return l.ix.uses(m) == 0 && !l.ix.chainNamed(m) && !l.ix.computesNames()
+	v := viewOf(cls.file)
+	return l.ix.uses(m, v) == 0 && !l.ix.chainNamed(m, v) && !l.ix.computesNames(v)
 }
 
 // uncalledFunc is uncalled for a module-level function of fi (hooks/utils.py's get_networks,
 // copied from a sibling charm and never called): no decorator that may register it
 // (mayRegister: a hook or reactive handler is registered by one), not a dunder, in a file that does not dispatch by computed
-// names, and no code of the tree names it, tests and other charms included, nor computes
-// names.
+// names, and no code of the tree names it nor computes names, tests included, and other
+// charms' code too unless a charm's folder holds fi (a monorepo's ceph-mon calls its own
+// get_public_addr, not ceph-proxy's copy: viewOf).
 func (l *charmLinker) uncalledFunc(fi *fileInfo, name string) bool {
 	sym := fi.funcSyms[funcKey{"", name}]
 	if sym == nil || strings.HasPrefix(name, "__") || slices.ContainsFunc(sym.Decorators, mayRegister) || fi.Facts.Dispatch || name == "main" {
 		return false
 	}
-	return l.ix.uses(name) == 0 && !l.ix.chainNamed(name) && !l.ix.computesNames()
+	v := viewOf(fi)
+	return l.ix.uses(name, v) == 0 && !l.ix.chainNamed(name, v) && !l.ix.computesNames(v)
 }
 
 // mayRegister reports a decorator that may register the function it decorates, to be called

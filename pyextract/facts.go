@@ -1484,7 +1484,10 @@ func (w *factWalker) addKey(f factFrame, at, obj, key int32, via string) {
 func (w *factWalker) visitAttribute(f factFrame) {
 	t, i := w.t, f.i
 	obj := t.child(i, fObject)
-	if attr := t.child(i, fAttribute); attr >= 0 && t.text(attr) == "__dict__" {
+	if attr := t.child(i, fAttribute); attr >= 0 && t.text(attr) == "__dict__" && t.text(obj) != "self" && t.text(obj) != "other" {
+		// an instance's own __dict__ holds its attributes, not its class's methods
+		// (hash((type(self),) + tuple(self.__dict__.values())), __eq__'s
+		// self.__dict__ == other.__dict__ call none)
 		w.out.Dispatch = true
 	}
 	if !f.callee && (w.keyedObject(obj, f, false) || w.lastName(obj) == "options") {

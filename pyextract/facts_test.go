@@ -494,6 +494,9 @@ func TestFactsDispatch(t *testing.T) {
 		`for n in dir(type(self)): pass`:               true,
 		`names = vars(cls)`:                            true,
 		`d = type(self).__dict__`:                      true,
+		`h = hash(tuple(self.__dict__.values()))`:      false,
+		`same = self.__dict__ == other.__dict__`:       false,
+		`f = module.__dict__[name]`:                    true,
 		`logger.info("_on_config_changed ran")`:        false,
 		`patch.object(DemoCharm, "_on_update_status")`: false,
 	} {
