@@ -1168,6 +1168,21 @@ docs: https://example.com/docs
 	if len(c.Relations) != 0 {
 		t.Errorf("relations %+v: Juju reads none of them", c.Relations)
 	}
+	// the names written under them, which a report of code using one can point at
+	var got []string
+	for _, m := range c.Misfiled {
+		got = append(got, fmt.Sprintf("%s:%d %s %s->%s", m.File, m.Line, m.Name, m.Key, m.Section))
+	}
+	wantMisfiled := []string{
+		fmt.Sprintf("metadata.yaml:%d metrics providers->provides", lineOf(t, meta, "metrics:")),
+		fmt.Sprintf("metadata.yaml:%d replicas peer->peers", lineOf(t, meta, "replicas:")),
+		fmt.Sprintf("metadata.yaml:%d db Requires->requires", lineOf(t, meta, "db:")),
+		"charmcraft.yaml:3 run action->actions",
+		"charmcraft.yaml:6 port options->config",
+	}
+	if !slices.Equal(got, wantMisfiled) {
+		t.Errorf("misfiled:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(wantMisfiled, "\n"))
+	}
 }
 
 func TestMisspelledParamSchemaKeys(t *testing.T) {

@@ -4,6 +4,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"gopkg.in/yaml.v3"
 )
 
 // Top-level keys. Juju reads metadata with ReadMeta, which ignores a key it does not know:
@@ -47,15 +49,47 @@ func (c *Charm) misspelledKeys(d *doc, top []entry) {
 		}
 		if e.key == "options" {
 			w.warn(e.k.Line, "unknown key %q (config options go under \"config:\"): %s", e.key, ignored)
+			c.misfile(d, e, "config", e.v)
 			continue
 		}
 		for _, k := range sectionKeys {
 			if nearKey(e.key, k) {
 				w.warn(e.k.Line, "unknown key %q (did you mean %q?): %s", e.key, k, ignored)
+				v := e.v
+				if k == "config" { // config: {options: {name: ...}}
+					v = mappingValue(v, "options")
+				}
+				c.misfile(d, e, k, v)
 				break
 			}
 		}
 	}
+}
+
+// misfile records the names of mapping v, under the misspelled key of e that means section,
+// as Misfiled (silently: the key's warning says what matters).
+func (c *Charm) misfile(d *doc, e entry, section string, v *yaml.Node) {
+	if v = deref(v); v == nil || v.Kind != yaml.MappingNode {
+		return
+	}
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		if k := v.Content[i]; k.Kind == yaml.ScalarNode && k.Value != "" {
+			c.Misfiled = append(c.Misfiled, Misfiled{Name: k.Value, Key: e.key, Section: section, Pos: Pos{File: d.file, Line: k.Line}})
+		}
+	}
+}
+
+// mappingValue is the value of key in mapping n, nil if there is none.
+func mappingValue(n *yaml.Node, key string) *yaml.Node {
+	if n = deref(n); n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return nil
 }
 
 // schemaKeywords are the JSON-schema keywords an action parameter's schema may use.

@@ -74,6 +74,11 @@ type Charm struct {
 	// to v4").
 	CharmLibs []CharmLib `json:"charm_libs,omitempty"`
 
+	// Misfiled are the names written under a misspelled top-level key (`providers:` for
+	// `provides:`, the warning's subject), in YAML order: Juju declares none of them, and code
+	// that uses one fails; a report of that use can say where the declaration went.
+	Misfiled []Misfiled `json:"misfiled,omitempty"`
+
 	// Files are the root-relative YAML files this charm was read from, sorted.
 	Files []string `json:"files,omitempty"`
 	// Warnings are non-fatal problems, one line each, prefixed with the file ("metadata.yaml:3: ...").
@@ -92,6 +97,14 @@ type Charm struct {
 	// against beyond the declared interfaces, such as the build parts of charmcraft.yaml
 	// ("rustup", "uv", "# renovate: charmcraft-pip-latest"). Not part of the JSON views.
 	Words map[string][]string `json:"-"`
+}
+
+// Misfiled is one name under a misspelled top-level key.
+type Misfiled struct {
+	Name    string `json:"name"`
+	Key     string `json:"key"`     // the key as written: "providers"
+	Section string `json:"section"` // the key meant: "provides"
+	Pos
 }
 
 // Relation roles.

@@ -220,6 +220,15 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 					d.Message += fmt.Sprintf(" (read with .get() in code shared with charms that declare it: %s)", firstFew(by))
 				}
 			}
+			if m := misfiled(byDir[cl.Dir], undeclaredKinds[f.Kind], f.Subject); m != nil {
+				// the cause, where the author will look for it: the declaration is there, under a
+				// key Juju ignores (the yaml-problem warning at the key says so once)
+				meant := fmt.Sprintf("%q", m.Section)
+				if m.Key == "options" { // config.yaml's shape in metadata.yaml or charmcraft.yaml
+					meant = `"options" under "config"`
+				}
+				d.Message += fmt.Sprintf(" (%s:%d has it under %q, a key Juju ignores; %s would declare it)", m.File, m.Line, m.Key, meant)
+			}
 			if lost := lostHolders(byDir[cl.Dir], undeclaredKinds[f.Kind]); len(lost) > 0 {
 				// the declaration may be in what could not be read: the yaml-problem error says so
 				d.Severity = SeverityInfo
@@ -748,6 +757,27 @@ func retired(decl *charmyaml.Charm, in linker.Interface) string {
 		desc = string(r[:79]) + "…"
 	}
 	return desc
+}
+
+// sectionKinds are the interface kinds of the sections whose names a misspelled key holds
+// (charmyaml.Misfiled.Section).
+var sectionKinds = map[string]string{
+	"requires": linker.KindRelation, "provides": linker.KindRelation, "peers": linker.KindRelation,
+	"containers": linker.KindContainer, "storage": linker.KindStorage, "resources": linker.KindResource,
+	"actions": linker.KindAction, "config": linker.KindConfig,
+}
+
+// misfiled is the name of kind k that ch writes under a misspelled key, nil if none.
+func misfiled(ch *charmyaml.Charm, k, name string) *charmyaml.Misfiled {
+	if ch == nil || k == "" {
+		return nil
+	}
+	for i, m := range ch.Misfiled {
+		if m.Name == name && sectionKinds[m.Section] == k {
+			return &ch.Misfiled[i]
+		}
+	}
+	return nil
 }
 
 // undeclaredKinds maps the linker's undeclared-* findings to the interface kind they name.

@@ -1078,3 +1078,30 @@ lib/base.py:14: error: Base.serve reads config option "nobody", which the charm'
 		t.Errorf("text:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+func TestUndeclaredNameUnderMisspelledKey(t *testing.T) {
+	// A name the code uses that the YAML writes under a misspelled key (providers:) is still
+	// undeclared, and the report says where its declaration went; a name of another kind, or
+	// written nowhere, is reported plainly.
+	charms := []charmyaml.Charm{{Name: "a", Dir: ".", Misfiled: []charmyaml.Misfiled{
+		{Name: "metrics", Key: "providers", Section: "provides", Pos: pos("metadata.yaml", 5)},
+		{Name: "port", Key: "options", Section: "config", Pos: pos("charmcraft.yaml", 9)},
+	}}}
+	links := linker.Result{Charms: []linker.CharmLinks{{Name: "a", Dir: ".", Findings: []linker.Finding{
+		{Kind: linker.FindUndeclaredRelation, Subject: "metrics", Site: linker.Site{File: "src/charm.py", Line: 12, Symbol: "ACharm.__init__"}},
+		{Kind: linker.FindUndeclaredConfig, Subject: "port", Site: linker.Site{File: "src/charm.py", Line: 14, Symbol: "ACharm._port"}},
+		{Kind: linker.FindUndeclaredAction, Subject: "metrics", Site: linker.Site{File: "src/charm.py", Line: 16, Symbol: "ACharm.__init__"}},
+	}}}}
+	var b strings.Builder
+	if err := WriteText(&b, Run(charms, links, Options{})); err != nil {
+		t.Fatal(err)
+	}
+	want := `src/charm.py:12: error: ACharm.__init__ uses relation endpoint "metrics", which the charm's YAML does not declare (metadata.yaml:5 has it under "providers", a key Juju ignores; "provides" would declare it) [undeclared-relation]
+src/charm.py:14: error: ACharm._port reads config option "port", which the charm's YAML does not declare (charmcraft.yaml:9 has it under "options", a key Juju ignores; "options" under "config" would declare it) [undeclared-config]
+src/charm.py:16: error: ACharm.__init__ observes action "metrics", which the charm's YAML does not declare [undeclared-action]
+3 errors, 0 warnings, 0 infos
+`
+	if got := b.String(); got != want {
+		t.Errorf("text:\n%s\nwant:\n%s", got, want)
+	}
+}
