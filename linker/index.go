@@ -21,6 +21,9 @@ type index struct {
 	classes map[string]bool         // names of every class in the tree
 	charms  []charmyaml.Charm
 	tmpls   []templates.File // Input.Templates
+	// tmplCharm is, for each of tmpls, the index of the charm whose folder holds it (charmOf),
+	// -1 for none
+	tmplCharm []int
 	// handlerRefs counts, for every name like an event handler's (_on_*), its uses in the
 	// whole tree, tests and other charms included (built on first use: handlerUses)
 	handlerRefs map[string]int
@@ -286,6 +289,9 @@ var knownBases = map[string]bool{
 func newIndex(in Input) *index {
 	ix := &index{files: map[string]*fileInfo{}, modules: map[string][]moduleFile{}, pkgDirs: map[string]bool{},
 		classes: map[string]bool{}, charms: in.Charms, tmpls: in.Templates}
+	for _, t := range ix.tmpls {
+		ix.tmplCharm = append(ix.tmplCharm, ix.charmOf(t.Path))
+	}
 	for i := range in.Files {
 		f := &in.Files[i]
 		fi := &fileInfo{

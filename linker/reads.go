@@ -696,8 +696,8 @@ func (l *charmLinker) configKey(fi *fileInfo, k *pyextract.KeyAccess) {
 // linkTemplates: an option a template of the charm uses ({{ options.max_connections }},
 // {% if config.debug %}) is read there.
 func (l *charmLinker) linkTemplates() {
-	for _, t := range l.ix.tmpls {
-		if l.ix.charmOf(t.Path) != l.charm {
+	for i, t := range l.ix.tmpls {
+		if l.ix.tmplCharm[i] != l.charm {
 			continue
 		}
 		for _, u := range t.Uses {
@@ -1007,6 +1007,17 @@ func rawConfig(fi *fileInfo, k *pyextract.KeyAccess) bool {
 	return false
 }
 
+// builtWithFields reports a class the charm's code builds giving a field by name
+// (RouteConfig(rule=rule, root_url=url)): a record of values the code worked out, read where
+// they come from, not a model the options load into (CharmConfig(**self.config), load_config).
+func (l *charmLinker) builtWithFields(cl *classInfo) bool {
+	return slices.ContainsFunc(l.byClass[cl], func(s *site) bool {
+		return s.target == cl && slices.ContainsFunc(s.value.Kwargs, func(k pyextract.Kwarg) bool {
+			return slices.ContainsFunc(cl.fields, func(f classAttr) bool { return f.name == k.Name })
+		})
+	})
+}
+
 // typedConfig reports a charm class whose config is typed: it sets config_type
 // (data_models' TypedCharmBase[CharmConfig]), so self.config is a model, not ConfigData.
 // Asked for every config[...] read, it is worked out once.
@@ -1066,7 +1077,7 @@ func (l *charmLinker) configClasses() []*classInfo {
 					match++
 				}
 			}
-			if match >= 2 && 2*match >= len(cl.fields) {
+			if match >= 2 && 2*match >= len(cl.fields) && !l.builtWithFields(cl) {
 				add([]aval{{kind: aClass, cls: cl}})
 			}
 		}

@@ -127,10 +127,16 @@ func Classify(p string, charms []charmyaml.Charm) string {
 // file, charmcraft.yaml above src/, is src's).
 func charmDirOf(p string, charms []charmyaml.Charm) string {
 	best := ""
-	for _, c := range charms {
-		d := cleanPath(c.Dir)
-		if d == "" {
+	for i := range charms {
+		c := &charms[i]
+		d := c.Dir
+		if d == "" || d == "." {
 			d = "."
+		} else if d[0] == '.' || d[len(d)-1] == '/' || strings.Contains(d, "//") || strings.Contains(d, "/.") {
+			d = cleanPath(d) // (the fast path above: a plain folder path, as charmyaml gives it)
+			if d == "" {
+				d = "."
+			}
 		}
 		if !strings.HasSuffix(p, ".py") && slices.Contains(c.Files, p) {
 			return d
@@ -141,7 +147,7 @@ func charmDirOf(p string, charms []charmyaml.Charm) string {
 			}
 			continue
 		}
-		if strings.HasPrefix(p, d+"/") && (best == "" || best == "." || len(d) > len(best)) {
+		if len(p) > len(d) && p[len(d)] == '/' && strings.HasPrefix(p, d) && (best == "" || best == "." || len(d) > len(best)) {
 			best = d
 		}
 	}
