@@ -93,6 +93,11 @@ type Discovered struct {
 	// PyLinks are the files of Python that are symbolic links, under another name, to a file
 	// of Python (renamedLinks): link → target.
 	PyLinks map[string]string
+	// SameLinks are the files of Python that are symbolic links, under the same name, to a
+	// mapped file of Python in another folder (an OpenStack charm's actions/ceilometer_hooks.py
+	// -> ../hooks/ceilometer_hooks.py, for its action scripts to import): link → target. Both
+	// are mapped (each folder's code imports its own), and are one module.
+	SameLinks map[string]string
 }
 
 // Discover walks root and returns what to map. It honours .gitignore files as git does: those
@@ -299,6 +304,7 @@ func Discover(root string, scopes []string) (Discovered, error) {
 		return charmyaml.HookScriptName(rel) && !charmRoots[path.Dir(path.Dir(rel))]
 	})
 	d.PyLinks = renamedLinks(d.Python, pyLinks)
+	d.SameLinks = sameNameLinks(d.Python, pyLinks)
 	if kept := scopedCharmDirs(charmDirs, charmRoots, scopes); kept != nil {
 		charmDirs = kept
 		d.YAML = slices.DeleteFunc(d.YAML, func(f string) bool { return !kept[path.Dir(f)] })
@@ -457,6 +463,27 @@ func renamedLinks(python []string, links map[string]string) map[string]string {
 	out := map[string]string{}
 	for _, p := range python {
 		if t := links[p]; t != "" && mapped[t] && path.Base(t) != path.Base(p) {
+			out[p] = t
+		}
+	}
+	return out
+}
+
+// sameNameLinks are the links of python to a mapped file (not a link) of the same name
+// (Discovered.SameLinks).
+func sameNameLinks(python []string, links map[string]string) map[string]string {
+	if len(links) == 0 {
+		return nil
+	}
+	mapped := map[string]bool{}
+	for _, p := range python {
+		if links[p] == "" {
+			mapped[p] = true
+		}
+	}
+	out := map[string]string{}
+	for _, p := range python {
+		if t := links[p]; t != "" && mapped[t] && path.Base(t) == path.Base(p) {
 			out[p] = t
 		}
 	}

@@ -28,6 +28,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -88,7 +89,8 @@ type Tree struct {
 	pending *pendingWrite // the cache write Save performs (MemoKey set, cache on)
 	// unreadable: a file could not be read; what is printed then is not remembered, since
 	// fixing the permission need not change what the memo's fingerprint sees
-	unreadable bool // set by parseAll and from loadCharms
+	unreadable bool              // set by parseAll and from loadCharms
+	sameLinks  map[string]string // Discovered.SameLinks: what Link reports once
 }
 
 // Stats count what a load did, for tests and benchmarks.
@@ -219,6 +221,7 @@ func Load(opt Options) (*Tree, error) {
 	}
 	yamlEntries := cl.entries
 	t.Files = dropLinkedModules(files, disc.PyLinks)
+	t.sameLinks = disc.SameLinks
 	t.Stats.Files = len(t.Files)
 	if opt.NoCache {
 		sortWarnings(t.Warnings)
@@ -547,7 +550,65 @@ func fileWarning(f pyextract.File, size int64) string {
 
 // Link runs the linker over the tree.
 func (t *Tree) Link() linker.Result {
-	return linker.Link(linker.Input{Charms: t.Charms, Files: t.Files, Templates: t.Templates})
+	res := linker.Link(linker.Input{Charms: t.Charms, Files: t.Files, Templates: t.Templates})
+	foldSameLinks(&res, t.sameLinks)
+	return res
+}
+
+// foldSameLinks drops what the linker found in a file that is a symbolic link to another
+// mapped file of the same name (Discovered.SameLinks) when it found the same in the target:
+// one module, whose handlers, reads and findings are reported once, at the file itself.
+func foldSameLinks(res *linker.Result, links map[string]string) {
+	if len(links) == 0 {
+		return
+	}
+	canon := func(f string) string { return cmp.Or(links[f], f) }
+	sites := func(ss []linker.Site) []linker.Site {
+		return foldLinked(ss, links, func(s linker.Site) string { return s.File }, func(s linker.Site) linker.Site {
+			s.File = canon(s.File)
+			return s
+		})
+	}
+	for ci := range res.Charms {
+		cl := &res.Charms[ci]
+		for ii := range cl.Interfaces {
+			in := &cl.Interfaces[ii]
+			in.Handlers = foldLinked(in.Handlers, links, func(h linker.Handler) string { return h.File }, func(h linker.Handler) linker.Handler {
+				h.File, h.ObserveFile, h.BuiltFile = canon(h.File), canon(h.ObserveFile), canon(h.BuiltFile)
+				return h
+			})
+			in.Reads = sites(in.Reads)
+		}
+		cl.Findings = foldLinked(cl.Findings, links, func(f linker.Finding) string { return f.File }, func(f linker.Finding) linker.Finding {
+			f.File = canon(f.File)
+			return f
+		})
+		cl.Unresolved = sites(cl.Unresolved)
+	}
+	res.Unresolved = sites(res.Unresolved)
+}
+
+// foldLinked returns xs (a new slice, in order) without each x whose file is a link (file,
+// links) and that is, its files read through the links (canonical), the same as an x whose
+// file is none. An empty xs stays as it is (an interface's lists are never null).
+func foldLinked[T any](xs []T, links map[string]string, file func(T) string, canonical func(T) T) []T {
+	var kept []T
+	for _, x := range xs {
+		if links[file(x)] != "" {
+			c := canonical(x)
+			if slices.ContainsFunc(xs, func(o T) bool { return links[file(o)] == "" && reflect.DeepEqual(canonical(o), c) }) {
+				continue
+			}
+		}
+		kept = append(kept, x)
+	}
+	if len(kept) == len(xs) {
+		return xs
+	}
+	if kept == nil {
+		kept = xs[:0:0]
+	}
+	return kept
 }
 
 // readTemplates reads and scans the templates at paths (stats theirs). One that cannot be read

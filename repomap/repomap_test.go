@@ -280,6 +280,51 @@ func TestLinkedModuleMappedOnce(t *testing.T) {
 	}
 }
 
+func TestSameNameLinkLinkedOnce(t *testing.T) {
+	// A classic charm links its hooks module into actions/ under the same name, for its action
+	// scripts to import: both are mapped, and what the linker finds in them is one module's,
+	// reported once at the file itself; what only the link's folder has stays.
+	meta := "name: demo\nrequires:\n  db:\n    interface: pgsql\n"
+	hooks := `from charmhelpers.core.hookenv import Hooks, config, relation_get
+hooks = Hooks()
+
+@hooks.hook("db-relation-changed")
+def db_changed():
+    relation_get("host")
+    config("port")
+    config("undeclared-one")
+`
+	root := writeTree(t, map[string]string{"metadata.yaml": meta, "config.yaml": "options:\n  port: {type: int}\n",
+		"hooks/demo_hooks.py": hooks, "actions/actions.py": "from demo_hooks import db_changed\n"})
+	if err := os.Symlink("../hooks/demo_hooks.py", filepath.Join(root, "actions", "demo_hooks.py")); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := Load(Options{Root: root, NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Files) != 3 {
+		t.Fatalf("files %d, want 3 (the link is mapped: actions/ imports it)", len(tr.Files))
+	}
+	res := tr.Link()
+	var got []string
+	for _, in := range res.Charms[0].Interfaces {
+		for _, h := range in.Handlers {
+			got = append(got, fmt.Sprintf("handler %s %s:%d", in.Name, h.File, h.Line))
+		}
+		for _, r := range in.Reads {
+			got = append(got, fmt.Sprintf("read %s %s:%d", in.Name, r.File, r.Line))
+		}
+	}
+	for _, f := range res.Charms[0].Findings {
+		got = append(got, fmt.Sprintf("finding %s %s:%d", f.Subject, f.File, f.Line))
+	}
+	want := []string{"handler db hooks/demo_hooks.py:5", "read port hooks/demo_hooks.py:7", "finding undeclared-one hooks/demo_hooks.py:8"}
+	if !slices.Equal(got, want) {
+		t.Errorf("links:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
 // The bootstack layout: the charm is src/ (built with source-subdir: src), and the root's
 // metadata.yaml is a link to src/metadata.yaml beside a build-only charmcraft.yaml. The link
 // is the same charm, not a second one in "."; a link to YAML found nowhere else is kept.
