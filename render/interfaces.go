@@ -200,7 +200,9 @@ type (
 	// object bound to the endpoint), lookup, mount-path, template, and so on; the guesses are package (a
 	// package named after the interface is imported there), delegate (an outside package's
 	// object is given the charm there) and charm-base (the charm's class derives from an
-	// outside base charm class there), and Detail names that package or base class.
+	// outside base charm class there), and Detail names that package or base class; it is
+	// also "var" for a template's bare variable and "flag" for a reactive charm's read or
+	// lookup through a flag.
 	ifaceReadJSON struct {
 		File   string `json:"file"`
 		Line   int    `json:"line"`
@@ -229,10 +231,12 @@ func InterfacesJSON(res linker.Result) ([]byte, error) {
 			}
 			for k, s := range in.Reads {
 				o.Reads[k] = ifaceReadJSON{File: s.File, Line: s.Line, Via: s.Via}
-				switch s.Via {
-				case linker.ViaPackage, linker.ViaDelegate, linker.ViaBase, linker.ViaCallback:
+				switch {
+				case s.Via == linker.ViaPackage, s.Via == linker.ViaDelegate, s.Via == linker.ViaBase, s.Via == linker.ViaCallback,
+					s.Via == linker.ViaTemplate && s.Detail == "var", // a template's bare variable
+					s.Detail == "flag": // a reactive flag's handler or lookup
 					o.Reads[k].Detail = s.Detail
-				case linker.ViaParam:
+				case s.Via == linker.ViaParam:
 					o.Reads[k].Key = s.Key // the parameter
 				}
 			}

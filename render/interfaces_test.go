@@ -33,7 +33,10 @@ func ifaceFixture() linker.Result {
 					{File: "src/charm.py", Line: 64, Via: linker.ViaConfig, Detail: "get"},
 					{File: "src/charm.py", Line: 64, Via: linker.ViaConfig, Detail: "index"}, // a second read on the line: one place
 					{File: "src/workload.py", Line: 3, Via: linker.ViaConfig},
+					{File: "templates/app.conf", Line: 4, Via: linker.ViaTemplate, Detail: "var"},
 				}},
+			{Kind: linker.KindConfig, Name: "port", File: "config.yaml", Line: 6,
+				Reads: []linker.Site{{File: "reactive/demo.py", Line: 12, Via: linker.ViaConfig, Detail: "flag"}}},
 			{Kind: linker.KindLifecycle, Name: "install",
 				Handlers: []linker.Handler{{Event: "install", Symbol: "DemoCharm._on_install", File: "src/charm.py", Line: 90, Via: linker.ViaObserve, ObserveLine: 20},
 					// observed twice: one row
@@ -75,7 +78,9 @@ func TestInterfacesText(t *testing.T) {
       maybe handled by package charm_refresh, imported at src/charm.py:3; src/upgrade.py:4
   config:
     log-level  config.yaml:2
-      reads src/charm.py:60, 64; src/workload.py:3
+      reads src/charm.py:60, 64; src/workload.py:3; templates/app.conf:4
+    port       config.yaml:6
+      read reactive/demo.py:12
   lifecycle:
     install
       handler DemoCharm._on_install (install) src/charm.py:90 [observe]
@@ -178,7 +183,8 @@ func TestInterfacesJSON(t *testing.T) {
 			}
 		}
 	}
-	for _, want := range []string{"package/charm_refresh", "lookup/<nil>", "callback/scrape_configs", "param-read/<nil>", "key/force"} {
+	for _, want := range []string{"package/charm_refresh", "lookup/<nil>", "callback/scrape_configs", "param-read/<nil>", "key/force",
+		"template/var", "config-read/flag"} {
 		if !slices.Contains(vias, want) {
 			t.Errorf("reads' via/detail %v lack %s", vias, want)
 		}
