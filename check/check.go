@@ -854,8 +854,11 @@ func findingDiagnostic(f linker.Finding) Diagnostic {
 	case f.NotBuilt && d.Severity == SeverityError:
 		d.Severity = SeverityWarning
 		d.Message += " (in a class no code of the tree uses)"
-	case f.NotCalled && d.Severity == SeverityError:
-		d.Severity = SeverityWarning
+	case f.NotBuilt && f.Kind == linker.FindUndeclaredParam:
+		d.Severity = SeverityInfo // a warning in dead code, one level down as an error is
+		d.Message += " (in a class no code of the tree uses)"
+	case f.NotCalled && (d.Severity == SeverityError || f.Kind == linker.FindUndeclaredParam):
+		d.Severity = lower(d.Severity)
 		if strings.Contains(f.Symbol, ".") {
 			d.Message += " (in a method no code of the tree calls)"
 		} else {
@@ -866,6 +869,14 @@ func findingDiagnostic(f linker.Finding) Diagnostic {
 		d.Message += " (in code that runs only under a condition)"
 	}
 	return d
+}
+
+// lower is the severity one level below sev (info stays info).
+func lower(sev string) string {
+	if sev == SeverityError {
+		return SeverityWarning
+	}
+	return SeverityInfo
 }
 
 // who names the code at a site for a message.

@@ -853,6 +853,28 @@ func TestFindingInClassNeverBuiltIsAWarning(t *testing.T) {
 		!strings.HasSuffix(d[0].Message, "(in a function no code of the tree calls)") {
 		t.Errorf("function not called: got %+v", d)
 	}
+	// a warning there is one level down too: an info that says why; a dead-looking handler is
+	// what unobserved-handler reports, and stays a warning
+	p := linker.Finding{Kind: linker.FindUndeclaredParam, Subject: "pool_name", NotCalled: true, NoAction: true,
+		Site: linker.Site{File: "actions/ceph_ops.py", Line: 48, Symbol: "pool_get"}}
+	h := linker.Finding{Kind: linker.FindUnobservedHandler, Subject: "C._on_update_status", NotCalled: true,
+		Site: linker.Site{File: "src/charm.py", Line: 90, Symbol: "C._on_update_status"}}
+	links.Charms[0].Findings = []linker.Finding{p, h}
+	var got []string
+	for _, d := range Run(nil, links, Options{}).Diagnostics {
+		got = append(got, d.Severity+": "+d.Message)
+	}
+	want := []string{`info: pool_get reads action parameter "pool_name", which no action declares (in a function no code of the tree calls)`,
+		`warning: C._on_update_status is named like an event handler, but no code observes, calls or names it: it never runs`}
+	if !slices.Equal(got, want) {
+		t.Errorf("warnings in dead code:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	p.NotCalled, p.NotBuilt, p.Symbol = false, true, "Ops.pool_get"
+	links.Charms[0].Findings = []linker.Finding{p}
+	if d := Run(nil, links, Options{}).Diagnostics; len(d) != 1 || d[0].Severity != SeverityInfo ||
+		!strings.HasSuffix(d[0].Message, "(in a class no code of the tree uses)") {
+		t.Errorf("param in a class never built: got %+v", d)
+	}
 }
 
 func TestHandlersAfterAnEarlyReturnReportedOnce(t *testing.T) {
