@@ -57,7 +57,8 @@ func (c *Charm) misspelledKeys(d *doc, top []entry) {
 				w.warn(e.k.Line, "unknown key %q (did you mean %q?): %s", e.key, k, ignored)
 				v := e.v
 				if k == "config" { // config: {options: {name: ...}}
-					v = mappingValue(v, "options")
+					o, _ := find(quiet().entries(v, ""), "options")
+					v = o.v
 				}
 				c.misfile(d, e, k, v)
 				break
@@ -69,28 +70,16 @@ func (c *Charm) misspelledKeys(d *doc, top []entry) {
 // misfile records the names of mapping v, under the misspelled key of e that means section,
 // as Misfiled (silently: the key's warning says what matters).
 func (c *Charm) misfile(d *doc, e entry, section string, v *yaml.Node) {
-	if v = deref(v); v == nil || v.Kind != yaml.MappingNode {
-		return
-	}
-	for i := 0; i+1 < len(v.Content); i += 2 {
-		if k := v.Content[i]; k.Kind == yaml.ScalarNode && k.Value != "" {
-			c.Misfiled = append(c.Misfiled, Misfiled{Name: k.Value, Key: e.key, Section: section, Pos: Pos{File: d.file, Line: k.Line}})
+	for _, n := range quiet().entries(v, "") {
+		if n.key != "" {
+			c.Misfiled = append(c.Misfiled, Misfiled{Name: n.key, Key: e.key, Section: section, Pos: Pos{File: d.file, Line: n.k.Line}})
 		}
 	}
 }
 
-// mappingValue is the value of key in mapping n, nil if there is none.
-func mappingValue(n *yaml.Node, key string) *yaml.Node {
-	if n = deref(n); n == nil || n.Kind != yaml.MappingNode {
-		return nil
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			return n.Content[i+1]
-		}
-	}
-	return nil
-}
+// quiet is a warner that keeps its warnings to itself: what is under a misspelled key needs
+// none but the key's own.
+func quiet() warner { return warner{warns: new([]string)} }
 
 // schemaKeywords are the JSON-schema keywords an action parameter's schema may use.
 var schemaKeywords = strings.Fields(`type description default enum const minimum maximum exclusiveMinimum

@@ -708,24 +708,31 @@ func appIntegration(decl *charmyaml.Charm, in linker.Interface) bool {
 
 // extension is the charmcraft extension that adds the interface, or "".
 func extension(decl *charmyaml.Charm, in linker.Interface) string {
+	ext, _ := declaration(decl, in)
+	return ext
+}
+
+// declaration is what in's declaration in decl says: the extension that adds it, and its
+// description (a relation has none); "" for what decl does not declare.
+func declaration(decl *charmyaml.Charm, in linker.Interface) (ext, desc string) {
 	if decl == nil {
-		return ""
+		return "", ""
 	}
 	switch in.Kind {
 	case linker.KindRelation:
 		if i := slices.IndexFunc(decl.Relations, func(r charmyaml.Relation) bool { return r.Name == in.Name }); i >= 0 {
-			return decl.Relations[i].Extension
+			return decl.Relations[i].Extension, ""
 		}
 	case linker.KindAction:
 		if i := slices.IndexFunc(decl.Actions, func(a charmyaml.Action) bool { return a.Name == in.Name }); i >= 0 {
-			return decl.Actions[i].Extension
+			return decl.Actions[i].Extension, decl.Actions[i].Description
 		}
 	case linker.KindConfig:
 		if i := slices.IndexFunc(decl.Config, func(o charmyaml.ConfigOption) bool { return o.Name == in.Name }); i >= 0 {
-			return decl.Config[i].Extension
+			return decl.Config[i].Extension, decl.Config[i].Description
 		}
 	}
-	return ""
+	return "", ""
 }
 
 // retiredWords are what a description says of an option or action kept only for the
@@ -736,20 +743,7 @@ var retiredWords = regexp.MustCompile(`(?i)\b(deprecated|obsolete|no longer (?:u
 // retired is, for a config option or action whose description says it is retired, that
 // description (its first line, cut to 80 characters); "" otherwise.
 func retired(decl *charmyaml.Charm, in linker.Interface) string {
-	if decl == nil {
-		return ""
-	}
-	var desc string
-	switch in.Kind {
-	case linker.KindAction:
-		if i := slices.IndexFunc(decl.Actions, func(a charmyaml.Action) bool { return a.Name == in.Name }); i >= 0 {
-			desc = decl.Actions[i].Description
-		}
-	case linker.KindConfig:
-		if i := slices.IndexFunc(decl.Config, func(o charmyaml.ConfigOption) bool { return o.Name == in.Name }); i >= 0 {
-			desc = decl.Config[i].Description
-		}
-	}
+	_, desc := declaration(decl, in)
 	if !retiredWords.MatchString(desc) {
 		return ""
 	}
@@ -851,11 +845,9 @@ func findingDiagnostic(f linker.Finding) Diagnostic {
 	case f.Doubt != "":
 		d.Severity = SeverityInfo
 		d.Message += " (" + f.Doubt + ")"
-	case f.NotBuilt && d.Severity == SeverityError:
-		d.Severity = SeverityWarning
-		d.Message += " (in a class no code of the tree uses)"
-	case f.NotBuilt && f.Kind == linker.FindUndeclaredParam:
-		d.Severity = SeverityInfo // a warning in dead code, one level down as an error is
+	// dead code: one level down (an undeclared parameter's warning too)
+	case f.NotBuilt && (d.Severity == SeverityError || f.Kind == linker.FindUndeclaredParam):
+		d.Severity = lower(d.Severity)
 		d.Message += " (in a class no code of the tree uses)"
 	case f.NotCalled && (d.Severity == SeverityError || f.Kind == linker.FindUndeclaredParam):
 		d.Severity = lower(d.Severity)

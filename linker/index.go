@@ -113,6 +113,12 @@ func (ix *index) uses(name string, v int) int {
 	return ix.refTotals[v][name]
 }
 
+// namedNowhere reports that no code seen from v names name (uses, chainNamed) nor computes
+// names (computesNames): a function or method so named is never called.
+func (ix *index) namedNowhere(name string, v int) bool {
+	return ix.uses(name, v) == 0 && !ix.chainNamed(name, v) && !ix.computesNames(v)
+}
+
 // handlerUses is how many times the tree uses the name of a handler-like method (_on_*),
 // anywhere.
 func (ix *index) handlerUses(name string) int {

@@ -676,16 +676,8 @@ func (l *charmLinker) onlyForUndeclared(file, symbol string) bool {
 	if oh == nil || oh.declared || len(oh.undeclared) == 0 {
 		return false
 	}
-	fn := symbol[strings.LastIndexByte(symbol, '.')+1:]
-	uses := 0 // in the code that runs for this charm, tests left out
-	for _, fi := range l.scope {
-		if !fi.test {
-			if i, ok := slices.BinarySearchFunc(fi.Refs, fn, func(r pyextract.Ref, n string) int { return strings.Compare(r.Name, n) }); ok {
-				uses += fi.Refs[i].Count
-			}
-		}
-	}
-	return uses <= len(oh.undeclared) // named by those observe calls only
+	// in the code that runs for this charm, tests left out, named by those observe calls only
+	return l.scopeUses(symbol[strings.LastIndexByte(symbol, '.')+1:]) <= len(oh.undeclared)
 }
 
 // overriddenHere reports whether method fn of cls, a charm class of code shared with other

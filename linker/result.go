@@ -158,8 +158,7 @@ func (l *charmLinker) uncalled(cls *classInfo, m string) bool {
 			return false
 		}
 	}
-	v := viewOf(cls.file)
-	return l.ix.uses(m, v) == 0 && !l.ix.chainNamed(m, v) && !l.ix.computesNames(v)
+	return l.ix.namedNowhere(m, viewOf(cls.file))
 }
 
 // uncalledFunc is uncalled for a module-level function of fi (hooks/utils.py's get_networks,
@@ -173,8 +172,7 @@ func (l *charmLinker) uncalledFunc(fi *fileInfo, name string) bool {
 	if sym == nil || strings.HasPrefix(name, "__") || slices.ContainsFunc(sym.Decorators, mayRegister) || fi.Facts.Dispatch || name == "main" {
 		return false
 	}
-	v := viewOf(fi)
-	return l.ix.uses(name, v) == 0 && !l.ix.chainNamed(name, v) && !l.ix.computesNames(v)
+	return l.ix.namedNowhere(name, viewOf(fi))
 }
 
 // mayRegister reports a decorator that may register the function it decorates, to be called

@@ -83,7 +83,7 @@ func (r *ranker) namedCharms() map[string]string {
 			}
 			for _, n := range []string{normName(c.Name), normName(path.Base(d))} {
 				// a name of one short word ("ui", "api") is a common noun as often
-				if (strings.Contains(n, "_") || len(n) >= 5) && commitScope(s.text, n) {
+				if (strings.Contains(n, "_") || len(n) >= 5) && s.scopes[n] {
 					out[d] = strings.ReplaceAll(n, "_", "-")
 				}
 			}
@@ -124,7 +124,7 @@ func (r *ranker) namedFolders() []string {
 		charmDirs[charmDir(&r.in.Charms[k])] = true
 	}
 	for _, s := range r.subjects {
-		scopes := commitScopes(s.text) // parsed once: the loop below asks of every folder
+		scopes := s.scopes
 		if len(scopes) == 0 {
 			continue
 		}
@@ -208,7 +208,7 @@ func (r *ranker) namedByOwnWord(dirs map[string][]string) map[string]string {
 	for _, s := range r.subjects {
 		out := map[string]string{}
 		for d, w := range own {
-			if s.m.grams[w] && !s.m.inner[w] && !s.m.common[w] && !r.relationWritten(s.m, w) && (!relations[w] || commitScope(s.text, w)) {
+			if s.m.grams[w] && !s.m.inner[w] && !s.m.common[w] && !r.relationWritten(s.m, w) && (!relations[w] || s.scopes[w]) {
 				out[d] = w
 			}
 		}
@@ -219,14 +219,11 @@ func (r *ranker) namedByOwnWord(dirs map[string][]string) map[string]string {
 	return nil
 }
 
-// commitScope reports whether a subject line names w as its scope, the part a conventional
-// commit or a monorepo's habit puts first: "refactor(slurmctld): …", "feat(a,b): …",
-// "slurmctld: …". A charm's own word that is also an endpoint's name ("mon" of ceph-mon, the
-// relation ceph-osd requires) names the charm only there.
-func commitScope(subject, w string) bool { return commitScopes(subject)[w] }
-
-// commitScopes are the names (normName) a subject line's scope holds (commitScope), nil
-// when it has none.
+// commitScopes are the names (normName) a subject line names as its scope, the part a
+// conventional commit or a monorepo's habit puts first: "refactor(slurmctld): …", "feat(a,b):
+// …", "slurmctld: …"; nil when it has none. subject.scopes keeps them for each subject line.
+// A charm's own word that is also an endpoint's name ("mon" of ceph-mon, the relation
+// ceph-osd requires) names the charm only there.
 func commitScopes(subject string) map[string]bool {
 	head, _, ok := strings.Cut(strings.ToLower(subject), ":")
 	if !ok {

@@ -40,8 +40,9 @@ func (m mentions) hasAny(words []string) bool {
 // squashed PR lists every chore) with its mentions: the library and dependency intents read
 // only subjects.
 type subject struct {
-	text string
-	m    mentions
+	text   string
+	m      mentions
+	scopes map[string]bool // the names its commit scope holds (commitScopes), nil for none
 }
 
 // subjectsOf parses the subject line of each text. A merge commit's first line names only
@@ -51,7 +52,7 @@ func subjectsOf(texts []string) []subject {
 	out := make([]subject, 0, len(texts))
 	for _, t := range texts {
 		for _, line := range SubjectLines(t) {
-			out = append(out, subject{line, parseMentions([]string{line})})
+			out = append(out, subject{line, parseMentions([]string{line}), commitScopes(line)})
 		}
 	}
 	return out

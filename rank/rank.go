@@ -403,7 +403,7 @@ func (r *ranker) uniqueFileNames() map[string]bool {
 // the file name base ("fix(prometheus_remote_write): …").
 func (r *ranker) scopeOfSubject(base string) bool {
 	st := normName(stemOf(base))
-	return slices.ContainsFunc(r.subjects, func(s subject) bool { return commitScope(s.text, st) })
+	return slices.ContainsFunc(r.subjects, func(s subject) bool { return s.scopes[st] })
 }
 
 // stemWritten reports whether the task writes the stem of the file name base out as a name of
@@ -571,7 +571,7 @@ func (r *ranker) subjectFileTargets() []int {
 			base := path.Base(strings.ToLower(n.path))
 			st := stemOf(base)
 			if st != "charm" && st != "__init__" && !charmNames[normName(st)] &&
-				(!charmWords[normName(st)] && commitScope(s.text, normName(st)) || stemWritten(ids, base)) {
+				(!charmWords[normName(st)] && s.scopes[normName(st)] || stemWritten(ids, base)) {
 				byStem[st] = append(byStem[st], i)
 			}
 		}

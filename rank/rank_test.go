@@ -2766,7 +2766,7 @@ func TestCommitScope(t *testing.T) {
 	for subject, want := range map[string]bool{"refactor(slurmctld): reword": true, "feat(slurmctld,slurmd): x": true,
 		"slurmctld: fix": true, "Fix slurmctld: restart": false, "Restart osd, slurmctld: fix": false, "fix(slurmd): x": false,
 		"no scope slurmctld": false} {
-		if got := commitScope(subject, "slurmctld"); got != want {
+		if got := commitScopes(subject)["slurmctld"]; got != want {
 			t.Errorf("%q: %v, want %v", subject, got, want)
 		}
 	}

@@ -91,7 +91,7 @@ type Discovered struct {
 	// sorted: the option names they use are read (templates.Scan) for the linker.
 	Templates []string
 	// PyLinks are the files of Python that are symbolic links, under another name, to a file
-	// of Python (renamedLinks): link → target.
+	// of Python (mappedLinks): link → target.
 	PyLinks map[string]string
 	// SameLinks are the files of Python that are symbolic links, under the same name, to a
 	// mapped file of Python in another folder (an OpenStack charm's actions/ceilometer_hooks.py
@@ -303,8 +303,7 @@ func Discover(root string, scopes []string) (Discovered, error) {
 	d.Python = slices.DeleteFunc(d.Python, func(rel string) bool {
 		return charmyaml.HookScriptName(rel) && !charmRoots[path.Dir(path.Dir(rel))]
 	})
-	d.PyLinks = renamedLinks(d.Python, pyLinks)
-	d.SameLinks = sameNameLinks(d.Python, pyLinks)
+	d.PyLinks, d.SameLinks = mappedLinks(d.Python, pyLinks)
 	if kept := scopedCharmDirs(charmDirs, charmRoots, scopes); kept != nil {
 		charmDirs = kept
 		d.YAML = slices.DeleteFunc(d.YAML, func(f string) bool { return !kept[path.Dir(f)] })
@@ -444,36 +443,17 @@ func linkInside(realRoot, p string) (string, bool) {
 	return filepath.ToSlash(rel), true
 }
 
-// renamedLinks are the Python files of python that are symbolic links, under another name, to
-// a file python holds under its own path (src/charm_link.py -> charm.py): link → target.
-// Read twice, the module would be a second one, every handler, read and finding listed
-// twice; Load keeps one of the two (dropLinkedModules). A link under its target's name
-// (tests/unit/lib/helpers.py -> ../helpers.py) is not one: the map lists it once anyway, as
-// a copy of its target ("also under").
-func renamedLinks(python []string, links map[string]string) map[string]string {
-	if len(links) == 0 {
-		return nil
-	}
-	mapped := map[string]bool{}
-	for _, p := range python {
-		if links[p] == "" {
-			mapped[p] = true
-		}
-	}
-	out := map[string]string{}
-	for _, p := range python {
-		if t := links[p]; t != "" && mapped[t] && path.Base(t) != path.Base(p) {
-			out[p] = t
-		}
-	}
-	return out
-}
-
-// sameNameLinks are the links of python to a mapped file (not a link) of the same name
+// mappedLinks splits the Python files of python that are symbolic links to a file python
+// holds under its own path (not a link): link → target. renamed are those under another name
+// (src/charm_link.py -> charm.py): read twice, the module would be a second one, every
+// handler, read and finding listed twice; Load keeps one of the two (dropLinkedModules).
+// same are those under their target's name in another folder (actions/hooks.py ->
+// ../hooks/hooks.py, which each folder's code imports as its own): both are mapped, the map
+// lists the link as a copy ("also under"), and Tree.Link reports once what both hold
 // (Discovered.SameLinks).
-func sameNameLinks(python []string, links map[string]string) map[string]string {
+func mappedLinks(python []string, links map[string]string) (renamed, same map[string]string) {
 	if len(links) == 0 {
-		return nil
+		return nil, nil
 	}
 	mapped := map[string]bool{}
 	for _, p := range python {
@@ -481,13 +461,17 @@ func sameNameLinks(python []string, links map[string]string) map[string]string {
 			mapped[p] = true
 		}
 	}
-	out := map[string]string{}
+	renamed, same = map[string]string{}, map[string]string{}
 	for _, p := range python {
-		if t := links[p]; t != "" && mapped[t] && path.Base(t) == path.Base(p) {
-			out[p] = t
+		if t := links[p]; t != "" && mapped[t] {
+			if path.Base(t) == path.Base(p) {
+				same[p] = t
+			} else {
+				renamed[p] = t
+			}
 		}
 	}
-	return out
+	return renamed, same
 }
 
 // dropLinkedYAML drops the charm YAML files that are symbolic links down into a subfolder's
