@@ -856,6 +856,13 @@ func findingDiagnostic(f linker.Finding) Diagnostic {
 		} else {
 			d.Message += " (in a function no code of the tree calls)"
 		}
+	case f.TestsOnly && (d.Severity == SeverityError || f.Kind == linker.FindUndeclaredParam):
+		d.Severity = lower(d.Severity)
+		if strings.Contains(f.Symbol, ".") {
+			d.Message += " (in a method only tests call)"
+		} else {
+			d.Message += " (in a function only tests call)"
+		}
 	case f.Conditional && d.Severity == SeverityError:
 		d.Severity = SeverityWarning
 		d.Message += " (in code that runs only under a condition)"

@@ -853,6 +853,13 @@ func TestFindingInClassNeverBuiltIsAWarning(t *testing.T) {
 		!strings.HasSuffix(d[0].Message, "(in a function no code of the tree calls)") {
 		t.Errorf("function not called: got %+v", d)
 	}
+	// nor in one only tests call
+	f.NotCalled, f.TestsOnly = false, true
+	links.Charms[0].Findings[0] = f
+	if d := Run(nil, links, Options{}).Diagnostics; len(d) != 1 || d[0].Severity != SeverityWarning ||
+		!strings.HasSuffix(d[0].Message, "(in a function only tests call)") {
+		t.Errorf("function only tests call: got %+v", d)
+	}
 	// a warning there is one level down too: an info that says why; a dead-looking handler is
 	// what unobserved-handler reports, and stays a warning
 	p := linker.Finding{Kind: linker.FindUndeclaredParam, Subject: "pool_name", NotCalled: true, NoAction: true,

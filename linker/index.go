@@ -27,13 +27,12 @@ type index struct {
 	// handlerRefs counts, for every name like an event handler's (_on_*), its uses in the
 	// whole tree, tests and other charms included (built on first use: handlerUses)
 	handlerRefs map[string]int
-	// refTotals, stepNames and computed are, for a viewpoint (seenBy: a charm's index, or -1
-	// for the whole tree), every name's uses (uses), every name of a step of a fact's value
+	// refTotals, stepNames and computed are, for a viewpoint (seenBy), every name's uses (uses), every name of a step of a fact's value
 	// chain (chainNamed), and whether its code computes names (computesNames); each built on
 	// first use
-	refTotals map[int]map[string]int
-	stepNames map[int]map[string]bool
-	computed  map[int]bool
+	refTotals map[view]map[string]int
+	stepNames map[view]map[string]bool
+	computed  map[view]bool
 	roots     map[string]bool // every charm's src/ and lib/ (importRoot)
 	// charmRefs: for every name, the charms whose own non-test code uses it (built on first
 	// use: usedByCharms)
@@ -80,25 +79,38 @@ func (ix *index) servesCharm(fi *fileInfo, v int) bool {
 	}
 }
 
-// seenBy reports whether fi's code can reach code of the viewpoint v (a charm's index: its
-// own files, and shared ones that serve it (servesCharm), not another charm's, which no
-// charm imports; -1: every file).
-func (ix *index) seenBy(fi *fileInfo, v int) bool {
-	return v < 0 || fi.charm == v || fi.charm < 0 && ix.servesCharm(fi, v)
+// A view is a viewpoint on the tree's code: the code that can reach the code of one charm
+// (charm: its index; its own files, and shared ones that serve it, servesCharm, not another
+// charm's, which no charm imports), or every file (charm -1). Without tests, it is the code
+// the deployed charm runs.
+type view struct {
+	charm   int
+	noTests bool
+}
+
+// wholeTree is the viewpoint of every file of the tree, tests included.
+var wholeTree = view{charm: -1}
+
+// seenBy reports whether fi's code is code of the viewpoint v.
+func (ix *index) seenBy(fi *fileInfo, v view) bool {
+	if v.noTests && fi.test {
+		return false
+	}
+	return v.charm < 0 || fi.charm == v.charm || fi.charm < 0 && ix.servesCharm(fi, v.charm)
 }
 
 // viewOf is the viewpoint of code defined in fi: its charm's, when a charm's folder holds it
 // (another charm's code cannot call it), else the whole tree's.
-func viewOf(fi *fileInfo) int {
-	return max(fi.charm, -1)
+func viewOf(fi *fileInfo, noTests bool) view {
+	return view{charm: max(fi.charm, -1), noTests: noTests}
 }
 
 // uses is how many times the tree's code seen from v (seenBy) uses a name (as an identifier
 // or an attribute), tests included.
-func (ix *index) uses(name string, v int) int {
+func (ix *index) uses(name string, v view) int {
 	if ix.refTotals[v] == nil {
 		if ix.refTotals == nil {
-			ix.refTotals = map[int]map[string]int{}
+			ix.refTotals = map[view]map[string]int{}
 		}
 		totals := map[string]int{}
 		for _, fi := range ix.ordered {
@@ -115,7 +127,7 @@ func (ix *index) uses(name string, v int) int {
 
 // namedNowhere reports that no code seen from v names name (uses, chainNamed) nor computes
 // names (computesNames): a function or method so named is never called.
-func (ix *index) namedNowhere(name string, v int) bool {
+func (ix *index) namedNowhere(name string, v view) bool {
 	return ix.uses(name, v) == 0 && !ix.chainNamed(name, v) && !ix.computesNames(v)
 }
 
@@ -147,10 +159,10 @@ func (ix *index) handlerUses(name string) int {
 // code seen from v (seenBy) has the name, or a string names it: a recorded call's string
 // argument, or one of Facts.HandlerStrings (getattr(self, "configure")(),
 // patch.object(Charm, "_configure")), which no Refs hold.
-func (ix *index) chainNamed(name string, v int) bool {
+func (ix *index) chainNamed(name string, v view) bool {
 	if ix.stepNames[v] == nil {
 		if ix.stepNames == nil {
-			ix.stepNames = map[int]map[string]bool{}
+			ix.stepNames = map[view]map[string]bool{}
 		}
 		names := map[string]bool{}
 		for _, fi := range ix.ordered {
@@ -179,12 +191,12 @@ func (ix *index) chainNamed(name string, v int) bool {
 // computesNames reports a file of the tree seen from v (seenBy), not a vendored library, that
 // may call a method by a name no code writes (Facts.Dispatch: getattr(obj, "_" + name),
 // inspect.getmembers, ...; computedAttr).
-func (ix *index) computesNames(v int) bool {
+func (ix *index) computesNames(v view) bool {
 	if c, ok := ix.computed[v]; ok {
 		return c
 	}
 	if ix.computed == nil {
-		ix.computed = map[int]bool{}
+		ix.computed = map[view]bool{}
 	}
 	c := slices.ContainsFunc(ix.ordered, func(fi *fileInfo) bool {
 		return ix.seenBy(fi, v) && !fi.library && (fi.Facts.Dispatch || computedAttr(&fi.Facts))

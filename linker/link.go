@@ -613,7 +613,7 @@ func (l *charmLinker) callsFunc(s *site, c *ctx) bool {
 // vendored or the charm's own, written for other charms to use), where it does not run.
 func (l *charmLinker) contexts(fi *fileInfo, cls *classInfo, fn string) []*ctx {
 	base := &ctx{file: fi, cls: cls, fn: fn}
-	if cls == nil && fn != "" && fi.library && l.ix.uses(fn, -1) == 0 {
+	if cls == nil && fn != "" && fi.library && l.ix.uses(fn, wholeTree) == 0 {
 		return nil // a library function nothing names (provide_nginx_route in a requirer charm)
 	}
 	if cls == nil || l.isCharm(cls) {

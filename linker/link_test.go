@@ -2850,6 +2850,64 @@ def run(obj, name):
 	}
 }
 
+func TestFindingsInCodeOnlyTestsCall(t *testing.T) {
+	// A method or function that only the tree's tests call (kafka-broker's create_log_dir, run
+	// by a unit test alone) is dead code to the deployed charm: its findings are TestsOnly, not
+	// NotCalled (tests do call it); code the charm calls too is neither. A test that computes
+	// names (getattr(obj, name)) may call any method, so one nothing names is TestsOnly too.
+	c := charm("demo", ".", "config:port")
+	res := Link(Input{Charms: []charmyaml.Charm{c}, Files: files{"src/charm.py": `
+import ops
+from helpers import format_disk, mount_disk
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.framework.observe(self.on.start, self._on_start)
+
+    def _on_start(self, event):
+        mount_disk()
+        self.used()
+
+    def used(self):
+        return self.config["usde"]
+
+    def tested(self):
+        return self.config["tsted"]
+
+    def nowhere(self):
+        return self.config["nwhere"]
+`, "src/helpers.py": `
+from charmhelpers.core.hookenv import config
+
+def format_disk():
+    return config("mkfs-flags")
+
+def mount_disk():
+    return config("mnt-opts")
+`, "tests/unit/test_charm.py": `
+from helpers import format_disk
+
+def test_format(harness):
+    harness.charm.tested()
+    format_disk()
+    harness.charm.used()
+    getattr(harness.charm, "prop_" + "x")
+`}.parse()})
+	var got []string
+	for _, f := range res.Charms[0].Findings {
+		if f.Kind == FindUndeclaredConfig {
+			got = append(got, fmt.Sprintf("%s not-called=%v tests-only=%v", f.Subject, f.NotCalled, f.TestsOnly))
+		}
+	}
+	slices.Sort(got)
+	want := "mkfs-flags not-called=false tests-only=true|mnt-opts not-called=false tests-only=false|nwhere not-called=false tests-only=true|" +
+		"tsted not-called=false tests-only=true|usde not-called=false tests-only=false"
+	if g := strings.Join(got, "|"); g != want {
+		t.Errorf("findings:\n got  %s\n want %s", g, want)
+	}
+}
+
 func TestMethodCalledByASiblingCharmIsCalled(t *testing.T) {
 	// A shared base class's method that only one charm of a monorepo calls is called: the
 	// other charm's finding there is not marked NotCalled (check merges the two into one).

@@ -119,7 +119,8 @@ func (l *charmLinker) markUnbuilt() {
 		name, m, method := strings.Cut(f.Symbol, ".")
 		fi := l.ix.files[f.File]
 		if !method && fi != nil && name != "" {
-			f.NotCalled = l.uncalledFunc(fi, name)
+			f.NotCalled = l.uncalledFunc(fi, name, false)
+			f.TestsOnly = !f.NotCalled && !fi.test && l.uncalledFunc(fi, name, true)
 			continue
 		}
 		if !method || fi == nil || fi.classes[name] == nil {
@@ -136,7 +137,8 @@ func (l *charmLinker) markUnbuilt() {
 				continue
 			}
 		}
-		f.NotCalled = l.uncalled(cls, m)
+		f.NotCalled = l.uncalled(cls, m, false)
+		f.TestsOnly = !f.NotCalled && !cls.file.test && l.uncalled(cls, m, true)
 	}
 }
 
@@ -147,8 +149,9 @@ func (l *charmLinker) markUnbuilt() {
 // the tree holds or ops provides (an outside base may call m by name), with no decorator that
 // may register it (mayRegister), not a dunder (Python calls those) nor a name a framework calls
 // (frameworkCalls), as the unobserved-handler rule asks, and in a tree where no code computes
-// a method name (computedAttr: getattr(self, "_" + name)).
-func (l *charmLinker) uncalled(cls *classInfo, m string) bool {
+// a method name (computedAttr: getattr(self, "_" + name)). With noTests, the tests' code
+// does not count: a method only tests call is one the deployed charm never runs.
+func (l *charmLinker) uncalled(cls *classInfo, m string, noTests bool) bool {
 	sym := cls.methods[m]
 	if sym == nil || strings.HasPrefix(m, "__") || slices.ContainsFunc(sym.Decorators, mayRegister) || frameworkCalls[m] {
 		return false
@@ -158,7 +161,7 @@ func (l *charmLinker) uncalled(cls *classInfo, m string) bool {
 			return false
 		}
 	}
-	return l.ix.namedNowhere(m, viewOf(cls.file))
+	return l.ix.namedNowhere(m, viewOf(cls.file, noTests))
 }
 
 // uncalledFunc is uncalled for a module-level function of fi (hooks/utils.py's get_networks,
@@ -166,13 +169,13 @@ func (l *charmLinker) uncalled(cls *classInfo, m string) bool {
 // (mayRegister: a hook or reactive handler is registered by one), not a dunder, in a file that does not dispatch by computed
 // names, and no code of the tree names it nor computes names, tests included, and other
 // charms' code too unless a charm's folder holds fi (a monorepo's ceph-mon calls its own
-// get_public_addr, not ceph-proxy's copy: viewOf).
-func (l *charmLinker) uncalledFunc(fi *fileInfo, name string) bool {
+// get_public_addr, not ceph-proxy's copy: viewOf); with noTests, tests' code does not count.
+func (l *charmLinker) uncalledFunc(fi *fileInfo, name string, noTests bool) bool {
 	sym := fi.funcSyms[funcKey{"", name}]
 	if sym == nil || strings.HasPrefix(name, "__") || slices.ContainsFunc(sym.Decorators, mayRegister) || fi.Facts.Dispatch || name == "main" {
 		return false
 	}
-	return l.ix.namedNowhere(name, viewOf(fi))
+	return l.ix.namedNowhere(name, viewOf(fi, noTests))
 }
 
 // mayRegister reports a decorator that may register the function it decorates, to be called

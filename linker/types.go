@@ -297,6 +297,9 @@ type Finding struct {
 	// the tree may call it, a decorator may register it, so neither counts. Dead code, or
 	// code kept for another charm that shares the class.
 	NotCalled bool `json:"not_called,omitempty"`
+	// TestsOnly marks a finding in a method or function that, but for the tree's tests, would
+	// be NotCalled: only tests call it, and the deployed charm never runs its tests.
+	TestsOnly bool `json:"tests_only,omitempty"`
 	// Doubt, when set, says why the finding may not hold (check reports it as an info).
 	Doubt string `json:"doubt,omitempty"`
 	// NoAction marks an undeclared-action-param read in code that runs for no action the
