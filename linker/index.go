@@ -32,7 +32,7 @@ type index struct {
 	// first use
 	refTotals map[view]map[string]int
 	stepNames map[view]map[string]bool
-	computed  map[view]bool
+	computed  map[computedKey]bool
 	roots     map[string]bool // every charm's src/ and lib/ (importRoot)
 	// charmRefs: for every name, the charms whose own non-test code uses it (built on first
 	// use: usedByCharms)
@@ -126,9 +126,10 @@ func (ix *index) uses(name string, v view) int {
 }
 
 // namedNowhere reports that no code seen from v names name (uses, chainNamed) nor computes
-// names (computesNames): a function or method so named is never called.
-func (ix *index) namedNowhere(name string, v view) bool {
-	return ix.uses(name, v) == 0 && !ix.chainNamed(name, v) && !ix.computesNames(v)
+// names that could be it (computesNames; method: name is a method's, else a module
+// function's): a function or method so named is never called.
+func (ix *index) namedNowhere(name string, v view, method bool) bool {
+	return ix.uses(name, v) == 0 && !ix.chainNamed(name, v) && !ix.computesNames(v, method)
 }
 
 // handlerUses is how many times the tree uses the name of a handler-like method (_on_*),
@@ -189,20 +190,28 @@ func (ix *index) chainNamed(name string, v view) bool {
 }
 
 // computesNames reports a file of the tree seen from v (seenBy), not a vendored library, that
-// may call a method by a name no code writes (Facts.Dispatch: getattr(obj, "_" + name),
-// inspect.getmembers, ...; computedAttr).
-func (ix *index) computesNames(v view) bool {
-	if c, ok := ix.computed[v]; ok {
+// may call a method (method) or a module function (!method) by a name no code writes
+// (Facts.Dispatch: inspect.getmembers, globals(), ...; computedAttr).
+func (ix *index) computesNames(v view, method bool) bool {
+	k := computedKey{v, method}
+	if c, ok := ix.computed[k]; ok {
 		return c
 	}
 	if ix.computed == nil {
-		ix.computed = map[view]bool{}
+		ix.computed = map[computedKey]bool{}
 	}
 	c := slices.ContainsFunc(ix.ordered, func(fi *fileInfo) bool {
-		return ix.seenBy(fi, v) && !fi.library && (fi.Facts.Dispatch || computedAttr(&fi.Facts))
+		return ix.seenBy(fi, v) && !fi.library && (fi.Facts.Dispatch || computedAttr(&fi.Facts, method))
 	})
-	ix.computed[v] = c
+	ix.computed[k] = c
 	return c
+}
+
+// computedKey keys index.computed: a viewpoint, and whether methods or module functions are
+// looked up.
+type computedKey struct {
+	v      view
+	method bool
 }
 
 // factValues are the values of a file's facts that may name a method: those assigned, the
@@ -224,20 +233,27 @@ func factValues(f *pyextract.Facts) []*pyextract.Value {
 	return vals
 }
 
-// computedAttr reports code that may call a method of any object by a name no code writes:
-// a getattr(name, <not a literal>) among the facts (a value assigned, an observe's handler,
-// a call's argument), or a computed name built on "_on_" (Facts.HandlerDispatch).
-func computedAttr(f *pyextract.Facts) bool {
-	if f.HandlerDispatch {
+// computedAttr reports code that may call a method (method) of any object, or a module
+// function (!method), by a name no code writes: a getattr(name, <not a literal>) among the
+// facts (a value assigned, an observe's handler, a call's argument), or a computed name
+// built on "_on_" (Facts.HandlerDispatch). An instance's or class's attributes
+// (getattr(self, name), getattr(cls, name)) are its methods, not the functions of a module
+// (ceph-mon's charm registers its actions' methods so, and its actions/ceph_ops.py functions
+// stay uncalled).
+func computedAttr(f *pyextract.Facts, method bool) bool {
+	if f.HandlerDispatch && method {
 		return true
 	}
 	for _, v := range factValues(f) {
-		if len(v.Chain) > 1 && v.Chain[1].GetAttr != nil {
+		if len(v.Chain) > 1 && v.Chain[1].GetAttr != nil && (method || !selfOrCls(v.Chain[0].Name)) {
 			return true
 		}
 	}
 	return false
 }
+
+// selfOrCls reports the conventional names of a method's instance and class parameters.
+func selfOrCls(name string) bool { return name == "self" || name == "cls" }
 
 // moduleFile is a file a dotted module name may refer to, and the folder the name is
 // relative to there (a/b/c.py as b.c: "a").

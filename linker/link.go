@@ -298,7 +298,7 @@ func (l *charmLinker) linkUnobserved() {
 	dynamic := func(fi *fileInfo) bool {
 		d, ok := dispatch[fi]
 		if !ok {
-			d = computedAttr(&fi.Facts)
+			d = computedAttr(&fi.Facts, true)
 			dispatch[fi] = d
 		}
 		return d

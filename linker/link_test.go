@@ -2848,6 +2848,35 @@ def run(obj, name):
 			t.Errorf("computed names: %+v marked not called", f)
 		}
 	}
+	// an instance's computed attribute is one of its methods, never a module's function
+	// (ceph-mon registers its action methods with getattr(self, method_name))
+	own := Link(Input{Charms: []charmyaml.Charm{c}, Files: files{"src/charm.py": `
+import ops
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        for name in ("a", "b"):
+            self.framework.observe(self.on.start, getattr(self, "on_" + name))
+
+    def public_url(self):
+        return self.config["public-host"]
+`, "actions/ops.py": `
+from charmhelpers.core.hookenv import config
+
+def pool_get():
+    return config("pool-nmae")
+`}.parse()})
+	got = nil
+	for _, f := range own.Charms[0].Findings {
+		if f.Kind == FindUndeclaredConfig {
+			got = append(got, fmt.Sprintf("%s not-called=%v", f.Subject, f.NotCalled))
+		}
+	}
+	slices.Sort(got)
+	if g := strings.Join(got, "|"); g != "pool-nmae not-called=true|public-host not-called=false" {
+		t.Errorf("getattr(self, name): %s", g)
+	}
 }
 
 func TestFindingsInCodeOnlyTestsCall(t *testing.T) {

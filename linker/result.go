@@ -161,7 +161,7 @@ func (l *charmLinker) uncalled(cls *classInfo, m string, noTests bool) bool {
 			return false
 		}
 	}
-	return l.ix.namedNowhere(m, viewOf(cls.file, noTests))
+	return l.ix.namedNowhere(m, viewOf(cls.file, noTests), true)
 }
 
 // uncalledFunc is uncalled for a module-level function of fi (hooks/utils.py's get_networks,
@@ -175,7 +175,7 @@ func (l *charmLinker) uncalledFunc(fi *fileInfo, name string, noTests bool) bool
 	if sym == nil || strings.HasPrefix(name, "__") || slices.ContainsFunc(sym.Decorators, mayRegister) || fi.Facts.Dispatch || name == "main" {
 		return false
 	}
-	return l.ix.namedNowhere(name, viewOf(fi, noTests))
+	return l.ix.namedNowhere(name, viewOf(fi, noTests), false)
 }
 
 // mayRegister reports a decorator that may register the function it decorates, to be called
