@@ -1,6 +1,7 @@
 package linker
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"sort"
@@ -1259,6 +1260,7 @@ type endpointSet struct {
 	// relParam: the object's class takes a relation-naming parameter (or sets such an
 	// attribute), so it is relation-bound; dyn: a name could not be resolved.
 	relParam, dyn bool
+	dynParam      string // with dyn, the first parameter whose name could not be resolved
 }
 
 type endpointName struct {
@@ -1294,6 +1296,7 @@ func (l *charmLinker) endpoints(inst *instance) endpointSet {
 		}
 		if !found && !declaredOnly && strings.Contains(lower, "name") {
 			out.dyn = true // relation=, endpoint= may hold a Relation object, not a name
+			out.dynParam = cmp.Or(out.dynParam, param)
 		}
 	}
 	// A map of roles to endpoint names handed to a library object ("endpoints={"cluster":

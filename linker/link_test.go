@@ -986,6 +986,26 @@ class DemoCharm(ops.CharmBase):
 	expect(t, "traces", reads(cl, KindConfig, "traces_pipeline"), "src/charm.py:14/config-read/index")
 }
 
+func TestUnresolvedBindingNamesItsArgument(t *testing.T) {
+	// A library object built with an endpoint name the linker cannot resolve is an unresolved
+	// site that shows the argument as written, not only the class.
+	c := charm("demo", ".", "requires:logging")
+	res := Link(Input{Charms: []charmyaml.Charm{c}, Files: files{"src/charm.py": `
+import ops
+from charms.loki_k8s.v1.loki_push_api import LogForwarder
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self._fwd = LogForwarder(self, relation_name=self._mapping()["logging"])
+`}.parse()})
+	var un []string
+	for _, u := range res.Unresolved {
+		un = append(un, fmt.Sprintf("%s:%d/%s", u.File, u.Line, u.Detail))
+	}
+	expect(t, "unresolved", strings.Join(un, " "), `src/charm.py:7/LogForwarder(relation_name=self._mapping()["logging"])`)
+}
+
 func TestConfigHelper(t *testing.T) {
 	// A helper reads config[key] for its callers (vault's JujuFacade.get_string_config): the
 	// names the calls pass are reads of those options where the calls are, in returns,

@@ -19,6 +19,21 @@ func (l *charmLinker) read(kind, name string, s Site) {
 	it.Reads = append(it.Reads, s)
 }
 
+// dynamicBinding is the unresolved site of a relation-bound object built with a name the
+// linker could not resolve, its detail the class and that argument as written
+// (`LogForwarder(relation_name=endpoint_mapping["logging"])`, not just LogForwarder).
+func dynamicBinding(at Site, call *pyextract.Value, param string) Site {
+	if param == "" {
+		return at
+	}
+	if v := argValue(call, 0, 0, pyextract.Param{Name: param}); v != nil { // by keyword
+		at.Detail += "(" + param + "=" + v.String() + ")"
+	} else {
+		at.Detail += "(" + param + ")"
+	}
+	return at
+}
+
 // linkBindings records where first-party code builds a relation-bound object (a library
 // object such as DatabaseRequires(self, "db"), or a helper taking a relation name) as a
 // read of the endpoint with via "library"; an undeclared name given to a *relation*
@@ -35,7 +50,7 @@ func (l *charmLinker) linkBindings() {
 			inst := &instance{cls: s.target, call: s.value, at: c}
 			eps := l.endpoints(inst)
 			if eps.dyn && len(eps.names) == 0 {
-				l.unresolved = append(l.unresolved, at)
+				l.unresolved = append(l.unresolved, dynamicBinding(at, s.value, eps.dynParam))
 			}
 			var bound []string
 			for _, ep := range eps.names {
