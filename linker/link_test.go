@@ -3570,6 +3570,37 @@ class DemoCharm(ops.CharmBase):
 	}
 }
 
+func TestObjectMethodCalledWithName(t *testing.T) {
+	// A method of an object the charm keeps, called with a relation's name
+	// (cassandra's self.provider.update_address("database", ...)), looks that relation up.
+	c := charm("demo", ".", "relation:database")
+	res := Link(Input{Charms: []charmyaml.Charm{c}, Files: files{"src/charm.py": `
+import ops
+from provider import Provider
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.provider = Provider(self)
+        self.framework.observe(self.on.leader_elected, self._on_leader_elected)
+
+    def _on_leader_elected(self, event):
+        self.provider.update_address("database", "10.0.0.1")
+`, "src/provider.py": `
+import ops
+
+class Provider(ops.Object):
+    def __init__(self, charm):
+        super().__init__(charm, "provider")
+        self.charm = charm
+
+    def update_address(self, relation_name, address):
+        for relation in self.charm.model.relations[relation_name]:
+            relation.data[self.charm.unit]["address"] = address
+`}.parse()})
+	expect(t, "database", reads(res.Charms[0], KindRelation, "database"), "src/provider.py:9/lookup/")
+}
+
 func TestContainerHandedToAPackage(t *testing.T) {
 	// A container's name handed as a container keyword to an object of a package outside the
 	// tree, or of a tree class derived from one, is where that object manages it; a service

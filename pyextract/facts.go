@@ -1326,6 +1326,9 @@ func (w *factWalker) callFact(fn, args int32, name string, fs *funcState) bool {
 		obj = w.t.child(fn, fObject) // -1 in a broken tree: `.import()`
 	}
 	selfMethod := obj >= 0 && w.t.kind(obj) == kIdentifier && w.t.text(obj) == "self"
+	// a method of an object the charm keeps (self.provider.update_address("database", ...)):
+	// the linker follows the name into the object's class as into self's
+	selfAttrMethod := obj >= 0 && w.t.kind(obj) == kAttribute && w.selfAttribute(obj)
 	// a function given the charm first: address_of(self, PEER), net.binding(self, "cluster")
 	charmFunc := !selfMethod && w.t.kind(fn) != kCall && firstArgSelf(w.t, args)
 	switch {
@@ -1375,6 +1378,9 @@ func (w *factWalker) callFact(fn, args int32, name string, fs *funcState) bool {
 		if a >= 0 && (selfMethod || charmFunc) && (w.namedArg(a, fs) || w.eventArg(a)) {
 			return true
 		}
+		if a >= 0 && selfAttrMethod && w.t.kind(a) == kString && w.t.value(a, 0).Kind == ValStr {
+			return true
+		}
 	}
 	return false
 }
@@ -1410,6 +1416,12 @@ func (w *factWalker) namedArg(a int32, fs *funcState) bool {
 		return t.value(a, 0).Kind == ValStr // self._relation_created("cache"); not an f-string
 	}
 	return false
+}
+
+// selfAttribute reports an attribute of self, self.x (not self.x.y).
+func (w *factWalker) selfAttribute(a int32) bool {
+	o := w.t.child(a, fObject)
+	return o >= 0 && w.t.kind(o) == kIdentifier && w.t.text(o) == "self"
 }
 
 // firstArgSelf reports a call whose first argument is the name self.

@@ -139,6 +139,9 @@ func (t *tree) value(i int32, depth int) Value {
 			if v, ok := t.formatCall(i); ok {
 				return v
 			}
+			if v, ok := t.collectionCall(i, depth); ok {
+				return v
+			}
 			if v, ok := t.callValue(i, depth); ok {
 				return v
 			}
@@ -174,6 +177,25 @@ func (t *tree) value(i int32, depth int) Value {
 		}
 	}
 	return t.other(i)
+}
+
+// collectionCall is the display a built-in collection is made from, as that display:
+// frozenset(["db", "db-admin"]) and tuple(["a", "b"]) hold the same names as the list.
+func (t *tree) collectionCall(i int32, depth int) (Value, bool) {
+	fn, args := t.child(i, fFunction), t.child(i, fArguments)
+	if fn < 0 || args < 0 || t.kind(fn) != kIdentifier || t.kind(args) != kArgumentList {
+		return Value{}, false
+	}
+	switch t.text(fn) {
+	case "frozenset", "set", "tuple", "list", "sorted":
+	default:
+		return Value{}, false
+	}
+	a := t.namedChild(args, 0)
+	if a < 0 || t.namedChild(args, 1) >= 0 || t.factKind(a) != fkSequence {
+		return Value{}, false
+	}
+	return t.value(a, depth+1), true
 }
 
 // alternatives converts `a or b` and `a if c else b` to ValOr: the value is one of a and b
