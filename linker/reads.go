@@ -1764,7 +1764,8 @@ func keyExpr(k *pyextract.KeyAccess) string {
 }
 
 // linkFeaturePackages is the last resort for a declared action, relation or config option
-// nothing else links: a package from outside the tree that the charm's code imports and that
+// nothing else links (a relation only looked up: otel-collector's cycle check of receive-otlp
+// and send-otlp, which charmlibs.interfaces.otlp serves): a package from outside the tree that the charm's code imports and that
 // is named after a word of the interface's name (charm_refresh for the actions
 // pre-refresh-check, force-refresh-start and resume-refresh, the peer relation
 // refresh-v-three and the option pause-after-unit-refresh) may handle it on the charm's behalf. Its import is recorded as a read with via "package" and the
@@ -1828,8 +1829,9 @@ func (l *charmLinker) linkFeaturePackages() {
 	}
 	for _, key := range names {
 		it := l.ifaces[key]
-		if it == nil || len(it.Handlers) > 0 || key.kind != KindAction && len(it.Reads) > 0 {
-			continue
+		if it == nil || len(it.Handlers) > 0 || key.kind == KindConfig && len(it.Reads) > 0 ||
+			key.kind == KindRelation && slices.ContainsFunc(it.Reads, func(s Site) bool { return s.Via != ViaLookup }) {
+			continue // a relation only looked up (a check that it exists) is not handled yet
 		}
 		words := featureWords(nameParts(key.name))
 		for _, im := range imports {
