@@ -5635,9 +5635,10 @@ func TestDecoratedHandlers(t *testing.T) {
 	// A reactive charm's handlers of an endpoint's flags (@when, @when_all, @when_any; the
 	// interface layer's db.available or charms.reactive's endpoint.db.joined) and a classic
 	// charm's hook functions (@hooks.hook('db-relation-changed')) handle that relation; a
-	// handler waiting for a flag's absence (@when_not) does not, nor a flag of no declared
-	// endpoint.
-	c := charm("reactor", ".", "relation:db", "relation:website", "relation:cluster", "relation:amqp", "relation:unused")
+	// handler waiting for a flag's absence (@when_not) does not, but for charms.reactive's
+	// idiom of the relation gone (@when_not('endpoint.registry.joined')), nor a flag of no
+	// declared endpoint.
+	c := charm("reactor", ".", "relation:db", "relation:website", "relation:cluster", "relation:amqp", "relation:unused", "relation:registry")
 	cl := link1(t, c, files{
 		"reactive/reactor.py": `
 from charms.reactive import when, when_any, when_not
@@ -5657,6 +5658,12 @@ def publish(website):
 
 @when_not('unused.connected')
 def waiting():
+    pass
+
+
+@when('app.registry.configured')
+@when_not('endpoint.registry.joined')
+def remove_registry():
     pass
 
 
@@ -5687,6 +5694,7 @@ def amqp_gone():
 	expect(t, "cluster", handlers(cl, KindRelation, "cluster"), "cluster-relation-changed>cluster_changed[hook] cluster-relation-joined>cluster_changed[hook]")
 	expect(t, "amqp", handlers(cl, KindRelation, "amqp"), "amqp-relation-broken>amqp_gone[hook] amqp-relation-departed>amqp_gone[hook]")
 	expect(t, "unused", handlers(cl, KindRelation, "unused"), "")
+	expect(t, "registry", handlers(cl, KindRelation, "registry"), "not endpoint.registry.joined>remove_registry[reactive-flag]")
 }
 
 func TestReactiveConfigFlags(t *testing.T) {

@@ -1442,7 +1442,8 @@ func (l *charmLinker) moduleFunc(fi *fileInfo, ch pyextract.Chain) (*pyextract.S
 //   - a reactive handler, @when('endpoint.db.joined'), @when_any('db.available', ...)
 //     (when, when_all, when_any: not when_not or when_none, which wait for the flag's absence):
 //     a flag of the relation, named by its interface layer after the endpoint (db.available) or
-//     by charms.reactive's Endpoint (endpoint.db.joined);
+//     by charms.reactive's Endpoint (endpoint.db.joined); and @when_not('endpoint.db.joined'),
+//     the idiom for the relation gone (the handler that cleans up after it);
 //   - a reactive handler of an option's flag (configFlag: @when('config.changed.port')) reads
 //     the option (Site.Detail "flag").
 //
@@ -1464,6 +1465,7 @@ func (l *charmLinker) linkDecorated(own map[string]bool) {
 			}
 			for _, a := range args {
 				var rel, via string
+				event := a
 				if opt, ok := configFlag(name, a); ok {
 					if decl, ok := l.lookup(KindConfig, opt); ok {
 						l.read(KindConfig, decl, Site{File: fi.Path, Line: s.Line, Symbol: s.Name, Via: ViaConfig, Detail: "flag"})
@@ -1488,6 +1490,12 @@ func (l *charmLinker) linkDecorated(own map[string]bool) {
 					if ep := flagEndpoint(a); ep != "" && !own[a] {
 						rel, via = ep, ViaFlag
 					}
+				case "when_not", "when_none":
+					// charms.reactive's idiom for a relation gone: @when_not("endpoint.db.joined")
+					// runs once no unit of db is joined (containerd's remove_registry)
+					if ep := flagEndpoint(a); ep != "" && a == "endpoint."+ep+".joined" {
+						rel, via, event = ep, ViaFlag, "not "+a
+					}
 				}
 				// A hook function registered for several hooks of the relation (keystone's
 				// @hooks.hook('identity-credentials-relation-joined',
@@ -1500,7 +1508,7 @@ func (l *charmLinker) linkDecorated(own map[string]bool) {
 					return h.Symbol == s.Name && h.File == fi.Path && (via != ViaHook || h.Event == a)
 				}
 				if it := declared[rel]; it != nil && !slices.ContainsFunc(it.Handlers, same) {
-					it.Handlers = append(it.Handlers, Handler{Event: a, Symbol: s.Name, File: fi.Path, Line: s.Line, Via: via})
+					it.Handlers = append(it.Handlers, Handler{Event: event, Symbol: s.Name, File: fi.Path, Line: s.Line, Via: via})
 				}
 			}
 		}
