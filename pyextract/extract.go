@@ -336,8 +336,11 @@ func (e *extractor) header(i int32, headerEnd uint32) string {
 		}
 		prm := oneLine(t.raw(c), maxSignature)
 		if utf8.RuneCountInString(prm)+len(", ") > room {
-			// a long default gives way before its parameter does: "extra: Extra = …"
-			prm = e.shortDefault(c)
+			// a long default gives way before its parameter does: "extra: Extra = …"; a short
+			// one (None, 0, "") is not worth the "= …", which reads as a default of note
+			if short := e.shortDefault(c); utf8.RuneCountInString(prm)-utf8.RuneCountInString(short) >= minElidedDefault {
+				prm = short
+			}
 		}
 		if room -= utf8.RuneCountInString(prm) + len(", "); prm == "" || room < 0 {
 			all = false
@@ -353,6 +356,10 @@ func (e *extractor) header(i int32, headerEnd uint32) string {
 	}
 	return head + strings.Join(kept, ", ") + ", …" + tail + ":"
 }
+
+// minElidedDefault is the fewest runes shortDefault must save for a signature to show a
+// default as "…" (`s3_tls_ca_chain: Optional[str] = …` for None saved 3).
+const minElidedDefault = 6
 
 // shortDefault is parameter c with its default value elided ("extra_config:
 // ExtraConfigs = …", "timeout=…"), or "" when c has no default.

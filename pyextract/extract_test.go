@@ -65,6 +65,9 @@ def positional(a, /, b, *, c=None):
 def long_default(self, extra_config: ExtraConfigsModel = ExtraConfigsModel(first=1, second=2, third=3, fourth=4, fifth=5, sixth=6, seventh=7, eighth=8, ninth=9), retries="` + strings.Repeat("r", 60) + `") -> Optional[Model]:
     pass
 
+def short_default(self, worker_config: str, ca_cert: Optional[str] = None, server_cert: Optional[str] = None, s3_tls_ca_chain: Optional[str] = None, ` + strings.Repeat("x", 20) + `: str = "") -> None:
+    pass
+
 @when('config.changed.authorization-mode', 'kubernetes-master.components.started')
 @when_not('kubernetes-master.auth.` + strings.Repeat("x", 120) + `')
 @hooks.hook('install', 'upgrade-charm')
@@ -85,6 +88,8 @@ def long_return(self, namespace: str) -> Union[` + strings.Repeat("kubernetes.cl
 		"positional":     "def positional(a, /, b, *, c=None):",
 		// a long default gives way before its parameter
 		"long_default": "def long_default(self, extra_config: ExtraConfigsModel = …, retries=\"" + strings.Repeat("r", 60) + "\") -> Optional[Model]:",
+		// a short default is not worth "= …": the parameter goes whole
+		"short_default": "def short_default(self, worker_config: str, ca_cert: Optional[str] = None, server_cert: Optional[str] = None, …) -> None:",
 		// a reactive or classic handler's flags and hooks are its wiring: shown, cut only past 120
 		"reactive_handler": `@when('config.changed.authorization-mode', 'kubernetes-master.components.started') ` +
 			`@when_not('kubernetes-master.auth.` + strings.Repeat("x", 120-len("when_not('kubernetes-master.auth.")-2) + `…) ` +
