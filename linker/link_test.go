@@ -1007,6 +1007,30 @@ class DemoCharm(ops.CharmBase):
 	expect(t, "unresolved", strings.Join(un, " "), `src/charm.py:7/LogForwarder(relation_name=self._mapping()["logging"])`)
 }
 
+func TestConfigKeyFromDictOfFStrings(t *testing.T) {
+	// An option read through a dict whose values are f-strings (kubeflow-dashboard's
+	// {location: f"additional-{location}-links" for location in LOCATIONS}) reads, loosely,
+	// the options those values fit; a literal dict's entry is read exactly.
+	c := charm("demo", ".", "config:extra-menu-links", "config:extra-quick-links", "config:menu-order", "config:unread")
+	cl := link1(t, c, files{"src/charm.py": `
+import ops
+
+LOCATIONS = ["menu", "quick"]
+LINKS = {loc: f"extra-{loc}-links" for loc in LOCATIONS}
+ORDER = {"menu": "menu-order"}
+
+class DemoCharm(ops.CharmBase):
+    def _links(self):
+        for loc in LOCATIONS:
+            yield self.model.config[LINKS[loc]]
+        return self.config[ORDER["menu"]]
+`})
+	expect(t, "menu links", reads(cl, KindConfig, "extra-menu-links"), "src/charm.py:10/config-read/index")
+	expect(t, "quick links", reads(cl, KindConfig, "extra-quick-links"), "src/charm.py:10/config-read/index")
+	expect(t, "order", reads(cl, KindConfig, "menu-order"), "src/charm.py:11/config-read/index")
+	expect(t, "unread", reads(cl, KindConfig, "unread"), "")
+}
+
 func TestConfigHelper(t *testing.T) {
 	// A helper reads config[key] for its callers (vault's JujuFacade.get_string_config): the
 	// names the calls pass are reads of those options where the calls are, in returns,

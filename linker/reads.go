@@ -691,8 +691,13 @@ func (l *charmLinker) configKey(fi *fileInfo, k *pyextract.KeyAccess) {
 			}
 		}
 		if !known && !fi.vendored {
-			// config.get(f"always_enable_{receiver}"): the options its text fits
+			// config.get(f"always_enable_{receiver}"): the options its text fits; and
+			// config[LINKS[loc]] of a dict whose values are f-strings
+			// ({loc: f"additional-{loc}-links" for loc in LOCATIONS}): those the values fit
 			known = l.readFitting(&k.Key, KindConfig, at)
+			for _, v := range l.indexedFStrings(&k.Key, c.at(k.Line)) {
+				known = l.readFitting(v, KindConfig, at) || known
+			}
 		}
 		if k.Func == "__getitem__" && isParam(fi, k.Scope, &k.Key) && l.subscripted(fi.classes[k.Class]) {
 			// a config wrapper's own lookup: its callers are the subscripts wrapper["x"],
@@ -943,6 +948,27 @@ func (l *charmLinker) untraced(fi *fileInfo, sc pyextract.Scope, obj pyextract.C
 		}
 	}
 	return true
+}
+
+// indexedFStrings are the f-string values of the dict display key indexes (NAMES[x], where
+// NAMES is a dict display or comprehension): which one x picks is not known.
+func (l *charmLinker) indexedFStrings(key *pyextract.Value, c *ctx) []*pyextract.Value {
+	ch := key.Chain
+	if key.Kind != pyextract.ValChain || len(ch) < 2 || ch[len(ch)-1].Index == nil {
+		return nil
+	}
+	var out []*pyextract.Value
+	for _, a := range l.chain(ch[:len(ch)-1], c) {
+		if a.kind != aSeq || a.seq.Kind != pyextract.ValDict {
+			continue
+		}
+		for i := range a.seq.Kwargs {
+			if v := &a.seq.Kwargs[i].Value; v.Kind == pyextract.ValFStr {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
 }
 
 // fitting lists the declared names of kind (config options, relations...) an f-string key can

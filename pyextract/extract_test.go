@@ -385,6 +385,8 @@ func TestValueOf(t *testing.T) {
 		{`[p.relation for p in self._policies if p]`, ValSeq, `[p.relation]`},
 		{`sorted(n.upper() for n in NAMES)`, ValOther, `sorted(n.upper() for n in NAMES)`},
 		{`frozenset(["db", "db-admin"])`, ValSeq, `["db", "db-admin"]`},
+		{`{loc: f"extra-{loc}-links" for loc in LOCATIONS}`, ValDict, `{loc: f"extra-{loc}-links"}`},
+		{`{k: self.config.get(k) for k in NAMES}`, ValOther, `{k: self.config.get(k) for k in NAMES}`},
 		{`tuple({A, "b"})`, ValSeq, `[A, "b"]`},
 		{`frozenset(NAMES)`, ValCall, `frozenset(NAMES)`},
 		{`set(["a"], x)`, ValCall, `set(["a"], x)`},

@@ -63,6 +63,7 @@ const (
 	kFor
 	kWhile
 	kDictionary
+	kDictComprehension
 	kPair
 	kList
 	kTuple
@@ -116,6 +117,7 @@ var namedKinds = map[string]nodeKind{
 	"for_statement":            kFor,
 	"while_statement":          kWhile,
 	"dictionary":               kDictionary,
+	"dictionary_comprehension": kDictComprehension,
 	"pair":                     kPair,
 	"list":                     kList,
 	"tuple":                    kTuple,

@@ -147,6 +147,16 @@ func (t *tree) value(i int32, depth int) Value {
 			}
 		case kDictionary:
 			return t.dictValue(i, depth)
+		case kDictComprehension:
+			// {loc: f"extra-{loc}-links" for loc in LOCATIONS}: a map to names, one pair, its
+			// body, as a list comprehension is its body (the f-string's text still fits the
+			// options it names); not a map to anything else ({k: self.config.get(k) for k in
+			// NAMES} is config values, as the local it is assigned to says)
+			if body := t.child(i, fBody); body >= 0 && t.kind(body) == kPair {
+				if kw := t.pairValue(body, depth); kw.Value.Kind == ValStr || kw.Value.Kind == ValFStr {
+					return Value{Kind: ValDict, Kwargs: []Kwarg{kw}}
+				}
+			}
 		}
 		if v, ok := t.alternatives(i, depth); ok {
 			return v
@@ -322,19 +332,24 @@ func (t *tree) dictValue(i int32, depth int) Value {
 		if t.kind(p) != kPair {
 			continue
 		}
-		kw := Kwarg{Value: t.value(t.child(p, fValue), depth+1)}
-		if k := t.child(p, fKey); k >= 0 && t.kind(k) == kString {
-			if s, ok := t.stringValue(k); ok && s.Kind == ValStr {
-				kw.Name = s.Str
-			}
-		} else if k >= 0 && (t.kind(k) == kIdentifier || t.kind(k) == kAttribute) {
-			if kv := t.value(k, depth+1); kv.Kind == ValChain {
-				kw.Key = &kv
-			}
-		}
-		v.Kwargs = append(v.Kwargs, kw)
+		v.Kwargs = append(v.Kwargs, t.pairValue(p, depth))
 	}
 	return v
+}
+
+// pairValue is the key and value of a dict display's pair p.
+func (t *tree) pairValue(p int32, depth int) Kwarg {
+	kw := Kwarg{Value: t.value(t.child(p, fValue), depth+1)}
+	if k := t.child(p, fKey); k >= 0 && t.kind(k) == kString {
+		if s, ok := t.stringValue(k); ok && s.Kind == ValStr {
+			kw.Name = s.Str
+		}
+	} else if k >= 0 && (t.kind(k) == kIdentifier || t.kind(k) == kAttribute) {
+		if kv := t.value(k, depth+1); kv.Kind == ValChain {
+			kw.Key = &kv
+		}
+	}
+	return kw
 }
 
 // other is node i as ValOther.
