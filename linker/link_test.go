@@ -5721,6 +5721,39 @@ def amqp_gone():
 	expect(t, "registry", handlers(cl, KindRelation, "registry"), "not endpoint.registry.joined>remove_registry[reactive-flag]")
 }
 
+func TestReactiveHookTemplates(t *testing.T) {
+	// charms.reactive's hook templates name endpoints by interface ({interface:X}) or by role
+	// and interface ({requires:X}, {provides:X}, {peers:X}): each endpoint they expand to is
+	// handled; an interface no endpoint has expands to none.
+	c := charm("reactor", ".")
+	c.Relations = []charmyaml.Relation{
+		{Name: "data", Role: charmyaml.RoleProvides, Interface: "block-storage"},
+		{Name: "db", Role: charmyaml.RoleRequires, Interface: "pgsql"},
+		{Name: "db-admin", Role: charmyaml.RoleProvides, Interface: "pgsql"},
+	}
+	cl := link1(t, c, files{"reactive/reactor.py": `
+from charms.reactive import hook
+
+
+@hook("{interface:block-storage}-relation-departed")
+def storage_gone():
+    pass
+
+
+@hook("{provides:pgsql}-relation-joined")
+def client_joined():
+    pass
+
+
+@hook("{requires:nothing}-relation-joined")
+def nothing():
+    pass
+`})
+	expect(t, "data", handlers(cl, KindRelation, "data"), "{interface:block-storage}-relation-departed>storage_gone[hook]")
+	expect(t, "db", handlers(cl, KindRelation, "db"), "")
+	expect(t, "db-admin", handlers(cl, KindRelation, "db-admin"), "{provides:pgsql}-relation-joined>client_joined[hook]")
+}
+
 func TestReactiveConfigFlags(t *testing.T) {
 	// A reactive handler of layer:basic's option flags (config.changed.<opt>, config.set.<opt>,
 	// under any when decorator) reads that option; a flag of an undeclared option reads nothing.

@@ -1502,6 +1502,17 @@ func (l *charmLinker) linkDecorated(own map[string]bool) {
 				case "hook":
 					if ep, _, ok := strings.Cut(a, "-relation-"); ok {
 						rel, via = ep, ViaHook
+						if eps, ok := l.hookTemplate(ep); ok {
+							// @hook('{interface:mysql}-relation-joined'): one handler per endpoint
+							for _, ep := range eps {
+								if it := declared[ep]; it != nil && !slices.ContainsFunc(it.Handlers, func(h Handler) bool {
+									return h.Symbol == s.Name && h.File == fi.Path && h.Event == a
+								}) {
+									it.Handlers = append(it.Handlers, Handler{Event: a, Symbol: s.Name, File: fi.Path, Line: s.Line, Via: ViaHook})
+								}
+							}
+							continue
+						}
 					} else if kind, ev, ok := eventKind(strings.ReplaceAll(strings.TrimSuffix(a, ".real"), "-", "_")); ok && kind == KindLifecycle {
 						// @hooks.hook('config-changed'), charms.reactive's @hook('upgrade-charm'):
 						// a lifecycle event, as ops' observe of self.on.config_changed is
@@ -1539,6 +1550,27 @@ func (l *charmLinker) linkDecorated(own map[string]bool) {
 			}
 		}
 	}
+}
+
+// hookTemplate expands the endpoint part of a charms.reactive hook template,
+// "{interface:block-storage}" (every endpoint of that interface) or "{requires:mysql}",
+// "{provides:http}", "{peers:cluster}" (those of the role too), to the charm's endpoints; ok
+// is false for a plain endpoint name.
+func (l *charmLinker) hookTemplate(ep string) (eps []string, ok bool) {
+	inner, ok := strings.CutPrefix(ep, "{")
+	if inner, ok = strings.CutSuffix(inner, "}"); !ok {
+		return nil, false
+	}
+	role, iface, ok := strings.Cut(inner, ":")
+	if !ok || role != "interface" && role != charmyaml.RoleRequires && role != charmyaml.RoleProvides && role != charmyaml.RolePeers {
+		return nil, false
+	}
+	for _, r := range l.ch.Relations {
+		if r.Interface == iface && (role == "interface" || r.Role == role) {
+			eps = append(eps, r.Name)
+		}
+	}
+	return eps, true
 }
 
 // linkHookScripts links a Python script of the charm's own named for a hook, hooks/<hook>
