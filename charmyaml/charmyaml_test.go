@@ -1212,6 +1212,37 @@ func TestMisspelledParamSchemaKeys(t *testing.T) {
 	}
 }
 
+func TestMisspelledActionParamsKey(t *testing.T) {
+	// An action's parameters under a key Juju does not read (`parameters:`, `parms:`) are not
+	// declared: the key is reported, and the action has no parameters; keys Juju reads, JSON
+	// schema keywords and x-* keys are left alone.
+	actions := `get-summary:
+  description: d
+  parameters:
+    output: {type: string}
+rotate:
+  parms:
+    cidr: {type: string}
+backup:
+  params:
+    to: {type: string}
+  additionalProperties: false
+  execution-group: g
+  x-note: n
+`
+	c := Parse(files(".", map[string]string{MetadataFile: "name: probe\nsummary: s\ndescription: d\n", ActionsFile: actions}))
+	want := []string{
+		`actions.yaml:3: action get-summary: unknown key "parameters" (did you mean "params"?): Juju ignores it, and the parameters under it are not declared`,
+		`actions.yaml:6: action rotate: unknown key "parms" (did you mean "params"?): Juju ignores it, and the parameters under it are not declared`,
+	}
+	if !slices.Equal(c.Warnings, want) {
+		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(c.Warnings, "\n"), strings.Join(want, "\n"))
+	}
+	if len(c.Actions) != 3 || len(c.Actions[0].Params) != 0 || len(c.Actions[2].Params) != 1 {
+		t.Errorf("actions %+v", c.Actions)
+	}
+}
+
 func TestMisspelledKeyKeepsJujuVerdict(t *testing.T) {
 	// A near-miss key is reported after Juju has read the sections, so that its warning does
 	// not hold back Juju's own on the same file.

@@ -144,3 +144,23 @@ func EditDistance(a, b string) int {
 	}
 	return prev[len(b)]
 }
+
+// actionKeys are the keys of an action Juju reads itself; the rest go into its parameters'
+// JSON schema as they are (properties, additionalProperties, ...).
+var actionKeys = []string{"description", "params", "required", "parallel", "execution-group"}
+
+// misspelledActionKeys warns of each key of an action that is neither one Juju reads nor a
+// JSON-schema keyword and is near "params", or is "parameters" or "arguments"
+// (kafka-benchmark's get-summary declares its output parameter under `parameters:`): Juju
+// copies it into the parameters' JSON schema, which ignores a keyword it does not know, so
+// none of the parameters under it is declared.
+func misspelledActionKeys(w warner, what string, fields []entry) {
+	for _, f := range fields {
+		if slices.Contains(actionKeys, f.key) || slices.Contains(schemaKeywords, f.key) || strings.HasPrefix(f.key, "x-") {
+			continue
+		}
+		if nearKey(f.key, "params") || f.key == "parameters" || f.key == "arguments" || f.key == "args" {
+			w.warn(f.k.Line, "%s: unknown key %q (did you mean \"params\"?): Juju ignores it, and the parameters under it are not declared", what, f.key)
+		}
+	}
+}

@@ -469,7 +469,9 @@ func (c *Charm) readActions(d *doc, n *yaml.Node) {
 		}
 		var params, properties []Param
 		hasParams := false
-		for _, f := range w.entries(e.v, what) {
+		fields := w.entries(e.v, what)
+		misspelledActionKeys(w, what, fields)
+		for _, f := range fields {
 			switch f.key {
 			case "description":
 				a.Description = firstLine(w.str(f, what+" description"))
