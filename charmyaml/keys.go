@@ -150,7 +150,7 @@ func EditDistance(a, b string) int {
 var actionKeys = []string{"description", "params", "required", "parallel", "execution-group"}
 
 // misspelledActionKeys warns of each key of an action that is neither one Juju reads nor a
-// JSON-schema keyword and is near "params", or is "parameters" or "arguments"
+// JSON-schema keyword and is near "params", or is "parameters", "arguments" or "args"
 // (kafka-benchmark's get-summary declares its output parameter under `parameters:`): Juju
 // copies it into the parameters' JSON schema, which ignores a keyword it does not know, so
 // none of the parameters under it is declared.

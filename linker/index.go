@@ -27,9 +27,9 @@ type index struct {
 	// handlerRefs counts, for every name like an event handler's (_on_*), its uses in the
 	// whole tree, tests and other charms included (built on first use: handlerUses)
 	handlerRefs map[string]int
-	// refTotals, stepNames and computed are, for a viewpoint (seenBy), every name's uses (uses), every name of a step of a fact's value
-	// chain (chainNamed), and whether its code computes names (computesNames); each built on
-	// first use
+	// refTotals, stepNames and computed are, for a viewpoint (seenBy), every name's uses
+	// (uses), every name of a step of a fact's value chain (chainNamed), and whether its code
+	// computes names (computesNames); each built on first use
 	refTotals map[view]map[string]int
 	stepNames map[view]map[string]bool
 	computed  map[computedKey]bool
@@ -106,7 +106,7 @@ func viewOf(fi *fileInfo, noTests bool) view {
 }
 
 // uses is how many times the tree's code seen from v (seenBy) uses a name (as an identifier
-// or an attribute), tests included.
+// or an attribute), tests included unless v leaves them out.
 func (ix *index) uses(name string, v view) int {
 	if ix.refTotals[v] == nil {
 		if ix.refTotals == nil {

@@ -1557,10 +1557,10 @@ func (l *charmLinker) linkDecorated(own map[string]bool) {
 // "{provides:http}", "{peers:cluster}" (those of the role too), to the charm's endpoints; ok
 // is false for a plain endpoint name.
 func (l *charmLinker) hookTemplate(ep string) (eps []string, ok bool) {
-	inner, ok := strings.CutPrefix(ep, "{")
-	if inner, ok = strings.CutSuffix(inner, "}"); !ok {
+	if !strings.HasPrefix(ep, "{") || !strings.HasSuffix(ep, "}") {
 		return nil, false
 	}
+	inner := ep[1 : len(ep)-1]
 	role, iface, ok := strings.Cut(inner, ":")
 	if !ok || role != "interface" && role != charmyaml.RoleRequires && role != charmyaml.RoleProvides && role != charmyaml.RolePeers {
 		return nil, false
@@ -1830,12 +1830,13 @@ func keyExpr(k *pyextract.KeyAccess) string {
 }
 
 // linkFeaturePackages is the last resort for a declared action, relation or config option
-// nothing else links (a relation only looked up: otel-collector's cycle check of receive-otlp
-// and send-otlp, which charmlibs.interfaces.otlp serves): a package from outside the tree that the charm's code imports and that
-// is named after a word of the interface's name (charm_refresh for the actions
-// pre-refresh-check, force-refresh-start and resume-refresh, the peer relation
-// refresh-v-three and the option pause-after-unit-refresh) may handle it on the charm's behalf. Its import is recorded as a read with via "package" and the
-// module as Detail, which check reports as a possibility instead of a warning.
+// nothing else links (or a relation only looked up: otel-collector's cycle check of
+// receive-otlp and send-otlp, which charmlibs.interfaces.otlp serves): a package from outside
+// the tree that the charm's code imports and that is named after a word of the interface's
+// name (charm_refresh for the actions pre-refresh-check, force-refresh-start and
+// resume-refresh, the peer relation refresh-v-three and the option pause-after-unit-refresh)
+// may handle it on the charm's behalf. Its import is recorded as a read with via "package"
+// and the module as Detail, which check reports as a possibility instead of a warning.
 func (l *charmLinker) linkFeaturePackages() {
 	// the charm's imports of packages from outside the tree, with the words of their names:
 	// not charm libraries (charms.*), whose default endpoint absentLibraryEndpoint reads from
