@@ -846,28 +846,32 @@ func findingDiagnostic(f linker.Finding) Diagnostic {
 		d.Severity = SeverityInfo
 		d.Message += " (" + f.Doubt + ")"
 	// dead code: one level down (an undeclared parameter's warning too)
-	case f.NotBuilt && (d.Severity == SeverityError || f.Kind == linker.FindUndeclaredParam):
+	case deadCode(f) != "" && (d.Severity == SeverityError || f.Kind == linker.FindUndeclaredParam):
 		d.Severity = lower(d.Severity)
-		d.Message += " (in a class no code of the tree uses)"
-	case f.NotCalled && (d.Severity == SeverityError || f.Kind == linker.FindUndeclaredParam):
-		d.Severity = lower(d.Severity)
-		if strings.Contains(f.Symbol, ".") {
-			d.Message += " (in a method no code of the tree calls)"
-		} else {
-			d.Message += " (in a function no code of the tree calls)"
-		}
-	case f.TestsOnly && (d.Severity == SeverityError || f.Kind == linker.FindUndeclaredParam):
-		d.Severity = lower(d.Severity)
-		if strings.Contains(f.Symbol, ".") {
-			d.Message += " (in a method only tests call)"
-		} else {
-			d.Message += " (in a function only tests call)"
-		}
+		d.Message += " (" + deadCode(f) + ")"
 	case f.Conditional && d.Severity == SeverityError:
 		d.Severity = SeverityWarning
 		d.Message += " (in code that runs only under a condition)"
 	}
 	return d
+}
+
+// deadCode says why the code of finding f never runs in the deployed charm ("in a class no
+// code of the tree uses", "in a method only tests call"), or "" when it may.
+func deadCode(f linker.Finding) string {
+	what := "function"
+	if strings.Contains(f.Symbol, ".") {
+		what = "method"
+	}
+	switch {
+	case f.NotBuilt:
+		return "in a class no code of the tree uses"
+	case f.NotCalled:
+		return "in a " + what + " no code of the tree calls"
+	case f.TestsOnly:
+		return "in a " + what + " only tests call"
+	}
+	return ""
 }
 
 // lower is the severity one level below sev (info stays info).

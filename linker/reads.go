@@ -1490,7 +1490,8 @@ func (l *charmLinker) linkDecorated(own map[string]bool) {
 				args = []string{strings.ReplaceAll(s.Name, "_", "-")}
 			}
 			for _, a := range args {
-				var rel, via string
+				var rels []string // the relations the decorator's argument names
+				var via string
 				event := a
 				if opt, ok := configFlag(name, a); ok {
 					if decl, ok := l.lookup(KindConfig, opt); ok {
@@ -1501,17 +1502,9 @@ func (l *charmLinker) linkDecorated(own map[string]bool) {
 				switch name {
 				case "hook":
 					if ep, _, ok := strings.Cut(a, "-relation-"); ok {
-						rel, via = ep, ViaHook
+						rels, via = []string{ep}, ViaHook
 						if eps, ok := l.hookTemplate(ep); ok {
-							// @hook('{interface:mysql}-relation-joined'): one handler per endpoint
-							for _, ep := range eps {
-								if it := declared[ep]; it != nil && !slices.ContainsFunc(it.Handlers, func(h Handler) bool {
-									return h.Symbol == s.Name && h.File == fi.Path && h.Event == a
-								}) {
-									it.Handlers = append(it.Handlers, Handler{Event: a, Symbol: s.Name, File: fi.Path, Line: s.Line, Via: ViaHook})
-								}
-							}
-							continue
+							rels = eps // @hook('{interface:mysql}-relation-joined'): each endpoint of it
 						}
 					} else if kind, ev, ok := eventKind(strings.ReplaceAll(strings.TrimSuffix(a, ".real"), "-", "_")); ok && kind == KindLifecycle {
 						// @hooks.hook('config-changed'), charms.reactive's @hook('upgrade-charm'):
@@ -1525,13 +1518,13 @@ func (l *charmLinker) linkDecorated(own map[string]bool) {
 					}
 				case "when", "when_all", "when_any":
 					if ep := flagEndpoint(a); ep != "" && !own[a] {
-						rel, via = ep, ViaFlag
+						rels, via = []string{ep}, ViaFlag
 					}
 				case "when_not", "when_none":
 					// charms.reactive's idiom for a relation gone: @when_not("endpoint.db.joined")
 					// runs once no unit of db is joined (containerd's remove_registry)
 					if ep := flagEndpoint(a); ep != "" && a == "endpoint."+ep+".joined" {
-						rel, via, event = ep, ViaFlag, "not "+a
+						rels, via, event = []string{ep}, ViaFlag, "not "+a
 					}
 				}
 				// A hook function registered for several hooks of the relation (keystone's
@@ -1544,8 +1537,10 @@ func (l *charmLinker) linkDecorated(own map[string]bool) {
 				same := func(h Handler) bool {
 					return h.Symbol == s.Name && h.File == fi.Path && (via != ViaHook || h.Event == a)
 				}
-				if it := declared[rel]; it != nil && !slices.ContainsFunc(it.Handlers, same) {
-					it.Handlers = append(it.Handlers, Handler{Event: event, Symbol: s.Name, File: fi.Path, Line: s.Line, Via: via})
+				for _, rel := range rels {
+					if it := declared[rel]; it != nil && !slices.ContainsFunc(it.Handlers, same) {
+						it.Handlers = append(it.Handlers, Handler{Event: event, Symbol: s.Name, File: fi.Path, Line: s.Line, Via: via})
+					}
 				}
 			}
 		}
