@@ -2,6 +2,7 @@ package linker
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/cantrip-dev/charmcraft-map/pyextract"
@@ -1323,7 +1324,17 @@ func (e *evaluator) index(a aval, key *pyextract.Value, c *ctx) []aval {
 			}
 		}
 		return loosen(slices.Clone(a.elems))
-	case aSeq: // NAMES["ambient"] of a dict display
+	case aSeq: // NAMES["ambient"] of a dict display; pair[1] of a tuple display
+		if a.seq.Kind == pyextract.ValSeq {
+			if n, err := strconv.Atoi(key.Str); err == nil && key.Kind == pyextract.ValOther && n >= 0 && n < len(a.seq.Args) {
+				out := e.eval(&a.seq.Args[n], a.at)
+				if a.loose {
+					out = loosen(slices.Clone(out))
+				}
+				return out
+			}
+			return nil
+		}
 		if a.seq.Kind != pyextract.ValDict {
 			return nil
 		}

@@ -534,12 +534,25 @@ func (l *charmLinker) argsFromCallers(c *ctx, i int, p pyextract.Param) []aval {
 				}
 				out = append(out, v)
 			}
+			out = append(out, l.omittedDefault(s.value, c, i-first+1, p)...)
 		}
 		if len(out) >= maxCallerVals {
 			break
 		}
 	}
 	return out[:min(len(out), maxCallerVals)]
+}
+
+// omittedDefault evaluates the default of parameter p, the i-th positional one (from 1), of
+// the function of c when call leaves it out (no *args or **kwargs that may hold it): a call
+// that passes nothing for it reads the default (crt_config="ssl_cert"), as one that passes
+// a name reads that name. Nil otherwise; the values have no origin, so a name the default
+// gives is read where the function reads it.
+func (l *charmLinker) omittedDefault(call *pyextract.Value, c *ctx, i int, p pyextract.Param) []aval {
+	if p.Default == nil || argValue(call, 0, i, p) != nil || slices.ContainsFunc(call.Args, isSplat) {
+		return nil
+	}
+	return l.eval(p.Default, &ctx{file: c.file})
 }
 
 // argsFromSubclasses evaluates what the charm's own class passes to parameter i (p) of the

@@ -1090,6 +1090,54 @@ class DemoCharm(ops.CharmBase):
 	}
 }
 
+func TestConfigHelperDefaultsAndTuplePicks(t *testing.T) {
+	// A helper's option-name parameter with a default (crt_config="ssl_cert") reads the default
+	// for every call that leaves it out, also when another call passes a name: the default is
+	// read where the helper reads it, and one the YAML does not declare is a finding there.
+	// A call with *args or **kwargs may pass it, so it reads no default. A name picked from a
+	// tuple of a literal list by a literal index (for pair in [("broker", "cluster-auth")]:
+	// conf = pair[1]) is a loose read of each pick. With every name known, nothing is left
+	// unresolved.
+	c := charm("demo", ".", "config:ssl_cert", "config:ssl_key", "config:ca", "config:cluster-auth",
+		"config:external-auth", "config:unread")
+	link := func(extra string) Result {
+		return Link(Input{Charms: []charmyaml.Charm{c}, Files: files{
+			"src/charm.py": `
+import ops
+
+class DemoCharm(ops.CharmBase):
+    def _pem(self, cn=None, crt_config="ssl_cert", key_config="ssl_key", ca_config="ssl_ca"):
+        if self.config.get(crt_config) and self.config.get(key_config):
+            return self.config[crt_config], self.config.get(ca_config)
+
+    def _listeners(self):
+        self._pem("host")
+        self._pem("host", crt_config="ssl_key", ca_config="ca")
+        for pair in [("broker", "cluster-auth"), ("external", "external-auth")]:
+            conf = pair[1]
+            if self.config[conf] == "kerberos":
+                pass
+` + extra,
+		}.parse()})
+	}
+	res := link("")
+	cl := res.Charms[0]
+	expect(t, "ssl_cert (default)", reads(cl, KindConfig, "ssl_cert"), "src/charm.py:5/config-read/get src/charm.py:6/config-read/index")
+	expect(t, "ssl_key (default, and passed)", reads(cl, KindConfig, "ssl_key"), "src/charm.py:10/config-read/get src/charm.py:10/config-read/index src/charm.py:5/config-read/get")
+	expect(t, "ca (passed)", reads(cl, KindConfig, "ca"), "src/charm.py:10/config-read/get")
+	expect(t, "cluster-auth (tuple pick)", reads(cl, KindConfig, "cluster-auth"), "src/charm.py:13/config-read/index")
+	expect(t, "external-auth (tuple pick)", reads(cl, KindConfig, "external-auth"), "src/charm.py:13/config-read/index")
+	expect(t, "unread", reads(cl, KindConfig, "unread"), "")
+	expect(t, "findings", findings(cl), "src/charm.py:6 undeclared-config ssl_ca (cond)")
+	if len(res.Unresolved) != 0 {
+		t.Errorf("every name known: unresolved %+v", res.Unresolved)
+	}
+	splat := link("        self._pem(*self._args())\n")
+	if len(splat.Unresolved) == 0 {
+		t.Errorf("a call with *args may pass any name: nothing unresolved")
+	}
+}
+
 func TestConfigHandedToAHelperUnderAnyName(t *testing.T) {
 	// The config handed to a module function under any name (k8s's extra_args.craft(self.config,
 	// ...), annotated src: ops.ConfigData) and on from there to another (unannotated): both

@@ -511,7 +511,7 @@ func (l *charmLinker) callersComplete(fi *fileInfo, sc pyextract.Scope, key *pye
 	first := firstPositional(c)
 	for _, s := range l.callsOf(c) {
 		for _, at := range l.contexts(s.file, s.cls, s.fn) {
-			vals := l.argFor(s.value, at.at(s.line), 0, i-first+1, sym.Params[i])
+			vals := append(l.argFor(s.value, at.at(s.line), 0, i-first+1, sym.Params[i]), l.omittedDefault(s.value, c, i-first+1, sym.Params[i])...)
 			if len(vals) == 0 || slices.ContainsFunc(vals, func(v aval) bool { return v.kind != aStr }) {
 				return false
 			}
