@@ -167,7 +167,7 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 		if dynamic[dir] == nil {
 			dynamic[dir] = map[string]int{}
 		}
-		for _, k := range dynamicKinds(s.Via) {
+		for _, k := range dynamicKinds(s) {
 			dynamic[dir][k]++
 		}
 	}
@@ -180,7 +180,7 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 			if dynamic[cl.Dir] == nil {
 				dynamic[cl.Dir] = map[string]int{}
 			}
-			for _, k := range dynamicKinds(s.Via) {
+			for _, k := range dynamicKinds(s) {
 				dynamic[cl.Dir][k]++
 			}
 		}
@@ -887,9 +887,13 @@ func who(symbol string) string {
 	return cmp.Or(symbol, "code")
 }
 
-// dynamicKinds are the interface kinds an unresolved site made with via could name.
-func dynamicKinds(via string) []string {
-	switch via {
+// dynamicKinds are the interface kinds the unresolved site s could name: its NameKind when the
+// linker knows it (on[name].relation_departed is a relation), else those its via allows.
+func dynamicKinds(s linker.Site) []string {
+	if s.NameKind != "" {
+		return []string{s.NameKind}
+	}
+	switch s.Via {
 	case linker.ViaConfig:
 		return []string{linker.KindConfig}
 	case linker.ViaParam:

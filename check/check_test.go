@@ -363,6 +363,35 @@ func TestDynamicReadNamedBeforeOutsideBase(t *testing.T) {
 	}
 }
 
+func TestDynamicNameHedgesItsKindOnly(t *testing.T) {
+	// An unresolved name the linker knows the kind of (charm.on[name].relation_departed can
+	// only be a relation) softens the unhandled findings of that kind only: an action nothing
+	// observes stays a warning; a name of unknown kind softens both.
+	links := func(nameKind string) linker.Result {
+		return linker.Result{Charms: []linker.CharmLinks{{Name: "a", Dir: ".", Interfaces: []linker.Interface{
+			{Kind: linker.KindRelation, Name: "peers", File: "metadata.yaml", Line: 4},
+			{Kind: linker.KindAction, Name: "restore", File: "actions.yaml", Line: 1},
+			{Kind: linker.KindLifecycle, Name: "start", Handlers: []linker.Handler{{File: "src/charm.py", Line: 9, Symbol: "ACharm._on_start"}}},
+		}}}, Unresolved: []linker.Site{{File: "src/charm.py", Line: 12, Symbol: "Watcher.setup", Via: linker.ViaObserve,
+			Detail: "self.charm.on[self.relation_name].relation_departed", NameKind: nameKind}}}
+	}
+	severities := func(res linker.Result) string {
+		var out []string
+		for _, d := range Run(nil, res, Options{}).Diagnostics {
+			if d.Rule != RuleUnresolvedName {
+				out = append(out, d.Subject+"="+string(d.Severity))
+			}
+		}
+		return strings.Join(out, " ")
+	}
+	if got, want := severities(links(linker.KindRelation)), "restore=warning peers=info"; got != want {
+		t.Errorf("relation-only dynamic name: %s, want %s", got, want)
+	}
+	if got, want := severities(links("")), "restore=info peers=info"; got != want {
+		t.Errorf("dynamic name of any kind: %s, want %s", got, want)
+	}
+}
+
 func TestLostCodeSoftensFindings(t *testing.T) {
 	// A Python file (or folder) that was not read may hold the missing reader: the charm's
 	// unhandled and unused findings are infos naming it. A lost file of another charm of the

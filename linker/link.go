@@ -1131,7 +1131,9 @@ func (l *charmLinker) observeEvent(fi *fileInfo, o *pyextract.Observe, c *ctx, h
 						}
 					}
 				} else if !fi.library {
-					l.unresolved = append(l.unresolved, at)
+					u := at
+					u.NameKind = kind // on[name].relation_departed names a relation
+					l.unresolved = append(l.unresolved, u)
 				}
 				continue
 			}
@@ -1190,7 +1192,9 @@ func (l *charmLinker) observeEvent(fi *fileInfo, o *pyextract.Observe, c *ctx, h
 			}
 			eps := l.endpoints(ev.inst)
 			if eps.dyn && len(eps.names) == 0 && !fi.library {
-				l.unresolved = append(l.unresolved, at)
+				u := at
+				u.NameKind = KindRelation // an object bound to an endpoint it was given
+				l.unresolved = append(l.unresolved, u)
 			}
 			via := ViaLibrary
 			if fi.library {

@@ -1007,6 +1007,37 @@ class DemoCharm(ops.CharmBase):
 	expect(t, "unresolved", strings.Join(un, " "), `src/charm.py:7/LogForwarder(relation_name=self._mapping()["logging"])`)
 }
 
+func TestUnresolvedNamesOfOneKind(t *testing.T) {
+	// An unresolved name that can be of one kind only says so (NameKind): a library object's
+	// endpoint, and on[name].relation_departed, are relations; on[name] with an event of
+	// no kind known, and a config key, say nothing (check takes the kinds from the via).
+	c := charm("demo", ".", "requires:logging")
+	res := Link(Input{Charms: []charmyaml.Charm{c}, Files: files{"src/charm.py": `
+import ops
+from charms.loki_k8s.v1.loki_push_api import LogForwarder
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self._fwd = LogForwarder(self, relation_name=self._mapping()["logging"])
+        self.framework.observe(self.on[self._name()].relation_departed, self._gone)
+        self.framework.observe(self.on[self._name()].pebble_ready, self._ready)
+        self.config[self._key()]
+
+    def _gone(self, event):
+        pass
+
+    def _ready(self, event):
+        pass
+`}.parse()})
+	var un []string
+	for _, u := range res.Unresolved {
+		un = append(un, fmt.Sprintf("%d/%s", u.Line, u.NameKind))
+	}
+	slices.Sort(un)
+	expect(t, "unresolved", strings.Join(un, " "), "10/ 7/relation 8/relation 9/container")
+}
+
 func TestConfigKeyFromDictOfFStrings(t *testing.T) {
 	// An option read through a dict whose values are f-strings (kubeflow-dashboard's
 	// {location: f"additional-{location}-links" for location in LOCATIONS}) reads, loosely,

@@ -23,6 +23,7 @@ func (l *charmLinker) read(kind, name string, s Site) {
 // linker could not resolve, its detail the class and that argument as written
 // (`LogForwarder(relation_name=endpoint_mapping["logging"])`, not just LogForwarder).
 func dynamicBinding(at Site, call *pyextract.Value, param string) Site {
+	at.NameKind = KindRelation
 	if param == "" {
 		return at
 	}
