@@ -58,7 +58,7 @@ var Rules = []Rule{
 		"ops creates storage events and entries only for declared storage; anything else raises. A finding in code that runs only under a condition is a warning."},
 	{RuleUndeclaredResource, SeverityError,
 		"Code fetches a resource the YAML does not declare.",
-		"`self.model.resources.fetch(name)` raises for a resource the charm does not declare, and Juju attaches none. A finding in code that runs only under a condition is a warning."},
+		"`self.model.resources.fetch(name)` raises NameError for a resource the charm does not declare, and Juju attaches none. A finding in code that runs only under a condition is a warning; the body of a `try` whose handlers catch only `ModelError` (an unattached resource) is no such condition, since NameError passes through it."},
 	{RuleMissingHandler, SeverityError,
 		"observe() is given a handler method that exists neither in the class nor in its bases.",
 		"The attribute lookup fails with AttributeError while the charm is being constructed, so every hook fails. A finding in code that runs only under a condition is a warning."},

@@ -117,6 +117,35 @@ func expect(t *testing.T, what, got, want string) {
 	}
 }
 
+func TestLookupsInATry(t *testing.T) {
+	// A lookup in a try whose handlers catch only what a present name raises runs: fetch of
+	// an undeclared resource raises NameError, get_relation of an undeclared endpoint
+	// KeyError, neither of which `except ModelError` catches, so the finding is not
+	// conditional. A handler of NameError (or KeyError) probes for the name; get_container
+	// raises ModelError itself for a container it does not know.
+	c := charm("demo", ".", "relation:db", "container:app", "resource:image")
+	cl := link1(t, c, files{"src/charm.py": `
+import ops
+
+class DemoCharm(ops.CharmBase):
+    def _install(self, event):
+        try:
+            path = self.model.resources.fetch("payload")
+            rel = self.model.get_relation("dbb")
+            box = self.unit.get_container("ap")
+        except ops.ModelError:
+            return
+        try:
+            self.model.resources.fetch("probe")
+        except (ops.ModelError, NameError):
+            pass
+`})
+	expect(t, "findings", findings(cl), `src/charm.py:6 undeclared-resource payload
+src/charm.py:7 undeclared-relation dbb
+src/charm.py:8 undeclared-container ap (cond)
+src/charm.py:12 undeclared-resource probe (cond)`)
+}
+
 func TestEventForms(t *testing.T) {
 	c := charm("demo", ".", "relation:db", "relation:cluster-peers", "relation:old-api", "relation:tls",
 		"action:rotate-password", "action:backup", "container:web-app", "storage:data")

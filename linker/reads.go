@@ -346,6 +346,13 @@ func (l *charmLinker) lookupCall(fi *fileInfo, sc pyextract.Scope, v *pyextract.
 	if !ok || ownerName(v.Chain[n-2].Name) != lc.owner {
 		return
 	}
+	if sc.Guarded && lc.kind != KindContainer {
+		// try: resources.fetch("x") / model.get_relation("x") except ModelError: the lookup
+		// runs, and an undeclared name raises NameError / KeyError, which the handler (of an
+		// unattached resource, of too many related apps) does not catch; get_container raises
+		// ModelError for a container it does not know
+		sc.Conditional = false
+	}
 	var arg *pyextract.Value
 	if len(v.Args) > 0 {
 		arg = &v.Args[0]

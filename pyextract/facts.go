@@ -160,7 +160,10 @@ func configDataType(annotation string) bool {
 // of a for loop over something other than a literal (conditional too, but see
 // Scope.InLoop); outer: cond where the outermost such loop is, so that a condition inside
 // the loop (dispatch on its elements) is told apart.
-type flow struct{ cond, loop, outer bool }
+// flow is how a node runs in its function: under a condition, in a loop (and whether that
+// loop is the outermost unconditional one), or in the body of a try whose handlers catch no
+// lookup error (guard; see Scope.Guarded).
+type flow struct{ cond, loop, outer, guard bool }
 
 // factFrame is one pending node of the iterative walk.
 type factFrame struct {
@@ -403,6 +406,7 @@ const (
 	condInherit    condRule = iota // as the statement
 	condBut                        // all but the children in one field (an if's condition)
 	condButFinally                 // all but a finally clause
+	condHandlers                   // a try's except and else clauses; its body is guarded
 )
 
 // pushChildren pushes i's children other than comments and names (visit ignores both) so
@@ -420,8 +424,14 @@ func (w *factWalker) pushChildren(f factFrame, i int32, rule condRule, keep uint
 			cond = cond || t.nodes[c].field != keep
 		case condButFinally:
 			cond = cond || t.kind(c) != kFinally
+		case condHandlers:
+			cond = cond || t.kind(c) == kExcept || t.kind(c) == kElse
 		}
-		w.stack = append(w.stack, factFrame{i: c, class: f.class, fn: f.fn, flow: flow{cond, f.loop, f.outer}})
+		guard := f.guard
+		if rule == condHandlers && t.kind(c) != kExcept && t.kind(c) != kElse && t.kind(c) != kFinally {
+			guard = true // the try's body
+		}
+		w.stack = append(w.stack, factFrame{i: c, class: f.class, fn: f.fn, flow: flow{cond, f.loop, f.outer, guard}})
 	}
 	slices.Reverse(w.stack[base:])
 }
@@ -430,13 +440,47 @@ func (w *factWalker) scope(f factFrame, i int32) Scope {
 	s := Scope{Class: f.class, Line: int(w.t.nodes[i].row) + 1, Conditional: f.cond || f.loop}
 	if f.fn != nil {
 		s.Func = f.fn.name
-		if f.fn.returned && !f.cond { // a loop body after the return too: it runs only when the function did not return
+		if f.fn.returned && !f.cond && !f.guard { // a loop body after the return too: it runs only when the function did not return
 			s.AfterReturn = f.fn.returnLine
 		}
 		s.Conditional = s.Conditional || f.fn.returned
 		s.InLoop = f.loop && !f.outer && !f.fn.returned
 	}
+	s.Guarded = f.guard && !s.Conditional
+	s.Conditional = s.Conditional || f.guard
 	return s
+}
+
+// lookupErrors are the exceptions whose handler makes a try's body a probe for a name: what
+// ops and Python raise for a name that is not there, and their bases.
+var lookupErrors = map[string]bool{"KeyError": true, "LookupError": true, "NameError": true, "AttributeError": true,
+	"Exception": true, "BaseException": true}
+
+// catchesLookups reports whether a handler of the try statement i catches a lookupErrors
+// exception (by its last name: ops.ModelError is ModelError), or everything (a bare except).
+func (w *factWalker) catchesLookups(i int32) bool {
+	t := w.t
+	for c := range t.children(i) {
+		if t.kind(c) != kExcept {
+			continue
+		}
+		named := false
+		for d := c + 1; d < t.nodes[c].last; d++ {
+			if t.kind(d) == kBlock {
+				break
+			}
+			if t.kind(d) == kIdentifier {
+				named = true
+				if lookupErrors[t.text(d)] {
+					return true
+				}
+			}
+		}
+		if !named {
+			return true // except: catches everything
+		}
+	}
+	return false
 }
 
 func (w *factWalker) visit(f factFrame) {
@@ -470,7 +514,16 @@ func (w *factWalker) visit(f factFrame) {
 		}
 		w.pushChildren(f, i, condBut, fCondition)
 		return
-	case kElse, kExcept, kTry:
+	case kTry:
+		// a try's body is conditional; when no handler catches what a missing name raises
+		// (KeyError, NameError, ..., Exception), it is guarded only (Scope.Guarded)
+		rule := condHandlers
+		if w.catchesLookups(i) {
+			rule = condButFinally
+		}
+		w.pushChildren(f, i, rule, 0)
+		return
+	case kElse, kExcept:
 		w.pushChildren(f, i, condButFinally, 0)
 		return
 	case kFor:
@@ -514,7 +567,7 @@ func (w *factWalker) visit(f factFrame) {
 	}
 	switch t.factKind(i) {
 	case fkReturn:
-		if f.fn != nil && (f.cond || f.loop) && !f.fn.returned {
+		if f.fn != nil && (f.cond || f.loop || f.guard) && !f.fn.returned {
 			f.fn.returned, f.fn.returnLine = true, int(t.nodes[i].row)+1
 		}
 		// return self.charm.config: the whole config handed to the caller (a template's
@@ -696,9 +749,9 @@ func (w *factWalker) visitFor(f factFrame) {
 			cond := f.cond || t.kind(c) == kElse
 			loop, outer := f.loop, f.outer
 			if t.kind(c) == kBlock && !always && !loop {
-				loop, outer = true, f.cond
+				loop, outer = true, f.cond || f.guard
 			}
-			w.stack = append(w.stack, factFrame{i: c, class: f.class, fn: f.fn, flow: flow{cond, loop, outer}})
+			w.stack = append(w.stack, factFrame{i: c, class: f.class, fn: f.fn, flow: flow{cond, loop, outer, f.guard}})
 		}
 	}
 	slices.Reverse(w.stack[base:])

@@ -159,6 +159,51 @@ class H(Object):
 	}
 }
 
+func TestFactsGuardedTry(t *testing.T) {
+	// A try body whose handlers catch none of the errors a missing name raises is guarded:
+	// conditional, and Guarded when that is its only condition. A handler of KeyError,
+	// NameError, Exception (also in a tuple, or dotted), or a bare except, makes it a plain
+	// condition; an if inside a guarded body, and a return there, are conditions of their own.
+	f := parseFacts(t, `
+class H(Object):
+    def __init__(self, charm):
+        try:
+            charm.unit.get_container("a")
+            if x:
+                charm.unit.get_container("b")
+        except ops.ModelError:
+            charm.unit.get_container("c")
+        else:
+            charm.unit.get_container("d")
+        try:
+            charm.unit.get_container("e")
+        except (ModelError, builtins.NameError) as err:
+            pass
+        try:
+            charm.unit.get_container("f")
+        except:
+            pass
+        try:
+            charm.unit.get_container("g")
+            return
+        except subprocess.CalledProcessError:
+            pass
+        charm.unit.get_container("h")
+`)
+	type flags struct{ cond, guarded bool }
+	want := map[string]flags{"a": {true, true}, "b": {true, false}, "c": {true, false}, "d": {true, false},
+		"e": {true, false}, "f": {true, false}, "g": {true, true}, "h": {true, false}}
+	if len(f.Calls) != len(want) {
+		t.Fatalf("calls = %+v", f.Calls)
+	}
+	for _, c := range f.Calls {
+		name := c.Value.Args[0].Str
+		if got := (flags{c.Conditional, c.Guarded}); got != want[name] {
+			t.Errorf("call %s (conditional, guarded) = %v, want %v", name, got, want[name])
+		}
+	}
+}
+
 func TestFactsCalls(t *testing.T) {
 	f := parseFacts(t, `
 class C(CharmBase):

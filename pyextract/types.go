@@ -161,6 +161,12 @@ type Scope struct {
 	// whenever what it runs over is not empty, which the linker can sometimes tell, and a
 	// condition inside it picks among the elements.
 	InLoop bool `json:"in_loop,omitempty"`
+	// Guarded is true when the fact's only condition is the body of a try whose handlers
+	// catch none of the errors a missing name raises (KeyError, NameError, LookupError,
+	// AttributeError, Exception, or all): `try: resources.fetch("x") except ModelError:`
+	// runs the fetch, and ops raises NameError for an undeclared resource, which the try does
+	// not catch. Conditional is true too; the linker decides where a try is no condition.
+	Guarded bool `json:"guarded,omitempty"`
 }
 
 // Step is one link of an expression chain such as self.on["db"].relation_joined.
