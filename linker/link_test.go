@@ -146,6 +146,42 @@ src/charm.py:8 undeclared-container ap (cond)
 src/charm.py:12 undeclared-resource probe (cond)`)
 }
 
+func TestCharmHelpersResourceGet(t *testing.T) {
+	// charm-helpers' resource_get("x") (imported, or through hookenv; by position or name=)
+	// looks the resource x up; an undeclared one is a finding. A name assigned a format string
+	// looks up, loosely, the resources its text fits. Another module's resource_get, and test
+	// code, look nothing up.
+	c := charm("classic", ".", "resource:payload", "resource:bdist", "resource:unused", "resource:flannel-amd64", "resource:flannel-arm64")
+	cl := link1(t, c, files{
+		"hooks/hooks.py": `
+from charmhelpers.core import hookenv
+from charmhelpers.core.hookenv import resource_get
+from mylib import resource_get as other_get
+
+def install():
+    path = resource_get("payload")
+    dist = hookenv.resource_get(name="bdist")
+    other_get("unused")
+    if not resource_get("paylaod"):
+        return
+
+def flannel():
+    name = "flannel-{}".format(arch())
+    return resource_get(name)
+`,
+		"unit_tests/test_hooks.py": `
+from charmhelpers.core.hookenv import resource_get
+
+def test_install():
+    resource_get("unused")
+`})
+	expect(t, "payload", reads(cl, KindResource, "payload"), "hooks/hooks.py:6/lookup/")
+	expect(t, "bdist", reads(cl, KindResource, "bdist"), "hooks/hooks.py:7/lookup/")
+	expect(t, "unused", reads(cl, KindResource, "unused"), "")
+	expect(t, "flannel-arm64", reads(cl, KindResource, "flannel-arm64"), "hooks/hooks.py:14/lookup/")
+	expect(t, "findings", findings(cl), "hooks/hooks.py:9 undeclared-resource paylaod") // an if's condition runs
+}
+
 func TestEventForms(t *testing.T) {
 	c := charm("demo", ".", "relation:db", "relation:cluster-peers", "relation:old-api", "relation:tls",
 		"action:rotate-password", "action:backup", "container:web-app", "storage:data")
@@ -1038,8 +1074,9 @@ class DemoCharm(ops.CharmBase):
 
 func TestUnresolvedNamesOfOneKind(t *testing.T) {
 	// An unresolved name that can be of one kind only says so (NameKind): a library object's
-	// endpoint, and on[name].relation_departed, are relations; on[name] with an event of
-	// no kind known, and a config key, say nothing (check takes the kinds from the via).
+	// endpoint, and on[name].relation_departed, are relations; on[name].pebble_ready a
+	// container; a lookup's name is of the lookup's kind; a config key says nothing (check
+	// takes the kinds from the via).
 	c := charm("demo", ".", "requires:logging")
 	res := Link(Input{Charms: []charmyaml.Charm{c}, Files: files{"src/charm.py": `
 import ops
@@ -1052,6 +1089,8 @@ class DemoCharm(ops.CharmBase):
         self.framework.observe(self.on[self._name()].relation_departed, self._gone)
         self.framework.observe(self.on[self._name()].pebble_ready, self._ready)
         self.config[self._key()]
+        self.model.get_relation(self._key())
+        self.model.resources.fetch(self._key())
 
     def _gone(self, event):
         pass
@@ -1064,7 +1103,7 @@ class DemoCharm(ops.CharmBase):
 		un = append(un, fmt.Sprintf("%d/%s", u.Line, u.NameKind))
 	}
 	slices.Sort(un)
-	expect(t, "unresolved", strings.Join(un, " "), "10/ 7/relation 8/relation 9/container")
+	expect(t, "unresolved", strings.Join(un, " "), "10/ 11/relation 12/resource 7/relation 8/relation 9/container")
 }
 
 func TestConfigKeyFromDictOfFStrings(t *testing.T) {

@@ -327,7 +327,7 @@ func (l *charmLinker) linkLookups() {
 }
 
 func (l *charmLinker) lookupCall(fi *fileInfo, sc pyextract.Scope, v *pyextract.Value) {
-	if l.helperConfigRead(fi, sc, v) {
+	if l.helperConfigRead(fi, sc, v) || l.helperResourceGet(fi, sc, v) {
 		return
 	}
 	n := len(v.Chain)
@@ -408,6 +408,25 @@ func (l *charmLinker) helperConfigRead(fi *fileInfo, sc pyextract.Scope, v *pyex
 	return true
 }
 
+// hookenvResourceGet is charm-helpers' resource accessor: resource_get("x") fetches the
+// resource x (and returns False for one the charm does not declare).
+const hookenvResourceGet = "charmhelpers.core.hookenv.resource_get"
+
+// helperResourceGet links charm-helpers' resource_get("x") (or name="x") as a lookup of the
+// resource x; it reports whether v was such a call.
+func (l *charmLinker) helperResourceGet(fi *fileInfo, sc pyextract.Scope, v *pyextract.Value) bool {
+	if len(v.Chain) == 0 || fi.test {
+		return false
+	}
+	if full, _ := importedPath(fi, v.Chain); full != hookenvResourceGet {
+		return false
+	}
+	if arg := argValue(v, 0, 1, pyextract.Param{Name: "name"}); arg != nil {
+		l.lookupName(fi, sc, KindResource, arg, v.String(), true, ViaLookup)
+	}
+	return true
+}
+
 // lookupName links a looked-up name under every context of the site; an undeclared one is a
 // finding. A name that cannot be resolved reads, loosely, the declared names its f-string
 // text fits (fitting), or else is recorded as unresolved when dynamic is set: a tolerant
@@ -424,12 +443,13 @@ func (l *charmLinker) lookupName(fi *fileInfo, sc pyextract.Scope, kind string, 
 	for _, c := range l.contexts(fi, fi.classes[sc.Class], sc.Func) {
 		names, ok := l.strVals(key, c)
 		none := !ok && len(names) == 0
-		if none && !fi.vendored && l.readFitting(key, kind, at) {
+		if none && !fi.vendored && l.readFittingAny(l.keyFStrings(fi, sc, key, c), kind, at) {
 			continue // config('check-{}s'.format(resource)): the names its text fits
 		}
 		if (partial || none) && !fi.library && dynamic {
 			u := at
 			u.Detail = expr
+			u.NameKind = kind // get_relation(name) names a relation, resource_get(name) a resource
 			l.unresolved = append(l.unresolved, u)
 		}
 		if none {
@@ -702,10 +722,7 @@ func (l *charmLinker) configKey(fi *fileInfo, k *pyextract.KeyAccess) {
 			// config.get(f"always_enable_{receiver}"): the options its text fits; and
 			// config[LINKS[loc]] of a dict whose values are f-strings
 			// ({loc: f"additional-{loc}-links" for loc in LOCATIONS}): those the values fit
-			known = l.readFitting(&k.Key, KindConfig, at)
-			for _, v := range l.indexedFStrings(&k.Key, c.at(k.Line)) {
-				known = l.readFitting(v, KindConfig, at) || known
-			}
+			known = l.readFittingAny(l.keyFStrings(fi, k.Scope, &k.Key, c.at(k.Line)), KindConfig, at)
 		}
 		if k.Func == "__getitem__" && isParam(fi, k.Scope, &k.Key) && l.subscripted(fi.classes[k.Class]) {
 			// a config wrapper's own lookup: its callers are the subscripts wrapper["x"],
@@ -956,6 +973,35 @@ func (l *charmLinker) untraced(fi *fileInfo, sc pyextract.Scope, obj pyextract.C
 		}
 	}
 	return true
+}
+
+// keyFStrings are the f-strings a name's key may be: the key itself
+// (config.get(f"always_enable_{receiver}")), a local assigned one before the read
+// (name = "flannel-{}".format(arch()); resource_get(name)), the values of a dict display it
+// indexes (indexedFStrings).
+func (l *charmLinker) keyFStrings(fi *fileInfo, sc pyextract.Scope, key *pyextract.Value, c *ctx) []*pyextract.Value {
+	if key.Kind == pyextract.ValFStr {
+		return []*pyextract.Value{key}
+	}
+	out := l.indexedFStrings(key, c)
+	if key.Kind == pyextract.ValChain && len(key.Chain) == 1 && key.Chain[0].Index == nil && !key.Chain[0].Call && sc.Func != "" {
+		as, _ := fi.local(funcKey{sc.Class, sc.Func}, key.Chain[0].Name, sc.Line)
+		for _, a := range as {
+			if a.Value.Kind == pyextract.ValFStr {
+				out = append(out, &a.Value)
+			}
+		}
+	}
+	return out
+}
+
+// readFittingAny is readFitting of each of keys; it reports whether any fits a declared name.
+func (l *charmLinker) readFittingAny(keys []*pyextract.Value, kind string, at Site) bool {
+	known := false
+	for _, k := range keys {
+		known = l.readFitting(k, kind, at) || known
+	}
+	return known
 }
 
 // indexedFStrings are the f-string values of the dict display key indexes (NAMES[x], where

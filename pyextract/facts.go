@@ -1401,6 +1401,9 @@ func (w *factWalker) callFact(fn, args int32, name string, fs *funcState) bool {
 		// in rabbit_utils as 'cluster-partition-handling'), which the linker resolves, or a
 		// name it cannot, an unresolved read.
 		return true
+	case name == "resource_get" && w.t.namedChild(args, 0) >= 0:
+		// charm-helpers' resource_get("x"): the linker reads the import, then the resource x
+		return true
 	case paramsGetters[name] && w.t.namedChild(args, 0) >= 0:
 		// charm-helpers' action_get("x") or action_get(key="x") (function_get, its newer
 		// name): the linker reads the import, then the parameter x of the action the code
