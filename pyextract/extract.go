@@ -25,6 +25,10 @@ const (
 	BinarySniff = 8 << 10
 	// maxSignature is the length in runes of a signature, decorator or base before "…".
 	maxSignature = 160
+	// maxWiring is that length for a flag decorator (flagDecorators), whose every argument
+	// is a hook or flag the linker reads: charm-helpers' @hooks.hook with five
+	// -relation-broken names is 180 runes long.
+	maxWiring = 2000
 )
 
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
@@ -199,7 +203,11 @@ func (e *extractor) definitions() {
 				switch t.kind(c) {
 				case kDecorator:
 					if d := t.namedChild(c, 0); d >= 0 {
-						decorators = append(decorators, oneLine(t.raw(d), maxSignature))
+						limit := maxSignature
+						if flagDecorator(t.raw(d)) {
+							limit = maxWiring
+						}
+						decorators = append(decorators, oneLine(t.raw(d), limit))
 					}
 				case kFunctionDef, kClassDef:
 					def = c
@@ -394,6 +402,20 @@ const (
 // whole within maxFlagDecorator, not cut to their name.
 var flagDecorators = map[string]bool{"when": true, "when_not": true, "when_any": true, "when_all": true,
 	"when_none": true, "when_not_all": true, "when_file_changed": true, "not_unless": true, "hook": true}
+
+// flagDecorator reports a decorator, as written without "@", of flagDecorators
+// (`hooks.hook('install')`, `when_any(...)`).
+func flagDecorator(d []byte) bool {
+	k := bytes.IndexByte(d, '(')
+	if k <= 0 {
+		return false
+	}
+	name := d[:k]
+	if dot := bytes.LastIndexByte(name, '.'); dot >= 0 {
+		name = name[dot+1:]
+	}
+	return flagDecorators[string(bytes.TrimSpace(name))]
+}
 
 // decoratorPrefix writes a definition's decorators before its header, on the same line
 // ("@property ", "@validator(\"mode\") "): they change how the name is used (a property is

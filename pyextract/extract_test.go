@@ -917,3 +917,24 @@ func TestSignatureOfAVeryLongName(t *testing.T) {
 		t.Errorf("symbols %+v", f.Symbols)
 	}
 }
+
+func TestLongWiringDecoratorsKeptWhole(t *testing.T) {
+	// A hook or flag decorator keeps every argument, however long (the linker reads each
+	// hook name), while its signature shows the first ones; another decorator is cut.
+	hooks := "'identity-service-relation-broken', 'object-store-relation-broken', 'shared-db-relation-broken', 'cinder-volume-service-relation-broken', 'storage-backend-relation-broken'"
+	other := "retry(" + strings.Repeat("'x', ", 60) + "'y')"
+	src := "@hooks.hook(" + hooks + ")\ndef relation_broken():\n    pass\n\n@" + other + "\ndef flaky():\n    pass\n"
+	f := Parse("hooks/hooks.py", []byte(src))
+	if len(f.Symbols) != 2 {
+		t.Fatalf("symbols %+v", f.Symbols)
+	}
+	if got := f.Symbols[0].Decorators; len(got) != 1 || got[0] != "hooks.hook("+hooks+")" {
+		t.Errorf("hook decorator %q, want it whole", got)
+	}
+	if sig := f.Symbols[0].Signature; !strings.HasPrefix(sig, "@hooks.hook('identity-service-relation-broken'") || !strings.Contains(sig, "…) def relation_broken():") {
+		t.Errorf("signature %q, want the first hooks then a cut", sig)
+	}
+	if got := f.Symbols[1].Decorators; len(got) != 1 || utf8.RuneCountInString(got[0]) > maxSignature+4 || !strings.HasSuffix(got[0], "…") {
+		t.Errorf("other decorator %q, want it cut near %d runes", got, maxSignature)
+	}
+}

@@ -66,7 +66,7 @@ type Symbol struct {
 	// still a changed signature to diff.
 	Digest     string   `json:"digest,omitempty"`
 	Bases      []string `json:"bases,omitempty"`      // classes: base expressions as written
-	Decorators []string `json:"decorators,omitempty"` // as written, without "@"
+	Decorators []string `json:"decorators,omitempty"` // as written, without "@" (on one line, cut at 160 runes; a hook or flag decorator at 2000)
 	Params     []Param  `json:"params,omitempty"`     // functions and methods, including self
 	// Value is set for constants whose value is a plain value (string literal, name, call...).
 	Value *Value `json:"value,omitempty"`
