@@ -836,6 +836,15 @@ func findingDiagnostic(f linker.Finding) Diagnostic {
 		d.Message = fmt.Sprintf("%s reads action parameter %q, which action %q does not declare", who(f.Symbol), f.Subject, f.Actions[0])
 	case f.Kind == linker.FindUndeclaredParam:
 		d.Message = fmt.Sprintf("%s reads action parameter %q, which the action does not declare", who(f.Symbol), f.Subject)
+	case f.Registered != "":
+		// a hook or flag of an undeclared endpoint never fires: the function is dead for it,
+		// which raises nothing (an ops observe of one raises on every hook)
+		d.Severity = SeverityWarning
+		what := "hook"
+		if strings.HasPrefix(f.Registered, "endpoint.") {
+			what = "flag"
+		}
+		d.Message = fmt.Sprintf("%s is registered for %s %q of relation endpoint %q, which the charm's YAML does not declare: it never runs for it", who(f.Symbol), what, f.Registered, f.Subject)
 	case ok:
 		d.Message = fmt.Sprintf("%s %s %s %q, which the charm's YAML does not declare", who(f.Symbol), m[0], m[1], f.Subject)
 	default:

@@ -43,7 +43,7 @@ type Rule struct {
 var Rules = []Rule{
 	{RuleUndeclaredRelation, SeverityError,
 		"Code observes, binds or looks up a relation endpoint the YAML does not declare.",
-		"ops creates relation events only for declared endpoints, so observing an undeclared one raises on every hook; a lookup of it always finds nothing, and `model.get_binding(name)` of a name that is no endpoint, no `extra-bindings` entry and not juju-info fails when its network is read. A finding in code that runs only under a condition is a warning."},
+		"ops creates relation events only for declared endpoints, so observing an undeclared one raises on every hook; a lookup of it always finds nothing, and `model.get_binding(name)` of a name that is no endpoint, no `extra-bindings` entry and not juju-info fails when its network is read. A finding in code that runs only under a condition is a warning, and so is a function registered for a hook of an undeclared endpoint (`@hooks.hook(\"volume-relation-joined\")`) or waiting for one of charms.reactive's `endpoint.<name>.*` flags of one: nothing fires it, so it never runs for it, which raises nothing."},
 	{RuleUndeclaredAction, SeverityError,
 		"Code observes an action the YAML does not declare.",
 		"ops creates `<action>_action` events only for declared actions, so observing an undeclared one raises on every hook. A finding in code that runs only under a condition is a warning."},

@@ -855,6 +855,16 @@ func (l *charmLinker) find(kind, subject string, s Site) {
 	l.findings = append(l.findings, Finding{Kind: kind, Subject: subject, Site: s})
 }
 
+// findRegistered records an undeclared-relation finding of a function registered for hook
+// or flag (Finding.Registered) of the undeclared endpoint rel.
+func (l *charmLinker) findRegistered(rel, hook string, s Site) {
+	n := len(l.findings)
+	l.find(FindUndeclaredRelation, rel, s)
+	if len(l.findings) > n {
+		l.findings[n].Registered = hook
+	}
+}
+
 // afterReturn is line when a conditional handler is so only because of that early return.
 func afterReturn(cond bool, line int) int {
 	if cond {

@@ -5899,6 +5899,64 @@ def nothing():
 	expect(t, "data", handlers(cl, KindRelation, "data"), "{interface:block-storage}-relation-departed>storage_gone[hook]")
 	expect(t, "db", handlers(cl, KindRelation, "db"), "")
 	expect(t, "db-admin", handlers(cl, KindRelation, "db-admin"), "{provides:pgsql}-relation-joined>client_joined[hook]")
+	expect(t, "findings (a template names no endpoint)", findings(cl), "")
+}
+
+func TestHooksAndFlagsOfUndeclaredEndpoints(t *testing.T) {
+	// A function registered for a hook of an endpoint the YAML does not declare
+	// (@hooks.hook("volume-relation-joined"), charms.reactive's @hook), or waiting for one
+	// of charms.reactive's endpoint.X flags of one, never runs for it: a finding that names the
+	// hook or flag. An interface layer's flag (X.available) may be another layer's, a
+	// lifecycle hook is no endpoint's, and test code registers nothing.
+	c := charm("classic", ".", "relation:db")
+	cl := link1(t, c, files{
+		"hooks/hooks.py": `
+from charmhelpers.core.hookenv import Hooks
+hooks = Hooks()
+
+@hooks.hook("db-relation-joined", "volume-relation-joined")
+def joined():
+    pass
+
+@hooks.hook("install")
+def install():
+    pass
+`,
+		"reactive/handlers.py": `
+from charms.reactive import when, when_not, hook
+
+@when("endpoint.runner.joined")
+def runner():
+    pass
+
+@when_not("endpoint.cache.joined")
+def cache_gone():
+    pass
+
+@when("website.available")
+def website():
+    pass
+
+@hook("old-relation-changed")
+def old():
+    pass
+`,
+		"unit_tests/test_hooks.py": `
+from charms.reactive import when
+
+@when("endpoint.fake.joined")
+def fake():
+    pass
+`})
+	var got []string
+	for _, f := range cl.Findings {
+		got = append(got, fmt.Sprintf("%s:%d %s %s <%s>", f.File, f.Line, f.Kind, f.Subject, f.Registered))
+	}
+	expect(t, "findings", strings.Join(got, "\n"), `hooks/hooks.py:5 undeclared-relation volume <volume-relation-joined>
+reactive/handlers.py:4 undeclared-relation runner <endpoint.runner.joined>
+reactive/handlers.py:8 undeclared-relation cache <endpoint.cache.joined>
+reactive/handlers.py:16 undeclared-relation old <old-relation-changed>`)
+	expect(t, "db", handlers(cl, KindRelation, "db"), "db-relation-joined>joined[hook]")
 }
 
 func TestReactiveConfigFlags(t *testing.T) {

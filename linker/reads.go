@@ -1595,6 +1595,12 @@ func (l *charmLinker) linkDecorated(own map[string]bool) {
 					if it := declared[rel]; it != nil && !slices.ContainsFunc(it.Handlers, same) {
 						it.Handlers = append(it.Handlers, Handler{Event: event, Symbol: s.Name, File: fi.Path, Line: s.Line, Via: via})
 					}
+					// a hook of an endpoint the YAML does not declare never runs, nor does a
+					// handler of charms.reactive's endpoint.X flags (an interface layer's
+					// X.available may be another layer's flag, not an endpoint's)
+					if _, ok := l.lookup(KindRelation, rel); !ok && !fi.test && !fi.vendored && (via == ViaHook || strings.HasPrefix(a, "endpoint.")) {
+						l.findRegistered(rel, a, Site{File: fi.Path, Line: s.Line, Symbol: s.Name})
+					}
 				}
 			}
 		}

@@ -315,4 +315,9 @@ type Finding struct {
 	// Actions, for an undeclared-action-param read, are the actions the code runs for (none
 	// of which declares the name), sorted.
 	Actions []string `json:"actions,omitempty"`
+	// Registered is, for an undeclared-relation finding of a function registered for a hook
+	// or reactive flag of the endpoint (@hooks.hook("db-relation-joined"),
+	// @when("endpoint.db.joined")), that hook or flag: nothing fires it, so the function never
+	// runs for it (a leftover, or a misspelt name), which raises nothing.
+	Registered string `json:"registered,omitempty"`
 }

@@ -1392,7 +1392,9 @@ func (w *factWalker) callFact(fn, args int32, name string, fs *funcState) bool {
 		// of the charm observed by one handler (linker linkReconcilers)
 		return true
 	case name == "fetch":
-		return w.lastName(w.t.child(fn, fObject)) == "resources"
+		// model.resources.fetch("x"), and a helper's self._resources.fetch("x") of the
+		// Resources it was given (the linker's ownerName)
+		return strings.TrimLeft(w.lastName(w.t.child(fn, fObject)), "_") == "resources"
 	case configHelper(name) && w.t.namedChild(args, 0) >= 0:
 		return true
 	case name == "config" && w.t.namedChild(args, 0) >= 0 && w.t.kind(w.t.namedChild(args, 0)) != kKeywordArgument:

@@ -215,6 +215,7 @@ class C(CharmBase):
         NotFoundError()
         self.model.get_relation(PEER)
         path = self.model.resources.fetch("img")
+        tmpl = self._resources.fetch("tmpl")
         other.fetch("y")
         event.add_status(BlockedStatus("no"))
         rel = self.model.get_relation("db")
@@ -231,7 +232,7 @@ class C(CharmBase):
 	}
 	// a class built without arguments is a construction too (keystone's context.SyslogContext()
 	// in its resource map); an exception is not
-	want := `super().__init__(*args)|ClusterObserver(self, "x")|Plain()|self.model.get_relation(PEER)|render(self.config, x)|self.model.get_relation(used)`
+	want := `super().__init__(*args)|ClusterObserver(self, "x")|Plain()|self.model.get_relation(PEER)|self._resources.fetch("tmpl")|render(self.config, x)|self.model.get_relation(used)`
 	if strings.Join(got, "|") != want {
 		t.Errorf("calls = %q, want %q", strings.Join(got, "|"), want)
 	}
