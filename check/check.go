@@ -836,6 +836,11 @@ func findingDiagnostic(f linker.Finding) Diagnostic {
 		d.Message = fmt.Sprintf("%s reads action parameter %q, which action %q does not declare", who(f.Symbol), f.Subject, f.Actions[0])
 	case f.Kind == linker.FindUndeclaredParam:
 		d.Message = fmt.Sprintf("%s reads action parameter %q, which the action does not declare", who(f.Symbol), f.Subject)
+	case f.Field:
+		// a typed config's field that names no option: always its default (pydantic v1's
+		// Optional without one too), or a failed load when it has none
+		d.Severity = SeverityWarning
+		d.Message = fmt.Sprintf("%s, the class the charm loads its options into, has field %q, which names no option the charm's YAML declares: it keeps its default, or loading fails without one", f.Symbol, f.Subject)
 	case f.Registered != "":
 		// a hook or flag of an undeclared endpoint never fires: the function is dead for it,
 		// which raises nothing (an ops observe of one raises on every hook)

@@ -412,6 +412,24 @@ hooks/hooks.py:9: warning: runner is registered for flag "endpoint.runner.joined
 	}
 }
 
+func TestLoadedConfigFieldWithNoOption(t *testing.T) {
+	// A field of the class the charm loads its options into that names no option is a
+	// warning that says what follows, not an error of a read.
+	links := linker.Result{Charms: []linker.CharmLinks{{Name: "a", Dir: ".", Findings: []linker.Finding{
+		{Kind: linker.FindUndeclaredConfig, Subject: "http_proxy", Site: linker.Site{File: "src/config.py", Line: 12, Symbol: "CharmConfig"}, Field: true},
+	}}}}
+	var b strings.Builder
+	if err := WriteText(&b, Run(nil, links, Options{})); err != nil {
+		t.Fatal(err)
+	}
+	want := `src/config.py:12: warning: CharmConfig, the class the charm loads its options into, has field "http_proxy", which names no option the charm's YAML declares: it keeps its default, or loading fails without one [undeclared-config]
+0 errors, 1 warning, 0 infos
+`
+	if got := b.String(); got != want {
+		t.Errorf("text:\n%s\nwant:\n%s", got, want)
+	}
+}
+
 func TestLostCodeSoftensFindings(t *testing.T) {
 	// A Python file (or folder) that was not read may hold the missing reader: the charm's
 	// unhandled and unused findings are infos naming it. A lost file of another charm of the

@@ -49,7 +49,7 @@ var Rules = []Rule{
 		"ops creates `<action>_action` events only for declared actions, so observing an undeclared one raises on every hook. A finding in code that runs only under a condition is a warning."},
 	{RuleUndeclaredConfig, SeverityError,
 		"Code reads a config option the YAML does not declare.",
-		"An undeclared option never has a value: `config.get` silently returns the fallback and `config[...]` raises KeyError. A finding in code that runs only under a condition is a warning, and so is a `.get()` in code several charms share when a sibling charm declares the option (an opt-in this one leaves out)."},
+		"An undeclared option never has a value: `config.get` silently returns the fallback and `config[...]` raises KeyError. A finding in code that runs only under a condition is a warning, and so is a `.get()` in code several charms share when a sibling charm declares the option (an opt-in this one leaves out), and a field of the class the charm loads its options into (`config_type`, `load_config(Cls)`) that names no declared option: it keeps its default, or loading fails without one."},
 	{RuleUndeclaredContainer, SeverityError,
 		"Code uses a workload container the YAML does not declare.",
 		"ops creates `<container>_pebble_ready` events and Container objects only for declared containers; anything else raises. A finding in code that runs only under a condition is a warning."},

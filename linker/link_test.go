@@ -899,7 +899,48 @@ def render(cfg):
 	expect(t, "unused", reads(cl, KindConfig, "unused"), "")
 	expect(t, "backup", reads(cl, KindAction, "backup"), "src/charm.py:15/param-read/index/target src/charm.py:16/param-read/get/force")
 	expect(t, "restore", reads(cl, KindAction, "restore"), "src/charm.py:25/param-read/index/target src/charm.py:26/param-read/index/target")
-	expect(t, "findings", findings(cl), "src/charm.py:17 undeclared-action-param nope\nsrc/workload.py:3 undeclared-config missing-opt")
+	// TypedConfig's field other, loaded with load_config, names no option
+	expect(t, "findings", findings(cl), "src/charm.py:17 undeclared-action-param nope\nsrc/settings.py:12 undeclared-config other\nsrc/workload.py:3 undeclared-config missing-opt")
+}
+
+func TestLoadedConfigFieldsNameOptions(t *testing.T) {
+	// Every annotated field of a class the charm loads its options into (config_type,
+	// load_config) names a declared option, `_` for `-`; one that names none is a finding
+	// (Field). Not a ClassVar, a private name, pydantic's model_config, a field with an alias,
+	// a field the load_config call passes itself, nor the field of a class the linker only
+	// guesses is a config from its name.
+	c := charm("demo", ".", "config:log-level", "config:port")
+	cl := link1(t, c, files{"src/charm.py": `
+import typing
+import ops
+import pydantic
+
+class Base(pydantic.BaseModel):
+    log_level: str = "info"
+    verbose: bool = False
+
+class WorkerConfig(Base):
+    model_config = pydantic.ConfigDict(frozen=True)
+    port: int
+    _cache: dict = {}
+    KINDS: typing.ClassVar[list] = []
+    region: str = pydantic.Field(alias="zone")
+    partition_name: str
+
+class GuessedConfig(pydantic.BaseModel):
+    port: int
+    log_level: str
+    extra: str
+
+class DemoCharm(ops.CharmBase):
+    def configure(self):
+        cfg = self.load_config(WorkerConfig, partition_name=self.app.name)
+`})
+	var got []string
+	for _, f := range cl.Findings {
+		got = append(got, fmt.Sprintf("%s:%d %s %s %v", f.File, f.Line, f.Kind, f.Subject, f.Field))
+	}
+	expect(t, "findings", strings.Join(got, "\n"), "src/charm.py:7 undeclared-config verbose true")
 }
 
 func TestParamsTheHandlerStores(t *testing.T) {

@@ -599,12 +599,44 @@ func (l *charmLinker) linkConfig() {
 			}
 		}
 	}
-	for _, cl := range l.configClasses() {
+	classes, loaded, given := l.configClasses()
+	for i, cl := range classes {
 		for _, k := range l.mro(cl) {
 			for _, f := range k.fields {
 				if d, ok := l.lookup(KindConfig, f.name); ok {
 					l.read(KindConfig, d, Site{File: k.file.Path, Line: f.line, Symbol: k.name, Via: ViaConfig, Detail: "field"})
 				}
+			}
+			if i < loaded && !k.file.vendored && !k.file.test {
+				l.undeclaredFields(k, given[cl])
+			}
+		}
+	}
+}
+
+// undeclaredFields reports the fields of k, a class the charm loads its options into, that
+// name no declared option (`worker_count: int = 1` with no worker-count in the YAML): the
+// field always holds its default, or loading fails without one (Finding.Field). Only
+// annotated fields count (a pydantic or dataclass field), not a ClassVar, a private name or
+// pydantic's model_config, one given an alias (Field(alias="x")), which names another key,
+// nor one the load_config call passes itself (given).
+func (l *charmLinker) undeclaredFields(k *classInfo, given map[string]bool) {
+	for i := range k.file.Symbols {
+		s := &k.file.Symbols[i]
+		if s.Kind != pyextract.KindField || s.Qualifier != k.name {
+			continue
+		}
+		name := strings.TrimPrefix(s.Name, k.name+".")
+		head, _, _ := strings.Cut(s.Signature, "=")
+		if strings.HasPrefix(name, "_") || name == "model_config" || given[name] || !strings.Contains(head, ":") ||
+			strings.Contains(head, "ClassVar") || strings.Contains(s.Signature, "alias") {
+			continue
+		}
+		if _, ok := l.lookup(KindConfig, name); !ok {
+			n := len(l.findings)
+			l.find(FindUndeclaredConfig, name, Site{File: k.file.Path, Line: s.Line, Symbol: k.name})
+			if len(l.findings) > n {
+				l.findings[n].Field = true
 			}
 		}
 	}
@@ -1128,14 +1160,25 @@ func (l *charmLinker) typedConfig() bool {
 }
 
 // configClasses are the typed config classes of the charm: the value of a charm class's
-// `config_type`, the argument of load_config(...), and first-party classes named *Config*
-// at least two of whose fields, and half of them, are declared options.
-func (l *charmLinker) configClasses() []*classInfo {
-	var out []*classInfo
+// `config_type`, the argument of load_config(...) (the first n, which the charm loads its
+// options into; given holds the fields a load_config call passes by keyword,
+// load_config(Cls, partition_name=self.app.name), which are no options), and first-party
+// classes named *Config* at least two of whose fields, and half of them, are declared options.
+func (l *charmLinker) configClasses() (out []*classInfo, n int, given map[*classInfo]map[string]bool) {
 	seen := map[*classInfo]bool{}
-	add := func(vals []aval) {
+	given = map[*classInfo]map[string]bool{}
+	add := func(vals []aval, kwargs ...pyextract.Kwarg) {
 		for _, a := range vals {
-			if a.kind == aClass && !seen[a.cls] {
+			if a.kind != aClass {
+				continue
+			}
+			for _, k := range kwargs {
+				if given[a.cls] == nil {
+					given[a.cls] = map[string]bool{}
+				}
+				given[a.cls][k.Name] = true
+			}
+			if !seen[a.cls] {
 				seen[a.cls] = true
 				out = append(out, a.cls)
 			}
@@ -1149,7 +1192,7 @@ func (l *charmLinker) configClasses() []*classInfo {
 	for _, fi := range l.scope {
 		check := func(sc pyextract.Scope, v *pyextract.Value) {
 			if v.Kind == pyextract.ValCall && lastName(v.Chain) == "load_config" && len(v.Args) > 0 {
-				add(l.eval(&v.Args[0], &ctx{file: fi, cls: fi.classes[sc.Class], fn: sc.Func}))
+				add(l.eval(&v.Args[0], &ctx{file: fi, cls: fi.classes[sc.Class], fn: sc.Func}), v.Kwargs...)
 			}
 		}
 		for i := range fi.Facts.Calls {
@@ -1158,6 +1201,9 @@ func (l *charmLinker) configClasses() []*classInfo {
 		for i := range fi.Facts.Assigns {
 			check(fi.Facts.Assigns[i].Scope, &fi.Facts.Assigns[i].Value)
 		}
+	}
+	n = len(out)
+	for _, fi := range l.scope {
 		if fi.library {
 			continue
 		}
@@ -1177,7 +1223,7 @@ func (l *charmLinker) configClasses() []*classInfo {
 			}
 		}
 	}
-	return out
+	return out, n, given
 }
 
 // linkParams: event.params[...] / .get(...) inside a method observed for an action is a

@@ -320,4 +320,8 @@ type Finding struct {
 	// @when("endpoint.db.joined")), that hook or flag: nothing fires it, so the function never
 	// runs for it (a leftover, or a misspelt name), which raises nothing.
 	Registered string `json:"registered,omitempty"`
+	// Field marks an undeclared-config finding of a field of a class the charm loads its
+	// options into (config_type, load_config) that names no declared option: loading leaves
+	// it at its default, or fails when it has none.
+	Field bool `json:"field,omitempty"`
 }
