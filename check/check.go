@@ -375,8 +375,9 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 			r.Diagnostics[i].Message += " (in " + charmList(names) + ")"
 		}
 	}
+	src := &sources{lines: opt.Lines}
 	r.Diagnostics = slices.DeleteFunc(slices.Compact(r.Diagnostics), func(d Diagnostic) bool {
-		if silenced(d, opt.Lines) {
+		if src.silenced(d) {
 			r.Summary.Suppressed++
 			return true
 		}

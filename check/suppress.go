@@ -17,8 +17,8 @@ import (
 //
 // A list in brackets silences those rules only; without one, every rule. The reason after it
 // is for readers. Silenced findings leave the report and are counted in Summary.Suppressed.
-// The directive is read in the line's text, not the parser's comments: a string holding
-// "# charmcraft-map: ignore" is read as one too.
+// The directive counts only in a comment (comments.go): a Python string or a YAML value
+// holding "# charmcraft-map: ignore" is data, and silences nothing.
 
 // directive starts a suppression comment.
 const directive = "charmcraft-map: ignore"
@@ -53,21 +53,52 @@ func isNameByte(b byte) bool {
 	return b == '-' || b == '_' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9'
 }
 
-// silenced reports whether the source silences d: a directive on its line, or alone on the
-// line above. lines returns a file's lines (nil when it cannot be read).
-func silenced(d Diagnostic, lines func(file string) []string) bool {
-	if lines == nil || d.File == "" || d.Line <= 0 {
+// sources reads the suppression comments of the charm's files, each file once.
+type sources struct {
+	lines    func(file string) []string // a file's lines, nil when it cannot be read
+	comments map[string]commented
+}
+
+// commented is a file's lines and where each one's comment starts (-1: none).
+type commented struct {
+	lines []string
+	at    []int
+}
+
+// silenced reports whether the source silences d: a directive in the comment of its line,
+// or in a comment alone on the line above.
+func (s *sources) silenced(d Diagnostic) bool {
+	if s.lines == nil || d.File == "" || d.Line <= 0 {
 		return false
 	}
-	ls := lines(d.File)
-	if d.Line > len(ls) {
+	f, ok := s.comments[d.File]
+	if !ok {
+		f.lines = s.lines(d.File)
+		f.at = commentsOf(d.File, f.lines)
+		if s.comments == nil {
+			s.comments = map[string]commented{}
+		}
+		s.comments[d.File] = f
+	}
+	if d.Line > len(f.lines) {
 		return false
 	}
-	if ok, _ := suppresses(ls[d.Line-1], d.Rule); ok {
+	// the line's comment only; what stands before it says whether it is alone
+	comment := func(i int) string {
+		if f.at[i] < 0 {
+			return ""
+		}
+		code := ""
+		if strings.TrimSpace(f.lines[i][:f.at[i]]) != "" {
+			code = "code " // stands for the code before the comment
+		}
+		return code + f.lines[i][f.at[i]:]
+	}
+	if ok, _ := suppresses(comment(d.Line-1), d.Rule); ok {
 		return true
 	}
 	if d.Line > 1 {
-		ok, alone := suppresses(ls[d.Line-2], d.Rule)
+		ok, alone := suppresses(comment(d.Line-2), d.Rule)
 		return ok && alone
 	}
 	return false

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -76,5 +77,75 @@ func TestSuppressionComments(t *testing.T) {
 	}
 	if r := Run(charms, links, Options{}); r.Summary.Suppressed != 0 || len(r.Diagnostics) != 4 {
 		t.Errorf("without Lines: %+v", r.Summary)
+	}
+}
+
+func TestCommentsOnlyInComments(t *testing.T) {
+	// Where each line's comment starts: a '#' in a Python string (one line, triple-quoted over
+	// lines, escaped quotes) or in a YAML value (quoted, over lines, a block scalar's text)
+	// starts none; one after them does.
+	py := []string{
+		`x = "# not a comment"  # a comment`, // 0
+		`y = 'it\'s # still a string'`,       // 1
+		`doc = """`,                          // 2
+		`# inside a docstring`,               // 3
+		`"""  # after it`,                    // 4
+		`z = f"{a['#']}"`,                    // 5
+		`# alone`,                            // 6
+	}
+	want := []int{23, -1, -1, -1, 5, -1, 0}
+	if got := commentsOf("src/charm.py", py); !slices.Equal(got, want) {
+		t.Errorf("python comments at %v, want %v", got, want)
+	}
+	yml := []string{
+		`name: "a # b"  # a comment`, // 0
+		`summary: it's#1 # yes`,      // 1
+		`description: |`,             // 2
+		`  # text of the block`,      // 3
+		``,                           // 4
+		`  more text # still text`,   // 5
+		`requires:  # comment`,       // 6
+		`  db: {interface: 'x # y'}`, // 7
+		`  note: "a`,                 // 8
+		`    # b"`,                   // 9
+		`  other: >-`,                // 10
+		`    # folded text`,          // 11
+		`  # comment again`,          // 12
+	}
+	wantY := []int{15, 16, -1, -1, -1, -1, 11, -1, -1, -1, -1, -1, 2}
+	if got := commentsOf("metadata.yaml", yml); !slices.Equal(got, wantY) {
+		t.Errorf("yaml comments at %v, want %v", got, wantY)
+	}
+}
+
+func TestDirectiveInAStringSilencesNothing(t *testing.T) {
+	// A directive's text in a Python string or a YAML value is data: the findings on its line,
+	// and on the line after it, stay.
+	src := map[string][]string{
+		"src/charm.py": {
+			"import ops",
+			`MSG = """`,
+			"# charmcraft-map: ignore",
+			`"""`,
+			`        self.model.get_relation("cache")  ; log("# charmcraft-map: ignore")`,
+		},
+		"metadata.yaml": {
+			"name: demo",
+			"description: |",
+			"  # charmcraft-map: ignore",
+			"requires:",
+			`  legacy: {interface: "# charmcraft-map: ignore"}`,
+		},
+	}
+	links := linker.Result{Charms: []linker.CharmLinks{{Name: "demo", Dir: ".", Findings: []linker.Finding{
+		{Kind: linker.FindUndeclaredRelation, Subject: "cache", Site: linker.Site{File: "src/charm.py", Line: 5, Symbol: "C.f"}},
+		{Kind: linker.FindUndeclaredRelation, Subject: "db", Site: linker.Site{File: "src/charm.py", Line: 4, Symbol: "C.g"}},
+	}, Interfaces: []linker.Interface{
+		{Kind: linker.KindRelation, Name: "requires", File: "metadata.yaml", Line: 4},
+		{Kind: linker.KindRelation, Name: "legacy", File: "metadata.yaml", Line: 5},
+	}}}}
+	r := Run(nil, links, Options{Lines: func(f string) []string { return src[f] }})
+	if r.Summary.Suppressed != 0 || len(r.Diagnostics) != 4 {
+		t.Errorf("suppressed %d, diagnostics %+v; want none silenced", r.Summary.Suppressed, r.Diagnostics)
 	}
 }
