@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cantrip-dev/charmcraft-map/repomap"
 	"github.com/tiktoken-go/tokenizer"
 )
 
@@ -485,6 +486,30 @@ func TestMemoKeepsIgnoredFlagsWarning(t *testing.T) {
 	o.BudgetFlags = []string{"--top"}
 	if _, errs, err := runMap(t, o); err != nil || !strings.Contains(errs, "--top not used") {
 		t.Errorf("map --all --top 10 after map --all: %v, stderr %q", err, errs)
+	}
+}
+
+// TestMemoForgetsTheBrokenCache: a run that finds the cache file broken says so and rewrites
+// it; a later run served from the remembered output does not say it again.
+func TestMemoForgetsTheBrokenCache(t *testing.T) {
+	root := copyTree(t, filepath.Join(charmsDir, "unified"))
+	o := MapOptions{Common: Common{Root: root}, Tokens: DefaultTokens, Top: 10}
+	if _, errs, err := runMap(t, o); err != nil || errs != "" {
+		t.Fatalf("first map: %v, stderr %q", err, errs)
+	}
+	cache := filepath.Join(root, repomap.CacheFile)
+	data, err := os.ReadFile(cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cache, data[:len(data)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, errs, err := runMap(t, o); err != nil || !strings.Contains(errs, "unreadable") {
+		t.Errorf("map on the broken cache: %v, stderr %q; want it said", err, errs)
+	}
+	if _, errs, err := runMap(t, o); err != nil || errs != "" {
+		t.Errorf("map on the rewritten cache: %v, stderr %q; want nothing", err, errs)
 	}
 }
 

@@ -69,15 +69,29 @@ func RunMap(o MapOptions, io IO) error {
 	if err != nil {
 		return err
 	}
-	warn := warnings(t, nil) + focusWarn + emptyWarning(t, o.Scope) + ignoredFlagsWarning(o)
+	rest := focusWarn + emptyWarning(t, o.Scope) + ignoredFlagsWarning(o)
+	warn := warnings(t, nil) + rest
 	n := len(t.Warnings)
-	t.Save(&repomap.Memo{Key: key, Out: text, Err: warn})
+	// the remembered output's warnings are the tree's: not one about the cache file this
+	// run replaces ("unreadable; rebuilding"), which a later run must not repeat
+	t.Save(&repomap.Memo{Key: key, Out: text, Err: warnings(t, cacheWarnings(t)) + rest})
 	fmt.Fprint(io.Err, warn)
 	for _, w := range t.Warnings[n:] { // from Save itself
 		fmt.Fprintf(io.Err, "warning: %s\n", oneLine(w))
 	}
 	_, err = fmt.Fprint(io.Out, text)
 	return err
+}
+
+// cacheWarnings are the tree's warnings about the cache file itself.
+func cacheWarnings(t *repomap.Tree) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range t.Warnings {
+		if strings.HasPrefix(w, repomap.CacheFile+": ") {
+			out[w] = true
+		}
+	}
+	return out
 }
 
 // emptyWarning says why a map or a locate is empty, when nothing was found to map; an empty

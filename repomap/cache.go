@@ -48,8 +48,8 @@ const ourKey = "x_charmcraft_map"
 // writeBatch is the entries writeCache encodes before writing them.
 const writeBatch = 256
 
-// maxCacheBytes bounds the cache file we are willing to read.
-const maxCacheBytes = 256 << 20
+// maxCacheBytes bounds the cache file we are willing to read (a variable for the tests).
+var maxCacheBytes int64 = 256 << 20
 
 // cantripKinds are the definition kinds Cantrip knows; it drops an entry holding any other.
 var cantripKinds = map[string]bool{
@@ -175,8 +175,8 @@ func readCacheFile(root string) ([]byte, string) {
 // large tree the file is many megabytes, the memo a few kilobytes.
 func peekMemo(root string) memoDoc {
 	p := filepath.Join(root, CacheFile)
-	if fi, err := os.Lstat(p); err != nil || !fi.Mode().IsRegular() {
-		return memoDoc{}
+	if fi, err := os.Lstat(p); err != nil || !fi.Mode().IsRegular() || fi.Size() > maxCacheBytes {
+		return memoDoc{} // too large a file is ignored (readCacheFile says so), not scanned
 	}
 	f, err := os.Open(p)
 	if err != nil {

@@ -1410,3 +1410,25 @@ func TestTemplates(t *testing.T) {
 		t.Error("a template in the cache's entries")
 	}
 }
+
+// TestOversizedCacheIsNotScanned: a cache file over the size bound is ignored, with a
+// warning, and no memo is served from it (peekMemo now checks the size before it decodes: a
+// file of blanks before a brace had the memo's JSON decoder read all of it).
+func TestOversizedCacheIsNotScanned(t *testing.T) {
+	root := writeTree(t, map[string]string{"metadata.yaml": "name: big\nsummary: s\ndescription: d\n"})
+	defer func(n int64) { maxCacheBytes = n }(maxCacheBytes)
+	maxCacheBytes = 1 << 10
+	if err := os.WriteFile(filepath.Join(root, CacheFile), append(bytes.Repeat([]byte(" "), 4<<10), "{}"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if m := peekMemo(root); m.Fingerprint != "" {
+		t.Errorf("memo of an oversized file: %+v", m)
+	}
+	tr, err := Load(Options{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(tr.Warnings, func(w string) bool { return strings.Contains(w, "larger than") }) {
+		t.Errorf("warnings %q, want the size said", tr.Warnings)
+	}
+}
