@@ -161,7 +161,8 @@ and prints a compact map that fits a token budget. Without a subcommand it runs 
 Configuration is the flags below and a .charmcraft-map-ignore file in the root (gitignore
 syntax) listing paths to leave out. Parse results are cached in .cantrip-repomap.json in the
 root. Exit codes: 0 success, 1 check found errors (or warnings with --strict), 2 the tool
-could not do its job, 130 and 143 when stopped by SIGINT or SIGTERM.`,
+could not do its job, 130, 143 and 129 when stopped by SIGINT, SIGTERM or SIGHUP (141 when a
+reader closes its output early).`,
 		Example: `  # the compact view of the charm in the current directory
   charmcraft-map
   # the view an agent receives, within 1500 tokens
