@@ -513,6 +513,32 @@ func TestMemoForgetsTheBrokenCache(t *testing.T) {
 	}
 }
 
+// TestNoCharmFailsInOneLine: check and interfaces under a root with no charm fail with one
+// line on stderr, the error; the tree's own warnings (a Python file's syntax error) are not
+// printed before it.
+func TestNoCharmFailsInOneLine(t *testing.T) {
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "src"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "src", "charm.py"), []byte("def broken(:\n    pass\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, run := range map[string]func(Common, IO) error{
+		"check":      func(c Common, io IO) error { return RunCheck(CheckOptions{Common: c}, io) },
+		"interfaces": func(c Common, io IO) error { return RunInterfaces(InterfacesOptions{Common: c}, io) },
+	} {
+		var out, errb bytes.Buffer
+		err := run(Common{Root: root, Format: "text", NoCache: true}, IO{Out: &out, Err: &errb})
+		if ExitCode(err) != ExitFailure {
+			t.Errorf("%s: exit %d, want %d", name, ExitCode(err), ExitFailure)
+		}
+		if errb.String() != "" {
+			t.Errorf("%s: stderr %q before the error is printed, want nothing", name, errb.String())
+		}
+	}
+}
+
 // TestWriteJSONKeepsArrows: JSON documents keep <, > and & as written.
 func TestWriteJSONKeepsArrows(t *testing.T) {
 	var b bytes.Buffer

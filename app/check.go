@@ -25,16 +25,18 @@ func RunInterfaces(o InterfacesOptions, io IO) error {
 	if err := checkFormat(o.Format, "text", "json"); err != nil {
 		return err
 	}
-	t, err := load(o.Common, io, false, nil)
+	t, err := loadMemo(o.Common, io, false, nil, "")
 	if err != nil {
 		return err
 	}
+	// a failure is one line on stderr: the tree's warnings only for a run that goes on
 	if len(t.Charms) == 0 {
 		return noCharm(t.Root)
 	}
 	if err := unreadableDeclarations(t.Charms); err != nil {
 		return err
 	}
+	fmt.Fprint(io.Err, warnings(t, nil))
 	links := t.Link()
 	if o.Format == "json" {
 		b, err := render.InterfacesJSON(links)
@@ -94,13 +96,14 @@ func RunCheck(o CheckOptions, io IO) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprint(io.Err, warnings(t, reportedYAMLProblems(t))) // a charm YAML problem is a finding: once, in the report
+	// a failure is one line on stderr: the tree's warnings only for a run that goes on
 	if len(t.Charms) == 0 {
 		return noCharm(t.Root)
 	}
 	if err := unreadableDeclarations(t.Charms); err != nil {
 		return err
 	}
+	fmt.Fprint(io.Err, warnings(t, reportedYAMLProblems(t))) // a charm YAML problem is a finding: once, in the report
 	// code that could not be read may handle what seems unhandled: those findings are infos
 	rep := check.Run(t.Charms, t.Link(), check.Options{Strict: o.Strict, Lost: t.LostCode(), Unread: t.UnreadCode(), Lines: sourceLines(t.Root)})
 	shown := rep.AtLeast(o.MinSeverity)
