@@ -1180,9 +1180,9 @@ func (l *charmLinker) observeEvent(fi *fileInfo, o *pyextract.Observe, c *ctx, h
 				if d, declared := l.lookup(kind, name); declared {
 					add(kind, d, ev.str, via)
 				} else if !fi.vendored && !ev.loose {
-					if ev.key == "" { // an attribute: the YAML name would be hyphenated
-						name = strings.ReplaceAll(name, "_", "-")
-					}
+					// the YAML's spelling: an attribute's name hyphenated, and a key too, which ops
+					// reads with - as _ (on["osd_disk"] is the storage osd-disk)
+					name = strings.ReplaceAll(name, "_", "-")
 					l.findIn(undeclaredKind[kind], name, siteAt(fi, o.Scope, "", ""), c)
 					l.observedFor(h, fi, o, false)
 				}

@@ -182,6 +182,25 @@ def test_install():
 	expect(t, "findings", findings(cl), "hooks/hooks.py:9 undeclared-resource paylaod") // an if's condition runs
 }
 
+func TestUndeclaredIndexedEventNamedAsTheYAMLWould(t *testing.T) {
+	// on["osd_disk"].storage_attached is the storage osd-disk (ops reads a key's - as _): an
+	// undeclared one is named with hyphens, as an attribute's is.
+	c := charm("demo", ".", "storage:data")
+	cl := link1(t, c, files{"src/charm.py": `
+import ops
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.framework.observe(self.on["osd_disk"].storage_attached, self._attached)
+        self.framework.observe(self.on.cache_dir_storage_detaching, self._attached)
+
+    def _attached(self, event):
+        pass
+`})
+	expect(t, "findings", findings(cl), "src/charm.py:6 undeclared-storage osd-disk\nsrc/charm.py:7 undeclared-storage cache-dir")
+}
+
 func TestEventForms(t *testing.T) {
 	c := charm("demo", ".", "relation:db", "relation:cluster-peers", "relation:old-api", "relation:tls",
 		"action:rotate-password", "action:backup", "container:web-app", "storage:data")
