@@ -804,6 +804,29 @@ peers:
 		name:  "a field our reading already flags, with its line, is not reported again",
 		files: map[string]string{MetadataFile: "name: [a, b]\nsummary: s\ndescription: d\nrequires:\n  db: [1, 2]\n"},
 	}, {
+		name: "a subordinate's container-scoped juju-info requirer is checked with subordinate: true",
+		files: map[string]string{CharmcraftFile: `name: x
+summary: s
+description: d
+subordinate: true
+requires:
+  juju-info: {interface: juju-info, scope: container}
+provides:
+`},
+		want: []string{`charmcraft.yaml:7: juju would reject: metadata: provides: expected map, got nothing`},
+	}, {
+		name: "a null section is reported once, at its own line, not again at the key checked with it",
+		files: map[string]string{CharmcraftFile: `name: x
+summary: s
+description: d
+containers:
+  app: {resource: img, mounts: [{storage: data, location: /d}]}
+resources:
+  img: {type: oci-image}
+storage:
+`},
+		want: []string{`charmcraft.yaml:8: juju would reject: metadata: storage: expected map, got nothing`},
+	}, {
 		name:  "accepted",
 		files: map[string]string{MetadataFile: splitMetadata, ConfigFile: splitConfig, ActionsFile: splitActions},
 	}}

@@ -23,7 +23,8 @@ type jujuReader struct {
 	// (see rejections), the others get stand-in values.
 	required []string
 	// together lists, for a key, the keys its checks look at too (containers name resources
-	// and storage; a subordinate needs a container-scoped requires).
+	// and storage; a subordinate needs a container-scoped requires, and a container-scoped
+	// juju-info requirer is allowed a subordinate only).
 	together map[string][]string
 }
 
@@ -43,7 +44,7 @@ var jujuMeta = jujuReader{
 		return m.Check(charm.FormatV2, charm.SelectionManifest)
 	},
 	required: []string{"name", "summary", "description"},
-	together: map[string][]string{"containers": {"resources", "storage"}, "subordinate": {"requires"}},
+	together: map[string][]string{"containers": {"resources", "storage"}, "subordinate": {"requires"}, "requires": {"subordinate"}},
 }
 
 // jujuConfig reads a config section (`options:` at the top). A charmcraft.yaml's `config:`
@@ -229,6 +230,18 @@ func (j jujuReader) rejections(sec *yaml.Node) []rejected {
 		}
 		if err == errOutOfBudget {
 			return out
+		}
+		// a key tried with another that fails the same way alone (containers with a null
+		// storage:) fails for that one's fault, reported at its own line
+		if slices.ContainsFunc(j.together[k.Value], func(t string) bool {
+			p := get(t)
+			if p == nil {
+				return false
+			}
+			e := try(append(append([]*yaml.Node(nil), required...), p...)...)
+			return e != nil && e != errOutOfBudget && e.Error() == err.Error()
+		}) {
+			continue
 		}
 		alone := 0 // the entries of v that fail alone
 		// a key Juju rejects whatever it holds (an action's bad name) is the problem itself,
