@@ -2400,6 +2400,41 @@ class FactoryCharm(ops.CharmBase):
 	expect(t, "other", at("other"), "false :0 ")
 }
 
+func TestParameterHandedToAHelperMethod(t *testing.T) {
+	// An object's __init__ that hands its parameter on to a method of its own
+	// (self._hook_refresh(refresh_event)) has the method observe what the builder passed.
+	c := charm("refresh", ".", "relation:listing", "container:web")
+	cl := link1(t, c, files{
+		"src/listing.py": `
+import ops
+
+class ListingConsumer(ops.Object):
+    def __init__(self, charm, relation_name="listing", refresh_event=None):
+        super().__init__(charm, relation_name)
+        self._charm = charm
+        self._hook_refresh(refresh_event)
+
+    def _hook_refresh(self, refresh_event):
+        if not isinstance(refresh_event, list):
+            refresh_event = [refresh_event]
+        for ev in refresh_event:
+            self.framework.observe(ev, self._publish)
+
+    def _publish(self, _):
+        pass
+`,
+		"src/charm.py": `
+import ops
+from listing import ListingConsumer
+
+class RefreshCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.listing = ListingConsumer(self, refresh_event=[self.on.web_pebble_ready])
+`})
+	expect(t, "web", handlers(cl, KindContainer, "web"), "web_pebble_ready>ListingConsumer._publish[helper]")
+}
+
 func TestParameterFallbacks(t *testing.T) {
 	// A parameter rebound only under a condition still holds what the caller passed
 	// (refresh = [refresh] when not a list), and a fallback under `if not refresh:` or
