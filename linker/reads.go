@@ -627,9 +627,9 @@ func (l *charmLinker) undeclaredFields(k *classInfo, given map[string]bool) {
 			continue
 		}
 		name := strings.TrimPrefix(s.Name, k.name+".")
-		head, _, _ := strings.Cut(s.Signature, "=")
+		head, value, _ := strings.Cut(s.Signature, "=")
 		if strings.HasPrefix(name, "_") || name == "model_config" || given[name] || !strings.Contains(head, ":") ||
-			strings.Contains(head, "ClassVar") || strings.Contains(s.Signature, "alias") {
+			strings.Contains(head, "ClassVar") || strings.Contains(value, "alias") {
 			continue
 		}
 		if _, ok := l.lookup(KindConfig, name); !ok {
