@@ -80,7 +80,7 @@ func WriteGitHub(w io.Writer, r Report) error {
 		}
 		var props []string
 		if d.File != "" {
-			props = append(props, "file="+escapeProperty(safetext.Line(d.File)))
+			props = append(props, "file="+escapeProperty(lines(d.File))) // a line break in a path too: %0A
 			if d.Line > 0 {
 				props = append(props, "line="+strconv.Itoa(d.Line))
 			}

@@ -92,6 +92,19 @@ func TestWriteGitHub(t *testing.T) {
 	}
 }
 
+func TestWriteGitHubPathWithALineBreak(t *testing.T) {
+	// a line break in a file's name is escaped as GitHub reads it (%0A), not written "\n"
+	r := Report{Diagnostics: []Diagnostic{{Rule: RuleUnusedConfig, Severity: SeverityWarning, Message: "m", File: "odd\nname/config.yaml", Line: 2}},
+		Summary: Summary{Warnings: 1}}
+	var b strings.Builder
+	if err := WriteGitHub(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	if want := "::warning file=odd%0Aname/config.yaml,line=2,title=unused-config::m\n"; !strings.HasPrefix(b.String(), want) {
+		t.Errorf("got %q, want it to start %q", b.String(), want)
+	}
+}
+
 func TestEscape(t *testing.T) {
 	if got := escapeData("a%b\r\nc:d,e"); got != "a%25b%0D%0Ac:d,e" {
 		t.Errorf("data %q", got)
