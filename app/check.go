@@ -25,18 +25,10 @@ func RunInterfaces(o InterfacesOptions, io IO) error {
 	if err := checkFormat(o.Format, "text", "json"); err != nil {
 		return err
 	}
-	t, err := loadMemo(o.Common, io, false, nil, "")
+	t, err := loadCharms(o.Common, io, nil)
 	if err != nil {
 		return err
 	}
-	// a failure is one line on stderr: the tree's warnings only for a run that goes on
-	if len(t.Charms) == 0 {
-		return noCharm(t.Root)
-	}
-	if err := unreadableDeclarations(t.Charms); err != nil {
-		return err
-	}
-	fmt.Fprint(io.Err, warnings(t, nil))
 	links := t.Link()
 	if o.Format == "json" {
 		b, err := render.InterfacesJSON(links)
@@ -47,6 +39,29 @@ func RunInterfaces(o InterfacesOptions, io IO) error {
 		return err
 	}
 	return render.InterfacesText(io.Out, links)
+}
+
+// loadCharms loads the tree for a command whose answer is its charms' declarations
+// (interfaces, check): it fails when there is no charm or a declaration file cannot be read,
+// with that one error line; else it prints the tree's warnings, but those reported (nil:
+// none) says the command reports itself.
+func loadCharms(c Common, io IO, reported func(*repomap.Tree) map[string]bool) (*repomap.Tree, error) {
+	t, err := loadMemo(c, io, false, nil, "")
+	if err != nil {
+		return nil, err
+	}
+	if len(t.Charms) == 0 {
+		return nil, noCharm(t.Root)
+	}
+	if err := unreadableDeclarations(t.Charms); err != nil {
+		return nil, err
+	}
+	var skip map[string]bool
+	if reported != nil {
+		skip = reported(t)
+	}
+	fmt.Fprint(io.Err, warnings(t, skip))
+	return t, nil
 }
 
 // noCharm is the failure of a command that needs a charm (interfaces, check) under a root
@@ -92,18 +107,11 @@ func RunCheck(o CheckOptions, io IO) error {
 	if !check.ValidSeverity(o.MinSeverity) {
 		return Usagef("unknown --min-severity %q: use info, warning or error", safetext.Line(o.MinSeverity))
 	}
-	t, err := loadMemo(o.Common, io, false, nil, "")
+	// a charm YAML problem is a finding: once, in the report
+	t, err := loadCharms(o.Common, io, reportedYAMLProblems)
 	if err != nil {
 		return err
 	}
-	// a failure is one line on stderr: the tree's warnings only for a run that goes on
-	if len(t.Charms) == 0 {
-		return noCharm(t.Root)
-	}
-	if err := unreadableDeclarations(t.Charms); err != nil {
-		return err
-	}
-	fmt.Fprint(io.Err, warnings(t, reportedYAMLProblems(t))) // a charm YAML problem is a finding: once, in the report
 	// code that could not be read may handle what seems unhandled: those findings are infos
 	rep := check.Run(t.Charms, t.Link(), check.Options{Strict: o.Strict, Lost: t.LostCode(), Unread: t.UnreadCode(), Lines: sourceLines(t.Root)})
 	shown := rep.AtLeast(o.MinSeverity)

@@ -116,8 +116,10 @@ func quoteStarts(before string) bool {
 		return true
 	}
 	switch t[len(t)-1] {
-	case ':', '-', '[', '{', ',', '?':
-		return len(t) < len(before) || t[len(t)-1] == '[' || t[len(t)-1] == '{' || t[len(t)-1] == ','
+	case '[', '{', ',':
+		return true
+	case ':', '-', '?': // an indicator, when a space follows it (a:"b" is one plain scalar)
+		return len(t) < len(before)
 	}
 	return false
 }

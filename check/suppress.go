@@ -83,22 +83,19 @@ func (s *sources) silenced(d Diagnostic) bool {
 	if d.Line > len(f.lines) {
 		return false
 	}
-	// the line's comment only; what stands before it says whether it is alone
-	comment := func(i int) string {
+	// line i's comment silences d, alone on its line or not
+	says := func(i int) (ok, alone bool) {
 		if f.at[i] < 0 {
-			return ""
+			return false, false
 		}
-		code := ""
-		if strings.TrimSpace(f.lines[i][:f.at[i]]) != "" {
-			code = "code " // stands for the code before the comment
-		}
-		return code + f.lines[i][f.at[i]:]
+		ok, _ = suppresses(f.lines[i][f.at[i]:], d.Rule)
+		return ok, strings.TrimSpace(f.lines[i][:f.at[i]]) == ""
 	}
-	if ok, _ := suppresses(comment(d.Line-1), d.Rule); ok {
+	if ok, _ := says(d.Line - 1); ok {
 		return true
 	}
 	if d.Line > 1 {
-		ok, alone := suppresses(comment(d.Line-2), d.Rule)
+		ok, alone := says(d.Line - 2)
 		return ok && alone
 	}
 	return false

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/cantrip-dev/charmcraft-map/charmyaml"
 	"github.com/cantrip-dev/charmcraft-map/pyextract"
@@ -521,9 +522,14 @@ func (l *charmLinker) condCaller(s *site) *site {
 // c.cls or its subclasses, or a module function of c.file) pass to its parameter i (p).
 func (l *charmLinker) argsFromCallers(c *ctx, i int, p pyextract.Param) []aval {
 	first := firstPositional(c)
+	dflt := l.defaultOf(c, p)
 	var out []aval
 	for _, s := range l.calls[c.fn] {
 		if !l.callsFunc(s, c) {
+			continue
+		}
+		if omits(s.value, i-first+1, p) {
+			out = append(out, dflt()...)
 			continue
 		}
 		for _, at := range l.contexts(s.file, s.cls, s.fn) {
@@ -534,7 +540,6 @@ func (l *charmLinker) argsFromCallers(c *ctx, i int, p pyextract.Param) []aval {
 				}
 				out = append(out, v)
 			}
-			out = append(out, l.omittedDefault(s.value, c, i-first+1, p)...)
 		}
 		if len(out) >= maxCallerVals {
 			break
@@ -543,16 +548,18 @@ func (l *charmLinker) argsFromCallers(c *ctx, i int, p pyextract.Param) []aval {
 	return out[:min(len(out), maxCallerVals)]
 }
 
-// omittedDefault evaluates the default of parameter p, the i-th positional one (from 1), of
-// the function of c when call leaves it out (no *args or **kwargs that may hold it): a call
-// that passes nothing for it reads the default (crt_config="ssl_cert"), as one that passes
-// a name reads that name. Nil otherwise; the values have no origin, so a name the default
-// gives is read where the function reads it.
-func (l *charmLinker) omittedDefault(call *pyextract.Value, c *ctx, i int, p pyextract.Param) []aval {
-	if p.Default == nil || argValue(call, 0, i, p) != nil || slices.ContainsFunc(call.Args, isSplat) {
-		return nil
-	}
-	return l.eval(p.Default, &ctx{file: c.file})
+// omits reports whether call leaves out parameter p, the i-th positional one (from 1), which
+// has a default (and passes no *args or **kwargs that may hold it): the call reads the default
+// (crt_config="ssl_cert"), as one that passes a name reads that name.
+func omits(call *pyextract.Value, i int, p pyextract.Param) bool {
+	return p.Default != nil && argValue(call, 0, i, p) == nil && !slices.ContainsFunc(call.Args, isSplat)
+}
+
+// defaultOf evaluates, once, the default of parameter p of the function of c, for the calls
+// that omit it. The values have no origin: a name the default gives is read where the
+// function reads it.
+func (l *charmLinker) defaultOf(c *ctx, p pyextract.Param) func() []aval {
+	return sync.OnceValue(func() []aval { return l.eval(p.Default, &ctx{file: c.file}) })
 }
 
 // argsFromSubclasses evaluates what the charm's own class passes to parameter i (p) of the
@@ -837,32 +844,25 @@ func siteAt(fi *fileInfo, sc pyextract.Scope, via, detail string) Site {
 
 // findIn is find for code running in c: in an object built only under a condition (a
 // helper the charm builds behind an if), the finding is conditional too.
-func (l *charmLinker) findIn(kind, subject string, s Site, c *ctx) {
+func (l *charmLinker) findIn(kind, subject string, s Site, c *ctx) *Finding {
 	s.Conditional = s.Conditional || c.builtUnderAnyCondition()
-	l.find(kind, subject, s)
+	return l.find(kind, subject, s)
 }
 
-func (l *charmLinker) find(kind, subject string, s Site) {
+// find records a finding and returns it, for the caller to add what only it knows (valid
+// until the next finding); nil when the code never runs for this charm.
+func (l *charmLinker) find(kind, subject string, s Site) *Finding {
 	s.Via = ""
 	if l.onlyForUndeclared(s.File, s.Symbol) {
-		return // a handler of no declared interface, which never runs here
+		return nil // a handler of no declared interface, which never runs here
 	}
 	if class, fn, ok := strings.Cut(s.Symbol, "."); ok && !inDir(s.File, l.ch.Dir) {
 		if fi := l.ix.files[s.File]; fi != nil && fi.classes[class] != nil && l.overriddenHere(fi.classes[class], fn) {
-			return // a shared base's method this charm's class replaces: it never runs here
+			return nil // a shared base's method this charm's class replaces: it never runs here
 		}
 	}
 	l.findings = append(l.findings, Finding{Kind: kind, Subject: subject, Site: s})
-}
-
-// findRegistered records an undeclared-relation finding of a function registered for hook
-// or flag (Finding.Registered) of the undeclared endpoint rel.
-func (l *charmLinker) findRegistered(rel, hook string, s Site) {
-	n := len(l.findings)
-	l.find(FindUndeclaredRelation, rel, s)
-	if len(l.findings) > n {
-		l.findings[n].Registered = hook
-	}
+	return &l.findings[len(l.findings)-1]
 }
 
 // afterReturn is line when a conditional handler is so only because of that early return.

@@ -536,11 +536,20 @@ func (l *charmLinker) callersComplete(fi *fileInfo, sc pyextract.Scope, key *pye
 	if i < 0 {
 		return false
 	}
-	first := firstPositional(c)
+	first, p := firstPositional(c), sym.Params[i]
+	dflt := l.defaultOf(c, p)
+	names := func(vals []aval) bool {
+		return len(vals) > 0 && !slices.ContainsFunc(vals, func(v aval) bool { return v.kind != aStr })
+	}
 	for _, s := range l.callsOf(c) {
+		if omits(s.value, i-first+1, p) {
+			if !names(dflt()) {
+				return false
+			}
+			continue
+		}
 		for _, at := range l.contexts(s.file, s.cls, s.fn) {
-			vals := append(l.argFor(s.value, at.at(s.line), 0, i-first+1, sym.Params[i]), l.omittedDefault(s.value, c, i-first+1, sym.Params[i])...)
-			if len(vals) == 0 || slices.ContainsFunc(vals, func(v aval) bool { return v.kind != aStr }) {
+			if !names(l.argFor(s.value, at.at(s.line), 0, i-first+1, p)) {
 				return false
 			}
 		}
@@ -633,10 +642,8 @@ func (l *charmLinker) undeclaredFields(k *classInfo, given map[string]bool) {
 			continue
 		}
 		if _, ok := l.lookup(KindConfig, name); !ok {
-			n := len(l.findings)
-			l.find(FindUndeclaredConfig, name, Site{File: k.file.Path, Line: s.Line, Symbol: k.name})
-			if len(l.findings) > n {
-				l.findings[n].Field = true
+			if f := l.find(FindUndeclaredConfig, name, Site{File: k.file.Path, Line: s.Line, Symbol: k.name}); f != nil {
+				f.Field = true
 			}
 		}
 	}
@@ -1369,10 +1376,10 @@ func (l *charmLinker) linkHelperParams() {
 				}
 				if len(declaring) == 0 {
 					if !fi.vendored && !n.loose && !loose {
-						l.findIn(FindUndeclaredParam, name, at, c)
-						f := &l.findings[len(l.findings)-1]
-						f.NoAction, f.SeveralActions = len(runs) == 0, len(runs) > 1
-						f.Actions = slices.Sorted(slices.Values(runs))
+						if f := l.findIn(FindUndeclaredParam, name, at, c); f != nil {
+							f.NoAction, f.SeveralActions = len(runs) == 0, len(runs) > 1
+							f.Actions = slices.Sorted(slices.Values(runs))
+						}
 					}
 					continue
 				}
@@ -1645,7 +1652,9 @@ func (l *charmLinker) linkDecorated(own map[string]bool) {
 					// handler of charms.reactive's endpoint.X flags (an interface layer's
 					// X.available may be another layer's flag, not an endpoint's)
 					if _, ok := l.lookup(KindRelation, rel); !ok && !fi.test && !fi.vendored && (via == ViaHook || strings.HasPrefix(a, "endpoint.")) {
-						l.findRegistered(rel, a, Site{File: fi.Path, Line: s.Line, Symbol: s.Name})
+						if f := l.find(FindUndeclaredRelation, rel, Site{File: fi.Path, Line: s.Line, Symbol: s.Name}); f != nil {
+							f.Registered = a
+						}
 					}
 				}
 			}

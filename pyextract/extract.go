@@ -204,7 +204,7 @@ func (e *extractor) definitions() {
 				case kDecorator:
 					if d := t.namedChild(c, 0); d >= 0 {
 						limit := maxSignature
-						if flagDecorator(t.raw(d)) {
+						if flagDecorator(string(t.raw(d))) {
 							limit = maxWiring
 						}
 						decorators = append(decorators, oneLine(t.raw(d), limit))
@@ -404,17 +404,13 @@ var flagDecorators = map[string]bool{"when": true, "when_not": true, "when_any":
 	"when_none": true, "when_not_all": true, "when_file_changed": true, "not_unless": true, "hook": true}
 
 // flagDecorator reports a decorator, as written without "@", of flagDecorators
-// (`hooks.hook('install')`, `when_any(...)`).
-func flagDecorator(d []byte) bool {
-	k := bytes.IndexByte(d, '(')
-	if k <= 0 {
-		return false
-	}
-	name := d[:k]
-	if dot := bytes.LastIndexByte(name, '.'); dot >= 0 {
+// (`hooks.hook('install')`, `when_any(...)`): the last name before its arguments.
+func flagDecorator(d string) bool {
+	name, _, called := strings.Cut(d, "(")
+	if dot := strings.LastIndexByte(name, '.'); dot >= 0 {
 		name = name[dot+1:]
 	}
-	return flagDecorators[string(bytes.TrimSpace(name))]
+	return called && flagDecorators[strings.TrimSpace(name)]
 }
 
 // decoratorPrefix writes a definition's decorators before its header, on the same line
@@ -426,14 +422,8 @@ func decoratorPrefix(decorators []string) string {
 		sb.WriteByte('@')
 		k := strings.IndexByte(d, '(')
 		limit := maxDecorator
-		if k > 0 {
-			name := d[:k]
-			if dot := strings.LastIndexByte(name, '.'); dot >= 0 {
-				name = name[dot+1:]
-			}
-			if flagDecorators[name] {
-				limit = maxFlagDecorator
-			}
+		if flagDecorator(d) {
+			limit = maxFlagDecorator
 		}
 		switch n := utf8.RuneCountInString(d); {
 		case n <= limit:

@@ -159,10 +159,8 @@ func configDataType(annotation string) bool {
 // flow is how a node runs within its function. cond: under a condition; loop: in the body
 // of a for loop over something other than a literal (conditional too, but see
 // Scope.InLoop); outer: cond where the outermost such loop is, so that a condition inside
-// the loop (dispatch on its elements) is told apart.
-// flow is how a node runs in its function: under a condition, in a loop (and whether that
-// loop is the outermost unconditional one), or in the body of a try whose handlers catch no
-// lookup error (guard; see Scope.Guarded).
+// the loop (dispatch on its elements) is told apart; guard: in the body of a try whose
+// handlers catch no lookup error (conditional too, but see Scope.Guarded).
 type flow struct{ cond, loop, outer, guard bool }
 
 // factFrame is one pending node of the iterative walk.
@@ -424,12 +422,12 @@ func (w *factWalker) pushChildren(f factFrame, i int32, rule condRule, keep uint
 			cond = cond || t.nodes[c].field != keep
 		case condButFinally:
 			cond = cond || t.kind(c) != kFinally
-		case condHandlers:
-			cond = cond || t.kind(c) == kExcept || t.kind(c) == kElse
 		}
 		guard := f.guard
-		if rule == condHandlers && t.kind(c) != kExcept && t.kind(c) != kElse && t.kind(c) != kFinally {
-			guard = true // the try's body
+		if rule == condHandlers {
+			handler := t.kind(c) == kExcept || t.kind(c) == kElse
+			cond = cond || handler
+			guard = guard || !handler && t.kind(c) != kFinally // the try's body
 		}
 		w.stack = append(w.stack, factFrame{i: c, class: f.class, fn: f.fn, flow: flow{cond, f.loop, f.outer, guard}})
 	}
