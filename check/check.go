@@ -668,10 +668,18 @@ func checkConfigIndex(decl *charmyaml.Charm, in linker.Interface, add func(Diagn
 	if i < 0 || decl.Config[i].HasDefault {
 		return
 	}
-	// code that also reads the option with .get() knows it may be unset, and usually checks it
-	// before the index (ldap-integrator's config_ready() returns early on a missing
-	// bind_password): a check the linker does not follow
-	checked := slices.ContainsFunc(in.Reads, func(s linker.Site) bool { return s.Via == linker.ViaConfig && s.Detail == "get" })
+	// code that also reads the option with .get(), or tests for it ("x" in config), knows it
+	// may be unset, and usually checks it before the index (ldap-integrator's config_ready()
+	// returns early on a missing bind_password): a check the linker does not follow
+	checked := ""
+	for _, s := range in.Reads {
+		if s.Via == linker.ViaConfig && s.Detail == "get" {
+			checked = "read with .get()"
+			break
+		} else if s.Via == linker.ViaConfig && s.Detail == "in" {
+			checked = "tested for"
+		}
+	}
 	for _, s := range in.Reads {
 		if s.Detail != "index" || s.Loose {
 			continue
@@ -682,9 +690,9 @@ func checkConfigIndex(decl *charmyaml.Charm, in linker.Interface, add func(Diagn
 		case s.Conditional:
 			d.Severity = SeverityInfo
 			d.Message += " (the read is under a condition, which may guard it)"
-		case checked:
+		case checked != "":
 			d.Severity = SeverityInfo
-			d.Message += " (the option is also read with .get(), which may check it first)"
+			d.Message += " (the option is also " + checked + ", which may check it first)"
 		}
 		add(d)
 	}
@@ -851,6 +859,10 @@ func findingDiagnostic(f linker.Finding) Diagnostic {
 			what = "flag"
 		}
 		d.Message = fmt.Sprintf("%s is registered for %s %q of relation endpoint %q, which the charm's YAML does not declare: it never runs for it", who(f.Symbol), what, f.Registered, f.Subject)
+	case ok && f.Detail == "in":
+		// "data" in self.model.storages: a test that is always false, which raises nothing
+		d.Severity = SeverityWarning
+		d.Message = fmt.Sprintf("%s tests for %s %q, which the charm's YAML does not declare: the test is always false", who(f.Symbol), m[1], f.Subject)
 	case ok:
 		d.Message = fmt.Sprintf("%s %s %s %q, which the charm's YAML does not declare", who(f.Symbol), m[0], m[1], f.Subject)
 	default:
@@ -860,8 +872,8 @@ func findingDiagnostic(f linker.Finding) Diagnostic {
 	case f.Doubt != "":
 		d.Severity = SeverityInfo
 		d.Message += " (" + f.Doubt + ")"
-	// dead code: one level down (an undeclared parameter's warning too)
-	case deadCode(f) != "" && (d.Severity == SeverityError || f.Kind == linker.FindUndeclaredParam):
+	// dead code: one level down (an undeclared parameter's warning too, and a test's)
+	case deadCode(f) != "" && (d.Severity == SeverityError || f.Kind == linker.FindUndeclaredParam || f.Detail == "in"):
 		d.Severity = lower(d.Severity)
 		d.Message += " (" + deadCode(f) + ")"
 	case f.Conditional && d.Severity == SeverityError:

@@ -1105,6 +1105,45 @@ func TestUndeclaredParamWording(t *testing.T) {
 	}
 }
 
+func TestMembershipTestOfUndeclaredName(t *testing.T) {
+	// `"data" in self.model.storages` of an undeclared storage raises nothing: the test is
+	// always false, a warning whatever the kind; in code that never runs, an info.
+	for _, c := range []struct {
+		f    linker.Finding
+		sev  string
+		want string
+	}{
+		{linker.Finding{Kind: linker.FindUndeclaredStorage, Subject: "data", Site: linker.Site{Symbol: "C._ready", Detail: "in"}},
+			SeverityWarning, `C._ready tests for storage "data", which the charm's YAML does not declare: the test is always false`},
+		{linker.Finding{Kind: linker.FindUndeclaredConfig, Subject: "bearer", Site: linker.Site{Symbol: "C._ready", Detail: "in", Conditional: true}},
+			SeverityWarning, `C._ready tests for config option "bearer", which the charm's YAML does not declare: the test is always false`},
+		{linker.Finding{Kind: linker.FindUndeclaredRelation, Subject: "db", Site: linker.Site{Symbol: "C._old", Detail: "in"}, NotCalled: true},
+			SeverityInfo, `C._old tests for relation endpoint "db", which the charm's YAML does not declare: the test is always false (in a method no code of the tree calls)`},
+		{linker.Finding{Kind: linker.FindUndeclaredRelation, Subject: "db", Site: linker.Site{Symbol: "C._ready"}},
+			SeverityError, `C._ready uses relation endpoint "db", which the charm's YAML does not declare`},
+	} {
+		if d := findingDiagnostic(c.f); d.Severity != c.sev || d.Message != c.want {
+			t.Errorf("%s %s: %s %q\nwant %s %q", c.f.Kind, c.f.Subject, d.Severity, d.Message, c.sev, c.want)
+		}
+	}
+}
+
+func TestConfigIndexAfterATest(t *testing.T) {
+	// config["url"] of an option without a default, in code that also tests for it
+	// ("url" in self.config), may be checked first: an info that says so.
+	decl := &charmyaml.Charm{Config: []charmyaml.ConfigOption{{Name: "url"}}}
+	in := linker.Interface{Kind: linker.KindConfig, Name: "url", Reads: []linker.Site{
+		{File: "src/charm.py", Line: 8, Symbol: "C._url", Via: linker.ViaConfig, Detail: "in"},
+		{File: "src/charm.py", Line: 9, Symbol: "C._url", Via: linker.ViaConfig, Detail: "index"},
+	}}
+	var got []Diagnostic
+	checkConfigIndex(decl, in, func(d Diagnostic) { got = append(got, d) })
+	want := `C._url reads config["url"], which has no default and raises KeyError while unset; use .get() or declare a default (the option is also tested for, which may check it first)`
+	if len(got) != 1 || got[0].Severity != SeverityInfo || got[0].Message != want || got[0].Line != 9 {
+		t.Errorf("got %+v\nwant one info at line 9: %s", got, want)
+	}
+}
+
 func TestRetiredInterfacesAreInfos(t *testing.T) {
 	// An option or action whose description says it is deprecated or has no effect is kept, unread,
 	// for the deployments that still set it: an info that quotes the description. Words that also

@@ -146,6 +146,41 @@ src/charm.py:8 undeclared-container ap (cond)
 src/charm.py:12 undeclared-resource probe (cond)`)
 }
 
+func TestMembershipTests(t *testing.T) {
+	// `KEY in X` and `KEY not in X`, X the config, the model's storages or relations, tests for
+	// the key: a declared one is read there (Detail "in"), an undeclared one is a finding with
+	// Detail "in" (a test that is always false). After an early return, code runs only under
+	// a condition.
+	c := charm("demo", ".", "relation:db", "storage:logs", "config:url", "config:token")
+	cl := link1(t, c, files{"src/charm.py": `
+import ops
+
+class DemoCharm(ops.CharmBase):
+    def _configure(self, event):
+        assert "data" in self.model.storages, "storage 'data' missing"
+        if "logs" in self.model.storages and "db" not in self.model.relations:
+            return
+        if "url" in self.config:
+            return self.config["url"]
+        if "bearer" not in self.config:
+            return
+        if "cache" in self.model.relations:
+            pass
+`})
+	expect(t, "findings", findings(cl), `src/charm.py:5 undeclared-storage data
+src/charm.py:10 undeclared-config bearer (cond)
+src/charm.py:12 undeclared-relation cache (cond)`)
+	for _, f := range cl.Findings {
+		if f.Detail != "in" {
+			t.Errorf("%s %s: detail %q, want in", f.Kind, f.Subject, f.Detail)
+		}
+	}
+	expect(t, "logs", reads(cl, KindStorage, "logs"), "src/charm.py:6/lookup/in")
+	expect(t, "db", reads(cl, KindRelation, "db"), "src/charm.py:6/lookup/in")
+	expect(t, "url", reads(cl, KindConfig, "url"), "src/charm.py:8/config-read/in src/charm.py:9/config-read/index")
+	expect(t, "token", reads(cl, KindConfig, "token"), "")
+}
+
 func TestCharmHelpersResourceGet(t *testing.T) {
 	// charm-helpers' resource_get("x") (imported, or through hookenv; by position or name=)
 	// looks the resource x up; an undeclared one is a finding. A name assigned a format string
@@ -1871,9 +1906,11 @@ class DemoCharm(ops.CharmBase):
 	}
 	expect(t, "logs", handlers(cl, KindRelation, "logs"), "relation_broken>DemoCharm._on_changed[on-index]")
 	expect(t, "peers", handlers(cl, KindRelation, "peers"), "relation_changed>DemoCharm._on_changed[on-index]")
+	// (key in self.config, opt in self.config: tests for the option, reads of it too)
 	expect(t, "port", reads(cl, KindConfig, "port"),
-		"src/charm.py:26/config-read/index src/charm.py:28/config-read/index src/charm.py:32/config-read/index")
-	expect(t, "host", reads(cl, KindConfig, "host"), "src/charm.py:26/config-read/index src/charm.py:32/config-read/index")
+		"src/charm.py:25/config-read/in src/charm.py:26/config-read/index src/charm.py:28/config-read/index src/charm.py:32/config-read/in src/charm.py:32/config-read/index")
+	expect(t, "host", reads(cl, KindConfig, "host"),
+		"src/charm.py:25/config-read/in src/charm.py:26/config-read/index src/charm.py:32/config-read/in src/charm.py:32/config-read/index")
 	// the reads through a loop's element are loose: check does not report them
 	for _, r := range iface(cl, KindConfig, "port").Reads {
 		if !r.Loose {

@@ -315,12 +315,16 @@ func (l *charmLinker) linkLookups() {
 		for i := range fi.Facts.Keys {
 			k := &fi.Facts.Keys[i]
 			n := len(k.Object)
-			if n < 2 || k.Via != "index" && k.Via != "get" { // relations["db"], relations.get("db", [])
+			if n < 2 || k.Via != "index" && k.Via != "get" && k.Via != "in" { // relations["db"], relations.get("db", []), "db" in relations
 				continue
 			}
 			kind, ok := lookupKeys[k.Object[n-1].Name]
 			if ok && keyOwners[ownerName(k.Object[n-2].Name)] {
-				l.lookupName(fi, k.Scope, kind, &k.Key, keyExpr(k), k.Via == "index", ViaLookup)
+				detail := ""
+				if k.Via == "in" {
+					detail = "in"
+				}
+				l.lookupName(fi, k.Scope, kind, &k.Key, keyExpr(k), k.Via == "index", ViaLookup, detail)
 			}
 		}
 	}
@@ -367,7 +371,7 @@ func (l *charmLinker) lookupCall(fi *fileInfo, sc pyextract.Scope, v *pyextract.
 	if arg == nil {
 		return
 	}
-	l.lookupName(fi, sc, lc.kind, arg, v.String(), true, ViaLookup)
+	l.lookupName(fi, sc, lc.kind, arg, v.String(), true, ViaLookup, "")
 }
 
 // importedPath is the dotted path a chain names through the import of its first name
@@ -404,7 +408,7 @@ func (l *charmLinker) helperConfigRead(fi *fileInfo, sc pyextract.Scope, v *pyex
 	if full, _ := importedPath(fi, v.Chain); full != hookenvConfig {
 		return false
 	}
-	l.lookupName(fi, sc, KindConfig, &v.Args[0], v.String(), true, ViaConfig)
+	l.lookupName(fi, sc, KindConfig, &v.Args[0], v.String(), true, ViaConfig, "")
 	return true
 }
 
@@ -422,18 +426,19 @@ func (l *charmLinker) helperResourceGet(fi *fileInfo, sc pyextract.Scope, v *pye
 		return false
 	}
 	if arg := argValue(v, 0, 1, pyextract.Param{Name: "name"}); arg != nil {
-		l.lookupName(fi, sc, KindResource, arg, v.String(), true, ViaLookup)
+		l.lookupName(fi, sc, KindResource, arg, v.String(), true, ViaLookup, "")
 	}
 	return true
 }
 
 // lookupName links a looked-up name under every context of the site; an undeclared one is a
-// finding. A name that cannot be resolved reads, loosely, the declared names its f-string
+// finding. detail is the site's: "in" for a test of membership (`"data" in
+// self.model.storages`), which for an undeclared name is always false. A name that cannot be resolved reads, loosely, the declared names its f-string
 // text fits (fitting), or else is recorded as unresolved when dynamic is set: a tolerant
 // lookup (relations.get(name, [])) is code asking whether a relation exists, and says nothing
 // about one the charm may have left unhandled.
-func (l *charmLinker) lookupName(fi *fileInfo, sc pyextract.Scope, kind string, key *pyextract.Value, expr string, dynamic bool, via string) {
-	at := siteAt(fi, sc, via, "")
+func (l *charmLinker) lookupName(fi *fileInfo, sc pyextract.Scope, kind string, key *pyextract.Value, expr string, dynamic bool, via, detail string) {
+	at := siteAt(fi, sc, via, detail)
 	// a parameter's names are those of the recorded calls (argsFromCallers); pyextract records
 	// only some calls, so unless every use of the function is one of them, another caller
 	// may pass another name
@@ -891,7 +896,7 @@ func checksDeclared(fi *fileInfo, sc pyextract.Scope) bool {
 // attribute set in a library): a loose read, as an attribute read on such an object is. It
 // stops a false unused-config warning and never makes a finding.
 func (l *charmLinker) namedConfigKey(fi *fileInfo, k *pyextract.KeyAccess, at Site) {
-	if k.Via != "index" && k.Via != "get" {
+	if k.Via != "index" && k.Via != "get" && k.Via != "in" {
 		return
 	}
 	wrapper := l.wrapperOf(fi, k) != nil
@@ -1931,10 +1936,13 @@ func (l *charmLinker) unresolvedKey(fi *fileInfo, at Site, k *pyextract.KeyAcces
 	l.unresolved = append(l.unresolved, at)
 }
 
-// keyExpr is a key read as written, so that a search finds it: X[key], or X.get(key).
+// keyExpr is a key read as written, so that a search finds it: X[key], X.get(key), or key in X.
 func keyExpr(k *pyextract.KeyAccess) string {
-	if k.Via == "get" {
+	switch k.Via {
+	case "get":
 		return k.Object.String() + ".get(" + k.Key.String() + ")"
+	case "in":
+		return k.Key.String() + " in " + k.Object.String()
 	}
 	return k.Object.String() + "[" + k.Key.String() + "]"
 }

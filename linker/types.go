@@ -259,9 +259,10 @@ type Site struct {
 	Via    string `json:"via,omitempty"`
 	// Detail is, for config and param reads, how the value was read: "index" (x["k"]),
 	// "typed-index" (x["k"] on a typed config, which cannot raise KeyError), "get"
-	// (x.get("k")), "all" (x.items(), dict(x), f([x]), f(**x): every option, loosely) or "attr" (typed config
-	// class attribute); for unresolved sites,
-	// the expression as written.
+	// (x.get("k")), "in" ("k" in x: a test for the key), "all" (x.items(), dict(x), f([x]),
+	// f(**x): every option, loosely) or "attr" (typed config class attribute); for lookups,
+	// "in" for a test ("data" in model.storages) and "" otherwise; for unresolved sites, the
+	// expression as written.
 	Detail string `json:"detail,omitempty"`
 	// Key is, for action parameter reads, the parameter read.
 	Key         string `json:"key,omitempty"`

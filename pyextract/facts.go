@@ -564,6 +564,8 @@ func (w *factWalker) visit(f factFrame) {
 		}
 	}
 	switch t.factKind(i) {
+	case fkCompare:
+		w.membership(f, i)
 	case fkReturn:
 		if f.fn != nil && (f.cond || f.loop || f.guard) && !f.fn.returned {
 			f.fn.returned, f.fn.returnLine = true, int(t.nodes[i].row)+1
@@ -687,6 +689,25 @@ func (w *factWalker) narrowing(f factFrame, i int32) {
 	case "==":
 		add(left, right)
 		add(right, left)
+	}
+}
+
+// membership records `KEY in X` and `KEY not in X`, X an object whose keys are facts
+// (keyedObject: self.config, self.model.storages, event.params), as a KeyAccess of KEY with
+// Via "in": the code names the key, and tests for it rather than reads it, so an undeclared
+// one is a test that is always false, not a KeyError.
+func (w *factWalker) membership(f factFrame, i int32) {
+	t := w.t
+	left, right := t.namedChild(i, 0), t.namedChild(i, 1)
+	if left < 0 || right < 0 || t.namedChild(i, 2) >= 0 || t.nodes[left].end > t.nodes[right].start ||
+		int(t.nodes[right].start) > len(t.src) {
+		return
+	}
+	switch strings.Join(strings.Fields(string(t.src[t.nodes[left].end:t.nodes[right].start])), " ") {
+	case "in", "not in":
+		if w.keyedObject(right, f, true) {
+			w.addKey(f, i, right, left, "in")
+		}
 	}
 }
 

@@ -250,6 +250,8 @@ class C(CharmBase):
 }
 
 func TestFactsKeysAndAttrs(t *testing.T) {
+	// (a test for a key, "data" in self.model.storages, is one too; a chained comparison is
+	// not, and a test on .keys() is the .keys() call's, every key)
 	f := parseFacts(t, `
 class C(CharmBase):
     def _on_action(self, event):
@@ -273,6 +275,9 @@ class C(CharmBase):
         g = other["y"]
         conf["ready"] = True
         totals["n"] = 1
+        if "data" in self.model.storages and "x" not in conf and "k" in totals and 1 < 2:
+            pass
+        ok = "url" in self.config.keys() or "a" in b in self.config
 `)
 	var keys []string
 	for _, k := range f.Keys {
@@ -280,7 +285,8 @@ class C(CharmBase):
 	}
 	wantKeys := `self.config["port"]index|self.model.config["host"]get|event.params["user"]index|params["force"]get|` +
 		`self.model.relations[PEER]index|self.meta.storages["data"]index|self.typed_config["z"]get|self.config[f"{x}-port"]index|` +
-		`self._charm.config[plugin["config"]]get|self.config[name + "-threshold"]index|conf["http-proxy"]get`
+		`self._charm.config[plugin["config"]]get|self.config[name + "-threshold"]index|conf["http-proxy"]get|` +
+		`self.model.storages["data"]in|conf["x"]in|self.config[]all`
 	if got := strings.Join(keys, "|"); got != wantKeys {
 		t.Errorf("keys = %s\nwant   %s", got, wantKeys)
 	}

@@ -296,7 +296,7 @@ var LookupCalls = []string{
 // callback). Their calls with the charm first are always recorded as Call facts.
 var ReconcilerObservers = map[string]bool{"observe_events": true, "observe_all": true}
 
-// KeyAccess is X[key] or X.get(key, ...) where X is a chain (e.g. self.config["port"],
+// KeyAccess is X[key], X.get(key, ...) or key in X where X is a chain (e.g. self.config["port"],
 // event.params.get("user"), self.model.relations[PEER]); key is any expression: a string
 // literal, f-string or chain (plugin["config"]), or a call or other expression (name +
 // "-port") that only a run can tell. Only X whose last name ends in config/params/cfg, is
@@ -305,7 +305,7 @@ type KeyAccess struct {
 	Scope
 	Object Chain  `json:"object"`
 	Key    Value  `json:"key"`
-	Via    string `json:"via"` // "index", "get", or "all" (x.items(), .keys(), .values(), dict(x), x handed on as f([x]), f((x, y)) or f(**x): every key; Key is ValOther)
+	Via    string `json:"via"` // "index", "get", "in" (key in x, key not in x: a test for the key), or "all" (x.items(), .keys(), .values(), dict(x), x handed on as f([x]), f((x, y)) or f(**x): every key; Key is ValOther)
 }
 
 // Narrowing is the body of an `if` or `elif` in a function whose condition is `NAME in X`
