@@ -859,6 +859,13 @@ func findingDiagnostic(f linker.Finding) Diagnostic {
 			what = "flag"
 		}
 		d.Message = fmt.Sprintf("%s is registered for %s %q of relation endpoint %q, which the charm's YAML does not declare: it never runs for it", who(f.Symbol), what, f.Registered, f.Subject)
+	case ok && f.LookedUp != "":
+		// relation_ids("cache") of an undeclared endpoint: an empty list, which raises nothing
+		d.Severity = SeverityWarning
+		d.Message = fmt.Sprintf("%s looks up %s %q with %s(), which the charm's YAML does not declare: it always finds nothing", who(f.Symbol), m[1], f.Subject, f.LookedUp)
+		if strings.HasPrefix(f.LookedUp, "is_") { // is_flag_set("endpoint.cache.joined")
+			d.Message = fmt.Sprintf("%s tests a flag of %s %q with %s(), which the charm's YAML does not declare: the flag is never set", who(f.Symbol), m[1], f.Subject, f.LookedUp)
+		}
 	case ok && f.Detail == "in":
 		// "data" in self.model.storages: a test that is always false, which raises nothing
 		d.Severity = SeverityWarning
@@ -872,8 +879,9 @@ func findingDiagnostic(f linker.Finding) Diagnostic {
 	case f.Doubt != "":
 		d.Severity = SeverityInfo
 		d.Message += " (" + f.Doubt + ")"
-	// dead code: one level down (an undeclared parameter's warning too, and a test's)
-	case deadCode(f) != "" && (d.Severity == SeverityError || f.Kind == linker.FindUndeclaredParam || f.Detail == "in"):
+	// dead code: one level down (an undeclared parameter's warning too, a test's and a
+	// tolerant lookup's)
+	case deadCode(f) != "" && (d.Severity == SeverityError || f.Kind == linker.FindUndeclaredParam || f.Detail == "in" || f.LookedUp != ""):
 		d.Severity = lower(d.Severity)
 		d.Message += " (" + deadCode(f) + ")"
 	case f.Conditional && d.Severity == SeverityError:

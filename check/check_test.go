@@ -1128,6 +1128,27 @@ func TestMembershipTestOfUndeclaredName(t *testing.T) {
 	}
 }
 
+func TestTolerantLookupOfUndeclaredName(t *testing.T) {
+	// relation_ids("cache") or storage_list("journal") of an undeclared name finds nothing and
+	// raises nothing: a warning that names the function; is_flag_set of an endpoint flag, a
+	// flag never set.
+	for _, c := range []struct {
+		f    linker.Finding
+		want string
+	}{
+		{linker.Finding{Kind: linker.FindUndeclaredRelation, Subject: "cache", Site: linker.Site{Symbol: "install"}, LookedUp: "relation_ids"},
+			`install looks up relation endpoint "cache" with relation_ids(), which the charm's YAML does not declare: it always finds nothing`},
+		{linker.Finding{Kind: linker.FindUndeclaredStorage, Subject: "journal", Site: linker.Site{Symbol: "install"}, LookedUp: "storage_list"},
+			`install looks up storage "journal" with storage_list(), which the charm's YAML does not declare: it always finds nothing`},
+		{linker.Finding{Kind: linker.FindUndeclaredRelation, Subject: "proxy", Site: linker.Site{Symbol: "configure"}, LookedUp: "is_flag_set"},
+			`configure tests a flag of relation endpoint "proxy" with is_flag_set(), which the charm's YAML does not declare: the flag is never set`},
+	} {
+		if d := findingDiagnostic(c.f); d.Severity != SeverityWarning || d.Message != c.want {
+			t.Errorf("%s: %s %q\nwant warning %q", c.f.Subject, d.Severity, d.Message, c.want)
+		}
+	}
+}
+
 func TestConfigIndexAfterATest(t *testing.T) {
 	// config["url"] of an option without a default, in code that also tests for it
 	// ("url" in self.config), may be checked first: an info that says so.

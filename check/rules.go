@@ -43,7 +43,7 @@ type Rule struct {
 var Rules = []Rule{
 	{RuleUndeclaredRelation, SeverityError,
 		"Code observes, binds or looks up a relation endpoint the YAML does not declare.",
-		"ops creates relation events only for declared endpoints, so observing an undeclared one raises on every hook; a lookup of it always finds nothing, and `model.get_binding(name)` of a name that is no endpoint, no `extra-bindings` entry and not juju-info fails when its network is read. A finding in code that runs only under a condition is a warning, and so is a test for the name (`\"db\" in self.model.relations`: always false, it raises nothing), and a function registered for a hook of an undeclared endpoint (`@hooks.hook(\"volume-relation-joined\")`) or waiting for one of charms.reactive's `endpoint.<name>.*` flags of one: nothing fires it, so it never runs for it, which raises nothing."},
+		"ops creates relation events only for declared endpoints, so observing an undeclared one raises on every hook; a lookup of it always finds nothing, and `model.get_binding(name)` of a name that is no endpoint, no `extra-bindings` entry and not juju-info fails when its network is read. A finding in code that runs only under a condition is a warning, and so is a test for the name (`\"db\" in self.model.relations`: always false, it raises nothing), a lookup through charm-helpers or charms.reactive (`relation_ids(\"db\")`, `endpoint_from_name(\"db\")`, `endpoint_from_flag(\"endpoint.db.joined\")`: it finds nothing, and raises nothing), and a function registered for a hook of an undeclared endpoint (`@hooks.hook(\"volume-relation-joined\")`) or waiting for one of charms.reactive's `endpoint.<name>.*` flags of one: nothing fires it, so it never runs for it, which raises nothing."},
 	{RuleUndeclaredAction, SeverityError,
 		"Code observes an action the YAML does not declare.",
 		"ops creates `<action>_action` events only for declared actions, so observing an undeclared one raises on every hook. A finding in code that runs only under a condition is a warning."},
@@ -55,7 +55,7 @@ var Rules = []Rule{
 		"ops creates `<container>_pebble_ready` events and Container objects only for declared containers; anything else raises. A finding in code that runs only under a condition is a warning, and so is a test for the name (`\"app\" in self.unit.containers`: always false, it raises nothing)."},
 	{RuleUndeclaredStorage, SeverityError,
 		"Code uses a storage the YAML does not declare.",
-		"ops creates storage events and entries only for declared storage; anything else raises. A finding in code that runs only under a condition is a warning, and so is a test for the name (`\"data\" in self.model.storages`: always false, it raises nothing)."},
+		"ops creates storage events and entries only for declared storage; anything else raises. A finding in code that runs only under a condition is a warning, and so is a test for the name (`\"data\" in self.model.storages`: always false, it raises nothing), and charm-helpers' `storage_list(\"data\")` of one (it finds nothing)."},
 	{RuleUndeclaredResource, SeverityError,
 		"Code fetches a resource the YAML does not declare.",
 		"`self.model.resources.fetch(name)` raises NameError for a resource the charm does not declare, and Juju attaches none. A finding in code that runs only under a condition is a warning; the body of a `try` whose handlers catch only `ModelError` (an unattached resource) is no such condition, since NameError passes through it."},

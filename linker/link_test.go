@@ -1025,6 +1025,66 @@ class DemoCharm(ops.CharmBase):
 	expect(t, "fio", reads(cl, KindAction, "fio"), "src/charm.py:10/param-read/index/disk-devices")
 }
 
+func TestParamsReadByAHelper(t *testing.T) {
+	// A helper the handler hands its event to (a method of self, a coroutine run by asyncio,
+	// a function of the module given the charm, and their helpers in turn) reads the action's parameters: an
+	// undeclared one is a finding there, naming the action. A helper some code the linker does
+	// not follow also calls (another object's method, with the event of another action) may
+	// run for other actions: its declared names link, an undeclared one is no finding.
+	c := charm("demo", ".", "action:create(pool)", "action:promote(force)")
+	cl := link1(t, c, files{
+		"src/charm.py": `
+import asyncio
+import ops
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.framework.observe(self.on.create_action, self._on_create)
+        self.framework.observe(self.on.promote_action, self._on_promote)
+        self.replication = Replication()
+
+    def _on_create(self, event):
+        self._pick(event)
+        asyncio.run(self._make(event))
+        check(self, event)
+        self._shared(event)
+
+    def _on_promote(self, event):
+        self.replication.promote(event)
+
+    def _pick(self, event):
+        return event.params["pool"], event.params["metadata-pool"]
+
+    async def _make(self, event):
+        return event.params.get("case-id")
+
+    def _shared(self, event):
+        self._deeper(event)
+        return event.params["pool"]
+
+    def _deeper(self, event):
+        return event.params.get("force")
+
+def check(charm, ev):
+    return ev.params["size"]
+
+class Replication:
+    def promote(self, event):
+        DemoCharm._shared(None, event)
+`,
+	})
+	expect(t, "findings", findings(cl), `src/charm.py:21 undeclared-action-param metadata-pool
+src/charm.py:24 undeclared-action-param case-id
+src/charm.py:34 undeclared-action-param size`)
+	for _, f := range cl.Findings {
+		if len(f.Actions) != 1 || f.Actions[0] != "create" {
+			t.Errorf("%s: actions %v, want [create]", f.Subject, f.Actions)
+		}
+	}
+	expect(t, "create", reads(cl, KindAction, "create"), "src/charm.py:21/param-read/index/pool src/charm.py:28/param-read/index/pool")
+}
+
 func TestLookupsAndUnresolved(t *testing.T) {
 	c := charm("demo", ".", "relation:db", "relation:peers", "relation:otlp", "container:app", "storage:data", "resource:image")
 	res := Link(Input{Charms: []charmyaml.Charm{c}, Files: files{
@@ -6116,8 +6176,10 @@ def block():
 
 func TestNamedLookups(t *testing.T) {
 	// charms.reactive's and charm-helpers' lookups of a relation by flag or name, and
-	// charm-helpers' of a storage by name, are lookups of it; a flag of no declared relation is
-	// no finding, nor is an undeclared storage, and storage_get's instance id is no lookup.
+	// charm-helpers' of a storage by name, are lookups of it; an undeclared name is a finding
+	// that says which function looked it up (LookedUp) when the call names it exactly (a name,
+	// a flag endpoint.<name>.*), not for another flag, and storage_get's instance id is no
+	// lookup.
 	c := charm("reactor", ".", "relation:db", "relation:cluster", "relation:website", "relation:idle",
 		"storage:osd-devices", "storage:journal", "storage:cache")
 	cl := link1(t, c, files{"reactive/reactor.py": `
@@ -6139,6 +6201,10 @@ def configure():
         devices.append(storage_get("location", sid))
     storage_get("location", "cache/0")
     storage_list("scratch")
+    relation_ids("juju-info")
+    hookenv.relation_ids(reltype="cache")
+    if is_flag_set("endpoint.proxy.joined") or is_flag_set("proxy.available"):
+        pass
     return db
 `})
 	expect(t, "db", reads(cl, KindRelation, "db"), "reactive/reactor.py:8/lookup/flag")
@@ -6148,7 +6214,14 @@ def configure():
 	expect(t, "osd-devices", reads(cl, KindStorage, "osd-devices"), "reactive/reactor.py:14/lookup/flag")
 	expect(t, "journal", reads(cl, KindStorage, "journal"), "reactive/reactor.py:15/lookup/flag")
 	expect(t, "cache", reads(cl, KindStorage, "cache"), "")
-	expect(t, "findings", findings(cl), "")
+	expect(t, "findings", findings(cl), `reactive/reactor.py:18 undeclared-storage scratch
+reactive/reactor.py:20 undeclared-relation cache
+reactive/reactor.py:21 undeclared-relation proxy`)
+	var by []string
+	for _, f := range cl.Findings {
+		by = append(by, f.LookedUp)
+	}
+	expect(t, "looked up by", strings.Join(by, " "), "storage_list relation_ids is_flag_set")
 }
 
 func TestOldReactiveLookups(t *testing.T) {

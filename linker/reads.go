@@ -1,6 +1,7 @@
 package linker
 
 import (
+	"cmp"
 	"fmt"
 	"iter"
 	"maps"
@@ -1238,11 +1239,14 @@ func (l *charmLinker) configClasses() (out []*classInfo, n int, given map[*class
 	return out, n, given
 }
 
-// linkParams: event.params[...] / .get(...) inside a method observed for an action is a
-// read of that action's parameter; a parameter none of its actions declares is a finding,
-// unless the same function stores it into the params itself (event.params["disk_devices"] =
-// event.params["disk-devices"].split()): it reads back its own value.
+// linkParams: event.params[...] / .get(...) inside a method observed for an action, or a
+// helper it hands its event to (handedActions), is a read of that action's parameter; a
+// parameter none of its actions declares is a finding (not in a helper that may run for
+// actions the linker does not know), unless the same function stores it
+// into the params itself (event.params["disk_devices"] = event.params["disk-devices"].split()):
+// it reads back its own value.
 func (l *charmLinker) linkParams() {
+	runs, partial := l.handedActions()
 	params := map[string]map[string]bool{}
 	for _, a := range l.ch.Actions {
 		params[a.Name] = map[string]bool{}
@@ -1255,7 +1259,7 @@ func (l *charmLinker) linkParams() {
 		for i := range fi.Facts.Stores {
 			k := &fi.Facts.Stores[i]
 			sk := scopeKey{fi.Path, k.Class, k.Func}
-			if len(l.actions[sk]) == 0 || !l.paramsObject(fi, k) {
+			if len(runs[sk]) == 0 || !l.paramsObject(fi, k) {
 				continue
 			}
 			names, _ := l.strVals(&k.Key, &ctx{file: fi, cls: fi.classes[k.Class], fn: k.Func, line: k.Line})
@@ -1270,7 +1274,7 @@ func (l *charmLinker) linkParams() {
 	for _, fi := range l.scope {
 		for i := range fi.Facts.Keys {
 			k := &fi.Facts.Keys[i]
-			actions := l.actions[scopeKey{fi.Path, k.Class, k.Func}]
+			actions := runs[scopeKey{fi.Path, k.Class, k.Func}]
 			if len(actions) == 0 || k.Via == "all" || !l.paramsObject(fi, k) {
 				continue
 			}
@@ -1290,12 +1294,126 @@ func (l *charmLinker) linkParams() {
 						read = true
 					}
 				}
-				if !read && !fi.vendored && !n.loose && !stored[scopeKey{fi.Path, k.Class, k.Func}][n.str] {
-					l.find(FindUndeclaredParam, n.str, at)
+				if sk := (scopeKey{fi.Path, k.Class, k.Func}); !read && !fi.vendored && !n.loose && !stored[sk][n.str] && !partial[sk] {
+					if f := l.find(FindUndeclaredParam, n.str, at); f != nil {
+						f.SeveralActions, f.Actions = len(actions) > 1, slices.Sorted(slices.Values(actions))
+					}
 				}
 			}
 		}
 	}
+}
+
+// handedActions is l.actions, the actions each handler runs for, with the helpers a handler
+// hands a parameter of its own to (self._pick_pools(event), asyncio.run(self._create(event)),
+// a function of its module given the charm, pick(self, event)), and theirs in turn: such a helper reads the
+// action's parameters from the event it is given. A helper that several handlers call runs
+// for all their actions. partial holds the helpers some use of which the linker did not
+// follow (another object's method hands it the event of an action not known here): they may
+// run for other actions too, so a name none of theirs declares is no finding.
+func (l *charmLinker) handedActions() (runs map[scopeKey][]string, partial map[scopeKey]bool) {
+	runs = maps.Clone(l.actions)
+	type edge struct{ from, to scopeKey }
+	var edges []edge
+	calls := map[scopeKey]map[[2]int]bool{} // helper -> the followed calls of it (file, line)
+	fileNo := map[string]int{}
+	queue := slices.SortedFunc(maps.Keys(l.actions), func(a, b scopeKey) int {
+		return cmp.Or(cmp.Compare(a.file, b.file), cmp.Compare(a.class, b.class), cmp.Compare(a.fn, b.fn))
+	})
+	done := map[scopeKey]bool{}
+	for len(queue) > 0 {
+		k := queue[0]
+		queue = queue[1:]
+		fi := l.ix.files[k.file]
+		if fi == nil {
+			continue
+		}
+		if _, ok := fileNo[k.file]; !ok {
+			fileNo[k.file] = len(fileNo)
+		}
+		caller := fi.funcSyms[funcKey{k.class, k.fn}]
+		for i := range fi.Facts.Calls {
+			c := &fi.Facts.Calls[i]
+			if c.Class != k.class || c.Func != k.fn || !handsParam(caller, &c.Value) {
+				continue
+			}
+			callee, ok := l.handedTo(fi, k.class, c.Value.Chain)
+			if !ok || callee == k {
+				continue
+			}
+			if !done[k] {
+				edges = append(edges, edge{k, callee})
+				if calls[callee] == nil {
+					calls[callee] = map[[2]int]bool{}
+				}
+				calls[callee][[2]int{fileNo[k.file], c.Line}] = true
+			}
+			grown := false
+			for _, a := range runs[k] {
+				if !slices.Contains(runs[callee], a) {
+					runs[callee] = append(runs[callee], a)
+					grown = true
+				}
+			}
+			if grown {
+				queue = append(queue, callee)
+			}
+		}
+		done[k] = true
+	}
+	partial = map[scopeKey]bool{}
+	for k, at := range calls {
+		if _, handler := l.actions[k]; !handler && len(at) < l.scopeUses(k.fn) {
+			partial[k] = true
+		}
+	}
+	for grown := true; grown; {
+		grown = false
+		for _, e := range edges {
+			if _, handler := l.actions[e.to]; partial[e.from] && !handler && !partial[e.to] {
+				partial[e.to], grown = true, true
+			}
+		}
+	}
+	return runs, partial
+}
+
+// handsParam reports whether call v passes a parameter of fn (not self) as it is.
+func handsParam(fn *pyextract.Symbol, v *pyextract.Value) bool {
+	if fn == nil {
+		return false
+	}
+	given := func(a *pyextract.Value) bool {
+		return a.Kind == pyextract.ValChain && len(a.Chain) == 1 && a.Chain[0].Name != "self" &&
+			slices.ContainsFunc(fn.Params, func(p pyextract.Param) bool { return p.Name == a.Chain[0].Name })
+	}
+	for i := range v.Args {
+		if given(&v.Args[i]) {
+			return true
+		}
+	}
+	for i := range v.Kwargs {
+		if given(&v.Kwargs[i].Value) {
+			return true
+		}
+	}
+	return false
+}
+
+// handedTo is the function a call from class (of file fi) names: self.m, the method m of the
+// class or the nearest base defining it, or f, a function of the same module.
+func (l *charmLinker) handedTo(fi *fileInfo, class string, callee pyextract.Chain) (scopeKey, bool) {
+	switch {
+	case len(callee) == 1 && fi.funcSyms[funcKey{"", callee[0].Name}] != nil:
+		return scopeKey{fi.Path, "", callee[0].Name}, true
+	case len(callee) == 2 && callee[0].Name == "self" && fi.classes[class] != nil:
+		for _, k := range l.mro(fi.classes[class]) {
+			if k.methods[callee[1].Name] != nil {
+				return scopeKey{k.file.Path, k.name, callee[1].Name}, true
+			}
+		}
+	}
+	return scopeKey{}, false
 }
 
 // helperParamGets are charm-helpers' accessors of the running action's parameters:
@@ -1774,28 +1892,25 @@ func (l *charmLinker) topFunctions() iter.Seq2[*fileInfo, *pyextract.Symbol] {
 
 // namedLookups are the functions of charms.reactive and charm-helpers that look a relation up
 // by a flag of it (endpoint.db.joined, db.available) or by its name, or a storage by its name,
-// each with the kind it looks up, the one that reads the name from their string argument, and
-// the keyword that argument may be given as.
+// each with the kind it looks up, whether it takes a flag (else a name as written), and the
+// keyword its argument may be given as.
 var namedLookups = map[string]struct {
 	kind    string
-	name    func(arg string) string
+	flag    bool
 	keyword string
 }{
-	"endpoint_from_flag": {KindRelation, flagEndpoint, "flag"},
-	"is_flag_set":        {KindRelation, flagEndpoint, "flag"},
+	"endpoint_from_flag": {KindRelation, true, "flag"},
+	"is_flag_set":        {KindRelation, true, "flag"},
 	// the older charms.reactive's names for the same (ghost's RelationBase.from_state("database.available"))
-	"is_state":           {KindRelation, flagEndpoint, "state"},
-	"from_state":         {KindRelation, flagEndpoint, "state"},
-	"endpoint_from_name": {KindRelation, asWritten, "endpoint_name"},
-	"relation_ids":       {KindRelation, asWritten, "reltype"},
+	"is_state":           {KindRelation, true, "state"},
+	"from_state":         {KindRelation, true, "state"},
+	"endpoint_from_name": {KindRelation, false, "endpoint_name"},
+	"relation_ids":       {KindRelation, false, "reltype"},
 	// charm-helpers' storage_list('osd-devices') (ceph-osd), the ids of a storage's instances;
 	// not storage_get('location', sid), which takes an instance's id ("osd-devices/0"), never
 	// written out
-	"storage_list": {KindStorage, asWritten, "storage_name"},
+	"storage_list": {KindStorage, false, "storage_name"},
 }
-
-// asWritten is a name given as it is written.
-func asWritten(a string) string { return a }
 
 // flagEndpoint is the endpoint a reactive flag names: db in "endpoint.db.joined" and
 // "db.available"; "" for a flag of one word.
@@ -1817,8 +1932,9 @@ var layerFlags = map[string]bool{"config": true, "leadership": true, "apt": true
 // look a declared relation or storage up through charms.reactive or charm-helpers:
 // endpoint_from_flag("ovsdb-cms.connected"), is_flag_set("db.available"),
 // endpoint_from_name("db"), relation_ids("cluster"), storage_list("osd-devices"). A name
-// nothing declares is no finding: flags name many things, and reactive charms' layers declare
-// endpoints outside the tree.
+// nothing declares is a finding (LookedUp) when the call names it exactly: a name as written,
+// or a flag of charms.reactive's endpoint.<name>.* namespace; not another flag, since flags
+// name many things (check hedges what a reactive charm's included layers may declare).
 func (l *charmLinker) linkNamedLookups(reactive bool, own map[string]bool) {
 	for _, fi := range l.scope {
 		if !l.ownCode(fi, reactive) {
@@ -1845,8 +1961,17 @@ func (l *charmLinker) linkNamedLookups(reactive bool, own map[string]bool) {
 			if arg == nil || arg.Kind != pyextract.ValStr || own[arg.Str] {
 				return // is_flag_set("docker.ready") of a flag the charm sets itself
 			}
-			if d, ok := l.lookup(named.kind, named.name(arg.Str)); ok {
+			name := arg.Str
+			if named.flag {
+				name = flagEndpoint(arg.Str)
+			}
+			if d, ok := l.lookup(named.kind, name); ok {
 				l.read(named.kind, d, siteAt(fi, sc, ViaLookup, "flag"))
+			} else if exact := !named.flag || strings.HasPrefix(arg.Str, "endpoint."); exact &&
+				name != "" && !fi.vendored && !(named.kind == KindRelation && name == jujuInfo) {
+				if f := l.find(undeclaredKind[named.kind], name, siteAt(fi, sc, ViaLookup, "")); f != nil {
+					f.LookedUp = lastName(v.Chain)
+				}
 			}
 		}
 		for i := range fi.Facts.Calls {

@@ -321,6 +321,11 @@ type Finding struct {
 	// @when("endpoint.db.joined")), that hook or flag: nothing fires it, so the function never
 	// runs for it (a leftover, or a misspelt name), which raises nothing.
 	Registered string `json:"registered,omitempty"`
+	// LookedUp is, for an undeclared-relation or undeclared-storage finding of a lookup
+	// through charm-helpers or charms.reactive (relation_ids("db"), endpoint_from_name("db"),
+	// endpoint_from_flag("endpoint.db.joined"), storage_list("data")), the function called:
+	// for a name the YAML does not declare it finds nothing, and raises nothing.
+	LookedUp string `json:"looked_up,omitempty"`
 	// Field marks an undeclared-config finding of a field of a class the charm loads its
 	// options into (config_type, load_config) that names no declared option: loading leaves
 	// it at its default, or fails when it has none.

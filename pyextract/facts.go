@@ -1455,9 +1455,11 @@ func (w *factWalker) callFact(fn, args int32, name string, fs *funcState) bool {
 		if a >= 0 && (selfMethod || charmFunc) && (w.namedArg(a, fs) || w.eventArg(a)) {
 			return true
 		}
-		if a >= 0 && selfMethod && w.t.kind(a) == kIdentifier && fs != nil && fs.params[w.t.text(a)] {
+		if a >= 0 && (selfMethod || charmFunc) && w.t.kind(a) == kIdentifier && fs != nil && fs.params[w.t.text(a)] {
 			// a parameter handed on to a method of self (self._hook_refresh(refresh_event)
-			// in a library object's __init__): the linker follows it to the callers' arguments
+			// in a library object's __init__), or to a function given the charm
+			// (collect(self, event)): the linker follows it to the callers' arguments, and an
+			// action's event into the helper that reads its parameters
 			return true
 		}
 		if a >= 0 && selfAttrMethod && w.t.kind(a) == kString && w.t.value(a, 0).Kind == ValStr {
