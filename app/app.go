@@ -2,6 +2,9 @@
 // cobra wiring in cmd/charmcraft-map, so that commands are tested without a terminal (the
 // github.com/cli/cli pattern). Run functions write the command's output to Out and warnings
 // to Err, and return an error whose ExitCode the caller uses (CONTRACT §5).
+//
+// "CONTRACT §n" in comments is section n of the outside contract, summarised in
+// docs/contract.md.
 package app
 
 import (
@@ -48,7 +51,7 @@ type Common struct {
 
 // Error is a failure with an exit code and a stable code for the JSON error document.
 type Error struct {
-	Code string // usage, root, internal, findings
+	Code string // usage, input, internal, findings
 	Exit int
 	Msg  string
 }

@@ -202,7 +202,8 @@ func sourceLines(root string) func(string) []string {
 func CheckHelp() string {
 	var b strings.Builder
 	b.WriteString(`CI lint: check links the charm's YAML to its code and reports where they disagree, one finding
-per line. It exits 1 when there are errors (with --strict, warnings too), 0 otherwise. A finding is
+per line. It exits 1 when there are errors (with --strict, warnings too), 0 when there are none,
+and 2 when it cannot run (no charm, an unreadable declaration file, a bad flag). A finding is
 silenced by a comment on its line, or alone on the line above it, in the YAML or the Python:
 "# charmcraft-map: ignore[RULE,...]", or "# charmcraft-map: ignore" for every rule.
 

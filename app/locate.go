@@ -37,7 +37,8 @@ const (
 	// no tie to the task. On 6 case sets (562 edited files among 2,152 picks), the picks under
 	// 2% were 195, of which 4 were edited (2%, against 26% of all picks).
 	MinEditShare = 0.02
-	// taskFns is how many functions an edit pick's "start with" line names.
+	// taskFns is how many functions an edit pick's "functions whose code has the task's words"
+	// line names.
 	taskFns = 3
 	// tieNames is how many names a "why" line lists for one tie between two files, and
 	// readWhy how many ties a read pick lists.
@@ -72,9 +73,10 @@ type Located struct {
 	Matched bool   `json:"matched"`
 	Edit    []Pick `json:"edit"`
 	Read    []Pick `json:"read"`
-	// Templates are the templates (files under a templates/ folder) the task points to: they
-	// render an option the task names, or the task writes their file name. A template is no
-	// node of the ranking, so it has no score; the first LocateTemplates, most tied first.
+	// Templates are the templates (files under a templates/ folder, or with a Jinja extension
+	// anywhere: templates.IsTemplate) the task points to: they render an option the task
+	// names, or the task (or the first edit pick's code) writes their file name. A template is
+	// no node of the ranking, so it has no score; the first LocateTemplates, most tied first.
 	Templates []TemplatePick `json:"templates"`
 }
 
@@ -104,7 +106,7 @@ const LocateTemplates = 5
 //     down to MinEditShare of the best score; a file that defines nothing (an empty
 //     __init__.py) only when the task ties it.
 //
-// So the first picks may score below later ones; their first reason says why they lead.
+// So the first picks may score below later ones; their last reason says why they lead.
 //
 // Read: the tree is ranked again with the edit picks as focus, so that what they use and what
 // uses them rises; the picks are the best-ranked files outside edit and the focus that share a

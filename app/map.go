@@ -94,8 +94,6 @@ func cacheWarnings(t *repomap.Tree) map[string]bool {
 	return out
 }
 
-// emptyWarning says why a map or a locate is empty, when nothing was found to map; an empty
-// result is still a success.
 // ignoredFlagsWarning says which budget flags the view does not use: --all has no budget,
 // and --full fits the budget, not a number of files. A warning, not an error: the flags are
 // valid for map (CONTRACT §1), and a caller that always passes them must not fail.
@@ -116,6 +114,8 @@ func ignoredFlagsWarning(o MapOptions) string {
 	return fmt.Sprintf("warning: %s: %s not used\n", view, strings.Join(ignored, " and "))
 }
 
+// emptyWarning says why a map or a locate is empty, when nothing was found to map; an empty
+// result is still a success.
 func emptyWarning(t *repomap.Tree, scope []string) string {
 	if len(t.Files) > 0 || len(t.Charms) > 0 {
 		return ""

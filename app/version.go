@@ -6,8 +6,9 @@ import (
 )
 
 // VersionInfo is what `version` prints: the module version (set by `go install module@version`;
-// "(devel)" for a build of a checkout) and the VCS revision, which only a build inside a git
-// checkout records (not `go install module@version`, nor a build with -buildvcs=false).
+// a pseudo-version for a build inside a git checkout; "(devel)" when the build recorded none,
+// as with -buildvcs=false) and the VCS revision, which only a build inside a git checkout
+// records (not `go install module@version`, nor a build with -buildvcs=false).
 type VersionInfo struct {
 	Version  string `json:"version"`
 	Revision string `json:"revision,omitempty"`

@@ -1,10 +1,10 @@
 // Package charmyaml reads a charm's declared interfaces from its YAML files.
 //
 // Input: the bytes of metadata.yaml, config.yaml, actions.yaml and charmcraft.yaml of one
-// charm directory (any may be absent). Output: a Charm, a plain value listing relations,
-// config options, actions, containers, storage and resources, each with the file and line
-// that declares it. Each of the three sections (metadata, config, actions) resolves on its
-// own: from its own file when that exists, else from charmcraft.yaml.
+// charm directory, and a reactive charm's layer.yaml (any may be absent). Output: a Charm, a
+// plain value listing relations, config options, actions, containers, storage and resources,
+// each with the file and line that declares it. Each of the three sections (metadata, config,
+// actions) resolves on its own: from its own file when that exists, else from charmcraft.yaml.
 //
 // Broken YAML never fails the load: what can be read is returned and the problems are
 // listed in Charm.Warnings.
@@ -193,13 +193,13 @@ type Resource struct {
 	Pos
 }
 
-// Part is one entry of charmcraft.yaml `parts:`.
 // Layer is one layer or interface layer a reactive charm's layer.yaml includes.
 type Layer struct {
 	Name string `json:"name"` // as written: "layer:basic", "interface:pgsql"
 	Pos
 }
 
+// Part is one entry of charmcraft.yaml `parts:`.
 type Part struct {
 	Name   string `json:"name"`
 	Plugin string `json:"plugin,omitempty"` // "charm", "uv", "dump", ...; "" when not a plain string

@@ -18,8 +18,10 @@
 //     container only when not on a VM, and only the k8s charm declares it). Unconditional uses
 //     are still reported for every charm that lacks the interface.
 //   - The unhandled-*/unused-* rules read the links: a declared interface with neither
-//     handlers nor reads. A charm directory whose code holds no charm class (a unit test's
-//     metadata.yaml fixture beside its helpers) is not held to them. Lookups count as
+//     handlers nor reads. A charm directory whose code holds no charm class, no charm-helpers
+//     hook function or script and no reactive handler (a unit test's metadata.yaml fixture
+//     beside its helpers) is not held to them; it gets an unlinked-code info, or an
+//     unread-code error, instead. Lookups count as
 //     handling, so a peer relation that is only looked up is handled. Interfaces a
 //     charmcraft extension adds are the framework's business and
 //     never reported; so are, in a 12-factor charm, the relations whose interface the
@@ -640,7 +642,8 @@ func readByCode(in linker.Interface) bool {
 }
 
 // delegate is the construction of an object from a package outside the tree that is given the
-// charm, and so may read an option no code reads (linker linkDelegates), or nil.
+// charm, and so may read an option no code reads or handle an action no code handles (linker
+// linkDelegates), or nil.
 func delegate(in linker.Interface) *linker.Site { return firstRead(in, linker.ViaDelegate) }
 
 // featurePackage is the first import of a package named after an action, relation or config
@@ -783,7 +786,6 @@ func misfiled(ch *charmyaml.Charm, k, name string) *charmyaml.Misfiled {
 	return nil
 }
 
-// undeclaredKinds maps the linker's undeclared-* findings to the interface kind they name.
 // lostHolders are the files of ch that could not be read whole (Charm.Incomplete) and could
 // declare an interface of the linker kind k: a config.yaml holds only options, an
 // actions.yaml only actions, a metadata.yaml everything else; charmcraft.yaml, and any other
@@ -813,6 +815,7 @@ func lostHolders(ch *charmyaml.Charm, k string) []string {
 	return out
 }
 
+// undeclaredKinds maps the linker's undeclared-* findings to the interface kind they name.
 var undeclaredKinds = map[string]string{
 	linker.FindUndeclaredRelation: linker.KindRelation, linker.FindUndeclaredAction: linker.KindAction,
 	linker.FindUndeclaredConfig: linker.KindConfig, linker.FindUndeclaredContainer: linker.KindContainer,

@@ -99,8 +99,6 @@ func paramKey(name string) string { return strings.ToLower(strings.TrimLeft(name
 // norm folds a YAML name and an event-attribute name to the same key.
 func norm(name string) string { return strings.ReplaceAll(name, "-", "_") }
 
-// relationParam reports whether a constructor parameter names the relation its object is
-// bound to (relation_name, relationship_name, endpoint, tracing_relation_name, ...).
 // endpointMapParam reports a keyword argument that maps roles to endpoint names
 // (endpoints=, relations=, relation_names=, endpoint_names=).
 func endpointMapParam(name string) bool {
@@ -125,6 +123,8 @@ func roleNameParam(name string) bool {
 	return true
 }
 
+// relationParam reports whether a constructor parameter names the relation its object is
+// bound to (relation_name, relationship_name, endpoint, tracing_relation_name, ...).
 func relationParam(name string) bool {
 	n := paramKey(name)
 	return n == "relation" || n == "endpoint" || n == "endpoint_name" ||

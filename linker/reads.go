@@ -2184,9 +2184,12 @@ var genericWords = []string{"charm", "charms", "interfaces", "libs", "operator",
 // linkDelegates: an object of a package from outside the tree that the charm's own code
 // builds and hands the charm (coordinated_workers' Worker(charm=self, ...), or a class of the
 // tree derived from such a package's, as TempoCoordinator(Coordinator)) can read any of the
-// charm's options where the linker cannot see. Each option nothing else reads gets a read
-// with via "delegate" at the first such construction, the package's module as Detail, which
-// check reports as a possibility instead of a warning. An object given a relation's name
+// charm's options, or observe its actions, where the linker cannot see. Each option nothing
+// else reads, and each action nothing handles, gets a read with via "delegate" at the first
+// such construction, the package's module as Detail, which check reports as a possibility
+// instead of a warning; with no such object but a base charm class from outside the tree,
+// the read is that class's (via "charm-base", packageCharmBase), and unhandled relations get
+// it too. An object given a relation's name
 // (relation_name=, tracing_relation_name=, a declared name) is an interface library, which
 // reads its relation, not the charm's options; one given a declared resource's name
 // (OCIImageResource(self, "image")) fetches that resource. (Relations are left alone: an interface

@@ -12,8 +12,8 @@
 // Decisions:
 //   - Which code belongs to which charm: a file belongs to the deepest charm directory that
 //     holds it. A file in no charm directory (a monorepo's common/) is linked into every charm
-//     whose code imports it, directly or through other such files. Tests (a tests/ or test/
-//     folder below the charm directory, test_*.py, *_test.py, conftest.py) are never linked.
+//     whose code imports it, directly or through other such files. Tests (a tests/, test/ or
+//     unit_tests/ folder at any depth, test_*.py, *_test.py, conftest.py) are never linked.
 //   - Names are evaluated to abstract values (strings, the charm, objects, classes, modules,
 //     charm.on and its events), never executed: locals (all assignments in the function, for
 //     loops over literal sequences included), parameters, module constants, imports, class
@@ -132,7 +132,7 @@ const (
 	ViaGetattr    = "getattr"       // getattr(self.on, "...")
 	ViaLibrary    = "library"       // an event of a library object bound to the endpoint
 	ViaPackage    = "package"       // a package the charm imports, named after the interface, may handle it (linkFeaturePackages)
-	ViaDelegate   = "delegate"      // an object of a package outside the tree, given the charm, may read the option (linkDelegates)
+	ViaDelegate   = "delegate"      // an object of a package outside the tree, given the charm, may read the option or handle the action (linkDelegates)
 	ViaBase       = "charm-base"    // the charm's class derives from a base charm class of a package outside the tree, which may handle it (linkDelegates)
 	ViaLibInner   = "library-inner" // registered by a library on the charm's behalf
 	ViaHelper     = "helper"        // observed in an ops.Object helper class via charm.on
@@ -155,8 +155,9 @@ const (
 // Result is the linker's output.
 type Result struct {
 	Charms []CharmLinks `json:"charms"`
-	// Unresolved counts observe/lookup/read sites whose name the linker could not resolve
-	// statically (dynamic names); check reports the count, never an error.
+	// Unresolved are the observe/lookup/read sites whose name the linker could not resolve
+	// statically (dynamic names); check reports each as an unresolved-name info, never an
+	// error, and counts them.
 	Unresolved []Site `json:"unresolved,omitempty"`
 }
 
@@ -165,7 +166,7 @@ type CharmLinks struct {
 	Name       string      `json:"name"`
 	Dir        string      `json:"dir"`
 	Interfaces []Interface `json:"interfaces"` // grouped by kind in the order of the kind constants, then YAML order
-	// Uses are code sites that name an interface the YAML does not declare, or otherwise
+	// Findings are code sites that name an interface the YAML does not declare, or otherwise
 	// disagree with it; check turns them into diagnostics.
 	Findings []Finding `json:"findings,omitempty"`
 	// NoCode is true when the charm's own code holds no charm class (IsCharmBase): a
@@ -260,9 +261,13 @@ type Site struct {
 	// Detail is, for config and param reads, how the value was read: "index" (x["k"]),
 	// "typed-index" (x["k"] on a typed config, which cannot raise KeyError), "get"
 	// (x.get("k")), "in" ("k" in x: a test for the key), "all" (x.items(), dict(x), f([x]),
-	// f(**x): every option, loosely) or "attr" (typed config class attribute); for lookups,
-	// "in" for a test ("data" in model.storages) and "" otherwise; for unresolved sites, the
-	// expression as written.
+	// f(**x): every option, loosely), "attr" (typed config class attribute), "field" (a field
+	// of the class the charm loads its options into) or "flag" (a reactive config.changed.x
+	// flag); for lookups, "in" for a test ("data" in model.storages), "flag" for one through
+	// charms.reactive or charm-helpers (endpoint_from_flag, relation_ids, storage_list) and ""
+	// otherwise; for a template's read, "var" for a bare variable; for library, callback,
+	// package, delegate and charm-base sites, the class, keyword, package or base class; for
+	// unresolved sites, the expression as written.
 	Detail string `json:"detail,omitempty"`
 	// Key is, for action parameter reads, the parameter read.
 	Key         string `json:"key,omitempty"`

@@ -59,7 +59,9 @@ var scratches = sync.Pool{New: func() any { return new(scratch) }}
 //     are module-level `NAME = value` / `NAME: T = value` assignments whose NAME matches
 //     ^_?[A-Z][A-Z0-9_]*$ (lower-case module variables are not constants).
 //   - Signatures are the source text of the header on one line (comments dropped, whitespace
-//     collapsed), truncated at maxSignature runes with "…".
+//     collapsed), decorators first. A def longer than maxSignature runes keeps its name, its
+//     first parameters and its return type with "…" between (header); anything else longer
+//     is cut at maxSignature runes with "…".
 //   - Params name *args and **kw with their stars and include the bare "*" and "/" markers.
 //   - Refs count identifiers (names, attribute names, keyword-argument names) except names
 //     being defined (def/class names, parameters, module constants), names in import

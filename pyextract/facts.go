@@ -211,7 +211,7 @@ type fillGuard struct {
 //     string, f-string, chain nor call are dropped, and the arguments of a call whose callee
 //     is neither a class nor a lookup and that passes no config-like chain are dropped (the
 //     callee alone says what x is).
-//   - Keys and AttrReads are recorded on chains whose last name ends in "config", "params"
+//   - Keys and Attrs are recorded on chains whose last name ends in "config", "params"
 //     or "cfg" (Keys also: relations, storages, containers), or on a local name bound to
 //     such a chain, or to a call of config() without arguments (charm-helpers' whole
 //     config: conf = hookenv.config()), in the same function.

@@ -12,7 +12,7 @@ import (
 // identifiers: the words of its path, of the names it defines, of the names it uses, of its
 // string literals and docstrings, of its comments (not for a vendored library) and, for a
 // YAML file, of the interfaces it declares and their descriptions, of its whole text
-// (build parts, pinned tools and their comments, at LexDocWeight) and of the problems our
+// (build parts, pinned tools and their comments, at LexYAMLTextWeight) and of the problems our
 // reading of it found (LexProblemWeight). Words are matched by stem,
 // and an inflected word also as written (LexFormWeight). This finds the file a
 // task is about when the task names neither a file nor an exact identifier ("rebalance

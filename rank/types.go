@@ -34,7 +34,7 @@ import (
 const (
 	ClassSource = "source" // first-party charm code (src/, the charm's own lib/charms/<name>/, shared folders)
 	ClassLib    = "lib"    // vendored charm library lib/charms/<other>/
-	ClassTest   = "test"   // tests/, test_*.py, *_test.py, conftest.py
+	ClassTest   = "test"   // tests/, test/, unit_tests/, test_*.py, *_test.py, conftest.py
 	ClassYAML   = "yaml"   // charm YAML
 	ClassOther  = "other"  // other Python (scripts, docs helpers)
 )
@@ -104,7 +104,7 @@ const (
 // Symbol is one definition or declared interface in importance order.
 type Symbol struct {
 	Name      string  `json:"name"`
-	Kind      string  `json:"kind"` // class, function, method, constant; for YAML: relation, config-option, action, container, storage, resource, part, base, layer
+	Kind      string  `json:"kind"` // class, function, method, constant, field; for YAML: relation, config-option, action, container, storage, resource, part, base, layer, charm
 	Qualifier string  `json:"qualifier"`
 	Signature string  `json:"signature"`        // Python: the one-line signature; YAML: "[relation] database (requires postgresql_client)"
 	Digest    string  `json:"digest,omitempty"` // pyextract Symbol.Digest: the whole signature's hash when Signature is shortened

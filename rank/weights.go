@@ -3,6 +3,13 @@ package rank
 // Every weight the ranker uses, with the reason for its value. A Signal's Name is the kebab-case
 // form of the constant that produced it (SigPageRank → "pagerank"). Change a value only with a
 // measurement behind it (see docs/ for the dev-case figures).
+//
+// The measurements cited here and across rank/ and render/ are in docs/eval.md, which is
+// organised by round ("Round N"). "session N" is the working session named at the top of a
+// round (from "Session 3." in round 5 on, session N is round N+2); "revNN" is a helper review
+// whose report a round sums up; "heldN" (held3, heldE, …) is a set of held-out cases, drawn
+// from charms' history with bench/eval/make_heldout.py (recipes in
+// bench/eval/heldout-sets.txt).
 
 // PageRank over the file graph.
 const (

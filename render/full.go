@@ -41,7 +41,7 @@ const MoreFilesShare = 0.1
 // and 4 the eval's ranking and recall are unchanged (17 sets); at 0.1 or 0.2 valkey's map
 // still held no YAML. Not a test charm's YAML, nor charmcraft.yaml's build parts and bases;
 // in a monorepo, only the YAML of the best file's charm (with every charm's floored, YAML
-// took 60-78% of a map of eight charms: review /tmp/rev53).
+// took 60-78% of a map of eight charms: review rev53, docs/eval.md round 30).
 const (
 	YAMLFloorShare = 0.3
 	YAMLFloorLines = 4

@@ -201,8 +201,8 @@ type (
 	// package named after the interface is imported there), delegate (an outside package's
 	// object is given the charm there) and charm-base (the charm's class derives from an
 	// outside base charm class there), and Detail names that package or base class; it is
-	// also "var" for a template's bare variable and "flag" for a reactive charm's read or
-	// lookup through a flag.
+	// also "var" for a template's bare variable and "flag" for a read or lookup through
+	// charms.reactive or charm-helpers (a flag, relation_ids, storage_list).
 	ifaceReadJSON struct {
 		File   string `json:"file"`
 		Line   int    `json:"line"`
@@ -234,7 +234,7 @@ func InterfacesJSON(res linker.Result) ([]byte, error) {
 				switch {
 				case s.Via == linker.ViaPackage, s.Via == linker.ViaDelegate, s.Via == linker.ViaBase, s.Via == linker.ViaCallback,
 					s.Via == linker.ViaTemplate && s.Detail == "var", // a template's bare variable
-					s.Detail == "flag": // a reactive flag's handler or lookup
+					s.Detail == "flag": // a read or lookup through charms.reactive or charm-helpers
 					o.Reads[k].Detail = s.Detail
 				case s.Via == linker.ViaParam:
 					o.Reads[k].Key = s.Key // the parameter

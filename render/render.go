@@ -8,10 +8,14 @@
 // The budget is a hard maximum: the text never has more tokens than the effective budget as
 // counted by the chosen tokenizer (tiktoken cl100k_base or o200k_base, or chars4, Cantrip's
 // ceil(characters/4)). Lines are counted once each and the budget is filled greedily (see
-// fit); the final text is counted again and trimmed if the per-line sum ever undercounts.
+// fitCompact, fitFull); the final text is counted again and trimmed if the per-line sum ever
+// undercounts (trim).
 //
 // The text carries no line numbers and no scores (unless --explain asks for them), so an
 // edit inside a function body leaves it byte for byte the same; the JSON carries both.
+//
+// "CONTRACT §n" in comments is section n of the outside contract, summarised in
+// docs/contract.md.
 package render
 
 import (
@@ -165,7 +169,9 @@ func (d document) text() string {
 	return sb.String()
 }
 
-// explainLine lists a file's score and signals: `  # score=0.213 pagerank=0.0712 hub-entrypoint=3`.
+// explainLine lists a file's score as the formula that made it, then what fed its PageRank:
+// `  # score=0.379 = √pagerank 0.523 × hub-entrypoint 1.5 ÷ 2.07 (all files); pagerank 0.274;
+// link-handler 7 (relation downstream, …)`.
 func explainLine(f *rank.File) string {
 	var sb strings.Builder
 	sb.WriteString("  # score=" + num(f.Score))

@@ -24,7 +24,8 @@ const (
 
 // counter measures text in units: tokens for the BPE tokenizers, characters for chars4 (4
 // per token). Working in units makes chars4 exact under concatenation, and BPE counts are
-// additive across lines (see fit), so the budget can be filled line by line.
+// additive across lines in practice (trim counts the whole text again, as BPE merges are not
+// guaranteed to respect line ends), so the budget can be filled line by line.
 type counter struct {
 	name     string
 	perToken int // units per token

@@ -62,8 +62,9 @@ var cantripKinds = map[string]bool{
 const memoKey = "x_charmcraft_map_memo"
 
 // memoDoc remembers the last outputs printed for one state of the tree: Fingerprint covers
-// every input file's path, mtime and size, the root and the binary, so a hit proves that
-// rerunning the pipeline would print the same bytes.
+// every input file's path, mtime, ctime, size and mode (Python, charm YAML, templates), the
+// walk's warnings, the root and the binary (see fingerprint), so a hit proves that rerunning
+// the pipeline would print the same bytes.
 type memoDoc struct {
 	Fingerprint string `json:"fingerprint"`
 	Outputs     []Memo `json:"outputs"`
@@ -571,7 +572,7 @@ var (
 )
 
 // maxBlob bounds one entry's decompressed data; a real one is far smaller (the extraction of
-// pyextract's largest file, 2 MiB of source).
+// the largest file pyextract reads, 1 MiB of source).
 const maxBlob = 64 << 20
 
 // maxInflate bounds the expansion we accept: a stored length beyond it is not believed (the

@@ -61,7 +61,9 @@ func buildOutput(p, rel, name string) bool {
 	})
 }
 
-// maxSourceBytes bounds the files read: larger .py or YAML files are skipped with a warning.
+// maxSourceBytes bounds the ignore files read (.charmcraft-map-ignore, .gitignore,
+// info/exclude): a larger one is not applied (with a warning for one under the root). Python
+// files are bounded by pyextract.MaxFileSize, charm YAML by charmyaml's own limit.
 const maxSourceBytes = 4 << 20
 
 // Discovered is the result of walking a tree.
@@ -87,8 +89,8 @@ type Discovered struct {
 	// UnreadDirs are the folders (root-relative) the walk could not read, in walk order: code
 	// there is lost.
 	UnreadDirs []string
-	// Templates are the files under a folder named templates (templates.IsTemplate) in scope,
-	// sorted: the option names they use are read (templates.Scan) for the linker.
+	// Templates are the files under a folder named templates, or with a Jinja extension
+	// anywhere (templates.IsTemplate), in scope, sorted: the option names they use are read (templates.Scan) for the linker.
 	Templates []string
 	// PyLinks are the files of Python that are symbolic links, under another name, to a file
 	// of Python (mappedLinks): link → target.

@@ -1,6 +1,6 @@
 // Package repomap runs the pipeline: it discovers a tree's files, owns the per-file parse
-// cache, and runs the stages in order (charmyaml, pyextract → linker → rank); render and the
-// commands consume what it returns.
+// cache, and runs the stages in order (charmyaml, pyextract, templates → linker → rank);
+// render and the commands consume what it returns.
 //
 // Decisions:
 //   - Python parse results are cached per file in CacheFile, in the shape Cantrip reads (see
@@ -52,9 +52,9 @@ type Options struct {
 	NoCache bool     // neither read nor write the cache
 	Refresh bool     // ignore the cache's contents, reparse everything, then write it
 	// MemoKey, when set, asks for a remembered output: if the cache remembers one for this key
-	// and the tree is unchanged (same files, mtimes and sizes, same binary), Load returns a
-	// Tree with only Memo set. Otherwise it loads the tree and leaves the cache write to Save,
-	// so the new output can be remembered in the same write.
+	// and the tree is unchanged (same files, mtimes, ctimes, sizes and modes, same binary: see
+	// fingerprint), Load returns a Tree with only Memo set. Otherwise it loads the tree and
+	// leaves the cache write to Save, so the new output can be remembered in the same write.
 	MemoKey string
 	// Progress, when set, is called as files are parsed (from one goroutine at a time).
 	Progress func(done, total int)
@@ -329,8 +329,10 @@ func withoutTempName(err error) error {
 // memoSize is what remembering m adds to the cache file, near enough.
 func memoSize(m Memo) int { return len(m.Key) + len(m.Out) + len(m.Err) }
 
-// fingerprint identifies the state of every input: the root, the binary, and each Python and
-// charm YAML file's path, mtime, ctime and size (an ignore-file change shows as a changed file list).
+// fingerprint identifies the state of every input: our version, the root, the binary; each
+// Python, charm YAML and template file's path, mtime, ctime, size and mode (an ignore-file
+// change shows as a changed file list); the walk's warnings; and every charm YAML name the
+// loader tries in a charm folder.
 //
 // The root is taken where it leads: `--root link` and `--root real` are one tree, whose memo
 // tells their outputs apart by key (the caller's key holds the root as given, which the

@@ -350,7 +350,9 @@ func newLocateCmd(common *app.Common, io app.IO) *cobra.Command {
 		Long: `locate ranks the charm with the task text as a mention and names up to 5 files to edit
 (first-party code and YAML; vendored libraries and tests only when the task is about them) and
 up to 3 files to read with them (what the edit files use, and what uses them), each with its
-score and the reasons. Several arguments are joined into one task text.`,
+score and the reasons, then up to 5 templates the task points to (ones that render an option
+it names, or whose file name it or the first edit pick writes). Several arguments are joined
+into one task text.`,
 		Example: `  charmcraft-map locate "the ingress relation does not update the URL when the port changes"
   charmcraft-map locate --focus src/charm.py "add a max-connections config option" --format json`,
 		Args: func(cmd *cobra.Command, args []string) error {
