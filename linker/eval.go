@@ -1400,8 +1400,20 @@ func (e *evaluator) member(cls *classInfo, inst *instance, name string) []aval {
 		if attrs, ok := k.attrs[name]; ok {
 			return limit(append(e.classAttrs(k, attrs), items...))
 		}
+		if m := k.methods[name]; m != nil && isProperty(m) {
+			// @property def _peer_name(self): return PEER: what the getter returns, the
+			// concrete charm class's override answering a base's (returned)
+			self := pyextract.Chain{{Name: "self"}, {Name: name}}
+			return limit(append(e.returned(self, &ctx{file: k.file, cls: k, inst: inst}), items...))
+		}
 	}
 	return limit(append(e.keptByExternalBase(cls, inst, name), items...))
+}
+
+// isProperty reports a method decorated as a property (@property, @functools.cached_property):
+// reading the attribute runs it.
+func isProperty(m *pyextract.Symbol) bool {
+	return slices.ContainsFunc(m.Decorators, func(d string) bool { return d == "property" || strings.HasSuffix(d, "cached_property") })
 }
 
 // keptByExternalBase is the value of self.<name>, a relation-naming attribute no class of

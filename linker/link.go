@@ -73,8 +73,9 @@ type charmLinker struct {
 	// featurePkgs are the modules linkFeaturePackages found named after an interface: what
 	// they handle is known, so they are not delegates (linkDelegates)
 	featurePkgs map[string]bool
-	typed       *bool                 // typedConfig, once known
-	actions     map[scopeKey][]string // action handler -> the actions it handles
+	typed       *bool                    // typedConfig, once known
+	splats      map[splatAt][]*classInfo // classes loaded from the whole config (loadSplats), once known
+	actions     map[scopeKey][]string    // action handler -> the actions it handles
 	customOn    map[*classInfo]customEvents
 	boundDepth  int                 // nesting of boundArguments
 	wrappers    map[*classInfo]bool // config wrapper classes some subscript uses (subscripted), once known
@@ -232,7 +233,9 @@ func (l *charmLinker) run() {
 // class body, that name where it is mounted (the storage's location, or a container's mount
 // of it) or a path under it (CONFIG_DIR = "/sdcore/config", _log_path =
 // "/var/lib/zincsearch/zinc.log"): the code that reads and writes the storage's files goes
-// through them. A location of "/" alone names nothing.
+// through them; and to the functions that write such a path out (["server", "/data"],
+// container.make_dir("/var/www/html/revocation"): pyextract Facts.Paths). A location of "/"
+// alone names nothing.
 func (l *charmLinker) linkStoragePaths() {
 	type mount struct{ storage, at string }
 	var mounts []mount
@@ -279,6 +282,10 @@ func (l *charmLinker) linkStoragePaths() {
 			for _, a := range fi.classes[name].fields {
 				link(fi, a.line, name+"."+a.name, a.value)
 			}
+		}
+		for i := range fi.Facts.Paths {
+			p := &fi.Facts.Paths[i]
+			link(fi, p.Line, symbolName(p.Class, p.Func), &pyextract.Value{Kind: pyextract.ValStr, Str: p.Path})
 		}
 	}
 }
@@ -845,8 +852,26 @@ func siteAt(fi *fileInfo, sc pyextract.Scope, via, detail string) Site {
 // findIn is find for code running in c: in an object built only under a condition (a
 // helper the charm builds behind an if), the finding is conditional too.
 func (l *charmLinker) findIn(kind, subject string, s Site, c *ctx) *Finding {
+	if l.builtInReplaced(c) {
+		return nil
+	}
 	s.Conditional = s.Conditional || c.builtUnderAnyCondition()
 	return l.find(kind, subject, s)
+}
+
+// builtInReplaced reports code running in an object built (directly, or by an object so
+// built) in a shared base's method that this charm's class replaces (overriddenHere): the
+// construction never runs here (ops-sunbeam's get_pebble_handlers, which heat-k8s replaces
+// with its own handlers for its own containers), so neither does the object's code.
+func (l *charmLinker) builtInReplaced(c *ctx) bool {
+	for k := 0; c != nil && c.inst != nil && k < maxDepth; k++ {
+		at := c.inst.at
+		if at != nil && at.cls != nil && at.file != nil && !inDir(at.file.Path, l.ch.Dir) && l.overriddenHere(at.cls, at.fn) {
+			return true
+		}
+		c = at
+	}
+	return false
 }
 
 // find records a finding and returns it, for the caller to add what only it knows (valid

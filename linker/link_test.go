@@ -997,6 +997,163 @@ class DemoCharm(ops.CharmBase):
 	expect(t, "findings", strings.Join(got, "\n"), "src/charm.py:7 undeclared-config verbose true")
 }
 
+func TestConfigUnpackedIntoAClass(t *testing.T) {
+	// A class of the tree built with the whole config unpacked into it
+	// (SearchConfig(**self.config)) is loaded as a config_type is: its fields read the options
+	// they name (a pydantic Field's alias, when it has one), a field naming none is a finding,
+	// and the unpacking reads no other option.
+	// Unpacked into anything else (a function, dict(**self.config)), the config is read whole.
+	c := charm("demo", ".", "config:index-name", "config:port", "config:leftover", "config:spare", "config:kafka-topic")
+	cl := link1(t, c, files{"src/charm.py": `
+import ops
+import pydantic
+
+class SearchConfig(pydantic.BaseModel):
+    index_name: str
+    port: int = 9200
+    replicas: int = 1
+    topic: str = pydantic.Field("", alias="kafka-topic")
+
+class DemoCharm(ops.CharmBase):
+    def _configure(self, event):
+        cfg = SearchConfig(**self.config)
+        return cfg.index_name
+`})
+	var got []string
+	for _, f := range cl.Findings {
+		got = append(got, fmt.Sprintf("%s:%d %s %s %v", f.File, f.Line, f.Kind, f.Subject, f.Field))
+	}
+	expect(t, "findings", strings.Join(got, "\n"), "src/charm.py:7 undeclared-config replicas true")
+	expect(t, "index-name", reads(cl, KindConfig, "index-name"), "src/charm.py:5/config-read/field")
+	expect(t, "port", reads(cl, KindConfig, "port"), "src/charm.py:6/config-read/field")
+	expect(t, "leftover", reads(cl, KindConfig, "leftover"), "")
+	expect(t, "kafka-topic", reads(cl, KindConfig, "kafka-topic"), "src/charm.py:8/config-read/field")
+
+	cl = link1(t, c, files{"src/charm.py": `
+import ops
+
+def render(**options):
+    return options
+
+class DemoCharm(ops.CharmBase):
+    def _configure(self, event):
+        return render(**self.config), dict(**self.config)
+`})
+	expect(t, "leftover whole", reads(cl, KindConfig, "leftover"), "src/charm.py:8/config-read/all")
+}
+
+func TestNameFromAProperty(t *testing.T) {
+	// self._peer_name, a property of the class or a base, is what its getter returns: a
+	// literal or a constant links (or is a finding) as the name written out would, and so does
+	// a call of a method of self the getter returns, the charm's override answering.
+	c := charm("demo", ".", "relation:cluster", "container:app")
+	cl := link1(t, c, files{"src/charm.py": `
+import functools
+import ops
+
+CONTAINER = "app"
+
+class Base(ops.CharmBase):
+    @property
+    def _container_name(self) -> str:
+        return CONTAINER
+
+class DemoCharm(Base):
+    @functools.cached_property
+    def _peer_name(self):
+        return "clustre"
+
+    def _configure(self, event):
+        self.unit.get_container(self._container_name).replan()
+        self.model.get_relation(self._peer_name)
+`})
+	expect(t, "app", reads(cl, KindContainer, "app"), "src/charm.py:17/lookup/")
+	expect(t, "findings", findings(cl), "src/charm.py:18 undeclared-relation clustre")
+
+	// a library base's property that returns a template method's result, which the charm
+	// overrides with its container's name: the library's handler and lookup are the charm's
+	cl = link1(t, c, files{
+		"lib/charms/base/v0/base.py": `
+import ops
+
+LIBID = "x"
+
+class BaseWorkloadCharm(ops.CharmBase):
+    def __init__(self, framework):
+        super().__init__(framework)
+        ready = "%s_pebble_ready" % self._workload_container_name
+        self.framework.observe(getattr(self.on, ready), self._on_ready)
+
+    @classmethod
+    def _get_workload_container_name(cls):
+        raise NotImplementedError
+
+    @property
+    def _workload_container_name(self):
+        return self._get_workload_container_name()
+
+    def _on_ready(self, event):
+        self.unit.get_container(self._workload_container_name).replan()
+`,
+		"src/charm.py": `
+from charms.base.v0.base import BaseWorkloadCharm
+
+class DemoCharm(BaseWorkloadCharm):
+    @classmethod
+    def _get_workload_container_name(cls):
+        return "app"
+`})
+	expect(t, "app (library base)", handlers(cl, KindContainer, "app"), "app_pebble_ready>BaseWorkloadCharm._on_ready[library-inner]")
+	expect(t, "app lookup (library base)", reads(cl, KindContainer, "app"), "lib/charms/base/v0/base.py:20/lookup/")
+}
+
+func TestObjectBuiltInAReplacedBaseMethod(t *testing.T) {
+	// An object a shared base's method builds, when the charm's class replaces that method,
+	// is never built for this charm: what its code uses is no finding here, though the base's
+	// property now names the container the base's default would (service_name).
+	c := charm("heat", "charms/heat", "container:heat-api")
+	cl := link1(t, c, files{
+		"shared/pkg/__init__.py": "",
+		"shared/pkg/base.py": `
+import ops
+
+class Handler(ops.Object):
+    def __init__(self, charm, container_name):
+        super().__init__(charm, container_name)
+        self.charm = charm
+        self.container_name = container_name
+
+    def ready(self):
+        return self.charm.unit.get_container(self.container_name)
+
+class BaseCharm(ops.CharmBase):
+    def __init__(self, framework):
+        super().__init__(framework)
+        self.handlers = self.get_handlers()
+
+    @property
+    def service_name(self):
+        return "heat"
+
+    def get_handlers(self):
+        return [Handler(self, self.service_name)]
+`,
+		"charms/heat/src/charm.py": `
+import ops
+from pkg.base import BaseCharm, Handler
+
+class HeatCharm(BaseCharm):
+    def get_handlers(self):
+        return [Handler(self, "heat-api")]
+
+if __name__ == "__main__":
+    ops.main(HeatCharm)
+`,
+	})
+	expect(t, "findings", findings(cl), "")
+	expect(t, "heat-api", reads(cl, KindContainer, "heat-api"), "shared/pkg/base.py:10/lookup/")
+}
+
 func TestParamsTheHandlerStores(t *testing.T) {
 	// A handler that stores a value of its own into its params (a parsed copy of a declared
 	// one) reads that value back, not an undeclared parameter; another handler's read of the
@@ -3875,8 +4032,9 @@ class DemoCharm(ops.CharmBase):
 func TestStorageMountPaths(t *testing.T) {
 	// A string constant naming where a storage is mounted (its location, or a container's
 	// mount of it), or a path under it, module-level or in a class body, is where code
-	// reaches the storage; a longer name sharing only a prefix, a path under another
-	// storage, a library's constant and a mount at "/" are not.
+	// reaches the storage, and so is such a path written out in a function (once per
+	// function); a longer name sharing only a prefix, a path under another storage, a
+	// library's constant or path and a mount at "/" are not.
 	c := charm("demo", ".", "storage:config", "storage:certs", "storage:root", "container:app")
 	c.Storage[0].Location = "/sdcore/config/"
 	c.Containers[0].Mounts = []string{"certs:/sdcore/certs", "root:/"}
@@ -3890,14 +4048,25 @@ ETC = "/etc/app"
 class Workload:
     _certs = "/sdcore/certs/tls.pem"
     port = 8080
+
+    def command(self):
+        return ["server", "/sdcore/certs", "--config", "/sdcore/config/x.yaml", "/", "/sdcore/certs"]
 `,
 		"lib/charms/other/v0/paths.py": `
 LIB_DIR = "/sdcore/config/lib"
+
+def lib_path():
+    return "/sdcore/certs"
 `,
 	})
-	expect(t, "config", reads(cl, KindStorage, "config"), "src/charm.py:1/mount-path/ src/charm.py:2/mount-path/")
-	expect(t, "certs", reads(cl, KindStorage, "certs"), "src/charm.py:7/mount-path/")
+	expect(t, "config", reads(cl, KindStorage, "config"), "src/charm.py:1/mount-path/ src/charm.py:11/mount-path/ src/charm.py:2/mount-path/")
+	expect(t, "certs", reads(cl, KindStorage, "certs"), "src/charm.py:11/mount-path/ src/charm.py:7/mount-path/")
 	expect(t, "root", reads(cl, KindStorage, "root"), "")
+	for _, r := range iface(cl, KindStorage, "certs").Reads {
+		if r.Line == 11 && r.Symbol != "Workload.command" {
+			t.Errorf("the path in a function is read there, by Workload.command: %+v", r)
+		}
+	}
 }
 
 func TestHelperCalledWithNames(t *testing.T) {

@@ -618,7 +618,7 @@ func (l *charmLinker) linkConfig() {
 	for i, cl := range classes {
 		for _, k := range l.mro(cl) {
 			for _, f := range k.fields {
-				if d, ok := l.lookup(KindConfig, f.name); ok {
+				if d, ok := l.lookup(KindConfig, fieldOption(f)); ok {
 					l.read(KindConfig, d, Site{File: k.file.Path, Line: f.line, Symbol: k.name, Via: ViaConfig, Detail: "field"})
 				}
 			}
@@ -627,6 +627,72 @@ func (l *charmLinker) linkConfig() {
 			}
 		}
 	}
+}
+
+// fieldOption is the option a typed config's field loads: the alias its pydantic Field gives
+// (index_name: str = Field(alias="opensearch-index-name"), or validation_alias=), else the
+// field's own name.
+func fieldOption(f classAttr) string {
+	if v := f.value; v != nil && v.Kind == pyextract.ValCall && lastName(v.Chain) == "Field" {
+		for _, k := range v.Kwargs {
+			if (k.Name == "alias" || k.Name == "validation_alias") && k.Value.Kind == pyextract.ValStr {
+				return k.Value.Str
+			}
+		}
+	}
+	return f.name
+}
+
+// splatAt is where a class is built with the whole config unpacked into it.
+type splatAt struct {
+	file string
+	line int
+}
+
+// loadSplats are the constructions, in the charm's code, of a class of the tree that has
+// fields, with the charm's whole config unpacked into it (SearchConfig(**self.config),
+// CharmConfig(**self.model.config)): a typed config the charm loads by hand, whose fields say
+// which options it reads, as a config_type's do, not code that may read any option. By
+// site, the classes built there. Worked out once.
+func (l *charmLinker) loadSplats() map[splatAt][]*classInfo {
+	if l.splats != nil {
+		return l.splats
+	}
+	l.splats = map[splatAt][]*classInfo{}
+	for _, fi := range l.scope {
+		if fi.library || fi.test {
+			continue
+		}
+		whole := map[int]bool{} // lines where the config is handed on whole
+		for i := range fi.Facts.Keys {
+			if k := &fi.Facts.Keys[i]; k.Via == "all" && l.isConfig(fi, k.Scope, k.Object) {
+				whole[k.Line] = true
+			}
+		}
+		if len(whole) == 0 {
+			continue
+		}
+		built := func(sc pyextract.Scope, v *pyextract.Value) {
+			if v.Kind != pyextract.ValCall || !whole[sc.Line] || len(v.Args) != 1 || len(v.Kwargs) > 0 ||
+				v.Args[0].Kind != pyextract.ValOther || !strings.HasPrefix(v.Args[0].Str, "**") {
+				return
+			}
+			at := splatAt{fi.Path, sc.Line}
+			for _, a := range l.chain(v.Chain, &ctx{file: fi, cls: fi.classes[sc.Class], fn: sc.Func}) {
+				if a.kind == aClass && a.cls != nil && slices.ContainsFunc(l.mro(a.cls), func(k *classInfo) bool { return len(k.fields) > 0 }) &&
+					!slices.Contains(l.splats[at], a.cls) {
+					l.splats[at] = append(l.splats[at], a.cls)
+				}
+			}
+		}
+		for i := range fi.Facts.Calls {
+			built(fi.Facts.Calls[i].Scope, &fi.Facts.Calls[i].Value)
+		}
+		for i := range fi.Facts.Assigns {
+			built(fi.Facts.Assigns[i].Scope, &fi.Facts.Assigns[i].Value)
+		}
+	}
+	return l.splats
 }
 
 // undeclaredFields reports the fields of k, a class the charm loads its options into, that
@@ -711,6 +777,9 @@ func (l *charmLinker) configKey(fi *fileInfo, k *pyextract.KeyAccess) {
 			continue
 		}
 		sawConfig = true
+		if k.Via == "all" && len(l.loadSplats()[splatAt{fi.Path, k.Line}]) > 0 {
+			return // SearchConfig(**self.config): the class's fields say what it reads (configClasses)
+		}
 		if k.Via == "all" {
 			// config.items(): every option, loosely (which one matters is not known). Not in a
 			// vendored library: data_models' TypedCharmBase hands every option to the charm's
@@ -1173,8 +1242,8 @@ func (l *charmLinker) typedConfig() bool {
 }
 
 // configClasses are the typed config classes of the charm: the value of a charm class's
-// `config_type`, the argument of load_config(...) (the first n, which the charm loads its
-// options into; given holds the fields a load_config call passes by keyword,
+// `config_type`, the argument of load_config(...), a class built with the whole config
+// unpacked into it (loadSplats) (the first n, which the charm loads its options into; given holds the fields a load_config call passes by keyword,
 // load_config(Cls, partition_name=self.app.name), which are no options), and first-party
 // classes named *Config* at least two of whose fields, and half of them, are declared options.
 func (l *charmLinker) configClasses() (out []*classInfo, n int, given map[*classInfo]map[string]bool) {
@@ -1213,6 +1282,13 @@ func (l *charmLinker) configClasses() (out []*classInfo, n int, given map[*class
 		}
 		for i := range fi.Facts.Assigns {
 			check(fi.Facts.Assigns[i].Scope, &fi.Facts.Assigns[i].Value)
+		}
+	}
+	for _, at := range slices.SortedFunc(maps.Keys(l.loadSplats()), func(a, b splatAt) int {
+		return cmp.Or(cmp.Compare(a.file, b.file), cmp.Compare(a.line, b.line))
+	}) {
+		for _, cl := range l.loadSplats()[at] {
+			add([]aval{{kind: aClass, cls: cl}})
 		}
 	}
 	n = len(out)

@@ -17,8 +17,9 @@
 //   - Names are evaluated to abstract values (strings, the charm, objects, classes, modules,
 //     charm.on and its events), never executed: locals (all assignments in the function, for
 //     loops over literal sequences included), parameters, module constants, imports, class
-//     attributes and `self.x` assignments across the class hierarchy, "a".replace(..),
-//     f-strings of constants. A for loop over anything else binds its names to the elements
+//     attributes and `self.x` assignments across the class hierarchy, a property's getter
+//     (what it returns: a name, a constant, or self.m()'s return, the charm's override
+//     answering a base's), "a".replace(..), f-strings of constants. A for loop over anything else binds its names to the elements
 //     of what that evaluates to (a list, tuple or set display, a dict's keys, .keys(),
 //     .values(), .items(), an item of a tuple target), and m.get(key, default) is its default
 //     (and, for a dict display, the value under key). Such names are loose: a declared one
@@ -78,16 +79,16 @@
 //     its handlers of that relation) links its observer to the relation. A handler observed
 //     through a loop over a collection (every relation) is Loose: the ranker lists it last.
 //   - Config reads: keys of the charm config (self.config, model.config, charm.config, an
-//     alias or a parameter it was passed to) with Detail "index"/"get"; attribute reads of a
-//     declared option on a config object ("attr"); fields of typed config classes (a charm's
-//     config_type, load_config(Cls), or a first-party *Config* class most of whose fields are
-//     options) ("field"). A key that is a parameter of its function (a helper such as
+//     alias or a parameter it was passed to) with Detail "index"/"get", tests for a key
+//     ("in"); attribute reads of a declared option on a config object ("attr"); fields of
+//     typed config classes (a charm's config_type, load_config(Cls), Cls(**self.config), or a
+//     first-party *Config* class most of whose fields are options) ("field"). A key that is a parameter of its function (a helper such as
 //     get_string_config(key)) takes the names its recorded callers pass (pyextract records
 //     the calls of config helpers), each read (or finding) at its call; the helper's site
 //     stays unresolved too unless every use of the helper in the charm's code is a recorded
 //     call passing a name the linker resolves, as other calls may pass other names. Action parameters:
-//     event.params[...] / .get(...) in a method observed for that action, Site.Key naming
-//     the parameter.
+//     event.params[...] / .get(...) in a method observed for that action, or in a helper
+//     it hands its event to, Site.Key naming the parameter.
 //   - Findings and unresolved sites: never from vendored libraries, and unresolved sites
 //     never from any charm library (their names are parameters by design). An undeclared
 //     name given to a library parameter is a finding only when the parameter is called

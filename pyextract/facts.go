@@ -95,6 +95,7 @@ type funcState struct {
 	params     map[string]bool  // the other parameters (self and cls aside)
 	bound      map[string]bool  // names a for loop binds to the elements of what it runs over
 	dicts      map[string]int32 // local names assigned a dict, list or tuple display: the display's node (-1: reassigned or changed since: sealTable)
+	paths      map[string]bool  // the absolute paths recorded in it (Facts.Paths)
 	// pairLoops are the loops over a table of (event, handler) pairs seen (pairLoop): an
 	// observe of the pair's two items in one's body is one Observe per pair of the table
 	pairLoops []pairLoop
@@ -246,7 +247,8 @@ func factsOf(t *tree, w *factWalker) Facts {
 	slices.Sort(w.out.HandlerStrings)
 	out := Facts{Observes: own(&w.out.Observes), Assigns: assigns, Calls: own(&w.out.Calls),
 		Keys: own(&w.out.Keys), Stores: own(&w.out.Stores), Attrs: own(&w.out.Attrs), Narrows: own(&w.out.Narrows), Returns: own(&w.out.Returns),
-		Dispatch: w.out.Dispatch, HandlerDispatch: w.out.HandlerDispatch, HandlerStrings: slices.Compact(own(&w.out.HandlerStrings))}
+		Dispatch: w.out.Dispatch, HandlerDispatch: w.out.HandlerDispatch, HandlerStrings: slices.Compact(own(&w.out.HandlerStrings)),
+		Paths: own(&w.out.Paths)}
 	w.out.Dispatch, w.out.HandlerDispatch = false, false
 	w.t = nil
 	return out
@@ -547,6 +549,13 @@ func (w *factWalker) visit(f factFrame) {
 			if privateName.MatchString(v.Str) {
 				w.out.HandlerStrings = append(w.out.HandlerStrings, v.Str)
 			}
+			if f.fn != nil && absPath(v.Str) && !f.fn.paths[v.Str] {
+				if f.fn.paths == nil {
+					f.fn.paths = map[string]bool{}
+				}
+				f.fn.paths[v.Str] = true
+				w.out.Paths = append(w.out.Paths, PathString{Scope: w.scope(f, i), Path: v.Str})
+			}
 			return
 		}
 	case kSubscript:
@@ -579,7 +588,7 @@ func (w *factWalker) visit(f factFrame) {
 			w.addKey(f, i, c, -1, "all")
 		}
 		if c := t.namedChild(i, 0); c >= 0 && f.fn != nil {
-			if v := t.value(c, 0); v.Kind == ValStr || v.Kind == ValFStr || v.Kind == ValChain {
+			if v := t.value(c, 0); v.Kind == ValStr || v.Kind == ValFStr || v.Kind == ValChain || selfCall(v) {
 				w.out.Returns = append(w.out.Returns, Return{Scope: w.scope(f, i), Value: v})
 			}
 		}
@@ -709,6 +718,22 @@ func (w *factWalker) membership(f factFrame, i int32) {
 			w.addKey(f, i, right, left, "in")
 		}
 	}
+}
+
+// absPath reports a string that reads as an absolute path of some depth ("/data",
+// "/var/lib/app/"): a slash, then a name; no space, no second slash in a row, and short.
+func absPath(s string) bool {
+	if len(s) < 2 || len(s) > 200 || s[0] != '/' || s[1] == '/' || strings.Contains(s, "//") {
+		return false
+	}
+	return !strings.ContainsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || r == '{' || r == '%' || r == '*' })
+}
+
+// selfCall reports self.m() or cls.m() without arguments, a value a getter may return
+// (return self._get_workload_container_name(): a template method a subclass overrides).
+func selfCall(v Value) bool {
+	return v.Kind == ValCall && len(v.Chain) == 2 && (v.Chain[0].Name == "self" || v.Chain[0].Name == "cls") &&
+		v.Chain[1].Name != "" && len(v.Args) == 0 && len(v.Kwargs) == 0
 }
 
 // isIdentifier reports a plain Python name.

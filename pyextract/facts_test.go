@@ -303,6 +303,61 @@ class C(CharmBase):
 	}
 }
 
+func TestFactsReturns(t *testing.T) {
+	// A function's returns of a string, an f-string, a chain or a call of a method of self
+	// (or cls) without arguments are recorded; other calls and values are not.
+	f := parseFacts(t, `
+class C:
+    def a(self):
+        if x:
+            return "db"
+        return self._name()
+
+    def b(self):
+        return self._name(1)
+
+    def c(self):
+        return compute()
+
+    @classmethod
+    def d(cls):
+        return cls._default()
+`)
+	var got []string
+	for _, r := range f.Returns {
+		got = append(got, fmt.Sprintf("%s:%d %s", r.Func, r.Line, r.Value.String()))
+	}
+	want := `a:5 "db"|a:6 self._name()|d:16 cls._default()`
+	if s := strings.Join(got, "|"); s != want {
+		t.Errorf("returns = %s\nwant      %s", s, want)
+	}
+}
+
+func TestFactsPaths(t *testing.T) {
+	// An absolute path written in a function is recorded once per function and path, in
+	// source order; not at module level, nor a string that only starts with a slash (a
+	// format, a glob, a URL path with a space, "//").
+	f := parseFacts(t, `
+DATA = "/data"
+
+class C:
+    def cmd(self):
+        self.c.make_dir("/var/www/html/revocation", make_parents=True)
+        return ["server", "/data", "--certs", "/data", "/{}/x", "/a b", "//host", "/*.log", "/"]
+
+def g():
+    return "/data"
+`)
+	var got []string
+	for _, p := range f.Paths {
+		got = append(got, fmt.Sprintf("%s.%s:%d %s", p.Class, p.Func, p.Line, p.Path))
+	}
+	want := "C.cmd:6 /var/www/html/revocation|C.cmd:7 /data|.g:10 /data"
+	if s := strings.Join(got, "|"); s != want {
+		t.Errorf("paths = %s\nwant    %s", s, want)
+	}
+}
+
 func TestFactsDeepNesting(t *testing.T) {
 	const depth = 5000
 	var sb strings.Builder

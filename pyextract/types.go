@@ -118,8 +118,9 @@ type Facts struct {
 	Stores  []KeyAccess `json:"stores,omitempty"`
 	Attrs   []AttrRead  `json:"attrs,omitempty"`
 	Narrows []Narrowing `json:"narrows,omitempty"`
-	// Returns are the values functions return that are a string, an f-string or a chain
-	// (`return DB_RELATION_NAME`: a template method a subclass overrides with a name).
+	// Returns are the values functions return that are a string, an f-string, a chain
+	// (`return DB_RELATION_NAME`: a template method a subclass overrides with a name) or a
+	// call of a method of self without arguments (`return self._get_container_name()`).
 	Returns []Return `json:"returns,omitempty"`
 	// Dispatch: the file gets attributes by computed names or lists an object's members
 	// (getattr, hasattr, operator.methodcaller or attrgetter, __getattribute__ given a name
@@ -134,9 +135,19 @@ type Facts struct {
 	// patch.object(C, "_on_start"), "_configure"), and any name getattr, hasattr or setattr
 	// is given ("configure"), sorted.
 	HandlerStrings []string `json:"handler_strings,omitempty"`
+	// Paths are the absolute paths written as string literals in functions ("/data" in
+	// ["server", "/data"], container.make_dir("/var/www/html/revocation")), once per function
+	// and path, in source order: the linker links a storage mounted there to the function.
+	Paths []PathString `json:"paths,omitempty"`
 }
 
-// Return is a `return VALUE` in a function, VALUE a string, f-string or chain.
+// PathString is an absolute path written as a string literal in a function.
+type PathString struct {
+	Scope
+	Path string `json:"path"`
+}
+
+// Return is a `return VALUE` in a function, VALUE a string, f-string, chain or self.m().
 type Return struct {
 	Scope
 	Value Value `json:"value"`
