@@ -235,7 +235,7 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 				// the declaration may be in what could not be read: the yaml-problem error says so
 				d.Severity = SeverityInfo
 				d.Message += fmt.Sprintf(" (%s could not be read whole and may declare it)", strings.Join(lost, ", "))
-			} else if layers := includedLayers(byDir[cl.Dir]); layers != "" && undeclaredKinds[f.Kind] != "" && d.Severity != SeverityInfo &&
+			} else if layers := includedLayers(byDir[cl.Dir], undeclaredKinds[f.Kind], f.Subject); layers != "" && undeclaredKinds[f.Kind] != "" && d.Severity != SeverityInfo &&
 				!nearDeclared(byDir[cl.Dir], undeclaredKinds[f.Kind], f.Subject) {
 				// `charm build` merges the included layers' YAML into the charm's
 				d.Severity = SeverityInfo
@@ -405,19 +405,29 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 }
 
 // includedLayers lists, for a charm built with `charm build`, the layers its layer.yaml
-// includes ("layer:openstack-api"; interface layers add code, not declarations), the first
+// includes that may declare a kind k interface named name ("layer:openstack-api"; interface
+// layers add code, not declarations, and so do the base layers of layerDeclares), the first
 // four and how many more (firstFew); "" for none.
-func includedLayers(ch *charmyaml.Charm) string {
+func includedLayers(ch *charmyaml.Charm, k, name string) string {
 	if ch == nil {
 		return ""
 	}
 	var out []string
 	for _, l := range ch.Layers {
-		if strings.HasPrefix(l.Name, "layer:") {
+		if decl, known := layerDeclares[l.Name]; strings.HasPrefix(l.Name, "layer:") && (!known || decl == [2]string{k, name}) {
 			out = append(out, l.Name)
 		}
 	}
 	return firstFew(out)
+}
+
+// layerDeclares are base layers whose YAML, read at their source, declares nothing (the zero
+// value) or one interface (kind and name): layer:basic's metadata.yaml is {}, layer:status,
+// layer:options and layer:leadership have no YAML, layer:debug declares its action debug.
+// They cannot declare what a charm including them uses, so they do not soften the finding.
+var layerDeclares = map[string][2]string{
+	"layer:basic": {}, "layer:status": {}, "layer:options": {}, "layer:leadership": {},
+	"layer:debug": {linker.KindAction, "debug"},
 }
 
 // nearDeclared reports a name one or two letters from a name the charm declares of that kind

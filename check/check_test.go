@@ -1066,15 +1066,29 @@ ui/charmcraft.yaml:6: warning: no code observes, binds or looks up relation "log
 
 func TestIncludedLayersSoftenUndeclared(t *testing.T) {
 	// A charm built with `charm build` declares in the tree only what its own layer adds: an
-	// undeclared name is an info naming the included layers (not the interface layers).
+	// undeclared name is an info naming the included layers that may declare it (not the
+	// interface layers, nor base layers known to declare nothing of the kind).
 	decl := charmyaml.Charm{Name: "lb", Dir: "src", Layers: []charmyaml.Layer{{Name: "layer:leadership"}, {Name: "interface:keystone"}, {Name: "layer:openstack-api"}}}
 	links := linker.Result{Charms: []linker.CharmLinks{{Name: "lb", Dir: "src", Findings: []linker.Finding{
 		{Kind: linker.FindUndeclaredConfig, Subject: "region", Site: linker.Site{File: "src/lib/api.py", Line: 9, Symbol: "client"}},
 	}}}}
 	r := Run([]charmyaml.Charm{decl}, links, Options{})
 	if len(r.Diagnostics) != 1 || r.Diagnostics[0].Severity != SeverityInfo ||
-		!strings.HasSuffix(r.Diagnostics[0].Message, "(layer.yaml includes layer:leadership, layer:openstack-api, whose YAML the built charm merges in and may declare it)") {
+		!strings.HasSuffix(r.Diagnostics[0].Message, "(layer.yaml includes layer:openstack-api, whose YAML the built charm merges in and may declare it)") {
 		t.Errorf("%+v", r.Diagnostics)
+	}
+	// base layers that declare nothing of the kind (layer:basic's metadata.yaml is {};
+	// layer:debug declares only its action debug) soften nothing
+	decl.Layers = []charmyaml.Layer{{Name: "layer:basic"}, {Name: "layer:leadership"}, {Name: "layer:debug"}, {Name: "interface:keystone"}}
+	if r := Run([]charmyaml.Charm{decl}, links, Options{}); r.Summary.Errors != 1 {
+		t.Errorf("base layers only: %+v", r.Diagnostics)
+	}
+	debug := linker.Result{Charms: []linker.CharmLinks{{Name: "lb", Dir: "src", Findings: []linker.Finding{
+		{Kind: linker.FindUndeclaredAction, Subject: "debug", Site: linker.Site{File: "src/lib/api.py", Line: 12, Symbol: "client"}},
+	}}}}
+	if r := Run([]charmyaml.Charm{decl}, debug, Options{}); len(r.Diagnostics) != 1 ||
+		!strings.HasSuffix(r.Diagnostics[0].Message, "(layer.yaml includes layer:debug, whose YAML the built charm merges in and may declare it)") {
+		t.Errorf("layer:debug's own action: %+v", r.Diagnostics)
 	}
 	// a name two letters from a declared one is a typo, whatever the layers
 	decl.Config = []charmyaml.ConfigOption{{Name: "regoin"}}
