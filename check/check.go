@@ -684,12 +684,13 @@ func checkConfigIndex(decl *charmyaml.Charm, in linker.Interface, add func(Diagn
 	// code that also reads the option with .get(), or tests for it ("x" in config), knows it
 	// may be unset, and usually checks it before the index (ldap-integrator's config_ready()
 	// returns early on a missing bind_password): a check the linker does not follow
-	checked := ""
+	checked := "" // how: a .get() says more than a test
 	for _, s := range in.Reads {
-		if s.Via == linker.ViaConfig && s.Detail == "get" {
+		switch {
+		case s.Via != linker.ViaConfig:
+		case s.Detail == "get":
 			checked = "read with .get()"
-			break
-		} else if s.Via == linker.ViaConfig && s.Detail == "in" {
+		case s.Detail == "in" && checked == "":
 			checked = "tested for"
 		}
 	}

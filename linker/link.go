@@ -73,9 +73,9 @@ type charmLinker struct {
 	// featurePkgs are the modules linkFeaturePackages found named after an interface: what
 	// they handle is known, so they are not delegates (linkDelegates)
 	featurePkgs map[string]bool
-	typed       *bool                    // typedConfig, once known
-	splats      map[splatAt][]*classInfo // classes loaded from the whole config (loadSplats), once known
-	actions     map[scopeKey][]string    // action handler -> the actions it handles
+	typed       *bool                     // typedConfig, once known
+	splats      map[fileLine][]*classInfo // classes loaded from the whole config (loadSplats), once known
+	actions     map[scopeKey][]string     // action handler -> the actions it handles
 	customOn    map[*classInfo]customEvents
 	boundDepth  int                 // nesting of boundArguments
 	wrappers    map[*classInfo]bool // config wrapper classes some subscript uses (subscripted), once known

@@ -434,10 +434,11 @@ func (l *charmLinker) helperResourceGet(fi *fileInfo, sc pyextract.Scope, v *pye
 
 // lookupName links a looked-up name under every context of the site; an undeclared one is a
 // finding. detail is the site's: "in" for a test of membership (`"data" in
-// self.model.storages`), which for an undeclared name is always false. A name that cannot be resolved reads, loosely, the declared names its f-string
-// text fits (fitting), or else is recorded as unresolved when dynamic is set: a tolerant
-// lookup (relations.get(name, [])) is code asking whether a relation exists, and says nothing
-// about one the charm may have left unhandled.
+// self.model.storages`), which for an undeclared name is always false. A name that cannot be
+// resolved reads, loosely, the declared names its f-string text fits (fitting), or else is
+// recorded as unresolved when dynamic is set: a tolerant lookup (relations.get(name, [])) is
+// code asking whether a relation exists, and says nothing about one the charm may have left
+// unhandled.
 func (l *charmLinker) lookupName(fi *fileInfo, sc pyextract.Scope, kind string, key *pyextract.Value, expr string, dynamic bool, via, detail string) {
 	at := siteAt(fi, sc, via, detail)
 	// a parameter's names are those of the recorded calls (argsFromCallers); pyextract records
@@ -643,8 +644,9 @@ func fieldOption(f classAttr) string {
 	return f.name
 }
 
-// splatAt is where a class is built with the whole config unpacked into it.
-type splatAt struct {
+// fileLine is a line of a file: where a class is built with the whole config unpacked into
+// it (loadSplats), where a helper is called (handedActions).
+type fileLine struct {
 	file string
 	line int
 }
@@ -654,11 +656,11 @@ type splatAt struct {
 // CharmConfig(**self.model.config)): a typed config the charm loads by hand, whose fields say
 // which options it reads, as a config_type's do, not code that may read any option. By
 // site, the classes built there. Worked out once.
-func (l *charmLinker) loadSplats() map[splatAt][]*classInfo {
+func (l *charmLinker) loadSplats() map[fileLine][]*classInfo {
 	if l.splats != nil {
 		return l.splats
 	}
-	l.splats = map[splatAt][]*classInfo{}
+	l.splats = map[fileLine][]*classInfo{}
 	for _, fi := range l.scope {
 		if fi.library || fi.test {
 			continue
@@ -677,7 +679,7 @@ func (l *charmLinker) loadSplats() map[splatAt][]*classInfo {
 				v.Args[0].Kind != pyextract.ValOther || !strings.HasPrefix(v.Args[0].Str, "**") {
 				return
 			}
-			at := splatAt{fi.Path, sc.Line}
+			at := fileLine{fi.Path, sc.Line}
 			for _, a := range l.chain(v.Chain, &ctx{file: fi, cls: fi.classes[sc.Class], fn: sc.Func}) {
 				if a.kind == aClass && a.cls != nil && slices.ContainsFunc(l.mro(a.cls), func(k *classInfo) bool { return len(k.fields) > 0 }) &&
 					!slices.Contains(l.splats[at], a.cls) {
@@ -777,7 +779,7 @@ func (l *charmLinker) configKey(fi *fileInfo, k *pyextract.KeyAccess) {
 			continue
 		}
 		sawConfig = true
-		if k.Via == "all" && len(l.loadSplats()[splatAt{fi.Path, k.Line}]) > 0 {
+		if k.Via == "all" && len(l.loadSplats()[fileLine{fi.Path, k.Line}]) > 0 {
 			return // SearchConfig(**self.config): the class's fields say what it reads (configClasses)
 		}
 		if k.Via == "all" {
@@ -1242,10 +1244,11 @@ func (l *charmLinker) typedConfig() bool {
 }
 
 // configClasses are the typed config classes of the charm: the value of a charm class's
-// `config_type`, the argument of load_config(...), a class built with the whole config
-// unpacked into it (loadSplats) (the first n, which the charm loads its options into; given holds the fields a load_config call passes by keyword,
-// load_config(Cls, partition_name=self.app.name), which are no options), and first-party
-// classes named *Config* at least two of whose fields, and half of them, are declared options.
+// `config_type`, the argument of load_config(...) and a class built with the whole config
+// unpacked into it (loadSplats), the first n, which the charm loads its options into (given
+// holds the fields a load_config call passes by keyword, load_config(Cls,
+// partition_name=self.app.name), which are no options); then first-party classes named
+// *Config* at least two of whose fields, and half of them, are declared options.
 func (l *charmLinker) configClasses() (out []*classInfo, n int, given map[*classInfo]map[string]bool) {
 	seen := map[*classInfo]bool{}
 	given = map[*classInfo]map[string]bool{}
@@ -1284,10 +1287,11 @@ func (l *charmLinker) configClasses() (out []*classInfo, n int, given map[*class
 			check(fi.Facts.Assigns[i].Scope, &fi.Facts.Assigns[i].Value)
 		}
 	}
-	for _, at := range slices.SortedFunc(maps.Keys(l.loadSplats()), func(a, b splatAt) int {
+	splats := l.loadSplats()
+	for _, at := range slices.SortedFunc(maps.Keys(splats), func(a, b fileLine) int {
 		return cmp.Or(cmp.Compare(a.file, b.file), cmp.Compare(a.line, b.line))
 	}) {
-		for _, cl := range l.loadSplats()[at] {
+		for _, cl := range splats[at] {
 			add([]aval{{kind: aClass, cls: cl}})
 		}
 	}
@@ -1318,9 +1322,9 @@ func (l *charmLinker) configClasses() (out []*classInfo, n int, given map[*class
 // linkParams: event.params[...] / .get(...) inside a method observed for an action, or a
 // helper it hands its event to (handedActions), is a read of that action's parameter; a
 // parameter none of its actions declares is a finding (not in a helper that may run for
-// actions the linker does not know), unless the same function stores it
-// into the params itself (event.params["disk_devices"] = event.params["disk-devices"].split()):
-// it reads back its own value.
+// actions the linker does not know), unless the same function stores it into the params
+// itself (event.params["disk_devices"] = event.params["disk-devices"].split()): it reads back
+// its own value.
 func (l *charmLinker) linkParams() {
 	runs, partial := l.handedActions()
 	params := map[string]map[string]bool{}
@@ -1382,8 +1386,8 @@ func (l *charmLinker) linkParams() {
 
 // handedActions is l.actions, the actions each handler runs for, with the helpers a handler
 // hands a parameter of its own to (self._pick_pools(event), asyncio.run(self._create(event)),
-// a function of its module given the charm, pick(self, event)), and theirs in turn: such a helper reads the
-// action's parameters from the event it is given. A helper that several handlers call runs
+// a function of its module given the charm, pick(self, event)), and theirs in turn: such a
+// helper reads the action's parameters from the event it is given. A helper that several handlers call runs
 // for all their actions. partial holds the helpers some use of which the linker did not
 // follow (another object's method hands it the event of an action not known here): they may
 // run for other actions too, so a name none of theirs declares is no finding.
@@ -1391,8 +1395,7 @@ func (l *charmLinker) handedActions() (runs map[scopeKey][]string, partial map[s
 	runs = maps.Clone(l.actions)
 	type edge struct{ from, to scopeKey }
 	var edges []edge
-	calls := map[scopeKey]map[[2]int]bool{} // helper -> the followed calls of it (file, line)
-	fileNo := map[string]int{}
+	calls := map[scopeKey]map[fileLine]bool{} // helper -> the followed calls of it
 	queue := slices.SortedFunc(maps.Keys(l.actions), func(a, b scopeKey) int {
 		return cmp.Or(cmp.Compare(a.file, b.file), cmp.Compare(a.class, b.class), cmp.Compare(a.fn, b.fn))
 	})
@@ -1403,9 +1406,6 @@ func (l *charmLinker) handedActions() (runs map[scopeKey][]string, partial map[s
 		fi := l.ix.files[k.file]
 		if fi == nil {
 			continue
-		}
-		if _, ok := fileNo[k.file]; !ok {
-			fileNo[k.file] = len(fileNo)
 		}
 		caller := fi.funcSyms[funcKey{k.class, k.fn}]
 		for i := range fi.Facts.Calls {
@@ -1420,9 +1420,9 @@ func (l *charmLinker) handedActions() (runs map[scopeKey][]string, partial map[s
 			if !done[k] {
 				edges = append(edges, edge{k, callee})
 				if calls[callee] == nil {
-					calls[callee] = map[[2]int]bool{}
+					calls[callee] = map[fileLine]bool{}
 				}
-				calls[callee][[2]int{fileNo[k.file], c.Line}] = true
+				calls[callee][fileLine{k.file, c.Line}] = true
 			}
 			grown := false
 			for _, a := range runs[k] {
