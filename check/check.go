@@ -849,6 +849,10 @@ func findingDiagnostic(f linker.Finding) Diagnostic {
 	switch m, ok := findingMessages[f.Kind]; {
 	case f.Kind == linker.FindMissingHandler:
 		d.Message = fmt.Sprintf("%s observes an event with handler %q, which is defined neither in its class nor in its bases", who(f.Symbol), f.Subject)
+	case f.Kind == linker.FindRelationMismatch && f.Mismatch == "role":
+		d.Message = fmt.Sprintf("%s binds relation endpoint %q to %s, whose constructor requires it under %s and raises RelationRoleMismatchError: the charm's YAML declares it under %s", who(f.Symbol), f.Subject, f.Detail, f.Expected, f.Declared)
+	case f.Kind == linker.FindRelationMismatch:
+		d.Message = fmt.Sprintf("%s binds relation endpoint %q to %s, whose constructor requires interface %q and raises RelationInterfaceMismatchError: the charm's YAML declares interface %q", who(f.Symbol), f.Subject, f.Detail, f.Expected, f.Declared)
 	case f.Kind == linker.FindUnobservedHandler:
 		d.Message = fmt.Sprintf("%s is named like an event handler, but no code observes, calls or names it: it never runs", f.Subject)
 	case f.Kind == linker.FindUndeclaredParam && f.NoAction:

@@ -139,6 +139,12 @@ func TestEveryRuleCovered(t *testing.T) {
 	// and an old charm whose hooks run some other way (unlinked-code)
 	charms = append(charms, charmyaml.Charm{Name: "old", Dir: "old", NameAt: pos("old/metadata.yaml", 1)})
 	links.Charms = append(links.Charms, linker.CharmLinks{Name: "old", Dir: "old", NoCode: true, UnlinkedCode: "old/hooks/hooks.py"})
+	// and one whose library object requires its endpoint on the other side (relation-mismatch)
+	charms = append(charms, charmyaml.Charm{Name: "sided", Dir: "sided", NameAt: pos("sided/metadata.yaml", 1)})
+	links.Charms = append(links.Charms, linker.CharmLinks{Name: "sided", Dir: "sided", Findings: []linker.Finding{
+		{Kind: linker.FindRelationMismatch, Subject: "metrics", Mismatch: "role", Expected: "provides", Declared: "requires",
+			Site: linker.Site{File: "sided/src/charm.py", Line: 9, Symbol: "C.__init__", Detail: "MetricsEndpointProvider"}},
+	}})
 	// and one whose entry point was not read (unread-code)
 	charms = append(charms, charmyaml.Charm{Name: "lost", Dir: "lost", NameAt: pos("lost/metadata.yaml", 1)})
 	links.Charms = append(links.Charms, linker.CharmLinks{Name: "lost", Dir: "lost", NoCode: true})
@@ -1159,6 +1165,26 @@ func TestTolerantLookupOfUndeclaredName(t *testing.T) {
 	} {
 		if d := findingDiagnostic(c.f); d.Severity != SeverityWarning || d.Message != c.want {
 			t.Errorf("%s: %s %q\nwant warning %q", c.f.Subject, d.Severity, d.Message, c.want)
+		}
+	}
+}
+
+func TestRelationMismatchWording(t *testing.T) {
+	// A library that raises in its constructor on the endpoint's side or interface: an error
+	// that says what the library requires and what the YAML declares.
+	for _, c := range []struct {
+		f    linker.Finding
+		want string
+	}{
+		{linker.Finding{Kind: linker.FindRelationMismatch, Subject: "metrics", Mismatch: "role", Expected: "provides", Declared: "requires",
+			Site: linker.Site{Symbol: "C.__init__", Detail: "MetricsEndpointProvider"}},
+			`C.__init__ binds relation endpoint "metrics" to MetricsEndpointProvider, whose constructor requires it under provides and raises RelationRoleMismatchError: the charm's YAML declares it under requires`},
+		{linker.Finding{Kind: linker.FindRelationMismatch, Subject: "dashboards", Mismatch: "interface", Expected: "grafana_dashboard", Declared: "dashboard",
+			Site: linker.Site{Symbol: "C.__init__", Detail: "GrafanaDashboardProvider"}},
+			`C.__init__ binds relation endpoint "dashboards" to GrafanaDashboardProvider, whose constructor requires interface "grafana_dashboard" and raises RelationInterfaceMismatchError: the charm's YAML declares interface "dashboard"`},
+	} {
+		if d := findingDiagnostic(c.f); d.Severity != SeverityError || d.Rule != RuleRelationMismatch || d.Message != c.want {
+			t.Errorf("%s: %s %s %q\nwant error %q", c.f.Subject, d.Rule, d.Severity, d.Message, c.want)
 		}
 	}
 }

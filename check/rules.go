@@ -28,6 +28,7 @@ const (
 	RuleUnobservedHandler    = "unobserved-handler"
 	RuleUnlinkedCode         = "unlinked-code"
 	RuleUnreadCode           = "unread-code"
+	RuleRelationMismatch     = "relation-mismatch"
 )
 
 // Rule documents one check rule. Rules is the single source for the SARIF rule
@@ -95,6 +96,9 @@ var Rules = []Rule{
 	{RuleUnreadCode, SeverityError,
 		"A charm has no charm class, charm-helpers `@hooks.hook` function or reactive handler that could be read, and some of its own Python files were not read (unreadable, over the size limit, or not Python: a NUL byte, which Python refuses too).",
 		"Its charm class may be in what was not read (an unreadable src/charm.py), so nothing is linked and its YAML is not checked against its code: without this error, `check` would pass a charm it could not check. The files not read are named; each also has its warning on stderr."},
+	{RuleRelationMismatch, SeverityError,
+		"A charm library object is bound to a relation the YAML declares on the other side, or with another interface, than the library's constructor requires.",
+		"The observability libraries (prometheus_scrape, grafana_dashboard, loki_push_api, tracing and others) check the endpoint in their objects' constructors and raise RelationRoleMismatchError or RelationInterfaceMismatchError, while the charm is being constructed: every hook fails. Read from the library's own check (its call of `_validate_relation_by_interface_and_direction`), so a library that checks nothing is not held to it. A finding in code that runs only under a condition is a warning."},
 	{RuleUnresolvedName, SeverityInfo,
 		"A name used to observe, look up or read an interface could not be resolved statically.",
 		"Dynamic names (loop variables, computed strings) cannot be checked against the YAML, so they are never reported as errors; the summary counts them."},

@@ -1154,6 +1154,73 @@ if __name__ == "__main__":
 	expect(t, "heat-api", reads(cl, KindContainer, "heat-api"), "shared/pkg/base.py:10/lookup/")
 }
 
+func TestLibraryValidatesItsEndpoint(t *testing.T) {
+	// A library object whose constructor calls the observability libraries' validator on its
+	// endpoint requires the side and interface it passes: the YAML declaring another is a
+	// relation-mismatch finding at the construction; a validator of another endpoint, an
+	// interface the linker cannot name, and a library that validates nothing are none.
+	lib := `
+from enum import Enum
+import ops
+
+LIBID = "0"
+IFACE = "demo_scrape"
+
+class RelationRole(Enum):
+    requires = "requires"
+    provides = "provides"
+
+def _validate_relation_by_interface_and_direction(charm, relation_name, expected_relation_interface, expected_relation_role):
+    pass
+
+class Provider(ops.Object):
+    def __init__(self, charm, relation_name="metrics"):
+        super().__init__(charm, relation_name)
+        _validate_relation_by_interface_and_direction(charm, relation_name, IFACE, RelationRole.provides)
+
+class Dashboards(ops.Object):
+    def __init__(self, charm, relation_name="dashboards", interface=None):
+        super().__init__(charm, relation_name)
+        _validate_relation_by_interface_and_direction(
+            charm, relation_name, expected_relation_interface="demo_dash", expected_relation_role=RelationRole.requires)
+
+class Loose(ops.Object):
+    def __init__(self, charm, relation_name, interface):
+        super().__init__(charm, relation_name)
+        _validate_relation_by_interface_and_direction(charm, "other", interface, RelationRole.requires)
+        _validate_relation_by_interface_and_direction(charm, relation_name, interface, RelationRole.requires)
+
+class Silent(ops.Object):
+    def __init__(self, charm, relation_name):
+        super().__init__(charm, relation_name)
+`
+	c := charm("demo", ".", "relation:metrics", "relation:dashboards", "relation:logs", "relation:quiet", "config:iface")
+	c.Relations[0].Interface = "demo_scrape"                           // requires: Provider wants provides
+	c.Relations[1].Interface, c.Relations[1].Role = "dash", "requires" // the interface differs
+	c.Relations[2].Interface = "x"                                     // Loose: interface unknown, side right
+	c.Relations[3].Role = "provides"                                   // Silent checks nothing
+	cl := link1(t, c, files{
+		"lib/charms/demo/v0/lib.py": lib,
+		"src/charm.py": `
+import ops
+from charms.demo.v0.lib import Dashboards, Loose, Provider, Silent
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, framework):
+        super().__init__(framework)
+        self.metrics = Provider(self)
+        self.dashboards = Dashboards(self)
+        self.logs = Loose(self, "logs", self.config.get("iface"))
+        self.quiet = Silent(self, "quiet")
+`})
+	var got []string
+	for _, f := range cl.Findings {
+		got = append(got, fmt.Sprintf("%s:%d %s %s %s %s->%s %s", f.File, f.Line, f.Kind, f.Subject, f.Mismatch, f.Declared, f.Expected, f.Detail))
+	}
+	expect(t, "findings", strings.Join(got, "\n"), `src/charm.py:7 relation-mismatch metrics role requires->provides Provider
+src/charm.py:8 relation-mismatch dashboards interface dash->demo_dash Dashboards`)
+}
+
 func TestParamsTheHandlerStores(t *testing.T) {
 	// A handler that stores a value of its own into its params (a parsed copy of a declared
 	// one) reads that value back, not an undeclared parameter; another handler's read of the

@@ -67,7 +67,64 @@ func (l *charmLinker) linkBindings() {
 			}
 			if len(bound) == 1 {
 				l.callbacks(s, c, bound[0])
+				l.validated(s, inst, bound[0], at)
 			}
+		}
+	}
+}
+
+// validated checks the endpoint d an object built at s is bound to as its class's constructor
+// does, when it calls the observability libraries' validator (pyextract.RelationValidator)
+// on it: the validator raises while the charm is being constructed, so every hook fails,
+// when the YAML declares d on the other side (RelationRoleMismatchError) or with another
+// interface (RelationInterfaceMismatchError). Either is a relation-mismatch finding at the
+// construction.
+func (l *charmLinker) validated(s *site, inst *instance, d string, at Site) {
+	if s.target == nil {
+		return
+	}
+	i := slices.IndexFunc(l.ch.Relations, func(r charmyaml.Relation) bool { return r.Name == d })
+	if i < 0 {
+		return
+	}
+	rel := l.ch.Relations[i]
+	for _, k := range l.mro(s.target) {
+		if k.methods["__init__"] == nil {
+			continue
+		}
+		c := &ctx{file: k.file, cls: k, fn: "__init__", inst: inst}
+		for j := range k.file.Facts.Calls {
+			v, sc := &k.file.Facts.Calls[j].Value, k.file.Facts.Calls[j].Scope
+			if sc.Class != k.name || sc.Func != "__init__" || lastName(v.Chain) != pyextract.RelationValidator {
+				continue
+			}
+			name := argValue(v, 0, 2, pyextract.Param{Name: "relation_name"})
+			if name == nil {
+				continue
+			}
+			names, _ := l.strVals(name, c.at(sc.Line))
+			if !slices.ContainsFunc(names, func(n aval) bool { return n.str == d && !n.loose }) {
+				continue
+			}
+			mismatch := func(what, expected, declared string) {
+				if f := l.find(FindRelationMismatch, d, at); f != nil {
+					f.Mismatch, f.Expected, f.Declared = what, expected, declared
+				}
+			}
+			if role := argValue(v, 0, 4, pyextract.Param{Name: "expected_relation_role"}); role != nil && role.Kind == pyextract.ValChain &&
+				len(role.Chain) >= 2 && role.Chain[len(role.Chain)-2].Name == "RelationRole" {
+				if want := lastName(role.Chain); (want == charmyaml.RoleProvides || want == charmyaml.RoleRequires) && want != rel.Role {
+					mismatch("role", want, rel.Role)
+					return
+				}
+			}
+			if iface := argValue(v, 0, 3, pyextract.Param{Name: "expected_relation_interface"}); iface != nil {
+				ifaces, ok := l.strVals(iface, c.at(sc.Line))
+				if ok && len(ifaces) == 1 && !ifaces[0].loose && ifaces[0].str != rel.Interface {
+					mismatch("interface", ifaces[0].str, rel.Interface)
+				}
+			}
+			return
 		}
 	}
 }

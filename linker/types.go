@@ -293,6 +293,7 @@ const (
 	FindMissingHandler      = "missing-handler"
 	FindUndeclaredParam     = "undeclared-action-param"
 	FindUnobservedHandler   = "unobserved-handler"
+	FindRelationMismatch    = "relation-mismatch"
 )
 
 // Finding is a code site that disagrees with the YAML.
@@ -332,6 +333,13 @@ type Finding struct {
 	// endpoint_from_flag("endpoint.db.joined"), storage_list("data")), the function called:
 	// for a name the YAML does not declare it finds nothing, and raises nothing.
 	LookedUp string `json:"looked_up,omitempty"`
+	// Mismatch is, for a relation-mismatch finding (a library object whose constructor checks
+	// the endpoint it is bound to, and raises), what differs, "role" or "interface", with
+	// what the library requires (Expected: "provides", "prometheus_scrape") and what the YAML
+	// declares (Declared); Detail names the library's class.
+	Mismatch string `json:"mismatch,omitempty"`
+	Expected string `json:"expected,omitempty"`
+	Declared string `json:"declared,omitempty"`
 	// Field marks an undeclared-config finding of a field of a class the charm loads its
 	// options into (config_type, load_config) that names no declared option: loading leaves
 	// it at its default, or fails when it has none.

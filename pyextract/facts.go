@@ -1429,7 +1429,7 @@ func (w *factWalker) callFact(fn, args int32, name string, fs *funcState) bool {
 	// a function given the charm first: address_of(self, PEER), net.binding(self, "cluster")
 	charmFunc := !selfMethod && w.t.kind(fn) != kCall && firstArgSelf(w.t, args)
 	switch {
-	case isLookup(name), name == "__init__":
+	case isLookup(name), name == "__init__", name == RelationValidator:
 		return true
 	case ReconcilerObservers[name] && charmFunc:
 		// cosl.reconciler's observe_events(self, all_events, self._reconcile): every event

@@ -307,6 +307,13 @@ var LookupCalls = []string{
 // callback). Their calls with the charm first are always recorded as Call facts.
 var ReconcilerObservers = map[string]bool{"observe_events": true, "observe_all": true}
 
+// RelationValidator is the function the observability charm libraries (prometheus_scrape,
+// grafana_dashboard, loki_push_api, tracing, ...) call in their objects' constructors to
+// check the endpoint they are bound to: validate(charm, relation_name,
+// expected_relation_interface, expected_relation_role), which raises when the charm declares
+// it with another interface or on another side. Its calls are always recorded.
+const RelationValidator = "_validate_relation_by_interface_and_direction"
+
 // KeyAccess is X[key], X.get(key, ...) or key in X where X is a chain (e.g. self.config["port"],
 // event.params.get("user"), self.model.relations[PEER]); key is any expression: a string
 // literal, f-string or chain (plugin["config"]), or a call or other expression (name +
