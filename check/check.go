@@ -422,11 +422,12 @@ func includedLayers(ch *charmyaml.Charm, k, name string) string {
 }
 
 // layerDeclares are base layers whose YAML, read at their source, declares nothing (the zero
-// value) or one interface (kind and name): layer:basic's metadata.yaml is {}, layer:status,
-// layer:options and layer:leadership have no YAML, layer:debug declares its action debug.
+// value) or one interface (kind and name): layer:basic's metadata.yaml is {}, layer:version's
+// declares no interface, layer:status, layer:options and layer:leadership have no YAML,
+// layer:debug declares its action debug.
 // They cannot declare what a charm including them uses, so they do not soften the finding.
 var layerDeclares = map[string][2]string{
-	"layer:basic": {}, "layer:status": {}, "layer:options": {}, "layer:leadership": {},
+	"layer:basic": {}, "layer:status": {}, "layer:options": {}, "layer:leadership": {}, "layer:version": {},
 	"layer:debug": {linker.KindAction, "debug"},
 }
 
@@ -690,7 +691,7 @@ func checkConfigIndex(decl *charmyaml.Charm, in linker.Interface, add func(Diagn
 		case s.Via != linker.ViaConfig:
 		case s.Detail == "get":
 			checked = "read with .get()"
-		case s.Detail == "in" && checked == "":
+		case (s.Detail == "in" || s.Detail == "assert") && checked == "":
 			checked = "tested for"
 		}
 	}
@@ -884,6 +885,12 @@ func findingDiagnostic(f linker.Finding) Diagnostic {
 		if strings.HasPrefix(f.LookedUp, "is_") { // is_flag_set("endpoint.cache.joined")
 			d.Message = fmt.Sprintf("%s tests a flag of %s %q with %s(), which the charm's YAML does not declare: the flag is never set", who(f.Symbol), m[1], f.Subject, f.LookedUp)
 		}
+	case ok && f.Kind == linker.FindUndeclaredConfig && f.Detail == "attr":
+		// self.config.log_levle on a typed config: no such field, no such option
+		d.Message = fmt.Sprintf("%s reads %q of the charm's typed config, which names no option the charm's YAML declares and no member of the config class: it raises AttributeError", who(f.Symbol), f.Subject)
+	case ok && f.Detail == "assert":
+		// assert "data" in self.model.storages: an AssertionError wherever it runs
+		d.Message = fmt.Sprintf("%s asserts that %s %q is there, which the charm's YAML does not declare: the assertion always fails", who(f.Symbol), m[1], f.Subject)
 	case ok && f.Detail == "in":
 		// "data" in self.model.storages: a test that is always false, which raises nothing
 		d.Severity = SeverityWarning

@@ -1085,7 +1085,7 @@ func TestIncludedLayersSoftenUndeclared(t *testing.T) {
 	}
 	// base layers that declare nothing of the kind (layer:basic's metadata.yaml is {};
 	// layer:debug declares only its action debug) soften nothing
-	decl.Layers = []charmyaml.Layer{{Name: "layer:basic"}, {Name: "layer:leadership"}, {Name: "layer:debug"}, {Name: "interface:keystone"}}
+	decl.Layers = []charmyaml.Layer{{Name: "layer:basic"}, {Name: "layer:leadership"}, {Name: "layer:debug"}, {Name: "layer:version"}, {Name: "interface:keystone"}}
 	if r := Run([]charmyaml.Charm{decl}, links, Options{}); r.Summary.Errors != 1 {
 		t.Errorf("base layers only: %+v", r.Diagnostics)
 	}
@@ -1127,7 +1127,8 @@ func TestUndeclaredParamWording(t *testing.T) {
 
 func TestMembershipTestOfUndeclaredName(t *testing.T) {
 	// `"data" in self.model.storages` of an undeclared storage raises nothing: the test is
-	// always false, a warning whatever the kind; in code that never runs, an info.
+	// always false, a warning whatever the kind; in code that never runs, an info. Asserted,
+	// it always fails: an error.
 	for _, c := range []struct {
 		f    linker.Finding
 		sev  string
@@ -1141,6 +1142,10 @@ func TestMembershipTestOfUndeclaredName(t *testing.T) {
 			SeverityInfo, `C._old tests for relation endpoint "db", which the charm's YAML does not declare: the test is always false (in a method no code of the tree calls)`},
 		{linker.Finding{Kind: linker.FindUndeclaredRelation, Subject: "db", Site: linker.Site{Symbol: "C._ready"}},
 			SeverityError, `C._ready uses relation endpoint "db", which the charm's YAML does not declare`},
+		{linker.Finding{Kind: linker.FindUndeclaredConfig, Subject: "log_levle", Site: linker.Site{Symbol: "C._ready", Detail: "attr"}},
+			SeverityError, `C._ready reads "log_levle" of the charm's typed config, which names no option the charm's YAML declares and no member of the config class: it raises AttributeError`},
+		{linker.Finding{Kind: linker.FindUndeclaredStorage, Subject: "data", Site: linker.Site{Symbol: "C._ready", Detail: "assert"}},
+			SeverityError, `C._ready asserts that storage "data" is there, which the charm's YAML does not declare: the assertion always fails`},
 	} {
 		if d := findingDiagnostic(c.f); d.Severity != c.sev || d.Message != c.want {
 			t.Errorf("%s %s: %s %q\nwant %s %q", c.f.Kind, c.f.Subject, d.Severity, d.Message, c.sev, c.want)

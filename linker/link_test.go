@@ -149,7 +149,8 @@ src/charm.py:12 undeclared-resource probe (cond)`)
 func TestMembershipTests(t *testing.T) {
 	// `KEY in X` and `KEY not in X`, X the config, the model's storages or relations, tests for
 	// the key: a declared one is read there (Detail "in"), an undeclared one is a finding with
-	// Detail "in" (a test that is always false). After an early return, code runs only under
+	// Detail "in" (a test that is always false), or "assert" where an assert asserts it (an
+	// assertion that always fails). After an early return, code runs only under
 	// a condition.
 	c := charm("demo", ".", "relation:db", "storage:logs", "config:url", "config:token")
 	cl := link1(t, c, files{"src/charm.py": `
@@ -171,8 +172,8 @@ class DemoCharm(ops.CharmBase):
 src/charm.py:10 undeclared-config bearer (cond)
 src/charm.py:12 undeclared-relation cache (cond)`)
 	for _, f := range cl.Findings {
-		if f.Detail != "in" {
-			t.Errorf("%s %s: detail %q, want in", f.Kind, f.Subject, f.Detail)
+		if want := map[bool]string{true: "assert", false: "in"}[f.Subject == "data"]; f.Detail != want {
+			t.Errorf("%s %s: detail %q, want %s", f.Kind, f.Subject, f.Detail, want)
 		}
 	}
 	expect(t, "logs", reads(cl, KindStorage, "logs"), "src/charm.py:6/lookup/in")
@@ -995,6 +996,51 @@ class DemoCharm(ops.CharmBase):
 		got = append(got, fmt.Sprintf("%s:%d %s %s %v", f.File, f.Line, f.Kind, f.Subject, f.Field))
 	}
 	expect(t, "findings", strings.Join(got, "\n"), "src/charm.py:7 undeclared-config verbose true")
+}
+
+func TestTypedConfigAttributeTypo(t *testing.T) {
+	// An attribute read on the typed config (self.config.x with a config_type, cfg.x of
+	// cfg = self.load_config(Cls)) that names no option and nothing of the class is a finding;
+	// a field, a method or property, a model's own member, a private name, and any name on a
+	// class with a base outside the tree (other than pydantic's BaseModel) are not.
+	c := charm("demo", ".", "config:log-level", "config:port")
+	cl := link1(t, c, files{"src/charm.py": `
+import dataclasses
+import ops
+import pydantic
+from somewhere import ExternalBase
+
+class CharmConfig(pydantic.BaseModel):
+    log_level: str = "info"
+
+    @property
+    def verbose(self):
+        return self.log_level == "debug"
+
+@dataclasses.dataclass
+class Loaded:
+    port: int = 80
+
+class Open(ExternalBase):
+    port: int = 80
+
+class DemoCharm(ops.CharmBase):
+    config_type = CharmConfig
+
+    def _configure(self, event):
+        print(self.config.log_level, self.config.verbose, self.config.model_dump(), self.config._x)
+        print(self.config.log_levle)
+        cfg = self.load_config(Loaded)
+        print(cfg.port, cfg.prot)
+        other_cfg = self.load_config(Open)
+        print(other_cfg.anything)
+`})
+	var got []string
+	for _, f := range cl.Findings {
+		got = append(got, fmt.Sprintf("%s:%d %s %s %s", f.File, f.Line, f.Kind, f.Subject, f.Detail))
+	}
+	expect(t, "findings", strings.Join(got, "\n"), `src/charm.py:25 undeclared-config log_levle attr
+src/charm.py:27 undeclared-config prot attr`)
 }
 
 func TestConfigUnpackedIntoAClass(t *testing.T) {

@@ -379,7 +379,10 @@ func (l *charmLinker) linkLookups() {
 			kind, ok := lookupKeys[k.Object[n-1].Name]
 			if ok && keyOwners[ownerName(k.Object[n-2].Name)] {
 				detail := ""
-				if k.Via == "in" {
+				switch {
+				case k.Asserted:
+					detail = "assert"
+				case k.Via == "in":
 					detail = "in"
 				}
 				l.lookupName(fi, k.Scope, kind, &k.Key, keyExpr(k), k.Via == "index", ViaLookup, detail)
@@ -491,7 +494,8 @@ func (l *charmLinker) helperResourceGet(fi *fileInfo, sc pyextract.Scope, v *pye
 
 // lookupName links a looked-up name under every context of the site; an undeclared one is a
 // finding. detail is the site's: "in" for a test of membership (`"data" in
-// self.model.storages`), which for an undeclared name is always false. A name that cannot be
+// self.model.storages`), which for an undeclared name is always false, "assert" for one an
+// assert statement asserts, which then always fails. A name that cannot be
 // resolved reads, loosely, the declared names its f-string text fits (fitting), or else is
 // recorded as unresolved when dynamic is set: a tolerant lookup (relations.get(name, [])) is
 // code asking whether a relation exists, and says nothing about one the charm may have left
@@ -662,6 +666,7 @@ func (l *charmLinker) linkConfig() {
 			a := &fi.Facts.Attrs[i]
 			d, ok := l.lookup(KindConfig, a.Attr)
 			if !ok {
+				l.typedAttr(fi, a)
 				continue
 			}
 			// an attribute of an object named *config (a typed config dataclass): in the
@@ -686,6 +691,58 @@ func (l *charmLinker) linkConfig() {
 		}
 	}
 }
+
+// typedAttr reports an attribute read on the charm's typed config, `self.config.x` in a
+// charm with a config_type or `cfg.x` of `cfg = self.load_config(Cls)`, that names no
+// declared option and nothing of the class (a field, method, property or class attribute up
+// its bases, or a model's own member, model_dump or dict): a misspelt option, which raises
+// AttributeError (`self.config.log_levle`). Not when a base of the class is outside the tree
+// (other than pydantic's BaseModel), which may define it.
+func (l *charmLinker) typedAttr(fi *fileInfo, a *pyextract.AttrRead) {
+	if fi.vendored || fi.test || strings.HasPrefix(a.Attr, "_") || strings.HasPrefix(a.Attr, "model_") || modelMembers[a.Attr] {
+		return
+	}
+	var classes []*classInfo
+	if len(a.Object) == 1 && a.Func != "" {
+		as, _ := fi.local(funcKey{a.Class, a.Func}, a.Object[0].Name, a.Line)
+		for _, as := range as {
+			if v := &as.Value; v.Kind == pyextract.ValCall && lastName(v.Chain) == "load_config" && len(v.Args) > 0 {
+				for _, c := range l.eval(&v.Args[0], &ctx{file: fi, cls: fi.classes[a.Class], fn: a.Func}) {
+					if c.kind == aClass && c.cls != nil {
+						classes = append(classes, c.cls)
+					}
+				}
+			}
+		}
+	} else if l.typedConfig() && l.isConfig(fi, a.Scope, a.Object) {
+		for _, cl := range l.charmCls {
+			if vals, ok := l.lookupClassAttr(cl, "config_type"); ok {
+				for _, c := range vals {
+					if c.kind == aClass && c.cls != nil {
+						classes = append(classes, c.cls)
+					}
+				}
+			}
+		}
+	}
+	if len(classes) == 0 {
+		return
+	}
+	for _, cl := range classes {
+		for _, k := range l.mro(cl) {
+			if k.openBases && !slices.ContainsFunc(k.sym.Bases, func(b string) bool { return b == "BaseModel" || strings.HasSuffix(b, ".BaseModel") }) ||
+				k.methods[a.Attr] != nil || k.attrs[a.Attr] != nil || slices.ContainsFunc(k.fields, func(f classAttr) bool { return f.name == a.Attr }) {
+				return
+			}
+		}
+	}
+	l.find(FindUndeclaredConfig, a.Attr, siteAt(fi, a.Scope, ViaConfig, "attr"))
+}
+
+// modelMembers are what a pydantic model or dataclass instance has of its own, besides its
+// fields: not options.
+var modelMembers = map[string]bool{"dict": true, "json": true, "copy": true, "fields": true, "schema": true, "keys": true,
+	"items": true, "values": true, "get": true, "parse_obj": true, "construct": true, "update_forward_refs": true}
 
 // fieldOption is the option a typed config's field loads: the alias its pydantic Field gives
 // (index_name: str = Field(alias="opensearch-index-name"), or validation_alias=), else the
@@ -816,6 +873,9 @@ func (l *charmLinker) isConfig(fi *fileInfo, sc pyextract.Scope, obj pyextract.C
 
 func (l *charmLinker) configKey(fi *fileInfo, k *pyextract.KeyAccess) {
 	at := siteAt(fi, k.Scope, ViaConfig, k.Via)
+	if k.Asserted {
+		at.Detail = "assert" // assert "url" in self.config
+	}
 	if k.Via == "index" && l.typedConfig() && !rawConfig(fi, k) {
 		// config["x"] on a typed config (TypedCharmBase's self.config, a pydantic model whose
 		// __getitem__ reads the field): an unset option is the field's default, not KeyError

@@ -261,10 +261,12 @@ type Site struct {
 	Via    string `json:"via,omitempty"`
 	// Detail is, for config and param reads, how the value was read: "index" (x["k"]),
 	// "typed-index" (x["k"] on a typed config, which cannot raise KeyError), "get"
-	// (x.get("k")), "in" ("k" in x: a test for the key), "all" (x.items(), dict(x), f([x]),
+	// (x.get("k")), "in" ("k" in x: a test for the key; "assert" when an assert asserts it),
+	// "all" (x.items(), dict(x), f([x]),
 	// f(**x): every option, loosely), "attr" (typed config class attribute), "field" (a field
 	// of the class the charm loads its options into) or "flag" (a reactive config.changed.x
-	// flag); for lookups, "in" for a test ("data" in model.storages), "flag" for one through
+	// flag); for lookups, "in" for a test ("data" in model.storages; "assert" when an assert
+	// asserts it), "flag" for one through
 	// charms.reactive or charm-helpers (endpoint_from_flag, relation_ids, storage_list) and ""
 	// otherwise; for a template's read, "var" for a bare variable; for library, callback,
 	// package, delegate and charm-base sites, the class, keyword, package or base class; for

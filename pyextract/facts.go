@@ -704,7 +704,8 @@ func (w *factWalker) narrowing(f factFrame, i int32) {
 // membership records `KEY in X` and `KEY not in X`, X an object whose keys are facts
 // (keyedObject: self.config, self.model.storages, event.params), as a KeyAccess of KEY with
 // Via "in": the code names the key, and tests for it rather than reads it, so an undeclared
-// one is a test that is always false, not a KeyError.
+// one is a test that is always false, not a KeyError; unless it is what an assert asserts
+// (Asserted), which then always fails.
 func (w *factWalker) membership(f factFrame, i int32) {
 	t := w.t
 	left, right := t.namedChild(i, 0), t.namedChild(i, 1)
@@ -712,10 +713,13 @@ func (w *factWalker) membership(f factFrame, i int32) {
 		int(t.nodes[right].start) > len(t.src) {
 		return
 	}
-	switch strings.Join(strings.Fields(string(t.src[t.nodes[left].end:t.nodes[right].start])), " ") {
+	switch op := strings.Join(strings.Fields(string(t.src[t.nodes[left].end:t.nodes[right].start])), " "); op {
 	case "in", "not in":
 		if w.keyedObject(right, f, true) {
 			w.addKey(f, i, right, left, "in")
+			if p := t.parent(i); op == "in" && p >= 0 && t.kind(p) == kAssert && t.namedChild(p, 0) == i {
+				w.out.Keys[len(w.out.Keys)-1].Asserted = true
+			}
 		}
 	}
 }

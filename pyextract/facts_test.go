@@ -333,6 +333,24 @@ class C:
 	}
 }
 
+func TestFactsAssertedKey(t *testing.T) {
+	// A test for a key that an assert asserts is marked; one it negates, or one inside a
+	// larger condition, is not.
+	f := parseFacts(t, `
+def f(self):
+    assert "data" in self.model.storages, "missing"
+    assert "logs" not in self.model.storages
+    assert "db" in self.model.relations and ok
+`)
+	var got []string
+	for _, k := range f.Keys {
+		got = append(got, fmt.Sprintf("%s %v", k.Key.String(), k.Asserted))
+	}
+	if s := strings.Join(got, "|"); s != `"data" true|"logs" false|"db" false` {
+		t.Errorf("keys = %s", s)
+	}
+}
+
 func TestFactsPaths(t *testing.T) {
 	// An absolute path written in a function is recorded once per function and path, in
 	// source order; not at module level, nor a string that only starts with a slash (a

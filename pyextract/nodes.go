@@ -68,6 +68,7 @@ const (
 	kList
 	kTuple
 	kDictionarySplat
+	kAssert
 )
 
 // namedKinds maps the grammar's named node types to kinds.
@@ -118,6 +119,7 @@ var namedKinds = map[string]nodeKind{
 	"while_statement":          kWhile,
 	"dictionary":               kDictionary,
 	"dictionary_comprehension": kDictComprehension,
+	"assert_statement":         kAssert,
 	"pair":                     kPair,
 	"list":                     kList,
 	"tuple":                    kTuple,

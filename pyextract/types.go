@@ -324,6 +324,9 @@ type KeyAccess struct {
 	Object Chain  `json:"object"`
 	Key    Value  `json:"key"`
 	Via    string `json:"via"` // "index", "get", "in" (key in x, key not in x: a test for the key), or "all" (x.items(), .keys(), .values(), dict(x), x handed on as f([x]), f((x, y)) or f(**x): every key; Key is ValOther)
+	// Asserted marks a test for the key that an assert statement asserts (assert "data" in
+	// self.model.storages): for a key x lacks, it raises AssertionError.
+	Asserted bool `json:"asserted,omitempty"`
 }
 
 // Narrowing is the body of an `if` or `elif` in a function whose condition is `NAME in X`
