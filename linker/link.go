@@ -427,6 +427,9 @@ func (l *charmLinker) collectSites() {
 			if v.Kind != pyextract.ValCall || len(v.Chain) == 0 {
 				return
 			}
+			if lastName(v.Chain) == pyextract.RelationValidator {
+				return // read where its object is bound (validated), not followed into: its lookup is a check
+			}
 			s := &site{file: fi, cls: fi.classes[sc.Class], fn: sc.Func, line: sc.Line, cond: sc.Conditional, loop: sc.InLoop,
 				after: sc.AfterReturn, value: v}
 			l.calls[lastName(v.Chain)] = append(l.calls[lastName(v.Chain)], s)
