@@ -495,11 +495,10 @@ func (l *charmLinker) helperResourceGet(fi *fileInfo, sc pyextract.Scope, v *pye
 // lookupName links a looked-up name under every context of the site; an undeclared one is a
 // finding. detail is the site's: "in" for a test of membership (`"data" in
 // self.model.storages`), which for an undeclared name is always false, "assert" for one an
-// assert statement asserts, which then always fails. A name that cannot be
-// resolved reads, loosely, the declared names its f-string text fits (fitting), or else is
-// recorded as unresolved when dynamic is set: a tolerant lookup (relations.get(name, [])) is
-// code asking whether a relation exists, and says nothing about one the charm may have left
-// unhandled.
+// assert statement asserts, which then always fails. A name that cannot be resolved reads,
+// loosely, the declared names its f-string text fits (fitting), or else is recorded as
+// unresolved when dynamic is set: a tolerant lookup (relations.get(name, [])) is code asking
+// whether a relation exists, and says nothing about one the charm may have left unhandled.
 func (l *charmLinker) lookupName(fi *fileInfo, sc pyextract.Scope, kind string, key *pyextract.Value, expr string, dynamic bool, via, detail string) {
 	at := siteAt(fi, sc, via, detail)
 	// a parameter's names are those of the recorded calls (argsFromCallers); pyextract records
@@ -704,8 +703,8 @@ func (l *charmLinker) typedAttr(fi *fileInfo, a *pyextract.AttrRead) {
 	}
 	var classes []*classInfo
 	if len(a.Object) == 1 && a.Func != "" {
-		as, _ := fi.local(funcKey{a.Class, a.Func}, a.Object[0].Name, a.Line)
-		for _, as := range as {
+		assigns, _ := fi.local(funcKey{a.Class, a.Func}, a.Object[0].Name, a.Line)
+		for _, as := range assigns {
 			if v := &as.Value; v.Kind == pyextract.ValCall && lastName(v.Chain) == "load_config" && len(v.Args) > 0 {
 				for _, c := range l.eval(&v.Args[0], &ctx{file: fi, cls: fi.classes[a.Class], fn: a.Func}) {
 					if c.kind == aClass && c.cls != nil {
