@@ -110,6 +110,16 @@ func findings(cl CharmLinks) string {
 	return strings.Join(out, "\n")
 }
 
+// findingsWith lists the findings as "file:line kind subject", each followed by what more
+// says of it.
+func findingsWith(cl CharmLinks, more func(Finding) string) string {
+	var out []string
+	for _, f := range cl.Findings {
+		out = append(out, fmt.Sprintf("%s:%d %s %s %s", f.File, f.Line, f.Kind, f.Subject, more(f)))
+	}
+	return strings.Join(out, "\n")
+}
+
 func expect(t *testing.T, what, got, want string) {
 	t.Helper()
 	if got != want {
@@ -991,11 +1001,7 @@ class DemoCharm(ops.CharmBase):
     def configure(self):
         cfg = self.load_config(WorkerConfig, partition_name=self.app.name)
 `})
-	var got []string
-	for _, f := range cl.Findings {
-		got = append(got, fmt.Sprintf("%s:%d %s %s %v", f.File, f.Line, f.Kind, f.Subject, f.Field))
-	}
-	expect(t, "findings", strings.Join(got, "\n"), "src/charm.py:7 undeclared-config verbose true")
+	expect(t, "findings", findingsWith(cl, func(f Finding) string { return fmt.Sprintf("%v", f.Field) }), "src/charm.py:7 undeclared-config verbose true")
 }
 
 func TestTypedConfigAttributeTypo(t *testing.T) {
@@ -1035,11 +1041,7 @@ class DemoCharm(ops.CharmBase):
         other_cfg = self.load_config(Open)
         print(other_cfg.anything)
 `})
-	var got []string
-	for _, f := range cl.Findings {
-		got = append(got, fmt.Sprintf("%s:%d %s %s %s", f.File, f.Line, f.Kind, f.Subject, f.Detail))
-	}
-	expect(t, "findings", strings.Join(got, "\n"), `src/charm.py:25 undeclared-config log_levle attr
+	expect(t, "findings", findingsWith(cl, func(f Finding) string { return f.Detail }), `src/charm.py:25 undeclared-config log_levle attr
 src/charm.py:27 undeclared-config prot attr`)
 }
 
@@ -1065,11 +1067,7 @@ class DemoCharm(ops.CharmBase):
         cfg = SearchConfig(**self.config)
         return cfg.index_name
 `})
-	var got []string
-	for _, f := range cl.Findings {
-		got = append(got, fmt.Sprintf("%s:%d %s %s %v", f.File, f.Line, f.Kind, f.Subject, f.Field))
-	}
-	expect(t, "findings", strings.Join(got, "\n"), "src/charm.py:7 undeclared-config replicas true")
+	expect(t, "findings", findingsWith(cl, func(f Finding) string { return fmt.Sprintf("%v", f.Field) }), "src/charm.py:7 undeclared-config replicas true")
 	expect(t, "index-name", reads(cl, KindConfig, "index-name"), "src/charm.py:5/config-read/field")
 	expect(t, "port", reads(cl, KindConfig, "port"), "src/charm.py:6/config-read/field")
 	expect(t, "leftover", reads(cl, KindConfig, "leftover"), "")
@@ -1259,11 +1257,9 @@ class DemoCharm(ops.CharmBase):
         self.logs = Loose(self, "logs", self.config.get("iface"))
         self.quiet = Silent(self, "quiet")
 `})
-	var got []string
-	for _, f := range cl.Findings {
-		got = append(got, fmt.Sprintf("%s:%d %s %s %s %s->%s %s", f.File, f.Line, f.Kind, f.Subject, f.Mismatch, f.Declared, f.Expected, f.Detail))
-	}
-	expect(t, "findings", strings.Join(got, "\n"), `src/charm.py:7 relation-mismatch metrics role requires->provides Provider
+	expect(t, "findings", findingsWith(cl, func(f Finding) string {
+		return fmt.Sprintf("%s %s->%s %s", f.Mismatch, f.Declared, f.Expected, f.Detail)
+	}), `src/charm.py:7 relation-mismatch metrics role requires->provides Provider
 src/charm.py:8 relation-mismatch dashboards interface dash->demo_dash Dashboards`)
 }
 
@@ -6422,11 +6418,7 @@ from charms.reactive import when
 def fake():
     pass
 `})
-	var got []string
-	for _, f := range cl.Findings {
-		got = append(got, fmt.Sprintf("%s:%d %s %s <%s>", f.File, f.Line, f.Kind, f.Subject, f.Registered))
-	}
-	expect(t, "findings", strings.Join(got, "\n"), `hooks/hooks.py:5 undeclared-relation volume <volume-relation-joined>
+	expect(t, "findings", findingsWith(cl, func(f Finding) string { return fmt.Sprintf("<%s>", f.Registered) }), `hooks/hooks.py:5 undeclared-relation volume <volume-relation-joined>
 reactive/handlers.py:4 undeclared-relation runner <endpoint.runner.joined>
 reactive/handlers.py:8 undeclared-relation cache <endpoint.cache.joined>
 reactive/handlers.py:16 undeclared-relation old <old-relation-changed>`)

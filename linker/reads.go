@@ -701,34 +701,23 @@ func (l *charmLinker) typedAttr(fi *fileInfo, a *pyextract.AttrRead) {
 	if fi.vendored || fi.test || strings.HasPrefix(a.Attr, "_") || strings.HasPrefix(a.Attr, "model_") || modelMembers[a.Attr] {
 		return
 	}
-	var classes []*classInfo
+	var vals []aval
 	if len(a.Object) == 1 && a.Func != "" {
 		assigns, _ := fi.local(funcKey{a.Class, a.Func}, a.Object[0].Name, a.Line)
 		for _, as := range assigns {
-			if v := &as.Value; v.Kind == pyextract.ValCall && lastName(v.Chain) == "load_config" && len(v.Args) > 0 {
-				for _, c := range l.eval(&v.Args[0], &ctx{file: fi, cls: fi.classes[a.Class], fn: a.Func}) {
-					if c.kind == aClass && c.cls != nil {
-						classes = append(classes, c.cls)
-					}
-				}
-			}
+			vals = append(vals, l.loadedConfig(fi, as.Scope, &as.Value)...)
 		}
 	} else if l.typedConfig() && l.isConfig(fi, a.Scope, a.Object) {
-		for _, cl := range l.charmCls {
-			if vals, ok := l.lookupClassAttr(cl, "config_type"); ok {
-				for _, c := range vals {
-					if c.kind == aClass && c.cls != nil {
-						classes = append(classes, c.cls)
-					}
-				}
-			}
-		}
+		vals = l.configTypes()
 	}
-	if len(classes) == 0 {
+	if !slices.ContainsFunc(vals, func(c aval) bool { return c.kind == aClass && c.cls != nil }) {
 		return
 	}
-	for _, cl := range classes {
-		for _, k := range l.mro(cl) {
+	for _, c := range vals {
+		if c.kind != aClass || c.cls == nil {
+			continue
+		}
+		for _, k := range l.mro(c.cls) {
 			if k.openBases && !slices.ContainsFunc(k.sym.Bases, func(b string) bool { return b == "BaseModel" || strings.HasSuffix(b, ".BaseModel") }) ||
 				k.methods[a.Attr] != nil || k.attrs[a.Attr] != nil || slices.ContainsFunc(k.fields, func(f classAttr) bool { return f.name == a.Attr }) {
 				return
@@ -1359,6 +1348,27 @@ func (l *charmLinker) typedConfig() bool {
 	return *l.typed
 }
 
+// configTypes are the values of the charm classes' config_type (data_models'
+// TypedCharmBase[CharmConfig]): the class self.config is an instance of.
+func (l *charmLinker) configTypes() []aval {
+	var out []aval
+	for _, cl := range l.charmCls {
+		if vals, ok := l.lookupClassAttr(cl, "config_type"); ok {
+			out = append(out, vals...)
+		}
+	}
+	return out
+}
+
+// loadedConfig is what the class argument of v, a call self.load_config(Cls, ...) at sc in
+// fi, evaluates to: the class the charm loads its options into; nil for any other value.
+func (l *charmLinker) loadedConfig(fi *fileInfo, sc pyextract.Scope, v *pyextract.Value) []aval {
+	if v.Kind != pyextract.ValCall || lastName(v.Chain) != "load_config" || len(v.Args) == 0 {
+		return nil
+	}
+	return l.eval(&v.Args[0], &ctx{file: fi, cls: fi.classes[sc.Class], fn: sc.Func})
+}
+
 // configClasses are the typed config classes of the charm: the value of a charm class's
 // `config_type`, the argument of load_config(...) and a class built with the whole config
 // unpacked into it (loadSplats), the first n, which the charm loads its options into (given
@@ -1385,15 +1395,11 @@ func (l *charmLinker) configClasses() (out []*classInfo, n int, given map[*class
 			}
 		}
 	}
-	for _, cl := range l.charmCls {
-		if vals, ok := l.lookupClassAttr(cl, "config_type"); ok {
-			add(vals)
-		}
-	}
+	add(l.configTypes())
 	for _, fi := range l.scope {
 		check := func(sc pyextract.Scope, v *pyextract.Value) {
-			if v.Kind == pyextract.ValCall && lastName(v.Chain) == "load_config" && len(v.Args) > 0 {
-				add(l.eval(&v.Args[0], &ctx{file: fi, cls: fi.classes[sc.Class], fn: sc.Func}), v.Kwargs...)
+			if vals := l.loadedConfig(fi, sc, v); len(vals) > 0 {
+				add(vals, v.Kwargs...)
 			}
 		}
 		for i := range fi.Facts.Calls {

@@ -674,9 +674,8 @@ func (w *factWalker) narrowing(f factFrame, i int32) {
 	if cond < 0 || body < 0 || t.factKind(cond) != fkCompare {
 		return
 	}
-	left, right := t.namedChild(cond, 0), t.namedChild(cond, 1)
-	if left < 0 || right < 0 || t.namedChild(cond, 2) >= 0 ||
-		t.nodes[left].end > t.nodes[right].start || int(t.nodes[right].start) > len(t.src) {
+	left, right, op, ok := t.comparison(cond)
+	if !ok {
 		return
 	}
 	n := Narrowing{Scope: w.scope(f, i), Start: int(t.nodes[body].row) + 1, End: int(t.nodes[body].endRow) + 1}
@@ -691,7 +690,7 @@ func (w *factWalker) narrowing(f factFrame, i int32) {
 		n.Name, n.Value = t.text(name), v
 		w.out.Narrows = append(w.out.Narrows, n)
 	}
-	switch op := strings.Join(strings.Fields(string(t.src[t.nodes[left].end:t.nodes[right].start])), " "); op {
+	switch op {
 	case "in":
 		n.In = true
 		add(left, right)
@@ -708,20 +707,26 @@ func (w *factWalker) narrowing(f factFrame, i int32) {
 // (Asserted), which then always fails.
 func (w *factWalker) membership(f factFrame, i int32) {
 	t := w.t
-	left, right := t.namedChild(i, 0), t.namedChild(i, 1)
-	if left < 0 || right < 0 || t.namedChild(i, 2) >= 0 || t.nodes[left].end > t.nodes[right].start ||
-		int(t.nodes[right].start) > len(t.src) {
+	left, right, op, ok := t.comparison(i)
+	if !ok || op != "in" && op != "not in" || !w.keyedObject(right, f, true) {
 		return
 	}
-	switch op := strings.Join(strings.Fields(string(t.src[t.nodes[left].end:t.nodes[right].start])), " "); op {
-	case "in", "not in":
-		if w.keyedObject(right, f, true) {
-			w.addKey(f, i, right, left, "in")
-			if p := t.parent(i); op == "in" && p >= 0 && t.kind(p) == kAssert && t.namedChild(p, 0) == i {
-				w.out.Keys[len(w.out.Keys)-1].Asserted = true
-			}
-		}
+	n := len(w.out.Keys)
+	w.addKey(f, i, right, left, "in")
+	if p := t.parent(i); len(w.out.Keys) > n && op == "in" && p >= 0 && t.kind(p) == kAssert && t.namedChild(p, 0) == i {
+		w.out.Keys[n].Asserted = true
 	}
+}
+
+// comparison splits the comparison i of two operands into them and its operator as written,
+// spaces folded ("in", "not in", "=="); not ok for a chained comparison (a < b < c).
+func (t *tree) comparison(i int32) (left, right int32, op string, ok bool) {
+	left, right = t.namedChild(i, 0), t.namedChild(i, 1)
+	if left < 0 || right < 0 || t.namedChild(i, 2) >= 0 || t.nodes[left].end > t.nodes[right].start ||
+		int(t.nodes[right].start) > len(t.src) {
+		return -1, -1, "", false
+	}
+	return left, right, strings.Join(strings.Fields(string(t.src[t.nodes[left].end:t.nodes[right].start])), " "), true
 }
 
 // absPath reports a string that reads as an absolute path of some depth ("/data",
