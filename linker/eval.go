@@ -475,16 +475,8 @@ func (e *evaluator) strMethod(v *pyextract.Value, c *ctx) []aval {
 	return out
 }
 
-// strs evaluates v to the strings it may be; ok is false when it may be something else.
-func (e *evaluator) strs(v *pyextract.Value, c *ctx) (out []string, ok bool) {
-	vals, ok := e.strVals(v, c)
-	for _, a := range vals {
-		out = append(out, a.str)
-	}
-	return out, ok
-}
-
-// strVals is strs with each string as an aStr value, loose when every way to it is.
+// strVals evaluates v to the strings it may be, each as an aStr value, loose when every way to
+// it is; ok is false when it may be something else.
 func (e *evaluator) strVals(v *pyextract.Value, c *ctx) (out []aval, ok bool) {
 	ok = true
 	for _, a := range e.eval(v, c) {

@@ -129,7 +129,7 @@ func IsTemplate(src []byte) bool {
 		open := bytes.Index(line, []byte("{{ "))
 		// markup outside a string: "{{ " with no quote before it on the line ("server {{ listen
 		// {}; }}", a str.format escape, is a string's)
-		expr := open >= 0 && bytes.IndexAny(line[:open], `'"`) < 0 && bytes.Contains(line[open:], []byte(" }}"))
+		expr := open >= 0 && !bytes.ContainsAny(line[:open], `'"`) && bytes.Contains(line[open:], []byte(" }}"))
 		if bytes.HasPrefix(t, []byte("{%")) || expr {
 			if n++; n >= templateLines {
 				return true
@@ -632,7 +632,7 @@ func constantName(b []byte) bool {
 
 // compact is b without whitespace and line continuations: "a . b" → "a.b", "* args" → "*args".
 func compact(b []byte) string {
-	if bytes.IndexAny(b, " \t\r\n\\") < 0 {
+	if !bytes.ContainsAny(b, " \t\r\n\\") {
 		return validString(b)
 	}
 	out := make([]byte, 0, len(b))

@@ -764,7 +764,11 @@ func BenchmarkRawTreeSitter(b *testing.B) {
 	p := sitter.NewParser()
 	p.SetLanguage(pyLang)
 	for b.Loop() {
-		p.Parse(nil, src).Close()
+		tr, err := p.ParseCtx(context.Background(), nil, src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		tr.Close()
 	}
 }
 

@@ -104,7 +104,7 @@ func (b *blanker) blank(from, to int) {
 			b.out[p] = ' '
 		}
 	}
-	if end-start >= 4 && bytes.IndexAny(b.out[start:start+4], "\r\n") < 0 {
+	if end-start >= 4 && !bytes.ContainsAny(b.out[start:start+4], "\r\n") {
 		copy(b.out[start:], "pass")
 	}
 }

@@ -1,6 +1,7 @@
 package pyextract
 
 import (
+	"context"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -49,6 +50,10 @@ func BenchmarkRawSynth(b *testing.B) {
 	p.SetLanguage(pyLang)
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
-		p.Parse(nil, srcs[i%len(srcs)]).Close()
+		tr, err := p.ParseCtx(context.Background(), nil, srcs[i%len(srcs)])
+		if err != nil {
+			b.Fatal(err)
+		}
+		tr.Close()
 	}
 }

@@ -2,6 +2,7 @@ package synth
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"io/fs"
 	"os"
@@ -150,7 +151,10 @@ func TestValid(t *testing.T) {
 	for name, b := range files {
 		switch {
 		case strings.HasSuffix(name, ".py"):
-			tr := p.Parse(nil, b)
+			tr, err := p.ParseCtx(context.Background(), nil, b)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
 			if tr.RootNode().HasError() {
 				t.Errorf("%s: syntax error", name)
 			}

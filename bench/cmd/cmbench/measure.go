@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -36,14 +37,18 @@ func rawParse(root string, files []string) (run, error) {
 			p.SetLanguage(lang)
 			for f := range next {
 				src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(f)))
+				var tr *sitter.Tree
+				if err == nil {
+					tr, err = p.ParseCtx(context.Background(), nil, src)
+				}
 				if err != nil {
-					select {
+					select { // the first error is reported
 					case errs <- err:
 					default:
 					}
 					continue
 				}
-				p.Parse(nil, src).Close()
+				tr.Close()
 			}
 		}()
 	}
