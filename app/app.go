@@ -97,8 +97,9 @@ func classify(err error) error {
 	if errors.As(err, &u) {
 		return &Error{Code: "usage", Exit: ExitFailure, Msg: u.Msg}
 	}
+	var ie *repomap.InputError
 	var pe *fs.PathError
-	if errors.As(err, &pe) { // the tree cannot be read (permissions): the input, not a bug
+	if errors.As(err, &ie) || errors.As(err, &pe) { // the tree cannot be read (permissions): the input, not a bug
 		return &Error{Code: "input", Exit: ExitFailure, Msg: err.Error()}
 	}
 	return &Error{Code: "internal", Exit: ExitFailure, Msg: err.Error()}

@@ -157,6 +157,85 @@ func TestColdWarmNoCacheIdentical(t *testing.T) {
 	}
 }
 
+// TestWarmFollowsLoaderInputs: a remembered map is not reprinted after a change to what the
+// charm loader reads besides the YAML and Python files (an action's script in actions/, a
+// built charm's .build.manifest), though no file the walk lists changed.
+func TestWarmFollowsLoaderInputs(t *testing.T) {
+	root := t.TempDir()
+	for rel, content := range map[string]string{
+		"metadata.yaml": "name: as\nsummary: x\ndescription: x\n",
+		"actions.yaml":  "add-key:\n  description: add\n",
+		"layer.yaml":    "includes: ['layer:basic']\n",
+		"src/charm.py":  "import ops\n\nclass C(ops.CharmBase):\n    def __init__(self, f):\n        super().__init__(f)\n",
+		"src/keys.py":   "def add_key():\n    pass\n",
+	} {
+		write(t, root, rel, content)
+	}
+	o := MapOptions{Common: Common{Root: root}, All: true}
+	script := filepath.Join(root, "actions", "add-key")
+	steps := []struct {
+		what string
+		do   func() error
+	}{
+		{"script added", func() error {
+			if err := os.MkdirAll(filepath.Dir(script), 0o755); err != nil {
+				return err
+			}
+			return os.WriteFile(script, []byte("#!/bin/sh\n"), 0o755)
+		}},
+		{"script made not executable", func() error { return os.Chmod(script, 0o644) }},
+		{"script made executable again", func() error { return os.Chmod(script, 0o755) }},
+		{"script replaced by a link to a module", func() error {
+			if err := os.Remove(script); err != nil {
+				return err
+			}
+			if err := os.WriteFile(filepath.Join(root, "src", "add_key.py"), []byte("#!/usr/bin/env python3\n"), 0o755); err != nil {
+				return err
+			}
+			return os.Symlink("../src/add_key.py", script)
+		}},
+		{"link retargeted", func() error {
+			if err := os.Remove(script); err != nil {
+				return err
+			}
+			if err := os.Chmod(filepath.Join(root, "src", "keys.py"), 0o755); err != nil {
+				return err
+			}
+			return os.Symlink("../src/keys.py", script)
+		}},
+		{"script removed", func() error { return os.Remove(script) }},
+		{".build.manifest added", func() error {
+			return os.WriteFile(filepath.Join(root, ".build.manifest"), []byte("{}\n"), 0o644)
+		}},
+	}
+	prev, _, err := runMap(t, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range steps {
+		if warm, _, _ := runMap(t, o); warm != prev { // remembered
+			t.Fatalf("before %s: the warm run differs from the run before it", s.what)
+		}
+		if err := s.do(); err != nil {
+			t.Fatal(err)
+		}
+		warm, _, err := runMap(t, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		nc := o
+		nc.NoCache = true
+		cold, _, _ := runMap(t, nc)
+		if warm != cold {
+			t.Errorf("%s: the warm run reprinted a stale map:\n%s\nwant (--no-cache):\n%s", s.what, warm, cold)
+		}
+		if cold == prev {
+			t.Errorf("%s: the map did not change (the step tests nothing):\n%s", s.what, cold)
+		}
+		prev = cold
+	}
+}
+
 func TestBudgetAndPressure(t *testing.T) {
 	root := filepath.Join(charmsDir, "unified")
 	for _, tokens := range []int{50, 200, 400, 1500} {
@@ -557,6 +636,9 @@ func TestClassifyUnreadable(t *testing.T) {
 	var e *Error
 	if !errors.As(classify(err), &e) || e.Code != "input" || e.Exit != ExitFailure {
 		t.Errorf("classify = %+v", e)
+	}
+	if !errors.As(classify(&repomap.InputError{Msg: "reading /x: permission denied", Err: fs.ErrPermission}), &e) || e.Code != "input" {
+		t.Errorf("classify(InputError) = %+v", e)
 	}
 	if !errors.As(classify(errors.New("boom")), &e) || e.Code != "internal" {
 		t.Errorf("classify(other) = %+v", e)

@@ -128,6 +128,18 @@ func failRuns(errHas string) []badRun {
 	}
 }
 
+// unreadableRootRuns: a root that exists but cannot be read is the input's fault, with JSON
+// error code "input" (map, check and locate alike).
+func unreadableRootRuns(errHas string) []badRun {
+	return []badRun{
+		{name: "map-json", format: "json", exit: ExitFailure, errHas: errHas, errCode: "input", exec: mapAll},
+		{name: "check-json", format: "json", exit: ExitFailure, errHas: errHas, errCode: "input",
+			exec: func(c Common, io IO) error { return RunCheck(CheckOptions{Common: c}, io) }},
+		{name: "locate-json", format: "json", exit: ExitFailure, errHas: errHas, errCode: "input",
+			exec: func(c Common, io IO) error { return RunLocate(LocateOptions{Common: c, Text: "the database"}, io) }},
+	}
+}
+
 // TestBadInputs runs hostile trees and flags through map, check and interfaces. Every run must
 // finish within runDeadline and heapLimit without panicking, print either a result (the bad
 // part skipped or partly read, with a warning naming it) or one clear error line with exit 2,
@@ -416,6 +428,18 @@ func TestBadInputs(t *testing.T) {
 			}},
 		{name: "root does not exist", runs: failRuns("does not exist"),
 			root: func(root string) string { return filepath.Join(root, "missing") }},
+		{name: "unreadable root", runs: unreadableRootRuns("permission denied"),
+			build: func(t *testing.T, root, _ string) {
+				write(t, root, "inner/metadata.yaml", "name: inner\n")
+				unreadable(t, filepath.Join(root, "inner"))
+			},
+			root: func(root string) string { return filepath.Join(root, "inner") }},
+		{name: "root in a folder that cannot be searched", runs: unreadableRootRuns("permission denied"),
+			build: func(t *testing.T, root, _ string) {
+				write(t, root, "outer/inner/metadata.yaml", "name: inner\n")
+				unreadable(t, filepath.Join(root, "outer"))
+			},
+			root: func(root string) string { return filepath.Join(root, "outer", "inner") }},
 		{name: "root is a file", runs: failRuns("not a directory"),
 			root: func(root string) string { return filepath.Join(root, "metadata.yaml") }},
 		{name: "bad flag values", runs: []badRun{

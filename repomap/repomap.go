@@ -107,6 +107,16 @@ type UsageError struct{ Msg string }
 
 func (e *UsageError) Error() string { return e.Msg }
 
+// InputError is a tree that cannot be read (a root without read or search permission): the
+// input's fault, not the caller's or the tool's (exit code 2, JSON code "input").
+type InputError struct {
+	Msg string
+	Err error // the cause, for errors.Is (fs.ErrPermission)
+}
+
+func (e *InputError) Error() string { return e.Msg }
+func (e *InputError) Unwrap() error { return e.Err }
+
 // stat is what the cache compares for one input file.
 type stat struct {
 	mtime, size int64
@@ -148,7 +158,7 @@ func Load(opt Options) (*Tree, error) {
 		if errors.As(err, &pe) && filepath.Clean(pe.Path) == filepath.Clean(root) {
 			err = pe.Err // "reading /x: permission denied", not "reading /x: open /x: permission denied"
 		}
-		return nil, fmt.Errorf("reading %s: %w", root, err)
+		return nil, &InputError{Msg: fmt.Sprintf("reading %s: %v", root, err), Err: err}
 	}
 	t := &Tree{Root: root, Warnings: disc.Warnings, UnreadDirs: disc.UnreadDirs, Scopes: scopes}
 	stats := make([]stat, len(disc.Python))
@@ -368,8 +378,43 @@ func fingerprint(root string, d Discovered, stats []stat, yamlStats map[string]s
 				fmt.Fprintf(h, "y\x00%s\x00%d\x00%d\x00%d\x00%o\n", rel, st.mtime, st.ctime, st.size, uint32(st.mode))
 			}
 		}
+		fingerprintLoaderInputs(h, root, dir)
 	}
 	return hex.EncodeToString(h.Sum(nil)[:16])
+}
+
+// fingerprintLoaderInputs writes to h what else the charm loader looks at in the charm folder
+// dir: whether a .build.manifest is there (a built charm's layer.yaml is not read), and every
+// entry of its actions/ folder, with where a link leads and what it leads to (an executable
+// actions/<name> is the action's script). Adding, removing, retargeting or chmod-ing one
+// changes the map while no file the walk lists changes.
+func fingerprintLoaderInputs(h io.Writer, root, dir string) {
+	abs := filepath.Join(root, filepath.FromSlash(dir))
+	if fi, err := os.Lstat(filepath.Join(abs, ".build.manifest")); err == nil {
+		fmt.Fprintf(h, "m\x00%s\x00%o\n", dir, uint32(fi.Mode().Type()))
+	}
+	actions := filepath.Join(abs, "actions")
+	entries, err := os.ReadDir(actions) // sorted by name
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		p := filepath.Join(actions, e.Name())
+		fi, err := os.Lstat(p)
+		if err != nil {
+			continue
+		}
+		mtime, _ := unixNanos(fi.ModTime())
+		fmt.Fprintf(h, "a\x00%s\x00%s\x00%d\x00%d\x00%o", dir, e.Name(), mtime, changeTime(fi), uint32(fi.Mode()))
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			target, _ := filepath.EvalSymlinks(p)
+			fmt.Fprintf(h, "\x00%s", target)
+			if tfi, err := os.Stat(p); err == nil {
+				fmt.Fprintf(h, "\x00%o", uint32(tfi.Mode()))
+			}
+		}
+		fmt.Fprintln(h)
+	}
 }
 
 // binaryID names the running binary: a rebuilt binary may print differently, so its memos
@@ -893,7 +938,8 @@ func exists(root, rel string) bool {
 	return err == nil
 }
 
-// checkRoot returns the cleaned absolute root, or a UsageError when it is not a directory.
+// checkRoot returns the cleaned absolute root, or a UsageError when it is not a directory, or an
+// InputError when it cannot be looked at.
 func checkRoot(root string) (string, error) {
 	if root == "" {
 		root = "."
@@ -906,8 +952,8 @@ func checkRoot(root string) (string, error) {
 	switch {
 	case err != nil && os.IsNotExist(err):
 		return "", &UsageError{fmt.Sprintf("root %q does not exist", root)}
-	case err != nil:
-		return "", &UsageError{fmt.Sprintf("root %q: %v", root, unwrapPathErr(err))}
+	case err != nil: // there, but cannot be looked at (a parent folder without search permission)
+		return "", &InputError{Msg: fmt.Sprintf("root %q: %v", root, unwrapPathErr(err)), Err: err}
 	case !fi.IsDir():
 		return "", &UsageError{fmt.Sprintf("root %q is not a directory", root)}
 	}
