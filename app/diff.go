@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/json"
 	"errors"
@@ -95,12 +96,15 @@ type MapDiff struct {
 type savedMap struct {
 	SchemaVersion int              `json:"schema_version"`
 	Query         *render.QueryDoc `json:"query"`
-	Files         []struct {
-		Path    string       `json:"path"`
-		Score   float64      `json:"score"`
-		Class   string       `json:"class"`
-		Symbols []DiffSymbol `json:"symbols"`
-	} `json:"files"`
+	Files         []savedFile      `json:"files"`
+}
+
+// savedFile is what diff reads of one file of a map document.
+type savedFile struct {
+	Path    string       `json:"path"`
+	Score   float64      `json:"score"`
+	Class   string       `json:"class"`
+	Symbols []DiffSymbol `json:"symbols"`
 }
 
 // classOrder is the order of the file classes in a diff's lists: the charm's own code first,
@@ -159,6 +163,7 @@ func readSavedMap(p string) (savedMap, error) {
 		}
 		return fail("%v", err)
 	}
+	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")) // a byte-order mark (Windows PowerShell's > writes one)
 	const hint = "save one with map --all --format json"
 	var probe map[string]json.RawMessage
 	if err := json.Unmarshal(b, &probe); err != nil {
@@ -168,14 +173,29 @@ func readSavedMap(p string) (savedMap, error) {
 		}
 		return fail("not a map document: %s (%s)", jsonout.Describe(err), hint)
 	}
-	if _, ok := probe["files"]; !ok {
+	if files, ok := probe["files"]; !ok || string(files) == "null" {
 		return fail(`not a map document (no "files"; %s)`, hint)
 	}
 	if _, ok := probe["schema_version"]; !ok {
 		return fail(`not a map document (no "schema_version"; %s)`, hint)
 	}
-	if err := json.Unmarshal(b, &m); err != nil {
+	var doc struct {
+		savedMap
+		Files []json.RawMessage `json:"files"` // each file decoded alone, so that an error can name it
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
 		return fail("not a map document: %s", jsonout.Describe(err))
+	}
+	m = doc.savedMap
+	m.Files = make([]savedFile, len(doc.Files))
+	for i, raw := range doc.Files {
+		if err := json.Unmarshal(raw, &m.Files[i]); err != nil {
+			what := jsonout.Describe(err) // "path is a number, …", or "the document is a number, …"
+			if rest, ok := strings.CutPrefix(what, "the document "); ok {
+				return fail("not a map document: files[%d] %s", i, rest)
+			}
+			return fail("not a map document: files[%d].%s", i, what)
+		}
 	}
 	if m.SchemaVersion != SchemaVersion {
 		return fail("schema_version %d, want %d", m.SchemaVersion, SchemaVersion)
@@ -609,7 +629,11 @@ func writeDiff(w io.Writer, d MapDiff) error {
 		}
 		sb.WriteString(part.title + ":\n")
 		for _, p := range part.paths {
-			fmt.Fprintf(&sb, "  %s (%d symbols)\n", safetext.Line(p), whole[p])
+			noun := "symbols"
+			if whole[p] == 1 {
+				noun = "symbol"
+			}
+			fmt.Fprintf(&sb, "  %s (%d %s)\n", safetext.Line(p), whole[p], noun)
 		}
 	}
 	lines := map[string][]string{}

@@ -320,7 +320,9 @@ func TestDiffMalformedInput(t *testing.T) {
 		"not json":    "not JSON: unexpected end of JSON input",
 		"not a map":   `not a map document (no "files"`,
 		"wrong shape": "not a map document: files is an object, want an array",
-		"wrong type":  "not a map document: files.path is a number, want a string",
+		"wrong type":  "not a map document: files[1].path is a number, want a string",
+		"not a file":  "not a map document: files[1] is a number, want an object",
+		"null files":  `not a map document (no "files"`,
 		"an array":    "not a map document: the document is an array, want an object",
 		"no version":  `not a map document (no "schema_version"`,
 		"version 2":   "schema_version 2, want 1",
@@ -330,9 +332,11 @@ func TestDiffMalformedInput(t *testing.T) {
 		"not json":    write("bad.json", "{\"schema_version\": 1, \"files\": ["),
 		"not a map":   write("check.json", `{"schema_version": 1, "diagnostics": []}`),
 		"wrong shape": write("shape.json", `{"schema_version": 1, "files": {"a": 1}}`),
-		"wrong type":  write("type.json", `{"schema_version": 1, "files": [{"path": 1}]}`),
+		"wrong type":  write("type.json", `{"schema_version": 1, "files": [{"path": "a"}, {"path": 1}]}`),
+		"not a file":  write("notfile.json", `{"schema_version": 1, "files": [{"path": "a"}, 1]}`),
+		"null files":  write("nullfiles.json", `{"schema_version": 1, "files": null}`),
 		"an array":    write("array.json", `[]`),
-		"no version":  write("nover.json", `{"files": null}`),
+		"no version":  write("nover.json", `{"files": []}`),
 		"version 2":   write("v2.json", `{"schema_version": 2, "files": []}`),
 	} {
 		for _, format := range []string{"text", "json"} {
@@ -456,5 +460,29 @@ func TestDiffSeesTheElidedPart(t *testing.T) {
 	os.WriteFile(bare, b, 0o644)
 	if d := diffJSON(t, bare, cur); len(d.Changed) != 0 {
 		t.Errorf("changed against a map without digests: %+v", d.Changed)
+	}
+}
+
+// TestDiffByteOrderMarkAndCounts: a document saved with a byte-order mark (Windows
+// PowerShell's `>` writes one) is read, and a file added with one symbol says "1 symbol".
+func TestDiffByteOrderMarkAndCounts(t *testing.T) {
+	old := doc(t, "src/charm.py 1|function main def main(): @1")
+	cur := doc(t, "src/charm.py 1|function main def main(): @1", "src/extra.py 0.5|function helper def helper(): @1",
+		"src/more.py 0.4|function a def a(): @1|function b def b(): @2")
+	b, err := os.ReadFile(cur)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cur, append([]byte("\xef\xbb\xbf"), b...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := runDiff(t, "text", old, cur)
+	if err != nil {
+		t.Fatalf("a document with a byte-order mark: %v", err)
+	}
+	for _, want := range []string{"  src/extra.py (1 symbol)\n", "  src/more.py (2 symbols)\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
 	}
 }
