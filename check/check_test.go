@@ -1248,9 +1248,10 @@ config.yaml:14: info: no code reads config option "legacy-mode" (its description
 	}
 }
 
-func TestOptionalReadInSharedCodeIsAWarning(t *testing.T) {
+func TestOptionalReadInSharedCodeIsAnInfo(t *testing.T) {
 	// Shared code reads an option with .get() that a sibling charm declares: for the charm that
-	// leaves it out that is an opt-in it lacks, a warning; a [] read of it is still an error.
+	// leaves it out that is an opt-in it lacks by design, an info; a [] read of it is still an
+	// error, and so is a .get() of an option no charm declares.
 	charms := []charmyaml.Charm{{Name: "a", Dir: "charms/a"}, {Name: "b", Dir: "charms/b",
 		Config: []charmyaml.ConfigOption{{Name: "devmode", Pos: pos("charms/b/config.yaml", 2)}, {Name: "port", HasDefault: true, Default: "80", Pos: pos("charms/b/config.yaml", 5)}}}}
 	shared := "lib/base.py"
@@ -1270,10 +1271,10 @@ func TestOptionalReadInSharedCodeIsAWarning(t *testing.T) {
 	if err := WriteText(&b, Run(charms, links, Options{})); err != nil {
 		t.Fatal(err)
 	}
-	want := `lib/base.py:10: warning: Base.snap reads config option "devmode", which the charm's YAML does not declare (read with .get() in code shared with charms that declare it: b) (in charm a) [undeclared-config]
+	want := `lib/base.py:10: info: Base.snap reads config option "devmode", which the charm's YAML does not declare (read with .get() in code shared with charms that declare it: b) (in charm a) [undeclared-config]
 lib/base.py:12: error: Base.serve reads config option "port", which the charm's YAML does not declare (in charm a) [undeclared-config]
 lib/base.py:14: error: Base.serve reads config option "nobody", which the charm's YAML does not declare (in charm a) [undeclared-config]
-2 errors, 1 warning, 0 infos
+2 errors, 0 warnings, 1 info
 `
 	if got := b.String(); got != want {
 		t.Errorf("text:\n%s\nwant:\n%s", got, want)
