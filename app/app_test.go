@@ -236,6 +236,38 @@ func TestWarmFollowsLoaderInputs(t *testing.T) {
 	}
 }
 
+// TestIgnoredActionScript: an action's script that the ignore file names is not shown as the
+// action's code, and editing the ignore file is seen by the next (warm) run.
+func TestIgnoredActionScript(t *testing.T) {
+	root := t.TempDir()
+	for rel, content := range map[string]string{
+		"metadata.yaml":        "name: as\nsummary: x\ndescription: x\n",
+		"actions.yaml":         "add-key:\n  description: add\n",
+		"src/charm.py":         "import ops\n\nclass C(ops.CharmBase):\n    def __init__(self, f):\n        super().__init__(f)\n",
+		repomap.IgnoreFile:     "actions/add-key\n",
+		"actions/add-key":      "#!/bin/sh\necho add\n",
+		"actions/other-script": "#!/bin/sh\n",
+	} {
+		write(t, root, rel, content)
+	}
+	if err := os.Chmod(filepath.Join(root, "actions", "add-key"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	o := MapOptions{Common: Common{Root: root}, All: true}
+	out, _, err := runMap(t, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out, "actions/add-key") {
+		t.Errorf("an ignored script is shown as the action's code:\n%s", out)
+	}
+	write(t, root, repomap.IgnoreFile, "# nothing\n")
+	out, _, _ = runMap(t, o) // warm: the memo must not be reprinted
+	if !strings.Contains(out, "[action] add-key -> actions/add-key") {
+		t.Errorf("with the ignore line gone, the script is not shown:\n%s", out)
+	}
+}
+
 func TestBudgetAndPressure(t *testing.T) {
 	root := filepath.Join(charmsDir, "unified")
 	for _, tokens := range []int{50, 200, 400, 1500} {

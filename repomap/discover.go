@@ -77,7 +77,8 @@ type Discovered struct {
 	// SkippedYAML are the charm YAML files the walk leaves out (root-relative, sorted): those
 	// an ignore file names, links out of the root (with a warning, here, once), and links
 	// down into a subfolder's charm YAML found in its own place (YAMLLinks). The charm's YAML
-	// is read without them.
+	// is read without them. It also holds the files of actions/ folders an ignore file names:
+	// no action's script is taken from them.
 	SkippedYAML []string
 	// YAMLLinks are the charm YAML files of SkippedYAML that link down into a subfolder's
 	// charm YAML found in its own place: link → target, root-relative. The link's folder is a
@@ -245,13 +246,19 @@ func Discover(root string, scopes []string) (Discovered, error) {
 		isPy := strings.HasSuffix(name, ".py") || e.Type().IsRegular() && PythonScript(rel, func() []byte { return head(p) })
 		isYAML := isCharmYAML(name)
 		isTemplate := !isPy && !isYAML && templates.IsTemplate(rel)
-		if !isPy && !isYAML && !isTemplate {
+		// an actions/<name> file may be an action's script, which the charm loader shows as
+		// the action's code unless an ignore file names it
+		inActions := len(parts) >= 2 && parts[len(parts)-2] == "actions"
+		if !isPy && !isYAML && !isTemplate && !inActions {
 			return nil
 		}
 		if ignored(parts, rel, false) {
-			if isYAML {
+			if isYAML || inActions {
 				d.SkippedYAML = append(d.SkippedYAML, rel)
 			}
+			return nil
+		}
+		if !isPy && !isYAML && !isTemplate {
 			return nil
 		}
 		if !utf8.ValidString(rel) {

@@ -366,6 +366,10 @@ func fingerprint(root string, d Discovered, stats []stat, yamlStats map[string]s
 	for _, w := range d.Warnings {
 		fmt.Fprintf(h, "w\x00%s\n", w)
 	}
+	// what an ignore file leaves out of the charm's reading (an action's script, a YAML file)
+	for _, p := range d.SkippedYAML {
+		fmt.Fprintf(h, "s\x00%s\n", p)
+	}
 	// every name the charm loader tries, listed or not (a directory called config.yaml, a
 	// link the walk left out): a memo must not outlive a change the loader would see
 	for _, dir := range d.CharmDirs {
