@@ -943,7 +943,7 @@ func exists(root, rel string) bool {
 }
 
 // checkRoot returns the cleaned absolute root, or a UsageError when it is not a directory, or an
-// InputError when it cannot be looked at.
+// InputError when it is there but permissions keep it from being looked at.
 func checkRoot(root string) (string, error) {
 	if root == "" {
 		root = "."
@@ -956,8 +956,10 @@ func checkRoot(root string) (string, error) {
 	switch {
 	case err != nil && os.IsNotExist(err):
 		return "", &UsageError{fmt.Sprintf("root %q does not exist", root)}
-	case err != nil: // there, but cannot be looked at (a parent folder without search permission)
+	case errors.Is(err, fs.ErrPermission): // there, but cannot be looked at (a parent folder without search permission)
 		return "", &InputError{Msg: fmt.Sprintf("root %q: %v", root, unwrapPathErr(err)), Err: err}
+	case err != nil: // a name too long, a loop of links
+		return "", &UsageError{fmt.Sprintf("root %q: %v", root, unwrapPathErr(err))}
 	case !fi.IsDir():
 		return "", &UsageError{fmt.Sprintf("root %q is not a directory", root)}
 	}
