@@ -232,6 +232,8 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 					meant = `"options" under "config"`
 				}
 				d.Message += fmt.Sprintf(" (%s:%d has it under %q, a key Juju ignores; %s would declare it)", m.File, m.Line, m.Key, meant)
+			} else if hint := declaredInstead(byDir[cl.Dir], undeclaredKinds[f.Kind], f.Subject); hint != "" {
+				d.Message += " (" + hint + ")"
 			}
 			if lost := lostHolders(byDir[cl.Dir], undeclaredKinds[f.Kind]); len(lost) > 0 {
 				// the declaration may be in what could not be read: the yaml-problem error says so
@@ -454,6 +456,71 @@ func nearDeclared(ch *charmyaml.Charm, kind, name string) bool {
 	return slices.ContainsFunc(names, func(n string) bool {
 		return charmyaml.EditDistance(n, name) <= min(2, max(len(n)-2, 0)) // "prot" for "port"; not "db" for "mq"
 	})
+}
+
+// declaredInstead is what the charm ch declares that an undeclared name of kind probably
+// meant, for the finding to say: the interface of exactly one relation endpoint used as its
+// name (`"vault-kv" is the interface of relation "vault"`), or the one declared name of the
+// kind nearest to it, spelt with '-' for '_' or a letter or two off (`did you mean "port"?`);
+// "" when there is none, or two are equally near.
+func declaredInstead(ch *charmyaml.Charm, kind, name string) string {
+	if ch == nil || name == "" {
+		return ""
+	}
+	var names []string
+	switch kind {
+	case linker.KindConfig:
+		for _, o := range ch.Config {
+			names = append(names, o.Name)
+		}
+	case linker.KindRelation:
+		var by []string
+		for _, r := range ch.Relations {
+			names = append(names, r.Name)
+			if r.Interface == name {
+				by = append(by, r.Name)
+			}
+		}
+		if len(by) == 1 {
+			return fmt.Sprintf("%q is the interface of relation %q", name, by[0])
+		}
+	case linker.KindAction:
+		for _, a := range ch.Actions {
+			names = append(names, a.Name)
+		}
+	case linker.KindContainer:
+		for _, c := range ch.Containers {
+			names = append(names, c.Name)
+		}
+	case linker.KindStorage:
+		for _, s := range ch.Storage {
+			names = append(names, s.Name)
+		}
+	case linker.KindResource:
+		for _, r := range ch.Resources {
+			names = append(names, r.Name)
+		}
+	default:
+		return ""
+	}
+	fold := func(s string) string { return strings.ReplaceAll(s, "_", "-") }
+	best, bestDist, tied := "", 0, false
+	for _, n := range names {
+		dist := charmyaml.EditDistance(fold(n), fold(name))
+		if n == name || dist > min(2, max(len(n)-2, 0)) { // "prot" for "port"; not "db" for "mq"
+			continue
+		}
+		switch {
+		case best == "" || dist < bestDist:
+			best, bestDist, tied = n, dist, false
+		case dist == bestDist && n != best:
+			tied = true
+		}
+	}
+	if best == "" || tied {
+		return ""
+	}
+	return fmt.Sprintf("did you mean %q?", best)
 }
 
 // checkYAML applies the rules that need only the declarations.

@@ -110,7 +110,7 @@ charms/demo/src/charm.py:31: error: DemoCharm.__init__ uses relation endpoint "d
 charms/demo/src/charm.py:32: error: DemoCharm.__init__ observes action "backup", which the charm's YAML does not declare [undeclared-action]
 charms/demo/src/charm.py:33: error: DemoCharm.__init__ observes an event with handler "_on_leader", which is defined neither in its class nor in its bases [missing-handler]
 charms/demo/src/charm.py:61: warning: DemoCharm._configure reads config["api-key"], which has no default and raises KeyError while unset; use .get() or declare a default [config-no-default-index]
-charms/demo/src/charm.py:63: warning: DemoCharm._configure reads config option "log_level", which the charm's YAML does not declare (in code that runs only under a condition) [undeclared-config]
+charms/demo/src/charm.py:63: warning: DemoCharm._configure reads config option "log_level", which the charm's YAML does not declare (in code that runs only under a condition) (did you mean "log-level"?) [undeclared-config]
 charms/demo/src/charm.py:64: info: DemoCharm._configure reads config["region"], which has no default and raises KeyError while unset; use .get() or declare a default (the option is also read with .get(), which may check it first) [config-no-default-index]
 charms/demo/src/charm.py:70: info: DemoCharm._maybe reads config["api-key"], which has no default and raises KeyError while unset; use .get() or declare a default (the read is under a condition, which may guard it) [config-no-default-index]
 charms/demo/src/charm.py:82: warning: DemoCharm._on_rotate reads action parameter "force", which the action does not declare [undeclared-action-param]
@@ -1305,5 +1305,44 @@ src/charm.py:16: error: ACharm.__init__ observes action "metrics", which the cha
 `
 	if got := b.String(); got != want {
 		t.Errorf("text:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestUndeclaredNameSaysWhatIsDeclared: an undeclared name a letter or two (or a '_' for a '-')
+// from one declared name of its kind says which; a relation's interface used as its name says
+// whose; two equally near names, or none near, add nothing.
+func TestUndeclaredNameSaysWhatIsDeclared(t *testing.T) {
+	charms := []charmyaml.Charm{{Name: "a", Dir: ".",
+		Config:     []charmyaml.ConfigOption{{Name: "port"}, {Name: "log-level"}, {Name: "mode-a"}, {Name: "mode-b"}},
+		Relations:  []charmyaml.Relation{{Name: "vault", Interface: "vault-kv"}, {Name: "db", Interface: "pgsql"}, {Name: "db2", Interface: "pgsql"}},
+		Containers: []charmyaml.Container{{Name: "workload"}},
+	}}
+	site := func(line int) linker.Site { return linker.Site{File: "src/charm.py", Line: line, Symbol: "ACharm.f"} }
+	links := linker.Result{Charms: []linker.CharmLinks{{Name: "a", Dir: ".", Findings: []linker.Finding{
+		{Kind: linker.FindUndeclaredConfig, Subject: "prot", Site: site(1)},
+		{Kind: linker.FindUndeclaredConfig, Subject: "log_level", Site: site(2)},
+		{Kind: linker.FindUndeclaredConfig, Subject: "mode-c", Site: site(3)},
+		{Kind: linker.FindUndeclaredConfig, Subject: "timeout", Site: site(4)},
+		{Kind: linker.FindUndeclaredRelation, Subject: "vault-kv", Site: site(5)},
+		{Kind: linker.FindUndeclaredRelation, Subject: "pgsql", Site: site(6)},
+		{Kind: linker.FindUndeclaredContainer, Subject: "workoad", Site: site(7)},
+	}}}}
+	var b strings.Builder
+	if err := WriteText(&b, Run(charms, links, Options{})); err != nil {
+		t.Fatal(err)
+	}
+	got := b.String()
+	for _, want := range []string{
+		`src/charm.py:1: error: ACharm.f reads config option "prot", which the charm's YAML does not declare (did you mean "port"?) [undeclared-config]`,
+		`"log_level", which the charm's YAML does not declare (did you mean "log-level"?) [`,
+		`"mode-c", which the charm's YAML does not declare [`,
+		`"timeout", which the charm's YAML does not declare [`,
+		`"vault-kv", which the charm's YAML does not declare ("vault-kv" is the interface of relation "vault") [`,
+		`"pgsql", which the charm's YAML does not declare [`,
+		`"workoad", which the charm's YAML does not declare (did you mean "workload"?) [`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("no %q in\n%s", want, got)
+		}
 	}
 }
