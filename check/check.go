@@ -232,7 +232,7 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 					meant = `"options" under "config"`
 				}
 				d.Message += fmt.Sprintf(" (%s:%d has it under %q, a key Juju ignores; %s would declare it)", m.File, m.Line, m.Key, meant)
-			} else if hint := declaredInstead(byDir[cl.Dir], undeclaredKinds[f.Kind], f.Subject); hint != "" {
+			} else if hint := declaredInstead(byDir[cl.Dir], f); hint != "" {
 				d.Message += " (" + hint + ")"
 			}
 			if lost := lostHolders(byDir[cl.Dir], undeclaredKinds[f.Kind]); len(lost) > 0 {
@@ -458,22 +458,32 @@ func nearDeclared(ch *charmyaml.Charm, kind, name string) bool {
 	})
 }
 
-// declaredInstead is what the charm ch declares that an undeclared name of kind probably
-// meant, for the finding to say: the interface of exactly one relation endpoint used as its
-// name (`"vault-kv" is the interface of relation "vault"`), or the one declared name of the
-// kind nearest to it, spelt with '-' for '_' or a letter or two off (`did you mean "port"?`);
-// "" when there is none, or two are equally near.
-func declaredInstead(ch *charmyaml.Charm, kind, name string) string {
+// declaredInstead is what the charm ch declares that the undeclared name of finding f
+// probably meant, for the finding to say: the interface of exactly one relation endpoint used
+// as its name (`"vault-kv" is the interface of relation "vault"`), or the one declared name of
+// its kind (an action parameter: of the action it reads for) nearest to it, spelt with '-' for
+// '_' or a letter or two off (`did you mean "port"?`); "" when there is none, or two are
+// equally near.
+func declaredInstead(ch *charmyaml.Charm, f linker.Finding) string {
+	name := f.Subject
 	if ch == nil || name == "" {
 		return ""
 	}
 	var names []string
-	switch kind {
-	case linker.KindConfig:
+	switch kind := undeclaredKinds[f.Kind]; {
+	case f.Kind == linker.FindUndeclaredParam && len(f.Actions) == 1:
+		for _, a := range ch.Actions {
+			if a.Name == f.Actions[0] {
+				for _, p := range a.Params {
+					names = append(names, p.Name)
+				}
+			}
+		}
+	case kind == linker.KindConfig:
 		for _, o := range ch.Config {
 			names = append(names, o.Name)
 		}
-	case linker.KindRelation:
+	case kind == linker.KindRelation:
 		var by []string
 		for _, r := range ch.Relations {
 			names = append(names, r.Name)
@@ -484,19 +494,19 @@ func declaredInstead(ch *charmyaml.Charm, kind, name string) string {
 		if len(by) == 1 {
 			return fmt.Sprintf("%q is the interface of relation %q", name, by[0])
 		}
-	case linker.KindAction:
+	case kind == linker.KindAction:
 		for _, a := range ch.Actions {
 			names = append(names, a.Name)
 		}
-	case linker.KindContainer:
+	case kind == linker.KindContainer:
 		for _, c := range ch.Containers {
 			names = append(names, c.Name)
 		}
-	case linker.KindStorage:
+	case kind == linker.KindStorage:
 		for _, s := range ch.Storage {
 			names = append(names, s.Name)
 		}
-	case linker.KindResource:
+	case kind == linker.KindResource:
 		for _, r := range ch.Resources {
 			names = append(names, r.Name)
 		}

@@ -1316,6 +1316,7 @@ func TestUndeclaredNameSaysWhatIsDeclared(t *testing.T) {
 		Config:     []charmyaml.ConfigOption{{Name: "port"}, {Name: "log-level"}, {Name: "mode-a"}, {Name: "mode-b"}},
 		Relations:  []charmyaml.Relation{{Name: "vault", Interface: "vault-kv"}, {Name: "db", Interface: "pgsql"}, {Name: "db2", Interface: "pgsql"}},
 		Containers: []charmyaml.Container{{Name: "workload"}},
+		Actions:    []charmyaml.Action{{Name: "rotate", Params: []charmyaml.Param{{Name: "force"}}}, {Name: "other", Params: []charmyaml.Param{{Name: "forced"}}}},
 	}}
 	site := func(line int) linker.Site { return linker.Site{File: "src/charm.py", Line: line, Symbol: "ACharm.f"} }
 	links := linker.Result{Charms: []linker.CharmLinks{{Name: "a", Dir: ".", Findings: []linker.Finding{
@@ -1326,6 +1327,7 @@ func TestUndeclaredNameSaysWhatIsDeclared(t *testing.T) {
 		{Kind: linker.FindUndeclaredRelation, Subject: "vault-kv", Site: site(5)},
 		{Kind: linker.FindUndeclaredRelation, Subject: "pgsql", Site: site(6)},
 		{Kind: linker.FindUndeclaredContainer, Subject: "workoad", Site: site(7)},
+		{Kind: linker.FindUndeclaredParam, Subject: "forse", Actions: []string{"rotate"}, Site: site(8)},
 	}}}}
 	var b strings.Builder
 	if err := WriteText(&b, Run(charms, links, Options{})); err != nil {
@@ -1340,6 +1342,7 @@ func TestUndeclaredNameSaysWhatIsDeclared(t *testing.T) {
 		`"vault-kv", which the charm's YAML does not declare ("vault-kv" is the interface of relation "vault") [`,
 		`"pgsql", which the charm's YAML does not declare [`,
 		`"workoad", which the charm's YAML does not declare (did you mean "workload"?) [`,
+		`action parameter "forse", which action "rotate" does not declare (did you mean "force"?) [`,
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("no %q in\n%s", want, got)
