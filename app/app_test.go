@@ -157,20 +157,27 @@ func TestColdWarmNoCacheIdentical(t *testing.T) {
 	}
 }
 
+// actionCharm writes a charm with one action, add-key, and the files of more into a new root.
+func actionCharm(t *testing.T, more map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	write(t, root, "metadata.yaml", "name: as\nsummary: x\ndescription: x\n")
+	write(t, root, "actions.yaml", "add-key:\n  description: add\n")
+	write(t, root, "src/charm.py", "import ops\n\nclass C(ops.CharmBase):\n    def __init__(self, f):\n        super().__init__(f)\n")
+	for rel, content := range more {
+		write(t, root, rel, content)
+	}
+	return root
+}
+
 // TestWarmFollowsLoaderInputs: a remembered map is not reprinted after a change to what the
 // charm loader reads besides the YAML and Python files (an action's script in actions/, a
 // built charm's .build.manifest), though no file the walk lists changed.
 func TestWarmFollowsLoaderInputs(t *testing.T) {
-	root := t.TempDir()
-	for rel, content := range map[string]string{
-		"metadata.yaml": "name: as\nsummary: x\ndescription: x\n",
-		"actions.yaml":  "add-key:\n  description: add\n",
-		"layer.yaml":    "includes: ['layer:basic']\n",
-		"src/charm.py":  "import ops\n\nclass C(ops.CharmBase):\n    def __init__(self, f):\n        super().__init__(f)\n",
-		"src/keys.py":   "def add_key():\n    pass\n",
-	} {
-		write(t, root, rel, content)
-	}
+	root := actionCharm(t, map[string]string{
+		"layer.yaml":  "includes: ['layer:basic']\n",
+		"src/keys.py": "def add_key():\n    pass\n",
+	})
 	o := MapOptions{Common: Common{Root: root}, All: true}
 	script := filepath.Join(root, "actions", "add-key")
 	steps := []struct {
@@ -239,17 +246,11 @@ func TestWarmFollowsLoaderInputs(t *testing.T) {
 // TestIgnoredActionScript: an action's script that the ignore file names is not shown as the
 // action's code, and editing the ignore file is seen by the next (warm) run.
 func TestIgnoredActionScript(t *testing.T) {
-	root := t.TempDir()
-	for rel, content := range map[string]string{
-		"metadata.yaml":        "name: as\nsummary: x\ndescription: x\n",
-		"actions.yaml":         "add-key:\n  description: add\n",
-		"src/charm.py":         "import ops\n\nclass C(ops.CharmBase):\n    def __init__(self, f):\n        super().__init__(f)\n",
+	root := actionCharm(t, map[string]string{
 		repomap.IgnoreFile:     "actions/add-key\n",
 		"actions/add-key":      "#!/bin/sh\necho add\n",
 		"actions/other-script": "#!/bin/sh\n",
-	} {
-		write(t, root, rel, content)
-	}
+	})
 	if err := os.Chmod(filepath.Join(root, "actions", "add-key"), 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -436,8 +436,26 @@ var layerDeclares = map[string][2]string{
 }
 
 // nearDeclared reports a name one or two letters from a name the charm declares of that kind
-// ("prot" beside "port"): a typo, whatever layers the charm includes.
+// ("prot" beside "port"): a typo, whatever layers the charm includes. Only relations, options
+// and actions: the kinds a layer's YAML declares.
 func nearDeclared(ch *charmyaml.Charm, kind, name string) bool {
+	switch kind {
+	case linker.KindConfig, linker.KindRelation, linker.KindAction:
+	default:
+		return false
+	}
+	return slices.ContainsFunc(declaredNames(ch, kind), func(n string) bool {
+		return charmyaml.EditDistance(n, name) <= typoDistance(n)
+	})
+}
+
+// typoDistance is how many edits from a declared name n another name is still taken for a typo
+// of it: "prot" for "port"; not "db" for "mq".
+func typoDistance(n string) int { return min(2, max(len(n)-2, 0)) }
+
+// declaredNames are the names of kind (a relation, config option, action, container, storage
+// or resource) the charm ch declares, in YAML order.
+func declaredNames(ch *charmyaml.Charm, kind string) []string {
 	var names []string
 	switch kind {
 	case linker.KindConfig:
@@ -452,10 +470,20 @@ func nearDeclared(ch *charmyaml.Charm, kind, name string) bool {
 		for _, a := range ch.Actions {
 			names = append(names, a.Name)
 		}
+	case linker.KindContainer:
+		for _, c := range ch.Containers {
+			names = append(names, c.Name)
+		}
+	case linker.KindStorage:
+		for _, s := range ch.Storage {
+			names = append(names, s.Name)
+		}
+	case linker.KindResource:
+		for _, r := range ch.Resources {
+			names = append(names, r.Name)
+		}
 	}
-	return slices.ContainsFunc(names, func(n string) bool {
-		return charmyaml.EditDistance(n, name) <= min(2, max(len(n)-2, 0)) // "prot" for "port"; not "db" for "mq"
-	})
+	return names
 }
 
 // declaredInstead is what the charm ch declares that the undeclared name of finding f
@@ -465,12 +493,12 @@ func nearDeclared(ch *charmyaml.Charm, kind, name string) bool {
 // '_' or a letter or two off (`did you mean "port"?`); "" when there is none, or two are
 // equally near.
 func declaredInstead(ch *charmyaml.Charm, f linker.Finding) string {
-	name := f.Subject
+	name, kind := f.Subject, undeclaredKinds[f.Kind]
 	if ch == nil || name == "" {
 		return ""
 	}
 	var names []string
-	switch kind := undeclaredKinds[f.Kind]; {
+	switch {
 	case f.Kind == linker.FindUndeclaredParam && len(f.Actions) == 1:
 		for _, a := range ch.Actions {
 			if a.Name == f.Actions[0] {
@@ -479,45 +507,27 @@ func declaredInstead(ch *charmyaml.Charm, f linker.Finding) string {
 				}
 			}
 		}
-	case kind == linker.KindConfig:
-		for _, o := range ch.Config {
-			names = append(names, o.Name)
-		}
-	case kind == linker.KindRelation:
-		var by []string
-		for _, r := range ch.Relations {
-			names = append(names, r.Name)
-			if r.Interface == name {
-				by = append(by, r.Name)
+	case kind == "":
+		return ""
+	default:
+		if kind == linker.KindRelation {
+			var by []string
+			for _, r := range ch.Relations {
+				if r.Interface == name {
+					by = append(by, r.Name)
+				}
+			}
+			if len(by) == 1 {
+				return fmt.Sprintf("%q is the interface of relation %q", name, by[0])
 			}
 		}
-		if len(by) == 1 {
-			return fmt.Sprintf("%q is the interface of relation %q", name, by[0])
-		}
-	case kind == linker.KindAction:
-		for _, a := range ch.Actions {
-			names = append(names, a.Name)
-		}
-	case kind == linker.KindContainer:
-		for _, c := range ch.Containers {
-			names = append(names, c.Name)
-		}
-	case kind == linker.KindStorage:
-		for _, s := range ch.Storage {
-			names = append(names, s.Name)
-		}
-	case kind == linker.KindResource:
-		for _, r := range ch.Resources {
-			names = append(names, r.Name)
-		}
-	default:
-		return ""
+		names = declaredNames(ch, kind)
 	}
 	fold := func(s string) string { return strings.ReplaceAll(s, "_", "-") }
 	best, bestDist, tied := "", 0, false
 	for _, n := range names {
 		dist := charmyaml.EditDistance(fold(n), fold(name))
-		if n == name || dist > min(2, max(len(n)-2, 0)) { // "prot" for "port"; not "db" for "mq"
+		if n == name || dist > typoDistance(n) {
 			continue
 		}
 		switch {
