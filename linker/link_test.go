@@ -5790,6 +5790,31 @@ class BindCharm(ops.CharmBase):
 	}
 }
 
+func TestBindingProbe(t *testing.T) {
+	// get_binding of an undeclared name in a try whose handler catches ModelError (what
+	// .network raises for a binding Juju does not know), Exception or everything is a probe:
+	// the finding carries a doubt. A handler of something else leaves it a finding.
+	c := charm("probe", ".", "relation:cluster")
+	cl := link1(t, c, files{"src/charm.py": `
+import ops
+
+class ProbeCharm(ops.CharmBase):
+    def _sans(self):
+        try:
+            a = self.model.get_binding("public").network.bind_address
+        except ops.model.ModelError:
+            a = None
+        try:
+            b = self.model.get_binding("admin").network.bind_address
+        except ValueError:
+            b = None
+        return a, b
+`})
+	expect(t, "findings", findingsWith(cl, func(f Finding) string { return f.Doubt }),
+		"src/charm.py:6 undeclared-relation public a probe: the try around it catches the ModelError raised for a binding Juju does not know\n"+
+			"src/charm.py:10 undeclared-relation admin ")
+}
+
 func TestEnumMemberValue(t *testing.T) {
 	// An enum member and its .value are the same name.
 	c := charm("enum", ".", "relation:object-store", "relation:logs")

@@ -550,7 +550,9 @@ func (l *charmLinker) bindingLookup(fi *fileInfo, sc pyextract.Scope, key *pyext
 				l.read(KindRelation, d, at)
 			} else if !fi.vendored && !n.loose && n.str != jujuInfo && !slices.ContainsFunc(l.ch.ExtraBindings,
 				func(b charmyaml.Binding) bool { return b.Name == n.str }) { // as written: no event name spells it
-				l.findIn(FindUndeclaredRelation, n.str, at, c)
+				if f := l.findIn(FindUndeclaredRelation, n.str, at, c); f != nil && sc.CatchesModelError {
+					f.Doubt = "a probe: the try around it catches the ModelError raised for a binding Juju does not know"
+				}
 			}
 		}
 	}

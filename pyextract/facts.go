@@ -161,8 +161,9 @@ func configDataType(annotation string) bool {
 // of a for loop over something other than a literal (conditional too, but see
 // Scope.InLoop); outer: cond where the outermost such loop is, so that a condition inside
 // the loop (dispatch on its elements) is told apart; guard: in the body of a try whose
-// handlers catch no lookup error (conditional too, but see Scope.Guarded).
-type flow struct{ cond, loop, outer, guard bool }
+// handlers catch no lookup error (conditional too, but see Scope.Guarded); model: in the
+// body of a try a handler of which catches ops' ModelError (Scope.CatchesModelError).
+type flow struct{ cond, loop, outer, guard, model bool }
 
 // factFrame is one pending node of the iterative walk.
 type factFrame struct {
@@ -425,13 +426,16 @@ func (w *factWalker) pushChildren(f factFrame, i int32, rule condRule, keep uint
 		case condButFinally:
 			cond = cond || t.kind(c) != kFinally
 		}
-		guard := f.guard
+		guard, model := f.guard, f.model
+		if t.kind(i) == kTry && t.kind(c) == kBlock && !model {
+			model = w.catchesModelError(i) // the try's body
+		}
 		if rule == condHandlers {
 			handler := t.kind(c) == kExcept || t.kind(c) == kElse
 			cond = cond || handler
 			guard = guard || !handler && t.kind(c) != kFinally // the try's body
 		}
-		w.stack = append(w.stack, factFrame{i: c, class: f.class, fn: f.fn, flow: flow{cond, f.loop, f.outer, guard}})
+		w.stack = append(w.stack, factFrame{i: c, class: f.class, fn: f.fn, flow: flow{cond, f.loop, f.outer, guard, model}})
 	}
 	slices.Reverse(w.stack[base:])
 }
@@ -448,6 +452,7 @@ func (w *factWalker) scope(f factFrame, i int32) Scope {
 	}
 	s.Guarded = f.guard && !s.Conditional
 	s.Conditional = s.Conditional || f.guard
+	s.CatchesModelError = f.model
 	return s
 }
 
@@ -459,6 +464,21 @@ var lookupErrors = map[string]bool{"KeyError": true, "LookupError": true, "NameE
 // catchesLookups reports whether a handler of the try statement i catches a lookupErrors
 // exception (by its last name: ops.ModelError is ModelError), or everything (a bare except).
 func (w *factWalker) catchesLookups(i int32) bool {
+	return w.catches(i, lookupErrors)
+}
+
+// modelErrors are ops' ModelError and its bases.
+var modelErrors = map[string]bool{"ModelError": true, "Exception": true, "BaseException": true}
+
+// catchesModelError reports whether a handler of the try statement i catches ops'
+// ModelError (by its last name), a base of it, or everything.
+func (w *factWalker) catchesModelError(i int32) bool {
+	return w.catches(i, modelErrors)
+}
+
+// catches reports whether a handler of the try statement i names one of errs (by its last
+// name) or is a bare except.
+func (w *factWalker) catches(i int32, errs map[string]bool) bool {
 	t := w.t
 	for c := range t.children(i) {
 		if t.kind(c) != kExcept {
@@ -471,7 +491,7 @@ func (w *factWalker) catchesLookups(i int32) bool {
 			}
 			if t.kind(d) == kIdentifier {
 				named = true
-				if lookupErrors[t.text(d)] {
+				if errs[t.text(d)] {
 					return true
 				}
 			}
@@ -804,7 +824,7 @@ func (w *factWalker) visitFor(f factFrame) {
 			if t.kind(c) == kBlock && !always && !loop {
 				loop, outer = true, f.cond || f.guard
 			}
-			w.stack = append(w.stack, factFrame{i: c, class: f.class, fn: f.fn, flow: flow{cond, loop, outer, f.guard}})
+			w.stack = append(w.stack, factFrame{i: c, class: f.class, fn: f.fn, flow: flow{cond, loop, outer, f.guard, f.model}})
 		}
 	}
 	slices.Reverse(w.stack[base:])

@@ -164,6 +164,8 @@ func TestFactsGuardedTry(t *testing.T) {
 	// conditional, and Guarded when that is its only condition. A handler of KeyError,
 	// NameError, Exception (also in a tuple, or dotted), or a bare except, makes it a plain
 	// condition; an if inside a guarded body, and a return there, are conditions of their own.
+	// CatchesModelError marks a try body (and what nests in it, but not its handlers) whose
+	// handlers catch ModelError, Exception or everything.
 	f := parseFacts(t, `
 class H(Object):
     def __init__(self, charm):
@@ -189,17 +191,25 @@ class H(Object):
         except subprocess.CalledProcessError:
             pass
         charm.unit.get_container("h")
+        try:
+            try:
+                charm.unit.get_container("i")
+            except KeyError:
+                charm.unit.get_container("j")
+        except Exception:
+            pass
 `)
-	type flags struct{ cond, guarded bool }
-	want := map[string]flags{"a": {true, true}, "b": {true, false}, "c": {true, false}, "d": {true, false},
-		"e": {true, false}, "f": {true, false}, "g": {true, true}, "h": {true, false}}
+	type flags struct{ cond, guarded, model bool }
+	want := map[string]flags{"a": {true, true, true}, "b": {true, false, true}, "c": {true, false, false},
+		"d": {true, false, false}, "e": {true, false, true}, "f": {true, false, true}, "g": {true, true, false},
+		"h": {true, false, false}, "i": {true, false, true}, "j": {true, false, true}}
 	if len(f.Calls) != len(want) {
 		t.Fatalf("calls = %+v", f.Calls)
 	}
 	for _, c := range f.Calls {
 		name := c.Value.Args[0].Str
-		if got := (flags{c.Conditional, c.Guarded}); got != want[name] {
-			t.Errorf("call %s (conditional, guarded) = %v, want %v", name, got, want[name])
+		if got := (flags{c.Conditional, c.Guarded, c.CatchesModelError}); got != want[name] {
+			t.Errorf("call %s (conditional, guarded, catches ModelError) = %v, want %v", name, got, want[name])
 		}
 	}
 }

@@ -178,6 +178,11 @@ type Scope struct {
 	// runs the fetch, and ops raises NameError for an undeclared resource, which the try does
 	// not catch. Conditional is true too; the linker decides where a try is no condition.
 	Guarded bool `json:"guarded,omitempty"`
+	// CatchesModelError is true when the fact sits in the body of a try a handler of which
+	// catches ops' ModelError, a base of it (Exception, BaseException) or everything:
+	// `try: model.get_binding("public").network except ModelError:` probes for a binding,
+	// which raises ModelError when Juju does not know it.
+	CatchesModelError bool `json:"catches_model_error,omitempty"`
 }
 
 // Step is one link of an expression chain such as self.on["db"].relation_joined.
