@@ -687,7 +687,7 @@ func checkInterface(decl *charmyaml.Charm, in linker.Interface, dynamic int, los
 			how = "with hook scripts such as" // hooks/config-changed:1
 			classic = f
 		}
-		d.Message += fmt.Sprintf(" (a classic charm, %s %s: its templates, contexts given the whole configuration, or hooks it does not follow (scripts that are not Python, links to a module) may %s it)", how, classic, handlerVerb)
+		d.Message += fmt.Sprintf(" (a classic charm, %s %s: its templates, contexts given the whole configuration, or hooks it does not follow (scripts that are not Python) may %s it)", how, classic, handlerVerb)
 	} else if pkg := featurePackage(in); pkg != nil {
 		d.Severity = SeverityInfo
 		d.Message += fmt.Sprintf(" (package %s, imported at %s:%d, is named after it and may handle it)", pkg.Detail, pkg.File, pkg.Line)

@@ -20,7 +20,8 @@ type index struct {
 	pkgDirs map[string]bool         // folders holding an __init__.py
 	classes map[string]bool         // names of every class in the tree
 	charms  []charmyaml.Charm
-	tmpls   []templates.File // Input.Templates
+	tmpls   []templates.File  // Input.Templates
+	hooks   map[string]string // Input.HookLinks
 	// tmplCharm is, for each of tmpls, the index of the charm whose folder holds it (charmOf),
 	// -1 for none
 	tmplCharm []int
@@ -322,7 +323,7 @@ var knownBases = map[string]bool{
 
 func newIndex(in Input) *index {
 	ix := &index{files: map[string]*fileInfo{}, modules: map[string][]moduleFile{}, pkgDirs: map[string]bool{},
-		classes: map[string]bool{}, charms: in.Charms, tmpls: in.Templates}
+		classes: map[string]bool{}, charms: in.Charms, tmpls: in.Templates, hooks: in.HookLinks}
 	for _, t := range ix.tmpls {
 		ix.tmplCharm = append(ix.tmplCharm, ix.charmOf(t.Path))
 	}

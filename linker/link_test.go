@@ -2110,6 +2110,52 @@ def install():
 	}
 }
 
+func TestHookLinks(t *testing.T) {
+	// A hook that is a link to a script of the charm's (charm-helpers' layout: hooks/install
+	// -> services.py) is that script's: it handles the hook, and the charm is classic at the
+	// first such hook. Not when the script registers functions for hooks (each is linked as
+	// such), nor when it imports ops, nor a link of another charm's or to a test.
+	c := charm("demo", ".", "relation:db", "relation:web", "storage:data")
+	link := func(fs files, links map[string]string) CharmLinks {
+		t.Helper()
+		res := Link(Input{Charms: []charmyaml.Charm{c}, Files: fs.parse(), HookLinks: links})
+		return res.Charms[0]
+	}
+	services := files{"hooks/services.py": "from charmhelpers.core.services import ServiceManager\n\ndef manage():\n    ServiceManager([]).manage()\n"}
+	cl := link(services, map[string]string{
+		"hooks/db-relation-changed":       "hooks/services.py",
+		"hooks/install":                   "hooks/services.py",
+		"hooks/data-storage-attached":     "hooks/services.py",
+		"hooks/db-relation-common":        "hooks/services.py", // no hook's name
+		"other/hooks/web-relation-joined": "hooks/services.py", // another folder's hooks
+	})
+	expect(t, "db", handlers(cl, KindRelation, "db"), "db-relation-changed>hooks/services.py[hook-script]")
+	expect(t, "web", handlers(cl, KindRelation, "web"), "")
+	expect(t, "data", handlers(cl, KindStorage, "data"), "data-storage-attached>hooks/services.py[hook-script]")
+	expect(t, "install", handlers(cl, KindLifecycle, "install"), "install>hooks/services.py[hook-script]")
+	if cl.Classic != "hooks/data-storage-attached:1" || cl.UnlinkedCode != "" {
+		t.Errorf("Classic %q, UnlinkedCode %q, want hooks/data-storage-attached:1 and none", cl.Classic, cl.UnlinkedCode)
+	}
+	// a script registering hook functions: its functions are the handlers
+	registered := link(files{"hooks/hooks.py": `from charmhelpers.core.hookenv import Hooks
+
+hooks = Hooks()
+
+
+@hooks.hook("db-relation-joined")
+def db_joined():
+    pass
+`}, map[string]string{"hooks/db-relation-joined": "hooks/hooks.py", "hooks/db-relation-changed": "hooks/hooks.py"})
+	expect(t, "registered", handlers(registered, KindRelation, "db"), "db-relation-joined>db_joined[hook]")
+	// an ops charm's hooks linked to its entry point: its observers are the handlers
+	opsCharm := link(files{"src/charm.py": "import ops\n\nclass DemoCharm(ops.CharmBase):\n    pass\n"},
+		map[string]string{"hooks/install": "src/charm.py", "hooks/db-relation-changed": "src/charm.py"})
+	expect(t, "ops", handlers(opsCharm, KindRelation, "db")+handlers(opsCharm, KindLifecycle, "install"), "")
+	// a link to a test module is no hook script of the charm's
+	test := link(files{"tests/test_hooks.py": "def test_x():\n    pass\n"}, map[string]string{"hooks/db-relation-changed": "tests/test_hooks.py"})
+	expect(t, "test", handlers(test, KindRelation, "db"), "")
+}
+
 func TestOwnFlagsAreNotRelations(t *testing.T) {
 	// A flag the charm sets itself names its own state, however its first word reads; the
 	// Endpoint's flags and an interface layer's stay the relation's.

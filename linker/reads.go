@@ -2009,8 +2009,12 @@ func (l *charmLinker) hookTemplate(ep string) (eps []string, ok bool) {
 // linkHookScripts links a Python script of the charm's own named for a hook, hooks/<hook>
 // (old charms keep one script per hook, which Juju runs by its name:
 // hooks/db-relation-changed), as the handler of that hook: a declared relation's or
-// storage's, or a lifecycle event's; its Symbol is the script's path. Not in a reactive
-// charm, whose hooks/ scripts all run the reactive dispatcher.
+// storage's, or a lifecycle event's; its Symbol is the script's path. A hook that is a
+// symbolic link to a script of the charm's under another name (Input.HookLinks: charm-helpers'
+// hooks/install -> hooks.py) is that script's, unless the script dispatches to functions
+// registered for hooks (@hooks.hook("install"), linked as such) or is an ops charm's (it
+// imports ops, whose observers are linked). Not in a reactive charm, whose hooks/ scripts all
+// run the reactive dispatcher.
 func (l *charmLinker) linkHookScripts(reactive bool) {
 	if reactive {
 		return
@@ -2023,23 +2027,54 @@ func (l *charmLinker) linkHookScripts(reactive bool) {
 		if path.Dir(rel) != "hooks" || !charmyaml.HookScriptName(rel) || fi.Errors > 0 && len(fi.Symbols) == 0 && len(fi.Refs) == 0 && len(fi.Imports) == 0 {
 			continue // not a hook script of the charm's, or one the parser found no Python in
 		}
-		hook := path.Base(rel)
-		var it *Interface
-		if ep, ev, ok := strings.Cut(hook, "-relation-"); ok {
-			if d, ok := l.lookup(KindRelation, ep); ok && slices.Contains(relationEvents, "relation_"+ev) {
-				it = l.ifaces[ifaceKey{KindRelation, d}]
-			}
-		} else if st, ev, ok := strings.Cut(hook, "-storage-"); ok {
-			if d, ok := l.lookup(KindStorage, st); ok && slices.Contains(storageEvents, "storage_"+ev) {
-				it = l.ifaces[ifaceKey{KindStorage, d}]
-			}
-		} else if kind, ev, ok := eventKind(strings.ReplaceAll(hook, "-", "_")); ok && kind == KindLifecycle {
-			it = l.iface(KindLifecycle, ev)
+		l.linkHookScript(path.Base(rel), fi)
+	}
+	var registers map[string]bool // scripts holding functions registered for hooks
+	for _, link := range slices.Sorted(maps.Keys(l.ix.hooks)) {
+		fi := l.ix.files[l.ix.hooks[link]]
+		if fi == nil || fi.library || fi.test || path.Dir(path.Dir(link)) != l.ch.Dir || !inDir(fi.Path, l.ch.Dir) ||
+			slices.ContainsFunc(fi.Imports, importsOps) {
+			continue
 		}
-		if it != nil && !slices.ContainsFunc(it.Handlers, func(h Handler) bool { return h.File == fi.Path && h.Event == hook }) {
-			it.Handlers = append(it.Handlers, Handler{Event: hook, Symbol: fi.Path, File: fi.Path, Line: 1, Via: ViaHookScript})
+		if registers == nil {
+			registers = map[string]bool{}
+			for _, it := range l.ifaces {
+				for _, h := range it.Handlers {
+					if h.Via == ViaHook {
+						registers[h.File] = true
+					}
+				}
+			}
+		}
+		if !registers[fi.Path] {
+			l.linkHookScript(path.Base(link), fi)
 		}
 	}
+}
+
+// linkHookScript links the script fi as the handler of hook, when the hook is a declared
+// relation's or storage's, or a lifecycle event's.
+func (l *charmLinker) linkHookScript(hook string, fi *fileInfo) {
+	var it *Interface
+	if ep, ev, ok := strings.Cut(hook, "-relation-"); ok {
+		if d, ok := l.lookup(KindRelation, ep); ok && slices.Contains(relationEvents, "relation_"+ev) {
+			it = l.ifaces[ifaceKey{KindRelation, d}]
+		}
+	} else if st, ev, ok := strings.Cut(hook, "-storage-"); ok {
+		if d, ok := l.lookup(KindStorage, st); ok && slices.Contains(storageEvents, "storage_"+ev) {
+			it = l.ifaces[ifaceKey{KindStorage, d}]
+		}
+	} else if kind, ev, ok := eventKind(strings.ReplaceAll(hook, "-", "_")); ok && kind == KindLifecycle {
+		it = l.iface(KindLifecycle, ev)
+	}
+	if it != nil && !slices.ContainsFunc(it.Handlers, func(h Handler) bool { return h.File == fi.Path && h.Event == hook }) {
+		it.Handlers = append(it.Handlers, Handler{Event: hook, Symbol: fi.Path, File: fi.Path, Line: 1, Via: ViaHookScript})
+	}
+}
+
+// importsOps reports an import of the ops framework (import ops, from ops.main import main).
+func importsOps(im pyextract.Import) bool {
+	return !im.TypeOnly && (im.Module == "ops" || strings.HasPrefix(im.Module, "ops."))
 }
 
 // ownFlags are the reactive flags the charm's own code sets, set_flag("docker.ready") or

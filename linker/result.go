@@ -3,6 +3,7 @@ package linker
 import (
 	"cmp"
 	"fmt"
+	"path"
 	"reflect"
 	"slices"
 	"strings"
@@ -67,8 +68,9 @@ func (l *charmLinker) result() CharmLinks {
 			first := ""
 			for _, it := range out.Interfaces {
 				for _, h := range it.Handlers {
-					if h.Via == ViaHookScript && (first == "" || h.File < first) {
-						first = h.File
+					// the hook's own path: a script's, or a link's to a script (Input.HookLinks)
+					if p := path.Join(l.ch.Dir, "hooks", h.Event); h.Via == ViaHookScript && (first == "" || p < first) {
+						first = p
 					}
 				}
 			}

@@ -111,6 +111,10 @@ type Input struct {
 	// Templates are the option names the charms' templates use: each is a read of the
 	// declared option it names (via "template"), by the charm whose folder holds it.
 	Templates []templates.File
+	// HookLinks are the charms' hook scripts that are symbolic links to a file of Files
+	// (hooks/install -> hooks.py): link → target, both root-relative. Juju runs the target
+	// for the hook.
+	HookLinks map[string]string
 }
 
 // Interface kinds (the `kind` of CONTRACT §3 interfaces).

@@ -164,7 +164,9 @@ func declarations(charms []charmyaml.Charm, links linker.Result, charmCls, share
 				switch lkind {
 				case linker.KindConfig, linker.KindRelation, linker.KindStorage, linker.KindContainer:
 					own := func(file string) bool { return Classify(file, charms) == ClassSource && !isLibPath(cleanPath(file)) }
-					ownHandlers := slices.ContainsFunc(d.iface.Handlers, func(h linker.Handler) bool { return own(h.File) })
+					// (a hook script, hooks/db-relation-changed or a link to hooks.py, is what Juju
+					// runs, whole: the code in it that uses the relation says more)
+					ownHandlers := slices.ContainsFunc(d.iface.Handlers, func(h linker.Handler) bool { return own(h.File) && h.Via != linker.ViaHookScript })
 					for _, r := range d.iface.Reads {
 						if r.Via == linker.ViaDelegate || r.Via == linker.ViaPackage || r.Via == linker.ViaBase { // a guess, not a reader
 							continue

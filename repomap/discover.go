@@ -101,6 +101,11 @@ type Discovered struct {
 	// -> ../hooks/ceilometer_hooks.py, for its action scripts to import): link → target. Both
 	// are mapped (each folder's code imports its own), and are one module.
 	SameLinks map[string]string
+	// HookLinks are a charm's hook scripts that are symbolic links to a mapped file of Python
+	// under another name (charm-helpers' layout: hooks/install, hooks/db-relation-changed
+	// -> hooks.py): link → target. Juju runs the target for each such hook. Not in Python:
+	// the link itself is no module.
+	HookLinks map[string]string
 }
 
 // Discover walks root and returns what to map. It honours .gitignore files as git does: those
@@ -194,6 +199,7 @@ func Discover(root string, scopes []string) (Discovered, error) {
 	}
 	charmDirs, charmRoots := map[string]bool{}, map[string]bool{}
 	yamlLinks := map[string]string{} // charm YAML that is a symbolic link: its target's path
+	hookLinks := map[string]string{} // hooks/<hook> links: their targets' paths (HookLinks)
 	pyLinks := map[string]string{}   // Python files that are symbolic links: their targets' paths
 	// dirPatterns remembers how many patterns were active when a directory was entered, so
 	// the patterns of a nested .gitignore apply to that directory's subtree only.
@@ -249,7 +255,9 @@ func Discover(root string, scopes []string) (Discovered, error) {
 		// an actions/<name> file may be an action's script, which the charm loader shows as
 		// the action's code unless an ignore file names it
 		inActions := len(parts) >= 2 && parts[len(parts)-2] == "actions"
-		if !isPy && !isYAML && !isTemplate && !inActions {
+		// a hooks/<hook> link may lead to the script Juju runs for the hook (HookLinks)
+		hookLink := !isPy && e.Type()&fs.ModeSymlink != 0 && charmyaml.HookScriptName(rel)
+		if !isPy && !isYAML && !isTemplate && !inActions && !hookLink {
 			return nil
 		}
 		if ignored(parts, rel, false) {
@@ -257,6 +265,11 @@ func Discover(root string, scopes []string) (Discovered, error) {
 				d.SkippedYAML = append(d.SkippedYAML, rel)
 			}
 			return nil
+		}
+		if hookLink && utf8.ValidString(rel) {
+			if target, ok := linkInside(realRoot, p); ok {
+				hookLinks[rel] = target
+			}
 		}
 		if !isPy && !isYAML && !isTemplate {
 			return nil
@@ -313,6 +326,7 @@ func Discover(root string, scopes []string) (Discovered, error) {
 		return charmyaml.HookScriptName(rel) && !charmRoots[path.Dir(path.Dir(rel))]
 	})
 	d.PyLinks, d.SameLinks = mappedLinks(d.Python, pyLinks)
+	d.HookLinks = hookScriptLinks(hookLinks, d.Python, pyLinks, charmRoots)
 	if kept := scopedCharmDirs(charmDirs, charmRoots, scopes); kept != nil {
 		charmDirs = kept
 		d.YAML = slices.DeleteFunc(d.YAML, func(f string) bool { return !kept[path.Dir(f)] })
@@ -481,6 +495,29 @@ func mappedLinks(python []string, links map[string]string) (renamed, same map[st
 		}
 	}
 	return renamed, same
+}
+
+// hookScriptLinks keeps the hook links (hooks/<hook> → target, both root-relative) that lie
+// in a charm's hooks/ folder and lead to a file of python that is no link itself.
+func hookScriptLinks(links map[string]string, python []string, pyLinks map[string]string, charmRoots map[string]bool) map[string]string {
+	if len(links) == 0 {
+		return nil
+	}
+	mapped := make(map[string]bool, len(python))
+	for _, p := range python {
+		mapped[p] = true
+	}
+	var out map[string]string
+	for link, target := range links {
+		if !mapped[target] || pyLinks[target] != "" || !charmRoots[path.Dir(path.Dir(link))] {
+			continue
+		}
+		if out == nil {
+			out = map[string]string{}
+		}
+		out[link] = target
+	}
+	return out
 }
 
 // dropLinkedYAML drops the charm YAML files that are symbolic links down into a subfolder's

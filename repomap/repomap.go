@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"math"
 	"math/big"
 	"os"
@@ -91,6 +92,7 @@ type Tree struct {
 	// fixing the permission need not change what the memo's fingerprint sees
 	unreadable bool              // set by parseAll and from loadCharms
 	sameLinks  map[string]string // Discovered.SameLinks: what Link reports once
+	hookLinks  map[string]string // Discovered.HookLinks: hooks Juju runs a mapped script for
 }
 
 // Stats count what a load did, for tests and benchmarks.
@@ -232,6 +234,7 @@ func Load(opt Options) (*Tree, error) {
 	yamlEntries := cl.entries
 	t.Files = dropLinkedModules(files, disc.PyLinks)
 	t.sameLinks = disc.SameLinks
+	t.hookLinks = disc.HookLinks
 	t.Stats.Files = len(t.Files)
 	if opt.NoCache {
 		sortWarnings(t.Warnings)
@@ -369,6 +372,10 @@ func fingerprint(root string, d Discovered, stats []stat, yamlStats map[string]s
 	// what an ignore file leaves out of the charm's reading (an action's script, a YAML file)
 	for _, p := range d.SkippedYAML {
 		fmt.Fprintf(h, "s\x00%s\n", p)
+	}
+	// the hooks linked to a script (no file of its own lists them)
+	for _, link := range slices.Sorted(maps.Keys(d.HookLinks)) {
+		fmt.Fprintf(h, "l\x00%s\x00%s\n", link, d.HookLinks[link])
 	}
 	// every name the charm loader tries, listed or not (a directory called config.yaml, a
 	// link the walk left out): a memo must not outlive a change the loader would see
@@ -601,7 +608,7 @@ func fileWarning(f pyextract.File, size int64) string {
 
 // Link runs the linker over the tree.
 func (t *Tree) Link() linker.Result {
-	res := linker.Link(linker.Input{Charms: t.Charms, Files: t.Files, Templates: t.Templates})
+	res := linker.Link(linker.Input{Charms: t.Charms, Files: t.Files, Templates: t.Templates, HookLinks: t.hookLinks})
 	foldSameLinks(&res, t.sameLinks)
 	return res
 }

@@ -248,6 +248,72 @@ func TestDiscoverSymlinks(t *testing.T) {
 	}
 }
 
+func TestHookLinks(t *testing.T) {
+	// charm-helpers' layout: each hook a link to one script. The links in the charm's hooks/
+	// to a mapped script are HookLinks, and link the script to their hooks; a link leading out
+	// of the root, to an unmapped or ignored file, or in a folder of no charm's, is not one.
+	// Adding or removing one changes the map: a memo does not outlive it.
+	outside := writeTree(t, map[string]string{"x.py": "X = 1\n"})
+	root := writeTree(t, map[string]string{
+		"metadata.yaml":     "name: demo\nrequires:\n  db:\n    interface: pgsql\n  web:\n    interface: http\n",
+		"hooks/services.py": "def manage():\n    pass\n",
+		"hooks/notes.txt":   "",
+		"hooks/ignored.py":  "Y = 1\n",
+		"tools/hooks/a.py":  "",
+		IgnoreFile:          "hooks/ignored.py\n",
+	})
+	for link, target := range map[string]string{
+		"hooks/db-relation-changed":  "services.py",
+		"hooks/install":              "services.py",
+		"hooks/web-relation-joined":  filepath.Join(outside, "x.py"),
+		"hooks/web-relation-changed": "notes.txt",
+		"hooks/web-relation-broken":  "ignored.py",
+		"tools/hooks/install":        "a.py",
+	} {
+		if err := os.Symlink(target, filepath.Join(root, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d, err := Discover(root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"hooks/db-relation-changed": "hooks/services.py", "hooks/install": "hooks/services.py"}
+	if !reflect.DeepEqual(d.HookLinks, want) || slices.Contains(d.Python, "hooks/install") {
+		t.Errorf("HookLinks %q (Python %q), want %q", d.HookLinks, d.Python, want)
+	}
+	handlers := func(tr *Tree) string {
+		var out []string
+		for _, in := range tr.Link().Charms[0].Interfaces {
+			for _, h := range in.Handlers {
+				out = append(out, in.Name+">"+h.Symbol)
+			}
+		}
+		return strings.Join(out, " ")
+	}
+	tr, err := Load(Options{Root: root, MemoKey: "k"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := handlers(tr); got != "db>hooks/services.py install>hooks/services.py" {
+		t.Errorf("handlers %q", got)
+	}
+	tr.Save(&Memo{Key: "k", Out: "map"})
+	if hit, _ := Load(Options{Root: root, MemoKey: "k"}); hit.Memo == nil {
+		t.Fatal("not remembered")
+	}
+	if err := os.Remove(filepath.Join(root, "hooks/install")); err != nil {
+		t.Fatal(err)
+	}
+	stale, _ := Load(Options{Root: root, MemoKey: "k"})
+	if stale.Memo != nil {
+		t.Fatal("memo trusted after a hook link was removed")
+	}
+	if got := handlers(stale); got != "db>hooks/services.py" {
+		t.Errorf("handlers after the removal %q", got)
+	}
+}
+
 func TestLinkedModuleMappedOnce(t *testing.T) {
 	// A module linked under another name is mapped once: under the name the code imports
 	// (from db_helper import ...), else under its target's; under both when both are imported.
