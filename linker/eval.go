@@ -1,6 +1,7 @@
 package linker
 
 import (
+	"iter"
 	"slices"
 	"strconv"
 	"strings"
@@ -788,7 +789,7 @@ func (e *evaluator) name(n string, c *ctx) []aval {
 			return limit(e.narrow(k, n, c, out))
 		}
 		if sym != nil {
-			for i, p := range sym.Params {
+			for i, p := range positional(sym.Params) {
 				if p.Name != n {
 					continue
 				}
@@ -1038,10 +1039,28 @@ func (e *evaluator) passed(c *ctx, i int, p pyextract.Param) []aval {
 	return out
 }
 
-// paramOf finds the parameter named n of sym.
+// positional yields params with the index each has among the arguments a call passes by
+// position: the "/" marker, which ends the positional-only ones (def __init__(self, charm,
+// /, integration_name)), is no parameter, and those after it move up one.
+func positional(params []pyextract.Param) iter.Seq2[int, pyextract.Param] {
+	return func(yield func(int, pyextract.Param) bool) {
+		i := 0
+		for _, p := range params {
+			if p.Name == "/" {
+				continue
+			}
+			if !yield(i, p) {
+				return
+			}
+			i++
+		}
+	}
+}
+
+// paramOf finds the parameter named n of sym, with its positional index (positional).
 func paramOf(sym *pyextract.Symbol, n string) (int, pyextract.Param, bool) {
 	if sym != nil {
-		for i, p := range sym.Params {
+		for i, p := range positional(sym.Params) {
 			if p.Name == n {
 				return i, p, true
 			}
@@ -1423,7 +1442,7 @@ func (e *evaluator) keptByExternalBase(cls *classInfo, inst *instance, name stri
 	}
 	for _, k := range classes {
 		if init := k.methods["__init__"]; init != nil {
-			for i, p := range init.Params {
+			for i, p := range positional(init.Params) {
 				if i > 0 && p.Name == name {
 					return e.param(&ctx{file: k.file, cls: k, fn: "__init__", inst: inst}, i, p)
 				}

@@ -917,11 +917,11 @@ func (l *charmLinker) observeThroughCallers(fi *fileInfo, o *pyextract.Observe, 
 	}
 	first := firstPositional(c)
 	argOf := func(call *pyextract.Value, name string) *pyextract.Value {
-		i := slices.IndexFunc(sym.Params, func(p pyextract.Param) bool { return p.Name == name })
-		if i < 0 {
+		i, p, ok := paramOf(sym, name)
+		if !ok {
 			return nil
 		}
-		return argValue(call, 0, i-first+1, sym.Params[i])
+		return argValue(call, 0, i-first+1, p)
 	}
 	handlerParam := isParam(fi, o.Scope, &o.Handler)
 	var own *handlerRef // the handler the wrapper names
@@ -1432,7 +1432,7 @@ func (l *charmLinker) endpoints(inst *instance) endpointSet {
 		if init == nil {
 			continue
 		}
-		for i, p := range init.Params {
+		for i, p := range positional(init.Params) {
 			if i > 0 && relationParam(p.Name) {
 				out.relParam = true
 				init := &ctx{file: k.file, cls: k, fn: "__init__", inst: inst}
@@ -1553,7 +1553,7 @@ func (l *charmLinker) boundArguments(inst *instance) endpointSet {
 			continue
 		}
 		c := &ctx{file: k.file, cls: k, fn: "__init__", inst: inst}
-		for i, p := range init.Params {
+		for i, p := range positional(init.Params) {
 			if i == 0 {
 				continue
 			}

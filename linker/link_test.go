@@ -2156,6 +2156,53 @@ def db_joined():
 	expect(t, "test", handlers(test, KindRelation, "db"), "")
 }
 
+func TestPositionalOnlyMarker(t *testing.T) {
+	// "/" in a signature ends the positional-only parameters and takes no argument: the
+	// endpoint passed second binds integration_name, which a subclass of a class from outside
+	// the tree hands on in its super().__init__ (a monorepo's own interface package).
+	c := charm("ctl", "charms/ctl", "relation:slurmd")
+	cl := link1(t, c, files{
+		"internal/iface/src/iface_pkg/__init__.py": `import ops
+from hpc_libs.interfaces import Provider
+
+
+class ReadyEvent(ops.RelationEvent):
+    pass
+
+
+class _Events(ops.ObjectEvents):
+    slurmd_ready = ops.EventSource(ReadyEvent)
+
+
+class SlurmdRequirer(Provider):
+    on = _Events()
+
+    def __init__(self, charm, /, integration_name: str) -> None:
+        super().__init__(charm, integration_name)
+        self.framework.observe(self.charm.on[self._integration_name].relation_created, self._on_created)
+
+    def _on_created(self, event):
+        self.on.slurmd_ready.emit(event.relation)
+`,
+		"charms/ctl/src/charm.py": `import ops
+from iface_pkg import SlurmdRequirer
+
+SLURMD = "slurmd"
+
+
+class CtlCharm(ops.CharmBase):
+    def __init__(self, framework):
+        super().__init__(framework)
+        self.slurmd = SlurmdRequirer(self, SLURMD)
+        framework.observe(self.slurmd.on.slurmd_ready, self._on_ready)
+
+    def _on_ready(self, event):
+        pass
+`})
+	expect(t, "handlers", handlers(cl, KindRelation, "slurmd"), "slurmd_ready>CtlCharm._on_ready[library]")
+	expect(t, "reads", reads(cl, KindRelation, "slurmd"), "charms/ctl/src/charm.py:10/library/SlurmdRequirer")
+}
+
 func TestOwnFlagsAreNotRelations(t *testing.T) {
 	// A flag the charm sets itself names its own state, however its first word reads; the
 	// Endpoint's flags and an interface layer's stay the relation's.

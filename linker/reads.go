@@ -601,11 +601,11 @@ func (l *charmLinker) callersComplete(fi *fileInfo, sc pyextract.Scope, key *pye
 	if sym == nil || !l.everyCallRecorded(c) {
 		return false
 	}
-	i := slices.IndexFunc(sym.Params, func(p pyextract.Param) bool { return p.Name == key.Chain[0].Name })
-	if i < 0 {
+	i, p, ok := paramOf(sym, key.Chain[0].Name)
+	if !ok {
 		return false
 	}
-	first, p := firstPositional(c), sym.Params[i]
+	first := firstPositional(c)
 	dflt := l.defaultOf(c, p)
 	names := func(vals []aval) bool {
 		return len(vals) > 0 && !slices.ContainsFunc(vals, func(v aval) bool { return v.kind != aStr })
