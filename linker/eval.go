@@ -1057,6 +1057,20 @@ func positional(params []pyextract.Param) iter.Seq2[int, pyextract.Param] {
 	}
 }
 
+// eventsAttr reports a class attribute of cls other than on that holds an object's events, an
+// instance of a class deriving from ops' ObjectEvents (_on = InfluxDBEvents()): as on would.
+func (e *evaluator) eventsAttr(cls *classInfo, name string) bool {
+	if name == "on" {
+		return false
+	}
+	vals, ok := e.lookupClassAttr(cls, name)
+	return ok && slices.ContainsFunc(vals, func(v aval) bool {
+		return v.kind == aObj && v.cls != nil && slices.ContainsFunc(e.mro(v.cls), func(k *classInfo) bool {
+			return slices.ContainsFunc(k.sym.Bases, func(b string) bool { return b[strings.LastIndexByte(b, '.')+1:] == "ObjectEvents" })
+		})
+	})
+}
+
 // paramOf finds the parameter named n of sym, with its positional index (positional).
 func paramOf(sym *pyextract.Symbol, n string) (int, pyextract.Param, bool) {
 	if sym != nil {
@@ -1227,7 +1241,7 @@ func (e *evaluator) attr(a aval, name, via string) []aval {
 		}
 		return limit(out)
 	case aObj:
-		if name == "on" {
+		if name == "on" || a.cls != nil && e.eventsAttr(a.cls, name) {
 			return []aval{{kind: aObjOn, cls: a.cls, inst: a.inst, self: a.self, loose: a.loose}}
 		}
 		// SimpleNamespace(peer="replicas").peer, and a field of a class whose constructor is

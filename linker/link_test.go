@@ -2203,6 +2203,55 @@ class CtlCharm(ops.CharmBase):
 	expect(t, "reads", reads(cl, KindRelation, "slurmd"), "charms/ctl/src/charm.py:10/library/SlurmdRequirer")
 }
 
+func TestEventsUnderAnotherName(t *testing.T) {
+	// A helper whose events live in a class attribute other than on (_on = InfluxDBEvents(),
+	// an ObjectEvents subclass): observing helper._on.x is observing the helper's event x, of
+	// the relation it is bound to. Another attribute (a plain object) is no event namespace.
+	c := charm("ctl", ".", "relation:influxdb")
+	cl := link1(t, c, files{
+		"src/influx.py": `import ops
+
+
+class AvailableEvent(ops.EventBase):
+    pass
+
+
+class InfluxDBEvents(ops.ObjectEvents):
+    influxdb_available = ops.EventSource(AvailableEvent)
+
+
+class Settings:
+    influxdb_ready = None
+
+
+class InfluxDB(ops.Object):
+    _on = InfluxDBEvents()
+    _settings = Settings()
+
+    def __init__(self, charm, relation_name):
+        super().__init__(charm, relation_name)
+        self._relation_name = relation_name
+`,
+		"src/charm.py": `import ops
+from influx import InfluxDB
+
+
+class CtlCharm(ops.CharmBase):
+    def __init__(self, framework):
+        super().__init__(framework)
+        self._influxdb = InfluxDB(self, "influxdb")
+        framework.observe(self._influxdb._on.influxdb_available, self._on_available)
+        framework.observe(self._influxdb._settings.influxdb_ready, self._on_ready)
+
+    def _on_available(self, event):
+        pass
+
+    def _on_ready(self, event):
+        pass
+`})
+	expect(t, "handlers", handlers(cl, KindRelation, "influxdb"), "influxdb_available>CtlCharm._on_available[library]")
+}
+
 func TestOwnFlagsAreNotRelations(t *testing.T) {
 	// A flag the charm sets itself names its own state, however its first word reads; the
 	// Endpoint's flags and an interface layer's stay the relation's.
