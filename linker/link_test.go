@@ -2252,6 +2252,40 @@ class CtlCharm(ops.CharmBase):
 	expect(t, "handlers", handlers(cl, KindRelation, "influxdb"), "influxdb_available>CtlCharm._on_available[library]")
 }
 
+func TestSplatDecoratorFlags(t *testing.T) {
+	// @when(*STATES), STATES a module list of flags (literals or constants), waits for each
+	// of them; a name that is no such list, **kwargs, or a "*" inside a flag adds nothing.
+	c := charm("demo", ".", "relation:db", "relation:amqp", "relation:cache", "relation:web")
+	cl := link1(t, c, files{"reactive/demo.py": `from charms import reactive
+
+CACHE = "cache.available"
+STATES = [
+    "db.available",
+    CACHE,
+]
+OTHER = make_states()
+
+
+@reactive.when(*STATES)
+@reactive.when_not("amqp.available")
+def configure(*args):
+    pass
+
+
+@reactive.when(*OTHER, **extra)
+def other(*args):
+    pass
+
+
+@reactive.when("x, *STATES, y")
+def star():
+    pass
+`})
+	for name, want := range map[string]string{"db": "db.available>configure[reactive-flag]", "cache": "cache.available>configure[reactive-flag]", "amqp": ""} {
+		expect(t, name, handlers(cl, KindRelation, name), want)
+	}
+}
+
 func TestOwnFlagsAreNotRelations(t *testing.T) {
 	// A flag the charm sets itself names its own state, however its first word reads; the
 	// Endpoint's flags and an interface layer's stay the relation's.

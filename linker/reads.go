@@ -1914,6 +1914,7 @@ func (l *charmLinker) linkDecorated(own map[string]bool) {
 	for fi, s := range l.topFunctions() {
 		for _, d := range s.Decorators {
 			name, args := decoratorCall(d)
+			args = append(args, l.splatArgs(fi, d)...)
 			if name == "hook" && len(args) == 0 && strings.HasSuffix(strings.TrimSpace(d), "()") {
 				// @hooks.hook(): charm-helpers registers the function's name as the hook's
 				// (def db_relation_changed() is db-relation-changed)
@@ -1983,6 +1984,55 @@ func (l *charmLinker) linkDecorated(own map[string]bool) {
 			}
 		}
 	}
+}
+
+// splatRE finds a *NAME argument in a decorator's arguments.
+var splatRE = regexp.MustCompile(`(?:^|[(,\s])\*\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:[,)]|$)`)
+
+// splatArgs are the strings of the *NAME arguments of decorator d, NAME a list or tuple of
+// strings (literals or constants) in fi's module (@reactive.when(*COMPLETE_INTERFACE_STATES), the OpenStack
+// reactive charms' idiom), which the call receives as its arguments.
+func (l *charmLinker) splatArgs(fi *fileInfo, d string) []string {
+	_, rest, ok := strings.Cut(d, "(")
+	if !ok || !strings.Contains(rest, "*") {
+		return nil
+	}
+	var out []string
+	for _, m := range splatRE.FindAllStringSubmatch(withoutStrings(rest), -1) {
+		for _, x := range l.eval(&pyextract.Value{Kind: pyextract.ValChain, Chain: pyextract.Chain{{Name: m[1]}}}, &ctx{file: fi}) {
+			if x.kind != aSeq || x.seq.Kind != pyextract.ValSeq {
+				continue
+			}
+			for i := range x.seq.Args {
+				vals, _ := l.strVals(&x.seq.Args[i], x.at)
+				for _, v := range vals {
+					if !v.loose {
+						out = append(out, v.str)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// withoutStrings is s with its quoted strings emptied (a '*' in a flag's name is no splat).
+func withoutStrings(s string) string {
+	var b strings.Builder
+	var q byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case q != 0 && c == q:
+			q = 0
+		case q != 0:
+			continue
+		case c == '\'' || c == '"':
+			q = c
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
 }
 
 // hookTemplate expands the endpoint part of a charms.reactive hook template,
