@@ -6680,12 +6680,13 @@ def configure():
     hookenv.relation_ids(reltype="cache")
     if is_flag_set("endpoint.proxy.joined") or is_flag_set("proxy.available"):
         pass
+    hookenv.relations_of_type("idle")
     return db
 `})
 	expect(t, "db", reads(cl, KindRelation, "db"), "reactive/reactor.py:8/lookup/flag")
 	expect(t, "website", reads(cl, KindRelation, "website"), "reactive/reactor.py:9/lookup/flag")
 	expect(t, "cluster", reads(cl, KindRelation, "cluster"), "reactive/reactor.py:11/lookup/flag")
-	expect(t, "idle", reads(cl, KindRelation, "idle"), "")
+	expect(t, "idle", reads(cl, KindRelation, "idle"), "reactive/reactor.py:23/lookup/flag")
 	expect(t, "osd-devices", reads(cl, KindStorage, "osd-devices"), "reactive/reactor.py:14/lookup/flag")
 	expect(t, "journal", reads(cl, KindStorage, "journal"), "reactive/reactor.py:15/lookup/flag")
 	expect(t, "cache", reads(cl, KindStorage, "cache"), "")

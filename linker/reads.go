@@ -2191,6 +2191,8 @@ var namedLookups = map[string]struct {
 	"from_state":         {KindRelation, true, "state"},
 	"endpoint_from_name": {KindRelation, false, "endpoint_name"},
 	"relation_ids":       {KindRelation, false, "reltype"},
+	// charm-helpers' relations_of_type("nrpe-external-master"): every unit's data on it
+	"relations_of_type": {KindRelation, false, "reltype"},
 	// charm-helpers' storage_list('osd-devices') (ceph-osd), the ids of a storage's instances;
 	// not storage_get('location', sid), which takes an instance's id ("osd-devices/0"), never
 	// written out
@@ -2216,7 +2218,8 @@ var layerFlags = map[string]bool{"config": true, "leadership": true, "apt": true
 // linkNamedLookups records, as lookups (detail "flag"), the calls of the charm's code that
 // look a declared relation or storage up through charms.reactive or charm-helpers:
 // endpoint_from_flag("ovsdb-cms.connected"), is_flag_set("db.available"),
-// endpoint_from_name("db"), relation_ids("cluster"), storage_list("osd-devices"). A name
+// endpoint_from_name("db"), relation_ids("cluster"), relations_of_type("monitors"),
+// storage_list("osd-devices"). A name
 // nothing declares is a finding (LookedUp) when the call names it exactly: a name as written,
 // or a flag of charms.reactive's endpoint.<name>.* namespace; not another flag, since flags
 // name many things (check hedges what a reactive charm's included layers may declare).

@@ -295,8 +295,9 @@ var LookupCalls = []string{
 	"get_relation", "get_relations", "get_container", "get_binding", "get_secret",
 	"load_config", "set_ports", "open_port",
 	// reactive and charm-helpers lookups of a relation by flag or name (linker
-	// linkNamedLookups): endpoint_from_flag("db.available"), relation_ids("cluster")
-	"endpoint_from_flag", "endpoint_from_name", "is_flag_set", "relation_ids",
+	// linkNamedLookups): endpoint_from_flag("db.available"), relation_ids("cluster"),
+	// relations_of_type("monitors")
+	"endpoint_from_flag", "endpoint_from_name", "is_flag_set", "relation_ids", "relations_of_type",
 	// and the older charms.reactive's is_state("db.available"), RelationBase.from_state(...)
 	"is_state", "from_state",
 	// and charm-helpers' of a storage: storage_list("osd-devices")
