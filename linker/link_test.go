@@ -2286,6 +2286,47 @@ def star():
 	}
 }
 
+func TestNamesTakenAsWritten(t *testing.T) {
+	// A config read, a lookup, a hook's name and a binding take the name as written: one that
+	// names a declared interface only once "-" and "_" are one is undeclared there (ops
+	// raises, charm-helpers finds nothing), though the site still reads what it means. An
+	// event's name folds: self.on["sloth_peers"] is sloth-peers' events.
+	c := charm("demo", ".", "relation:sloth-peers", "config:slo-period", "config:ssl_ca", "container:work-load")
+	cl := link1(t, c, files{
+		"src/charm.py": `import ops
+
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, framework):
+        super().__init__(framework)
+        framework.observe(self.on["sloth_peers"].relation_changed, self._on_changed)
+
+    def _on_changed(self, event):
+        period = self.config.get("slo_period")
+        rel = self.model.get_relation("sloth_peers")
+        box = self.unit.get_container("work_load")
+        addr = self.model.get_binding("sloth_peers").network.bind_address
+        ok = self.config["slo-period"], self.model.get_relation("sloth-peers")
+`,
+		"hooks/hooks.py": `from charmhelpers.core.hookenv import Hooks, config
+
+hooks = Hooks()
+
+
+@hooks.hook("sloth_peers-relation-joined")
+def joined():
+    return config("ssl-ca")
+`})
+	expect(t, "slo-period", reads(cl, KindConfig, "slo-period"), "src/charm.py:10/config-read/get src/charm.py:14/config-read/index")
+	expect(t, "ssl_ca", reads(cl, KindConfig, "ssl_ca"), "hooks/hooks.py:8/config-read/")
+	expect(t, "findings", findings(cl), `hooks/hooks.py:7 undeclared-relation sloth_peers
+hooks/hooks.py:8 undeclared-config ssl-ca
+src/charm.py:10 undeclared-config slo_period
+src/charm.py:11 undeclared-relation sloth_peers
+src/charm.py:12 undeclared-container work_load
+src/charm.py:13 undeclared-relation sloth_peers`)
+}
+
 func TestOwnFlagsAreNotRelations(t *testing.T) {
 	// A flag the charm sets itself names its own state, however its first word reads; the
 	// Endpoint's flags and an interface layer's stay the relation's.

@@ -523,14 +523,24 @@ func (l *charmLinker) lookupName(fi *fileInfo, sc pyextract.Scope, kind string, 
 			continue
 		}
 		for _, n := range names {
-			if d, ok := l.lookup(kind, n.str); ok {
+			d, ok := l.lookup(kind, n.str)
+			if ok {
 				l.read(kind, d, at)
-			} else if !fi.vendored && !n.loose {
+			}
+			if (!ok || asWrittenOnly(n.str, d)) && !fi.vendored && !n.loose {
 				l.findIn(undeclaredKind[kind], n.str, at, c)
 			}
 		}
 	}
 }
+
+// asWrittenOnly reports a name looked up where it is taken as written (a config read, a
+// relation, container, storage or resource looked up by name) that names declared d only
+// once '-' and '_' are taken as one (config["slo_period"], get_relation("sloth_peers")):
+// ops raises KeyError or ModelError, charm-helpers returns None or nothing, as for any
+// undeclared name. The site still reads d, which is what the code means. (Event names fold:
+// self.on["sloth_peers"] is sloth-peers'.)
+func asWrittenOnly(name, d string) bool { return d != name }
 
 // jujuInfo is the endpoint Juju gives every charm (provides juju-info, implicitly).
 const jujuInfo = "juju-info"
@@ -546,9 +556,11 @@ func (l *charmLinker) bindingLookup(fi *fileInfo, sc pyextract.Scope, key *pyext
 	for _, c := range l.contexts(fi, fi.classes[sc.Class], sc.Func) {
 		names, _ := l.strVals(key, c)
 		for _, n := range names {
-			if d, ok := l.lookup(KindRelation, n.str); ok {
+			d, ok := l.lookup(KindRelation, n.str)
+			if ok {
 				l.read(KindRelation, d, at)
-			} else if !fi.vendored && !n.loose && n.str != jujuInfo && !slices.ContainsFunc(l.ch.ExtraBindings,
+			}
+			if (!ok || asWrittenOnly(n.str, d)) && !fi.vendored && !n.loose && n.str != jujuInfo && !slices.ContainsFunc(l.ch.ExtraBindings,
 				func(b charmyaml.Binding) bool { return b.Name == n.str }) { // as written: no event name spells it
 				if f := l.findIn(FindUndeclaredRelation, n.str, at, c); f != nil && sc.CatchesModelError {
 					f.Doubt = "a probe: the try around it catches the ModelError raised for a binding Juju does not know"
@@ -927,9 +939,11 @@ func (l *charmLinker) configKey(fi *fileInfo, k *pyextract.KeyAccess) {
 				continue
 			}
 			seen[siteName{s, v.str}] = true
-			if d, ok := l.lookup(KindConfig, v.str); ok {
+			d, ok := l.lookup(KindConfig, v.str)
+			if ok {
 				l.read(KindConfig, d, s)
-			} else if !vendored && !v.loose && !l.storedConfig(v.str) {
+			}
+			if (!ok || asWrittenOnly(v.str, d)) && !vendored && !v.loose && !l.storedConfig(v.str) {
 				// a function that looks the name up among the declared options first
 				// (option = charm.meta.config.get(self.name); if option is None: raise)
 				// reads only a declared one
@@ -1975,7 +1989,9 @@ func (l *charmLinker) linkDecorated(own map[string]bool) {
 					// a hook of an endpoint the YAML does not declare never runs, nor does a
 					// handler of charms.reactive's endpoint.X flags (an interface layer's
 					// X.available may be another layer's flag, not an endpoint's)
-					if _, ok := l.lookup(KindRelation, rel); !ok && !fi.test && !fi.vendored && (via == ViaHook || strings.HasPrefix(a, "endpoint.")) {
+					// (as written: Juju names the hooks, charms.reactive the flags, after the
+					// endpoint's own spelling)
+					if d, ok := l.lookup(KindRelation, rel); (!ok || asWrittenOnly(rel, d)) && !fi.test && !fi.vendored && (via == ViaHook || strings.HasPrefix(a, "endpoint.")) {
 						if f := l.find(FindUndeclaredRelation, rel, Site{File: fi.Path, Line: s.Line, Symbol: s.Name}); f != nil {
 							f.Registered = a
 						}
