@@ -507,6 +507,8 @@ func declaredInstead(ch *charmyaml.Charm, f linker.Finding) string {
 				}
 			}
 		}
+	case f.Kind == linker.FindUnknownEvent:
+		names = linker.EventNames(ch)
 	case kind == "":
 		return ""
 	default:
@@ -527,6 +529,9 @@ func declaredInstead(ch *charmyaml.Charm, f linker.Finding) string {
 	best, bestDist, tied := "", 0, false
 	for _, n := range names {
 		dist := charmyaml.EditDistance(fold(n), fold(name))
+		if f.Kind == linker.FindUnknownEvent && oneWordMore(n, name) {
+			dist = 1 // cos_agent_joined for cos_agent_relation_joined
+		}
 		if n == name || dist > typoDistance(n) {
 			continue
 		}
@@ -541,6 +546,21 @@ func declaredInstead(ch *charmyaml.Charm, f linker.Finding) string {
 		return ""
 	}
 	return fmt.Sprintf("did you mean %q?", best)
+}
+
+// oneWordMore reports whether event name n is name with one more '_'-separated word
+// (cos_agent_relation_joined of cos_agent_joined, workload_pebble_ready of workload_ready).
+func oneWordMore(n, name string) bool {
+	a, b := strings.Split(n, "_"), strings.Split(name, "_")
+	if len(a) != len(b)+1 {
+		return false
+	}
+	for i := range a {
+		if slices.Equal(slices.Concat(a[:i], a[i+1:]), b) {
+			return true
+		}
+	}
+	return false
 }
 
 // checkYAML applies the rules that need only the declarations.
@@ -943,6 +963,8 @@ func findingDiagnostic(f linker.Finding) Diagnostic {
 		d.Message = fmt.Sprintf("%s binds relation endpoint %q to %s, whose constructor requires it under %s and raises RelationRoleMismatchError: the charm's YAML declares it under %s", who(f.Symbol), f.Subject, f.Detail, f.Expected, f.Declared)
 	case f.Kind == linker.FindRelationMismatch:
 		d.Message = fmt.Sprintf("%s binds relation endpoint %q to %s, whose constructor requires interface %q and raises RelationInterfaceMismatchError: the charm's YAML declares interface %q", who(f.Symbol), f.Subject, f.Detail, f.Expected, f.Declared)
+	case f.Kind == linker.FindUnknownEvent:
+		d.Message = fmt.Sprintf("%s observes event %q, which the charm does not have: ops defines no such event for its YAML, and the attribute lookup raises AttributeError", who(f.Symbol), f.Subject)
 	case f.Kind == linker.FindUnobservedHandler:
 		d.Message = fmt.Sprintf("%s is named like an event handler, but no code observes, calls or names it: it never runs", f.Subject)
 	case f.Kind == linker.FindUndeclaredParam && f.NoAction:

@@ -144,6 +144,7 @@ func TestEveryRuleCovered(t *testing.T) {
 	links.Charms = append(links.Charms, linker.CharmLinks{Name: "sided", Dir: "sided", Findings: []linker.Finding{
 		{Kind: linker.FindRelationMismatch, Subject: "metrics", Mismatch: "role", Expected: "provides", Declared: "requires",
 			Site: linker.Site{File: "sided/src/charm.py", Line: 9, Symbol: "C.__init__", Detail: "MetricsEndpointProvider"}},
+		{Kind: linker.FindUnknownEvent, Subject: "metrics_joined", Site: linker.Site{File: "sided/src/charm.py", Line: 10, Symbol: "C.__init__"}},
 	}})
 	// and one whose entry point was not read (unread-code)
 	charms = append(charms, charmyaml.Charm{Name: "lost", Dir: "lost", NameAt: pos("lost/metadata.yaml", 1)})
@@ -1310,7 +1311,8 @@ src/charm.py:16: error: ACharm.__init__ observes action "metrics", which the cha
 
 // TestUndeclaredNameSaysWhatIsDeclared: an undeclared name a letter or two (or a '_' for a '-')
 // from one declared name of its kind says which; a relation's interface used as its name says
-// whose; two equally near names, or none near, add nothing.
+// whose; two equally near names, or none near, add nothing. An unknown event says which of the
+// charm's events is a letter or two, or one word, from it.
 func TestUndeclaredNameSaysWhatIsDeclared(t *testing.T) {
 	charms := []charmyaml.Charm{{Name: "a", Dir: ".",
 		Config:     []charmyaml.ConfigOption{{Name: "port"}, {Name: "log-level"}, {Name: "mode-a"}, {Name: "mode-b"}},
@@ -1328,6 +1330,10 @@ func TestUndeclaredNameSaysWhatIsDeclared(t *testing.T) {
 		{Kind: linker.FindUndeclaredRelation, Subject: "pgsql", Site: site(6)},
 		{Kind: linker.FindUndeclaredContainer, Subject: "workoad", Site: site(7)},
 		{Kind: linker.FindUndeclaredParam, Subject: "forse", Actions: []string{"rotate"}, Site: site(8)},
+		{Kind: linker.FindUnknownEvent, Subject: "vault_joined", Site: site(9)},
+		{Kind: linker.FindUnknownEvent, Subject: "workload_ready", Site: site(10)},
+		{Kind: linker.FindUnknownEvent, Subject: "db_relation_broke", Site: site(11)},
+		{Kind: linker.FindUnknownEvent, Subject: "reconcile", Site: site(12)},
 	}}}}
 	var b strings.Builder
 	if err := WriteText(&b, Run(charms, links, Options{})); err != nil {
@@ -1343,6 +1349,10 @@ func TestUndeclaredNameSaysWhatIsDeclared(t *testing.T) {
 		`"pgsql", which the charm's YAML does not declare [`,
 		`"workoad", which the charm's YAML does not declare (did you mean "workload"?) [`,
 		`action parameter "forse", which action "rotate" does not declare (did you mean "force"?) [`,
+		`src/charm.py:9: error: ACharm.f observes event "vault_joined", which the charm does not have: ops defines no such event for its YAML, and the attribute lookup raises AttributeError (did you mean "vault_relation_joined"?) [unknown-event]`,
+		`event "workload_ready", which the charm does not have: ops defines no such event for its YAML, and the attribute lookup raises AttributeError (did you mean "workload_pebble_ready"?) [`,
+		`event "db_relation_broke", which the charm does not have: ops defines no such event for its YAML, and the attribute lookup raises AttributeError (did you mean "db_relation_broken"?) [`,
+		`event "reconcile", which the charm does not have: ops defines no such event for its YAML, and the attribute lookup raises AttributeError [`,
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("no %q in\n%s", want, got)

@@ -29,6 +29,7 @@ const (
 	RuleUnlinkedCode         = "unlinked-code"
 	RuleUnreadCode           = "unread-code"
 	RuleRelationMismatch     = "relation-mismatch"
+	RuleUnknownEvent         = "unknown-event"
 )
 
 // Rule documents one check rule. Rules is the single source for the SARIF rule
@@ -99,6 +100,9 @@ var Rules = []Rule{
 	{RuleRelationMismatch, SeverityError,
 		"A charm library object is bound to a relation the YAML declares on the other side, or with another interface, than the library's constructor requires.",
 		"The observability libraries (prometheus_scrape, grafana_dashboard, loki_push_api, tracing and others) check the endpoint in their objects' constructors and raise RelationRoleMismatchError or RelationInterfaceMismatchError, while the charm is being constructed: every hook fails. Read from the library's own check (its call of `_validate_relation_by_interface_and_direction`), so a library that checks nothing is not held to it. A finding in code that runs only under a condition is a warning."},
+	{RuleUnknownEvent, SeverityError,
+		"Code observes an event of the charm's `on` that ops defines for no name the YAML declares, and the charm defines none of that name (`self.on.cos_agent_joined`).",
+		"ops defines a charm's events from its YAML (`<relation>_relation_joined`, `<container>_pebble_ready`, `<storage>_storage_attached`, `<action>_action`) beside the fixed ones (`install`, `config_changed`, ...); any other attribute of `self.on` raises AttributeError while the charm is being constructed, so every hook fails. Not when the charm's `on` is redefined with events the linker cannot read, or its class derives from a base outside the tree, which may. A finding in code that runs only under a condition is a warning. The finding names the event meant when one of the charm's own is a word or a letter or two from it."},
 	{RuleUnresolvedName, SeverityInfo,
 		"A name used to observe, look up or read an interface could not be resolved statically.",
 		"Dynamic names (loop variables, computed strings) cannot be checked against the YAML, so they are never reported as errors; the summary counts them."},

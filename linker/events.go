@@ -1,6 +1,11 @@
 package linker
 
-import "strings"
+import (
+	"slices"
+	"strings"
+
+	"github.com/cantrip-dev/charmcraft-map/charmyaml"
+)
 
 // Charm events that are not tied to a declared name, in the order interfaces list them.
 var (
@@ -130,4 +135,28 @@ func relationParam(name string) bool {
 	return n == "relation" || n == "endpoint" || n == "endpoint_name" ||
 		strings.HasSuffix(n, "relation_name") || strings.HasSuffix(n, "relationship_name") ||
 		strings.HasSuffix(n, "_relation") || strings.HasSuffix(n, "_endpoint")
+}
+
+// EventNames lists the attributes of a charm's on that ops defines for ch: the fixed events,
+// then each declared relation's, action's, container's and storage's, in YAML order.
+func EventNames(ch *charmyaml.Charm) []string {
+	out := slices.Concat(lifecycleEvents, secretEvents, statusEvents)
+	add := func(name string, suffixes []string) {
+		for _, s := range suffixes {
+			out = append(out, norm(name)+"_"+s)
+		}
+	}
+	for _, r := range ch.Relations {
+		add(r.Name, relationEvents)
+	}
+	for _, a := range ch.Actions {
+		add(a.Name, actionEvents)
+	}
+	for _, c := range ch.Containers {
+		add(c.Name, containerEvents)
+	}
+	for _, s := range ch.Storage {
+		add(s.Name, storageEvents)
+	}
+	return out
 }

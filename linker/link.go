@@ -1197,6 +1197,11 @@ func (l *charmLinker) observeEvent(fi *fileInfo, o *pyextract.Observe, c *ctx, h
 						continue // may be a custom event of an events class we cannot read
 					}
 				}
+				if !ok && !custom.open && !fi.vendored && !fi.library && !ev.loose && l.eventsKnown(ev.cls) && !l.definesEvents() {
+					// self.on.cos_agent_joined: no event ops defines for the charm, and none
+					// of its own: the attribute lookup raises AttributeError
+					l.findIn(FindUnknownEvent, ev.str, siteAt(fi, o.Scope, "", ""), c)
+				}
 			}
 			if !ok {
 				continue
@@ -1243,6 +1248,41 @@ func (l *charmLinker) observeEvent(fi *fileInfo, o *pyextract.Observe, c *ctx, h
 			}
 		}
 	}
+}
+
+// eventsKnown reports whether every event the charm class cls (every charm class when nil)
+// has is known: its bases up to ops' are all in the tree, so no outside base can redefine its
+// on with events of its own.
+func (l *charmLinker) eventsKnown(cls *classInfo) bool {
+	classes := l.charmCls
+	if cls != nil {
+		classes = []*classInfo{cls}
+	}
+	for _, cl := range classes {
+		for _, k := range l.mro(cl) {
+			inTree := l.bases(k)
+			for _, b := range k.sym.Bases {
+				name, _, _ := strings.Cut(strings.TrimSpace(b), "[") // TypedCharmBase[Config]
+				name = name[strings.LastIndexByte(name, '.')+1:]     // ops.CharmBase
+				if !knownBases[name] && !slices.ContainsFunc(inTree, func(t *classInfo) bool { return t.name == name }) {
+					return false
+				}
+			}
+		}
+	}
+	return len(classes) > 0
+}
+
+// definesEvents reports code of the charm's (its libraries' too) that defines events at run
+// time, charm.on.define_event("reload_bind", ...), or juju_systemd_notices' with
+// f"service_{name}_started": any name may then be one of its events.
+func (l *charmLinker) definesEvents() bool {
+	for _, fi := range l.scope {
+		if _, found := slices.BinarySearchFunc(fi.Refs, "define_event", func(r pyextract.Ref, n string) int { return strings.Compare(r.Name, n) }); found {
+			return true
+		}
+	}
+	return false
 }
 
 // eventEndpoints are the declared relations an object's own events belong to: every endpoint

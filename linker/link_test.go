@@ -2327,6 +2327,49 @@ src/charm.py:12 undeclared-container work_load
 src/charm.py:13 undeclared-relation sloth_peers`)
 }
 
+func TestUnknownEvent(t *testing.T) {
+	// An attribute of the charm's on that is no event ops defines for the YAML, and none of the
+	// charm's own events class, raises AttributeError: a finding. Not when code of the charm
+	// defines events at run time (define_event), nor when its class derives from a base outside
+	// the tree, which may redefine on.
+	c := charm("demo", ".", "relation:cos-agent")
+	src := `import ops
+
+
+class DemoEvents(ops.CharmEvents):
+    reconcile = ops.EventSource(ops.EventBase)
+
+
+class DemoCharm(%s):
+    on = DemoEvents()
+
+    def __init__(self, framework):
+        super().__init__(framework)
+        framework.observe(self.on.cos_agent_joined, self._on_joined)
+        framework.observe(self.on.reconcile, self._on_joined)
+        framework.observe(self.on.cos_agent_relation_joined, self._on_joined)
+        framework.observe(self.on.install, self._on_joined)
+        %s
+
+    def _on_joined(self, event):
+        pass
+`
+	for _, tc := range []struct{ base, extra, want string }{
+		{"ops.CharmBase", "", "src/charm.py:13 unknown-event cos_agent_joined"},
+		{"ops.CharmBase", `self.on.define_event("later", ops.EventBase)`, ""},
+		{"sunbeam.OSBaseOperatorCharm", "", ""},
+	} {
+		cl := link1(t, c, files{"src/charm.py": fmt.Sprintf(src, tc.base, tc.extra)})
+		var got []string
+		for _, f := range cl.Findings {
+			if f.Kind == FindUnknownEvent {
+				got = append(got, fmt.Sprintf("%s:%d %s %s", f.File, f.Line, f.Kind, f.Subject))
+			}
+		}
+		expect(t, tc.base+" "+tc.extra, strings.Join(got, "\n"), tc.want)
+	}
+}
+
 func TestOwnFlagsAreNotRelations(t *testing.T) {
 	// A flag the charm sets itself names its own state, however its first word reads; the
 	// Endpoint's flags and an interface layer's stay the relation's.

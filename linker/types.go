@@ -300,6 +300,7 @@ const (
 	FindUndeclaredParam     = "undeclared-action-param"
 	FindUnobservedHandler   = "unobserved-handler"
 	FindRelationMismatch    = "relation-mismatch"
+	FindUnknownEvent        = "unknown-event"
 )
 
 // Finding is a code site that disagrees with the YAML.
