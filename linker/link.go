@@ -204,6 +204,7 @@ func (l *charmLinker) run() {
 	clear(l.concreteOf) // computed against the whole charmCls only
 	l.collectSites()
 	l.linkObserves()
+	l.checkEventArgs()
 	l.linkReconcilers()
 	l.linkBindings()
 	l.linkResourceArgs()
@@ -973,6 +974,71 @@ func (l *charmLinker) observeThroughCallers(fi *fileInfo, o *pyextract.Observe, 
 var undeclaredKind = map[string]string{
 	KindRelation: FindUndeclaredRelation, KindAction: FindUndeclaredAction, KindConfig: FindUndeclaredConfig,
 	KindContainer: FindUndeclaredContainer, KindStorage: FindUndeclaredStorage, KindResource: FindUndeclaredResource,
+}
+
+// checkEventArgs reports the charm's events its own code hands to a call other than observe
+// (MetricsEndpointProvider(self, refresh_event=[self.on.grafana_pebble_ready]), a library
+// object that observes them): reading an event ops does not define for the YAML raises
+// AttributeError there, as in an observe call. Only the charm's code is held to it; the
+// library's observe of what it was given is not linked here.
+func (l *charmLinker) checkEventArgs() {
+	for _, fi := range l.scope {
+		if fi.vendored || fi.library || fi.test {
+			continue
+		}
+		args := func(sc pyextract.Scope, call *pyextract.Value) {
+			var vals []*pyextract.Value
+			for j := range call.Args {
+				vals = append(vals, &call.Args[j])
+			}
+			for j := range call.Kwargs {
+				vals = append(vals, &call.Kwargs[j].Value)
+			}
+			for _, v := range vals {
+				if v.Kind == pyextract.ValSeq { // [self.on.a, self.on.b]
+					for k := range v.Args {
+						l.checkEventArg(fi, sc, &v.Args[k])
+					}
+				} else {
+					l.checkEventArg(fi, sc, v)
+				}
+			}
+		}
+		for i := range fi.Facts.Calls {
+			args(fi.Facts.Calls[i].Scope, &fi.Facts.Calls[i].Value)
+		}
+		for i := range fi.Facts.Assigns { // self.metrics = MetricsEndpointProvider(...)
+			if a := &fi.Facts.Assigns[i]; a.Value.Kind == pyextract.ValCall {
+				args(a.Scope, &a.Value)
+			}
+		}
+	}
+}
+
+// checkEventArg reports v, an argument at sc, when it is an event of the charm's on (written
+// <x>.on.<event>) that the charm does not have.
+func (l *charmLinker) checkEventArg(fi *fileInfo, sc pyextract.Scope, v *pyextract.Value) {
+	n := len(v.Chain)
+	if v.Kind != pyextract.ValChain || n < 3 || v.Chain[n-2].Name != "on" || v.Chain[n-1].Name == "" {
+		return
+	}
+	for _, c := range l.contexts(fi, fi.classes[sc.Class], sc.Func) {
+		for _, ev := range l.eval(v, c.at(sc.Line)) {
+			if ev.kind != aEvent || ev.key != "" || ev.dyn || ev.loose || l.custom(ev.cls).names[ev.str] || l.custom(ev.cls).open {
+				continue
+			}
+			at := siteAt(fi, sc, "", "")
+			switch kind, name, ok := eventKind(ev.str); {
+			case ok && (kind == KindLifecycle || kind == KindSecret || kind == KindStatus):
+			case ok:
+				if _, declared := l.lookup(kind, name); !declared {
+					l.findIn(undeclaredKind[kind], strings.ReplaceAll(name, "_", "-"), at, c)
+				}
+			case l.eventsKnown(ev.cls) && !l.definesEvents():
+				l.findIn(FindUnknownEvent, ev.str, at, c)
+			}
+		}
+	}
 }
 
 // linkObserves links every observe call in scope, under each context its class runs in.

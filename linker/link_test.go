@@ -2370,6 +2370,29 @@ class DemoCharm(%s):
 	}
 }
 
+func TestEventArgs(t *testing.T) {
+	// An event of the charm's on handed to a call other than observe (a library's
+	// refresh_event=[...]) is read there: one ops does not define for the YAML raises, as in an
+	// observe call. Lifecycle events and the declared names' are fine.
+	c := charm("demo", ".", "container:traefik", "relation:metrics")
+	cl := link1(t, c, files{"src/charm.py": `import ops
+from charms.prometheus_k8s.v0.prometheus_scrape import MetricsEndpointProvider
+
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, framework):
+        super().__init__(framework)
+        self.metrics = MetricsEndpointProvider(
+            charm=self,
+            refresh_event=[self.on.grafana_pebble_ready, self.on.update_status, self.on.traefik_pebble_ready],
+        )
+        Watcher(self, self.on.metrics_relation_joined, self.on.metric_relation_joined, self.on.refresh)
+`})
+	expect(t, "findings", findings(cl), `src/charm.py:8 undeclared-container grafana
+src/charm.py:12 undeclared-relation metric
+src/charm.py:12 unknown-event refresh`)
+}
+
 func TestOwnFlagsAreNotRelations(t *testing.T) {
 	// A flag the charm sets itself names its own state, however its first word reads; the
 	// Endpoint's flags and an interface layer's stay the relation's.
