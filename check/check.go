@@ -507,6 +507,8 @@ func declaredInstead(ch *charmyaml.Charm, f linker.Finding) string {
 				}
 			}
 		}
+	case f.Kind == linker.FindUnknownEvent && f.Events != nil:
+		names = f.Events
 	case f.Kind == linker.FindUnknownEvent:
 		names = linker.EventNames(ch)
 	case kind == "":
@@ -963,6 +965,8 @@ func findingDiagnostic(f linker.Finding) Diagnostic {
 		d.Message = fmt.Sprintf("%s binds relation endpoint %q to %s, whose constructor requires it under %s and raises RelationRoleMismatchError: the charm's YAML declares it under %s", who(f.Symbol), f.Subject, f.Detail, f.Expected, f.Declared)
 	case f.Kind == linker.FindRelationMismatch:
 		d.Message = fmt.Sprintf("%s binds relation endpoint %q to %s, whose constructor requires interface %q and raises RelationInterfaceMismatchError: the charm's YAML declares interface %q", who(f.Symbol), f.Subject, f.Detail, f.Expected, f.Declared)
+	case f.Kind == linker.FindUnknownEvent && f.Events != nil:
+		d.Message = fmt.Sprintf("%s observes event %q of a %s, whose events class defines no such event: the attribute lookup raises AttributeError", who(f.Symbol), f.Subject, f.Detail)
 	case f.Kind == linker.FindUnknownEvent:
 		d.Message = fmt.Sprintf("%s observes event %q, which the charm does not have: ops defines no such event for its YAML, and the attribute lookup raises AttributeError", who(f.Symbol), f.Subject)
 	case f.Kind == linker.FindUnobservedHandler:

@@ -1334,6 +1334,8 @@ func TestUndeclaredNameSaysWhatIsDeclared(t *testing.T) {
 		{Kind: linker.FindUnknownEvent, Subject: "workload_ready", Site: site(10)},
 		{Kind: linker.FindUnknownEvent, Subject: "db_relation_broke", Site: site(11)},
 		{Kind: linker.FindUnknownEvent, Subject: "reconcile", Site: site(12)},
+		{Kind: linker.FindUnknownEvent, Subject: "certificate_removed", Events: []string{"certificate_available", "certificates_removed"},
+			Site: linker.Site{File: "src/charm.py", Line: 13, Symbol: "ACharm.f", Detail: "CertificateTransferRequires"}},
 	}}}}
 	var b strings.Builder
 	if err := WriteText(&b, Run(charms, links, Options{})); err != nil {
@@ -1353,6 +1355,7 @@ func TestUndeclaredNameSaysWhatIsDeclared(t *testing.T) {
 		`event "workload_ready", which the charm does not have: ops defines no such event for its YAML, and the attribute lookup raises AttributeError (did you mean "workload_pebble_ready"?) [`,
 		`event "db_relation_broke", which the charm does not have: ops defines no such event for its YAML, and the attribute lookup raises AttributeError (did you mean "db_relation_broken"?) [`,
 		`event "reconcile", which the charm does not have: ops defines no such event for its YAML, and the attribute lookup raises AttributeError [`,
+		`src/charm.py:13: error: ACharm.f observes event "certificate_removed" of a CertificateTransferRequires, whose events class defines no such event: the attribute lookup raises AttributeError (did you mean "certificates_removed"?) [unknown-event]`,
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("no %q in\n%s", want, got)

@@ -3,6 +3,7 @@ package linker
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -1299,6 +1300,14 @@ func (l *charmLinker) observeEvent(fi *fileInfo, o *pyextract.Observe, c *ctx, h
 			if ev.self || ev.inst == nil {
 				continue
 			}
+			if !fi.vendored && !fi.library && !ev.loose && l.noSuchObjectEvent(ev.inst.cls, ev.str) {
+				// cert_transfer.on.certificate_removed of a library whose events class (v1)
+				// defines certificates_removed: AttributeError while the charm is constructed
+				if f := l.findIn(FindUnknownEvent, ev.str, siteAt(fi, o.Scope, "", ev.inst.cls.name), c); f != nil {
+					f.Events = slices.Sorted(maps.Keys(l.custom(ev.inst.cls).names))
+				}
+				continue
+			}
 			eps := l.endpoints(ev.inst)
 			if eps.dyn && len(eps.names) == 0 && !fi.library {
 				u := at
@@ -1337,6 +1346,19 @@ func (l *charmLinker) eventsKnown(cls *classInfo) bool {
 		}
 	}
 	return len(classes) > 0
+}
+
+// noSuchObjectEvent reports an event name that the events class of cls's on (a library
+// object's: on = CertificateTransferEvents()), read whole in the tree, does not define.
+func (l *charmLinker) noSuchObjectEvent(cls *classInfo, name string) bool {
+	if cls == nil {
+		return false
+	}
+	if _, found := l.lookupClassAttr(cls, "on"); !found {
+		return false
+	}
+	ce := l.custom(cls)
+	return !ce.open && len(ce.names) > 0 && !ce.names[name] && !l.definesEvents()
 }
 
 // definesEvents reports code of the charm's (its libraries' too) that defines events at run

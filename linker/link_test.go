@@ -2370,6 +2370,62 @@ class DemoCharm(%s):
 	}
 }
 
+func TestUnknownObjectEvent(t *testing.T) {
+	// An object's events class read whole in the tree: an event it does not define raises
+	// AttributeError where the charm observes it (a library's v0 name after an upgrade to v1);
+	// the finding lists the class's events. An events class with a base outside the tree may
+	// define more: no finding.
+	lib := `import ops
+
+
+class CertificatesRemovedEvent(ops.EventBase):
+    pass
+
+
+class TransferEvents(%s):
+    certificates_removed = ops.EventSource(CertificatesRemovedEvent)
+
+
+class CertificateTransferRequires(ops.Object):
+    on = TransferEvents()
+
+    def __init__(self, charm, relationship_name):
+        super().__init__(charm, relationship_name)
+`
+	charmPy := `import ops
+from charms.certificate_transfer_interface.v1.certificate_transfer import CertificateTransferRequires
+
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, framework):
+        super().__init__(framework)
+        self.cert = CertificateTransferRequires(self, "receive-ca-cert")
+        framework.observe(self.cert.on.certificate_removed, self._on_removed)
+        framework.observe(self.cert.on.certificates_removed, self._on_removed)
+
+    def _on_removed(self, event):
+        pass
+`
+	c := charm("demo", ".", "relation:receive-ca-cert")
+	for _, tc := range []struct{ base, want, handlers string }{
+		{"ops.ObjectEvents", "src/charm.py:9 unknown-event certificate_removed CertificateTransferRequires [certificates_removed]",
+			"certificates_removed>DemoCharm._on_removed[library]"},
+		{"other.BaseTransferEvents", "",
+			"certificate_removed>DemoCharm._on_removed[library] certificates_removed>DemoCharm._on_removed[library]"},
+	} {
+		cl := link1(t, c, files{
+			"lib/charms/certificate_transfer_interface/v1/certificate_transfer.py": fmt.Sprintf(lib, tc.base),
+			"src/charm.py": charmPy,
+		})
+		var got []string
+		for _, f := range cl.Findings {
+			got = append(got, fmt.Sprintf("%s:%d %s %s %s %v", f.File, f.Line, f.Kind, f.Subject, f.Detail, f.Events))
+		}
+		expect(t, tc.base, strings.Join(got, "\n"), tc.want)
+		expect(t, tc.base+" handlers", handlers(cl, KindRelation, "receive-ca-cert"), tc.handlers)
+	}
+}
+
 func TestEventArgs(t *testing.T) {
 	// An event of the charm's on handed to a call other than observe (a library's
 	// refresh_event=[...]) is read there: one ops does not define for the YAML raises, as in an

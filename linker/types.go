@@ -347,6 +347,9 @@ type Finding struct {
 	Mismatch string `json:"mismatch,omitempty"`
 	Expected string `json:"expected,omitempty"`
 	Declared string `json:"declared,omitempty"`
+	// Events is, for an unknown-event finding of an object's events (cert.on.x, not the
+	// charm's), the events its class defines, sorted; Detail names the class.
+	Events []string `json:"events,omitempty"`
 	// Field marks an undeclared-config finding of a field of a class the charm loads its
 	// options into (config_type, load_config) that names no declared option: loading leaves
 	// it at its default, or fails when it has none.
