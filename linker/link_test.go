@@ -2449,6 +2449,24 @@ src/charm.py:12 undeclared-relation metric
 src/charm.py:12 unknown-event refresh`)
 }
 
+func TestLibraryBindingTakenAsWritten(t *testing.T) {
+	// A library object given a relation by a relation keyword looks it up as written: a name
+	// declared only with "-" for "_" is undeclared there, and still bound.
+	c := charm("demo", ".", "relation:sloth-peers", "relation:db")
+	cl := link1(t, c, files{"src/charm.py": `import ops
+from charms.data_platform_libs.v0.data_interfaces import DatabaseRequires, PeerData
+
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, framework):
+        super().__init__(framework)
+        self.peers = PeerData(self, peer_relation_name="sloth_peers")
+        self.db = DatabaseRequires(self, relation_name="db")
+`})
+	expect(t, "findings", findings(cl), "src/charm.py:8 undeclared-relation sloth_peers")
+	expect(t, "reads", reads(cl, KindRelation, "sloth-peers"), "src/charm.py:8/library/PeerData")
+}
+
 func TestOwnFlagsAreNotRelations(t *testing.T) {
 	// A flag the charm sets itself names its own state, however its first word reads; the
 	// Endpoint's flags and an interface layer's stay the relation's.

@@ -56,10 +56,14 @@ func (l *charmLinker) linkBindings() {
 			}
 			var bound []string
 			for _, ep := range eps.names {
-				if d, ok := l.lookup(KindRelation, ep.name); ok {
+				d, ok := l.lookup(KindRelation, ep.name)
+				if ok {
 					l.read(KindRelation, d, at)
 					bound = appendUniq(bound, d)
-				} else if ep.strong {
+				}
+				// (a library looks its relation up as written: peer_relation_name="sloth_peers"
+				// finds no sloth-peers)
+				if (!ok || asWrittenOnly(ep.name, d)) && ep.strong {
 					f := at
 					f.Conditional = f.Conditional || ep.cond
 					l.findIn(FindUndeclaredRelation, ep.name, f, c)
