@@ -2308,19 +2308,20 @@ class DemoCharm(ops.CharmBase):
         addr = self.model.get_binding("sloth_peers").network.bind_address
         ok = self.config["slo-period"], self.model.get_relation("sloth-peers")
 `,
-		"hooks/hooks.py": `from charmhelpers.core.hookenv import Hooks, config
+		"hooks/hooks.py": `from charmhelpers.core.hookenv import Hooks, config, relation_ids
 
 hooks = Hooks()
 
 
 @hooks.hook("sloth_peers-relation-joined")
 def joined():
-    return config("ssl-ca")
+    return config("ssl-ca"), relation_ids("sloth_peers")
 `})
 	expect(t, "slo-period", reads(cl, KindConfig, "slo-period"), "src/charm.py:10/config-read/get src/charm.py:14/config-read/index")
 	expect(t, "ssl_ca", reads(cl, KindConfig, "ssl_ca"), "hooks/hooks.py:8/config-read/")
 	expect(t, "findings", findings(cl), `hooks/hooks.py:7 undeclared-relation sloth_peers
 hooks/hooks.py:8 undeclared-config ssl-ca
+hooks/hooks.py:8 undeclared-relation sloth_peers
 src/charm.py:10 undeclared-config slo_period
 src/charm.py:11 undeclared-relation sloth_peers
 src/charm.py:12 undeclared-container work_load
@@ -2465,6 +2466,26 @@ class DemoCharm(ops.CharmBase):
 `})
 	expect(t, "findings", findings(cl), "src/charm.py:8 undeclared-relation sloth_peers")
 	expect(t, "reads", reads(cl, KindRelation, "sloth-peers"), "src/charm.py:8/library/PeerData")
+}
+
+func TestRequiredRelations(t *testing.T) {
+	// A charms.openstack charm class's required_relations list looks each relation up (a
+	// constant too); a name the YAML lacks is no finding (the included layers' YAML may
+	// declare it).
+	c := charm("demo", ".", "relation:identity-admin", "relation:certificates")
+	cl := link1(t, c, files{
+		"reactive/demo_handlers.py": "import charms.reactive as reactive\n\n@reactive.when('identity-admin.available')\ndef render(*args):\n    pass\n",
+		"lib/charm/openstack/demo.py": `import charms_openstack.charm
+
+CERT_RELATION = "certificates"
+
+
+class DemoCharm(charms_openstack.charm.OpenStackCharm):
+    required_relations = ["identity-admin", CERT_RELATION, "shared-db"]
+`})
+	expect(t, "identity-admin", reads(cl, KindRelation, "identity-admin"), "lib/charm/openstack/demo.py:7/lookup/flag")
+	expect(t, "certificates", reads(cl, KindRelation, "certificates"), "lib/charm/openstack/demo.py:7/lookup/flag")
+	expect(t, "findings", findings(cl), "")
 }
 
 func TestOwnFlagsAreNotRelations(t *testing.T) {

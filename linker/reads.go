@@ -2273,9 +2273,11 @@ func (l *charmLinker) linkNamedLookups(reactive bool, own map[string]bool) {
 			if named.flag {
 				name = flagEndpoint(arg.Str)
 			}
-			if d, ok := l.lookup(named.kind, name); ok {
+			d, ok := l.lookup(named.kind, name)
+			if ok {
 				l.read(named.kind, d, siteAt(fi, sc, ViaLookup, "flag"))
-			} else if exact := !named.flag || strings.HasPrefix(arg.Str, "endpoint."); exact &&
+			}
+			if exact := !named.flag || strings.HasPrefix(arg.Str, "endpoint."); (!ok || asWrittenOnly(name, d)) && exact &&
 				name != "" && !fi.vendored && !(named.kind == KindRelation && name == jujuInfo) {
 				if f := l.find(undeclaredKind[named.kind], name, siteAt(fi, sc, ViaLookup, "")); f != nil {
 					f.LookedUp = lastName(v.Chain)
@@ -2287,6 +2289,38 @@ func (l *charmLinker) linkNamedLookups(reactive bool, own map[string]bool) {
 		}
 		for i := range fi.Facts.Assigns {
 			look(fi.Facts.Assigns[i].Scope, &fi.Facts.Assigns[i].Value)
+		}
+		if reactive {
+			l.requiredRelations(fi)
+		}
+	}
+}
+
+// requiredRelations links the relations a charms.openstack charm class lists in its
+// required_relations class attribute (['shared-db', 'amqp', CERT_RELATION]): the library waits
+// for each one's flags before it reports the unit ready. A name the YAML does not declare is
+// no finding: most are the included layers' (layer:openstack-api's shared-db, amqp and
+// identity-service), which the built charm's YAML merges in, and on the 460 trees every one
+// was such an info, bar one misspelt name.
+func (l *charmLinker) requiredRelations(fi *fileInfo) {
+	for _, name := range sortedKeys(fi.classes) {
+		cl := fi.classes[name]
+		for _, a := range cl.attrs["required_relations"] {
+			if a.value.Kind != pyextract.ValSeq {
+				continue
+			}
+			sc := pyextract.Scope{Class: cl.name, Line: a.line}
+			for i := range a.value.Args {
+				names, _ := l.strVals(&a.value.Args[i], &ctx{file: fi, cls: cl})
+				for _, n := range names {
+					if n.loose {
+						continue
+					}
+					if d, ok := l.lookup(KindRelation, n.str); ok {
+						l.read(KindRelation, d, siteAt(fi, sc, ViaLookup, "flag"))
+					}
+				}
+			}
 		}
 	}
 }
