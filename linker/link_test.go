@@ -2488,6 +2488,37 @@ class DemoCharm(charms_openstack.charm.OpenStackCharm):
 	expect(t, "findings", findings(cl), "")
 }
 
+func TestLibraryRepeatsDropped(t *testing.T) {
+	// A wrong name the charm hands its own library's object is one finding, at the
+	// construction: the library's observe and lookups with it are not reported again.
+	c := charm("prometheus", ".", "relation:self-metrics-endpoint")
+	cl := link1(t, c, files{
+		"lib/charms/prometheus/v0/scrape.py": `import ops
+
+
+class MetricsEndpointProvider(ops.Object):
+    def __init__(self, charm, relation_name: str = "metrics-endpoint"):
+        super().__init__(charm, relation_name)
+        self._charm = charm
+        self._relation_name = relation_name
+        self.framework.observe(self._charm.on[relation_name].relation_joined, self._set)
+
+    def _set(self, _):
+        for relation in self._charm.model.relations[self._relation_name]:
+            pass
+`,
+		"src/charm.py": `import ops
+from charms.prometheus.v0.scrape import MetricsEndpointProvider
+
+
+class PrometheusCharm(ops.CharmBase):
+    def __init__(self, framework):
+        super().__init__(framework)
+        self.self_monitoring = MetricsEndpointProvider(self, relation_name="self-monitoring-metrics-endpoint")
+`})
+	expect(t, "findings", findings(cl), "src/charm.py:8 undeclared-relation self-monitoring-metrics-endpoint")
+}
+
 func TestOwnFlagsAreNotRelations(t *testing.T) {
 	// A flag the charm sets itself names its own state, however its first word reads; the
 	// Endpoint's flags and an interface layer's stay the relation's.

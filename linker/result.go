@@ -88,8 +88,26 @@ func (l *charmLinker) result() CharmLinks {
 		}
 	}
 	l.markUnbuilt()
-	out.Findings = sortFindings(l.findings)
+	out.Findings = sortFindings(l.libraryRepeatsDropped())
 	return out
+}
+
+// libraryRepeatsDropped is the findings without those in a charm library's code (the charm's
+// own library: vendored code has none) that repeat, kind and name, one in the charm's other
+// code: a wrong name the charm hands a library object (relation_name=...) is one fault, at
+// the construction, not one more at every lookup the library makes with it.
+func (l *charmLinker) libraryRepeatsDropped() []Finding {
+	type key struct{ kind, subject string }
+	outside := map[key]bool{}
+	for _, f := range l.findings {
+		if fi := l.ix.files[f.File]; fi != nil && !fi.library {
+			outside[key{f.Kind, f.Subject}] = true
+		}
+	}
+	return slices.DeleteFunc(l.findings, func(f Finding) bool {
+		fi := l.ix.files[f.File]
+		return fi != nil && fi.library && outside[key{f.Kind, f.Subject}]
+	})
 }
 
 // classicHooks is where a charm with no charm class registers its first charm-helpers hook
