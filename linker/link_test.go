@@ -2952,10 +2952,54 @@ class DemoCharm(ops.CharmBase):
 	expect(t, "ceph", reads(cl, KindRelation, "ceph"), "src/charm.py:7/library/ClientHandler")
 	expect(t, "radosgw", reads(cl, KindRelation, "radosgw"), "src/charm.py:8/library/RadosGWHandler")
 	// the base outside the tree keeps the name as self.relation_name, which the handler
-	// class then observes
-	expect(t, "ceph handlers", handlers(cl, KindRelation, "ceph"), "relation_changed>ClientHandler._on_changed[helper]")
-	expect(t, "radosgw handlers", handlers(cl, KindRelation, "radosgw"), "relation_changed>ClientHandler._on_changed[helper]")
+	// class then observes; the method handed over as its callback parameter handles it too
+	expect(t, "ceph handlers", handlers(cl, KindRelation, "ceph"), "callback>DemoCharm._noop[library] relation_changed>ClientHandler._on_changed[helper]")
+	expect(t, "radosgw handlers", handlers(cl, KindRelation, "radosgw"), "callback>DemoCharm._noop[library] relation_changed>ClientHandler._on_changed[helper]")
 	expect(t, "findings", findings(cl), "")
+}
+
+func TestPositionalCallbacks(t *testing.T) {
+	// A method handed by position to a relation-bound object: a handler when the parameter it
+	// binds is named as a callback (ops-sunbeam's callback_f), else a read at the method; of a
+	// class from outside the tree, a read naming the argument's position.
+	c := charm("demo", ".", "relation:traefik-route", "relation:identity", "relation:amqp")
+	cl := link1(t, c, files{
+		"src/handlers.py": `import ops
+
+
+class RelationHandler(ops.Object):
+    def __init__(self, charm, relation_name, callback_f, mandatory=False):
+        super().__init__(charm, relation_name)
+
+
+class DataHandler(ops.Object):
+    def __init__(self, charm, relation_name, provide, *rest):
+        super().__init__(charm, relation_name)
+`,
+		"src/charm.py": `import ops
+from handlers import RelationHandler, DataHandler
+from outside.lib import AMQPHandler
+
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.route = RelationHandler(self, "traefik-route", self.handle_ready, True)
+        self.ident = DataHandler(self, "identity", self.credentials)
+        self.amqp = AMQPHandler(self, "amqp", self.configure_charm)
+
+    def handle_ready(self, event):
+        pass
+
+    def credentials(self):
+        return {}
+
+    def configure_charm(self, event):
+        pass
+`})
+	expect(t, "route", handlers(cl, KindRelation, "traefik-route"), "callback_f>DemoCharm.handle_ready[library]")
+	expect(t, "identity", reads(cl, KindRelation, "identity"), "src/charm.py:10/library/DataHandler src/charm.py:16/callback/provide")
+	expect(t, "amqp", reads(cl, KindRelation, "amqp"), "src/charm.py:11/library/AMQPHandler src/charm.py:19/callback/argument 3")
 }
 
 func TestTypedConfigIndex(t *testing.T) {

@@ -142,24 +142,41 @@ func (l *charmLinker) validated(s *site, inst *instance, d string, at Site) {
 // self._scrape_configs), Worker(pebble_layer=self.pebble_layer)): a read of the relation at
 // the method (via "callback"), the keyword as its detail, not a handler of an event. An object bound to
 // several relations (a coordinator's) calls them for any.
+//
+// A method handed over by position is named by the parameter it binds when the class is in the
+// tree (ops-sunbeam's RelationHandler(charm, relation_name, callback_f, mandatory): callback_f
+// is a callback); of a class from outside the tree, it is a read (detail "argument N").
 func (l *charmLinker) callbacks(s *site, c *ctx, d string) {
+	type given struct {
+		name string
+		v    *pyextract.Value
+	}
+	var args []given
 	for i := range s.value.Kwargs {
-		kw := &s.value.Kwargs[i]
-		if kw.Value.Kind != pyextract.ValChain || len(kw.Value.Chain) < 2 {
+		args = append(args, given{s.value.Kwargs[i].Name, &s.value.Kwargs[i].Value})
+	}
+	for i := range s.value.Args {
+		if isSplat(s.value.Args[i]) {
+			break
+		}
+		args = append(args, given{l.positionalParam(s.target, i+1), &s.value.Args[i]})
+	}
+	for _, kw := range args {
+		if kw.v.Kind != pyextract.ValChain || len(kw.v.Chain) < 2 {
 			continue
 		}
-		h, _ := l.handler(&kw.Value, c)
+		h, _ := l.handler(kw.v, c)
 		if h == nil || h.file.library || h.Kind != pyextract.KindMethod || slices.ContainsFunc(h.Decorators, func(d string) bool {
 			return strings.HasSuffix(d, "property") // its value is handed over, not the method
 		}) {
 			continue
 		}
-		if !callbackKeyword(kw.Name) {
-			l.read(KindRelation, d, Site{File: h.file.Path, Line: h.Line, Symbol: h.Name, Via: ViaCallback, Detail: kw.Name, Conditional: s.cond})
+		if !callbackKeyword(kw.name) {
+			l.read(KindRelation, d, Site{File: h.file.Path, Line: h.Line, Symbol: h.Name, Via: ViaCallback, Detail: kw.name, Conditional: s.cond})
 			continue
 		}
 		it := l.iface(KindRelation, d)
-		hd := Handler{Event: kw.Name, Symbol: h.Name, File: h.file.Path, Line: h.Line, Via: ViaLibrary,
+		hd := Handler{Event: kw.name, Symbol: h.Name, File: h.file.Path, Line: h.Line, Via: ViaLibrary,
 			ObserveFile: s.file.Path, ObserveLine: s.line, Conditional: s.cond}
 		if !slices.ContainsFunc(it.Handlers, func(x Handler) bool { return x.Symbol == hd.Symbol && x.Event == hd.Event }) {
 			it.Handlers = append(it.Handlers, hd)
@@ -167,11 +184,36 @@ func (l *charmLinker) callbacks(s *site, c *ctx, d string) {
 	}
 }
 
+// positionalParam names the parameter of cls's construction that its i-th positional argument
+// (from 1: the charm, mostly) binds, by the first __init__ up its classes; "argument i" when
+// the class or its __init__ is not in the tree, or the argument falls to *args.
+func (l *charmLinker) positionalParam(cls *classInfo, i int) string {
+	if cls != nil {
+		for _, k := range l.mro(cls) {
+			init := k.methods["__init__"]
+			if init == nil {
+				continue
+			}
+			for j, p := range positional(init.Params) {
+				if strings.HasPrefix(p.Name, "*") {
+					break
+				}
+				if j == i {
+					return p.Name
+				}
+			}
+			break
+		}
+	}
+	return fmt.Sprintf("argument %d", i)
+}
+
 // callbackKeyword reports a keyword that names what it is given as a callback: callback,
-// on_ready, restart_callback, is_ready_cb, relation_handler, refresh_hook.
+// callback_f (ops-sunbeam's), on_ready, restart_callback, is_ready_cb, relation_handler,
+// refresh_hook.
 func callbackKeyword(name string) bool {
 	n := strings.ToLower(name)
-	return n == "callback" || n == "cb" || n == "handler" || strings.HasPrefix(n, "on_") ||
+	return n == "callback" || strings.HasPrefix(n, "callback_") || n == "cb" || n == "handler" || strings.HasPrefix(n, "on_") ||
 		slices.ContainsFunc([]string{"_callback", "_cb", "_handler", "_hook"}, func(s string) bool { return strings.HasSuffix(n, s) })
 }
 
