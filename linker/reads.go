@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/cantrip-dev/charmcraft-map/charmyaml"
+	"github.com/cantrip-dev/charmcraft-map/internal/testdirs"
 	"github.com/cantrip-dev/charmcraft-map/pyextract"
 	"github.com/cantrip-dev/charmcraft-map/templates"
 )
@@ -1025,8 +1026,8 @@ func (l *charmLinker) configKey(fi *fileInfo, k *pyextract.KeyAccess) {
 // {% if config.debug %}) is read there.
 func (l *charmLinker) linkTemplates() {
 	for i, t := range l.ix.tmpls {
-		if l.ix.tmplCharm[i] != l.charm {
-			continue
+		if l.ix.tmplCharm[i] != l.charm || testdirs.In(path.Dir(relTo(t.Path, l.ch.Dir))) {
+			continue // (a test's template, tests/functional/bundle.yaml.j2, sets options: it reads none)
 		}
 		for _, u := range t.Uses {
 			if d, ok := l.lookup(KindConfig, u.Name); ok {

@@ -1454,12 +1454,14 @@ func TestTemplates(t *testing.T) {
 		"src/charm.py":          smallPy,
 		"templates/app.conf.j2": "level = {{ config['log-level'] }}\n",
 		"templates/logo.png":    "{{ options.unused }}",
+		// a test's template sets options (a functional test's bundle): it reads none
+		"tests/functional/bundle.yaml.j2": "options:\n  unused: {{ unused }}\n",
 	})
 	tree, err := Load(Options{Root: root, MemoKey: "k"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tree.Templates) != 1 || tree.Templates[0].Path != "templates/app.conf.j2" || len(tree.Templates[0].Uses) != 1 {
+	if len(tree.Templates) != 2 || tree.Templates[0].Path != "templates/app.conf.j2" || len(tree.Templates[0].Uses) != 1 {
 		t.Fatalf("templates %+v", tree.Templates)
 	}
 	reads := map[string]string{}
