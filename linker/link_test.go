@@ -3025,9 +3025,12 @@ class TypedCharm(TypedCharmBase[CharmConfig]):
         port = self.model.config["port"]
         raw = self.model.config
         port = raw["port"]
+        level = self.config["log_level"]
 `,
 	})
-	expect(t, "log-level", reads(cl, KindConfig, "log-level"), "src/charm.py:13/config-read/typed-index")
+	// (the model's __getitem__ reads the field, "-" as "_": log_level is no finding there)
+	expect(t, "findings", findings(cl), "")
+	expect(t, "log-level", reads(cl, KindConfig, "log-level"), "src/charm.py:13/config-read/typed-index src/charm.py:17/config-read/typed-index")
 	expect(t, "port", reads(cl, KindConfig, "port"), "src/charm.py:14/config-read/index src/charm.py:16/config-read/index")
 }
 

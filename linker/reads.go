@@ -990,7 +990,8 @@ func (l *charmLinker) configKey(fi *fileInfo, k *pyextract.KeyAccess) {
 			if ok {
 				l.read(KindConfig, d, s)
 			}
-			if (!ok || asWrittenOnly(v.str, d)) && !vendored && !v.loose && !l.storedConfig(v.str) {
+			// (a typed config's __getitem__ reads the field, "-" as "_": both spellings work)
+			if (!ok || asWrittenOnly(v.str, d) && at.Detail != "typed-index") && !vendored && !v.loose && !l.storedConfig(v.str) {
 				// a function that looks the name up among the declared options first
 				// (option = charm.meta.config.get(self.name); if option is None: raise)
 				// reads only a declared one
