@@ -319,6 +319,12 @@ func namedRelationHandlers(text string, links linker.Result) map[string][]namedR
 				if h.CatchAll { // a catch-all of every relation (for r in self.model.relations) is not this one's handler
 					continue
 				}
+				if h.Via == linker.ViaHookScript && path.Base(h.File) != h.Event {
+					// the script several hooks are links to (hooks/install -> services.py): it
+					// runs for every hook, and the code using this relation is elsewhere in it or
+					// beyond; not a hook's own script (hooks/db-relation-changed)
+					continue
+				}
 				handled = true
 				if !slices.Contains(out[h.File], rel) {
 					out[h.File] = append(out[h.File], rel)

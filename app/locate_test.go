@@ -243,6 +243,11 @@ func TestRelationNamedByItsEvents(t *testing.T) {
 		// a loop over events the charm lists (vault's configure_events) means each of them
 		{Kind: linker.KindRelation, Name: "vault-pki", Handlers: []linker.Handler{{File: "src/vault.py", Symbol: "VaultCharm._configure", Loose: true}}},
 		{Kind: linker.KindRelation, Name: "kafka-peers", Role: "peers", Handlers: []linker.Handler{{File: "src/peers.py", Symbol: "Peers._on_changed"}}},
+		// a hook's own script handles it; the script every hook is a link to does not: the
+		// code that looks the relation up does
+		{Kind: linker.KindRelation, Name: "monitors", Handlers: []linker.Handler{{File: "hooks/monitors-relation-joined", Event: "monitors-relation-joined", Via: linker.ViaHookScript}}},
+		{Kind: linker.KindRelation, Name: "nrpe-external-master", Handlers: []linker.Handler{{File: "hooks/nrpe_hooks.py", Event: "nrpe-external-master-relation-changed", Via: linker.ViaHookScript}},
+			Reads: []linker.Site{{File: "hooks/nrpe_utils.py", Via: linker.ViaLookup}}},
 	}}}}
 	for _, c := range []struct {
 		text string
@@ -260,6 +265,8 @@ func TestRelationNamedByItsEvents(t *testing.T) {
 		{"prevent duplicate peer-relation-changed deferred events", []string{"src/peers.py"}},
 		{"escape dots before they are written to the peer databag", []string{"src/peers.py"}},
 		{"the peer review found a typo", nil},
+		{"the monitors relation sends no checks", []string{"hooks/monitors-relation-joined"}},
+		{"the nrpe-external-master relation sends no checks", []string{"hooks/nrpe_utils.py"}},
 	} {
 		got := slices.Sorted(maps.Keys(namedRelationHandlers(c.text, links)))
 		if !slices.Equal(got, c.want) {
