@@ -1066,7 +1066,7 @@ func (e *evaluator) eventsAttr(cls *classInfo, name string) bool {
 	vals, ok := e.lookupClassAttr(cls, name)
 	return ok && slices.ContainsFunc(vals, func(v aval) bool {
 		return v.kind == aObj && v.cls != nil && slices.ContainsFunc(e.mro(v.cls), func(k *classInfo) bool {
-			return slices.ContainsFunc(k.sym.Bases, func(b string) bool { return b[strings.LastIndexByte(b, '.')+1:] == "ObjectEvents" })
+			return slices.ContainsFunc(k.sym.Bases, func(b string) bool { return lastSegment(b) == "ObjectEvents" })
 		})
 	})
 }

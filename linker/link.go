@@ -1025,7 +1025,10 @@ func (l *charmLinker) checkEventArg(fi *fileInfo, sc pyextract.Scope, v *pyextra
 	}
 	for _, c := range l.contexts(fi, fi.classes[sc.Class], sc.Func) {
 		for _, ev := range l.eval(v, c.at(sc.Line)) {
-			if ev.kind != aEvent || ev.key != "" || ev.dyn || ev.loose || l.custom(ev.cls).names[ev.str] || l.custom(ev.cls).open {
+			if ev.kind != aEvent || ev.key != "" || ev.dyn || ev.loose {
+				continue
+			}
+			if custom := l.custom(ev.cls); custom.names[ev.str] || custom.open {
 				continue
 			}
 			at := siteAt(fi, sc, "", "")
@@ -1326,23 +1329,16 @@ func (l *charmLinker) observeEvent(fi *fileInfo, o *pyextract.Observe, c *ctx, h
 }
 
 // eventsKnown reports whether every event the charm class cls (every charm class when nil)
-// has is known: its bases up to ops' are all in the tree, so no outside base can redefine its
-// on with events of its own.
+// has is known: no class up its bases has one from outside the tree but ops' (openBases), so
+// none can redefine its on with events of its own.
 func (l *charmLinker) eventsKnown(cls *classInfo) bool {
 	classes := l.charmCls
 	if cls != nil {
 		classes = []*classInfo{cls}
 	}
 	for _, cl := range classes {
-		for _, k := range l.mro(cl) {
-			inTree := l.bases(k)
-			for _, b := range k.sym.Bases {
-				name, _, _ := strings.Cut(strings.TrimSpace(b), "[") // TypedCharmBase[Config]
-				name = name[strings.LastIndexByte(name, '.')+1:]     // ops.CharmBase
-				if !knownBases[name] && !slices.ContainsFunc(inTree, func(t *classInfo) bool { return t.name == name }) {
-					return false
-				}
-			}
+		if slices.ContainsFunc(l.mro(cl), func(k *classInfo) bool { return k.openBases }) {
+			return false
 		}
 	}
 	return len(classes) > 0

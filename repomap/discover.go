@@ -478,12 +478,7 @@ func mappedLinks(python []string, links map[string]string) (renamed, same map[st
 	if len(links) == 0 {
 		return nil, nil
 	}
-	mapped := map[string]bool{}
-	for _, p := range python {
-		if links[p] == "" {
-			mapped[p] = true
-		}
-	}
+	mapped := unlinked(python, links)
 	renamed, same = map[string]string{}, map[string]string{}
 	for _, p := range python {
 		if t := links[p]; t != "" && mapped[t] {
@@ -503,19 +498,27 @@ func hookScriptLinks(links map[string]string, python []string, pyLinks map[strin
 	if len(links) == 0 {
 		return nil
 	}
-	mapped := make(map[string]bool, len(python))
-	for _, p := range python {
-		mapped[p] = true
-	}
+	mapped := unlinked(python, pyLinks)
 	var out map[string]string
 	for link, target := range links {
-		if !mapped[target] || pyLinks[target] != "" || !charmRoots[path.Dir(path.Dir(link))] {
+		if !mapped[target] || !charmRoots[path.Dir(path.Dir(link))] {
 			continue
 		}
 		if out == nil {
 			out = map[string]string{}
 		}
 		out[link] = target
+	}
+	return out
+}
+
+// unlinked is the set of the files of python that are no symbolic link (links: link → target).
+func unlinked(python []string, links map[string]string) map[string]bool {
+	out := make(map[string]bool, len(python))
+	for _, p := range python {
+		if links[p] == "" {
+			out[p] = true
+		}
 	}
 	return out
 }
