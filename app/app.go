@@ -147,12 +147,17 @@ func load(c Common, io IO, refresh bool, scope []string) (*repomap.Tree, error) 
 // loadMemo loads the tree, or only a remembered output when memoKey hits (see
 // repomap.Options.MemoKey); it prints nothing.
 func loadMemo(c Common, io IO, refresh bool, scope []string, memoKey string) (*repomap.Tree, error) {
+	return loadTree(c, io, repomap.Options{Scope: scope, Refresh: refresh, MemoKey: memoKey})
+}
+
+// loadTree loads the tree at c.Root with the options of c (root, cache) added to opt.
+func loadTree(c Common, io IO, opt repomap.Options) (*repomap.Tree, error) {
 	// an empty --root is a variable left unset ("--root $CHARM_DIR"), not the current folder,
 	// where the run would map and cache whatever is there
 	if strings.TrimSpace(c.Root) == "" {
 		return nil, Usagef("--root is empty: give the charm's folder (. for the current one)")
 	}
-	opt := repomap.Options{Root: c.Root, Scope: scope, NoCache: c.NoCache, Refresh: refresh, MemoKey: memoKey}
+	opt.Root, opt.NoCache = c.Root, c.NoCache
 	if io.ErrIsTerminal {
 		opt.Progress = progressPrinter(io.Err)
 	}

@@ -627,7 +627,8 @@ func TestMemoForgetsTheBrokenCache(t *testing.T) {
 
 // TestNoCharmFailsInOneLine: check and interfaces under a root with no charm fail with one
 // line on stderr, the error; the tree's own warnings (a Python file's syntax error) are not
-// printed before it.
+// printed before it; and, the cache on, they leave no cache file behind (a run in the wrong
+// folder, $HOME for one, must not litter it).
 func TestNoCharmFailsInOneLine(t *testing.T) {
 	root := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(root, "src"), 0o755); err != nil {
@@ -640,14 +641,26 @@ func TestNoCharmFailsInOneLine(t *testing.T) {
 		"check":      func(c Common, io IO) error { return RunCheck(CheckOptions{Common: c}, io) },
 		"interfaces": func(c Common, io IO) error { return RunInterfaces(InterfacesOptions{Common: c}, io) },
 	} {
-		var out, errb bytes.Buffer
-		err := run(Common{Root: root, Format: "text", NoCache: true}, IO{Out: &out, Err: &errb})
-		if ExitCode(err) != ExitFailure {
-			t.Errorf("%s: exit %d, want %d", name, ExitCode(err), ExitFailure)
+		for _, noCache := range []bool{true, false} {
+			var out, errb bytes.Buffer
+			err := run(Common{Root: root, Format: "text", NoCache: noCache}, IO{Out: &out, Err: &errb})
+			if ExitCode(err) != ExitFailure {
+				t.Errorf("%s: exit %d, want %d", name, ExitCode(err), ExitFailure)
+			}
+			if errb.String() != "" {
+				t.Errorf("%s: stderr %q before the error is printed, want nothing", name, errb.String())
+			}
+			if _, err := os.Lstat(filepath.Join(root, repomap.CacheFile)); !os.IsNotExist(err) {
+				t.Errorf("%s (no-cache %v): the cache file is there (%v), want none", name, noCache, err)
+			}
 		}
-		if errb.String() != "" {
-			t.Errorf("%s: stderr %q before the error is printed, want nothing", name, errb.String())
-		}
+	}
+	// map maps any Python tree, and caches it
+	if err := RunMap(MapOptions{Common: Common{Root: root, Format: "text"}, Tokens: 100, Tokenizer: "cl100k"}, IO{Out: io.Discard, Err: io.Discard}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(filepath.Join(root, repomap.CacheFile)); err != nil {
+		t.Errorf("map wrote no cache: %v", err)
 	}
 }
 

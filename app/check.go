@@ -46,7 +46,7 @@ func RunInterfaces(o InterfacesOptions, io IO) error {
 // with that one error line; else it prints the tree's warnings, but those reported (nil:
 // none) says the command reports itself.
 func loadCharms(c Common, io IO, reported func(*repomap.Tree) map[string]bool) (*repomap.Tree, error) {
-	t, err := loadMemo(c, io, false, nil, "")
+	t, err := loadTree(c, io, repomap.Options{NeedCharm: true})
 	if err != nil {
 		return nil, err
 	}

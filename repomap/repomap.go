@@ -59,6 +59,11 @@ type Options struct {
 	MemoKey string
 	// Progress, when set, is called as files are parsed (from one goroutine at a time).
 	Progress func(done, total int)
+	// NeedCharm is set by a command that fails without a charm (interfaces, check): when the
+	// tree declares none, Load returns it with its warnings and no Python, parsing nothing and
+	// writing no cache, so that a run in the wrong folder ($HOME, say) says so at once and
+	// leaves nothing behind.
+	NeedCharm bool
 }
 
 // Tree is a loaded tree: its charms and Python files, ready for the linker and the ranker.
@@ -219,9 +224,19 @@ func Load(opt Options) (*Tree, error) {
 		t.TokenMemo = c.tokens
 	}
 
+	var cl charmLoad
+	if opt.NeedCharm {
+		if cl = <-charmsDone; cl.crash == nil && len(cl.charms) == 0 {
+			t.Warnings = append(t.Warnings, cl.warnings...)
+			sortWarnings(t.Warnings)
+			return t, nil
+		}
+	}
 	files, changed := t.parseAll(disc.Python, stats, c, opt.Progress)
 	t.Templates = t.readTemplates(root, disc.Templates, tmplStats)
-	cl := <-charmsDone
+	if !opt.NeedCharm {
+		cl = <-charmsDone
+	}
 	if cl.crash != nil {
 		panic(cl.crash)
 	}
