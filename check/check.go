@@ -1019,10 +1019,11 @@ func findingDiagnostic(f linker.Finding) Diagnostic {
 	case f.Doubt != "":
 		d.Severity = SeverityInfo
 		d.Message += " (" + f.Doubt + ")"
-	// dead code: one level down (an undeclared parameter's warning too, a test's and a
-	// tolerant lookup's)
+	// dead code: an info (an undeclared parameter's warning too, a test's and a tolerant
+	// lookup's), since the deployed charm never runs it: a gate that failed on the unused
+	// half of a copied library, or on a helper kept after a refactor, would be switched off
 	case deadCode(f) != "" && (d.Severity == SeverityError || f.Kind == linker.FindUndeclaredParam || f.Detail == "in" || f.LookedUp != ""):
-		d.Severity = lower(d.Severity)
+		d.Severity = SeverityInfo
 		d.Message += " (" + deadCode(f) + ")"
 	case f.Conditional && d.Severity == SeverityError:
 		d.Severity = SeverityWarning
@@ -1047,14 +1048,6 @@ func deadCode(f linker.Finding) string {
 		return "in a " + what + " only tests call"
 	}
 	return ""
-}
-
-// lower is the severity one level below sev (info stays info).
-func lower(sev string) string {
-	if sev == SeverityError {
-		return SeverityWarning
-	}
-	return SeverityInfo
 }
 
 // who names the code at a site for a message.

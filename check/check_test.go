@@ -899,13 +899,14 @@ common/broker.py:9: info: Raft is built here only under a condition: its handler
 	}
 }
 
-func TestFindingInClassNeverBuiltIsAWarning(t *testing.T) {
-	// An undeclared name in a class the charm never builds is not a build-breaking error.
+func TestFindingInDeadCodeIsAnInfo(t *testing.T) {
+	// An undeclared name in a class the charm never builds is an info: the deployed charm
+	// never runs it, and a gate must not fail on it (the unused half of a copied library).
 	f := linker.Finding{Kind: linker.FindUndeclaredConfig, Subject: "domain-name", NotBuilt: true,
 		Site: linker.Site{File: "src/certs.py", Line: 9, Symbol: "Certs.domain"}}
 	links := linker.Result{Charms: []linker.CharmLinks{{Dir: ".", Findings: []linker.Finding{f}}}}
 	d := Run(nil, links, Options{}).Diagnostics
-	if len(d) != 1 || d[0].Severity != SeverityWarning || !strings.HasSuffix(d[0].Message, "(in a class no code of the tree uses)") {
+	if len(d) != 1 || d[0].Severity != SeverityInfo || !strings.HasSuffix(d[0].Message, "(in a class no code of the tree uses)") {
 		t.Errorf("got %+v", d)
 	}
 	f.NotBuilt = false
@@ -916,25 +917,25 @@ func TestFindingInClassNeverBuiltIsAWarning(t *testing.T) {
 	// nor in a method nothing calls
 	f.NotCalled = true
 	links.Charms[0].Findings[0] = f
-	if d := Run(nil, links, Options{}).Diagnostics; len(d) != 1 || d[0].Severity != SeverityWarning ||
+	if d := Run(nil, links, Options{}).Diagnostics; len(d) != 1 || d[0].Severity != SeverityInfo ||
 		!strings.HasSuffix(d[0].Message, "(in a method no code of the tree calls)") {
 		t.Errorf("not called: got %+v", d)
 	}
 	// nor in a module function nothing calls
 	f.Symbol = "get_networks"
 	links.Charms[0].Findings[0] = f
-	if d := Run(nil, links, Options{}).Diagnostics; len(d) != 1 || d[0].Severity != SeverityWarning ||
+	if d := Run(nil, links, Options{}).Diagnostics; len(d) != 1 || d[0].Severity != SeverityInfo ||
 		!strings.HasSuffix(d[0].Message, "(in a function no code of the tree calls)") {
 		t.Errorf("function not called: got %+v", d)
 	}
 	// nor in one only tests call
 	f.NotCalled, f.TestsOnly = false, true
 	links.Charms[0].Findings[0] = f
-	if d := Run(nil, links, Options{}).Diagnostics; len(d) != 1 || d[0].Severity != SeverityWarning ||
+	if d := Run(nil, links, Options{}).Diagnostics; len(d) != 1 || d[0].Severity != SeverityInfo ||
 		!strings.HasSuffix(d[0].Message, "(in a function only tests call)") {
 		t.Errorf("function only tests call: got %+v", d)
 	}
-	// a warning there is one level down too: an info that says why; a dead-looking handler is
+	// a warning there is an info too, that says why; a dead-looking handler is
 	// what unobserved-handler reports, and stays a warning
 	p := linker.Finding{Kind: linker.FindUndeclaredParam, Subject: "pool_name", NotCalled: true, NoAction: true,
 		Site: linker.Site{File: "actions/ceph_ops.py", Line: 48, Symbol: "pool_get"}}

@@ -45,6 +45,7 @@ type site struct {
 	cond   bool
 	loop   bool // in the body of a loop over something not literal (Scope.InLoop)
 	after  int  // Scope.AfterReturn
+	usual  bool // Scope.ExceptReturn
 	value  *pyextract.Value
 	target *classInfo
 }
@@ -433,7 +434,7 @@ func (l *charmLinker) collectSites() {
 				return // read where its object is bound (validated), not followed into: its lookup is a check
 			}
 			s := &site{file: fi, cls: fi.classes[sc.Class], fn: sc.Func, line: sc.Line, cond: sc.Conditional, loop: sc.InLoop,
-				after: sc.AfterReturn, value: v}
+				after: sc.AfterReturn, usual: sc.ExceptReturn, value: v}
 			l.calls[lastName(v.Chain)] = append(l.calls[lastName(v.Chain)], s)
 			if !isUpper(lastName(v.Chain)) || builtinCall(v.Chain) {
 				return
@@ -710,7 +711,47 @@ func (l *charmLinker) onlyForUndeclared(file, symbol string) bool {
 		return false
 	}
 	// in the code that runs for this charm, tests left out, named by those observe calls only
-	return l.scopeUses(symbol[strings.LastIndexByte(symbol, '.')+1:]) <= len(oh.undeclared)
+	cls, m, ok := strings.Cut(symbol, ".")
+	if !ok {
+		return l.scopeUses(symbol) <= len(oh.undeclared)
+	}
+	return l.scopeUses(m)-l.usesOfOwnNamesakes(file, cls, m) <= len(oh.undeclared)
+}
+
+// usesOfOwnNamesakes counts the uses of method name m in the scope's files other than file
+// (tests left out) that define a class with a method m of their own and never name class cls
+// of file: theirs, not cls's (a library's LdapProvider._on_relation_changed, observed by
+// LdapProvider, says nothing of whether the charm's ClientRequires._on_relation_changed runs).
+func (l *charmLinker) usesOfOwnNamesakes(file, cls, m string) int {
+	n := 0
+	for _, fi := range l.scope {
+		if fi.test || fi.Path == file || !definesMethod(fi, m) {
+			continue
+		}
+		count, named := 0, false
+		for _, r := range fi.Refs {
+			switch r.Name {
+			case m:
+				count += r.Count
+			case cls:
+				named = true
+			}
+		}
+		if !named {
+			n += count
+		}
+	}
+	return n
+}
+
+// definesMethod reports whether a class of fi has a method named m.
+func definesMethod(fi *fileInfo, m string) bool {
+	for _, c := range fi.classes {
+		if c.methods[m] != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // overriddenHere reports whether method fn of cls, a charm class of code shared with other
@@ -851,7 +892,8 @@ func symbolName(class, fn string) string {
 }
 
 func siteAt(fi *fileInfo, sc pyextract.Scope, via, detail string) Site {
-	return Site{File: fi.Path, Line: sc.Line, Symbol: symbolName(sc.Class, sc.Func), Via: via, Detail: detail, Conditional: sc.Conditional}
+	// what follows a return in an except clause is the usual path (Scope.ExceptReturn)
+	return Site{File: fi.Path, Line: sc.Line, Symbol: symbolName(sc.Class, sc.Func), Via: via, Detail: detail, Conditional: sc.Conditional && !sc.ExceptReturn}
 }
 
 // findIn is find for code running in c: in an object built only under a condition (a

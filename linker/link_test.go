@@ -4235,6 +4235,33 @@ class DemoCharm(ops.CharmBase):
 	if got := kinds(cl); !slices.Equal(got, []string{"undeclared-action refresh-snap", "undeclared-config devmode"}) {
 		t.Errorf("also called: %v", got)
 	}
+	// a method of the same name that another file's class defines and uses for itself (a
+	// library nothing imports) says nothing of this one: the findings do not depend on it
+	namesake := `
+import ops
+
+class OtherProvider(ops.Object):
+    def __init__(self, charm):
+        super().__init__(charm, "other")
+        self.framework.observe(charm.on.install, self._on_refresh)
+
+    def _on_refresh(self, event):
+        pass
+`
+	cl = link1(t, charm("demo", "."), files{"src/charm.py": fmt.Sprintf(src, ""), "lib/charms/other/v0/other.py": namesake})
+	if got := kinds(cl); !slices.Equal(got, []string{"undeclared-action refresh-snap"}) {
+		t.Errorf("beside a namesake: %v", got)
+	}
+	// unless that file names the class, whose method it may call
+	cl = link1(t, charm("demo", "."), files{"src/charm.py": fmt.Sprintf(src, ""), "src/retry.py": namesake + `
+from charm import DemoCharm
+
+def retry(charm: DemoCharm):
+    charm._on_refresh(None)
+`})
+	if got := kinds(cl); !slices.Equal(got, []string{"undeclared-action refresh-snap", "undeclared-config devmode"}) {
+		t.Errorf("beside a namesake that names the class: %v", got)
+	}
 }
 
 func TestHandlersAfterAnEarlyReturn(t *testing.T) {
@@ -4271,6 +4298,42 @@ class DemoCharm(ops.CharmBase):
 	want := "db_relation_changed:9 cond=true after=8|relation_departed:13 cond=true after=8|peers_relation_changed:11 cond=true after=0|" +
 		"relation_departed:13 cond=true after=8|install:6 cond=false after=0"
 	if g := strings.Join(got, "|"); g != want {
+		t.Errorf("handlers:\n got  %s\n want %s", g, want)
+	}
+}
+
+func TestAfterAReturnInAnExceptClause(t *testing.T) {
+	// What follows a try whose except clause returns is the usual path: a wrong name read
+	// there is no conditional finding; handlers registered there still are registered only
+	// when the try's body did not raise (check's handler-conditional info at the return).
+	c := charm("demo", ".", "relation:db", "config:storage-class")
+	cl := link1(t, c, files{"src/charm.py": `
+import ops
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        try:
+            self.state = State.from_charm(self)
+        except InvalidStateError:
+            return
+        self.framework.observe(self.on.db_relation_changed, self._on_db)
+
+    def _on_db(self, event):
+        try:
+            cfg = self.config
+        except Exception:
+            return
+        self.cls = cfg.get("storage_class")
+`})
+	expect(t, "findings", findings(cl), "src/charm.py:17 undeclared-config storage_class")
+	var got []string
+	for _, it := range cl.Interfaces {
+		for _, h := range it.Handlers {
+			got = append(got, fmt.Sprintf("%s:%d cond=%v after=%d", h.Event, h.ObserveLine, h.Conditional, h.AfterReturn))
+		}
+	}
+	if g, want := strings.Join(got, "|"), "db_relation_changed:10 cond=true after=9"; g != want {
 		t.Errorf("handlers:\n got  %s\n want %s", g, want)
 	}
 }

@@ -87,15 +87,19 @@ type funcState struct {
 	// returned is set once a return under a condition has been seen: the facts after it
 	// may not run ("fast exit" guards in helper constructors).
 	returned   bool
-	returnLine int              // the line of the first such return
-	property   bool             // decorated @property (or functools.cached_property)
-	observe    map[string]bool  // local aliases of a framework observe method
-	getters    map[string]Chain // local aliases of a config's get (config = self.model.config.get): the config
-	keyed      map[string]bool  // local names bound to a chain keyedName accepts, and parameters annotated ConfigData
-	params     map[string]bool  // the other parameters (self and cls aside)
-	bound      map[string]bool  // names a for loop binds to the elements of what it runs over
-	dicts      map[string]int32 // local names assigned a dict, list or tuple display: the display's node (-1: reassigned or changed since: sealTable)
-	paths      map[string]bool  // the absolute paths recorded in it (Facts.Paths)
+	returnLine int // the line of the first such return
+	// exitReturned is set once such a return outside an except clause has been seen: until
+	// then, the only returns are in except clauses, and what follows them is the function's
+	// usual path (Scope.ExceptReturn).
+	exitReturned bool
+	property     bool             // decorated @property (or functools.cached_property)
+	observe      map[string]bool  // local aliases of a framework observe method
+	getters      map[string]Chain // local aliases of a config's get (config = self.model.config.get): the config
+	keyed        map[string]bool  // local names bound to a chain keyedName accepts, and parameters annotated ConfigData
+	params       map[string]bool  // the other parameters (self and cls aside)
+	bound        map[string]bool  // names a for loop binds to the elements of what it runs over
+	dicts        map[string]int32 // local names assigned a dict, list or tuple display: the display's node (-1: reassigned or changed since: sealTable)
+	paths        map[string]bool  // the absolute paths recorded in it (Facts.Paths)
 	// pairLoops are the loops over a table of (event, handler) pairs seen (pairLoop): an
 	// observe of the pair's two items in one's body is one Observe per pair of the table
 	pairLoops []pairLoop
@@ -447,6 +451,7 @@ func (w *factWalker) scope(f factFrame, i int32) Scope {
 		if f.fn.returned && !f.cond && !f.guard { // a loop body after the return too: it runs only when the function did not return
 			s.AfterReturn = f.fn.returnLine
 		}
+		s.ExceptReturn = f.fn.returned && !f.fn.exitReturned && !s.Conditional && !f.guard
 		s.Conditional = s.Conditional || f.fn.returned
 		s.InLoop = f.loop && !f.outer && !f.fn.returned
 	}
@@ -596,8 +601,11 @@ func (w *factWalker) visit(f factFrame) {
 	case fkCompare:
 		w.membership(f, i)
 	case fkReturn:
-		if f.fn != nil && (f.cond || f.loop || f.guard) && !f.fn.returned {
-			f.fn.returned, f.fn.returnLine = true, int(t.nodes[i].row)+1
+		if f.fn != nil && (f.cond || f.loop || f.guard) {
+			if !f.fn.returned {
+				f.fn.returned, f.fn.returnLine = true, int(t.nodes[i].row)+1
+			}
+			f.fn.exitReturned = f.fn.exitReturned || !w.inExcept(i)
 		}
 		// return self.charm.config: the whole config handed to the caller (a template's
 		// context, ops-sunbeam's CharmConfigContext.context; a getter, adapter.get_config()),
@@ -626,6 +634,15 @@ func (w *factWalker) visit(f factFrame) {
 		return
 	case fkBoolOp: // a or b, a and b: b runs only as a's value says
 		w.pushChildren(f, i, condBut, fLeft)
+		return
+	case fkCondExpr: // a if c else b: a runs only when c holds, b only when it does not
+		base, test := len(w.stack), t.namedChild(i, 1)
+		for c := i + 1; c < t.nodes[i].last; c = t.nodes[c].last {
+			if k := t.kind(c); k != kComment && k != kIdentifier {
+				w.stack = append(w.stack, factFrame{i: c, class: f.class, fn: f.fn, flow: flow{f.cond || c != test, f.loop, f.outer, f.guard, f.model}})
+			}
+		}
+		slices.Reverse(w.stack[base:])
 		return
 	case fkCompr:
 		// the body comes before the for clause that binds its names ([self._fetch(res) for res
@@ -663,6 +680,22 @@ func (w *factWalker) visit(f factFrame) {
 		}
 	}
 	w.pushChildren(f, i, condInherit, 0)
+}
+
+// inExcept reports a node inside an except clause of its function: a return there ends the
+// run only when the try's body raised, and what follows the try is the function's usual
+// path (Scope.ExceptReturn).
+func (w *factWalker) inExcept(i int32) bool {
+	t := w.t
+	for p := t.parent(i); p >= 0; p = t.parent(p) {
+		switch t.kind(p) {
+		case kExcept:
+			return true
+		case kFunctionDef, kClassDef:
+			return false
+		}
+	}
+	return false
 }
 
 // fillGuard records the body of if statement i when its condition is `not NAME` or

@@ -159,6 +159,43 @@ class H(Object):
 	}
 }
 
+func TestFactsConditionalExpressionAndExceptReturn(t *testing.T) {
+	// Both arms of `a if c else b` run only under its condition, the condition itself always.
+	// A return in an except clause ends the run only when the try's body raised: what follows
+	// the try is conditional (a handler registered there is registered only when it did not
+	// raise) but on the usual path (ExceptReturn), until a return outside an except clause.
+	f := parseFacts(t, `
+class H(Object):
+    def __init__(self, charm):
+        self.c = charm.unit.get_container("a") if charm.get_container("t") else charm.unit.get_container("b")
+        try:
+            cfg = charm.config
+        except Exception:
+            logger.error("no config")
+            return
+        charm.unit.get_container("f")
+        if x:
+            charm.unit.get_container("h")
+        if not cfg:
+            return
+        charm.unit.get_container("g")
+`)
+	type flags struct{ cond, usual bool }
+	want := map[string]flags{"a": {true, false}, "t": {false, false}, "b": {true, false},
+		"f": {true, true}, "h": {true, false}, "g": {true, false}}
+	got := map[string]flags{}
+	for _, c := range f.Calls {
+		if len(c.Value.Args) == 1 && c.Value.Args[0].Kind == ValStr {
+			got[c.Value.Args[0].Str] = flags{c.Conditional, c.ExceptReturn}
+		}
+	}
+	for name, w := range want {
+		if g, ok := got[name]; !ok || g != w {
+			t.Errorf("call %s: (conditional, except return) %+v (recorded %v), want %+v", name, g, ok, w)
+		}
+	}
+}
+
 func TestFactsGuardedTry(t *testing.T) {
 	// A try body whose handlers catch none of the errors a missing name raises is guarded:
 	// conditional, and Guarded when that is its only condition. A handler of KeyError,

@@ -167,6 +167,12 @@ type Scope struct {
 	// condition in its function (`if not self.unit.is_leader(): return` early in __init__),
 	// the line of that return, also in the body of a loop that follows it; 0 otherwise.
 	AfterReturn int `json:"after_return,omitempty"`
+	// ExceptReturn is true when every such return is in an except clause (`try: cfg =
+	// self.config` / `except Exception: return`): the fact is on the function's usual path,
+	// which stops only when the try's body raised. Conditional is true too: handlers
+	// registered there are registered only when it did not raise, but a read there is not
+	// code that runs only under a condition.
+	ExceptReturn bool `json:"except_return,omitempty"`
 	// InLoop is true when the fact sits in the body of a for loop over something other than
 	// a literal (`for event in EVENTS:`) that is itself unconditional: such a loop runs
 	// whenever what it runs over is not empty, which the linker can sometimes tell, and a
