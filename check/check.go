@@ -253,6 +253,13 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 				heldBy[d] = append(heldBy[d], cl.Name)
 				continue
 			}
+			if runsNothing(cl, opt.Unread, dirs) && d.Severity != SeverityInfo {
+				// no charm class, hook or reactive handler, no hooks/ code and nothing unread: no
+				// code of the tree runs as this charm (a library's repository with a placeholder
+				// charmcraft.yaml, whose classes take their names from the charms that use them)
+				d.Severity = SeverityInfo
+				d.Message += fmt.Sprintf(" (charm %q has no charm class, hook or reactive handler that would run it)", cl.Name)
+			}
 			add(d)
 		}
 		if cl.NoCode && cl.Classic == "" && cl.Reactive == "" {
@@ -1030,6 +1037,16 @@ func findingDiagnostic(f linker.Finding) Diagnostic {
 		d.Message += " (in code that runs only under a condition)"
 	}
 	return d
+}
+
+// runsNothing reports a charm with no code that runs as it: no charm class, @hooks.hook
+// function, reactive handler or hooks/ code of its own, and no file of it left unread (which
+// may have held its charm class: unread-code says so).
+func runsNothing(cl linker.CharmLinks, unread, dirs []string) bool {
+	if !cl.NoCode || cl.Classic != "" || cl.Reactive != "" || cl.UnlinkedCode != "" {
+		return false
+	}
+	return !slices.ContainsFunc(lostFor(unread, cl.Dir, dirs), func(p string) bool { return charmDirOf(p, dirs) == cl.Dir })
 }
 
 // deadCode says why the code of finding f never runs in the deployed charm ("in a class no

@@ -899,6 +899,43 @@ common/broker.py:9: info: Raft is built here only under a condition: its handler
 	}
 }
 
+func TestFindingOfACharmNothingRunsIsAnInfo(t *testing.T) {
+	// A placeholder charm (a library's repository with a charmcraft.yaml of a name only) has
+	// no charm class, hook or reactive handler: no code runs as it, and a name its classes
+	// take from the charms that use them is an info. Not when it has hooks/ code the linker
+	// does not follow, a classic hook, or a file left unread that may hold its charm class.
+	f := linker.Finding{Kind: linker.FindUndeclaredContainer, Subject: "nginx",
+		Site: linker.Site{File: "src/nginx.py", Line: 3, Symbol: "Nginx.__init__"}}
+	charms := []charmyaml.Charm{{Name: "placeholder", Dir: ".", NameAt: pos("charmcraft.yaml", 1)}}
+	for _, c := range []struct {
+		name   string
+		links  linker.CharmLinks
+		unread []string
+		want   string
+	}{
+		{"placeholder", linker.CharmLinks{NoCode: true}, nil, SeverityInfo},
+		{"a charm class", linker.CharmLinks{}, nil, SeverityError},
+		{"hooks code", linker.CharmLinks{NoCode: true, UnlinkedCode: "hooks/hooks.py"}, nil, SeverityError},
+		{"classic", linker.CharmLinks{NoCode: true, Classic: "hooks/hooks.py:3"}, nil, SeverityError},
+		{"unread", linker.CharmLinks{NoCode: true}, []string{"src/charm.py"}, SeverityError},
+	} {
+		cl := c.links
+		cl.Name, cl.Dir, cl.Findings = "placeholder", ".", []linker.Finding{f}
+		var got []string
+		for _, d := range Run(charms, linker.Result{Charms: []linker.CharmLinks{cl}}, Options{Unread: c.unread}).Diagnostics {
+			if d.Rule == RuleUndeclaredContainer {
+				got = append(got, d.Severity)
+				if d.Severity == SeverityInfo && !strings.HasSuffix(d.Message, `(charm "placeholder" has no charm class, hook or reactive handler that would run it)`) {
+					t.Errorf("%s: message %q", c.name, d.Message)
+				}
+			}
+		}
+		if len(got) != 1 || got[0] != c.want {
+			t.Errorf("%s: severities %v, want [%s]", c.name, got, c.want)
+		}
+	}
+}
+
 func TestFindingInDeadCodeIsAnInfo(t *testing.T) {
 	// An undeclared name in a class the charm never builds is an info: the deployed charm
 	// never runs it, and a gate must not fail on it (the unused half of a copied library).
