@@ -976,6 +976,8 @@ func findingDiagnostic(f linker.Finding) Diagnostic {
 		d.Message = fmt.Sprintf("%s observes event %q of a %s, whose events class defines no such event: the attribute lookup raises AttributeError", who(f.Symbol), f.Subject, f.Detail)
 	case f.Kind == linker.FindUnknownEvent:
 		d.Message = fmt.Sprintf("%s observes event %q, which the charm does not have: ops defines no such event for its YAML, and the attribute lookup raises AttributeError", who(f.Symbol), f.Subject)
+	case f.Kind == linker.FindMissingModule:
+		d.Message = fmt.Sprintf("imports module %q, which the tree does not have: the import raises ModuleNotFoundError on every hook", f.Subject)
 	case f.Kind == linker.FindUnobservedHandler:
 		d.Message = fmt.Sprintf("%s is named like an event handler, but no code observes, calls or names it: it never runs", f.Subject)
 	case f.Kind == linker.FindUndeclaredParam && f.NoAction:

@@ -145,6 +145,7 @@ func TestEveryRuleCovered(t *testing.T) {
 		{Kind: linker.FindRelationMismatch, Subject: "metrics", Mismatch: "role", Expected: "provides", Declared: "requires",
 			Site: linker.Site{File: "sided/src/charm.py", Line: 9, Symbol: "C.__init__", Detail: "MetricsEndpointProvider"}},
 		{Kind: linker.FindUnknownEvent, Subject: "metrics_joined", Site: linker.Site{File: "sided/src/charm.py", Line: 10, Symbol: "C.__init__"}},
+		{Kind: linker.FindMissingModule, Subject: "utils.gone", Site: linker.Site{File: "sided/src/charm.py", Line: 2}},
 	}})
 	// and one whose entry point was not read (unread-code)
 	charms = append(charms, charmyaml.Charm{Name: "lost", Dir: "lost", NameAt: pos("lost/metadata.yaml", 1)})

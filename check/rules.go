@@ -30,6 +30,7 @@ const (
 	RuleUnreadCode           = "unread-code"
 	RuleRelationMismatch     = "relation-mismatch"
 	RuleUnknownEvent         = "unknown-event"
+	RuleMissingModule        = "missing-module"
 )
 
 // Rule documents one check rule. Rules is the single source for the SARIF rule
@@ -103,6 +104,9 @@ var Rules = []Rule{
 	{RuleUnknownEvent, SeverityError,
 		"Code observes an event of the charm's `on`, or hands one to a call (`refresh_event=[self.on.x]`), that ops defines for no name the YAML declares, and the charm defines none of that name (`self.on.cos_agent_joined`).",
 		"ops defines a charm's events from its YAML (`<relation>_relation_joined`, `<container>_pebble_ready`, `<storage>_storage_attached`, `<action>_action`) beside the fixed ones (`install`, `config_changed`, ...); any other attribute of `self.on` raises AttributeError while the charm is being constructed, so every hook fails. Not when the charm's `on` is redefined with events the linker cannot read, or its class derives from a base outside the tree, which may. A library object's event is held to its events class when the tree holds that class whole (`self.cert.on.certificate_removed` of a library whose v1 defines `certificates_removed`). A finding in code that runs only under a condition is a warning (one in dead code, a class no code of the tree uses or a function or method only tests call or nothing does, an info). The finding names the event meant when one of the charm's own is a word or a letter or two from it."},
+	{RuleMissingModule, SeverityError,
+		"The charm's code imports, at the top level of a module it runs, a module of one of its own packages (a folder of Python under its src/ or lib/, but lib/charms/) that the tree does not have (`from utils.ldap_client import LdapRequires` when src/utils/ holds no ldap_client.py).",
+		"The import raises ModuleNotFoundError while the charm's code is loaded, so every hook fails: usually a module deleted or renamed while the charm still imports it, which the rules that read names would take for code that is simply not there. Only the files the charm's classes import, directly or not, count; an import in a function, under an if or a try, or for type checkers only (`if TYPE_CHECKING:`) may never run and is not reported, nor is a charm library (lib/charms/, which charmcraft may fetch at build time)."},
 	{RuleUnresolvedName, SeverityInfo,
 		"A name used to observe, look up or read an interface could not be resolved statically.",
 		"Dynamic names (loop variables, computed strings) cannot be checked against the YAML, so they are never reported as errors; the summary counts them."},

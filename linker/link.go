@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"maps"
+	"path"
 	"slices"
 	"sort"
 	"strings"
@@ -229,7 +230,53 @@ func (l *charmLinker) run() {
 	l.linkDelegates()
 	l.linkStoragePaths()
 	l.linkUnobserved()
+	l.findMissingModules()
 	l.doubtStoredConfig()
+}
+
+// findMissingModules reports the imports at the top level of the charm's code (charmCode:
+// the files its charm classes import, directly or not) of a module of one of the charm's
+// own packages (a folder of Python under its src/ or lib/, but charms/, whose libraries
+// charmcraft may fetch at build time) that the tree does not have: the import raises
+// ModuleNotFoundError on every hook (a module deleted while the charm still imports it).
+// An import in a function, under an if or a try (pyextract Import.Nested) or for type
+// checkers only is not reported, nor one whose name is a folder (a namespace package).
+func (l *charmLinker) findMissingModules() {
+	code := l.charmCode()
+	if len(code) == 0 {
+		return
+	}
+	roots := []string{path.Join(l.ch.Dir, "src"), path.Join(l.ch.Dir, "lib")}
+	dirs := map[string]bool{} // every folder holding a file of the tree under one of the roots
+	for p := range l.ix.files {
+		for _, r := range roots {
+			if strings.HasPrefix(p, r+"/") {
+				for d := path.Dir(p); d != r && d != "."; d = path.Dir(d) {
+					dirs[d] = true
+				}
+			}
+		}
+	}
+	for _, fi := range l.scope {
+		if !code[fi] || fi.library || fi.test || !inDir(fi.Path, l.ch.Dir) {
+			continue
+		}
+		for _, im := range fi.Imports {
+			if im.Nested || im.TypeOnly || strings.HasPrefix(im.Module, ".") || !strings.Contains(im.Module, ".") {
+				continue
+			}
+			top, _, _ := strings.Cut(im.Module, ".")
+			if top == "charms" || l.ix.module(fi, im.Module, l.charm) != nil {
+				continue
+			}
+			for _, r := range roots {
+				if dirs[path.Join(r, top)] && !dirs[path.Join(r, strings.ReplaceAll(im.Module, ".", "/"))] {
+					l.find(FindMissingModule, im.Module, Site{File: fi.Path, Line: im.Line})
+					break
+				}
+			}
+		}
+	}
 }
 
 // linkStoragePaths links a storage to the charm's string constants, module-level or in a

@@ -4338,6 +4338,42 @@ class DemoCharm(ops.CharmBase):
 	}
 }
 
+func TestMissingModule(t *testing.T) {
+	// A top-level import, in the charm's code, of a module of one of its own packages that the
+	// tree does not have fails on every hook. Not an import in a try, a function or for type
+	// checkers, a namespace folder, a charm library (fetched at build time), a package of no
+	// folder of the charm's (a pip package), nor one in a file the charm's code never imports.
+	c := charm("demo", ".")
+	cl := link1(t, c, files{
+		"src/charm.py": `
+import ops
+import typing
+from utils import present
+from utils.gone import Thing
+import utils.also_gone
+from utils.sub.deeper import x
+from requests.adapters import HTTPAdapter
+from charms.data_platform_libs.v0.data_interfaces import DatabaseRequires
+try:
+    from utils.optional import y
+except ImportError:
+    y = None
+if typing.TYPE_CHECKING:
+    from utils.types_only import Z
+
+class DemoCharm(ops.CharmBase):
+    def _later(self):
+        from utils.lazy import w
+`,
+		"src/utils/__init__.py":        "",
+		"src/utils/present.py":         "",
+		"src/utils/sub/deeper/x.py":    "",
+		"lib/charms/other/v0/other.py": "",
+		"src/tools/unused.py":          "from utils.gone_too import z\n",
+	})
+	expect(t, "findings", findings(cl), "src/charm.py:4 missing-module utils.gone\nsrc/charm.py:5 missing-module utils.also_gone")
+}
+
 func TestSrcWithInitIsStillAnImportRoot(t *testing.T) {
 	// Juju runs src/charm.py as a script, so src/ is on sys.path even when it holds an
 	// __init__.py (gateway-api-integrator): `from state.names import ROUTE` is src/state/names.py.

@@ -301,6 +301,7 @@ const (
 	FindUnobservedHandler   = "unobserved-handler"
 	FindRelationMismatch    = "relation-mismatch"
 	FindUnknownEvent        = "unknown-event"
+	FindMissingModule       = "missing-module"
 )
 
 // Finding is a code site that disagrees with the YAML.

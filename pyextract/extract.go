@@ -690,7 +690,7 @@ func (e *extractor) references(sc *scratch) {
 		}
 		switch t.kind(i) {
 		case kImport, kImportFrom, kFutureImport:
-			e.imports(i, typeOnly(t, anc))
+			e.imports(i, typeOnly(t, anc), len(anc) > 0)
 			i = t.nodes[i].last - 1
 			continue
 		case kIdentifier:
@@ -777,9 +777,9 @@ func typeOnly(t *tree, anc []int32) bool {
 }
 
 // imports records the names one import statement imports.
-func (e *extractor) imports(i int32, typeOnly bool) {
+func (e *extractor) imports(i int32, typeOnly, nested bool) {
 	for _, imp := range e.importsOf(i) {
-		imp.TypeOnly = typeOnly
+		imp.TypeOnly, imp.Nested = typeOnly, nested
 		e.imps = append(e.imps, imp)
 	}
 }

@@ -824,6 +824,33 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
+// TestNestedImports: only the imports that are statements of the module's top level are not
+// Nested.
+func TestNestedImports(t *testing.T) {
+	f := Parse("m.py", []byte(`import a
+from b.c import d
+try:
+    import e
+except ImportError:
+    import f
+if X:
+    import g
+def h():
+    import i
+class J:
+    import k
+import l
+`))
+	var got []string
+	for _, im := range f.Imports {
+		got = append(got, fmt.Sprintf("%s:%v", im.Module, im.Nested))
+	}
+	want := "a:false b.c:false e:true f:true g:true i:true k:true l:false"
+	if g := strings.Join(got, " "); g != want {
+		t.Errorf("imports = %s\nwant      %s", g, want)
+	}
+}
+
 // TestTypeOnlyImports: imports under `if TYPE_CHECKING:` are marked, others not.
 func TestTypeOnlyImports(t *testing.T) {
 	f := Parse("m.py", []byte(`import typing

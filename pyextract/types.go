@@ -103,6 +103,10 @@ type Import struct {
 	Line   int    `json:"line"`
 	// TypeOnly marks an import under `if TYPE_CHECKING:`, which never runs.
 	TypeOnly bool `json:"type_only,omitempty"`
+	// Nested marks an import that is not a statement of the module's top level (in a
+	// function, a class, an if, a try whose handler may catch its ImportError, an unparsed
+	// stretch): it may never run, or fail quietly.
+	Nested bool `json:"nested,omitempty"`
 }
 
 // Facts are the syntactic facts the linker resolves. pyextract records them without
