@@ -3853,6 +3853,47 @@ class DemoCharm(ops.CharmBase):
 	}
 }
 
+func TestNamesakeOfABuiltClassIsNotBuilt(t *testing.T) {
+	// A copy of a package no code imports holds a class of the same name as one the charm
+	// builds: the charm's uses of the name are the class it imports, so the copy is not built.
+	c := charm("demo", ".")
+	cl := link1(t, c, files{
+		"src/charm.py": `
+import ops
+from events.broker import BrokerOperator
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.broker = BrokerOperator(self)
+`,
+		"src/events/broker.py": `
+import ops
+
+class BrokerOperator(ops.Object):
+    def __init__(self, charm):
+        super().__init__(charm, "broker")
+        self.workload = charm.unit.get_container("broker")
+`,
+		"common/pkg/events/broker.py": `
+import ops
+
+class BrokerOperator(ops.Object):
+    def __init__(self, charm):
+        super().__init__(charm, "broker")
+        self.workload = charm.unit.get_container("kafka")
+`})
+	var got []string
+	for _, f := range cl.Findings {
+		got = append(got, fmt.Sprintf("%s %s not-built=%v", f.File, f.Subject, f.NotBuilt))
+	}
+	slices.Sort(got)
+	want := "common/pkg/events/broker.py kafka not-built=true|src/events/broker.py broker not-built=false"
+	if g := strings.Join(got, "|"); g != want {
+		t.Errorf("findings:\n got  %s\n want %s", g, want)
+	}
+}
+
 func TestFindingsInMethodsNotCalled(t *testing.T) {
 	// A method nothing in the tree names (a shared base class's method kept for the other
 	// charms of its family), or a module function (a helper copied from a sibling charm),

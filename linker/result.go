@@ -227,12 +227,29 @@ func (l *charmLinker) named(cls *classInfo) bool {
 	}
 	for _, fi := range l.scope {
 		for _, r := range fi.Refs {
-			if names[r.Name] && r.Count > 0 {
+			if names[r.Name] && r.Count > 0 && !l.bindsElsewhere(fi, r.Name, cls) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// bindsElsewhere reports a file in which name n is a class of the tree other than cls and its
+// subclasses, one it defines or imports from another module: its uses of n are that class's
+// (kafka's src/charm.py builds the BrokerOperator of src/events/broker.py, which says nothing of
+// the namesake in a copied package no code imports).
+func (l *charmLinker) bindsElsewhere(fi *fileInfo, n string, cls *classInfo) bool {
+	other := func(k *classInfo) bool { return k != nil && k != cls && !slices.Contains(l.mro(k), cls) }
+	if k := fi.classes[n]; k != nil {
+		return other(k)
+	}
+	im, ok := fi.imports[n]
+	if !ok || im.Name == "" {
+		return false
+	}
+	m := l.ix.module(fi, im.Module, l.charm)
+	return m != nil && other(m.classes[im.Name])
 }
 
 func sortHandlers(hs []Handler) []Handler {
