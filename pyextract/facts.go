@@ -1404,6 +1404,13 @@ func (w *factWalker) visitCall(f factFrame) {
 			if k, _ := w.callArgs(args, "key", ""); k >= 0 && (w.keyedObject(obj, f, true) || w.paramKey(obj, k, f)) {
 				w.addKey(f, i, obj, k, "get")
 			}
+		case isAttr && (name == "changed" || name == "previous"):
+			// charm-helpers' config.changed("port"), config.previous("port"): a read of the
+			// option, which a name the charm does not declare never changes
+			obj := t.child(fn, fObject)
+			if k, _ := w.callArgs(args, "key", ""); k >= 0 && t.kind(k) == kString && w.keyedObject(obj, f, true) {
+				w.addKey(f, i, obj, k, "get")
+			}
 		case isAttr && (name == "items" || name == "keys" || name == "values") && t.namedChild(args, 0) < 0:
 			// self.config.items(): every option is read
 			if obj := t.child(fn, fObject); w.keyedObject(obj, f, false) {

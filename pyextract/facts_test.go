@@ -318,6 +318,8 @@ class C(CharmBase):
         th = self.config[name + "-threshold"]
         conf = hookenv.config()
         f = conf.get("http-proxy")
+        if conf.changed("vip") and conf.previous(key="vip"):
+            plain.changed("vip")
         other = hookenv.config("x")
         g = other["y"]
         conf["ready"] = True
@@ -333,6 +335,7 @@ class C(CharmBase):
 	wantKeys := `self.config["port"]index|self.model.config["host"]get|event.params["user"]index|params["force"]get|` +
 		`self.model.relations[PEER]index|self.meta.storages["data"]index|self.typed_config["z"]get|self.config[f"{x}-port"]index|` +
 		`self._charm.config[plugin["config"]]get|self.config[name + "-threshold"]index|conf["http-proxy"]get|` +
+		`conf["vip"]get|conf["vip"]get|` +
 		`self.model.storages["data"]in|conf["x"]in|self.config[]all`
 	if got := strings.Join(keys, "|"); got != wantKeys {
 		t.Errorf("keys = %s\nwant   %s", got, wantKeys)
