@@ -1031,7 +1031,9 @@ func findingDiagnostic(f linker.Finding) Diagnostic {
 	// dead code: an info (an undeclared parameter's warning too, a test's and a tolerant
 	// lookup's), since the deployed charm never runs it: a gate that failed on the unused
 	// half of a copied library, or on a helper kept after a refactor, would be switched off
-	case deadCode(f) != "" && (d.Severity == SeverityError || f.Kind == linker.FindUndeclaredParam || f.Detail == "in" || f.LookedUp != ""):
+	// (a handler nothing observes in a class nothing uses is dead with its class)
+	case deadCode(f) != "" && (d.Severity == SeverityError || f.Kind == linker.FindUndeclaredParam || f.Detail == "in" || f.LookedUp != "" ||
+		f.Kind == linker.FindUnobservedHandler && f.NotBuilt):
 		d.Severity = SeverityInfo
 		d.Message += " (" + deadCode(f) + ")"
 	case f.Conditional && d.Severity == SeverityError:

@@ -995,6 +995,13 @@ func TestFindingInDeadCodeIsAnInfo(t *testing.T) {
 		!strings.HasSuffix(d[0].Message, "(in a class no code of the tree uses)") {
 		t.Errorf("param in a class never built: got %+v", d)
 	}
+	// a handler nothing observes, in a class nothing uses (a copied package's), is dead with it
+	h.NotCalled, h.NotBuilt, h.Subject, h.Symbol = false, true, "Copy._on_broken", "Copy._on_broken"
+	links.Charms[0].Findings = []linker.Finding{h}
+	if d := Run(nil, links, Options{}).Diagnostics; len(d) != 1 || d[0].Severity != SeverityInfo ||
+		!strings.HasSuffix(d[0].Message, "it never runs (in a class no code of the tree uses)") {
+		t.Errorf("handler in a class never built: got %+v", d)
+	}
 }
 
 func TestHandlersAfterAnEarlyReturnReportedOnce(t *testing.T) {

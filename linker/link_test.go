@@ -3877,18 +3877,29 @@ class BrokerOperator(ops.Object):
 `,
 		"common/pkg/events/broker.py": `
 import ops
+from .controller import KRaftHandler
 
 class BrokerOperator(ops.Object):
     def __init__(self, charm):
         super().__init__(charm, "broker")
         self.workload = charm.unit.get_container("kafka")
+        self.kraft = KRaftHandler(self)
+`,
+		// built only by the dead copy: dead too
+		"common/pkg/events/controller.py": `
+import ops
+
+class KRaftHandler(ops.Object):
+    def __init__(self, broker):
+        super().__init__(broker, "kraft")
+        self.workload = broker.charm.unit.get_container("controller")
 `})
 	var got []string
 	for _, f := range cl.Findings {
 		got = append(got, fmt.Sprintf("%s %s not-built=%v", f.File, f.Subject, f.NotBuilt))
 	}
 	slices.Sort(got)
-	want := "common/pkg/events/broker.py kafka not-built=true|src/events/broker.py broker not-built=false"
+	want := "common/pkg/events/broker.py kafka not-built=true|common/pkg/events/controller.py controller not-built=true|src/events/broker.py broker not-built=false"
 	if g := strings.Join(got, "|"); g != want {
 		t.Errorf("findings:\n got  %s\n want %s", g, want)
 	}

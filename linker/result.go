@@ -215,8 +215,18 @@ func mayRegister(decorator string) bool {
 var frameworkCalls = map[string]bool{"snapshot": true, "restore": true, "model_post_init": true}
 
 // named reports whether any file of the scope refers to cls's name or to one of its
-// subclasses' (a file's Refs do not hold the names it defines).
+// subclasses' (a file's Refs do not hold the names it defines), other than by building it in
+// classes that are not named themselves (a copied package's dead BrokerOperator builds the
+// copy's KRaftHandler: both are dead).
 func (l *charmLinker) named(cls *classInfo) bool {
+	return l.namedFrom(cls, map[*classInfo]bool{})
+}
+
+// namedFrom is named, with the classes whose names are being looked for up the construction
+// chain (visiting): one built only by those, in a cycle, is not named by them.
+func (l *charmLinker) namedFrom(cls *classInfo, visiting map[*classInfo]bool) bool {
+	visiting[cls] = true
+	defer delete(visiting, cls)
 	names := map[string]bool{cls.name: true}
 	for _, fi := range l.scope {
 		for _, k := range fi.classes {
@@ -227,12 +237,29 @@ func (l *charmLinker) named(cls *classInfo) bool {
 	}
 	for _, fi := range l.scope {
 		for _, r := range fi.Refs {
-			if names[r.Name] && r.Count > 0 && !l.bindsElsewhere(fi, r.Name, cls) {
+			if names[r.Name] && r.Count > 0 && !l.bindsElsewhere(fi, r.Name, cls) && !l.builtOnlyByDead(fi, r, cls, visiting) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// builtOnlyByDead reports whether every use r of a name of cls in fi builds it in a method of
+// a class no code names (namedFrom): a construction in a module function, in cls itself or in
+// a charm class counts as a use, and so does anything but a construction.
+func (l *charmLinker) builtOnlyByDead(fi *fileInfo, r pyextract.Ref, cls *classInfo, visiting map[*classInfo]bool) bool {
+	n := 0
+	for _, s := range l.byClass[cls] {
+		if s.file != fi || lastName(s.value.Chain) != r.Name {
+			continue
+		}
+		if s.cls == nil || s.cls == cls || l.isCharm(s.cls) || !visiting[s.cls] && l.namedFrom(s.cls, visiting) {
+			return false
+		}
+		n++
+	}
+	return n > 0 && n == r.Count
 }
 
 // bindsElsewhere reports a file in which name n is a class of the tree other than cls and its
