@@ -207,6 +207,12 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 	heldBy := map[Diagnostic][]string{}           // an undeclared name in shared code → the charms whose YAML lacks it
 	for _, cl := range links.Charms {
 		add := addFor(cl.Dir)
+		// the charm's own Python files left unread (lostFor), which may have held its charm class
+		unread := slices.DeleteFunc(lostFor(opt.Unread, cl.Dir, dirs), func(p string) bool { return charmDirOf(p, dirs) != cl.Dir })
+		// no charm class, @hooks.hook function, reactive handler or hooks/ code of its own, and
+		// nothing unread: no code of the tree runs as this charm (a library's repository with a
+		// placeholder charmcraft.yaml, whose classes take their names from the charms that use them)
+		runsNothing := cl.NoCode && cl.Classic == "" && cl.Reactive == "" && cl.UnlinkedCode == "" && len(unread) == 0
 		for _, f := range cl.Findings {
 			if k, ok := undeclaredKinds[f.Kind]; ok && f.Conditional && charmDirOf(f.File, dirs) != cl.Dir &&
 				slices.ContainsFunc(declaredBy[[2]string{k, f.Subject}], func(d string) bool { return d != cl.Dir }) {
@@ -253,10 +259,7 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 				heldBy[d] = append(heldBy[d], cl.Name)
 				continue
 			}
-			if runsNothing(cl, opt.Unread, dirs) && d.Severity != SeverityInfo {
-				// no charm class, hook or reactive handler, no hooks/ code and nothing unread: no
-				// code of the tree runs as this charm (a library's repository with a placeholder
-				// charmcraft.yaml, whose classes take their names from the charms that use them)
+			if runsNothing && d.Severity != SeverityInfo {
 				d.Severity = SeverityInfo
 				d.Message += fmt.Sprintf(" (charm %q has no charm class, hook or reactive handler that would run it)", cl.Name)
 			}
@@ -267,7 +270,6 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 			// YAML, say; nothing could handle anything. A charm with code of its own runs its
 			// hooks some other way: say that it was not checked. One whose own code was not
 			// read may have lost its charm class: it was not checked either, which CI must see.
-			unread := slices.DeleteFunc(lostFor(opt.Unread, cl.Dir, dirs), func(p string) bool { return charmDirOf(p, dirs) != cl.Dir })
 			if c := byDir[cl.Dir]; len(unread) > 0 && c != nil && !testCharm(cl.Dir) {
 				add(Diagnostic{Rule: RuleUnreadCode, Severity: ruleSeverity(RuleUnreadCode), File: c.NameAt.File, Line: c.NameAt.Line, Subject: unread[0],
 					Message: fmt.Sprintf("charm %q has no charm class, @hooks.hook function or reactive handler that could be read: %s, so its YAML was not checked against its code", cl.Name, lostNames(unread))})
@@ -1041,16 +1043,6 @@ func findingDiagnostic(f linker.Finding) Diagnostic {
 		d.Message += " (in code that runs only under a condition)"
 	}
 	return d
-}
-
-// runsNothing reports a charm with no code that runs as it: no charm class, @hooks.hook
-// function, reactive handler or hooks/ code of its own, and no file of it left unread (which
-// may have held its charm class: unread-code says so).
-func runsNothing(cl linker.CharmLinks, unread, dirs []string) bool {
-	if !cl.NoCode || cl.Classic != "" || cl.Reactive != "" || cl.UnlinkedCode != "" {
-		return false
-	}
-	return !slices.ContainsFunc(lostFor(unread, cl.Dir, dirs), func(p string) bool { return charmDirOf(p, dirs) == cl.Dir })
 }
 
 // deadCode says why the code of finding f never runs in the deployed charm ("in a class no

@@ -51,6 +51,11 @@ type site struct {
 	target *classInfo
 }
 
+// scope is the Scope of the call s (its class, function, line and conditions).
+func (s *site) scope() pyextract.Scope {
+	return pyextract.Scope{Class: className(s.cls), Func: s.fn, Line: s.line, Conditional: s.cond, ExceptReturn: s.usual}
+}
+
 // charmLinker links one charm.
 type charmLinker struct {
 	*evaluator
@@ -247,16 +252,7 @@ func (l *charmLinker) findMissingModules() {
 		return
 	}
 	roots := []string{path.Join(l.ch.Dir, "src"), path.Join(l.ch.Dir, "lib")}
-	dirs := map[string]bool{} // every folder holding a file of the tree under one of the roots
-	for p := range l.ix.files {
-		for _, r := range roots {
-			if strings.HasPrefix(p, r+"/") {
-				for d := path.Dir(p); d != r && d != "."; d = path.Dir(d) {
-					dirs[d] = true
-				}
-			}
-		}
-	}
+	var dirs map[string]bool // every folder holding a file of the tree under one of the roots, once an import needs them
 	for _, fi := range l.scope {
 		if !code[fi] || fi.library || fi.test || !inDir(fi.Path, l.ch.Dir) {
 			continue
@@ -268,6 +264,9 @@ func (l *charmLinker) findMissingModules() {
 			top, _, _ := strings.Cut(im.Module, ".")
 			if top == "charms" || l.ix.module(fi, im.Module, l.charm) != nil {
 				continue
+			}
+			if dirs == nil {
+				dirs = l.ix.foldersUnder(roots)
 			}
 			for _, r := range roots {
 				if dirs[path.Join(r, top)] && !dirs[path.Join(r, strings.ReplaceAll(im.Module, ".", "/"))] {
@@ -763,6 +762,22 @@ func (l *charmLinker) onlyForUndeclared(file, symbol string) bool {
 		return l.scopeUses(symbol) <= len(oh.undeclared)
 	}
 	return l.scopeUses(m)-l.usesOfOwnNamesakes(file, cls, m) <= len(oh.undeclared)
+}
+
+// foldersUnder is every folder below one of roots that holds a file of the tree, directly
+// or not.
+func (ix *index) foldersUnder(roots []string) map[string]bool {
+	dirs := map[string]bool{}
+	for p := range ix.files {
+		for _, r := range roots {
+			if strings.HasPrefix(p, r+"/") {
+				for d := path.Dir(p); d != r && d != "."; d = path.Dir(d) {
+					dirs[d] = true
+				}
+			}
+		}
+	}
+	return dirs
 }
 
 // usesOfOwnNamesakes counts the uses of method name m in the scope's files other than file

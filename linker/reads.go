@@ -46,7 +46,7 @@ func (l *charmLinker) linkBindings() {
 		if s.file.library {
 			continue
 		}
-		sc := pyextract.Scope{Class: className(s.cls), Func: s.fn, Line: s.line, Conditional: s.cond, ExceptReturn: s.usual}
+		sc := s.scope()
 		name := s.value.Chain[len(s.value.Chain)-1].Name
 		at := siteAt(s.file, sc, ViaLibrary, name)
 		for _, c := range l.contexts(s.file, s.cls, s.fn) {
@@ -233,7 +233,7 @@ func (l *charmLinker) linkResourceArgs() {
 		if l.outsideModule(s.file, s.value.Chain[0].Name) == "" {
 			continue // Path("templates"), a class of the tree: not a package reading a resource
 		}
-		sc := pyextract.Scope{Class: className(s.cls), Func: s.fn, Line: s.line, Conditional: s.cond, ExceptReturn: s.usual}
+		sc := s.scope()
 		at := siteAt(s.file, sc, ViaLibrary, lastName(s.value.Chain))
 		seen := map[string]bool{}
 		l.anyArg(s, func(v aval) bool {
@@ -260,7 +260,7 @@ func (l *charmLinker) linkPackageFunctionArgs() {
 				l.outsideModule(s.file, s.value.Chain[0].Name) == "" {
 				continue
 			}
-			sc := pyextract.Scope{Class: className(s.cls), Func: s.fn, Line: s.line, Conditional: s.cond, ExceptReturn: s.usual}
+			sc := s.scope()
 			at := siteAt(s.file, sc, ViaLibrary, name)
 			for _, c := range l.contexts(s.file, s.cls, s.fn) {
 				if !slices.ContainsFunc(l.eval(&s.value.Args[0], c), func(a aval) bool { return a.kind == aCharm }) {
@@ -299,7 +299,7 @@ func (l *charmLinker) linkKnownReaders() {
 		if len(opts) == 0 {
 			continue
 		}
-		sc := pyextract.Scope{Class: className(s.cls), Func: s.fn, Line: s.line, Conditional: s.cond, ExceptReturn: s.usual}
+		sc := s.scope()
 		for _, o := range opts {
 			if d, ok := l.lookup(KindConfig, o); ok {
 				l.read(KindConfig, d, siteAt(s.file, sc, ViaLibrary, lastName(s.value.Chain)))
@@ -351,7 +351,7 @@ func (l *charmLinker) linkContainerArgs() {
 		if s.target != nil && l.externalBase(s.target) == "" || s.target == nil && l.outsideModule(s.file, s.value.Chain[0].Name) == "" {
 			continue
 		}
-		sc := pyextract.Scope{Class: className(s.cls), Func: s.fn, Line: s.line, Conditional: s.cond, ExceptReturn: s.usual}
+		sc := s.scope()
 		at := siteAt(s.file, sc, ViaLibrary, lastName(s.value.Chain))
 		seen := map[string]bool{}
 		for i := range s.value.Kwargs {
