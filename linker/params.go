@@ -1,0 +1,376 @@
+package linker
+
+// Action parameters: what an action's handler, and the helpers it hands the event or its
+// params to, read from event.params (or charm-helpers' action_get), matched against the
+// parameters the action declares.
+
+import (
+	"cmp"
+	"maps"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/cantrip-dev/charmcraft-map/pyextract"
+)
+
+// linkParams: event.params[...] / .get(...) inside a method observed for an action, or a
+// helper it hands its event to (handedActions), is a read of that action's parameter; a
+// parameter none of its actions declares is a finding (not in a helper that may run for
+// actions the linker does not know), unless the same function stores it into the params
+// itself (event.params["disk_devices"] = event.params["disk-devices"].split()): it reads back
+// its own value.
+func (l *charmLinker) linkParams() {
+	runs, partial := l.handedActions()
+	params := map[string]map[string]bool{}
+	for _, a := range l.ch.Actions {
+		params[a.Name] = map[string]bool{}
+		for _, p := range a.Params {
+			params[a.Name][p.Name] = true
+		}
+	}
+	stored := map[scopeKey]map[string]bool{}
+	for _, fi := range l.scope {
+		for i := range fi.Facts.Stores {
+			k := &fi.Facts.Stores[i]
+			sk := scopeKey{fi.Path, k.Class, k.Func}
+			if len(runs[sk]) == 0 || !l.paramsObject(fi, k) {
+				continue
+			}
+			names, _ := l.strVals(&k.Key, &ctx{file: fi, cls: fi.classes[k.Class], fn: k.Func, line: k.Line})
+			for _, n := range names {
+				if stored[sk] == nil {
+					stored[sk] = map[string]bool{}
+				}
+				stored[sk][n.str] = true
+			}
+		}
+	}
+	for _, fi := range l.scope {
+		for i := range fi.Facts.Keys {
+			k := &fi.Facts.Keys[i]
+			actions := runs[scopeKey{fi.Path, k.Class, k.Func}]
+			if len(actions) == 0 || k.Via == "all" || !l.paramsObject(fi, k) {
+				continue
+			}
+			at := siteAt(fi, k.Scope, ViaParam, k.Via)
+			names, ok := l.strVals(&k.Key, &ctx{file: fi, cls: fi.classes[k.Class], fn: k.Func, line: k.Line})
+			if !ok && len(names) == 0 {
+				l.unresolvedKey(fi, at, k)
+				continue
+			}
+			for _, n := range names {
+				read := false
+				for _, act := range actions {
+					if params[act][n.str] {
+						s := at
+						s.Key = n.str
+						l.read(KindAction, act, s)
+						read = true
+					}
+				}
+				if sk := (scopeKey{fi.Path, k.Class, k.Func}); !read && !fi.vendored && !n.loose && !stored[sk][n.str] && !partial[sk] {
+					if f := l.find(FindUndeclaredParam, n.str, at); f != nil {
+						f.SeveralActions, f.Actions = len(actions) > 1, slices.Sorted(slices.Values(actions))
+					}
+				}
+			}
+		}
+	}
+}
+
+// handedActions is l.actions, the actions each handler runs for, with the helpers a handler
+// hands a parameter of its own to (self._pick_pools(event), asyncio.run(self._create(event)),
+// a function of its module given the charm, pick(self, event)), and theirs in turn: such a
+// helper reads the action's parameters from the event it is given. A helper that several handlers call runs
+// for all their actions. partial holds the helpers some use of which the linker did not
+// follow (another object's method hands it the event of an action not known here): they may
+// run for other actions too, so a name none of theirs declares is no finding.
+func (l *charmLinker) handedActions() (runs map[scopeKey][]string, partial map[scopeKey]bool) {
+	runs = maps.Clone(l.actions)
+	type edge struct{ from, to scopeKey }
+	var edges []edge
+	calls := map[scopeKey]map[fileLine]bool{} // helper -> the followed calls of it
+	queue := slices.SortedFunc(maps.Keys(l.actions), func(a, b scopeKey) int {
+		return cmp.Or(cmp.Compare(a.file, b.file), cmp.Compare(a.class, b.class), cmp.Compare(a.fn, b.fn))
+	})
+	done := map[scopeKey]bool{}
+	for len(queue) > 0 {
+		k := queue[0]
+		queue = queue[1:]
+		fi := l.ix.files[k.file]
+		if fi == nil {
+			continue
+		}
+		caller := fi.funcSyms[funcKey{k.class, k.fn}]
+		for i := range fi.Facts.Calls {
+			c := &fi.Facts.Calls[i]
+			if c.Class != k.class || c.Func != k.fn || !handsParam(caller, &c.Value) {
+				continue
+			}
+			callee, ok := l.handedTo(fi, k.class, c.Value.Chain)
+			if !ok || callee == k {
+				continue
+			}
+			if !done[k] {
+				edges = append(edges, edge{k, callee})
+				if calls[callee] == nil {
+					calls[callee] = map[fileLine]bool{}
+				}
+				calls[callee][fileLine{k.file, c.Line}] = true
+			}
+			grown := false
+			for _, a := range runs[k] {
+				if !slices.Contains(runs[callee], a) {
+					runs[callee] = append(runs[callee], a)
+					grown = true
+				}
+			}
+			if grown {
+				queue = append(queue, callee)
+			}
+		}
+		done[k] = true
+	}
+	partial = map[scopeKey]bool{}
+	for k, at := range calls {
+		if _, handler := l.actions[k]; !handler && len(at) < l.scopeUses(k.fn) {
+			partial[k] = true
+		}
+	}
+	for grown := true; grown; {
+		grown = false
+		for _, e := range edges {
+			if _, handler := l.actions[e.to]; partial[e.from] && !handler && !partial[e.to] {
+				partial[e.to], grown = true, true
+			}
+		}
+	}
+	return runs, partial
+}
+
+// handsParam reports whether call v passes a parameter of fn (not self) as it is.
+func handsParam(fn *pyextract.Symbol, v *pyextract.Value) bool {
+	if fn == nil {
+		return false
+	}
+	given := func(a *pyextract.Value) bool {
+		return a.Kind == pyextract.ValChain && len(a.Chain) == 1 && a.Chain[0].Name != "self" &&
+			slices.ContainsFunc(fn.Params, func(p pyextract.Param) bool { return p.Name == a.Chain[0].Name })
+	}
+	for i := range v.Args {
+		if given(&v.Args[i]) {
+			return true
+		}
+	}
+	for i := range v.Kwargs {
+		if given(&v.Kwargs[i].Value) {
+			return true
+		}
+	}
+	return false
+}
+
+// handedTo is the function a call from class (of file fi) names: self.m, the method m of the
+// class or the nearest base defining it, or f, a function of the same module.
+func (l *charmLinker) handedTo(fi *fileInfo, class string, callee pyextract.Chain) (scopeKey, bool) {
+	switch {
+	case len(callee) == 1 && fi.funcSyms[funcKey{"", callee[0].Name}] != nil:
+		return scopeKey{fi.Path, "", callee[0].Name}, true
+	case len(callee) == 2 && callee[0].Name == "self" && fi.classes[class] != nil:
+		for _, k := range l.mro(fi.classes[class]) {
+			if k.methods[callee[1].Name] != nil {
+				return scopeKey{k.file.Path, k.name, callee[1].Name}, true
+			}
+		}
+	}
+	return scopeKey{}, false
+}
+
+// helperParamGets are charm-helpers' accessors of the running action's parameters:
+// action_get("x") and function_get("x"), its newer name, which classic and reactive charms
+// call from their action scripts.
+var helperParamGets = map[string]bool{
+	"charmhelpers.core.hookenv.action_get":   true,
+	"charmhelpers.core.hookenv.function_get": true,
+}
+
+// linkHelperParams links action_get("x") (or function_get, or action_get(key="x"), or
+// args["x"] / args.get("x") of args = action_get(), the dict of every parameter) in the
+// charm's code to the parameter x of the actions that code runs for: those the function
+// handles (an ops observe or a table of actions, linkActionTables, which runs first), or
+// else those whose script is the file, or whose shell script runs the module of its name
+// beside it (actions/snap-upgrade and snap-upgrade.py); a name none of them declares is a
+// finding, as action_get returns None for it. Code that runs for no action known (a helper
+// module shared by several scripts) reads x of the one action declaring it, and a name no
+// action declares is a finding (NoAction); one that several declare is read from none. A
+// dotted name (action_get("backup.path")) reads its first part; a name that cannot be
+// resolved is recorded as unresolved. A dict that the name may also hold something else
+// (params = json.loads(...) on another line, a fallback dict) is read loosely: linked, never
+// a finding.
+func (l *charmLinker) linkHelperParams() {
+	if len(l.ch.Actions) == 0 {
+		return
+	}
+	params := map[string][]string{} // parameter -> the actions declaring it, in YAML order
+	scripts := map[string][]string{}
+	for _, a := range l.ch.Actions {
+		for _, p := range a.Params {
+			params[p.Name] = append(params[p.Name], a.Name)
+		}
+		if a.Script == "" {
+			continue
+		}
+		scripts[a.Script] = append(scripts[a.Script], a.Name)
+		if !strings.HasSuffix(a.Script, ".py") {
+			// actions/snap-upgrade, a shell wrapper that runs actions/snap-upgrade.py (or
+			// snap_upgrade.py): that module is the action's code
+			dir := path.Dir(a.Script)
+			for _, py := range []string{a.Name + ".py", strings.ReplaceAll(a.Name, "-", "_") + ".py"} {
+				p := path.Join(dir, py)
+				scripts[p] = appendUniq(scripts[p], a.Name)
+			}
+		}
+	}
+	tables := map[scopeKey][]string{}
+	for _, a := range l.ch.Actions {
+		if it := l.ifaces[ifaceKey{KindAction, a.Name}]; it != nil {
+			for _, h := range it.Handlers {
+				if h.Via == ViaTable {
+					k := scopeKey{h.File, "", h.Symbol}
+					tables[k] = appendUniq(tables[k], a.Name)
+				}
+			}
+		}
+	}
+	// read links the parameter key names, read at sc (expr as written), to the actions the
+	// code runs for
+	read := func(fi *fileInfo, sc pyextract.Scope, key *pyextract.Value, expr string, loose bool) {
+		runs := l.actions[scopeKey{fi.Path, sc.Class, sc.Func}]
+		if len(runs) == 0 {
+			runs = tables[scopeKey{fi.Path, sc.Class, sc.Func}]
+		}
+		if len(runs) == 0 {
+			runs = scripts[fi.Path]
+		}
+		at := siteAt(fi, sc, ViaParam, expr)
+		for _, c := range l.contexts(fi, fi.classes[sc.Class], sc.Func) {
+			names, ok := l.strVals(key, c)
+			if !ok && len(names) == 0 {
+				if !fi.vendored {
+					l.unresolved = append(l.unresolved, at)
+				}
+				continue
+			}
+			for _, n := range names {
+				name, _, _ := strings.Cut(n.str, ".")
+				declaring := params[name]
+				if len(runs) > 0 {
+					declaring = slices.DeleteFunc(slices.Clone(declaring), func(a string) bool { return !slices.Contains(runs, a) })
+				}
+				if len(declaring) == 0 {
+					if !fi.vendored && !n.loose && !loose {
+						if f := l.findIn(FindUndeclaredParam, name, at, c); f != nil {
+							f.NoAction, f.SeveralActions = len(runs) == 0, len(runs) > 1
+							f.Actions = slices.Sorted(slices.Values(runs))
+						}
+					}
+					continue
+				}
+				if len(declaring) > 1 && len(runs) == 0 {
+					continue // a helper's read of a name several actions declare: which is not known
+				}
+				s := at
+				s.Key = name
+				for _, a := range declaring {
+					l.read(KindAction, a, s)
+				}
+			}
+		}
+	}
+	getter := func(fi *fileInfo, v *pyextract.Value) bool {
+		if v.Kind != pyextract.ValCall || len(v.Chain) == 0 {
+			return false
+		}
+		full, _ := importedPath(fi, v.Chain)
+		return helperParamGets[full]
+	}
+	get := func(fi *fileInfo, sc pyextract.Scope, v *pyextract.Value) {
+		if fi.test || !getter(fi, v) {
+			return
+		}
+		switch {
+		case len(v.Args) > 0:
+			read(fi, sc, &v.Args[0], v.String(), false)
+		default: // action_get(key="host")
+			if k := slices.IndexFunc(v.Kwargs, func(kw pyextract.Kwarg) bool { return kw.Name == "key" }); k >= 0 {
+				read(fi, sc, &v.Kwargs[k].Value, v.String(), false)
+			}
+		}
+	}
+	for _, fi := range l.scope {
+		for i := range fi.Facts.Calls { // (an assigned action_get("x") is one too)
+			get(fi, fi.Facts.Calls[i].Scope, &fi.Facts.Calls[i].Value)
+		}
+		if fi.test {
+			continue
+		}
+		// params = action_get() (or action_get() or {}): every parameter, a dict whose keys
+		// the code then reads, params["x"] or params.get("x")
+		for i := range fi.Facts.Keys {
+			k := &fi.Facts.Keys[i]
+			if k.Via != "index" && k.Via != "get" {
+				continue
+			}
+			expr := keyExpr(k)
+			if n := len(k.Object); n >= 2 && k.Object[n-1].Call && getter(fi, &pyextract.Value{Kind: pyextract.ValCall, Chain: k.Object[:n-1]}) {
+				read(fi, k.Scope, &k.Key, expr, false) // action_get().get("dry-run"): read in place
+				continue
+			}
+			if len(k.Object) != 1 {
+				continue
+			}
+			var vals []*pyextract.Value // what the name may hold: its assignments in the function, or the module's
+			if k.Func != "" {
+				as, _ := fi.local(funcKey{k.Class, k.Func}, k.Object[0].Name, k.Line)
+				for _, a := range as {
+					vals = append(vals, &a.Value)
+				}
+			} else if k.Class == "" {
+				vals = fi.consts[k.Object[0].Name] // args = action_get() in a script's top level
+			}
+			dict := func(v *pyextract.Value) bool {
+				if v.Kind == pyextract.ValOr && len(v.Args) > 0 {
+					v = &v.Args[0]
+				}
+				return len(v.Args) == 0 && len(v.Kwargs) == 0 && getter(fi, v)
+			}
+			if slices.ContainsFunc(vals, dict) {
+				// (also another dict, or `or {...}` a fallback that holds what it holds)
+				other := slices.ContainsFunc(vals, func(v *pyextract.Value) bool {
+					return !dict(v) || v.Kind == pyextract.ValOr && slices.ContainsFunc(v.Args[1:], func(x pyextract.Value) bool {
+						return x.Kind != pyextract.ValDict || len(x.Kwargs) > 0
+					})
+				})
+				read(fi, k.Scope, &k.Key, expr, other)
+			}
+		}
+	}
+}
+
+// paramsObject: k reads X.params, or a local bound to X.params.
+func (l *charmLinker) paramsObject(fi *fileInfo, k *pyextract.KeyAccess) bool {
+	if lastName(k.Object) == "params" && len(k.Object) > 1 {
+		return true
+	}
+	if len(k.Object) != 1 {
+		return false
+	}
+	as, _ := fi.local(funcKey{k.Class, k.Func}, k.Object[0].Name, k.Line)
+	for _, a := range as {
+		if v := &a.Value; v.Kind == pyextract.ValChain && lastName(v.Chain) == "params" {
+			return true
+		}
+	}
+	return false
+}
