@@ -1,5 +1,10 @@
 package linker
 
+// Lookups by name: model.get_relation(X), model.relations[X], unit.get_container(X),
+// model.storages[X], resources.fetch(X), charm-helpers' config(X) and resource_get(X), each X
+// resolved to a declared interface or reported undeclared; and the helpers the read passes
+// of the other files share.
+
 import (
 	"slices"
 	"strings"

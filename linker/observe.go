@@ -1,0 +1,592 @@
+package linker
+
+// Observers: the observe calls of the charm's code (framework.observe(self.on.db_relation_changed,
+// self._on_db_changed), self.on["db"].relation_joined, events handed on by a wrapper or a
+// reconciler that observes every event), the handler each names, the charm's custom events,
+// and the events its code names that ops would not define for its YAML (unknown-event).
+
+import (
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/cantrip-dev/charmcraft-map/charmyaml"
+	"github.com/cantrip-dev/charmcraft-map/pyextract"
+)
+
+// observeThroughCallers links an observe call whose event is a parameter of its function (a
+// wrapper: def _observe_action(self, on_action, fn): self.framework.observe(on_action, fn))
+// at each recorded call of the function, as the observe call that call makes, with the event
+// that call passes. The handler: when it is a parameter too, the one the call passes, named
+// in the caller's code; else the one the wrapper names, in the wrapper's code (charm._on_changed
+// of its parameter charm; a missing one is reported there, once, and links nothing); a
+// handler the linker cannot name (getattr(self, name)) is the wrapper itself. It reports
+// whether any call was found. A call of the wrapper from another wrapper is not followed.
+func (l *charmLinker) observeThroughCallers(fi *fileInfo, o *pyextract.Observe, c *ctx) bool {
+	sym := fi.funcSyms[funcKey{o.Class, o.Func}]
+	calls := l.callsOf(c)
+	if sym == nil || len(calls) == 0 {
+		return false
+	}
+	first := firstPositional(c)
+	argOf := func(call *pyextract.Value, name string) *pyextract.Value {
+		i, p, ok := paramOf(sym, name)
+		if !ok {
+			return nil
+		}
+		return argValue(call, 0, i-first+1, p)
+	}
+	handlerParam := isParam(fi, o.Scope, &o.Handler)
+	var own *handlerRef // the handler the wrapper names
+	if !handlerParam {
+		h, missing := l.handler(&o.Handler, c)
+		switch {
+		case missing != "":
+			if !fi.vendored {
+				l.find(FindMissingHandler, missing, siteAt(fi, o.Scope, "", ""))
+			}
+		case h != nil:
+			own = h
+		default:
+			own = &handlerRef{sym, fi}
+		}
+	}
+	found := false
+	for _, s := range calls {
+		ev := argOf(s.value, o.Event.Chain[0].Name)
+		if ev == nil {
+			continue
+		}
+		found = true
+		at := pyextract.Observe{
+			Scope: pyextract.Scope{Class: className(s.cls), Func: s.fn, Line: s.line, Conditional: s.cond || o.Conditional,
+				InLoop: s.loop, AfterReturn: s.after},
+			Event: *ev,
+		}
+		var hv *pyextract.Value
+		if handlerParam {
+			hv = argOf(s.value, o.Handler.Chain[0].Name)
+		}
+		for _, cc := range l.contexts(s.file, s.cls, s.fn) {
+			h := own
+			if hv != nil {
+				var missing string
+				h, missing = l.handler(hv, cc)
+				if missing != "" && !s.file.vendored {
+					l.find(FindMissingHandler, missing, siteAt(s.file, at.Scope, "", ""))
+				}
+			}
+			l.observeEvent(s.file, &at, cc, h)
+		}
+	}
+	return found
+}
+
+// checkEventArgs reports the charm's events its own code hands to a call other than observe
+// (MetricsEndpointProvider(self, refresh_event=[self.on.grafana_pebble_ready]), a library
+// object that observes them): reading an event ops does not define for the YAML raises
+// AttributeError there, as in an observe call. Only the charm's code is held to it; the
+// library's observe of what it was given is not linked here.
+func (l *charmLinker) checkEventArgs() {
+	for _, fi := range l.scope {
+		if fi.vendored || fi.library || fi.test {
+			continue
+		}
+		args := func(sc pyextract.Scope, call *pyextract.Value) {
+			var vals []*pyextract.Value
+			for j := range call.Args {
+				vals = append(vals, &call.Args[j])
+			}
+			for j := range call.Kwargs {
+				vals = append(vals, &call.Kwargs[j].Value)
+			}
+			for _, v := range vals {
+				if v.Kind == pyextract.ValSeq { // [self.on.a, self.on.b]
+					for k := range v.Args {
+						l.checkEventArg(fi, sc, &v.Args[k])
+					}
+				} else {
+					l.checkEventArg(fi, sc, v)
+				}
+			}
+		}
+		for i := range fi.Facts.Calls {
+			args(fi.Facts.Calls[i].Scope, &fi.Facts.Calls[i].Value)
+		}
+		for i := range fi.Facts.Assigns { // self.metrics = MetricsEndpointProvider(...)
+			if a := &fi.Facts.Assigns[i]; a.Value.Kind == pyextract.ValCall {
+				args(a.Scope, &a.Value)
+			}
+		}
+	}
+}
+
+// checkEventArg reports v, an argument at sc, when it is an event of the charm's on (written
+// <x>.on.<event>) that the charm does not have.
+func (l *charmLinker) checkEventArg(fi *fileInfo, sc pyextract.Scope, v *pyextract.Value) {
+	n := len(v.Chain)
+	if v.Kind != pyextract.ValChain || n < 3 || v.Chain[n-2].Name != "on" || v.Chain[n-1].Name == "" {
+		return
+	}
+	for _, c := range l.contexts(fi, fi.classes[sc.Class], sc.Func) {
+		for _, ev := range l.eval(v, c.at(sc.Line)) {
+			if ev.kind != aEvent || ev.key != "" || ev.dyn || ev.loose {
+				continue
+			}
+			if custom := l.custom(ev.cls); custom.names[ev.str] || custom.open {
+				continue
+			}
+			at := siteAt(fi, sc, "", "")
+			switch kind, name, ok := eventKind(ev.str); {
+			case ok && (kind == KindLifecycle || kind == KindSecret || kind == KindStatus):
+			case ok:
+				if _, declared := l.lookup(kind, name); !declared {
+					l.findIn(undeclaredKind[kind], strings.ReplaceAll(name, "_", "-"), at, c)
+				}
+			case l.eventsKnown(ev.cls) && !l.definesEvents():
+				l.findIn(FindUnknownEvent, ev.str, at, c)
+			}
+		}
+	}
+}
+
+// linkObserves links every observe call in scope, under each context its class runs in.
+func (l *charmLinker) linkObserves() {
+	for _, fi := range l.scope {
+		for i := range fi.Facts.Observes {
+			o := &fi.Facts.Observes[i]
+			for _, c := range l.contexts(fi, fi.classes[o.Class], o.Func) {
+				l.observe(fi, o, c)
+			}
+		}
+	}
+}
+
+func (l *charmLinker) observe(fi *fileInfo, o *pyextract.Observe, c *ctx) {
+	if isParam(fi, o.Scope, &o.Event) && c.fn != "__init__" && l.observeThroughCallers(fi, o, c) {
+		return
+	}
+	h, missing := l.handler(&o.Handler, c)
+	if missing != "" && !fi.vendored {
+		l.find(FindMissingHandler, missing, siteAt(fi, o.Scope, "", ""))
+	}
+	l.observeEvent(fi, o, c, h)
+}
+
+// linkReconcilers links the calls of cosl.reconciler's observe_events(self, all_events,
+// self._reconcile) and observe_all(self, ALL_EVENTS, self._reconcile) (pyextract
+// ReconcilerObservers): the handler observes every event of the charm, each declared
+// relation's, container's and storage's among them, and the lifecycle's (config-changed,
+// update-status, leader-elected, ...), as a catch-all (Handler.Loose and CatchAll) that is
+// none's own. A call given a set of its own (observe_all(self, {ops.StartEvent}, ...)) is
+// left alone: which events it holds is not read.
+func (l *charmLinker) linkReconcilers() {
+	for _, fi := range l.scope {
+		if fi.library {
+			continue
+		}
+		for i := range fi.Facts.Calls {
+			c := &fi.Facts.Calls[i]
+			hv, ok := reconcilerHandler(&c.Value)
+			if !ok {
+				continue
+			}
+			for _, cc := range l.contexts(fi, fi.classes[c.Class], c.Func) {
+				h, missing := l.handler(hv, cc)
+				if missing != "" {
+					l.find(FindMissingHandler, missing, siteAt(fi, c.Scope, "", ""))
+				}
+				if h == nil {
+					continue
+				}
+				add := func(kind, name, event string) {
+					it := l.iface(kind, name)
+					hd := Handler{Event: event, Symbol: h.Name, File: h.file.Path, Line: h.Line, Via: ViaObserve,
+						ObserveFile: fi.Path, ObserveLine: c.Line, Conditional: c.Conditional, Loose: true, CatchAll: true,
+						AfterReturn: afterReturn(c.Conditional, c.AfterReturn)}
+					if !slices.ContainsFunc(it.Handlers, func(x Handler) bool { return x.Symbol == hd.Symbol && x.Event == hd.Event }) {
+						it.Handlers = append(it.Handlers, hd)
+					}
+				}
+				for _, r := range l.ch.Relations {
+					add(KindRelation, r.Name, strings.ReplaceAll(r.Name, "-", "_")+"_relation_changed")
+				}
+				for _, k := range l.ch.Containers {
+					add(KindContainer, k.Name, strings.ReplaceAll(k.Name, "-", "_")+"_pebble_ready")
+				}
+				for _, st := range l.ch.Storage {
+					add(KindStorage, st.Name, strings.ReplaceAll(st.Name, "-", "_")+"_storage_attached")
+				}
+				for _, ev := range []string{"config_changed", "update_status", "leader_elected", "leader_settings_changed"} {
+					add(KindLifecycle, strings.ReplaceAll(ev, "_", "-"), ev)
+				}
+			}
+		}
+	}
+}
+
+// reconcilerHandler returns the handler of a call of a ReconcilerObservers function given the
+// charm first and every event (its event set absent, None, or named like cosl's all_events,
+// ALL_EVENTS, ALL_EVENTS_K8S): the argument after the charm that is a method of self, or the
+// handler= or callback= keyword.
+func reconcilerHandler(v *pyextract.Value) (*pyextract.Value, bool) {
+	ch := v.Chain
+	if v.Kind != pyextract.ValCall || len(ch) == 0 || !pyextract.ReconcilerObservers[ch[len(ch)-1].Name] || len(v.Args) == 0 ||
+		v.Args[0].Kind != pyextract.ValChain || len(v.Args[0].Chain) != 1 || v.Args[0].Chain[0].Name != "self" {
+		return nil, false
+	}
+	var handler, events *pyextract.Value
+	for i := range v.Args[1:] {
+		a := &v.Args[1+i]
+		switch {
+		case a.Kind == pyextract.ValChain && len(a.Chain) == 2 && a.Chain[0].Name == "self":
+			handler = a
+		case events == nil:
+			events = a
+		}
+	}
+	for i := range v.Kwargs {
+		switch kw := &v.Kwargs[i]; kw.Name {
+		case "handler", "callback":
+			handler = &kw.Value
+		case "events", "include":
+			events = &kw.Value
+		}
+	}
+	if handler == nil {
+		return nil, false
+	}
+	if events == nil || events.Kind == pyextract.ValOther && events.Str == "None" {
+		return handler, true
+	}
+	if events.Kind != pyextract.ValChain || len(events.Chain) == 0 {
+		return nil, false
+	}
+	last := strings.ToLower(events.Chain[len(events.Chain)-1].Name)
+	return handler, last == "none" || strings.HasPrefix(last, "all_events")
+}
+
+// loopElement reports an observe call inside a loop whose event is a plain local name or an
+// item of one (ev, pair[0]): an element of what the loop runs over.
+func loopElement(o *pyextract.Observe) bool {
+	ch := o.Event.Chain
+	if !o.InLoop || o.Event.Kind != pyextract.ValChain || len(ch) == 0 || len(ch) > 2 || ch[0].Name == "self" {
+		return false
+	}
+	return len(ch) == 1 || ch[1].Index != nil
+}
+
+// observeEvent links the event of the observe call o, running in c, to the handler h (nil:
+// none to link).
+func (l *charmLinker) observeEvent(fi *fileInfo, o *pyextract.Observe, c *ctx, h *handlerRef) {
+	at := siteAt(fi, o.Scope, ViaObserve, o.Event.String())
+	cond := o.Conditional // of the event being linked
+	loose := false        // of the event being linked
+	every := false        // of the event being linked: from every declared relation or container
+	// where the object observing was built under a condition (nil: it was not)
+	built := c.builtUnderCondition()
+	var builtFile, builtClass string
+	var builtLine, builtAfter int
+	if built != nil {
+		builtFile, builtLine, builtAfter = built.file.Path, built.line, built.after
+		if built.target != nil {
+			builtClass = built.target.name
+		}
+	}
+	add := func(kind, name, event, via string) {
+		if h == nil {
+			return
+		}
+		l.observedFor(h, fi, o, true)
+		if kind == KindAction {
+			k := scopeKey{h.file.Path, h.Qualifier, strings.TrimPrefix(h.Name, h.Qualifier+".")}
+			l.actions[k] = appendUniq(l.actions[k], name)
+		}
+		it := l.iface(kind, name)
+		it.Handlers = append(it.Handlers, Handler{
+			Event: event, Symbol: h.Name, File: h.file.Path, Line: h.Line, Via: via,
+			ObserveFile: fi.Path, ObserveLine: o.Line, Conditional: cond, BuiltFile: builtFile, BuiltLine: builtLine, BuiltClass: builtClass, Loose: loose, CatchAll: every, Vendored: fi.vendored,
+			AfterReturn: afterReturn(cond && built == nil, o.AfterReturn), BuiltAfterReturn: builtAfter,
+		})
+	}
+	oc := *c
+	oc.line = o.Line // a loop variable reused by two loops is the one of the loop around the call
+	events := l.eval(&o.Event, &oc)
+	if loopElement(o) && !fi.library && (h == nil || !slices.ContainsFunc(events, func(a aval) bool { return a.kind == aEvent || a.kind == aObjEvent })) {
+		// for ev, h in self._more(): observe(ev, h): the events, or their handlers, are a
+		// collection's the linker cannot read (or one the code changes in place:
+		// pairs.append(...)); what they name is not known (check counts it as a dynamic name)
+		l.unresolved = append(l.unresolved, at)
+	}
+	for _, ev := range events {
+		loose, every = ev.loose, ev.every
+		// An event taken from a collection a loop runs over (for event in EVENTS: observe,
+		// for name in self.model.relations: observe(self.on[name]...)) is observed whenever
+		// the loop runs, and the linker has read that it is not empty; a condition inside
+		// such a loop picks among its elements (dispatch), and is not reported either.
+		cond = o.Conditional && !(o.InLoop && ev.loose) || built != nil
+		switch ev.kind {
+		case aEvent:
+			via := ev.via
+			switch {
+			case fi.library:
+				via = ViaLibInner
+			case c.cls != nil && !l.isCharm(c.cls):
+				via = ViaHelper
+			}
+			if ev.dyn {
+				// charm.on[self._relation_name] in a library object is its endpoint; a name
+				// taken from a collection in a loop (for relation in policies) is not
+				if kind, _ := indexedKind(ev.str); fi.library && c.inst != nil && kind == KindRelation && !o.InLoop {
+					for _, ep := range l.endpoints(c.inst).names {
+						if d, ok := l.lookup(KindRelation, ep.name); ok {
+							add(KindRelation, d, ev.str, via)
+						}
+					}
+				} else if !fi.library {
+					u := at
+					u.NameKind = kind // on[name].relation_departed names a relation
+					l.unresolved = append(l.unresolved, u)
+				}
+				continue
+			}
+			kind, name, ok := "", ev.key, false
+			if ev.key != "" {
+				kind, ok = indexedKind(ev.str)
+			} else {
+				custom := l.custom(ev.cls)
+				if custom.names[ev.str] {
+					// a custom event named after a declared relation (redis_relation_updated, which
+					// the redis library's handlers of that relation emit) is that relation's: its
+					// observer handles the relation; an undeclared prefix is no finding
+					if ep, _, found := strings.Cut(ev.str, "_relation_"); found && ep != "" {
+						if d, declared := l.lookup(KindRelation, ep); declared {
+							add(KindRelation, d, ev.str, via)
+						}
+					}
+					continue
+				}
+				kind, name, ok = eventKind(ev.str)
+				if ok && custom.open && kind != KindLifecycle && kind != KindSecret && kind != KindStatus {
+					if _, declared := l.lookup(kind, name); !declared {
+						continue // may be a custom event of an events class we cannot read
+					}
+				}
+				if !ok && !custom.open && !fi.vendored && !fi.library && !ev.loose && l.eventsKnown(ev.cls) && !l.definesEvents() {
+					// self.on.cos_agent_joined: no event ops defines for the charm, and none
+					// of its own: the attribute lookup raises AttributeError
+					l.findIn(FindUnknownEvent, ev.str, siteAt(fi, o.Scope, "", ""), c)
+				}
+			}
+			if !ok {
+				continue
+			}
+			switch kind {
+			case KindLifecycle, KindSecret, KindStatus:
+				add(kind, name, ev.str, via)
+			default:
+				if d, declared := l.lookup(kind, name); declared {
+					add(kind, d, ev.str, via)
+				} else if !fi.vendored && !ev.loose {
+					// the YAML's spelling: an attribute's name hyphenated, and a key too, which ops
+					// reads with - as _ (on["osd_disk"] is the storage osd-disk)
+					name = strings.ReplaceAll(name, "_", "-")
+					l.findIn(undeclaredKind[kind], name, siteAt(fi, o.Scope, "", ""), c)
+					l.observedFor(h, fi, o, false)
+				}
+			}
+		case aObjEvent:
+			if ev.self && fi.library && c.inst != nil && h != nil && !h.file.library {
+				// a library object observing its own event (DataUpgrade's upgrade_granted) with a
+				// method the charm's subclass overrides: the charm's code reacting to the
+				// object's relation
+				for _, d := range l.eventEndpoints(l.endpoints(c.inst)) {
+					add(KindRelation, d, ev.str, ViaLibInner)
+				}
+				continue
+			}
+			if ev.self || ev.inst == nil {
+				continue
+			}
+			if !fi.vendored && !fi.library && !ev.loose && l.noSuchObjectEvent(ev.inst.cls, ev.str) {
+				// cert_transfer.on.certificate_removed of a library whose events class (v1)
+				// defines certificates_removed: AttributeError while the charm is constructed
+				if f := l.findIn(FindUnknownEvent, ev.str, siteAt(fi, o.Scope, "", ev.inst.cls.name), c); f != nil {
+					f.Events = slices.Sorted(maps.Keys(l.custom(ev.inst.cls).names))
+				}
+				continue
+			}
+			eps := l.endpoints(ev.inst)
+			if eps.dyn && len(eps.names) == 0 && !fi.library {
+				u := at
+				u.NameKind = KindRelation // an object bound to an endpoint it was given
+				l.unresolved = append(l.unresolved, u)
+			}
+			via := ViaLibrary
+			if fi.library {
+				via = ViaLibInner
+			}
+			for _, d := range l.eventEndpoints(eps) {
+				add(KindRelation, d, ev.str, via)
+			}
+		}
+	}
+}
+
+// eventsKnown reports whether every event the charm class cls (every charm class when nil)
+// has is known: no class up its bases has one from outside the tree but ops' (openBases), so
+// none can redefine its on with events of its own.
+func (l *charmLinker) eventsKnown(cls *classInfo) bool {
+	classes := l.charmCls
+	if cls != nil {
+		classes = []*classInfo{cls}
+	}
+	for _, cl := range classes {
+		if slices.ContainsFunc(l.mro(cl), func(k *classInfo) bool { return k.openBases }) {
+			return false
+		}
+	}
+	return len(classes) > 0
+}
+
+// noSuchObjectEvent reports an event name that the events class of cls's on (a library
+// object's: on = CertificateTransferEvents()), read whole in the tree, does not define.
+func (l *charmLinker) noSuchObjectEvent(cls *classInfo, name string) bool {
+	if cls == nil {
+		return false
+	}
+	if _, found := l.lookupClassAttr(cls, "on"); !found {
+		return false
+	}
+	ce := l.custom(cls)
+	return !ce.open && len(ce.names) > 0 && !ce.names[name] && !l.definesEvents()
+}
+
+// definesEvents reports code of the charm's (its libraries' too) that defines events at run
+// time, charm.on.define_event("reload_bind", ...), or juju_systemd_notices' with
+// f"service_{name}_started": any name may then be one of its events.
+func (l *charmLinker) definesEvents() bool {
+	for _, fi := range l.scope {
+		if _, found := slices.BinarySearchFunc(fi.Refs, "define_event", func(r pyextract.Ref, n string) int { return strings.Compare(r.Name, n) }); found {
+			return true
+		}
+	}
+	return false
+}
+
+// eventEndpoints are the declared relations an object's own events belong to: every endpoint
+// it is bound to, except a peer relation beside another one (PrometheusRemoteWriteConsumer's
+// peer_relation_name="peers" keeps state among the units; its endpoints_changed is about
+// send-remote-write).
+func (l *charmLinker) eventEndpoints(eps endpointSet) []string {
+	var out, peers []string
+	for _, ep := range eps.names {
+		d, ok := l.lookup(KindRelation, ep.name)
+		switch {
+		case !ok || slices.Contains(out, d) || slices.Contains(peers, d):
+		case l.isPeer(d):
+			peers = append(peers, d)
+		default:
+			out = append(out, d)
+		}
+	}
+	if len(out) == 0 {
+		return peers
+	}
+	return out
+}
+
+// isPeer reports whether the declared relation d is a peer relation.
+func (l *charmLinker) isPeer(d string) bool {
+	return slices.ContainsFunc(l.ch.Relations, func(r charmyaml.Relation) bool { return r.Name == d && r.Role == charmyaml.RolePeers })
+}
+
+// custom returns the custom events of the charm class (or of every charm class when nil):
+// the attributes of the events class its `on` is redefined with (on = MyEvents()).
+func (l *charmLinker) custom(cls *classInfo) customEvents {
+	classes := l.charmCls
+	if cls != nil {
+		classes = []*classInfo{cls}
+	}
+	out := customEvents{names: map[string]bool{}}
+	for _, cl := range classes {
+		ce, ok := l.customOn[cl]
+		if !ok {
+			ce = customEvents{names: map[string]bool{}}
+			if vals, found := l.lookupClassAttr(cl, "on"); found {
+				ce.open = len(vals) == 0
+				for _, v := range vals {
+					if v.kind != aObj || v.cls == nil {
+						ce.open = true
+						continue
+					}
+					for _, k := range l.mro(v.cls) {
+						for name := range k.attrs {
+							ce.names[name] = true
+						}
+						ce.open = ce.open || k.openBases
+					}
+				}
+			}
+			l.customOn[cl] = ce
+		}
+		for n := range ce.names {
+			out.names[n] = true
+		}
+		out.open = out.open || ce.open
+	}
+	return out
+}
+
+type handlerRef struct {
+	*pyextract.Symbol
+	file *fileInfo
+}
+
+// handler resolves an observer to the method or function it names. missing is set when the
+// observer is obj.name and no class in the (fully known) hierarchy of obj defines name.
+func (l *charmLinker) handler(v *pyextract.Value, c *ctx) (h *handlerRef, missing string) {
+	if v.Kind != pyextract.ValChain || len(v.Chain) == 0 {
+		return nil, ""
+	}
+	ch := v.Chain
+	name := ch[len(ch)-1].Name
+	if name == "" {
+		return nil, ""
+	}
+	if len(ch) == 1 {
+		if s := c.file.funcs[name]; s != nil {
+			return &handlerRef{s, c.file}, ""
+		}
+		return nil, ""
+	}
+	for _, owner := range l.chain(ch[:len(ch)-1], c) {
+		var classes []*classInfo
+		switch {
+		case owner.kind == aCharm && owner.cls != nil:
+			classes = []*classInfo{owner.cls}
+		case owner.kind == aCharm:
+			classes = l.charmCls
+		case owner.kind == aObj && owner.cls != nil:
+			classes = []*classInfo{owner.cls}
+		}
+		if len(classes) == 0 {
+			return nil, ""
+		}
+		open := false
+		for _, cl := range classes {
+			for _, k := range l.mro(cl) {
+				if s := k.methods[name]; s != nil {
+					return &handlerRef{s, k.file}, ""
+				}
+				_, isAttr := k.attrs[name]
+				_, isSelf := k.selfAttrs[name]
+				open = open || k.openBases || isAttr || isSelf
+			}
+		}
+		if !open {
+			missing = name
+		}
+	}
+	return nil, missing
+}
