@@ -1,8 +1,10 @@
 // The whole `map --full` pipeline in process (app.RunMap), for CPU and memory profiles of the
-// cold, warm and touched paths without process start-up:
+// cold, warm, new-task (an agent's turn: a task text not seen before) and touched paths
+// without process start-up:
 //
 //	go test ./bench -run '^$' -bench Map/warm -files 2000 -cpuprofile cpu.out
 //	go test ./bench -run '^$' -bench Map/cold -root ~/src/postgresql-operator -cpuprofile cpu.out
+//	go test ./bench -run '^$' -bench Map/new-task -root ~/src/sunbeam-charms -scope charms/keystone-k8s
 package bench_test
 
 import (
@@ -23,6 +25,7 @@ import (
 var (
 	files = flag.Int("files", 2000, "Python files in the generated repository")
 	root  = flag.String("root", "", "measure a copy of this repository instead of a generated one")
+	scope = flag.String("scope", "", "map only this folder of the tree (--scope), for a monorepo's charm")
 )
 
 // tree returns the repository to measure: a copy of -root, or a generated one of -files.
@@ -46,6 +49,9 @@ func BenchmarkMap(b *testing.B) {
 	}
 	opt := app.MapOptions{Common: app.Common{Root: dir, Format: "text"}, Full: true,
 		Tokens: app.DefaultTokens, Tokenizer: "cl100k"}
+	if *scope != "" {
+		opt.Scope = []string{*scope}
+	}
 	run := func(b *testing.B) {
 		if err := app.RunMap(opt, app.IO{Out: io.Discard, Err: io.Discard}); err != nil {
 			b.Fatal(err)
@@ -63,6 +69,19 @@ func BenchmarkMap(b *testing.B) {
 		run(b)
 		for b.Loop() {
 			run(b)
+		}
+	})
+	// An agent's turn: the tree unchanged, a task text the output memo has not seen.
+	b.Run("new-task", func(b *testing.B) {
+		run(b)
+		i := 0
+		for b.Loop() {
+			o := opt
+			o.Mention = []string{fmt.Sprintf("fix the relation data of the database after a restart %d", i)}
+			i++
+			if err := app.RunMap(o, app.IO{Out: io.Discard, Err: io.Discard}); err != nil {
+				b.Fatal(err)
+			}
 		}
 	})
 	b.Run("touched", func(b *testing.B) {
