@@ -650,12 +650,18 @@ func checkInterface(decl *charmyaml.Charm, in linker.Interface, dynamic int, los
 		}
 	}
 	var rule, what string
+	var catchAll *linker.Handler // the relation's only handlers are catch-alls: this is the first
 	switch in.Kind {
 	case linker.KindRelation:
 		rule, what = RuleUnhandledRelation, "no code observes, binds or looks up relation"
-		if extension(decl, in) != "" || len(in.Handlers) > 0 || attachesSubordinate(decl, in) || appIntegration(decl, in) ||
-			readByCode(in) {
+		if extension(decl, in) != "" || attachesSubordinate(decl, in) || appIntegration(decl, in) || readByCode(in) {
 			return
+		}
+		if len(in.Handlers) > 0 {
+			if slices.ContainsFunc(in.Handlers, func(h linker.Handler) bool { return !h.CatchAll }) {
+				return
+			}
+			catchAll = &in.Handlers[0]
 		}
 	case linker.KindAction:
 		rule, what = RuleUnhandledAction, "no code observes action"
@@ -689,7 +695,14 @@ func checkInterface(decl *charmyaml.Charm, in linker.Interface, dynamic int, los
 	if in.Kind == linker.KindRelation {
 		handlerVerb = "handle"
 	}
-	if said := retired(decl, in); said != "" {
+	if catchAll != nil {
+		// a handler observing every relation (a reconciler's, or one registered in a loop
+		// over them) runs on its events, but no code names it nor reads its data: declared for
+		// later, or left over; the same code may serve it without naming it, so only an info
+		d.Severity = SeverityInfo
+		d.Message = fmt.Sprintf("no code binds or looks up relation %q, nor observes it by name (only %s, observed for every relation at %s:%d, runs on its events)",
+			in.Name, catchAll.Symbol, cmp.Or(catchAll.ObserveFile, catchAll.File), cmp.Or(catchAll.ObserveLine, catchAll.Line))
+	} else if said := retired(decl, in); said != "" {
 		// the author says so: an option kept, unread, so that existing deployments that set
 		// it do not fail on refresh (postgresql's "DEPRECATED and ignored.", grafana's
 		// web_external_url) is no mistake to fix

@@ -1408,3 +1408,38 @@ func TestUndeclaredNameSaysWhatIsDeclared(t *testing.T) {
 		}
 	}
 }
+
+func TestRelationOnlyACatchAllObserves(t *testing.T) {
+	// A handler observing every relation (a reconciler's) runs on a relation's events, but a
+	// relation nothing binds, looks up or observes by name is an info naming that handler; one
+	// that also has a handler of its own, or a read, is not reported.
+	catchAll := linker.Handler{Event: "backend_relation_changed", Symbol: "DemoCharm._reconcile", File: "src/charm.py", Line: 20,
+		Via: linker.ViaObserve, ObserveFile: "src/charm.py", ObserveLine: 9, Loose: true, CatchAll: true}
+	own := linker.Handler{Event: "backend_relation_joined", Symbol: "DemoCharm._on_backend", File: "src/charm.py", Line: 30,
+		Via: linker.ViaObserve, ObserveFile: "src/charm.py", ObserveLine: 10}
+	for _, tc := range []struct {
+		handlers []linker.Handler
+		reads    []linker.Site
+		want     string
+	}{
+		{[]linker.Handler{catchAll}, nil, `info: no code binds or looks up relation "backend", nor observes it by name (only DemoCharm._reconcile, observed for every relation at src/charm.py:9, runs on its events)`},
+		{[]linker.Handler{catchAll, own}, nil, ""},
+		{[]linker.Handler{catchAll}, []linker.Site{{File: "src/charm.py", Line: 12, Via: linker.ViaLookup}}, ""},
+		{nil, nil, `warning: no code observes, binds or looks up relation "backend"`},
+	} {
+		charm := charmyaml.Charm{Name: "demo", Dir: ".", Relations: []charmyaml.Relation{
+			{Name: "backend", Role: charmyaml.RoleRequires, Interface: "http", Pos: pos("metadata.yaml", 8)}}}
+		links := linker.Result{Charms: []linker.CharmLinks{{Name: "demo", Dir: ".", Interfaces: []linker.Interface{
+			{Kind: linker.KindRelation, Name: "backend", Role: charmyaml.RoleRequires, Interface: "http", File: "metadata.yaml", Line: 8,
+				Handlers: tc.handlers, Reads: tc.reads}}}}}
+		got := ""
+		for _, d := range Run([]charmyaml.Charm{charm}, links, Options{}).Diagnostics {
+			if d.Rule == RuleUnhandledRelation {
+				got = d.Severity + ": " + d.Message
+			}
+		}
+		if got != tc.want {
+			t.Errorf("%d handlers, %d reads:\n got  %s\n want %s", len(tc.handlers), len(tc.reads), got, tc.want)
+		}
+	}
+}

@@ -192,7 +192,7 @@ func (ix *index) chainNamed(name string, v view) bool {
 
 // computesNames reports a file of the tree seen from v (seenBy), not a vendored library, that
 // may call a method (method) or a module function (!method) by a name no code writes
-// (Facts.Dispatch: inspect.getmembers, globals(), ...; computedAttr).
+// (fileInfo.dispatch: inspect.getmembers, globals(), getattr(self, name), ...; computedAttr).
 func (ix *index) computesNames(v view, method bool) bool {
 	k := computedKey{v, method}
 	if c, ok := ix.computed[k]; ok {
@@ -202,7 +202,7 @@ func (ix *index) computesNames(v view, method bool) bool {
 		ix.computed = map[computedKey]bool{}
 	}
 	c := slices.ContainsFunc(ix.ordered, func(fi *fileInfo) bool {
-		return ix.seenBy(fi, v) && !fi.library && (fi.Facts.Dispatch || computedAttr(&fi.Facts, method))
+		return ix.seenBy(fi, v) && !fi.library && (fi.dispatch || computedAttr(&fi.Facts, method))
 	})
 	ix.computed[k] = c
 	return c
@@ -279,6 +279,9 @@ type fileInfo struct {
 	library  bool // lib/charms/...: a charm library, the charm's own or vendored; or vendored
 	vendored bool // lib/charms/<another charm>/..., a copy of charm-helpers (.../charmhelpers/...) or lib/ops/...
 	test     bool
+	// dispatch: the file may reach a method or function by a name no code writes
+	// (Facts.Dispatch, or a getattr of an object that may hold the tree's methods: holdsNoMethods)
+	dispatch bool
 	consts   map[string][]*pyextract.Value       // module-level name = value
 	imports  map[string]pyextract.Import         // local name -> import
 	classes  map[string]*classInfo               // by name
@@ -341,6 +344,7 @@ func newIndex(in Input) *index {
 		ix.files[f.Path] = fi
 		ix.ordered = append(ix.ordered, fi)
 		fi.build()
+		fi.dispatch = f.Facts.Dispatch || slices.ContainsFunc(f.Facts.DispatchOn, func(o string) bool { return !fi.holdsNoMethods(o) })
 		for name := range fi.classes {
 			ix.classes[name] = true
 		}
@@ -429,6 +433,38 @@ func (fi *fileInfo) build() {
 			}
 		}
 	}
+}
+
+// holdsNoMethods reports an object, as a getattr of fi is given it (Facts.DispatchOn), whose
+// attributes are no method or function of the tree: a StoredState of a class of fi
+// (self._stored, declared `_stored = ops.StoredState()`), the charm's events (self.on,
+// self.charm.on), a logger (logger = logging.getLogger(__name__)) or a module of the standard
+// library (sys, os). getattr(self._stored, key) reads a stored value; getattr(self, name) may
+// call any method of the charm.
+func (fi *fileInfo) holdsNoMethods(obj string) bool {
+	parts := strings.Split(obj, ".")
+	last := parts[len(parts)-1]
+	switch {
+	case len(parts) > 1 && last == "on":
+		return true
+	case len(parts) == 2 && selfOrCls(parts[0]):
+		for _, c := range fi.classes {
+			if slices.ContainsFunc(c.attrs[last], func(a classAttr) bool {
+				return a.value.Kind == pyextract.ValCall && lastName(a.value.Chain) == "StoredState"
+			}) {
+				return true
+			}
+		}
+	case len(parts) == 1:
+		if im, ok := fi.imports[obj]; ok && im.Name == "" && stdlibModules[strings.Split(im.Module, ".")[0]] {
+			return true // import sys; import os.path
+		}
+		vs := fi.consts[obj]
+		return len(vs) > 0 && !slices.ContainsFunc(vs, func(v *pyextract.Value) bool {
+			return v.Kind != pyextract.ValCall || lastName(v.Chain) != "getLogger"
+		})
+	}
+	return false
 }
 
 // narrowings returns the `if name in X:` / `if name == X:` bodies of function k around line,

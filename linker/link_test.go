@@ -4679,6 +4679,39 @@ class DemoCharm(ops.CharmBase):
 `})
 		expect(t, body, findings(cl), "")
 	}
+	// a getattr of an object that holds no method (a StoredState of the class, the charm's
+	// events, a logger, a module of the standard library) calls none; one of an object the
+	// file cannot tell (a base class's stored state) may
+	for body, want := range map[string]string{
+		`return getattr(self._stored, key, None)`:                 "src/charm.py:17 unobserved-handler DemoCharm._on_purge_cache_action",
+		`return getattr(self.on, key)`:                            "src/charm.py:17 unobserved-handler DemoCharm._on_purge_cache_action",
+		`return getattr(logger, key)("x")`:                        "src/charm.py:17 unobserved-handler DemoCharm._on_purge_cache_action",
+		`return getattr(sys, key)`:                                "src/charm.py:17 unobserved-handler DemoCharm._on_purge_cache_action",
+		`return getattr(self._state, key, None)`:                  "",
+		`return getattr(self, key)`:                               "",
+		`return getattr(self._stored, key) or getattr(self, key)`: "",
+	} {
+		cl = link1(t, c, files{"src/charm.py": `
+import logging
+import sys
+
+import ops
+
+logger = logging.getLogger(__name__)
+
+class DemoCharm(ops.CharmBase):
+    _stored = ops.StoredState()
+
+    def __init__(self, *args):
+        super().__init__(*args)
+
+    def _value(self, key):
+        ` + body + `
+
+    def _on_purge_cache_action(self, event): ...
+`})
+		expect(t, body, findings(cl), want)
+	}
 	// a listing of members in another file, of another object, reaches no handler here
 	cl = link1(t, c, files{"src/charm.py": `
 import ops
@@ -7567,7 +7600,9 @@ class DemoCharm(ops.CharmBase):
 
 func TestReconcilerObservesEveryEvent(t *testing.T) {
 	// cosl.reconciler's observe_events(self, all_events, handler) (observe_all, its later
-	// name, with ALL_EVENTS or no event set) observes every event of the charm with one
+	// name, with ALL_EVENTS or no event set; or reconcilable_events_k8s, every event but
+	// remove and upgrade-charm, and its machine and workload-less kin, without Pebble's)
+	// observes every event of the charm with one
 	// handler: each relation, container and storage, and the lifecycle, as a catch-all. A call
 	// with an event set of its own, or with no charm first, observes nothing the linker reads.
 	c := charm("demo", ".", "relation:backend", "relation:peers", "container:web", "storage:data", "action:sync")
@@ -7595,10 +7630,18 @@ class DemoCharm(ops.CharmBase):
 		"reconciler.observe_all(self, reconciler.ALL_EVENTS_K8S, self._reconcile)",
 		"observe_all(self, None, callback=self._reconcile)",
 		"observe_all(self, callback=self._reconcile)",
+		"observe_events(self, reconcilable_events_k8s, self._reconcile)",
+		"reconciler.observe_events(self, reconciler.reconcilable_events_machine, self._reconcile)",
+		"observe_events(self, reconcilable_events_k8s_workloadless, self._reconcile)",
 	} {
 		cl := link1(t, c, src(call))
 		expect(t, call+": backend", handlers(cl, KindRelation, "backend"), "backend_relation_changed>DemoCharm._reconcile[observe]")
-		expect(t, call+": web", handlers(cl, KindContainer, "web"), "web_pebble_ready>DemoCharm._reconcile[observe]")
+		// the sets of machine and workload-less charms leave the Pebble events out
+		web := "web_pebble_ready>DemoCharm._reconcile[observe]"
+		if strings.Contains(call, "machine") || strings.Contains(call, "workloadless") {
+			web = ""
+		}
+		expect(t, call+": web", handlers(cl, KindContainer, "web"), web)
 		expect(t, call+": data", handlers(cl, KindStorage, "data"), "data_storage_attached>DemoCharm._reconcile[observe]")
 		expect(t, call+": config-changed", handlers(cl, KindLifecycle, "config-changed"), "config_changed>DemoCharm._reconcile[observe]")
 		expect(t, call+": sync", handlers(cl, KindAction, "sync"), "sync_action>DemoCharm._on_sync[observe]")
@@ -7614,6 +7657,7 @@ class DemoCharm(ops.CharmBase):
 	for _, call := range []string{
 		"observe_all(self, {ops.StartEvent}, self._reconcile)",
 		"observe_events(other, all_events, self._reconcile)",
+		"observe_events(self, my_events, self._reconcile)",
 	} {
 		cl := link1(t, c, src(call))
 		expect(t, call+": backend", handlers(cl, KindRelation, "backend"), "")

@@ -178,8 +178,10 @@ func (l *charmLinker) observe(fi *fileInfo, o *pyextract.Observe, c *ctx) {
 // ReconcilerObservers): the handler observes every event of the charm, each declared
 // relation's, container's and storage's among them, and the lifecycle's (config-changed,
 // update-status, leader-elected, ...), as a catch-all (Handler.Loose and CatchAll) that is
-// none's own. A call given a set of its own (observe_all(self, {ops.StartEvent}, ...)) is
-// left alone: which events it holds is not read.
+// none's own. cosl's reconcilable_events_k8s (every event but remove, upgrade-charm and custom
+// notices) counts as every event; reconcilable_events_machine and _k8s_workloadless leave
+// out the Pebble events too, so no container's pebble-ready. A call given a set of its own
+// (observe_all(self, {ops.StartEvent}, ...)) is left alone: which events it holds is not read.
 func (l *charmLinker) linkReconcilers() {
 	for _, fi := range l.scope {
 		if fi.library {
@@ -187,7 +189,7 @@ func (l *charmLinker) linkReconcilers() {
 		}
 		for i := range fi.Facts.Calls {
 			c := &fi.Facts.Calls[i]
-			hv, ok := reconcilerHandler(&c.Value)
+			hv, pebble, ok := reconcilerHandler(&c.Value)
 			if !ok {
 				continue
 			}
@@ -212,7 +214,9 @@ func (l *charmLinker) linkReconcilers() {
 					add(KindRelation, r.Name, strings.ReplaceAll(r.Name, "-", "_")+"_relation_changed")
 				}
 				for _, k := range l.ch.Containers {
-					add(KindContainer, k.Name, strings.ReplaceAll(k.Name, "-", "_")+"_pebble_ready")
+					if pebble {
+						add(KindContainer, k.Name, strings.ReplaceAll(k.Name, "-", "_")+"_pebble_ready")
+					}
 				}
 				for _, st := range l.ch.Storage {
 					add(KindStorage, st.Name, strings.ReplaceAll(st.Name, "-", "_")+"_storage_attached")
@@ -227,15 +231,16 @@ func (l *charmLinker) linkReconcilers() {
 
 // reconcilerHandler returns the handler of a call of a ReconcilerObservers function given the
 // charm first and every event (its event set absent, None, or named like cosl's all_events,
-// ALL_EVENTS, ALL_EVENTS_K8S): the argument after the charm that is a method of self, or the
-// handler= or callback= keyword.
-func reconcilerHandler(v *pyextract.Value) (*pyextract.Value, bool) {
+// ALL_EVENTS, ALL_EVENTS_K8S, reconcilable_events_k8s): the argument after the charm that is a
+// method of self, or the handler= or callback= keyword; pebble is false for the sets without
+// the Pebble events (reconcilable_events_machine, reconcilable_events_k8s_workloadless).
+func reconcilerHandler(v *pyextract.Value) (handler *pyextract.Value, pebble, ok bool) {
 	ch := v.Chain
 	if v.Kind != pyextract.ValCall || len(ch) == 0 || !pyextract.ReconcilerObservers[ch[len(ch)-1].Name] || len(v.Args) == 0 ||
 		v.Args[0].Kind != pyextract.ValChain || len(v.Args[0].Chain) != 1 || v.Args[0].Chain[0].Name != "self" {
-		return nil, false
+		return nil, false, false
 	}
-	var handler, events *pyextract.Value
+	var events *pyextract.Value
 	for i := range v.Args[1:] {
 		a := &v.Args[1+i]
 		switch {
@@ -254,16 +259,21 @@ func reconcilerHandler(v *pyextract.Value) (*pyextract.Value, bool) {
 		}
 	}
 	if handler == nil {
-		return nil, false
+		return nil, false, false
 	}
 	if events == nil || events.Kind == pyextract.ValOther && events.Str == "None" {
-		return handler, true
+		return handler, true, true
 	}
 	if events.Kind != pyextract.ValChain || len(events.Chain) == 0 {
-		return nil, false
+		return nil, false, false
 	}
-	last := strings.ToLower(events.Chain[len(events.Chain)-1].Name)
-	return handler, last == "none" || strings.HasPrefix(last, "all_events")
+	switch last := strings.ToLower(events.Chain[len(events.Chain)-1].Name); {
+	case last == "none" || strings.HasPrefix(last, "all_events"):
+		return handler, true, true
+	case strings.HasPrefix(last, "reconcilable_events"):
+		return handler, !strings.Contains(last, "machine") && !strings.Contains(last, "workloadless"), true
+	}
+	return nil, false, false
 }
 
 // loopElement reports an observe call inside a loop whose event is a plain local name or an

@@ -177,7 +177,7 @@ func (l *charmLinker) uncalled(cls *classInfo, m string, noTests bool) bool {
 		return false
 	}
 	for _, k := range l.mro(cls) {
-		if k.openBases || k.file.Facts.Dispatch {
+		if k.openBases || k.file.dispatch {
 			return false
 		}
 	}
@@ -192,7 +192,7 @@ func (l *charmLinker) uncalled(cls *classInfo, m string, noTests bool) bool {
 // get_public_addr, not ceph-proxy's copy: viewOf); with noTests, tests' code does not count.
 func (l *charmLinker) uncalledFunc(fi *fileInfo, name string, noTests bool) bool {
 	sym := fi.funcSyms[funcKey{"", name}]
-	if sym == nil || strings.HasPrefix(name, "__") || slices.ContainsFunc(sym.Decorators, mayRegister) || fi.Facts.Dispatch || name == "main" {
+	if sym == nil || strings.HasPrefix(name, "__") || slices.ContainsFunc(sym.Decorators, mayRegister) || fi.dispatch || name == "main" {
 		return false
 	}
 	return l.ix.namedNowhere(name, viewOf(fi, noTests), false)

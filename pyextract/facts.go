@@ -250,10 +250,11 @@ func factsOf(t *tree, w *factWalker) Facts {
 	clear(w.out.Assigns)
 	w.out.Assigns = w.out.Assigns[:0]
 	slices.Sort(w.out.HandlerStrings)
+	slices.Sort(w.out.DispatchOn)
 	out := Facts{Observes: own(&w.out.Observes), Assigns: assigns, Calls: own(&w.out.Calls),
 		Keys: own(&w.out.Keys), Stores: own(&w.out.Stores), Attrs: own(&w.out.Attrs), Narrows: own(&w.out.Narrows), Returns: own(&w.out.Returns),
 		Dispatch: w.out.Dispatch, HandlerDispatch: w.out.HandlerDispatch, HandlerStrings: slices.Compact(own(&w.out.HandlerStrings)),
-		Paths: own(&w.out.Paths)}
+		DispatchOn: slices.Compact(own(&w.out.DispatchOn)), Paths: own(&w.out.Paths)}
 	w.out.Dispatch, w.out.HandlerDispatch = false, false
 	w.t = nil
 	return out
@@ -1334,6 +1335,9 @@ var privateName = regexp.MustCompile(`^_[A-Za-z][A-Za-z0-9_]*$`)
 // identName matches a string that is a Python name (getattr's second argument).
 var identName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
+// dottedName matches a dotted name as written (self._stored, logger): Facts.DispatchOn.
+var dottedName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$`)
+
 // dispatchCall reports a call that may reach a method no code names: getattr(x, name) and
 // the like with a name that is no string literal, or a listing of an object's members; and
 // whether that name is built on "_on_" (a handler's); and literal, the name getattr, hasattr
@@ -1354,7 +1358,14 @@ func (w *factWalker) dispatchCall(args int32, name string) (dispatch, handlers b
 	}
 	switch name {
 	case "getattr", "hasattr":
-		return nameArg(1)
+		d, h, lit := nameArg(1)
+		if obj := t.namedChild(args, 0); d && obj >= 0 && (t.kind(obj) == kIdentifier || t.kind(obj) == kAttribute) {
+			if o := t.text(obj); dottedName.MatchString(o) {
+				w.out.DispatchOn = append(w.out.DispatchOn, o)
+				d = false
+			}
+		}
+		return d, h, lit
 	case "setattr": // sets, never calls, by a computed name: only its literal name is of use
 		_, _, s := nameArg(1)
 		return false, false, s

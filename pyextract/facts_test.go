@@ -654,29 +654,44 @@ class C(CharmBase):
 }
 
 // Dispatch: a getattr-like call given a name that is no string literal, or a listing of an
-// object's members, may reach any method; a literal name does not. HandlerStrings keeps the
-// string literals that are a private method's name, not a message that mentions one, and
-// the names getattr and hasattr are given.
+// object's members, may reach any method; a literal name does not. A getattr or hasattr of a
+// dotted name records that object instead (DispatchOn), for the linker to judge. HandlerStrings
+// keeps the string literals that are a private method's name, not a message that mentions one,
+// and the names getattr and hasattr are given.
 func TestFactsDispatch(t *testing.T) {
-	for src, want := range map[string]bool{
-		`x = getattr(self, "_on_start")`:               false,
-		`handler = getattr(self, "_on_" + kind)`:       true,
-		`getattr(self, f"_on_{kind}")(event)`:          true,
-		`hasattr(self, name)`:                          true,
-		`self.__getattribute__("_on_" + kind)`:         true,
-		`operator.methodcaller("_on_" + kind, event)`:  true,
-		`for n, m in inspect.getmembers(self): pass`:   true,
-		`for n in dir(type(self)): pass`:               true,
-		`names = vars(cls)`:                            true,
-		`d = type(self).__dict__`:                      true,
-		`h = hash(tuple(self.__dict__.values()))`:      false,
-		`same = self.__dict__ == other.__dict__`:       false,
-		`f = module.__dict__[name]`:                    true,
-		`logger.info("_on_config_changed ran")`:        false,
-		`patch.object(DemoCharm, "_on_update_status")`: false,
+	for src, want := range map[string]string{
+		`x = getattr(self, "_on_start")`:                     "",
+		`handler = getattr(self, "_on_" + kind)`:             "on self",
+		`getattr(self, f"_on_{kind}")(event)`:                "on self",
+		`hasattr(self, name)`:                                "on self",
+		`v = getattr(self._stored, key, None)`:               "on self._stored",
+		`getattr(logger, level)("x")`:                        "on logger",
+		`getattr(sys.modules[__name__], name)()`:             "dispatch",
+		`getattr(make(), name)()`:                            "dispatch",
+		`self.__getattribute__("_on_" + kind)`:               "dispatch",
+		`operator.methodcaller("_on_" + kind, event)`:        "dispatch",
+		`for n, m in inspect.getmembers(self): pass`:         "dispatch",
+		`for n in dir(type(self)): pass`:                     "dispatch",
+		`names = vars(cls)`:                                  "dispatch",
+		`d = type(self).__dict__`:                            "dispatch",
+		`h = hash(tuple(self.__dict__.values()))`:            "",
+		`same = self.__dict__ == other.__dict__`:             "",
+		`f = module.__dict__[name]`:                          "dispatch",
+		`logger.info("_on_config_changed ran")`:              "",
+		`patch.object(DemoCharm, "_on_update_status")`:       "",
+		"getattr(self, a)\ngetattr(self._stored, b)":         "on self self._stored",
+		"hasattr(self._stored, a)\ngetattr(self._stored, b)": "on self._stored",
 	} {
-		if got := parseFacts(t, src).Dispatch; got != want {
-			t.Errorf("%s: dispatch %v, want %v", src, got, want)
+		f := parseFacts(t, src)
+		got := ""
+		switch {
+		case f.Dispatch:
+			got = "dispatch"
+		case len(f.DispatchOn) > 0:
+			got = "on " + strings.Join(f.DispatchOn, " ")
+		}
+		if got != want {
+			t.Errorf("%s: dispatch %q, want %q", src, got, want)
 		}
 	}
 	for src, want := range map[string]bool{

@@ -129,8 +129,13 @@ type Facts struct {
 	// Dispatch: the file gets attributes by computed names or lists an object's members
 	// (getattr, hasattr, operator.methodcaller or attrgetter, __getattribute__ given a name
 	// that is no string literal; inspect.getmembers, vars, dir; a __dict__ read): it may call
-	// a method no code names.
+	// a method no code names. A getattr or hasattr of a dotted name (getattr(self._stored,
+	// key)) is not counted here but in DispatchOn, for the linker to judge what that object is.
 	Dispatch bool `json:"dispatch,omitempty"`
+	// DispatchOn are the objects, as written, of the getattr and hasattr calls given a name
+	// that is no string literal, when the object is a dotted name (self, self._stored,
+	// logger), sorted: a StoredState or a logger holds no method of the tree, self does.
+	DispatchOn []string `json:"dispatch_on,omitempty"`
 	// HandlerDispatch: such a computed name is built on "_on_" (getattr(self, "_on_" + kind),
 	// f"_on_{kind}"): code that calls handler-like methods by name, of any object.
 	HandlerDispatch bool `json:"handler_dispatch,omitempty"`
