@@ -23,8 +23,8 @@ type endpointSet struct {
 
 type endpointName struct {
 	name string
-	// strong: named by a parameter or attribute called *relation* (not just *endpoint*),
-	// so an undeclared name is a finding.
+	// strong: named by a parameter or attribute called *relation* or *integration* (not just
+	// *endpoint*), so an undeclared name is a finding.
 	strong bool
 	// cond: the parameter that names it is used only under conditions in the constructor
 	// (cert_handler's peer_relation_name, for Juju without secrets): a finding is a warning.
@@ -40,7 +40,7 @@ func (l *charmLinker) endpoints(inst *instance) endpointSet {
 	var out endpointSet
 	addVals := func(param string, vals []aval, declaredOnly bool) {
 		lower := strings.ToLower(param)
-		strong := strings.Contains(lower, "relation")
+		strong := strings.Contains(lower, "relation") || strings.Contains(lower, "integration")
 		found := false
 		for _, v := range vals {
 			if v.kind != aStr {

@@ -129,11 +129,14 @@ func roleNameParam(name string) bool {
 }
 
 // relationParam reports whether a constructor parameter names the relation its object is
-// bound to (relation_name, relationship_name, endpoint, tracing_relation_name, ...).
+// bound to (relation_name, relationship_name, endpoint, tracing_relation_name, ...; Juju's
+// newer word, integration_name, as the IS team's http_proxy and charmed-hpc's interfaces
+// take it). Not a bare integration=, which is given a Relation object as often as a name,
+// nor charm-helpers' rel_name, which every one of its contexts sets to its default relation.
 func relationParam(name string) bool {
 	n := paramKey(name)
 	return n == "relation" || n == "endpoint" || n == "endpoint_name" ||
-		strings.HasSuffix(n, "relation_name") || strings.HasSuffix(n, "relationship_name") ||
+		strings.HasSuffix(n, "relation_name") || strings.HasSuffix(n, "relationship_name") || strings.HasSuffix(n, "integration_name") ||
 		strings.HasSuffix(n, "_relation") || strings.HasSuffix(n, "_endpoint")
 }
 

@@ -7663,3 +7663,34 @@ class DemoCharm(ops.CharmBase):
 		expect(t, call+": backend", handlers(cl, KindRelation, "backend"), "")
 	}
 }
+
+func TestIntegrationNameParams(t *testing.T) {
+	// integration_name (Juju's newer word for a relation: the IS team's http_proxy library,
+	// charmed-hpc's interfaces) names the relation an object is bound to as relation_name
+	// does: a declared name binds, an undeclared one is an error.
+	c := charm("demo", ".", "relation:http-proxy", "relation:backend-proxy")
+	cl := link1(t, c, files{
+		"src/charm.py": `
+import ops
+from charms.proxy_lib.v0.proxy import ProxyProvider, ProxyRequirer
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.provider = ProxyProvider(self, integration_name="http-proxy")
+        self.backend = ProxyRequirer(self, peer_integration_name="backend-proxi")
+`,
+		"lib/charms/proxy_lib/v0/proxy.py": `
+class ProxyProvider:
+    def __init__(self, charm, integration_name="http-proxy"):
+        self._charm = charm
+        self._integration_name = integration_name
+
+class ProxyRequirer:
+    def __init__(self, charm, peer_integration_name="backend-proxy"):
+        self._name = peer_integration_name
+`,
+	})
+	expect(t, "http-proxy", reads(cl, KindRelation, "http-proxy"), "src/charm.py:7/library/ProxyProvider")
+	expect(t, "findings", findings(cl), "src/charm.py:8 undeclared-relation backend-proxi")
+}
