@@ -1020,9 +1020,19 @@ func findingDiagnostic(f linker.Finding) Diagnostic {
 	case ok && f.LookedUp != "":
 		// relation_ids("cache") of an undeclared endpoint: an empty list, which raises nothing
 		d.Severity = SeverityWarning
-		d.Message = fmt.Sprintf("%s looks up %s %q with %s(), which the charm's YAML does not declare: it always finds nothing", who(f.Symbol), m[1], f.Subject, f.LookedUp)
-		if strings.HasPrefix(f.LookedUp, "is_") { // is_flag_set("endpoint.cache.joined")
-			d.Message = fmt.Sprintf("%s tests a flag of %s %q with %s(), which the charm's YAML does not declare: the flag is never set", who(f.Symbol), m[1], f.Subject, f.LookedUp)
+		switch f.LookedUp {
+		case "is_relation_made":
+			d.Message = fmt.Sprintf("%s tests %s %q with is_relation_made(), which the charm's YAML does not declare: it is never made", who(f.Symbol), m[1], f.Subject)
+		case "get_relation_ip":
+			// charm-helpers catches the missing binding and falls back
+			d.Message = fmt.Sprintf("%s asks get_relation_ip() for the address of binding %q, which the charm's YAML does not declare (no endpoint, extra-binding or juju-info of that name): Juju has no such binding, and the unit's private address comes back instead", who(f.Symbol), f.Subject)
+		case "network_get", "network_get_primary_address":
+			d.Message = fmt.Sprintf("%s asks %s() for binding %q, which the charm's YAML does not declare (no endpoint, extra-binding or juju-info of that name): Juju has no such binding, and the call raises", who(f.Symbol), f.LookedUp, f.Subject)
+		default:
+			d.Message = fmt.Sprintf("%s looks up %s %q with %s(), which the charm's YAML does not declare: it always finds nothing", who(f.Symbol), m[1], f.Subject, f.LookedUp)
+			if strings.HasPrefix(f.LookedUp, "is_") { // is_flag_set("endpoint.cache.joined")
+				d.Message = fmt.Sprintf("%s tests a flag of %s %q with %s(), which the charm's YAML does not declare: the flag is never set", who(f.Symbol), m[1], f.Subject, f.LookedUp)
+			}
 		}
 	case ok && f.Kind == linker.FindUndeclaredConfig && f.Detail == "attr":
 		// self.config.log_levle on a typed config: no such field, no such option

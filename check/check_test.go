@@ -1203,7 +1203,8 @@ func TestMembershipTestOfUndeclaredName(t *testing.T) {
 func TestTolerantLookupOfUndeclaredName(t *testing.T) {
 	// relation_ids("cache") or storage_list("journal") of an undeclared name finds nothing and
 	// raises nothing: a warning that names the function; is_flag_set of an endpoint flag, a
-	// flag never set.
+	// flag never set; is_relation_made, a relation never made; get_relation_ip, the private
+	// address instead of the binding's; network_get, an exception.
 	for _, c := range []struct {
 		f    linker.Finding
 		want string
@@ -1214,6 +1215,12 @@ func TestTolerantLookupOfUndeclaredName(t *testing.T) {
 			`install looks up storage "journal" with storage_list(), which the charm's YAML does not declare: it always finds nothing`},
 		{linker.Finding{Kind: linker.FindUndeclaredRelation, Subject: "proxy", Site: linker.Site{Symbol: "configure"}, LookedUp: "is_flag_set"},
 			`configure tests a flag of relation endpoint "proxy" with is_flag_set(), which the charm's YAML does not declare: the flag is never set`},
+		{linker.Finding{Kind: linker.FindUndeclaredRelation, Subject: "ha", Site: linker.Site{Symbol: "configure"}, LookedUp: "is_relation_made"},
+			`configure tests relation endpoint "ha" with is_relation_made(), which the charm's YAML does not declare: it is never made`},
+		{linker.Finding{Kind: linker.FindUndeclaredRelation, Subject: "gateway-relation", Site: linker.Site{Symbol: "gateway_relation"}, LookedUp: "get_relation_ip"},
+			`gateway_relation asks get_relation_ip() for the address of binding "gateway-relation", which the charm's YAML does not declare (no endpoint, extra-binding or juju-info of that name): Juju has no such binding, and the unit's private address comes back instead`},
+		{linker.Finding{Kind: linker.FindUndeclaredRelation, Subject: "publik", Site: linker.Site{Symbol: "configure"}, LookedUp: "network_get_primary_address"},
+			`configure asks network_get_primary_address() for binding "publik", which the charm's YAML does not declare (no endpoint, extra-binding or juju-info of that name): Juju has no such binding, and the call raises`},
 	} {
 		if d := findingDiagnostic(c.f); d.Severity != SeverityWarning || d.Message != c.want {
 			t.Errorf("%s: %s %q\nwant warning %q", c.f.Subject, d.Severity, d.Message, c.want)

@@ -392,26 +392,35 @@ func (l *charmLinker) topFunctions() iter.Seq2[*fileInfo, *pyextract.Symbol] {
 
 // namedLookups are the functions of charms.reactive and charm-helpers that look a relation up
 // by a flag of it (endpoint.db.joined, db.available) or by its name, or a storage by its name,
-// each with the kind it looks up, whether it takes a flag (else a name as written), and the
-// keyword its argument may be given as.
+// each with the kind it looks up, whether it takes a flag (else a name as written), the
+// keyword its argument may be given as, and whether it takes an endpoint's network binding,
+// which may also be one of the charm's extra-bindings or juju-info.
 var namedLookups = map[string]struct {
 	kind    string
 	flag    bool
 	keyword string
+	binding bool
 }{
-	"endpoint_from_flag": {KindRelation, true, "flag"},
-	"is_flag_set":        {KindRelation, true, "flag"},
+	"endpoint_from_flag": {KindRelation, true, "flag", false},
+	"is_flag_set":        {KindRelation, true, "flag", false},
 	// the older charms.reactive's names for the same (ghost's RelationBase.from_state("database.available"))
-	"is_state":           {KindRelation, true, "state"},
-	"from_state":         {KindRelation, true, "state"},
-	"endpoint_from_name": {KindRelation, false, "endpoint_name"},
-	"relation_ids":       {KindRelation, false, "reltype"},
+	"is_state":           {KindRelation, true, "state", false},
+	"from_state":         {KindRelation, true, "state", false},
+	"endpoint_from_name": {KindRelation, false, "endpoint_name", false},
+	"relation_ids":       {KindRelation, false, "reltype", false},
 	// charm-helpers' relations_of_type("nrpe-external-master"): every unit's data on it
-	"relations_of_type": {KindRelation, false, "reltype"},
+	"relations_of_type": {KindRelation, false, "reltype", false},
 	// charm-helpers' storage_list('osd-devices') (ceph-osd), the ids of a storage's instances;
 	// not storage_get('location', sid), which takes an instance's id ("osd-devices/0"), never
 	// written out
-	"storage_list": {KindStorage, false, "storage_name"},
+	"storage_list": {KindStorage, false, "storage_name", false},
+	// charm-helpers' is_relation_made("ha"): whether the relation has units with data
+	"is_relation_made": {KindRelation, false, "relation", false},
+	// charm-helpers' addresses of an endpoint's binding: get_relation_ip("cluster"),
+	// network_get_primary_address("public"), network_get("admin", relation_id=None)
+	"get_relation_ip":             {KindRelation, false, "interface", true},
+	"network_get_primary_address": {KindRelation, false, "binding", true},
+	"network_get":                 {KindRelation, false, "endpoint", true},
 }
 
 // flagEndpoint is the endpoint a reactive flag names: db in "endpoint.db.joined" and
@@ -434,7 +443,8 @@ var layerFlags = map[string]bool{"config": true, "leadership": true, "apt": true
 // look a declared relation or storage up through charms.reactive or charm-helpers:
 // endpoint_from_flag("ovsdb-cms.connected"), is_flag_set("db.available"),
 // endpoint_from_name("db"), relation_ids("cluster"), relations_of_type("monitors"),
-// storage_list("osd-devices"). A name
+// is_relation_made("ha"), get_relation_ip("cluster") (a binding, as the network_get
+// functions take: an extra-binding's name is no finding), storage_list("osd-devices"). A name
 // nothing declares is a finding (LookedUp) when the call names it exactly: a name as written,
 // or a flag of charms.reactive's endpoint.<name>.* namespace; not another flag, since flags
 // name many things (check hedges what a reactive charm's included layers may declare).
@@ -473,7 +483,8 @@ func (l *charmLinker) linkNamedLookups(reactive bool, own map[string]bool) {
 				l.read(named.kind, d, siteAt(fi, sc, ViaLookup, "flag"))
 			}
 			if exact := !named.flag || strings.HasPrefix(arg.Str, "endpoint."); (!ok || asWrittenOnly(name, d)) && exact &&
-				name != "" && !fi.vendored && !(named.kind == KindRelation && name == jujuInfo) {
+				name != "" && !fi.vendored && !(named.kind == KindRelation && name == jujuInfo) &&
+				!(named.binding && slices.ContainsFunc(l.ch.ExtraBindings, func(b charmyaml.Binding) bool { return b.Name == name })) {
 				if f := l.find(undeclaredKind[named.kind], name, siteAt(fi, sc, ViaLookup, "")); f != nil {
 					f.LookedUp = lastName(v.Chain)
 				}

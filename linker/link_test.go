@@ -7694,3 +7694,34 @@ class ProxyRequirer:
 	expect(t, "http-proxy", reads(cl, KindRelation, "http-proxy"), "src/charm.py:7/library/ProxyProvider")
 	expect(t, "findings", findings(cl), "src/charm.py:8 undeclared-relation backend-proxi")
 }
+
+func TestCharmHelpersBindingLookups(t *testing.T) {
+	// charm-helpers' is_relation_made(name) looks a relation up, and get_relation_ip(name),
+	// network_get_primary_address(name) and network_get(name) an endpoint's network binding: a
+	// declared relation's, one of the charm's extra-bindings, or juju-info's. Any other name is
+	// a typo, reported as an undeclared relation.
+	c := charm("nova", ".", "relation:nrpe-external-master", "relation:cloud-compute", "relation:secrets-storage")
+	c.ExtraBindings = []charmyaml.Binding{{Name: "internal"}}
+	cl := link1(t, c, files{"hooks/nova_hooks.py": `
+from charmhelpers.core.hookenv import is_relation_made, network_get_primary_address, network_get
+from charmhelpers.contrib.network.ip import get_relation_ip
+
+
+@hooks.hook("config-changed")
+def config_changed():
+    if is_relation_made("nrpe-external-master"):
+        pass
+    addr = get_relation_ip("cloud-compute")
+    vault = get_relation_ip(interface="secrets-storage")
+    internal = network_get_primary_address("internal")
+    info = network_get("juju-info")
+    if is_relation_made("nrpe-externl-master"):
+        pass
+    network_get_primary_address("publik")
+`})
+	expect(t, "nrpe-external-master", reads(cl, KindRelation, "nrpe-external-master"), "hooks/nova_hooks.py:7/lookup/flag")
+	expect(t, "cloud-compute", reads(cl, KindRelation, "cloud-compute"), "hooks/nova_hooks.py:9/lookup/flag")
+	expect(t, "secrets-storage", reads(cl, KindRelation, "secrets-storage"), "hooks/nova_hooks.py:10/lookup/flag")
+	expect(t, "findings", findings(cl), `hooks/nova_hooks.py:13 undeclared-relation nrpe-externl-master
+hooks/nova_hooks.py:15 undeclared-relation publik`)
+}

@@ -317,6 +317,9 @@ var LookupCalls = []string{
 	"is_state", "from_state",
 	// and charm-helpers' of a storage: storage_list("osd-devices")
 	"storage_list",
+	// and charm-helpers' of a relation or a network binding: is_relation_made("ha"),
+	// get_relation_ip("cluster"), network_get_primary_address("public"), network_get("admin")
+	"is_relation_made", "get_relation_ip", "network_get_primary_address", "network_get",
 	// and the flags a reactive charm sets itself, set_flag("docker.ready"): its own states,
 	// not a relation's (linker ownFlags)
 	"set_flag", "set_state",
