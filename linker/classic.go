@@ -457,6 +457,10 @@ func (l *charmLinker) linkNamedLookups(reactive bool, own map[string]bool) {
 			if v.Kind != pyextract.ValCall {
 				return
 			}
+			if reactive && lastName(v.Chain) == "use_defaults" {
+				l.useDefaults(fi, sc, v)
+				return
+			}
 			named, ok := namedLookups[lastName(v.Chain)]
 			var arg *pyextract.Value
 			switch {
@@ -526,6 +530,22 @@ func (l *charmLinker) requiredRelations(fi *fileInfo) {
 						l.read(KindRelation, d, siteAt(fi, sc, ViaLookup, "flag"))
 					}
 				}
+			}
+		}
+	}
+}
+
+// useDefaults links the relations a charms.openstack charm names in use_defaults(
+// 'shared-db.connected', 'identity-service.available', ...): the library registers its
+// default handlers for those flags (requesting the database, registering the endpoints), so
+// each flag of a declared relation is a lookup of it (detail "flag"). As with
+// required_relations, a flag of a relation the YAML does not declare is no finding: the
+// included layers declare most.
+func (l *charmLinker) useDefaults(fi *fileInfo, sc pyextract.Scope, v *pyextract.Value) {
+	for i := range v.Args {
+		if a := &v.Args[i]; a.Kind == pyextract.ValStr {
+			if d, ok := l.lookup(KindRelation, flagEndpoint(a.Str)); ok && flagEndpoint(a.Str) != "" {
+				l.read(KindRelation, d, siteAt(fi, sc, ViaLookup, "flag"))
 			}
 		}
 	}

@@ -7725,3 +7725,30 @@ def config_changed():
 	expect(t, "findings", findings(cl), `hooks/nova_hooks.py:13 undeclared-relation nrpe-externl-master
 hooks/nova_hooks.py:15 undeclared-relation publik`)
 }
+
+func TestOpenStackUseDefaults(t *testing.T) {
+	// charms.openstack's use_defaults('shared-db.connected', ...) registers the library's
+	// default handlers of those flags: a lookup of each declared relation a flag names, and no
+	// finding for one the YAML does not declare (the included layers declare most).
+	c := charm("placement", ".", "relation:shared-db", "relation:identity-service", "relation:cluster")
+	cl := link1(t, c, files{"reactive/placement_handlers.py": `
+import charms.reactive as reactive
+import charms_openstack.charm
+
+charms_openstack.charm.use_defaults(
+    'charm.installed',
+    'shared-db.connected',
+    'identity-service.available',
+    'amqp.connected',
+    'config.changed',
+)
+
+
+@reactive.when('cluster.available')
+def render():
+    pass
+`})
+	expect(t, "shared-db", reads(cl, KindRelation, "shared-db"), "reactive/placement_handlers.py:4/lookup/flag")
+	expect(t, "identity-service", reads(cl, KindRelation, "identity-service"), "reactive/placement_handlers.py:4/lookup/flag")
+	expect(t, "findings", findings(cl), "")
+}

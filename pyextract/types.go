@@ -320,6 +320,8 @@ var LookupCalls = []string{
 	// and charm-helpers' of a relation or a network binding: is_relation_made("ha"),
 	// get_relation_ip("cluster"), network_get_primary_address("public"), network_get("admin")
 	"is_relation_made", "get_relation_ip", "network_get_primary_address", "network_get",
+	// and charms.openstack's use_defaults("shared-db.connected", ...): default handlers of flags
+	"use_defaults",
 	// and the flags a reactive charm sets itself, set_flag("docker.ready"): its own states,
 	// not a relation's (linker ownFlags)
 	"set_flag", "set_state",
