@@ -7752,3 +7752,54 @@ def render():
 	expect(t, "identity-service", reads(cl, KindRelation, "identity-service"), "reactive/placement_handlers.py:4/lookup/flag")
 	expect(t, "findings", findings(cl), "")
 }
+
+func TestParamsReadByAFunctionHandedTheEvent(t *testing.T) {
+	// A handler that hands its event to a plain function, of its module or imported by name or
+	// through its module (handle_fetch(event), speed.run(event, self.container)), runs that
+	// function for the action: its reads of the parameters link, and an undeclared one is a
+	// finding that names the action. A function some code the linker does not follow also
+	// calls may run for other actions: no finding there.
+	c := charm("demo", ".", "action:fetch(url)", "action:speedtest(server)", "action:probe(host)")
+	cl := link1(t, c, files{
+		"src/charm.py": `
+import ops
+import speed
+from fetcher import handle_fetch
+from prober import probe
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.framework.observe(self.on.fetch_action, self._on_fetch)
+        self.framework.observe(self.on.speedtest_action, self._on_speedtest)
+        self.framework.observe(self.on.probe_action, self._on_probe)
+
+    def _on_fetch(self, event):
+        handle_fetch(event)
+
+    def _on_speedtest(self, event):
+        speed.run(event, self.unit)
+
+    def _on_probe(self, event):
+        probe(event)
+`,
+		"src/fetcher.py": `
+def handle_fetch(event):
+    return event.params["uri"]
+`,
+		"src/speed.py": `
+def run(event, unit):
+    return event.params.get("server"), event.params.get("servr")
+`,
+		"src/prober.py": `
+def probe(event):
+    return event.params["hostname"]
+
+def elsewhere(evt):
+    probe(evt)
+`,
+	})
+	expect(t, "findings", findings(cl), `src/fetcher.py:2 undeclared-action-param uri
+src/speed.py:2 undeclared-action-param servr`)
+	expect(t, "speedtest", reads(cl, KindAction, "speedtest"), "src/speed.py:2/param-read/get/server")
+}

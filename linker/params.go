@@ -172,16 +172,22 @@ func handsParam(fn *pyextract.Symbol, v *pyextract.Value) bool {
 }
 
 // handedTo is the function a call from class (of file fi) names: self.m, the method m of the
-// class or the nearest base defining it, or f, a function of the same module.
+// class or the nearest base defining it, or f, a module-level function of the tree (moduleFunc:
+// of the same module, imported by name, or mod.f of an imported module).
 func (l *charmLinker) handedTo(fi *fileInfo, class string, callee pyextract.Chain) (scopeKey, bool) {
 	switch {
-	case len(callee) == 1 && fi.funcSyms[funcKey{"", callee[0].Name}] != nil:
-		return scopeKey{fi.Path, "", callee[0].Name}, true
-	case len(callee) == 2 && callee[0].Name == "self" && fi.classes[class] != nil:
+	case len(callee) == 2 && callee[0].Name == "self":
+		if fi.classes[class] == nil {
+			break
+		}
 		for _, k := range l.mro(fi.classes[class]) {
 			if k.methods[callee[1].Name] != nil {
 				return scopeKey{k.file.Path, k.name, callee[1].Name}, true
 			}
+		}
+	default:
+		if sym, m := l.moduleFunc(fi, callee); sym != nil {
+			return scopeKey{m.Path, "", sym.Name}, true
 		}
 	}
 	return scopeKey{}, false

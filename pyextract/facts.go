@@ -1508,6 +1508,8 @@ func (w *factWalker) callFact(fn, args int32, name string, fs *funcState) bool {
 	selfAttrMethod := obj >= 0 && w.t.kind(obj) == kAttribute && w.selfAttribute(obj)
 	// a function given the charm first: address_of(self, PEER), net.binding(self, "cluster")
 	charmFunc := !selfMethod && w.t.kind(fn) != kCall && firstArgSelf(w.t, args)
+	// a function of the module, or of a module by its name: f(x), mod.f(x)
+	plainCallee := w.t.kind(fn) == kIdentifier || obj >= 0 && w.t.kind(obj) == kIdentifier && w.t.text(obj) != "self"
 	switch {
 	case isLookup(name), name == "__init__", name == RelationValidator:
 		return true
@@ -1570,8 +1572,20 @@ func (w *factWalker) callFact(fn, args int32, name string, fs *funcState) bool {
 		if a >= 0 && selfAttrMethod && w.t.kind(a) == kString && w.t.value(a, 0).Kind == ValStr {
 			return true
 		}
+		if a >= 0 && plainCallee && w.t.kind(a) == kIdentifier && fs != nil && fs.params[w.t.text(a)] && eventName(w.t.text(a)) {
+			// an event handed on to a function, of the module or imported
+			// (handle_fetch(event), actions.fetch(event, self.client)): an action's handler
+			// whose helper reads the parameters, which the linker follows
+			return true
+		}
 	}
 	return false
+}
+
+// eventName reports a parameter named like an event (event, evt, e, action_event).
+func eventName(name string) bool {
+	name = strings.TrimLeft(name, "_")
+	return name == "event" || name == "evt" || name == "ev" || name == "e" || strings.HasSuffix(name, "_event")
 }
 
 // eventArg reports an argument that is an event of an `on` (self.on.get_health_action,
