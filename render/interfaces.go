@@ -62,7 +62,11 @@ func ifaceKindText(b *strings.Builder, group []linker.Interface) {
 		for _, h := range in.Handlers {
 			tags := h.Via
 			if h.CatchAll {
+				// a reconciler observes every event, a loop over the relations every relation's
 				tags += ", every relation"
+				if in.Kind != linker.KindRelation {
+					tags = h.Via + ", every event"
+				}
 			}
 			if h.Conditional {
 				tags += ", conditional"

@@ -227,3 +227,27 @@ func TestInterfacesTextScriptBesideGuess(t *testing.T) {
 		t.Errorf("text:\n%s", got)
 	}
 }
+
+func TestInterfacesTextCatchAllTags(t *testing.T) {
+	// A handler observed for every event (a reconciler's) is tagged so on a lifecycle event or
+	// a container, and "every relation" on a relation.
+	h := func(event string) []linker.Handler {
+		return []linker.Handler{{Event: event, Symbol: "DemoCharm._reconcile", File: "src/charm.py", Line: 30, Via: linker.ViaObserve, CatchAll: true, Loose: true}}
+	}
+	var b strings.Builder
+	err := InterfacesText(&b, linker.Result{Charms: []linker.CharmLinks{{Name: "demo", Dir: ".", Interfaces: []linker.Interface{
+		{Kind: linker.KindRelation, Name: "db", Role: "requires", Interface: "pg", File: "metadata.yaml", Line: 5, Handlers: h("db_relation_changed")},
+		{Kind: linker.KindContainer, Name: "web", File: "metadata.yaml", Line: 9, Handlers: h("web_pebble_ready")},
+		{Kind: linker.KindLifecycle, Name: "config-changed", Handlers: h("config_changed")},
+	}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := b.String()
+	for _, want := range []string{"(db_relation_changed) src/charm.py:30 [observe, every relation]",
+		"(web_pebble_ready) src/charm.py:30 [observe, every event]", "(config_changed) src/charm.py:30 [observe, every event]"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("missing %q in:\n%s", want, got)
+		}
+	}
+}
