@@ -544,8 +544,10 @@ func (l *charmLinker) requiredRelations(fi *fileInfo) {
 func (l *charmLinker) useDefaults(fi *fileInfo, sc pyextract.Scope, v *pyextract.Value) {
 	for i := range v.Args {
 		if a := &v.Args[i]; a.Kind == pyextract.ValStr {
-			if d, ok := l.lookup(KindRelation, flagEndpoint(a.Str)); ok && flagEndpoint(a.Str) != "" {
-				l.read(KindRelation, d, siteAt(fi, sc, ViaLookup, "flag"))
+			if ep := flagEndpoint(a.Str); ep != "" {
+				if d, ok := l.lookup(KindRelation, ep); ok {
+					l.read(KindRelation, d, siteAt(fi, sc, ViaLookup, "flag"))
+				}
 			}
 		}
 	}
