@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -132,6 +133,60 @@ func TestBodyOnlyEditKeepsMap(t *testing.T) {
 			sameViews(t, "a body-only edit", before, renderViews(t, root))
 			os.Remove(filepath.Join(root, ".cantrip-repomap.json"))
 			sameViews(t, "a body-only edit (no cache)", before, renderViews(t, root))
+		})
+	}
+}
+
+// useMore inserts, before the first statement of a function body that starts with "if ",
+// "return " or "self." and uses a dotted name (const.EXPORT_FORMATS, self._stored.port), that
+// dotted name as a statement of its own: one more use of names the file already uses, nothing
+// else. It returns how many files it edited.
+func useMore(t *testing.T, root string) int {
+	t.Helper()
+	dotted := regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+`)
+	edited := 0
+	for _, p := range pythonFiles(t, root) {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.SplitAfter(string(b), "\n")
+		inDef := false
+		for i, l := range lines {
+			code := strings.TrimSpace(l)
+			if strings.HasPrefix(code, "def ") || strings.HasPrefix(code, "async def ") {
+				inDef = true
+				continue
+			}
+			indent := l[:len(l)-len(strings.TrimLeft(l, " "))]
+			if !inDef || indent == "" || !(strings.HasPrefix(code, "if ") || strings.HasPrefix(code, "return ") || strings.HasPrefix(code, "self.")) {
+				continue
+			}
+			if name := dotted.FindString(strings.SplitN(code, "#", 2)[0]); name != "" && !strings.Contains(code, "\"") && !strings.Contains(code, "'") {
+				lines = slices.Insert(lines, i, indent+name+"\n")
+				edited++
+				break
+			}
+		}
+		if err := os.WriteFile(p, []byte(strings.Join(lines, "")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return edited
+}
+
+// TestMoreUsesKeepMap: one more use of a name a file already uses (a body edit that keeps the
+// set of names) leaves the agent's views byte for byte the same: how often a file uses a name
+// does not weigh (review rev79 found 22 of 135 such edits moving the map).
+func TestMoreUsesKeepMap(t *testing.T) {
+	for _, name := range cleanFixtures {
+		t.Run(name, func(t *testing.T) {
+			root := copyTree(t, filepath.Join(charmsDir, name))
+			before := renderViews(t, root)
+			if n := useMore(t, root); n < 2 {
+				t.Fatalf("edited only %d files", n)
+			}
+			sameViews(t, "one more use of a name", before, renderViews(t, root))
 		})
 	}
 }

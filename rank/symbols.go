@@ -27,12 +27,12 @@ func (r *ranker) symbolFlows(a adjacency, pr []float64) []float64 {
 // to the earlier line.
 func (r *ranker) pySymbols(i int, flows []float64) []Symbol {
 	f := r.nodes[i].py
-	self := map[int]float64{} // name index → sqrt(uses in the file)
+	self := map[int]float64{} // name index → 1 when the file uses it (how often does not count: refWeight)
 	maxSelf, maxFlow := 0.0, 0.0
 	for k, ref := range f.Refs {
 		if id := r.refIDs[i][k]; r.slot(id, i) >= 0 && ref.Count > 0 {
-			self[id] = math.Sqrt(float64(ref.Count))
-			maxSelf = max(maxSelf, self[id])
+			self[id] = 1
+			maxSelf = 1
 		}
 	}
 	// A symbol's flow is what reaches its name; a class also gets what reaches its most used
