@@ -65,10 +65,10 @@ func pythonFiles(t *testing.T, root string) []string {
 	return out
 }
 
-// editBodies inserts a comment and a `pass` at the top of the body of the first function of
-// each Python file whose `def` fits on one line: the body changes, every later line moves
-// down, no signature changes. It returns how many files it edited.
-func editBodies(t *testing.T, root string) int {
+// editPython applies edit to the lines (each with its newline) of every Python file under
+// root and writes every file back (an unchanged one gets a new mtime too); it returns how many
+// files edit changed.
+func editPython(t *testing.T, root string, edit func(lines []string) ([]string, bool)) int {
 	t.Helper()
 	edited := 0
 	for _, p := range pythonFiles(t, root) {
@@ -76,22 +76,33 @@ func editBodies(t *testing.T, root string) int {
 		if err != nil {
 			t.Fatal(err)
 		}
-		lines := strings.SplitAfter(string(b), "\n")
-		for i, l := range lines {
-			code := strings.TrimSpace(l)
-			if (strings.HasPrefix(code, "def ") || strings.HasPrefix(code, "async def ")) && strings.HasSuffix(code, ":") {
-				indent := l[:len(l)-len(strings.TrimLeft(l, " "))] + "    "
-				body := indent + "# edited by the test: a body-only change\n" + indent + "pass\n"
-				lines = slices.Insert(lines, i+1, body)
-				edited++
-				break
-			}
+		lines, ok := edit(strings.SplitAfter(string(b), "\n"))
+		if ok {
+			edited++
 		}
 		if err := os.WriteFile(p, []byte(strings.Join(lines, "")), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 	return edited
+}
+
+// editBodies inserts a comment and a `pass` at the top of the body of the first function of
+// each Python file whose `def` fits on one line: the body changes, every later line moves
+// down, no signature changes. It returns how many files it edited.
+func editBodies(t *testing.T, root string) int {
+	t.Helper()
+	return editPython(t, root, func(lines []string) ([]string, bool) {
+		for i, l := range lines {
+			code := strings.TrimSpace(l)
+			if (strings.HasPrefix(code, "def ") || strings.HasPrefix(code, "async def ")) && strings.HasSuffix(code, ":") {
+				indent := l[:len(l)-len(strings.TrimLeft(l, " "))] + "    "
+				body := indent + "# edited by the test: a body-only change\n" + indent + "pass\n"
+				return slices.Insert(lines, i+1, body), true
+			}
+		}
+		return lines, false
+	})
 }
 
 // symbolLines are the line numbers of every symbol in `map --all --format json`.
@@ -144,13 +155,7 @@ func TestBodyOnlyEditKeepsMap(t *testing.T) {
 func useMore(t *testing.T, root string) int {
 	t.Helper()
 	dotted := regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+`)
-	edited := 0
-	for _, p := range pythonFiles(t, root) {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		lines := strings.SplitAfter(string(b), "\n")
+	return editPython(t, root, func(lines []string) ([]string, bool) {
 		inDef := false
 		for i, l := range lines {
 			code := strings.TrimSpace(l)
@@ -163,16 +168,11 @@ func useMore(t *testing.T, root string) int {
 				continue
 			}
 			if name := dotted.FindString(strings.SplitN(code, "#", 2)[0]); name != "" && !strings.Contains(code, "\"") && !strings.Contains(code, "'") {
-				lines = slices.Insert(lines, i, indent+name+"\n")
-				edited++
-				break
+				return slices.Insert(lines, i, indent+name+"\n"), true
 			}
 		}
-		if err := os.WriteFile(p, []byte(strings.Join(lines, "")), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return edited
+		return lines, false
+	})
 }
 
 // TestMoreUsesKeepMap: one more use of a name a file already uses (a body edit that keeps the

@@ -23,16 +23,15 @@ func (r *ranker) symbolFlows(a adjacency, pr []float64) []float64 {
 
 // pySymbols orders a Python file's definitions by importance: kind, visibility, whether the
 // linker tied it to the YAML, whether the task names it (or shares words with its name), how
-// much rank reaches its name from other files and how often the file itself uses it. Ties go
+// much rank reaches its name from other files and whether the file itself uses it. Ties go
 // to the earlier line.
 func (r *ranker) pySymbols(i int, flows []float64) []Symbol {
 	f := r.nodes[i].py
-	self := map[int]float64{} // name index → 1 when the file uses it (how often does not count: refWeight)
-	maxSelf, maxFlow := 0.0, 0.0
+	used := map[int]bool{} // name index → the file uses it (how often does not count: refWeight)
+	maxFlow := 0.0
 	for k, ref := range f.Refs {
 		if id := r.refIDs[i][k]; r.slot(id, i) >= 0 && ref.Count > 0 {
-			self[id] = 1
-			maxSelf = 1
+			used[id] = true
 		}
 	}
 	// A symbol's flow is what reaches its name; a class also gets what reaches its most used
@@ -118,8 +117,8 @@ func (r *ranker) pySymbols(i int, flows []float64) []Symbol {
 		if maxFlow > 0 {
 			rel += RefBoost * flow[k] / maxFlow
 		}
-		if maxSelf > 0 && id >= 0 {
-			rel += SelfRefBoost * self[id] / maxSelf
+		if used[id] {
+			rel += SelfRefBoost
 		}
 		sym.Score = roundSig(w * rel)
 		syms = append(syms, sym)

@@ -296,7 +296,7 @@ const (
 )
 
 // Symbol importance within a file: kind weight × visibility × handler × mention ×
-// (1 + RefBoost·refShare + SelfRefBoost·selfShare).
+// (1 + RefBoost·refShare + SelfRefBoost when the file itself uses the name).
 const (
 	// A class or module function is what other files import; a method is reached through its
 	// class, whose line the full view prints as context anyway. Kind only tips the balance:
@@ -391,7 +391,8 @@ const (
 	// RefBoost weighs the rank flowing into a symbol's name from other files (relative to the
 	// most referenced symbol of the file).
 	RefBoost = 2.0
-	// SelfRefBoost weighs uses of the name inside its own file (relative, sqrt-damped).
+	// SelfRefBoost is added when the name is used inside its own file (whether, not how
+	// often: one more use must not reorder the map, review rev79).
 	SelfRefBoost = 0.5
 )
 

@@ -61,12 +61,11 @@ func ifaceKindText(b *strings.Builder, group []linker.Interface) {
 		seen := map[string]bool{}
 		for _, h := range in.Handlers {
 			tags := h.Via
-			if h.CatchAll {
-				// a reconciler observes every event, a loop over the relations every relation's
+			switch {
+			case h.CatchAll && in.Kind == linker.KindRelation: // a loop over the relations, or a reconciler
 				tags += ", every relation"
-				if in.Kind != linker.KindRelation {
-					tags = h.Via + ", every event"
-				}
+			case h.CatchAll: // a reconciler observes every event
+				tags += ", every event"
 			}
 			if h.Conditional {
 				tags += ", conditional"
