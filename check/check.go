@@ -1012,11 +1012,14 @@ func findingDiagnostic(f linker.Finding) Diagnostic {
 		// a hook or flag of an undeclared endpoint never fires: the function is dead for it,
 		// which raises nothing (an ops observe of one raises on every hook)
 		d.Severity = SeverityWarning
-		what := "hook"
+		what, of := "hook", "relation endpoint"
 		if strings.HasPrefix(f.Registered, "endpoint.") {
 			what = "flag"
 		}
-		d.Message = fmt.Sprintf("%s is registered for %s %q of relation endpoint %q, which the charm's YAML does not declare: it never runs for it", who(f.Symbol), what, f.Registered, f.Subject)
+		if f.Kind == linker.FindUndeclaredStorage {
+			of = "storage"
+		}
+		d.Message = fmt.Sprintf("%s is registered for %s %q of %s %q, which the charm's YAML does not declare: it never runs for it", who(f.Symbol), what, f.Registered, of, f.Subject)
 	case ok && f.LookedUp != "":
 		// relation_ids("cache") of an undeclared endpoint: an empty list, which raises nothing
 		d.Severity = SeverityWarning

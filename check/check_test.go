@@ -401,11 +401,12 @@ func TestDynamicNameHedgesItsKindOnly(t *testing.T) {
 }
 
 func TestHandlerOfAnUndeclaredEndpointsHook(t *testing.T) {
-	// A function registered for a hook or flag of an undeclared endpoint never runs for it,
+	// A function registered for a hook or flag of an undeclared endpoint (or storage) never runs for it,
 	// which raises nothing: a warning that names the hook or flag, not an error.
 	links := linker.Result{Charms: []linker.CharmLinks{{Name: "a", Dir: ".", Classic: "hooks/hooks.py:3", Findings: []linker.Finding{
 		{Kind: linker.FindUndeclaredRelation, Subject: "volume", Site: linker.Site{File: "hooks/hooks.py", Line: 5, Symbol: "joined"}, Registered: "volume-relation-joined"},
 		{Kind: linker.FindUndeclaredRelation, Subject: "runner", Site: linker.Site{File: "hooks/hooks.py", Line: 9, Symbol: "runner"}, Registered: "endpoint.runner.joined"},
+		{Kind: linker.FindUndeclaredStorage, Subject: "cache", Site: linker.Site{File: "hooks/hooks.py", Line: 13, Symbol: "cache_gone"}, Registered: "cache-storage-detaching"},
 	}}}}
 	var b strings.Builder
 	if err := WriteText(&b, Run(nil, links, Options{})); err != nil {
@@ -413,7 +414,8 @@ func TestHandlerOfAnUndeclaredEndpointsHook(t *testing.T) {
 	}
 	want := `hooks/hooks.py:5: warning: joined is registered for hook "volume-relation-joined" of relation endpoint "volume", which the charm's YAML does not declare: it never runs for it [undeclared-relation]
 hooks/hooks.py:9: warning: runner is registered for flag "endpoint.runner.joined" of relation endpoint "runner", which the charm's YAML does not declare: it never runs for it [undeclared-relation]
-0 errors, 2 warnings, 0 infos
+hooks/hooks.py:13: warning: cache_gone is registered for hook "cache-storage-detaching" of storage "cache", which the charm's YAML does not declare: it never runs for it [undeclared-storage]
+0 errors, 3 warnings, 0 infos
 `
 	if got := b.String(); got != want {
 		t.Errorf("text:\n%s\nwant:\n%s", got, want)

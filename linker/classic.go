@@ -124,6 +124,14 @@ func (l *charmLinker) linkDecorated(own map[string]bool) {
 			declared[r.Name] = it
 		}
 	}
+	wrapped := map[string][]string{} // a script's name → the hooks of the charm's that run it
+	for _, hook := range slices.Sorted(maps.Keys(l.ix.runs)) {
+		if path.Dir(path.Dir(hook)) == l.ch.Dir {
+			for _, run := range l.ix.runs[hook] {
+				wrapped[run] = append(wrapped[run], path.Base(hook))
+			}
+		}
+	}
 	for fi, s := range l.topFunctions() {
 		for _, d := range s.Decorators {
 			name, args := decoratorCall(d)
@@ -150,14 +158,28 @@ func (l *charmLinker) linkDecorated(own map[string]bool) {
 						if eps, ok := l.hookTemplate(ep); ok {
 							rels = eps // @hook('{interface:mysql}-relation-joined'): each endpoint of it
 						}
+					} else if st, _, ok := strings.Cut(a, "-storage-"); ok {
+						// @hook('data-storage-attached'): a hook of the storage
+						if it, _ := l.hookInterface(a); it != nil {
+							l.hookHandler(it, a, fi, s)
+						} else if _, declared := l.lookup(KindStorage, st); !declared && !fi.test && !fi.vendored {
+							if f := l.find(FindUndeclaredStorage, st, Site{File: fi.Path, Line: s.Line, Symbol: s.Name}); f != nil {
+								f.Registered = a
+							}
+						}
 					} else if kind, ev, ok := eventKind(strings.ReplaceAll(strings.TrimSuffix(a, ".real"), "-", "_")); ok && kind == KindLifecycle {
 						// @hooks.hook('config-changed'), charms.reactive's @hook('upgrade-charm'):
 						// a lifecycle event, as ops' observe of self.on.config_changed is
 						// ('install.real': the Python half of a charm whose install hook is a
 						// shell script that runs it)
-						it := l.iface(KindLifecycle, ev)
-						if !slices.ContainsFunc(it.Handlers, func(h Handler) bool { return h.Symbol == s.Name && h.File == fi.Path }) {
-							it.Handlers = append(it.Handlers, Handler{Event: a, Symbol: s.Name, File: fi.Path, Line: s.Line, Via: ViaHook})
+						l.hookHandler(l.iface(KindLifecycle, ev), a, fi, s)
+					}
+					// the name of a script a hook's shell script runs (storage.real, which
+					// hooks/data-storage-attached -> storage.bootstrap runs once the workload
+					// is installed): a handler of each such hook
+					for _, hook := range wrapped[a] {
+						if it, kind := l.hookInterface(hook); it != nil && (kind != KindRelation || declared[it.Name] != nil) {
+							l.hookHandler(it, a, fi, s)
 						}
 					}
 				case "when", "when_all", "when_any":
@@ -320,20 +342,33 @@ func (l *charmLinker) linkHookScripts(reactive bool) {
 // linkHookScript links the script fi as the handler of hook, when the hook is a declared
 // relation's or storage's, or a lifecycle event's.
 func (l *charmLinker) linkHookScript(hook string, fi *fileInfo) {
-	var it *Interface
+	if it, _ := l.hookInterface(hook); it != nil && !slices.ContainsFunc(it.Handlers, func(h Handler) bool { return h.File == fi.Path && h.Event == hook }) {
+		it.Handlers = append(it.Handlers, Handler{Event: hook, Symbol: fi.Path, File: fi.Path, Line: 1, Via: ViaHookScript})
+	}
+}
+
+// hookInterface is the interface that Juju runs the hook named hook for, and its kind: a
+// declared relation's (db-relation-changed) or storage's (data-storage-attached), or a
+// lifecycle event's (install); nil for another name.
+func (l *charmLinker) hookInterface(hook string) (*Interface, string) {
 	if ep, ev, ok := strings.Cut(hook, "-relation-"); ok {
 		if d, ok := l.lookup(KindRelation, ep); ok && slices.Contains(relationEvents, "relation_"+ev) {
-			it = l.ifaces[ifaceKey{KindRelation, d}]
+			return l.ifaces[ifaceKey{KindRelation, d}], KindRelation
 		}
 	} else if st, ev, ok := strings.Cut(hook, "-storage-"); ok {
 		if d, ok := l.lookup(KindStorage, st); ok && slices.Contains(storageEvents, "storage_"+ev) {
-			it = l.ifaces[ifaceKey{KindStorage, d}]
+			return l.ifaces[ifaceKey{KindStorage, d}], KindStorage
 		}
 	} else if kind, ev, ok := eventKind(strings.ReplaceAll(hook, "-", "_")); ok && kind == KindLifecycle {
-		it = l.iface(KindLifecycle, ev)
+		return l.iface(KindLifecycle, ev), KindLifecycle
 	}
-	if it != nil && !slices.ContainsFunc(it.Handlers, func(h Handler) bool { return h.File == fi.Path && h.Event == hook }) {
-		it.Handlers = append(it.Handlers, Handler{Event: hook, Symbol: fi.Path, File: fi.Path, Line: 1, Via: ViaHookScript})
+	return nil, ""
+}
+
+// hookHandler adds function s of fi, registered for hook name a, to it's handlers, once.
+func (l *charmLinker) hookHandler(it *Interface, a string, fi *fileInfo, s *pyextract.Symbol) {
+	if !slices.ContainsFunc(it.Handlers, func(h Handler) bool { return h.Symbol == s.Name && h.File == fi.Path }) {
+		it.Handlers = append(it.Handlers, Handler{Event: a, Symbol: s.Name, File: fi.Path, Line: s.Line, Via: ViaHook})
 	}
 }
 

@@ -20,8 +20,9 @@ type index struct {
 	pkgDirs map[string]bool         // folders holding an __init__.py
 	classes map[string]bool         // names of every class in the tree
 	charms  []charmyaml.Charm
-	tmpls   []templates.File  // Input.Templates
-	hooks   map[string]string // Input.HookLinks
+	tmpls   []templates.File    // Input.Templates
+	hooks   map[string]string   // Input.HookLinks
+	runs    map[string][]string // Input.HookRuns
 	// tmplCharm is, for each of tmpls, the index of the charm whose folder holds it (charmOf),
 	// -1 for none
 	tmplCharm []int
@@ -326,7 +327,7 @@ var knownBases = map[string]bool{
 
 func newIndex(in Input) *index {
 	ix := &index{files: map[string]*fileInfo{}, modules: map[string][]moduleFile{}, pkgDirs: map[string]bool{},
-		classes: map[string]bool{}, charms: in.Charms, tmpls: in.Templates, hooks: in.HookLinks}
+		classes: map[string]bool{}, charms: in.Charms, tmpls: in.Templates, hooks: in.HookLinks, runs: in.HookRuns}
 	for _, t := range ix.tmpls {
 		ix.tmplCharm = append(ix.tmplCharm, ix.charmOf(t.Path))
 	}

@@ -2156,6 +2156,65 @@ def db_joined():
 	expect(t, "test", handlers(test, KindRelation, "db"), "")
 }
 
+func TestHookRunsAndStorageHooks(t *testing.T) {
+	// A function registered for a storage's hook (charms.reactive's
+	// @hook('data-storage-attached')) handles the storage; for an undeclared storage's, it never
+	// runs (a finding naming the hook). A function registered under the name of a script that
+	// a hook's shell script runs (Input.HookRuns: hooks/data-storage-attached ->
+	// storage.bootstrap, which runs ./hooks/storage.real) handles that hook: a storage's, a
+	// relation's with no other handler, a lifecycle event's. Not for another charm's hooks.
+	c := charm("demo", ".", "relation:db", "storage:data", "storage:logs")
+	src := `from charmhelpers.core.hookenv import Hooks
+from charms.reactive import hook
+
+hooks = Hooks()
+
+
+@hook("logs-storage-attached")
+def logs_attached():
+    pass
+
+
+@hook("cache-storage-detaching")
+def cache_gone():
+    pass
+
+
+@hooks.hook("storage.real")
+def storage_changed():
+    pass
+
+
+@hooks.hook("db.real")
+def db_changed():
+    pass
+
+
+@hooks.hook("setup.real")
+def setup():
+    pass
+
+
+@hooks.hook("elsewhere.real")
+def elsewhere():
+    pass
+`
+	res := Link(Input{Charms: []charmyaml.Charm{c}, Files: files{"hooks/hooks.py": src}.parse(), HookRuns: map[string][]string{
+		"hooks/data-storage-attached":  {"install_deps", "storage.real"},
+		"hooks/data-storage-detaching": {"storage.real"},
+		"hooks/db-relation-changed":    {"db.real"},
+		"hooks/install":                {"setup.real"},
+		"other/hooks/install":          {"elsewhere.real"},
+	}})
+	cl := res.Charms[0]
+	expect(t, "logs", handlers(cl, KindStorage, "logs"), "logs-storage-attached>logs_attached[hook]")
+	expect(t, "data", handlers(cl, KindStorage, "data"), "storage.real>storage_changed[hook]")
+	expect(t, "db", handlers(cl, KindRelation, "db"), "db.real>db_changed[hook]")
+	expect(t, "install", handlers(cl, KindLifecycle, "install"), "setup.real>setup[hook]")
+	expect(t, "findings", findingsWith(cl, func(f Finding) string { return f.Registered }),
+		"hooks/hooks.py:13 undeclared-storage cache cache-storage-detaching")
+}
+
 func TestPositionalOnlyMarker(t *testing.T) {
 	// "/" in a signature ends the positional-only parameters and takes no argument: the
 	// endpoint passed second binds integration_name, which a subclass of a class from outside

@@ -115,6 +115,10 @@ type Input struct {
 	// (hooks/install -> hooks.py): link → target, both root-relative. Juju runs the target
 	// for the hook.
 	HookLinks map[string]string
+	// HookRuns are, for the charms' hooks that are shell scripts (or links to one), the
+	// scripts of the hooks folder each runs: hooks/<hook> → their names (storage.real). A
+	// function registered under such a name (@hooks.hook('storage.real')) handles the hook.
+	HookRuns map[string][]string
 }
 
 // Interface kinds (the `kind` of CONTRACT §3 interfaces).
@@ -331,10 +335,11 @@ type Finding struct {
 	// Actions, for an undeclared-action-param read, are the actions the code runs for (none
 	// of which declares the name), sorted.
 	Actions []string `json:"actions,omitempty"`
-	// Registered is, for an undeclared-relation finding of a function registered for a hook
-	// or reactive flag of the endpoint (@hooks.hook("db-relation-joined"),
-	// @when("endpoint.db.joined")), that hook or flag: nothing fires it, so the function never
-	// runs for it (a leftover, or a misspelt name), which raises nothing.
+	// Registered is, for an undeclared-relation (undeclared-storage) finding of a function
+	// registered for a hook or reactive flag of the endpoint (@hooks.hook("db-relation-joined"),
+	// @when("endpoint.db.joined"); of the storage, @hook("data-storage-attached")), that hook
+	// or flag: nothing fires it, so the function never runs for it (a leftover, or a misspelt
+	// name), which raises nothing.
 	Registered string `json:"registered,omitempty"`
 	// LookedUp is, for an undeclared-relation or undeclared-storage finding of a lookup
 	// through charm-helpers or charms.reactive (relation_ids("db"), endpoint_from_name("db"),

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -106,6 +107,13 @@ type Discovered struct {
 	// -> hooks.py): link → target. Juju runs the target for each such hook. Not in Python:
 	// the link itself is no module.
 	HookLinks map[string]string
+	// HookRuns are, for a charm's hooks that are shell scripts (or symbolic links to one), the
+	// scripts under hooks/ each runs: hooks/<hook> → their names, sorted. Charm-helpers'
+	// OpenStack charms install packages in hooks/install before `exec ./hooks/install.real`,
+	// and link their storage hooks to storage.bootstrap, which waits for the workload before
+	// `./hooks/storage.real`; the Python registered under that name (@hooks.hook('storage.real'))
+	// is the hook's code. Read from the scripts' text (wrapperRuns).
+	HookRuns map[string][]string
 }
 
 // Discover walks root and returns what to map. It honours .gitignore files as git does: those
@@ -200,6 +208,7 @@ func Discover(root string, scopes []string) (Discovered, error) {
 	charmDirs, charmRoots := map[string]bool{}, map[string]bool{}
 	yamlLinks := map[string]string{} // charm YAML that is a symbolic link: its target's path
 	hookLinks := map[string]string{} // hooks/<hook> links: their targets' paths (HookLinks)
+	hookFiles := map[string]bool{}   // hooks/<hook> files that are not Python (HookRuns)
 	pyLinks := map[string]string{}   // Python files that are symbolic links: their targets' paths
 	// dirPatterns remembers how many patterns were active when a directory was entered, so
 	// the patterns of a nested .gitignore apply to that directory's subtree only.
@@ -257,7 +266,9 @@ func Discover(root string, scopes []string) (Discovered, error) {
 		inActions := len(parts) >= 2 && parts[len(parts)-2] == "actions"
 		// a hooks/<hook> link may lead to the script Juju runs for the hook (HookLinks)
 		hookLink := !isPy && e.Type()&fs.ModeSymlink != 0 && charmyaml.HookScriptName(rel)
-		if !isPy && !isYAML && !isTemplate && !inActions && !hookLink {
+		// a hooks/<hook> script of no Python may run one that is (HookRuns)
+		hookFile := !isPy && e.Type().IsRegular() && charmyaml.HookScriptName(rel)
+		if !isPy && !isYAML && !isTemplate && !inActions && !hookLink && !hookFile {
 			return nil
 		}
 		if ignored(parts, rel, false) {
@@ -270,6 +281,9 @@ func Discover(root string, scopes []string) (Discovered, error) {
 			if target, ok := linkInside(realRoot, p); ok {
 				hookLinks[rel] = target
 			}
+		}
+		if hookFile && utf8.ValidString(rel) {
+			hookFiles[rel] = true
 		}
 		if !isPy && !isYAML && !isTemplate {
 			return nil
@@ -331,6 +345,10 @@ func Discover(root string, scopes []string) (Discovered, error) {
 		charmDirs = kept
 		d.YAML = slices.DeleteFunc(d.YAML, func(f string) bool { return !kept[path.Dir(f)] })
 	}
+	d.HookRuns = hookRuns(realRoot, hookLinks, hookFiles, d.HookLinks, func(hook string) bool {
+		dir := path.Dir(path.Dir(hook))
+		return charmRoots[dir] && charmDirs[dir]
+	})
 	for dir := range charmDirs {
 		d.CharmDirs = append(d.CharmDirs, dir)
 	}
@@ -510,6 +528,70 @@ func hookScriptLinks(links map[string]string, python []string, pyLinks map[strin
 		out[link] = target
 	}
 	return out
+}
+
+// hookRuns is Discovered.HookRuns: the scripts run by each hook of a charm (ours reports it)
+// that is a script of no Python (files) or a link to one (links, but those HookLinks lists,
+// which lead to Python).
+func hookRuns(realRoot string, links map[string]string, files map[string]bool, toPython map[string]string, ours func(string) bool) map[string][]string {
+	var out map[string][]string
+	add := func(hook, script string) {
+		if !ours(hook) {
+			return
+		}
+		if runs := wrapperRuns(filepath.Join(realRoot, filepath.FromSlash(script))); len(runs) > 0 {
+			if out == nil {
+				out = map[string][]string{}
+			}
+			out[hook] = runs
+		}
+	}
+	for hook := range files {
+		add(hook, hook)
+	}
+	for hook, target := range links {
+		if toPython[hook] == "" && !strings.HasSuffix(target, ".py") {
+			add(hook, target)
+		}
+	}
+	return out
+}
+
+// wrapperMax bounds how much of a hook's shell script is read: the wrappers are a few lines.
+const wrapperMax = 16 << 10
+
+// runRE finds a script of the hooks folder that a shell script runs: ./hooks/storage.real,
+// exec "$CHARM_DIR/hooks/install.real", python3 hooks/hooks.py.
+var runRE = regexp.MustCompile(`(?:^|[^A-Za-z0-9_-])hooks/([A-Za-z0-9_][A-Za-z0-9_.-]*[A-Za-z0-9_])`)
+
+// wrapperRuns lists, sorted and once each, the names of the hooks folder's scripts that the
+// shell script at p names outside its comments; nil for a file of Python (a shebang naming
+// python), one that is not text, or one that cannot be read.
+func wrapperRuns(p string) []string {
+	f, err := os.Open(p)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	text, err := io.ReadAll(io.LimitReader(f, wrapperMax))
+	if err != nil || bytes.IndexByte(text, 0) >= 0 || !utf8.Valid(text) {
+		return nil
+	}
+	first, _, _ := bytes.Cut(text, []byte("\n"))
+	if bytes.HasPrefix(first, []byte("#!")) && bytes.Contains(first, []byte("python")) {
+		return nil
+	}
+	var out []string
+	for line := range strings.Lines(string(text)) {
+		if strings.HasPrefix(strings.TrimSpace(line), "#") {
+			continue
+		}
+		for _, m := range runRE.FindAllStringSubmatch(line, -1) {
+			out = append(out, m[1])
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // unlinked is the set of the files of python that are no symbolic link (links: link → target).

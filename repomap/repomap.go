@@ -95,9 +95,10 @@ type Tree struct {
 	pending *pendingWrite // the cache write Save performs (MemoKey set, cache on)
 	// unreadable: a file could not be read; what is printed then is not remembered, since
 	// fixing the permission need not change what the memo's fingerprint sees
-	unreadable bool              // set by parseAll and from loadCharms
-	sameLinks  map[string]string // Discovered.SameLinks: what Link reports once
-	hookLinks  map[string]string // Discovered.HookLinks: hooks Juju runs a mapped script for
+	unreadable bool                // set by parseAll and from loadCharms
+	sameLinks  map[string]string   // Discovered.SameLinks: what Link reports once
+	hookLinks  map[string]string   // Discovered.HookLinks: hooks Juju runs a mapped script for
+	hookRuns   map[string][]string // Discovered.HookRuns: the scripts a hook's shell script runs
 }
 
 // Stats count what a load did, for tests and benchmarks.
@@ -250,6 +251,7 @@ func Load(opt Options) (*Tree, error) {
 	t.Files = dropLinkedModules(files, disc.PyLinks)
 	t.sameLinks = disc.SameLinks
 	t.hookLinks = disc.HookLinks
+	t.hookRuns = disc.HookRuns
 	t.Stats.Files = len(t.Files)
 	if opt.NoCache {
 		sortWarnings(t.Warnings)
@@ -391,6 +393,10 @@ func fingerprint(root string, d Discovered, stats []stat, yamlStats map[string]s
 	// the hooks linked to a script (no file of its own lists them)
 	for _, link := range slices.Sorted(maps.Keys(d.HookLinks)) {
 		fmt.Fprintf(h, "l\x00%s\x00%s\n", link, d.HookLinks[link])
+	}
+	// what the hooks that are shell scripts run (a script's edit changes no file listed)
+	for _, hook := range slices.Sorted(maps.Keys(d.HookRuns)) {
+		fmt.Fprintf(h, "r\x00%s\x00%s\n", hook, strings.Join(d.HookRuns[hook], "\x00"))
 	}
 	// every name the charm loader tries, listed or not (a directory called config.yaml, a
 	// link the walk left out): a memo must not outlive a change the loader would see
@@ -623,7 +629,7 @@ func fileWarning(f pyextract.File, size int64) string {
 
 // Link runs the linker over the tree.
 func (t *Tree) Link() linker.Result {
-	res := linker.Link(linker.Input{Charms: t.Charms, Files: t.Files, Templates: t.Templates, HookLinks: t.hookLinks})
+	res := linker.Link(linker.Input{Charms: t.Charms, Files: t.Files, Templates: t.Templates, HookLinks: t.hookLinks, HookRuns: t.hookRuns})
 	foldSameLinks(&res, t.sameLinks)
 	return res
 }

@@ -314,6 +314,67 @@ func TestHookLinks(t *testing.T) {
 	}
 }
 
+func TestHookRuns(t *testing.T) {
+	// A hook that is a shell script, or a link to one, runs the scripts of the hooks folder its
+	// text names outside comments (charm-helpers' storage.bootstrap: `exec ./hooks/storage.real`):
+	// HookRuns, and a function registered under that name handles the hook. Not a Python
+	// script's, nor a hook of a folder of no charm's. Editing what a wrapper runs changes the
+	// map: a memo does not outlive it.
+	root := writeTree(t, map[string]string{
+		"metadata.yaml": "name: demo\nstorage:\n  data:\n    type: filesystem\n",
+		"hooks/hooks.py": "import sys\nfrom charmhelpers.core.hookenv import Hooks\n\nhooks = Hooks()\n\n\n" +
+			"@hooks.hook('storage.real')\ndef attach():\n    pass\n\n\n@hooks.hook('other.real')\ndef other():\n    pass\n\n\n" +
+			"hooks.execute(sys.argv)\n",
+		"hooks/storage.bootstrap": "#!/bin/sh\n# ./hooks/commented.real\nif ! dpkg -s demo; then exit 0; fi\nexec ./hooks/storage.real\n",
+		"hooks/install":           "#!/bin/bash -e\n./hooks/install_deps\nexec \"$CHARM_DIR/hooks/install.real\"\n",
+		"hooks/config-changed":    "#!/usr/bin/env python3\nimport subprocess\nsubprocess.run(['hooks/not-a-wrapper'])\n",
+		"tools/hooks/install":     "#!/bin/sh\n./hooks/install.real\n",
+	})
+	for link, target := range map[string]string{"hooks/data-storage-attached": "storage.bootstrap", "hooks/storage.real": "hooks.py"} {
+		if err := os.Symlink(target, filepath.Join(root, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d, err := Discover(root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][]string{"hooks/data-storage-attached": {"storage.real"}, "hooks/install": {"install.real", "install_deps"}}
+	if !reflect.DeepEqual(d.HookRuns, want) {
+		t.Errorf("HookRuns %q, want %q", d.HookRuns, want)
+	}
+	handlers := func(tr *Tree) string {
+		var out []string
+		for _, in := range tr.Link().Charms[0].Interfaces {
+			for _, h := range in.Handlers {
+				out = append(out, in.Name+">"+h.Symbol)
+			}
+		}
+		return strings.Join(out, " ")
+	}
+	tr, err := Load(Options{Root: root, MemoKey: "k"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := handlers(tr); got != "data>attach config-changed>hooks/config-changed" {
+		t.Errorf("handlers %q, want data>attach and the Python hook script", got)
+	}
+	tr.Save(&Memo{Key: "k", Out: "map"})
+	if hit, _ := Load(Options{Root: root, MemoKey: "k"}); hit.Memo == nil {
+		t.Fatal("not remembered")
+	}
+	if err := os.WriteFile(filepath.Join(root, "hooks/storage.bootstrap"), []byte("#!/bin/sh\nexec ./hooks/other.real\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	stale, _ := Load(Options{Root: root, MemoKey: "k"})
+	if stale.Memo != nil {
+		t.Fatal("memo trusted after a wrapper's script changed")
+	}
+	if got := handlers(stale); got != "data>other config-changed>hooks/config-changed" {
+		t.Errorf("handlers after the edit %q, want data>other and the Python hook script", got)
+	}
+}
+
 func TestLinkedModuleMappedOnce(t *testing.T) {
 	// A module linked under another name is mapped once: under the name the code imports
 	// (from db_helper import ...), else under its target's; under both when both are imported.
