@@ -42,7 +42,7 @@ type blobTypes struct {
 var fileBlob = sync.OnceValue(func() blobTypes {
 	var shape strings.Builder
 	arenas := 0
-	c := compileBlob(reflect.TypeFor[pyextract.File](), map[reflect.Type]*blobCodec{}, &shape, &arenas)
+	c := compileBlob(reflect.TypeFor[pyextract.File](), false, map[reflect.Type]*blobCodec{}, &shape, &arenas)
 	h := fnv.New64a()
 	h.Write([]byte(shape.String()))
 	return blobTypes{c, h.Sum64(), arenas}
@@ -79,10 +79,11 @@ func appendFileBlob(b []byte, f *pyextract.File) []byte {
 	return fileBlob().codec.enc(b, reflect.ValueOf(f).Elem())
 }
 
-// compileBlob builds the codec of t, writing its layout to shape. It panics on a kind the
-// layout does not cover (maps, interfaces...): TestBlobRoundTrip catches that the moment
-// pyextract grows one.
-func compileBlob(t reflect.Type, seen map[reflect.Type]*blobCodec, shape *strings.Builder, arenas *int) *blobCodec {
+// compileBlob builds the codec of t, writing its layout to shape; hidden keeps the fields
+// encoding/json skips too. It panics on a kind the layout does not cover (maps,
+// interfaces...): TestBlobRoundTrip and TestLinksRoundTrip catch that the moment pyextract or
+// linker grows one.
+func compileBlob(t reflect.Type, hidden bool, seen map[reflect.Type]*blobCodec, shape *strings.Builder, arenas *int) *blobCodec {
 	if c, ok := seen[t]; ok {
 		fmt.Fprintf(shape, "<%s>", t)
 		return c
@@ -121,7 +122,7 @@ func compileBlob(t reflect.Type, seen map[reflect.Type]*blobCodec, shape *string
 		}
 		c.dec = func(d *blobDecoder, v reflect.Value) { v.SetString(d.take(d.length())) }
 	case reflect.Slice:
-		elem := compileBlob(t.Elem(), seen, shape, arenas)
+		elem := compileBlob(t.Elem(), hidden, seen, shape, arenas)
 		arena := *arenas
 		*arenas++
 		c.enc = func(b []byte, v reflect.Value) []byte {
@@ -151,7 +152,7 @@ func compileBlob(t reflect.Type, seen map[reflect.Type]*blobCodec, shape *string
 			v.Set(s)
 		}
 	case reflect.Pointer:
-		elem := compileBlob(t.Elem(), seen, shape, arenas)
+		elem := compileBlob(t.Elem(), hidden, seen, shape, arenas)
 		arena, slice := *arenas, reflect.SliceOf(t.Elem())
 		*arenas++
 		c.enc = func(b []byte, v reflect.Value) []byte {
@@ -173,12 +174,12 @@ func compileBlob(t reflect.Type, seen map[reflect.Type]*blobCodec, shape *string
 		var codecs []*blobCodec
 		for i := range t.NumField() {
 			sf := t.Field(i)
-			if !sf.IsExported() || sf.Tag.Get("json") == "-" {
+			if !sf.IsExported() || !hidden && sf.Tag.Get("json") == "-" {
 				continue
 			}
 			fmt.Fprintf(shape, "%s:", sf.Name)
 			fields = append(fields, i)
-			codecs = append(codecs, compileBlob(sf.Type, seen, shape, arenas))
+			codecs = append(codecs, compileBlob(sf.Type, hidden, seen, shape, arenas))
 		}
 		if len(fields) == 0 {
 			panic(fmt.Sprintf("repomap: %s has no fields to store", t)) // would break the slice bound

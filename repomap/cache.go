@@ -139,6 +139,7 @@ type cache struct {
 	raw    map[string]json.RawMessage
 	memo   memoDoc
 	tokens []byte
+	links  []byte // the remembered links (links.go), unchecked
 }
 
 // usable is what we need to skip a parse: the mtime, size and content hash that prove the
@@ -228,6 +229,7 @@ type cacheTop struct {
 	Entries []json.RawMessage `json:"entries"`
 	Memo    memoDoc           `json:"x_charmcraft_map_memo"`
 	Tokens  []byte            `json:"x_charmcraft_map_tokens"` // Tree.TokenMemo
+	Links   []byte            `json:"x_charmcraft_map_links"`  // the remembered links (links.go)
 }
 
 // tokensKey is the top-level key of Tree.TokenMemo, written after the memo.
@@ -280,7 +282,7 @@ func decodeCache(data []byte) (cache, string) {
 				fmt.Sprintf("%s: unreadable (%s); rebuilding", CacheFile, jsonout.Describe(d.err))
 		}
 	}
-	c.memo, c.tokens = top.Memo, top.Tokens
+	c.memo, c.tokens, c.links = top.Memo, top.Tokens, top.Links
 	if c.memo.Sum != memoSum(&c.memo) { // edited: its outputs are not carried forward
 		c.memo = memoDoc{}
 	}
@@ -352,8 +354,12 @@ func splitTop(data []byte) (top cacheTop, ok bool) {
 			if json.Unmarshal(raw, &top.Tokens) != nil {
 				return top, false
 			}
+		case key == linksKey:
+			if json.Unmarshal(raw, &top.Links) != nil {
+				return top, false
+			}
 		case strings.EqualFold(key, "entries") || strings.EqualFold(key, "version") || strings.EqualFold(key, memoKey) ||
-			strings.EqualFold(key, tokensKey):
+			strings.EqualFold(key, tokensKey) || strings.EqualFold(key, linksKey):
 			return top, false
 		}
 	}
@@ -782,7 +788,7 @@ var errNotRegular = errors.New("not a regular file")
 // so readers see the old or the new file, never a torn one, and concurrent writers never
 // corrupt it (the last rename wins). It refuses to replace anything but a regular file or
 // nothing, so it never writes through a symbolic link.
-func writeCache(root string, fresh map[string]*usable, keep map[string]json.RawMessage, memo *memoDoc, tokens []byte) error {
+func writeCache(root string, fresh map[string]*usable, keep map[string]json.RawMessage, memo *memoDoc, tokens, links []byte) error {
 	p := filepath.Join(root, CacheFile)
 	keepMode, hadFile := fs.FileMode(0), false // the existing file's permissions, kept: a user's chmod 600 stays
 	if fi, err := os.Lstat(p); err == nil && !fi.Mode().IsRegular() {
@@ -834,6 +840,9 @@ func writeCache(root string, fresh map[string]*usable, keep map[string]json.RawM
 	}
 	if len(tokens) > 0 {
 		fmt.Fprintf(w, "%q:%q,", tokensKey, base64.StdEncoding.EncodeToString(tokens))
+	}
+	if len(links) > 0 {
+		fmt.Fprintf(w, "%q:%q,", linksKey, base64.StdEncoding.EncodeToString(links))
 	}
 	fmt.Fprintf(w, `"version":%d,"generated_at":%s,"entries":[`, cacheVersion,
 		strconv.FormatFloat(float64(time.Now().UnixNano())/1e9, 'f', -1, 64))

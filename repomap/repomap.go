@@ -99,6 +99,8 @@ type Tree struct {
 	sameLinks  map[string]string   // Discovered.SameLinks: what Link reports once
 	hookLinks  map[string]string   // Discovered.HookLinks: hooks Juju runs a mapped script for
 	hookRuns   map[string][]string // Discovered.HookRuns: the scripts a hook's shell script runs
+	fp         string              // the fingerprint of the tree's state (fingerprint)
+	links      []byte              // the links the cache remembers for fp (links.go), or nil
 }
 
 // Stats count what a load did, for tests and benchmarks.
@@ -108,6 +110,9 @@ type Stats struct {
 	Rehashed     int  // read and hashed but found unchanged
 	Reused       int  // taken from the cache without reading
 	CacheWritten bool // the cache file was (re)written
+	// LinksRemembered: Link returned the links the cache remembers for this state of the
+	// tree, without running the linker.
+	LinksRemembered bool
 }
 
 // UsageError is a problem with what the caller asked for (exit code 2).
@@ -148,6 +153,7 @@ type pendingWrite struct {
 	fp     string
 	memo   memoDoc
 	tokens []byte // the TokenMemo as loaded
+	links  []byte // the remembered links to write (links.go): the loaded ones if still the tree's (others are dropped with the next write)
 }
 
 // Load discovers, reads and parses the tree at opt.Root.
@@ -223,7 +229,11 @@ func Load(opt Options) (*Tree, error) {
 			c.ours = map[string]*usable{}
 		}
 		t.TokenMemo = c.tokens
+		if !opt.Refresh && linksFingerprint(c.links) == fp {
+			t.links = c.links
+		}
 	}
+	t.fp = fp
 
 	var cl charmLoad
 	if opt.NeedCharm {
@@ -258,7 +268,7 @@ func Load(opt Options) (*Tree, error) {
 		return t, nil
 	}
 
-	w := &pendingWrite{fresh: changed, keep: map[string]json.RawMessage{}, fp: fp, memo: c.memo, tokens: c.tokens}
+	w := &pendingWrite{fresh: changed, keep: map[string]json.RawMessage{}, fp: fp, memo: c.memo, tokens: c.tokens, links: t.links}
 	w.dirty = len(changed) > 0 || opt.Refresh
 	for file, e := range yamlEntries {
 		b, _ := json.Marshal(e)
@@ -337,7 +347,7 @@ func (t *Tree) Save(m *Memo) {
 	if len(w.memo.Outputs) > 0 {
 		memo = &w.memo
 	}
-	if err := writeCache(t.Root, w.fresh, w.keep, memo, t.TokenMemo); err != nil {
+	if err := writeCache(t.Root, w.fresh, w.keep, memo, t.TokenMemo, w.links); err != nil {
 		if !errors.Is(err, errNotRegular) { // readCacheFile has said it
 			t.Warnings = append(t.Warnings, fmt.Sprintf("%s: not written: %v", CacheFile, withoutTempName(err)))
 		}
@@ -627,9 +637,24 @@ func fileWarning(f pyextract.File, size int64) string {
 	return fmt.Sprintf("%s: %d syntax error(s); read what could be parsed", f.Path, f.Errors)
 }
 
-// Link runs the linker over the tree.
+// Link runs the linker over the tree, or returns what it returned for the same state of the
+// tree when the cache remembers that (links.go). A result computed before the cache is written
+// (Save) is remembered with it. Neither when a file could not be read (see Tree.unreadable).
 func (t *Tree) Link() linker.Result {
-	res := linker.Link(linker.Input{Charms: t.Charms, Files: t.Files, Templates: t.Templates, HookLinks: t.hookLinks, HookRuns: t.hookRuns})
+	var res linker.Result
+	ok := false
+	if !t.unreadable { // the remembered links may hold what a file no longer readable held
+		res, ok = decodeLinks(t.links, t.fp)
+	}
+	t.Stats.LinksRemembered = ok
+	if !ok {
+		res = linker.Link(linker.Input{Charms: t.Charms, Files: t.Files, Templates: t.Templates, HookLinks: t.hookLinks, HookRuns: t.hookRuns})
+		if w := t.pending; w != nil && !t.unreadable && t.fp != "" {
+			if b := encodeLinks(t.fp, &res); b != nil {
+				w.links, w.dirty = b, true
+			}
+		}
+	}
 	foldSameLinks(&res, t.sameLinks)
 	return res
 }
