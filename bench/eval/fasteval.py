@@ -29,6 +29,8 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
+from mirror import git_dir
+
 
 def load(cases):
     return [json.loads(line) for line in open(cases)]
@@ -39,7 +41,7 @@ def export(a):
         dest = os.path.join(a.dir, str(i))
         if os.path.isdir(dest):
             continue
-        gd = f"{a.mirror}/{c['repo'].replace('/', '+')}/repo"
+        gd = git_dir(a.mirror, c["repo"])
         try:
             tar = subprocess.run(["git", "--git-dir", gd, "archive", c["parent"]], capture_output=True, check=True).stdout
         except subprocess.CalledProcessError:

@@ -16,6 +16,8 @@ import json
 import os
 import subprocess
 
+from mirror import git_dir
+
 
 def main():
     ap = argparse.ArgumentParser()
@@ -30,7 +32,7 @@ def main():
         s = os.path.basename(f)[:-len(".jsonl")]
         for i, line in enumerate(open(f)):
             c = json.loads(line)
-            gd = f"{mirror}/{c['repo'].replace('/', '+')}/repo"
+            gd = git_dir(mirror, c["repo"])
             files = subprocess.run(["git", "--git-dir", gd, "show", "--name-only", "--format=", c["commit"]],
                                    capture_output=True, text=True).stdout.split()
             edited = [x for x in files if x.endswith("layer.yaml")]

@@ -15,6 +15,8 @@ import json
 import os
 import subprocess
 
+from mirror import git_dir
+
 
 def is_template(p):
     """templates.IsTemplate, roughly: under a templates/ folder, or a Jinja extension anywhere."""
@@ -38,7 +40,7 @@ def main():
             c = json.loads(line)
             if not os.path.isdir(f"{trees}/{i}"):
                 continue
-            gd = f"{mirror}/{c['repo'].replace('/', '+')}/repo"
+            gd = git_dir(mirror, c["repo"])
             status = subprocess.run(["git", "--git-dir", gd, "show", "--name-status", "--format=", c["commit"]],
                                     capture_output=True, text=True).stdout.splitlines()
             # modified, deleted or renamed (the path before the change): what the tree before it holds

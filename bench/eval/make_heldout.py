@@ -30,6 +30,8 @@ import random
 import subprocess
 import sys
 
+from mirror import git_dir
+
 CHARM_YAML = {"charmcraft.yaml", "metadata.yaml", "config.yaml", "actions.yaml"}
 
 
@@ -109,7 +111,7 @@ def main():
         return
     rnd = random.Random(a.seed)
     for repo in a.repos:
-        gd = f"{a.mirror}/{repo.replace('/', '+')}/repo"
+        gd = git_dir(a.mirror, repo)
         if os.path.isdir(f"{gd}/.git"):
             gd += "/.git"  # a snapshot with a work tree
         try:

@@ -14,6 +14,10 @@ says whether the right lines of them are.
 """
 import ast, json, os, re, subprocess, sys
 from concurrent.futures import ThreadPoolExecutor
+
+from mirror import git_dir
+
+
 def changed_symbols(gd, parent, commit, path, src):
     d=subprocess.run(['git','--git-dir',gd,'diff','-U0',parent,commit,'--',path],capture_output=True,text=True).stdout
     lines=set()
@@ -38,7 +42,7 @@ def main(cases_path, dirroot, binary, mirror='/work/.mirror'):
     def one(i):
         c=cases[i]; root=os.path.join(dirroot,str(i))
         if not os.path.isdir(root): return None
-        gd=f"{mirror}/{c['repo'].replace('/','+')}/repo"
+        gd = git_dir(mirror, c["repo"])
         want={}
         for g in c['gold']:
             p=os.path.join(root,g)
