@@ -134,14 +134,14 @@ func oneLine(s string) string {
 	return strings.Join(strings.Fields(safetext.Line(s)), " ")
 }
 
-// load runs the pipeline's load step with the common flags, printing warnings to Err.
-func load(c Common, io IO, refresh bool, scope []string) (*repomap.Tree, error) {
-	t, err := loadMemo(c, io, refresh, scope, "")
-	if err != nil {
-		return nil, err
+// saveCache writes the cache a load with SaveLater prepared, with the links the run computed,
+// printing Save's own warnings (a cache that could not be written).
+func saveCache(t *repomap.Tree, io IO) {
+	n := len(t.Warnings)
+	t.Save(nil)
+	for _, w := range t.Warnings[n:] {
+		fmt.Fprintf(io.Err, "warning: %s\n", oneLine(w))
 	}
-	fmt.Fprint(io.Err, warnings(t, nil))
-	return t, nil
 }
 
 // loadMemo loads the tree, or only a remembered output when memoKey hits (see

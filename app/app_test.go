@@ -823,3 +823,32 @@ func TestCheckAnnotationsFromRepoTop(t *testing.T) {
 		}
 	}
 }
+
+func TestCommandsRememberLinks(t *testing.T) {
+	// check, interfaces and locate write the cache after linking, so the links they computed
+	// are remembered with it: the next run over the same tree (an agent's next turn, whatever
+	// the command) does not link again.
+	for name, run := range map[string]func(Common, IO) error{
+		"check":      func(c Common, io IO) error { return RunCheck(CheckOptions{Common: c}, io) },
+		"interfaces": func(c Common, io IO) error { return RunInterfaces(InterfacesOptions{Common: c}, io) },
+		"locate": func(c Common, io IO) error {
+			return RunLocate(LocateOptions{Common: c, Text: "the database relation drops its data"}, io)
+		},
+	} {
+		root := t.TempDir()
+		if err := os.CopyFS(root, os.DirFS(filepath.Join(charmsDir, "inconsistent"))); err != nil {
+			t.Fatal(err)
+		}
+		var out, errb bytes.Buffer
+		if err := run(Common{Root: root, Format: "text"}, IO{Out: &out, Err: &errb}); err != nil && ExitCode(err) == ExitFailure {
+			t.Fatalf("%s: %v", name, err)
+		}
+		tr, err := repomap.Load(repomap.Options{Root: root})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tr.Link(); !tr.Stats.LinksRemembered {
+			t.Errorf("%s: the links were not remembered", name)
+		}
+	}
+}

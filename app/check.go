@@ -30,6 +30,7 @@ func RunInterfaces(o InterfacesOptions, io IO) error {
 		return err
 	}
 	links := t.Link()
+	saveCache(t, io)
 	if o.Format == "json" {
 		b, err := render.InterfacesJSON(links)
 		if err != nil {
@@ -42,11 +43,11 @@ func RunInterfaces(o InterfacesOptions, io IO) error {
 }
 
 // loadCharms loads the tree for a command whose answer is its charms' declarations
-// (interfaces, check): it fails when there is no charm or a declaration file cannot be read,
+// (interfaces, check; each calls saveCache once it has linked): it fails when there is no charm or a declaration file cannot be read,
 // with that one error line; else it prints the tree's warnings, but those reported (nil:
 // none) says the command reports itself.
 func loadCharms(c Common, io IO, reported func(*repomap.Tree) map[string]bool) (*repomap.Tree, error) {
-	t, err := loadTree(c, io, repomap.Options{NeedCharm: true})
+	t, err := loadTree(c, io, repomap.Options{NeedCharm: true, SaveLater: true})
 	if err != nil {
 		return nil, err
 	}
@@ -113,7 +114,9 @@ func RunCheck(o CheckOptions, io IO) error {
 		return err
 	}
 	// code that could not be read may handle what seems unhandled: those findings are infos
-	rep := check.Run(t.Charms, t.Link(), check.Options{Strict: o.Strict, Lost: t.LostCode(), Unread: t.UnreadCode(), Lines: sourceLines(t.Root)})
+	links := t.Link()
+	saveCache(t, io)
+	rep := check.Run(t.Charms, links, check.Options{Strict: o.Strict, Lost: t.LostCode(), Unread: t.UnreadCode(), Lines: sourceLines(t.Root)})
 	shown := rep.AtLeast(o.MinSeverity)
 	switch o.Format {
 	case "json":

@@ -122,13 +122,15 @@ func RunLocate(o LocateOptions, io IO) error {
 	if strings.TrimSpace(o.Text) == "" {
 		return Usagef("locate needs the task text, for example: charmcraft-map locate \"the ingress relation drops the port\"")
 	}
-	t, err := load(o.Common, io, false, o.Scope)
+	t, err := loadTree(o.Common, io, repomap.Options{Scope: o.Scope, SaveLater: true})
 	if err != nil {
 		return err
 	}
+	fmt.Fprint(io.Err, warnings(t, nil))
 	focus, warn := focusPaths(t, o.Focus)
 	fmt.Fprint(io.Err, warn+emptyWarning(t, o.Scope))
 	res := Locate(t, o.Text, focus)
+	saveCache(t, io)
 	if o.Format == "json" {
 		return writeJSON(io.Out, struct {
 			SchemaVersion int `json:"schema_version"`

@@ -59,6 +59,9 @@ type Options struct {
 	MemoKey string
 	// Progress, when set, is called as files are parsed (from one goroutine at a time).
 	Progress func(done, total int)
+	// SaveLater, with no MemoKey, leaves the cache write to the caller's Save, as MemoKey does,
+	// so that the links the run computes (Link) are remembered in the same write.
+	SaveLater bool
 	// NeedCharm is set by a command that fails without a charm (interfaces, check): when the
 	// tree declares none, Load returns it with its warnings and no Python, parsing nothing and
 	// writing no cache, so that a run in the wrong folder ($HOME, say) says so at once and
@@ -314,7 +317,7 @@ func Load(opt Options) (*Tree, error) {
 		return t, nil
 	}
 	t.pending = w
-	if opt.MemoKey == "" {
+	if opt.MemoKey == "" && !opt.SaveLater {
 		t.Save(nil)
 	}
 	sortWarnings(t.Warnings)
