@@ -227,7 +227,7 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 				// not reported at all: see the first test of this loop)
 				if by := siblingNames(declaredBy[[2]string{linker.KindConfig, f.Subject}], cl.Dir, nameOf); len(by) > 0 {
 					d.Severity = SeverityInfo
-					d.Message += fmt.Sprintf(" (read with .get() in code shared with charms that declare it: %s)", firstFew(by))
+					d.Message += fmt.Sprintf(" (in code shared with charms that declare it: %s)", firstFew(by))
 				}
 			}
 			if m := misfiled(byDir[cl.Dir], undeclaredKinds[f.Kind], f.Subject); m != nil {
@@ -248,6 +248,12 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 			} else if layers := includedLayers(byDir[cl.Dir], undeclaredKinds[f.Kind], f.Subject); layers != "" && undeclaredKinds[f.Kind] != "" && d.Severity != SeverityInfo &&
 				!nearDeclared(byDir[cl.Dir], undeclaredKinds[f.Kind], f.Subject) {
 				// `charm build` merges the included layers' YAML into the charm's
+				if f.Kind == linker.FindUndeclaredConfig && f.Registered != "" {
+					// a handler of an option's flag that a layer declares (layer:nagios's
+					// nagios_context) runs as written: nothing to say (a misspelt one, near a
+					// declared option, stays)
+					continue
+				}
 				d.Severity = SeverityInfo
 				d.Message += fmt.Sprintf(" (layer.yaml includes %s, whose YAML the built charm merges in and may declare it)", layers)
 			}
@@ -1013,11 +1019,14 @@ func findingDiagnostic(f linker.Finding) Diagnostic {
 		// which raises nothing (an ops observe of one raises on every hook)
 		d.Severity = SeverityWarning
 		what, of := "hook", "relation endpoint"
-		if strings.HasPrefix(f.Registered, "endpoint.") {
+		if strings.HasPrefix(f.Registered, "endpoint.") || strings.HasPrefix(f.Registered, "config.") {
 			what = "flag"
 		}
-		if f.Kind == linker.FindUndeclaredStorage {
+		switch f.Kind {
+		case linker.FindUndeclaredStorage:
 			of = "storage"
+		case linker.FindUndeclaredConfig:
+			of = "option"
 		}
 		d.Message = fmt.Sprintf("%s is registered for %s %q of %s %q, which the charm's YAML does not declare: it never runs for it", who(f.Symbol), what, f.Registered, of, f.Subject)
 	case ok && f.LookedUp != "":
@@ -1047,6 +1056,9 @@ func findingDiagnostic(f linker.Finding) Diagnostic {
 		// "data" in self.model.storages: a test that is always false, which raises nothing
 		d.Severity = SeverityWarning
 		d.Message = fmt.Sprintf("%s tests for %s %q, which the charm's YAML does not declare: the test is always false", who(f.Symbol), m[1], f.Subject)
+	case ok && f.Kind == linker.FindUndeclaredConfig && f.Detail == "get":
+		// config.get("http_proxy", ""): raises nothing, and never reads anything else
+		d.Message = fmt.Sprintf("%s reads config option %q with .get(), which the charm's YAML does not declare: it always gets the default", who(f.Symbol), f.Subject)
 	case ok:
 		d.Message = fmt.Sprintf("%s %s %s %q, which the charm's YAML does not declare", who(f.Symbol), m[0], m[1], f.Subject)
 	default:

@@ -407,6 +407,7 @@ func TestHandlerOfAnUndeclaredEndpointsHook(t *testing.T) {
 		{Kind: linker.FindUndeclaredRelation, Subject: "volume", Site: linker.Site{File: "hooks/hooks.py", Line: 5, Symbol: "joined"}, Registered: "volume-relation-joined"},
 		{Kind: linker.FindUndeclaredRelation, Subject: "runner", Site: linker.Site{File: "hooks/hooks.py", Line: 9, Symbol: "runner"}, Registered: "endpoint.runner.joined"},
 		{Kind: linker.FindUndeclaredStorage, Subject: "cache", Site: linker.Site{File: "hooks/hooks.py", Line: 13, Symbol: "cache_gone"}, Registered: "cache-storage-detaching"},
+		{Kind: linker.FindUndeclaredConfig, Subject: "prot", Site: linker.Site{File: "reactive/a.py", Line: 6, Symbol: "restart"}, Registered: "config.changed.prot"},
 	}}}}
 	var b strings.Builder
 	if err := WriteText(&b, Run(nil, links, Options{})); err != nil {
@@ -415,7 +416,8 @@ func TestHandlerOfAnUndeclaredEndpointsHook(t *testing.T) {
 	want := `hooks/hooks.py:5: warning: joined is registered for hook "volume-relation-joined" of relation endpoint "volume", which the charm's YAML does not declare: it never runs for it [undeclared-relation]
 hooks/hooks.py:9: warning: runner is registered for flag "endpoint.runner.joined" of relation endpoint "runner", which the charm's YAML does not declare: it never runs for it [undeclared-relation]
 hooks/hooks.py:13: warning: cache_gone is registered for hook "cache-storage-detaching" of storage "cache", which the charm's YAML does not declare: it never runs for it [undeclared-storage]
-0 errors, 3 warnings, 0 infos
+reactive/a.py:6: warning: restart is registered for flag "config.changed.prot" of option "prot", which the charm's YAML does not declare: it never runs for it [undeclared-config]
+0 errors, 4 warnings, 0 infos
 `
 	if got := b.String(); got != want {
 		t.Errorf("text:\n%s\nwant:\n%s", got, want)
@@ -1151,6 +1153,20 @@ func TestIncludedLayersSoftenUndeclared(t *testing.T) {
 		t.Errorf("near a declared option: %+v", r.Summary)
 	}
 	decl.Config = nil
+	// a handler of the flag of an option such a layer may declare (layer:nagios's
+	// nagios_context) says nothing; of one near a declared option, it is the typo's warning
+	flag := linker.Result{Charms: []linker.CharmLinks{{Name: "lb", Dir: "src", Findings: []linker.Finding{
+		{Kind: linker.FindUndeclaredConfig, Subject: "region", Site: linker.Site{File: "src/reactive/lb.py", Line: 7, Symbol: "render"}, Registered: "config.changed.region"},
+	}}}}
+	decl.Layers = []charmyaml.Layer{{Name: "layer:openstack-api"}}
+	if r := Run([]charmyaml.Charm{decl}, flag, Options{}); len(r.Diagnostics) != 0 {
+		t.Errorf("a layer's option's flag: %+v", r.Diagnostics)
+	}
+	decl.Config = []charmyaml.ConfigOption{{Name: "regoin"}}
+	if r := Run([]charmyaml.Charm{decl}, flag, Options{}); r.Summary.Warnings != 1 {
+		t.Errorf("a flag near a declared option: %+v", r.Diagnostics)
+	}
+	decl.Config = nil
 	decl.Layers = []charmyaml.Layer{{Name: "interface:keystone"}}
 	if r := Run([]charmyaml.Charm{decl}, links, Options{}); r.Summary.Errors != 1 {
 		t.Errorf("interface layers only: %+v", r.Summary)
@@ -1327,9 +1343,9 @@ func TestOptionalReadInSharedCodeIsAnInfo(t *testing.T) {
 	if err := WriteText(&b, Run(charms, links, Options{})); err != nil {
 		t.Fatal(err)
 	}
-	want := `lib/base.py:10: info: Base.snap reads config option "devmode", which the charm's YAML does not declare (read with .get() in code shared with charms that declare it: b) (in charm a) [undeclared-config]
+	want := `lib/base.py:10: info: Base.snap reads config option "devmode" with .get(), which the charm's YAML does not declare: it always gets the default (in code shared with charms that declare it: b) (in charm a) [undeclared-config]
 lib/base.py:12: error: Base.serve reads config option "port", which the charm's YAML does not declare (in charm a) [undeclared-config]
-lib/base.py:14: error: Base.serve reads config option "nobody", which the charm's YAML does not declare (in charm a) [undeclared-config]
+lib/base.py:14: error: Base.serve reads config option "nobody" with .get(), which the charm's YAML does not declare: it always gets the default (in charm a) [undeclared-config]
 2 errors, 0 warnings, 1 info
 `
 	if got := b.String(); got != want {

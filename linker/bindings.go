@@ -57,8 +57,10 @@ func (l *charmLinker) linkBindings() {
 					bound = appendUniq(bound, d)
 				}
 				// (a library looks its relation up as written: peer_relation_name="sloth_peers"
-				// finds no sloth-peers)
-				if (!ok || asWrittenOnly(ep.name, d)) && ep.strong {
+				// finds no sloth-peers; a helper class of the charm's own is judged by what it
+				// does with the name: its on[name] folds '_' as ops does, and its lookups
+				// as written are findings at their own lines)
+				if (!ok || asWrittenOnly(ep.name, d) && !ownHelper(s.target)) && ep.strong {
 					f := at
 					f.Conditional = f.Conditional || ep.cond
 					l.findIn(FindUndeclaredRelation, ep.name, f, c)
@@ -70,6 +72,11 @@ func (l *charmLinker) linkBindings() {
 			}
 		}
 	}
+}
+
+// ownHelper reports a class of the charm's own code (not a vendored charm library's).
+func ownHelper(cls *classInfo) bool {
+	return cls != nil && cls.file != nil && !cls.file.library && !cls.file.vendored
 }
 
 // validated checks the endpoint d an object built at s is bound to as its class's constructor

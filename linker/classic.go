@@ -148,6 +148,12 @@ func (l *charmLinker) linkDecorated(own map[string]bool) {
 				if opt, ok := configFlag(name, a); ok {
 					if decl, ok := l.lookup(KindConfig, opt); ok {
 						l.read(KindConfig, decl, Site{File: fi.Path, Line: s.Line, Symbol: s.Name, Via: ViaConfig, Detail: "flag"})
+					} else if !fi.test && !fi.vendored && !own[a] {
+						// layer:basic sets config.changed.<opt> for the options the built charm
+						// declares only: waiting for another's, the handler never runs for it
+						if f := l.find(FindUndeclaredConfig, opt, Site{File: fi.Path, Line: s.Line, Symbol: s.Name}); f != nil {
+							f.Registered = a
+						}
 					}
 					continue
 				}
@@ -223,32 +229,52 @@ func (l *charmLinker) linkDecorated(own map[string]bool) {
 	}
 }
 
-// splatRE finds a *NAME argument in a decorator's arguments.
-var splatRE = regexp.MustCompile(`(?:^|[(,\s])\*\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:[,)]|$)`)
+// splatRE finds a *NAME argument in a decorator's arguments, and nameArgRE a NAME or
+// module.NAME one (not a keyword's name, nor a call's).
+var (
+	splatRE   = regexp.MustCompile(`(?:^|[(,\s])\*\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:[,)]|$)`)
+	nameArgRE = regexp.MustCompile(`(?:^|[(,])\s*([A-Za-z_][A-Za-z0-9_]*(?:\s*\.\s*[A-Za-z_][A-Za-z0-9_]*)*)\s*(?:[,)]|$)`)
+)
 
-// splatArgs are the strings of the *NAME arguments of decorator d, NAME a list or tuple of
-// strings (literals or constants) in fi's module (@reactive.when(*COMPLETE_INTERFACE_STATES), the OpenStack
-// reactive charms' idiom), which the call receives as its arguments.
+// splatArgs are the strings of the constant arguments of decorator d, in fi's module: those of
+// a *NAME argument, NAME a list or tuple of strings (literals or constants)
+// (@reactive.when(*COMPLETE_INTERFACE_STATES), the OpenStack reactive charms' idiom), which
+// the call receives as its arguments, and a NAME or module.NAME argument that is a string
+// constant, of the module or imported (@reactive.when(mysql_router.DB_ROUTER_AVAILABLE)).
 func (l *charmLinker) splatArgs(fi *fileInfo, d string) []string {
 	_, rest, ok := strings.Cut(d, "(")
-	if !ok || !strings.Contains(rest, "*") {
+	if !ok {
 		return nil
 	}
+	rest = withoutStrings(rest)
 	var out []string
-	for _, m := range splatRE.FindAllStringSubmatch(withoutStrings(rest), -1) {
+	strs := func(v *pyextract.Value, c *ctx) {
+		vals, _ := l.strVals(v, c)
+		for _, v := range vals {
+			if !v.loose {
+				out = append(out, v.str)
+			}
+		}
+	}
+	for _, m := range splatRE.FindAllStringSubmatch(rest, -1) {
 		for _, x := range l.eval(&pyextract.Value{Kind: pyextract.ValChain, Chain: pyextract.Chain{{Name: m[1]}}}, &ctx{file: fi}) {
 			if x.kind != aSeq || x.seq.Kind != pyextract.ValSeq {
 				continue
 			}
 			for i := range x.seq.Args {
-				vals, _ := l.strVals(&x.seq.Args[i], x.at)
-				for _, v := range vals {
-					if !v.loose {
-						out = append(out, v.str)
-					}
-				}
+				strs(&x.seq.Args[i], x.at)
 			}
 		}
+	}
+	for _, m := range nameArgRE.FindAllStringSubmatch(rest, -1) {
+		var chain pyextract.Chain
+		for _, n := range strings.Split(m[1], ".") {
+			chain = append(chain, pyextract.Step{Name: strings.TrimSpace(n)})
+		}
+		if chain[0].Name == "True" || chain[0].Name == "False" || chain[0].Name == "None" {
+			continue
+		}
+		strs(&pyextract.Value{Kind: pyextract.ValChain, Chain: chain}, &ctx{file: fi})
 	}
 	return out
 }

@@ -455,7 +455,10 @@ func (l *charmLinker) namedConfigKey(fi *fileInfo, k *pyextract.KeyAccess, at Si
 	if !wrapper && (!named || !l.untraced(fi, k.Scope, k.Object)) {
 		return
 	}
-	if d, ok := l.lookup(KindConfig, k.Key.Str); ok {
+	// a guess from the name alone matches an option as written: a dict of another kind under
+	// such a name (polkadot's _snap_config, a row of a constants table) spells its keys with
+	// '_', which ops would not take for the option spelt with '-'
+	if d, ok := l.lookup(KindConfig, k.Key.Str); ok && (wrapper || d == k.Key.Str) {
 		at.Loose = true
 		l.read(KindConfig, d, at)
 	}

@@ -479,18 +479,31 @@ func (e *evaluator) strMethod(v *pyextract.Value, c *ctx) []aval {
 // strVals evaluates v to the strings it may be, each as an aStr value, loose when every way to
 // it is; ok is false when it may be something else.
 func (e *evaluator) strVals(v *pyextract.Value, c *ctx) (out []aval, ok bool) {
+	return e.strValsOf(v, c, false)
+}
+
+// strValsOrigins is strVals keeping each string's origin (the call that passed it to a
+// parameter): a string two callers pass is two values.
+func (e *evaluator) strValsOrigins(v *pyextract.Value, c *ctx) (out []aval, ok bool) {
+	return e.strValsOf(v, c, true)
+}
+
+func (e *evaluator) strValsOf(v *pyextract.Value, c *ctx, origins bool) (out []aval, ok bool) {
 	ok = true
 	for _, a := range e.eval(v, c) {
 		if a.kind != aStr {
 			ok = false
 			continue
 		}
-		if k := slices.IndexFunc(out, func(x aval) bool { return x.str == a.str }); k >= 0 {
+		if !origins {
+			a.origin = nil
+		}
+		if k := slices.IndexFunc(out, func(x aval) bool { return x.str == a.str && x.origin == a.origin }); k >= 0 {
 			out[k].loose = out[k].loose && a.loose
 			out[k].every = out[k].every && a.every
 			continue
 		}
-		out = append(out, aval{kind: aStr, str: a.str, loose: a.loose, every: a.every})
+		out = append(out, aval{kind: aStr, str: a.str, loose: a.loose, every: a.every, origin: a.origin})
 	}
 	return out, ok && len(out) > 0
 }

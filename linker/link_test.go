@@ -2215,6 +2215,74 @@ def elsewhere():
 		"hooks/hooks.py:13 undeclared-storage cache cache-storage-detaching")
 }
 
+func TestLookupThroughHelperAtCaller(t *testing.T) {
+	// A relation (or binding) a helper of the charm's looks up by a name its callers pass is
+	// looked up at each call, as a config option read through a helper is: a misspelt name is
+	// reported, and can be silenced, on the caller's line, not on the helper's, which serves
+	// every caller.
+	c := charm("demo", ".", "relation:redis", "relation:database")
+	src := `import ops
+
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, framework):
+        super().__init__(framework)
+        framework.observe(self.on.collect_unit_status, self._on_collect_status)
+
+    def _on_collect_status(self, event):
+        if not self.get_relation("redis"):
+            event.add_status(ops.BlockedStatus("need redis"))
+        if not self.get_relation("databse"):
+            event.add_status(ops.BlockedStatus("need database"))
+        self.address_of("redis")
+
+    def get_relation(self, name):
+        relations = self.model.relations[name]
+        return relations[0] if relations else None
+
+    def address_of(self, name):
+        return self.model.get_binding(name).network.bind_address
+`
+	cl := Link(Input{Charms: []charmyaml.Charm{c}, Files: files{"src/charm.py": src}.parse()}).Charms[0]
+	expect(t, "redis", reads(cl, KindRelation, "redis"), "src/charm.py:10/lookup/ src/charm.py:14/lookup/")
+	expect(t, "findings", findings(cl), "src/charm.py:12 undeclared-relation databse")
+}
+
+func TestOwnHelperBoundWithUnderscores(t *testing.T) {
+	// A helper class of the charm's own given the endpoint spelt with '_' is judged by what it
+	// does with the name: ops folds '_' into '-' in on[name], so observing through it is no
+	// finding; a lookup as written (get_binding) is one, at its own line. A library's class
+	// looks its relation up as written: the construction is the finding.
+	c := charm("demo", ".", "relation:relay-rpc-url")
+	helper := `import ops
+
+
+class RpcUrlRequirer(ops.Object):
+    def __init__(self, charm, relation_name):
+        super().__init__(charm, relation_name)
+        self._relation_name = relation_name
+        self.framework.observe(charm.on[relation_name].relation_changed, self._changed)
+
+    def _changed(self, event):
+        pass
+`
+	use := `import ops
+from requirer import RpcUrlRequirer
+
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, framework):
+        super().__init__(framework)
+        self.requirer = RpcUrlRequirer(self, "relay_rpc_url")
+`
+	cl := link1(t, c, files{"src/requirer.py": helper, "src/charm.py": use})
+	expect(t, "observe only", findings(cl), "")
+	expect(t, "handler", handlers(cl, KindRelation, "relay-rpc-url"), "relation_changed>RpcUrlRequirer._changed[helper]")
+	binding := strings.Replace(helper, "        pass\n", "        self.model.get_binding(self._relation_name)\n", 1)
+	cl = link1(t, c, files{"src/requirer.py": binding, "src/charm.py": use})
+	expect(t, "lookup as written", findings(cl), "src/requirer.py:11 undeclared-relation relay_rpc_url")
+}
+
 func TestPositionalOnlyMarker(t *testing.T) {
 	// "/" in a signature ends the positional-only parameters and takes no argument: the
 	// endpoint passed second binds integration_name, which a subclass of a class from outside
@@ -2738,8 +2806,9 @@ class DemoCharm(ops.CharmBase):
         return bool(self.model.get_relation(relation_name))
 `}.parse()})
 	cl = res.Charms[0]
-	expect(t, "db", reads(cl, KindRelation, "db"), "src/charm.py:15/lookup/")
-	expect(t, "cache", reads(cl, KindRelation, "cache"), "src/charm.py:15/lookup/")
+	// (each at the call that passes it, TestLookupThroughHelperAtCaller)
+	expect(t, "db", reads(cl, KindRelation, "db"), "src/charm.py:11/lookup/")
+	expect(t, "cache", reads(cl, KindRelation, "cache"), "src/charm.py:11/lookup/")
 	if len(res.Unresolved) != 1 || res.Unresolved[0].Line != 15 {
 		t.Errorf("unresolved: %+v", res.Unresolved)
 	}
@@ -4521,8 +4590,10 @@ func TestConfigReadsTheLinkerCannotTrace(t *testing.T) {
 	// A declared option's literal name read on an object named like a config that the linker
 	// cannot trace to the charm's config (set in a base class of another package), and the
 	// subscripts of a config wrapper class with __getitem__ (hydra's CharmConfig), are reads:
-	// loose ones, which never make a finding. The wrapper's own __getitem__(key) is not an
-	// unresolved name (its callers are the subscripts); a subscript whose name is not known is.
+	// loose ones, which never make a finding; guessed from the object's name alone, only
+	// spelt as the YAML spells it (a table's row under such a name, "log_level", is not
+	// option log-level's). The wrapper's own __getitem__(key) is not an unresolved name (its
+	// callers are the subscripts); a subscript whose name is not known is.
 	c := charm("demo", ".", "config:retention", "config:knn", "config:jwt", "config:log-level", "config:unused")
 	res := Link(Input{Charms: []charmyaml.Charm{c}, Files: files{
 		"src/charm.py": `
@@ -4541,6 +4612,7 @@ class DemoCharm(ops.CharmBase):
         days = coordinator._charm.config["retention"]
         knn = self._extra_config["knn"]
         missing = self._extra_config["not-declared"]
+        level = self._snap_config.get("log_level")
         levels = [self.charm_config[k] for k in KEYS]
         return days, knn, self.charm_config["jwt"], self.charm_config[name]
 `,
@@ -4560,12 +4632,13 @@ class CharmConfig:
 		}
 	}
 	expect(t, "unused", reads(cl, KindConfig, "unused"), "")
+	expect(t, "log-level", reads(cl, KindConfig, "log-level"), "src/charm.py:17/config-read/index") // KEYS, not _snap_config
 	expect(t, "findings", findings(cl), "")
 	var un []string
 	for _, u := range res.Unresolved {
 		un = append(un, fmt.Sprintf("%s:%d/%s", u.File, u.Line, u.Detail))
 	}
-	expect(t, "unresolved", strings.Join(un, " "), "src/charm.py:17/self.charm_config[name]")
+	expect(t, "unresolved", strings.Join(un, " "), "src/charm.py:18/self.charm_config[name]")
 }
 
 func TestCatchAllIsALoopOverEveryRelation(t *testing.T) {
@@ -4880,7 +4953,7 @@ def lib_path():
 func TestHelperCalledWithNames(t *testing.T) {
 	// A helper method looking up the relation its callers name (sdcore's
 	// _relation_created(relation_name)) links every name they pass, constants and the
-	// elements of a loop over a literal, and leaves no dynamic name behind.
+	// elements of a loop over a literal, each at its call, and leaves no dynamic name behind.
 	c := charm("demo", ".", "relation:n2", "relation:db", "relation:cache")
 	res := Link(Input{Charms: []charmyaml.Charm{c}, Files: files{"src/charm.py": `
 import ops
@@ -4903,8 +4976,9 @@ class DemoCharm(ops.CharmBase):
         return bool(self.model.get_relation(relation_name))
 `}.parse()})
 	cl := res.Charms[0]
-	for _, name := range []string{"n2", "db", "cache"} {
-		expect(t, name, reads(cl, KindRelation, name), "src/charm.py:18/lookup/")
+	expect(t, "n2", reads(cl, KindRelation, "n2"), "src/charm.py:12/lookup/")
+	for _, name := range []string{"db", "cache"} {
+		expect(t, name, reads(cl, KindRelation, name), "src/charm.py:15/lookup/")
 	}
 	if len(res.Unresolved) != 0 {
 		t.Errorf("unresolved: %+v", res.Unresolved)
@@ -4939,7 +5013,8 @@ class Provider(ops.Object):
         for relation in self.charm.model.relations[relation_name]:
             relation.data[self.charm.unit]["address"] = address
 `}.parse()})
-	expect(t, "database", reads(res.Charms[0], KindRelation, "database"), "src/provider.py:9/lookup/")
+	// at the call that names it, and at the lookup in the object's own module
+	expect(t, "database", reads(res.Charms[0], KindRelation, "database"), "src/charm.py:11/lookup/ src/provider.py:9/lookup/")
 }
 
 func TestContainerHandedToAPackage(t *testing.T) {
@@ -5763,7 +5838,7 @@ class ` + cls + `(ops.CharmBase):
 	if len(res.Unresolved) != 0 {
 		t.Errorf("unresolved %+v", res.Unresolved)
 	}
-	expect(t, "database", reads(res.Charms[0], KindRelation, "database"), "one/src/charm.py:5/lookup/")
+	expect(t, "database", reads(res.Charms[0], KindRelation, "database"), "one/src/charm.py:8/lookup/")
 }
 
 func TestHelperCalledInAComprehension(t *testing.T) {
@@ -5781,8 +5856,8 @@ class ComprCharm(ops.CharmBase):
     def _fetch(self, resource):
         return self.model.resources.fetch(resource)
 `})
-	expect(t, "cert-file", reads(cl, KindResource, "cert-file"), "src/charm.py:9/lookup/")
-	expect(t, "ca-file", reads(cl, KindResource, "ca-file"), "src/charm.py:9/lookup/")
+	expect(t, "cert-file", reads(cl, KindResource, "cert-file"), "src/charm.py:6/lookup/")
+	expect(t, "ca-file", reads(cl, KindResource, "ca-file"), "src/charm.py:6/lookup/")
 }
 
 func TestKnownPackageReaders(t *testing.T) {
@@ -7151,7 +7226,9 @@ reactive/handlers.py:16 undeclared-relation old <old-relation-changed>`)
 
 func TestReactiveConfigFlags(t *testing.T) {
 	// A reactive handler of layer:basic's option flags (config.changed.<opt>, config.set.<opt>,
-	// under any when decorator) reads that option; a flag of an undeclared option reads nothing.
+	// under any when decorator) reads that option; a flag of an undeclared option reads nothing,
+	// and is a finding naming the flag: layer:basic never sets it, so the handler never runs for
+	// it (check makes it an info when layer.yaml includes layers that may declare the option).
 	c := charm("reactor", ".", "config:port", "config:source", "config:unread")
 	cl := link1(t, c, files{"reactive/reactor.py": `
 from charms.reactive import when, when_not
@@ -7169,7 +7246,54 @@ def block():
 	expect(t, "port", reads(cl, KindConfig, "port"), "reactive/reactor.py:5/config-read/flag")
 	expect(t, "source", reads(cl, KindConfig, "source"), "reactive/reactor.py:10/config-read/flag")
 	expect(t, "unread", reads(cl, KindConfig, "unread"), "")
-	expect(t, "findings", findings(cl), "")
+	expect(t, "findings", findingsWith(cl, func(f Finding) string { return f.Registered }),
+		"reactive/reactor.py:10 undeclared-config nope config.set.nope")
+}
+
+func TestReactiveFlagConstants(t *testing.T) {
+	// A reactive decorator's flag given as a constant, of the module or of an imported one
+	// (mysql-router's @reactive.when(mysql_router.DB_ROUTER_AVAILABLE)), is the flag its value
+	// names, as a literal is; a keyword's value and a call are not flags.
+	c := charm("reactor", ".", "relation:db-router", "relation:shared-db", "relation:cluster")
+	cl := link1(t, c, files{
+		"reactive/handlers.py": `
+import charms.reactive as reactive
+import charm.flags as flags
+from charm.flags import SHARED_DB_AVAILABLE
+
+CLUSTER = "cluster.connected"
+
+
+@reactive.when(flags.DB_ROUTER_AVAILABLE)
+def bootstrap():
+    pass
+
+
+@reactive.when(SHARED_DB_AVAILABLE, force=True)
+def proxy():
+    pass
+
+
+@reactive.when(CLUSTER)
+def clustered():
+    pass
+
+
+@reactive.when(flags.computed("x"))
+def computed():
+    pass
+`,
+		"lib/charm/flags.py": `
+DB_ROUTER_AVAILABLE = "db-router.available"
+SHARED_DB_AVAILABLE = "shared-db.available"
+
+
+def computed(x):
+    return x
+`})
+	expect(t, "db-router", handlers(cl, KindRelation, "db-router"), "db-router.available>bootstrap[reactive-flag]")
+	expect(t, "shared-db", handlers(cl, KindRelation, "shared-db"), "shared-db.available>proxy[reactive-flag]")
+	expect(t, "cluster", handlers(cl, KindRelation, "cluster"), "cluster.connected>clustered[reactive-flag]")
 }
 
 func TestNamedLookups(t *testing.T) {

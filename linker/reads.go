@@ -185,7 +185,7 @@ func (l *charmLinker) lookupName(fi *fileInfo, sc pyextract.Scope, kind string, 
 	// which are recorded)
 	partial := isParam(fi, sc, key) && sc.Func != "__init__" && !l.callersComplete(fi, sc, key)
 	for _, c := range l.contexts(fi, fi.classes[sc.Class], sc.Func) {
-		names, ok := l.strVals(key, c)
+		names, ok := l.strValsOrigins(key, c)
 		none := !ok && len(names) == 0
 		if none && !fi.vendored && l.readFittingAny(l.keyFStrings(fi, sc, key, c), kind, at) {
 			continue // config('check-{}s'.format(resource)): the names its text fits
@@ -200,15 +200,40 @@ func (l *charmLinker) lookupName(fi *fileInfo, sc pyextract.Scope, kind string, 
 			continue
 		}
 		for _, n := range names {
+			s, vendored := atOrigin(at, fi, n)
 			d, ok := l.lookup(kind, n.str)
 			if ok {
-				l.read(kind, d, at)
+				l.readAtBoth(kind, d, s, at)
 			}
-			if (!ok || asWrittenOnly(n.str, d)) && !fi.vendored && !n.loose {
-				l.findIn(undeclaredKind[kind], n.str, at, c)
+			if (!ok || asWrittenOnly(n.str, d)) && !vendored && !n.loose {
+				l.findIn(undeclaredKind[kind], n.str, s, c)
 			}
 		}
 	}
+}
+
+// readAtBoth records a read of declared name d at s, where the name is given (atOrigin), and
+// also at the lookup itself (at) when that is in another file: a helper module that looks a
+// relation up for its callers (a provider's update_address(name)) handles the relation too.
+func (l *charmLinker) readAtBoth(kind, d string, s, at Site) {
+	l.read(kind, d, s)
+	if s.File != at.File {
+		l.read(kind, d, at)
+	}
+}
+
+// atOrigin is where a name looked up at site at of file fi is reported: for a name a call
+// passed to a parameter of the function (aval.origin: get_relation(self, name) called with
+// "database"), at that call, as a config read through a helper is (configKey), so that a
+// misspelt name is reported, and can be silenced, on its own line, not on the helper's
+// that serves every caller; vendored is the reporting file's.
+func atOrigin(at Site, fi *fileInfo, n aval) (Site, bool) {
+	o := n.origin
+	if o == nil {
+		return at, fi.vendored
+	}
+	return Site{File: o.file.Path, Line: o.line, Symbol: symbolName(className(o.cls), o.fn), Via: at.Via, Detail: at.Detail,
+		Conditional: o.cond, NameKind: at.NameKind}, o.file.vendored
 }
 
 // asWrittenOnly reports a name looked up where it is taken as written (a config read, a
@@ -231,15 +256,16 @@ const jujuInfo = "juju-info"
 func (l *charmLinker) bindingLookup(fi *fileInfo, sc pyextract.Scope, key *pyextract.Value) {
 	at := siteAt(fi, sc, ViaLookup, "")
 	for _, c := range l.contexts(fi, fi.classes[sc.Class], sc.Func) {
-		names, _ := l.strVals(key, c)
+		names, _ := l.strValsOrigins(key, c)
 		for _, n := range names {
+			s, vendored := atOrigin(at, fi, n)
 			d, ok := l.lookup(KindRelation, n.str)
 			if ok {
-				l.read(KindRelation, d, at)
+				l.readAtBoth(KindRelation, d, s, at)
 			}
-			if (!ok || asWrittenOnly(n.str, d)) && !fi.vendored && !n.loose && n.str != jujuInfo && !slices.ContainsFunc(l.ch.ExtraBindings,
+			if (!ok || asWrittenOnly(n.str, d)) && !vendored && !n.loose && n.str != jujuInfo && !slices.ContainsFunc(l.ch.ExtraBindings,
 				func(b charmyaml.Binding) bool { return b.Name == n.str }) { // as written: no event name spells it
-				if f := l.findIn(FindUndeclaredRelation, n.str, at, c); f != nil && sc.CatchesModelError {
+				if f := l.findIn(FindUndeclaredRelation, n.str, s, c); f != nil && sc.CatchesModelError {
 					f.Doubt = "a probe: the try around it catches the ModelError raised for a binding Juju does not know"
 				}
 			}
