@@ -55,6 +55,7 @@ func loadCharms(c Common, io IO, reported func(*repomap.Tree) map[string]bool) (
 		return nil, noCharm(t.Root)
 	}
 	if err := unreadableDeclarations(t.Charms); err != nil {
+		saveCache(t, io) // what was parsed still spares the next run a parse
 		return nil, err
 	}
 	var skip map[string]bool

@@ -228,8 +228,10 @@ type cacheTop struct {
 	Version json.RawMessage   `json:"version"`
 	Entries []json.RawMessage `json:"entries"`
 	Memo    memoDoc           `json:"x_charmcraft_map_memo"`
-	Tokens  []byte            `json:"x_charmcraft_map_tokens"` // Tree.TokenMemo
-	Links   []byte            `json:"x_charmcraft_map_links"`  // the remembered links (links.go)
+	// Tokens (Tree.TokenMemo) and Links (the remembered links, links.go) are base64 strings,
+	// decoded by optionalBytes: a value of another type is dropped, not the whole file
+	Tokens json.RawMessage `json:"x_charmcraft_map_tokens"`
+	Links  json.RawMessage `json:"x_charmcraft_map_links"`
 }
 
 // tokensKey is the top-level key of Tree.TokenMemo, written after the memo.
@@ -282,7 +284,7 @@ func decodeCache(data []byte) (cache, string) {
 				fmt.Sprintf("%s: unreadable (%s); rebuilding", CacheFile, jsonout.Describe(d.err))
 		}
 	}
-	c.memo, c.tokens, c.links = top.Memo, top.Tokens, top.Links
+	c.memo, c.tokens, c.links = top.Memo, optionalBytes(top.Tokens), optionalBytes(top.Links)
 	if c.memo.Sum != memoSum(&c.memo) { // edited: its outputs are not carried forward
 		c.memo = memoDoc{}
 	}
@@ -298,6 +300,16 @@ func decodeCache(data []byte) (cache, string) {
 		}
 	}
 	return c, ""
+}
+
+// optionalBytes decodes a base64 string of ours that only saves work (the token counts, the
+// links): nil when it is anything else.
+func optionalBytes(raw json.RawMessage) []byte {
+	var b []byte
+	if len(raw) == 0 || json.Unmarshal(raw, &b) != nil {
+		return nil
+	}
+	return b
 }
 
 // splitTop splits a cache file's top-level object into its members without decoding the
@@ -351,13 +363,9 @@ func splitTop(data []byte) (top cacheTop, ok bool) {
 				return top, false
 			}
 		case key == tokensKey:
-			if json.Unmarshal(raw, &top.Tokens) != nil {
-				return top, false
-			}
+			top.Tokens = raw
 		case key == linksKey:
-			if json.Unmarshal(raw, &top.Links) != nil {
-				return top, false
-			}
+			top.Links = raw
 		case strings.EqualFold(key, "entries") || strings.EqualFold(key, "version") || strings.EqualFold(key, memoKey) ||
 			strings.EqualFold(key, tokensKey) || strings.EqualFold(key, linksKey):
 			return top, false

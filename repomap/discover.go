@@ -565,16 +565,23 @@ const wrapperMax = 16 << 10
 var runRE = regexp.MustCompile(`(?:^|[^A-Za-z0-9_-])hooks/([A-Za-z0-9_][A-Za-z0-9_.-]*[A-Za-z0-9_])`)
 
 // wrapperRuns lists, sorted and once each, the names of the hooks folder's scripts that the
-// shell script at p names outside its comments; nil for a file of Python (a shebang naming
-// python), one that is not text, or one that cannot be read.
+// shell script at p names outside its comments, in its first wrapperMax bytes (whole lines);
+// nil for a file of Python (a shebang naming python), one with NUL bytes, or one that cannot
+// be read.
 func wrapperRuns(p string) []string {
 	f, err := os.Open(p)
 	if err != nil {
 		return nil
 	}
 	defer f.Close()
-	text, err := io.ReadAll(io.LimitReader(f, wrapperMax))
-	if err != nil || bytes.IndexByte(text, 0) >= 0 || !utf8.Valid(text) {
+	text, err := io.ReadAll(io.LimitReader(f, wrapperMax+1))
+	if len(text) > wrapperMax {
+		// cut short: its last line is a part of one (which may end inside a character)
+		text = text[:bytes.LastIndexByte(text[:wrapperMax], '\n')+1]
+	}
+	// (any text: a comment in Latin-1 is no reason to ignore the script, and the names read
+	// are ASCII)
+	if err != nil || bytes.IndexByte(text, 0) >= 0 {
 		return nil
 	}
 	first, _, _ := bytes.Cut(text, []byte("\n"))

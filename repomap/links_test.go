@@ -133,3 +133,38 @@ func TestLinksBlobChecks(t *testing.T) {
 		}
 	}
 }
+
+func TestOptionalValuesOfAnotherType(t *testing.T) {
+	// A remembered-links or token-memo value that is not a base64 string is dropped alone:
+	// the entries are still used, with no warning.
+	root := fixtureCopy(t, "inconsistent")
+	tr, err := Load(Options{Root: root, MemoKey: "k"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.Link()
+	tr.Save(&Memo{Key: "k", Out: "x"})
+	cacheFile := filepath.Join(root, CacheFile)
+	for _, v := range []string{`123`, `{"a":1}`, `"!!!"`, `null`} {
+		data, err := os.ReadFile(cacheFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var top map[string]json.RawMessage
+		if err := json.Unmarshal(data, &top); err != nil {
+			t.Fatal(err)
+		}
+		top[linksKey], top[tokensKey] = json.RawMessage(v), json.RawMessage(v)
+		data, _ = json.Marshal(top)
+		if err := os.WriteFile(cacheFile, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		tr, err := Load(Options{Root: root, NoCache: false})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(tr.Warnings) != 0 || tr.Stats.Parsed != 0 || tr.Stats.Reused == 0 {
+			t.Errorf("%s: warnings %q, parsed %d, reused %d", v, tr.Warnings, tr.Stats.Parsed, tr.Stats.Reused)
+		}
+	}
+}

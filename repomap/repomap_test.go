@@ -1561,3 +1561,44 @@ func TestOversizedCacheIsNotScanned(t *testing.T) {
 		t.Errorf("warnings %q, want the size said", tr.Warnings)
 	}
 }
+
+func TestWrapperRunsLongScript(t *testing.T) {
+	// A wrapper longer than wrapperMax is read up to its last whole line within it (a cut
+	// inside a character of UTF-8 does not make it "not text"); one of exactly wrapperMax
+	// bytes is read whole.
+	dir := t.TempDir()
+	for pad := range 4 {
+		p := filepath.Join(dir, fmt.Sprintf("start%d", pad))
+		text := "#!/bin/sh\nexec ./hooks/x.real\n# " + strings.Repeat("x", pad) + strings.Repeat("é", wrapperMax/2) + "\n"
+		if err := os.WriteFile(p, []byte(text), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if got := wrapperRuns(p); !slices.Equal(got, []string{"x.real"}) {
+			t.Errorf("padding %d: runs %q, want x.real", pad, got)
+		}
+	}
+	// exactly wrapperMax bytes, the last line without a newline: whole, not cut
+	head := "#!/bin/sh\n"
+	last := "exec ./hooks/y.real"
+	exact := head + strings.Repeat("#\n", (wrapperMax-len(head)-len(last))/2) + last
+	exact = head + strings.Repeat("x", wrapperMax-len(exact)) + exact[len(head):]
+	p := filepath.Join(dir, "exact")
+	if err := os.WriteFile(p, []byte(exact), 0o755); err != nil || len(exact) != wrapperMax {
+		t.Fatal(err, len(exact))
+	}
+	if got := wrapperRuns(p); !slices.Equal(got, []string{"y.real"}) {
+		t.Errorf("exactly wrapperMax bytes: runs %q, want y.real", got)
+	}
+	// a comment in Latin-1 is text too; NUL bytes are not
+	for text, want := range map[string][]string{
+		"#!/bin/sh\n# caf\xe9\nexec ./hooks/z.real\n": {"z.real"},
+		"#!/bin/sh\x00\nexec ./hooks/z.real\n":        nil,
+	} {
+		if err := os.WriteFile(p, []byte(text), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if got := wrapperRuns(p); !slices.Equal(got, want) {
+			t.Errorf("%q: runs %q, want %q", text, got, want)
+		}
+	}
+}
