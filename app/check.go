@@ -43,9 +43,9 @@ func RunInterfaces(o InterfacesOptions, io IO) error {
 }
 
 // loadCharms loads the tree for a command whose answer is its charms' declarations
-// (interfaces, check; each calls saveCache once it has linked): it fails when there is no charm or a declaration file cannot be read,
-// with that one error line; else it prints the tree's warnings, but those reported (nil:
-// none) says the command reports itself.
+// (interfaces, check; each calls saveCache once it has linked): it fails when there is no
+// charm or a declaration file cannot be read, with that one error line; else it prints the
+// tree's warnings, but those reported (nil: none) says the command reports itself.
 func loadCharms(c Common, io IO, reported func(*repomap.Tree) map[string]bool) (*repomap.Tree, error) {
 	t, err := loadTree(c, io, repomap.Options{NeedCharm: true, SaveLater: true})
 	if err != nil {

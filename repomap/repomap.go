@@ -156,7 +156,9 @@ type pendingWrite struct {
 	fp     string
 	memo   memoDoc
 	tokens []byte // the TokenMemo as loaded
-	links  []byte // the remembered links to write (links.go): the loaded ones if still the tree's (others are dropped with the next write)
+	// links are the remembered links to write (links.go): the loaded ones while they are the
+	// tree's (others are dropped with the next write), or those Link computed
+	links []byte
 }
 
 // Load discovers, reads and parses the tree at opt.Root.
