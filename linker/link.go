@@ -89,6 +89,7 @@ type charmLinker struct {
 	storedAt    *Site               // the first store into the config under a key it cannot name
 	openstack   *bool               // openstackAdapters, once known
 	scopeRefs   map[string]int      // every name's uses in the scope's non-test files (scopeUses)
+	libRefs     map[string]int      // those in its charm libraries (libraryUses)
 	code        map[*fileInfo]bool  // the files the charm's classes import, directly or not (charmCode), once known
 }
 

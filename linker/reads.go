@@ -280,7 +280,14 @@ func (l *charmLinker) bindingLookup(fi *fileInfo, sc pyextract.Scope, key *pyext
 // only: in a monorepo every sibling may have a method of that name.
 func (l *charmLinker) everyCallRecorded(c *ctx) bool {
 	n := len(l.callsOf(c))
-	return n > 0 && n >= l.scopeUses(c.fn)
+	uses := l.scopeUses(c.fn)
+	if c.file != nil && !c.file.library && !c.file.vendored {
+		// a vendored charm library does not call the charm's own helper: its uses of the name
+		// are its own methods' (data_platform_libs' self.get_relation(...) beside a charm's
+		// get_relation(name) helper)
+		uses -= l.libraryUses(c.fn)
+	}
+	return n > 0 && n >= uses
 }
 
 // callsOf lists the recorded calls of the function of c in the charm's non-test code, one per
@@ -344,13 +351,19 @@ func (l *charmLinker) callersComplete(fi *fileInfo, sc pyextract.Scope, key *pye
 // scopeUses is how many times the non-test files of the charm's scope use a name.
 func (l *charmLinker) scopeUses(name string) int {
 	if l.scopeRefs == nil {
-		l.scopeRefs = map[string]int{}
+		l.scopeRefs, l.libRefs = map[string]int{}, map[string]int{}
 		for _, fi := range l.scope {
 			if fi.test {
 				continue
 			}
+			count := func(name string, n int) {
+				l.scopeRefs[name] += n
+				if fi.library {
+					l.libRefs[name] += n
+				}
+			}
 			for _, r := range fi.Refs {
-				l.scopeRefs[r.Name] += r.Count
+				count(r.Name, r.Count)
 			}
 			// a name indexed or read with .get (model.config.get(key), self.config["x"]) is a
 			// mapping there, not a call of a function of that name (a helper method named
@@ -358,13 +371,19 @@ func (l *charmLinker) scopeUses(name string) int {
 			for k := range fi.Facts.Keys {
 				if o := fi.Facts.Keys[k].Object; len(o) > 1 {
 					if last := o[len(o)-1]; !last.Call && last.Index == nil && last.GetAttr == nil {
-						l.scopeRefs[last.Name]--
+						count(last.Name, -1)
 					}
 				}
 			}
 		}
 	}
 	return max(l.scopeRefs[name], 0) // a name Refs leave out (stopNames) has no uses to take
+}
+
+// libraryUses is how many of scopeUses are in the charm libraries of the scope (lib/charms).
+func (l *charmLinker) libraryUses(name string) int {
+	l.scopeUses(name)
+	return max(l.libRefs[name], 0)
 }
 
 // inCharmCode reports whether fi is code the charm runs (charmCode; any file when unknown).
