@@ -168,7 +168,7 @@ func (l *charmLinker) linkDecorated(own map[string]bool) {
 						// @hook('data-storage-attached'): a hook of the storage
 						if it, _ := l.hookInterface(a); it != nil {
 							l.hookHandler(it, a, fi, s)
-						} else if _, declared := l.lookup(KindStorage, st); !declared && !fi.test && !fi.vendored {
+						} else if d, declared := l.lookup(KindStorage, st); (!declared || asWrittenOnly(st, d)) && !fi.test && !fi.vendored {
 							if f := l.find(FindUndeclaredStorage, st, Site{File: fi.Path, Line: s.Line, Symbol: s.Name}); f != nil {
 								f.Registered = a
 							}
@@ -377,12 +377,13 @@ func (l *charmLinker) linkHookScript(hook string, fi *fileInfo) {
 // declared relation's (db-relation-changed) or storage's (data-storage-attached), or a
 // lifecycle event's (install); nil for another name.
 func (l *charmLinker) hookInterface(hook string) (*Interface, string) {
+	// (as written: Juju names a hook after the endpoint or storage as the YAML spells it)
 	if ep, ev, ok := strings.Cut(hook, "-relation-"); ok {
-		if d, ok := l.lookup(KindRelation, ep); ok && slices.Contains(relationEvents, "relation_"+ev) {
+		if d, ok := l.lookup(KindRelation, ep); ok && d == ep && slices.Contains(relationEvents, "relation_"+ev) {
 			return l.ifaces[ifaceKey{KindRelation, d}], KindRelation
 		}
 	} else if st, ev, ok := strings.Cut(hook, "-storage-"); ok {
-		if d, ok := l.lookup(KindStorage, st); ok && slices.Contains(storageEvents, "storage_"+ev) {
+		if d, ok := l.lookup(KindStorage, st); ok && d == st && slices.Contains(storageEvents, "storage_"+ev) {
 			return l.ifaces[ifaceKey{KindStorage, d}], KindStorage
 		}
 	} else if kind, ev, ok := eventKind(strings.ReplaceAll(hook, "-", "_")); ok && kind == KindLifecycle {

@@ -2162,12 +2162,18 @@ func TestHookRunsAndStorageHooks(t *testing.T) {
 	// runs (a finding naming the hook). A function registered under the name of a script that
 	// a hook's shell script runs (Input.HookRuns: hooks/data-storage-attached ->
 	// storage.bootstrap, which runs ./hooks/storage.real) handles that hook: a storage's, a
-	// relation's with no other handler, a lifecycle event's. Not for another charm's hooks.
-	c := charm("demo", ".", "relation:db", "storage:data", "storage:logs")
+	// relation's with no other handler, a lifecycle event's. Not for another charm's hooks, nor
+	// a hook named with the storage spelt otherwise than the YAML spells it (never run).
+	c := charm("demo", ".", "relation:db", "storage:data", "storage:logs", "storage:scratch-space")
 	src := `from charmhelpers.core.hookenv import Hooks
 from charms.reactive import hook
 
 hooks = Hooks()
+
+
+@hook("scratch_space-storage-attached")
+def scratch_attached():
+    pass
 
 
 @hook("logs-storage-attached")
@@ -2211,8 +2217,10 @@ def elsewhere():
 	expect(t, "data", handlers(cl, KindStorage, "data"), "storage.real>storage_changed[hook]")
 	expect(t, "db", handlers(cl, KindRelation, "db"), "db.real>db_changed[hook]")
 	expect(t, "install", handlers(cl, KindLifecycle, "install"), "setup.real>setup[hook]")
+	expect(t, "scratch-space", handlers(cl, KindStorage, "scratch-space"), "") // Juju's hook is scratch-space-storage-attached
 	expect(t, "findings", findingsWith(cl, func(f Finding) string { return f.Registered }),
-		"hooks/hooks.py:13 undeclared-storage cache cache-storage-detaching")
+		"hooks/hooks.py:8 undeclared-storage scratch_space scratch_space-storage-attached\n"+
+			"hooks/hooks.py:18 undeclared-storage cache cache-storage-detaching")
 }
 
 func TestLookupThroughHelperAtCaller(t *testing.T) {
