@@ -135,7 +135,7 @@ func (l *charmLinker) linkDecorated(own map[string]bool) {
 	for fi, s := range l.topFunctions() {
 		for _, d := range s.Decorators {
 			name, args := decoratorCall(d)
-			args = append(args, l.splatArgs(fi, d)...)
+			args = append(args, l.constArgs(fi, d)...)
 			if name == "hook" && len(args) == 0 && strings.HasSuffix(strings.TrimSpace(d), "()") {
 				// @hooks.hook(): charm-helpers registers the function's name as the hook's
 				// (def db_relation_changed() is db-relation-changed)
@@ -236,12 +236,12 @@ var (
 	nameArgRE = regexp.MustCompile(`(?:^|[(,])\s*([A-Za-z_][A-Za-z0-9_]*(?:\s*\.\s*[A-Za-z_][A-Za-z0-9_]*)*)\s*(?:[,)]|$)`)
 )
 
-// splatArgs are the strings of the constant arguments of decorator d, in fi's module: those of
+// constArgs are the strings of the constant arguments of decorator d, in fi's module: those of
 // a *NAME argument, NAME a list or tuple of strings (literals or constants)
 // (@reactive.when(*COMPLETE_INTERFACE_STATES), the OpenStack reactive charms' idiom), which
 // the call receives as its arguments, and a NAME or module.NAME argument that is a string
 // constant, of the module or imported (@reactive.when(mysql_router.DB_ROUTER_AVAILABLE)).
-func (l *charmLinker) splatArgs(fi *fileInfo, d string) []string {
+func (l *charmLinker) constArgs(fi *fileInfo, d string) []string {
 	_, rest, ok := strings.Cut(d, "(")
 	if !ok {
 		return nil

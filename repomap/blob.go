@@ -38,15 +38,18 @@ type blobTypes struct {
 	arenas int    // slice types, each with an arena in a blobArenas
 }
 
-// fileBlob is the codec of pyextract.File, built once.
-var fileBlob = sync.OnceValue(func() blobTypes {
+// newBlobTypes compiles the codec of t (hidden: see compileBlob) and hashes its layout.
+func newBlobTypes(t reflect.Type, hidden bool) blobTypes {
 	var shape strings.Builder
 	arenas := 0
-	c := compileBlob(reflect.TypeFor[pyextract.File](), false, map[reflect.Type]*blobCodec{}, &shape, &arenas)
+	c := compileBlob(t, hidden, map[reflect.Type]*blobCodec{}, &shape, &arenas)
 	h := fnv.New64a()
 	h.Write([]byte(shape.String()))
 	return blobTypes{c, h.Sum64(), arenas}
-})
+}
+
+// fileBlob is the codec of pyextract.File, built once.
+var fileBlob = sync.OnceValue(func() blobTypes { return newBlobTypes(reflect.TypeFor[pyextract.File](), false) })
 
 // blobArenas hand out short slices (and single elements for pointers) cut from larger
 // blocks, one block per slice type at a time: a file's extraction is thousands of tiny

@@ -3,9 +3,7 @@ package repomap
 import (
 	"encoding/binary"
 	"hash/crc32"
-	"hash/fnv"
 	"reflect"
-	"strings"
 	"sync"
 	"unsafe"
 
@@ -34,14 +32,7 @@ const linksKey = "x_charmcraft_map_links"
 const linksMagic = "cml1"
 
 // linksBlob is the codec of linker.Result, built once.
-var linksBlob = sync.OnceValue(func() blobTypes {
-	var shape strings.Builder
-	arenas := 0
-	c := compileBlob(reflect.TypeFor[linker.Result](), true, map[reflect.Type]*blobCodec{}, &shape, &arenas)
-	h := fnv.New64a()
-	h.Write([]byte(shape.String()))
-	return blobTypes{c, h.Sum64(), arenas}
-})
+var linksBlob = sync.OnceValue(func() blobTypes { return newBlobTypes(reflect.TypeFor[linker.Result](), true) })
 
 // encodeLinks returns the blob of res for the tree state fp, or nil when the result is too
 // large to decode again (maxBlob).
@@ -61,12 +52,9 @@ func encodeLinks(fp string, res *linker.Result) []byte {
 // decodeLinks returns the result a blob of encodeLinks holds when it was made for the tree
 // state fp by a binary of the same layout and is intact; ok is false otherwise.
 func decodeLinks(b []byte, fp string) (res linker.Result, ok bool) {
-	n := len(b) - 4
-	if n < len(linksMagic) || string(b[:len(linksMagic)]) != linksMagic || binary.BigEndian.Uint32(b[n:]) != crc32.Checksum(b[:n], castagnoli) {
-		return res, false
-	}
-	d := &blobDecoder{s: string(b[len(linksMagic):n])}
-	if d.take(d.length()) != fp || d.take(8) != string(binary.LittleEndian.AppendUint64(nil, linksBlob().shape)) {
+	got, d := linksHeader(b)
+	if d == nil || got != fp || binary.BigEndian.Uint32(b[len(b)-4:]) != crc32.Checksum(b[:len(b)-4], castagnoli) ||
+		d.take(8) != string(binary.LittleEndian.AppendUint64(nil, linksBlob().shape)) {
 		return res, false
 	}
 	size := d.uvarint()
@@ -89,13 +77,19 @@ func decodeLinks(b []byte, fp string) (res linker.Result, ok bool) {
 // linksFingerprint is the fingerprint a blob of encodeLinks was made for, "" when it is not
 // one (decodeLinks checks the rest).
 func linksFingerprint(b []byte) string {
-	if len(b) < len(linksMagic)+4 || string(b[:len(linksMagic)]) != linksMagic {
-		return ""
-	}
-	d := &blobDecoder{s: string(b[len(linksMagic) : len(b)-4])}
-	fp := d.take(d.length())
-	if d.failed {
-		return ""
-	}
+	fp, _ := linksHeader(b)
 	return fp
+}
+
+// linksHeader reads a blob's magic and fingerprint; d reads what follows them, up to the CRC
+// (nil when b is no blob of encodeLinks).
+func linksHeader(b []byte) (fp string, d *blobDecoder) {
+	if len(b) < len(linksMagic)+4 || string(b[:len(linksMagic)]) != linksMagic {
+		return "", nil
+	}
+	d = &blobDecoder{s: string(b[len(linksMagic) : len(b)-4])}
+	if fp = d.take(d.length()); d.failed {
+		return "", nil
+	}
+	return fp, d
 }

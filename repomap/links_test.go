@@ -20,6 +20,25 @@ func fixtureCopy(t *testing.T, name string) string {
 	return dir
 }
 
+// editCacheTop rewrites the cache file of root with edit applied to its top-level members.
+func editCacheTop(t *testing.T, root string, edit func(top map[string]json.RawMessage)) {
+	t.Helper()
+	cacheFile := filepath.Join(root, CacheFile)
+	data, err := os.ReadFile(cacheFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(data, &top); err != nil {
+		t.Fatal(err)
+	}
+	edit(top)
+	data, _ = json.Marshal(top)
+	if err := os.WriteFile(cacheFile, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestLinksRemembered(t *testing.T) {
 	// The links of a run are remembered with the cache it writes; a later run over the same
 	// state of the tree (a new task text: the output memo misses) returns them without
@@ -62,25 +81,14 @@ func TestLinksRemembered(t *testing.T) {
 	}
 
 	// a damaged blob (one byte of the compressed result) is not used, and is replaced
-	cacheFile := filepath.Join(root, CacheFile)
-	data, err := os.ReadFile(cacheFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(data, &top); err != nil {
-		t.Fatal(err)
-	}
-	var blob []byte
-	if err := json.Unmarshal(top[linksKey], &blob); err != nil || len(blob) < 50 {
-		t.Fatalf("no links remembered: %v", err)
-	}
-	blob[len(blob)-10] ^= 1
-	top[linksKey], _ = json.Marshal(blob)
-	data, _ = json.Marshal(top)
-	if err := os.WriteFile(cacheFile, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	editCacheTop(t, root, func(top map[string]json.RawMessage) {
+		var blob []byte
+		if err := json.Unmarshal(top[linksKey], &blob); err != nil || len(blob) < 50 {
+			t.Fatalf("no links remembered: %v", err)
+		}
+		blob[len(blob)-10] ^= 1
+		top[linksKey], _ = json.Marshal(blob)
+	})
 	if tr, got = turn("4", false); tr.Stats.LinksRemembered || !reflect.DeepEqual(got, want) {
 		t.Fatalf("damaged blob: remembered %v, equal %v", tr.Stats.LinksRemembered, reflect.DeepEqual(got, want))
 	}
@@ -144,21 +152,10 @@ func TestOptionalValuesOfAnotherType(t *testing.T) {
 	}
 	tr.Link()
 	tr.Save(&Memo{Key: "k", Out: "x"})
-	cacheFile := filepath.Join(root, CacheFile)
 	for _, v := range []string{`123`, `{"a":1}`, `"!!!"`, `null`} {
-		data, err := os.ReadFile(cacheFile)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var top map[string]json.RawMessage
-		if err := json.Unmarshal(data, &top); err != nil {
-			t.Fatal(err)
-		}
-		top[linksKey], top[tokensKey] = json.RawMessage(v), json.RawMessage(v)
-		data, _ = json.Marshal(top)
-		if err := os.WriteFile(cacheFile, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		editCacheTop(t, root, func(top map[string]json.RawMessage) {
+			top[linksKey], top[tokensKey] = json.RawMessage(v), json.RawMessage(v)
+		})
 		tr, err := Load(Options{Root: root, NoCache: false})
 		if err != nil {
 			t.Fatal(err)

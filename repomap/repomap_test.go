@@ -248,6 +248,17 @@ func TestDiscoverSymlinks(t *testing.T) {
 	}
 }
 
+// linkedHandlers lists the handlers of the first charm of tr, "interface>symbol" each.
+func linkedHandlers(tr *Tree) string {
+	var out []string
+	for _, in := range tr.Link().Charms[0].Interfaces {
+		for _, h := range in.Handlers {
+			out = append(out, in.Name+">"+h.Symbol)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
 func TestHookLinks(t *testing.T) {
 	// charm-helpers' layout: each hook a link to one script. The links in the charm's hooks/
 	// to a mapped script are HookLinks, and link the script to their hooks; a link leading out
@@ -282,20 +293,11 @@ func TestHookLinks(t *testing.T) {
 	if !reflect.DeepEqual(d.HookLinks, want) || slices.Contains(d.Python, "hooks/install") {
 		t.Errorf("HookLinks %q (Python %q), want %q", d.HookLinks, d.Python, want)
 	}
-	handlers := func(tr *Tree) string {
-		var out []string
-		for _, in := range tr.Link().Charms[0].Interfaces {
-			for _, h := range in.Handlers {
-				out = append(out, in.Name+">"+h.Symbol)
-			}
-		}
-		return strings.Join(out, " ")
-	}
 	tr, err := Load(Options{Root: root, MemoKey: "k"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := handlers(tr); got != "db>hooks/services.py install>hooks/services.py" {
+	if got := linkedHandlers(tr); got != "db>hooks/services.py install>hooks/services.py" {
 		t.Errorf("handlers %q", got)
 	}
 	tr.Save(&Memo{Key: "k", Out: "map"})
@@ -309,7 +311,7 @@ func TestHookLinks(t *testing.T) {
 	if stale.Memo != nil {
 		t.Fatal("memo trusted after a hook link was removed")
 	}
-	if got := handlers(stale); got != "db>hooks/services.py" {
+	if got := linkedHandlers(stale); got != "db>hooks/services.py" {
 		t.Errorf("handlers after the removal %q", got)
 	}
 }
@@ -343,20 +345,11 @@ func TestHookRuns(t *testing.T) {
 	if !reflect.DeepEqual(d.HookRuns, want) {
 		t.Errorf("HookRuns %q, want %q", d.HookRuns, want)
 	}
-	handlers := func(tr *Tree) string {
-		var out []string
-		for _, in := range tr.Link().Charms[0].Interfaces {
-			for _, h := range in.Handlers {
-				out = append(out, in.Name+">"+h.Symbol)
-			}
-		}
-		return strings.Join(out, " ")
-	}
 	tr, err := Load(Options{Root: root, MemoKey: "k"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := handlers(tr); got != "data>attach config-changed>hooks/config-changed" {
+	if got := linkedHandlers(tr); got != "data>attach config-changed>hooks/config-changed" {
 		t.Errorf("handlers %q, want data>attach and the Python hook script", got)
 	}
 	tr.Save(&Memo{Key: "k", Out: "map"})
@@ -370,7 +363,7 @@ func TestHookRuns(t *testing.T) {
 	if stale.Memo != nil {
 		t.Fatal("memo trusted after a wrapper's script changed")
 	}
-	if got := handlers(stale); got != "data>other config-changed>hooks/config-changed" {
+	if got := linkedHandlers(stale); got != "data>other config-changed>hooks/config-changed" {
 		t.Errorf("handlers after the edit %q, want data>other and the Python hook script", got)
 	}
 }
