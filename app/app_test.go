@@ -442,6 +442,33 @@ func TestNothingToMap(t *testing.T) {
 	}
 }
 
+func TestLayerRepositoryMapped(t *testing.T) {
+	// A reactive layer's repository, with no Python (the layer's code is a shell script): its
+	// options are the map, and interfaces names it a layer.
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"layer.yaml":       "includes: ['layer:basic']\n",
+		"config.yaml":      "options:\n  cuda-version:\n    type: string\n    default: '9.1.85-1'\n    description: The cuda-repo package version to install.\n",
+		"reactive/cuda.sh": "#!/bin/bash\n",
+	} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, errs, err := runMap(t, MapOptions{Common: Common{Root: dir, NoCache: true}, Full: true, Tokens: 500})
+	if err != nil || errs != "" || !strings.Contains(out, "config.yaml:\n  [config] cuda-version (string, default \"9.1.85-1\")\n") {
+		t.Errorf("err %v, stderr %q, out:\n%s", err, errs, out)
+	}
+	var iout, ierr bytes.Buffer
+	if err := RunInterfaces(InterfacesOptions{Common: Common{Root: dir, NoCache: true, Format: "json"}}, IO{Out: &iout, Err: &ierr}); err != nil ||
+		!strings.Contains(iout.String(), `"layer": true`) {
+		t.Errorf("interfaces: err %v, stderr %q, out:\n%s", err, ierr.String(), iout.String())
+	}
+}
+
 func TestControlCharactersInNamesEscaped(t *testing.T) {
 	// A file name with a newline, ESC or a bidi override is printed escaped in every text
 	// view, so that no line of ours is a CI workflow command or a terminal escape; JSON keeps

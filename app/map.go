@@ -195,7 +195,7 @@ func renderMap(o MapOptions, t *repomap.Tree, focus []string) (string, error) {
 		meta := render.MapMeta{Root: t.Root, Tokens: o.Tokens, Pressure: o.Pressure, Tokenizer: o.Tokenizer, Explain: o.Explain,
 			Focus: focus, Mention: o.Mention, Scope: t.Scopes}
 		for _, c := range t.Charms {
-			meta.Charms = append(meta.Charms, render.CharmRef{Name: c.Name, Dir: c.Dir})
+			meta.Charms = append(meta.Charms, render.CharmRef{Name: c.Name, Dir: c.Dir, Layer: c.Layer})
 		}
 		b, err := render.MapJSON(ranked, out, meta)
 		if err != nil {

@@ -1319,6 +1319,44 @@ func TestLayerIncludes(t *testing.T) {
 	}
 }
 
+func TestLayerFolder(t *testing.T) {
+	// A reactive layer's repository: a layer.yaml, its config.yaml or actions.yaml, and no
+	// metadata.yaml naming a charm. Its options and actions are read, marked as a layer's;
+	// Juju's check of a nameless metadata.yaml (a layer's partial one) is not made.
+	root := t.TempDir()
+	for name, text := range map[string]string{
+		"cuda/layer.yaml":     "includes: ['layer:basic']\n",
+		"cuda/config.yaml":    "options:\n  cuda-version:\n    type: string\n    default: '9.1'\n    description: d\n",
+		"kv/layer.yaml":       "includes: ['layer:basic']\n",
+		"kv/metadata.yaml":    "requires:\n  vault-kv:\n    interface: vault-kv\n",
+		"kv/actions.yaml":     "rotate:\n  description: d\n",
+		"tmpl/config.yaml":    "options:\n  a:\n    type: string\n",
+		"lone/layer.yaml":     "includes: ['layer:basic']\n",
+		"charm/layer.yaml":    "includes: ['layer:basic']\n",
+		"charm/metadata.yaml": "name: real\nsummary: s\ndescription: d\n",
+		"charm/config.yaml":   "options:\n  a:\n    type: string\n",
+	} {
+		writeFile(t, root, name, text)
+	}
+	c, ok, err := LoadSkipping(root, "cuda", nil)
+	if err != nil || !ok || !c.Layer || c.Name != "" || len(c.Config) != 1 || len(c.Warnings) != 0 {
+		t.Errorf("cuda: ok %v err %v %+v", ok, err, c)
+	}
+	c, ok, err = LoadSkipping(root, "kv", nil)
+	if err != nil || !ok || !c.Layer || len(c.Relations) != 1 || len(c.Actions) != 1 || len(c.Warnings) != 0 {
+		t.Errorf("kv: ok %v err %v %+v", ok, err, c)
+	}
+	// a config.yaml alone (a template), a layer.yaml alone: nothing to read
+	for _, dir := range []string{"tmpl", "lone"} {
+		if _, ok, err := LoadSkipping(root, dir, nil); ok || err != nil {
+			t.Errorf("%s: ok %v err %v", dir, ok, err)
+		}
+	}
+	if c, ok, _ := LoadSkipping(root, "charm", nil); !ok || c.Layer || c.Name != "real" {
+		t.Errorf("charm: %+v", c)
+	}
+}
+
 // writeFile writes text to rel (slash-separated) under root, making its folders.
 func writeFile(t *testing.T, root, rel, text string) {
 	t.Helper()

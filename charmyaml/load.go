@@ -94,9 +94,13 @@ func load(root, dir, charmcraft string, skip func(rel string) bool) (c Charm, ok
 		var quiet, quietLost []string
 		f.Layer, _ = readInside(realRoot, filepath.Join(realDir, LayerFile), path.Join(dir, LayerFile), &quiet, &quietLost)
 	}
-	if !f.IsCharm() && !slices.ContainsFunc(lost, func(p string) bool {
+	isCharm := f.IsCharm() || slices.ContainsFunc(lost, func(p string) bool {
 		return p == path.Join(dir, MetadataFile) || p == path.Join(dir, CharmcraftFile)
-	}) {
+	})
+	// a reactive layer's folder: what it declares, `charm build` merges into the charms that
+	// include it
+	layer := f.Layer != nil && f.Charmcraft == nil && (f.Config != nil || f.Actions != nil)
+	if !isCharm && !layer {
 		return Charm{}, false, nil
 	}
 	for _, p := range lost {

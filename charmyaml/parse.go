@@ -43,7 +43,7 @@ func Parse(f Files) Charm {
 		}
 		if data != nil {
 			c.Files = append(c.Files, file)
-			if ws := textWords(data); len(ws) > 0 {
+			if ws := textWords(withoutMaintainers(name, data)); len(ws) > 0 {
 				if c.Words == nil {
 					c.Words = map[string][]string{}
 				}
@@ -87,9 +87,15 @@ func Parse(f Files) Charm {
 		}
 		metaDoc, metaTop = meta, meta.warner(&c).entries(meta.root, "top level")
 	}
+	// a layer.yaml beside YAML that names no charm (no charmcraft.yaml, a metadata.yaml
+	// without a name, or none): a reactive layer's, whose metadata.yaml holds what it adds
+	// to the charms including it (layer-vault-kv's `requires:`), never deployed as it is
+	c.Layer = f.Layer != nil && f.Charmcraft == nil && !hasNameLine.Match(f.Metadata)
 	if metaDoc != nil {
 		c.readMetadata(metaDoc, metaTop)
-		c.checkJuju(metaDoc, nil, jujuMeta)
+		if !c.Layer {
+			c.checkJuju(metaDoc, nil, jujuMeta)
+		}
 	}
 	if c.Name == "" {
 		c.Name = charmcraftName(ccEntries)

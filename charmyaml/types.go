@@ -45,6 +45,12 @@ type Charm struct {
 	NameAt      Pos    `json:"name_at"`
 	Dir         string `json:"dir"` // root-relative directory, "." for the root
 	Subordinate bool   `json:"subordinate,omitempty"`
+	// Layer marks a reactive layer's folder rather than a charm's: a layer.yaml and a
+	// config.yaml or actions.yaml, and no metadata.yaml or charmcraft.yaml (layer-nvidia-cuda,
+	// layer-vault-kv). `charm build` merges its options and actions into the charms that
+	// include it, whose metadata declares the relations (and may declare the options) its
+	// code uses. It has no Name.
+	Layer bool `json:"layer,omitempty"`
 
 	Relations  []Relation     `json:"relations,omitempty"`  // requires, provides, peers, in YAML order
 	Config     []ConfigOption `json:"config,omitempty"`     // in YAML order
@@ -93,7 +99,8 @@ type Charm struct {
 	// a regular file, a FIFO or a folder, is skipped).
 	Unreadable []string `json:"unreadable,omitempty"`
 	// Words are, per file of Files, the distinct words of its whole text (keys, values and
-	// comments, in order of first use, at most MaxFileWords): what a ranker matches a task
+	// comments, in order of first use, at most MaxFileWords; not the maintainers' names,
+	// withoutMaintainers): what a ranker matches a task
 	// against beyond the declared interfaces, such as the build parts of charmcraft.yaml
 	// ("rustup", "uv", "# renovate: charmcraft-pip-latest"). Not part of the JSON views.
 	Words map[string][]string `json:"-"`

@@ -1,5 +1,10 @@
 package charmyaml
 
+import (
+	"bytes"
+	"regexp"
+)
+
 // MaxFileWords caps the distinct words kept per YAML file (Charm.Words): a charmcraft.yaml of
 // a few hundred lines has a few hundred; the cap only bounds a hostile or generated file.
 const MaxFileWords = 4096
@@ -40,3 +45,37 @@ func textWords(data []byte) []string {
 	flush(len(data))
 	return out
 }
+
+// withoutMaintainers blanks the value of a metadata.yaml's or charmcraft.yaml's top-level
+// `maintainer:` or `maintainers:` (names and addresses, on its line or in the list under it),
+// keeping the key: a task text names people too ("[james-pages,r=corey.bryant] Add tox
+// support", "Merge pull request #3 from camille/..."), and those names say nothing of which
+// file a change edits; "Update maintainers" still finds the key (reviews rev81 and rev84: the
+// metadata.yaml of two held-out charms ranked first on a committer's name). Other files are
+// returned as they are.
+func withoutMaintainers(name string, data []byte) []byte {
+	if name != MetadataFile && name != CharmcraftFile || !bytes.Contains(data, []byte("maintainer")) {
+		return data
+	}
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	out := make([]byte, 0, len(data))
+	under := false // in the block of a maintainer key: its indented or list lines
+	for _, l := range lines {
+		switch {
+		case maintainerKey.Match(l):
+			out = append(out, maintainerKey.Find(l)...)
+			out = append(out, '\n')
+			under = true
+			continue
+		case under && len(l) > 0 && (l[0] == ' ' || l[0] == '\t' || l[0] == '-' || l[0] == '#' || len(bytes.TrimSpace(l)) == 0):
+			out = append(out, '\n')
+			continue
+		}
+		under = false
+		out = append(out, l...)
+	}
+	return out
+}
+
+// maintainerKey matches a top-level maintainer key, up to its colon.
+var maintainerKey = regexp.MustCompile(`^maintainers?\s*:`)

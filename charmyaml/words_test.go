@@ -184,3 +184,24 @@ func TestNullNameIsNoName(t *testing.T) {
 		}
 	}
 }
+
+func TestMaintainersAreNotWords(t *testing.T) {
+	for _, tc := range []struct{ name, data string }{
+		{MetadataFile, "name: demo\nmaintainer: James Page <james.page@ubuntu.com>\ndescription: |\n  Block storage.\n"},
+		{MetadataFile, "name: demo\nmaintainers:\n  - James Page <james.page@ubuntu.com>\n\n  - Camille Rodriguez\ndescription: Block storage.\n"},
+		{CharmcraftFile, "name: demo\nmaintainers: [James Page]\ndescription: Block storage.\n"},
+	} {
+		got := textWords(withoutMaintainers(tc.name, []byte(tc.data)))
+		if slices.ContainsFunc(got, func(w string) bool { return w == "James" || w == "Page" || w == "Camille" || w == "ubuntu" }) ||
+			!slices.Contains(got, "storage") || !slices.ContainsFunc(got, func(w string) bool { return strings.HasPrefix(w, "maintainer") }) {
+			t.Errorf("%s %q: words %q", tc.name, tc.data, got)
+		}
+	}
+	// another file's, and a maintainer key below the top level, are its words
+	if got := textWords(withoutMaintainers(ConfigFile, []byte("options:\n  maintainer:\n    default: James Page\n"))); !slices.Contains(got, "James") {
+		t.Errorf("config.yaml words %q", got)
+	}
+	if got := textWords(withoutMaintainers(MetadataFile, []byte("name: demo\nlinks:\n  maintainer: James Page\n"))); !slices.Contains(got, "James") {
+		t.Errorf("nested key: words %q", got)
+	}
+}

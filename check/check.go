@@ -245,6 +245,12 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 				// the declaration may be in what could not be read: the yaml-problem error says so
 				d.Severity = SeverityInfo
 				d.Message += fmt.Sprintf(" (%s could not be read whole and may declare it)", strings.Join(lost, ", "))
+			} else if ch := byDir[cl.Dir]; ch != nil && ch.Layer && undeclaredKinds[f.Kind] != "" && d.Severity != SeverityInfo &&
+				!nearDeclared(ch, undeclaredKinds[f.Kind], f.Subject) {
+				// a layer's code runs in the charms that include it, whose YAML is merged with
+				// the layer's (a misspelt name, near a declared one, stays)
+				d.Severity = SeverityInfo
+				d.Message += " (a layer: the charms that include it may declare it)"
 			} else if layers := includedLayers(byDir[cl.Dir], undeclaredKinds[f.Kind], f.Subject); layers != "" && undeclaredKinds[f.Kind] != "" && d.Severity != SeverityInfo &&
 				!nearDeclared(byDir[cl.Dir], undeclaredKinds[f.Kind], f.Subject) {
 				// `charm build` merges the included layers' YAML into the charm's

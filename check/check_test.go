@@ -1121,6 +1121,26 @@ ui/charmcraft.yaml:6: warning: no code observes, binds or looks up relation "log
 	}
 }
 
+func TestLayerFolderSoftensUndeclared(t *testing.T) {
+	// A layer's code runs in the charms that include it: a name its own YAML does not declare
+	// may be theirs (an info), unless it is a typo of one it declares.
+	decl := charmyaml.Charm{Dir: ".", Layer: true, Config: []charmyaml.ConfigOption{{Name: "port"}}}
+	links := linker.Result{Charms: []linker.CharmLinks{{Dir: ".", Layer: true, Findings: []linker.Finding{
+		{Kind: linker.FindUndeclaredConfig, Subject: "log-level", Site: linker.Site{File: "reactive/foo.py", Line: 8, Symbol: "connect"}},
+		{Kind: linker.FindUndeclaredConfig, Subject: "prot", Site: linker.Site{File: "reactive/foo.py", Line: 9, Symbol: "connect"}},
+	}}}}
+	r := Run([]charmyaml.Charm{decl}, links, Options{})
+	if r.Summary.Errors != 1 || r.Summary.Infos != 1 || !slices.ContainsFunc(r.Diagnostics, func(d Diagnostic) bool {
+		return d.Subject == "log-level" && d.Severity == SeverityInfo && strings.HasSuffix(d.Message, "(a layer: the charms that include it may declare it)")
+	}) {
+		t.Errorf("%+v", r.Diagnostics)
+	}
+	decl.Layer = false
+	if r := Run([]charmyaml.Charm{decl}, links, Options{}); r.Summary.Errors != 2 {
+		t.Errorf("a charm: %+v", r.Diagnostics)
+	}
+}
+
 func TestIncludedLayersSoftenUndeclared(t *testing.T) {
 	// A charm built with `charm build` declares in the tree only what its own layer adds: an
 	// undeclared name is an info naming the included layers that may declare it (not the

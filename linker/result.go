@@ -47,7 +47,7 @@ func (l *charmLinker) result() CharmLinks {
 	})
 	keys = append(keys, events...)
 
-	out := CharmLinks{Name: c.Name, Dir: c.Dir, Interfaces: make([]Interface, 0, len(keys))}
+	out := CharmLinks{Name: c.Name, Dir: c.Dir, Layer: c.Layer, Interfaces: make([]Interface, 0, len(keys))}
 	out.NoCode = len(l.charmCls) == 0
 	out.Reactive = l.reactiveImport()
 	out.Unresolved = sortSites(slices.Clone(l.unresolved))

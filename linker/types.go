@@ -172,8 +172,10 @@ type Result struct {
 
 // CharmLinks are the links of one charm.
 type CharmLinks struct {
-	Name       string      `json:"name"`
-	Dir        string      `json:"dir"`
+	Name string `json:"name"`
+	Dir  string `json:"dir"`
+	// Layer marks a reactive layer's folder, not a charm's (charmyaml.Charm.Layer).
+	Layer      bool        `json:"layer,omitempty"`
 	Interfaces []Interface `json:"interfaces"` // grouped by kind in the order of the kind constants, then YAML order
 	// Findings are code sites that name an interface the YAML does not declare, or otherwise
 	// disagree with it; check turns them into diagnostics.

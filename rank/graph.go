@@ -47,6 +47,9 @@ type graphBuilder struct {
 	// whole: per file, the modules it imports whole (import constants), ascending, unique
 	whole [][]int
 	refs  []refEdge // resolved references, by referencing file
+	// quiet marks the test files whose references and imports of code outside the tests
+	// give that code no rank, the focused files' aside (quietTests): nil marks none.
+	quiet, focused []bool
 }
 
 // identInfo is what the graph knows about one name. The definitions of a defined name occupy
@@ -438,6 +441,13 @@ func (b *graphBuilder) resolveRefs() {
 			}
 		}
 	}
+	b.refs = slices.DeleteFunc(b.refs, func(e refEdge) bool { return b.muted(e.from, e.to) })
+}
+
+// muted reports whether what file from uses of file to counts for nothing: from is a quiet
+// test file (graphBuilder.quiet), to is not a test and not focused.
+func (b *graphBuilder) muted(from, to int) bool {
+	return b.quiet != nil && b.quiet[from] && b.nodes[to].class != ClassTest && !b.focused[to]
 }
 
 // visible reports whether file from can use a definition in file to: code outside the
@@ -479,6 +489,9 @@ func (b *graphBuilder) buildGraph(links []weightedEdge) *simple.WeightedDirected
 	}
 	for i, ts := range b.modEdges {
 		for _, t := range ts {
+			if b.muted(i, t) {
+				continue
+			}
 			es = append(es, weightedEdge{edgeKey{i, t}, ImportEdgeWeight})
 		}
 	}

@@ -12,7 +12,8 @@ import (
 // identifiers: the words of its path, of the names it defines, of the names it uses, of its
 // string literals and docstrings, of its comments (not for a vendored library) and, for a
 // YAML file, of the interfaces it declares and their descriptions, of its whole text
-// (build parts, pinned tools and their comments, at LexYAMLTextWeight) and of the problems our
+// (build parts, pinned tools and their comments, at LexYAMLTextWeight; not the schema's type
+// names, schemaTypes) and of the problems our
 // reading of it found (LexProblemWeight). Words are matched by stem,
 // and an inflected word also as written (LexFormWeight). This finds the file a
 // task is about when the task names neither a file nor an exact identifier ("rebalance
@@ -100,7 +101,9 @@ func (r *ranker) lexical() []float64 {
 		}
 		for _, ws := range yamlWords[nd.path] {
 			for _, w := range ws {
-				add(w, r.words.words(w), LexYAMLTextWeight)
+				if !schemaTypes[strings.ToLower(w)] {
+					add(w, r.words.words(w), LexYAMLTextWeight)
+				}
 			}
 		}
 		// a problem our reading found is what a fix of the file says ("remove duplicated key"
@@ -115,21 +118,27 @@ func (r *ranker) lexical() []float64 {
 			add(r.decls[k].sym.Name, r.words.words(r.decls[k].sym.Name), LexDefWeight)
 			add(r.decls[k].doc, r.words.words(r.decls[k].doc), LexRefWeight)
 		}
+		tf[i] = bag
+	}
+	// The words' weights and the mean length are the code's and YAML's: a test's words (an
+	// agent's new test of the task's feature) leave every other file's score as it was.
+	avg, counted := 0.0, 0
+	for i, bag := range tf {
+		if r.nodes[i].class == ClassTest {
+			continue
+		}
+		counted++
+		avg += length[i]
 		for k, x := range bag {
 			if x > 0 {
 				df[k]++
 			}
 		}
-		tf[i] = bag
 	}
-	avg := 0.0
-	for _, l := range length {
-		avg += l
-	}
-	avg /= float64(n)
+	avg /= float64(max(counted, 1))
 	idf := make([]float64, len(query))
 	for k := range query {
-		idf[k] = math.Log(1 + (float64(n)-float64(df[k])+0.5)/(float64(df[k])+0.5))
+		idf[k] = math.Log(1 + (float64(counted)-float64(df[k])+0.5)/(float64(df[k])+0.5))
 	}
 	// A word as written counts by what it says beyond its stem: a form about as common as
 	// the stem ("template" beside "templat") adds nothing, a rare one ("prefixed" in one file,
@@ -173,6 +182,13 @@ func (r *ranker) lexical() []float64 {
 	}
 	return out
 }
+
+// schemaTypes are the type names of the options' and action parameters' schemas (`type:
+// string`, JSON Schema's `integer`, `array`): words of the file's format, in every option and
+// parameter, not of what it declares, so "Remove old python string formatting" is not about
+// config.yaml (review rev84: held46 cases whose YAML won on "string" or "list").
+var schemaTypes = map[string]bool{"string": true, "int": true, "integer": true, "float": true, "number": true,
+	"boolean": true, "bool": true, "object": true, "array": true, "null": true}
 
 // lexNoteWords is how many task words a file's mention-words signal names.
 const lexNoteWords = 4

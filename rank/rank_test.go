@@ -1492,6 +1492,69 @@ func TestTestCodeNotUsedByCharmCode(t *testing.T) {
 	}
 }
 
+func symbolsOf(f File) []string {
+	var out []string
+	for _, s := range f.Symbols {
+		out = append(out, fmt.Sprint(s.Name, " ", s.Score))
+	}
+	return out
+}
+
+func TestTestEditsLeaveTheCodeAsRanked(t *testing.T) {
+	// An agent writes tests as it goes: a test's new references (a patch of a method, an
+	// import of another module) and new words leave the code's ranks and signature order as
+	// they were, with a task text too.
+	// (the code's scores are shares of a sum the tests' own scores are in: they are compared
+	// with the sum left out)
+	nonTests := func(r Result) []File {
+		var out []File
+		for _, f := range r.Files {
+			if f.Class != ClassTest {
+				f.Score = 0
+				f.Signals = slices.DeleteFunc(slices.Clone(f.Signals), func(s Signal) bool { return s.Name == SigScoreSum })
+				out = append(out, f)
+			}
+		}
+		return out
+	}
+	for _, text := range []string{"", "render the backup config"} {
+		in := demoCharm()
+		in.Mentions = []string{text}
+		before := Rank(in)
+		edited := demoCharm()
+		edited.Mentions = []string{text}
+		test := &edited.Files[len(edited.Files)-2]
+		test.Symbols = append(test.Symbols, fn("test_render_backup_config", 40))
+		test.Refs = append(test.Refs, pyextract.Ref{Name: "_helper", Count: 2}, pyextract.Ref{Name: "_on_database_created", Count: 1},
+			pyextract.Ref{Name: "_indent", Count: 3}, pyextract.Ref{Name: "PEER", Count: 1})
+		test.Imports = append(test.Imports, from("config_render", "_indent"), from("constants", "PEER"))
+		after := Rank(edited)
+		if a, b := nonTests(before), nonTests(after); !reflect.DeepEqual(a, b) {
+			for k := range a {
+				if !reflect.DeepEqual(a[k], b[k]) {
+					t.Errorf("%q: a test edit moved the code: %s %v %v\n%s %v %v", text, a[k].Path, a[k].Signals, symbolsOf(a[k]), b[k].Path, b[k].Signals, symbolsOf(b[k]))
+					break
+				}
+			}
+		}
+		// the control: the same references from charm code do move it
+		edited.Files[0].Refs = append(edited.Files[0].Refs, pyextract.Ref{Name: "_indent", Count: 3}, pyextract.Ref{Name: "PEER", Count: 1})
+		edited.Files[0].Imports = append(edited.Files[0].Imports, from("config_render", "_indent"), from("constants", "PEER"))
+		if reflect.DeepEqual(nonTests(before), nonTests(Rank(edited))) {
+			t.Errorf("%q: charm code's new references moved nothing", text)
+		}
+	}
+	// a test the task names is what the agent works on: what it uses rises
+	in := demoCharm()
+	in.Mentions = []string{"fix test_backup"}
+	named := Rank(in)
+	in.Files[len(in.Files)-2].Refs = append(in.Files[len(in.Files)-2].Refs, pyextract.Ref{Name: "_indent", Count: 1})
+	in.Files[len(in.Files)-2].Imports = append(in.Files[len(in.Files)-2].Imports, from("config_render", "_indent"))
+	if a, b := signal(fileOf(t, named, "src/config_render.py"), SigPageRank).Value, signal(fileOf(t, Rank(in), "src/config_render.py"), SigPageRank).Value; b <= a {
+		t.Errorf("a named test's use of config_render.py gave it nothing: pagerank %v -> %v", a, b)
+	}
+}
+
 func TestHubByOpsMain(t *testing.T) {
 	in := Input{Files: []pyextract.File{
 		pyFile("src/operator_entry.py", []pyextract.Symbol{cls("Op", 1)}, map[string]int{"main": 1, "ops": 1}, pyextract.Import{Module: "ops"}),

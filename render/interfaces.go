@@ -24,7 +24,11 @@ func InterfacesText(w io.Writer, res linker.Result) error {
 		if ci > 0 {
 			b.WriteByte('\n')
 		}
-		fmt.Fprintf(&b, "%s (%s)\n", cmp.Or(safetext.Line(ch.Name), "(unnamed charm)"), safetext.Line(ch.Dir))
+		unnamed := "(unnamed charm)"
+		if ch.Layer {
+			unnamed = "(layer)"
+		}
+		fmt.Fprintf(&b, "%s (%s)\n", cmp.Or(safetext.Line(ch.Name), unnamed), safetext.Line(ch.Dir))
 		if len(ch.Interfaces) == 0 {
 			b.WriteString("  (no interfaces)\n")
 		}
@@ -167,6 +171,7 @@ type (
 	ifaceCharmJSON struct {
 		Name       string      `json:"name"`
 		Dir        string      `json:"dir"`
+		Layer      bool        `json:"layer,omitempty"`
 		Interfaces []ifaceJSON `json:"interfaces"`
 	}
 	ifaceJSON struct {
@@ -221,7 +226,7 @@ type (
 func InterfacesJSON(res linker.Result) ([]byte, error) {
 	doc := ifaceDoc{SchemaVersion: 1, Charms: make([]ifaceCharmJSON, len(res.Charms))}
 	for i, ch := range res.Charms {
-		c := ifaceCharmJSON{Name: ch.Name, Dir: ch.Dir, Interfaces: make([]ifaceJSON, len(ch.Interfaces))}
+		c := ifaceCharmJSON{Name: ch.Name, Dir: ch.Dir, Layer: ch.Layer, Interfaces: make([]ifaceJSON, len(ch.Interfaces))}
 		for j, in := range ch.Interfaces {
 			o := ifaceJSON{Kind: in.Kind, Name: in.Name, Role: in.Role, Interface: in.Interface, File: in.File, Line: in.Line, Extension: in.Extension, Script: in.Script,
 				Handlers: make([]ifaceHandlerJSON, 0, len(in.Handlers)), Reads: make([]ifaceReadJSON, len(in.Reads))}

@@ -22,8 +22,9 @@ func DocumentTypes() map[string]reflect.Type {
 
 // CharmRef names one charm of the tree in JSON.
 type CharmRef struct {
-	Name string `json:"name"`
-	Dir  string `json:"dir"`
+	Name  string `json:"name"`
+	Dir   string `json:"dir"`
+	Layer bool   `json:"layer,omitempty"` // a reactive layer's folder (charmyaml.Charm.Layer)
 }
 
 // MapMeta is what the `map` JSON reports besides the ranking and the text.
