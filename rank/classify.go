@@ -30,6 +30,20 @@ var baseLayers = map[string]bool{"basic": true, "options": true, "status": true,
 	"snap": true, "nagios": true, "leadership": true, "tls_client": true, "hacluster": true, "vault_kv": true,
 	"debug": true, "docker": true, "nginx": true, "coordinator": true, "kubernetes_common": true, "__init__": true}
 
+// ownLayer reports a base layer's module that is the code of the tree holding it: p's charm
+// is a layer's folder (charmyaml.Charm.Layer: layer-vault-kv's lib/charms/layer/vault_kv.py;
+// a layer's source vendors nothing, `charm build` does), or is the charm named like the module
+// (layer-docker's metadata names it "docker": lib/charms/layer/docker.py).
+func ownLayer(p, module string, charms []charmyaml.Charm) bool {
+	dir := charmDirOf(p, charms)
+	for _, c := range charms {
+		if path.Clean(c.Dir) == dir && (c.Layer || strings.ReplaceAll(c.Name, "-", "_") == module) {
+			return true
+		}
+	}
+	return false
+}
+
 // Classify returns the class (a Class constant) of a root-relative, '/'-separated path:
 //   - ClassTest: under a tests/, test/ or unit_tests/ (OpenStack's) folder at any depth,
 //     test_*.py, *_test.py, conftest.py
@@ -91,7 +105,7 @@ func Classify(p string, charms []charmyaml.Charm) string {
 	}
 	if lib, inside := charmyaml.LibraryPath(p); lib != "" {
 		module, _, _ := strings.Cut(inside, "/") // the module or package right under the library's folder
-		if charmyaml.OwnLibrary(lib, charms) || lib == "layer" && !baseLayers[strings.TrimSuffix(module, ".py")] {
+		if charmyaml.OwnLibrary(lib, charms) || lib == "layer" && (!baseLayers[strings.TrimSuffix(module, ".py")] || ownLayer(p, strings.TrimSuffix(module, ".py"), charms)) {
 			return ClassSource
 		}
 		return ClassLib

@@ -155,12 +155,22 @@ func (r *ranker) openstackCharm() bool {
 	return false
 }
 
+// fetchesLibraries reports a library refresh whose only build word is the tool that fetches
+// them ("charm: Update libs (`charmcraft fetch-lib`)"): it edits the libraries, not the build
+// recipe (review rev84: charmcraft.yaml ranked above the refreshed snap library).
+func fetchesLibraries(s subject) bool {
+	if !namesLibraries(s.m) || !s.m.hasAny(libUpdateVerbs) {
+		return false
+	}
+	return !slices.ContainsFunc(buildWords, func(w string) bool { return w != "charmcraft" && s.m.grams[w] })
+}
+
 // buildTargets are the charmcraft.yaml files to lift when a subject line is about building the
 // charm ("Switching to poetry", "Add more platforms", "fix: bump to 22.04"): charmcraft.yaml is
 // the build recipe, the one file of the map such a change edits. Nil otherwise.
 func (r *ranker) buildTargets() []int {
 	if !slices.ContainsFunc(r.subjects, func(s subject) bool {
-		return s.m.hasAny(buildWords) || frozenDependencies.MatchString(s.text) && !s.m.hasAny(testWords) ||
+		return s.m.hasAny(buildWords) && !fetchesLibraries(s) || frozenDependencies.MatchString(s.text) && !s.m.hasAny(testWords) ||
 			s.m.hasAny(supportWords) && openstackRelease.MatchString(s.text) && r.openstackCharm()
 	}) {
 		return nil

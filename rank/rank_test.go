@@ -283,6 +283,22 @@ func TestClassify(t *testing.T) {
 			t.Errorf("root charm: Classify(%q) = %s, want %s", p, got, want)
 		}
 	}
+	// A base layer's module is vendored in a charm built on it, and the code of the layer's
+	// own repository: a layer's folder, or the charm named like the module (layer-docker's
+	// metadata names it docker).
+	for _, tc := range []struct {
+		charm charmyaml.Charm
+		want  string
+	}{
+		{charmyaml.Charm{Name: "kubernetes-worker", Dir: "."}, ClassLib},
+		{charmyaml.Charm{Name: "docker", Dir: "."}, ClassSource},
+		{charmyaml.Charm{Dir: ".", Layer: true}, ClassSource},
+		{charmyaml.Charm{Dir: "other", Layer: true}, ClassLib},
+	} {
+		if got := Classify("lib/charms/layer/docker.py", []charmyaml.Charm{tc.charm}); got != tc.want {
+			t.Errorf("charm %+v: Classify(lib/charms/layer/docker.py) = %s, want %s", tc.charm, got, tc.want)
+		}
+	}
 }
 
 func TestCharmEntryPointFirstLibsAndTestsLow(t *testing.T) {
@@ -914,7 +930,7 @@ func TestBuildIntent(t *testing.T) {
 		"Update build procedure in release workflow\n\n* fix the database relation",
 		"(Fix) Adding rust compiler to fix pydantic compilation (#13)", "set constraints to setuptools-scm",
 		"Release arm64 (#275)", "chore: support mutli arch (#91)", "Specified architecture: amd64", "Support all architectures",
-		"chore: freeze python dependencies (#100)"} {
+		"chore: freeze python dependencies (#100)", "Update libs and build with charmcraft 3"} {
 		if r := rank(text); r.Files[0].Path != "charmcraft.yaml" || !hasSignal(r.Files[0], SigBuildIntent) {
 			t.Errorf("%q: top %v", text, paths(r)[:3])
 		}
@@ -923,7 +939,7 @@ func TestBuildIntent(t *testing.T) {
 		"fix the database relation\n\n* build the relation data once", "feat: migrate to a snap-based architecture",
 		"HA tests: freeze db process on unit with primary shard", "fix: unit frozen while waiting for dependency relation",
 		"HA test: freeze the dependency unit and check failover", "Switch to python3-apt in Victoria",
-		"Support victoria-metrics remote write"} {
+		"Support victoria-metrics remote write", "charm: Update libs (`charmcraft fetch-lib`)", "chore: charmcraft fetch-lib to bump charm libraries"} {
 		if f := fileOf(t, rank(text), "charmcraft.yaml"); hasSignal(f, SigBuildIntent) {
 			t.Errorf("%q: charmcraft.yaml lifted: %+v", text, f.Signals)
 		}
