@@ -340,13 +340,14 @@ func offerable(f *rank.File, focus map[string]bool) bool {
 // listable are the files a "more files:" list may name, in rank order: the candidates, and
 // code with nothing to show but its path (a script with no definitions, a Jinja template the
 // parser skipped), the first of a name only, except a package's __init__.py, which only marks
-// its folder (a charm YAML file that declares nothing is no such file either).
+// its folder (a charm YAML file that declares nothing is no such file either, nor is a test
+// file that defines nothing, a conftest.py of plugins).
 func listable(r rank.Result, focus map[string]bool) []*rank.File {
 	var out []*rank.File
 	seen := map[string]bool{} // the names of the path-only files listed
 	for i := range r.Files {
 		f := &r.Files[i]
-		if offerable(f, focus) && (len(f.Symbols) > 0 || f.Class != rank.ClassYAML && path.Base(f.Path) != "__init__.py" && !seen[path.Base(f.Path)]) {
+		if offerable(f, focus) && (len(f.Symbols) > 0 || f.Class != rank.ClassYAML && f.Class != rank.ClassTest && path.Base(f.Path) != "__init__.py" && !seen[path.Base(f.Path)]) {
 			if len(f.Symbols) == 0 {
 				seen[path.Base(f.Path)] = true // of nine templates/<release>/local_settings.py, the first
 			}
@@ -406,7 +407,14 @@ func fitFullWithMore(files, listed []*rank.File, explain bool, c counter, budget
 	}
 	doc := fitFull(files, explain, c, budget-int(float64(budget)*MoreFilesShare))
 	if len(doc) == len(files) {
-		return fitFull(files, explain, c, budget) // every file fits: no list
+		// every file fits; the code with nothing to show but its path (a script with no
+		// definitions, every module of a charm just begun empty) is listed in what they leave,
+		// so that the map names every file it ranks (rev84: an empty text for two empty modules)
+		whole := fitFull(files, explain, c, budget)
+		if more, _ := moreFiles(whole, listed, c, budget); len(more.more) > 0 {
+			return append(whole, more)
+		}
+		return whole
 	}
 	more, all := moreFiles(doc, listed, c, budget)
 	if all && len(more.more) > 0 { // the list holds every other file: maybe the whole budget shows them all

@@ -99,6 +99,8 @@ src/helpers.py:
   def render_config(port: int) -> str:
 lib/charms/x/v0/x.py:
   class X:
+more files:
+  src/empty.py
 `
 	if out.Text != want {
 		t.Errorf("full view:\n%s\nwant:\n%s", out.Text, want)
@@ -675,9 +677,13 @@ func TestMoreFiles(t *testing.T) {
 	if prev < 0 {
 		t.Error("empty list")
 	}
+	// when every file with symbols fits, the list names only the code with nothing to show
 	all := mustRender(t, r, Options{View: ViewFull, Tokens: 1 << 20})
-	if strings.Contains(all.Text, "more files:") {
-		t.Error("a more-files list although every file fits")
+	_, list, _ = strings.Cut(all.Text, "more files:\n")
+	for _, line := range strings.Split(strings.TrimSuffix(list, "\n"), "\n") {
+		if p := strings.TrimPrefix(line, "  "); line != "" && len(r.Files[rankOf[p]].Symbols) > 0 {
+			t.Errorf("%s listed although every file fits", p)
+		}
 	}
 }
 
@@ -800,5 +806,13 @@ func TestMoreFilesNamesFilesWithoutDefinitions(t *testing.T) {
 	if !ok || !strings.HasPrefix(list, "  templates/webhook.py\n  src/other.py\n") || strings.Contains(out.Text, "__init__.py") ||
 		strings.Contains(out.Text, "jammy") || strings.Contains(out.Text, "actions.yaml") {
 		t.Errorf("more files:\n%s", out.Text)
+	}
+	// so is it when every file with symbols fits, and when no file has any (a charm just
+	// begun: its modules empty), where the map would otherwise be empty
+	for _, files := range [][]rank.File{r.Files, r.Files[1:5]} {
+		out := mustRender(t, rank.Result{Files: files}, Options{View: ViewFull, Tokens: 1500})
+		if _, list, ok := strings.Cut(out.Text, "more files:\n"); !ok || list != "  templates/webhook.py\n" {
+			t.Errorf("every file fits:\n%s", out.Text)
+		}
 	}
 }
