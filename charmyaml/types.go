@@ -45,11 +45,11 @@ type Charm struct {
 	NameAt      Pos    `json:"name_at"`
 	Dir         string `json:"dir"` // root-relative directory, "." for the root
 	Subordinate bool   `json:"subordinate,omitempty"`
-	// Layer marks a reactive layer's folder rather than a charm's: a layer.yaml and a
-	// config.yaml or actions.yaml, and no metadata.yaml or charmcraft.yaml (layer-nvidia-cuda,
-	// layer-vault-kv). `charm build` merges its options and actions into the charms that
-	// include it, whose metadata declares the relations (and may declare the options) its
-	// code uses. It has no Name.
+	// Layer marks a reactive layer's folder rather than a charm's: a layer.yaml, no
+	// charmcraft.yaml, and a metadata.yaml that names no charm or none beside a config.yaml
+	// or actions.yaml (layer-vault-kv, layer-nvidia-cuda). `charm build` merges its YAML into
+	// the charms that include it, whose metadata declares the relations (and may declare the
+	// options) its code uses. It has no Name.
 	Layer bool `json:"layer,omitempty"`
 
 	Relations  []Relation     `json:"relations,omitempty"`  // requires, provides, peers, in YAML order

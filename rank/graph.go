@@ -48,7 +48,8 @@ type graphBuilder struct {
 	whole [][]int
 	refs  []refEdge // resolved references, by referencing file
 	// quiet marks the test files whose references and imports of code outside the tests
-	// give that code no rank, the focused files' aside (quietTests): nil marks none.
+	// give that code no rank, but for the focused files, which focused marks (quietTests);
+	// nil marks none.
 	quiet, focused []bool
 }
 

@@ -666,11 +666,11 @@ func (r *ranker) codeName(id int) bool {
 
 // quietTests marks the test files that give the code they test no rank (graphBuilder.quiet):
 // every test file but those the task or the focus names (a restart mass of their own), whose
-// uses show what the agent is working on; and what a test uses of a focused file still counts
-// (the tests of the focused file are among its callers, focus-caller). An agent writes tests as it goes; a test's new
-// references ("@patch("charm.PostgresqlOperatorCharm._handle_postgresql_restart_need")")
+// uses show what the agent is working on. What a quiet test uses of a focused file still
+// counts: the focused file's tests are among its callers (focus-caller). An agent writes tests
+// as it goes; a test's new references (`@patch("charm.PostgresqlOperatorCharm._restart")`)
 // would otherwise reorder the signatures of the code it tests, and the map in the prompt
-// cache with them (review rev79: 11 of 44 test edits moved the map).
+// cache with them (review rev79: 11 of 44 real test edits moved the map).
 func (r *ranker) quietTests() {
 	r.quiet, r.graphBuilder.focused = make([]bool, len(r.nodes)), make([]bool, len(r.nodes))
 	for i, n := range r.nodes {

@@ -397,7 +397,8 @@ func (h *itemHeap) Pop() any {
 	return x
 }
 
-// fitFullWithMore is fitFull when every file fits. Otherwise the symbols get the budget less
+// fitFullWithMore is fitFull when every file fits, then a "more files:" block of the listed
+// files with nothing to show that fit in what is left. Otherwise the symbols get the budget less
 // MoreFilesShare, and a closing "more files:" block lists the files of listed not shown, in
 // rank order, while their paths fit; when that lists them all, the symbols are fitted again
 // into what the block leaves.
@@ -409,7 +410,7 @@ func fitFullWithMore(files, listed []*rank.File, explain bool, c counter, budget
 	if len(doc) == len(files) {
 		// every file fits; the code with nothing to show but its path (a script with no
 		// definitions, every module of a charm just begun empty) is listed in what they leave,
-		// so that the map names every file it ranks (rev84: an empty text for two empty modules)
+		// so that the map names the code it ranks (rev84: an empty text for two empty modules)
 		whole := fitFull(files, explain, c, budget)
 		if more, _ := moreFiles(whole, listed, c, budget); len(more.more) > 0 {
 			return append(whole, more)
