@@ -1357,6 +1357,41 @@ func TestLayerFolder(t *testing.T) {
 	}
 }
 
+func TestMisnamedDeclarationFiles(t *testing.T) {
+	// A file named like a missing declaration file is ignored by Juju and charmcraft: a
+	// warning says so. Not when the real file is there, not a GitHub action's action.yml,
+	// not a name two edits away, not a file an ignore file leaves out.
+	root := t.TempDir()
+	for name, text := range map[string]string{
+		"a/layer.yaml":     "includes: ['layer:basic']\n",
+		"a/config.yaml":    "options: {}\n",
+		"a/metdata.yaml":   "name: logstash\n",
+		"a/action.yml":     "runs: {}\n",
+		"a/conf.yaml":      "x: 1\n",
+		"b/metadata.yaml":  "name: b\nsummary: s\ndescription: d\n",
+		"b/config.yml":     "options: {}\n",
+		"b/metadata.yml":   "name: old\n",
+		"b/charmcraf.yaml": "type: charm\n",
+		"b/actons.yaml":    "x: {}\n",
+	} {
+		writeFile(t, root, name, text)
+	}
+	c, ok, err := LoadSkipping(root, "a", nil)
+	if err != nil || !ok || len(c.Warnings) != 1 || !strings.HasPrefix(c.Warnings[0], "a/metdata.yaml:1: named like metadata.yaml, which is missing") {
+		t.Errorf("a: ok %v err %v warnings %q", ok, err, c.Warnings)
+	}
+	c, _, _ = LoadSkipping(root, "b", func(rel string) bool { return rel == "b/actons.yaml" })
+	var got []string
+	for _, w := range c.Warnings {
+		if strings.Contains(w, "named like") {
+			got = append(got, w[:strings.Index(w, ":")])
+		}
+	}
+	if !slices.Equal(got, []string{"b/charmcraf.yaml", "b/config.yml"}) {
+		t.Errorf("b: warnings %q", c.Warnings)
+	}
+}
+
 // writeFile writes text to rel (slash-separated) under root, making its folders.
 func writeFile(t *testing.T, root, rel, text string) {
 	t.Helper()

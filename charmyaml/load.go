@@ -121,6 +121,7 @@ func load(root, dir, charmcraft string, skip func(rel string) bool) (c Charm, ok
 	slices.Sort(c.Incomplete)
 	c.Unreadable = unreadable
 	c.Warnings = append(warns, c.Warnings...)
+	c.Warnings = append(c.Warnings, misnamedFiles(realDir, dir, f, skip)...)
 	return c, true, nil
 }
 
@@ -247,4 +248,43 @@ func BuildSources(data []byte) []string {
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// misnamedFiles warns of a file beside the charm's YAML named like a declaration file that is
+// missing (metadata.yml, metdata.yaml, action.yaml beside no actions.yaml): Juju and charmcraft
+// read only metadata.yaml, config.yaml, actions.yaml and charmcraft.yaml, so what it declares
+// is lost without a word (review rev84: layer-logstash's metdata.yaml). A .yaml name one edit
+// from the declaration file's counts, and its very name with .yml; a file an ignore file
+// leaves out does not.
+func misnamedFiles(realDir, dir string, f Files, skip func(rel string) bool) []string {
+	present := map[string]bool{MetadataFile: f.Metadata != nil, ConfigFile: f.Config != nil, ActionsFile: f.Actions != nil,
+		CharmcraftFile: f.Charmcraft != nil && f.CharmcraftPath == ""}
+	entries, err := os.ReadDir(realDir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		name := e.Name()
+		stem, ok := strings.CutSuffix(name, ".yaml")
+		far := 1 // edits from the declaration file's name
+		if !ok {
+			// (.yml only with the very name: a GitHub composite action's action.yml beside
+			// a charm without actions is no misspelt actions.yaml)
+			if stem, ok = strings.CutSuffix(name, ".yml"); !ok {
+				continue
+			}
+			far = 0
+		}
+		if present[name] || !e.Type().IsRegular() || skip != nil && skip(path.Join(dir, name)) {
+			continue
+		}
+		for _, want := range []string{MetadataFile, ConfigFile, ActionsFile, CharmcraftFile} {
+			if !present[want] && name != want && EditDistance(stem, strings.TrimSuffix(want, ".yaml")) <= far {
+				out = append(out, fmt.Sprintf("%s:1: named like %s, which is missing: Juju and charmcraft read only %s, so what this file declares is ignored", path.Join(dir, name), want, want))
+				break
+			}
+		}
+	}
+	return out
 }

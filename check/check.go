@@ -601,7 +601,10 @@ func checkYAML(ch charmyaml.Charm, add func(Diagnostic)) {
 			sev = SeverityError
 		}
 		who := fmt.Sprintf("charm %q", ch.Name)
-		if ch.Name == "" { // its name was in what could not be read
+		switch {
+		case ch.Layer:
+			who = fmt.Sprintf("the layer in %q", ch.Dir)
+		case ch.Name == "": // its name was in what could not be read
 			who = fmt.Sprintf("the charm in %q", ch.Dir)
 		}
 		add(Diagnostic{Rule: RuleYAMLProblem, Severity: sev, File: file, Line: line, Subject: ch.Name,

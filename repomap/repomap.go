@@ -434,11 +434,19 @@ func fingerprint(root string, d Discovered, stats []stat, yamlStats map[string]s
 // dir: whether a .build.manifest is there (a built charm's layer.yaml is not read), and every
 // entry of its actions/ folder, with where a link leads and what it leads to (an executable
 // actions/<name> is the action's script). Adding, removing, retargeting or chmod-ing one
-// changes the map while no file the walk lists changes.
+// changes the map while no file the walk lists changes. So do the names and types of the
+// folder's YAML files: one named like a missing declaration file (metdata.yaml) is a warning.
 func fingerprintLoaderInputs(h io.Writer, root, dir string) {
 	abs := filepath.Join(root, filepath.FromSlash(dir))
 	if fi, err := os.Lstat(filepath.Join(abs, ".build.manifest")); err == nil {
 		fmt.Fprintf(h, "m\x00%s\x00%o\n", dir, uint32(fi.Mode().Type()))
+	}
+	if entries, err := os.ReadDir(abs); err == nil { // sorted by name
+		for _, e := range entries {
+			if n := e.Name(); strings.HasSuffix(n, ".yaml") || strings.HasSuffix(n, ".yml") {
+				fmt.Fprintf(h, "n\x00%s\x00%s\x00%o\n", dir, n, uint32(e.Type()))
+			}
+		}
 	}
 	actions := filepath.Join(abs, "actions")
 	entries, err := os.ReadDir(actions) // sorted by name

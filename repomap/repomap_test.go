@@ -984,6 +984,15 @@ func TestMemo(t *testing.T) {
 	if stale, _ := Load(Options{Root: root, MemoKey: "k3"}); stale.Memo != nil {
 		t.Fatal("memo trusted after a chmod")
 	}
+	// A YAML file named like a missing declaration file (a warning) changes no file listed.
+	again, _ = Load(Options{Root: root, MemoKey: "k4"})
+	again.Save(&Memo{Key: "k4", Out: "map four"})
+	os.WriteFile(filepath.Join(root, "actions.yml"), []byte("backup: {}\n"), 0o644)
+	if stale, _ := Load(Options{Root: root, MemoKey: "k4"}); stale.Memo != nil || !slices.ContainsFunc(stale.Warnings, func(w string) bool {
+		return strings.HasPrefix(w, "actions.yml:1: named like actions.yaml")
+	}) {
+		t.Fatalf("memo trusted after actions.yml appeared, or no warning: %q", stale.Warnings)
+	}
 	// The cache Cantrip sees still starts with our memo but keeps its own keys intact.
 	doc := readCache(t, root)
 	if _, ok := doc["entries"]; !ok {
