@@ -250,7 +250,8 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 				// a layer's code runs in the charms that include it, whose YAML is merged with
 				// the layer's (a misspelt name, near a declared one, stays)
 				d.Severity = SeverityInfo
-				d.Message += " (a layer: the charms that include it may declare it)"
+				d.Message = mayBeDeclared(strings.Replace(d.Message, "the charm's YAML does not declare", "the layer's YAML does not declare", 1)) +
+					" (a layer: the charms that include it may declare it)"
 			} else if layers := includedLayers(byDir[cl.Dir], undeclaredKinds[f.Kind], f.Subject); layers != "" && undeclaredKinds[f.Kind] != "" && d.Severity != SeverityInfo &&
 				!nearDeclared(byDir[cl.Dir], undeclaredKinds[f.Kind], f.Subject) {
 				// `charm build` merges the included layers' YAML into the charm's
@@ -261,7 +262,7 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 					continue
 				}
 				d.Severity = SeverityInfo
-				d.Message += fmt.Sprintf(" (layer.yaml includes %s, whose YAML the built charm merges in and may declare it)", layers)
+				d.Message = mayBeDeclared(d.Message) + fmt.Sprintf(" (layer.yaml includes %s, whose YAML the built charm merges in and may declare it)", layers)
 			}
 			if _, held := undeclaredKinds[f.Kind]; held && len(links.Charms) > 1 && charmDirOf(f.File, dirs) != cl.Dir && !testCharm(cl.Dir) {
 				// shared code: one diagnostic, where first found, naming the charms it is held against
@@ -427,6 +428,22 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 	}
 	r.Summary.Unresolved = len(links.Unresolved)
 	return r
+}
+
+// mayBeDeclared drops from a finding's message what follows from the name being undeclared
+// (": it always finds nothing", ": it never runs for it", up to a hint in brackets), for a
+// name that YAML the charm merges in at build time may declare.
+func mayBeDeclared(msg string) string {
+	const undeclared = "does not declare"
+	i := strings.Index(msg, undeclared+": ")
+	if i < 0 {
+		return msg
+	}
+	head, rest := msg[:i+len(undeclared)], msg[i+len(undeclared)+2:]
+	if j := strings.Index(rest, " ("); j >= 0 {
+		return head + rest[j:]
+	}
+	return head
 }
 
 // includedLayers lists, for a charm built with `charm build`, the layers its layer.yaml

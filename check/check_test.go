@@ -1128,15 +1128,22 @@ func TestLayerFolderSoftensUndeclared(t *testing.T) {
 	links := linker.Result{Charms: []linker.CharmLinks{{Dir: ".", Layer: true, Findings: []linker.Finding{
 		{Kind: linker.FindUndeclaredConfig, Subject: "log-level", Site: linker.Site{File: "reactive/foo.py", Line: 8, Symbol: "connect"}},
 		{Kind: linker.FindUndeclaredConfig, Subject: "prot", Site: linker.Site{File: "reactive/foo.py", Line: 9, Symbol: "connect"}},
+		{Kind: linker.FindUndeclaredRelation, Subject: "cache", LookedUp: "relation_ids", Site: linker.Site{File: "reactive/foo.py", Line: 10, Symbol: "connect"}},
 	}}}}
 	r := Run([]charmyaml.Charm{decl}, links, Options{})
-	if r.Summary.Errors != 1 || r.Summary.Infos != 1 || !slices.ContainsFunc(r.Diagnostics, func(d Diagnostic) bool {
+	if r.Summary.Errors != 1 || r.Summary.Infos != 2 || !slices.ContainsFunc(r.Diagnostics, func(d Diagnostic) bool {
 		return d.Subject == "log-level" && d.Severity == SeverityInfo && strings.HasSuffix(d.Message, "(a layer: the charms that include it may declare it)")
 	}) {
 		t.Errorf("%+v", r.Diagnostics)
 	}
+	// what would follow from the name being undeclared is not said: the charms may declare it
+	if !slices.ContainsFunc(r.Diagnostics, func(d Diagnostic) bool {
+		return d.Message == `connect looks up relation endpoint "cache" with relation_ids(), which the layer's YAML does not declare (a layer: the charms that include it may declare it)`
+	}) {
+		t.Errorf("lookup: %+v", r.Diagnostics)
+	}
 	decl.Layer = false
-	if r := Run([]charmyaml.Charm{decl}, links, Options{}); r.Summary.Errors != 2 {
+	if r := Run([]charmyaml.Charm{decl}, links, Options{}); r.Summary.Errors != 2 || r.Summary.Warnings != 1 {
 		t.Errorf("a charm: %+v", r.Diagnostics)
 	}
 }
