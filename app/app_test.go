@@ -451,12 +451,7 @@ func TestLayerRepositoryMapped(t *testing.T) {
 		"config.yaml":      "options:\n  cuda-version:\n    type: string\n    default: '9.1.85-1'\n    description: The cuda-repo package version to install.\n",
 		"reactive/cuda.sh": "#!/bin/bash\n",
 	} {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		write(t, dir, name, text)
 	}
 	out, errs, err := runMap(t, MapOptions{Common: Common{Root: dir, NoCache: true}, Full: true, Tokens: 500})
 	if err != nil || errs != "" || !strings.Contains(out, "config.yaml:\n  [config] cuda-version (string, default \"9.1.85-1\")\n") {

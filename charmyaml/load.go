@@ -97,10 +97,9 @@ func load(root, dir, charmcraft string, skip func(rel string) bool) (c Charm, ok
 	isCharm := f.IsCharm() || slices.ContainsFunc(lost, func(p string) bool {
 		return p == path.Join(dir, MetadataFile) || p == path.Join(dir, CharmcraftFile)
 	})
-	// a reactive layer's folder: what it declares, `charm build` merges into the charms that
-	// include it
-	layer := f.Layer != nil && f.Charmcraft == nil && (f.Config != nil || f.Actions != nil)
-	if !isCharm && !layer {
+	// a reactive layer's folder (Files.layer) with options or actions: what it declares,
+	// `charm build` merges into the charms that include it
+	if !isCharm && !(f.layer() && (f.Config != nil || f.Actions != nil)) {
 		return Charm{}, false, nil
 	}
 	for _, p := range lost {

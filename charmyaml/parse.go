@@ -87,10 +87,7 @@ func Parse(f Files) Charm {
 		}
 		metaDoc, metaTop = meta, meta.warner(&c).entries(meta.root, "top level")
 	}
-	// a layer.yaml beside YAML that names no charm (no charmcraft.yaml, a metadata.yaml
-	// without a name, or none): a reactive layer's, whose metadata.yaml holds what it adds
-	// to the charms including it (layer-vault-kv's `requires:`), never deployed as it is
-	c.Layer = f.Layer != nil && f.Charmcraft == nil && !hasNameLine.Match(f.Metadata)
+	c.Layer = f.layer()
 	if metaDoc != nil {
 		c.readMetadata(metaDoc, metaTop)
 		if !c.Layer {
@@ -155,6 +152,14 @@ func Parse(f Files) Charm {
 		c.applyExtensions(cc, e.k.Line, ccEntries)
 	}
 	return c
+}
+
+// layer reports a layer.yaml beside YAML that names no charm (no charmcraft.yaml, a
+// metadata.yaml without a name, or none): a reactive layer's folder, whose metadata.yaml holds
+// what it adds to the charms including it (layer-vault-kv's `requires:`), never deployed as it
+// is (Charm.Layer).
+func (f Files) layer() bool {
+	return f.Layer != nil && f.Charmcraft == nil && !hasNameLine.Match(f.Metadata)
 }
 
 // IsCharm reports whether f is a charm directory: it has a metadata.yaml, or a charmcraft.yaml

@@ -47,10 +47,9 @@ type graphBuilder struct {
 	// whole: per file, the modules it imports whole (import constants), ascending, unique
 	whole [][]int
 	refs  []refEdge // resolved references, by referencing file
-	// quiet marks the test files whose references and imports of code outside the tests
-	// give that code no rank, but for the focused files, which focused marks (quietTests);
-	// nil marks none.
-	quiet, focused []bool
+	// mute reports whether what file from uses of file to gives it no rank (quietTests); nil
+	// mutes nothing.
+	mute func(from, to int) bool
 }
 
 // identInfo is what the graph knows about one name. The definitions of a defined name occupy
@@ -445,10 +444,9 @@ func (b *graphBuilder) resolveRefs() {
 	b.refs = slices.DeleteFunc(b.refs, func(e refEdge) bool { return b.muted(e.from, e.to) })
 }
 
-// muted reports whether what file from uses of file to counts for nothing: from is a quiet
-// test file (graphBuilder.quiet), to is not a test and not focused.
+// muted reports whether what file from uses of file to counts for nothing (graphBuilder.mute).
 func (b *graphBuilder) muted(from, to int) bool {
-	return b.quiet != nil && b.quiet[from] && b.nodes[to].class != ClassTest && !b.focused[to]
+	return b.mute != nil && b.mute(from, to)
 }
 
 // visible reports whether file from can use a definition in file to: code outside the

@@ -664,7 +664,7 @@ func (r *ranker) codeName(id int) bool {
 	return humps >= 3
 }
 
-// quietTests marks the test files that give the code they test no rank (graphBuilder.quiet):
+// quietTests mutes the test files that give the code they test no rank (graphBuilder.mute):
 // every test file but those the task or the focus names (a restart mass of their own), whose
 // uses show what the agent is working on. What a quiet test uses of a focused file still
 // counts: the focused file's tests are among its callers (focus-caller). An agent writes tests
@@ -672,11 +672,11 @@ func (r *ranker) codeName(id int) bool {
 // would otherwise reorder the signatures of the code it tests, and the map in the prompt
 // cache with them (review rev79: 11 of 44 real test edits moved the map).
 func (r *ranker) quietTests() {
-	r.quiet, r.graphBuilder.focused = make([]bool, len(r.nodes)), make([]bool, len(r.nodes))
+	quiet := make([]bool, len(r.nodes))
 	for i, n := range r.nodes {
-		r.quiet[i] = n.class == ClassTest && len(r.extra[i].personal) == 0
-		r.graphBuilder.focused[i] = r.focus[i]
+		quiet[i] = n.class == ClassTest && len(r.extra[i].personal) == 0
 	}
+	r.mute = func(from, to int) bool { return quiet[from] && r.nodes[to].class != ClassTest && !r.focus[to] }
 }
 
 // personalise spreads restart mass from focused files to the files referencing them: code
