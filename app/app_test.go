@@ -777,6 +777,64 @@ func TestCheckSoftensFindingsOfLostCode(t *testing.T) {
 	}
 }
 
+func TestCheckSaysShellCodeWasNotChecked(t *testing.T) {
+	// A charm whose hooks are shell scripts, or a reactive layer whose handlers are bash, runs
+	// code the linker does not read: one unlinked-code info says its YAML was not checked,
+	// where the report would otherwise be "0 errors, 0 warnings, 0 infos" (review rev86). A
+	// charm with a charm class and a shell hook (a wrapper that installs, then runs Python)
+	// is checked as usual, and a test's fixture YAML with no code at all says nothing.
+	run := func(root string) string {
+		var out, errb bytes.Buffer
+		if err := RunCheck(CheckOptions{Common: Common{Root: root, NoCache: true, Format: "text"}}, IO{Out: &out, Err: &errb}); err != nil {
+			t.Fatalf("%s: %v %s", root, err, errb.String())
+		}
+		return out.String()
+	}
+	shell := t.TempDir()
+	write(t, shell, "metadata.yaml", "name: sh\nsummary: s\ndescription: d\nrequires:\n  db:\n    interface: pgsql\n")
+	write(t, shell, "config.yaml", "options:\n  port:\n    type: int\n    default: 1\n")
+	write(t, shell, "hooks/install", "#!/bin/sh\napt-get install -y thing\n")
+	write(t, shell, "hooks/config-changed", "#!/bin/sh\nconfig-get port\n")
+	if out := run(shell); out != `metadata.yaml:1: info: charm "sh" runs code that is not Python (hooks/config-changed), which the linker does not read: its YAML is not checked against its code [unlinked-code]`+"\n0 errors, 0 warnings, 1 info\n" {
+		t.Errorf("shell charm:\n%s", out)
+	}
+	layer := t.TempDir()
+	write(t, layer, "layer.yaml", "includes: ['layer:basic']\n")
+	write(t, layer, "config.yaml", "options:\n  cuda-version:\n    type: string\n    default: '12'\n")
+	write(t, layer, "reactive/cuda.sh", "#!/bin/bash\nsource charms.reactive.sh\n")
+	if out := run(layer); !strings.HasPrefix(out, `layer.yaml:1: info: the layer runs code that is not Python (reactive/cuda.sh)`) {
+		t.Errorf("bash layer:\n%s", out)
+	}
+	// through the cache: the handler's removal is seen by the next run (the memo's fingerprint)
+	warm := func() string {
+		var out, errb bytes.Buffer
+		if err := RunCheck(CheckOptions{Common: Common{Root: layer, Format: "text"}}, IO{Out: &out, Err: &errb}); err != nil {
+			t.Fatal(err)
+		}
+		return out.String()
+	}
+	if first, again := warm(), warm(); first != run(layer) || again != first {
+		t.Errorf("cached runs differ:\n%s\n%s", first, again)
+	}
+	if err := os.Remove(filepath.Join(layer, "reactive", "cuda.sh")); err != nil {
+		t.Fatal(err)
+	}
+	if out := warm(); strings.Contains(out, "unlinked-code") || out != run(layer) {
+		t.Errorf("handler removed, cached run:\n%s", out)
+	}
+	wrapped := t.TempDir()
+	write(t, wrapped, "metadata.yaml", "name: wr\nsummary: s\ndescription: d\n")
+	write(t, wrapped, "hooks/install", "#!/bin/sh\napt-get install -y python3-ops\nexec ./src/charm.py\n")
+	write(t, wrapped, "src/charm.py", "import ops\n\nclass WrCharm(ops.CharmBase):\n    pass\n")
+	fixture := t.TempDir()
+	write(t, fixture, "tests/unit/metadata.yaml", "name: fx\nsummary: s\ndescription: d\nrequires:\n  db:\n    interface: pgsql\n")
+	for _, root := range []string{wrapped, fixture} {
+		if out := run(root); strings.Contains(out, "unlinked-code") {
+			t.Errorf("%s:\n%s", root, out)
+		}
+	}
+}
+
 func TestCheckReportsAnUnreadEntryPoint(t *testing.T) {
 	// A charm whose charm class could not be read (a src/charm.py with NUL bytes, which
 	// Python refuses too, or an unreadable one) is not passed in silence: one unread-code

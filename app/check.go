@@ -212,15 +212,41 @@ silenced by a comment on its line, or alone on the line above it, in the YAML or
 "# charmcraft-map: ignore[RULE,...]", or "# charmcraft-map: ignore" for every rule.
 
 Rules, with their usual severity (some cases are lowered or raised: a finding in code that runs
-only under a condition is a warning, a lost YAML file is an error; "check --format sarif"
-describes each rule in full):
+only under a condition is a warning, one whose YAML file could not be read is an error).
+docs/check.md says what each finding means and when one is only an info; "check --format
+sarif" carries each rule's full description:
 `)
 	w := 0
 	for _, r := range check.Rules {
 		w = max(w, len(r.Name))
 	}
+	indent := strings.Repeat(" ", 2+w+2+7+2)
 	for _, r := range check.Rules {
-		fmt.Fprintf(&b, "  %-*s  %-7s  %s\n", w, r.Name, r.Severity, r.Short)
+		fmt.Fprintf(&b, "  %-*s  %-7s  %s\n", w, r.Name, r.Severity, wrapHelp(r.Short, helpWidth-len(indent), indent))
 	}
 	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// helpWidth is the width the rule table of check's help is wrapped to.
+const helpWidth = 100
+
+// wrapHelp breaks text into lines of at most width characters at spaces (a longer word keeps
+// its own line), each line after the first starting with indent.
+func wrapHelp(text string, width int, indent string) string {
+	var b strings.Builder
+	n := 0
+	for i, word := range strings.Fields(text) {
+		switch {
+		case i == 0:
+		case n+1+len(word) > width:
+			b.WriteString("\n" + indent)
+			n = 0
+		default:
+			b.WriteByte(' ')
+			n++
+		}
+		b.WriteString(word)
+		n += len(word)
+	}
+	return b.String()
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/cantrip-dev/charmcraft-map/check"
 )
 
 func TestHookScriptsFromDisk(t *testing.T) {
@@ -37,5 +39,24 @@ func TestHookScriptsFromDisk(t *testing.T) {
 	}
 	if !strings.Contains(m, "hooks/db-relation-changed") || strings.Contains(m, "hooks/install") || strings.Contains(m, "pre-commit") {
 		t.Errorf("map:\n%s", m)
+	}
+}
+
+func TestCheckHelpFitsItsWidth(t *testing.T) {
+	// check's help lists every rule, its description wrapped under its own column, no line
+	// wider than helpWidth (review rev86: lines of 150-330 characters).
+	help := CheckHelp()
+	for _, line := range strings.Split(help, "\n") {
+		if len(line) > helpWidth {
+			t.Errorf("%d characters: %s", len(line), line)
+		}
+	}
+	for _, r := range check.Rules {
+		if !strings.Contains(help, "\n  "+r.Name+" ") {
+			t.Errorf("rule %s not listed", r.Name)
+		}
+	}
+	if got := wrapHelp("aa bb cc dd", 5, "  "); got != "aa bb\n  cc dd" {
+		t.Errorf("wrapHelp: %q", got)
 	}
 }

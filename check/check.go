@@ -289,6 +289,21 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 			} else if cl.UnlinkedCode != "" && c != nil {
 				add(Diagnostic{Rule: RuleUnlinkedCode, Severity: SeverityInfo, File: c.NameAt.File, Line: c.NameAt.Line, Subject: cl.UnlinkedCode,
 					Message: fmt.Sprintf("charm %q has code (%s) but no charm class, @hooks.hook function or reactive handler: its hooks are dispatched in a way the linker does not follow, so its YAML is not checked against its code", cl.Name, cl.UnlinkedCode)})
+			} else if cl.ShellCode != "" && c != nil {
+				// hooks in shell (a charm older than ops, a bash reactive layer): what runs is
+				// not Python, and a report of no findings would read as "checked"
+				who, file, line := fmt.Sprintf("charm %q", cl.Name), c.NameAt.File, c.NameAt.Line
+				if c.Layer {
+					who = layerName(c.Dir)
+				}
+				if file == "" && len(c.Files) > 0 { // a layer's: at its layer.yaml, else its first file
+					file, line = c.Files[0], 1
+					if i := slices.IndexFunc(c.Files, func(f string) bool { return path.Base(f) == charmyaml.LayerFile }); i >= 0 {
+						file = c.Files[i]
+					}
+				}
+				add(Diagnostic{Rule: RuleUnlinkedCode, Severity: SeverityInfo, File: file, Line: line, Subject: cl.ShellCode,
+					Message: fmt.Sprintf("%s runs code that is not Python (%s), which the linker does not read: its YAML is not checked against its code", who, cl.ShellCode)})
 			}
 			continue
 		}
@@ -620,13 +635,22 @@ func checkYAML(ch charmyaml.Charm, add func(Diagnostic)) {
 		who := fmt.Sprintf("charm %q", ch.Name)
 		switch {
 		case ch.Layer:
-			who = fmt.Sprintf("the layer in %q", ch.Dir)
+			who = layerName(ch.Dir)
 		case ch.Name == "": // its name was in what could not be read
 			who = fmt.Sprintf("the charm in %q", ch.Dir)
 		}
 		add(Diagnostic{Rule: RuleYAMLProblem, Severity: sev, File: file, Line: line, Subject: ch.Name,
 			Message: fmt.Sprintf("%s: %s", who, msg)})
 	}
+}
+
+// layerName names the reactive layer in dir: "the layer" at the root, the layer in a folder
+// otherwise (a layer has no name of its own).
+func layerName(dir string) string {
+	if dir == "." || dir == "" {
+		return "the layer"
+	}
+	return fmt.Sprintf("the layer in %q", dir)
 }
 
 // splitWarning splits a charmyaml warning "file:line: message" (or "file: message").

@@ -7,7 +7,8 @@ const (
 	SeverityInfo    = "info"
 )
 
-// Rule names (CONTRACT §4 for the first ten; the rest are ours).
+// Rule names: the first eleven are CONTRACT §4's ten and undeclared-resource (ours, beside its
+// kin); the rest are ours too.
 const (
 	RuleUndeclaredRelation   = "undeclared-relation"
 	RuleUndeclaredAction     = "undeclared-action"
@@ -93,8 +94,8 @@ var Rules = []Rule{
 		"A charm YAML file could not be read completely, or has a top-level key Juju ignores that is a letter or two from a section's (`providers:`).",
 		"What could not be read is missing from the declarations, and so is everything under a misspelled section, which Juju ignores without a word (also an action's parameters under a key Juju does not read, `parameters:` for `params:`, and a parameter's schema key near a JSON-schema keyword, `typoe:`). An error when a file's declarations were lost (a syntax error, a file that is not a regular file or is oversized; one that cannot be opened or read at all, for permissions, fails check with exit 2 instead): the charm's interfaces are then unknown, and code using a name the YAML does not declare is reported as info, not as an error, since the name may be declared in what was lost. A problem that loses nothing (an empty file, a wrong type of one value) is a warning. Code using a name written under a misspelled section is still an error, whose message points at that name's line."},
 	{RuleUnlinkedCode, SeverityInfo,
-		"A charm has Python code of its own in its hooks/ folder, but no charm class, no charm-helpers `@hooks.hook` function, no hook script (a Python file named for a hook, or a link named for a hook to one) and no reactive handler.",
-		"Its hooks run some other way the linker does not follow (hooks that are shell scripts running its Python, say), so nothing can be linked and its YAML is not checked against its code: without this info, `check` would pass it in silence. The first own file is named."},
+		"A charm has code of its own, but no charm class, no charm-helpers `@hooks.hook` function, no hook script (a Python file named for a hook, or a link named for a hook to one) and no reactive handler: Python in its hooks/ folder, or hooks or bash reactive handlers (reactive/*.sh) that are not Python.",
+		"Its hooks run some other way the linker does not follow (hooks that are shell scripts running its Python, say), or run code the linker does not read (a charm or a layer written in shell), so nothing can be linked and its YAML is not checked against its code: without this info, `check` would pass it in silence. The first own file is named."},
 	{RuleUnreadCode, SeverityError,
 		"A charm has no charm class, charm-helpers `@hooks.hook` function or reactive handler that could be read, and some of its own Python files were not read (unreadable, over the size limit, or not Python: a NUL byte, which Python refuses too).",
 		"Its charm class may be in what was not read (an unreadable src/charm.py), so nothing is linked and its YAML is not checked against its code: without this error, `check` would pass a charm it could not check. The files not read are named; each also has its warning on stderr."},

@@ -23,6 +23,7 @@ type index struct {
 	tmpls   []templates.File    // Input.Templates
 	hooks   map[string]string   // Input.HookLinks
 	runs    map[string][]string // Input.HookRuns
+	shell   []string            // Input.ShellCode
 	// tmplCharm is, for each of tmpls, the index of the charm whose folder holds it (charmOf),
 	// -1 for none
 	tmplCharm []int
@@ -327,7 +328,7 @@ var knownBases = map[string]bool{
 
 func newIndex(in Input) *index {
 	ix := &index{files: map[string]*fileInfo{}, modules: map[string][]moduleFile{}, pkgDirs: map[string]bool{},
-		classes: map[string]bool{}, charms: in.Charms, tmpls: in.Templates, hooks: in.HookLinks, runs: in.HookRuns}
+		classes: map[string]bool{}, charms: in.Charms, tmpls: in.Templates, hooks: in.HookLinks, runs: in.HookRuns, shell: in.ShellCode}
 	for _, t := range ix.tmpls {
 		ix.tmplCharm = append(ix.tmplCharm, ix.charmOf(t.Path))
 	}

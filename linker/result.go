@@ -86,6 +86,14 @@ func (l *charmLinker) result() CharmLinks {
 				break
 			}
 		}
+		if out.UnlinkedCode == "" {
+			for _, f := range l.ix.shell { // sorted
+				if path.Dir(path.Dir(f)) == l.ch.Dir {
+					out.ShellCode = f
+					break
+				}
+			}
+		}
 	}
 	l.markUnbuilt()
 	out.Findings = sortFindings(l.libraryRepeatsDropped())

@@ -119,6 +119,10 @@ type Input struct {
 	// scripts of the hooks folder each runs: hooks/<hook> → their names (storage.real). A
 	// function registered under such a name (@hooks.hook('storage.real')) handles the hook.
 	HookRuns map[string][]string
+	// ShellCode are the charms' code files that are not Python, root-relative: hooks/<hook>
+	// scripts in another language and reactive/*.sh handlers. None is read; a charm whose only
+	// code they are is not checked against its YAML (CharmLinks.ShellCode).
+	ShellCode []string
 }
 
 // Interface kinds (the `kind` of CONTRACT §3 interfaces).
@@ -190,6 +194,10 @@ type CharmLinks struct {
 	// services framework) that the linker does not follow. (A library's repository with a
 	// placeholder charm, or a test's fixture YAML, has no hooks/ code.)
 	UnlinkedCode string `json:"-"`
+	// ShellCode is, for a charm with none of the code UnlinkedCode looks for and no hooks/
+	// Python, its first code file that is not Python (Input.ShellCode: hooks/install in shell,
+	// reactive/cuda.sh), or "": its hooks run code the linker cannot read.
+	ShellCode string `json:"-"`
 	// Classic is, for a charm with no charm class (NoCode), where its own code registers its
 	// first charm-helpers hook function ("file:line"), else its first Python hook script
 	// ("hooks/config-changed:1"), or "": a classic charm, whose code handles its hooks

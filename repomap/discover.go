@@ -114,6 +114,10 @@ type Discovered struct {
 	// `./hooks/storage.real`; the Python registered under that name (@hooks.hook('storage.real'))
 	// is the hook's code. Read from the scripts' text (wrapperRuns).
 	HookRuns map[string][]string
+	// ShellCode are the charms' code files that are not Python, sorted: hooks/<hook> scripts
+	// in another language and a reactive layer's bash handlers (reactive/*.sh). The linker
+	// reads none of them, so check says that a charm whose only code they are was not checked.
+	ShellCode []string
 }
 
 // Discover walks root and returns what to map. It honours .gitignore files as git does: those
@@ -209,6 +213,7 @@ func Discover(root string, scopes []string) (Discovered, error) {
 	yamlLinks := map[string]string{} // charm YAML that is a symbolic link: its target's path
 	hookLinks := map[string]string{} // hooks/<hook> links: their targets' paths (HookLinks)
 	hookFiles := map[string]bool{}   // hooks/<hook> files that are not Python (HookRuns)
+	shellCode := []string{}          // reactive/*.sh handlers and hookFiles (ShellCode)
 	pyLinks := map[string]string{}   // Python files that are symbolic links: their targets' paths
 	// dirPatterns remembers how many patterns were active when a directory was entered, so
 	// the patterns of a nested .gitignore apply to that directory's subtree only.
@@ -268,7 +273,9 @@ func Discover(root string, scopes []string) (Discovered, error) {
 		hookLink := !isPy && e.Type()&fs.ModeSymlink != 0 && charmyaml.HookScriptName(rel)
 		// a hooks/<hook> script of no Python may run one that is (HookRuns)
 		hookFile := !isPy && e.Type().IsRegular() && charmyaml.HookScriptName(rel)
-		if !isPy && !isYAML && !isTemplate && !inActions && !hookLink && !hookFile {
+		// a reactive layer's handlers in bash (ShellCode)
+		shellHandler := !isPy && e.Type().IsRegular() && len(parts) >= 2 && parts[len(parts)-2] == "reactive" && strings.HasSuffix(name, ".sh")
+		if !isPy && !isYAML && !isTemplate && !inActions && !hookLink && !hookFile && !shellHandler {
 			return nil
 		}
 		if ignored(parts, rel, false) {
@@ -284,6 +291,9 @@ func Discover(root string, scopes []string) (Discovered, error) {
 		}
 		if hookFile && utf8.ValidString(rel) {
 			hookFiles[rel] = true
+		}
+		if (hookFile || shellHandler) && utf8.ValidString(rel) {
+			shellCode = append(shellCode, rel)
 		}
 		if !isPy && !isYAML && !isTemplate {
 			return nil
@@ -352,6 +362,12 @@ func Discover(root string, scopes []string) (Discovered, error) {
 	for dir := range charmDirs {
 		d.CharmDirs = append(d.CharmDirs, dir)
 	}
+	for _, f := range shellCode {
+		if charmDirs[path.Dir(path.Dir(f))] {
+			d.ShellCode = append(d.ShellCode, f)
+		}
+	}
+	sort.Strings(d.ShellCode)
 	sort.Strings(d.CharmDirs)
 	sort.Strings(d.Python)
 	sort.Strings(d.YAML)

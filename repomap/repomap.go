@@ -102,6 +102,7 @@ type Tree struct {
 	sameLinks  map[string]string   // Discovered.SameLinks: what Link reports once
 	hookLinks  map[string]string   // Discovered.HookLinks: hooks Juju runs a mapped script for
 	hookRuns   map[string][]string // Discovered.HookRuns: the scripts a hook's shell script runs
+	shellCode  []string            // Discovered.ShellCode: the charms' code that is not Python
 	fp         string              // the fingerprint of the tree's state (fingerprint)
 	links      []byte              // the links the cache remembers for fp (links.go), or nil
 }
@@ -267,6 +268,7 @@ func Load(opt Options) (*Tree, error) {
 	t.sameLinks = disc.SameLinks
 	t.hookLinks = disc.HookLinks
 	t.hookRuns = disc.HookRuns
+	t.shellCode = disc.ShellCode
 	t.Stats.Files = len(t.Files)
 	if opt.NoCache {
 		sortWarnings(t.Warnings)
@@ -412,6 +414,10 @@ func fingerprint(root string, d Discovered, stats []stat, yamlStats map[string]s
 	// what the hooks that are shell scripts run (a script's edit changes no file listed)
 	for _, hook := range slices.Sorted(maps.Keys(d.HookRuns)) {
 		fmt.Fprintf(h, "r\x00%s\x00%s\n", hook, strings.Join(d.HookRuns[hook], "\x00"))
+	}
+	// the code that is not Python (a charm's only code may become or stop being such)
+	for _, f := range d.ShellCode {
+		fmt.Fprintf(h, "x\x00%s\n", f)
 	}
 	// every name the charm loader tries, listed or not (a directory called config.yaml, a
 	// link the walk left out): a memo must not outlive a change the loader would see
@@ -661,7 +667,7 @@ func (t *Tree) Link() linker.Result {
 	}
 	t.Stats.LinksRemembered = ok
 	if !ok {
-		res = linker.Link(linker.Input{Charms: t.Charms, Files: t.Files, Templates: t.Templates, HookLinks: t.hookLinks, HookRuns: t.hookRuns})
+		res = linker.Link(linker.Input{Charms: t.Charms, Files: t.Files, Templates: t.Templates, HookLinks: t.hookLinks, HookRuns: t.hookRuns, ShellCode: t.shellCode})
 		if w := t.pending; w != nil && !t.unreadable && t.fp != "" {
 			if b := encodeLinks(t.fp, &res); b != nil {
 				w.links, w.dirty = b, true

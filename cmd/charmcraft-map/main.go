@@ -264,12 +264,12 @@ func bindMapFlags(cmd *cobra.Command, o *app.MapOptions) {
 	f.BoolVar(&o.All, "all", false, "every file with every symbol, no budget (--top, --tokens and --pressure are not used; not with --full)")
 	f.IntVar(&o.Top, "top", 10, "files in the compact view (files with nothing to show are left out); 0: no file limit, still within --tokens")
 	f.IntVar(&o.Tokens, "tokens", app.DefaultTokens, "token budget, a hard maximum (0 prints nothing)")
-	f.StringVar(&o.Tokenizer, "tokenizer", "cl100k", "token counter: cl100k, o200k or chars4")
+	f.StringVar(&o.Tokenizer, "tokenizer", "cl100k", "token counter: cl100k, o200k or chars4 (Cantrip's 4-characters-per-token estimate)")
 	f.Float64Var(&o.Pressure, "pressure", 0, "share of the agent's context already used (0-1): halves the budget at 0.80, empties it at 0.95")
-	f.StringArrayVar(&o.Focus, "focus", nil, "a file the agent is working on (repeatable)")
-	f.StringArrayVar(&o.Mention, "mention", nil, "the user's task text (repeatable)")
-	f.StringArrayVar(&o.Scope, "scope", nil, "map only files under this folder (repeatable)")
-	f.BoolVar(&o.Explain, "explain", false, "after each file, the signals behind its score")
+	f.StringArrayVar(&o.Focus, "focus", nil, "a file the agent is working on, relative to the root or absolute (repeatable): what it uses and what uses it rank higher; it is not printed")
+	f.StringArrayVar(&o.Mention, "mention", nil, "the user's task text (repeatable): names and words in it rank the files that have them higher, and a first line naming a kind of change (a library refresh, a new option) puts the file it edits first")
+	f.StringArrayVar(&o.Scope, "scope", nil, "map only files under this folder, relative to the root (repeatable), with the YAML of its charm")
+	f.BoolVar(&o.Explain, "explain", false, "after each file, the signals behind its score (the lines count against --tokens)")
 	_ = cmd.MarkFlagDirname("scope")
 	_ = cmd.RegisterFlagCompletionFunc("tokenizer", cobra.FixedCompletions(
 		[]string{"cl100k", "o200k", "chars4"}, cobra.ShellCompDirectiveNoFileComp))
@@ -280,6 +280,18 @@ func newMapCmd(common *app.Common, io app.IO, refresh bool) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "map",
 		Short: "Print the map (compact view by default)",
+		Long: `map prints the charm's files in rank order. Three views:
+  (default)  the compact view: one line per top file (--top), its top symbol and how many more
+  --full     the view an agent receives: each file's path and its signatures, file by file,
+             until the token budget (--tokens, a hard maximum) is spent, then the paths of the
+             files that did not fit ("more files:"); charm YAML shows each declared relation,
+             action, option, container and storage with the code that handles it
+  --all      every file with every symbol, no budget
+
+Files rank by PageRank over the code's references and the YAML-to-handler links, personalised
+by --focus and --mention; --explain shows how each score was made. The same tree and flags
+print the same bytes. Parse results are kept in .cantrip-repomap.json in the root (--no-cache:
+neither read nor written), so a warm run reparses only the files that changed.`,
 		Example: `  # the ten top-ranked files, one line each
   charmcraft-map map --root ./my-charm
   # what an agent working on src/charm.py receives for a task
@@ -298,6 +310,11 @@ func newMapCmd(common *app.Common, io app.IO, refresh bool) *cobra.Command {
 	if refresh {
 		cmd.Use = "refresh"
 		cmd.Short = "Discard the cache, reparse everything, then print the map"
+		cmd.Long = `refresh is map, with the same flags and output, run after discarding what the cache file
+(.cantrip-repomap.json) remembers: every file is parsed again and the file is rewritten. A
+warm run already reparses what changed (by mtime, size and ctime) and never trusts an entry it
+did not write, so refresh is for when you doubt that: a file restored with its old mtime and
+size, or to time a cold run.`
 		cmd.Example = `  charmcraft-map refresh
   charmcraft-map refresh --full --tokens 3000`
 	}
@@ -309,6 +326,19 @@ func newInterfacesCmd(common *app.Common, io app.IO) *cobra.Command {
 	return &cobra.Command{
 		Use:   "interfaces",
 		Short: "List the charm's declared interfaces and the code linked to each",
+		Long: `interfaces lists, for each charm of the tree, everything its YAML declares (relations,
+actions, config options, containers, storage, resources) with the file and line declaring
+it, then what the linker tied to it:
+  handlers     the code that runs for its events, each tagged with how it was found:
+               observe, on-index, getattr, library, library-inner, helper, naming (a weak
+               match by method name only), action-table, reactive-flag, hook, hook-script;
+               "conditional" when the observe call runs only under a condition, "every
+               relation" when it is observed in a loop over every relation
+  read, lookup where its value is read, an object is bound to it, or the code looks it up
+  maybe ...    a guess (a package named after it, an outside base class of the charm's)
+  (nothing linked)                 no code of the tree handles or reads it
+  (handled by the X extension)     a charmcraft extension does, or added it
+It exits 2 when the tree holds no charm. docs/interfaces.md describes every tag.`,
 		Example: `  charmcraft-map interfaces --root ./my-charm
   charmcraft-map interfaces --format json | jq '.charms[].interfaces[] | select(.kind=="relation")'`,
 		Args: noArgs,
