@@ -160,9 +160,14 @@ and prints a compact map that fits a token budget. Without a subcommand it runs 
 
 Configuration is the flags below and a .charmcraft-map-ignore file in the root (gitignore
 syntax) listing paths to leave out. Parse results are cached in .cantrip-repomap.json in the
-root. Exit codes: 0 success, 1 check found errors (or warnings with --strict), 2 the tool
-could not do its job, 130, 143 and 129 when stopped by SIGINT, SIGTERM or SIGHUP (141 when a
-reader closes its output early).`,
+root (add .cantrip-repomap.json* to .gitignore; --no-cache neither reads nor writes it).
+
+Exit codes:
+  0              success
+  1              check found errors (or warnings, with --strict)
+  2              the tool could not do its job (a bad flag, a missing root, no charm where
+                 one is needed); the message is on stderr, one line
+  130, 143, 129  stopped by SIGINT, SIGTERM or SIGHUP (141: a reader closed the output early)`,
 		Example: `  # the compact view of the charm in the current directory
   charmcraft-map
   # the view an agent receives, within 1500 tokens
@@ -382,7 +387,13 @@ func newLocateCmd(common *app.Common, io app.IO) *cobra.Command {
 up to 3 files to read with them (what the edit files use, and what uses them), each with its
 score and the reasons, then up to 5 templates the task points to (ones that render an option
 it names, or whose file name it or the first edit pick writes). Several arguments are joined
-into one task text.`,
+into one task text.
+
+Each pick is its path, its score in parentheses (the map's score, 0 to 1) and one reason per
+line; "(none)" stands for an empty list. When nothing in the tree answers the task's words, a
+line before the picks says so, and they are only the charm's central files (JSON: "matched":
+false). A --focus file can be an edit pick: locate names files, and the one being edited may be
+one of them (map leaves it out, as the agent already has it).`,
 		Example: `  charmcraft-map locate "the ingress relation does not update the URL when the port changes"
   charmcraft-map locate --focus src/charm.py "add a max-connections config option" --format json`,
 		Args: func(cmd *cobra.Command, args []string) error {
@@ -409,14 +420,17 @@ func newDiffCmd(common *app.Common, io app.IO) *cobra.Command {
 		Use:   "diff OLD.json NEW.json",
 		Short: "Symbols added, removed, changed and renamed, and files whose rank moved, between two saved maps",
 		Long: `diff compares two documents saved with "map --all --format json" (any map JSON works: it
-lists every file and symbol). It reports files added and removed, symbols added, removed,
-changed (same name, new signature) and renamed (same file, kind and class, same signature apart
-from the name; when that signature says almost nothing, a class with one base or a handler
-taking only an event, the names must share a word and pair one to one: on_joined and on_broken
-are a removal and an addition), and files in the top 30 of either map whose rank moved by 5 places or more,
-or whose score changed by a factor of 2 or more (further down, mostly tests and vendored code,
-near-equal scores trade places on any change). Lines that only moved are not reported.
---root is not used.`,
+lists every file and symbol). It reports:
+  - files added and removed;
+  - symbols added, removed and changed (same name, new signature);
+  - symbols renamed: same file, kind and class, and the same signature apart from the name.
+    When that signature says almost nothing (a class with one base, a handler taking only an
+    event), the names must also share a word and pair one to one: on_joined and on_broken are
+    a removal and an addition;
+  - files in the top 30 of either map whose rank moved by 5 places or more, or whose score
+    changed by a factor of 2 or more (further down, mostly tests and vendored code, near-equal
+    scores trade places on any change).
+Lines that only moved are not reported. --root is not used.`,
 		Example: `  charmcraft-map map --all --format json > before.json
   # ... edit the charm ...
   charmcraft-map map --all --format json > after.json
