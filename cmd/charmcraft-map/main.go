@@ -206,7 +206,37 @@ Exit codes:
 		newInterfacesCmd(common, io), newCheckCmd(common, io), newLocateCmd(common, io), newDiffCmd(common, io),
 		newVersionCmd(common, io))
 	addDefaultCommands(root)
+	for _, c := range root.Commands() {
+		switch c.Name() {
+		case "diff", "version":
+			hideInherited(c, "root", "no-cache") // they read no tree
+		case "completion":
+			hideInherited(c, "root", "no-cache", "format")
+			for _, sh := range c.Commands() {
+				hideInherited(sh, "root", "no-cache", "format")
+			}
+		}
+	}
 	return root
+}
+
+// hideInherited leaves the root's persistent flags names out of cmd's help and generated page,
+// where they would mean nothing (diff and version read no tree): cmd gets hidden flags of the
+// same names, which shadow the root's. They are still accepted, and ignored, as scripts may pass
+// --root to every command.
+func hideInherited(cmd *cobra.Command, names ...string) {
+	for _, n := range names {
+		f := cmd.Root().PersistentFlags().Lookup(n)
+		if f == nil {
+			continue
+		}
+		if f.Value.Type() == "bool" {
+			cmd.Flags().Bool(n, false, f.Usage)
+		} else {
+			cmd.Flags().String(n, f.DefValue, f.Usage)
+		}
+		_ = cmd.Flags().MarkHidden(n)
+	}
 }
 
 // addDefaultCommands adds cobra's help and completion commands now rather than at Execute,
@@ -430,7 +460,7 @@ lists every file and symbol). It reports:
   - files in the top 30 of either map whose rank moved by 5 places or more, or whose score
     changed by a factor of 2 or more (further down, mostly tests and vendored code, near-equal
     scores trade places on any change).
-Lines that only moved are not reported. --root is not used.`,
+Lines that only moved are not reported.`,
 		Example: `  charmcraft-map map --all --format json > before.json
   # ... edit the charm ...
   charmcraft-map map --all --format json > after.json

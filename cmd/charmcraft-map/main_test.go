@@ -419,3 +419,37 @@ func TestPanicIsAnInternalError(t *testing.T) {
 		t.Errorf("stdout %q, stderr %q", out.String(), errOut.String())
 	}
 }
+
+func TestHelpLeavesOutFlagsACommandDoesNotUse(t *testing.T) {
+	// diff and version read no tree, completion no tree and no format: their help does not
+	// offer --root or --no-cache (review rev86), yet a script passing them to every command
+	// still works. The commands that read the tree keep them.
+	for _, tc := range []struct {
+		args      []string
+		hide, has []string
+	}{
+		{[]string{"version", "--help"}, []string{"--root", "--no-cache"}, []string{"--format"}},
+		{[]string{"diff", "--help"}, []string{"--root", "--no-cache"}, []string{"--format"}},
+		{[]string{"completion", "bash", "--help"}, []string{"--root", "--no-cache", "--format"}, nil},
+		{[]string{"map", "--help"}, nil, []string{"--root", "--no-cache", "--format"}},
+		{[]string{"check", "--help"}, nil, []string{"--root", "--no-cache", "--format"}},
+	} {
+		code, out, _ := execute(tc.args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d", tc.args, code)
+		}
+		for _, f := range tc.hide {
+			if strings.Contains(out, f+" ") {
+				t.Errorf("%v offers %s", tc.args, f)
+			}
+		}
+		for _, f := range tc.has {
+			if !strings.Contains(out, f+" ") {
+				t.Errorf("%v does not offer %s", tc.args, f)
+			}
+		}
+	}
+	if code, out, errs := execute("version", "--root", "/nonexistent", "--no-cache"); code != 0 || !strings.HasPrefix(out, "charmcraft-map ") {
+		t.Errorf("version --root --no-cache: exit %d %q %q", code, out, errs)
+	}
+}
