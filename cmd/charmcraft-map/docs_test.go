@@ -6,8 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/cobra/doc"
 
 	"github.com/cantrip-dev/charmcraft-map/app"
@@ -22,7 +24,43 @@ var update = flag.Bool("update", false, "regenerate the command reference under 
 func genDocs(dir string) error {
 	root := newRootCmd(&app.Common{}, app.IO{Out: &bytes.Buffer{}, Err: &bytes.Buffer{}})
 	root.DisableAutoGenTag = true // no date: the pages are reproducible
+	var fence func(c *cobra.Command)
+	fence = func(c *cobra.Command) {
+		c.Long = fencedBlocks(c.Long)
+		for _, sub := range c.Commands() {
+			fence(sub)
+		}
+	}
+	fence(root)
 	return doc.GenMarkdownTree(root, dir)
+}
+
+// fencedBlocks puts each run of indented lines of a help text (a table of rules, tags or exit
+// codes, which a terminal shows aligned) in a code block, where markdown would run it into
+// the paragraph.
+func fencedBlocks(long string) string {
+	var out []string
+	in := false
+	for _, line := range strings.Split(long, "\n") {
+		switch indented := strings.HasPrefix(line, "  "); {
+		case indented && !in:
+			if len(out) > 0 && out[len(out)-1] != "" {
+				out = append(out, "")
+			}
+			out = append(out, "```")
+		case !indented && in:
+			out = append(out, "```")
+			if line != "" {
+				out = append(out, "")
+			}
+		}
+		in = strings.HasPrefix(line, "  ")
+		out = append(out, line)
+	}
+	if in {
+		out = append(out, "```")
+	}
+	return strings.Join(out, "\n")
 }
 
 // readDocs reads every file in dir by name; a missing dir holds none.
@@ -93,5 +131,20 @@ func TestDocs(t *testing.T) {
 	}
 	if len(want) < 6 {
 		t.Errorf("only %d pages generated", len(want))
+	}
+}
+
+func TestFencedBlocks(t *testing.T) {
+	// an indented table of a help text becomes a code block in its page, with blank lines
+	// around it; text without one is left alone
+	got := fencedBlocks("Rules:\n  a  one\n  b  two\nMore text.")
+	if want := "Rules:\n\n```\n  a  one\n  b  two\n```\n\nMore text."; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if got := fencedBlocks("plain\ntext"); got != "plain\ntext" {
+		t.Errorf("plain text changed: %q", got)
+	}
+	if got := fencedBlocks("Codes:\n  0  ok"); got != "Codes:\n\n```\n  0  ok\n```" {
+		t.Errorf("table at the end: %q", got)
 	}
 }
