@@ -798,6 +798,19 @@ func TestCheckSaysShellCodeWasNotChecked(t *testing.T) {
 	if out := run(shell); out != `metadata.yaml:1: info: charm "sh" runs code that is not Python (hooks/config-changed), which the linker does not read: its YAML is not checked against its code [unlinked-code]`+"\n0 errors, 0 warnings, 1 info\n" {
 		t.Errorf("shell charm:\n%s", out)
 	}
+	// hooks that are links to one shell script
+	linked := t.TempDir()
+	write(t, linked, "metadata.yaml", "name: ln\nsummary: s\ndescription: d\n")
+	write(t, linked, "scripts/hook.sh", "#!/bin/sh\necho $0\n")
+	if err := os.MkdirAll(filepath.Join(linked, "hooks"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../scripts/hook.sh", filepath.Join(linked, "hooks", "install")); err != nil {
+		t.Fatal(err)
+	}
+	if out := run(linked); !strings.Contains(out, `charm "ln" runs code that is not Python (hooks/install)`) {
+		t.Errorf("linked shell hook:\n%s", out)
+	}
 	layer := t.TempDir()
 	write(t, layer, "layer.yaml", "includes: ['layer:basic']\n")
 	write(t, layer, "config.yaml", "options:\n  cuda-version:\n    type: string\n    default: '12'\n")

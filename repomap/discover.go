@@ -115,7 +115,8 @@ type Discovered struct {
 	// is the hook's code. Read from the scripts' text (wrapperRuns).
 	HookRuns map[string][]string
 	// ShellCode are the charms' code files that are not Python, sorted: hooks/<hook> scripts
-	// in another language and a reactive layer's bash handlers (reactive/*.sh). The linker
+	// in another language (or links to such a script) and a reactive layer's bash handlers
+	// (reactive/*.sh). The linker
 	// reads none of them, so check says that a charm whose only code they are was not checked.
 	ShellCode []string
 }
@@ -361,6 +362,12 @@ func Discover(root string, scopes []string) (Discovered, error) {
 	})
 	for dir := range charmDirs {
 		d.CharmDirs = append(d.CharmDirs, dir)
+	}
+	// a hook linked to a script that is not Python (hooks/install -> ../scripts/install.sh)
+	for hook, target := range hookLinks {
+		if d.HookLinks[hook] == "" && !strings.HasSuffix(target, ".py") {
+			shellCode = append(shellCode, hook)
+		}
 	}
 	for _, f := range shellCode {
 		if charmDirs[path.Dir(path.Dir(f))] {
