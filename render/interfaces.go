@@ -29,6 +29,12 @@ func InterfacesText(w io.Writer, res linker.Result) error {
 			unnamed = "(layer)"
 		}
 		fmt.Fprintf(&b, "%s (%s)\n", cmp.Or(safetext.Line(ch.Name), unnamed), safetext.Line(ch.Dir))
+		switch {
+		case ch.UnlinkedCode != "":
+			fmt.Fprintf(&b, "  (its code, %s, runs in a way the linker does not follow, so nothing is linked)\n", safetext.Line(ch.UnlinkedCode))
+		case ch.ShellCode != "":
+			fmt.Fprintf(&b, "  (its code, %s, is not Python: the linker reads only Python, so nothing is linked)\n", safetext.Line(ch.ShellCode))
+		}
 		if len(ch.Interfaces) == 0 {
 			b.WriteString("  (no interfaces)\n")
 		}
@@ -169,9 +175,13 @@ type (
 		Charms        []ifaceCharmJSON `json:"charms"`
 	}
 	ifaceCharmJSON struct {
-		Name       string      `json:"name"`
-		Dir        string      `json:"dir"`
-		Layer      bool        `json:"layer,omitempty"`
+		Name  string `json:"name"`
+		Dir   string `json:"dir"`
+		Layer bool   `json:"layer,omitempty"`
+		// Unlinked: the charm's first own code file the linker cannot follow (code it runs
+		// some other way, or code that is not Python), when it has no code it can: nothing is
+		// linked, whatever the interfaces say (an addition to CONTRACT §3, left out otherwise).
+		Unlinked   string      `json:"unlinked,omitempty"`
 		Interfaces []ifaceJSON `json:"interfaces"`
 	}
 	ifaceJSON struct {
@@ -226,7 +236,8 @@ type (
 func InterfacesJSON(res linker.Result) ([]byte, error) {
 	doc := ifaceDoc{SchemaVersion: 1, Charms: make([]ifaceCharmJSON, len(res.Charms))}
 	for i, ch := range res.Charms {
-		c := ifaceCharmJSON{Name: ch.Name, Dir: ch.Dir, Layer: ch.Layer, Interfaces: make([]ifaceJSON, len(ch.Interfaces))}
+		c := ifaceCharmJSON{Name: ch.Name, Dir: ch.Dir, Layer: ch.Layer, Unlinked: cmp.Or(ch.UnlinkedCode, ch.ShellCode),
+			Interfaces: make([]ifaceJSON, len(ch.Interfaces))}
 		for j, in := range ch.Interfaces {
 			o := ifaceJSON{Kind: in.Kind, Name: in.Name, Role: in.Role, Interface: in.Interface, File: in.File, Line: in.Line, Extension: in.Extension, Script: in.Script,
 				Handlers: make([]ifaceHandlerJSON, 0, len(in.Handlers)), Reads: make([]ifaceReadJSON, len(in.Reads))}

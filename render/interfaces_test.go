@@ -251,3 +251,41 @@ func TestInterfacesTextCatchAllTags(t *testing.T) {
 		}
 	}
 }
+
+func TestInterfacesSayWhenNothingCouldBeLinked(t *testing.T) {
+	// A charm whose code the linker cannot follow (hooks that run its Python some other way)
+	// or cannot read (shell) says so under its name, and in the JSON, so that "(nothing
+	// linked)" on every interface is not read as a finding; a charm with linked code says
+	// nothing of the kind.
+	res := linker.Result{Charms: []linker.CharmLinks{
+		{Name: "sh", Dir: "sh", ShellCode: "sh/hooks/install"},
+		{Name: "old", Dir: "old", UnlinkedCode: "old/hooks/hooks.py"},
+		{Name: "ops", Dir: "ops"},
+	}}
+	var b strings.Builder
+	if err := InterfacesText(&b, res); err != nil {
+		t.Fatal(err)
+	}
+	want := "sh (sh)\n  (its code, sh/hooks/install, is not Python: the linker reads only Python, so nothing is linked)\n  (no interfaces)\n\n" +
+		"old (old)\n  (its code, old/hooks/hooks.py, runs in a way the linker does not follow, so nothing is linked)\n  (no interfaces)\n\n" +
+		"ops (ops)\n  (no interfaces)\n"
+	if b.String() != want {
+		t.Errorf("got:\n%s\nwant:\n%s", b.String(), want)
+	}
+	js, err := InterfacesJSON(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Charms []struct {
+			Unlinked *string `json:"unlinked"`
+		} `json:"charms"`
+	}
+	if err := json.Unmarshal(js, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Charms) != 3 || doc.Charms[0].Unlinked == nil || *doc.Charms[0].Unlinked != "sh/hooks/install" ||
+		doc.Charms[1].Unlinked == nil || *doc.Charms[1].Unlinked != "old/hooks/hooks.py" || doc.Charms[2].Unlinked != nil {
+		t.Errorf("json:\n%s", js)
+	}
+}
