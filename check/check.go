@@ -1059,9 +1059,13 @@ func findingDiagnostic(f linker.Finding) Diagnostic {
 		d.Message = fmt.Sprintf("%s reads action parameter %q, which action %q does not declare", who(f.Symbol), f.Subject, f.Actions[0])
 	case f.Kind == linker.FindUndeclaredParam:
 		d.Message = fmt.Sprintf("%s reads action parameter %q, which the action does not declare", who(f.Symbol), f.Subject)
+	case f.Field && f.Required:
+		// a typed config's field with no default that names no option: loading the config
+		// always fails (pydantic's ValidationError)
+		d.Message = fmt.Sprintf("%s, the class the charm loads its options into, has field %q, which names no option the charm's YAML declares and has no default: loading the config fails", f.Symbol, f.Subject)
 	case f.Field:
 		// a typed config's field that names no option: always its default (pydantic v1's
-		// Optional without one too), or a failed load when it has none
+		// Optional without one too)
 		d.Severity = SeverityWarning
 		d.Message = fmt.Sprintf("%s, the class the charm loads its options into, has field %q, which names no option the charm's YAML declares: it keeps its default, or loading fails without one", f.Symbol, f.Subject)
 	case f.Registered != "":

@@ -426,16 +426,19 @@ reactive/a.py:6: warning: restart is registered for flag "config.changed.prot" o
 
 func TestLoadedConfigFieldWithNoOption(t *testing.T) {
 	// A field of the class the charm loads its options into that names no option is a
-	// warning that says what follows, not an error of a read.
+	// warning that says what follows, not an error of a read, unless it has no default.
 	links := linker.Result{Charms: []linker.CharmLinks{{Name: "a", Dir: ".", Findings: []linker.Finding{
 		{Kind: linker.FindUndeclaredConfig, Subject: "http_proxy", Site: linker.Site{File: "src/config.py", Line: 12, Symbol: "CharmConfig"}, Field: true},
+		{Kind: linker.FindUndeclaredConfig, Subject: "tick_time", Site: linker.Site{File: "src/config.py", Line: 13, Symbol: "CharmConfig"}, Field: true, Required: true},
 	}}}}
 	var b strings.Builder
 	if err := WriteText(&b, Run(nil, links, Options{})); err != nil {
 		t.Fatal(err)
 	}
+	// one with no default fails every load: an error (review rev88: 5 seeded faults in 4 trees)
 	want := `src/config.py:12: warning: CharmConfig, the class the charm loads its options into, has field "http_proxy", which names no option the charm's YAML declares: it keeps its default, or loading fails without one [undeclared-config]
-0 errors, 1 warning, 0 infos
+src/config.py:13: error: CharmConfig, the class the charm loads its options into, has field "tick_time", which names no option the charm's YAML declares and has no default: loading the config fails [undeclared-config]
+1 error, 1 warning, 0 infos
 `
 	if got := b.String(); got != want {
 		t.Errorf("text:\n%s\nwant:\n%s", got, want)

@@ -187,10 +187,44 @@ func (l *charmLinker) undeclaredFields(k *classInfo, given map[string]bool) {
 		}
 		if _, ok := l.lookup(KindConfig, name); !ok {
 			if f := l.find(FindUndeclaredConfig, name, Site{File: k.file.Path, Line: s.Line, Symbol: k.name}); f != nil {
-				f.Field = true
+				f.Field, f.Required = true, fieldRequired(s.Signature)
 			}
 		}
 	}
+}
+
+// fieldRequired reports whether the annotated field of signature sig ("port: int = 8080") has
+// no default: no value (`port: int`), `...`, or pydantic's Field() without a default (neither
+// `default=`, `default_factory=` nor a first positional argument but `...`). An Optional or
+// `| None` annotation with no value is not required (pydantic v1 gives it None), unlike one
+// given `...` (`Optional[str] = Field(...)`); nor is a signature the map shortened (…): what
+// was left out may be the default.
+func fieldRequired(sig string) bool {
+	head, value, hasValue := strings.Cut(sig, "=")
+	if strings.Contains(sig, "…") {
+		return false
+	}
+	value = strings.TrimSpace(value)
+	if !hasValue {
+		return !strings.Contains(head, "Optional") && !strings.Contains(head, "None")
+	}
+	if value == "..." {
+		return true
+	}
+	call, ok := strings.CutPrefix(value, "Field(")
+	if !ok {
+		call, ok = strings.CutPrefix(value, "pydantic.Field(")
+	}
+	if !ok || !strings.HasSuffix(call, ")") {
+		return false // a value, or a call that makes one
+	}
+	args := strings.TrimSpace(strings.TrimSuffix(call, ")"))
+	if strings.Contains(args, "default=") || strings.Contains(args, "default_factory=") {
+		return false
+	}
+	first, _, _ := strings.Cut(args, ",")
+	first = strings.TrimSpace(first)
+	return first == "" || first == "..." || strings.Contains(first, "=")
 }
 
 // isConfig reports whether obj evaluates to the charm config in some context of the site.

@@ -991,3 +991,40 @@ class ConnectorCharm(ops.CharmBase):
 	expect(t, "api-key", reads(cl, KindConfig, "api-key"),
 		"src/charm.py:11/config-read/get src/charm.py:15/config-read/index src/charm.py:22/config-read/get src/charm.py:24/config-read/get")
 }
+
+func TestLoadedConfigFieldWithoutADefault(t *testing.T) {
+	// A field that names no option and has no default makes loading the config fail
+	// (Finding.Required): a bare annotation, `...`, or Field() without a default. One with a
+	// default, a default in Field(), or an Optional annotation (None under pydantic v1) only
+	// keeps its default.
+	c := charm("demo", ".", "config:port")
+	cl := link1(t, c, files{"src/charm.py": `
+import typing
+import ops
+import pydantic
+from pydantic import Field
+
+class Cfg(pydantic.BaseModel):
+    port: int
+    a: int
+    b: int = 1
+    c: int = Field(gt=0)
+    d: str = Field("x", min_length=1)
+    e: typing.Optional[str]
+    f: str = Field(default="x")
+    g: int = ...
+    h: str | None
+    i: list = Field(default_factory=list)
+    j: int = pydantic.Field(..., ge=1)
+    k: typing.Optional[str] = Field(...)
+
+class DemoCharm(ops.CharmBase):
+    def configure(self):
+        cfg = self.load_config(Cfg)
+`})
+	expect(t, "findings", findingsWith(cl, func(f Finding) string { return fmt.Sprintf("%v", f.Required) }),
+		"src/charm.py:8 undeclared-config a true\nsrc/charm.py:9 undeclared-config b false\nsrc/charm.py:10 undeclared-config c true\n"+
+			"src/charm.py:11 undeclared-config d false\nsrc/charm.py:12 undeclared-config e false\nsrc/charm.py:13 undeclared-config f false\n"+
+			"src/charm.py:14 undeclared-config g true\nsrc/charm.py:15 undeclared-config h false\nsrc/charm.py:16 undeclared-config i false\n"+
+			"src/charm.py:17 undeclared-config j true\nsrc/charm.py:18 undeclared-config k true")
+}

@@ -370,4 +370,8 @@ type Finding struct {
 	// options into (config_type, load_config) that names no declared option: loading leaves
 	// it at its default, or fails when it has none.
 	Field bool `json:"field,omitempty"`
+	// Required marks such a field that has no default (`tick_time: int`, `= Field(gt=0)`,
+	// `= Field(...)`; not an Optional one, which pydantic v1 defaults to None): loading the
+	// config fails whenever it runs (pydantic's ValidationError, a dataclass's TypeError).
+	Required bool `json:"required,omitempty"`
 }
