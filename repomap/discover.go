@@ -116,8 +116,8 @@ type Discovered struct {
 	HookRuns map[string][]string
 	// ShellCode are the charms' code files that are not Python, sorted: hooks/<hook> scripts
 	// in another language (or links to such a script) and a reactive layer's bash handlers
-	// (reactive/*.sh). The linker
-	// reads none of them, so check says that a charm whose only code they are was not checked.
+	// (reactive/*.sh). The linker reads none of them, so check says that a charm whose only
+	// code they are was not checked.
 	ShellCode []string
 }
 
@@ -214,7 +214,7 @@ func Discover(root string, scopes []string) (Discovered, error) {
 	yamlLinks := map[string]string{} // charm YAML that is a symbolic link: its target's path
 	hookLinks := map[string]string{} // hooks/<hook> links: their targets' paths (HookLinks)
 	hookFiles := map[string]bool{}   // hooks/<hook> files that are not Python (HookRuns)
-	shellCode := []string{}          // reactive/*.sh handlers and hookFiles (ShellCode)
+	shellCode := []string{}          // reactive/*.sh handlers and hookFiles; links added later (ShellCode)
 	pyLinks := map[string]string{}   // Python files that are symbolic links: their targets' paths
 	// dirPatterns remembers how many patterns were active when a directory was entered, so
 	// the patterns of a nested .gitignore apply to that directory's subtree only.
