@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -214,7 +215,7 @@ func Discover(root string, scopes []string) (Discovered, error) {
 	yamlLinks := map[string]string{} // charm YAML that is a symbolic link: its target's path
 	hookLinks := map[string]string{} // hooks/<hook> links: their targets' paths (HookLinks)
 	hookFiles := map[string]bool{}   // hooks/<hook> files that are not Python (HookRuns)
-	shellCode := []string{}          // reactive/*.sh handlers and hookFiles; links added later (ShellCode)
+	shellHandlers := []string{}      // reactive/*.sh files (ShellCode, with hookFiles and links to shell)
 	pyLinks := map[string]string{}   // Python files that are symbolic links: their targets' paths
 	// dirPatterns remembers how many patterns were active when a directory was entered, so
 	// the patterns of a nested .gitignore apply to that directory's subtree only.
@@ -293,8 +294,8 @@ func Discover(root string, scopes []string) (Discovered, error) {
 		if hookFile && utf8.ValidString(rel) {
 			hookFiles[rel] = true
 		}
-		if (hookFile || shellHandler) && utf8.ValidString(rel) {
-			shellCode = append(shellCode, rel)
+		if shellHandler && utf8.ValidString(rel) {
+			shellHandlers = append(shellHandlers, rel)
 		}
 		if !isPy && !isYAML && !isTemplate {
 			return nil
@@ -363,7 +364,9 @@ func Discover(root string, scopes []string) (Discovered, error) {
 	for dir := range charmDirs {
 		d.CharmDirs = append(d.CharmDirs, dir)
 	}
-	// a hook linked to a script that is not Python (hooks/install -> ../scripts/install.sh)
+	// the hooks of no Python, those linked to a script that is not Python (hooks/install ->
+	// ../scripts/install.sh), and the bash handlers
+	shellCode := append(slices.Collect(maps.Keys(hookFiles)), shellHandlers...)
 	for hook, target := range hookLinks {
 		if d.HookLinks[hook] == "" && !strings.HasSuffix(target, ".py") {
 			shellCode = append(shellCode, hook)

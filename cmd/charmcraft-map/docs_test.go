@@ -42,7 +42,8 @@ func fencedBlocks(long string) string {
 	var out []string
 	in := false
 	for _, line := range strings.Split(long, "\n") {
-		switch indented := strings.HasPrefix(line, "  "); {
+		indented := strings.HasPrefix(line, "  ")
+		switch {
 		case indented && !in:
 			if len(out) > 0 && out[len(out)-1] != "" {
 				out = append(out, "")
@@ -54,7 +55,7 @@ func fencedBlocks(long string) string {
 				out = append(out, "")
 			}
 		}
-		in = strings.HasPrefix(line, "  ")
+		in = indented
 		out = append(out, line)
 	}
 	if in {

@@ -19,6 +19,7 @@ func TestDocLinks(t *testing.T) {
 	}
 	pages = append(pages, "../../README.md")
 	link := regexp.MustCompile(`\]\(([^)\s]+)\)`)
+	anchorsOf := map[string]map[string]bool{} // per file read, its headings' anchors
 	n := 0
 	for _, page := range pages {
 		text, err := os.ReadFile(page)
@@ -40,7 +41,13 @@ func TestDocLinks(t *testing.T) {
 				t.Errorf("%s: link %s: no such file", filepath.Base(page), target)
 				continue
 			}
-			if anchor != "" && !hasAnchor(t, file, anchor) {
+			if anchor == "" {
+				continue
+			}
+			if anchorsOf[file] == nil {
+				anchorsOf[file] = anchors(t, file)
+			}
+			if !anchorsOf[file][anchor] {
 				t.Errorf("%s: link %s: %s has no heading with that anchor", filepath.Base(page), target, filepath.Base(file))
 			}
 		}
@@ -50,14 +57,15 @@ func TestDocLinks(t *testing.T) {
 	}
 }
 
-// hasAnchor reports whether the markdown file has a heading whose GitHub anchor is anchor:
-// the heading's text lowercased, with spaces made hyphens and every other character but
-// letters, digits, hyphens and underscores dropped.
-func hasAnchor(t *testing.T, file, anchor string) bool {
+// anchors are the GitHub anchors of the markdown file's headings: each heading's text
+// lowercased, with spaces made hyphens and every other character but letters, digits, hyphens
+// and underscores dropped.
+func anchors(t *testing.T, file string) map[string]bool {
 	text, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
+	out := map[string]bool{}
 	for _, line := range strings.Split(string(text), "\n") {
 		heading := strings.TrimLeft(line, "#")
 		if heading == line || !strings.HasPrefix(heading, " ") {
@@ -72,9 +80,7 @@ func hasAnchor(t *testing.T, file, anchor string) bool {
 				slug.WriteRune(r)
 			}
 		}
-		if slug.String() == anchor {
-			return true
-		}
+		out[slug.String()] = true
 	}
-	return false
+	return out
 }
