@@ -132,257 +132,317 @@ func (r Report) ExitCode(strict bool) int {
 	return 0
 }
 
-// Run checks every charm against its links.
+// Run checks every charm against its links: each charm's YAML alone (checkYAML), the names no
+// code could resolve, then each charm's findings, interfaces and conditional registrations,
+// and last what shared code reported for several charms at once.
 func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
-	r := Report{Diagnostics: []Diagnostic{}}
-	add := func(d Diagnostic) { r.Diagnostics = append(r.Diagnostics, d) }
-	// addFor adds what the charm in dir reports: an integration test's dummy charm is a
-	// fixture, never shipped, often declared loosely on purpose, and no reason to fail the
-	// real charm's pipeline, so its findings are infos, wherever the file is (shared code too)
-	addFor := func(dir string) func(Diagnostic) {
-		if !testCharm(dir) {
-			return add
-		}
-		return func(d Diagnostic) {
-			if d.Severity != SeverityInfo {
-				d.Severity = SeverityInfo
-				d.Message += " (in a test charm)"
-			}
-			add(d)
-		}
-	}
-
-	byDir := map[string]*charmyaml.Charm{}
+	c := newChecker(charms, links, opt)
 	for i := range charms {
-		byDir[charms[i].Dir] = &charms[i]
-		checkYAML(charms[i], addFor(charms[i].Dir))
+		checkYAML(charms[i], c.addFor(charms[i].Dir))
 	}
-	dirs := make([]string, len(links.Charms))
-	for i, cl := range links.Charms {
-		dirs[i] = cl.Dir
-	}
-	dynamic := map[string]map[string]int{} // charm dir → interface kind → unresolved sites
-	for _, s := range links.Unresolved {
-		add(Diagnostic{Rule: RuleUnresolvedName, Severity: SeverityInfo, File: s.File, Line: s.Line, Subject: s.Detail,
-			Message: fmt.Sprintf("%s uses a name that cannot be resolved statically (%s); what it names is not checked", who(s.Symbol), cmp.Or(s.Detail, "expression unknown"))})
-		dir := charmDirOf(s.File, dirs)
-		if dynamic[dir] == nil {
-			dynamic[dir] = map[string]int{}
-		}
-		for _, k := range dynamicKinds(s) {
-			dynamic[dir][k]++
-		}
-	}
-	// an unresolved name in shared code may be one of each charm whose code reaches it
+	c.unresolvedSites()
 	for _, cl := range links.Charms {
-		for _, s := range cl.Unresolved {
-			if charmDirOf(s.File, dirs) != "" {
-				continue // counted above, for the charm whose folder holds it
-			}
-			if dynamic[cl.Dir] == nil {
-				dynamic[cl.Dir] = map[string]int{}
-			}
-			for _, k := range dynamicKinds(s) {
-				dynamic[cl.Dir][k]++
-			}
-		}
-	}
-	declaredBy := map[[2]string][]string{} // (kind, name) → the charm dirs declaring it
-	for _, cl := range links.Charms {
-		for _, in := range cl.Interfaces {
-			k := [2]string{in.Kind, in.Name}
-			declaredBy[k] = append(declaredBy[k], cl.Dir)
-		}
-	}
-	nameOf := map[string]string{} // charm dir → name
-	for _, cl := range links.Charms {
-		nameOf[cl.Dir] = cl.Name
-	}
-	type charmDiagnostic struct {
-		charm string
-		d     Diagnostic
-		files []string // the files of the handlers the construction registers
-	}
-	sharedBuilt := map[string][]charmDiagnostic{} // construction in shared code → each charm's report
-	heldBy := map[Diagnostic][]string{}           // an undeclared name in shared code → the charms whose YAML lacks it
-	for _, cl := range links.Charms {
-		add := addFor(cl.Dir)
-		// the charm's own Python files left unread (lostFor), which may have held its charm class
-		unread := slices.DeleteFunc(lostFor(opt.Unread, cl.Dir, dirs), func(p string) bool { return charmDirOf(p, dirs) != cl.Dir })
-		// no charm class, @hooks.hook function, reactive handler or hooks/ code of its own, and
-		// nothing unread: no code of the tree runs as this charm (a library's repository with a
-		// placeholder charmcraft.yaml, whose classes take their names from the charms that use them)
-		runsNothing := cl.NoCode && cl.Classic == "" && cl.Reactive == "" && cl.UnlinkedCode == "" && len(unread) == 0
-		for _, f := range cl.Findings {
-			if k, ok := undeclaredKinds[f.Kind]; ok && f.Conditional && charmDirOf(f.File, dirs) != cl.Dir &&
-				slices.ContainsFunc(declaredBy[[2]string{k, f.Subject}], func(d string) bool { return d != cl.Dir }) {
-				continue // shared code, serving the sibling charm that declares it (see Decisions)
-			}
-			d := findingDiagnostic(f)
-			if f.Kind == linker.FindUndeclaredConfig && f.Detail == "get" && d.Severity == SeverityError && charmDirOf(f.File, dirs) != cl.Dir {
-				// an option shared code reads with .get(), which tolerates its absence, and a
-				// sibling charm declares: an opt-in the charm leaves out (sunbeam's
-				// experimental-devmode), a feature it lacks by design, not a crash nor a
-				// mistake to fail a --strict pipeline on (the same read under a condition is
-				// not reported at all: see the first test of this loop)
-				if by := siblingNames(declaredBy[[2]string{linker.KindConfig, f.Subject}], cl.Dir, nameOf); len(by) > 0 {
-					d.Severity = SeverityInfo
-					d.Message += fmt.Sprintf(" (in code shared with charms that declare it: %s)", firstFew(by))
-				}
-			}
-			if m := misfiled(byDir[cl.Dir], undeclaredKinds[f.Kind], f.Subject); m != nil {
-				// the cause, where the author will look for it: the declaration is there, under a
-				// key Juju ignores (the yaml-problem warning at the key says so once)
-				meant := fmt.Sprintf("%q", m.Section)
-				if m.Key == "options" { // config.yaml's shape in metadata.yaml or charmcraft.yaml
-					meant = `"options" under "config"`
-				}
-				d.Message += fmt.Sprintf(" (%s:%d has it under %q, a key Juju ignores; %s would declare it)", m.File, m.Line, m.Key, meant)
-			} else if hint := declaredInstead(byDir[cl.Dir], f); hint != "" {
-				d.Message += " (" + hint + ")"
-			}
-			if lost := lostHolders(byDir[cl.Dir], undeclaredKinds[f.Kind]); len(lost) > 0 {
-				// the declaration may be in what could not be read: the yaml-problem error says so
-				d.Severity = SeverityInfo
-				d.Message += fmt.Sprintf(" (%s could not be read whole and may declare it)", strings.Join(lost, ", "))
-			} else if ch := byDir[cl.Dir]; ch != nil && ch.Layer && undeclaredKinds[f.Kind] != "" && d.Severity != SeverityInfo &&
-				!nearDeclared(ch, undeclaredKinds[f.Kind], f.Subject) {
-				// a layer's code runs in the charms that include it, whose YAML is merged with
-				// the layer's (a misspelt name, near a declared one, stays)
-				d.Severity = SeverityInfo
-				d.Message = mayBeDeclared(strings.Replace(d.Message, "the charm's YAML does not declare", "the layer's YAML does not declare", 1)) +
-					" (a layer: the charms that include it may declare it)"
-			} else if layers := includedLayers(byDir[cl.Dir], undeclaredKinds[f.Kind], f.Subject); layers != "" && undeclaredKinds[f.Kind] != "" && d.Severity != SeverityInfo &&
-				!nearDeclared(byDir[cl.Dir], undeclaredKinds[f.Kind], f.Subject) {
-				// `charm build` merges the included layers' YAML into the charm's
-				if f.Kind == linker.FindUndeclaredConfig && f.Registered != "" {
-					// a handler of an option's flag that a layer declares (layer:nagios's
-					// nagios_context) runs as written: nothing to say (a misspelt one, near a
-					// declared option, stays)
-					continue
-				}
-				d.Severity = SeverityInfo
-				d.Message = mayBeDeclared(d.Message) + fmt.Sprintf(" (layer.yaml includes %s, whose YAML the built charm merges in and may declare it)", layers)
-			}
-			if _, held := undeclaredKinds[f.Kind]; held && len(links.Charms) > 1 && charmDirOf(f.File, dirs) != cl.Dir && !testCharm(cl.Dir) {
-				// shared code: one diagnostic, where first found, naming the charms it is held against
-				if _, seen := heldBy[d]; !seen {
-					add(d)
-				}
-				heldBy[d] = append(heldBy[d], cl.Name)
-				continue
-			}
-			if runsNothing && d.Severity != SeverityInfo {
-				d.Severity = SeverityInfo
-				d.Message += fmt.Sprintf(" (charm %q has no charm class, hook or reactive handler that would run it)", cl.Name)
-			}
-			add(d)
-		}
+		unread := c.ownUnread(cl)
+		c.findings(cl, unread)
 		if cl.NoCode && cl.Classic == "" && cl.Reactive == "" {
-			// no charm class, no hook functions, no reactive handlers: a unit test's fixture
-			// YAML, say; nothing could handle anything. A charm with code of its own runs its
-			// hooks some other way: say that it was not checked. One whose own code was not
-			// read may have lost its charm class: it was not checked either, which CI must see.
-			if c := byDir[cl.Dir]; len(unread) > 0 && c != nil && !testCharm(cl.Dir) {
-				add(Diagnostic{Rule: RuleUnreadCode, Severity: ruleSeverity(RuleUnreadCode), File: c.NameAt.File, Line: c.NameAt.Line, Subject: unread[0],
-					Message: fmt.Sprintf("charm %q has no charm class, @hooks.hook function or reactive handler that could be read: %s, so its YAML was not checked against its code", cl.Name, lostNames(unread))})
-			} else if cl.UnlinkedCode != "" && c != nil {
-				add(Diagnostic{Rule: RuleUnlinkedCode, Severity: SeverityInfo, File: c.NameAt.File, Line: c.NameAt.Line, Subject: cl.UnlinkedCode,
-					Message: fmt.Sprintf("charm %q has code (%s) but no charm class, @hooks.hook function or reactive handler: its hooks are dispatched in a way the linker does not follow, so its YAML is not checked against its code", cl.Name, cl.UnlinkedCode)})
-			} else if cl.ShellCode != "" && c != nil {
-				// hooks in shell (a charm older than ops, a bash reactive layer): what runs is
-				// not Python, and a report of no findings would read as "checked"
-				who, file, line := fmt.Sprintf("charm %q", cl.Name), c.NameAt.File, c.NameAt.Line
-				if c.Layer {
-					who = layerName(c.Dir)
-				}
-				if file == "" && len(c.Files) > 0 { // a layer's: at its layer.yaml, else its first file
-					file, line = c.Files[0], 1
-					if i := slices.IndexFunc(c.Files, func(f string) bool { return path.Base(f) == charmyaml.LayerFile }); i >= 0 {
-						file = c.Files[i]
-					}
-				}
-				add(Diagnostic{Rule: RuleUnlinkedCode, Severity: SeverityInfo, File: file, Line: line, Subject: cl.ShellCode,
-					Message: fmt.Sprintf("%s runs code that is not Python (%s), which the linker does not read: its YAML is not checked against its code", who, cl.ShellCode)})
-			}
+			c.unchecked(cl, unread)
 			continue
 		}
-		type construction struct {
-			file string
-			line int
-		}
-		built := map[construction][]string{}      // what its object's handlers handle
-		builtCls := map[construction]string{}     // the class built there
-		builtFiles := map[construction][]string{} // the files of its handlers
-		// the same for the handlers registered after an early return (at: the return)
-		after, afterFiles, afterN := map[construction][]string{}, map[construction][]string{}, map[construction]int{}
-		// a charm whose code observes nothing reconciles in __init__ on every hook (and action)
-		// (a classic charm has no __init__: its hook functions run by name)
-		observesNothing := cl.Classic == "" && !slices.ContainsFunc(cl.Interfaces, func(in linker.Interface) bool {
-			return slices.ContainsFunc(in.Handlers, func(h linker.Handler) bool { return !h.Vendored })
-		})
-		lost := lostFor(opt.Lost, cl.Dir, dirs)
+		c.interfaces(cl)
+	}
+	c.sharedConstructions()
+	return c.finish()
+}
+
+// checker is one Run's state: the report so far and the indexes of the links it reads.
+type checker struct {
+	links linker.Result
+	opt   Options
+	r     Report
+
+	byDir      map[string]*charmyaml.Charm // charm dir → its declarations
+	dirs       []string                    // every charm's dir, in the links' order
+	nameOf     map[string]string           // charm dir → name
+	declaredBy map[[2]string][]string      // (kind, name) → the charm dirs declaring it
+	dynamic    map[string]map[string]int   // charm dir → interface kind → unresolved sites
+
+	sharedBuilt map[string][]charmDiagnostic // construction in shared code → each charm's report
+	heldBy      map[Diagnostic][]string      // an undeclared name in shared code → the charms whose YAML lacks it
+}
+
+// charmDiagnostic is one charm's report of a construction in shared code.
+type charmDiagnostic struct {
+	charm string
+	d     Diagnostic
+	files []string // the files of the handlers the construction registers
+}
+
+// construction is where an object is built, or an early return is, in a file.
+type construction struct {
+	file string
+	line int
+}
+
+func newChecker(charms []charmyaml.Charm, links linker.Result, opt Options) *checker {
+	c := &checker{links: links, opt: opt, r: Report{Diagnostics: []Diagnostic{}},
+		byDir: map[string]*charmyaml.Charm{}, nameOf: map[string]string{}, declaredBy: map[[2]string][]string{},
+		dynamic: map[string]map[string]int{}, sharedBuilt: map[string][]charmDiagnostic{}, heldBy: map[Diagnostic][]string{}}
+	for i := range charms {
+		c.byDir[charms[i].Dir] = &charms[i]
+	}
+	for _, cl := range links.Charms {
+		c.dirs = append(c.dirs, cl.Dir)
+		c.nameOf[cl.Dir] = cl.Name
 		for _, in := range cl.Interfaces {
-			checkInterface(byDir[cl.Dir], in, dynamic[cl.Dir][in.Kind], lost, cl.Reactive, cl.Classic, observesNothing, add)
-			for _, h := range in.Handlers {
-				if h.BuiltFile != "" && h.BuiltAfterReturn == 0 { // the charm's own code builds it (a library's object too)
-					at := construction{h.BuiltFile, h.BuiltLine}
-					if builtCls[at] == "" {
-						builtCls[at] = h.BuiltClass
-					}
-					if w := fmt.Sprintf("%s %q", in.Kind, in.Name); !slices.Contains(built[at], w) {
-						built[at] = append(built[at], w)
-					}
-					if !slices.Contains(builtFiles[at], h.File) {
-						builtFiles[at] = append(builtFiles[at], h.File)
-					}
-				}
-				// after a fast exit: registered there, or by an object built there
-				if at := (construction{h.ObserveFile, h.AfterReturn}); h.AfterReturn > 0 && h.BuiltFile == "" && h.Conditional && !h.Vendored ||
-					h.BuiltFile != "" && h.BuiltAfterReturn > 0 {
-					if h.BuiltFile != "" {
-						at = construction{h.BuiltFile, h.BuiltAfterReturn}
-					}
-					afterN[at]++
-					if w := fmt.Sprintf("%s %q", in.Kind, in.Name); !slices.Contains(after[at], w) {
-						after[at] = append(after[at], w)
-					}
-					if !slices.Contains(afterFiles[at], h.File) {
-						afterFiles[at] = append(afterFiles[at], h.File)
-					}
-				}
-			}
-		}
-		// one info per construction or early return, the report sorted below; in shared code,
-		// checked with each charm importing it, one per charm, merged after the loop
-		report := func(at construction, files []string, msg string) {
-			d := Diagnostic{Rule: RuleHandlerConditional, Severity: SeverityInfo, File: at.file, Line: at.line,
-				Subject: at.file + ":" + strconv.Itoa(at.line), Message: msg}
-			if charmDirOf(at.file, dirs) != cl.Dir {
-				sharedBuilt[d.Subject] = append(sharedBuilt[d.Subject], charmDiagnostic{cl.Name, d, files})
-				return
-			}
-			add(d)
-		}
-		for at, what := range after {
-			handlers := "a handler"
-			if afterN[at] > 1 {
-				handlers = fmt.Sprintf("%d handlers", afterN[at])
-			}
-			report(at, afterFiles[at], fmt.Sprintf("returns here under a condition before registering %s (of %s): they are registered only when it does not",
-				handlers, firstFew(what)))
-		}
-		for at, what := range built {
-			report(at, builtFiles[at], fmt.Sprintf("%s is built here only under a condition: its handlers of %s are registered only then",
-				cmp.Or(builtCls[at], "an object"), firstFew(what)))
+			k := [2]string{in.Kind, in.Name}
+			c.declaredBy[k] = append(c.declaredBy[k], cl.Dir)
 		}
 	}
+	return c
+}
 
-	// A construction in shared code is one report when every charm sees the same, and one per
-	// charm, naming it, when they differ (container "kafka" only in the k8s charm) or when
-	// some charm does not see it under a condition at all.
+func (c *checker) add(d Diagnostic) { c.r.Diagnostics = append(c.r.Diagnostics, d) }
+
+// addFor adds what the charm in dir reports: an integration test's dummy charm is a fixture,
+// never shipped, often declared loosely on purpose, and no reason to fail the real charm's
+// pipeline, so its findings are infos, wherever the file is (shared code too).
+func (c *checker) addFor(dir string) func(Diagnostic) {
+	if !testCharm(dir) {
+		return c.add
+	}
+	return func(d Diagnostic) {
+		if d.Severity != SeverityInfo {
+			d.Severity = SeverityInfo
+			d.Message += " (in a test charm)"
+		}
+		c.add(d)
+	}
+}
+
+// countDynamic counts an unresolved site against the charm in dir, by the interface kinds it
+// may name.
+func (c *checker) countDynamic(dir string, s linker.Site) {
+	if c.dynamic[dir] == nil {
+		c.dynamic[dir] = map[string]int{}
+	}
+	for _, k := range dynamicKinds(s) {
+		c.dynamic[dir][k]++
+	}
+}
+
+// unresolvedSites reports each name no code could resolve, an info at its site, and counts it
+// against the charm whose folder holds it, or, in shared code, each charm whose code reaches
+// it (it may be one of theirs).
+func (c *checker) unresolvedSites() {
+	for _, s := range c.links.Unresolved {
+		c.add(Diagnostic{Rule: RuleUnresolvedName, Severity: SeverityInfo, File: s.File, Line: s.Line, Subject: s.Detail,
+			Message: fmt.Sprintf("%s uses a name that cannot be resolved statically (%s); what it names is not checked", who(s.Symbol), cmp.Or(s.Detail, "expression unknown"))})
+		c.countDynamic(charmDirOf(s.File, c.dirs), s)
+	}
+	for _, cl := range c.links.Charms {
+		for _, s := range cl.Unresolved {
+			if charmDirOf(s.File, c.dirs) != "" {
+				continue // counted above, for the charm whose folder holds it
+			}
+			c.countDynamic(cl.Dir, s)
+		}
+	}
+}
+
+// ownUnread returns the charm's own Python files left unread (lostFor), which may have held
+// its charm class.
+func (c *checker) ownUnread(cl linker.CharmLinks) []string {
+	return slices.DeleteFunc(lostFor(c.opt.Unread, cl.Dir, c.dirs), func(p string) bool { return charmDirOf(p, c.dirs) != cl.Dir })
+}
+
+// findings words and grades the linker's findings of one charm.
+func (c *checker) findings(cl linker.CharmLinks, unread []string) {
+	add := c.addFor(cl.Dir)
+	decl := c.byDir[cl.Dir]
+	// no charm class, @hooks.hook function, reactive handler or hooks/ code of its own, and
+	// nothing unread: no code of the tree runs as this charm (a library's repository with a
+	// placeholder charmcraft.yaml, whose classes take their names from the charms that use them)
+	runsNothing := cl.NoCode && cl.Classic == "" && cl.Reactive == "" && cl.UnlinkedCode == "" && len(unread) == 0
+	for _, f := range cl.Findings {
+		kind, undeclared := undeclaredKinds[f.Kind]
+		shared := charmDirOf(f.File, c.dirs) != cl.Dir
+		if undeclared && f.Conditional && shared &&
+			slices.ContainsFunc(c.declaredBy[[2]string{kind, f.Subject}], func(d string) bool { return d != cl.Dir }) {
+			continue // shared code, serving the sibling charm that declares it (see Decisions)
+		}
+		d := findingDiagnostic(f)
+		if f.Kind == linker.FindUndeclaredConfig && f.Detail == "get" && d.Severity == SeverityError && shared {
+			// an option shared code reads with .get(), which tolerates its absence, and a
+			// sibling charm declares: an opt-in the charm leaves out (sunbeam's
+			// experimental-devmode), a feature it lacks by design, not a crash nor a
+			// mistake to fail a --strict pipeline on (the same read under a condition is
+			// not reported at all: see the first test of this loop)
+			if by := siblingNames(c.declaredBy[[2]string{linker.KindConfig, f.Subject}], cl.Dir, c.nameOf); len(by) > 0 {
+				d.Severity = SeverityInfo
+				d.Message += fmt.Sprintf(" (in code shared with charms that declare it: %s)", firstFew(by))
+			}
+		}
+		if m := misfiled(decl, kind, f.Subject); m != nil {
+			// the cause, where the author will look for it: the declaration is there, under a
+			// key Juju ignores (the yaml-problem warning at the key says so once)
+			meant := fmt.Sprintf("%q", m.Section)
+			if m.Key == "options" { // config.yaml's shape in metadata.yaml or charmcraft.yaml
+				meant = `"options" under "config"`
+			}
+			d.Message += fmt.Sprintf(" (%s:%d has it under %q, a key Juju ignores; %s would declare it)", m.File, m.Line, m.Key, meant)
+		} else if hint := declaredInstead(decl, f); hint != "" {
+			d.Message += " (" + hint + ")"
+		}
+		if lost := lostHolders(decl, kind); len(lost) > 0 {
+			// the declaration may be in what could not be read: the yaml-problem error says so
+			d.Severity = SeverityInfo
+			d.Message += fmt.Sprintf(" (%s could not be read whole and may declare it)", strings.Join(lost, ", "))
+		} else if decl != nil && decl.Layer && kind != "" && d.Severity != SeverityInfo && !nearDeclared(decl, kind, f.Subject) {
+			// a layer's code runs in the charms that include it, whose YAML is merged with
+			// the layer's (a misspelt name, near a declared one, stays)
+			d.Severity = SeverityInfo
+			d.Message = mayBeDeclared(strings.Replace(d.Message, "the charm's YAML does not declare", "the layer's YAML does not declare", 1)) +
+				" (a layer: the charms that include it may declare it)"
+		} else if layers := includedLayers(decl, kind, f.Subject); layers != "" && kind != "" && d.Severity != SeverityInfo &&
+			!nearDeclared(decl, kind, f.Subject) {
+			// `charm build` merges the included layers' YAML into the charm's
+			if f.Kind == linker.FindUndeclaredConfig && f.Registered != "" {
+				// a handler of an option's flag that a layer declares (layer:nagios's
+				// nagios_context) runs as written: nothing to say (a misspelt one, near a
+				// declared option, stays)
+				continue
+			}
+			d.Severity = SeverityInfo
+			d.Message = mayBeDeclared(d.Message) + fmt.Sprintf(" (layer.yaml includes %s, whose YAML the built charm merges in and may declare it)", layers)
+		}
+		if undeclared && len(c.links.Charms) > 1 && shared && !testCharm(cl.Dir) {
+			// shared code: one diagnostic, where first found, naming the charms it is held against
+			if _, seen := c.heldBy[d]; !seen {
+				add(d)
+			}
+			c.heldBy[d] = append(c.heldBy[d], cl.Name)
+			continue
+		}
+		if runsNothing && d.Severity != SeverityInfo {
+			d.Severity = SeverityInfo
+			d.Message += fmt.Sprintf(" (charm %q has no charm class, hook or reactive handler that would run it)", cl.Name)
+		}
+		add(d)
+	}
+}
+
+// unchecked reports a charm with no charm class, no hook functions and no reactive handlers (a
+// unit test's fixture YAML, say; nothing could handle anything). A charm with code of its own
+// runs its hooks some other way: say that it was not checked. One whose own code was not read
+// may have lost its charm class: it was not checked either, which CI must see.
+func (c *checker) unchecked(cl linker.CharmLinks, unread []string) {
+	add := c.addFor(cl.Dir)
+	ch := c.byDir[cl.Dir]
+	switch {
+	case ch == nil:
+	case len(unread) > 0 && !testCharm(cl.Dir):
+		add(Diagnostic{Rule: RuleUnreadCode, Severity: ruleSeverity(RuleUnreadCode), File: ch.NameAt.File, Line: ch.NameAt.Line, Subject: unread[0],
+			Message: fmt.Sprintf("charm %q has no charm class, @hooks.hook function or reactive handler that could be read: %s, so its YAML was not checked against its code", cl.Name, lostNames(unread))})
+	case cl.UnlinkedCode != "":
+		add(Diagnostic{Rule: RuleUnlinkedCode, Severity: SeverityInfo, File: ch.NameAt.File, Line: ch.NameAt.Line, Subject: cl.UnlinkedCode,
+			Message: fmt.Sprintf("charm %q has code (%s) but no charm class, @hooks.hook function or reactive handler: its hooks are dispatched in a way the linker does not follow, so its YAML is not checked against its code", cl.Name, cl.UnlinkedCode)})
+	case cl.ShellCode != "":
+		// hooks in shell (a charm older than ops, a bash reactive layer): what runs is
+		// not Python, and a report of no findings would read as "checked"
+		who, file, line := fmt.Sprintf("charm %q", cl.Name), ch.NameAt.File, ch.NameAt.Line
+		if ch.Layer {
+			who = layerName(ch.Dir)
+		}
+		if file == "" && len(ch.Files) > 0 { // a layer's: at its layer.yaml, else its first file
+			file, line = ch.Files[0], 1
+			if i := slices.IndexFunc(ch.Files, func(f string) bool { return path.Base(f) == charmyaml.LayerFile }); i >= 0 {
+				file = ch.Files[i]
+			}
+		}
+		add(Diagnostic{Rule: RuleUnlinkedCode, Severity: SeverityInfo, File: file, Line: line, Subject: cl.ShellCode,
+			Message: fmt.Sprintf("%s runs code that is not Python (%s), which the linker does not read: its YAML is not checked against its code", who, cl.ShellCode)})
+	}
+}
+
+// interfaces checks each interface of a charm with code against its handlers and reads
+// (checkInterface), and reports, one info each, the objects built and the early returns under
+// a condition that registering handlers depends on.
+func (c *checker) interfaces(cl linker.CharmLinks) {
+	add := c.addFor(cl.Dir)
+	built := map[construction][]string{}      // what its object's handlers handle
+	builtCls := map[construction]string{}     // the class built there
+	builtFiles := map[construction][]string{} // the files of its handlers
+	// the same for the handlers registered after an early return (at: the return)
+	after, afterFiles, afterN := map[construction][]string{}, map[construction][]string{}, map[construction]int{}
+	// a charm whose code observes nothing reconciles in __init__ on every hook (and action)
+	// (a classic charm has no __init__: its hook functions run by name)
+	observesNothing := cl.Classic == "" && !slices.ContainsFunc(cl.Interfaces, func(in linker.Interface) bool {
+		return slices.ContainsFunc(in.Handlers, func(h linker.Handler) bool { return !h.Vendored })
+	})
+	lost := lostFor(c.opt.Lost, cl.Dir, c.dirs)
+	for _, in := range cl.Interfaces {
+		checkInterface(c.byDir[cl.Dir], in, c.dynamic[cl.Dir][in.Kind], lost, cl.Reactive, cl.Classic, observesNothing, add)
+		what := fmt.Sprintf("%s %q", in.Kind, in.Name)
+		for _, h := range in.Handlers {
+			if h.BuiltFile != "" && h.BuiltAfterReturn == 0 { // the charm's own code builds it (a library's object too)
+				at := construction{h.BuiltFile, h.BuiltLine}
+				if builtCls[at] == "" {
+					builtCls[at] = h.BuiltClass
+				}
+				built[at] = appendNew(built[at], what)
+				builtFiles[at] = appendNew(builtFiles[at], h.File)
+			}
+			// after a fast exit: registered there, or by an object built there
+			if at := (construction{h.ObserveFile, h.AfterReturn}); h.AfterReturn > 0 && h.BuiltFile == "" && h.Conditional && !h.Vendored ||
+				h.BuiltFile != "" && h.BuiltAfterReturn > 0 {
+				if h.BuiltFile != "" {
+					at = construction{h.BuiltFile, h.BuiltAfterReturn}
+				}
+				afterN[at]++
+				after[at] = appendNew(after[at], what)
+				afterFiles[at] = appendNew(afterFiles[at], h.File)
+			}
+		}
+	}
+	// one info per construction or early return, the report sorted by finish; in shared code,
+	// checked with each charm importing it, one per charm, merged by sharedConstructions
+	report := func(at construction, files []string, msg string) {
+		d := Diagnostic{Rule: RuleHandlerConditional, Severity: SeverityInfo, File: at.file, Line: at.line,
+			Subject: at.file + ":" + strconv.Itoa(at.line), Message: msg}
+		if charmDirOf(at.file, c.dirs) != cl.Dir {
+			c.sharedBuilt[d.Subject] = append(c.sharedBuilt[d.Subject], charmDiagnostic{cl.Name, d, files})
+			return
+		}
+		add(d)
+	}
+	for at, what := range after {
+		handlers := "a handler"
+		if afterN[at] > 1 {
+			handlers = fmt.Sprintf("%d handlers", afterN[at])
+		}
+		report(at, afterFiles[at], fmt.Sprintf("returns here under a condition before registering %s (of %s): they are registered only when it does not",
+			handlers, firstFew(what)))
+	}
+	for at, what := range built {
+		report(at, builtFiles[at], fmt.Sprintf("%s is built here only under a condition: its handlers of %s are registered only then",
+			cmp.Or(builtCls[at], "an object"), firstFew(what)))
+	}
+}
+
+// appendNew appends s to list unless it is there.
+func appendNew(list []string, s string) []string {
+	if slices.Contains(list, s) {
+		return list
+	}
+	return append(list, s)
+}
+
+// sharedConstructions adds the reports of constructions in shared code: one report when every
+// charm sees the same, and one per charm, naming it, when they differ (container "kafka" only
+// in the k8s charm) or when some charm does not see it under a condition at all.
+func (c *checker) sharedConstructions() {
 	users := map[string]map[string]bool{} // handler file → the charms with a handler there
-	for _, cl := range links.Charms {
+	for _, cl := range c.links.Charms {
 		for _, in := range cl.Interfaces {
 			for _, h := range in.Handlers {
 				if users[h.File] == nil {
@@ -392,33 +452,38 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 			}
 		}
 	}
-	for _, ds := range sharedBuilt {
+	for _, ds := range c.sharedBuilt {
 		using := map[string]bool{} // the charms running those handlers, conditionally or not
-		for _, c := range ds {
-			for _, f := range c.files {
+		for _, cd := range ds {
+			for _, f := range cd.files {
 				maps.Copy(using, users[f])
 			}
 		}
-		if len(ds) == len(using) && !slices.ContainsFunc(ds, func(c charmDiagnostic) bool { return c.d.Message != ds[0].d.Message }) {
-			add(ds[0].d)
+		if len(ds) == len(using) && !slices.ContainsFunc(ds, func(cd charmDiagnostic) bool { return cd.d.Message != ds[0].d.Message }) {
+			c.add(ds[0].d)
 			continue
 		}
-		for _, c := range ds {
-			c.d.Message += fmt.Sprintf(" (in charm %s)", c.charm)
-			add(c.d)
+		for _, cd := range ds {
+			cd.d.Message += fmt.Sprintf(" (in charm %s)", cd.charm)
+			c.add(cd.d)
 		}
 	}
+}
 
+// finish sorts the report, names the charms a shared finding is held against, drops
+// duplicates and what a comment silences, folds copies, applies Strict and counts.
+func (c *checker) finish() Report {
+	r := c.r
 	slices.SortFunc(r.Diagnostics, func(a, b Diagnostic) int {
 		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line), cmp.Compare(a.Rule, b.Rule),
 			cmp.Compare(a.Subject, b.Subject), cmp.Compare(a.Message, b.Message))
 	})
 	for i, d := range r.Diagnostics {
-		if names, ok := heldBy[d]; ok {
+		if names, ok := c.heldBy[d]; ok {
 			r.Diagnostics[i].Message += " (in " + charmList(names) + ")"
 		}
 	}
-	src := &sources{lines: opt.Lines}
+	src := &sources{lines: c.opt.Lines}
 	r.Diagnostics = slices.DeleteFunc(slices.Compact(r.Diagnostics), func(d Diagnostic) bool {
 		if src.silenced(d) {
 			r.Summary.Suppressed++
@@ -429,7 +494,7 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 	r.Diagnostics = foldCopies(r.Diagnostics)
 	for i := range r.Diagnostics {
 		d := &r.Diagnostics[i]
-		if opt.Strict && d.Severity == SeverityWarning {
+		if c.opt.Strict && d.Severity == SeverityWarning {
 			d.Severity = SeverityError
 		}
 		switch d.Severity {
@@ -441,7 +506,7 @@ func Run(charms []charmyaml.Charm, links linker.Result, opt Options) Report {
 			r.Summary.Infos++
 		}
 	}
-	r.Summary.Unresolved = len(links.Unresolved)
+	r.Summary.Unresolved = len(c.links.Unresolved)
 	return r
 }
 
