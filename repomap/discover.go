@@ -1,9 +1,7 @@
 package repomap
 
 import (
-	"bufio"
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -19,8 +17,6 @@ import (
 
 	"github.com/cantrip-dev/charmcraft-map/charmyaml"
 	"github.com/cantrip-dev/charmcraft-map/templates"
-	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
-	"github.com/go-git/go-git/v5/plumbing/format/index"
 )
 
 // IgnoreFile is the root-level file (gitignore syntax) listing paths to leave out of the map.
@@ -136,238 +132,189 @@ type Discovered struct {
 // scopedCharmDirs), so scoped code still links to its charm and no other charm's YAML takes
 // the budget.
 func Discover(root string, scopes []string) (Discovered, error) {
-	var d Discovered
 	realRoot, err := filepath.EvalSymlinks(root)
 	if err != nil {
-		return d, err
+		return Discovered{}, err
 	}
-	var own gitignore.Matcher // .charmcraft-map-ignore
-	// an ignore file that exists and cannot be read is said: what it hides would be mapped
-	ignoreWarning := func(rel string, err error) {
-		if !errors.Is(err, fs.ErrNotExist) {
-			d.Warnings = append(d.Warnings, fmt.Sprintf("%s: not read (%v); its patterns are not applied", rel, err))
-		}
-	}
-	if ps, err := readIgnore(filepath.Join(root, IgnoreFile), nil); err == nil && len(ps) > 0 {
-		own = gitignore.NewMatcher(ps)
-	} else if err != nil {
-		ignoreWarning(IgnoreFile, err)
-	}
-	// The repository the root is in, when it is in one: its ignore files above the root and
-	// its info/exclude apply as git applies them, and its index says what is tracked. Paths
-	// are matched from the repository's top: prefix is the root's folder there.
-	repo := findRepo(realRoot)
-	var prefix []string
-	if r := repo.rootRel(realRoot); r != "" {
-		prefix = splitRel(r)
-	}
-	var patterns []gitignore.Pattern // the .gitignore files in force
-	if repo.gitDir != "" {
-		if ps, err := readIgnore(filepath.Join(repo.commonDir(), "info", "exclude"), nil); err == nil {
-			patterns = append(patterns, ps...)
-		}
-		for k := range prefix { // the .gitignore files of the folders above the root, top first
-			dir := filepath.Join(append([]string{repo.top}, prefix[:k]...)...)
-			if ps, err := readIgnore(filepath.Join(dir, ".gitignore"), slices.Clip(prefix[:k])); err == nil {
-				patterns = append(patterns, ps...)
-			}
-		}
-	}
-	// A root the repository itself ignores (a charm under a home folder whose dotfiles
-	// repository ignores "*") is not that repository's: its own files decide.
-	if len(prefix) > 0 && len(patterns) > 0 {
-		m := gitignore.NewMatcher(patterns)
-		for k := 1; k <= len(prefix); k++ {
-			if m.Match(prefix[:k], true) {
-				repo, prefix, patterns = repoOf{}, nil, nil
-				break
-			}
-		}
-	}
-	// fromTop is parts (a path under the root) as a path from the repository's top; the root's
-	// own parts when the root is the top (no copy: it is called for every path walked)
-	fromTop := func(parts []string) []string {
-		if len(prefix) == 0 {
-			return parts
-		}
-		return append(slices.Clip(prefix), parts...)
-	}
-	topRel := path.Join(prefix...) // the root's folder from the top; "" when it is the top
-	var tracked *trackedSet        // loaded at the first .gitignore match
-	ignored := func(parts []string, rel string, dir bool) bool {
-		if own != nil && own.Match(parts, dir) {
-			return true
-		}
-		if len(patterns) == 0 || !gitignore.NewMatcher(patterns).Match(fromTop(parts), dir) {
-			return false
-		}
-		if tracked == nil {
-			tracked = loadTracked(repo)
-		}
-		if tracked.unknown && charmLibPath(realRoot, rel, parts, dir) {
-			// no repository to ask: charm libraries are committed (charmcraft fetch-lib), so
-			// the template's "lib/" line does not hide lib/charms/ of an exported tree
-			return false
-		}
-		return !tracked.has(path.Join(topRel, rel), dir)
-	}
-	charmDirs, charmRoots := map[string]bool{}, map[string]bool{}
-	yamlLinks := map[string]string{} // charm YAML that is a symbolic link: its target's path
-	hookLinks := map[string]string{} // hooks/<hook> links: their targets' paths (HookLinks)
-	hookFiles := map[string]bool{}   // hooks/<hook> files that are not Python (HookRuns)
-	shellHandlers := []string{}      // reactive/*.sh files (ShellCode, with hookFiles and links to shell)
-	pyLinks := map[string]string{}   // Python files that are symbolic links: their targets' paths
-	// dirPatterns remembers how many patterns were active when a directory was entered, so
-	// the patterns of a nested .gitignore apply to that directory's subtree only.
-	type frame struct {
-		dir string
-		n   int
-	}
-	var stack []frame
+	w := &walk{realRoot: realRoot, scopes: scopes, charmDirs: map[string]bool{}, charmRoots: map[string]bool{},
+		yamlLinks: map[string]string{}, hookLinks: map[string]string{}, hookFiles: map[string]bool{},
+		shellHandlers: []string{}, pyLinks: map[string]string{}}
+	w.ig = newIgnorer(root, realRoot, w.warn)
 	// walk the resolved root: a root that is itself a symbolic link (a linked checkout, macOS's
 	// /tmp) would be visited as the link alone
-	err = filepath.WalkDir(realRoot, func(p string, e fs.DirEntry, err error) error {
-		rel, rerr := filepath.Rel(realRoot, p)
-		if rerr != nil {
-			return nil
+	if err := filepath.WalkDir(realRoot, w.visit); err != nil {
+		return w.d, err
+	}
+	w.finish()
+	return w.d, nil
+}
+
+// walk is one Discover's state: what it found so far, and what it keeps aside for finish.
+type walk struct {
+	d          Discovered
+	realRoot   string
+	scopes     []string
+	ig         *ignorer
+	charmDirs  map[string]bool   // folders holding charm YAML
+	charmRoots map[string]bool   // folders holding metadata.yaml or charmcraft.yaml: charms
+	yamlLinks  map[string]string // charm YAML that is a symbolic link: its target's path
+	hookLinks  map[string]string // hooks/<hook> links: their targets' paths (HookLinks)
+	hookFiles  map[string]bool   // hooks/<hook> files that are not Python (HookRuns)
+	// reactive/*.sh files (ShellCode, with hookFiles and links to shell)
+	shellHandlers []string
+	pyLinks       map[string]string // Python files that are symbolic links: their targets' paths
+}
+
+func (w *walk) warn(s string) { w.d.Warnings = append(w.d.Warnings, s) }
+
+// visit is the WalkDir function: it skips what is not to be mapped and keeps the rest.
+func (w *walk) visit(p string, e fs.DirEntry, err error) error {
+	rel, rerr := filepath.Rel(w.realRoot, p)
+	if rerr != nil {
+		return nil
+	}
+	rel = filepath.ToSlash(rel)
+	if err != nil {
+		if rel == "." {
+			return err
 		}
-		rel = filepath.ToSlash(rel)
-		if err != nil {
-			if rel == "." {
-				return err
-			}
-			d.Warnings = append(d.Warnings, fmt.Sprintf("%s: skipped: %v", rel, unwrapPathErr(err)))
-			if e != nil && e.IsDir() {
-				d.UnreadDirs = append(d.UnreadDirs, rel)
-				return fs.SkipDir
-			}
-			return nil
-		}
-		for len(stack) > 0 && !within(rel, stack[len(stack)-1].dir) {
-			patterns = patterns[:stack[len(stack)-1].n]
-			stack = stack[:len(stack)-1]
-		}
-		parts := splitRel(rel)
-		if e.IsDir() {
-			if rel != "." {
-				if skipDirs[e.Name()] || buildOutput(p, rel, e.Name()) || strings.HasSuffix(e.Name(), ".egg-info") || isVenv(p) || projectTemplate(e.Name()) ||
-					ignored(parts, rel, true) {
-					return fs.SkipDir
-				}
-			}
-			stack = append(stack, frame{dir: rel, n: len(patterns)})
-			domain := fromTop(parts)
-			if ps, err := readIgnore(filepath.Join(p, ".gitignore"), domain); err == nil {
-				patterns = append(patterns, ps...)
-			} else {
-				ignoreWarning(path.Join(rel, ".gitignore"), err)
-			}
-			return nil
-		}
-		name := e.Name()
-		isPy := strings.HasSuffix(name, ".py") || e.Type().IsRegular() && PythonScript(rel, func() []byte { return head(p) })
-		isYAML := isCharmYAML(name)
-		isTemplate := !isPy && !isYAML && templates.IsTemplate(rel)
-		// an actions/<name> file may be an action's script, which the charm loader shows as
-		// the action's code unless an ignore file names it
-		inActions := len(parts) >= 2 && parts[len(parts)-2] == "actions"
-		// a hooks/<hook> link may lead to the script Juju runs for the hook (HookLinks)
-		hookLink := !isPy && e.Type()&fs.ModeSymlink != 0 && charmyaml.HookScriptName(rel)
-		// a hooks/<hook> script of no Python may run one that is (HookRuns)
-		hookFile := !isPy && e.Type().IsRegular() && charmyaml.HookScriptName(rel)
-		// a reactive layer's handlers in bash (ShellCode)
-		shellHandler := !isPy && e.Type().IsRegular() && len(parts) >= 2 && parts[len(parts)-2] == "reactive" && strings.HasSuffix(name, ".sh")
-		if !isPy && !isYAML && !isTemplate && !inActions && !hookLink && !hookFile && !shellHandler {
-			return nil
-		}
-		if ignored(parts, rel, false) {
-			if isYAML || inActions {
-				d.SkippedYAML = append(d.SkippedYAML, rel)
-			}
-			return nil
-		}
-		if hookLink && utf8.ValidString(rel) {
-			if target, ok := linkInside(realRoot, p); ok {
-				hookLinks[rel] = target
-			}
-		}
-		if hookFile && utf8.ValidString(rel) {
-			hookFiles[rel] = true
-		}
-		if shellHandler && utf8.ValidString(rel) {
-			shellHandlers = append(shellHandlers, rel)
-		}
-		if !isPy && !isYAML && !isTemplate {
-			return nil
-		}
-		if !utf8.ValidString(rel) {
-			// no code imports it by that name, and JSON (every document, the cache) would spell
-			// it, and another such name, with U+FFFD: two files under one path
-			d.Warnings = append(d.Warnings, fmt.Sprintf("%s: skipped: the path is not UTF-8", rel))
-			if isYAML {
-				d.SkippedYAML = append(d.SkippedYAML, rel)
-			}
-			return nil
-		}
-		if e.Type()&fs.ModeSymlink != 0 {
-			target, ok := linkInside(realRoot, p)
-			if !ok {
-				d.Warnings = append(d.Warnings, fmt.Sprintf("%s: skipped: symbolic link leads outside the root or nowhere", rel))
-				if isYAML {
-					d.SkippedYAML = append(d.SkippedYAML, rel)
-				}
-				return nil
-			}
-			if isYAML {
-				yamlLinks[rel] = target
-			}
-			if isPy {
-				pyLinks[rel] = target
-			}
-		} else if !e.Type().IsRegular() {
-			return nil
-		}
-		if isYAML {
-			charmDirs[path.Dir(rel)] = true
-			if name == "metadata.yaml" || name == "charmcraft.yaml" {
-				charmRoots[path.Dir(rel)] = true // a charm; config.yaml alone may be a template
-			}
-			d.YAML = append(d.YAML, rel)
-		}
-		if isPy && inScope(rel, scopes) {
-			d.Python = append(d.Python, rel)
-		}
-		if isTemplate && inScope(rel, scopes) {
-			d.Templates = append(d.Templates, rel)
+		w.warn(fmt.Sprintf("%s: skipped: %v", rel, unwrapPathErr(err)))
+		if e != nil && e.IsDir() {
+			w.d.UnreadDirs = append(w.d.UnreadDirs, rel)
+			return fs.SkipDir
 		}
 		return nil
-	})
-	if err != nil {
-		return d, err
 	}
-	dropLinkedYAML(&d, yamlLinks, charmDirs, charmRoots)
+	w.ig.leave(rel)
+	parts := splitRel(rel)
+	if e.IsDir() {
+		if rel != "." && (skippedDir(p, rel, e.Name()) || w.ig.ignored(parts, rel, true)) {
+			return fs.SkipDir
+		}
+		w.ig.enter(p, rel, parts)
+		return nil
+	}
+	w.file(p, rel, parts, e)
+	return nil
+}
+
+// skippedDir reports a folder never walked: VCS data, caches, build output, virtual
+// environments, project templates.
+func skippedDir(p, rel, name string) bool {
+	return skipDirs[name] || buildOutput(p, rel, name) || strings.HasSuffix(name, ".egg-info") || isVenv(p) || projectTemplate(name)
+}
+
+// file keeps a file the map or the linker reads: Python (with or without .py), charm YAML,
+// templates, action scripts, and a charm's hook scripts and bash handlers.
+func (w *walk) file(p, rel string, parts []string, e fs.DirEntry) {
+	name := e.Name()
+	isPy := strings.HasSuffix(name, ".py") || e.Type().IsRegular() && PythonScript(rel, func() []byte { return head(p) })
+	isYAML := isCharmYAML(name)
+	isTemplate := !isPy && !isYAML && templates.IsTemplate(rel)
+	// an actions/<name> file may be an action's script, which the charm loader shows as
+	// the action's code unless an ignore file names it
+	inActions := len(parts) >= 2 && parts[len(parts)-2] == "actions"
+	// a hooks/<hook> link may lead to the script Juju runs for the hook (HookLinks)
+	hookLink := !isPy && e.Type()&fs.ModeSymlink != 0 && charmyaml.HookScriptName(rel)
+	// a hooks/<hook> script of no Python may run one that is (HookRuns)
+	hookFile := !isPy && e.Type().IsRegular() && charmyaml.HookScriptName(rel)
+	// a reactive layer's handlers in bash (ShellCode)
+	shellHandler := !isPy && e.Type().IsRegular() && len(parts) >= 2 && parts[len(parts)-2] == "reactive" && strings.HasSuffix(name, ".sh")
+	if !isPy && !isYAML && !isTemplate && !inActions && !hookLink && !hookFile && !shellHandler {
+		return
+	}
+	if w.ig.ignored(parts, rel, false) {
+		if isYAML || inActions {
+			w.d.SkippedYAML = append(w.d.SkippedYAML, rel)
+		}
+		return
+	}
+	if utf8.ValidString(rel) {
+		if hookLink {
+			if target, ok := linkInside(w.realRoot, p); ok {
+				w.hookLinks[rel] = target
+			}
+		}
+		if hookFile {
+			w.hookFiles[rel] = true
+		}
+		if shellHandler {
+			w.shellHandlers = append(w.shellHandlers, rel)
+		}
+	}
+	if !isPy && !isYAML && !isTemplate {
+		return
+	}
+	if !utf8.ValidString(rel) {
+		// no code imports it by that name, and JSON (every document, the cache) would spell
+		// it, and another such name, with U+FFFD: two files under one path
+		w.warn(fmt.Sprintf("%s: skipped: the path is not UTF-8", rel))
+		if isYAML {
+			w.d.SkippedYAML = append(w.d.SkippedYAML, rel)
+		}
+		return
+	}
+	if e.Type()&fs.ModeSymlink != 0 {
+		target, ok := linkInside(w.realRoot, p)
+		if !ok {
+			w.warn(fmt.Sprintf("%s: skipped: symbolic link leads outside the root or nowhere", rel))
+			if isYAML {
+				w.d.SkippedYAML = append(w.d.SkippedYAML, rel)
+			}
+			return
+		}
+		if isYAML {
+			w.yamlLinks[rel] = target
+		}
+		if isPy {
+			w.pyLinks[rel] = target
+		}
+	} else if !e.Type().IsRegular() {
+		return
+	}
+	if isYAML {
+		w.charmDirs[path.Dir(rel)] = true
+		if name == "metadata.yaml" || name == "charmcraft.yaml" {
+			w.charmRoots[path.Dir(rel)] = true // a charm; config.yaml alone may be a template
+		}
+		w.d.YAML = append(w.d.YAML, rel)
+	}
+	if isPy && inScope(rel, w.scopes) {
+		w.d.Python = append(w.d.Python, rel)
+	}
+	if isTemplate && inScope(rel, w.scopes) {
+		w.d.Templates = append(w.d.Templates, rel)
+	}
+}
+
+// finish resolves what the walk kept aside (links, hook scripts, scopes) into Discovered, and
+// sorts its lists.
+func (w *walk) finish() {
+	d := &w.d
+	dropLinkedYAML(d, w.yamlLinks, w.charmDirs, w.charmRoots)
 	// a hook script is one of a charm's hooks/ folder; another hooks/ (a repository's git
 	// hooks, .githooks aside) holds no charm's
 	d.Python = slices.DeleteFunc(d.Python, func(rel string) bool {
-		return charmyaml.HookScriptName(rel) && !charmRoots[path.Dir(path.Dir(rel))]
+		return charmyaml.HookScriptName(rel) && !w.charmRoots[path.Dir(path.Dir(rel))]
 	})
-	d.PyLinks, d.SameLinks = mappedLinks(d.Python, pyLinks)
-	d.HookLinks = hookScriptLinks(hookLinks, d.Python, pyLinks, charmRoots)
-	if kept := scopedCharmDirs(charmDirs, charmRoots, scopes); kept != nil {
+	d.PyLinks, d.SameLinks = mappedLinks(d.Python, w.pyLinks)
+	d.HookLinks = hookScriptLinks(w.hookLinks, d.Python, w.pyLinks, w.charmRoots)
+	charmDirs := w.charmDirs
+	if kept := scopedCharmDirs(charmDirs, w.charmRoots, w.scopes); kept != nil {
 		charmDirs = kept
 		d.YAML = slices.DeleteFunc(d.YAML, func(f string) bool { return !kept[path.Dir(f)] })
 	}
-	d.HookRuns = hookRuns(realRoot, hookLinks, hookFiles, d.HookLinks, func(hook string) bool {
+	d.HookRuns = hookRuns(w.realRoot, w.hookLinks, w.hookFiles, d.HookLinks, func(hook string) bool {
 		dir := path.Dir(path.Dir(hook))
-		return charmRoots[dir] && charmDirs[dir]
+		return w.charmRoots[dir] && charmDirs[dir]
 	})
 	for dir := range charmDirs {
 		d.CharmDirs = append(d.CharmDirs, dir)
 	}
 	// the hooks of no Python, those linked to a script that is not Python (hooks/install ->
 	// ../scripts/install.sh), and the bash handlers
-	shellCode := append(slices.Collect(maps.Keys(hookFiles)), shellHandlers...)
-	for hook, target := range hookLinks {
+	shellCode := append(slices.Collect(maps.Keys(w.hookFiles)), w.shellHandlers...)
+	for hook, target := range w.hookLinks {
 		if d.HookLinks[hook] == "" && !strings.HasSuffix(target, ".py") {
 			shellCode = append(shellCode, hook)
 		}
@@ -382,7 +329,6 @@ func Discover(root string, scopes []string) (Discovered, error) {
 	sort.Strings(d.Python)
 	sort.Strings(d.YAML)
 	sort.Strings(d.SkippedYAML)
-	return d, nil
 }
 
 // PythonScript reports an action or hook script written in Python without the .py extension
@@ -684,198 +630,10 @@ func dropLinkedYAML(d *Discovered, links map[string]string, charmDirs, charmRoot
 	}
 }
 
-// readIgnore reads a gitignore-syntax file whose patterns apply under domain.
-func readIgnore(file string, domain []string) ([]gitignore.Pattern, error) {
-	fi, err := os.Lstat(file)
-	switch {
-	case err != nil || fi.Mode()&fs.ModeSymlink != 0:
-		// absent; a folder that cannot be read, which the walk reports; or a link, which git
-		// does not follow either
-		return nil, fs.ErrNotExist
-	case !fi.Mode().IsRegular():
-		return nil, errors.New("not a regular file")
-	case fi.Size() > maxSourceBytes:
-		return nil, fmt.Errorf("larger than %d bytes", maxSourceBytes)
-	}
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return nil, unwrapPathErr(err)
-	}
-	var ps []gitignore.Pattern
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 4096), maxSourceBytes)
-	for sc.Scan() {
-		line := strings.TrimRight(sc.Text(), "\r")
-		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		ps = append(ps, gitignore.ParsePattern(line, domain))
-	}
-	return ps, nil
-}
-
+// unwrapPathErr is a path error's cause alone: the warnings name the path themselves.
 func unwrapPathErr(err error) error {
 	if pe, ok := err.(*fs.PathError); ok {
 		return pe.Err
 	}
 	return err
-}
-
-// charmLibPath reports a path of charm libraries: under a lib/charms/ folder, or a lib/ or
-// lib/charms/ folder holding them.
-func charmLibPath(realRoot, rel string, parts []string, dir bool) bool {
-	for i := 0; i+1 < len(parts); i++ {
-		if parts[i] == "lib" && parts[i+1] == "charms" {
-			return true
-		}
-	}
-	if dir && len(parts) > 0 && parts[len(parts)-1] == "lib" {
-		fi, err := os.Stat(filepath.Join(realRoot, filepath.FromSlash(rel), "charms"))
-		return err == nil && fi.IsDir()
-	}
-	return false
-}
-
-// trackedSet holds the files git tracks (paths from the repository's top) and their folders.
-// unknown says nothing tells what is tracked: the root is in no repository, or its index
-// could not be read (absent, corrupt, not a regular file, over maxIndexBytes).
-type trackedSet struct {
-	files, dirs map[string]bool
-	unknown     bool
-}
-
-func (t *trackedSet) has(rel string, dir bool) bool {
-	if dir {
-		return t.dirs[rel]
-	}
-	return t.files[rel]
-}
-
-// maxIndexBytes bounds the git index read (a 100,000-file repository's is about 10 MB): a
-// larger one is not read (its tracked files are unknown, as in an exported tree), since it
-// would be decoded on every run, a warm one too (a 200,000-file index costs about 0.5 s).
-const maxIndexBytes = 16 << 20
-
-// repoOf is the git repository a root is in: its top folder and its git folder (a .git
-// folder, or the one a .git file points at: "gitdir: ...", worktrees and submodules). Both
-// are "" outside any repository; gitDir is "" too when the .git there cannot be followed.
-type repoOf struct{ top, gitDir string }
-
-// commonDir is the git folder a linked worktree shares with its main checkout (named by the
-// commondir file of its own git folder), which holds info/exclude; gitDir otherwise.
-func (r repoOf) commonDir() string {
-	p := filepath.Join(r.gitDir, "commondir")
-	if fi, err := os.Lstat(p); err != nil || !fi.Mode().IsRegular() || fi.Size() > 4096 {
-		return r.gitDir
-	}
-	b, err := os.ReadFile(p)
-	if err != nil {
-		return r.gitDir
-	}
-	d := strings.TrimSpace(string(b))
-	if !filepath.IsAbs(d) {
-		d = filepath.Join(r.gitDir, d)
-	}
-	return d
-}
-
-// RepoRel is root's folder from the top of the git repository that holds it, '/'-separated
-// ("charms/api" when a monorepo's charm is mapped on its own), or "" when root is the top or
-// lies in no repository: what CI annotations, which a forge resolves from the repository's
-// top, put before a root-relative path.
-func RepoRel(root string) string {
-	realRoot, err := filepath.EvalSymlinks(root)
-	if err != nil {
-		return ""
-	}
-	if realRoot, err = filepath.Abs(realRoot); err != nil {
-		return ""
-	}
-	return findRepo(realRoot).rootRel(realRoot)
-}
-
-// rootRel is realRoot's folder from the repository's top, '/'-separated; "" when realRoot is
-// the top or the repository is none.
-func (r repoOf) rootRel(realRoot string) string {
-	if r.top == "" || r.top == realRoot {
-		return ""
-	}
-	rel, err := filepath.Rel(r.top, realRoot)
-	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return ""
-	}
-	return filepath.ToSlash(rel)
-}
-
-// findRepo looks for the repository holding realRoot, from realRoot up.
-func findRepo(realRoot string) repoOf {
-	for d := realRoot; ; {
-		g := filepath.Join(d, ".git")
-		if fi, err := os.Lstat(g); err == nil {
-			r := repoOf{top: d}
-			switch {
-			case fi.IsDir():
-				r.gitDir = g
-			case fi.Mode().IsRegular() && fi.Size() < 4096:
-				if data, err := os.ReadFile(g); err == nil {
-					if gd, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir:"); ok {
-						r.gitDir = strings.TrimSpace(gd)
-						if !filepath.IsAbs(r.gitDir) {
-							r.gitDir = filepath.Join(d, r.gitDir)
-						}
-					}
-				}
-			}
-			return r
-		}
-		p := filepath.Dir(d)
-		if p == d {
-			return repoOf{}
-		}
-		d = p
-	}
-}
-
-// loadTracked reads the git index of the repository repo: the files it tracks, by their
-// paths from its top. Without a repository, or with an index it cannot read (unknown),
-// nothing is tracked and .gitignore applies to every file, except to charm libraries: see
-// charmLibPath.
-func loadTracked(repo repoOf) (t *trackedSet) {
-	none := func() *trackedSet {
-		return &trackedSet{files: map[string]bool{}, dirs: map[string]bool{}, unknown: true}
-	}
-	t = none()
-	defer func() {
-		if recover() != nil { // a corrupt index never stops the map
-			t = none()
-		}
-	}()
-	gitDir := repo.gitDir
-	if gitDir == "" {
-		return t
-	}
-	ip := filepath.Join(gitDir, "index")
-	if fi, err := os.Lstat(ip); err != nil || !fi.Mode().IsRegular() { // a FIFO would block the open
-		return t
-	}
-	f, err := os.Open(ip)
-	if err != nil {
-		return t
-	}
-	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() || fi.Size() > maxIndexBytes {
-		return t
-	}
-	var idx index.Index
-	if err := index.NewDecoder(bufio.NewReader(f)).Decode(&idx); err != nil {
-		return t
-	}
-	t.unknown = false
-	for _, e := range idx.Entries {
-		t.files[e.Name] = true
-		for d := path.Dir(e.Name); d != "." && !t.dirs[d]; d = path.Dir(d) {
-			t.dirs[d] = true
-		}
-	}
-	return t
 }
