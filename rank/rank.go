@@ -769,24 +769,69 @@ func classPrior(n node) float64 {
 // files turns the PageRank vector into ranked files with signals and ordered symbols. A
 // file's score is its PageRank times its class factor (hub boost, library, test and other
 // penalties), raised to HubLead times the best other file for entry points, times the
-// lexical factor of the task text.
+// lexical factor of the task text; then the factors of a charm or folder the task names, and
+// the lifts of the task's intents (a library refresh, a dependency, build or declaration
+// change, a file the task names).
 func (r *ranker) files(a adjacency, pr, lex []float64) []File {
-	out := make([]File, len(r.nodes))
-	score := make([]float64, len(r.nodes))
-	mul := func(i int, sig string, x float64) {
-		score[i] *= x
-		out[i].Signals = append(out[i].Signals, Signal{Name: sig, Kind: SignalFactor, Value: roundSig(x)})
-	}
-	best := map[string]float64{} // per charm folder, the best structural score of a file that is not an entry point
+	sc := &scoring{out: make([]File, len(r.nodes)), score: make([]float64, len(r.nodes))}
 	hubs := r.focusedHubs()
+	best, libs := r.classFactors(sc, pr, hubs)
+	r.leadsAndWords(sc, lex, best, hubs)
+	r.namedFactors(sc)
+	r.intentLifts(sc, libs)
+	canon := r.foldCopies(sc.out, sc.score)
+	total := 0.0
+	for i := range sc.out {
+		slices.SortStableFunc(sc.out[i].Signals, func(x, y Signal) int { return cmp.Compare(y.Value, x.Value) })
+		total += sc.score[i]
+	}
+	flows := r.symbolFlows(a, pr)
+	for i := range sc.out {
+		if total > 0 {
+			sc.out[i].Score = roundSig(sc.score[i] / total)
+			if sc.score[i] > 0 {
+				sc.out[i].Signals = append(sc.out[i].Signals, Signal{Name: SigScoreSum, Kind: SignalDivisor, Value: roundSig(total)})
+			}
+		}
+		if r.nodes[i].py != nil {
+			sc.out[i].Symbols = r.pySymbols(i, flows)
+		} else {
+			sc.out[i].Symbols = r.yamlSymbols(r.nodes[i].path)
+		}
+	}
+	return rankOrder(sc.out, canon)
+}
+
+// scoring is the files' scores while files computes them, and the signals that explain them.
+type scoring struct {
+	out   []File
+	score []float64
+}
+
+// mul multiplies file i's score by x and records it as the factor sig.
+func (sc *scoring) mul(i int, sig string, x float64) {
+	sc.score[i] *= x
+	sc.out[i].Signals = append(sc.out[i].Signals, Signal{Name: sig, Kind: SignalFactor, Value: roundSig(x)})
+}
+
+// note sets the note of the signal last recorded for file i.
+func (sc *scoring) note(i int, note string) {
+	sc.out[i].Signals[len(sc.out[i].Signals)-1].Note = note
+}
+
+// classFactors starts each file's score from its PageRank and applies the factors of its
+// class (hub, library, test, other, YAML, the charm's own library). It returns, per charm
+// folder ("" for the whole tree), the best score of a file that is not an entry point, and
+// the vendored libraries a library update lifts.
+func (r *ranker) classFactors(sc *scoring, pr []float64, hubs func(int) bool) (best map[string]float64, libs []int) {
+	best = map[string]float64{}
 	libIntent := r.libIntent()
-	var libs []int // vendored libraries a library update lifts
 	for i, n := range r.nodes {
-		out[i] = File{Path: n.path, Class: n.class, Focused: r.focus[i],
+		sc.out[i] = File{Path: n.path, Class: n.class, Focused: r.focus[i],
 			Signals: []Signal{{Name: SigPageRank, Kind: SignalBase, Value: roundSig(pr[i])}}}
-		score[i] = math.Pow(pr[i], PageRankPower)
+		sc.score[i] = math.Pow(pr[i], PageRankPower)
 		if n.hub && hubs(i) {
-			mul(i, SigHub, HubBoost)
+			sc.mul(i, SigHub, HubBoost)
 		}
 		if n.class == ClassLib && (libIntent == libUpdate || libIntent == libNamedUpdate && r.namedUpdate[i]) {
 			libs = append(libs, i) // lifted, named in the text (waived) or not
@@ -794,16 +839,16 @@ func (r *ranker) files(a adjacency, pr, lex []float64) []File {
 			switch n.class {
 			case ClassLib:
 				if libIntent == libAbout || libIntent == libOwn || libIntent == libNamedUpdate {
-					mul(i, SigLibIntent, LibIntentFactor)
+					sc.mul(i, SigLibIntent, LibIntentFactor)
 					break
 				}
-				mul(i, SigLib, LibPenalty)
+				sc.mul(i, SigLib, LibPenalty)
 			case ClassTest:
-				mul(i, SigTest, TestPenalty)
+				sc.mul(i, SigTest, TestPenalty)
 			case ClassOther:
-				mul(i, SigOther, OtherPenalty)
+				sc.mul(i, SigOther, OtherPenalty)
 			case ClassYAML:
-				mul(i, SigYAML, YAMLFactor)
+				sc.mul(i, SigYAML, YAMLFactor)
 			}
 		}
 		if n.class == ClassSource && libIntent == libNamedUpdate && r.namedUpdate[i] {
@@ -812,27 +857,33 @@ func (r *ranker) files(a adjacency, pr, lex []float64) []File {
 			switch {
 			case r.extra[i].waive:
 			case libIntent == libOwn:
-				mul(i, SigOwnLibIntent, OwnLibIntentFactor)
+				sc.mul(i, SigOwnLibIntent, OwnLibIntentFactor)
 			case r.extra[i].codeName != "":
-				mul(i, SigOwnLibIntent, OwnLibIntentFactor)
-				out[i].Signals[len(out[i].Signals)-1].Note = r.extra[i].codeName
+				sc.mul(i, SigOwnLibIntent, OwnLibIntentFactor)
+				sc.note(i, r.extra[i].codeName)
 			default:
-				mul(i, SigOwnLib, OwnLibPenalty)
+				sc.mul(i, SigOwnLib, OwnLibPenalty)
 			}
 		}
 		if !n.hub {
 			d := charmDirOf(n.path, r.in.Charms)
-			best[d] = max(best[d], score[i])
-			best[""] = max(best[""], score[i]) // the whole tree's (and files outside every charm's)
+			best[d] = max(best[d], sc.score[i])
+			best[""] = max(best[""], sc.score[i]) // the whole tree's (and files outside every charm's)
 		}
 	}
+	return best, libs
+}
+
+// leadsAndWords raises entry points to HubLead times the best other file, applies the
+// lexical factor of the task's words, and records the signals that explain without scoring
+// (a promoted import, the personalisation seeds, the interfaces a file handles).
+func (r *ranker) leadsAndWords(sc *scoring, lex []float64, best map[string]float64, hubs func(int) bool) {
 	maxLex := 0.0 // the best lexical match among the files a change edits: code and YAML
 	for i, x := range lex {
 		if c := r.nodes[i].class; c == ClassSource || c == ClassYAML {
 			maxLex = max(maxLex, x)
 		}
 	}
-	total := 0.0
 	for i, n := range r.nodes {
 		// an entry point leads its own charm's modules: in a monorepo whose task names no
 		// charm, not every charm's (six unrelated entry points tied above the edited module);
@@ -841,90 +892,85 @@ func (r *ranker) files(a adjacency, pr, lex []float64) []File {
 		if len(r.named) == 0 {
 			b = best[charmDirOf(n.path, r.in.Charms)]
 		}
-		if n.hub && hubs(i) && score[i] > 0 && score[i] < HubLead*b {
-			mul(i, SigHubLead, HubLead*b/score[i])
+		if n.hub && hubs(i) && sc.score[i] > 0 && sc.score[i] < HubLead*b {
+			sc.mul(i, SigHubLead, HubLead*b/sc.score[i])
 		}
 		if maxLex > 0 && lex[i] > 0 {
-			mul(i, SigMentionWords, math.Exp(LexBoost*min(lex[i]/maxLex, 1)))
-			out[i].Signals[len(out[i].Signals)-1].Note = r.lexNotes[i]
+			sc.mul(i, SigMentionWords, math.Exp(LexBoost*min(lex[i]/maxLex, 1)))
+			sc.note(i, r.lexNotes[i])
 		}
 		if n.promoted {
-			out[i].Signals = append(out[i].Signals, Signal{Name: SigFirstPartyImport, Kind: SignalCount, Value: 1})
+			sc.out[i].Signals = append(sc.out[i].Signals, Signal{Name: SigFirstPartyImport, Kind: SignalCount, Value: 1})
 		}
 		for _, s := range personalSignals {
 			if m := r.extra[i].personal[s]; m > 0 {
-				out[i].Signals = append(out[i].Signals, Signal{Name: s, Kind: SignalSeed, Value: roundSig(PersonalShare * m / r.personalTotal),
+				sc.out[i].Signals = append(sc.out[i].Signals, Signal{Name: s, Kind: SignalSeed, Value: roundSig(PersonalShare * m / r.personalTotal),
 					Note: noteOf(r.extra[i].notes[s])})
 			}
 		}
 		if h := r.extra[i].handles; len(h) > 0 {
-			out[i].Signals = append(out[i].Signals, Signal{Name: SigLinkHandler, Kind: SignalCount, Value: float64(len(h)), Note: noteOf(h)})
+			sc.out[i].Signals = append(sc.out[i].Signals, Signal{Name: SigLinkHandler, Kind: SignalCount, Value: float64(len(h)), Note: noteOf(h)})
 		}
 	}
+}
+
+// namedFactors applies the untested-file factor, and the factors of a charm and of a folder
+// the task names.
+func (r *ranker) namedFactors(sc *scoring) {
 	for _, i := range r.untested() {
-		mul(i, SigUntested, UntestedFactor)
+		sc.mul(i, SigUntested, UntestedFactor)
 	}
 	for i := range r.nodes {
 		if len(r.named) == 0 {
 			break // most tasks name no charm of a monorepo: skip the directory lookups
 		}
-		if n := r.named[charmDirOf(r.nodes[i].path, r.in.Charms)]; n != "" && score[i] > 0 {
-			mul(i, SigNamedCharm, NamedCharmFactor)
-			out[i].Signals[len(out[i].Signals)-1].Note = n
+		if n := r.named[charmDirOf(r.nodes[i].path, r.in.Charms)]; n != "" && sc.score[i] > 0 {
+			sc.mul(i, SigNamedCharm, NamedCharmFactor)
+			sc.note(i, n)
 		}
 	}
 	for _, d := range r.namedFolders() {
 		for i, n := range r.nodes {
-			if score[i] > 0 && strings.HasPrefix(n.path, d+"/") && n.class != ClassTest && n.class != ClassLib {
-				mul(i, SigNamedFolder, NamedCharmFactor)
-				out[i].Signals[len(out[i].Signals)-1].Note = d
+			if sc.score[i] > 0 && strings.HasPrefix(n.path, d+"/") && n.class != ClassTest && n.class != ClassLib {
+				sc.mul(i, SigNamedFolder, NamedCharmFactor)
+				sc.note(i, d)
 			}
 		}
 	}
-	r.liftLibraries(libs, score, mul)
+}
+
+// intentLifts lifts the files a task's intent points at to a lead over the best file: the
+// libraries of a refresh; then the first of a dependency, tool, build or series, or workload
+// pin change; then a declaration or an addition; then a file the task names.
+func (r *ranker) intentLifts(sc *scoring, libs []int) {
+	r.liftLibraries(libs, sc.score, sc.mul)
 	if deps := r.onlyNamed(r.dependencyTargets()); len(deps) > 0 {
-		lift(deps, DependencyUpdateLead, SigDependencyUpdate, score, mul)
+		lift(deps, DependencyUpdateLead, SigDependencyUpdate, sc.score, sc.mul)
 	} else if tools := r.onlyNamed(r.toolTargets()); len(tools) > 0 {
-		lift(tools, DependencyUpdateLead, SigDependencyUpdate, score, mul)
+		lift(tools, DependencyUpdateLead, SigDependencyUpdate, sc.score, sc.mul)
 	} else if build := r.onlyNamed(slices.Concat(r.buildTargets(), r.seriesTargets())); len(build) > 0 {
-		lift(build, BuildIntentLead, SigBuildIntent, score, mul)
+		lift(build, BuildIntentLead, SigBuildIntent, sc.score, sc.mul)
 	} else if pins := r.onlyNamed(r.pinTargets()); len(pins) > 0 {
-		lift(pins, WorkloadPinLead, SigWorkloadPin, score, mul)
+		lift(pins, WorkloadPinLead, SigWorkloadPin, sc.score, sc.mul)
 		r.markPins(pins)
 	}
 	if decl := r.onlyNamed(r.declarationTargets()); len(decl) > 0 {
-		lift(decl, DeclarationIntentLead, SigDeclarationIntent, score, mul)
+		lift(decl, DeclarationIntentLead, SigDeclarationIntent, sc.score, sc.mul)
 	} else if add := r.additionTargets(); len(add) > 0 {
-		lift(add, AdditionIntentLead, SigAdditionIntent, score, mul)
+		lift(add, AdditionIntentLead, SigAdditionIntent, sc.score, sc.mul)
 	}
 	if named := r.subjectFileTargets(); len(named) > 0 {
-		lift(named, SubjectFileLead, SigSubjectFile, score, mul)
+		lift(named, SubjectFileLead, SigSubjectFile, sc.score, sc.mul)
 	}
-	canon := r.foldCopies(out, score)
-	for i := range out {
-		slices.SortStableFunc(out[i].Signals, func(x, y Signal) int { return cmp.Compare(y.Value, x.Value) })
-		total += score[i]
-	}
-	flows := r.symbolFlows(a, pr)
-	for i := range out {
-		if total > 0 {
-			out[i].Score = roundSig(score[i] / total)
-			if score[i] > 0 {
-				out[i].Signals = append(out[i].Signals, Signal{Name: SigScoreSum, Kind: SignalDivisor, Value: roundSig(total)})
-			}
-		}
-		if r.nodes[i].py != nil {
-			out[i].Symbols = r.pySymbols(i, flows)
-		} else {
-			out[i].Symbols = r.yamlSymbols(r.nodes[i].path)
-		}
-	}
-	// Rank order: every module once, then the copies (score 0; copies.go) in their canonical
-	// files' order, so that the ranking's first places are distinct modules; except in a
-	// library refresh, where a lifted library's copies follow it (each charm's copy may be the
-	// one refreshed; session 23: pyroscope's coordinator copies 60 -> 4, 51 -> 4, unseen
-	// held33 litmus 103 -> 7, maas 24 -> 7; others lose a place or two; 32-set mean 0.8011 ->
-	// 0.8012, held33 0.714 -> 0.715).
+}
+
+// rankOrder sorts the scored files into rank order: every module once, then the copies (score
+// 0; copies.go) in their canonical files' order (canon: each file's canonical file), so that
+// the ranking's first places are distinct modules; except in a library refresh, where a
+// lifted library's copies follow it (each charm's copy may be the one refreshed; session 23:
+// pyroscope's coordinator copies 60 -> 4, 51 -> 4, unseen held33 litmus 103 -> 7, maas 24 -> 7;
+// others lose a place or two; 32-set mean 0.8011 -> 0.8012, held33 0.714 -> 0.715).
+func rankOrder(out []File, canon []int) []File {
 	order := make([]int, len(out))
 	for i := range order {
 		order[i] = i
