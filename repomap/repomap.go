@@ -181,14 +181,7 @@ func Load(opt Options) (*Tree, error) {
 		return nil, &InputError{Msg: fmt.Sprintf("reading %s: %v", root, err), Err: err}
 	}
 	t := &Tree{Root: root, Warnings: disc.Warnings, UnreadDirs: disc.UnreadDirs, Scopes: scopes}
-	stats := make([]stat, len(disc.Python))
-	parallel(len(disc.Python), func(i int) { stats[i] = statFile(root, disc.Python[i]) })
-	yamlStats := make(map[string]stat, len(disc.YAML))
-	for _, p := range disc.YAML {
-		yamlStats[p] = statFile(root, p)
-	}
-	tmplStats := make([]stat, len(disc.Templates))
-	parallel(len(disc.Templates), func(i int) { tmplStats[i] = statFile(root, disc.Templates[i]) })
+	stats, yamlStats, tmplStats := statAll(root, disc)
 	fp := fingerprint(root, disc, stats, yamlStats, tmplStats)
 
 	var c cache
@@ -274,9 +267,42 @@ func Load(opt Options) (*Tree, error) {
 		sortWarnings(t.Warnings)
 		return t, nil
 	}
+	if len(files) == 0 && len(yamlEntries) == 0 {
+		// nothing to map: the root is likely not what the user meant (a wrong folder, a
+		// checkout being switched), and a cache there, even one we cannot read (Cantrip's
+		// of another version), is kept for the real tree; there is nothing to remember
+		sortWarnings(t.Warnings)
+		return t, nil
+	}
+	t.pending = prepareWrite(root, scopes, fp, c, files, changed, yamlEntries, opt.Refresh, t.links)
+	if opt.MemoKey == "" && !opt.SaveLater {
+		t.Save(nil)
+	}
+	sortWarnings(t.Warnings)
+	return t, nil
+}
 
-	w := &pendingWrite{fresh: changed, keep: map[string]json.RawMessage{}, fp: fp, memo: c.memo, tokens: c.tokens, links: t.links}
-	w.dirty = len(changed) > 0 || opt.Refresh
+// statAll stats every file Discover found: the Python and the templates in parallel.
+func statAll(root string, disc Discovered) (python []stat, yaml map[string]stat, tmpl []stat) {
+	python = make([]stat, len(disc.Python))
+	parallel(len(disc.Python), func(i int) { python[i] = statFile(root, disc.Python[i]) })
+	yaml = make(map[string]stat, len(disc.YAML))
+	for _, p := range disc.YAML {
+		yaml[p] = statFile(root, p)
+	}
+	tmpl = make([]stat, len(disc.Templates))
+	parallel(len(disc.Templates), func(i int) { tmpl[i] = statFile(root, disc.Templates[i]) })
+	return python, yaml, tmpl
+}
+
+// prepareWrite prepares the cache write of a run: the Python entries parsed afresh (changed),
+// the charm YAML's entries, and every entry of the loaded cache c still good (a mapped file
+// not reparsed, a file outside the run's scope, Cantrip's entry for a file we do not map);
+// dirty when the file would differ from c's.
+func prepareWrite(root string, scopes []string, fp string, c cache, files []pyextract.File, changed map[string]*usable,
+	yamlEntries map[string]*cacheEntry, refresh bool, links []byte) *pendingWrite {
+	w := &pendingWrite{fresh: changed, keep: map[string]json.RawMessage{}, fp: fp, memo: c.memo, tokens: c.tokens, links: links}
+	w.dirty = len(changed) > 0 || refresh
 	for file, e := range yamlEntries {
 		b, _ := json.Marshal(e)
 		if old, ok := c.raw[file]; ok && string(old) == string(b) {
@@ -313,19 +339,7 @@ func Load(opt Options) (*Tree, error) {
 	if w.memo.Fingerprint != fp {
 		w.memo = memoDoc{Fingerprint: fp}
 	}
-	if len(files) == 0 && len(yamlEntries) == 0 {
-		// nothing to map: the root is likely not what the user meant (a wrong folder, a
-		// checkout being switched), and a cache there, even one we cannot read (Cantrip's
-		// of another version), is kept for the real tree; there is nothing to remember
-		sortWarnings(t.Warnings)
-		return t, nil
-	}
-	t.pending = w
-	if opt.MemoKey == "" && !opt.SaveLater {
-		t.Save(nil)
-	}
-	sortWarnings(t.Warnings)
-	return t, nil
+	return w
 }
 
 // Save writes the cache prepared by Load, remembering m (when not nil) as the output for its
