@@ -37,157 +37,26 @@ type endpointName struct {
 // the tree, relation-naming keyword arguments (a bare relation= or endpoint= only with a
 // declared name) and positional strings naming a declared relation.
 func (l *charmLinker) endpoints(inst *instance) endpointSet {
-	var out endpointSet
-	addVals := func(param string, vals []aval, declaredOnly bool) {
-		lower := strings.ToLower(param)
-		strong := strings.Contains(lower, "relation") || strings.Contains(lower, "integration")
-		found := false
-		for _, v := range vals {
-			if v.kind != aStr {
-				continue
-			}
-			if _, ok := l.lookup(KindRelation, v.str); (declaredOnly || v.loose) && !ok {
-				continue
-			}
-			found = true
-			out.names = append(out.names, endpointName{name: v.str, strong: strong})
-		}
-		if !found && !declaredOnly && strings.Contains(lower, "name") {
-			out.dyn = true // relation=, endpoint= may hold a Relation object, not a name
-			out.dynParam = cmp.Or(out.dynParam, param)
-		}
-	}
-	// A map of roles to endpoint names handed to a library object ("endpoints={"cluster":
-	// "tempo-cluster", ...}", cosl's Coordinator): its declared names are bound to it.
-	endpointMaps := func() {
-		if inst.call == nil {
-			return
-		}
-		for i := range inst.call.Kwargs {
-			kw := &inst.call.Kwargs[i]
-			if kw.Value.Kind != pyextract.ValDict || !endpointMapParam(kw.Name) {
-				continue
-			}
-			for j := range kw.Value.Kwargs {
-				addVals("", l.eval(&kw.Value.Kwargs[j].Value, inst.at), true)
-			}
-		}
-		out.relParam = out.relParam || len(out.names) > 0
-	}
-	// The relation-naming keywords of a call to a class we cannot read (declaredOnly: only
-	// declared names bind); reports whether there was one.
-	relationKeywords := func(declaredOnly bool) bool {
-		found := false
-		for i := range inst.call.Kwargs {
-			if kw := &inst.call.Kwargs[i]; relationParam(kw.Name) {
-				found = true
-				// A bare relation= or endpoint= names other things too (an ACL tuple's
-				// relation in an authorization client: relation="member"): only a declared
-				// name binds, and an undeclared one is no finding.
-				bare := paramKey(kw.Name)
-				addVals(kw.Name, l.eval(&kw.Value, inst.at), declaredOnly || bare == "relation" || bare == "endpoint")
-			}
-		}
-		return found
-	}
-	// outsideCall reads the call of a class we cannot read: its relation-naming keywords, its
-	// positional strings naming a declared relation, a charm library's default endpoint.
-	outsideCall := func() endpointSet {
-		endpointMaps() // and the relation-naming keywords beside the map (peer_relation=)
-		out.relParam = relationKeywords(false) || out.relParam
-		// Other *_name keywords that hold a declared relation's name bind it too
-		// (cross_model_mesh_provides_name="provide-cmr-mesh" beside mesh_relation_name=):
-		// a library object given several endpoints names the others by role.
-		if out.relParam {
-			for i := range inst.call.Kwargs {
-				if kw := &inst.call.Kwargs[i]; !relationParam(kw.Name) && roleNameParam(kw.Name) {
-					addVals("", l.eval(&kw.Value, inst.at), true)
-				}
-			}
-		}
-		if !out.relParam {
-			for i := range inst.call.Args {
-				if a := &inst.call.Args[i]; a.Kind == pyextract.ValStr || a.Kind == pyextract.ValChain {
-					addVals("", l.eval(a, inst.at), true)
-				}
-			}
-			out.relParam = len(out.names) > 0
-		}
-		if !out.relParam {
-			if name := l.absentLibraryEndpoint(inst); name != "" {
-				out.names = append(out.names, endpointName{name: name})
-				out.relParam = true
-			}
-		}
-		return out
-	}
+	b := &binding{l: l, inst: inst}
 	if inst.cls == nil {
 		if inst.call == nil {
-			return out
+			return b.out
 		}
-		return outsideCall()
+		return b.outsideCall()
 	}
-	// The first __init__ up the classes that takes a relation-naming parameter: a subclass
-	// whose own __init__ takes none passes the name on (super().__init__(charm, "radosgw",
-	// callback), a sunbeam-style handler), and bind follows that call to the parameter.
-	for _, k := range l.mro(inst.cls) {
-		init := k.methods["__init__"]
-		if init == nil {
-			continue
-		}
-		for i, p := range positional(init.Params) {
-			if i > 0 && relationParam(p.Name) {
-				out.relParam = true
-				init := &ctx{file: k.file, cls: k, fn: "__init__", inst: inst}
-				vals := l.param(init, i, p)
-				if len(vals) == 0 && isNone(p.Default) {
-					// left at None: the class finds its relation itself (charmhelpers'
-					// coordinator.Serial() looks up the charm's peer relation), and no name
-					// was given that could go unresolved
-					continue
-				}
-				// a charm-helpers class's default left in place binds only a declared
-				// relation: its defaults serve every OpenStack charm, and its lookups of a
-				// relation the charm lacks find none rather than fail (nova-cloud-controller's
-				// NotificationDriverContext() keeps zmq_relation='zeromq-configuration',
-				// which it never looks up, beside amqp_relation='amqp')
-				helpersDefault := k.file.vendored && inFolderNamed(l.ix.charmRel(k.file), charmHelpersDir) && len(l.passed(init, i, p)) == 0
-				n := len(out.names)
-				addVals(p.Name, vals, helpersDefault)
-				if usedOnlyUnderCondition(k, "__init__", p.Name) {
-					for j := n; j < len(out.names); j++ {
-						out.names[j].cond = true
-					}
-				}
-			}
-		}
-		if out.relParam {
-			break
-		}
+	if b.initParams() {
+		return b.out
 	}
-	if out.relParam {
-		return out
-	}
-	for _, k := range l.mro(inst.cls) {
-		for _, name := range sortedKeys(k.selfAttrs) {
-			if relationParam(name) {
-				out.relParam = true
-				addVals(name, l.member(inst.cls, inst, name), false)
-			}
-		}
-		if out.relParam {
-			break
-		}
-	}
-	if !out.relParam {
-		endpointMaps()
-		if out.relParam && inst.call != nil {
+	b.selfAttrs()
+	if !b.out.relParam {
+		b.endpointMaps()
+		if b.out.relParam && inst.call != nil {
 			// a subclass of a class we cannot read (cosl's Coordinator): the declared names of
 			// its relation-naming keywords beside the map bind too (peer_relation=)
-			relationKeywords(true)
+			b.relationKeywords(true)
 		}
 	}
-	if !out.relParam {
+	if !b.out.relParam {
 		if up := l.boundArguments(inst); len(up.names) > 0 {
 			return up
 		}
@@ -196,17 +65,178 @@ func (l *charmLinker) endpoints(inst *instance) endpointSet {
 		// "tempo-cluster"}): that call is the library object's construction.
 		if call, at := l.outsideSuperInit(inst); call != nil {
 			up := l.endpoints(&instance{call: call, at: at, cond: inst.cond})
-			up.dyn = up.dyn || out.dyn
+			up.dyn = up.dyn || b.out.dyn
 			return up
 		}
 		// A subclass without an __init__ of its own of a class we cannot read (a charm
 		// library fetched when the charm is packed: class StoreRequirer(S3Requirer)): its
 		// construction is the outside class's, arguments and all.
 		if inst.call != nil && builtWithCharm(inst.call) && l.outsideInit(inst.cls) {
-			return outsideCall()
+			return b.outsideCall()
 		}
 	}
-	return out
+	return b.out
+}
+
+// binding collects, for endpoints, the relations one object is bound to.
+type binding struct {
+	l    *charmLinker
+	inst *instance
+	out  endpointSet
+}
+
+// add binds the relation names among vals, the values of param ("" for a role's name);
+// declaredOnly binds only declared ones. A *name parameter none of whose values is a name
+// makes the set dynamic.
+func (b *binding) add(param string, vals []aval, declaredOnly bool) {
+	lower := strings.ToLower(param)
+	strong := strings.Contains(lower, "relation") || strings.Contains(lower, "integration")
+	found := false
+	for _, v := range vals {
+		if v.kind != aStr {
+			continue
+		}
+		if _, ok := b.l.lookup(KindRelation, v.str); (declaredOnly || v.loose) && !ok {
+			continue
+		}
+		found = true
+		b.out.names = append(b.out.names, endpointName{name: v.str, strong: strong})
+	}
+	if !found && !declaredOnly && strings.Contains(lower, "name") {
+		b.out.dyn = true // relation=, endpoint= may hold a Relation object, not a name
+		b.out.dynParam = cmp.Or(b.out.dynParam, param)
+	}
+}
+
+// endpointMaps binds the declared names of a map of roles to endpoint names handed to a
+// library object ("endpoints={"cluster": "tempo-cluster", ...}", cosl's Coordinator).
+func (b *binding) endpointMaps() {
+	call := b.inst.call
+	if call == nil {
+		return
+	}
+	for i := range call.Kwargs {
+		kw := &call.Kwargs[i]
+		if kw.Value.Kind != pyextract.ValDict || !endpointMapParam(kw.Name) {
+			continue
+		}
+		for j := range kw.Value.Kwargs {
+			b.add("", b.l.eval(&kw.Value.Kwargs[j].Value, b.inst.at), true)
+		}
+	}
+	b.out.relParam = b.out.relParam || len(b.out.names) > 0
+}
+
+// relationKeywords binds the relation-naming keywords of a call to a class we cannot read
+// (declaredOnly: only declared names bind); it reports whether there was one.
+func (b *binding) relationKeywords(declaredOnly bool) bool {
+	found := false
+	call := b.inst.call
+	for i := range call.Kwargs {
+		if kw := &call.Kwargs[i]; relationParam(kw.Name) {
+			found = true
+			// A bare relation= or endpoint= names other things too (an ACL tuple's
+			// relation in an authorization client: relation="member"): only a declared
+			// name binds, and an undeclared one is no finding.
+			bare := paramKey(kw.Name)
+			b.add(kw.Name, b.l.eval(&kw.Value, b.inst.at), declaredOnly || bare == "relation" || bare == "endpoint")
+		}
+	}
+	return found
+}
+
+// outsideCall reads the call of a class we cannot read: its relation-naming keywords, its
+// positional strings naming a declared relation, a charm library's default endpoint.
+func (b *binding) outsideCall() endpointSet {
+	call := b.inst.call
+	b.endpointMaps() // and the relation-naming keywords beside the map (peer_relation=)
+	b.out.relParam = b.relationKeywords(false) || b.out.relParam
+	// Other *_name keywords that hold a declared relation's name bind it too
+	// (cross_model_mesh_provides_name="provide-cmr-mesh" beside mesh_relation_name=):
+	// a library object given several endpoints names the others by role.
+	if b.out.relParam {
+		for i := range call.Kwargs {
+			if kw := &call.Kwargs[i]; !relationParam(kw.Name) && roleNameParam(kw.Name) {
+				b.add("", b.l.eval(&kw.Value, b.inst.at), true)
+			}
+		}
+	}
+	if !b.out.relParam {
+		for i := range call.Args {
+			if a := &call.Args[i]; a.Kind == pyextract.ValStr || a.Kind == pyextract.ValChain {
+				b.add("", b.l.eval(a, b.inst.at), true)
+			}
+		}
+		b.out.relParam = len(b.out.names) > 0
+	}
+	if !b.out.relParam {
+		if name := b.l.absentLibraryEndpoint(b.inst); name != "" {
+			b.out.names = append(b.out.names, endpointName{name: name})
+			b.out.relParam = true
+		}
+	}
+	return b.out
+}
+
+// initParams binds the relation-naming parameters of the first __init__ up the classes that
+// takes one, and reports whether there was one: a subclass whose own __init__ takes none
+// passes the name on (super().__init__(charm, "radosgw", callback), a sunbeam-style handler),
+// and bind follows that call to the parameter.
+func (b *binding) initParams() bool {
+	l := b.l
+	for _, k := range l.mro(b.inst.cls) {
+		init := k.methods["__init__"]
+		if init == nil {
+			continue
+		}
+		for i, p := range positional(init.Params) {
+			if i == 0 || !relationParam(p.Name) {
+				continue
+			}
+			b.out.relParam = true
+			init := &ctx{file: k.file, cls: k, fn: "__init__", inst: b.inst}
+			vals := l.param(init, i, p)
+			if len(vals) == 0 && isNone(p.Default) {
+				// left at None: the class finds its relation itself (charmhelpers'
+				// coordinator.Serial() looks up the charm's peer relation), and no name
+				// was given that could go unresolved
+				continue
+			}
+			// a charm-helpers class's default left in place binds only a declared
+			// relation: its defaults serve every OpenStack charm, and its lookups of a
+			// relation the charm lacks find none rather than fail (nova-cloud-controller's
+			// NotificationDriverContext() keeps zmq_relation='zeromq-configuration',
+			// which it never looks up, beside amqp_relation='amqp')
+			helpersDefault := k.file.vendored && inFolderNamed(l.ix.charmRel(k.file), charmHelpersDir) && len(l.passed(init, i, p)) == 0
+			n := len(b.out.names)
+			b.add(p.Name, vals, helpersDefault)
+			if usedOnlyUnderCondition(k, "__init__", p.Name) {
+				for j := n; j < len(b.out.names); j++ {
+					b.out.names[j].cond = true
+				}
+			}
+		}
+		if b.out.relParam {
+			return true
+		}
+	}
+	return false
+}
+
+// selfAttrs binds the relation-naming self attributes of the first class up the classes that
+// sets one.
+func (b *binding) selfAttrs() {
+	for _, k := range b.l.mro(b.inst.cls) {
+		for _, name := range sortedKeys(k.selfAttrs) {
+			if relationParam(name) {
+				b.out.relParam = true
+				b.add(name, b.l.member(b.inst.cls, b.inst, name), false)
+			}
+		}
+		if b.out.relParam {
+			return
+		}
+	}
 }
 
 // outsideInit reports a class of the tree whose construction runs the __init__ of a class
