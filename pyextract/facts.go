@@ -509,6 +509,8 @@ func (w *factWalker) catches(i int32, errs map[string]bool) bool {
 	return false
 }
 
+// visit records the facts of one node and pushes the children to walk, each with the flow
+// (condition, loop, guard) it runs under.
 func (w *factWalker) visit(f factFrame) {
 	t, i := w.t, f.i
 	switch t.kind(i) {
@@ -571,17 +573,7 @@ func (w *factWalker) visit(f factFrame) {
 			}
 		}
 	case kString:
-		if v := t.value(i, 0); v.Kind == ValStr {
-			if privateName.MatchString(v.Str) {
-				w.out.HandlerStrings = append(w.out.HandlerStrings, v.Str)
-			}
-			if f.fn != nil && absPath(v.Str) && !f.fn.paths[v.Str] {
-				if f.fn.paths == nil {
-					f.fn.paths = map[string]bool{}
-				}
-				f.fn.paths[v.Str] = true
-				w.out.Paths = append(w.out.Paths, PathString{Scope: w.scope(f, i), Path: v.Str})
-			}
+		if w.visitString(f) {
 			return
 		}
 	case kSubscript:
@@ -602,25 +594,7 @@ func (w *factWalker) visit(f factFrame) {
 	case fkCompare:
 		w.membership(f, i)
 	case fkReturn:
-		if f.fn != nil && (f.cond || f.loop || f.guard) {
-			if !f.fn.returned {
-				f.fn.returned, f.fn.returnLine = true, int(t.nodes[i].row)+1
-			}
-			f.fn.exitReturned = f.fn.exitReturned || !w.inExcept(i)
-		}
-		// return self.charm.config: the whole config handed to the caller (a template's
-		// context, ops-sunbeam's CharmConfigContext.context; a getter, adapter.get_config()),
-		// whose reads the linker does not follow through a call; so every option, as in
-		// render(options=self.config). Not from a property named for the config (@property
-		// def _config(self): return self.model.config): self._config["x"] is a read of its own.
-		if c := t.namedChild(i, 0); c >= 0 && f.fn != nil && t.kind(c) == kAttribute && !(f.fn.property && keyedName(f.fn.name, false)) && w.keyedObject(c, f, false) {
-			w.addKey(f, i, c, -1, "all")
-		}
-		if c := t.namedChild(i, 0); c >= 0 && f.fn != nil {
-			if v := t.value(c, 0); v.Kind == ValStr || v.Kind == ValFStr || v.Kind == ValChain || selfCall(v) {
-				w.out.Returns = append(w.out.Returns, Return{Scope: w.scope(f, i), Value: v})
-			}
-		}
+		w.visitReturn(f)
 	case fkRaise:
 		for c := range t.children(i) {
 			w.push(factFrame{i: c, class: f.class, fn: f.fn, flow: f.flow, noCall: true})
@@ -646,41 +620,108 @@ func (w *factWalker) visit(f factFrame) {
 		slices.Reverse(w.stack[base:])
 		return
 	case fkCompr:
-		// the body comes before the for clause that binds its names ([self._fetch(res) for res
-		// in RESOURCES]): they are bound before the body is walked, so that a call passing one
-		// is recorded as a call passing a loop's name is
-		if f.fn != nil {
-			for c := range t.children(i) {
-				if t.factKind(c) != fkForIn {
-					continue
-				}
-				left := t.child(c, fLeft)
-				if left >= 0 && t.kind(left) == kIdentifier {
-					f.fn.bound = setName(f.fn.bound, t.text(left))
-				} else if left >= 0 && t.factKind(left) == fkPattern {
-					for n := range t.children(left) {
-						if t.kind(n) == kIdentifier {
-							f.fn.bound = setName(f.fn.bound, t.text(n))
-						}
-					}
-				}
-			}
+		w.bindComprehension(f)
+	case fkForIn:
+		w.visitForIn(f)
+	}
+	w.pushChildren(f, i, condInherit, 0)
+}
+
+// visitString records a string literal's facts: a private name (a handler named in a string)
+// and an absolute path, once per function. It reports a plain string, whose children are not
+// walked.
+func (w *factWalker) visitString(f factFrame) bool {
+	t, i := w.t, f.i
+	v := t.value(i, 0)
+	if v.Kind != ValStr {
+		return false
+	}
+	if privateName.MatchString(v.Str) {
+		w.out.HandlerStrings = append(w.out.HandlerStrings, v.Str)
+	}
+	if f.fn != nil && absPath(v.Str) && !f.fn.paths[v.Str] {
+		if f.fn.paths == nil {
+			f.fn.paths = map[string]bool{}
 		}
-	case fkForIn: // a comprehension's for clause: its names, as a loop's, over the comprehension
-		if left, right := t.child(i, fLeft), t.child(i, fRight); f.fn != nil && left >= 0 && right >= 0 {
-			// bound from the comprehension's first line to its last, so that two comprehensions
-			// reusing a name each bind their own (fileInfo.local picks by LoopEnd)
-			start, line, end := len(w.out.Assigns), 0, 0
-			if p := t.parent(i); p >= 0 {
-				line, end = int(t.nodes[p].row)+1, int(t.nodes[p].endRow)+1
-			}
-			w.elements(f, i, left, right, end)
-			for k := start; k < len(w.out.Assigns) && line > 0; k++ {
-				w.out.Assigns[k].Line = line
+		f.fn.paths[v.Str] = true
+		w.out.Paths = append(w.out.Paths, PathString{Scope: w.scope(f, i), Path: v.Str})
+	}
+	return true
+}
+
+// visitReturn records a return's facts: an early return under a condition (what follows runs
+// only when it does not return), the whole config handed to the caller, and a returned
+// value the linker resolves names through.
+func (w *factWalker) visitReturn(f factFrame) {
+	t, i := w.t, f.i
+	if f.fn == nil {
+		return
+	}
+	if f.cond || f.loop || f.guard {
+		if !f.fn.returned {
+			f.fn.returned, f.fn.returnLine = true, int(t.nodes[i].row)+1
+		}
+		f.fn.exitReturned = f.fn.exitReturned || !w.inExcept(i)
+	}
+	c := t.namedChild(i, 0)
+	if c < 0 {
+		return
+	}
+	// return self.charm.config: the whole config handed to the caller (a template's
+	// context, ops-sunbeam's CharmConfigContext.context; a getter, adapter.get_config()),
+	// whose reads the linker does not follow through a call; so every option, as in
+	// render(options=self.config). Not from a property named for the config (@property
+	// def _config(self): return self.model.config): self._config["x"] is a read of its own.
+	if t.kind(c) == kAttribute && !(f.fn.property && keyedName(f.fn.name, false)) && w.keyedObject(c, f, false) {
+		w.addKey(f, i, c, -1, "all")
+	}
+	if v := t.value(c, 0); v.Kind == ValStr || v.Kind == ValFStr || v.Kind == ValChain || selfCall(v) {
+		w.out.Returns = append(w.out.Returns, Return{Scope: w.scope(f, i), Value: v})
+	}
+}
+
+// bindComprehension binds the names of a comprehension's for clauses before its body is
+// walked: the body comes first in the tree ([self._fetch(res) for res in RESOURCES]), and a
+// call passing one is to be recorded as a call passing a loop's name is.
+func (w *factWalker) bindComprehension(f factFrame) {
+	t, i := w.t, f.i
+	if f.fn == nil {
+		return
+	}
+	for c := range t.children(i) {
+		if t.factKind(c) != fkForIn {
+			continue
+		}
+		left := t.child(c, fLeft)
+		if left >= 0 && t.kind(left) == kIdentifier {
+			f.fn.bound = setName(f.fn.bound, t.text(left))
+		} else if left >= 0 && t.factKind(left) == fkPattern {
+			for n := range t.children(left) {
+				if t.kind(n) == kIdentifier {
+					f.fn.bound = setName(f.fn.bound, t.text(n))
+				}
 			}
 		}
 	}
-	w.pushChildren(f, i, condInherit, 0)
+}
+
+// visitForIn records a comprehension's for clause: its names, as a loop's, bound from the
+// comprehension's first line to its last, so that two comprehensions reusing a name each bind
+// their own (fileInfo.local picks by LoopEnd).
+func (w *factWalker) visitForIn(f factFrame) {
+	t, i := w.t, f.i
+	left, right := t.child(i, fLeft), t.child(i, fRight)
+	if f.fn == nil || left < 0 || right < 0 {
+		return
+	}
+	start, line, end := len(w.out.Assigns), 0, 0
+	if p := t.parent(i); p >= 0 {
+		line, end = int(t.nodes[p].row)+1, int(t.nodes[p].endRow)+1
+	}
+	w.elements(f, i, left, right, end)
+	for k := start; k < len(w.out.Assigns) && line > 0; k++ {
+		w.out.Assigns[k].Line = line
+	}
 }
 
 // inExcept reports a node inside an except clause of its function: a return there ends the
