@@ -25,12 +25,34 @@ func (r *ranker) lexical() []float64 {
 	if len(r.ment.words) == 0 {
 		return nil
 	}
-	// The query's terms: its stems, and its inflected words as written, marked with '='
-	// (LexFormWeight: "prefixed" is a term of its own beside "prefix").
-	query := slices.Sorted(maps.Keys(r.ment.words))
+	q := r.lexQuery()
+	tf, length := r.termCounts(q)
+	idf, avg := q.weights(tf, length, func(i int) bool { return r.nodes[i].class == ClassTest })
+	return r.bm25(q, tf, length, idf, avg)
+}
+
+// lexTerms is the query of lexical: the task's stems, then its inflected words as written,
+// marked with '=' (LexFormWeight: "prefixed" is a term of its own beside "prefix").
+type lexTerms struct {
+	terms []string
+	index map[string]int // term → its place in terms
+}
+
+func (r *ranker) lexQuery() lexTerms {
+	terms := slices.Sorted(maps.Keys(r.ment.words))
 	for _, w := range slices.Sorted(maps.Keys(r.ment.forms)) {
-		query = append(query, "="+w)
+		terms = append(terms, "="+w)
 	}
+	index := make(map[string]int, len(terms))
+	for k, w := range terms {
+		index[w] = k
+	}
+	return lexTerms{terms: terms, index: index}
+}
+
+// termCounts counts, per file, the weighted occurrences of each query term among the file's
+// words (tf), and the file's weighted word count (length).
+func (r *ranker) termCounts(q lexTerms) (tf [][]float64, length []float64) {
 	forms := map[string][]string{} // name → its inflected words, marked, computed once
 	formsOf := func(name string) []string {
 		fs, ok := forms[name]
@@ -41,10 +63,6 @@ func (r *ranker) lexical() []float64 {
 			forms[name] = fs
 		}
 		return fs
-	}
-	qi := make(map[string]int, len(query))
-	for k, w := range query {
-		qi[w] = k
 	}
 	yamlWords := map[string][][]string{} // YAML file → its text words, per charm that reads it
 	problems := map[string][]string{}    // YAML file → what reading it found wrong
@@ -59,22 +77,21 @@ func (r *ranker) lexical() []float64 {
 		}
 	}
 	n := len(r.nodes)
-	tf := make([][]float64, n) // per file, per query word
-	length := make([]float64, n)
-	df := make([]int, len(query))
+	tf = make([][]float64, n)
+	length = make([]float64, n)
 	for i, nd := range r.nodes {
-		bag := make([]float64, len(query))
+		bag := make([]float64, len(q.terms))
 		// add counts the words of name (words: its stems) at weight w
 		add := func(name string, words []string, w float64) {
 			for _, word := range words {
-				if k, ok := qi[word]; ok {
+				if k, ok := q.index[word]; ok {
 					bag[k] += w
 				}
 			}
 			length[i] += w * float64(len(words))
 			if len(r.ment.forms) > 0 {
 				for _, word := range formsOf(name) {
-					if k, ok := qi[word]; ok {
+					if k, ok := q.index[word]; ok {
 						bag[k] += w * LexFormWeight
 					}
 				}
@@ -120,11 +137,17 @@ func (r *ranker) lexical() []float64 {
 		}
 		tf[i] = bag
 	}
-	// The words' weights and the mean length are the code's and YAML's: a test's words (an
-	// agent's new test of the task's feature) leave every other file's score as it was.
-	avg, counted := 0.0, 0
+	return tf, length
+}
+
+// weights returns each term's inverse document frequency and the mean file length. They are
+// the code's and YAML's (test: the files left out): a test's words (an agent's new test of
+// the task's feature) leave every other file's score as it was.
+func (q lexTerms) weights(tf [][]float64, length []float64, test func(int) bool) (idf []float64, avg float64) {
+	df := make([]int, len(q.terms))
+	counted := 0
 	for i, bag := range tf {
-		if r.nodes[i].class == ClassTest {
+		if test(i) {
 			continue
 		}
 		counted++
@@ -136,22 +159,28 @@ func (r *ranker) lexical() []float64 {
 		}
 	}
 	avg /= float64(max(counted, 1))
-	idf := make([]float64, len(query))
-	for k := range query {
+	idf = make([]float64, len(q.terms))
+	for k := range q.terms {
 		idf[k] = math.Log(1 + (float64(counted)-float64(df[k])+0.5)/(float64(df[k])+0.5))
 	}
 	// A word as written counts by what it says beyond its stem: a form about as common as
 	// the stem ("template" beside "templat") adds nothing, a rare one ("prefixed" in one file,
 	// "prefix" in thirteen) adds the difference.
-	for k, w := range query {
+	for k, w := range q.terms {
 		if f, ok := strings.CutPrefix(w, "="); ok {
-			if j, ok := qi[stem(f)]; ok {
+			if j, ok := q.index[stem(f)]; ok {
 				idf[k] = max(idf[k]-idf[j], 0)
 			}
 		}
 	}
-	out := make([]float64, n)
-	r.lexNotes = make([]string, n)
+	return idf, avg
+}
+
+// bm25 scores each file (Okapi BM25, BM25K1 and BM25B) and notes the task words that weigh
+// most in its score (r.lexNotes).
+func (r *ranker) bm25(q lexTerms, tf [][]float64, length, idf []float64, avg float64) []float64 {
+	out := make([]float64, len(tf))
+	r.lexNotes = make([]string, len(tf))
 	type part struct {
 		word string
 		v    float64
@@ -163,7 +192,7 @@ func (r *ranker) lexical() []float64 {
 			if x > 0 {
 				v := idf[k] * x * (BM25K1 + 1) / (x + norm)
 				out[i] += v
-				if w := r.ment.surface(query[k]); v > 0 && w != "" {
+				if w := r.ment.surface(q.terms[k]); v > 0 && w != "" {
 					parts = append(parts, part{w, v})
 				}
 			}
