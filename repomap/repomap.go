@@ -6,7 +6,9 @@
 //   - Python parse results are cached per file in CacheFile, in the shape Cantrip reads (see
 //     cache.go). A file whose mtime, size and ctime match its entry is not read (ctime, as git
 //     compares it, catches a copy that kept the mtime); one whose stat changed but whose bytes
-//     hash the same costs a hash, not a parse.
+//     hash the same costs a hash, not a parse. A file stamped within racyWindow of the run
+//     is checked by its bytes next time, and the run's output and links are not remembered
+//     (git's racily clean files: a filesystem's coarse stamps may not move with an edit).
 //   - Charm YAML is re-read on every run: a handful of small files, cheaper to parse than to
 //     validate against a cache.
 //   - Parsing runs on all cores; results are ordered by path so output never depends on timing.
@@ -38,6 +40,7 @@ import (
 	"time"
 
 	"github.com/cantrip-dev/charmcraft-map/charmyaml"
+	"github.com/cantrip-dev/charmcraft-map/internal/clock"
 	"github.com/cantrip-dev/charmcraft-map/internal/safetext"
 	"github.com/cantrip-dev/charmcraft-map/internal/testdirs"
 	"github.com/cantrip-dev/charmcraft-map/linker"
@@ -98,13 +101,18 @@ type Tree struct {
 	pending *pendingWrite // the cache write Save performs (MemoKey set, cache on)
 	// unreadable: a file could not be read; what is printed then is not remembered, since
 	// fixing the permission need not change what the memo's fingerprint sees
-	unreadable bool                // set by parseAll and from loadCharms
-	sameLinks  map[string]string   // Discovered.SameLinks: what Link reports once
-	hookLinks  map[string]string   // Discovered.HookLinks: hooks Juju runs a mapped script for
-	hookRuns   map[string][]string // Discovered.HookRuns: the scripts a hook's shell script runs
-	shellCode  []string            // Discovered.ShellCode: the charms' code that is not Python
-	fp         string              // the fingerprint of the tree's state (fingerprint)
-	links      []byte              // the links the cache remembers for fp (links.go), or nil
+	unreadable bool // set by parseAll and from loadCharms
+	// racy: an input's mtime or ctime is within racyWindow of the run's start (start, in
+	// nanoseconds), so its next edit may leave its stat as it is: what is printed and linked
+	// is not remembered either, and its cache entry is written for the next run to rehash
+	racy      bool
+	start     int64
+	sameLinks map[string]string   // Discovered.SameLinks: what Link reports once
+	hookLinks map[string]string   // Discovered.HookLinks: hooks Juju runs a mapped script for
+	hookRuns  map[string][]string // Discovered.HookRuns: the scripts a hook's shell script runs
+	shellCode []string            // Discovered.ShellCode: the charms' code that is not Python
+	fp        string              // the fingerprint of the tree's state (fingerprint)
+	links     []byte              // the links the cache remembers for fp (links.go), or nil
 }
 
 // Stats count what a load did, for tests and benchmarks.
@@ -180,8 +188,10 @@ func Load(opt Options) (*Tree, error) {
 		}
 		return nil, &InputError{Msg: fmt.Sprintf("reading %s: %v", root, err), Err: err}
 	}
-	t := &Tree{Root: root, Warnings: disc.Warnings, UnreadDirs: disc.UnreadDirs, Scopes: scopes}
+	t := &Tree{Root: root, Warnings: disc.Warnings, UnreadDirs: disc.UnreadDirs, Scopes: scopes, start: clock.Now().UnixNano()}
 	stats, yamlStats, tmplStats := statAll(root, disc)
+	t.racy = slices.ContainsFunc(stats, t.racyStat) || slices.ContainsFunc(tmplStats, t.racyStat) ||
+		slices.ContainsFunc(slices.Collect(maps.Values(yamlStats)), t.racyStat)
 	fp := fingerprint(root, disc, stats, yamlStats, tmplStats)
 
 	var c cache
@@ -350,7 +360,7 @@ func (t *Tree) Save(m *Memo) {
 		return
 	}
 	t.pending = nil
-	if m != nil && memoSize(*m) <= maxMemoOut && !t.unreadable {
+	if m != nil && memoSize(*m) <= maxMemoOut && !t.unreadable && !t.racy {
 		outs, size := []Memo{*m}, memoSize(*m)
 		for _, o := range w.memo.Outputs {
 			if o.Key != m.Key && len(outs) < maxMemos && size+memoSize(o) <= maxMemoBytes {
@@ -506,6 +516,30 @@ var binaryID = sync.OnceValue(func() string {
 	return fmt.Sprintf("%s\x00%d\x00%d", exe, fi.ModTime().UnixNano(), fi.Size())
 })
 
+// racyWindow is how near a run's start a file's mtime or ctime must be for the run not to
+// trust that the file's next edit changes them (git's "racily clean" files): a filesystem
+// stamps times in ticks (a second on ext4 with 128-byte inodes, HFS+ and many NFS servers, two
+// on FAT, a few milliseconds on Linux before 6.13), and an edit of the same size in the tick
+// the run read the file in leaves its mtime, ctime and size as the run saw them. Such a file's
+// entry is written to be rehashed (racyCtime), and the run's output and links are not
+// remembered, since the fingerprint of the next state may be this one's (review rev90: a
+// renamed function kept its old name in every cached map, on a filesystem of 1-second
+// stamps). A file whose stamps are far in the future (an archive's bogus dates) is not racy:
+// an edit now stamps it now.
+const racyWindow = 2 * time.Second
+
+// racyCtime is the ctime written for a racy file's entry: no file has it, so the next run
+// reads the file and compares its hash (parseOne), which costs no parse when it is unchanged.
+const racyCtime = -1
+
+// racyStat reports an input whose mtime or ctime is within racyWindow of the run's start.
+func (t *Tree) racyStat(st stat) bool {
+	near := func(ns int64) bool {
+		return ns != 0 && ns >= t.start-int64(racyWindow) && ns <= t.start+int64(racyWindow)
+	}
+	return st.err == nil && st.exact == "" && (near(st.mtime) || near(st.ctime))
+}
+
 // parseAll returns the extraction of every file, reusing cache entries where the file is
 // unchanged, and the data of the new or updated cache entries by file.
 func (t *Tree) parseAll(paths []string, stats []stat, c cache, progress func(int, int)) ([]pyextract.File, map[string]*usable) {
@@ -539,6 +573,9 @@ func (t *Tree) parseAll(paths []string, stats []stat, c cache, progress func(int
 		i := todo[k]
 		p := paths[i]
 		f, e, reparsed, warn := parseOne(t.Root, p, stats[i], c.ours[p])
+		if e != nil && t.racyStat(stats[i]) {
+			e.ctime = racyCtime // no stat matches it: the next run compares the bytes
+		}
 		out[i], entries[i], warns[i] = f, e, warn
 		mu.Lock()
 		defer mu.Unlock()
@@ -601,7 +638,7 @@ func parseOne(root, p string, st stat, old *usable) (f pyextract.File, e *usable
 	h := hashBytes(src)
 	if old != nil && old.hash == h && old.size == int64(len(src)) {
 		f = old.file
-		return f, entry(int64(len(src)), h), false, ""
+		return f, entry(int64(len(src)), h), false, fileWarning(f, int64(len(src)))
 	}
 	f, crash := safeParse(p, src)
 	if crash != "" { // not cached: a fixed binary parses it again
@@ -682,7 +719,7 @@ func (t *Tree) Link() linker.Result {
 	t.Stats.LinksRemembered = ok
 	if !ok {
 		res = linker.Link(linker.Input{Charms: t.Charms, Files: t.Files, Templates: t.Templates, HookLinks: t.hookLinks, HookRuns: t.hookRuns, ShellCode: t.shellCode})
-		if w := t.pending; w != nil && !t.unreadable && t.fp != "" {
+		if w := t.pending; w != nil && !t.unreadable && !t.racy && t.fp != "" {
 			if b := encodeLinks(t.fp, &res); b != nil {
 				w.links, w.dirty = b, true
 			}
