@@ -12,10 +12,12 @@ import (
 	"unicode/utf8"
 )
 
-// Line returns s with every control character (newlines, tabs, ESC, DEL, the C1 set) and
-// every bidirectional control (U+202E, which reverses what follows on the line) written as
-// its Go escape ("\n", "\x1b", "\u202e"), and every byte that is not UTF-8 as "\xe9"; s
-// itself when it has none, the common case.
+// Line returns s with every control character (newlines, tabs, ESC, DEL, the C1 set), every
+// bidirectional control (U+202E, which reverses what follows on the line) and the Unicode
+// line and paragraph separators (U+2028, U+2029, which Python's str.splitlines and
+// JavaScript split lines at: a value holding one must not start a line of its own in the
+// map) written as its Go escape ("\n", "\x1b", "\u202e", "\u2028"), and every byte that is
+// not UTF-8 as "\xe9"; s itself when it has none, the common case.
 func Line(s string) string {
 	if !strings.ContainsFunc(s, unsafe) && utf8.ValidString(s) {
 		return s
@@ -38,4 +40,6 @@ func Line(s string) string {
 	return b.String()
 }
 
-func unsafe(r rune) bool { return unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) }
+func unsafe(r rune) bool {
+	return unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) || r == '\u2028' || r == '\u2029'
+}

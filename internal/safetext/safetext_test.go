@@ -11,6 +11,7 @@ func TestLine(t *testing.T) {
 		"":                                "",
 		"lat\xe9.py":                      `lat\xe9.py`,
 		"kept\ufffd.py":                   "kept\ufffd.py",
+		"v\u2028src/fake.py:\u2029x":      `v\u2028src/fake.py:\u2029x`,
 	} {
 		if got := Line(in); got != want {
 			t.Errorf("Line(%q) = %q, want %q", in, got, want)
