@@ -1054,9 +1054,11 @@ func unixNanos(t time.Time) (int64, string) {
 	return t.UnixNano(), n.Add(n, big.NewInt(int64(t.Nanosecond()))).String()
 }
 
-// regularFile reports a regular file (not a link, not a folder) at rel under root.
+// regularFile reports a regular file at rel under root, or a symbolic link to one (Cantrip
+// maps a linked file by its own path: rev90, its entries for web/alias.js -> real.js were
+// dropped on every run); not a folder.
 func regularFile(root, rel string) bool {
-	fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(rel)))
+	fi, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel)))
 	return err == nil && fi.Mode().IsRegular()
 }
 

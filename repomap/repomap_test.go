@@ -819,11 +819,14 @@ func TestCacheBadFilesNeverFatal(t *testing.T) {
 
 func TestForeignEntriesOfUnmappedFilesKept(t *testing.T) {
 	// Cantrip's entries for files we do not map (another language, a file an ignore file
-	// leaves out) are written back byte for byte while the file exists; an entry for a gone
+	// leaves out) are written back byte for byte while the file exists (a symbolic link to a
+	// file too); an entry for a gone
 	// file, for a path outside the root, or with our data for a file we no longer map is
 	// dropped. None of them is read.
 	js := `{"file": "web/app.js", "mtime_ns": 5, "definitions": [{"name": "App", "kind": "class", "file": "web/app.js", "line": 1, "signature": "class App", "qualifier": ""}], "references": ["x", "x"]}`
-	content := `{"version": 1, "generated_at": 1.5, "entries": [` + js + `,
+	alias := `{"file": "web/alias.js", "mtime_ns": 5, "definitions": [], "references": ["App"]}` // a symbolic link to app.js
+	content := `{"version": 1, "generated_at": 1.5, "entries": [` + js + `, ` + alias + `,
+		{"file": "web/dir", "mtime_ns": 5, "definitions": [], "references": []},
 		{"file": "web/gone.js", "mtime_ns": 5, "definitions": [], "references": []},
 		{"file": "../outside.js", "mtime_ns": 5, "definitions": [], "references": []},
 		{"x_charmcraft_map": "AAAA", "file": "scratch/old.py", "mtime_ns": 5, "definitions": [], "references": []},
@@ -831,6 +834,12 @@ func TestForeignEntriesOfUnmappedFilesKept(t *testing.T) {
 		{"file": "web", "mtime_ns": 5, "definitions": [], "references": []}]}`
 	root := writeTree(t, map[string]string{"metadata.yaml": smallCharm, "src/charm.py": smallPy, "web/app.js": "class App {}\n",
 		"scratch/old.py": "X = 1\n", IgnoreFile: "scratch/\n", CacheFile: content})
+	if err := os.Symlink("app.js", filepath.Join(root, "web", "alias.js")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(".", filepath.Join(root, "web", "dir")); err != nil { // a folder, not a file
+		t.Fatal(err)
+	}
 	// exists, but outside the root
 	if err := os.WriteFile(filepath.Join(root, "..", "outside.js"), []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
@@ -842,10 +851,10 @@ func TestForeignEntriesOfUnmappedFilesKept(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Contains(data, []byte(js)) {
-		t.Errorf("Cantrip's entry for web/app.js not kept byte for byte:\n%s", data)
+	if !bytes.Contains(data, []byte(js)) || !bytes.Contains(data, []byte(alias)) {
+		t.Errorf("Cantrip's entries for web/app.js and the link to it not kept byte for byte:\n%s", data)
 	}
-	for _, gone := range []string{"web/gone.js", "../outside.js", "scratch/old.py", "web//app.js", "web"} {
+	for _, gone := range []string{"web/gone.js", "../outside.js", "scratch/old.py", "web//app.js", "web", "web/dir"} {
 		if bytes.Contains(data, []byte(`"`+gone+`"`)) {
 			t.Errorf("entry for %s kept", gone)
 		}
