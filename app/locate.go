@@ -128,7 +128,7 @@ func RunLocate(o LocateOptions, io IO) error {
 	}
 	fmt.Fprint(io.Err, warnings(t, nil))
 	focus, warn := focusPaths(t, o.Focus)
-	fmt.Fprint(io.Err, warn+emptyWarning(t, o.Scope))
+	fmt.Fprint(io.Err, warn+emptyWarning(t))
 	res := Locate(t, o.Text, focus)
 	saveCache(t, io)
 	if o.Format == "json" {

@@ -69,7 +69,7 @@ func RunMap(o MapOptions, io IO) error {
 	if err != nil {
 		return err
 	}
-	rest := focusWarn + emptyWarning(t, o.Scope) + ignoredFlagsWarning(o)
+	rest := focusWarn + emptyWarning(t) + ignoredFlagsWarning(o)
 	warn := warnings(t, nil) + rest
 	n := len(t.Warnings)
 	// the remembered output's warnings are the tree's: not one about the cache file this
@@ -116,12 +116,12 @@ func ignoredFlagsWarning(o MapOptions) string {
 
 // emptyWarning says why a map or a locate is empty, when nothing was found to map; an empty
 // result is still a success.
-func emptyWarning(t *repomap.Tree, scope []string) string {
+func emptyWarning(t *repomap.Tree) string {
 	if len(t.Files) > 0 || len(t.Charms) > 0 {
 		return ""
 	}
 	where := "the root"
-	if len(scope) > 0 {
+	if len(t.Scopes) > 0 {
 		where = "the scope"
 	}
 	return "warning: nothing to map: no Python files and no charm YAML under " + where + "\n"

@@ -263,7 +263,7 @@ func Load(opt Options) (*Tree, error) {
 	t.unreadable = t.unreadable || cl.unreadable
 	t.Charms = cl.charms
 	t.Warnings = append(t.Warnings, cl.warnings...)
-	if len(opt.Scope) == 0 { // a scope leaves the charm's Python out of disc.Python
+	if len(scopes) == 0 { // a scope leaves the charm's Python out of disc.Python
 		t.Warnings = append(t.Warnings, foreignCode(t.Charms, disc.Python)...)
 	}
 	yamlEntries := cl.entries
@@ -1102,7 +1102,8 @@ func linked(root, c string) bool {
 	return err == nil && real != filepath.Join(realRoot, filepath.FromSlash(c))
 }
 
-// cleanScopes turns --scope values into root-relative '/'-paths inside the root.
+// cleanScopes turns --scope values into root-relative '/'-paths inside the root; nil, the
+// whole tree, when there are none or one is the root itself.
 func cleanScopes(root string, scopes []string) ([]string, error) {
 	var out []string
 	for _, s := range scopes {
@@ -1131,10 +1132,10 @@ func cleanScopes(root string, scopes []string) ([]string, error) {
 			}
 			return nil, &UsageError{fmt.Sprintf("scope %q is not a directory under the root", s)}
 		}
-		if c == "." {
-			return nil, nil
-		}
 		out = append(out, c)
+	}
+	if slices.Contains(out, ".") { // the whole tree: every value checked all the same
+		return nil, nil
 	}
 	return out, nil
 }

@@ -613,9 +613,12 @@ func TestScopeFromCurrentFolder(t *testing.T) {
 	if err == nil || err.Error() != `scope "c1/src": paths are relative to the root (this one is "src" there)` {
 		t.Errorf("Load with scope c1/src from the root's parent: %v", err)
 	}
-	_, err = Load(Options{Root: "c1", Scope: []string{"missing"}})
-	if err == nil || err.Error() != `scope "missing" is not a directory under the root` {
-		t.Errorf("Load with a missing scope: %v", err)
+	// every value is checked, in either order, a "." (the whole tree) among them too (rev90)
+	for _, scope := range [][]string{{"missing"}, {".", "missing"}, {"missing", "."}} {
+		_, err = Load(Options{Root: "c1", Scope: scope})
+		if err == nil || err.Error() != `scope "missing" is not a directory under the root` {
+			t.Errorf("Load with scopes %q: %v", scope, err)
+		}
 	}
 }
 
@@ -1467,19 +1470,22 @@ func TestForeignCodeWarning(t *testing.T) {
 		"mixed/charmcraft.yaml":    "type: charm\nparts:\n  charm:\n    plugin: charm\n  tool:\n    plugin: go\n",
 		"mixed/src/charm.py":       smallPy,
 	})
-	tr, err := Load(Options{Root: root, NoCache: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, w := range tr.Warnings {
-		if strings.Contains(w, "plugin") {
-			got = append(got, w)
+	// --scope . is the whole tree: the same warning (rev90: it was dropped)
+	for _, scope := range [][]string{nil, {"."}, {"./"}} {
+		tr, err := Load(Options{Root: root, NoCache: true, Scope: scope})
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	want := []string{"charm gocharm (gocharm) has no Python code of its own and a part built with the go plugin: its code is not read, only its YAML is mapped"}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("warnings = %q, want %q", tr.Warnings, want)
+		var got []string
+		for _, w := range tr.Warnings {
+			if strings.Contains(w, "plugin") {
+				got = append(got, w)
+			}
+		}
+		want := []string{"charm gocharm (gocharm) has no Python code of its own and a part built with the go plugin: its code is not read, only its YAML is mapped"}
+		if !reflect.DeepEqual(got, want) || tr.Scopes != nil {
+			t.Errorf("--scope %q: warnings = %q, want %q; scopes %q", scope, tr.Warnings, want, tr.Scopes)
+		}
 	}
 }
 
