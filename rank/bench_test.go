@@ -1,6 +1,8 @@
 package rank_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/cantrip-dev/charmcraft-map/bench/benchtree"
@@ -22,6 +24,27 @@ func BenchmarkRank(b *testing.B) {
 				if r := t.Rank(links, bc.focus, bc.mentions); len(r.Files) < len(t.Files) {
 					b.Fatalf("%d files ranked of %d", len(r.Files), len(t.Files))
 				}
+			}
+		})
+	}
+}
+
+// BenchmarkLongTaskText ranks with a pasted log for a task text: 20,000 identifiers, each
+// written once (rev90: the identifiers were each looked for in the whole text, so time grew
+// with the text's square; 230 KB took locate 10.7 s). Compare the sizes: time should about
+// double with the text.
+func BenchmarkLongTaskText(b *testing.B) {
+	t := benchtree.Tree(b, benchtree.Files)
+	links := t.Link()
+	for _, n := range []int{5000, 10000, 20000} {
+		var sb strings.Builder
+		for i := range n {
+			fmt.Fprintf(&sb, "w%d_%d relation joins\n", i*7919%1000003, i)
+		}
+		text := sb.String()
+		b.Run(fmt.Sprintf("idents=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				t.Rank(links, nil, []string{text})
 			}
 		})
 	}

@@ -206,7 +206,7 @@ func (r *ranker) identNamedUpdate() bool {
 		versions := majorVersions(s.text)
 		// in lower case ("Kubernetes_service_patch: bump"), not only as self.x
 		// (self.data_interfaces is the charm's attribute)
-		idents := writtenNames(s.m, []string{s.text})
+		idents := writtenNames(s.m, []string{s.text}, r.fileNames())
 		// "Bumps lte-core-interface version": the library's name as its project writes it,
 		// right after the verb (or in a list there: "bump cos-agent, tls-certificates"); a
 		// declared relation's name (or interface) so written only when nothing but a version

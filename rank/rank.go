@@ -74,6 +74,7 @@ type ranker struct {
 	inits         map[string]int    // initialsCount: files by the initials of their stems, built on first use
 	named         map[string]string // the directories of the charms the task names, to the name (namedCharms)
 	namedIfaces   []Named           // the interfaces the task names (Result.Named)
+	stems         map[string]bool   // fileNames, built on first use
 }
 
 func newRanker(in Input) *ranker {
@@ -382,7 +383,7 @@ func (r *ranker) uniqueFileNames() map[string]bool {
 			count[t] = 0
 		}
 	}
-	ids := writtenNames(r.ment, r.in.Mentions)
+	ids := writtenNames(r.ment, r.in.Mentions, r.fileNames())
 	updates := slices.ContainsFunc(r.subjects, func(s subject) bool { return s.m.hasAny(libUpdateVerbs) })
 	for _, n := range r.nodes {
 		lp := strings.ToLower(n.path)
@@ -418,10 +419,15 @@ func stemWritten(ids map[string]bool, base string) bool {
 
 // writtenNames are the identifiers the texts write (m's), in lower case, but those written
 // only as attributes of self ("self.peer_cluster.super_users": the charm's attribute, not a
-// module's name; onlySelfAttribute).
-func writtenNames(m mentions, texts []string) map[string]bool {
+// module's name; onlySelfAttribute). Only those in lower case in names (fileNames: what the
+// callers look up) are looked for: each costs a scan of the texts, and a pasted log writes
+// tens of thousands of identifiers (rev90: 230 KB of task text took locate 10.7 s).
+func writtenNames(m mentions, texts []string, names map[string]bool) map[string]bool {
 	out := map[string]bool{}
 	for id := range m.idents {
+		if !names[strings.ToLower(id)] {
+			continue
+		}
 		self := false
 		for _, t := range texts {
 			if strings.Contains(t, id) {
@@ -435,6 +441,22 @@ func writtenNames(m mentions, texts []string) map[string]bool {
 		}
 	}
 	return out
+}
+
+// fileNames are, in lower case, the stems of the tree's files and the names of its libraries
+// (charmyaml.LibraryOf) of two or more words: the names writtenNames' callers look up.
+func (r *ranker) fileNames() map[string]bool {
+	if r.stems == nil {
+		r.stems = map[string]bool{}
+		for _, n := range r.nodes {
+			for _, name := range []string{stemOf(n.path), strings.ToLower(charmyaml.LibraryOf(n.path))} {
+				if strings.Contains(name, "_") {
+					r.stems[name] = true
+				}
+			}
+		}
+	}
+	return r.stems
 }
 
 // How the task text names a file.
@@ -564,7 +586,7 @@ func (r *ranker) subjectFileTargets() []int {
 	}
 	byStem := map[string][]int{}
 	for _, s := range r.subjects {
-		ids := writtenNames(s.m, []string{s.text})
+		ids := writtenNames(s.m, []string{s.text}, r.fileNames())
 		for i, n := range r.nodes {
 			if n.class == ClassTest {
 				continue
