@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -604,6 +605,21 @@ func TestTokenMemo(t *testing.T) {
 		if m := LoadTokenMemo(b); len(m.old) != 0 {
 			t.Errorf("malformed memo %x loaded %d counts", b, len(m.old))
 		}
+	}
+	// Counts remembered by another version of the tokenizer library are not used: it may
+	// count differently.
+	opt := Options{View: ViewFull, Tokens: 400, Tokenizer: TokCL100k, TokenMemo: LoadTokenMemo(nil)}
+	mustRender(t, r, opt)
+	saved := opt.TokenMemo.Bytes()
+	defer func(f func() string) { tokenizerModule = f }(tokenizerModule)
+	tokenizerModule = func() string { return "v9.9.9 h1:other" }
+	opt.TokenMemo = LoadTokenMemo(saved)
+	mustRender(t, r, opt)
+	if len(opt.TokenMemo.used) == 0 || slices.ContainsFunc(slices.Collect(maps.Keys(opt.TokenMemo.used)), func(k tokenKey) bool {
+		_, old := opt.TokenMemo.old[k]
+		return old
+	}) {
+		t.Error("a count remembered by another tokenizer version was used")
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"hash/crc32"
 	"maps"
 	"math"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"unicode/utf8"
@@ -135,12 +136,32 @@ func (m *TokenMemo) Bytes() []byte {
 
 var memoCRC = crc32.MakeTable(crc32.Castagnoli)
 
+// tokenizerModule is the version of the tokenizer library this binary was built with (and
+// its checksum), part of every count's key: a new version may count a text differently, and
+// a count remembered by the old one could put a map over its budget (rev90). "" when the
+// build carries no module information (a test binary).
+var tokenizerModule = sync.OnceValue(func() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, d := range bi.Deps {
+			if d.Path == "github.com/tiktoken-go/tokenizer" {
+				if d.Replace != nil {
+					d = d.Replace
+				}
+				return d.Version + " " + d.Sum
+			}
+		}
+	}
+	return ""
+})
+
 func (m *TokenMemo) key(tokenizer, s string) tokenKey {
 	if m == nil {
 		return tokenKey{}
 	}
 	h := sha256.New()
 	h.Write([]byte(tokenizer))
+	h.Write([]byte{0})
+	h.Write([]byte(tokenizerModule()))
 	h.Write([]byte{0})
 	h.Write([]byte(s))
 	var k tokenKey
