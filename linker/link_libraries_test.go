@@ -1010,6 +1010,29 @@ class PkgFnCharm(ops.CharmBase):
 	expect(t, "cluster", reads(cl, KindRelation, "cluster"), "src/charm.py:9/library/address_of")
 	expect(t, "db", reads(cl, KindRelation, "db"), "")
 	expect(t, "findings", findings(cl), "")
+
+	// in a helper function of the charm's code, given the charm by its caller (rev89:
+	// slurmdbd's peer relation, looked up by a helper, was reported unhandled)
+	cl = link1(t, c, files{"src/charm.py": `
+import ops
+from helpers import seed
+
+class PkgFnCharm(ops.CharmBase):
+    def __init__(self, framework):
+        super().__init__(framework)
+        framework.observe(self.on.start, self._on_start)
+
+    def _on_start(self, _):
+        seed(self)
+`, "src/helpers.py": `
+from netutil.addresses import address_of
+
+PEER = "cluster"
+
+def seed(charm):
+    return address_of(charm, PEER)
+`})
+	expect(t, "cluster in a helper", reads(cl, KindRelation, "cluster"), "src/helpers.py:6/library/address_of")
 }
 
 func TestCharmBaseFromAPackage(t *testing.T) {

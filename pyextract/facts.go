@@ -1547,8 +1547,10 @@ func (w *factWalker) callFact(fn, args int32, name string, fs *funcState) bool {
 	// a method of an object the charm keeps (self.provider.update_address("database", ...)):
 	// the linker follows the name into the object's class as into self's
 	selfAttrMethod := obj >= 0 && w.t.kind(obj) == kAttribute && w.selfAttribute(obj)
-	// a function given the charm first: address_of(self, PEER), net.binding(self, "cluster")
-	charmFunc := !selfMethod && w.t.kind(fn) != kCall && firstArgSelf(w.t, args)
+	// a function given the charm first: address_of(self, PEER), net.binding(self, "cluster"),
+	// or, in a helper function, the charm it was given (def seed(charm): address_of(charm,
+	// PEER); rev89: slurmdbd's peer relation so looked up was reported unhandled)
+	charmFunc := !selfMethod && w.t.kind(fn) != kCall && (firstArgSelf(w.t, args) || w.firstArgCharmParam(args, fs))
 	// a function of the module, or of a module by its name: f(x), mod.f(x)
 	plainCallee := w.t.kind(fn) == kIdentifier || obj >= 0 && w.t.kind(obj) == kIdentifier && w.t.text(obj) != "self"
 	switch {
@@ -1672,6 +1674,18 @@ func (w *factWalker) selfAttribute(a int32) bool {
 func firstArgSelf(t *tree, args int32) bool {
 	a := t.namedChild(args, 0)
 	return a >= 0 && t.kind(a) == kIdentifier && t.text(a) == "self"
+}
+
+// firstArgCharmParam reports a call whose first argument is a parameter of the function fs
+// named for the charm (charm, _charm, parent_charm): what the linker takes for the charm
+// when no caller says otherwise.
+func (w *factWalker) firstArgCharmParam(args int32, fs *funcState) bool {
+	a := w.t.namedChild(args, 0)
+	if a < 0 || fs == nil || w.t.kind(a) != kIdentifier {
+		return false
+	}
+	name := w.t.text(a)
+	return fs.params[name] && strings.Contains(strings.ToLower(name), "charm")
 }
 
 // configHelper reports a function or method whose name says it reads the charm's config
