@@ -686,6 +686,29 @@ func TestNoCharmFailsInOneLine(t *testing.T) {
 	}
 }
 
+// TestNoCharmNamesMetadataVariants: a charm for several substrates keeps a metadata.yaml for
+// each under other names and has its build copy one in place (rev89: apr-operator); the
+// error of check names them and says what to do.
+func TestNoCharmNamesMetadataVariants(t *testing.T) {
+	root := t.TempDir()
+	for name, content := range map[string]string{
+		"charmcraft.yaml":       "type: charm\n",
+		"k8s_metadata.yaml":     "name: demo\nsummary: s\ndescription: d\n",
+		"machine_metadata.yaml": "name: demo\nsummary: s\ndescription: d\n",
+		"src/charm.py":          "import ops\n",
+	} {
+		os.MkdirAll(filepath.Dir(filepath.Join(root, name)), 0o755)
+		if err := os.WriteFile(filepath.Join(root, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	err := RunCheck(CheckOptions{Common: Common{Root: root, Format: "text", NoCache: true}}, IO{Out: io.Discard, Err: io.Discard})
+	want := "; k8s_metadata.yaml, machine_metadata.yaml may be its metadata.yaml under another name: copy the one to check to metadata.yaml first"
+	if ExitCode(err) != ExitFailure || err == nil || !strings.HasSuffix(err.Error(), want) || strings.Contains(err.Error(), "\n") {
+		t.Errorf("exit %d, error %v", ExitCode(err), err)
+	}
+}
+
 // TestWriteJSONKeepsArrows: JSON documents keep <, > and & as written.
 func TestWriteJSONKeepsArrows(t *testing.T) {
 	var b bytes.Buffer

@@ -52,7 +52,7 @@ func loadCharms(c Common, io IO, reported func(*repomap.Tree) map[string]bool) (
 		return nil, err
 	}
 	if len(t.Charms) == 0 {
-		return nil, noCharm(t.Root)
+		return nil, noCharm(t)
 	}
 	if err := unreadableDeclarations(t.Charms); err != nil {
 		saveCache(t, io) // what was parsed still spares the next run a parse
@@ -68,8 +68,13 @@ func loadCharms(c Common, io IO, reported func(*repomap.Tree) map[string]bool) (
 
 // noCharm is the failure of a command that needs a charm (interfaces, check) under a root
 // that holds none; map and locate map any Python tree.
-func noCharm(root string) error {
-	return &Error{Code: "usage", Exit: ExitFailure, Msg: fmt.Sprintf("no charm found under %s (no metadata.yaml, or charmcraft.yaml with a name)", root)}
+func noCharm(t *repomap.Tree) error {
+	msg := fmt.Sprintf("no charm found under %s (no metadata.yaml, or charmcraft.yaml with a name)", t.Root)
+	if v := t.MetadataVariants; len(v) > 0 {
+		// a charm for several substrates whose build copies one of them to metadata.yaml
+		msg += fmt.Sprintf("; %s may be its metadata.yaml under another name: copy the one to check to metadata.yaml first", strings.Join(v, ", "))
+	}
+	return &Error{Code: "usage", Exit: ExitFailure, Msg: msg}
 }
 
 // unreadableDeclarations fails a command whose answer is the charm's declarations

@@ -92,6 +92,10 @@ type Tree struct {
 	notPython  []string // the .py files of Skipped that hold binary data (UnreadCode)
 	// Scopes are Options.Scope as root-relative '/'-paths ("./k8s/" and "k8s" are "k8s").
 	Scopes []string
+	// MetadataVariants are, when no charm was found, the YAML files beside a nameless
+	// charmcraft.yaml named like a metadata.yaml kept under another name (k8s_metadata.yaml,
+	// which a build copies in place): what the error should name.
+	MetadataVariants []string
 	// Memo is the remembered output when Options.MemoKey hit; nothing else is loaded then.
 	Memo *Memo
 	// TokenMemo is opaque data the caller keeps in the cache (render's token counts): Load
@@ -248,6 +252,7 @@ func Load(opt Options) (*Tree, error) {
 	if opt.NeedCharm {
 		if cl = <-charmsDone; cl.crash == nil && len(cl.charms) == 0 {
 			t.Warnings = append(t.Warnings, cl.warnings...)
+			t.MetadataVariants = cl.variants
 			sortWarnings(t.Warnings)
 			return t, nil
 		}
@@ -828,6 +833,7 @@ type charmLoad struct {
 	warnings   []string
 	entries    map[string]*cacheEntry // the YAML files' cache entries
 	unreadable bool                   // a charm's YAML could not be read
+	variants   []string               // Tree.MetadataVariants
 	crash      any                    // what loadCharms panicked with, nil when it returned
 }
 
@@ -865,10 +871,38 @@ func loadCharms(root string, disc Discovered, yamlStats map[string]stat) charmLo
 	}
 	if len(l.charms) == 0 { // a charmcraft.yaml cut short, or missing its name: say why no YAML is mapped
 		for _, p := range nameless {
-			l.warnings = append(l.warnings, p+":1: names no charm (no name: and no metadata.yaml beside it); its relations, actions and options are not read")
+			w := p + ":1: names no charm (no name: and no metadata.yaml beside it); its relations, actions and options are not read"
+			if alt := metadataVariants(root, path.Dir(p)); len(alt) > 0 {
+				// a charm built for several substrates keeps a metadata.yaml for each and has its
+				// build or tox copy one in place (rev89: apr-operator's k8s_metadata.yaml)
+				w += fmt.Sprintf(" (%s beside it: copy the one to check to metadata.yaml first)", strings.Join(alt, ", "))
+				for _, a := range alt {
+					l.variants = append(l.variants, path.Join(path.Dir(p), a))
+				}
+			}
+			l.warnings = append(l.warnings, w)
 		}
 	}
 	return l
+}
+
+// metadataVariants are the YAML files in dir (root-relative) named like a metadata.yaml kept
+// under another name (k8s_metadata.yaml, metadata-machine.yaml, metadata.yaml.tmpl), sorted.
+func metadataVariants(root, dir string) []string {
+	entries, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(dir)))
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		n := strings.ToLower(e.Name())
+		if e.Type().IsRegular() && n != charmyaml.MetadataFile && strings.Contains(n, "metadata") &&
+			(strings.Contains(n, ".yaml") || strings.Contains(n, ".yml")) {
+			out = append(out, e.Name())
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // pythonPlugins are the charmcraft part plugins that build a charm from Python (or from
