@@ -827,6 +827,43 @@ storage:
 `},
 		want: []string{`charmcraft.yaml:8: juju would reject: metadata: storage: expected map, got nothing`},
 	}, {
+		// rev91: Juju names either problem of the entry, by map order; and the containers
+		// tried with storage failed the same way, at random, and were reported too
+		name: "an entry with two problems: one message, the same every run, at the entry",
+		files: map[string]string{MetadataFile: `name: x
+summary: s
+description: d
+containers:
+  app:
+    resource: img
+resources:
+  img: {type: oci-image}
+storage:
+  data:
+    type: tmpfs
+    shared: maybe
+`},
+		want: []string{`metadata.yaml:10: juju would reject: metadata: storage.data.shared: expected bool, got text`},
+	}, {
+		// rev91: requires: tried without subordinate: also failed on juju-info, and each entry
+		// alone lacked the container-scoped one: reported at subordinate:, requires: and the
+		// entries at random
+		name: "a subordinate's reserved name: at its entry only",
+		files: map[string]string{MetadataFile: `name: x
+summary: s
+description: d
+subordinate: true
+requires:
+  juju-info:
+    interface: juju-info
+    scope: container
+  database:
+    interface: db
+  juju-db:
+    interface: db
+`},
+		want: []string{`metadata.yaml:11: juju would reject: charm "x" using a reserved relation name: "juju-db"`},
+	}, {
 		name:  "accepted",
 		files: map[string]string{MetadataFile: splitMetadata, ConfigFile: splitConfig, ActionsFile: splitActions},
 	}}
