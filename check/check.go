@@ -692,7 +692,7 @@ func checkYAML(ch charmyaml.Charm, add func(Diagnostic)) {
 		}
 	}
 	for _, w := range ch.Warnings {
-		file, line, msg := splitWarning(w)
+		file, line, msg := splitWarning(w, slices.Concat(ch.Files, ch.Incomplete)...)
 		sev := SeverityWarning
 		if slices.Contains(ch.Incomplete, file) { // declarations lost: what the charm offers is unknown
 			sev = SeverityError
@@ -718,8 +718,25 @@ func layerName(dir string) string {
 	return fmt.Sprintf("the layer in %q", dir)
 }
 
-// splitWarning splits a charmyaml warning "file:line: message" (or "file: message").
-func splitWarning(w string) (file string, line int, msg string) {
+// splitWarning splits a charmyaml warning "file:line: message" (or "file: message"). files
+// are the charm's own files, matched first whole: a folder named with a space or a colon
+// ("charms/my charm/config.yaml:10: ...") is not cut inside its name (rev91: the problem lost
+// its place, and an unreadable file's error became a warning).
+func splitWarning(w string, files ...string) (file string, line int, msg string) {
+	for _, f := range files {
+		rest, ok := strings.CutPrefix(w, f+":")
+		if !ok {
+			continue
+		}
+		if m, ok := strings.CutPrefix(rest, " "); ok {
+			return f, 0, m
+		}
+		if l, m, ok := strings.Cut(rest, ": "); ok {
+			if n, err := strconv.Atoi(l); err == nil {
+				return f, n, m
+			}
+		}
+	}
 	loc, rest, ok := strings.Cut(w, ": ")
 	if !ok || strings.ContainsAny(loc, " \t") {
 		return "", 0, w

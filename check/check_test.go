@@ -547,6 +547,19 @@ func TestSplitWarning(t *testing.T) {
 			t.Errorf("splitWarning(%q) = %q %d %q", w, f, l, m)
 		}
 	}
+	// the charm's own files are matched whole: a space or a colon in a folder's name (rev91)
+	files := []string{"charms/my charm/config.yaml", "charms/demo:v2/metadata.yaml"}
+	for w, want := range map[string][3]any{
+		"charms/my charm/config.yaml:10: did not find expected node content": {"charms/my charm/config.yaml", 10, "did not find expected node content"},
+		"charms/demo:v2/metadata.yaml:3: bad: indent":                        {"charms/demo:v2/metadata.yaml", 3, "bad: indent"},
+		"charms/demo:v2/metadata.yaml: not a mapping":                        {"charms/demo:v2/metadata.yaml", 0, "not a mapping"},
+		"actions.yml:1: named like actions.yaml":                             {"actions.yml", 1, "named like actions.yaml"},
+	} {
+		f, l, m := splitWarning(w, files...)
+		if f != want[0] || l != want[1] || m != want[2] {
+			t.Errorf("splitWarning(%q, files) = %q %d %q", w, f, l, m)
+		}
+	}
 }
 
 // A finding kind the check package does not know is still reported, as a warning; a finding
