@@ -74,6 +74,15 @@ func (s *sources) silenced(d Diagnostic) bool {
 	f, ok := s.comments[d.File]
 	if !ok {
 		f.lines = s.lines(d.File)
+		// a CRLF file's lines end in "\r", which would hide a YAML block scalar's indicator
+		// and a Python line's closing backslash from the lexer (rev91: text in a description
+		// block silenced a finding)
+		if slices.ContainsFunc(f.lines, func(l string) bool { return strings.HasSuffix(l, "\r") }) {
+			f.lines = slices.Clone(f.lines) // the caller's lines stay as they are
+			for i, l := range f.lines {
+				f.lines[i] = strings.TrimSuffix(l, "\r")
+			}
+		}
 		f.at = commentsOf(d.File, f.lines)
 		if s.comments == nil {
 			s.comments = map[string]commented{}

@@ -148,4 +148,25 @@ func TestDirectiveInAStringSilencesNothing(t *testing.T) {
 	if r.Summary.Suppressed != 0 || len(r.Diagnostics) != 4 {
 		t.Errorf("suppressed %d, diagnostics %+v; want none silenced", r.Summary.Suppressed, r.Diagnostics)
 	}
+	// the same files with CRLF line endings (rev91: "description: |\r" was no block, and a
+	// Python string continued by "\\\r" ended there)
+	crlf := map[string][]string{}
+	for f, ls := range src {
+		for _, l := range ls {
+			crlf[f] = append(crlf[f], l+"\r")
+		}
+	}
+	crlf["src/charm.py"] = append(crlf["src/charm.py"][:4], `        h = "a string continued \`+"\r", "# charmcraft-map: ignore\"\r",
+		`        self.model.get_relation("cache")`+"\r")
+	links.Charms[0].Findings[0].Line = 7
+	r = Run(nil, links, Options{Lines: func(f string) []string { return crlf[f] }})
+	if r.Summary.Suppressed != 0 || len(r.Diagnostics) != 4 {
+		t.Errorf("CRLF: suppressed %d, diagnostics %+v; want none silenced", r.Summary.Suppressed, r.Diagnostics)
+
+	}
+	// and a real comment of a CRLF file still silences
+	crlf["metadata.yaml"][4] = `  legacy: {interface: x}  # charmcraft-map: ignore` + "\r"
+	if r = Run(nil, links, Options{Lines: func(f string) []string { return crlf[f] }}); r.Summary.Suppressed != 1 {
+		t.Errorf("CRLF: a real comment silenced %d findings, want 1", r.Summary.Suppressed)
+	}
 }
