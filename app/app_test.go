@@ -841,6 +841,16 @@ func TestCheckSaysShellCodeWasNotChecked(t *testing.T) {
 	if out := run(layer); !strings.HasPrefix(out, `layer.yaml:1: info: the layer runs code that is not Python (reactive/cuda.sh)`) {
 		t.Errorf("bash layer:\n%s", out)
 	}
+	// a layer's Python the linker does not follow, or could not read, is said at its
+	// layer.yaml too, never at no file as charm "" (rev91: GitHub refuses a SARIF upload
+	// holding a result with no location)
+	pyLayer := t.TempDir()
+	write(t, pyLayer, "layer.yaml", "includes: ['layer:basic']\n")
+	write(t, pyLayer, "config.yaml", "options:\n  port:\n    type: int\n    default: 1\n")
+	write(t, pyLayer, "hooks/helper.py", "def helper():\n    pass\n")
+	if out := run(pyLayer); !strings.HasPrefix(out, `layer.yaml:1: info: the layer has code (hooks/helper.py) but no charm class`) {
+		t.Errorf("python layer:\n%s", out)
+	}
 	// through the cache: the handler's removal is seen by the next run (the memo's fingerprint)
 	warm := func() string {
 		var out, errb bytes.Buffer

@@ -338,27 +338,35 @@ func (c *checker) findings(cl linker.CharmLinks, unread []string) {
 func (c *checker) unchecked(cl linker.CharmLinks, unread []string) {
 	add := c.addFor(cl.Dir)
 	ch := c.byDir[cl.Dir]
+	if ch == nil {
+		return
+	}
+	// the charm by its name, at its name's line; a layer (no name of its own), or a charm
+	// whose name line was lost, at its layer.yaml, else its first file: a SARIF result with
+	// no location makes GitHub's code scanning refuse the whole upload (rev91)
+	who, file, line := fmt.Sprintf("charm %q", cl.Name), ch.NameAt.File, ch.NameAt.Line
 	switch {
-	case ch == nil:
+	case ch.Layer:
+		who = layerName(ch.Dir)
+	case cl.Name == "":
+		who = fmt.Sprintf("the charm in %q", ch.Dir)
+	}
+	if file == "" && len(ch.Files) > 0 {
+		file, line = ch.Files[0], 1
+		if i := slices.IndexFunc(ch.Files, func(f string) bool { return path.Base(f) == charmyaml.LayerFile }); i >= 0 {
+			file = ch.Files[i]
+		}
+	}
+	switch {
 	case len(unread) > 0 && !testCharm(cl.Dir):
-		add(Diagnostic{Rule: RuleUnreadCode, Severity: ruleSeverity(RuleUnreadCode), File: ch.NameAt.File, Line: ch.NameAt.Line, Subject: unread[0],
-			Message: fmt.Sprintf("charm %q has no charm class, @hooks.hook function or reactive handler that could be read: %s, so its YAML was not checked against its code", cl.Name, lostNames(unread))})
+		add(Diagnostic{Rule: RuleUnreadCode, Severity: ruleSeverity(RuleUnreadCode), File: file, Line: line, Subject: unread[0],
+			Message: fmt.Sprintf("%s has no charm class, @hooks.hook function or reactive handler that could be read: %s, so its YAML was not checked against its code", who, lostNames(unread))})
 	case cl.UnlinkedCode != "":
-		add(Diagnostic{Rule: RuleUnlinkedCode, Severity: SeverityInfo, File: ch.NameAt.File, Line: ch.NameAt.Line, Subject: cl.UnlinkedCode,
-			Message: fmt.Sprintf("charm %q has code (%s) but no charm class, @hooks.hook function or reactive handler: its hooks are dispatched in a way the linker does not follow, so its YAML is not checked against its code", cl.Name, cl.UnlinkedCode)})
+		add(Diagnostic{Rule: RuleUnlinkedCode, Severity: SeverityInfo, File: file, Line: line, Subject: cl.UnlinkedCode,
+			Message: fmt.Sprintf("%s has code (%s) but no charm class, @hooks.hook function or reactive handler: its hooks are dispatched in a way the linker does not follow, so its YAML is not checked against its code", who, cl.UnlinkedCode)})
 	case cl.ShellCode != "":
 		// hooks in shell (a charm older than ops, a bash reactive layer): what runs is
 		// not Python, and a report of no findings would read as "checked"
-		who, file, line := fmt.Sprintf("charm %q", cl.Name), ch.NameAt.File, ch.NameAt.Line
-		if ch.Layer {
-			who = layerName(ch.Dir)
-		}
-		if file == "" && len(ch.Files) > 0 { // a layer's: at its layer.yaml, else its first file
-			file, line = ch.Files[0], 1
-			if i := slices.IndexFunc(ch.Files, func(f string) bool { return path.Base(f) == charmyaml.LayerFile }); i >= 0 {
-				file = ch.Files[i]
-			}
-		}
 		add(Diagnostic{Rule: RuleUnlinkedCode, Severity: SeverityInfo, File: file, Line: line, Subject: cl.ShellCode,
 			Message: fmt.Sprintf("%s runs code that is not Python (%s), which the linker does not read: its YAML is not checked against its code", who, cl.ShellCode)})
 	}
