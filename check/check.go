@@ -499,7 +499,7 @@ func (c *checker) finish() Report {
 		}
 		return false
 	})
-	r.Diagnostics = foldCopies(r.Diagnostics)
+	r.Diagnostics = foldCopies(r.Diagnostics, c.dirs)
 	for i := range r.Diagnostics {
 		d := &r.Diagnostics[i]
 		if c.opt.Strict && d.Severity == SeverityWarning {
@@ -1292,9 +1292,12 @@ func charmDirOf(file string, dirs []string) string {
 // "vault-package/v.py", or they share their last three path components,
 // "k8s/.vendored/vault-package/vault/v.py" and "machine/.vendored/vault-package/vault/v.py")
 // are reported at the shortest path, which names the folders of the others ("(also in
-// machine/.vendored/)"), as the map lists a module once. Two charms' src/charm.py share only
-// two components and are never folded. diags is sorted; the result keeps that order.
-func foldCopies(diags []Diagnostic) []Diagnostic {
+// machine/.vendored/)"), as the map lists a module once. Two charms' own files (dirs: the
+// charm folders) at the same place in each, their YAML or their code (metadata.yaml and
+// requirer/metadata.yaml, src/charm.py and tester/src/charm.py), are two charms' findings,
+// never folded (rev91: the second charm's lost its place). diags is sorted; the result keeps
+// that order.
+func foldCopies(diags []Diagnostic, dirs []string) []Diagnostic {
 	type key struct {
 		rule, sev, msg, base string
 		line                 int
@@ -1316,7 +1319,7 @@ func foldCopies(diags []Diagnostic) []Diagnostic {
 			canon := -1 // the shortest (then first) other path i's path is a copy of
 			for _, j := range idx {
 				shorter := len(diags[j].File) < len(diags[i].File) || len(diags[j].File) == len(diags[i].File) && j < i
-				if j != i && shorter && sameModule(diags[i].File, diags[j].File) &&
+				if j != i && shorter && sameModule(diags[i].File, diags[j].File) && !ownFiles(diags[i].File, diags[j].File, dirs) &&
 					(canon < 0 || len(diags[j].File) < len(diags[canon].File)) {
 					canon = j
 				}
@@ -1339,6 +1342,29 @@ func foldCopies(diags []Diagnostic) []Diagnostic {
 		out = append(out, d)
 	}
 	return out
+}
+
+// ownFiles reports whether a and b are two charms' own files at the same place in each: the
+// same path under two different charm folders, at the charm's top (its YAML) or under its
+// src/, hooks/, actions/ or reactive/ code; not a vendored package or a library, whose
+// copies fold.
+func ownFiles(a, b string, dirs []string) bool {
+	da, db := charmDirOf(a, dirs), charmDirOf(b, dirs)
+	if da == db {
+		return false
+	}
+	rel := func(f, d string) string {
+		if d == "." || d == "" {
+			return f
+		}
+		return strings.TrimPrefix(f, d+"/")
+	}
+	ra := rel(a, da)
+	if ra != rel(b, db) {
+		return false
+	}
+	top, _, nested := strings.Cut(ra, "/")
+	return !nested || top == "src" || top == "hooks" || top == "actions" || top == "reactive"
 }
 
 // sameModule reports whether a and b are one module at two places (see foldCopies).

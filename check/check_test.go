@@ -834,7 +834,7 @@ func TestCopiesReportedOnce(t *testing.T) {
 		return Diagnostic{Rule: RuleUnresolvedName, Severity: SeverityInfo, File: file, Line: 9, Message: "m"}
 	}
 	got := foldCopies([]Diagnostic{d("k8s/.vendored/pkg/v.py"), d("k8s/src/charm.py"), d("machine/.vendored/pkg/v.py"),
-		d("machine/src/charm.py"), d("pkg/v.py"), d("x/.v/lib/m/w.py"), d("y/.v/lib/m/w.py")})
+		d("machine/src/charm.py"), d("pkg/v.py"), d("x/.v/lib/m/w.py"), d("y/.v/lib/m/w.py")}, []string{"k8s", "machine"})
 	var lines []string
 	for _, g := range got {
 		lines = append(lines, g.File+": "+g.Message)
@@ -843,6 +843,19 @@ func TestCopiesReportedOnce(t *testing.T) {
 		"pkg/v.py: m (also in k8s/.vendored/, machine/.vendored/)", "x/.v/lib/m/w.py: m (also in y/)"}
 	if !slices.Equal(lines, want) {
 		t.Errorf("got %q\nwant %q", lines, want)
+	}
+	// a charm at the root and one in requirer/: their own YAML and code are two charms'
+	// (rev91); a library both vendor still folds
+	got = foldCopies([]Diagnostic{d("lib/charms/x/v0/y.py"), d("metadata.yaml"), d("requirer/lib/charms/x/v0/y.py"),
+		d("requirer/metadata.yaml"), d("requirer/src/charm.py"), d("src/charm.py")}, []string{".", "requirer"})
+	lines = nil
+	for _, g := range got {
+		lines = append(lines, g.File+": "+g.Message)
+	}
+	want = []string{"lib/charms/x/v0/y.py: m (also in requirer/)", "metadata.yaml: m", "requirer/metadata.yaml: m",
+		"requirer/src/charm.py: m", "src/charm.py: m"}
+	if !slices.Equal(lines, want) {
+		t.Errorf("root and requirer/: got %q\nwant %q", lines, want)
 	}
 }
 
