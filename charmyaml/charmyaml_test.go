@@ -1247,7 +1247,8 @@ docs: https://example.com/docs
 
 func TestMisspelledParamSchemaKeys(t *testing.T) {
 	// JSON schema ignores a keyword it does not know: a parameter's key near one is reported
-	// where it is, and the parameter has no type; other keys (x-*, a tool's own) are left alone.
+	// where it is, and the parameter has no type; other keys (x-*, a tool's own, OpenAPI's
+	// example and nullable) are left alone.
 	actions := `rotate:
   params:
     cidr:
@@ -1258,6 +1259,8 @@ func TestMisspelledParamSchemaKeys(t *testing.T) {
       defualt: 3
       x-hint: small
       widget: slider
+      example: 2
+      nullable: false
 `
 	c := Parse(files(".", map[string]string{MetadataFile: "name: probe\nsummary: s\ndescription: d\n", ActionsFile: actions}))
 	want := []string{

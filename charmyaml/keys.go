@@ -88,13 +88,18 @@ var schemaKeywords = strings.Fields(`type description default enum const minimum
 	maxProperties dependencies propertyNames title examples oneOf anyOf allOf not $ref $schema $id
 	definitions if then else readOnly writeOnly contentEncoding contentMediaType`)
 
+// annotationKeys are keys authors give a parameter's schema on purpose, from OpenAPI and
+// older drafts (`example: true`): not JSON-schema keywords, and no misspelling of one (rev91:
+// "example" was reported as a misspelt "examples", a false error under --strict).
+var annotationKeys = []string{"example", "nullable", "deprecated"}
+
 // misspelledSchemaKeys warns of each key of a parameter's schema that is no JSON-schema
 // keyword and is near one (`typoe: string`, `defualt: 5`): JSON schema ignores a keyword it
 // does not know, so Juju takes any value for the parameter, and the charm's code, which
 // expects the type, fails at run time. Other unknown keys are left alone.
 func misspelledSchemaKeys(w warner, what string, fields []entry) {
 	for _, f := range fields {
-		if slices.Contains(schemaKeywords, f.key) || strings.HasPrefix(f.key, "x-") {
+		if slices.Contains(schemaKeywords, f.key) || slices.Contains(annotationKeys, f.key) || strings.HasPrefix(f.key, "x-") {
 			continue
 		}
 		for _, k := range schemaKeywords {
