@@ -1030,3 +1030,45 @@ class DemoCharm(ops.CharmBase):
 		expect(t, call+": backend", handlers(cl, KindRelation, "backend"), "")
 	}
 }
+
+func TestHandlersTheLinkerCannotName(t *testing.T) {
+	// An event observed by a lambda, a functools.partial, a class attribute bound to a method,
+	// or a method of a base from outside the tree is observed all the same (review rev91: each
+	// was "no code observes relation"): a lambda or partial of a method of self links that
+	// method; the others link the observer's text at the observe call.
+	c := charm("opq", ".", "relation:db", "relation:cache", "relation:web", "relation:mix", "action:restart")
+	cl := link1(t, c, files{"src/charm.py": `
+import functools
+import ops
+from outside.mixins import WebMixin
+
+class OpqCharm(WebMixin, ops.CharmBase):
+    def __init__(self, framework):
+        super().__init__(framework)
+        framework.observe(self.on.db_relation_changed, lambda event: self._on_db(event))
+        framework.observe(self.on.cache_relation_changed, functools.partial(self._on_cache, "cache"))
+        framework.observe(self.on.web_relation_changed, self._on_web_alias)
+        framework.observe(self.on.mix_relation_changed, self._on_mix_from_base)
+        framework.observe(self.on.restart_action, lambda e: self._restart(e))
+
+    def _on_db(self, event):
+        pass
+
+    def _on_cache(self, name, event):
+        pass
+
+    def _on_web(self, event):
+        pass
+
+    _on_web_alias = _on_web
+
+    def _restart(self, event):
+        pass
+`})
+	expect(t, "db", handlers(cl, KindRelation, "db"), "db_relation_changed>OpqCharm._on_db[observe]")
+	expect(t, "cache", handlers(cl, KindRelation, "cache"), "cache_relation_changed>OpqCharm._on_cache[observe]")
+	expect(t, "web", handlers(cl, KindRelation, "web"), "web_relation_changed>self._on_web_alias[observe]")
+	expect(t, "mix", handlers(cl, KindRelation, "mix"), "mix_relation_changed>self._on_mix_from_base[observe]")
+	expect(t, "restart", handlers(cl, KindAction, "restart"), "restart_action>OpqCharm._restart[observe]")
+	expect(t, "findings", findings(cl), "")
+}
