@@ -558,6 +558,32 @@ func TestSyntaxErrorKeepsRest(t *testing.T) {
 	}
 }
 
+func TestSyntaxErrorKeepsTheMethodsAfterIt(t *testing.T) {
+	// An error inside a method keeps every later method in its class, those tree-sitter
+	// recovered by itself included (rev91: an unclosed "[" in __init__ blanked the four
+	// methods after it, an unclosed f-string the next method's def line).
+	methods := "\n    def _on_ready(self, event):\n        self._on_config(event)\n" +
+		"\n    def _on_config(self, event):\n        level = self.config['log-level']\n" +
+		"\n    def _on_db(self, event):\n        pass\n" +
+		"\n    def _on_metrics(self, event):\n        pass\n" +
+		"\n    def _on_cluster(self, event):\n        pass\n"
+	for name, src := range map[string]string{
+		"unclosed list in __init__": "import ops\n\nclass C(ops.CharmBase):\n    def __init__(self, framework):\n" +
+			"        framework.observe(self.on.start, self._on_ready)\n        x = [1,\n" +
+			"        framework.observe(self.on.stop, self._on_cluster)\n" + methods,
+		"unclosed f-string in a method": "import ops\n\nclass C(ops.CharmBase):\n    def __init__(self, framework):\n        pass\n" +
+			"\n    def _broken(self):\n        x = f\"{self.y\"\n" + methods,
+	} {
+		f := Parse("charm.py", []byte(src))
+		syms := symbols(t, f)
+		for _, m := range []string{"_on_ready", "_on_config", "_on_db", "_on_metrics", "_on_cluster"} {
+			if s, ok := syms["C."+m]; !ok || s.Line != lineOf(src, "def "+m) {
+				t.Errorf("%s: C.%s lost or moved; symbols %q", name, m, names(f))
+			}
+		}
+	}
+}
+
 func TestBOMAndCRLF(t *testing.T) {
 	src := "\xEF\xBB\xBFimport os\r\n\r\nclass A:\r\n    def f(self,\r\n          a):\r\n        pass\r\n\r\nNAME = 'x'\r\n"
 	f := Parse("w.py", []byte(src))

@@ -80,6 +80,17 @@ func (b *blanker) line(r int) []byte {
 	return b.src[b.lines[r]:end]
 }
 
+// nextHeader is the first row after from, and before to, that is a def or class header (or
+// its decorator), else to.
+func (b *blanker) nextHeader(from, to int) int {
+	for r := from + 1; r < to; r++ {
+		if isHeader(b.line(r)) {
+			return b.decorated(r, from)
+		}
+	}
+	return to
+}
+
 // blank blanks rows [from, to), starting at row from's indentation.
 func (b *blanker) blank(from, to int) {
 	start := b.lines[from] + indent(b.line(from))
@@ -161,7 +172,8 @@ func (b *blanker) blankFirstErrorIn(t tree, from, to int32, defRows []bool) {
 	for j := from + 1; j < to; j++ {
 		if t.kind(j) == kError {
 			if n := &t.nodes[j]; !slices.Contains(defRows[n.row:n.endRow+1], true) {
-				b.blank(int(n.row), int(n.endRow)+1)
+				// not past a header inside it: the methods it swallowed come back (rev91)
+				b.blank(int(n.row), b.nextHeader(int(n.row), int(n.endRow)+1))
 			}
 			return
 		}
@@ -203,7 +215,10 @@ func (b *blanker) blankError(from, to int, inner []span, defRows []bool) {
 			}
 			if run.start != b.lastRun {
 				b.lastRun = run.start
-				b.blank(run.start, b.decorated(h, run.start))
+				// up to the first header after the opening line, swallowed or not: the
+				// definitions tree-sitter recovered between it and h are kept (rev91: an
+				// unclosed "[" blanked the four methods that followed it)
+				b.blank(run.start, b.decorated(b.nextHeader(run.start, h), run.start))
 				blanked = true
 			}
 			continue
@@ -218,7 +233,9 @@ func (b *blanker) blankError(from, to int, inner []span, defRows []bool) {
 			}
 		}
 		if spot.row >= 0 && !slices.Contains(defRows[spot.row:spot.endRow+1], true) {
-			b.blank(spot.row, spot.endRow+1)
+			// not past a header the error swallowed (rev91: an unclosed f-string's error
+			// ended on the next method's def line, which was blanked with it)
+			b.blank(spot.row, b.nextHeader(spot.row, spot.endRow+1))
 			blanked, spotted = true, true
 		}
 	}
