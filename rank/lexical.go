@@ -76,22 +76,31 @@ func (r *ranker) termCounts(q lexTerms) (tf [][]float64, length []float64) {
 			}
 		}
 	}
+	// The task's words for tests ("add integration tests", "fix unit testing") are about test
+	// files: in a module's comment ("used in tests") or a YAML description ("for testing
+	// purposes") they say nothing of what the task edits (review rev89: lego's metadata.yaml
+	// comment "Included for simplicity in integration tests" outranked the refactored code).
+	testTerm := make([]bool, len(q.terms))
+	for k, t := range q.terms {
+		testTerm[k] = testStems[stem(strings.TrimPrefix(t, "="))]
+	}
 	n := len(r.nodes)
 	tf = make([][]float64, n)
 	length = make([]float64, n)
 	for i, nd := range r.nodes {
 		bag := make([]float64, len(q.terms))
+		test := nd.class == ClassTest
 		// add counts the words of name (words: its stems) at weight w
 		add := func(name string, words []string, w float64) {
 			for _, word := range words {
-				if k, ok := q.index[word]; ok {
+				if k, ok := q.index[word]; ok && (test || !testTerm[k]) {
 					bag[k] += w
 				}
 			}
 			length[i] += w * float64(len(words))
 			if len(r.ment.forms) > 0 {
 				for _, word := range formsOf(name) {
-					if k, ok := q.index[word]; ok {
+					if k, ok := q.index[word]; ok && (test || !testTerm[k]) {
 						bag[k] += w * LexFormWeight
 					}
 				}
@@ -221,3 +230,12 @@ var schemaTypes = map[string]bool{"string": true, "int": true, "integer": true, 
 
 // lexNoteWords is how many task words a file's mention-words signal names.
 const lexNoteWords = 4
+
+// testStems are the stems of testWords (and "tested"): the task's words for tests.
+var testStems = func() map[string]bool {
+	out := map[string]bool{}
+	for _, w := range append(slices.Clone(testWords), "tested") {
+		out[stem(w)] = true
+	}
+	return out
+}()

@@ -719,6 +719,29 @@ func TestLexicalMatch(t *testing.T) {
 	}
 }
 
+func TestTestWordsMatchOnlyTests(t *testing.T) {
+	// The task's words for tests ("tests", "testing") are about test files: a module's comment
+	// or docstring that mentions tests does not match them (rev89), a test file does, and the
+	// task's other words still match the module.
+	in := demoCharm()
+	in.Files = append(in.Files,
+		pyFile("src/fixtures.py", []pyextract.Symbol{fn("make_fixture", 1)}, nil),
+		pyFile("src/backup.py", []pyextract.Symbol{fn("run_backup", 1)}, nil),
+		pyFile("tests/unit/test_backup.py", []pyextract.Symbol{fn("test_run_backup", 1)}, map[string]int{"run_backup": 1}))
+	in.Files[len(in.Files)-3].Comments = []string{"used", "in", "integration", "tests", "for", "testing"}
+	in.Mentions = []string{"add integration tests for the backup"}
+	r := Rank(in)
+	if f := fileOf(t, r, "src/fixtures.py"); strings.Contains(signal(f, SigMentionWords).Note, "test") {
+		t.Errorf("fixtures.py matched the test words: %+v", f.Signals)
+	}
+	if f := fileOf(t, r, "src/fixtures.py"); !strings.Contains(signal(f, SigMentionWords).Note, "integration") {
+		t.Errorf("fixtures.py lost the task's other words: %+v", f.Signals)
+	}
+	if f := fileOf(t, r, "tests/unit/test_backup.py"); !strings.Contains(signal(f, SigMentionWords).Note, "tests") {
+		t.Errorf("the test file did not match the test words: %+v", f.Signals)
+	}
+}
+
 func TestLexicalMatchOfYAMLProblem(t *testing.T) {
 	// A problem our reading found in a YAML file is what a fix of it says: "remove duplicated
 	// key" finds the metadata.yaml with a duplicate key, and the words are its own.
