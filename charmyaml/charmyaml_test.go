@@ -864,6 +864,20 @@ requires:
 `},
 		want: []string{`metadata.yaml:11: juju would reject: charm "x" using a reserved relation name: "juju-db"`},
 	}, {
+		// rev91: no piece fails alone, and the verdict on the whole had no line
+		name: "a relation name in requires and peers: at the second",
+		files: map[string]string{MetadataFile: `name: x
+summary: s
+description: d
+requires:
+  database:
+    interface: db
+peers:
+  database:
+    interface: p
+`},
+		want: []string{`metadata.yaml:8: juju would reject: charm "x" using a duplicated relation name: "database"`},
+	}, {
 		name:  "accepted",
 		files: map[string]string{MetadataFile: splitMetadata, ConfigFile: splitConfig, ActionsFile: splitActions},
 	}}

@@ -94,8 +94,14 @@ func (c *Charm) checkJuju(d *doc, sec *yaml.Node, j jujuReader) {
 		return
 	}
 	found := j.rejections(sec)
-	if len(found) == 0 { // no piece fails alone: Juju's verdict on the whole, without a line
+	if len(found) == 0 { // no piece fails alone: Juju's verdict on the whole
 		msg := plainValues(oneLine(j.stableRead(raw).Error()))
+		// at the last entry named as Juju quotes it, when there is one: the second of two
+		// relations of one name in requires: and peers: (rev91: reported with no line)
+		if line := lastEntryNamed(sec, quotedName(msg)); line > 0 {
+			c.Warnings = append(c.Warnings, fmt.Sprintf("%s:%d: %s%s", d.file, line, jujuRejects, msg))
+			return
+		}
 		c.Warnings = append(c.Warnings, fmt.Sprintf("%s: %s%s", d.file, jujuRejects, msg))
 		return
 	}
@@ -107,6 +113,41 @@ func (c *Charm) checkJuju(d *doc, sec *yaml.Node, j jujuReader) {
 			c.Warnings = append(c.Warnings, fmt.Sprintf("%s: %s%s", d.file, jujuRejects, msg))
 		}
 	}
+}
+
+// quotedName is the last double-quoted name in Juju's message (`duplicated relation name:
+// "db"`), "" when there is none.
+func quotedName(msg string) string {
+	end := strings.LastIndexByte(msg, '"')
+	if end <= 0 {
+		return ""
+	}
+	start := strings.LastIndexByte(msg[:end], '"')
+	if start < 0 {
+		return ""
+	}
+	return msg[start+1 : end]
+}
+
+// lastEntryNamed is the line of the last entry keyed name in the mappings under sec's keys
+// (a relation under requires:, provides: or peers:), 0 when there is none.
+func lastEntryNamed(sec *yaml.Node, name string) int {
+	line := 0
+	if name == "" || sec == nil || sec.Kind != yaml.MappingNode {
+		return 0
+	}
+	for i := 1; i < len(sec.Content); i += 2 {
+		v := sec.Content[i]
+		if v.Kind != yaml.MappingNode {
+			continue
+		}
+		for k := 0; k+1 < len(v.Content); k += 2 {
+			if v.Content[k].Value == name && v.Content[k].Line > line {
+				line = v.Content[k].Line
+			}
+		}
+	}
+	return line
 }
 
 // jujuRejects starts the message of a warning from Juju's own reading.
