@@ -95,7 +95,11 @@ func (c *Charm) checkJuju(d *doc, sec *yaml.Node, j jujuReader) {
 	}
 	found := j.rejections(sec)
 	if len(found) == 0 { // no piece fails alone: Juju's verdict on the whole
-		msg := plainValues(oneLine(j.stableRead(raw).Error()))
+		read := j.stableRead
+		if len(raw)*jujuSamples > maxNarrowing { // a file too large to read that often: once
+			read = j.safeRead
+		}
+		msg := plainValues(oneLine(read(raw).Error()))
 		// at the last entry named as Juju quotes it, when there is one: the second of two
 		// relations of one name in requires: and peers: (rev91: reported with no line)
 		if line := lastEntryNamed(sec, quotedName(msg)); line > 0 {
@@ -247,8 +251,16 @@ func (j jujuReader) rejections(sec *yaml.Node) []rejected {
 			return errOutOfBudget
 		}
 		b := encode(&yaml.Node{Kind: yaml.MappingNode, Content: pairs})
+		err := j.safeRead(b)
 		budget -= len(b)
-		return j.stableRead(b)
+		if err != nil { // read jujuSamples times in all (stableRead), and charged so
+			if budget < (jujuSamples-1)*len(b) {
+				return errOutOfBudget
+			}
+			err = j.stableRead(b)
+			budget -= (jujuSamples - 1) * len(b)
+		}
+		return err
 	}
 	lineOf := func(pair []*yaml.Node) int {
 		if len(pair) > 0 {

@@ -700,7 +700,15 @@ func checkYAML(ch charmyaml.Charm, add func(Diagnostic)) {
 		}
 	}
 	for _, w := range ch.Warnings {
-		file, line, msg := splitWarning(w, slices.Concat(ch.Files, ch.Incomplete)...)
+		files := slices.Concat(ch.Files, ch.Incomplete)
+		if d := ch.Dir; d != "." && d != "" && strings.HasPrefix(w, d+"/") {
+			// a file of the charm's folder its YAML files do not list (a misnamed actions.yml):
+			// its name, up to the first colon after the folder's, which may hold spaces (rev92)
+			if name, _, ok := strings.Cut(w[len(d)+1:], ":"); ok && !strings.Contains(name, "/") {
+				files = append(files, d+"/"+name)
+			}
+		}
+		file, line, msg := splitWarning(w, files...)
 		sev := SeverityWarning
 		if slices.Contains(ch.Incomplete, file) { // declarations lost: what the charm offers is unknown
 			sev = SeverityError

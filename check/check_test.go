@@ -534,6 +534,25 @@ func TestCharmDirOf(t *testing.T) {
 	}
 }
 
+func TestYAMLProblemInAFolderWithASpace(t *testing.T) {
+	// A warning of a charm in a folder whose name has a space keeps its file and line, for a
+	// file its YAML lists and for one it does not (a misnamed actions.yml; rev91, rev92).
+	ch := charmyaml.Charm{Name: "demo", Dir: "charms/my charm", Files: []string{"charms/my charm/metadata.yaml"}, Warnings: []string{
+		"charms/my charm/metadata.yaml:4: requires: not a mapping",
+		"charms/my charm/actions.yml:1: named like actions.yaml, which is missing",
+	}}
+	r := Run([]charmyaml.Charm{ch}, linker.Result{}, Options{})
+	var got []string
+	for _, d := range r.Diagnostics {
+		got = append(got, fmt.Sprintf("%s:%d %s", d.File, d.Line, d.Message))
+	}
+	want := []string{`charms/my charm/actions.yml:1 charm "demo": named like actions.yaml, which is missing`,
+		`charms/my charm/metadata.yaml:4 charm "demo": requires: not a mapping`}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
 func TestSplitWarning(t *testing.T) {
 	for w, want := range map[string][3]any{
 		"metadata.yaml:3: bad indent": {"metadata.yaml", 3, "bad indent"},

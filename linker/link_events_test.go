@@ -1072,3 +1072,26 @@ class OpqCharm(WebMixin, ops.CharmBase):
 	expect(t, "restart", handlers(cl, KindAction, "restart"), "restart_action>OpqCharm._restart[observe]")
 	expect(t, "findings", findings(cl), "")
 }
+
+func TestCalledHandlerIsNoHandler(t *testing.T) {
+	// observe(..., self._on_db()) calls the handler and hands observe its None (review rev92):
+	// the relation is not observed; a factory's call returning the handler is.
+	c := charm("called", ".", "relation:db", "relation:cache")
+	cl := link1(t, c, files{"src/charm.py": `
+import ops
+
+class CalledCharm(ops.CharmBase):
+    def __init__(self, framework):
+        super().__init__(framework)
+        framework.observe(self.on.db_relation_changed, self._on_db())
+        framework.observe(self.on.cache_relation_changed, self._handler_for("cache"))
+
+    def _on_db(self, event=None):
+        pass
+
+    def _handler_for(self, name):
+        return lambda event: None
+`})
+	expect(t, "db", handlers(cl, KindRelation, "db"), "")
+	expect(t, "cache", handlers(cl, KindRelation, "cache"), `cache_relation_changed>self._handler_for("cache")[observe]`)
+}

@@ -171,7 +171,7 @@ func (l *charmLinker) observe(fi *fileInfo, o *pyextract.Observe, c *ctx) {
 	if missing != "" && !fi.vendored {
 		l.find(FindMissingHandler, missing, siteAt(fi, o.Scope, "", ""))
 	}
-	if h == nil && missing == "" && opaque(o) && !isParam(fi, o.Scope, &o.Handler) {
+	if h == nil && missing == "" && opaque(o) && !isParam(fi, o.Scope, &o.Handler) && !l.calledHandler(&o.Handler, c) {
 		h = opaqueHandler(fi, o)
 	}
 	l.observeEvent(fi, o, c, h)
@@ -212,6 +212,21 @@ func opaque(o *pyextract.Observe) bool {
 		return len(v.Chain) == 2 && v.Chain[0].Name == "self" && v.Chain[1].Index == nil
 	}
 	return false
+}
+
+// calledHandler reports an observer that calls a handler instead of passing it:
+// self._on_db(), a method of the tree taking an event, whose None observe gets (review rev92:
+// such a call was taken for a handler, and the relation for observed). A factory's call
+// (self._handler_for("db")) is not one.
+func (l *charmLinker) calledHandler(v *pyextract.Value, c *ctx) bool {
+	if v.Kind != pyextract.ValCall || len(v.Chain) == 0 {
+		return false
+	}
+	h, _ := l.handler(&pyextract.Value{Kind: pyextract.ValChain, Chain: v.Chain}, c)
+	return h != nil && slices.ContainsFunc(h.Params, func(p pyextract.Param) bool {
+		n := strings.TrimLeft(p.Name, "_")
+		return n == "event" || n == "evt" || n == "ev" || n == "e" || strings.HasSuffix(n, "_event")
+	})
 }
 
 // opaqueHandler stands for a handler the linker cannot name (a lambda, a name a class body
