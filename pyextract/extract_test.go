@@ -573,6 +573,10 @@ func TestSyntaxErrorKeepsTheMethodsAfterIt(t *testing.T) {
 			"        framework.observe(self.on.stop, self._on_cluster)\n" + methods,
 		"unclosed f-string in a method": "import ops\n\nclass C(ops.CharmBase):\n    def __init__(self, framework):\n        pass\n" +
 			"\n    def _broken(self):\n        x = f\"{self.y\"\n" + methods,
+		// a decorator being typed, and a merge's conflict markers, ended the class there
+		"a lone @": "import ops\n\nclass C(ops.CharmBase):\n    def __init__(self, framework):\n        pass\n\n    @\n" + methods,
+		"conflict markers": "import ops\n\nclass C(ops.CharmBase):\n    def __init__(self, framework):\n        pass\n" +
+			"<<<<<<< HEAD\n    def _old(self):\n        return 1\n=======\n    def _old(self):\n        return 2\n>>>>>>> branch\n" + methods,
 	} {
 		f := Parse("charm.py", []byte(src))
 		syms := symbols(t, f)

@@ -3,6 +3,7 @@ package pyextract
 import (
 	"bytes"
 	"slices"
+	"strings"
 )
 
 // maxRecoveryRounds bounds the re-parses of one broken file.
@@ -80,6 +81,34 @@ func (b *blanker) line(r int) []byte {
 	return b.src[b.lines[r]:end]
 }
 
+// neverPython reports a line no Python has: "@" alone, or a git conflict marker.
+func neverPython(line []byte) bool {
+	l := bytes.TrimRight(line, " \t\r")
+	if bytes.Equal(bytes.TrimLeft(l, " \t"), []byte("@")) || bytes.Equal(l, []byte("=======")) {
+		return true
+	}
+	for _, m := range [...]string{"<<<<<<< ", ">>>>>>> ", "||||||| "} {
+		if bytes.HasPrefix(l, []byte(m)) || bytes.Equal(l, []byte(strings.TrimSpace(m))) {
+			return true
+		}
+	}
+	return false
+}
+
+// erase turns row r into spaces: a blank line, which leaves the indentation around it as
+// it was (blank's "pass" at a marker's column 0 would end the class).
+func (b *blanker) erase(r int) {
+	if b.out == nil {
+		b.out = bytes.Clone(b.src)
+	}
+	start := b.lines[r]
+	for p := start; p < start+len(b.line(r)); p++ {
+		if c := b.out[p]; c != '\r' {
+			b.out[p] = ' '
+		}
+	}
+}
+
 // nextHeader is the first row after from, and before to, that is a def or class header (or
 // its decorator), else to.
 func (b *blanker) nextHeader(from, to int) int {
@@ -135,6 +164,14 @@ func blankSwallowers(t tree, lines []int) []byte {
 		}
 	}
 	b := &blanker{src: t.src, lines: lines, lastRun: -1}
+	// lines that are never Python, met while a file is being edited: a decorator's "@" alone
+	// (being typed) and a merge's conflict markers; tree-sitter ends the class at them, and
+	// the methods after become module functions (rev91)
+	for r := range lines {
+		if neverPython(b.line(r)) {
+			b.erase(r)
+		}
+	}
 	column := func(i int32) int { return int(t.nodes[i].start) - lines[t.nodes[i].row] }
 	var defs []int32 // enclosing function and class definitions
 	misnested := map[int32]bool{}
