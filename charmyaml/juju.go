@@ -79,7 +79,8 @@ func (c *Charm) checkJuju(d *doc, sec *yaml.Node, j jujuReader) {
 		sec = expand(sec)
 		raw = encode(sec)
 	}
-	if j.safeRead(raw) == nil {
+	first := j.safeRead(raw)
+	if first == nil {
 		return
 	}
 	if sec == nil {
@@ -95,11 +96,11 @@ func (c *Charm) checkJuju(d *doc, sec *yaml.Node, j jujuReader) {
 	}
 	found := j.rejections(sec)
 	if len(found) == 0 { // no piece fails alone: Juju's verdict on the whole
-		read := j.stableRead
-		if len(raw)*jujuSamples > maxNarrowing { // a file too large to read that often: once
-			read = j.safeRead
+		err := first
+		if len(raw)*jujuSamples <= maxNarrowing { // a file too large to read that often: once
+			err = j.settle(raw, first)
 		}
-		msg := plainValues(oneLine(read(raw).Error()))
+		msg := plainValues(oneLine(err.Error()))
 		// at the last entry named as Juju quotes it, when there is one: the second of two
 		// relations of one name in requires: and peers: (rev91: reported with no line)
 		if line := lastEntryNamed(sec, quotedName(msg)); line > 0 {
@@ -189,19 +190,17 @@ func plainValues(msg string) string {
 	})
 }
 
-// jujuSamples is how many times stableRead asks Juju about YAML it rejects.
+// jujuSamples is how many times settle has Juju read YAML it rejects.
 const jujuSamples = 64
 
-// stableRead is safeRead with Juju's choice among several problems made the same on every
-// run. Whether Juju rejects a piece does not depend on order, but which problem it names
+// settle makes err, Juju's first rejection of b (safeRead), the same on every run. Whether Juju rejects a piece does not depend on order, but which problem it names
 // does: it checks a mapping's fields in Go's map order, random on every run, and stops at
 // the first (review rev91: a storage entry with two problems gave either message, and with
 // it a different report, from run to run). So a rejected piece is read jujuSamples times and
 // the first message in sort order kept: with two problems each run names either about
 // equally often, and 64 reads all naming the same one happen once in 2^63; with four among
 // a mapping's eight slots, about once in 10^4 reports of a charm that fails Juju anyway.
-func (j jujuReader) stableRead(b []byte) error {
-	err := j.safeRead(b)
+func (j jujuReader) settle(b []byte, err error) error {
 	if err == nil {
 		return nil
 	}
@@ -253,11 +252,11 @@ func (j jujuReader) rejections(sec *yaml.Node) []rejected {
 		b := encode(&yaml.Node{Kind: yaml.MappingNode, Content: pairs})
 		err := j.safeRead(b)
 		budget -= len(b)
-		if err != nil { // read jujuSamples times in all (stableRead), and charged so
+		if err != nil { // read jujuSamples times in all (settle), and charged so
 			if budget < (jujuSamples-1)*len(b) {
 				return errOutOfBudget
 			}
-			err = j.stableRead(b)
+			err = j.settle(b, err)
 			budget -= (jujuSamples - 1) * len(b)
 		}
 		return err

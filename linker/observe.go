@@ -223,10 +223,7 @@ func (l *charmLinker) calledHandler(v *pyextract.Value, c *ctx) bool {
 		return false
 	}
 	h, _ := l.handler(&pyextract.Value{Kind: pyextract.ValChain, Chain: v.Chain}, c)
-	return h != nil && slices.ContainsFunc(h.Params, func(p pyextract.Param) bool {
-		n := strings.TrimLeft(p.Name, "_")
-		return n == "event" || n == "evt" || n == "ev" || n == "e" || strings.HasSuffix(n, "_event")
-	})
+	return h != nil && slices.ContainsFunc(h.Params, func(p pyextract.Param) bool { return pyextract.EventName(p.Name) })
 }
 
 // opaqueHandler stands for a handler the linker cannot name (a lambda, a name a class body

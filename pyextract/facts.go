@@ -1615,7 +1615,7 @@ func (w *factWalker) callFact(fn, args int32, name string, fs *funcState) bool {
 		if a >= 0 && selfAttrMethod && w.t.kind(a) == kString && w.t.value(a, 0).Kind == ValStr {
 			return true
 		}
-		if a >= 0 && plainCallee && w.t.kind(a) == kIdentifier && fs != nil && fs.params[w.t.text(a)] && eventName(w.t.text(a)) {
+		if a >= 0 && plainCallee && w.t.kind(a) == kIdentifier && fs != nil && fs.params[w.t.text(a)] && EventName(w.t.text(a)) {
 			// an event handed on to a function, of the module or imported
 			// (handle_fetch(event), actions.fetch(event, self.client)): an action's handler
 			// whose helper reads the parameters, which the linker follows
@@ -1625,8 +1625,8 @@ func (w *factWalker) callFact(fn, args int32, name string, fs *funcState) bool {
 	return false
 }
 
-// eventName reports a parameter named like an event (event, evt, e, action_event).
-func eventName(name string) bool {
+// EventName reports a parameter named like an event (event, evt, e, action_event).
+func EventName(name string) bool {
 	name = strings.TrimLeft(name, "_")
 	return name == "event" || name == "evt" || name == "ev" || name == "e" || strings.HasSuffix(name, "_event")
 }
