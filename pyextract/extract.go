@@ -94,7 +94,8 @@ func parseWith(f *File, path string, src []byte, sc *scratch) {
 		return
 	}
 	if errs > 0 {
-		t = recoverSwallowed(t)
+		rt, rerrs := recoverSwallowed(t, errs)
+		t = repairStructure(rt, rerrs, src)
 	}
 	if sc.names == nil {
 		sc.names = interner{}

@@ -18,28 +18,30 @@ const maxRecoveryRounds = 4
 // caused them (spaces, newlines kept, "pass" where the statement began so that a body stays
 // a body); the file is then parsed again, line numbers and byte offsets unchanged, up to
 // maxRecoveryRounds times. It returns the tree with the most definitions (the latest among
-// equals), whose src may be a blanked copy; the caller keeps the first parse's error count.
-func recoverSwallowed(t tree) tree {
+// equals), whose src may be a blanked copy, and its error count; the caller keeps the first
+// parse's.
+func recoverSwallowed(t tree, errs int) (tree, int) {
 	lines := lineStarts(t.src)
-	best, bestDefs := t, t.countDefinitions()
+	best, bestDefs, bestErrs := t, t.countDefinitions(), errs
 	for round := 0; round < maxRecoveryRounds; round++ {
 		patched := blankSwallowers(t, lines)
 		if patched == nil {
 			break
 		}
+		reparsed()
 		nt, errs, ok := parseFlat(patched, new(scratch))
 		if !ok {
 			break
 		}
 		t = nt
 		if n := t.countDefinitions(); n >= bestDefs {
-			best, bestDefs = t, n
+			best, bestDefs, bestErrs = t, n, errs
 		}
 		if errs == 0 {
 			break
 		}
 	}
-	return best
+	return best, bestErrs
 }
 
 // countDefinitions counts the function and class definitions in the tree.
@@ -343,6 +345,9 @@ type openRun struct {
 	// closedString: the run is a triple-quoted string that closes by the end of the range, so
 	// the line is string content (a docstring quoting code), not swallowed code.
 	closedString bool
+	// quoted: the line is inside a triple-quoted string that closes (at any depth: code
+	// quoted in textwrap.dedent("""...""") is text too), by the same test.
+	quoted bool
 }
 
 // openRuns scans src as Python tokens (brackets, strings, comments) and returns for each
@@ -355,6 +360,7 @@ func openRuns(src []byte, lines []int) []openRun {
 	var quote byte
 	triple, escaped, stringRun := false, false, false
 	var stringRows []int // rows whose run is the current triple-quoted string
+	var quotedRows []int // rows inside the current triple-quoted string, at any depth
 	for p := 0; p < end; p++ {
 		c := src[p]
 		if escaped {
@@ -370,13 +376,18 @@ func openRuns(src []byte, lines []int) []openRun {
 			case c == quote && (!triple || (p+2 < end && src[p+1] == c && src[p+2] == c)):
 				if triple {
 					p += 2
-					if stringRun && depth == 0 && !codeFollows(src[p+1:end]) {
-						for _, r := range stringRows {
-							runs[r].closedString = true
+					if !codeFollows(src[p+1 : end]) {
+						for _, r := range quotedRows {
+							runs[r].quoted = true
+						}
+						if stringRun && depth == 0 {
+							for _, r := range stringRows {
+								runs[r].closedString = true
+							}
 						}
 					}
 				}
-				quote, stringRows = 0, stringRows[:0]
+				quote, stringRows, quotedRows = 0, stringRows[:0], quotedRows[:0]
 				continue
 			}
 		} else {
@@ -415,6 +426,9 @@ func openRuns(src []byte, lines []int) []openRun {
 			runs[row].start = start
 			if quote != 0 && stringRun && depth == 0 {
 				stringRows = append(stringRows, row)
+			}
+			if quote != 0 {
+				quotedRows = append(quotedRows, row)
 			}
 		default:
 			start, stringRun = -1, false
