@@ -3,66 +3,32 @@ package check
 import (
 	"path"
 	"strings"
+
+	"github.com/cantrip-dev/charmcraft-map/pyextract"
 )
 
 // Comments. A suppression directive counts only in a comment: text that looks like one in a
 // Python string ("# charmcraft-map: ignore" in a message, a docstring) or in a YAML scalar
 // (a quoted value, a `description: |` block) is data, and must not silence a finding, or CI
-// would pass a charm with a real error. commentsOf finds where each line's comment starts
-// with a small lexer of the file's language: Python's strings (quotes, triple quotes,
-// backslash escapes, a backslash at the end of a line), YAML's quoted scalars (over lines
-// too) and block scalars (`|`, `>`, with their indicators, for the lines indented under the
-// key). A file of another kind keeps the plain rule: a '#' anywhere starts a comment.
+// would pass a charm with a real error. commentsOf finds where each line's comment starts:
+// in Python, tree-sitter's comments (pyextract.CommentStarts: the parser pyextract uses, so
+// that every string Python has, PEP 701's f-strings nesting their own quote included, is
+// data); in YAML, with a small lexer of its quoted scalars (over lines too) and block scalars
+// (`|`, `>`, with their indicators, for the lines indented under the key). A file of another
+// kind keeps the plain rule: a '#' anywhere starts a comment.
 
 // commentsOf returns, for each of lines (of the file named name), the byte offset where its
 // comment starts, -1 when it has none.
 func commentsOf(name string, lines []string) []int {
 	switch strings.ToLower(path.Ext(name)) {
 	case ".py":
-		return pythonComments(lines)
+		return pyextract.CommentStarts(lines)
 	case ".yaml", ".yml":
 		return yamlComments(lines)
 	}
 	out := make([]int, len(lines))
 	for i, l := range lines {
 		out[i] = strings.IndexByte(l, '#')
-	}
-	return out
-}
-
-// pythonComments finds the comments of Python source lines, skipping '#' inside strings,
-// which may span lines (triple quotes, or a backslash before the newline).
-func pythonComments(lines []string) []int {
-	out := make([]int, len(lines))
-	var quote byte  // the open string's quote, 0 outside one
-	triple := false // the open string is triple-quoted
-	for i, l := range lines {
-		out[i] = -1
-		if quote != 0 && !triple && !strings.HasSuffix(lines[max(i-1, 0)], "\\") {
-			quote = 0 // a one-line string left open ends with its line (a syntax error)
-		}
-		for j := 0; j < len(l); j++ {
-			c := l[j]
-			switch {
-			case quote != 0 && c == '\\':
-				j++ // the escaped byte, a quote too (a raw string's \" does not end it either)
-			case quote != 0 && c == quote && (!triple || strings.HasPrefix(l[j:], strings.Repeat(string(c), 3))):
-				if triple {
-					j += 2
-				}
-				quote = 0
-			case quote != 0:
-			case c == '#':
-				out[i] = j
-				j = len(l)
-			case c == '"' || c == '\'':
-				quote = c
-				triple = strings.HasPrefix(l[j:], strings.Repeat(string(c), 3))
-				if triple {
-					j += 2
-				}
-			}
-		}
 	}
 	return out
 }

@@ -92,10 +92,21 @@ func TestCommentsOnlyInComments(t *testing.T) {
 		`"""  # after it`,                    // 4
 		`z = f"{a['#']}"`,                    // 5
 		`# alone`,                            // 6
+		// Python 3.12 (PEP 701): an f-string's field nests the quote that encloses it, and the
+		// text after is still the string's (rev91: a quote lexer ended the string there)
+		`x = f"{"\""} # charmcraft-map: ignore"`, // 7
+		`y = f"{'a' + f"{"#"}"}"  # after`,      // 8
+		`s = "a \`,                              // 9: a string continued by a backslash
+		`# b"  # c`,                              // 10
 	}
-	want := []int{23, -1, -1, -1, 5, -1, 0}
+	want := []int{23, -1, -1, -1, 5, -1, 0, -1, 25, -1, 6}
 	if got := commentsOf("src/charm.py", py); !slices.Equal(got, want) {
 		t.Errorf("python comments at %v, want %v", got, want)
+	}
+	for _, lines := range [][]string{nil, {""}, {"#"}} {
+		if got := commentsOf("x.py", lines); len(got) != len(lines) || len(lines) == 1 && got[0] != len(lines[0])-1 {
+			t.Errorf("comments of %q: %v", lines, got)
+		}
 	}
 	yml := []string{
 		`name: "a # b"  # a comment`, // 0
