@@ -95,8 +95,8 @@ func TestCommentsOnlyInComments(t *testing.T) {
 		// Python 3.12 (PEP 701): an f-string's field nests the quote that encloses it, and the
 		// text after is still the string's (rev91: a quote lexer ended the string there)
 		`x = f"{"\""} # charmcraft-map: ignore"`, // 7
-		`y = f"{'a' + f"{"#"}"}"  # after`,      // 8
-		`s = "a \`,                              // 9: a string continued by a backslash
+		`y = f"{'a' + f"{"#"}"}"  # after`,       // 8
+		`s = "a \`,                               // 9: a string continued by a backslash
 		`# b"  # c`,                              // 10
 	}
 	want := []int{23, -1, -1, -1, 5, -1, 0, -1, 25, -1, 6}

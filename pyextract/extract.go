@@ -94,6 +94,7 @@ func parseWith(f *File, path string, src []byte, sc *scratch) {
 		return
 	}
 	if errs > 0 {
+		f.ErrorLine = t.firstError() + 1
 		rt, rerrs := recoverSwallowed(t, errs)
 		t = repairStructure(rt, rerrs, src)
 	}

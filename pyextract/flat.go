@@ -51,17 +51,21 @@ typedef struct {
 // preorder, setting each node's last to the index after its subtree. It writes at most cap
 // nodes; out must hold cap entries and stack one more than the subtree's depth. It returns the
 // number of nodes written and stores the number of ERROR and MISSING nodes it visited in
-// *errors.
-static uint32_t px_flatten(TSNode root, pxNode *out, uint32_t cap, int32_t *stack, uint32_t *errors) {
+// *errors, and the first row of a MISSING node (UINT32_MAX: none) in *missing_row.
+static uint32_t px_flatten(TSNode root, pxNode *out, uint32_t cap, int32_t *stack, uint32_t *errors, uint32_t *missing_row) {
 	TSTreeCursor c = ts_tree_cursor_new(root);
-	uint32_t n = 0, depth = 0, errs = 0;
+	uint32_t n = 0, depth = 0, errs = 0, mrow = UINT32_MAX;
 	for (;;) {
 		TSNode node = ts_tree_cursor_current_node(&c);
 		TSSymbol sym = ts_node_symbol(node);
 		int32_t idx = -1;
 		if (sym == (TSSymbol)-1) errs++;
 		bool missing = ts_node_is_missing(node);
-		if (missing) errs++;
+		if (missing) {
+			errs++;
+			uint32_t row = ts_node_start_point(node).row;
+			if (row < mrow) mrow = row;
+		}
 		if (n < cap && (depth == 0 || (!missing && ts_node_is_named(node)))) {
 			TSPoint sp = ts_node_start_point(node), ep = ts_node_end_point(node);
 			pxNode *o = &out[n];
@@ -89,6 +93,7 @@ static uint32_t px_flatten(TSNode root, pxNode *out, uint32_t cap, int32_t *stac
 done:
 	ts_tree_cursor_delete(&c);
 	*errors = errs;
+	*missing_row = mrow;
 	return n;
 }
 
@@ -107,8 +112,8 @@ static TSTree *px_parse(TSParser *p, const char *src, uint32_t len, uint32_t *co
 }
 
 // px_flatten_tree flattens the whole of t like px_flatten, then deletes t.
-static uint32_t px_flatten_tree(TSTree *t, pxNode *out, uint32_t cap, int32_t *stack, uint32_t *errors) {
-	uint32_t n = px_flatten(ts_tree_root_node(t), out, cap, stack, errors);
+static uint32_t px_flatten_tree(TSTree *t, pxNode *out, uint32_t cap, int32_t *stack, uint32_t *errors, uint32_t *missing_row) {
+	uint32_t n = px_flatten(ts_tree_root_node(t), out, cap, stack, errors, missing_row);
 	ts_tree_delete(t);
 	return n;
 }
@@ -138,6 +143,9 @@ type tree struct {
 	src   []byte
 	stack []int32  // flatten's scratch space, kept for reuse
 	names interner // interns the texts of names and words (nil: none)
+	// missingRow is the first row of a MISSING node (a token tree-sitter inserted to go on:
+	// they are not among nodes), -1 when there is none.
+	missingRow int
 }
 
 // parser is a tree-sitter parser for Python, reused across files; it is not safe for
@@ -172,10 +180,14 @@ func parseTree(src []byte, buf []node, stack []int32) (t tree, errs int, ok bool
 		stack = make([]int32, n+1)
 	}
 	buf, stack = buf[:n], stack[:n+1]
-	var cerrs C.uint32_t
+	var cerrs, missingRow C.uint32_t
 	got := C.px_flatten_tree(ct, (*C.pxNode)(unsafe.Pointer(&buf[0])), C.uint32_t(n),
-		(*C.int32_t)(unsafe.Pointer(&stack[0])), &cerrs)
-	return tree{nodes: buf[:got], src: src, stack: stack}, int(cerrs), true
+		(*C.int32_t)(unsafe.Pointer(&stack[0])), &cerrs, &missingRow)
+	t = tree{nodes: buf[:got], src: src, stack: stack, missingRow: -1}
+	if missingRow != C.UINT32_MAX {
+		t.missingRow = int(missingRow)
+	}
+	return t, int(cerrs), true
 }
 
 func (t *tree) kind(i int32) nodeKind { return symKind(t.nodes[i].sym) }

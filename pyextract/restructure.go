@@ -399,6 +399,30 @@ func (l *layout) candidates(t *tree, lines []int, first int, present bool) []spa
 	return out
 }
 
+// firstError is the row of the first syntax error: of the first MISSING node or of the first
+// ERROR node with no ERROR inside, whichever comes first (an outer ERROR node starts where
+// tree-sitter began to doubt, often the class or the module); 0 when there is none.
+func (t *tree) firstError() int {
+	row := t.missingRow
+	next := func(from int32) int32 { // the first ERROR node at or after from, or -1
+		for i := from; i < int32(len(t.nodes)); i++ {
+			if t.kind(i) == kError {
+				return i
+			}
+		}
+		return -1
+	}
+	if i := next(0); i >= 0 {
+		for j := next(i + 1); j >= 0 && j < t.nodes[i].last; j = next(j + 1) {
+			i = j // an ERROR inside: the first in preorder is the first innermost one
+		}
+		if r := int(t.nodes[i].row); row < 0 || r < row {
+			row = r
+		}
+	}
+	return max(row, 0)
+}
+
 // blockEnd is the row after header h's block: the first statement or header after it that
 // is not indented more, or the end of the file.
 func (l *layout) blockEnd(b *blanker, h int) int {

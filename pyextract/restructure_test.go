@@ -252,3 +252,19 @@ func BenchmarkParseMidEdit(b *testing.B) {
 		})
 	}
 }
+
+// TestErrorLine: the warning of a broken file names the line of its first error, where
+// tree-sitter found it: the broken line or the next (an outer ERROR node starts where the
+// parser began to doubt, the method's def or the class: not that line).
+func TestErrorLine(t *testing.T) {
+	if f := Parse("charm.py", []byte(brokenBase)); f.ErrorLine != 0 {
+		t.Errorf("a valid file's ErrorLine = %d", f.ErrorLine)
+	}
+	at := lineOf(brokenBase, "        for name in")
+	for _, e := range []string{"assert", "x = 1 if else 2", "def f(", "x = [1,", "del"} {
+		src := strings.Replace(brokenBase, "        for name in", "        "+e+"\n        for name in", 1)
+		if f := Parse("charm.py", []byte(src)); f.ErrorLine < at || f.ErrorLine > at+1 {
+			t.Errorf("%q at line %d: ErrorLine = %d", e, at, f.ErrorLine)
+		}
+	}
+}

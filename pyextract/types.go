@@ -42,6 +42,9 @@ type File struct {
 	Comments []string `json:"comments,omitempty"`
 	// Errors counts tree-sitter ERROR/MISSING nodes; >0 means the file was only partly read.
 	Errors int `json:"errors,omitempty"`
+	// ErrorLine is the line of the first syntax error tree-sitter found (at or a little after
+	// the broken code), 0 when Errors is 0 or the file was not parsed.
+	ErrorLine int `json:"error_line,omitempty"`
 	// Template is set on a Jinja template (IsTemplate) that does not parse, or that lies under
 	// a templates/ folder: templates/<release>/local_settings.py, rendered into Python at deploy
 	// time. Nothing is extracted from it: its names are the template's, not code the charm runs.

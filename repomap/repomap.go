@@ -709,6 +709,9 @@ func fileWarning(f pyextract.File, size int64) string {
 	case len(f.Symbols) == 0 && len(f.Refs) == 0 && len(f.Imports) == 0:
 		return notPython(f.Path)
 	}
+	if f.ErrorLine > 0 {
+		return fmt.Sprintf("%s:%d: %d syntax error(s), the first near this line; read what could be parsed", f.Path, f.ErrorLine, f.Errors)
+	}
 	return fmt.Sprintf("%s: %d syntax error(s); read what could be parsed", f.Path, f.Errors)
 }
 
