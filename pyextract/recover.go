@@ -336,6 +336,11 @@ func codeFollows(rest []byte) bool {
 		rest = rest[:i]
 	}
 	rest = bytes.TrimLeft(rest, " \t")
+	// a keyword that goes on an expression ("""...""" if x else "") follows a closed string
+	word := rest[:len(rest)-len(bytes.TrimLeft(rest, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789"))]
+	if slices.Contains([]string{"if", "else", "and", "or", "not", "in", "is", "for", "async"}, string(word)) {
+		return false
+	}
 	return len(rest) > 0 && (identStart(rest[0]) || (rest[0] >= '0' && rest[0] <= '9') || rest[0] == '"' || rest[0] == '\'')
 }
 

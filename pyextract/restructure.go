@@ -38,6 +38,9 @@ const (
 	// 1,600-line charm.py parses in about 13 ms valid, 15-50 ms broken. In rev91's fuzz on four
 	// real charm.py files, 95% of the repairs that place every header take at most 8 parses.
 	maxRepairParses = 16
+	// maxRepairBytes bounds the bytes those parses read, so that a large file gets fewer (a
+	// 560 KB file of 40,000 errors took 18 s with 16: review rev93); a 128 KB file gets 16.
+	maxRepairBytes = 2 << 20
 	// maxUnclosed bounds the brackets or strings left open to the end of the file that
 	// readLayout reads past.
 	maxUnclosed = 4
@@ -58,6 +61,7 @@ type layout struct {
 	starts  []bool // rows that start a statement other than a header
 	header  []bool // rows of headers
 	dropped []bool // rows of headers a repair blanked, no longer looked for
+	quoted  []bool // rows inside a closed triple-quoted string: a definition there is invented
 	budget  int    // the parses repairs may still make
 	// unclosed are the rows that open a bracket or string left open to the end of the file:
 	// the likeliest errors, tried first (one line each)
@@ -91,7 +95,7 @@ func readLayout(b *blanker) layout {
 		}
 	}
 	n := len(b.lines)
-	l := layout{starts: make([]bool, n), header: make([]bool, n), dropped: make([]bool, n), unclosed: unclosed}
+	l := layout{starts: make([]bool, n), header: make([]bool, n), dropped: make([]bool, n), quoted: make([]bool, n), unclosed: unclosed}
 	var stack []int
 	continued := false
 	for r := range b.lines {
@@ -103,7 +107,12 @@ func readLayout(b *blanker) layout {
 			continued = false // (conflict markers and a lone "@" say nothing of the nesting)
 			continue
 		}
-		header := isHeader(line) && !runs[r].quoted
+		// (code quoted in a string is no header, unless indented less than the line that
+		// opened the string: then the string is likely unclosed and pairs with a later
+		// docstring, as blankError judges it (review rev93); a repair still never makes a
+		// definition of it that the tree it starts from does not have: see judge)
+		l.quoted[r] = runs[r].quoted
+		header := isHeader(line) && !(runs[r].quoted && indent(line) >= indent(b.line(runs[r].start)))
 		if !header && (runs[r].start >= 0 || cont) {
 			continue
 		}
@@ -176,7 +185,7 @@ func repairStructure(t tree, errs int, src []byte) tree {
 	}
 	lines := lineStarts(src)
 	l := readLayout(&blanker{src: src, lines: lines})
-	l.budget = maxRepairParses
+	l.budget = min(maxRepairParses, maxRepairBytes/max(len(src), 1))
 	l.dropUnclosed()
 	j := l.repair(l.judge(t, span{-1, -1}, errs), lines)
 
@@ -198,7 +207,7 @@ func repairStructure(t tree, errs int, src []byte) tree {
 			if o, oerrs, ok := parseFlat(src, new(scratch)); ok {
 				clear(l.dropped)
 				l.dropUnclosed()
-				if k := l.repair(l.judge(o, span{-1, -1}, oerrs), lines); k.better(j) {
+				if k := l.repair(l.judge(o, span{-1, -1}, oerrs), lines); k.invented <= j.invented && k.better(j) {
 					j = k
 				}
 			}
@@ -237,9 +246,12 @@ func (l *layout) repair(cur judgement, lines []int) judgement {
 				continue
 			}
 			j := l.judge(nt, s, errs)
+			if j.invented > cur.invented {
+				continue // never definitions out of a string
+			}
 			if j.better(best) {
 				best = j
-				if j.first < 0 && j.errs == 0 && !l.header[s.row] {
+				if j.first < 0 && j.errs == 0 && !l.header[s.row] && s.endRow-s.row == 1 {
 					break // every header placed, and no error left
 				}
 			}
@@ -263,11 +275,15 @@ type judgement struct {
 	present bool // the tree has that header
 	placed  int  // the headers placed
 	errs    int  // the parse's ERROR and MISSING nodes
+	// invented counts the definitions on rows the file as written has inside a string (a
+	// blank that unbalances the quotes turns quoted code into definitions)
+	invented int
 }
 
 // better reports whether j places more headers than k, or as many with fewer errors left.
 func (j judgement) better(k judgement) bool {
-	return j.placed > k.placed || (j.placed == k.placed && j.errs < k.errs)
+	return j.placed > k.placed || (j.placed == k.placed && (j.errs < k.errs ||
+		(j.errs == k.errs && k.blanked.row >= 0 && j.blanked.endRow-j.blanked.row < k.blanked.endRow-k.blanked.row)))
 }
 
 // judge judges t, a parse of the source with s blanked; a header on s's first row is not
@@ -280,6 +296,11 @@ func (l *layout) judge(t tree, s span, errs int) judgement {
 	}
 	j := judgement{t: t, blanked: s, errs: errs}
 	j.first, j.present, j.placed = l.misplaced(&t)
+	for row := range placement(&t) {
+		if l.quoted[row] {
+			j.invented++
+		}
+	}
 	return j
 }
 
@@ -335,12 +356,9 @@ func (l *layout) candidates(t *tree, lines []int, first int, present bool) []spa
 	}
 	// containing is the index of the statement start at or before row r, or -1.
 	containing := func(r int) int {
-		k := -1
-		for i, s := range starts {
-			if s > r {
-				break
-			}
-			k = i
+		k, found := slices.BinarySearch(starts, r)
+		if !found {
+			k--
 		}
 		return k
 	}
@@ -385,6 +403,9 @@ func (l *layout) candidates(t *tree, lines []int, first int, present bool) []spa
 			}
 			if r > lo && r < max(hi, h+1) {
 				k := containing(r)
+				if r == e.endRow && e.endRow > e.row && k > 0 && starts[k] == r {
+					add(k - 1) // an error ends where the next statement starts: the broken one is before
+				}
 				add(k)
 				add(k - 1)
 				add(k + 1)

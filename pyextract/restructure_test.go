@@ -234,6 +234,15 @@ func TestRepairIsBounded(t *testing.T) {
 	if f.Errors == 0 || len(f.Symbols) == 0 {
 		t.Errorf("errors %d, %d symbols", f.Errors, len(f.Symbols))
 	}
+	// a large file gets fewer, by the bytes they read (rev93: 560 KB of errors took 18 s)
+	for b.Len() < 600<<10 {
+		b.WriteString("    def more(self):\n        print \"x\"\n        assert\n")
+	}
+	n = 0
+	Parse("old.py", []byte(b.String()))
+	if limit := maxRecoveryRounds + 1 + maxRepairBytes/b.Len(); n > limit {
+		t.Errorf("%d KB: %d parses after the first, want at most %d", b.Len()>>10, n, limit)
+	}
 }
 
 // BenchmarkParseMidEdit is BenchmarkParse's charm with the edits an agent leaves half typed in
@@ -265,6 +274,64 @@ func TestErrorLine(t *testing.T) {
 		src := strings.Replace(brokenBase, "        for name in", "        "+e+"\n        for name in", 1)
 		if f := Parse("charm.py", []byte(src)); f.ErrorLine < at || f.ErrorLine > at+1 {
 			t.Errorf("%q at line %d: ErrorLine = %d", e, at, f.ErrorLine)
+		}
+	}
+}
+
+// TestRepairReviewCases are review rev93's regressions, each a definition the repair moved,
+// invented or blanked that the tree it started from had right.
+func TestRepairReviewCases(t *testing.T) {
+	cases := []struct {
+		name, src string
+		want      []string // the definitions, as names
+		observed  []string // the handlers observed
+	}{{
+		// an unclosed """ pairs with the next docstring's """ alone on its line: the class
+		// between is code, not quoted (its header is indented less than the string's opener)
+		name: "unclosed triple quote",
+		src: "import ops\n\n\nclass Events(ops.CharmEvents):\n    \"\"\"Custom events.\"\"\"\n\n    x = \"\"\"abc\n" +
+			"    changed = ops.EventSource(ops.EventBase)\n\n\nclass DemoCharm(ops.CharmBase):\n" +
+			"    def __init__(self, framework):\n        super().__init__(framework)\n" +
+			"        framework.observe(self.on.start, self._on_start)\n\n    def _helper(self):\n" +
+			"        \"\"\"\n        Docstring whose text starts on the next line.\n        \"\"\"\n        return 1\n\n" +
+			"    def _on_start(self, event):\n        pass\n",
+		want:     []string{"Events", "DemoCharm", "DemoCharm.__init__", "DemoCharm._helper", "DemoCharm._on_start"},
+		observed: []string{"self._on_start"},
+	}, {
+		// code quoted in a string closed by `""" if ... else ""`, and a bare assert elsewhere
+		// that tree-sitter took in its stride: the quoted def is no definition
+		name: "quoted code and an assert",
+		src: "import ops\n\n\nclass DemoCharm(ops.CharmBase):\n    def __init__(self, framework):\n" +
+			"        super().__init__(framework)\n        framework.observe(self.on.start, self._on_start)\n        assert\n\n" +
+			"    def _script(self):\n        code = \"\"\"\ndef injected():\n    pass\n\"\"\" if self.config.get(\"x\") else \"\"\n" +
+			"        return code\n\n    def _on_start(self, event):\n        pass\n",
+		want:     []string{"DemoCharm", "DemoCharm.__init__", "DemoCharm._script", "DemoCharm._on_start"},
+		observed: []string{"self._on_start"},
+	}, {
+		// the broken line is blanked, not the if block after it that observes a handler
+		name: "lambda being typed",
+		src: "import ops\n\n\nclass DemoCharm(ops.CharmBase):\n    def __init__(self, framework):\n" +
+			"        super().__init__(framework)\n        framework.observe(self.on.install, self._on_install)\n" +
+			"        lambda x:\n        if self.config.get(\"enable-start\", True):\n" +
+			"            framework.observe(self.on.start, self._on_start)\n\n" +
+			"    def _on_install(self, event):\n        pass\n\n    def _on_start(self, event):\n        pass\n",
+		want:     []string{"DemoCharm", "DemoCharm.__init__", "DemoCharm._on_install", "DemoCharm._on_start"},
+		observed: []string{"self._on_install", "self._on_start"},
+	}}
+	for _, c := range cases {
+		f := Parse("charm.py", []byte(c.src))
+		if f.Errors == 0 {
+			t.Fatalf("%s: no error", c.name)
+		}
+		if got := names(f); !slices.Equal(got, c.want) {
+			t.Errorf("%s: definitions %q, want %q", c.name, got, c.want)
+		}
+		var observed []string
+		for _, o := range f.Facts.Observes {
+			observed = append(observed, o.Handler.Chain.String())
+		}
+		if !slices.Equal(observed, c.observed) {
+			t.Errorf("%s: observed %q, want %q", c.name, observed, c.observed)
 		}
 	}
 }
