@@ -112,13 +112,13 @@ func readLayout(b *blanker) layout {
 		// docstring, as blankError judges it (review rev93); a repair still never makes a
 		// definition of it that the tree it starts from does not have: see judge)
 		l.quoted[r] = runs[r].quoted
-		header := isHeader(line) && !(runs[r].quoted && indent(line) >= indent(b.line(runs[r].start)))
+		header := isHeader(line) && !(runs[r].quoted && width(line) >= width(b.line(runs[r].start)))
 		if !header && (runs[r].start >= 0 || cont) {
 			continue
 		}
 		l.starts[r], l.header[r] = !header, header
-		col := indent(line)
-		for len(stack) > 0 && indent(b.line(stack[len(stack)-1])) >= col {
+		col := width(line)
+		for len(stack) > 0 && width(b.line(stack[len(stack)-1])) >= col {
 			stack = stack[:len(stack)-1]
 		}
 		if header {
@@ -339,9 +339,9 @@ func (l *layout) candidates(t *tree, lines []int, first int, present bool) []spa
 		if l.header[s.row] {
 			return span{s.row, s.row + 1}, true
 		}
-		col := indent(b.line(s.row))
+		col := width(b.line(s.row))
 		for _, r := range starts[k+1:] {
-			if indent(b.line(r)) <= col {
+			if width(b.line(r)) <= col {
 				s.endRow = r
 				break
 			}
@@ -447,11 +447,29 @@ func (t *tree) firstError() int {
 // blockEnd is the row after header h's block: the first statement or header after it that
 // is not indented more, or the end of the file.
 func (l *layout) blockEnd(b *blanker, h int) int {
-	col := indent(b.line(h))
+	col := width(b.line(h))
 	for r := h + 1; r < len(l.starts); r++ {
-		if (l.starts[r] || l.header[r]) && indent(b.line(r)) <= col {
+		if (l.starts[r] || l.header[r]) && width(b.line(r)) <= col {
 			return r
 		}
 	}
 	return len(l.starts)
+}
+
+// width is a line's indentation as Python measures it: a tab moves to the next multiple of 8
+// (indent counts bytes, for blanking; review rev93: a tab-indented method nested in a
+// space-indented class read as the class's sibling).
+func width(line []byte) int {
+	w := 0
+	for _, c := range line {
+		switch c {
+		case ' ':
+			w++
+		case '\t':
+			w = w/8*8 + 8
+		default:
+			return w
+		}
+	}
+	return w
 }

@@ -335,3 +335,14 @@ func TestRepairReviewCases(t *testing.T) {
 		}
 	}
 }
+
+// TestLayoutWithTabs: a tab indents to the next multiple of 8, as Python reads it, so a def
+// indented by a tab in a method indented by four spaces is nested in it.
+func TestLayoutWithTabs(t *testing.T) {
+	src := "class A:\n    def f(self):\n\tx = 1\n\tdef inner():\n\t    return 2\n\treturn inner\n\n    def g(self):\n\treturn 3\n"
+	l := readLayout(&blanker{src: []byte(src), lines: lineStarts([]byte(src))})
+	want := []placedHeader{{0, -1}, {1, 0}, {3, 1}, {7, 0}}
+	if !slices.Equal(l.headers, want) {
+		t.Errorf("headers %v, want %v", l.headers, want)
+	}
+}
