@@ -381,9 +381,10 @@ func matchSymbols(d *MapDiff, olds, news *pendingSet, key func(DiffSymbol) strin
 	return renamed
 }
 
-// genericShape reports a class or function whose shape says almost nothing: a class with
-// one base or none (class HasPeersEvent(EventBase):), a function or method with at most one
-// parameter besides self or cls and no annotation or default (def _on_joined(self, event):).
+// genericShape reports a symbol whose shape says almost nothing: a class with one base or
+// none (class HasPeersEvent(EventBase):), a function or method with at most one parameter
+// besides self or cls and no annotation or default (def _on_joined(self, event):), and any
+// symbol of another kind (a YAML declaration, a constant).
 // Charms are full of them, so two of them sharing a shape are no evidence of a rename.
 func genericShape(s DiffSymbol) bool {
 	sig := s.Signature
@@ -407,7 +408,11 @@ func genericShape(s DiffSymbol) bool {
 	case "function", "method":
 		return len(params) == 0 || len(params) == 1 && (!strings.ContainsAny(params[0], ":=*") || baseEventParam(params[0]))
 	}
-	return false
+	// a config option, an action, a constant ...: its shape is a type and a value that many
+	// share (a string option without default, DEBUG = False), no evidence of a rename (review
+	// rev94: removing mysql-interface-user and adding tls-ca-chain read as a rename, hiding a
+	// breaking removal)
+	return true
 }
 
 // baseEventParam reports a parameter annotated with an event base class, which any handler
@@ -445,15 +450,21 @@ func generic(key func(DiffSymbol) string) func(DiffSymbol) string {
 // that key. The rest stay removed and added: a false rename (on_joined => on_broken, two
 // handlers of opposite events) would tell the reader that callers need the new name only.
 func matchGeneric(d *MapDiff, olds, news *pendingSet, key func(DiffSymbol) string) map[string]string {
-	members := func(p *pendingSet, class string) map[string]bool {
-		m := map[string]bool{}
+	// each side's members by class and its symbols by key, once (review rev94: recomputed
+	// for every pair, 500 renamed classes took 89 s)
+	members := func(p *pendingSet) map[string]map[string]bool {
+		m := map[string]map[string]bool{}
 		for _, s := range p.left() {
-			if short := s.Name[strings.LastIndexByte(s.Name, '.')+1:]; s.Qualifier == class && !strings.HasPrefix(short, "__") {
-				m[short] = true
+			if short := s.Name[strings.LastIndexByte(s.Name, '.')+1:]; s.Qualifier != "" && !strings.HasPrefix(short, "__") {
+				if m[s.Qualifier] == nil {
+					m[s.Qualifier] = map[string]bool{}
+				}
+				m[s.Qualifier][short] = true
 			}
 		}
 		return m
 	}
+	oldMembers, newMembers := members(olds), members(news)
 	related := func(o, n pendingSym) bool {
 		if relatedNames(o.Name, n.Name) {
 			return true
@@ -461,32 +472,44 @@ func matchGeneric(d *MapDiff, olds, news *pendingSet, key func(DiffSymbol) strin
 		if o.Kind != "class" {
 			return false
 		}
-		nm := members(news, n.Name)
-		for m := range members(olds, o.Name) {
+		nm := newMembers[n.Name]
+		for m := range oldMembers[o.Name] {
 			if nm[m] {
 				return true
 			}
 		}
 		return false
 	}
-	cands := map[int][]pendingSym{} // old id → related new symbols of its key
-	count := map[int]int{}          // new id → how many old symbols it is related to
+	byKey := map[string][]pendingSym{}
+	for _, n := range news.left() {
+		if k := key(n.DiffSymbol); k != "" {
+			byKey[k] = append(byKey[k], n)
+		}
+	}
+	// only a pair each of whose symbols has no other related candidate is a rename, so the
+	// first candidate and a count up to 2 are all that is kept
+	first := map[int]pendingSym{} // old id → its first related new symbol of its key
+	cands := map[int]int{}        // old id → how many (up to 2)
+	count := map[int]int{}        // new id → how many old symbols it is related to
 	for _, o := range olds.left() {
 		k := key(o.DiffSymbol)
 		if k == "" {
 			continue
 		}
-		for _, n := range news.left() {
-			if key(n.DiffSymbol) == k && related(o, n) {
-				cands[o.id] = append(cands[o.id], n)
+		for _, n := range byKey[k] {
+			if related(o, n) {
+				if cands[o.id] == 0 {
+					first[o.id] = n
+				}
+				cands[o.id] = min(cands[o.id]+1, 2)
 				count[n.id]++
 			}
 		}
 	}
 	renamed := map[string]string{}
 	for _, o := range olds.left() {
-		if c := cands[o.id]; len(c) == 1 && count[c[0].id] == 1 {
-			ch := pair(olds, news, o, c[0])
+		if n, ok := first[o.id]; ok && cands[o.id] == 1 && count[n.id] == 1 {
+			ch := pair(olds, news, o, n)
 			d.Renamed = append(d.Renamed, ch)
 			renamed[ch.OldName] = ch.NewName
 		}

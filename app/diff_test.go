@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -484,5 +485,36 @@ func TestDiffByteOrderMarkAndCounts(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("no %q in\n%s", want, out)
 		}
+	}
+}
+
+func TestDiffDeclarationsNeedRelatedNames(t *testing.T) {
+	// A config option, an action or a constant has a shape many share (a string option
+	// without default, DEBUG = False): one removed and an unrelated one added are a removal and
+	// an addition (review rev94: the removal of an option, a breaking change, read as a rename
+	// and was left out of removed); related names are still a rename.
+	old := doc(t,
+		"config.yaml 0.5 | config-option mysql-interface-user [config] mysql-interface-user (string) @3 | config-option log-level [config] log-level (string) @9",
+		"actions.yaml 0.4 | action backup [action] backup @1",
+		"src/charm.py 0.6 | constant DEBUG DEBUG = False @3 | constant DB_PORT DB_PORT = 5432 @4")
+	cur := doc(t,
+		"config.yaml 0.5 | config-option tls-ca-chain [config] tls-ca-chain (string) @3 | config-option log-levels [config] log-levels (string) @9",
+		"actions.yaml 0.4 | action restore [action] restore @1",
+		"src/charm.py 0.6 | constant ENABLE_TLS ENABLE_TLS = False @3 | constant DATABASE_PORT DATABASE_PORT = 5432 @4")
+	d := diffJSON(t, old, cur)
+	var renamed, removed []string
+	for _, c := range d.Renamed {
+		renamed = append(renamed, c.OldName+">"+c.NewName)
+	}
+	for _, s := range d.Removed {
+		removed = append(removed, s.Name)
+	}
+	slices.Sort(renamed)
+	slices.Sort(removed)
+	if fmt.Sprint(renamed) != "[DB_PORT>DATABASE_PORT log-level>log-levels]" {
+		t.Errorf("renamed = %v", renamed)
+	}
+	if fmt.Sprint(removed) != "[DEBUG backup mysql-interface-user]" {
+		t.Errorf("removed = %v", removed)
 	}
 }
