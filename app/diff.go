@@ -184,7 +184,9 @@ func readSavedMap(p string) (savedMap, error) {
 		Files []json.RawMessage `json:"files"` // each file decoded alone, so that an error can name it
 	}
 	if err := json.Unmarshal(b, &doc); err != nil {
-		return fail("not a map document: %s", jsonout.Describe(err))
+		// the path through the embedded struct names its Go type ("savedMap.schema_version is
+		// a string": review rev94); the document's own field names are what the user sees
+		return fail("not a map document: %s", strings.ReplaceAll(jsonout.Describe(err), "savedMap.", ""))
 	}
 	m = doc.savedMap
 	m.Files = make([]savedFile, len(doc.Files))

@@ -318,27 +318,29 @@ func TestDiffMalformedInput(t *testing.T) {
 	good := doc(t, "src/charm.py 1")
 	// each says what is wrong in the document's words, not Go's
 	want := map[string]string{
-		"not json":    "not JSON: unexpected end of JSON input",
-		"not a map":   `not a map document (no "files"`,
-		"wrong shape": "not a map document: files is an object, want an array",
-		"wrong type":  "not a map document: files[1].path is a number, want a string",
-		"not a file":  "not a map document: files[1] is a number, want an object",
-		"null files":  `not a map document (no "files"`,
-		"an array":    "not a map document: the document is an array, want an object",
-		"no version":  `not a map document (no "schema_version"`,
-		"version 2":   "schema_version 2, want 1",
+		"not json":     "not JSON: unexpected end of JSON input",
+		"not a map":    `not a map document (no "files"`,
+		"wrong shape":  "not a map document: files is an object, want an array",
+		"wrong type":   "not a map document: files[1].path is a number, want a string",
+		"not a file":   "not a map document: files[1] is a number, want an object",
+		"null files":   `not a map document (no "files"`,
+		"an array":     "not a map document: the document is an array, want an object",
+		"no version":   `not a map document (no "schema_version"`,
+		"version 2":    "schema_version 2, want 1",
+		"version text": "not a map document: schema_version is a string, want an integer",
 	}
 	for name, p := range map[string]string{
-		"missing":     filepath.Join(dir, "nope.json"),
-		"not json":    write("bad.json", "{\"schema_version\": 1, \"files\": ["),
-		"not a map":   write("check.json", `{"schema_version": 1, "diagnostics": []}`),
-		"wrong shape": write("shape.json", `{"schema_version": 1, "files": {"a": 1}}`),
-		"wrong type":  write("type.json", `{"schema_version": 1, "files": [{"path": "a"}, {"path": 1}]}`),
-		"not a file":  write("notfile.json", `{"schema_version": 1, "files": [{"path": "a"}, 1]}`),
-		"null files":  write("nullfiles.json", `{"schema_version": 1, "files": null}`),
-		"an array":    write("array.json", `[]`),
-		"no version":  write("nover.json", `{"files": []}`),
-		"version 2":   write("v2.json", `{"schema_version": 2, "files": []}`),
+		"missing":      filepath.Join(dir, "nope.json"),
+		"not json":     write("bad.json", "{\"schema_version\": 1, \"files\": ["),
+		"not a map":    write("check.json", `{"schema_version": 1, "diagnostics": []}`),
+		"wrong shape":  write("shape.json", `{"schema_version": 1, "files": {"a": 1}}`),
+		"wrong type":   write("type.json", `{"schema_version": 1, "files": [{"path": "a"}, {"path": 1}]}`),
+		"not a file":   write("notfile.json", `{"schema_version": 1, "files": [{"path": "a"}, 1]}`),
+		"null files":   write("nullfiles.json", `{"schema_version": 1, "files": null}`),
+		"an array":     write("array.json", `[]`),
+		"no version":   write("nover.json", `{"files": []}`),
+		"version 2":    write("v2.json", `{"schema_version": 2, "files": []}`),
+		"version text": write("vs.json", `{"schema_version": "1", "files": []}`),
 	} {
 		for _, format := range []string{"text", "json"} {
 			out, _, err := runDiff(t, format, good, p)
