@@ -67,7 +67,10 @@ var scratches = sync.Pool{New: func() any { return new(scratch) }}
 //     being defined (def/class names, parameters, module constants), names in import
 //     statements (they are in Imports), and the names in stopNames.
 //   - A syntax error that swallows the definitions after it (an unclosed bracket or string)
-//     is blanked out and the file parsed again; see recover.go.
+//     is blanked out and the file parsed again (recover.go); one that moves them (a bare
+//     assert ending the class there) too, the statement at fault found by comparing the tree
+//     with the nesting the headers' indentation gives (restructure.go). ErrorLine is where
+//     the first error was found, in the file as written.
 func Parse(path string, src []byte) File {
 	f := File{Path: path, Lines: countLines(src)}
 	if len(src) > MaxFileSize || bytes.IndexByte(src[:min(len(src), BinarySniff)], 0) >= 0 {
