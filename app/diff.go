@@ -179,16 +179,17 @@ func readSavedMap(p string) (savedMap, error) {
 	if _, ok := probe["schema_version"]; !ok {
 		return fail(`not a map document (no "schema_version"; %s)`, hint)
 	}
+	// savedMap's fields, not savedMap embedded: an error's path through an embedded struct
+	// names its Go type ("savedMap.schema_version is a string": review rev94)
 	var doc struct {
-		savedMap
-		Files []json.RawMessage `json:"files"` // each file decoded alone, so that an error can name it
+		SchemaVersion int               `json:"schema_version"`
+		Query         *render.QueryDoc  `json:"query"`
+		Files         []json.RawMessage `json:"files"` // each file decoded alone, so that an error can name it
 	}
 	if err := json.Unmarshal(b, &doc); err != nil {
-		// the path through the embedded struct names its Go type ("savedMap.schema_version is
-		// a string": review rev94); the document's own field names are what the user sees
-		return fail("not a map document: %s", strings.ReplaceAll(jsonout.Describe(err), "savedMap.", ""))
+		return fail("not a map document: %s", jsonout.Describe(err))
 	}
-	m = doc.savedMap
+	m = savedMap{SchemaVersion: doc.SchemaVersion, Query: doc.Query}
 	m.Files = make([]savedFile, len(doc.Files))
 	for i, raw := range doc.Files {
 		if err := json.Unmarshal(raw, &m.Files[i]); err != nil {

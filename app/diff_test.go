@@ -171,6 +171,24 @@ func doc(t *testing.T, files ...string) string {
 	return p
 }
 
+// renames are a diff's renames as "old>new".
+func renames(d MapDiff) []string {
+	var out []string
+	for _, c := range d.Renamed {
+		out = append(out, c.OldName+">"+c.NewName)
+	}
+	return out
+}
+
+// symbolNames are the names of ss.
+func symbolNames(ss []DiffSymbol) []string {
+	var out []string
+	for _, s := range ss {
+		out = append(out, s.Name)
+	}
+	return out
+}
+
 func TestDiffGenericShapes(t *testing.T) {
 	// Symbols whose shape says almost nothing (a class with one base, a handler taking only
 	// event) are renamed only when their names are related and no other candidate is:
@@ -188,13 +206,7 @@ func TestDiffGenericShapes(t *testing.T) {
 			" | method Peers._on_database_changed def _on_database_changed(self, event): @20 | class PeerDataBag class PeerDataBag: @30",
 	)
 	d := diffJSON(t, old, cur)
-	var renamed, added []string
-	for _, c := range d.Renamed {
-		renamed = append(renamed, c.OldName+">"+c.NewName)
-	}
-	for _, s := range d.Added {
-		added = append(added, s.Name)
-	}
+	renamed, added := renames(d), symbolNames(d.Added)
 	if fmt.Sprint(renamed) != "[Peers._on_db_changed>Peers._on_database_changed PeerData>PeerDataBag]" {
 		t.Errorf("renamed = %v", renamed)
 	}
@@ -213,10 +225,7 @@ func TestDiffGenericShapes(t *testing.T) {
 			" | method C.restart def restart(self): @6 | method C._on_remove def _on_remove(self, event: ops.EventBase): @9"+
 			" | class DatabaseProvidesEvent class DatabaseProvidesEvent(ops.EventBase): @12 | class Other class Other(Base, metaclass=M): @15")
 	d = diffJSON(t, old, cur)
-	renamed = nil
-	for _, c := range d.Renamed {
-		renamed = append(renamed, c.OldName+">"+c.NewName)
-	}
+	renamed = renames(d)
 	if fmt.Sprint(renamed) != "[Meta>Other]" {
 		t.Errorf("renamed = %v, want only Meta>Other", renamed)
 	}
@@ -504,13 +513,7 @@ func TestDiffDeclarationsNeedRelatedNames(t *testing.T) {
 		"actions.yaml 0.4 | action restore [action] restore @1",
 		"src/charm.py 0.6 | constant ENABLE_TLS ENABLE_TLS = False @3 | constant DATABASE_PORT DATABASE_PORT = 5432 @4")
 	d := diffJSON(t, old, cur)
-	var renamed, removed []string
-	for _, c := range d.Renamed {
-		renamed = append(renamed, c.OldName+">"+c.NewName)
-	}
-	for _, s := range d.Removed {
-		removed = append(removed, s.Name)
-	}
+	renamed, removed := renames(d), symbolNames(d.Removed)
 	slices.Sort(renamed)
 	slices.Sort(removed)
 	if fmt.Sprint(renamed) != "[DB_PORT>DATABASE_PORT log-level>log-levels]" {

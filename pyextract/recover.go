@@ -111,6 +111,15 @@ func (b *blanker) erase(r int) {
 	}
 }
 
+// eraseNeverPython erases the lines no Python has (neverPython).
+func (b *blanker) eraseNeverPython() {
+	for r := range b.lines {
+		if neverPython(b.line(r)) {
+			b.erase(r)
+		}
+	}
+}
+
 // nextHeader is the first row after from, and before to, that is a def or class header (or
 // its decorator), else to.
 func (b *blanker) nextHeader(from, to int) int {
@@ -169,11 +178,7 @@ func blankSwallowers(t tree, lines []int) []byte {
 	// lines that are never Python, met while a file is being edited: a decorator's "@" alone
 	// (being typed) and a merge's conflict markers; tree-sitter ends the class at them, and
 	// the methods after become module functions (rev91)
-	for r := range lines {
-		if neverPython(b.line(r)) {
-			b.erase(r)
-		}
-	}
+	b.eraseNeverPython()
 	column := func(i int32) int { return int(t.nodes[i].start) - lines[t.nodes[i].row] }
 	var defs []int32 // enclosing function and class definitions
 	misnested := map[int32]bool{}

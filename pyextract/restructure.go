@@ -156,10 +156,10 @@ func placement(t *tree) map[int]int {
 	return got
 }
 
-// misplaced is the index in l.headers of the first header t does not place as l does, or -1,
-// and whether t has that header at all; placed counts the headers t places as l does.
-func (l *layout) misplaced(t *tree) (first int, present bool, placed int) {
-	got := placement(t)
+// misplaced is the index in l.headers of the first header a tree of placement got does not
+// place as l does, or -1, and whether the tree has that header at all; placed counts the
+// headers it places as l does.
+func (l *layout) misplaced(got map[int]int) (first int, present bool, placed int) {
 	first = -1
 	for i, h := range l.headers {
 		if l.dropped[h.row] {
@@ -193,11 +193,7 @@ func repairStructure(t tree, errs int, src []byte) tree {
 		// recoverSwallowed's blanks may be what misplaces the rest: try again from the source
 		// as written, but for the lines that are never Python (erased, as recoverSwallowed does)
 		b := &blanker{src: src, lines: lines}
-		for r := range lines {
-			if neverPython(b.line(r)) {
-				b.erase(r)
-			}
-		}
+		b.eraseNeverPython()
 		if b.out != nil {
 			src = b.out
 		}
@@ -295,8 +291,9 @@ func (l *layout) judge(t tree, s span, errs int) judgement {
 		defer func() { l.dropped[s.row] = false }()
 	}
 	j := judgement{t: t, blanked: s, errs: errs}
-	j.first, j.present, j.placed = l.misplaced(&t)
-	for row := range placement(&t) {
+	got := placement(&t)
+	j.first, j.present, j.placed = l.misplaced(got)
+	for row := range got {
 		if l.quoted[row] {
 			j.invented++
 		}
