@@ -392,6 +392,11 @@ func TestFocusOnAFileNotMappedWarns(t *testing.T) {
 			t.Errorf("run %d: err %v, stderr %q", run, err, errs)
 		}
 	}
+	// an empty --focus ("$FILE" with nothing in it) says so, once, not "--focus : not a Python file"
+	if _, errs, err := runMap(t, MapOptions{Common: Common{Root: root, NoCache: true}, Tokens: 1000, Focus: []string{"", " "}}); err != nil ||
+		errs != "warning: --focus is empty; ignored\n" {
+		t.Errorf("empty focus: err %v, stderr %q", err, errs)
+	}
 	// a path written from a folder below the root is not taken from there (paths are
 	// root-relative), and the warning says what it would be called
 	t.Chdir(filepath.Join(root, "src"))

@@ -223,8 +223,16 @@ func focusPaths(t *repomap.Tree, paths []string) (rel []string, warn string) {
 	for _, p := range paths {
 		r := relPath(t.Root, p)
 		rel = append(rel, r)
-		if !held[r] && !warned[p] {
-			warned[p] = true
+		key := p
+		if strings.TrimSpace(p) == "" { // --focus "$FILE" with nothing in $FILE
+			key = ""
+		}
+		if !held[r] && !warned[key] {
+			warned[key] = true
+			if key == "" {
+				warn += "warning: --focus is empty; ignored\n"
+				continue
+			}
 			if abs, err := filepath.Abs(p); err == nil && !filepath.IsAbs(p) && held[relPath(t.Root, abs)] {
 				// written from the current folder, below the root: say how to name it
 				warn += "warning: --focus " + oneLine(p) + ": paths are relative to the root (this one is " +

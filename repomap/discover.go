@@ -311,6 +311,7 @@ func (w *walk) finish() {
 	for dir := range charmDirs {
 		d.CharmDirs = append(d.CharmDirs, dir)
 	}
+	w.warnEmptyScopes()
 	// the hooks of no Python, those linked to a script that is not Python (hooks/install ->
 	// ../scripts/install.sh), and the bash handlers
 	shellCode := append(slices.Collect(maps.Keys(w.hookFiles)), w.shellHandlers...)
@@ -418,6 +419,21 @@ func scopedCharmDirs(dirs, roots map[string]bool, scopes []string) map[string]bo
 		}
 	}
 	return kept
+}
+
+// warnEmptyScopes warns of each scope under which nothing is mapped (all of it ignored, or
+// no Python, template or charm YAML there): the run maps nothing the scope asked for, and
+// shows the charms' YAML only, which would otherwise pass without a word (rev94).
+func (w *walk) warnEmptyScopes() {
+	d := &w.d
+	for _, s := range w.scopes {
+		under := func(f string) bool { return within(f, s) }
+		if slices.ContainsFunc(d.Python, under) || slices.ContainsFunc(d.Templates, under) ||
+			slices.ContainsFunc(d.YAML, under) || slices.ContainsFunc(d.ShellCode, under) {
+			continue
+		}
+		w.warn(fmt.Sprintf("--scope %s: no file under it is mapped (no Python or charm YAML there, or an ignore file hides it)", s))
+	}
 }
 
 func inScope(rel string, scopes []string) bool {

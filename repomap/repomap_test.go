@@ -160,6 +160,20 @@ func TestDiscoverIgnoresAndSkips(t *testing.T) {
 		if err != nil || !reflect.DeepEqual(d.CharmDirs, want) {
 			t.Errorf("--scope %s: CharmDirs %q (%v), want %q", scope, d.CharmDirs, err, want)
 		}
+		if len(d.Warnings) != 0 {
+			t.Errorf("--scope %s: warnings %q", scope, d.Warnings)
+		}
+	}
+	// a scope under which nothing is mapped says so (rev94: the charms' YAML was printed
+	// without a word); the other scope of the run is unaffected
+	mono = writeTree(t, map[string]string{"charms/a/charmcraft.yaml": "name: a\n", "charms/a/src/charm.py": "",
+		"charms/a/tests/README.md": "", "scratch/x.py": "", IgnoreFile: "scratch/\n"})
+	for _, scope := range []string{"scratch", "charms/a/tests"} {
+		d, err := Discover(mono, []string{"charms/a/src", scope})
+		want := []string{"--scope " + scope + ": no file under it is mapped (no Python or charm YAML there, or an ignore file hides it)"}
+		if err != nil || !reflect.DeepEqual(d.Warnings, want) {
+			t.Errorf("--scope %s: warnings %q (%v), want %q", scope, d.Warnings, err, want)
+		}
 	}
 }
 
