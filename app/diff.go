@@ -10,6 +10,7 @@ import (
 	"maps"
 	"math"
 	"os"
+	"path"
 	"reflect"
 	"slices"
 	"strings"
@@ -65,6 +66,14 @@ type SymbolChange struct {
 	Elided bool `json:"elided,omitempty"`
 }
 
+// FileMove is a file that moved (MapDiff.FilesMoved).
+type FileMove struct {
+	Old string `json:"old"`
+	New string `json:"new"`
+	// Same counts the symbols both hold unchanged (kind, name and signature).
+	Same int `json:"same"`
+}
+
 // RankMove is a file whose rank moved a lot; ranks count from 1.
 type RankMove struct {
 	Path     string  `json:"path"`
@@ -78,15 +87,20 @@ type RankMove struct {
 // charm's code, YAML, other files, vendored libraries, tests: classOrder), then by file and
 // line.
 type MapDiff struct {
-	Old          string         `json:"old"`
-	New          string         `json:"new"`
-	FilesAdded   []string       `json:"files_added"`
-	FilesRemoved []string       `json:"files_removed"`
-	Added        []DiffSymbol   `json:"added"`   // including the symbols of added files
-	Removed      []DiffSymbol   `json:"removed"` // including the symbols of removed files
-	Changed      []SymbolChange `json:"changed"`
-	Renamed      []SymbolChange `json:"renamed"`
-	Moved        []RankMove     `json:"moved"` // in new rank order
+	Old          string   `json:"old"`
+	New          string   `json:"new"`
+	FilesAdded   []string `json:"files_added"`
+	FilesRemoved []string `json:"files_removed"`
+	// FilesMoved are files of OLD missing from NEW paired with a file of NEW missing from
+	// OLD that holds most of the same symbols (git mv, a module moved into a package);
+	// neither is in FilesAdded or FilesRemoved, and the symbol lists compare the two, under
+	// the new path. Sorted by the new path's class, then path.
+	FilesMoved []FileMove     `json:"files_moved"`
+	Added      []DiffSymbol   `json:"added"`   // including the symbols of added files
+	Removed    []DiffSymbol   `json:"removed"` // including the symbols of removed files
+	Changed    []SymbolChange `json:"changed"`
+	Renamed    []SymbolChange `json:"renamed"`
+	Moved      []RankMove     `json:"moved"` // in new rank order
 	// QueryDiffers: the maps were made with different --focus, --mention or --scope (their
 	// "query"), so rank moves may come from that rather than from the code.
 	QueryDiffers bool `json:"query_differs,omitempty"`
@@ -227,7 +241,7 @@ func readSavedMap(p string) (savedMap, error) {
 // Everything else is added or removed. A symbol that only moved to another line is not
 // reported; a symbol moved to another file is removed there and added here.
 func Diff(old, cur savedMap) MapDiff {
-	d := MapDiff{FilesAdded: []string{}, FilesRemoved: []string{}, Added: []DiffSymbol{}, Removed: []DiffSymbol{},
+	d := MapDiff{FilesAdded: []string{}, FilesRemoved: []string{}, FilesMoved: []FileMove{}, Added: []DiffSymbol{}, Removed: []DiffSymbol{},
 		Changed: []SymbolChange{}, Renamed: []SymbolChange{}, Moved: []RankMove{}}
 	oldFiles, newFiles := fileIndex(old), fileIndex(cur)
 	paths := map[string]bool{}
@@ -246,10 +260,25 @@ func Diff(old, cur savedMap) MapDiff {
 	byFile := fileOrder(old, cur)
 	slices.SortFunc(d.FilesAdded, byFile)
 	slices.SortFunc(d.FilesRemoved, byFile)
+	d.FilesMoved = fileMoves(old, cur, d.FilesRemoved, d.FilesAdded)
+	movedFrom := map[string]string{} // new path → old path
+	for _, m := range d.FilesMoved {
+		movedFrom[m.New] = m.Old
+		delete(paths, m.Old)
+	}
+	d.FilesRemoved = slices.DeleteFunc(d.FilesRemoved, func(p string) bool { return !paths[p] })
+	d.FilesAdded = slices.DeleteFunc(d.FilesAdded, func(p string) bool { return movedFrom[p] != "" })
+	slices.SortFunc(d.FilesMoved, func(a, b FileMove) int { return byFile(a.New, b.New) })
 	for _, p := range slices.Sorted(maps.Keys(paths)) {
 		var was, now []DiffSymbol
-		if i, ok := oldFiles[p]; ok {
+		if i, ok := oldFiles[cmp.Or(movedFrom[p], p)]; ok {
 			was = old.Files[i].Symbols
+			if movedFrom[p] != "" { // compared under the new path
+				was = slices.Clone(was)
+				for j := range was {
+					was[j].File = p
+				}
+			}
 		}
 		if i, ok := newFiles[p]; ok {
 			now = cur.Files[i].Symbols
@@ -270,6 +299,59 @@ func Diff(old, cur savedMap) MapDiff {
 	d.QueryDiffers = !reflect.DeepEqual(cmp.Or(old.Query, &render.QueryDoc{}), cmp.Or(cur.Query, &render.QueryDoc{}))
 	return d
 }
+
+// fileMoves pairs removed and added files that hold mostly the same symbols: at least
+// moveShare of the larger file's symbols alike in kind, name and signature (a module moved
+// unchanged, or moved and edited a little), and two of them, or one under the same file name
+// (one shared symbol, a `logger` constant, says nothing of two files named differently).
+// Files of no symbols tell nothing and stay removed and added. Each file is in one pair at most; the pairs sharing most go first, then
+// by path, so the result does not depend on map order.
+func fileMoves(old, cur savedMap, removed, added []string) []FileMove {
+	oldFiles, newFiles := fileIndex(old), fileIndex(cur)
+	sigs := func(syms []DiffSymbol) map[string]int {
+		m := map[string]int{}
+		for _, s := range syms {
+			m[s.Kind+"\x00"+s.Name+"\x00"+s.Signature]++
+		}
+		return m
+	}
+	var cands []FileMove
+	for _, r := range removed {
+		was := old.Files[oldFiles[r]].Symbols
+		if len(was) == 0 {
+			continue
+		}
+		ws := sigs(was)
+		for _, a := range added {
+			now := cur.Files[newFiles[a]].Symbols
+			same := 0
+			for k, n := range sigs(now) {
+				same += min(n, ws[k])
+			}
+			if (same >= 2 || same == 1 && path.Base(r) == path.Base(a)) && float64(same) >= moveShare*float64(max(len(was), len(now))) {
+				cands = append(cands, FileMove{Old: r, New: a, Same: same})
+			}
+		}
+	}
+	slices.SortFunc(cands, func(a, b FileMove) int {
+		return cmp.Or(cmp.Compare(b.Same, a.Same), strings.Compare(a.New, b.New), strings.Compare(a.Old, b.Old))
+	})
+	used := map[string]bool{}
+	moves := []FileMove{}
+	for _, c := range cands {
+		if !used["o"+c.Old] && !used["n"+c.New] {
+			used["o"+c.Old], used["n"+c.New] = true, true
+			moves = append(moves, c)
+		}
+	}
+	return moves
+}
+
+// moveShare is the share of a file's symbols that must be found unchanged in another for the
+// two to be one file moved: more than half, so that a file split in two is one move (the
+// larger part) at most, and two modules of one template (every relation handler alike) are
+// not taken for each other unless most of what they hold is the same.
+const moveShare = 0.6
 
 // fileIndex maps each path to its first position in the document.
 func fileIndex(m savedMap) map[string]int {
@@ -309,8 +391,18 @@ func diffFile(d *MapDiff, old, cur []DiffSymbol) {
 	matchSymbols(d, olds, news, func(s DiffSymbol) string { return s.Kind + "\x00" + s.Name }, false)
 	// Renamed symbols.
 	sameShape := func(s DiffSymbol) string { return s.Kind + "\x00" + s.Qualifier + "\x00" + shape(s) }
-	matchSymbols(d, olds, news, specific(sameShape), true)
-	matchGeneric(d, olds, news, generic(sameShape))
+	renamed := matchSymbols(d, olds, news, specific(sameShape), true)
+	maps.Copy(renamed, matchGeneric(d, olds, news, generic(sameShape)))
+	// The other definitions of a renamed name go with it: a property's setter and deleter
+	// (@port.setter def port: its shape holds the name twice), overloads, a def in each
+	// branch of an if (review rev94: the setter read as removed and added).
+	for _, o := range olds.left() {
+		if n, ok := renamed[o.Name]; ok && o.Kind != "class" {
+			o.Name = n
+			olds.set(o)
+		}
+	}
+	matchSymbols(d, olds, news, func(s DiffSymbol) string { return s.Kind + "\x00" + s.Name }, true)
 	for _, s := range olds.left() {
 		d.Removed = append(d.Removed, olds.orig[s.id])
 	}
@@ -376,7 +468,7 @@ func matchSymbols(d *MapDiff, olds, news *pendingSet, key func(DiffSymbol) strin
 		switch c := pair(olds, news, o, n); {
 		case rename && c.OldName != c.NewName:
 			d.Renamed = append(d.Renamed, c)
-			renamed[c.OldName] = c.NewName
+			renamed[o.Name] = c.NewName // the name as matched: a method's under its class's new name
 		case c.OldSignature != c.NewSignature || c.Elided:
 			d.Changed = append(d.Changed, c)
 		}
@@ -514,7 +606,7 @@ func matchGeneric(d *MapDiff, olds, news *pendingSet, key func(DiffSymbol) strin
 		if n, ok := first[o.id]; ok && cands[o.id] == 1 && count[n.id] == 1 {
 			ch := pair(olds, news, o, n)
 			d.Renamed = append(d.Renamed, ch)
-			renamed[ch.OldName] = ch.NewName
+			renamed[o.Name] = ch.NewName // as in matchSymbols
 		}
 	}
 	return renamed
@@ -662,9 +754,18 @@ func writeDiff(w io.Writer, d MapDiff) error {
 			fmt.Fprintf(&sb, "  %s (%d %s)\n", safetext.Line(p), whole[p], noun)
 		}
 	}
+	if len(d.FilesMoved) > 0 {
+		sb.WriteString("files moved:\n")
+		for _, m := range d.FilesMoved {
+			fmt.Fprintf(&sb, "  %s -> %s\n", safetext.Line(m.Old), safetext.Line(m.New))
+		}
+	}
 	lines := map[string][]string{}
 	for _, c := range d.Renamed {
-		lines[c.File] = append(lines[c.File], fmt.Sprintf("  renamed  %s %s => %s", oneLine(c.Kind), oneLine(c.OldName), oneLine(c.NewName)))
+		line := fmt.Sprintf("  renamed  %s %s => %s", oneLine(c.Kind), oneLine(c.OldName), oneLine(c.NewName))
+		if !slices.Contains(lines[c.File], line) { // a property and its setter: one rename
+			lines[c.File] = append(lines[c.File], line)
+		}
 	}
 	for _, c := range d.Changed {
 		name := oneLine(c.NewName)

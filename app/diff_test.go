@@ -523,3 +523,79 @@ func TestDiffDeclarationsNeedRelatedNames(t *testing.T) {
 		t.Errorf("removed = %v", removed)
 	}
 }
+
+func TestDiffRenamedPropertyTakesItsSetter(t *testing.T) {
+	// A property renamed with its setter (and, in a class renamed too, with its deleter) is one
+	// rename: the setter's shape holds the name twice (@port.setter def port), so it matched
+	// nothing and read as removed and added (review rev94). A def sharing only the old name in
+	// another class stays removed.
+	old := doc(t,
+		"src/charm.py 0.5 | class C class C(ops.CharmBase): @1 | method C.port @property def port(self) -> int: @3"+
+			" | method C.port @port.setter def port(self, value: int) -> None: @7",
+		"src/state.py 0.4 | class State class State(ops.Object, Mixin): @1 | method State.peer @property def peer(self) -> Relation: @3"+
+			" | method State.peer @peer.setter def peer(self, rel: Relation) -> None: @7 | method State.peer @peer.deleter def peer(self) -> None: @11"+
+			" | class Other class Other: @20 | method Other.peer @peer.setter def peer(self, rel: Relation) -> None: @22")
+	cur := doc(t,
+		"src/charm.py 0.5 | class C class C(ops.CharmBase): @1 | method C.listen_port @property def listen_port(self) -> int: @3"+
+			" | method C.listen_port @listen_port.setter def listen_port(self, value: int) -> None: @7",
+		"src/state.py 0.4 | class PeerState class PeerState(ops.Object, Mixin): @1 | method PeerState.peers @property def peers(self) -> Relation: @3"+
+			" | method PeerState.peers @peers.setter def peers(self, rel: Relation) -> None: @7 | method PeerState.peers @peers.deleter def peers(self) -> None: @11"+
+			" | class Other class Other: @20")
+	d := diffJSON(t, old, cur)
+	if got := fmt.Sprint(renames(d)); got != "[C.port>C.listen_port C.port>C.listen_port State>PeerState State.peer>PeerState.peers"+
+		" State.peer>PeerState.peers State.peer>PeerState.peers]" {
+		t.Errorf("renamed = %s", got)
+	}
+	if got := fmt.Sprint(symbolNames(d.Removed), symbolNames(d.Added)); got != "[Other.peer] []" {
+		t.Errorf("removed, added = %s", got)
+	}
+	text, _, err := runDiff(t, "text", old, cur)
+	if err != nil || strings.Count(text, "renamed  method C.port => C.listen_port\n") != 1 {
+		t.Errorf("text (%v):\n%s", err, text)
+	}
+}
+
+func TestDiffFilesMoved(t *testing.T) {
+	// git mv src/relations.py src/relations/ingress.py: a file that holds most of a removed
+	// one's symbols is that file moved, and its symbols are compared under the new path (a
+	// method renamed on the way is a rename), not listed as all removed and all added. A file
+	// sharing one symbol (a logger) with a removed one of another name, or sharing less than
+	// moveShare of its symbols, is added; a file of one symbol keeps its name to count as moved.
+	old := doc(t,
+		"src/charm.py 0.5 | class C class C(ops.CharmBase): @1",
+		"src/relations.py 0.3 | constant logger logger = logging.getLogger(__name__) @3 | class Ingress class Ingress(ops.Object): @5"+
+			" | method Ingress.__init__ def __init__(self, charm: ops.CharmBase): @6 | method Ingress._publish def _publish(self, url: str) -> None: @9"+
+			" | method Ingress.url @property def url(self) -> str: @12",
+		"src/util.py 0.2 | constant logger logger = logging.getLogger(__name__) @3 | function f def f(a: int, b: int) -> int: @5",
+		"src/one.py 0.1 | function only def only(a: int) -> int: @1",
+	)
+	cur := doc(t,
+		"src/charm.py 0.5 | class C class C(ops.CharmBase): @1",
+		"src/relations/ingress.py 0.3 | constant logger logger = logging.getLogger(__name__) @1 | class Ingress class Ingress(ops.Object): @3"+
+			" | method Ingress.__init__ def __init__(self, charm: ops.CharmBase): @4 | method Ingress._publish_url def _publish_url(self, url: str) -> None: @7"+
+			" | method Ingress.url @property def url(self) -> str: @10",
+		"src/helpers.py 0.2 | constant logger logger = logging.getLogger(__name__) @3 | function g def g(x: str) -> str: @5",
+		"src/lib/one.py 0.1 | function only def only(a: int) -> int: @1",
+	)
+	d := diffJSON(t, old, cur)
+	if got := fmt.Sprint(d.FilesMoved); got != "[{src/one.py src/lib/one.py 1} {src/relations.py src/relations/ingress.py 4}]" {
+		t.Errorf("moved = %s", got)
+	}
+	if got := fmt.Sprint(d.FilesAdded, d.FilesRemoved); got != "[src/helpers.py] [src/util.py]" {
+		t.Errorf("files added, removed = %s", got)
+	}
+	if got := fmt.Sprint(renames(d)); got != "[Ingress._publish>Ingress._publish_url]" {
+		t.Errorf("renamed = %s", got)
+	}
+	if d.Renamed[0].File != "src/relations/ingress.py" || d.Renamed[0].OldLine != 9 || d.Renamed[0].NewLine != 7 {
+		t.Errorf("rename = %+v", d.Renamed[0])
+	}
+	if got := fmt.Sprint(symbolNames(d.Removed), symbolNames(d.Added)); got != "[logger f] [logger g]" {
+		t.Errorf("removed, added = %s", got)
+	}
+	text, _, err := runDiff(t, "text", old, cur)
+	if err != nil || !strings.Contains(text, "files moved:\n  src/one.py -> src/lib/one.py\n  src/relations.py -> src/relations/ingress.py\n") ||
+		!strings.Contains(text, "src/relations/ingress.py:\n  renamed  method Ingress._publish => Ingress._publish_url\n") {
+		t.Errorf("text (%v):\n%s", err, text)
+	}
+}

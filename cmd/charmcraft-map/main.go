@@ -449,15 +449,16 @@ one of them (map leaves it out, as the agent already has it).`,
 func newDiffCmd(common *app.Common, io app.IO) *cobra.Command {
 	return &cobra.Command{
 		Use:   "diff OLD.json NEW.json",
-		Short: "Symbols added, removed, changed and renamed, and files whose rank moved, between two saved maps",
+		Short: "Symbols added, removed, changed and renamed, files moved, and files whose rank moved, between two saved maps",
 		Long: `diff compares two documents saved with "map --all --format json" (any map JSON works: it
 lists every file and symbol). It reports:
-  - files added and removed;
+  - files added and removed, and files moved (git mv): a removed file and an added one that
+    hold mostly the same symbols, whose symbols are then compared as one file's;
   - symbols added, removed and changed (same name, new signature);
   - symbols renamed: same file, kind and class, and the same signature apart from the name.
     When that signature says almost nothing (a class with one base, a handler taking only an
     event), the names must also share a word and pair one to one: on_joined and on_broken are
-    a removal and an addition;
+    a removal and an addition. A renamed property takes its setter and deleter with it;
   - files in the top 30 of either map whose rank moved by 5 places or more, or whose score
     changed by a factor of 2 or more (further down, mostly tests and vendored code, near-equal
     scores trade places on any change).
