@@ -392,10 +392,12 @@ func TestFocusOnAFileNotMappedWarns(t *testing.T) {
 			t.Errorf("run %d: err %v, stderr %q", run, err, errs)
 		}
 	}
-	// an empty --focus ("$FILE" with nothing in it) says so, once, not "--focus : not a Python file"
-	if _, errs, err := runMap(t, MapOptions{Common: Common{Root: root, NoCache: true}, Tokens: 1000, Focus: []string{"", " "}}); err != nil ||
-		errs != "warning: --focus is empty; ignored\n" {
-		t.Errorf("empty focus: err %v, stderr %q", err, errs)
+	// an empty --focus ("$FILE" with nothing in it) says so, once, not "--focus : not a Python
+	// file", and is no focus: the JSON query holds none (review rev95: it held ".", so diff
+	// said the queries differed)
+	if out, errs, err := runMap(t, MapOptions{Common: Common{Root: root, NoCache: true, Format: "json"}, Tokens: 1000, Focus: []string{"", " "}}); err != nil ||
+		errs != "warning: --focus is empty; ignored\n" || strings.Contains(out, `"query"`) {
+		t.Errorf("empty focus: err %v, stderr %q, query in %.300s", err, errs, out)
 	}
 	// a path written from a folder below the root is not taken from there (paths are
 	// root-relative), and the warning says what it would be called

@@ -261,9 +261,9 @@ func Diff(old, cur savedMap) MapDiff {
 	slices.SortFunc(d.FilesAdded, byFile)
 	slices.SortFunc(d.FilesRemoved, byFile)
 	d.FilesMoved = fileMoves(old, cur, d.FilesRemoved, d.FilesAdded)
-	movedFrom := map[string]string{} // new path → old path
+	movedFrom, movedTo := map[string]string{}, map[string]string{} // new path → old path, and back
 	for _, m := range d.FilesMoved {
-		movedFrom[m.New] = m.Old
+		movedFrom[m.New], movedTo[m.Old] = m.Old, m.New
 		delete(paths, m.Old)
 	}
 	d.FilesRemoved = slices.DeleteFunc(d.FilesRemoved, func(p string) bool { return !paths[p] })
@@ -295,63 +295,163 @@ func Diff(old, cur savedMap) MapDiff {
 			return cmp.Or(byFile(a.File, b.File), cmp.Compare(a.NewLine, b.NewLine), strings.Compare(a.NewName, b.NewName))
 		})
 	}
+	// a file moved is one file whose rank may have moved too (review rev95)
+	if len(d.FilesMoved) > 0 {
+		old.Files = slices.Clone(old.Files)
+		for i, f := range old.Files {
+			if n, ok := movedTo[f.Path]; ok {
+				old.Files[i].Path = n
+			}
+		}
+		oldFiles = fileIndex(old)
+	}
 	d.Moved = rankMoves(old, cur, oldFiles, newFiles)
 	d.QueryDiffers = !reflect.DeepEqual(cmp.Or(old.Query, &render.QueryDoc{}), cmp.Or(cur.Query, &render.QueryDoc{}))
 	return d
 }
 
-// fileMoves pairs removed and added files that hold mostly the same symbols: at least
-// moveShare of the larger file's symbols alike in kind, name and signature (a module moved
-// unchanged, or moved and edited a little), and two of them, or one under the same file name
-// (one shared symbol, a `logger` constant, says nothing of two files named differently).
-// Files of no symbols tell nothing and stay removed and added. Each file is in one pair at most; the pairs sharing most go first, then
-// by path, so the result does not depend on map order.
+// fileMoves pairs removed and added files that hold mostly the same symbols (a module moved
+// unchanged, or moved and edited a little): at least moveShare of the larger file's symbols
+// alike in kind, name and signature, and enough of them that are the removed file's own —
+// found in no other file of OLD, so that the skeleton every file of a template shares (a
+// TestCharm with its setUp, a logger, a Django Command) is no evidence (review rev95):
+//   - Python: moveEvidence of them, or under the same file name two, or one (util.py moved
+//     into a package) unless that name is one every package repeats (__init__.py, conftest.py).
+//     Not told apart: two tiny modules of a framework's template (a Django command is a
+//     Command class with add_arguments and handle, whatever it does), when the tree holds
+//     no other, one deleted and one added;
+//   - charm YAML, whose file names are fixed by convention: the same file name and two of them.
+//
+// Files of no symbols tell nothing and stay removed and added. Each file is in one pair at
+// most, the pairs sharing most first. Equal pairs (a charm copied into two folders, one vendored
+// library in several charms) go the way the unequivocal moves went: the pair whose path rewrite
+// (alpha-operator/ -> zeta/, or "" -> machine/) most of those made; then by path, so the result
+// never depends on map order. The added files are indexed by symbol once: thousands of files
+// moved at once cost the symbols they share, not every pair of files.
 func fileMoves(old, cur savedMap, removed, added []string) []FileMove {
 	oldFiles, newFiles := fileIndex(old), fileIndex(cur)
-	sigs := func(syms []DiffSymbol) map[string]int {
+	key := func(s DiffSymbol) string { return s.Kind + "\x00" + s.Name + "\x00" + s.Signature }
+	keyCounts := func(syms []DiffSymbol) map[string]int {
 		m := map[string]int{}
 		for _, s := range syms {
-			m[s.Kind+"\x00"+s.Name+"\x00"+s.Signature]++
+			m[key(s)]++
 		}
 		return m
 	}
-	var cands []FileMove
-	for _, r := range removed {
-		was := old.Files[oldFiles[r]].Symbols
-		if len(was) == 0 {
-			continue
+	inOld := map[string]int{} // key → how many files of OLD hold it
+	for _, f := range old.Files {
+		for k := range keyCounts(f.Symbols) {
+			inOld[k]++
 		}
-		ws := sigs(was)
-		for _, a := range added {
-			now := cur.Files[newFiles[a]].Symbols
-			same := 0
-			for k, n := range sigs(now) {
-				same += min(n, ws[k])
-			}
-			if (same >= 2 || same == 1 && path.Base(r) == path.Base(a)) && float64(same) >= moveShare*float64(max(len(was), len(now))) {
-				cands = append(cands, FileMove{Old: r, New: a, Same: same})
+	}
+	type posting struct{ file, n int } // an added file, how many of its symbols have the key
+	index := map[string][]posting{}    // of the keys some one file of OLD holds
+	addedCounts := make([]map[string]int, len(added))
+	for ai, a := range added {
+		addedCounts[ai] = keyCounts(cur.Files[newFiles[a]].Symbols)
+		for _, k := range slices.Sorted(maps.Keys(addedCounts[ai])) {
+			if inOld[k] == 1 {
+				index[k] = append(index[k], posting{ai, addedCounts[ai][k]})
 			}
 		}
 	}
-	slices.SortFunc(cands, func(a, b FileMove) int {
-		return cmp.Or(cmp.Compare(b.Same, a.Same), strings.Compare(a.New, b.New), strings.Compare(a.Old, b.Old))
+	type cand struct {
+		FileMove
+		rewrite string
+	}
+	var cands []cand
+	for _, r := range removed {
+		was := old.Files[oldFiles[r]].Symbols
+		counts := keyCounts(was)
+		own := map[int]int{} // added file → the symbols of this file's own it shares
+		for k, n := range counts {
+			for _, p := range index[k] {
+				own[p.file] += min(n, p.n)
+			}
+		}
+		for ai := range own {
+			a := added[ai]
+			n := 0 // every symbol shared
+			for k, m := range addedCounts[ai] {
+				n += min(m, counts[k])
+			}
+			sameName := path.Base(r) == path.Base(a)
+			enough := own[ai] >= moveEvidence || sameName && (own[ai] >= 2 || own[ai] == 1 && !conventionalModule[path.Base(a)])
+			if !strings.HasSuffix(a, ".py") {
+				enough = sameName && own[ai] >= 2
+			}
+			if enough && float64(n) >= moveShare*float64(max(len(was), len(cur.Files[newFiles[a]].Symbols))) {
+				cands = append(cands, cand{FileMove{Old: r, New: a, Same: n}, pathRewrite(r, a)})
+			}
+		}
+	}
+	// the rewrites of the unequivocal pairs: each the one best candidate of both its files
+	type best struct{ same, n int }
+	bestOld, bestNew := map[string]best{}, map[string]best{}
+	for _, c := range cands {
+		for _, b := range []struct {
+			m map[string]best
+			p string
+		}{{bestOld, c.Old}, {bestNew, c.New}} {
+			switch was := b.m[b.p]; {
+			case c.Same > was.same:
+				b.m[b.p] = best{c.Same, 1}
+			case c.Same == was.same:
+				b.m[b.p] = best{c.Same, was.n + 1}
+			}
+		}
+	}
+	votes := map[string]int{}
+	for _, c := range cands {
+		if bestOld[c.Old] == (best{c.Same, 1}) && bestNew[c.New] == (best{c.Same, 1}) {
+			votes[c.rewrite]++
+		}
+	}
+	slices.SortFunc(cands, func(a, b cand) int {
+		return cmp.Or(cmp.Compare(b.Same, a.Same), cmp.Compare(votes[b.rewrite], votes[a.rewrite]),
+			strings.Compare(a.New, b.New), strings.Compare(a.Old, b.Old))
 	})
-	used := map[string]bool{}
+	usedOld, usedNew := map[string]bool{}, map[string]bool{}
 	moves := []FileMove{}
 	for _, c := range cands {
-		if !used["o"+c.Old] && !used["n"+c.New] {
-			used["o"+c.Old], used["n"+c.New] = true, true
-			moves = append(moves, c)
+		if !usedOld[c.Old] && !usedNew[c.New] {
+			usedOld[c.Old], usedNew[c.New] = true, true
+			moves = append(moves, c.FileMove)
 		}
 	}
 	return moves
 }
 
-// moveShare is the share of a file's symbols that must be found unchanged in another for the
-// two to be one file moved: more than half, so that a file split in two is one move (the
-// larger part) at most, and two modules of one template (every relation handler alike) are
-// not taken for each other unless most of what they hold is the same.
+// pathRewrite is what moving a file from a to b did to its path: the folders before the part
+// both paths end with, old and new ("alpha-operator/lib/x.py" -> "zeta/lib/x.py":
+// "alpha-operator/\x00zeta/"; "x.py" -> "machine/x.py": "\x00machine/").
+func pathRewrite(a, b string) string {
+	i, j := len(a), len(b)
+	for i > 0 && j > 0 && a[i-1] == b[j-1] {
+		i--
+		j--
+	}
+	// on to a folder boundary in both: "foo/x.py" -> "barfoo/x.py" is foo/ -> barfoo/
+	for i < len(a) && j < len(b) && (i > 0 && a[i-1] != '/' || j > 0 && b[j-1] != '/') {
+		i++
+		j++
+	}
+	return a[:i] + "\x00" + b[:j]
+}
+
+// moveShare is the share of the larger file's symbols two files must hold alike to be one
+// file moved: more than half, so that a file split in two is one move (the larger part) at
+// most.
 const moveShare = 0.6
+
+// moveEvidence is how many of its own symbols a removed file must share with an added file
+// of another name to be taken for it: three, so that two small modules sharing a couple of
+// names (a test class and its setUp, kept distinct by the third) are not one.
+const moveEvidence = 3
+
+// conventionalModule are the file names every package or test folder repeats: sharing one
+// symbol under such a name says nothing.
+var conventionalModule = map[string]bool{"__init__.py": true, "__main__.py": true, "conftest.py": true, "setup.py": true}
 
 // fileIndex maps each path to its first position in the document.
 func fileIndex(m savedMap) map[string]int {
@@ -665,24 +765,31 @@ func pair(olds, news *pendingSet, o, n pendingSym) SymbolChange {
 		OldSignature: was.Signature, NewSignature: n.Signature, OldLine: was.Line, NewLine: n.Line, Elided: elided}
 }
 
-// shape is a symbol's signature with its own name taken out: two symbols with the same shape
-// differ in name only.
+// shape is a symbol's signature with its own name taken out, wherever it stands as a word
+// (a setter's holds it twice: @port.setter def port): two symbols with the same shape differ
+// in name only.
 func shape(s DiffSymbol) string {
 	short := s.Name[strings.LastIndexByte(s.Name, '.')+1:]
+	if short == "" {
+		return s.Signature
+	}
 	sig := s.Signature
-	for from := 0; short != ""; {
-		i := strings.Index(sig[from:], short)
-		if i < 0 {
+	var b strings.Builder
+	done := 0 // sig[:done] is written
+	for from := 0; ; {
+		k := strings.Index(sig[from:], short)
+		if k < 0 {
 			break
 		}
-		i += from
-		j := i + len(short)
+		i, j := from+k, from+k+len(short)
 		if (i == 0 || !isIdent(sig[i-1])) && (j == len(sig) || !isIdent(sig[j])) {
-			return sig[:i] + "\x00" + sig[j:]
+			b.WriteString(sig[done:i] + "\x00")
+			done, from = j, j
+		} else {
+			from = i + 1
 		}
-		from = i + 1
 	}
-	return sig
+	return b.String() + sig[done:]
 }
 
 func isIdent(c byte) bool {
@@ -763,6 +870,10 @@ func writeDiff(w io.Writer, d MapDiff) error {
 	lines := map[string][]string{}
 	for _, c := range d.Renamed {
 		line := fmt.Sprintf("  renamed  %s %s => %s", oneLine(c.Kind), oneLine(c.OldName), oneLine(c.NewName))
+		if shape(DiffSymbol{Name: c.OldName, Signature: c.OldSignature}) != shape(DiffSymbol{Name: c.NewName, Signature: c.NewSignature}) {
+			// a setter or overload that followed its renamed name, and changed besides
+			line += fmt.Sprintf(": %s => %s", oneLine(c.OldSignature), oneLine(c.NewSignature))
+		}
 		if !slices.Contains(lines[c.File], line) { // a property and its setter: one rename
 			lines[c.File] = append(lines[c.File], line)
 		}

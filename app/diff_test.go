@@ -599,3 +599,100 @@ func TestDiffFilesMoved(t *testing.T) {
 		t.Errorf("text (%v):\n%s", err, text)
 	}
 }
+
+func TestDiffMovesNeedTheFilesOwnSymbols(t *testing.T) {
+	// Review rev95. A template's skeleton is no evidence: two test modules sharing a TestCharm
+	// and its setUp are a removal and an addition, and so are two charms' config.yaml sharing
+	// one option (charm YAML names are fixed, so the same name says nothing). A charm moved
+	// into machine/ while a copy of it is added as k8s/ goes to machine/ whole: its vendored
+	// library, alike in both copies, follows the charm's own files (it went to k8s/, the first
+	// path, before). Charms renamed in a monorepo keep their own modules; a module alike in
+	// both is neither's.
+	lib := " | constant LIBID LIBID = \"abc\" @1 | class FooRequires class FooRequires(Object): @5 | method FooRequires.__init__ def __init__(self, charm, relation_name: str = \"foo\"): @6" +
+		" | method FooRequires._on_changed def _on_changed(self, event: RelationChangedEvent) -> None: @9"
+	old := doc(t,
+		"tests/unit/test_logging.py 0.1 | class TestCharm class TestCharm(unittest.TestCase): @1 | method TestCharm.setUp def setUp(self): @2"+
+			" | method TestCharm.test_logging_config_written def test_logging_config_written(self): @5",
+		"charms/old-exporter/config.yaml 0.1 | config log-level [config] log-level (string, default \"info\") @2",
+		"src/charm.py 0.5 | class KafkaCharm class KafkaCharm(TypedCharmBase[CharmConfig]): @10 | method KafkaCharm.__init__ def __init__(self, *args): @11"+
+			" | method KafkaCharm._on_start def _on_start(self, event: StartEvent) -> None: @20",
+		"lib/charms/foo/v0/foo.py 0.1"+lib,
+	)
+	cur := doc(t,
+		"tests/unit/test_metrics.py 0.1 | class TestCharm class TestCharm(unittest.TestCase): @1 | method TestCharm.setUp def setUp(self): @2"+
+			" | method TestCharm.test_metrics_config_exposed def test_metrics_config_exposed(self): @5",
+		"charms/new-dashboard/config.yaml 0.1 | config log-level [config] log-level (string, default \"info\") @2",
+		"k8s/src/charm.py 0.5 | class KafkaCharm class KafkaCharm(TypedCharmBase[CharmConfig]): @10 | method KafkaCharm.__init__ def __init__(self, *args): @11",
+		"machine/src/charm.py 0.5 | class KafkaCharm class KafkaCharm(TypedCharmBase[CharmConfig]): @10 | method KafkaCharm.__init__ def __init__(self, *args): @11"+
+			" | method KafkaCharm._on_start def _on_start(self, event: StartEvent) -> None: @20",
+		"k8s/lib/charms/foo/v0/foo.py 0.1"+lib,
+		"machine/lib/charms/foo/v0/foo.py 0.1"+lib,
+	)
+	d := diffJSON(t, old, cur)
+	if got := fmt.Sprint(d.FilesMoved); got != "[{lib/charms/foo/v0/foo.py machine/lib/charms/foo/v0/foo.py 4} {src/charm.py machine/src/charm.py 3}]" {
+		t.Errorf("moved = %s", got)
+	}
+	if got := fmt.Sprint(d.FilesAdded, d.FilesRemoved); got != "[charms/new-dashboard/config.yaml k8s/lib/charms/foo/v0/foo.py k8s/src/charm.py tests/unit/test_metrics.py]"+
+		" [charms/old-exporter/config.yaml tests/unit/test_logging.py]" {
+		t.Errorf("files added, removed = %s", got)
+	}
+
+	// a conftest.py moved whole with its two fixtures is moved; one sharing a fixture is not
+	old = doc(t, "tests/scenario/conftest.py 0.1 | function ctx def ctx(): @3 | function tautology def tautology(): @8",
+		"tests/a/conftest.py 0.1 | function charm def charm(): @3 | function other def other(): @8")
+	cur = doc(t, "tests/unit/conftest.py 0.1 | function ctx def ctx(): @3 | function tautology def tautology(): @8",
+		"tests/b/conftest.py 0.1 | function charm def charm(): @3")
+	if got := fmt.Sprint(diffJSON(t, old, cur).FilesMoved); got != "[{tests/scenario/conftest.py tests/unit/conftest.py 2}]" {
+		t.Errorf("conftest moves = %s", got)
+	}
+	old = doc(t, "alpha-operator/src/charm.py 0.5"+lib, "beta-operator/src/charm.py 0.5"+strings.ReplaceAll(lib, "Foo", "Bar"),
+		"alpha-operator/src/state.py 0.1 | class State class State(Object): @1 | function load def load(path: str) -> State: @9",
+		"beta-operator/src/state.py 0.1 | class State class State(Object): @1 | function load def load(path: str) -> State: @9")
+	cur = doc(t, "zeta/src/charm.py 0.5"+lib, "eta/src/charm.py 0.5"+strings.ReplaceAll(lib, "Foo", "Bar"),
+		"zeta/src/state.py 0.1 | class State class State(Object): @1 | function load def load(path: str) -> State: @9 | constant X X = 1 @20",
+		"eta/src/state.py 0.1 | class State class State(Object): @1 | function load def load(path: str) -> State: @9 | constant Y Y = 2 @20")
+	d = diffJSON(t, old, cur)
+	if got := fmt.Sprint(d.FilesMoved); got != "[{beta-operator/src/charm.py eta/src/charm.py 4} {alpha-operator/src/charm.py zeta/src/charm.py 4}]" {
+		t.Errorf("moved = %s", got)
+	}
+	// a module both charms held alike is neither's own: which went where is not known
+	if got := fmt.Sprint(d.FilesAdded, d.FilesRemoved); got != "[eta/src/state.py zeta/src/state.py] [alpha-operator/src/state.py beta-operator/src/state.py]" {
+		t.Errorf("files added, removed = %s", got)
+	}
+}
+
+func TestDiffMovedFileKeepsItsRankAndShowsHiddenChanges(t *testing.T) {
+	// A file moved is one file whose rank can move (review rev95: never reported), and a
+	// setter that followed its renamed property but changed its type too shows the change.
+	old := doc(t, "a.py 0.5", "b.py 0.4", "c.py 0.3", "d.py 0.2", "e.py 0.1",
+		"src/net.py 0.01 | class Net class Net(Base, Mixin): @1 | method Net.port @property def port(self) -> int: @3"+
+			" | method Net.port @port.setter def port(self, value: int) -> None: @7 | function dial def dial(host: str, port: int) -> Net: @12"+
+			" | function close def close(n: Net, wait: bool) -> None: @20 | constant TIMEOUT TIMEOUT = 30 @30")
+	cur := doc(t, "src/lib/net.py 0.9 | class Net class Net(Base, Mixin): @1 | method Net.api_port @property def api_port(self) -> int: @3"+
+		" | method Net.api_port @api_port.setter def api_port(self, value: str) -> None: @7 | function dial def dial(host: str, port: int) -> Net: @12"+
+		" | function close def close(n: Net, wait: bool) -> None: @20 | constant TIMEOUT TIMEOUT = 30 @30",
+		"a.py 0.5", "b.py 0.4", "c.py 0.3", "d.py 0.2", "e.py 0.1")
+	d := diffJSON(t, old, cur)
+	if len(d.FilesMoved) != 1 || len(d.Moved) != 1 || d.Moved[0].Path != "src/lib/net.py" || d.Moved[0].OldRank != 6 || d.Moved[0].NewRank != 1 {
+		t.Errorf("files moved %v, rank moved %+v", d.FilesMoved, d.Moved)
+	}
+	text, _, err := runDiff(t, "text", old, cur)
+	if err != nil || !strings.Contains(text, "src/lib/net.py:\n  renamed  method Net.port => Net.api_port\n"+
+		"  renamed  method Net.port => Net.api_port: @port.setter def port(self, value: int) -> None: => @api_port.setter def api_port(self, value: str) -> None:\n") {
+		t.Errorf("text (%v):\n%s", err, text)
+	}
+}
+
+func TestPathRewrite(t *testing.T) {
+	for _, c := range [][3]string{
+		{"alpha-operator/lib/x.py", "zeta/lib/x.py", "alpha-operator/\x00zeta/"},
+		{"x.py", "machine/x.py", "\x00machine/"},
+		{"foo/x.py", "barfoo/x.py", "foo/\x00barfoo/"},
+		{"src/a.py", "src/b.py", "src/a.py\x00src/b.py"},
+		{"a/b.py", "a/b.py", "\x00"},
+	} {
+		if got := pathRewrite(c[0], c[1]); got != c[2] {
+			t.Errorf("pathRewrite(%q, %q) = %q, want %q", c[0], c[1], got, c[2])
+		}
+	}
+}

@@ -221,18 +221,17 @@ func focusPaths(t *repomap.Tree, paths []string) (rel []string, warn string) {
 	rel = make([]string, 0, len(paths))
 	warned := map[string]bool{}
 	for _, p := range paths {
+		if strings.TrimSpace(p) == "" { // --focus "$FILE" with nothing in $FILE: no path, not the root's "."
+			if !warned[""] {
+				warned[""] = true
+				warn += "warning: --focus is empty; ignored\n"
+			}
+			continue
+		}
 		r := relPath(t.Root, p)
 		rel = append(rel, r)
-		key := p
-		if strings.TrimSpace(p) == "" { // --focus "$FILE" with nothing in $FILE
-			key = ""
-		}
-		if !held[r] && !warned[key] {
-			warned[key] = true
-			if key == "" {
-				warn += "warning: --focus is empty; ignored\n"
-				continue
-			}
+		if !held[r] && !warned[p] {
+			warned[p] = true
 			if abs, err := filepath.Abs(p); err == nil && !filepath.IsAbs(p) && held[relPath(t.Root, abs)] {
 				// written from the current folder, below the root: say how to name it
 				warn += "warning: --focus " + oneLine(p) + ": paths are relative to the root (this one is " +

@@ -311,7 +311,6 @@ func (w *walk) finish() {
 	for dir := range charmDirs {
 		d.CharmDirs = append(d.CharmDirs, dir)
 	}
-	w.warnEmptyScopes()
 	// the hooks of no Python, those linked to a script that is not Python (hooks/install ->
 	// ../scripts/install.sh), and the bash handlers
 	shellCode := append(slices.Collect(maps.Keys(w.hookFiles)), w.shellHandlers...)
@@ -326,6 +325,7 @@ func (w *walk) finish() {
 		}
 	}
 	sort.Strings(d.ShellCode)
+	w.warnEmptyScopes()
 	sort.Strings(d.CharmDirs)
 	sort.Strings(d.Python)
 	sort.Strings(d.YAML)
@@ -426,7 +426,12 @@ func scopedCharmDirs(dirs, roots map[string]bool, scopes []string) map[string]bo
 // shows the charms' YAML only, which would otherwise pass without a word (rev94).
 func (w *walk) warnEmptyScopes() {
 	d := &w.d
+	warned := map[string]bool{}
 	for _, s := range w.scopes {
+		if warned[s] { // --scope x --scope ./x
+			continue
+		}
+		warned[s] = true
 		under := func(f string) bool { return within(f, s) }
 		if slices.ContainsFunc(d.Python, under) || slices.ContainsFunc(d.Templates, under) ||
 			slices.ContainsFunc(d.YAML, under) || slices.ContainsFunc(d.ShellCode, under) {

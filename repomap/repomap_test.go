@@ -169,11 +169,17 @@ func TestDiscoverIgnoresAndSkips(t *testing.T) {
 	mono = writeTree(t, map[string]string{"charms/a/charmcraft.yaml": "name: a\n", "charms/a/src/charm.py": "",
 		"charms/a/tests/README.md": "", "scratch/x.py": "", IgnoreFile: "scratch/\n"})
 	for _, scope := range []string{"scratch", "charms/a/tests"} {
-		d, err := Discover(mono, []string{"charms/a/src", scope})
+		d, err := Discover(mono, []string{"charms/a/src", scope, scope}) // named twice, warned once
 		want := []string{"--scope " + scope + ": no file under it is mapped (no Python or charm YAML there, or an ignore file hides it)"}
 		if err != nil || !reflect.DeepEqual(d.Warnings, want) {
 			t.Errorf("--scope %s: warnings %q (%v), want %q", scope, d.Warnings, err, want)
 		}
+	}
+	// a charm's hooks in another language are code the map holds (review rev95: the shell code
+	// was listed after the scopes were judged)
+	mono = writeTree(t, map[string]string{"charms/b/metadata.yaml": "name: b\n", "charms/b/hooks/install": "#!/bin/sh\necho hi\n"})
+	if d, err := Discover(mono, []string{"charms/b/hooks"}); err != nil || len(d.Warnings) != 0 || len(d.ShellCode) != 1 {
+		t.Errorf("--scope charms/b/hooks: warnings %q, shell code %q (%v)", d.Warnings, d.ShellCode, err)
 	}
 }
 

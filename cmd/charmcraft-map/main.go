@@ -453,7 +453,8 @@ func newDiffCmd(common *app.Common, io app.IO) *cobra.Command {
 		Long: `diff compares two documents saved with "map --all --format json" (any map JSON works: it
 lists every file and symbol). It reports:
   - files added and removed, and files moved (git mv): a removed file and an added one that
-    hold mostly the same symbols, whose symbols are then compared as one file's;
+    hold mostly the same symbols, several of them found in no other file of OLD (a test
+    module's TestCharm and setUp say nothing), compared then as one file;
   - symbols added, removed and changed (same name, new signature);
   - symbols renamed: same file, kind and class, and the same signature apart from the name.
     When that signature says almost nothing (a class with one base, a handler taking only an
