@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -581,6 +582,44 @@ func TestSyntaxErrorKeepsTheMethodsAfterIt(t *testing.T) {
 		f := Parse("charm.py", []byte(src))
 		syms := symbols(t, f)
 		for _, m := range []string{"_on_ready", "_on_config", "_on_db", "_on_metrics", "_on_cluster"} {
+			if s, ok := syms["C."+m]; !ok || s.Line != lineOf(src, "def "+m) {
+				t.Errorf("%s: C.%s lost or moved; symbols %q", name, m, names(f))
+			}
+		}
+	}
+}
+
+func TestUnclosedBracketKeepsTheStatementsAfterIt(t *testing.T) {
+	// A bracket left open (an observe being typed) loses its own statement only: the lines
+	// after it at its indentation are statements, kept with their facts. They were blanked
+	// up to the next def, so every later observe of __init__ was lost and check said their
+	// handlers never ran.
+	tail := "        framework.observe(self.on.start, self._on_start)\n" +
+		"        # a comment, and a line of a docstring, are not where the statement ends\n" +
+		"        framework.observe(self.on.config_changed, self._on_config)\n" +
+		"\n    def _on_db(self, event):\n        pass\n\n    def _on_start(self, event):\n        pass\n" +
+		"\n    def _on_config(self, event):\n        pass\n"
+	head := "import ops\n\nclass C(ops.CharmBase):\n    def __init__(self, framework):\n        super().__init__(framework)\n"
+	for name, broken := range map[string]string{
+		"one line":        "        framework.observe(self.on.db_relation_changed, self._on_db\n",
+		"continued lines": "        framework.observe(\n            self.on.db_relation_changed,\n            self._on_db,\n",
+		"a dict":          "        self._data = {\n            'a': 1,\n",
+		"nested call":     "        framework.observe(self.on.db_relation_changed, functools.partial(self._on_db, x=1)\n",
+	} {
+		src := head + broken + tail
+		f := Parse("charm.py", []byte(src))
+		if f.Errors == 0 {
+			t.Fatalf("%s: no error", name)
+		}
+		var handlers []string
+		for _, o := range f.Facts.Observes {
+			handlers = append(handlers, o.Handler.Chain.String())
+		}
+		if want := []string{"self._on_start", "self._on_config"}; !slices.Equal(handlers, want) {
+			t.Errorf("%s: observed %q, want %q", name, handlers, want)
+		}
+		syms := symbols(t, f)
+		for _, m := range []string{"__init__", "_on_db", "_on_start", "_on_config"} {
 			if s, ok := syms["C."+m]; !ok || s.Line != lineOf(src, "def "+m) {
 				t.Errorf("%s: C.%s lost or moved; symbols %q", name, m, names(f))
 			}

@@ -23,6 +23,18 @@ const maxRecoveryRounds = 4
 func recoverSwallowed(t tree, errs int) (tree, int) {
 	lines := lineStarts(t.src)
 	best, bestDefs, bestErrs := t, t.countDefinitions(), errs
+	// a bracket left open before statements of its block: they come back if that makes
+	// fewer errors and loses no definition
+	if patched := blankRunaways(t.src, lines); patched != nil {
+		reparsed()
+		if nt, nerrs, ok := parseFlat(patched, new(scratch)); ok && nerrs < errs && nt.countDefinitions() >= bestDefs {
+			t, errs = nt, nerrs
+			best, bestDefs, bestErrs = t, t.countDefinitions(), errs
+			if errs == 0 {
+				return best, bestErrs
+			}
+		}
+	}
 	for round := 0; round < maxRecoveryRounds; round++ {
 		patched := blankSwallowers(t, lines)
 		if patched == nil {
@@ -301,6 +313,26 @@ func (b *blanker) blankError(from, to int, inner []span, defRows []bool) {
 	}
 }
 
+// statementEnd is the first row after start, before end, where the statement that opened
+// an unclosed bracket on row start should have ended: a line of code indented no more than
+// row start that does not close a bracket (Python lets a bracket's lines sit anywhere, but
+// code written to be read, and every formatter, indents them more, or closes with ")" at the
+// statement's column). end if there is none.
+func (b *blanker) statementEnd(start, end int) int {
+	col := indent(b.line(start))
+	for r := start + 1; r < end; r++ {
+		line := b.line(r)
+		code := bytes.TrimLeft(line, " \t")
+		if len(bytes.TrimSpace(code)) == 0 || code[0] == '#' || b.runs[r].quoted {
+			continue
+		}
+		if indent(line) <= col && !bytes.ContainsAny(code[:1], ")]}") {
+			return r
+		}
+	}
+	return end
+}
+
 // decorated moves header row h up over the decorator lines above it (not above floor).
 func (b *blanker) decorated(h, floor int) int {
 	for h-1 > floor && bytes.HasPrefix(bytes.TrimLeft(b.line(h-1), " \t"), []byte("@")) {
@@ -349,6 +381,54 @@ func codeFollows(rest []byte) bool {
 	return len(rest) > 0 && (identStart(rest[0]) || (rest[0] >= '0' && rest[0] <= '9') || rest[0] == '"' || rest[0] == '\'')
 }
 
+// unclosedRuns is openRuns, but a bracket or string left open to the end of the file is taken
+// for the error it is: the lines after the one that opened it are read again as if it had
+// closed there, so that they are statements. unclosed lists the rows that opened one (up to
+// maxUnclosed), in order; bracket says which of them opened a bracket, not a string.
+func unclosedRuns(src []byte, lines []int) (runs []openRun, unclosed []int, bracket []bool) {
+	runs = openRuns(src, lines)
+	for range maxUnclosed {
+		s := runs[len(runs)-1].start
+		if s < 0 || s+1 >= len(runs) {
+			break
+		}
+		unclosed, bracket = append(unclosed, s), append(bracket, runs[len(runs)-1].bracket)
+		tail := lines[s+1:]
+		shifted := make([]int, len(tail))
+		for i, p := range tail {
+			shifted[i] = p - tail[0]
+		}
+		for i, run := range openRuns(src[tail[0]:], shifted) {
+			if run.start >= 0 {
+				run.start += s + 1
+			}
+			runs[s+1+i] = run
+		}
+	}
+	return runs, unclosed, bracket
+}
+
+// blankRunaways returns a copy of src with each statement that opens a bracket left open to
+// the end of the file blanked, up to where the statement should have ended (statementEnd),
+// or nil if there is none. tree-sitter often recovers the definitions after such a bracket by
+// itself, but reads the statements after it, to the end of the block, as part of the
+// bracket: the observe calls after `self._data = {` being typed were lost, with the links
+// they make. A statement that ends at the end of the file or of its block is left to the
+// other repairs.
+func blankRunaways(src []byte, lines []int) []byte {
+	runs, unclosed, bracket := unclosedRuns(src, lines)
+	b := &blanker{src: src, lines: lines, runs: runs}
+	for i, s := range unclosed {
+		if !bracket[i] {
+			continue // a string: its lines may sit anywhere
+		}
+		if end := b.statementEnd(s, b.nextHeader(s, len(lines))); end < len(lines) && !isHeader(b.line(end)) {
+			b.blank(s, end)
+		}
+	}
+	return b.out
+}
+
 // openRun says, for the start of one line, which unclosed bracket or string it is inside.
 type openRun struct {
 	start int // the row where the run opened, or -1 outside any
@@ -358,6 +438,8 @@ type openRun struct {
 	// quoted: the line is inside a triple-quoted string that closes (at any depth: code
 	// quoted in textwrap.dedent("""...""") is text too), by the same test.
 	quoted bool
+	// bracket: the run opened with a bracket, not a triple-quoted string.
+	bracket bool
 }
 
 // openRuns scans src as Python tokens (brackets, strings, comments) and returns for each
@@ -433,7 +515,7 @@ func openRuns(src []byte, lines []int) []openRun {
 		row++
 		switch {
 		case depth > 0 || quote != 0:
-			runs[row].start = start
+			runs[row].start, runs[row].bracket = start, !stringRun
 			if quote != 0 && stringRun && depth == 0 {
 				stringRows = append(stringRows, row)
 			}

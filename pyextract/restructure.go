@@ -72,28 +72,7 @@ type layout struct {
 // (code quoted in a docstring) are not headers; those inside an unclosed bracket or string
 // are, since the error swallowed them.
 func readLayout(b *blanker) layout {
-	runs := openRuns(b.src, b.lines)
-	var unclosed []int
-	// a bracket or string left open to the end of the file is the error: the lines after the
-	// one that opened it are read again as if it had closed there, so that they are statements
-	for range maxUnclosed {
-		s := runs[len(runs)-1].start
-		if s < 0 || s+1 >= len(runs) {
-			break
-		}
-		unclosed = append(unclosed, s)
-		tail := b.lines[s+1:]
-		shifted := make([]int, len(tail))
-		for i, p := range tail {
-			shifted[i] = p - tail[0]
-		}
-		for i, run := range openRuns(b.src[tail[0]:], shifted) {
-			if run.start >= 0 {
-				run.start += s + 1
-			}
-			runs[s+1+i] = run
-		}
-	}
+	runs, unclosed, _ := unclosedRuns(b.src, b.lines)
 	n := len(b.lines)
 	l := layout{starts: make([]bool, n), header: make([]bool, n), dropped: make([]bool, n), quoted: make([]bool, n), unclosed: unclosed}
 	var stack []int
