@@ -255,6 +255,9 @@ func (l *charmLinker) outsideInit(cls *classInfo) bool {
 				continue
 			}
 			top, _, _ := strings.Cut(im.Module, ".")
+			if top == "ops" && opsInterfacePackage(im.Module) != "" {
+				top = "interface_" // a package installed into ops' namespace, not ops (rev96)
+			}
 			if top == "ops" && !outside {
 				return false // ops' __init__ comes first in the MRO: Object(parent, key)
 			}

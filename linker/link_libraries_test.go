@@ -207,6 +207,30 @@ class DemoCharm(ops.CharmBase):
 	}
 }
 
+func TestSubclassOfOpsInterfacePackageBinds(t *testing.T) {
+	// A class of the tree derived from an interface package's class in ops' namespace, with
+	// no __init__ of its own (kubernetes-dashboard's LegacyRequires(CertificatesRequires)), is
+	// built as that class: the endpoint it is given binds (rev96: ops.interface_* was taken
+	// for ops itself, whose Object takes no relation, and "certificates" lost its legacy half).
+	c := charm("demo", ".", "relation:certificates", "relation:legacy")
+	cl := link1(t, c, files{
+		"src/charm.py": `
+import ops
+from ops.interface_tls_certificates import CertificatesRequires
+
+class LegacyRequires(CertificatesRequires):
+    def get_certificate(self):
+        return None
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.legacy = LegacyRequires(self, "legacy")
+`,
+	})
+	expect(t, "legacy", reads(cl, KindRelation, "legacy"), "src/charm.py:11/library/LegacyRequires")
+}
+
 func TestFeaturePackageMayHandleInterface(t *testing.T) {
 	// No code observes the refresh actions or handles the refresh-v-three relation, and the
 	// charm imports charm_refresh, a package from outside the tree named after them: its
