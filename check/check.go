@@ -765,6 +765,25 @@ func splitWarning(w string, files ...string) (file string, line int, msg string)
 	return loc, 0, rest
 }
 
+// checkUnusedParams reports each parameter of an action whose handler never looks at the
+// event's params (linker Interface.ParamsUnread), at its declaration.
+func checkUnusedParams(decl *charmyaml.Charm, in linker.Interface, add func(Diagnostic)) {
+	if in.ParamsUnread == "" || decl == nil {
+		return
+	}
+	for _, a := range decl.Actions {
+		if a.Name != in.Name {
+			continue
+		}
+		for _, p := range a.Params {
+			add(Diagnostic{Rule: RuleUnusedParam, Severity: ruleSeverity(RuleUnusedParam), File: cmp.Or(p.File, in.File), Line: cmp.Or(p.Line, in.Line),
+				Subject: in.Name + "." + p.Name,
+				Message: fmt.Sprintf("action %q declares parameter %q, but its handler %s never reads event.params: the value an operator gives is ignored", in.Name, p.Name, in.ParamsUnread)})
+		}
+		return
+	}
+}
+
 // siblingNames are the names of the charms in dirs other than dir, sorted.
 func siblingNames(dirs []string, dir string, nameOf map[string]string) []string {
 	var out []string
@@ -819,6 +838,7 @@ func checkInterface(decl *charmyaml.Charm, in linker.Interface, dynamic int, los
 		}
 	case linker.KindAction:
 		rule, what = RuleUnhandledAction, "no code observes action"
+		checkUnusedParams(decl, in, add)
 		if extension(decl, in) != "" || len(in.Handlers) > 0 || in.Script != "" {
 			return
 		}

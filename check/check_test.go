@@ -45,6 +45,7 @@ func fixture() ([]charmyaml.Charm, linker.Result) {
 			{Name: "rotate-password", Pos: pos(acts, 1)},                                // handled
 			{Name: "get_status", Pos: pos(acts, 4)},                                     // action-name-underscore + unhandled-action
 			{Name: "rotate_secret_key", Extension: "flask-framework", Pos: pos(ccy, 3)}, // extension: neither
+			{Name: "set-level", Params: []charmyaml.Param{{Name: "level", Pos: pos(acts, 9)}}, Pos: pos(acts, 7)}, // unused-action-param
 		},
 		Warnings: []string{conf + `:15: option "broken": type must be a string`}, // yaml-problem
 	}}
@@ -74,6 +75,8 @@ func fixture() ([]charmyaml.Charm, linker.Result) {
 					ObserveFile: src, ObserveLine: 30, Conditional: true}}}, // handler-conditional, at the observe call
 			{Kind: linker.KindAction, Name: "get_status", File: acts, Line: 4},
 			{Kind: linker.KindAction, Name: "rotate_secret_key", File: ccy, Line: 3},
+			{Kind: linker.KindAction, Name: "set-level", File: acts, Line: 7, ParamsUnread: "DemoCharm._on_set_level",
+				Handlers: []linker.Handler{{Event: "set_level_action", Symbol: "DemoCharm._on_set_level", File: src, Line: 86, Via: linker.ViaObserve}}},
 			{Kind: linker.KindLifecycle, Name: "install",
 				Handlers: []linker.Handler{{Event: "install", Symbol: "DemoCharm._on_install", File: src, Line: 90, Via: linker.ViaObserve}}},
 		},
@@ -102,6 +105,7 @@ func TestRunText(t *testing.T) {
 	}
 	want := `charms/demo/actions.yaml:4: warning: action "get_status" has '_' in its name; Juju convention is "get-status" [action-name-underscore]
 charms/demo/actions.yaml:4: warning: no code observes action "get_status" [unhandled-action]
+charms/demo/actions.yaml:9: warning: action "set-level" declares parameter "level", but its handler DemoCharm._on_set_level never reads event.params: the value an operator gives is ignored [unused-action-param]
 charms/demo/config.yaml:12: warning: no code reads config option "unused" [unused-config]
 charms/demo/config.yaml:15: warning: charm "demo": option "broken": type must be a string [yaml-problem]
 charms/demo/metadata.yaml:12: warning: no code observes, binds or looks up relation "logging" [unhandled-relation]
@@ -118,12 +122,12 @@ charms/demo/src/charm.py:95: warning: DemoCharm._on_update_status is named like 
 charms/demo/src/helpers.py:10: error: Workload.push uses container "workload", which the charm's YAML does not declare [undeclared-container]
 charms/demo/src/helpers.py:12: error: code uses storage "data", which the charm's YAML does not declare [undeclared-storage]
 charms/demo/src/helpers.py:14: error: Workload.install fetches resource "settings", which the charm's YAML does not declare [undeclared-resource]
-6 errors, 9 warnings, 3 infos
+6 errors, 10 warnings, 3 infos
 `
 	if got := b.String(); got != want {
 		t.Errorf("text:\n%s\nwant:\n%s", got, want)
 	}
-	if r.Summary != (Summary{Errors: 6, Warnings: 9, Infos: 3}) {
+	if r.Summary != (Summary{Errors: 6, Warnings: 10, Infos: 3}) {
 		t.Errorf("summary %+v", r.Summary)
 	}
 	if r.ExitCode(false) != 1 {
@@ -195,7 +199,7 @@ func TestContractSeverities(t *testing.T) {
 func TestStrictAndExitCodes(t *testing.T) {
 	charms, links := fixture()
 	r := Run(charms, links, Options{Strict: true})
-	if r.Summary != (Summary{Errors: 15, Warnings: 0, Infos: 3}) {
+	if r.Summary != (Summary{Errors: 16, Warnings: 0, Infos: 3}) {
 		t.Errorf("strict summary %+v", r.Summary)
 	}
 	warnOnly := Report{Summary: Summary{Warnings: 2, Infos: 1, Unresolved: 3}}

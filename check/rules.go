@@ -21,6 +21,7 @@ const (
 	RuleUnhandledAction      = "unhandled-action"
 	RuleUnusedConfig         = "unused-config"
 	RuleUndeclaredParam      = "undeclared-action-param"
+	RuleUnusedParam          = "unused-action-param"
 	RuleActionNameUnderscore = "action-name-underscore"
 	RuleConfigNoDefaultIndex = "config-no-default-index"
 	RuleHandlerConditional   = "handler-conditional"
@@ -78,6 +79,9 @@ var Rules = []Rule{
 	{RuleUndeclaredParam, SeverityWarning,
 		"An action handler reads a parameter the action does not declare (or action code, one no action declares).",
 		"The parameter is not in the action's schema, so operators are never told about it and Juju rejects it when the schema forbids additional properties; usually a typo, and the read sees only the fallback or raises KeyError. Also charm-helpers' action_get(name) (function_get) in a classic or reactive charm: in a function of an action table or in an action's own script, a name that action does not declare; in other code, a name no action declares (action_get returns None for it). In a class no code of the tree uses, or a method or function no code of the tree calls (or only its tests), it is an info that says so."},
+	{RuleUnusedParam, SeverityWarning,
+		"An action declares a parameter that its handler never reads.",
+		"Operators are told they can pass it (`juju run app/0 rotate-key key=...`), but the value changes nothing: a forgotten read, or a parameter left from an older version. Reported only when that can be told for sure: every handler of the action is a method of the charm's own code observed for it, without a decorator, and neither it nor a helper it hands the event to mentions params (`event.params`, `event.load_params`, a params dict passed on) or charm-helpers' `action_get`, or hands the event to code the check does not follow. An action whose handler reads some of its parameters is not reported. One finding per parameter, at its declaration."},
 	{RuleUnobservedHandler, SeverityWarning,
 		"A method named like an event handler (`_on_<event>`) that no code observes, calls or names.",
 		"ops runs a handler only once `framework.observe` registers it, never because of its name, so the method never runs: usually a forgotten observe (an `_on_update_status` that retries a failed step, an `_on_<relation>_relation_broken` that cleans up), else dead code. Any use of the name counts, in tests too, and so does a string that is the name (`patch.object(Charm, \"_on_start\")`). Not reported for a decorated method, a method of a class with a base outside the tree other than ops' (which may register it by name), library code, or a charm whose code gets attributes by computed names or lists an object's members (`getattr(self, \"_on_\" + event)`, `inspect.getmembers`, `dir()`, `vars()`, `__dict__`). An info when the class has a decorator or a metaclass, which may register its methods, or when no code of the tree uses the class (dead with it: a copied package's)."},

@@ -225,6 +225,7 @@ func (l *charmLinker) run() {
 	l.linkNaming()
 	l.linkActionTables()
 	l.linkHelperParams()
+	l.linkUnreadParams()
 	reactive := l.reactiveImport() != ""
 	flags := l.ownFlags(reactive)
 	l.linkDecorated(flags)

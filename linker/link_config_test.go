@@ -1028,3 +1028,104 @@ class DemoCharm(ops.CharmBase):
 			"src/charm.py:14 undeclared-config g true\nsrc/charm.py:15 undeclared-config h false\nsrc/charm.py:16 undeclared-config i false\n"+
 			"src/charm.py:17 undeclared-config j true\nsrc/charm.py:18 undeclared-config k true")
 }
+
+func TestUnreadParams(t *testing.T) {
+	// An action whose handler never looks at its event's params ignores what an operator
+	// passes (rev96: munge's rotate-munge-key made a new key whatever munge-key said). Only
+	// where that is sure: a handler that reads params, hands the event to a helper that
+	// does, to code the linker does not follow, loads typed params, is decorated, or lives in
+	// a library, may read them.
+	c := charm("demo", ".", "action:rotate(key)", "action:helped(key)", "action:reads(key,other)", "action:byhelper(key)",
+		"action:outside(key)", "action:typed(key)", "action:decorated(key)", "action:noparams", "action:whole(key)",
+		"action:multi1(key)", "action:multi2(key)", "action:registered(key)", "action:imported(key)")
+	cl := link1(t, c, files{
+		"src/charm.py": `
+import ops
+import somewhere
+
+def audited(f):
+    return f
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.framework.observe(self.on.rotate_action, self._on_rotate)
+        self.framework.observe(self.on.helped_action, self._on_helped)
+        self.framework.observe(self.on.reads_action, self._on_reads)
+        self.framework.observe(self.on.byhelper_action, self._on_byhelper)
+        self.framework.observe(self.on.outside_action, self._on_outside)
+        self.framework.observe(self.on.typed_action, self._on_typed)
+        self.framework.observe(self.on.decorated_action, self._on_decorated)
+        self.framework.observe(self.on.noparams_action, self._on_noparams)
+        self.framework.observe(self.on.whole_action, self._on_whole)
+        # a dispatcher of several actions, a registrar of a lambda, a function imported into
+        # the class: each may read the params where this cannot be seen
+        self.framework.observe(self.on.multi1_action, self._dispatch)
+        self.framework.observe(self.on.multi2_action, self._dispatch)
+        self._register(self.on.registered_action, somewhere.registered)
+        self.framework.observe(self.on.imported_action, self.on_imported_action)
+
+    from actions import on_imported_action
+
+    def _dispatch(self, event):
+        return {"multi1_action": self._noop, "multi2_action": self._noop}[event.handle.kind](event)
+
+    def _noop(self, event):
+        pass
+
+    def _register(self, on_action, fn):
+        method = lambda _, event: fn(event)
+        method.__name__ = "on_" + str(on_action.event_kind)
+        setattr(type(self), method.__name__, method)
+        self.framework.observe(on_action, getattr(self, method.__name__))
+
+    def _on_rotate(self, event):
+        event.set_results({"key": self._new_key()})
+
+    def _on_helped(self, event):
+        self._finish(event)
+
+    def _finish(self, event):
+        event.set_results({"done": True})
+
+    def _on_reads(self, event):
+        event.set_results({"key": event.params["key"]})
+
+    def _on_byhelper(self, event):
+        self._use(event)
+
+    def _use(self, event):
+        return event.params.get("key")
+
+    def _on_outside(self, event):
+        somewhere.handle(event)
+
+    def _on_typed(self, event):
+        p = event.load_params(Params)
+        event.set_results({"k": p.key})
+
+    @audited
+    def _on_decorated(self, event):
+        event.set_results({})
+
+    def _on_noparams(self, event):
+        event.set_results({})
+
+    def _on_whole(self, event):
+        self._apply(**event.params)
+
+    def _apply(self, **kw):
+        pass
+
+    def _new_key(self):
+        return "k"
+`,
+	})
+	for name, want := range map[string]string{"rotate": "DemoCharm._on_rotate", "helped": "DemoCharm._on_helped",
+		"reads": "", "byhelper": "", "outside": "", "typed": "", "decorated": "", "noparams": "", "whole": "",
+		"multi1": "", "multi2": "", "registered": "", "imported": ""} {
+		if got := iface(cl, KindAction, name).ParamsUnread; got != want {
+			t.Errorf("%s: ParamsUnread %q, want %q", name, got, want)
+		}
+	}
+}

@@ -231,6 +231,11 @@ type Interface struct {
 	// Script is, for an action, its own executable in the charm (charmyaml Action.Script),
 	// which runs it. "" otherwise.
 	Script string `json:"script,omitempty"`
+	// ParamsUnread is, for an action that declares parameters, the handler that never looks
+	// at them (Class.method): the action's only handlers are methods of the charm's own code
+	// observed for it, and neither they nor the helpers they hand the event to mention params
+	// (linkUnreadParams). "" otherwise.
+	ParamsUnread string `json:"params_unread,omitempty"`
 }
 
 // Handler is one method that handles an event of an interface.
