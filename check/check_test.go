@@ -42,9 +42,9 @@ func fixture() ([]charmyaml.Charm, linker.Result) {
 			{Name: "webserver-port", Extension: "flask-framework", Pos: pos(ccy, 3)},  // extension: never unused
 		},
 		Actions: []charmyaml.Action{
-			{Name: "rotate-password", Pos: pos(acts, 1)},                                // handled
-			{Name: "get_status", Pos: pos(acts, 4)},                                     // action-name-underscore + unhandled-action
-			{Name: "rotate_secret_key", Extension: "flask-framework", Pos: pos(ccy, 3)}, // extension: neither
+			{Name: "rotate-password", Pos: pos(acts, 1)},                                                          // handled
+			{Name: "get_status", Pos: pos(acts, 4)},                                                               // action-name-underscore + unhandled-action
+			{Name: "rotate_secret_key", Extension: "flask-framework", Pos: pos(ccy, 3)},                           // extension: neither
 			{Name: "set-level", Params: []charmyaml.Param{{Name: "level", Pos: pos(acts, 9)}}, Pos: pos(acts, 7)}, // unused-action-param
 		},
 		Warnings: []string{conf + `:15: option "broken": type must be a string`}, // yaml-problem
