@@ -6,6 +6,7 @@ import (
 	"math"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/cantrip-dev/charmcraft-map/charmyaml"
@@ -848,6 +849,7 @@ func (sc *scoring) note(i int, note string) {
 func (r *ranker) classFactors(sc *scoring, pr []float64, hubs func(int) bool) (best map[string]float64, libs []int) {
 	best = map[string]float64{}
 	libIntent := r.libIntent()
+	superseded := r.supersededOwnLibs()
 	for i, n := range r.nodes {
 		sc.out[i] = File{Path: n.path, Class: n.class, Focused: r.focus[i],
 			Signals: []Signal{{Name: SigPageRank, Kind: SignalBase, Value: roundSig(pr[i])}}}
@@ -883,6 +885,8 @@ func (r *ranker) classFactors(sc *scoring, pr []float64, hubs func(int) bool) (b
 			case r.extra[i].codeName != "":
 				sc.mul(i, SigOwnLibIntent, OwnLibIntentFactor)
 				sc.note(i, r.extra[i].codeName)
+			case superseded[i]:
+				sc.mul(i, SigOwnLibSuperseded, OwnLibSupersededPenalty)
 			default:
 				sc.mul(i, SigOwnLib, OwnLibPenalty)
 			}
@@ -1041,6 +1045,52 @@ func roundSig(x float64) float64 {
 }
 
 // isLibPath reports a path under lib/charms/, or in a library folder elsewhere (charmyaml.LibraryOf).
+// supersededOwnLibs marks the files of the charm's own library (ClassSource under
+// lib/charms/) that a newer major version of the same module replaces (v0/cert.py beside
+// v1/cert.py) and that no code of the tree imports: kept published for older consumers, they
+// are edited far less than the version the charm uses (rev96: kubernetes-dashboard's unused
+// v0 tied with its charmcraft.yaml, above the libraries the charm does use).
+func (r *ranker) supersededOwnLibs() map[int]bool {
+	versions := map[string]int{} // lib folder + module → its newest major version
+	type libFile struct {
+		key     string
+		version int
+	}
+	own := map[int]libFile{}
+	for i, n := range r.nodes {
+		if n.class != ClassSource || !isLibPath(n.path) {
+			continue
+		}
+		dir, file := path.Split(n.path)
+		vdir := path.Base(dir)
+		v, err := strconv.Atoi(strings.TrimPrefix(vdir, "v"))
+		if !strings.HasPrefix(vdir, "v") || err != nil {
+			continue
+		}
+		key := path.Dir(path.Clean(dir)) + "\x00" + file
+		own[i] = libFile{key, v}
+		versions[key] = max(versions[key], v)
+	}
+	if len(own) == 0 {
+		return nil
+	}
+	imported := map[int]bool{}
+	for i := range r.nodes {
+		for _, j := range r.modEdges[i] {
+			if j != i {
+				imported[j] = true
+			}
+		}
+	}
+	out := map[int]bool{}
+	for i, f := range own {
+		if f.version < versions[f.key] && !imported[i] {
+			out[i] = true
+		}
+	}
+	return out
+}
+
 func isLibPath(p string) bool {
 	return strings.HasPrefix(p, "lib/charms/") || strings.Contains(p, "/lib/charms/") || charmyaml.LibraryOf(p) != ""
 }

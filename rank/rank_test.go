@@ -3140,3 +3140,19 @@ func TestLayerYAMLListed(t *testing.T) {
 		t.Errorf("not lifted: %+v", f.Signals)
 	}
 }
+
+func TestSupersededOwnLibrary(t *testing.T) {
+	// A major version of the charm's own library that a newer one replaces, and that no code
+	// of the tree imports, weighs as a vendored library (rev96: kubernetes-dashboard's unused
+	// v0/cert.py tied with its charmcraft.yaml); the version the charm imports, and the
+	// newest one, keep the own library's factor.
+	v1 := pyFile("lib/charms/demo_db/v1/api.py", []pyextract.Symbol{cls("DemoApi", 3), meth("DemoApi", "get_status", 5)}, nil)
+	v2 := pyFile("lib/charms/demo_db/v2/api.py", []pyextract.Symbol{cls("DemoApi", 3), meth("DemoApi", "status", 5)}, nil)
+	r := rankDemo("fix: stale data", v1, v2)
+	for p, superseded := range map[string]bool{"lib/charms/demo_db/v0/api.py": false, "lib/charms/demo_db/v1/api.py": true,
+		"lib/charms/demo_db/v2/api.py": false} {
+		if f := fileOf(t, r, p); hasSignal(f, SigOwnLibSuperseded) != superseded || hasSignal(f, SigOwnLib) == superseded {
+			t.Errorf("%s: signals %+v", p, f.Signals)
+		}
+	}
+}

@@ -288,6 +288,11 @@ const (
 	// names. Held-out sets (session 17): three cases rank 2 → 1 (smtp-integrator,
 	// traefik-route, glauth), none down; dev unchanged.
 	OwnLibIntentFactor = 1.0
+	// OwnLibSupersededPenalty replaces OwnLibPenalty for a major version of the charm's own
+	// library that a newer one replaces and no code of the tree imports (supersededOwnLibs):
+	// kept for older consumers, it is as seldom edited as a vendored library, and gets its
+	// factor (LibPenalty).
+	OwnLibSupersededPenalty = LibPenalty
 	// OtherPenalty multiplies scripts and helpers outside the charm's code.
 	OtherPenalty = 0.3
 	// ScoreDigits is the number of significant digits scores are rounded to before sorting, so
@@ -416,6 +421,7 @@ const (
 	SigOther             = "other-penalty"
 	SigOwnLib            = "own-lib-penalty"
 	SigOwnLibIntent      = "own-lib-intent"
+	SigOwnLibSuperseded  = "own-lib-superseded"
 	SigYAML              = "yaml-factor"
 	SigFirstPartyImport  = "first-party-import" // outside the charm dirs, imported by charm code
 	SigNamedCharm        = "named-charm"
