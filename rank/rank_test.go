@@ -259,6 +259,7 @@ func TestClassify(t *testing.T) {
 		"k8s/src/hack/update_dashboards.py":           ClassOther, // a dev script beside the charm's code
 		"k8s/src/hack.py":                             ClassSource,
 		"docs/conf.py":                                ClassOther,
+		"upstream/version.py":                         ClassOther,
 		"k8s/setup.py":                                ClassOther,
 		"./k8s/src/../src/workload.py":                ClassSource,
 		"k8s/reactive/handlers.py":                    ClassSource,
