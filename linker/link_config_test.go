@@ -1037,7 +1037,8 @@ func TestUnreadParams(t *testing.T) {
 	// a library, may read them.
 	c := charm("demo", ".", "action:rotate(key)", "action:helped(key)", "action:reads(key,other)", "action:byhelper(key)",
 		"action:outside(key)", "action:typed(key)", "action:decorated(key)", "action:noparams", "action:whole(key)",
-		"action:multi1(key)", "action:multi2(key)", "action:registered(key)", "action:imported(key)")
+		"action:multi1(key)", "action:multi2(key)", "action:registered(key)", "action:imported(key)",
+		"action:attrobj(key)", "action:super(key)", "action:stored(key)")
 	cl := link1(t, c, files{
 		"src/charm.py": `
 import ops
@@ -1064,6 +1065,18 @@ class DemoCharm(ops.CharmBase):
         self.framework.observe(self.on.multi2_action, self._dispatch)
         self._register(self.on.registered_action, somewhere.registered)
         self.framework.observe(self.on.imported_action, self.on_imported_action)
+        self.framework.observe(self.on.attrobj_action, self._on_attrobj)
+        self.framework.observe(self.on.super_action, self._on_super)
+        self.framework.observe(self.on.stored_action, self._on_stored)
+
+    def _on_attrobj(self, event):
+        self._workload.rotate_key(event)
+
+    def _on_super(self, action):
+        super()._on_super(action)
+
+    def _on_stored(self, event):
+        self._pending = event
 
     from actions import on_imported_action
 
@@ -1121,7 +1134,12 @@ class DemoCharm(ops.CharmBase):
         return "k"
 `,
 	})
-	for name, want := range map[string]string{"rotate": "DemoCharm._on_rotate", "helped": "DemoCharm._on_helped",
+	// a handler that hands its event on, even to a helper of the tree that reads nothing, is
+	// not held to it: pyextract records few calls, so what else the event reaches is not
+	// known (review rev97: self._workload.rotate_key(event), super()._on_x(event), a helper
+	// given it under another name, an event kept on self)
+	for name, want := range map[string]string{"rotate": "DemoCharm._on_rotate", "helped": "",
+		"attrobj": "", "super": "", "stored": "",
 		"reads": "", "byhelper": "", "outside": "", "typed": "", "decorated": "", "noparams": "", "whole": "",
 		"multi1": "", "multi2": "", "registered": "", "imported": ""} {
 		if got := iface(cl, KindAction, name).ParamsUnread; got != want {

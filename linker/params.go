@@ -147,15 +147,17 @@ func (l *charmLinker) plainHandler(fi *fileInfo, h Handler) bool {
 }
 
 // mayReadParams reports whether function k may read an action's parameters: its words name
-// params (or were cut short), it is decorated, it is unknown, or it hands one of its own
-// parameters to a function the linker does not follow.
+// params (or were cut short), it is decorated, it is unknown, or it uses one of its
+// parameters other than as an attribute's object (pyextract Symbol.ParamsHanded: the event
+// handed to a call, stored, returned; review rev97: pyextract records few calls, so
+// self._workload.rotate_key(event) and super()._on_x(event) passed for no hand-off).
 func (l *charmLinker) mayReadParams(k scopeKey) bool {
 	fi := l.ix.files[k.file]
 	if fi == nil {
 		return true
 	}
 	sym := fi.funcSyms[funcKey{k.class, k.fn}]
-	if sym == nil || strings.HasPrefix(sym.Signature, "@") || len(sym.Words) >= pyextract.MaxSymbolWords ||
+	if sym == nil || strings.HasPrefix(sym.Signature, "@") || sym.ParamsHanded || len(sym.Words) >= pyextract.MaxSymbolWords ||
 		slices.ContainsFunc(sym.Words, func(w string) bool { return w == "params" || w == "param" || w == "parameters" }) {
 		return true
 	}

@@ -114,6 +114,7 @@ func parseWith(f *File, path string, src []byte, sc *scratch) {
 	f.Facts = factsOf(&t, &sc.facts) // t is the whole tree, flattened once
 	f.Words, f.Comments = words(&t)
 	bodyWords(&t, f.Symbols)
+	handedParams(&t, f.Symbols)
 }
 
 // midParse runs halfway through a parse, when the scratch holds the file's facts but has not

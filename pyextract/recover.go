@@ -419,14 +419,52 @@ func blankRunaways(src []byte, lines []int) []byte {
 	runs, unclosed, bracket := unclosedRuns(src, lines)
 	b := &blanker{src: src, lines: lines, runs: runs}
 	for i, s := range unclosed {
-		if !bracket[i] {
-			continue // a string: its lines may sit anywhere
+		if !bracket[i] || opensBlockOrImport(b.line(s)) {
+			// a string: its lines may sit anywhere; a header (if f(x:, def f(a:) or an
+			// import: the lines after it are its block or its names, which tree-sitter keeps
+			// better as they are (review rev97: a broken if lost its whole block)
+			continue
 		}
-		if end := b.statementEnd(s, b.nextHeader(s, len(lines))); end < len(lines) && !isHeader(b.line(end)) {
+		// not when an elif, else, except or finally follows: the statement ends its branch,
+		// nothing of the block after it was swallowed, and tree-sitter keeps more of the broken
+		// statement itself (review rev97: a lookup in postgresql-k8s's unclosed return, before
+		// an elif, was dropped)
+		end := b.statementEnd(s, b.nextHeader(s, len(lines)))
+		if end < len(lines) && !isHeader(b.line(end)) && !continuesCompound(b.line(end)) {
 			b.blank(s, end)
 		}
 	}
 	return b.out
+}
+
+// continuesCompound reports a line that goes on with the compound statement before it:
+// elif, else, except, finally.
+func continuesCompound(line []byte) bool {
+	switch string(firstWord(line)) {
+	case "elif", "else", "except", "finally":
+		return true
+	}
+	return false
+}
+
+// firstWord is the lower-case word a line starts with, after its indentation.
+func firstWord(line []byte) []byte {
+	word := bytes.TrimLeft(line, " \t")
+	if i := bytes.IndexFunc(word, func(r rune) bool { return !(r == '_' || r >= 'a' && r <= 'z') }); i >= 0 {
+		word = word[:i]
+	}
+	return word
+}
+
+// opensBlockOrImport reports a line that starts a compound statement (if, for, def, with ...)
+// or an import.
+func opensBlockOrImport(line []byte) bool {
+	switch string(firstWord(line)) {
+	case "if", "elif", "else", "for", "while", "with", "try", "except", "finally", "def", "class", "async",
+		"match", "case", "from", "import":
+		return true
+	}
+	return false
 }
 
 // openRun says, for the start of one line, which unclosed bracket or string it is inside.

@@ -79,6 +79,11 @@ type Symbol struct {
 	// names neither the function nor its file ("prefixed topic names" → add_acl, whose body
 	// builds `--resource-pattern-type=PREFIXED` for a topic).
 	Words []string `json:"words,omitempty"`
+	// ParamsHanded, for a function or method, is set when its body uses one of its parameters
+	// (self and cls aside) other than as the object of an attribute (event.params,
+	// event.set_results(...)): handed to a call, stored, returned, put in a container. Code
+	// it may reach then sees the parameter too (handedParams).
+	ParamsHanded bool `json:"params_handed,omitempty"`
 }
 
 // Param is one function parameter.

@@ -97,6 +97,42 @@ func words(t *tree) (strs, comments []string) {
 	return slices.Clone(s.out), slices.Clone(c.out) // exact size: the spare capacity would stay
 }
 
+// handedParams sets Symbol.ParamsHanded of t's functions and methods whose body names one of
+// their parameters other than as an attribute's object, or as a keyword's name.
+func handedParams(t *tree, syms []Symbol) {
+	byLine := map[int]int{} // a def's line → its symbol
+	for k, s := range syms {
+		if s.Kind == KindFunction || s.Kind == KindMethod {
+			byLine[s.Line] = k
+		}
+	}
+	if len(byLine) == 0 {
+		return
+	}
+	for i := int32(0); i < int32(len(t.nodes)); i++ {
+		if t.kind(i) != kFunctionDef {
+			continue
+		}
+		k, ok := byLine[int(t.nodes[i].row)+1]
+		body := t.child(i, fBody)
+		if !ok || body < 0 || syms[k].ParamsHanded {
+			continue
+		}
+		var params []string
+		for _, p := range syms[k].Params {
+			if n := strings.TrimLeft(p.Name, "*"); n != "" && n != "/" && n != "self" && n != "cls" {
+				params = append(params, n)
+			}
+		}
+		for j := body + 1; j < t.nodes[body].last && len(params) > 0; j++ {
+			if f := t.nodes[j].field; t.kind(j) == kIdentifier && f != fObject && f != fName && slices.Contains(params, string(t.raw(j))) {
+				syms[k].ParamsHanded = true
+				break
+			}
+		}
+	}
+}
+
 // bodyWords fills Symbol.Words of t's functions and methods: the words of the identifiers,
 // string contents and comments on the lines of each (a method's lines are its own: pyextract
 // lists no function nested in another). Tool directives count as text here: they are rare in a

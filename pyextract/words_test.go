@@ -153,3 +153,47 @@ func TestSymbolWordsCap(t *testing.T) {
 		t.Errorf("kept %q … %q: want the first in source order", w[0], w[len(w)-1])
 	}
 }
+
+func TestParamsHanded(t *testing.T) {
+	// A parameter used only as an attribute's object (event.set_results, event.params) is
+	// not handed on; one passed to a call, stored, returned or put in a list is; self, cls
+	// and a keyword's name do not count.
+	src := `class C:
+    def only_attrs(self, event):
+        event.set_results({"a": event.id})
+        self.x = self.y
+
+    def passed(self, event):
+        self._w.do(event)
+
+    def stored(self, event):
+        self._e = event
+
+    def returned(self, evt):
+        return evt
+
+    def listed(self, *args):
+        run([args])
+
+    def keyword_name(self, event):
+        f(event=1)
+        event.log("x")
+
+def module_func(event, other):
+    go(other)
+`
+	f := Parse("x.py", []byte(src))
+	want := map[string]bool{"C.only_attrs": false, "C.passed": true, "C.stored": true, "C.returned": true,
+		"C.listed": true, "C.keyword_name": false, "module_func": true}
+	for _, s := range f.Symbols {
+		if w, ok := want[s.Name]; ok {
+			if s.ParamsHanded != w {
+				t.Errorf("%s: ParamsHanded %v, want %v", s.Name, s.ParamsHanded, w)
+			}
+			delete(want, s.Name)
+		}
+	}
+	if len(want) != 0 {
+		t.Errorf("symbols not found: %v", want)
+	}
+}
