@@ -48,6 +48,11 @@ type DiffSymbol struct {
 	// Digest is the map's hash of the whole signature when Signature is shortened ("…").
 	Digest string `json:"digest,omitempty"`
 	Line   int    `json:"line"`
+	// MovedTo, for a removed symbol, is the file an added symbol of the same kind, short
+	// name and signature is in (a module split in two, a function moved to a helper
+	// module); MovedFrom, for that added symbol, the removed one's file (symbolMoves).
+	MovedTo   string `json:"moved_to,omitempty"`
+	MovedFrom string `json:"moved_from,omitempty"`
 }
 
 // SymbolChange is a symbol whose signature changed (same name) or that was renamed.
@@ -285,6 +290,7 @@ func Diff(old, cur savedMap) MapDiff {
 		}
 		diffFile(&d, was, now)
 	}
+	symbolMoves(d.Removed, d.Added)
 	for _, l := range [][]DiffSymbol{d.Added, d.Removed} {
 		slices.SortStableFunc(l, func(a, b DiffSymbol) int {
 			return cmp.Or(byFile(a.File, b.File), cmp.Compare(a.Line, b.Line), strings.Compare(a.Name, b.Name))
@@ -308,6 +314,36 @@ func Diff(old, cur savedMap) MapDiff {
 	d.Moved = rankMoves(old, cur, oldFiles, newFiles)
 	d.QueryDiffers = !reflect.DeepEqual(cmp.Or(old.Query, &render.QueryDoc{}), cmp.Or(cur.Query, &render.QueryDoc{}))
 	return d
+}
+
+// symbolMoves marks the removed symbols that reappear in another file (MovedTo, MovedFrom):
+// same kind, short name (a method may change class) and signature, each the other's only
+// candidate, and not a dunder (every class has its __init__).
+func symbolMoves(removed, added []DiffSymbol) {
+	key := func(s DiffSymbol) string {
+		short := s.Name[strings.LastIndexByte(s.Name, '.')+1:]
+		if strings.HasPrefix(short, "__") {
+			return ""
+		}
+		return s.Kind + "\x00" + short + "\x00" + s.Signature
+	}
+	type side struct{ at, n int }
+	rm, ad := map[string]side{}, map[string]side{}
+	for i, s := range removed {
+		if k := key(s); k != "" {
+			rm[k] = side{i, rm[k].n + 1}
+		}
+	}
+	for i, s := range added {
+		if k := key(s); k != "" {
+			ad[k] = side{i, ad[k].n + 1}
+		}
+	}
+	for k, r := range rm {
+		if a, ok := ad[k]; ok && r.n == 1 && a.n == 1 && removed[r.at].File != added[a.at].File {
+			removed[r.at].MovedTo, added[a.at].MovedFrom = added[a.at].File, removed[r.at].File
+		}
+	}
 }
 
 // fileMoves pairs removed and added files that hold mostly the same symbols (a module moved
@@ -895,7 +931,14 @@ func writeDiff(w io.Writer, d MapDiff) error {
 	}{{"removed", d.Removed}, {"added", d.Added}} {
 		for _, s := range part.syms {
 			if _, ok := whole[s.File]; !ok {
-				lines[s.File] = append(lines[s.File], fmt.Sprintf("  %-7s  %s %s: %s", part.verb, oneLine(s.Kind), oneLine(s.Name), oneLine(s.Signature)))
+				line := fmt.Sprintf("  %-7s  %s %s: %s", part.verb, oneLine(s.Kind), oneLine(s.Name), oneLine(s.Signature))
+				switch {
+				case s.MovedTo != "":
+					line += " (now in " + safetext.Line(s.MovedTo) + ")"
+				case s.MovedFrom != "":
+					line += " (from " + safetext.Line(s.MovedFrom) + ")"
+				}
+				lines[s.File] = append(lines[s.File], line)
 			}
 		}
 	}

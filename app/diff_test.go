@@ -696,3 +696,42 @@ func TestPathRewrite(t *testing.T) {
 		}
 	}
 }
+
+func TestDiffSymbolMovedToAnotherFile(t *testing.T) {
+	// A function or method removed from one file and added, with its signature, to another is
+	// said to have moved (review rev95: a module split in two read as removals here and
+	// additions there): a method may change class on the way; a dunder, or a signature two
+	// removed symbols share, says nothing.
+	old := doc(t,
+		"src/charm.py 0.5 | class C class C(ops.CharmBase): @1 | method C.__init__ def __init__(self, *args): @2"+
+			" | method C._render def _render(self, ctx: dict) -> str: @10 | function backup def backup(path: str, dest: str) -> bool: @20"+
+			" | function helper def helper(ctx: dict, n: int) -> str: @25"+
+			" | class D class D: @40 | method D.get def get(self, key: str) -> str: @41 | class E class E: @50 | method E.get def get(self, key: str) -> str: @51",
+		"src/other.py 0.1 | function a def a(x: int) -> int: @1")
+	cur := doc(t,
+		"src/charm.py 0.5 | class C class C(ops.CharmBase): @1",
+		"src/render.py 0.2 | class Renderer class Renderer: @1 | method Renderer.__init__ def __init__(self, *args): @2"+
+			" | method Renderer._render def _render(self, ctx: dict) -> str: @5 | function backup def backup(path: str, dest: str) -> bool: @20"+
+			" | class F class F: @30 | method F.get def get(self, key: str) -> str: @31",
+		"src/other.py 0.1 | function a def a(x: int) -> int: @1 | function helper def helper(ctx: dict, n: int) -> str: @9")
+	d := diffJSON(t, old, cur)
+	got := map[string]string{}
+	for _, s := range d.Removed {
+		got["-"+s.Name] = s.MovedTo
+	}
+	for _, s := range d.Added {
+		got["+"+s.Name] = s.MovedFrom
+	}
+	want := map[string]string{"-C.__init__": "", "-C._render": "src/render.py", "-backup": "src/render.py", "-D": "", "-D.get": "",
+		"-E": "", "-E.get": "", "-helper": "src/other.py",
+		"+Renderer": "", "+Renderer.__init__": "", "+Renderer._render": "src/charm.py", "+backup": "src/charm.py", "+F": "", "+F.get": "",
+		"+helper": "src/charm.py"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("moves = %v, want %v", got, want)
+	}
+	text, _, err := runDiff(t, "text", old, cur)
+	if err != nil || !strings.Contains(text, "  removed  function backup: def backup(path: str, dest: str) -> bool: (now in src/render.py)\n") ||
+		!strings.Contains(text, "  added    function helper: def helper(ctx: dict, n: int) -> str: (from src/charm.py)\n") {
+		t.Errorf("text (%v):\n%s", err, text)
+	}
+}
