@@ -589,6 +589,15 @@ func TestSyntaxErrorKeepsTheMethodsAfterIt(t *testing.T) {
 	}
 }
 
+// observed are the handlers a file's observe calls name, in order.
+func observed(f File) []string {
+	var out []string
+	for _, o := range f.Facts.Observes {
+		out = append(out, o.Handler.Chain.String())
+	}
+	return out
+}
+
 func TestUnclosedBracketKeepsTheStatementsAfterIt(t *testing.T) {
 	// A bracket left open (an observe being typed) loses its own statement only: the lines
 	// after it at its indentation are statements, kept with their facts. They were blanked
@@ -611,10 +620,7 @@ func TestUnclosedBracketKeepsTheStatementsAfterIt(t *testing.T) {
 		if f.Errors == 0 {
 			t.Fatalf("%s: no error", name)
 		}
-		var handlers []string
-		for _, o := range f.Facts.Observes {
-			handlers = append(handlers, o.Handler.Chain.String())
-		}
+		handlers := observed(f)
 		if want := []string{"self._on_start", "self._on_config"}; !slices.Equal(handlers, want) {
 			t.Errorf("%s: observed %q, want %q", name, handlers, want)
 		}
@@ -642,10 +648,7 @@ func TestUnclosedBracketInAHeaderOrBeforeAClause(t *testing.T) {
 	} {
 		src := head + header + "            framework.observe(self.on.start, self._on_start)\n" + tail
 		f := Parse("charm.py", []byte(src))
-		var handlers []string
-		for _, o := range f.Facts.Observes {
-			handlers = append(handlers, o.Handler.Chain.String())
-		}
+		handlers := observed(f)
 		if want := []string{"self._on_start", "self._on_config"}; f.Errors == 0 || !slices.Equal(handlers, want) {
 			t.Errorf("%s: %d errors, observed %q, want %q", name, f.Errors, handlers, want)
 		}

@@ -174,10 +174,7 @@ func TestRepairKeepsTheOtherFacts(t *testing.T) {
 		if f.Errors == 0 {
 			t.Fatalf("%s: no error", name)
 		}
-		var handlers []string
-		for _, o := range f.Facts.Observes {
-			handlers = append(handlers, o.Handler.Chain.String())
-		}
+		handlers := observed(f)
 		if want := []string{"self._on_start", "self._on_config", "self._on_peer", "self._on_status"}; !slices.Equal(handlers, want) {
 			t.Errorf("%s: observed %q, want %q", name, handlers, want)
 		}
@@ -326,12 +323,8 @@ func TestRepairReviewCases(t *testing.T) {
 		if got := names(f); !slices.Equal(got, c.want) {
 			t.Errorf("%s: definitions %q, want %q", c.name, got, c.want)
 		}
-		var observed []string
-		for _, o := range f.Facts.Observes {
-			observed = append(observed, o.Handler.Chain.String())
-		}
-		if !slices.Equal(observed, c.observed) {
-			t.Errorf("%s: observed %q, want %q", c.name, observed, c.observed)
+		if got := observed(f); !slices.Equal(got, c.observed) {
+			t.Errorf("%s: observed %q, want %q", c.name, got, c.observed)
 		}
 	}
 }
