@@ -322,10 +322,11 @@ func Diff(old, cur savedMap) MapDiff {
 func symbolMoves(removed, added []DiffSymbol) {
 	key := func(s DiffSymbol) string {
 		short := s.Name[strings.LastIndexByte(s.Name, '.')+1:]
-		if strings.HasPrefix(short, "__") {
+		if strings.HasPrefix(short, "__") && strings.HasSuffix(short, "__") {
 			return ""
 		}
-		return s.Kind + "\x00" + short + "\x00" + s.Signature
+		// the digest too: two long signatures may read the same where they are cut (review rev98)
+		return s.Kind + "\x00" + short + "\x00" + s.Signature + "\x00" + s.Digest
 	}
 	type side struct{ at, n int }
 	rm, ad := map[string]side{}, map[string]side{}
@@ -889,12 +890,34 @@ func writeDiff(w io.Writer, d MapDiff) error {
 			}
 		}
 		sb.WriteString(part.title + ":\n")
+		// the symbols of a whole file that moved to (or came from) other files, which the
+		// file's line would otherwise hide (review rev98)
+		moved := map[string][]string{}
+		for _, s := range part.syms {
+			if other := cmp.Or(s.MovedTo, s.MovedFrom); other != "" {
+				if _, ok := whole[s.File]; ok && !slices.Contains(moved[s.File], other) {
+					moved[s.File] = append(moved[s.File], other)
+				}
+			}
+		}
 		for _, p := range part.paths {
 			noun := "symbols"
 			if whole[p] == 1 {
 				noun = "symbol"
 			}
-			fmt.Fprintf(&sb, "  %s (%d %s)\n", safetext.Line(p), whole[p], noun)
+			note := ""
+			if others := moved[p]; len(others) > 0 {
+				slices.Sort(others)
+				dir := "some now in"
+				if part.title == "files added" {
+					dir = "some from"
+				}
+				if len(others) > 3 {
+					others = append(others[:3], fmt.Sprintf("%d more", len(others)-3))
+				}
+				note = fmt.Sprintf("; %s %s", dir, safetext.Line(strings.Join(others, ", ")))
+			}
+			fmt.Fprintf(&sb, "  %s (%d %s%s)\n", safetext.Line(p), whole[p], noun, note)
 		}
 	}
 	if len(d.FilesMoved) > 0 {

@@ -735,3 +735,34 @@ func TestDiffSymbolMovedToAnotherFile(t *testing.T) {
 		t.Errorf("text (%v):\n%s", err, text)
 	}
 }
+
+func TestDiffSymbolMovesBetweenWholeFiles(t *testing.T) {
+	// Review rev98: a symbol moved from a file removed to a file added showed only in JSON
+	// (whole files are one line each in the text), and two long signatures that read the same
+	// where they are cut were paired though their digests differ; a private __name is no dunder.
+	path := filepath.Join(t.TempDir(), "old.json")
+	os.WriteFile(path, []byte(`{"schema_version": 1, "files": [{"path": "src/old.py", "score": 0.1, "symbols": [
+		{"name": "keep", "kind": "function", "signature": "def keep(a: int, b: str) -> None:", "line": 1},
+		{"name": "cut", "kind": "function", "signature": "def cut(a: int, …):", "digest": "aaa", "line": 5},
+		{"name": "C", "kind": "class", "signature": "class C:", "line": 9},
+		{"name": "C.__private", "kind": "method", "qualifier": "C", "signature": "def __private(self, x: int):", "line": 10}]}]}`), 0o644)
+	cur := filepath.Join(t.TempDir(), "new.json")
+	os.WriteFile(cur, []byte(`{"schema_version": 1, "files": [{"path": "src/new.py", "score": 0.1, "symbols": [
+		{"name": "keep", "kind": "function", "signature": "def keep(a: int, b: str) -> None:", "line": 3},
+		{"name": "cut", "kind": "function", "signature": "def cut(a: int, …):", "digest": "bbb", "line": 7},
+		{"name": "D", "kind": "class", "signature": "class D:", "line": 9},
+		{"name": "D.__private", "kind": "method", "qualifier": "D", "signature": "def __private(self, x: int):", "line": 10}]}]}`), 0o644)
+	d := diffJSON(t, path, cur)
+	moved := map[string]string{}
+	for _, s := range d.Removed {
+		moved[s.Name] = s.MovedTo
+	}
+	if fmt.Sprint(moved) != "map[C: C.__private:src/new.py cut: keep:src/new.py]" {
+		t.Errorf("moved to = %v", moved)
+	}
+	text, _, err := runDiff(t, "text", path, cur)
+	if err != nil || !strings.Contains(text, "files added:\n  src/new.py (4 symbols; some from src/old.py)\n") ||
+		!strings.Contains(text, "files removed:\n  src/old.py (4 symbols; some now in src/new.py)\n") {
+		t.Errorf("text (%v):\n%s", err, text)
+	}
+}

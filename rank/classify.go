@@ -15,11 +15,13 @@ import (
 var otherDirs = map[string]bool{
 	"docs": true, "doc": true, "documentation": true, "scripts": true, "script": true, "tools": true,
 	"examples": true, "hack": true, "ci": true, "terraform": true, "spread": true,
-	// Charmed Kubernetes' charms keep the scripts that fetch their workload's manifests and
-	// versions in upstream/ (13 of the 500 trees fetched for measuring; none imported):
-	// autoscaler's upstream/version.py ranked above its metadata.yaml (rev96)
-	"upstream": true,
 }
+
+// topOtherDirs are helper folders only at a charm's top level: Charmed Kubernetes' charms
+// keep the scripts that fetch their workload's manifests and versions in upstream/ (13 of the
+// 500 trees fetched for measuring; none imported): autoscaler's upstream/version.py ranked
+// above its metadata.yaml (rev96). Under src/ such a name is a package of the charm's.
+var topOtherDirs = map[string]bool{"upstream": true}
 
 // charmYAMLNames are the files a charm declares itself in.
 var charmYAMLNames = map[string]bool{
@@ -134,7 +136,7 @@ func Classify(p string, charms []charmyaml.Charm) string {
 		rel = p
 	}
 	first, _, nested := strings.Cut(rel, "/")
-	if !nested || otherDirs[first] || strings.HasPrefix(first, ".") {
+	if !nested || otherDirs[first] || topOtherDirs[first] || strings.HasPrefix(first, ".") {
 		return ClassOther
 	}
 	return ClassSource

@@ -1044,7 +1044,6 @@ func roundSig(x float64) float64 {
 	return math.Round(x*p) / p
 }
 
-// isLibPath reports a path under lib/charms/, or in a library folder elsewhere (charmyaml.LibraryOf).
 // supersededOwnLibs marks the files of the charm's own library (ClassSource under
 // lib/charms/) that a newer major version of the same module replaces (v0/cert.py beside
 // v1/cert.py) and that no code of the tree imports: kept published for older consumers, they
@@ -1091,6 +1090,7 @@ func (r *ranker) supersededOwnLibs() map[int]bool {
 	return out
 }
 
+// isLibPath reports a path under lib/charms/, or in a library folder elsewhere (charmyaml.LibraryOf).
 func isLibPath(p string) bool {
 	return strings.HasPrefix(p, "lib/charms/") || strings.Contains(p, "/lib/charms/") || charmyaml.LibraryOf(p) != ""
 }

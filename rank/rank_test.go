@@ -260,6 +260,7 @@ func TestClassify(t *testing.T) {
 		"k8s/src/hack.py":                             ClassSource,
 		"docs/conf.py":                                ClassOther,
 		"upstream/version.py":                         ClassOther,
+		"src/upstream/__init__.py":                    ClassSource,
 		"k8s/setup.py":                                ClassOther,
 		"./k8s/src/../src/workload.py":                ClassSource,
 		"k8s/reactive/handlers.py":                    ClassSource,

@@ -455,7 +455,8 @@ lists every file and symbol). It reports:
   - files added and removed, and files moved (git mv): a removed file and an added one that
     hold mostly the same symbols, several of them found in no other file of OLD (a test
     module's TestCharm and setUp say nothing), compared then as one file;
-  - symbols added, removed and changed (same name, new signature);
+  - symbols added, removed and changed (same name, new signature); a symbol removed here and
+    added with its signature in another file says where it went ("(now in src/backup.py)");
   - symbols renamed: same file, kind and class, and the same signature apart from the name.
     When that signature says almost nothing (a class with one base, a handler taking only an
     event), the names must also share a word and pair one to one: on_joined and on_broken are
