@@ -82,37 +82,22 @@ func (l *charmLinker) linkParams() {
 // linkUnreadParams marks (Interface.ParamsUnread) each action that declares parameters and
 // whose handler never looks at them: an operator's value is ignored, as munge's
 // rotate-munge-key generated a new key whatever munge-key said. Only what can be told for
-// sure: every handler of the action is a plain method of the charm's own code observed for
-// it (no decorator, which may read the params for it), no parameter of it is read, and
-// neither the handlers nor the helpers they hand the event to (handedActions) name params
-// (event.params, load_params, a params dict passed on), call charm-helpers' action_get, or
-// hand the event to code the linker does not follow; a function so long that its words were
-// cut short counts as naming them.
+// sure: no parameter of the action is read, and every handler of it is a plain method of the
+// charm's own code that ignores the params (ignoresParams).
 func (l *charmLinker) linkUnreadParams() {
-	var runs map[scopeKey][]string
-	var partial map[scopeKey]bool
 	for _, a := range l.ch.Actions {
 		it := l.ifaces[ifaceKey{KindAction, a.Name}]
 		if len(a.Params) == 0 || it == nil || len(it.Handlers) == 0 || it.Script != "" || it.Extension != "" ||
 			slices.ContainsFunc(it.Reads, func(s Site) bool { return s.Via == ViaParam }) {
 			continue
 		}
-		if runs == nil {
-			runs, partial = l.handedActions()
-		}
 		first, ok := "", true
 		for _, h := range it.Handlers {
-			fi := l.ix.files[h.File]
-			if h.Via != ViaObserve || fi == nil || fi.library || fi.vendored || fi.test || !l.plainHandler(fi, h) {
+			if fi := l.ix.files[h.File]; h.Via != ViaObserve || fi == nil || fi.library || fi.vendored || fi.test || !l.ignoresParams(fi, h) {
 				ok = false
 				break
 			}
 			first = cmp.Or(first, h.Symbol)
-		}
-		for k, acts := range runs {
-			if ok && slices.Contains(acts, a.Name) && (partial[k] || l.mayReadParams(k)) {
-				ok = false
-			}
 		}
 		if ok {
 			it.ParamsUnread = first
@@ -120,63 +105,42 @@ func (l *charmLinker) linkUnreadParams() {
 	}
 }
 
-// plainHandler reports whether h is a def of its own, observed for this action only, by a
-// call outside it: not a function imported into the class (livepatch's `from actions.enable
-// import on_enable_action` in the class body), nor a dispatcher observed for several actions
-// (kubernetes-control-plane's charm_actions picks the function by the event's kind), nor a
-// registrar that observes a lambda around the real handler (ceph-mon's _observe_action).
-func (l *charmLinker) plainHandler(fi *fileInfo, h Handler) bool {
+// ignoresParams reports whether handler h surely reads no parameter of its action. It must
+// be a def of its own (not a function imported into the class: livepatch's `from
+// actions.enable import on_enable_action` in the class body, which pyextract keeps as a
+// method), undecorated (a decorator may read them), observed for this action alone (not a
+// dispatcher: kubernetes-control-plane's charm_actions picks a function by the event's kind),
+// observing nothing itself (not a registrar of a lambda around the real handler: ceph-mon's
+// _observe_action), whose words name no params (event.params, load_params, **event.params; a
+// function so long that its words were cut short counts as naming them), calling no
+// charm-helpers action_get, and using its parameters only as attributes' objects
+// (pyextract Symbol.ParamsHanded: an event handed to any call, stored or returned may be read
+// where the linker cannot follow, since pyextract records few calls; review rev97).
+func (l *charmLinker) ignoresParams(fi *fileInfo, h Handler) bool {
 	class, fn, _ := strings.Cut(h.Symbol, ".")
 	if fn == "" {
 		class, fn = "", class
 	}
 	sym := fi.funcSyms[funcKey{class, fn}]
 	if sym == nil || sym.Kind != pyextract.KindMethod && sym.Kind != pyextract.KindFunction || sym.Line != h.Line ||
-		!strings.HasPrefix(sym.Signature, "def ") && !strings.HasPrefix(sym.Signature, "async def ") { // pyextract keeps a class body's import as a method
-		return false
-	}
-	if len(l.actions[scopeKey{fi.Path, class, fn}]) != 1 {
+		!strings.HasPrefix(sym.Signature, "def ") && !strings.HasPrefix(sym.Signature, "async def ") ||
+		len(l.actions[scopeKey{fi.Path, class, fn}]) != 1 || sym.ParamsHanded || len(sym.Words) >= pyextract.MaxSymbolWords ||
+		slices.ContainsFunc(sym.Words, func(w string) bool { return w == "params" || w == "param" || w == "parameters" }) {
 		return false
 	}
 	for i := range fi.Facts.Observes {
 		if o := &fi.Facts.Observes[i]; o.Class == class && o.Func == fn {
-			return false // it observes: a registrar
+			return false
+		}
+	}
+	for i := range fi.Facts.Calls {
+		if c := &fi.Facts.Calls[i]; c.Class == class && c.Func == fn {
+			if n := lastName(c.Value.Chain); n == "action_get" || n == "function_get" {
+				return false
+			}
 		}
 	}
 	return true
-}
-
-// mayReadParams reports whether function k may read an action's parameters: its words name
-// params (or were cut short), it is decorated, it is unknown, or it uses one of its
-// parameters other than as an attribute's object (pyextract Symbol.ParamsHanded: the event
-// handed to a call, stored, returned; review rev97: pyextract records few calls, so
-// self._workload.rotate_key(event) and super()._on_x(event) passed for no hand-off).
-func (l *charmLinker) mayReadParams(k scopeKey) bool {
-	fi := l.ix.files[k.file]
-	if fi == nil {
-		return true
-	}
-	sym := fi.funcSyms[funcKey{k.class, k.fn}]
-	if sym == nil || strings.HasPrefix(sym.Signature, "@") || sym.ParamsHanded || len(sym.Words) >= pyextract.MaxSymbolWords ||
-		slices.ContainsFunc(sym.Words, func(w string) bool { return w == "params" || w == "param" || w == "parameters" }) {
-		return true
-	}
-	for i := range fi.Facts.Calls {
-		c := &fi.Facts.Calls[i]
-		if c.Class != k.class || c.Func != k.fn {
-			continue
-		}
-		if n := lastName(c.Value.Chain); n == "action_get" || n == "function_get" {
-			return true // charm-helpers' accessors, in an ops charm too
-		}
-		if !handsParam(sym, &c.Value) {
-			continue
-		}
-		if _, ok := l.handedTo(fi, k.class, c.Value.Chain); !ok {
-			return true
-		}
-	}
-	return false
 }
 
 // handedActions is l.actions, the actions each handler runs for, with the helpers a handler

@@ -232,9 +232,8 @@ type Interface struct {
 	// which runs it. "" otherwise.
 	Script string `json:"script,omitempty"`
 	// ParamsUnread is, for an action that declares parameters, the handler that never looks
-	// at them (Class.method): the action's only handlers are methods of the charm's own code
-	// observed for it, and neither they nor the helpers they hand the event to mention params
-	// (linkUnreadParams). "" otherwise.
+	// at them (Class.method): the action's only handlers are plain methods of the charm's own
+	// code observed for it that surely read none (linkUnreadParams). "" otherwise.
 	ParamsUnread string `json:"params_unread,omitempty"`
 }
 

@@ -9,7 +9,8 @@ import (
 // maxRecoveryRounds bounds the re-parses of one broken file.
 const maxRecoveryRounds = 4
 
-// recoverSwallowed re-parses a file whose syntax error swallowed later definitions.
+// recoverSwallowed re-parses a file whose syntax error swallowed later definitions, or later
+// statements (blankRunaways, first).
 //
 // tree-sitter recovers well from most errors, but an unclosed bracket or string makes it
 // read everything after it as one ERROR node, in which `def f():` is no longer a definition,
@@ -413,8 +414,8 @@ func unclosedRuns(src []byte, lines []int) (runs []openRun, unclosed []int, brac
 // or nil if there is none. tree-sitter often recovers the definitions after such a bracket by
 // itself, but reads the statements after it, to the end of the block, as part of the
 // bracket: the observe calls after `self._data = {` being typed were lost, with the links
-// they make. A statement that ends at the end of the file or of its block is left to the
-// other repairs.
+// they make. A statement that nothing follows but a def or class (or the end of the file)
+// is left to the other repairs.
 func blankRunaways(src []byte, lines []int) []byte {
 	runs, unclosed, bracket := unclosedRuns(src, lines)
 	b := &blanker{src: src, lines: lines, runs: runs}
