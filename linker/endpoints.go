@@ -255,8 +255,11 @@ func (l *charmLinker) outsideInit(cls *classInfo) bool {
 				continue
 			}
 			top, _, _ := strings.Cut(im.Module, ".")
-			if top == "ops" && opsInterfacePackage(im.Module) != "" {
-				top = "interface_" // a package installed into ops' namespace, not ops (rev96)
+			// a package installed into ops' namespace is not ops (rev96), however it is
+			// imported: from ops.interface_x import C, from ops import interface_x (the base
+			// interface_x.C), import ops.interface_x (ops.interface_x.C; review rev97)
+			if top == "ops" && (opsInterfacePackage(im.Module) != "" || opsInterfacePackage(im.Module+"."+im.Name) != "" || opsInterfacePackage(b) != "") {
+				top = "interface_"
 			}
 			if top == "ops" && !outside {
 				return false // ops' __init__ comes first in the MRO: Object(parent, key)

@@ -229,6 +229,21 @@ class DemoCharm(ops.CharmBase):
 `,
 	})
 	expect(t, "legacy", reads(cl, KindRelation, "legacy"), "src/charm.py:11/library/LegacyRequires")
+	// the package imported as a module, either way (review rev97)
+	for name, imp := range map[string]string{"from": "from ops import interface_tls_certificates as itc\nbase = itc",
+		"dotted": "import ops.interface_tls_certificates\nbase = ops.interface_tls_certificates"} {
+		module, base, _ := strings.Cut(imp, "\nbase = ")
+		cl := link1(t, c, files{"src/charm.py": "import ops\n" + module + "\n\nclass LegacyRequires(" + base + `.CertificatesRequires):
+    def get_certificate(self):
+        return None
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.legacy = LegacyRequires(self, "legacy")
+`})
+		expect(t, "legacy ("+name+")", reads(cl, KindRelation, "legacy"), "src/charm.py:11/library/LegacyRequires")
+	}
 }
 
 func TestFeaturePackageMayHandleInterface(t *testing.T) {
