@@ -1038,7 +1038,7 @@ func TestUnreadParams(t *testing.T) {
 	c := charm("demo", ".", "action:rotate(key)", "action:helped(key)", "action:reads(key,other)", "action:byhelper(key)",
 		"action:outside(key)", "action:typed(key)", "action:decorated(key)", "action:noparams", "action:whole(key)",
 		"action:multi1(key)", "action:multi2(key)", "action:registered(key)", "action:imported(key)",
-		"action:attrobj(key)", "action:super(key)", "action:stored(key)")
+		"action:attrobj(key)", "action:super(key)", "action:stored(key)", "action:indexed(key)")
 	cl := link1(t, c, files{
 		"src/charm.py": `
 import ops
@@ -1068,6 +1068,10 @@ class DemoCharm(ops.CharmBase):
         self.framework.observe(self.on.attrobj_action, self._on_attrobj)
         self.framework.observe(self.on.super_action, self._on_super)
         self.framework.observe(self.on.stored_action, self._on_stored)
+        self.framework.observe(self.on["indexed"].action, self._on_indexed)
+
+    def _on_indexed(self, event):
+        event.set_results({})
 
     def _on_attrobj(self, event):
         self._workload.rotate_key(event)
@@ -1139,7 +1143,7 @@ class DemoCharm(ops.CharmBase):
 	// known (review rev97: self._workload.rotate_key(event), super()._on_x(event), a helper
 	// given it under another name, an event kept on self)
 	for name, want := range map[string]string{"rotate": "DemoCharm._on_rotate", "helped": "",
-		"attrobj": "", "super": "", "stored": "",
+		"attrobj": "", "super": "", "stored": "", "indexed": "DemoCharm._on_indexed",
 		"reads": "", "byhelper": "", "outside": "", "typed": "", "decorated": "", "noparams": "", "whole": "",
 		"multi1": "", "multi2": "", "registered": "", "imported": ""} {
 		if got := iface(cl, KindAction, name).ParamsUnread; got != want {

@@ -93,7 +93,7 @@ func (l *charmLinker) linkUnreadParams() {
 		}
 		first, ok := "", true
 		for _, h := range it.Handlers {
-			if fi := l.ix.files[h.File]; h.Via != ViaObserve || fi == nil || fi.library || fi.vendored || fi.test || !l.ignoresParams(fi, h) {
+			if fi := l.ix.files[h.File]; h.Via != ViaObserve && h.Via != ViaIndex || fi == nil || fi.library || fi.vendored || fi.test || !l.ignoresParams(fi, h) {
 				ok = false
 				break
 			}
