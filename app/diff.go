@@ -265,7 +265,7 @@ func Diff(old, cur savedMap) MapDiff {
 	byFile := fileOrder(old, cur)
 	slices.SortFunc(d.FilesAdded, byFile)
 	slices.SortFunc(d.FilesRemoved, byFile)
-	d.FilesMoved = fileMoves(old, cur, d.FilesRemoved, d.FilesAdded)
+	d.FilesMoved = fileMoves(old, cur, oldFiles, newFiles, d.FilesRemoved, d.FilesAdded)
 	movedFrom, movedTo := map[string]string{}, map[string]string{} // new path → old path, and back
 	for _, m := range d.FilesMoved {
 		movedFrom[m.New], movedTo[m.Old] = m.Old, m.New
@@ -321,7 +321,7 @@ func Diff(old, cur savedMap) MapDiff {
 // candidate, and not a dunder (every class has its __init__).
 func symbolMoves(removed, added []DiffSymbol) {
 	key := func(s DiffSymbol) string {
-		short := s.Name[strings.LastIndexByte(s.Name, '.')+1:]
+		short := shortName(s.Name)
 		if strings.HasPrefix(short, "__") && strings.HasSuffix(short, "__") {
 			return ""
 		}
@@ -365,8 +365,8 @@ func symbolMoves(removed, added []DiffSymbol) {
 // (alpha-operator/ -> zeta/, or "" -> machine/) most of those made; then by path, so the result
 // never depends on map order. The added files are indexed by symbol once: thousands of files
 // moved at once cost the symbols they share, not every pair of files.
-func fileMoves(old, cur savedMap, removed, added []string) []FileMove {
-	oldFiles, newFiles := fileIndex(old), fileIndex(cur)
+// oldFiles and newFiles index the two maps (fileIndex).
+func fileMoves(old, cur savedMap, oldFiles, newFiles map[string]int, removed, added []string) []FileMove {
 	key := func(s DiffSymbol) string { return s.Kind + "\x00" + s.Name + "\x00" + s.Signature }
 	keyCounts := func(syms []DiffSymbol) map[string]int {
 		m := map[string]int{}
@@ -687,7 +687,7 @@ func matchGeneric(d *MapDiff, olds, news *pendingSet, key func(DiffSymbol) strin
 	members := func(p *pendingSet) map[string]map[string]bool {
 		m := map[string]map[string]bool{}
 		for _, s := range p.left() {
-			if short := s.Name[strings.LastIndexByte(s.Name, '.')+1:]; s.Qualifier != "" && !strings.HasPrefix(short, "__") {
+			if short := shortName(s.Name); s.Qualifier != "" && !strings.HasPrefix(short, "__") {
 				if m[s.Qualifier] == nil {
 					m[s.Qualifier] = map[string]bool{}
 				}
@@ -767,7 +767,7 @@ var eventWords = map[string]bool{"created": true, "joined": true, "changed": tru
 // than nameNoise (PeersCreatedEvent, PeersConnectedEvent), or one of which holds the other
 // (hostname, host), unless they differ in an eventWords word.
 func relatedNames(a, b string) bool {
-	a, b = a[strings.LastIndexByte(a, '.')+1:], b[strings.LastIndexByte(b, '.')+1:]
+	a, b = shortName(a), shortName(b)
 	wa, wb := nameWords(a), nameWords(b)
 	for _, w := range wa {
 		if eventWords[w] && !slices.Contains(wb, w) {
@@ -806,7 +806,7 @@ func pair(olds, news *pendingSet, o, n pendingSym) SymbolChange {
 // (a setter's holds it twice: @port.setter def port): two symbols with the same shape differ
 // in name only.
 func shape(s DiffSymbol) string {
-	short := s.Name[strings.LastIndexByte(s.Name, '.')+1:]
+	short := shortName(s.Name)
 	if short == "" {
 		return s.Signature
 	}
@@ -828,6 +828,9 @@ func shape(s DiffSymbol) string {
 	}
 	return b.String() + sig[done:]
 }
+
+// shortName is a symbol's name without its class ("C.get": "get").
+func shortName(name string) string { return name[strings.LastIndexByte(name, '.')+1:] }
 
 func isIdent(c byte) bool {
 	return c == '_' || c == '-' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'

@@ -771,16 +771,14 @@ func checkUnusedParams(decl *charmyaml.Charm, in linker.Interface, add func(Diag
 	if in.ParamsUnread == "" || decl == nil {
 		return
 	}
-	for _, a := range decl.Actions {
-		if a.Name != in.Name {
-			continue
-		}
-		for _, p := range a.Params {
-			add(Diagnostic{Rule: RuleUnusedParam, Severity: ruleSeverity(RuleUnusedParam), File: cmp.Or(p.File, in.File), Line: cmp.Or(p.Line, in.Line),
-				Subject: in.Name + "." + p.Name,
-				Message: fmt.Sprintf("action %q declares parameter %q, but its handler %s never reads event.params: the value an operator gives is ignored", in.Name, p.Name, in.ParamsUnread)})
-		}
+	i := slices.IndexFunc(decl.Actions, func(a charmyaml.Action) bool { return a.Name == in.Name })
+	if i < 0 {
 		return
+	}
+	for _, p := range decl.Actions[i].Params {
+		add(Diagnostic{Rule: RuleUnusedParam, Severity: ruleSeverity(RuleUnusedParam), File: cmp.Or(p.File, in.File), Line: cmp.Or(p.Line, in.Line),
+			Subject: in.Name + "." + p.Name,
+			Message: fmt.Sprintf("action %q declares parameter %q, but its handler %s never reads event.params: the value an operator gives is ignored", in.Name, p.Name, in.ParamsUnread)})
 	}
 }
 

@@ -124,10 +124,14 @@ func handedParams(t *tree, syms []Symbol) {
 				params = append(params, n)
 			}
 		}
-		for j := body + 1; j < t.nodes[body].last && len(params) > 0; j++ {
-			if f := t.nodes[j].field; t.kind(j) == kIdentifier && f != fObject && f != fName && slices.Contains(params, string(t.raw(j))) {
-				syms[k].ParamsHanded = true
-				break
+		for j := body + 1; j < t.nodes[body].last && len(params) > 0 && !syms[k].ParamsHanded; j++ {
+			if f := t.nodes[j].field; t.kind(j) == kIdentifier && f != fObject && f != fName {
+				raw := t.raw(j)
+				for _, p := range params {
+					if string(raw) == p { // compared without copying the name
+						syms[k].ParamsHanded = true
+					}
+				}
 			}
 		}
 	}

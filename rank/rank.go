@@ -1060,13 +1060,13 @@ func (r *ranker) supersededOwnLibs() map[int]bool {
 		if n.class != ClassSource || !isLibPath(n.path) {
 			continue
 		}
-		dir, file := path.Split(n.path)
-		vdir := path.Base(dir)
+		_, inside := charmyaml.LibraryPath(n.path) // "v0/cert.py"
+		vdir, module, ok := strings.Cut(inside, "/")
 		v, err := strconv.Atoi(strings.TrimPrefix(vdir, "v"))
-		if !strings.HasPrefix(vdir, "v") || err != nil {
+		if !ok || !strings.HasPrefix(vdir, "v") || err != nil {
 			continue
 		}
-		key := path.Dir(path.Clean(dir)) + "\x00" + file
+		key := strings.TrimSuffix(n.path, inside) + "\x00" + module
 		own[i] = libFile{key, v}
 		versions[key] = max(versions[key], v)
 	}
