@@ -98,7 +98,8 @@ func words(t *tree) (strs, comments []string) {
 }
 
 // handedParams sets Symbol.ParamsHanded of t's functions and methods whose body names one of
-// their parameters other than as an attribute's object, or as a keyword's name.
+// their parameters other than as an attribute's object, or as a keyword's name, or reaches
+// them all at once: `locals()` (a template rendered with `**locals()`), `x.__dict__`.
 func handedParams(t *tree, syms []Symbol) {
 	byLine := map[int]int{} // a def's line → its symbol
 	for k, s := range syms {
@@ -127,6 +128,10 @@ func handedParams(t *tree, syms []Symbol) {
 		for j := body + 1; j < t.nodes[body].last && len(params) > 0 && !syms[k].ParamsHanded; j++ {
 			if f := t.nodes[j].field; t.kind(j) == kIdentifier && f != fObject && f != fName {
 				raw := t.raw(j)
+				if string(raw) == "locals" && f == fFunction || string(raw) == "__dict__" && f == fAttribute {
+					syms[k].ParamsHanded = true
+					break
+				}
 				for _, p := range params {
 					if string(raw) == p { // compared without copying the name
 						syms[k].ParamsHanded = true

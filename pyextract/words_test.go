@@ -157,7 +157,7 @@ func TestSymbolWordsCap(t *testing.T) {
 func TestParamsHanded(t *testing.T) {
 	// A parameter used only as an attribute's object (event.set_results, event.params) is
 	// not handed on; one passed to a call, stored, returned or put in a list is; self, cls
-	// and a keyword's name do not count.
+	// and a keyword's name do not count; locals() and __dict__ hand them all on.
 	src := `class C:
     def only_attrs(self, event):
         event.set_results({"a": event.id})
@@ -179,12 +179,22 @@ func TestParamsHanded(t *testing.T) {
         f(event=1)
         event.log("x")
 
+    def all_locals(self, event):
+        render("t.j2", **locals())
+
+    def its_dict(self, event):
+        log(event.__dict__)
+
+    def a_local_named_locals(self, event):
+        self.locals = event.id
+
 def module_func(event, other):
     go(other)
 `
 	f := Parse("x.py", []byte(src))
 	want := map[string]bool{"C.only_attrs": false, "C.passed": true, "C.stored": true, "C.returned": true,
-		"C.listed": true, "C.keyword_name": false, "module_func": true}
+		"C.listed": true, "C.keyword_name": false, "C.all_locals": true, "C.its_dict": true,
+		"C.a_local_named_locals": false, "module_func": true}
 	for _, s := range f.Symbols {
 		if w, ok := want[s.Name]; ok {
 			if s.ParamsHanded != w {
