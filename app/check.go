@@ -1,6 +1,7 @@
 package app
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path"
@@ -112,12 +113,12 @@ func RunCheck(o CheckOptions, io IO) error {
 		o.MinSeverity = check.SeverityInfo
 	}
 	if !check.ValidSeverity(o.MinSeverity) {
-		return Usagef("unknown --min-severity %q: use info, warning or error", safetext.Line(o.MinSeverity))
+		return failedCheck(o.Format, io, Usagef("unknown --min-severity %q: use info, warning or error", safetext.Line(o.MinSeverity)))
 	}
 	// a charm YAML problem is a finding: once, in the report
 	t, err := loadCharms(o.Common, io, reportedYAMLProblems)
 	if err != nil {
-		return err
+		return failedCheck(o.Format, io, err)
 	}
 	// code that could not be read may handle what seems unhandled: those findings are infos
 	links := t.Link()
@@ -164,6 +165,25 @@ func fromRepoTop(r check.Report, root string) check.Report {
 		}
 	}
 	return out
+}
+
+// failedCheck returns err, a check that could not run (exit 2), after writing the document
+// of a failed run in the sarif and github formats (ReportError writes the json one and the
+// line on stderr): a SARIF log whose one invocation failed with the message and has no
+// results, or one error annotation. A CI step that uploads or reads the output finds why it
+// failed, not an empty file.
+func failedCheck(format string, io IO, err error) error {
+	var e *Error
+	if !errors.As(classify(err), &e) || e.Msg == "" {
+		return err
+	}
+	switch format {
+	case "sarif":
+		check.WriteSARIFFailure(io.Out, oneLine(e.Msg))
+	case "github":
+		check.WriteGitHubFailure(io.Out, oneLine(e.Msg))
+	}
+	return err
 }
 
 // reportedYAMLProblems are the tree's warnings check reports as yaml-problem findings: the

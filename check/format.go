@@ -122,8 +122,20 @@ type sarifLog struct {
 }
 
 type sarifRun struct {
-	Tool    sarifTool     `json:"tool"`
-	Results []sarifResult `json:"results"`
+	Tool        sarifTool         `json:"tool"`
+	Invocations []sarifInvocation `json:"invocations,omitempty"`
+	Results     []sarifResult     `json:"results"`
+}
+
+// sarifInvocation says that the run failed, and why (WriteSARIFFailure).
+type sarifInvocation struct {
+	ExecutionSuccessful bool                `json:"executionSuccessful"`
+	Notifications       []sarifNotification `json:"toolExecutionNotifications"`
+}
+
+type sarifNotification struct {
+	Level   string    `json:"level"`
+	Message sarifText `json:"message"`
 }
 
 type sarifTool struct {
@@ -183,13 +195,37 @@ func sarifLevel(severity string) string {
 	return severity
 }
 
-// WriteSARIF writes the report as a SARIF 2.1.0 log with one run, describing every rule.
-func WriteSARIF(w io.Writer, r Report) error {
+// sarifDriverOf describes the tool and every rule.
+func sarifDriverOf() sarifDriver {
 	driver := sarifDriver{Name: "charmcraft-map", InformationURI: sarifToolURI, Rules: make([]sarifRule, len(Rules))}
 	for i, rule := range Rules {
 		driver.Rules[i] = sarifRule{ID: rule.Name, ShortDescription: sarifText{rule.Short},
 			FullDescription: sarifText{rule.Short + " " + rule.Why}, DefaultConfiguration: sarifRuleCfg{sarifLevel(rule.Severity)}}
 	}
+	return driver
+}
+
+// WriteSARIFFailure writes the SARIF log of a check that could not run (exit 2: no charm, an
+// unreadable tree, a bad flag): no results, and an invocation that failed with the message.
+// A CI step uploading the log finds a valid one that says why, not an empty file.
+func WriteSARIFFailure(w io.Writer, message string) error {
+	return writeJSON(w, sarifLog{Schema: sarifSchema, Version: "2.1.0", Runs: []sarifRun{{
+		Tool:        sarifTool{sarifDriverOf()},
+		Invocations: []sarifInvocation{{Notifications: []sarifNotification{{Level: "error", Message: sarifText{message}}}}},
+		Results:     []sarifResult{},
+	}}})
+}
+
+// WriteGitHubFailure writes the workflow command of a check that could not run: an error
+// annotation with the message, which the run's summary shows.
+func WriteGitHubFailure(w io.Writer, message string) error {
+	_, err := fmt.Fprintf(w, "::error title=charmcraft-map::%s\n", escapeData(lines(message)))
+	return err
+}
+
+// WriteSARIF writes the report as a SARIF 2.1.0 log with one run, describing every rule.
+func WriteSARIF(w io.Writer, r Report) error {
+	driver := sarifDriverOf()
 	results := make([]sarifResult, len(r.Diagnostics))
 	for i, d := range r.Diagnostics {
 		results[i] = sarifResult{RuleID: d.Rule, Level: sarifLevel(d.Severity), Message: sarifText{d.Message}}

@@ -309,6 +309,41 @@ func TestCheckExitCodes(t *testing.T) {
 	}
 }
 
+func TestCheckThatCannotRunSaysSoInItsFormat(t *testing.T) {
+	// a CI step uploading the SARIF log, or reading the annotations, finds why the check
+	// failed, not an empty file; stderr has the one line as for every format
+	empty := t.TempDir()
+	code, out, errs := execute("check", "--no-cache", "--root", empty, "--format", "sarif")
+	var log struct {
+		Version string `json:"version"`
+		Runs    []struct {
+			Invocations []struct {
+				ExecutionSuccessful bool `json:"executionSuccessful"`
+				Notifications       []struct {
+					Level   string                `json:"level"`
+					Message struct{ Text string } `json:"message"`
+				} `json:"toolExecutionNotifications"`
+			} `json:"invocations"`
+			Results []any `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(out), &log); err != nil || code != 2 || len(log.Runs) != 1 || len(log.Runs[0].Invocations) != 1 {
+		t.Fatalf("sarif: exit %d, %v, stdout %q", code, err, out)
+	}
+	inv := log.Runs[0].Invocations[0]
+	if inv.ExecutionSuccessful || len(inv.Notifications) != 1 || inv.Notifications[0].Level != "error" ||
+		!strings.Contains(inv.Notifications[0].Message.Text, "no charm found") || log.Runs[0].Results == nil || log.Version != "2.1.0" {
+		t.Errorf("sarif: %+v", log)
+	}
+	if !strings.Contains(errs, "no charm found") || strings.Count(errs, "\n") != 1 {
+		t.Errorf("sarif: stderr %q", errs)
+	}
+	code, out, _ = execute("check", "--no-cache", "--root", empty, "--format", "github")
+	if code != 2 || !strings.HasPrefix(out, "::error title=charmcraft-map::no charm found") || strings.Count(out, "\n") != 1 {
+		t.Errorf("github: exit %d, stdout %q", code, out)
+	}
+}
+
 func TestCheckMinSeverity(t *testing.T) {
 	// --min-severity leaves lower findings out of the report, still counted in the summary;
 	// the exit code reads the counts (an error left out would still fail the run, though
