@@ -47,6 +47,24 @@ const (
 	YAMLFloorLines = 4
 )
 
+// YAMLLeadShare: the first line of the best-ranked of those YAML files is worth at least
+// YAMLLeadShare of the best file's first line, so that it shows at small budgets too: at 600
+// tokens, 38 of the 500 trees measured showed no YAML at all, only the leading symbols of
+// modules of like rank (swift-storage, review rev99). At 0.9 it comes with the first lines of
+// the modules ranked near the top file: 38 → 1 of the 500 at 600 tokens (kafka-operator: 25
+// files' first lines come before it), and at 1500 tokens five maps change, four monorepos whose
+// map held no YAML before; at 0.6 it came after five lines of each such module, 38 → 7.
+const YAMLLeadShare = 0.9
+
+// ClosedShare: a file's first line is not taken once the first line of a file worth more than
+// 1/ClosedShare times as much did not fit (fitFull). Blocks print in rank order, so a reader
+// takes a file shown for one ranked above the files only named under "more files:"; and the
+// small lines that fill what a big one leaves are worth more as the next symbols of the files
+// shown than as a docs script's `def main():` (wireguard-gateway at 600 tokens showed
+// docs/.sphinx/update_sp.py, score 0.005, while three src/ modules of 0.07 were only named:
+// review rev99).
+const ClosedShare = 0.25
+
 // floored reports whether the j-th symbol of f gets the YAML floor: one of the first
 // YAMLFloorLines interfaces of a charm's YAML file (rank.ClassYAML: a test charm's YAML is
 // ClassTest), not a build part or base.
@@ -487,12 +505,22 @@ func fitFull(files []*rank.File, explain bool, c counter, budget int) document {
 		floor = files[0].Score * YAMLFloorShare
 		home = charmFolder(files[0].Path, files)
 	}
+	lead := -1 // the best-ranked floored YAML file, whose first line gets YAMLLeadShare
+	for f := range files {
+		if floored(files[f], 0) && path.Dir(files[f].Path) == home {
+			lead = f
+			break
+		}
+	}
 	offered := make([]bool, len(files))
 	offer := func(f, j int) {
 		if f < len(files) && j < len(files[f].Symbols) {
 			score := files[f].Score
 			if floored(files[f], j) && path.Dir(files[f].Path) == home {
 				score = max(score, floor)
+			}
+			if f == lead && j == 0 && len(files) > 0 {
+				score = max(score, files[0].Score*YAMLLeadShare)
 			}
 			heap.Push(h, item{value: score * math.Pow(SymbolDecay, float64(j)), file: f, sym: j})
 			if j == 0 {
@@ -510,12 +538,16 @@ func fitFull(files []*rank.File, explain bool, c counter, budget int) document {
 		}
 	}
 	used := 0
+	closed := 0.0 // the best value of a first line that did not fit
 	for h.Len() > 0 && used < budget {
 		it := heap.Pop(h).(item)
 		if it.sym == 0 && it.file == chain {
 			for chain++; chain < len(files) && offered[chain]; chain++ {
 			}
 			offer(chain, 0)
+		}
+		if it.sym == 0 && it.value < closed*ClosedShare {
+			continue // a file far below one that did not fit: closed (ClosedShare)
 		}
 		if it.sym == 0 {
 			views[it.file] = newFileView(files[it.file], explain)
@@ -544,6 +576,9 @@ func fitFull(files []*rank.File, explain bool, c counter, budget int) document {
 			}
 		}
 		if used+cost > budget {
+			if it.sym == 0 {
+				closed = max(closed, it.value)
+			}
 			continue // the file is closed: its next symbol is never offered
 		}
 		used += cost

@@ -785,6 +785,52 @@ func TestFullViewYAMLFloor(t *testing.T) {
 	}
 }
 
+func TestFullViewSmallBudgetKeepsTheYAMLAndSkipsFarLowerFiles(t *testing.T) {
+	// Five modules of like score, each with a dozen short functions, then the charm's
+	// metadata.yaml and a docs script far below: at 400 tokens the lines of the modules would
+	// fill the budget before the YAML's first line (YAMLFloorShare alone lets it in at 1500),
+	// so the best YAML file's first line is worth YAMLLeadShare of the top file's; and once a
+	// module's first line did not fit, the docs script's cheap one is not taken in its place
+	// (ClosedShare): its block would read as ranking above the modules only named.
+	var files []rank.File
+	for i := range 5 {
+		f := rank.File{Path: fmt.Sprintf("src/mod%d.py", i), Score: 0.08 - float64(i)*0.002}
+		for j := range 12 {
+			f.Symbols = append(f.Symbols, rank.Symbol{Name: fmt.Sprintf("f%d_%d", i, j), Kind: "function",
+				Signature: fmt.Sprintf("def do_something_useful_%d_%d(self, event, extra_argument):", i, j), Line: 1 + j})
+		}
+		files = append(files, f)
+	}
+	long := "src/"
+	for k := range 150 {
+		long += fmt.Sprintf("s%d/", k*7919%10007)
+	}
+	long += "mod3.py"
+	files[3].Path = long // its header does not fit
+	files = append(files, rank.File{Path: "metadata.yaml", Class: rank.ClassYAML, Score: 0.03, Symbols: []rank.Symbol{
+		{Name: "db", Kind: rank.SymRelation, Signature: "[relation] db (requires pg) -> f0_1", Line: 3},
+		{Name: "web", Kind: rank.SymRelation, Signature: "[relation] web (provides http)", Line: 5}}},
+		rank.File{Path: "docs/build.py", Class: rank.ClassOther, Score: 0.002, Symbols: []rank.Symbol{
+			{Name: "main", Kind: "function", Signature: "def main():", Line: 1}}})
+	out := mustRender(t, rank.Result{Files: files}, Options{View: ViewFull, Tokens: 400})
+	blocks := func(text string) (paths []string) {
+		for _, l := range strings.Split(text, "\n") {
+			if strings.HasSuffix(l, ":") && !strings.HasPrefix(l, " ") && l != "more files:" {
+				paths = append(paths, strings.TrimSuffix(l, ":"))
+			}
+		}
+		return paths
+	}
+	got := blocks(out.Text)
+	if !slices.Contains(got, "metadata.yaml") || slices.Contains(got, "docs/build.py") || slices.Contains(got, long) ||
+		!slices.Contains(got, "src/mod4.py") {
+		t.Errorf("blocks %v:\n%s", got, out.Text)
+	}
+	if out.UsedTokens > 400 {
+		t.Errorf("used %d of 400", out.UsedTokens)
+	}
+}
+
 func TestHugeBudgetShowsEverything(t *testing.T) {
 	// A budget near the int maximum is no budget, for chars4 too (4 units a token: the
 	// product must not overflow into an empty map).
