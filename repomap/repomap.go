@@ -861,7 +861,7 @@ func loadCharms(root string, disc Discovered, yamlStats map[string]stat) charmLo
 		}
 		l.charms = append(l.charms, ch)
 	}
-	l.attachBuildFiles(root, nameless, disc.YAMLLinks, skip)
+	attached := l.attachBuildFiles(root, nameless, disc.YAMLLinks, skip)
 	for _, ch := range l.charms {
 		l.warnings = append(l.warnings, ch.Warnings...)
 		for file, defs := range charmDefs(ch) {
@@ -872,8 +872,13 @@ func loadCharms(root string, disc Discovered, yamlStats map[string]stat) charmLo
 			l.entries[file] = yamlEntry(file, st, defs)
 		}
 	}
-	if len(l.charms) == 0 { // a charmcraft.yaml cut short, or missing its name: say why no YAML is mapped
-		for _, p := range nameless {
+	// a charmcraft.yaml cut short, or missing its name, in a tree with no charm but its tests':
+	// say why its YAML is not mapped (template-connect-integrator renders its metadata.yaml
+	// from a metadata.yaml.j2 at build time: check passed, having read only a unit test's
+	// charm, rev101)
+	shipped := slices.ContainsFunc(l.charms, func(c charmyaml.Charm) bool { return !testdirs.In(c.Dir) })
+	for _, p := range nameless {
+		if !shipped && !attached[p] && !testdirs.In(path.Dir(p)) {
 			w := p + ":1: names no charm (no name: and no metadata.yaml beside it); its relations, actions and options are not read"
 			if alt := metadataVariants(root, path.Dir(p)); len(alt) > 0 {
 				// a charm built for several substrates keeps a metadata.yaml for each and has its
@@ -947,8 +952,9 @@ func foreignCode(charms []charmyaml.Charm, python []string) []string {
 // metadata.yaml linking to the charm's, as in the OpenStack and bootstack reactive layouts)
 // that file, when they have no charmcraft.yaml of their own: its bases and parts are the
 // charm's, shown and ranked with it (a change "adding 2024.1 support" edits it), where a file
-// of no charm would be mapped by nobody.
-func (l *charmLoad) attachBuildFiles(root string, nameless []string, links map[string]string, skip func(string) bool) {
+// of no charm would be mapped by nobody. It returns the files it gave a charm.
+func (l *charmLoad) attachBuildFiles(root string, nameless []string, links map[string]string, skip func(string) bool) (attached map[string]bool) {
+	attached = map[string]bool{}
 	for _, p := range nameless {
 		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(p)))
 		if err != nil {
@@ -978,8 +984,10 @@ func (l *charmLoad) attachBuildFiles(root string, nameless []string, links map[s
 		k := built[0]
 		if c, ok, err := charmyaml.LoadBuiltFrom(root, l.charms[k].Dir, p, skip); err == nil && ok {
 			l.charms[k] = c
+			attached[p] = true
 		}
 	}
+	return attached
 }
 
 // namesNoCharm reports whether p (root-relative) is a regular charmcraft.yaml (not a link,

@@ -1375,8 +1375,8 @@ func TestCharmYAMLLinkOutOfRootWarnedOnce(t *testing.T) {
 
 func TestNamelessCharmcraftYAMLWarned(t *testing.T) {
 	// A charmcraft.yaml that names no charm (cut short before its name:) in a tree with no
-	// charm is said, not silently dropped; a bundle's is not a charm's, and a tree with a
-	// charm elsewhere has nothing missing.
+	// charm, or none but a test's, is said, not silently dropped; a bundle's is not a charm's,
+	// and a tree with a charm elsewhere has nothing missing.
 	cut := "# Copyright\n# See LICENSE\n"
 	for _, tc := range []struct {
 		name  string
@@ -1387,6 +1387,9 @@ func TestNamelessCharmcraftYAMLWarned(t *testing.T) {
 			"charmcraft.yaml:1: names no charm (no name: and no metadata.yaml beside it); its relations, actions and options are not read"},
 		{"bundle", map[string]string{"charmcraft.yaml": "type: bundle\n", "src/charm.py": smallPy}, ""},
 		{"charm elsewhere", map[string]string{"charmcraft.yaml": cut, "k8s/metadata.yaml": smallCharm, "k8s/src/charm.py": smallPy}, ""},
+		{"only a test charm", map[string]string{"charmcraft.yaml": "type: charm\n", "metadata.yaml.j2": smallCharm, "src/charm.py": smallPy,
+			"tests/unit/test-charm/metadata.yaml": smallCharm, "tests/unit/test-charm/src/charm.py": smallPy},
+			"charmcraft.yaml:1: names no charm (no name: and no metadata.yaml beside it); its relations, actions and options are not read (metadata.yaml.j2 beside it: copy the one to check to metadata.yaml first)"},
 	} {
 		tr, err := Load(Options{Root: writeTree(t, tc.files), NoCache: true})
 		if err != nil {
