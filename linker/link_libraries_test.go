@@ -1097,7 +1097,7 @@ func TestPackageCharmBaseMayHandle(t *testing.T) {
 	// observes pause and resume, its CinderStoragePluginCharm the storage-backend relation),
 	// recorded as a charm-base guess at the class; ops' own CharmBase is no such base, and a
 	// relation the tree handles gets no guess.
-	c := charm("based", ".", "action:pause", "config:source", "relation:storage-backend", "relation:db")
+	c := charm("based", ".", "action:pause", "action:fortune", "config:source", "relation:storage-backend", "relation:db")
 	cl := link1(t, c, files{"src/charm.py": `
 import ops_openstack.core
 
@@ -1110,6 +1110,8 @@ class GatewayCharm(ops_openstack.core.OSBaseCharm):
         pass
 `})
 	expect(t, "pause", reads(cl, KindAction, "pause"), "src/charm.py:3/charm-base/ops_openstack.core.OSBaseCharm")
+	// but not another action: every action ops_openstack observes is known (packageActions)
+	expect(t, "fortune", reads(cl, KindAction, "fortune"), "")
 	expect(t, "source", reads(cl, KindConfig, "source"), "src/charm.py:3/charm-base/ops_openstack.core.OSBaseCharm")
 	expect(t, "storage-backend", reads(cl, KindRelation, "storage-backend"), "src/charm.py:3/charm-base/ops_openstack.core.OSBaseCharm")
 	expect(t, "db", reads(cl, KindRelation, "db"), "")

@@ -137,6 +137,7 @@ var genericWords = []string{"charm", "charms", "interfaces", "libs", "operator",
 // charm is, gets its unhandled relations as well.)
 func (l *charmLinker) linkDelegates() {
 	var at *Site
+	var atModule string // the package's module
 	for _, s := range l.sites {
 		if at != nil {
 			break
@@ -155,9 +156,10 @@ func (l *charmLinker) linkDelegates() {
 		// relation's name does
 		if module != "" && !l.featurePkgs[module] && !publishedInterfaceLibrary(module) && opsInterfacePackage(module) == "" && l.passesCharm(s) {
 			at = &Site{File: s.file.Path, Line: s.line, Symbol: symbolName(className(s.cls), s.fn), Via: ViaDelegate, Detail: module}
+			atModule = module
 		}
 	}
-	base := l.packageCharmBase()
+	base, baseModule := l.packageCharmBase()
 	if base != nil {
 		// a relation too, but only for a base charm class: the charm is that class, which may
 		// observe any of its relations (ops_openstack's CinderStoragePluginCharm observes
@@ -169,7 +171,7 @@ func (l *charmLinker) linkDelegates() {
 		}
 	}
 	if at == nil {
-		at = base
+		at, atModule = base, baseModule
 	}
 	if at == nil {
 		return
@@ -181,18 +183,32 @@ func (l *charmLinker) linkDelegates() {
 	}
 	// an action too: such an object may observe it (data_platform_helpers' StatusHandler,
 	// given the charm, handles status-detail)
+	top, _, _ := strings.Cut(atModule, ".")
 	for _, a := range l.ch.Actions {
+		if known, ok := packageActions[top]; ok && !slices.Contains(known, a.Name) {
+			continue // a package whose every observed action is known, and not this one
+		}
 		if it := l.ifaces[ifaceKey{KindAction, a.Name}]; it != nil && len(it.Handlers) == 0 && len(it.Reads) == 0 {
 			l.read(KindAction, a.Name, *at)
 		}
 	}
 }
 
+// packageActions are the actions that well-known packages outside the tree observe, all of
+// them, by the package's top-level name: ops_openstack's OSBaseCharm observes pause and
+// resume (each under a try, for a charm without them), and nothing of the package observes
+// another (core.py, plugins/classes.py; the adapters observe no event). So a charm derived
+// from it, or handing the charm to one of its objects, that declares another action nothing
+// handles (kingfisher's template-left "fortune", ceph-iscsi's "security-checklist") has the
+// warning, not an info (review rev101).
+var packageActions = map[string][]string{"ops_openstack": {"pause", "resume"}}
+
 // packageCharmBase is the first base charm class (named ...Charm, as isCharm takes it) from a
 // package outside the tree that one of the charm's own classes derives from (ops_openstack.core.OSBaseCharm, which observes the
 // pause and resume actions and reads the source option itself), as a ViaBase site at the
-// class: that base may handle what no code of the tree does. Nil when there is none.
-func (l *charmLinker) packageCharmBase() *Site {
+// class, with the module it is imported from: that base may handle what no code of the tree
+// does. Nil when there is none.
+func (l *charmLinker) packageCharmBase() (*Site, string) {
 	for _, k := range l.charmCls {
 		if !inDir(k.file.Path, l.ch.Dir) || k.file.library {
 			continue
@@ -203,11 +219,11 @@ func (l *charmLinker) packageCharmBase() *Site {
 			}
 			// a charm class by its name (OSBaseCharm), not a mixin beside CharmBase
 			if m := l.outsideModule(k.file, baseRoot(b)); m != "" && l.ix.outsideCharmName(lastSegment(b)) {
-				return &Site{File: k.file.Path, Line: k.sym.Line, Symbol: k.name, Via: ViaBase, Detail: strings.TrimSpace(b)}
+				return &Site{File: k.file.Path, Line: k.sym.Line, Symbol: k.name, Via: ViaBase, Detail: strings.TrimSpace(b)}, m
 			}
 		}
 	}
-	return nil
+	return nil, ""
 }
 
 // lastSegment is the last dotted part of a base class as written, without a subscript.
