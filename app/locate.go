@@ -98,7 +98,9 @@ const LocateTemplates = 5
 //  1. the best-ranked HandlerPicks files handling each relation the task names explicitly
 //     ("the ingress relation", "db-admin"): the ranker weighs every word of the task, and in a
 //     charm whose shared models match "data" and "update" better, the handler would sink
-//     (in the charm the task names, when it names one of a monorepo's);
+//     (in the charm the task names, when it names one of a monorepo's); and so each action
+//     the task names beside the word "action", its own script too, unless the ranker found a
+//     kind of task whose file it puts first (intentSignals);
 //  2. when the task is about tests, the TestPicks tests whose names match the task's words
 //     best (nothing references a test, so PageRank cannot tell tests apart; the words can);
 //  3. the best-ranked first-party files (source, YAML, helper scripts), and vendored libraries
@@ -150,12 +152,19 @@ func Locate(t *repomap.Tree, text string, focus []string) Located {
 	tests := asksForTests(text)
 	var leads, testPicks, rest []Pick
 	lexical := map[string]float64{} // test → its mention-words factor
-	perRelation := map[string]int{}
+	perRelation := map[namedRelation]int{}
+	ledBy := map[string][]namedRelation{} // a lead → what the task names that it handles
 	rk := t.Rank(links, focus, mentions)
 	ranked := rk.Files
 	// a task naming one charm of a monorepo ("postfix-relay: the milter relation ...") is
 	// about its handlers of the relation, not a sibling charm's of the same name
 	namedCharm := slices.ContainsFunc(ranked, func(f rank.File) bool { return signal(f, rank.SigNamedCharm) != 0 })
+	// a task of a kind the ranker puts first (changing an action's declaration: "Update the
+	// reindex action's description"; adding one; building: "Fix do-backup action on jammy";
+	// libraries, dependencies, the workload's release) is no change to the action's handler
+	intent := slices.ContainsFunc(ranked, func(f rank.File) bool {
+		return slices.ContainsFunc(intentSignals, func(s string) bool { return signal(f, s) != 0 })
+	})
 	for _, f := range ranked {
 		if signal(f, rank.SigLib) != 0 || f.CopyOf != "" || t.Skipped[f.Path] {
 			continue // a vendored library is edited upstream; a copy is named with its canonical file; a skipped file was not read
@@ -165,8 +174,11 @@ func Locate(t *repomap.Tree, text string, focus []string) Located {
 			if f.Class == rank.ClassTest || namedCharm && signal(f, rank.SigNamedCharm) == 0 {
 				break
 			}
-			if perRelation[rel.Name] < HandlerPicks {
-				perRelation[rel.Name]++
+			if rel.Action && intent {
+				continue
+			}
+			if perRelation[rel] < HandlerPicks {
+				perRelation[rel]++
 				named = append(named, rel)
 			}
 		}
@@ -175,6 +187,7 @@ func Locate(t *repomap.Tree, text string, focus []string) Located {
 		switch {
 		case len(named) > 0:
 			leads = append(leads, p)
+			ledBy[p.Path] = named
 		case f.Class == rank.ClassTest:
 			if w := signal(f, rank.SigMentionWords); tests.takes(f.Path) && w > 1 && len(f.Symbols) > 0 { // not an empty __init__.py
 				lexical[f.Path] = w
@@ -199,7 +212,7 @@ func Locate(t *repomap.Tree, text string, focus []string) Located {
 	}
 	res.Edit = res.Edit[:min(len(res.Edit), LocateEdit)]
 	nTests := min(len(testPicks), TestPicks)
-	sayWhyFirst(res.Edit, 0, len(leads), "a handler of the relation the task names")
+	sayWhyFirst(res.Edit, 0, len(leads), "a handler of "+leadsName(ledBy))
 	sayWhyFirst(res.Edit, len(leads), len(leads)+nTests, "a test, and the task is about tests")
 	res.Templates = templatePicks(text, rk.Named, links, t.Templates, t.Charms, tests.asks(), firstPython(t, res.Edit))
 	res.Matched = slices.ContainsFunc(res.Edit, func(p Pick) bool { return p.Tied })
@@ -242,7 +255,9 @@ var relationEventWords = map[string]bool{"join": true, "joins": true, "joined": 
 	"related": true, "relate": true, "integrated": true}
 
 // namedRelationHandlers maps each file handling a relation the task names explicitly to those
-// relations (a relation nothing observes: each file looking it up).
+// relations (a relation nothing observes: each file looking it up), and each file handling an
+// action the task names beside an action word ("the set-password action", "action backup") to
+// those actions (its own script, actions/<name>, is one).
 // Explicitly: its name or interface name stands next to a relation word
 // ("the async replication relation", "relation db-admin", "the tls-certificates integration"),
 // or is written with its '-' or '_' ("kafka-client", "peer_cluster") and is not the charm's
@@ -265,6 +280,19 @@ func namedRelationHandlers(text string, links linker.Result) map[string][]namedR
 		}
 	}
 	eventTalk := slices.ContainsFunc(words, func(w string) bool { return relationEventWords[w] })
+	action := map[string]bool{} // beside an action word: "the set-password action", "action backup"
+	for i, w := range words {
+		if w == "action" || w == "actions" {
+			for n := 1; n <= 3; n++ {
+				if i-n >= 0 {
+					action[strings.Join(words[i-n:i], "-")] = true
+				}
+				if i+1+n <= len(words) {
+					action[strings.Join(words[i+1:i+1+n], "-")] = true
+				}
+			}
+		}
+	}
 	for i, w := range words {
 		if eventTalk { // "the oauth ... when a unit joins": every name of the text may be the relation
 			for n := 1; n <= 3 && i+n <= len(words); n++ {
@@ -308,6 +336,18 @@ func namedRelationHandlers(text string, links linker.Result) map[string][]namedR
 			return n != "" && (named[n] || written[n] && n != norm(ch.Name))
 		}
 		for _, it := range ch.Interfaces {
+			if it.Kind == linker.KindAction && action[norm(it.Name)] {
+				act := namedRelation{Name: it.Name, Action: true}
+				for _, h := range it.Handlers {
+					if !h.CatchAll && !slices.Contains(out[h.File], act) {
+						out[h.File] = append(out[h.File], act)
+					}
+				}
+				if it.Script != "" && !slices.Contains(out[it.Script], act) {
+					out[it.Script] = append(out[it.Script], act)
+				}
+				continue
+			}
 			thePeer := peerTalk && peers == 1 && it.Role == charmyaml.RolePeers
 			if it.Kind != linker.KindRelation || !thePeer && !says(it.Name) && !says(it.Interface) {
 				continue
@@ -451,8 +491,9 @@ func templatePicks(text string, named []rank.Named, links linker.Result, tmpls [
 			why = append(why, "its file name has task words ("+strings.Join(ws, ", ")+")")
 			inName[f.Path] = len(ws)
 		}
-		if written[f.Path] {
-			why = append(why, "its name is written in "+writer.Path+", the first edit pick, which may render it")
+		if own := written[f.Path]; own != "" {
+			// the words, not the name: a docstring's "keepalived" passes for keepalived.conf.j2
+			why = append(why, "the words of its name ("+own+") are in the strings of "+writer.Path+", the first edit pick, which may render it")
 		}
 		if len(why) > 0 {
 			picks = append(picks, TemplatePick{Path: f.Path, Why: why})
@@ -461,7 +502,7 @@ func templatePicks(text string, named []rank.Named, links linker.Result, tmpls [
 	tie := func(a, b TemplatePick) int {
 		named := func(p string) int { return len(byName[p]) }
 		return cmp.Or(cmp.Compare(count[b.Path], count[a.Path]), cmp.Compare(named(b.Path), named(a.Path)),
-			boolOrder(!written[a.Path], !written[b.Path]), cmp.Compare(inName[b.Path], inName[a.Path]))
+			boolOrder(written[a.Path] == "", written[b.Path] == ""), cmp.Compare(inName[b.Path], inName[a.Path]))
 	}
 	slices.SortStableFunc(picks, tie)
 	// The copies of one template in each release's folder (templates/kilo/nova.conf, …,
@@ -536,12 +577,12 @@ func templateStem(name string) []string {
 }
 
 // writtenTemplates are the templates whose file name the strings of writer (the first
-// Python edit pick) write: every word of the name that is no format's or the charm's
-// (generic) is among writer's string words (CONFIG_TEMPLATE_NAME = "ausfcfg.conf.j2";
+// Python edit pick) write, each with the words found: every word of the name that is no
+// format's or the charm's (generic) is among writer's string words (CONFIG_TEMPLATE_NAME = "ausfcfg.conf.j2";
 // get_template("src/nginx.conf.j2")), or, for a name of such words only (config.yaml.j2),
 // every word when the tree has two templates at most. Only when writer names two template
 // names at most: a classic charm's resource map names them all, and says nothing of the task.
-func writtenTemplates(tmpls []templates.File, writer *pyextract.File, generic map[string]bool) map[string]bool {
+func writtenTemplates(tmpls []templates.File, writer *pyextract.File, generic map[string]bool) map[string]string {
 	if writer == nil {
 		return nil
 	}
@@ -549,7 +590,7 @@ func writtenTemplates(tmpls []templates.File, writer *pyextract.File, generic ma
 	for _, w := range writer.Words {
 		has[w] = true
 	}
-	out := map[string]bool{}
+	out := map[string]string{} // template → the words of its name found
 	names := map[string]bool{}
 	for _, f := range tmpls {
 		words := templateStem(path.Base(f.Path))
@@ -561,7 +602,7 @@ func writtenTemplates(tmpls []templates.File, writer *pyextract.File, generic ma
 			own = words
 		}
 		if len(own) > 0 && !slices.ContainsFunc(own, func(w string) bool { return !has[w] }) {
-			out[f.Path] = true
+			out[f.Path] = strings.Join(own, ", ")
 			names[path.Base(f.Path)] = true
 		}
 	}
@@ -588,9 +629,12 @@ var templateNameWords = map[string]bool{"conf": true, "config": true, "configura
 	"j2": true, "jinja": true, "jinja2": true, "tmpl": true, "template": true, "yaml": true, "yml": true, "json": true,
 	"toml": true, "txt": true, "xml": true, "env": true, "file": true, "default": true, "defaults": true}
 
-// namedRelation is a relation the task names that a file handles (namedRelationHandlers).
+// namedRelation is a relation (or an action) the task names that a file handles
+// (namedRelationHandlers).
 type namedRelation struct {
 	Name string
+	// Action: the task names an action so called, beside the word "action".
+	Action bool
 	// Interface is set when the task names the relation's interface, not the relation.
 	Interface string
 	// LookedUp: nothing observes the relation, and the file looks it up.
@@ -599,6 +643,9 @@ type namedRelation struct {
 
 // says is the reason a namedRelation gives a pick.
 func (r namedRelation) says() string {
+	if r.Action {
+		return "handles the " + r.Name + " action the task names"
+	}
 	the := "the " + r.Name + " relation the task names"
 	if r.Interface != "" {
 		the = "the " + r.Name + " relation, whose interface " + r.Interface + " the task names"
@@ -607,6 +654,28 @@ func (r namedRelation) says() string {
 		return "looks up " + the + ", which no handler of its own observes"
 	}
 	return "handles " + the
+}
+
+// intentSignals are the ranker's signals of a kind of task whose file it puts first.
+var intentSignals = []string{rank.SigDeclarationIntent, rank.SigAdditionIntent, rank.SigBuildIntent, rank.SigDependencyUpdate,
+	rank.SigWorkloadPin, rank.SigLibUpdate, rank.SigLibIntent, rank.SigOwnLibIntent}
+
+// leadsName names what the leads handle (ledBy), for sayWhyFirst: the relation, the action,
+// or the relation or action the task names.
+func leadsName(ledBy map[string][]namedRelation) string {
+	var rel, act bool
+	for _, named := range ledBy {
+		for _, n := range named {
+			act, rel = act || n.Action, rel || !n.Action
+		}
+	}
+	switch {
+	case rel && act:
+		return "the relation or action the task names"
+	case act:
+		return "the action the task names"
+	}
+	return "the relation the task names"
 }
 
 // sayWhyFirst adds a reason to each edit pick from from to to (a group locate lists ahead of
@@ -794,7 +863,7 @@ func editWhy(f rank.File, named []namedRelation) (why []string, tied bool) {
 	if len(named) > 0 {
 		var rels []string
 		for _, rel := range named {
-			rels = append(rels, "relation "+rel.Name)
+			rels = append(rels, cmp.Or(map[bool]string{true: "action "}[rel.Action], "relation ")+rel.Name)
 		}
 		said = strings.Join(rels, ", ")
 	}

@@ -387,7 +387,7 @@ func TestTemplatePickRules(t *testing.T) {
 	// name three templates or more (a resource map of them all)
 	charm := &pyextract.File{Path: "src/charm.py", Words: []string{"ausfcfg", "conf", "j2", "path"}}
 	if got := picked("use the IP, not the FQDN", files("src/templates/ausfcfg.conf.j2", "src/templates/other.conf"), charm); !slices.Equal(got,
-		[]string{"src/templates/ausfcfg.conf.j2: its name is written in src/charm.py, the first edit pick, which may render it"}) {
+		[]string{"src/templates/ausfcfg.conf.j2: the words of its name (ausfcfg) are in the strings of src/charm.py, the first edit pick, which may render it"}) {
 		t.Errorf("written: %q", got)
 	}
 	many := &pyextract.File{Path: "hooks/utils.py", Words: []string{"nova", "api", "paste", "neutron", "conf", "ini"}}
@@ -851,5 +851,66 @@ class Base(ops.CharmBase):
 	}
 	if slices.Contains(paths(got.Edit), "src/__init__.py") {
 		t.Errorf("edit picks %v hold the empty __init__.py", paths(got.Edit))
+	}
+}
+
+func TestLocateActionHandlersLead(t *testing.T) {
+	// A task naming an action beside the word "action" puts the files handling it first (the
+	// module observing it, an action's own script), saying so, over a module that only
+	// shares the task's rarer words; a task of a kind the ranker puts first (a build for a
+	// base) keeps that file first.
+	root := t.TempDir()
+	write(t, root, "metadata.yaml", "name: vault\nsummary: s\ndescription: d\n")
+	write(t, root, "actions.yaml", "set-password:\n  params:\n    password:\n      type: string\nrotate-keys:\n  description: r\n")
+	write(t, root, "charmcraft.yaml", "type: charm\nbases:\n  - name: ubuntu\n    channel: \"22.04\"\n")
+	write(t, root, "src/charm.py", `import ops
+from admin import Admin
+
+class VaultCharm(ops.CharmBase):
+    def __init__(self, framework):
+        super().__init__(framework)
+        self.admin = Admin(self)
+
+if __name__ == "__main__":
+    ops.main(VaultCharm)
+`)
+	write(t, root, "src/admin.py", `import ops
+
+class Admin(ops.Object):
+    def __init__(self, charm):
+        super().__init__(charm, "admin")
+        charm.framework.observe(charm.on.set_password_action, self._on_set_password)
+
+    def _on_set_password(self, event):
+        event.set_results({"ok": event.params["password"]})
+`)
+	write(t, root, "src/status.py", `# Statuses over 120 characters are truncated; reject longer ones
+def reject(message):
+    """Reject a status message of too many characters: shorter messages pass."""
+    return len(message) > 120
+`)
+	write(t, root, "actions/rotate-keys", "#!/usr/bin/env python3\nimport subprocess\nsubprocess.run([\"vault\", \"rotate\"])\n")
+	if err := os.Chmod(filepath.Join(root, "actions", "rotate-keys"), 0o755); err != nil { // Juju runs it
+		t.Fatal(err)
+	}
+	for text, want := range map[string]string{
+		"The set-password action should reject passwords shorter than 12 characters": "src/admin.py",
+		"rotate-keys action: rotate the keys of every unit":                          "actions/rotate-keys",
+	} {
+		got, _, err := runLocate(t, LocateOptions{Common: Common{Root: root}, Text: text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got.Edit) == 0 || got.Edit[0].Path != want || !strings.HasPrefix(got.Edit[0].Why[0], "handles the ") ||
+			!strings.HasSuffix(got.Edit[0].Why[0], " action the task names") {
+			t.Errorf("%q: edit picks %+v, want %s first as the action's handler", text, got.Edit, want)
+		}
+	}
+	got, _, err := runLocate(t, LocateOptions{Common: Common{Root: root}, Text: "Fix set-password action on jammy"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Edit) == 0 || got.Edit[0].Path != "charmcraft.yaml" {
+		t.Errorf("a build task: edit picks %+v, want charmcraft.yaml first", got.Edit)
 	}
 }

@@ -208,9 +208,22 @@ func (r *ranker) findHubs() {
 	for i := range r.nodes {
 		n := &r.nodes[i]
 		if n.py != nil && n.class == ClassSource && !n.hub && !withCharmPy[charmDirOf(n.path, r.in.Charms)] {
-			n.hub = callsOpsMain(n) || reactiveModule(n)
+			n.hub = callsOpsMain(n) || reactiveModule(n) || classicHooksModule(n)
 		}
 	}
+}
+
+// classicHooksModule reports a classic charm's hooks module: it builds charm-helpers' Hooks
+// registry and runs it (`hooks = Hooks()` ... `hooks.execute(sys.argv)`), so every hook
+// runs it, as ops runs a charm.py (userdir-ldap's hooks/hooks.py ranked below a 70-line
+// logging helper: review rev99).
+func classicHooksModule(n *node) bool {
+	if !slices.ContainsFunc(n.py.Refs, func(r pyextract.Ref) bool { return r.Name == "execute" }) {
+		return false
+	}
+	return slices.ContainsFunc(n.py.Imports, func(imp pyextract.Import) bool {
+		return imp.Name == "Hooks" && (imp.Module == "hookenv" || strings.HasSuffix(imp.Module, ".hookenv"))
+	})
 }
 
 // reactiveModule reports a reactive charm's handler module, reactive/<name>.py importing
@@ -362,6 +375,11 @@ func (r *ranker) match() {
 				if f := r.fieldAt(s); f != "" { // the typed config's field of the named option
 					r.hotSym[cleanPath(s.File)+"\x00"+f] = true
 				}
+			}
+			// an action's own script runs it (sysconfig's src/actions/update-grub, which Juju
+			// runs for the action whatever the code observes: review rev99)
+			if f, ok := r.byPath[cleanPath(d.iface.Script)]; ok && d.iface.Script != "" && !slices.Contains(targets, f) {
+				targets = append(targets, f)
 			}
 		}
 		for _, t := range targets {

@@ -613,6 +613,23 @@ func TestFocusRaisesWhatItUsesAndWhatUsesIt(t *testing.T) {
 	}
 }
 
+func TestNamedActionLiftsItsScript(t *testing.T) {
+	// An action with its own script (actions/snapshot, which Juju runs for it): a task naming
+	// the action restarts at the script as at a handler.
+	in := demoCharm()
+	in.Charms[0].Actions = append(in.Charms[0].Actions, charmyaml.Action{Name: "snapshot", Script: "actions/snapshot", Pos: charmyaml.Pos{File: "actions.yaml", Line: 6}})
+	in.Links.Charms[0].Interfaces = append(in.Links.Charms[0].Interfaces,
+		linker.Interface{Kind: linker.KindAction, Name: "snapshot", File: "actions.yaml", Line: 6, Script: "actions/snapshot"})
+	in.Files = append(in.Files, pyFile("actions/snapshot", nil, map[string]int{"subprocess": 1}, pyextract.Import{Module: "subprocess"}))
+	base := Rank(in)
+	in.Mentions = []string{"the snapshot action leaves a stale lock behind"}
+	r := Rank(in)
+	f := fileOf(t, r, "actions/snapshot")
+	if !hasSignal(f, SigMentionInterface) || signal(f, SigMentionInterface).Note != "action snapshot" || f.Score <= fileOf(t, base, "actions/snapshot").Score {
+		t.Errorf("actions/snapshot: %+v", f.Signals)
+	}
+}
+
 func TestFocusInOneCharmOfSeveral(t *testing.T) {
 	// A monorepo: working in charm a, the agent is not helped by charm b's entry point, which
 	// loses the hub boost and lead; a's keeps them, and without focus both do.
@@ -1619,6 +1636,24 @@ func TestHubReactiveModule(t *testing.T) {
 	}}
 	r := Rank(in)
 	for p, want := range map[string]bool{"reactive/cache.py": true, "reactive/other.py": true, "reactive/notes.py": false, "lib/utils.py": false} {
+		if got := hasSignal(fileOf(t, r, p), SigHub); got != want {
+			t.Errorf("%s hub = %v, want %v", p, got, want)
+		}
+	}
+}
+
+func TestHubClassicHooksModule(t *testing.T) {
+	// A classic charm's module that runs charm-helpers' Hooks registry (hooks.execute) is its
+	// entry point, whichever way it imports Hooks; a helper that imports Hooks but runs
+	// nothing, and one that calls some other execute, are not.
+	in := Input{Files: []pyextract.File{
+		pyFile("hooks/hooks.py", []pyextract.Symbol{fn("install", 5)}, map[string]int{"Hooks": 1, "hooks": 3, "execute": 1}, from("charmhelpers.core.hookenv", "Hooks")),
+		pyFile("hooks/other_hooks.py", []pyextract.Symbol{fn("start", 5)}, map[string]int{"Hooks": 1, "execute": 1}, from("hookenv", "Hooks")),
+		pyFile("hooks/registry.py", []pyextract.Symbol{fn("make", 5)}, map[string]int{"Hooks": 1}, from("charmhelpers.core.hookenv", "Hooks")),
+		pyFile("hooks/db.py", []pyextract.Symbol{fn("query", 5)}, map[string]int{"execute": 2}, from("sqlite3", "connect")),
+	}}
+	r := Rank(in)
+	for p, want := range map[string]bool{"hooks/hooks.py": true, "hooks/other_hooks.py": true, "hooks/registry.py": false, "hooks/db.py": false} {
 		if got := hasSignal(fileOf(t, r, p), SigHub); got != want {
 			t.Errorf("%s hub = %v, want %v", p, got, want)
 		}
