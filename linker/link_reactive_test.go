@@ -298,6 +298,32 @@ class HelpersCharm(ops.CharmBase):
 	expect(t, "findings", findings(cl), "src/charm.py:16 undeclared-config regoin\nsrc/charm.py:22 undeclared-config inlin")
 }
 
+func TestCharmHelpersConfigureSources(t *testing.T) {
+	// charm-helpers' configure_sources reads the two options it names, by position or
+	// keyword; without them, its defaults install_sources and install_keys, when declared
+	// (an undeclared default reads None: no finding).
+	c := charm("classic", ".", "config:apt-repo-spec", "config:apt-repo-keys", "config:install_sources")
+	cl := link1(t, c, files{"hooks/hooks.py": `
+from charmhelpers.core.hookenv import Hooks
+from charmhelpers.fetch import configure_sources
+import charmhelpers.fetch as fetch
+
+hooks = Hooks()
+
+@hooks.hook("install")
+def install():
+    configure_sources(True, "apt-repo-spec", keys_var="apt-repo-keys")
+
+@hooks.hook("upgrade-charm")
+def upgrade():
+    fetch.configure_sources()
+`})
+	expect(t, "apt-repo-spec", reads(cl, KindConfig, "apt-repo-spec"), "hooks/hooks.py:9/config-read/")
+	expect(t, "apt-repo-keys", reads(cl, KindConfig, "apt-repo-keys"), "hooks/hooks.py:9/config-read/")
+	expect(t, "install_sources", reads(cl, KindConfig, "install_sources"), "hooks/hooks.py:13/config-read/")
+	expect(t, "findings", findings(cl), "")
+}
+
 func TestVendoredCharmHelpersIsALibrary(t *testing.T) {
 	// A copy of charm-helpers in the charm (hooks/charmhelpers/, made by charm-helpers-sync) is
 	// another project's code: its config("x") of an option this charm does not declare is no

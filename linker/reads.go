@@ -69,7 +69,7 @@ func (l *charmLinker) linkLookups() {
 }
 
 func (l *charmLinker) lookupCall(fi *fileInfo, sc pyextract.Scope, v *pyextract.Value) {
-	if l.helperConfigRead(fi, sc, v) || l.helperResourceGet(fi, sc, v) {
+	if l.helperConfigRead(fi, sc, v) || l.helperResourceGet(fi, sc, v) || l.helperConfigureSources(fi, sc, v) {
 		return
 	}
 	n := len(v.Chain)
@@ -147,6 +147,33 @@ func (l *charmLinker) helperConfigRead(fi *fileInfo, sc pyextract.Scope, v *pyex
 		return false
 	}
 	l.lookupName(fi, sc, KindConfig, &v.Args[0], v.String(), true, ViaConfig, "")
+	return true
+}
+
+// hookenvConfigureSources is charm-helpers' configure_sources(update=False,
+// sources_var='install_sources', keys_var='install_keys'): it reads the two options its
+// arguments name, config(sources_var) and config(keys_var), to add the apt sources and keys.
+const hookenvConfigureSources = "charmhelpers.fetch.configure_sources"
+
+// helperConfigureSources links charm-helpers' configure_sources(...) as reads of the options
+// it names (userdir-ldap's configure_sources(True, "apt-repo-spec", "apt-repo-keys"): review
+// rev99), or of its defaults install_sources and install_keys when the charm declares them
+// (an undeclared default is no finding: the call reads None, and adds nothing); it reports
+// whether v was such a call.
+func (l *charmLinker) helperConfigureSources(fi *fileInfo, sc pyextract.Scope, v *pyextract.Value) bool {
+	if len(v.Chain) == 0 || fi.test {
+		return false
+	}
+	if full, _ := importedPath(fi, v.Chain); full != hookenvConfigureSources {
+		return false
+	}
+	for i, p := range []pyextract.Param{{Name: "sources_var"}, {Name: "keys_var"}} {
+		if arg := argValue(v, 0, 2+i, p); arg != nil {
+			l.lookupName(fi, sc, KindConfig, arg, v.String(), true, ViaConfig, "")
+		} else if d, ok := l.lookup(KindConfig, []string{"install_sources", "install_keys"}[i]); ok {
+			l.read(KindConfig, d, siteAt(fi, sc, ViaConfig, ""))
+		}
+	}
 	return true
 }
 

@@ -1572,6 +1572,10 @@ func (w *factWalker) callFact(fn, args int32, name string, fs *funcState) bool {
 		// in rabbit_utils as 'cluster-partition-handling'), which the linker resolves, or a
 		// name it cannot, an unresolved read.
 		return true
+	case name == "configure_sources":
+		// charm-helpers' configure_sources(True, "apt-repo-spec", "apt-repo-keys"): it reads
+		// the options it names (install_sources, install_keys when it names none)
+		return true
 	case name == "resource_get" && w.t.namedChild(args, 0) >= 0:
 		// charm-helpers' resource_get("x"): the linker reads the import, then the resource x
 		return true
