@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"hash/crc32"
 	"io/fs"
@@ -1269,7 +1270,7 @@ func TestWarningsInLineOrder(t *testing.T) {
 func TestUnreadableNotRemembered(t *testing.T) {
 	root := writeTree(t, map[string]string{"metadata.yaml": smallCharm, "src/charm.py": smallPy})
 	probe := &Tree{Root: root}
-	probe.parseAll([]string{"src/gone.py"}, []stat{{err: fs.ErrPermission}}, cache{}, nil)
+	probe.parseAll([]string{"src/gone.py"}, []stat{{err: fs.ErrPermission}}, cache{}, nil, nil)
 	if !probe.unreadable || !probe.Skipped["src/gone.py"] {
 		t.Errorf("a file that could not be stat'ed: unreadable %v, skipped %v", probe.unreadable, probe.Skipped)
 	}
@@ -1640,5 +1641,43 @@ func TestWrapperRunsLongScript(t *testing.T) {
 		if got := wrapperRuns(p); !slices.Equal(got, want) {
 			t.Errorf("%q: runs %q, want %q", text, got, want)
 		}
+	}
+}
+
+func TestLongParseCheckpointsTheCache(t *testing.T) {
+	// A parse that takes long writes what it has parsed so far into the cache (a caller's
+	// timeout may kill it before the end, and no handler sees SIGKILL): the next run reuses
+	// those files and parses only the rest. Here every file is "long": checkpointEvery 0.
+	files := map[string]string{"metadata.yaml": smallCharm, "src/charm.py": smallPy}
+	for i := range 12 {
+		files[fmt.Sprintf("src/mod%02d.py", i)] = fmt.Sprintf("def f%d():\n    return %d\n", i, i)
+	}
+	root := writeTree(t, files)
+	defer func(d time.Duration) { checkpointEvery = d }(checkpointEvery)
+	checkpointEvery = 0
+	tr, err := Load(Options{Root: root, SaveLater: true}) // a run killed before its Save
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Stats.Parsed != 13 || tr.Stats.CacheWritten {
+		t.Fatalf("parsed %d, written %v", tr.Stats.Parsed, tr.Stats.CacheWritten)
+	}
+	next, err := Load(Options{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// at least the first file's checkpoint (the others may finish while a worker writes it,
+	// and the last file needs none: Save writes the whole run's)
+	if next.Stats.Reused < 1 || next.Stats.Reused+next.Stats.Parsed != 13 {
+		t.Errorf("after checkpoints: reused %d, parsed %d", next.Stats.Reused, next.Stats.Parsed)
+	}
+	// a short parse writes none: the run's Save is the only write
+	checkpointEvery = time.Hour
+	root = writeTree(t, files)
+	if _, err := Load(Options{Root: root, SaveLater: true}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(filepath.Join(root, CacheFile)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a short parse wrote a checkpoint: %v", err)
 	}
 }
