@@ -985,3 +985,26 @@ func TestCommandsRememberLinks(t *testing.T) {
 		}
 	}
 }
+
+func TestSkippedFilesAreNotInTheMap(t *testing.T) {
+	// A file skipped with a warning (binary data, over the size limit) was not read: no view
+	// lists it, not even under "more files:", and JSON leaves it out of files.
+	root := t.TempDir()
+	write(t, root, "metadata.yaml", "name: demo\n")
+	write(t, root, "src/charm.py", "import ops\n\nclass DemoCharm(ops.CharmBase):\n    pass\n")
+	write(t, root, "src/blob.py", "\x00\x01\x02binary\x00")
+	write(t, root, "src/huge_pb2.py", strings.Repeat("X = 1\n", 200000)) // over 1 MiB
+	for _, o := range []MapOptions{{Full: true, Tokens: 1500}, {All: true}, {Full: true, Tokens: 1500, Common: Common{Format: "json"}}} {
+		o.Root, o.NoCache = root, true
+		out, errs, err := runMap(t, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(errs, "src/blob.py: skipped") || !strings.Contains(errs, "src/huge_pb2.py: skipped") {
+			t.Errorf("stderr %q", errs)
+		}
+		if strings.Contains(out, "blob.py") || strings.Contains(out, "huge_pb2.py") || !strings.Contains(out, "src/charm.py") {
+			t.Errorf("%+v:\n%s", o, out)
+		}
+	}
+}
