@@ -238,9 +238,20 @@ func oneLine(s string) string {
 	return safetext.Line(newlines.Replace(strings.TrimSpace(s)))
 }
 
-// pathLine is a path as printed: a newline in a file name is escaped ("\n"), not turned
-// into a space, which would print another file's name.
-func pathLine(p string) string { return safetext.Line(p) }
+// pathLine is a path as printed: a block's header at column 0 (CONTRACT §2), a compact
+// line's or a "more files:" line's start. A path that would read as something else is
+// printed Go-quoted: one with a control character (a newline would print another file's
+// name), a byte that is not UTF-8, a backslash (`back\slash.py` would read as an escaped
+// `back<BS>lash.py`), a leading space (a symbol line, indented), a leading quote (a quoted
+// path), or the "more files:" marker at its start (review rev100). Other paths print as they
+// are.
+func pathLine(p string) string {
+	if safetext.Line(p) != p || strings.ContainsRune(p, '\\') || strings.HasPrefix(p, " ") || strings.HasPrefix(p, "\"") ||
+		strings.HasPrefix(p, "more files:") {
+		return strconv.Quote(p)
+	}
+	return p
+}
 
 // fitCompact lists the top files, one line each, until the budget (in units) is spent.
 func fitCompact(r rank.Result, focus map[string]bool, top int, explain bool, c counter, budget int) document {

@@ -236,7 +236,7 @@ func TestAllIgnoresBudget(t *testing.T) {
 	syms := 0
 	for _, f := range r.Files {
 		syms += len(f.Symbols)
-		if !strings.Contains(out.Text, oneLine(f.Path)+":\n") {
+		if !strings.Contains(out.Text, pathLine(f.Path)+":\n") {
 			t.Errorf("%s missing from --all", f.Path)
 		}
 	}
@@ -417,7 +417,7 @@ func checkMaximal(t *testing.T, r rank.Result, opt Options, out Output) {
 			if out.Shown[f.Path] {
 				continue
 			}
-			if line := "  " + oneLine(f.Path) + "\n"; c.units(line) <= left {
+			if line := "  " + pathLine(f.Path) + "\n"; c.units(line) <= left {
 				t.Errorf("%s budget %d: %d units left, yet %s is not listed (costs %d)", opt.Tokenizer, opt.Tokens, left, f.Path, c.units(line))
 			}
 			return
@@ -876,5 +876,35 @@ func TestMoreFilesNamesFilesWithoutDefinitions(t *testing.T) {
 		if _, list, ok := strings.Cut(out.Text, "more files:\n"); !ok || list != "  templates/webhook.py\n" {
 			t.Errorf("every file fits:\n%s", out.Text)
 		}
+	}
+}
+
+func TestAmbiguousPathsAreQuoted(t *testing.T) {
+	// A block header is the path and a colon at column 0 (CONTRACT §2): a path that would
+	// read as something else (an indented symbol line, an escaped name, the "more files:"
+	// marker, a quoted path) prints Go-quoted; any other path as it is.
+	for p, want := range map[string]string{
+		"src/charm.py":       "src/charm.py",
+		"src/ünï.py":         "src/ünï.py",
+		" lead.py":           `" lead.py"`,
+		`back\slash.py`:      `"back\\slash.py"`,
+		"c\rr.py":            `"c\rr.py"`,
+		"more files:/x.py":   `"more files:/x.py"`,
+		`"quoted".py`:        `"\"quoted\".py"`,
+		"bad\xffbyte.py":     `"bad\xffbyte.py"`,
+		"src/more files:.py": "src/more files:.py",
+	} {
+		if got := pathLine(p); got != want {
+			t.Errorf("pathLine(%q) = %s, want %s", p, got, want)
+		}
+	}
+	// two files that differ by a backslash and a control character print apart
+	r := rank.Result{Files: []rank.File{
+		{Path: `c\rr.py`, Score: 0.2, Symbols: []rank.Symbol{{Name: "a", Kind: "function", Signature: "def a():", Line: 1}}},
+		{Path: "c\rr.py", Score: 0.1, Symbols: []rank.Symbol{{Name: "b", Kind: "function", Signature: "def b():", Line: 1}}},
+	}}
+	out := mustRender(t, r, Options{View: ViewAll})
+	if !strings.Contains(out.Text, "\"c\\\\rr.py\":\n") || !strings.Contains(out.Text, "\"c\\rr.py\":\n") {
+		t.Errorf("--all:\n%s", out.Text)
 	}
 }

@@ -749,6 +749,14 @@ func hashBytes(b []byte) string {
 // the process is stopped part-way (SIGTERM from a caller's timeout).
 var temps sync.Map
 
+// generatedAt is the cache's "generated_at" for t: Unix seconds, a float (CONTRACT §6), so
+// always written with its fraction, to the microsecond: the shortest form of a time within
+// about 120 ns of a whole second is an integer, which a reader that checks types takes for a
+// malformed file (review rev100).
+func generatedAt(t time.Time) string {
+	return strconv.FormatFloat(float64(t.UnixMicro())/1e6, 'f', 6, 64)
+}
+
 // RemoveTempFiles deletes the temporary cache files this process is writing. The command calls
 // it on SIGINT and SIGTERM before exiting, so that a stopped run leaves the root as it was.
 func RemoveTempFiles() {
@@ -852,8 +860,7 @@ func writeCache(root string, fresh map[string]*usable, keep map[string]json.RawM
 	if len(links) > 0 {
 		fmt.Fprintf(w, "%q:%q,", linksKey, base64.StdEncoding.EncodeToString(links))
 	}
-	fmt.Fprintf(w, `"version":%d,"generated_at":%s,"entries":[`, cacheVersion,
-		strconv.FormatFloat(float64(time.Now().UnixNano())/1e9, 'f', -1, 64))
+	fmt.Fprintf(w, `"version":%d,"generated_at":%s,"entries":[`, cacheVersion, generatedAt(time.Now()))
 	// Fresh entries are encoded on all cores a batch at a time and streamed out, so that
 	// neither every entry's bytes nor the document is ever held whole.
 	batch := make([][]byte, writeBatch)

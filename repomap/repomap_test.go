@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -1679,5 +1680,19 @@ func TestLongParseCheckpointsTheCache(t *testing.T) {
 	}
 	if _, err := os.Lstat(filepath.Join(root, CacheFile)); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("a short parse wrote a checkpoint: %v", err)
+	}
+}
+
+func TestGeneratedAtIsAlwaysAFloat(t *testing.T) {
+	// Unix seconds as a float (CONTRACT §6), a whole second too: never written as an integer.
+	for _, ns := range []int64{1796629545000000000, 1796629545000000100, 1796629545123456789, 0} {
+		got := generatedAt(time.Unix(0, ns))
+		var v any
+		if err := json.Unmarshal([]byte(got), &v); err != nil || !strings.Contains(got, ".") {
+			t.Errorf("%d ns: %q", ns, got)
+		}
+		if f, _ := v.(float64); math.Abs(f-float64(ns)/1e9) > 1e-5 {
+			t.Errorf("%d ns: %q reads %v", ns, got, f)
+		}
 	}
 }
