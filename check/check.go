@@ -776,10 +776,35 @@ func checkUnusedParams(decl *charmyaml.Charm, in linker.Interface, add func(Diag
 		return
 	}
 	for _, p := range decl.Actions[i].Params {
+		msg := fmt.Sprintf("action %q declares parameter %q, but its handler %s never reads event.params: the value an operator gives is ignored", in.Name, p.Name, in.ParamsUnread)
+		if len(in.ParamsNotRead) > 0 {
+			if !slices.Contains(in.ParamsNotRead, p.Name) {
+				continue
+			}
+			msg = fmt.Sprintf("action %q declares parameter %q, but its handler %s reads only %s: the value an operator gives for %q is ignored", in.Name, p.Name, in.ParamsUnread, paramsRead(in), p.Name)
+			if slices.Contains(decl.Actions[i].Required, p.Name) {
+				msg += " (and it is required)"
+			}
+		}
 		add(Diagnostic{Rule: RuleUnusedParam, Severity: ruleSeverity(RuleUnusedParam), File: cmp.Or(p.File, in.File), Line: cmp.Or(p.Line, in.Line),
-			Subject: in.Name + "." + p.Name,
-			Message: fmt.Sprintf("action %q declares parameter %q, but its handler %s never reads event.params: the value an operator gives is ignored", in.Name, p.Name, in.ParamsUnread)})
+			Subject: in.Name + "." + p.Name, Message: msg})
 	}
+}
+
+// paramsRead lists the parameters an action's code reads (its param-read sites' keys), in
+// order, quoted.
+func paramsRead(in linker.Interface) string {
+	var keys []string
+	for _, s := range in.Reads {
+		if s.Via == linker.ViaParam && !slices.Contains(keys, s.Key) {
+			keys = append(keys, s.Key)
+		}
+	}
+	slices.Sort(keys)
+	for i, k := range keys {
+		keys[i] = strconv.Quote(k)
+	}
+	return firstFew(keys)
 }
 
 // siblingNames are the names of the charms in dirs other than dir, sorted.

@@ -46,6 +46,8 @@ func fixture() ([]charmyaml.Charm, linker.Result) {
 			{Name: "get_status", Pos: pos(acts, 4)},                                                               // action-name-underscore + unhandled-action
 			{Name: "rotate_secret_key", Extension: "flask-framework", Pos: pos(ccy, 3)},                           // extension: neither
 			{Name: "set-level", Params: []charmyaml.Param{{Name: "level", Pos: pos(acts, 9)}}, Pos: pos(acts, 7)}, // unused-action-param
+			{Name: "purge", Params: []charmyaml.Param{{Name: "scope", Pos: pos(acts, 12)}, {Name: "confirm", Pos: pos(acts, 14)}},
+				Required: []string{"confirm"}, Pos: pos(acts, 11)}, // unused-action-param, of confirm only
 		},
 		Warnings: []string{conf + `:15: option "broken": type must be a string`}, // yaml-problem
 	}}
@@ -77,6 +79,9 @@ func fixture() ([]charmyaml.Charm, linker.Result) {
 			{Kind: linker.KindAction, Name: "rotate_secret_key", File: ccy, Line: 3},
 			{Kind: linker.KindAction, Name: "set-level", File: acts, Line: 7, ParamsUnread: "DemoCharm._on_set_level",
 				Handlers: []linker.Handler{{Event: "set_level_action", Symbol: "DemoCharm._on_set_level", File: src, Line: 86, Via: linker.ViaObserve}}},
+			{Kind: linker.KindAction, Name: "purge", File: acts, Line: 11, ParamsUnread: "DemoCharm._on_purge", ParamsNotRead: []string{"confirm"},
+				Reads:    []linker.Site{{File: src, Line: 96, Symbol: "DemoCharm._on_purge", Via: linker.ViaParam, Key: "scope"}},
+				Handlers: []linker.Handler{{Event: "purge_action", Symbol: "DemoCharm._on_purge", File: src, Line: 95, Via: linker.ViaObserve}}},
 			{Kind: linker.KindLifecycle, Name: "install",
 				Handlers: []linker.Handler{{Event: "install", Symbol: "DemoCharm._on_install", File: src, Line: 90, Via: linker.ViaObserve}}},
 		},
@@ -106,6 +111,7 @@ func TestRunText(t *testing.T) {
 	want := `charms/demo/actions.yaml:4: warning: action "get_status" has '_' in its name; Juju convention is "get-status" [action-name-underscore]
 charms/demo/actions.yaml:4: warning: no code observes action "get_status" [unhandled-action]
 charms/demo/actions.yaml:9: warning: action "set-level" declares parameter "level", but its handler DemoCharm._on_set_level never reads event.params: the value an operator gives is ignored [unused-action-param]
+charms/demo/actions.yaml:14: warning: action "purge" declares parameter "confirm", but its handler DemoCharm._on_purge reads only "scope": the value an operator gives for "confirm" is ignored (and it is required) [unused-action-param]
 charms/demo/config.yaml:12: warning: no code reads config option "unused" [unused-config]
 charms/demo/config.yaml:15: warning: charm "demo": option "broken": type must be a string [yaml-problem]
 charms/demo/metadata.yaml:12: warning: no code observes, binds or looks up relation "logging" [unhandled-relation]
@@ -122,12 +128,12 @@ charms/demo/src/charm.py:95: warning: DemoCharm._on_update_status is named like 
 charms/demo/src/helpers.py:10: error: Workload.push uses container "workload", which the charm's YAML does not declare [undeclared-container]
 charms/demo/src/helpers.py:12: error: code uses storage "data", which the charm's YAML does not declare [undeclared-storage]
 charms/demo/src/helpers.py:14: error: Workload.install fetches resource "settings", which the charm's YAML does not declare [undeclared-resource]
-6 errors, 10 warnings, 3 infos
+6 errors, 11 warnings, 3 infos
 `
 	if got := b.String(); got != want {
 		t.Errorf("text:\n%s\nwant:\n%s", got, want)
 	}
-	if r.Summary != (Summary{Errors: 6, Warnings: 10, Infos: 3}) {
+	if r.Summary != (Summary{Errors: 6, Warnings: 11, Infos: 3}) {
 		t.Errorf("summary %+v", r.Summary)
 	}
 	if r.ExitCode(false) != 1 {
@@ -199,7 +205,7 @@ func TestContractSeverities(t *testing.T) {
 func TestStrictAndExitCodes(t *testing.T) {
 	charms, links := fixture()
 	r := Run(charms, links, Options{Strict: true})
-	if r.Summary != (Summary{Errors: 16, Warnings: 0, Infos: 3}) {
+	if r.Summary != (Summary{Errors: 17, Warnings: 0, Infos: 3}) {
 		t.Errorf("strict summary %+v", r.Summary)
 	}
 	warnOnly := Report{Summary: Summary{Warnings: 2, Infos: 1, Unresolved: 3}}

@@ -82,15 +82,19 @@ type charmLinker struct {
 	typed       *bool                     // typedConfig, once known
 	splats      map[fileLine][]*classInfo // classes loaded from the whole config (loadSplats), once known
 	actions     map[scopeKey][]string     // action handler -> the actions it handles
-	customOn    map[*classInfo]customEvents
-	boundDepth  int                 // nesting of boundArguments
-	wrappers    map[*classInfo]bool // config wrapper classes some subscript uses (subscripted), once known
-	stored      map[string]bool     // keys the code stores into the config (storedConfig), once known
-	storedAt    *Site               // the first store into the config under a key it cannot name
-	openstack   *bool               // openstackAdapters, once known
-	scopeRefs   map[string]int      // every name's uses in the scope's non-test files (scopeUses)
-	libRefs     map[string]int      // those in its charm libraries (libraryUses)
-	code        map[*fileInfo]bool  // the files the charm's classes import, directly or not (charmCode), once known
+	// paramsUnsure are the actions some code running for which uses the params whole
+	// (dict(event.params), **event.params, .items()), by a key not known, or in a helper the
+	// linker followed only in part (linkParams): which parameters it reads is not known
+	paramsUnsure map[string]bool
+	customOn     map[*classInfo]customEvents
+	boundDepth   int                 // nesting of boundArguments
+	wrappers     map[*classInfo]bool // config wrapper classes some subscript uses (subscripted), once known
+	stored       map[string]bool     // keys the code stores into the config (storedConfig), once known
+	storedAt     *Site               // the first store into the config under a key it cannot name
+	openstack    *bool               // openstackAdapters, once known
+	scopeRefs    map[string]int      // every name's uses in the scope's non-test files (scopeUses)
+	libRefs      map[string]int      // those in its charm libraries (libraryUses)
+	code         map[*fileInfo]bool  // the files the charm's classes import, directly or not (charmCode), once known
 }
 
 type customEvents struct {

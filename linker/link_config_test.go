@@ -5,6 +5,7 @@ package linker
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -1144,10 +1145,71 @@ class DemoCharm(ops.CharmBase):
 	// given it under another name, an event kept on self)
 	for name, want := range map[string]string{"rotate": "DemoCharm._on_rotate", "helped": "",
 		"attrobj": "", "super": "", "stored": "", "indexed": "DemoCharm._on_indexed",
-		"reads": "", "byhelper": "", "outside": "", "typed": "", "decorated": "", "noparams": "", "whole": "",
+		"reads": "DemoCharm._on_reads", "byhelper": "", "outside": "", "typed": "", "decorated": "", "noparams": "", "whole": "",
 		"multi1": "", "multi2": "", "registered": "", "imported": ""} {
 		if got := iface(cl, KindAction, name).ParamsUnread; got != want {
 			t.Errorf("%s: ParamsUnread %q, want %q", name, got, want)
+		}
+	}
+	// reads holds "key" and never "other": ParamsNotRead names the one
+	if got := iface(cl, KindAction, "reads").ParamsNotRead; !slices.Equal(got, []string{"other"}) {
+		t.Errorf("reads: ParamsNotRead %q", got)
+	}
+}
+
+func TestParamsNotRead(t *testing.T) {
+	// A handler that reads some parameters, each by a key written out, never reads the others
+	// (cloudsupport's stop-vms never read its i-really-mean-it: review rev101); not when it
+	// also uses the params whole (a model validating them, dict(), **, .items()) or by a key
+	// not known, which may be any of them.
+	c := charm("demo", ".", "action:some(a,b,c)", "action:model(a,b)", "action:splat(a,b)", "action:loop(a,b)",
+		"action:bykey(a,b)", "action:const(a,b)", "action:all(a,b)")
+	cl := link1(t, c, files{"src/charm.py": `
+import ops
+
+B = "b"
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.framework.observe(self.on.some_action, self._on_some)
+        self.framework.observe(self.on.model_action, self._on_model)
+        self.framework.observe(self.on.splat_action, self._on_splat)
+        self.framework.observe(self.on.loop_action, self._on_loop)
+        self.framework.observe(self.on.bykey_action, self._on_bykey)
+        self.framework.observe(self.on.const_action, self._on_const)
+        self.framework.observe(self.on.all_action, self._on_all)
+
+    def _on_some(self, event):
+        event.set_results({"a": event.params["a"], "c": event.params.get("c", 0)})
+
+    def _on_model(self, event):
+        first = event.params["a"]
+        Params.model_validate(event.params)
+
+    def _on_splat(self, event):
+        run(event.params["a"], **event.params)
+
+    def _on_loop(self, event):
+        event.params.get("a")
+        for k, v in event.params.items():
+            print(k, v)
+
+    def _on_bykey(self, event, key="b"):
+        event.params["a"]
+        event.params[self.pick()]
+
+    def _on_const(self, event):
+        event.params["a"]
+        event.params[B]
+
+    def _on_all(self, event):
+        event.params["a"]
+        event.params["b"]
+`})
+	for name, want := range map[string][]string{"some": {"b"}, "model": nil, "splat": nil, "loop": nil, "bykey": nil, "const": nil, "all": nil} {
+		if got := iface(cl, KindAction, name).ParamsNotRead; !slices.Equal(got, want) {
+			t.Errorf("%s: ParamsNotRead %q, want %q", name, got, want)
 		}
 	}
 }

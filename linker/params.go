@@ -46,18 +46,38 @@ func (l *charmLinker) linkParams() {
 			}
 		}
 	}
+	l.paramsUnsure = map[string]bool{}
+	for sk := range partial {
+		for _, act := range runs[sk] {
+			l.paramsUnsure[act] = true
+		}
+	}
 	for _, fi := range l.scope {
 		for i := range fi.Facts.Keys {
 			k := &fi.Facts.Keys[i]
 			actions := runs[scopeKey{fi.Path, k.Class, k.Func}]
-			if len(actions) == 0 || k.Via == "all" || !l.paramsObject(fi, k) {
+			if len(actions) == 0 || !l.paramsObject(fi, k) {
+				continue
+			}
+			if k.Via == "all" {
+				for _, act := range actions {
+					l.paramsUnsure[act] = true
+				}
 				continue
 			}
 			at := siteAt(fi, k.Scope, ViaParam, k.Via)
 			names, ok := l.strVals(&k.Key, &ctx{file: fi, cls: fi.classes[k.Class], fn: k.Func, line: k.Line})
 			if !ok && len(names) == 0 {
 				l.unresolvedKey(fi, at, k)
+				for _, act := range actions {
+					l.paramsUnsure[act] = true
+				}
 				continue
+			}
+			if slices.ContainsFunc(names, func(n aval) bool { return n.loose }) {
+				for _, act := range actions {
+					l.paramsUnsure[act] = true // a name among several, or fitted to an f-string's text
+				}
 			}
 			for _, n := range names {
 				read := false
@@ -83,24 +103,48 @@ func (l *charmLinker) linkParams() {
 // whose handler never looks at them: an operator's value is ignored, as munge's
 // rotate-munge-key generated a new key whatever munge-key said. Only what can be told for
 // sure: no parameter of the action is read, and every handler of it is a plain method of the
-// charm's own code that ignores the params (ignoresParams).
+// charm's own code that ignores the params (ignoresParams). Or (Interface.ParamsNotRead) the
+// parameters such a handler (plainHandler) never reads when it reads others, each by a key
+// the linker resolved, and nothing running for the action uses the params whole or by a key
+// not known (paramsUnsure).
 func (l *charmLinker) linkUnreadParams() {
 	for _, a := range l.ch.Actions {
 		it := l.ifaces[ifaceKey{KindAction, a.Name}]
-		if len(a.Params) == 0 || it == nil || len(it.Handlers) == 0 || it.Script != "" || it.Extension != "" ||
-			slices.ContainsFunc(it.Reads, func(s Site) bool { return s.Via == ViaParam }) {
+		if len(a.Params) == 0 || it == nil || len(it.Handlers) == 0 || it.Script != "" || it.Extension != "" {
 			continue
+		}
+		read := map[string]bool{}
+		for _, s := range it.Reads {
+			if s.Via == ViaParam {
+				read[s.Key] = true
+			}
 		}
 		first, ok := "", true
 		for _, h := range it.Handlers {
-			if fi := l.ix.files[h.File]; h.Via != ViaObserve && h.Via != ViaIndex || fi == nil || fi.library || fi.vendored || fi.test || !l.ignoresParams(fi, h) {
+			fi := l.ix.files[h.File]
+			if h.Via != ViaObserve && h.Via != ViaIndex || fi == nil || fi.library || fi.vendored || fi.test || !l.plainHandler(fi, h) ||
+				len(read) == 0 && !l.namesNoParams(fi, h) {
 				ok = false
 				break
 			}
 			first = cmp.Or(first, h.Symbol)
 		}
-		if ok {
+		switch {
+		case !ok:
+		case len(read) == 0:
 			it.ParamsUnread = first
+		case !l.paramsUnsure[a.Name]:
+			// it reads some, each by a key written out: the others it never reads (cloudsupport's
+			// stop-vms reads cloud-name, compute-node and force-all, never i-really-mean-it, its
+			// safety catch: review rev101)
+			for _, p := range a.Params {
+				if !read[p.Name] {
+					it.ParamsNotRead = append(it.ParamsNotRead, p.Name)
+				}
+			}
+			if len(it.ParamsNotRead) > 0 {
+				it.ParamsUnread = first
+			}
 		}
 	}
 }
@@ -117,6 +161,27 @@ func (l *charmLinker) linkUnreadParams() {
 // (pyextract Symbol.ParamsHanded: an event handed to any call, stored or returned may be read
 // where the linker cannot follow, since pyextract records few calls; review rev97).
 func (l *charmLinker) ignoresParams(fi *fileInfo, h Handler) bool {
+	return l.plainHandler(fi, h) && l.namesNoParams(fi, h)
+}
+
+// namesNoParams reports a handler whose words name no params.
+func (l *charmLinker) namesNoParams(fi *fileInfo, h Handler) bool {
+	sym := l.handlerSym(fi, h)
+	return sym != nil && !slices.ContainsFunc(sym.Words, func(w string) bool { return w == "params" || w == "param" || w == "parameters" })
+}
+
+// handlerSym is the symbol of handler h in fi, nil when fi has none of its name.
+func (l *charmLinker) handlerSym(fi *fileInfo, h Handler) *pyextract.Symbol {
+	class, fn, _ := strings.Cut(h.Symbol, ".")
+	if fn == "" {
+		class, fn = "", class
+	}
+	return fi.funcSyms[funcKey{class, fn}]
+}
+
+// plainHandler reports a handler whose parameter reads the linker sees whole: ignoresParams
+// but for the words.
+func (l *charmLinker) plainHandler(fi *fileInfo, h Handler) bool {
 	class, fn, _ := strings.Cut(h.Symbol, ".")
 	if fn == "" {
 		class, fn = "", class
@@ -124,8 +189,7 @@ func (l *charmLinker) ignoresParams(fi *fileInfo, h Handler) bool {
 	sym := fi.funcSyms[funcKey{class, fn}]
 	if sym == nil || sym.Kind != pyextract.KindMethod && sym.Kind != pyextract.KindFunction || sym.Line != h.Line ||
 		!strings.HasPrefix(sym.Signature, "def ") && !strings.HasPrefix(sym.Signature, "async def ") ||
-		len(l.actions[scopeKey{fi.Path, class, fn}]) != 1 || sym.ParamsHanded || len(sym.Words) >= pyextract.MaxSymbolWords ||
-		slices.ContainsFunc(sym.Words, func(w string) bool { return w == "params" || w == "param" || w == "parameters" }) {
+		len(l.actions[scopeKey{fi.Path, class, fn}]) != 1 || sym.ParamsHanded || len(sym.Words) >= pyextract.MaxSymbolWords {
 		return false
 	}
 	for i := range fi.Facts.Observes {

@@ -235,6 +235,11 @@ type Interface struct {
 	// at them (Class.method): the action's only handlers are plain methods of the charm's own
 	// code observed for it that surely read none (linkUnreadParams). "" otherwise.
 	ParamsUnread string `json:"params_unread,omitempty"`
+	// ParamsNotRead is, for such an action whose handler reads some of its parameters, each
+	// by a key written out, and never uses the params whole or by a key not known, the
+	// declared parameters it never reads (in the YAML's order; ParamsUnread names the
+	// handler). Empty otherwise.
+	ParamsNotRead []string `json:"params_not_read,omitempty"`
 }
 
 // Handler is one method that handles an event of an interface.

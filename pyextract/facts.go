@@ -1481,6 +1481,19 @@ func (w *factWalker) visitCall(f factFrame) {
 			// So is the config given to a template object's render(options=self.config): the
 			// template reads what it reads.
 			obj := w.handedOn(a, f)
+			if obj < 0 {
+				// an action's params given whole to a call (IdentityParams.model_validate(event.params),
+				// self._run(event.params)): the callee reads what it reads, which parameters is not
+				// known (review of unused-action-param: kratos's reset-password)
+				v := a
+				if t.kind(v) == kKeywordArgument {
+					v = t.child(v, fValue)
+				}
+				if k := t.kind(v); v >= 0 && (k == kAttribute || k == kIdentifier) && strings.HasSuffix(strings.ToLower(w.lastName(v)), "params") &&
+					w.keyedObject(v, f, false) {
+					obj = v
+				}
+			}
 			if obj < 0 && !isAttr && name == "dict" && t.kind(a) == kKeywordArgument {
 				obj = w.renderedConfig(a, f) // dict(config=self.config), as {"config": self.config}
 			}
