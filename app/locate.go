@@ -834,6 +834,7 @@ func editWhy(f rank.File, named []namedRelation) (why []string, tied bool) {
 	add(rank.SigDeclarationIntent, "declares what the task changes (a description, default, flag, name or metadata field)")
 	add(rank.SigOwnLibIntent, "the charm's own library, and the task is about its library")
 	add(rank.SigAdditionIntent, "declares the kind of interface the task adds")
+	add(rank.SigConfigClass, "holds the class the charm loads its options into, and the task adds an option")
 	add(rank.SigNamedCharm, "in the "+sig[rank.SigNamedCharm].Note+" charm the task names")
 	add(rank.SigNamedFolder, "in "+sig[rank.SigNamedFolder].Note+"/, the folder the task's scope names")
 	// a file or identifier "matches" the task: named in it, or spelled by its words (the word

@@ -301,6 +301,36 @@ func additionKinds(text string, declared func(kind, name string) bool) map[strin
 	return kinds
 }
 
+// configClassTargets are, for a subject line adding a config option, the files of the class
+// the charm loads its options into, of the charms whose YAML the addition lifts (yamls): the
+// files of the linker's reads of a typed config's fields (via config, detail "field"), not
+// tests'. Nil for another addition.
+func (r *ranker) configClassTargets(yamls []int) []int {
+	if !r.added[linker.KindConfig] {
+		return nil
+	}
+	dirs := map[string]bool{}
+	for _, y := range yamls {
+		dirs[charmDirOf(r.nodes[y].path, r.in.Charms)] = true
+	}
+	var out []int
+	for _, d := range r.decls {
+		if d.lkind != linker.KindConfig || d.iface == nil || !dirs[charmDirOf(d.file, r.in.Charms)] {
+			continue
+		}
+		for _, s := range d.iface.Reads {
+			if s.Via != linker.ViaConfig || s.Detail != "field" {
+				continue
+			}
+			if i, ok := r.byPath[cleanPath(s.File)]; ok && r.nodes[i].class != ClassTest && !slices.Contains(out, i) {
+				out = append(out, i)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // additionTargets are the YAML files declaring the kinds of interface a subject line adds
 // (additionKinds), or, when none declares one yet, the file where the first goes
 // (newDeclarationYAML); nil without such a subject. When the task names charms of a

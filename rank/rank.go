@@ -1002,6 +1002,9 @@ func (r *ranker) intentLifts(sc *scoring, libs []int) {
 		lift(decl, DeclarationIntentLead, SigDeclarationIntent, sc.score, sc.mul)
 	} else if add := r.additionTargets(); len(add) > 0 {
 		lift(add, AdditionIntentLead, SigAdditionIntent, sc.score, sc.mul)
+		if cls := r.configClassTargets(add); len(cls) > 0 {
+			lift(cls, ConfigClassLead, SigConfigClass, sc.score, sc.mul)
+		}
 	}
 	if named := r.subjectFileTargets(); len(named) > 0 {
 		lift(named, SubjectFileLead, SigSubjectFile, sc.score, sc.mul)

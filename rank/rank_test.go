@@ -116,6 +116,31 @@ func TestTypedConfigFieldsAreReaders(t *testing.T) {
 	}
 }
 
+func TestAddedOptionLiftsTheConfigClass(t *testing.T) {
+	// "Add a config option ..." lifts the YAML declaring options and, below it, the file of
+	// the class the charm loads them into (the linker's field reads), where the new field
+	// goes; another task does not.
+	build := func(text string) Result {
+		in := demoCharm()
+		in.Files = append(in.Files, pyFile("src/structured.py", []pyextract.Symbol{cls("CharmConfig", 3),
+			{Name: "CharmConfig.log_level", Kind: pyextract.KindField, Qualifier: "CharmConfig", Line: 5, Signature: "log_level: str"}}, nil))
+		for k := range in.Links.Charms[0].Interfaces {
+			if it := &in.Links.Charms[0].Interfaces[k]; it.Kind == linker.KindConfig && it.Name == "log-level" {
+				it.Reads = append(it.Reads, linker.Site{File: "src/structured.py", Line: 5, Symbol: "CharmConfig", Via: linker.ViaConfig, Detail: "field"})
+			}
+		}
+		in.Mentions = []string{text}
+		return Rank(in)
+	}
+	added := build("Add a config option for the cache size")
+	if f := fileOf(t, added, "src/structured.py"); !hasSignal(f, SigConfigClass) || position(added, "src/structured.py") > 3 {
+		t.Errorf("added option: src/structured.py at %d, %+v", position(added, "src/structured.py"), f.Signals)
+	}
+	if f := fileOf(t, build("Fix the cache size handling"), "src/structured.py"); hasSignal(f, SigConfigClass) {
+		t.Errorf("no addition: %+v", f.Signals)
+	}
+}
+
 func demoCharm() Input {
 	ch := charmyaml.Charm{
 		Name: "demo-db", Dir: ".",
@@ -423,6 +448,28 @@ func TestEventPlumbingBelowThePayload(t *testing.T) {
 	}
 	if score["Store.snapshot"] != score["Store.__init__"] {
 		t.Errorf("a store's snapshot weighs %v, its __init__ %v", score["Store.snapshot"], score["Store.__init__"])
+	}
+}
+
+func TestYAMLSymbolsVendoredUsesCountLess(t *testing.T) {
+	// Within a YAML block, a relation the charm's own code handles comes before one that only
+	// a vendored library handles and looks up, however often (wireguard's cos-agent: review
+	// rev99); a library's uses still count a little, above a relation nothing handles.
+	in := demoCharm()
+	in.Charms[0].Relations = append(in.Charms[0].Relations, charmyaml.Relation{Name: "cos", Role: charmyaml.RoleProvides, Interface: "cos_agent",
+		Pos: charmyaml.Pos{File: "metadata.yaml", Line: 3}})
+	lib := "lib/charms/data_platform_libs/v0/data_interfaces.py"
+	in.Links.Charms[0].Interfaces = append(in.Links.Charms[0].Interfaces, linker.Interface{Kind: linker.KindRelation, Name: "cos", Role: "provides",
+		Interface: "cos_agent", File: "metadata.yaml", Line: 3,
+		Handlers: []linker.Handler{{Event: "cos_relation_changed", Symbol: "DatabaseRequires._on_a", File: lib, Line: 10, Via: linker.ViaObserve},
+			{Event: "cos_relation_joined", Symbol: "DatabaseRequires._on_b", File: lib, Line: 20, Via: linker.ViaObserve}},
+		Reads: []linker.Site{{File: lib, Line: 30, Via: linker.ViaLookup}, {File: lib, Line: 40, Via: linker.ViaLookup}}})
+	var names []string
+	for _, s := range fileOf(t, Rank(in), "metadata.yaml").Symbols {
+		names = append(names, s.Name)
+	}
+	if !slices.Equal(names[:3], []string{"database", "cos", "replicas"}) {
+		t.Errorf("metadata.yaml symbols %v, want database (own handler), cos (library only), replicas (none)", names)
 	}
 }
 

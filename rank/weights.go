@@ -232,6 +232,12 @@ const (
 	// declarations.go additionKinds) lifts the YAML file declaring that kind to this multiple
 	// of the best other file: second, under the entry point that usually changes with it.
 	AdditionIntentLead = 0.9
+	// ConfigClassLead: a subject line adding a config option lifts, as well, the file of the
+	// class the charm loads its options into (config_type, load_config(Cls): the linker's
+	// reads of its fields), where the new option's field goes, to this multiple of the best
+	// other file (cassandra's src/core/config.py, 8th for "Add a config option ...": review
+	// rev99).
+	ConfigClassLead = 0.8
 	// SubjectFileLead: a file the subject line names by path or file name ("Fix bug in
 	// lifecycle.py for subordinate charms"; rank.go subjectFileTargets) is lifted to this
 	// multiple of the best other file, over every other intent: the title says which file the
@@ -408,6 +414,7 @@ const (
 	SigHubLead           = "hub-lead"
 	SigSubjectFile       = "subject-file"
 	SigAdditionIntent    = "addition-intent-lead"
+	SigConfigClass       = "config-class-lead"
 	SigLib               = "lib-penalty"
 	SigLibIntent         = "lib-intent"
 	SigLibUpdate         = "lib-update-lead"
