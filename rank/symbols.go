@@ -200,6 +200,12 @@ func (r *ranker) taskWordShare(name string) float64 {
 	return float64(n) / float64(len(ws))
 }
 
+// vendored reports a file of a vendored library (ClassLib): not the charm's own code.
+func (r *ranker) vendored(file string) bool {
+	i, ok := r.byPath[cleanPath(file)]
+	return ok && r.nodes[i].class == ClassLib
+}
+
 // yamlSymbols lists the interfaces a YAML file declares, by importance: kind, whether code
 // handles or reads them (and how much), whether the task names them or shares words with
 // their names.
@@ -213,15 +219,30 @@ func (r *ranker) yamlSymbols(p string) []Symbol {
 		if d.iface != nil && !initOnly(d.iface) {
 			// templates count once: an option's lines in every release's copy of a
 			// template (src/templates/<release>/) are one use, not one per copy
-			reads, inTemplates := 0, 0
+			// a vendored library's handlers and lookups count a tenth: the library serves its
+			// relation whatever the charm does with it (wireguard's cos-agent, handled by
+			// cos_agent's COSAgentProvider and looked up three times in it, led the block over
+			// the relations the charm's own reconcile handles: review rev99)
+			reads, inTemplates, lib := 0, 0, 0
 			for _, s := range d.iface.Reads {
-				if s.Via == linker.ViaTemplate {
+				switch {
+				case s.Via == linker.ViaTemplate:
 					inTemplates = 1
-				} else {
+				case r.vendored(s.File):
+					lib++
+				default:
 					reads++
 				}
 			}
-			u = math.Sqrt(float64(len(d.iface.Handlers) + reads + inTemplates))
+			handlers := 0
+			for _, h := range d.iface.Handlers {
+				if r.vendored(h.File) {
+					lib++
+				} else {
+					handlers++
+				}
+			}
+			u = math.Sqrt(float64(handlers+reads+inTemplates) + float64(lib)/10)
 		}
 		s := d.sym
 		s.Links = slices.Clone(s.Links)
