@@ -67,7 +67,7 @@ func readDoc(file string, data []byte, warns *[]string) *doc {
 		return d
 	}
 	if tooBig(n) {
-		w.warn(n.Line, "more than %d nodes or %d aliases once aliases are expanded; not read", maxNodes, maxAliases)
+		w.warn(n.Line, "too large: more than %d nodes (an alias counting as what it expands to) or %d aliases; not read", maxNodes, maxAliases)
 		d.lost = true
 		return d
 	}
@@ -75,6 +75,8 @@ func readDoc(file string, data []byte, warns *[]string) *doc {
 		if !isNull(n) {
 			w.warn(n.Line, "expected a mapping at the top level, got %s", kindName(n))
 			d.lost = true
+		} else if path.Base(file) != ActionsFile {
+			w.warn(n.Line, "file is empty (null)") // `~` alone: as an empty file (parseYAML)
 		}
 		return d
 	}
