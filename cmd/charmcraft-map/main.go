@@ -515,7 +515,7 @@ func textAsFlag(err error) bool {
 
 // parseFailure is pflag's message for a value its type does not parse, with the strconv error
 // it wraps: `invalid argument "abc" for "--tokens" flag: strconv.ParseInt: parsing "abc":
-// invalid syntax`.
+// invalid syntax` (or `value out of range`).
 var parseFailure = regexp.MustCompile(`^(invalid argument ".*" for ".*" flag): strconv\.Parse(Int|Uint|Float|Bool): .*$`)
 
 // plainFlagError says what a flag wanted instead of quoting strconv.
@@ -525,5 +525,8 @@ func plainFlagError(err error) string {
 		return err.Error()
 	}
 	want := map[string]string{"Int": "a whole number", "Uint": "a whole number", "Float": "a number", "Bool": "true or false"}[m[2]]
+	if strings.HasSuffix(err.Error(), "value out of range") {
+		want += " in range" // --tokens 99999999999999999999 is a whole number, too large for one
+	}
 	return m[1] + ": want " + want
 }

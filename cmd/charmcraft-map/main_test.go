@@ -131,6 +131,10 @@ func TestUnknownFlagIsOneLineUsageError(t *testing.T) {
 			t.Errorf("map %s=many: stderr %q", flag, errs)
 		}
 	}
+	// a whole number too large for one says so
+	if _, _, errs := execute("map", "--tokens=99999999999999999999"); !strings.Contains(errs, "want a whole number in range") {
+		t.Errorf("--tokens out of range: stderr %q", errs)
+	}
 }
 
 // TestTextStartingWithDash: a task text that starts with '-' (a commit body's bullet) is
