@@ -103,7 +103,7 @@ func (l *charmLinker) linkParams() {
 // whose handler never looks at them: an operator's value is ignored, as munge's
 // rotate-munge-key generated a new key whatever munge-key said. Only what can be told for
 // sure: no parameter of the action is read, and every handler of it is a plain method of the
-// charm's own code that ignores the params (ignoresParams). Or (Interface.ParamsNotRead) the
+// charm's own code (plainHandler) that names no params (namesNoParams). Or (Interface.ParamsNotRead) the
 // parameters such a handler (plainHandler) never reads when it reads others, each by a key
 // the linker resolved, and nothing running for the action uses the params whole or by a key
 // not known (paramsUnsure).
@@ -149,44 +149,22 @@ func (l *charmLinker) linkUnreadParams() {
 	}
 }
 
-// ignoresParams reports whether handler h surely reads no parameter of its action. It must
-// be a def of its own (not a function imported into the class: livepatch's `from
-// actions.enable import on_enable_action` in the class body, which pyextract keeps as a
+// plainHandler reports a handler whose reads of its action's parameters the linker sees
+// whole. It must be a def of its own (not a function imported into the class: livepatch's
+// `from actions.enable import on_enable_action` in the class body, which pyextract keeps as a
 // method), undecorated (a decorator may read them), observed for this action alone (not a
 // dispatcher: kubernetes-control-plane's charm_actions picks a function by the event's kind),
 // observing nothing itself (not a registrar of a lambda around the real handler: ceph-mon's
-// _observe_action), whose words name no params (event.params, load_params, **event.params; a
-// function so long that its words were cut short counts as naming them), calling no
-// charm-helpers action_get, and using its parameters only as attributes' objects
-// (pyextract Symbol.ParamsHanded: an event handed to any call, stored or returned may be read
-// where the linker cannot follow, since pyextract records few calls; review rev97).
-func (l *charmLinker) ignoresParams(fi *fileInfo, h Handler) bool {
-	return l.plainHandler(fi, h) && l.namesNoParams(fi, h)
-}
-
-// namesNoParams reports a handler whose words name no params.
-func (l *charmLinker) namesNoParams(fi *fileInfo, h Handler) bool {
-	sym := l.handlerSym(fi, h)
-	return sym != nil && !slices.ContainsFunc(sym.Words, func(w string) bool { return w == "params" || w == "param" || w == "parameters" })
-}
-
-// handlerSym is the symbol of handler h in fi, nil when fi has none of its name.
-func (l *charmLinker) handlerSym(fi *fileInfo, h Handler) *pyextract.Symbol {
-	class, fn, _ := strings.Cut(h.Symbol, ".")
-	if fn == "" {
-		class, fn = "", class
-	}
-	return fi.funcSyms[funcKey{class, fn}]
-}
-
-// plainHandler reports a handler whose parameter reads the linker sees whole: ignoresParams
-// but for the words.
+// _observe_action), not so long that its words were cut short, calling no charm-helpers
+// action_get, and using its parameters only as attributes' objects (pyextract
+// Symbol.ParamsHanded: an event handed to any call, stored or returned may be read where the
+// linker cannot follow, since pyextract records few calls; review rev97).
 func (l *charmLinker) plainHandler(fi *fileInfo, h Handler) bool {
 	class, fn, _ := strings.Cut(h.Symbol, ".")
 	if fn == "" {
 		class, fn = "", class
 	}
-	sym := fi.funcSyms[funcKey{class, fn}]
+	sym := l.handlerSym(fi, h)
 	if sym == nil || sym.Kind != pyextract.KindMethod && sym.Kind != pyextract.KindFunction || sym.Line != h.Line ||
 		!strings.HasPrefix(sym.Signature, "def ") && !strings.HasPrefix(sym.Signature, "async def ") ||
 		len(l.actions[scopeKey{fi.Path, class, fn}]) != 1 || sym.ParamsHanded || len(sym.Words) >= pyextract.MaxSymbolWords {
@@ -205,6 +183,22 @@ func (l *charmLinker) plainHandler(fi *fileInfo, h Handler) bool {
 		}
 	}
 	return true
+}
+
+// namesNoParams reports a handler whose words name no params (event.params, load_params,
+// **event.params): one that reads none of them, when the linker found no read.
+func (l *charmLinker) namesNoParams(fi *fileInfo, h Handler) bool {
+	sym := l.handlerSym(fi, h)
+	return sym != nil && !slices.ContainsFunc(sym.Words, func(w string) bool { return w == "params" || w == "param" || w == "parameters" })
+}
+
+// handlerSym is the symbol of handler h in fi, nil when fi has none of its name.
+func (l *charmLinker) handlerSym(fi *fileInfo, h Handler) *pyextract.Symbol {
+	class, fn, _ := strings.Cut(h.Symbol, ".")
+	if fn == "" {
+		class, fn = "", class
+	}
+	return fi.funcSyms[funcKey{class, fn}]
 }
 
 // handedActions is l.actions, the actions each handler runs for, with the helpers a handler
