@@ -140,14 +140,21 @@ const hookenvConfig = "charmhelpers.core.hookenv.config"
 // helperConfigRead links config("x") or hookenv.config("x") of charm-helpers as a read of x;
 // it reports whether v was such a call.
 func (l *charmLinker) helperConfigRead(fi *fileInfo, sc pyextract.Scope, v *pyextract.Value) bool {
-	if len(v.Chain) == 0 || len(v.Args) == 0 || fi.test {
-		return false
-	}
-	if full, _ := importedPath(fi, v.Chain); full != hookenvConfig {
+	if len(v.Args) == 0 || !helperCall(fi, v, hookenvConfig) {
 		return false
 	}
 	l.lookupName(fi, sc, KindConfig, &v.Args[0], v.String(), true, ViaConfig, "")
 	return true
+}
+
+// helperCall reports a call v, in code that is not a test's, of the function full of a
+// package outside the tree (charm-helpers' charmhelpers.core.hookenv.config), as fi imports it.
+func helperCall(fi *fileInfo, v *pyextract.Value, full string) bool {
+	if len(v.Chain) == 0 || fi.test {
+		return false
+	}
+	f, _ := importedPath(fi, v.Chain)
+	return f == full
 }
 
 // hookenvConfigureSources is charm-helpers' configure_sources(update=False,
@@ -161,10 +168,7 @@ const hookenvConfigureSources = "charmhelpers.fetch.configure_sources"
 // (an undeclared default is no finding: the call reads None, and adds nothing); it reports
 // whether v was such a call.
 func (l *charmLinker) helperConfigureSources(fi *fileInfo, sc pyextract.Scope, v *pyextract.Value) bool {
-	if len(v.Chain) == 0 || fi.test {
-		return false
-	}
-	if full, _ := importedPath(fi, v.Chain); full != hookenvConfigureSources {
+	if !helperCall(fi, v, hookenvConfigureSources) {
 		return false
 	}
 	for i, p := range []pyextract.Param{{Name: "sources_var"}, {Name: "keys_var"}} {
@@ -184,10 +188,7 @@ const hookenvResourceGet = "charmhelpers.core.hookenv.resource_get"
 // helperResourceGet links charm-helpers' resource_get("x") (or name="x") as a lookup of the
 // resource x; it reports whether v was such a call.
 func (l *charmLinker) helperResourceGet(fi *fileInfo, sc pyextract.Scope, v *pyextract.Value) bool {
-	if len(v.Chain) == 0 || fi.test {
-		return false
-	}
-	if full, _ := importedPath(fi, v.Chain); full != hookenvResourceGet {
+	if !helperCall(fi, v, hookenvResourceGet) {
 		return false
 	}
 	if arg := argValue(v, 0, 1, pyextract.Param{Name: "name"}); arg != nil {
