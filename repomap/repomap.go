@@ -176,6 +176,7 @@ type pendingWrite struct {
 
 // Load discovers, reads and parses the tree at opt.Root.
 func Load(opt Options) (*Tree, error) {
+	began := time.Now() // real time, for checkpoints (clock.Now is the racy rule's, which tests set)
 	root, err := checkRoot(opt.Root)
 	if err != nil {
 		return nil, err
@@ -229,7 +230,9 @@ func Load(opt Options) (*Tree, error) {
 		cl = loadCharms(root, disc, yamlStats)
 	}()
 
+	var stamp fileStamp // the cache file as read, for checkpoints (checkpointer)
 	if !opt.NoCache {
+		stamp = cacheStamp(root)
 		data, warn := readCacheFile(root)
 		var warn2 string
 		c, warn2 = decodeCache(data)
@@ -259,9 +262,10 @@ func Load(opt Options) (*Tree, error) {
 	}
 	var checkpoint func(map[string]*usable)
 	if !opt.NoCache {
-		checkpoint = func(fresh map[string]*usable) { writeCheckpoint(root, c, fresh) }
+		ck := &checkpointer{root: root, c: c, seen: stamp}
+		checkpoint = ck.write
 	}
-	files, changed := t.parseAll(disc.Python, stats, c, opt.Progress, checkpoint)
+	files, changed := t.parseAll(disc.Python, stats, c, opt.Progress, checkpoint, began)
 	t.Templates = t.readTemplates(root, disc.Templates, tmplStats)
 	if !opt.NeedCharm {
 		cl = <-charmsDone
@@ -551,7 +555,7 @@ func (t *Tree) racyStat(st stat) bool {
 
 // parseAll returns the extraction of every file, reusing cache entries where the file is
 // unchanged, and the data of the new or updated cache entries by file.
-func (t *Tree) parseAll(paths []string, stats []stat, c cache, progress func(int, int), checkpoint func(map[string]*usable)) ([]pyextract.File, map[string]*usable) {
+func (t *Tree) parseAll(paths []string, stats []stat, c cache, progress func(int, int), checkpoint func(map[string]*usable), began time.Time) ([]pyextract.File, map[string]*usable) {
 	out := make([]pyextract.File, len(paths))
 	entries := make([]*usable, len(paths))
 	warns := make([]string, len(paths))
@@ -578,7 +582,8 @@ func (t *Tree) parseAll(paths []string, stats []stat, c cache, progress func(int
 	slices.SortStableFunc(todo, func(a, b int) int { return cmp.Compare(stats[b].size, stats[a].size) })
 	var mu sync.Mutex
 	done := 0
-	last, saving := time.Now(), false // the last checkpoint (or the start), one being written
+	last, saving := time.Now(), false // the last checkpoint (or the parse's start), one being written
+	every := checkpointEvery          // doubled after each checkpoint: the file grows, and each write costs more
 	parsed := map[string]*usable{}    // the entries so far, for a checkpoint
 	parallel(len(todo), func(k int) {
 		i := todo[k]
@@ -606,8 +611,9 @@ func (t *Tree) parseAll(paths []string, stats []stat, c cache, progress func(int
 			if e != nil {
 				parsed[p] = e
 			}
-			if !saving && done < len(todo) && time.Since(last) >= checkpointEvery {
+			if !saving && done < len(todo) && time.Since(last) >= every {
 				snapshot, saving = maps.Clone(parsed), true
+				every *= 2
 			}
 		}
 		mu.Unlock()
@@ -618,6 +624,13 @@ func (t *Tree) parseAll(paths []string, stats []stat, c cache, progress func(int
 			mu.Unlock()
 		}
 	})
+	if checkpoint != nil && len(parsed) > 0 && time.Since(began) >= checkpointEvery {
+		// the whole parse, before linking and ranking, which on a large tree take longer than
+		// the last files' parse: a run killed in them keeps every file (review rev102: 10,583
+		// files, runs killed at 12 s kept 5,193 entries and never got further). Counted from
+		// the run's start: reading a large cache takes its time too.
+		checkpoint(parsed)
+	}
 	changed := map[string]*usable{}
 	for i, e := range entries {
 		if e != nil {
@@ -650,22 +663,50 @@ func (t *Tree) parseAll(paths []string, stats []stat, c cache, progress func(int
 // (Python's subprocess.run sends SIGKILL, which no handler sees), and a cache written only at
 // the end would then never be written: every later run would start as cold, and be killed
 // again (review rev100: a 539-file tree parsing in 3.4 s, under a 2 s timeout, five runs in a
-// row). With checkpoints, each run keeps what it parsed. Tests set it to 0.
+// row). With checkpoints, each run keeps what it parsed. The interval doubles after each (the
+// file grows, and each write costs more), and the whole parse is written when it ends, if the
+// run has taken checkpointEvery by then. Tests set it to 0.
 var checkpointEvery = 2 * time.Second
 
-// writeCheckpoint writes the cache a run has so far: the entries parsed (fresh), and every
-// entry of the cache it read (c) for the other files, as they were, stale ones too (the next
-// run sees their stamps differ, and parses them). No memo and no links: those are the whole
-// run's, which Save writes at the end, over this file. A write that fails says nothing here:
-// Save will try again, and say why.
-func writeCheckpoint(root string, c cache, fresh map[string]*usable) {
-	keep := make(map[string]json.RawMessage, len(c.raw))
-	for file, raw := range c.raw {
+// checkpointer writes the cache a run has so far (write): the entries parsed (fresh), and
+// every entry of the cache it read (c) for the other files, as they were, stale ones too (the
+// next run sees their stamps differ, and parses them). No memo and no links: those are the
+// whole run's, which Save writes at the end, over this file. Not when another run has written
+// the file since this one read it (seen): a checkpoint would replace a finished run's cache
+// with a part of this one's (review rev102: a killed cold run's checkpoint over a --scope run's
+// saved entries). A write that fails says nothing here: Save will try again, and say why.
+type checkpointer struct {
+	root string
+	c    cache
+	seen fileStamp // the cache file when the run read it, then as its last checkpoint left it
+}
+
+func (k *checkpointer) write(fresh map[string]*usable) {
+	if cacheStamp(k.root) != k.seen {
+		return
+	}
+	keep := make(map[string]json.RawMessage, len(k.c.raw))
+	for file, raw := range k.c.raw {
 		if fresh[file] == nil {
 			keep[file] = raw
 		}
 	}
-	writeCache(root, fresh, keep, nil, c.tokens, nil)
+	if writeCache(k.root, fresh, keep, nil, k.c.tokens, nil) == nil {
+		k.seen = cacheStamp(k.root)
+	}
+}
+
+// fileStamp is what tells one version of the cache file from another: its size, its mtime
+// (nanoseconds) and its inode's change time; zero when there is no such file.
+type fileStamp struct{ size, mtime, ctime int64 }
+
+// cacheStamp is the cache file's stamp under root.
+func cacheStamp(root string) fileStamp {
+	fi, err := os.Lstat(filepath.Join(root, CacheFile))
+	if err != nil {
+		return fileStamp{}
+	}
+	return fileStamp{fi.Size(), fi.ModTime().UnixNano(), changeTime(fi)}
 }
 
 // parseOne reads and parses one file, or reuses old when the bytes hash the same, and returns

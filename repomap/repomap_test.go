@@ -1271,7 +1271,7 @@ func TestWarningsInLineOrder(t *testing.T) {
 func TestUnreadableNotRemembered(t *testing.T) {
 	root := writeTree(t, map[string]string{"metadata.yaml": smallCharm, "src/charm.py": smallPy})
 	probe := &Tree{Root: root}
-	probe.parseAll([]string{"src/gone.py"}, []stat{{err: fs.ErrPermission}}, cache{}, nil, nil)
+	probe.parseAll([]string{"src/gone.py"}, []stat{{err: fs.ErrPermission}}, cache{}, nil, nil, time.Now())
 	if !probe.unreadable || !probe.Skipped["src/gone.py"] {
 		t.Errorf("a file that could not be stat'ed: unreadable %v, skipped %v", probe.unreadable, probe.Skipped)
 	}
@@ -1667,10 +1667,25 @@ func TestLongParseCheckpointsTheCache(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// at least the first file's checkpoint (the others may finish while a worker writes it,
-	// and the last file needs none: Save writes the whole run's)
-	if next.Stats.Reused < 1 || next.Stats.Reused+next.Stats.Parsed != 13 {
+	// the whole parse is written before linking and ranking (a run killed in them keeps it)
+	if next.Stats.Reused != 13 || next.Stats.Parsed != 0 {
 		t.Errorf("after checkpoints: reused %d, parsed %d", next.Stats.Reused, next.Stats.Parsed)
+	}
+	// a checkpoint never replaces a cache another run wrote since this one read it
+	root2 := writeTree(t, files)
+	k := &checkpointer{root: root2, seen: cacheStamp(root2)} // no cache file when "read"
+	other := []byte(`{"version": 1, "generated_at": 1.5, "entries": []}`)
+	if err := os.WriteFile(filepath.Join(root2, CacheFile), other, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	k.write(map[string]*usable{})
+	if got, _ := os.ReadFile(filepath.Join(root2, CacheFile)); string(got) != string(other) {
+		t.Errorf("a checkpoint replaced another run's cache: %.80s", got)
+	}
+	k.seen = cacheStamp(root2) // as read: written
+	k.write(map[string]*usable{})
+	if got, _ := os.ReadFile(filepath.Join(root2, CacheFile)); string(got) == string(other) {
+		t.Error("a checkpoint over the cache this run read was not written")
 	}
 	// a short parse writes none: the run's Save is the only write
 	checkpointEvery = time.Hour
