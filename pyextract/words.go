@@ -99,7 +99,8 @@ func words(t *tree) (strs, comments []string) {
 
 // handedParams sets Symbol.ParamsHanded of t's functions and methods whose body names one of
 // their parameters other than as an attribute's object, or as a keyword's name, or reaches
-// them all at once: `locals()` (a template rendered with `**locals()`), `x.__dict__`.
+// them all at once: `locals()` (a template rendered with `**locals()`), `event.__dict__` (a
+// parameter's own: self.__dict__ is not).
 func handedParams(t *tree, syms []Symbol) {
 	byLine := map[int]int{} // a def's line → its symbol
 	for k, s := range syms {
@@ -126,9 +127,16 @@ func handedParams(t *tree, syms []Symbol) {
 			}
 		}
 		for j := body + 1; j < t.nodes[body].last && len(params) > 0 && !syms[k].ParamsHanded; j++ {
+			if t.kind(j) == kAttribute { // a parameter's own __dict__ (event.__dict__), not self's
+				if obj, a := t.child(j, fObject), t.child(j, fAttribute); obj >= 0 && a >= 0 && t.kind(obj) == kIdentifier &&
+					string(t.raw(a)) == "__dict__" && slices.Contains(params, string(t.raw(obj))) {
+					syms[k].ParamsHanded = true
+					break
+				}
+			}
 			if f := t.nodes[j].field; t.kind(j) == kIdentifier && f != fObject && f != fName {
 				raw := t.raw(j)
-				if string(raw) == "locals" && f == fFunction || string(raw) == "__dict__" && f == fAttribute {
+				if string(raw) == "locals" && f == fFunction {
 					syms[k].ParamsHanded = true
 					break
 				}

@@ -188,13 +188,17 @@ func TestParamsHanded(t *testing.T) {
     def a_local_named_locals(self, event):
         self.locals = event.id
 
+    def selfs_dict(self, event):
+        log(self.__dict__)
+        event.set_results({})
+
 def module_func(event, other):
     go(other)
 `
 	f := Parse("x.py", []byte(src))
 	want := map[string]bool{"C.only_attrs": false, "C.passed": true, "C.stored": true, "C.returned": true,
 		"C.listed": true, "C.keyword_name": false, "C.all_locals": true, "C.its_dict": true,
-		"C.a_local_named_locals": false, "module_func": true}
+		"C.a_local_named_locals": false, "C.selfs_dict": false, "module_func": true}
 	for _, s := range f.Symbols {
 		if w, ok := want[s.Name]; ok {
 			if s.ParamsHanded != w {
