@@ -988,7 +988,8 @@ func TestCommandsRememberLinks(t *testing.T) {
 
 func TestSkippedFilesAreNotInTheMap(t *testing.T) {
 	// A file skipped with a warning (binary data, over the size limit) was not read: no view
-	// lists it, not even under "more files:", and JSON leaves it out of files.
+	// lists it, not even under "more files:"; JSON lists it among the files, not shown (so
+	// that diff does not read it as removed).
 	root := t.TempDir()
 	write(t, root, "metadata.yaml", "name: demo\n")
 	write(t, root, "src/charm.py", "import ops\n\nclass DemoCharm(ops.CharmBase):\n    pass\n")
@@ -1003,8 +1004,29 @@ func TestSkippedFilesAreNotInTheMap(t *testing.T) {
 		if !strings.Contains(errs, "src/blob.py: skipped") || !strings.Contains(errs, "src/huge_pb2.py: skipped") {
 			t.Errorf("stderr %q", errs)
 		}
-		if strings.Contains(out, "blob.py") || strings.Contains(out, "huge_pb2.py") || !strings.Contains(out, "src/charm.py") {
-			t.Errorf("%+v:\n%s", o, out)
+		text := out
+		if o.Format == "json" {
+			var doc struct {
+				Text  string
+				Files []struct {
+					Path  string
+					Shown bool
+				}
+			}
+			if err := json.Unmarshal([]byte(out), &doc); err != nil {
+				t.Fatal(err)
+			}
+			text = doc.Text
+			listed := map[string]bool{}
+			for _, f := range doc.Files {
+				listed[f.Path] = !f.Shown
+			}
+			if !listed["src/blob.py"] || !listed["src/huge_pb2.py"] {
+				t.Errorf("json files, not shown: %v", listed)
+			}
+		}
+		if strings.Contains(text, "blob.py") || strings.Contains(text, "huge_pb2.py") || !strings.Contains(text, "src/charm.py") {
+			t.Errorf("%+v:\n%s", o, text)
 		}
 	}
 }

@@ -4,7 +4,9 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -186,7 +188,7 @@ func renderMap(o MapOptions, t *repomap.Tree, focus []string) (string, error) {
 		top = max(len(ranked.Files), 1)
 	}
 	out, err := render.Render(ranked, render.Options{View: view, Tokens: o.Tokens, Pressure: o.Pressure,
-		Tokenizer: o.Tokenizer, Top: top, Explain: o.Explain, Focus: focus, TokenMemo: memo})
+		Tokenizer: o.Tokenizer, Top: top, Explain: o.Explain, Focus: focus, TokenMemo: memo, Unread: slices.Sorted(maps.Keys(t.Skipped))})
 	if err != nil {
 		return "", classify(err)
 	}

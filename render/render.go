@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"math"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -57,6 +58,11 @@ type Options struct {
 	// Focus are files already in the agent's context: ranked, but not rendered by the
 	// compact and full views.
 	Focus []string
+	// Unread are files skipped unread (repomap.Tree.Skipped: binary data, over the size
+	// limit, a template named .py): no view prints them, not even under "more files:", where
+	// they would spend the agent's budget (review rev100); the JSON lists them, not shown, so
+	// that diff does not read them as removed (review rev102).
+	Unread []string
 	// TokenMemo, when set, supplies and records BPE token counts (see TokenMemo).
 	TokenMemo *TokenMemo
 }
@@ -108,6 +114,9 @@ func Render(r rank.Result, opt Options) (Output, error) {
 	focus := map[string]bool{}
 	for _, f := range opt.Focus {
 		focus[strings.TrimPrefix(path.Clean(f), "./")] = true
+	}
+	if len(opt.Unread) > 0 {
+		r.Files = slices.DeleteFunc(slices.Clone(r.Files), func(f rank.File) bool { return slices.Contains(opt.Unread, f.Path) })
 	}
 	var doc document
 	switch opt.View {

@@ -912,14 +912,7 @@ func (t *Tree) readTemplates(root string, paths []string, stats []stat) []templa
 
 // Rank runs the ranker over the tree and its links.
 func (t *Tree) Rank(links linker.Result, focus, mentions []string) rank.Result {
-	files := t.Files
-	if len(t.Skipped) > 0 {
-		// a file skipped with a warning (over the size limit, binary data, a template) was
-		// not read: it has nothing to show, and its path among the map's files would spend
-		// the agent's budget on it (review rev100)
-		files = slices.DeleteFunc(slices.Clone(files), func(f pyextract.File) bool { return t.Skipped[f.Path] })
-	}
-	return rank.Rank(rank.Input{Files: files, Charms: t.Charms, Links: links, Focus: focus, Mentions: mentions})
+	return rank.Rank(rank.Input{Files: t.Files, Charms: t.Charms, Links: links, Focus: focus, Mentions: mentions})
 }
 
 // charmLoad is what loadCharms read.
