@@ -164,7 +164,31 @@ func Locate(t *repomap.Tree, text string, focus []string) Located {
 	// libraries, dependencies, the workload's release) is no change to the action's handler
 	intent := slices.ContainsFunc(ranked, func(f rank.File) bool {
 		return slices.ContainsFunc(intentSignals, func(s string) bool { return signal(f, s) != 0 })
-	})
+	}) || tests.asks() // "Run action tests in CI": the tests the task asks for come first
+	ties := newTieIndex(t, links)
+	// dispatches reports an action's handler that uses, from a file scored above it, a name
+	// holding the action's (a charm.py importing the handler `from actions.enable import
+	// on_enable_action`, one wrapping ops_actions/get_health.py's get_health_action), or any
+	// name when it is the action's script: a dispatcher, whose work the ranker found in that
+	// file (review rev102)
+	dispatches := func(f rank.File, action string, script bool) bool {
+		a := strings.ReplaceAll(strings.ToLower(action), "-", "_")
+		if script {
+			a = "" // an action's script using the charm's code at all: a wrapper (layer-backup's backup.backup())
+		}
+		for _, g := range ranked {
+			if g.Score <= f.Score {
+				return false
+			}
+			if g.Path == f.Path || g.Class == rank.ClassTest || signal(g, rank.SigLib) != 0 {
+				continue
+			}
+			if slices.ContainsFunc(ties.usedNames(g.Path, f.Path), func(n string) bool { return strings.Contains(strings.ToLower(n), a) }) {
+				return true
+			}
+		}
+		return false
+	}
 	for _, f := range ranked {
 		if signal(f, rank.SigLib) != 0 || f.CopyOf != "" || t.Skipped[f.Path] {
 			continue // a vendored library is edited upstream; a copy is named with its canonical file; a skipped file was not read
@@ -174,7 +198,7 @@ func Locate(t *repomap.Tree, text string, focus []string) Located {
 			if f.Class == rank.ClassTest || namedCharm && signal(f, rank.SigNamedCharm) == 0 {
 				break
 			}
-			if rel.Action && intent {
+			if rel.Action && (intent || dispatches(f, rel.Name, rel.Script)) {
 				continue
 			}
 			if perRelation[rel] < HandlerPicks {
@@ -228,7 +252,6 @@ func Locate(t *repomap.Tree, text string, focus []string) Located {
 		skip[p.Path] = true
 		seeds = append(seeds, p.Path)
 	}
-	ties := newTieIndex(t, links)
 	for _, f := range t.Rank(links, seeds, mentions).Files {
 		if len(res.Read) == LocateRead {
 			break
@@ -343,8 +366,8 @@ func namedRelationHandlers(text string, links linker.Result) map[string][]namedR
 						out[h.File] = append(out[h.File], act)
 					}
 				}
-				if it.Script != "" && !slices.Contains(out[it.Script], act) {
-					out[it.Script] = append(out[it.Script], act)
+				if script := (namedRelation{Name: it.Name, Action: true, Script: true}); it.Script != "" && !slices.Contains(out[it.Script], script) {
+					out[it.Script] = append(out[it.Script], script)
 				}
 				continue
 			}
@@ -635,6 +658,8 @@ type namedRelation struct {
 	Name string
 	// Action: the task names an action so called, beside the word "action".
 	Action bool
+	// Script: the file is the action's own script (actions/<name>), which Juju runs for it.
+	Script bool
 	// Interface is set when the task names the relation's interface, not the relation.
 	Interface string
 	// LookedUp: nothing observes the relation, and the file looks it up.
@@ -1189,6 +1214,11 @@ func (ix tieIndex) why(p string, edit []Pick) []string {
 
 // used lists the names def defines that user uses, most used first.
 func (ix tieIndex) used(def, user string) string {
+	return listNames(ix.usedNames(def, user))
+}
+
+// usedNames are the names of used, most used first.
+func (ix tieIndex) usedNames(def, user string) []string {
 	refs := ix.refs[user]
 	whole := ix.importsWhole(def, user)
 	var names []string
@@ -1217,7 +1247,7 @@ func (ix tieIndex) used(def, user string) string {
 		}
 	}
 	slices.SortStableFunc(names, func(a, b string) int { return cmp.Compare(refs[b], refs[a]) })
-	return listNames(names)
+	return names
 }
 
 // importsWhole reports whether user imports the module def whole ("import constants", "from

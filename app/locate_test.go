@@ -913,4 +913,14 @@ def reject(message):
 	if len(got.Edit) == 0 || got.Edit[0].Path != "charmcraft.yaml" {
 		t.Errorf("a build task: edit picks %+v, want charmcraft.yaml first", got.Edit)
 	}
+	// a script that only calls the charm's code scored above it is a wrapper: no lead
+	write(t, root, "actions/rotate-keys", "#!/usr/bin/env python3\nfrom keys import rotate_all_keys\nrotate_all_keys()\n")
+	write(t, root, "src/keys.py", "def rotate_all_keys():\n    \"\"\"Rotate the keys of every unit, unit by unit.\"\"\"\n    for unit in units():\n        rotate(unit)\n")
+	got, _, err = runLocate(t, LocateOptions{Common: Common{Root: root}, Text: "rotate-keys action: rotate the keys of every unit"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Edit) == 0 || got.Edit[0].Path != "src/keys.py" {
+		t.Errorf("a wrapper script: edit picks %+v, want src/keys.py first", got.Edit)
+	}
 }
