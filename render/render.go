@@ -25,6 +25,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/cantrip-dev/charmcraft-map/rank"
 
@@ -251,12 +253,14 @@ func oneLine(s string) string {
 // line's or a "more files:" line's start. A path that would read as something else is
 // printed Go-quoted: one with a control character (a newline would print another file's
 // name), a byte that is not UTF-8, a backslash (`back\slash.py` would read as an escaped
-// `back<BS>lash.py`), a leading space (a symbol line, indented), a leading quote (a quoted
-// path), or the "more files:" marker at its start (review rev100). Other paths print as they
-// are.
+// `back<BS>lash.py`), a leading space of any kind or byte-order mark (a symbol line,
+// indented), a leading quote (a quoted path), the "more files:" marker at its start (review
+// rev100), or the compact view's " — " between a path and its symbol (review rev102). Other
+// paths print as they are.
 func pathLine(p string) string {
-	if safetext.Line(p) != p || strings.ContainsRune(p, '\\') || strings.HasPrefix(p, " ") || strings.HasPrefix(p, "\"") ||
-		strings.HasPrefix(p, "more files:") {
+	first, _ := utf8.DecodeRuneInString(p)
+	if safetext.Line(p) != p || strings.ContainsRune(p, '\\') || unicode.IsSpace(first) || first == '\ufeff' || first == '"' ||
+		strings.HasPrefix(p, "more files:") || strings.Contains(p, " — ") {
 		return strconv.Quote(p)
 	}
 	return p

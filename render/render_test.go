@@ -893,6 +893,9 @@ func TestAmbiguousPathsAreQuoted(t *testing.T) {
 		`"quoted".py`:        `"\"quoted\".py"`,
 		"bad\xffbyte.py":     `"bad\xffbyte.py"`,
 		"src/more files:.py": "src/more files:.py",
+		"\u00a0nbsp.py":      `"\u00a0nbsp.py"`,
+		"\ufeffbom.py":       `"\ufeffbom.py"`,
+		"a — b.py":           `"a — b.py"`,
 	} {
 		if got := pathLine(p); got != want {
 			t.Errorf("pathLine(%q) = %s, want %s", p, got, want)
