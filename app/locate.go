@@ -305,33 +305,16 @@ func namedRelationHandlers(text string, links linker.Result) map[string][]namedR
 	eventTalk := slices.ContainsFunc(words, func(w string) bool { return relationEventWords[w] })
 	action := map[string]bool{} // beside an action word: "the set-password action", "action backup"
 	for i, w := range words {
-		if w == "action" || w == "actions" {
-			for n := 1; n <= 3; n++ {
-				if i-n >= 0 {
-					action[strings.Join(words[i-n:i], "-")] = true
-				}
-				if i+1+n <= len(words) {
-					action[strings.Join(words[i+1:i+1+n], "-")] = true
-				}
-			}
-		}
-	}
-	for i, w := range words {
 		if eventTalk { // "the oauth ... when a unit joins": every name of the text may be the relation
 			for n := 1; n <= 3 && i+n <= len(words); n++ {
 				named[strings.Join(words[i:i+n], "-")] = true
 			}
 		}
-		if !relationWords[w] {
-			continue
-		}
-		for n := 1; n <= 3; n++ {
-			if i-n >= 0 {
-				named[strings.Join(words[i-n:i], "-")] = true
-			}
-			if i+1+n <= len(words) {
-				named[strings.Join(words[i+1:i+1+n], "-")] = true
-			}
+		switch {
+		case relationWords[w]:
+			besideWord(words, i, named)
+		case w == "action" || w == "actions":
+			besideWord(words, i, action)
 		}
 	}
 	// "the peer relation", "peer-relation-changed", "the peer databag": the charm's peer
@@ -652,6 +635,19 @@ var templateNameWords = map[string]bool{"conf": true, "config": true, "configura
 	"j2": true, "jinja": true, "jinja2": true, "tmpl": true, "template": true, "yaml": true, "yml": true, "json": true,
 	"toml": true, "txt": true, "xml": true, "env": true, "file": true, "default": true, "defaults": true}
 
+// besideWord adds to into the names of one to three words written just before or just after
+// words[i], joined with '-' ("the async replication relation": async-replication).
+func besideWord(words []string, i int, into map[string]bool) {
+	for n := 1; n <= 3; n++ {
+		if i-n >= 0 {
+			into[strings.Join(words[i-n:i], "-")] = true
+		}
+		if i+1+n <= len(words) {
+			into[strings.Join(words[i+1:i+1+n], "-")] = true
+		}
+	}
+}
+
 // namedRelation is a relation (or an action) the task names that a file handles
 // (namedRelationHandlers).
 type namedRelation struct {
@@ -666,13 +662,18 @@ type namedRelation struct {
 	LookedUp bool
 }
 
+// kind is the word for what the task names: "relation" or "action".
+func (r namedRelation) kind() string {
+	if r.Action {
+		return "action"
+	}
+	return "relation"
+}
+
 // says is the reason a namedRelation gives a pick.
 func (r namedRelation) says() string {
-	if r.Action {
-		return "handles the " + r.Name + " action the task names"
-	}
-	the := "the " + r.Name + " relation the task names"
-	if r.Interface != "" {
+	the := "the " + r.Name + " " + r.kind() + " the task names"
+	if r.Interface != "" { // a relation's, as LookedUp below
 		the = "the " + r.Name + " relation, whose interface " + r.Interface + " the task names"
 	}
 	if r.LookedUp {
@@ -889,7 +890,7 @@ func editWhy(f rank.File, named []namedRelation) (why []string, tied bool) {
 	if len(named) > 0 {
 		var rels []string
 		for _, rel := range named {
-			rels = append(rels, cmp.Or(map[bool]string{true: "action "}[rel.Action], "relation ")+rel.Name)
+			rels = append(rels, rel.kind()+" "+rel.Name)
 		}
 		said = strings.Join(rels, ", ")
 	}

@@ -47,10 +47,13 @@ func (l *charmLinker) linkParams() {
 		}
 	}
 	l.paramsUnsure = map[string]bool{}
-	for sk := range partial {
-		for _, act := range runs[sk] {
+	unsure := func(actions []string) {
+		for _, act := range actions {
 			l.paramsUnsure[act] = true
 		}
+	}
+	for sk := range partial {
+		unsure(runs[sk])
 	}
 	for _, fi := range l.scope {
 		for i := range fi.Facts.Keys {
@@ -60,24 +63,18 @@ func (l *charmLinker) linkParams() {
 				continue
 			}
 			if k.Via == "all" {
-				for _, act := range actions {
-					l.paramsUnsure[act] = true
-				}
+				unsure(actions)
 				continue
 			}
 			at := siteAt(fi, k.Scope, ViaParam, k.Via)
 			names, ok := l.strVals(&k.Key, &ctx{file: fi, cls: fi.classes[k.Class], fn: k.Func, line: k.Line})
 			if !ok && len(names) == 0 {
 				l.unresolvedKey(fi, at, k)
-				for _, act := range actions {
-					l.paramsUnsure[act] = true
-				}
+				unsure(actions)
 				continue
 			}
 			if slices.ContainsFunc(names, func(n aval) bool { return n.loose }) {
-				for _, act := range actions {
-					l.paramsUnsure[act] = true // a name among several, or fitted to an f-string's text
-				}
+				unsure(actions) // a name among several, or fitted to an f-string's text
 			}
 			for _, n := range names {
 				read := false
@@ -160,11 +157,8 @@ func (l *charmLinker) linkUnreadParams() {
 // Symbol.ParamsHanded: an event handed to any call, stored or returned may be read where the
 // linker cannot follow, since pyextract records few calls; review rev97).
 func (l *charmLinker) plainHandler(fi *fileInfo, h Handler) bool {
-	class, fn, _ := strings.Cut(h.Symbol, ".")
-	if fn == "" {
-		class, fn = "", class
-	}
-	sym := l.handlerSym(fi, h)
+	class, fn := handlerScope(h)
+	sym := fi.funcSyms[funcKey{class, fn}]
 	if sym == nil || sym.Kind != pyextract.KindMethod && sym.Kind != pyextract.KindFunction || sym.Line != h.Line ||
 		!strings.HasPrefix(sym.Signature, "def ") && !strings.HasPrefix(sym.Signature, "async def ") ||
 		len(l.actions[scopeKey{fi.Path, class, fn}]) != 1 || sym.ParamsHanded || len(sym.Words) >= pyextract.MaxSymbolWords {
@@ -194,11 +188,17 @@ func (l *charmLinker) namesNoParams(fi *fileInfo, h Handler) bool {
 
 // handlerSym is the symbol of handler h in fi, nil when fi has none of its name.
 func (l *charmLinker) handlerSym(fi *fileInfo, h Handler) *pyextract.Symbol {
-	class, fn, _ := strings.Cut(h.Symbol, ".")
+	class, fn := handlerScope(h)
+	return fi.funcSyms[funcKey{class, fn}]
+}
+
+// handlerScope is the class ("" for a function) and the function name of handler h.
+func handlerScope(h Handler) (class, fn string) {
+	class, fn, _ = strings.Cut(h.Symbol, ".")
 	if fn == "" {
 		class, fn = "", class
 	}
-	return fi.funcSyms[funcKey{class, fn}]
+	return class, fn
 }
 
 // handedActions is l.actions, the actions each handler runs for, with the helpers a handler
