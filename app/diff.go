@@ -13,6 +13,7 @@ import (
 	"path"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/cantrip-dev/charmcraft-map/internal/jsonout"
@@ -871,6 +872,22 @@ func rankMoves(old, cur savedMap, oldFiles, newFiles map[string]int) []RankMove 
 	return moves
 }
 
+// diffTitles are the lines writeDiff starts its parts with.
+var diffTitles = []string{"files added", "files removed", "files moved", "rank moved", "no differences"}
+
+// diffPath is a path as writeDiff prints it: Go-quoted when it would read as something else
+// (safetext.Path), when it holds a separator of diff's lines (" -> " between a moved file's
+// names, " (" before a count or a note, ": " after a path, ", " in a list of paths), and when
+// it starts as a part's title does (a file "rank moved" would head a part of its own).
+func diffPath(p string) string {
+	for _, t := range diffTitles {
+		if strings.HasPrefix(p, t) {
+			return strconv.Quote(p)
+		}
+	}
+	return safetext.Path(p, " -> ", " (", ": ", ", ")
+}
+
 // writeDiff prints the differences: files added and removed, then per file the symbol
 // changes (a file added or removed is not listed symbol by symbol), then the rank moves.
 func writeDiff(w io.Writer, d MapDiff) error {
@@ -918,15 +935,18 @@ func writeDiff(w io.Writer, d MapDiff) error {
 				if len(others) > 3 {
 					others = append(others[:3], fmt.Sprintf("%d more", len(others)-3))
 				}
-				note = fmt.Sprintf("; %s %s", dir, safetext.Line(strings.Join(others, ", ")))
+				for i, o := range others {
+					others[i] = diffPath(o)
+				}
+				note = fmt.Sprintf("; %s %s", dir, strings.Join(others, ", "))
 			}
-			fmt.Fprintf(&sb, "  %s (%d %s%s)\n", safetext.Line(p), whole[p], noun, note)
+			fmt.Fprintf(&sb, "  %s (%d %s%s)\n", diffPath(p), whole[p], noun, note)
 		}
 	}
 	if len(d.FilesMoved) > 0 {
 		sb.WriteString("files moved:\n")
 		for _, m := range d.FilesMoved {
-			fmt.Fprintf(&sb, "  %s -> %s\n", safetext.Line(m.Old), safetext.Line(m.New))
+			fmt.Fprintf(&sb, "  %s -> %s\n", diffPath(m.Old), diffPath(m.New))
 		}
 	}
 	lines := map[string][]string{}
@@ -960,16 +980,16 @@ func writeDiff(w io.Writer, d MapDiff) error {
 				line := fmt.Sprintf("  %-7s  %s %s: %s", part.verb, oneLine(s.Kind), oneLine(s.Name), oneLine(s.Signature))
 				switch {
 				case s.MovedTo != "":
-					line += " (now in " + safetext.Line(s.MovedTo) + ")"
+					line += " (now in " + diffPath(s.MovedTo) + ")"
 				case s.MovedFrom != "":
-					line += " (from " + safetext.Line(s.MovedFrom) + ")"
+					line += " (from " + diffPath(s.MovedFrom) + ")"
 				}
 				lines[s.File] = append(lines[s.File], line)
 			}
 		}
 	}
 	for _, p := range slices.Sorted(maps.Keys(lines)) {
-		sb.WriteString(safetext.Line(p) + ":\n" + strings.Join(lines[p], "\n") + "\n")
+		sb.WriteString(diffPath(p) + ":\n" + strings.Join(lines[p], "\n") + "\n")
 	}
 	if len(d.Moved) > 0 {
 		sb.WriteString("rank moved:\n")
@@ -977,7 +997,7 @@ func writeDiff(w io.Writer, d MapDiff) error {
 			sb.WriteString("  (the maps were made with different --focus, --mention or --scope: the moves may come from that)\n")
 		}
 		for _, m := range d.Moved {
-			fmt.Fprintf(&sb, "  %s: %d -> %d (score %s -> %s)\n", safetext.Line(m.Path), m.OldRank, m.NewRank, num(m.OldScore), num(m.NewScore))
+			fmt.Fprintf(&sb, "  %s: %d -> %d (score %s -> %s)\n", diffPath(m.Path), m.OldRank, m.NewRank, num(m.OldScore), num(m.NewScore))
 		}
 	}
 	if sb.Len() == 0 {

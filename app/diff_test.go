@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -379,12 +380,33 @@ func TestDiffSwappedOverloadsAndUnsafeNames(t *testing.T) {
 	if out, _, err := runDiff(t, "text", old, cur); err != nil || out != "no differences\n" {
 		t.Errorf("swapped overloads: %q, %v", out, err)
 	}
-	// A path or name holding control characters is printed escaped, as map prints it.
+	// A path or name holding control characters is printed escaped, the path Go-quoted, as
+	// map prints it.
 	old = doc(t, "src/x\x1b[31mred.py 0.5 | function f\nx def f(): @1")
 	cur = doc(t, "src/x\x1b[31mred.py 0.5 | function g\u202e def g(): @1 | function f\nx def f(): @1", "src/a\nb.py 0.1")
 	out, _, err := runDiff(t, "text", old, cur)
-	if err != nil || strings.ContainsAny(out, "\x1b\u202e") || strings.Contains(out, "a\nb") || !strings.Contains(out, `src/x\x1b[31mred.py:`) {
+	if err != nil || strings.ContainsAny(out, "\x1b\u202e") || strings.Contains(out, "a\nb") || !strings.Contains(out, `"src/x\x1b[31mred.py":`) {
 		t.Errorf("unsafe names printed raw: %q, %v", out, err)
+	}
+}
+
+func TestDiffQuotesPathsThatReadAsItsLines(t *testing.T) {
+	// A path holding one of diff's separators, or starting as a part's title does, is printed
+	// Go-quoted (review rev102); a plain path as it is.
+	old := doc(t, "src/plain.py 0.5 | function f def f(): @1")
+	for _, p := range []string{"src/a -> b.py", "src/x (1 symbol).py", "src/k: v.py", "rank moved", "src/a, b.py", " lead.py"} {
+		cur := doc(t, "src/plain.py 0.5 | function f def f(): @1 | function g def g(): @2")
+		b, _ := os.ReadFile(cur)
+		b = bytes.Replace(b, []byte(`"files":[`), fmt.Appendf(nil, `"files":[{"path":%q,"score":0.1,"symbols":[]},`, p), 1)
+		os.WriteFile(cur, b, 0o644)
+		out, _, err := runDiff(t, "text", old, cur)
+		if err != nil || !strings.Contains(out, "  "+strconv.Quote(p)+" (0 symbols)\n") || !strings.Contains(out, "\nsrc/plain.py:\n") {
+			t.Errorf("%q: %q, %v", p, out, err)
+		}
+	}
+	cur := doc(t, "src/plain.py 0.5 | function f def f(): @1 | function g def g(): @2")
+	if out, _, _ := runDiff(t, "text", old, cur); !strings.HasPrefix(out, "src/plain.py:\n") {
+		t.Errorf("a plain path: %q", out)
 	}
 }
 

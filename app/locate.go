@@ -1290,7 +1290,7 @@ func writeLocated(w io.Writer, res Located) error {
 			sb.WriteString("  (none)\n")
 		}
 		for _, p := range part.picks {
-			fmt.Fprintf(&sb, "  %s (%s)\n", safetext.Line(p.Path), num(p.Score))
+			fmt.Fprintf(&sb, "  %s (%s)\n", locatePath(p.Path), num(p.Score))
 			for _, why := range p.Why {
 				sb.WriteString("    - " + oneLine(why) + "\n")
 			}
@@ -1300,7 +1300,7 @@ func writeLocated(w io.Writer, res Located) error {
 		sb.WriteString("templates:\n")
 	}
 	for _, p := range res.Templates {
-		sb.WriteString("  " + safetext.Line(p.Path) + "\n")
+		sb.WriteString("  " + locatePath(p.Path) + "\n")
 		for _, why := range p.Why {
 			sb.WriteString("    - " + oneLine(why) + "\n")
 		}
@@ -1311,3 +1311,13 @@ func writeLocated(w io.Writer, res Located) error {
 
 // num prints a score with three significant digits.
 func num(x float64) string { return fmt.Sprintf("%.3g", x) }
+
+// locatePath is a pick's path as the text prints it: Go-quoted when it would read as
+// something else (safetext.Path), when it holds " (" (the score follows it so) and when it
+// starts with "(" (a part's "(none)").
+func locatePath(p string) string {
+	if strings.HasPrefix(p, "(") {
+		return strconv.Quote(p)
+	}
+	return safetext.Path(p, " (")
+}

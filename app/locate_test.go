@@ -924,3 +924,19 @@ def reject(message):
 		t.Errorf("a wrapper script: edit picks %+v, want src/keys.py first", got.Edit)
 	}
 }
+
+func TestLocatedQuotesPathsThatReadAsItsLines(t *testing.T) {
+	// A pick's path holding " (" (its score follows so) or starting with "(" (a part's
+	// "(none)") is printed Go-quoted; a plain path as it is.
+	var b strings.Builder
+	res := Located{Edit: []Pick{{Path: "src/x (old).py", Score: 0.5}, {Path: "(none)", Score: 0.25}, {Path: "src/charm.py", Score: 0.125}},
+		Templates: []TemplatePick{{Path: "templates/a (1).j2"}}}
+	if err := writeLocated(&b, res); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"\n  \"src/x (old).py\" (0.5)\n", "\n  \"(none)\" (0.25)\n", "\n  src/charm.py (0.125)\n", "\n  \"templates/a (1).j2\"\n"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("want %q in %q", want, b.String())
+		}
+	}
+}

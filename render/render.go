@@ -25,8 +25,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/cantrip-dev/charmcraft-map/rank"
 
@@ -251,19 +249,14 @@ func oneLine(s string) string {
 
 // pathLine is a path as printed: a block's header at column 0 (CONTRACT §2), a compact
 // line's or a "more files:" line's start. A path that would read as something else is
-// printed Go-quoted: one with a control character (a newline would print another file's
-// name), a byte that is not UTF-8, a backslash (`back\slash.py` would read as an escaped
-// `back<BS>lash.py`), a leading space of any kind or byte-order mark (a symbol line,
-// indented), a leading quote (a quoted path), the "more files:" marker at its start (review
-// rev100), or the compact view's " — " between a path and its symbol (review rev102). Other
-// paths print as they are.
+// printed Go-quoted (safetext.Path): besides what is ambiguous on any line, one holding the
+// "more files:" marker (review rev100) or the compact view's " — " between a path and its
+// symbol (review rev102). Other paths print as they are.
 func pathLine(p string) string {
-	first, _ := utf8.DecodeRuneInString(p)
-	if safetext.Line(p) != p || strings.ContainsRune(p, '\\') || unicode.IsSpace(first) || first == '\ufeff' || first == '"' ||
-		strings.HasPrefix(p, "more files:") || strings.Contains(p, " — ") {
+	if strings.HasPrefix(p, "more files:") {
 		return strconv.Quote(p)
 	}
-	return p
+	return safetext.Path(p, " — ")
 }
 
 // fitCompact lists the top files, one line each, until the budget (in units) is spent.

@@ -43,3 +43,22 @@ func Line(s string) string {
 func unsafe(r rune) bool {
 	return unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) || r == '\u2028' || r == '\u2029'
 }
+
+// Path returns p as a path is printed where a reader (or a program) splits the line by
+// what it holds: Go-quoted when it would read as something else, p itself otherwise. A path
+// is quoted when it holds a control character (a newline would print another file's name),
+// a byte that is not UTF-8, or a backslash (`back\slash.py` would read as an escaped
+// `back<BS>lash.py`), when it starts with a space of any kind or a byte-order mark (an
+// indented line, which the views use for what belongs to a file) or a quote (a quoted path),
+// and when it holds one of the separators its caller's line uses (seps).
+func Path(p string, seps ...string) string {
+	first, _ := utf8.DecodeRuneInString(p)
+	quote := Line(p) != p || strings.ContainsRune(p, '\\') || unicode.IsSpace(first) || first == '\ufeff' || first == '"'
+	for _, s := range seps {
+		quote = quote || strings.Contains(p, s)
+	}
+	if quote {
+		return strconv.Quote(p)
+	}
+	return p
+}

@@ -18,3 +18,28 @@ func TestLine(t *testing.T) {
 		}
 	}
 }
+
+func TestPath(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		seps []string
+		want string
+	}{
+		{"src/charm.py", nil, "src/charm.py"},
+		{"src/a b.py", nil, "src/a b.py"},
+		{"src/ünï.py", nil, "src/ünï.py"},
+		{"x\ny.py", nil, `"x\ny.py"`},
+		{"lat\xe9.py", nil, `"lat\xe9.py"`},
+		{`back\slash.py`, nil, `"back\\slash.py"`},
+		{" lead.py", nil, `" lead.py"`},
+		{"\u00a0nbsp.py", nil, `"\u00a0nbsp.py"`},
+		{"\ufeffbom.py", nil, `"\ufeffbom.py"`},
+		{`"q.py`, nil, `"\"q.py"`},
+		{"a -> b.py", []string{" -> "}, `"a -> b.py"`},
+		{"a -> b.py", []string{" (", ": "}, "a -> b.py"},
+	} {
+		if got := Path(c.in, c.seps...); got != c.want {
+			t.Errorf("Path(%q, %q) = %q, want %q", c.in, c.seps, got, c.want)
+		}
+	}
+}
