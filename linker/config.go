@@ -144,16 +144,33 @@ func (l *charmLinker) loadSplats() map[fileLine][]*classInfo {
 		if len(whole) == 0 {
 			continue
 		}
+		// a local name the whole config is put in first (config = dict(self.model.config.items()),
+		// then CharmConfig(**config) on the next line: istio, kiali; review rev103)
+		type local struct{ class, fn, name string }
+		holds := map[local][]int{} // → the lines it is so assigned at
+		for i := range fi.Facts.Assigns {
+			if a := &fi.Facts.Assigns[i]; whole[a.Line] && len(a.Target) == 1 && a.Scope.Func != "" && !a.Item {
+				at := local{a.Scope.Class, a.Scope.Func, a.Target[0].Name}
+				holds[at] = append(holds[at], a.Line)
+			}
+		}
 		built := func(sc pyextract.Scope, v *pyextract.Value) {
-			if v.Kind != pyextract.ValCall || !whole[sc.Line] || len(v.Args) != 1 || len(v.Kwargs) > 0 ||
+			if v.Kind != pyextract.ValCall || len(v.Args) != 1 || len(v.Kwargs) > 0 ||
 				v.Args[0].Kind != pyextract.ValOther || !strings.HasPrefix(v.Args[0].Str, "**") {
 				return
 			}
-			at := fileLine{fi.Path, sc.Line}
+			lines := holds[local{sc.Class, sc.Func, strings.TrimPrefix(v.Args[0].Str, "**")}]
+			if whole[sc.Line] {
+				lines = []int{sc.Line}
+			}
 			for _, a := range l.chain(v.Chain, &ctx{file: fi, cls: fi.classes[sc.Class], fn: sc.Func}) {
-				if a.kind == aClass && a.cls != nil && slices.ContainsFunc(l.mro(a.cls), func(k *classInfo) bool { return len(k.fields) > 0 }) &&
-					!slices.Contains(l.splats[at], a.cls) {
-					l.splats[at] = append(l.splats[at], a.cls)
+				if a.kind != aClass || a.cls == nil || !slices.ContainsFunc(l.mro(a.cls), func(k *classInfo) bool { return len(k.fields) > 0 }) {
+					continue
+				}
+				for _, line := range lines { // the site the whole config is handed over at
+					if at := (fileLine{fi.Path, line}); !slices.Contains(l.splats[at], a.cls) {
+						l.splats[at] = append(l.splats[at], a.cls)
+					}
 				}
 			}
 		}

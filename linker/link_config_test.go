@@ -180,6 +180,26 @@ class DemoCharm(ops.CharmBase):
 	expect(t, "leftover", reads(cl, KindConfig, "leftover"), "")
 	expect(t, "kafka-topic", reads(cl, KindConfig, "kafka-topic"), "src/charm.py:8/config-read/field")
 
+	// the whole config put in a local first, then unpacked (istio, kiali: review rev103)
+	cl = link1(t, c, files{"src/charm.py": `
+import ops
+import pydantic
+
+class SearchConfig(pydantic.BaseModel):
+    index_name: str
+    port: int = 9200
+    replicas: int
+
+class DemoCharm(ops.CharmBase):
+    def _configure(self, event):
+        config = dict(self.model.config.items())
+        cfg = SearchConfig(**config)
+        return cfg.index_name
+`})
+	expect(t, "findings from a local", findingsWith(cl, func(f Finding) string { return fmt.Sprintf("%v", f.Field) }), "src/charm.py:7 undeclared-config replicas true")
+	expect(t, "leftover from a local", reads(cl, KindConfig, "leftover"), "")
+	expect(t, "port from a local", reads(cl, KindConfig, "port"), "src/charm.py:6/config-read/field")
+
 	cl = link1(t, c, files{"src/charm.py": `
 import ops
 
