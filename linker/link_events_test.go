@@ -971,7 +971,8 @@ func TestReconcilerObservesEveryEvent(t *testing.T) {
 	// remove and upgrade-charm, and its machine and workload-less kin, without Pebble's)
 	// observes every event of the charm with one
 	// handler: each relation, container and storage, and the lifecycle, as a catch-all. A call
-	// with an event set of its own, or with no charm first, observes nothing the linker reads.
+	// with an event set of its own the linker cannot read, or with no charm first, observes
+	// nothing the linker reads.
 	c := charm("demo", ".", "relation:backend", "relation:peers", "container:web", "storage:data", "action:sync")
 	src := func(call string) files {
 		return files{"src/charm.py": `
@@ -1022,12 +1023,33 @@ class DemoCharm(ops.CharmBase):
 		}
 	}
 	for _, call := range []string{
-		"observe_all(self, {ops.StartEvent}, self._reconcile)",
 		"observe_events(other, all_events, self._reconcile)",
 		"observe_events(self, my_events, self._reconcile)",
+		"observe_events(self, (ops.StartEvent, MyCustomThing), self._reconcile)",
 	} {
 		cl := link1(t, c, src(call))
 		expect(t, call+": backend", handlers(cl, KindRelation, "backend"), "")
+		expect(t, call+": start", handlers(cl, KindLifecycle, "start"), "")
+	}
+	// a set written out as ops' event classes observes those events (otel-ebpf-profiler:
+	// review rev103): a lifecycle event as its own, a relation's kind of event for each
+	// relation, as a catch-all
+	cl := link1(t, c, src("observe_all(self, {ops.StartEvent, ops.charm.UpgradeCharmEvent, ops.RelationBrokenEvent, ops.PebbleReadyEvent}, self._reconcile)"))
+	expect(t, "start", handlers(cl, KindLifecycle, "start"), "start>DemoCharm._reconcile[observe]")
+	expect(t, "upgrade-charm", handlers(cl, KindLifecycle, "upgrade-charm"), "upgrade_charm>DemoCharm._reconcile[observe]")
+	expect(t, "config-changed", handlers(cl, KindLifecycle, "config-changed"), "")
+	expect(t, "backend", handlers(cl, KindRelation, "backend"), "backend_relation_broken>DemoCharm._reconcile[observe]")
+	expect(t, "web", handlers(cl, KindContainer, "web"), "web_pebble_ready>DemoCharm._reconcile[observe]")
+	expect(t, "data", handlers(cl, KindStorage, "data"), "")
+	for _, h := range iface(cl, KindLifecycle, "start").Handlers {
+		if h.CatchAll || h.Loose {
+			t.Errorf("start handler %+v, want its own", h)
+		}
+	}
+	for _, h := range iface(cl, KindRelation, "backend").Handlers {
+		if !h.CatchAll || !h.Loose {
+			t.Errorf("backend handler %+v, want a catch-all", h)
+		}
 	}
 }
 

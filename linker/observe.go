@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/cantrip-dev/charmcraft-map/charmyaml"
 	"github.com/cantrip-dev/charmcraft-map/pyextract"
@@ -247,7 +248,11 @@ func opaqueHandler(fi *fileInfo, o *pyextract.Observe) *handlerRef {
 // none's own. cosl's reconcilable_events_k8s (every event but remove, upgrade-charm and custom
 // notices) counts as every event; reconcilable_events_machine and _k8s_workloadless leave
 // out the Pebble events too, so no container's pebble-ready. A call given a set of its own
-// (observe_all(self, {ops.StartEvent}, ...)) is left alone: which events it holds is not read.
+// written out as ops' event classes (observe_events(self, (ops.InstallEvent,
+// ops.UpgradeCharmEvent), self._setup): otel-ebpf-profiler, review rev103) observes those
+// events: a lifecycle or secret event as its own handler, a relation's, container's or
+// storage's kind of event as a catch-all of every one declared. Another set of its own
+// (a name the linker does not know) is left alone: which events it holds is not read.
 func (l *charmLinker) linkReconcilers() {
 	for _, fi := range l.scope {
 		if fi.library {
@@ -255,7 +260,7 @@ func (l *charmLinker) linkReconcilers() {
 		}
 		for i := range fi.Facts.Calls {
 			c := &fi.Facts.Calls[i]
-			hv, pebble, ok := reconcilerHandler(&c.Value)
+			hv, pebble, classes, ok := reconcilerHandler(&c.Value)
 			if !ok {
 				continue
 			}
@@ -272,9 +277,18 @@ func (l *charmLinker) linkReconcilers() {
 					hd := Handler{Event: event, Symbol: h.Name, File: h.file.Path, Line: h.Line, Via: ViaObserve,
 						ObserveFile: fi.Path, ObserveLine: c.Line, Conditional: c.Conditional, Loose: true, CatchAll: true,
 						AfterReturn: afterReturn(c.Conditional, c.AfterReturn)}
+					if kind == KindLifecycle || kind == KindSecret { // named by its class: this event's own
+						hd.Loose, hd.CatchAll = false, false
+					}
 					if !slices.ContainsFunc(it.Handlers, func(x Handler) bool { return x.Symbol == hd.Symbol && x.Event == hd.Event }) {
 						it.Handlers = append(it.Handlers, hd)
 					}
+				}
+				if classes != nil {
+					for _, ev := range classes {
+						l.addClassEvent(ev, add)
+					}
+					continue
 				}
 				for _, r := range l.ch.Relations {
 					add(KindRelation, r.Name, strings.ReplaceAll(r.Name, "-", "_")+"_relation_changed")
@@ -300,11 +314,11 @@ func (l *charmLinker) linkReconcilers() {
 // ALL_EVENTS, ALL_EVENTS_K8S, reconcilable_events_k8s): the argument after the charm that is a
 // method of self, or the handler= or callback= keyword; pebble is false for the sets without
 // the Pebble events (reconcilable_events_machine, reconcilable_events_k8s_workloadless).
-func reconcilerHandler(v *pyextract.Value) (handler *pyextract.Value, pebble, ok bool) {
+func reconcilerHandler(v *pyextract.Value) (handler *pyextract.Value, pebble bool, classes []string, ok bool) {
 	ch := v.Chain
 	if v.Kind != pyextract.ValCall || len(ch) == 0 || !pyextract.ReconcilerObservers[ch[len(ch)-1].Name] || len(v.Args) == 0 ||
 		v.Args[0].Kind != pyextract.ValChain || len(v.Args[0].Chain) != 1 || v.Args[0].Chain[0].Name != "self" {
-		return nil, false, false
+		return nil, false, nil, false
 	}
 	var events *pyextract.Value
 	for i := range v.Args[1:] {
@@ -325,21 +339,76 @@ func reconcilerHandler(v *pyextract.Value) (handler *pyextract.Value, pebble, ok
 		}
 	}
 	if handler == nil {
-		return nil, false, false
+		return nil, false, nil, false
 	}
 	if events == nil || events.Kind == pyextract.ValOther && events.Str == "None" {
-		return handler, true, true
+		return handler, true, nil, true
+	}
+	if classes := eventClasses(events); classes != nil {
+		return handler, false, classes, true
 	}
 	if events.Kind != pyextract.ValChain || len(events.Chain) == 0 {
-		return nil, false, false
+		return nil, false, nil, false
 	}
 	switch last := strings.ToLower(events.Chain[len(events.Chain)-1].Name); {
 	case last == "none" || strings.HasPrefix(last, "all_events"):
-		return handler, true, true
+		return handler, true, nil, true
 	case strings.HasPrefix(last, "reconcilable_events"):
-		return handler, !strings.Contains(last, "machine") && !strings.Contains(last, "workloadless"), true
+		return handler, !strings.Contains(last, "machine") && !strings.Contains(last, "workloadless"), nil, true
 	}
-	return nil, false, false
+	return nil, false, nil, false
+}
+
+// eventClasses reads a literal set of ops' event classes, (ops.InstallEvent,
+// ops.charm.UpgradeCharmEvent), as the events' attribute names on a charm's `on` (install,
+// upgrade_charm); nil when the value is no such display or an element is anything else.
+func eventClasses(v *pyextract.Value) []string {
+	if v.Kind != pyextract.ValSeq || len(v.Args) == 0 {
+		return nil
+	}
+	var out []string
+	for _, a := range v.Args {
+		if a.Kind != pyextract.ValChain || len(a.Chain) == 0 {
+			return nil
+		}
+		stem, ok := strings.CutSuffix(a.Chain[len(a.Chain)-1].Name, "Event")
+		if !ok || stem == "" {
+			return nil
+		}
+		var b strings.Builder
+		for i, r := range stem {
+			if unicode.IsUpper(r) && i > 0 {
+				b.WriteByte('_')
+			}
+			b.WriteRune(unicode.ToLower(r))
+		}
+		out = append(out, b.String())
+	}
+	return out
+}
+
+// addClassEvent links ev, an event named by its class (eventClasses), with add: a lifecycle
+// or secret event as itself, a relation's, container's or storage's kind of event
+// (relation_changed, pebble_ready) for every one the charm declares; any other is left alone.
+func (l *charmLinker) addClassEvent(ev string, add func(kind, name, event string)) {
+	switch {
+	case slices.Contains(lifecycleEvents, ev):
+		add(KindLifecycle, strings.ReplaceAll(ev, "_", "-"), ev)
+	case slices.Contains(secretEvents, ev):
+		add(KindSecret, strings.ReplaceAll(ev, "_", "-"), ev)
+	case slices.Contains(relationEvents, ev):
+		for _, r := range l.ch.Relations {
+			add(KindRelation, r.Name, strings.ReplaceAll(r.Name, "-", "_")+"_"+ev)
+		}
+	case slices.Contains(containerEvents, ev):
+		for _, k := range l.ch.Containers {
+			add(KindContainer, k.Name, strings.ReplaceAll(k.Name, "-", "_")+"_"+ev)
+		}
+	case slices.Contains(storageEvents, ev):
+		for _, st := range l.ch.Storage {
+			add(KindStorage, st.Name, strings.ReplaceAll(st.Name, "-", "_")+"_"+ev)
+		}
+	}
 }
 
 // loopElement reports an observe call inside a loop whose event is a plain local name or an
