@@ -142,7 +142,9 @@ func (r *ranker) declarationTargets() []int {
 			}
 		}
 		kinds := map[string]bool{}
-		field := s.m.hasAny(declarationWords) || s.m.hasAny(renameWords) && !s.m.hasAny(codeWords)
+		// not in a subject adding an interface, whose "default" or "description" is the new
+		// one's ("add a config option for the default TTL": review rev99)
+		field := !s.adds && (s.m.hasAny(declarationWords) || s.m.hasAny(renameWords) && !s.m.hasAny(codeWords))
 		switch {
 		case field:
 			for w, k := range sectionWords {

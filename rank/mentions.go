@@ -43,6 +43,7 @@ type subject struct {
 	text   string
 	m      mentions
 	scopes map[string]bool // the names its commit scope holds (commitScopes), nil for none
+	adds   bool            // it adds a kind of interface (additionKinds)
 }
 
 // subjectsOf parses the subject line of each text. A merge commit's first line names only
@@ -52,7 +53,7 @@ func subjectsOf(texts []string) []subject {
 	out := make([]subject, 0, len(texts))
 	for _, t := range texts {
 		for _, line := range SubjectLines(t) {
-			out = append(out, subject{line, parseMentions([]string{line}), commitScopes(line)})
+			out = append(out, subject{text: line, m: parseMentions([]string{line}), scopes: commitScopes(line)})
 		}
 	}
 	return out

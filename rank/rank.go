@@ -87,8 +87,10 @@ func newRanker(in Input) *ranker {
 		return slices.ContainsFunc(r.decls, func(d decl) bool { return d.lkind == kind && strings.EqualFold(d.sym.Name, name) })
 	}
 	r.added = map[string]bool{}
-	for _, s := range r.subjects {
-		maps.Copy(r.added, additionKinds(s.text, declared))
+	for k, s := range r.subjects {
+		kinds := additionKinds(s.text, declared)
+		maps.Copy(r.added, kinds)
+		r.subjects[k].adds = len(kinds) > 0
 	}
 	for _, m := range in.Mentions { // anywhere in the text: "Enable ssl_ca configuration parameter", undeclared
 		if newOptionNamed(m, declared) {

@@ -1567,6 +1567,19 @@ func TestWholeModuleImportPicksTheDefiner(t *testing.T) {
 	if bare := signal(fileOf(t, Rank(in), "b/src/constants.py"), SigPageRank).Value; bare <= without {
 		t.Errorf("a bare use no longer reaches every definer: pagerank %v, %v without it", bare, without)
 	}
+	// from pkg import module imports the module whole, too (review rev99: dns-integrator's
+	// dns_record.DNSRecordRequires credited each charm's library defining the class)
+	in = Input{Files: []pyextract.File{
+		pyFile("c/src/charm.py", []pyextract.Symbol{cls("CCharm", 1)}, map[string]int{"DNSRecordRequires": 4}, pyextract.Import{Module: "charms.c.v0", Name: "dns_record"}),
+		pyFile("c/lib/charms/c/v0/dns_record.py", []pyextract.Symbol{cls("DNSRecordRequires", 1)}, nil),
+		pyFile("d/lib/charms/d/v0/dns_record.py", []pyextract.Symbol{cls("DNSRecordRequires", 1)}, nil),
+	}}
+	with = signal(fileOf(t, Rank(in), "d/lib/charms/d/v0/dns_record.py"), SigPageRank).Value
+	in.Files[0].Refs = nil
+	without = signal(fileOf(t, Rank(in), "d/lib/charms/d/v0/dns_record.py"), SigPageRank).Value
+	if with != without || with == 0 {
+		t.Errorf("c/src/charm.py's dns_record.DNSRecordRequires reached d's library: pagerank %v, %v without it", with, without)
+	}
 	// a lower-case name may be a method of any object (self.workload.restart_workload()):
 	// the import of utils does not claim it, and workload.py keeps its share
 	in = Input{Files: []pyextract.File{
@@ -1577,6 +1590,32 @@ func TestWholeModuleImportPicksTheDefiner(t *testing.T) {
 	r := Rank(in)
 	if u, w := signal(fileOf(t, r, "src/utils.py"), SigPageRank).Value, signal(fileOf(t, r, "src/workload.py"), SigPageRank).Value; w < u/2 {
 		t.Errorf("the whole import claimed a lower-case name: utils %v, workload %v", u, w)
+	}
+}
+
+func TestDormantLibraryGetsNoNameEdges(t *testing.T) {
+	// A vendored library nothing outside the tests imports gets nothing from a name the
+	// charm's code uses and it defines (hockeypuck: ops' get_content, add_secret made
+	// data_interfaces.py, which nothing imports, outrank its charm.py; review rev103); once a
+	// file imports it, the same use ties them.
+	in := Input{Files: []pyextract.File{
+		pyFile("src/charm.py", []pyextract.Symbol{cls("HCharm", 1)}, map[string]int{"get_content": 2, "add_secret": 1}),
+		pyFile("lib/charms/data_platform_libs/v0/data_interfaces.py", []pyextract.Symbol{cls("CachedSecret", 1), fn("get_content", 2), fn("add_secret", 3)}, nil),
+		pyFile("tests/unit/test_lib.py", []pyextract.Symbol{fn("test_lib", 1)}, nil, pyextract.Import{Module: "charms.data_platform_libs.v0.data_interfaces"}),
+	}}
+	with := signal(fileOf(t, Rank(in), "lib/charms/data_platform_libs/v0/data_interfaces.py"), SigPageRank).Value
+	in.Files[0].Refs = nil
+	without := signal(fileOf(t, Rank(in), "lib/charms/data_platform_libs/v0/data_interfaces.py"), SigPageRank).Value
+	if with != without || with == 0 {
+		t.Errorf("a library nothing imports got the charm's uses: pagerank %v, %v without them", with, without)
+	}
+	in.Files[0] = pyFile("src/charm.py", []pyextract.Symbol{cls("HCharm", 1)}, map[string]int{"get_content": 2, "add_secret": 1})
+	in.Files = append(in.Files, pyFile("src/secrets.py", []pyextract.Symbol{fn("load", 1)}, nil, pyextract.Import{Module: "charms.data_platform_libs.v0.data_interfaces", Name: "CachedSecret"}))
+	imported := signal(fileOf(t, Rank(in), "lib/charms/data_platform_libs/v0/data_interfaces.py"), SigPageRank).Value
+	in.Files[0].Refs = nil
+	importedWithout := signal(fileOf(t, Rank(in), "lib/charms/data_platform_libs/v0/data_interfaces.py"), SigPageRank).Value
+	if imported <= importedWithout {
+		t.Errorf("an imported library's names no longer tie the charm to it: pagerank %v, %v without the uses", imported, importedWithout)
 	}
 }
 
@@ -2036,6 +2075,18 @@ func TestDeclarationIntent(t *testing.T) {
 	for _, text := range []string{"bump dashboard links lib", "fix: skip down links", "Dashboards links stable"} {
 		if f := fileOf(t, rank(text), "metadata.yaml"); hasSignal(f, SigDeclarationIntent) {
 			t.Errorf("%q: metadata.yaml lifted: %+v", text, f.Signals)
+		}
+	}
+	// an addition's "default" is the new option's (review rev99): the addition rule, not this
+	for text, yaml := range map[string]string{"add a config option for the default TTL of zone records": "config.yaml",
+		"Add a config option with a default of 30": "config.yaml", "Add an action with a default timeout": "actions.yaml"} {
+		for _, f := range rank(text).Files {
+			if hasSignal(f, SigDeclarationIntent) {
+				t.Errorf("%q: %s lifted: %+v", text, f.Path, f.Signals)
+			}
+		}
+		if f := fileOf(t, rank(text), yaml); !hasSignal(f, SigAdditionIntent) {
+			t.Errorf("%q: %s not lifted as an addition: %+v", text, yaml, f.Signals)
 		}
 	}
 	if r := rank("Update `backup` action `force`"); r.Files[0].Path == "actions.yaml" {
