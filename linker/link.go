@@ -81,6 +81,8 @@ type charmLinker struct {
 	featurePkgs map[string]bool
 	typed       *bool                     // typedConfig, once known
 	splats      map[fileLine][]*classInfo // classes loaded from the whole config (loadSplats), once known
+	defines     int8                      // definesEvents, once known: 1 yes, -1 no, 0 not yet
+	ownDefiners map[*classInfo]bool       // classes defining events on their own on (definesEvents), once known
 	actions     map[scopeKey][]string     // action handler -> the actions it handles
 	// paramsUnsure are the actions some code running for which uses the params whole
 	// (dict(event.params), **event.params, .items()), by a key not known, or in a helper the

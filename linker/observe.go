@@ -604,19 +604,57 @@ func (l *charmLinker) noSuchObjectEvent(cls *classInfo, name string) bool {
 		return false
 	}
 	ce := l.custom(cls)
-	return !ce.open && len(ce.names) > 0 && !ce.names[name] && !l.definesEvents()
+	return !ce.open && len(ce.names) > 0 && !ce.names[name] && !l.definesEvents() &&
+		!slices.ContainsFunc(l.mro(cls), func(k *classInfo) bool { return l.ownDefiners[k] })
 }
 
 // definesEvents reports code of the charm's (its libraries' too) that defines events at run
 // time, charm.on.define_event("reload_bind", ...), or juju_systemd_notices' with
-// f"service_{name}_started": any name may then be one of its events.
+// f"service_{name}_started": any name may then be one of its events. Not a library object
+// defining events on its own `on` (data_interfaces' self.on.define_event in DatabaseRequires,
+// vendored by 91 of 500 trees: review rev104 found it switching unknown-event off for them),
+// which are no charm's: a call on self.on in a class that is no charm class. A use of
+// define_event other than such a call (handed on, or called on another object) counts.
 func (l *charmLinker) definesEvents() bool {
-	for _, fi := range l.scope {
-		if _, found := slices.BinarySearchFunc(fi.Refs, "define_event", func(r pyextract.Ref, n string) int { return strings.Compare(r.Name, n) }); found {
-			return true
+	if l.defines == 0 {
+		l.defines = -1
+		l.ownDefiners = map[*classInfo]bool{}
+		for _, fi := range l.scope {
+			if l.definesCharmEvents(fi) {
+				l.defines = 1
+			}
 		}
 	}
-	return false
+	return l.defines > 0
+}
+
+// definesCharmEvents reports a file that uses define_event other than on a library object's
+// own `on` (definesEvents), and notes the classes that define events on their own `on`
+// (ownDefiners: data_interfaces' DatabaseRequires, whose events are named after the
+// relation aliases it is given, cluster1_database_created).
+func (l *charmLinker) definesCharmEvents(fi *fileInfo) bool {
+	ref, found := slices.BinarySearchFunc(fi.Refs, "define_event", func(r pyextract.Ref, n string) int { return strings.Compare(r.Name, n) })
+	if !found {
+		return false
+	}
+	own := 0 // calls on a non-charm class's self.on
+	for i := range fi.Facts.Calls {
+		c := &fi.Facts.Calls[i]
+		ch := c.Value.Chain
+		if lastName(ch) != "define_event" {
+			continue
+		}
+		if len(ch) != 3 || ch[0].Name != "self" || ch[1].Name != "on" || ch[1].Call || ch[1].Index != nil {
+			return true
+		}
+		cls := fi.classes[c.Class]
+		if cls == nil || l.isCharm(cls) {
+			return true
+		}
+		l.ownDefiners[cls] = true
+		own++
+	}
+	return own < fi.Refs[ref].Count
 }
 
 // eventEndpoints are the declared relations an object's own events belong to: every endpoint

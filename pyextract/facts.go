@@ -1573,6 +1573,10 @@ func (w *factWalker) callFact(fn, args int32, name string, fs *funcState) bool {
 		// cosl.reconciler's observe_events(self, all_events, self._reconcile): every event
 		// of the charm observed by one handler (linker linkReconcilers)
 		return true
+	case name == "define_event":
+		// charm.on.define_event("reload_bind", ...): events defined at run time, which the
+		// linker tells from a library object's own (self.on.define_event in its class)
+		return true
 	case name == "fetch":
 		// model.resources.fetch("x"), and a helper's self._resources.fetch("x") of the
 		// Resources it was given (the linker's ownerName)
