@@ -423,13 +423,15 @@ class DemoCharm(%s):
         framework.observe(self.on.reconcile, self._on_joined)
         framework.observe(self.on.cos_agent_relation_joined, self._on_joined)
         framework.observe(self.on.install, self._on_joined)
+        framework.observe(self.on["cos-agent"].relation_joind, self._on_joined)
+        framework.observe(self.on["cos-agent"].relation_joined, self._on_joined)
         %s
 
     def _on_joined(self, event):
         pass
 `
 	for _, tc := range []struct{ base, extra, want string }{
-		{"ops.CharmBase", "", "src/charm.py:13 unknown-event cos_agent_joined"},
+		{"ops.CharmBase", "", "src/charm.py:13 unknown-event cos_agent_joined\nsrc/charm.py:17 unknown-event cos_agent_relation_joind"},
 		{"ops.CharmBase", `self.on.define_event("later", ops.EventBase)`, ""},
 		{"sunbeam.OSBaseOperatorCharm", "", ""},
 	} {

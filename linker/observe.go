@@ -498,6 +498,13 @@ func (l *charmLinker) observeEvent(fi *fileInfo, o *pyextract.Observe, c *ctx, h
 			kind, name, ok := "", ev.key, false
 			if ev.key != "" {
 				kind, ok = indexedKind(ev.str)
+				// on["db"].relation_cahnged looks up db_relation_cahnged on the charm's on:
+				// no event ops defines, nor one of the charm's own (review rev104)
+				attr := strings.ReplaceAll(ev.key, "-", "_") + "_" + ev.str
+				if custom := l.custom(ev.cls); !ok && !custom.open && !custom.names[attr] && !fi.vendored && !fi.library && !ev.loose &&
+					l.eventsKnown(ev.cls) && !l.definesEvents() {
+					l.findIn(FindUnknownEvent, attr, siteAt(fi, o.Scope, "", ""), c)
+				}
 			} else {
 				custom := l.custom(ev.cls)
 				if custom.names[ev.str] {
