@@ -82,3 +82,17 @@ func VendoredPackage(rel string) bool {
 	parts := strings.SplitN(rel, "/", 3)
 	return len(parts) == 3 && parts[0] == "lib" && (parts[1] == "ops" || parts[1] == "yaml" || parts[1] == "charms_ceph")
 }
+
+// baseLayers are the reactive layers charms build on whose code `charm build` copies into
+// lib/charms/layer/ (layer:basic's basic.py, layer:status, layer:options ...): in a built
+// charm they are vendored. Any other module there is the charm's own layer code
+// (lib/charms/layer/gcp.py of the gcp-integrator, which its handlers call as layer.gcp.*;
+// jenkins' lib/charms/layer/jenkins/).
+var baseLayers = map[string]bool{"basic": true, "options": true, "status": true, "execd": true, "apt": true,
+	"snap": true, "nagios": true, "leadership": true, "tls_client": true, "hacluster": true, "vault_kv": true,
+	"debug": true, "docker": true, "nginx": true, "coordinator": true, "kubernetes_common": true, "__init__": true}
+
+// BaseLayerModule reports a module or package under lib/charms/layer/ (its name without
+// ".py") that a base layer provides (baseLayers): vendored in a built charm, unless the tree is
+// that layer's own.
+func BaseLayerModule(name string) bool { return baseLayers[name] }

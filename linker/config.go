@@ -184,6 +184,26 @@ func (l *charmLinker) loadSplats() map[fileLine][]*classInfo {
 	return l.splats
 }
 
+// otherCallers reports a read of key k on a parameter of a module function that the tree
+// names more often than the calls the linker was given of it (pyextract keeps a call only
+// when its arguments matter to the linker: one handing on the config does, one handing on a
+// dict decoded from JSON does not): the others pass it something else.
+func (l *charmLinker) otherCallers(fi *fileInfo, k *pyextract.KeyAccess, c *ctx) bool {
+	if k.Class != "" || k.Func == "" || len(k.Object) == 0 {
+		return false
+	}
+	if _, _, ok := paramOf(fi.funcSyms[funcKey{"", k.Func}], k.Object[0].Name); !ok {
+		return false
+	}
+	known := 0
+	for _, s := range l.calls[k.Func] {
+		if l.callsFunc(s, c) {
+			known++
+		}
+	}
+	return known > 0 && l.ix.uses(k.Func, wholeTree) > known
+}
+
 // undeclaredFields reports the fields of k, a class the charm loads its options into, that
 // name no declared option (`worker_count: int = 1` with no worker-count in the YAML): the
 // field always holds its default, or loading fails without one (Finding.Field). Only
@@ -273,13 +293,19 @@ func (l *charmLinker) configKey(fi *fileInfo, k *pyextract.KeyAccess) {
 		}
 	}()
 	for _, c := range l.contexts(fi, fi.classes[k.Class], k.Func) {
-		isCfg := false
+		// maybe: a parameter some caller gives the config and another a value the linker
+		// cannot tell (vsphere-integrator's _save_creds(config), _save_creds(creds_data) of
+		// juju trust's credentials): a read of it may be of either, so a name the YAML does
+		// not declare is no finding (review rev104's own-layer code)
+		isCfg, maybe := false, false
 		for _, a := range l.chain(k.Object, c) {
 			isCfg = isCfg || a.kind == aConfig
+			maybe = maybe || a.kind == aUnknown
 		}
 		if !isCfg {
 			continue
 		}
+		maybe = maybe || l.otherCallers(fi, k, c)
 		sawConfig = true
 		if k.Via == "all" && len(l.loadSplats()[fileLine{fi.Path, k.Line}]) > 0 {
 			return // SearchConfig(**self.config): the class's fields say what it reads (configClasses)
@@ -317,7 +343,7 @@ func (l *charmLinker) configKey(fi *fileInfo, k *pyextract.KeyAccess) {
 					Detail: at.Detail, Conditional: o.cond}
 				vendored = o.file.vendored
 			}
-			s.Loose = v.loose
+			s.Loose = v.loose || maybe
 			if seen[siteName{s, v.str}] {
 				continue
 			}
@@ -327,7 +353,7 @@ func (l *charmLinker) configKey(fi *fileInfo, k *pyextract.KeyAccess) {
 				l.read(KindConfig, d, s)
 			}
 			// (a typed config's __getitem__ reads the field, "-" as "_": both spellings work)
-			if (!ok || asWrittenOnly(v.str, d) && at.Detail != "typed-index") && !vendored && !v.loose && !l.storedConfig(v.str) {
+			if (!ok || asWrittenOnly(v.str, d) && at.Detail != "typed-index") && !vendored && !v.loose && !maybe && !l.storedConfig(v.str) {
 				// a function that looks the name up among the declared options first
 				// (option = charm.meta.config.get(self.name); if option is None: raise)
 				// reads only a declared one

@@ -575,6 +575,10 @@ func (ix *index) charmRel(fi *fileInfo) string {
 //
 // Or a copy of a known package in the charm's lib/ folder (charmyaml.VendoredPackage: lib/ops/,
 // the ops framework older charms carried; lib/charms_ceph/).
+//
+// Not a reactive charm's own layer code, lib/charms/layer/<module> but for a base layer's
+// (charmyaml.BaseLayerModule), as the ranker classifies it (review rev104: jenkins'
+// lib/charms/layer/jenkins/ was read as vendored, and its reads of undeclared options dropped).
 func (ix *index) isVendored(fi *fileInfo) bool {
 	rel := ix.charmRel(fi)
 	if inFolderNamed(rel, charmHelpersDir) {
@@ -591,7 +595,12 @@ func (ix *index) isVendored(fi *fileInfo) bool {
 	if !ok {
 		return false
 	}
-	lib, _, _ := strings.Cut(rest, "/")
+	lib, inside, _ := strings.Cut(rest, "/")
+	if lib == "layer" { // a reactive charm's own layer code, but for a base layer's (rank.Classify)
+		module, _, _ := strings.Cut(inside, "/")
+		module = strings.TrimSuffix(module, ".py")
+		return charmyaml.BaseLayerModule(module) && !ix.charms[fi.charm].Layer && own != module
+	}
 	return lib != own
 }
 

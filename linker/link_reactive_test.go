@@ -832,3 +832,54 @@ def render():
 	expect(t, "identity-service", reads(cl, KindRelation, "identity-service"), "reactive/placement_handlers.py:4/lookup/flag")
 	expect(t, "findings", findings(cl), "")
 }
+
+func TestOwnLayerCodeIsTheCharms(t *testing.T) {
+	// A reactive charm's lib/charms/layer/<module> is its own code, but for a base layer's
+	// module (basic, options, ...), which `charm build` copies in: an undeclared option read
+	// in the own one is a finding (review rev104: jenkins' lib/charms/layer/jenkins/ was read
+	// as vendored). A module function the tree calls more often than the calls handing it the
+	// config is given something else by the others (vsphere-integrator's _save_creds of
+	// juju trust's credentials): its reads of undeclared names are no findings.
+	c := charm("foo", ".", "config:port", "config:credentials")
+	c.Layers = []charmyaml.Layer{{Name: "layer:basic"}}
+	cl := link1(t, c, files{
+		"reactive/foo.py": `
+from charms.reactive import when
+from charmhelpers.core import hookenv
+from charms.layer.foo.configuration import bootstrap
+from charms.layer import options
+
+@when("config.changed")
+def install():
+    bootstrap()
+    options.get("basic")
+`,
+		"lib/charms/layer/foo/__init__.py": "",
+		"lib/charms/layer/foo/configuration.py": `
+import json
+from charmhelpers.core import hookenv
+
+def bootstrap():
+    config = hookenv.config()
+    print(config["prot"])
+    _save(config)
+    _save(json.loads(config["credentials"]))
+
+def _save(creds):
+    print(creds["endpoint"])
+`,
+		"lib/charms/layer/options.py": `
+from charmhelpers.core import hookenv
+
+def get(section):
+    return hookenv.config()["layer-" + section]
+`,
+		"lib/charms/layer/basic.py": `
+from charmhelpers.core import hookenv
+
+def bootstrap_charm_deps():
+    return hookenv.config()["basic-option"]
+`,
+	})
+	expect(t, "findings", findings(cl), "lib/charms/layer/foo/configuration.py:6 undeclared-config prot")
+}

@@ -28,14 +28,6 @@ var charmYAMLNames = map[string]bool{
 	"metadata.yaml": true, "config.yaml": true, "actions.yaml": true, "charmcraft.yaml": true,
 }
 
-// baseLayers are the reactive layers charms build on whose code `charm build` copies into
-// lib/charms/layer/ (layer:basic's basic.py, layer:status, layer:options ...): in a built
-// charm they are vendored. Any other module there is the charm's own layer code
-// (lib/charms/layer/gcp.py of the gcp-integrator, which its handlers call as layer.gcp.*).
-var baseLayers = map[string]bool{"basic": true, "options": true, "status": true, "execd": true, "apt": true,
-	"snap": true, "nagios": true, "leadership": true, "tls_client": true, "hacluster": true, "vault_kv": true,
-	"debug": true, "docker": true, "nginx": true, "coordinator": true, "kubernetes_common": true, "__init__": true}
-
 // ownLayer reports a base layer's module that is the code of the tree holding it: p's charm
 // is a layer's folder (charmyaml.Charm.Layer: layer-vault-kv's lib/charms/layer/vault_kv.py;
 // a layer's source vendors nothing, `charm build` does), or is the charm named like the module
@@ -59,7 +51,7 @@ func ownLayer(p, module string, charms []charmyaml.Charm) bool {
 //     Python action or hook script, repomap.PythonScript, and classed as code below);
 //   - ClassLib: under lib/charms/<name>/ unless <name> is a charm's name with '-' → '_' (its
 //     own library, which is ClassSource) or is "layer" (a reactive charm's own layer code,
-//     ClassSource, but for baseLayers), or under a charmhelpers/ folder (the charm-helpers
+//     ClassSource, but for charmyaml.BaseLayerModule), or under a charmhelpers/ folder (the charm-helpers
 //     package classic charms vendor: hooks/charmhelpers/core/hookenv.py), or in a charm's
 //     lib/ops/, lib/yaml/ or lib/charms_ceph/ (charmyaml.VendoredPackage);
 //   - ClassSource: under a src/ folder (not in a helper folder right under it: src/hack/,
@@ -111,7 +103,7 @@ func Classify(p string, charms []charmyaml.Charm) string {
 	}
 	if lib, inside := charmyaml.LibraryPath(p); lib != "" {
 		module, _, _ := strings.Cut(inside, "/") // the module or package right under the library's folder
-		if charmyaml.OwnLibrary(lib, charms) || lib == "layer" && (!baseLayers[strings.TrimSuffix(module, ".py")] || ownLayer(p, strings.TrimSuffix(module, ".py"), charms)) {
+		if charmyaml.OwnLibrary(lib, charms) || lib == "layer" && (!charmyaml.BaseLayerModule(strings.TrimSuffix(module, ".py")) || ownLayer(p, strings.TrimSuffix(module, ".py"), charms)) {
 			return ClassSource
 		}
 		return ClassLib
