@@ -1509,3 +1509,20 @@ func TestNameAt(t *testing.T) {
 		t.Errorf("unreadable: %q at %+v (%v, %v)", c.Name, c.NameAt, ok, err)
 	}
 }
+
+func TestJujuLargeConfigAtItsLine(t *testing.T) {
+	// A config.yaml too large to narrow within the budget: Juju's rejection is still reported
+	// at the option it names, not at the value it quotes last (review rev104: "enabled").
+	var b strings.Builder
+	b.WriteString("options:\n")
+	for i := range 400 {
+		fmt.Fprintf(&b, "  opt-%d:\n    type: string\n    default: value %d\n    description: an option of the test, long enough to make the file large\n", i, i)
+	}
+	b.WriteString("  prefer-ipv6:\n    type: boolean\n    default: \"enabled\"\n")
+	line := 2 + 400*4
+	c := Parse(Files{Dir: ".", Config: []byte(b.String())})
+	want := fmt.Sprintf(`config.yaml:%d: juju would reject: invalid config default: option "prefer-ipv6" expected boolean, got "enabled"`, line)
+	if len(b.String()) < 32<<10 || !slices.Contains(c.Warnings, want) {
+		t.Errorf("%d bytes: warnings %q, want %q", len(b.String()), c.Warnings, want)
+	}
+}

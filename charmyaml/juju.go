@@ -120,9 +120,17 @@ func (c *Charm) checkJuju(d *doc, sec *yaml.Node, j jujuReader) {
 	}
 }
 
-// quotedName is the last double-quoted name in Juju's message (`duplicated relation name:
-// "db"`), "" when there is none.
+// optionNamed is the option Juju's message about config.yaml names, `option "prefer-ipv6"
+// expected boolean, got "enabled"`.
+var optionNamed = regexp.MustCompile(`\boption "([^"]+)"`)
+
+// quotedName is the name Juju's message is about: the option it names (optionNamed: the last
+// quoted word there is the value or the type, review rev104), else the last double-quoted name
+// (`duplicated relation name: "db"`); "" when there is none.
 func quotedName(msg string) string {
+	if m := optionNamed.FindStringSubmatch(msg); m != nil {
+		return m[1]
+	}
 	end := strings.LastIndexByte(msg, '"')
 	if end <= 0 {
 		return ""
