@@ -635,6 +635,10 @@ func declaredInstead(ch *charmyaml.Charm, f linker.Finding) string {
 		}
 	case f.Kind == linker.FindUnknownEvent && f.Events != nil:
 		names = f.Events
+	case f.Kind == linker.FindUnknownEvent && f.Registered != "":
+		for _, n := range linker.EventNames(ch) { // a hook's name: db-relation-changed
+			names = append(names, strings.ReplaceAll(n, "_", "-"))
+		}
 	case f.Kind == linker.FindUnknownEvent:
 		names = linker.EventNames(ch)
 	case kind == "":
@@ -1186,6 +1190,10 @@ func findingDiagnostic(f linker.Finding) Diagnostic {
 		d.Message = fmt.Sprintf("%s binds relation endpoint %q to %s, whose constructor requires interface %q and raises RelationInterfaceMismatchError: the charm's YAML declares interface %q", who(f.Symbol), f.Subject, f.Detail, f.Expected, f.Declared)
 	case f.Kind == linker.FindUnknownEvent && f.Events != nil:
 		d.Message = fmt.Sprintf("%s observes event %q of a %s, whose events class defines no such event: the attribute lookup raises AttributeError", who(f.Symbol), f.Subject, f.Detail)
+	case f.Kind == linker.FindUnknownEvent && f.Registered != "":
+		// a hook of no event Juju runs: the function never runs for it, which raises nothing
+		d.Severity = SeverityWarning
+		d.Message = fmt.Sprintf("%s is registered for hook %q, which is no hook Juju runs: the function never runs for it", who(f.Symbol), f.Subject)
 	case f.Kind == linker.FindUnknownEvent:
 		d.Message = fmt.Sprintf("%s observes event %q, which the charm does not have: ops defines no such event for its YAML, and the attribute lookup raises AttributeError", who(f.Symbol), f.Subject)
 	case f.Kind == linker.FindMissingModule:

@@ -1492,6 +1492,7 @@ func TestUndeclaredNameSaysWhatIsDeclared(t *testing.T) {
 		{Kind: linker.FindUnknownEvent, Subject: "reconcile", Site: site(12)},
 		{Kind: linker.FindUnknownEvent, Subject: "certificate_removed", Events: []string{"certificate_available", "certificates_removed"},
 			Site: linker.Site{File: "src/charm.py", Line: 13, Symbol: "ACharm.f", Detail: "CertificateTransferRequires"}},
+		{Kind: linker.FindUnknownEvent, Subject: "db-relation-chnaged", Registered: "db-relation-chnaged", Site: linker.Site{File: "hooks/hooks.py", Line: 14, Symbol: "db_changed"}},
 	}}}}
 	var b strings.Builder
 	if err := WriteText(&b, Run(charms, links, Options{})); err != nil {
@@ -1512,6 +1513,7 @@ func TestUndeclaredNameSaysWhatIsDeclared(t *testing.T) {
 		`event "db_relation_broke", which the charm does not have: ops defines no such event for its YAML, and the attribute lookup raises AttributeError (did you mean "db_relation_broken"?) [`,
 		`event "reconcile", which the charm does not have: ops defines no such event for its YAML, and the attribute lookup raises AttributeError [`,
 		`src/charm.py:13: error: ACharm.f observes event "certificate_removed" of a CertificateTransferRequires, whose events class defines no such event: the attribute lookup raises AttributeError (did you mean "certificates_removed"?) [unknown-event]`,
+		`hooks/hooks.py:14: warning: db_changed is registered for hook "db-relation-chnaged", which is no hook Juju runs: the function never runs for it (did you mean "db-relation-changed"?) [unknown-event]`,
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("no %q in\n%s", want, got)

@@ -159,7 +159,15 @@ func (l *charmLinker) linkDecorated(own map[string]bool) {
 				}
 				switch name {
 				case "hook":
-					if ep, _, ok := strings.Cut(a, "-relation-"); ok {
+					if bad := unknownHookEvent(a); bad {
+						// @hooks.hook('db-relation-chnaged'): no hook Juju runs, so the
+						// function never runs for it (review rev104: 7 of 7 such typos passed)
+						if !fi.test && !fi.vendored {
+							if f := l.find(FindUnknownEvent, a, Site{File: fi.Path, Line: s.Line, Symbol: s.Name}); f != nil {
+								f.Registered = a
+							}
+						}
+					} else if ep, _, ok := strings.Cut(a, "-relation-"); ok {
 						rels, via = []string{ep}, ViaHook
 						if eps, ok := l.hookTemplate(ep); ok {
 							rels = eps // @hook('{interface:mysql}-relation-joined'): each endpoint of it
@@ -677,4 +685,17 @@ func (l *charmLinker) namedHandlers() map[string][]Handler {
 		}
 	}
 	return out
+}
+
+// unknownHookEvent reports a hook name of a relation or storage whose event part is none Juju
+// runs (db-relation-chnaged, data-storage-atached; a ".real" script's name is the hook's).
+func unknownHookEvent(hook string) bool {
+	h := strings.TrimSuffix(hook, ".real")
+	if ep, ev, ok := strings.Cut(h, "-relation-"); ok && ep != "" && !strings.ContainsAny(ev, "{}") {
+		return !slices.Contains(relationEvents, "relation_"+strings.ReplaceAll(ev, "-", "_"))
+	}
+	if st, ev, ok := strings.Cut(h, "-storage-"); ok && st != "" {
+		return !slices.Contains(storageEvents, "storage_"+strings.ReplaceAll(ev, "-", "_"))
+	}
+	return false
 }

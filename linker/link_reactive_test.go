@@ -93,6 +93,31 @@ def db_joined():
 	expect(t, "test", handlers(test, KindRelation, "db"), "")
 }
 
+func TestHookOfNoEvent(t *testing.T) {
+	// A function registered for a relation's or storage's hook whose event part is none Juju
+	// runs never runs for it: a finding, and no handler of the relation (review rev104); a
+	// hook of a relation event, a ".real" script's name, a template's, and another name
+	// (a hook script's own) are no findings.
+	c := charm("demo", ".", "relation:db", "storage:data")
+	cl := link1(t, c, files{"hooks/hooks.py": `from charmhelpers.core.hookenv import Hooks
+
+hooks = Hooks()
+
+
+@hooks.hook("db-relation-chnaged")
+def db_changed():
+    pass
+
+
+@hooks.hook("data-storage-atached", "db-relation-joined", "db-relation-departed.real", "{requires:mysql}-relation-joined", "custom-thing")
+def data():
+    pass
+`})
+	expect(t, "db", handlers(cl, KindRelation, "db"), "db-relation-departed.real>data[hook] db-relation-joined>data[hook]")
+	expect(t, "findings", findingsWith(cl, func(f Finding) string { return f.Registered }),
+		"hooks/hooks.py:7 unknown-event db-relation-chnaged db-relation-chnaged\nhooks/hooks.py:12 unknown-event data-storage-atached data-storage-atached")
+}
+
 func TestHookRunsAndStorageHooks(t *testing.T) {
 	// A function registered for a storage's hook (charms.reactive's
 	// @hook('data-storage-attached')) handles the storage; for an undeclared storage's, it never
