@@ -872,7 +872,7 @@ func editWhy(f rank.File, named []namedRelation) (why []string, tied bool) {
 	case f.Class == rank.ClassYAML:
 		add(rank.SigMentionInterface, "declares "+sig[rank.SigMentionInterface].Note+" named in the task")
 	default:
-		add(rank.SigMentionInterface, "handles "+sig[rank.SigMentionInterface].Note+" named in the task")
+		add(rank.SigMentionInterface, interfaceVerb(sig[rank.SigMentionInterface].Note)+" "+sig[rank.SigMentionInterface].Note+" named in the task")
 	}
 	if words := sig[rank.SigMentionWords].Note; words != "" {
 		add(rank.SigMentionWords, fmt.Sprintf("its text (names, strings, comments) has task words %s (×%s of at most ×%s)", words, num(sig[rank.SigMentionWords].Value), num(math.Exp(rank.LexBoost))))
@@ -1320,4 +1320,26 @@ func locatePath(p string) string {
 		return strconv.Quote(p)
 	}
 	return safetext.Path(p, " (")
+}
+
+// interfaceVerb is what code does with the interfaces of a mention-interface note ("config
+// log_level, relation db"): an option has no handler, its code reads it.
+func interfaceVerb(note string) string {
+	configs, all := 0, 0
+	for _, l := range strings.Split(note, ", ") {
+		if l == "…" { // noteOf's "more"
+			continue
+		}
+		all++
+		if strings.HasPrefix(l, "config ") {
+			configs++
+		}
+	}
+	switch configs {
+	case 0:
+		return "handles"
+	case all:
+		return "reads"
+	}
+	return "handles or reads"
 }

@@ -940,3 +940,13 @@ func TestLocatedQuotesPathsThatReadAsItsLines(t *testing.T) {
 		}
 	}
 }
+
+func TestInterfaceVerb(t *testing.T) {
+	// an option's code reads it; a relation's or action's handles it
+	for note, want := range map[string]string{"config log_level": "reads", "config a, config b, …": "reads",
+		"relation db": "handles", "action backup, config port": "handles or reads"} {
+		if got := interfaceVerb(note); got != want {
+			t.Errorf("interfaceVerb(%q) = %q, want %q", note, got, want)
+		}
+	}
+}

@@ -307,8 +307,12 @@ func (c *Charm) readParts(d *doc, v *yaml.Node) {
 		nodeText(&text, pe.v, 0)
 		p.Words = textWords([]byte(text.String()))
 		if pv := deref(pe.v); pv != nil && pv.Kind == yaml.MappingNode {
-			if f, ok := find(quiet.entries(pv, "part"), "plugin"); ok && f.v != nil && deref(f.v).Kind == yaml.ScalarNode {
+			entries := quiet.entries(pv, "part")
+			if f, ok := find(entries, "plugin"); ok && f.v != nil && deref(f.v).Kind == yaml.ScalarNode {
 				p.Plugin = deref(f.v).Value
+			}
+			if f, ok := find(entries, "source"); ok && f.v != nil && deref(f.v).Kind == yaml.ScalarNode {
+				p.Source = deref(f.v).Value
 			}
 		}
 		c.Parts = append(c.Parts, p)

@@ -210,6 +210,10 @@ type Layer struct {
 type Part struct {
 	Name   string `json:"name"`
 	Plugin string `json:"plugin,omitempty"` // "charm", "uv", "dump", ...; "" when not a plain string
+	// Source is the part's `source:` when a plain string: a folder, a repository, or the
+	// address of a download (istio's istioctl, .../download/1.29.0/istioctl-1.29.0-...tar.gz),
+	// which pins a release of the tool the charm runs.
+	Source string `json:"source,omitempty"`
 	// Words are the distinct words of the part's keys, values and comments (as Charm.Words):
 	// the tools and packages it pins ("rustup", "uv", "psycopg2").
 	Words []string `json:"-"`

@@ -42,12 +42,12 @@ func TestParseKeepsWordsPerFile(t *testing.T) {
 
 func TestParts(t *testing.T) {
 	c := Parse(Files{Dir: ".", Charmcraft: []byte("name: demo\ntype: charm\nparts:\n  charm:\n    plugin: uv\n    build-snaps: [astral-uv]\n" +
-		"  files:\n    plugin: dump\n  odd: [1, 2]\n  anchored: &a\n    plugin: *x\n")})
+		"  files:\n    plugin: dump\n    source: https://x.example/v1.2/t.tgz\n  odd: [1, 2]\n  anchored: &a\n    plugin: *x\n")})
 	want := []Part{
 		{Name: "charm", Plugin: "uv", Pos: Pos{File: "charmcraft.yaml", Line: 4}},
-		{Name: "files", Plugin: "dump", Pos: Pos{File: "charmcraft.yaml", Line: 7}},
-		{Name: "odd", Pos: Pos{File: "charmcraft.yaml", Line: 9}},
-		{Name: "anchored", Pos: Pos{File: "charmcraft.yaml", Line: 10}},
+		{Name: "files", Plugin: "dump", Source: "https://x.example/v1.2/t.tgz", Pos: Pos{File: "charmcraft.yaml", Line: 7}},
+		{Name: "odd", Pos: Pos{File: "charmcraft.yaml", Line: 10}},
+		{Name: "anchored", Pos: Pos{File: "charmcraft.yaml", Line: 11}},
 	}
 	if got := c.Parts[0].Words; !slices.Equal(got, []string{"plugin", "uv", "build", "snaps", "astral"}) {
 		t.Errorf("part charm words %q", got)

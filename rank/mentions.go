@@ -29,6 +29,9 @@ type mentions struct {
 	common map[string]bool
 	joined map[string]bool // runs of 2-3 words written together ("rolling-ops" → "rollingops"), for file stems
 	paths  []string        // tokens that look like paths or file names ("src/charm.py", "tls.py")
+	// configOptionOnly is set when the text writes "config" and every time as a word of its
+	// own right before "option" or "options": the kind of an interface, not a file's name
+	configOptionOnly bool
 }
 
 // hasAny reports whether the text has one of words (as a word or a run of words).
@@ -195,6 +198,7 @@ func parseMentions(texts []string) mentions {
 	bare := map[string]bool{} // grams met without an article or possessive before them
 	seenPath := map[string]bool{}
 	var whole []string // product names whole ("centos" of CentOS), names without their version ("nfs" of NFSv4)
+	configs, kindConfigs := 0, 0
 	for _, text := range texts {
 		var seq []string         // the text's words in order, for n-grams
 		var within []bool        // per word of seq: it follows another word of the same identifier
@@ -246,7 +250,13 @@ func parseMentions(texts []string) mentions {
 				m.idents[id] = true
 			}
 		}
-		for i := range seq {
+		for i, w := range seq {
+			if w == "config" {
+				configs++
+				if !within[i] && i+1 < len(seq) && !within[i+1] && (seq[i+1] == "option" || seq[i+1] == "options") {
+					kindConfigs++
+				}
+			}
 			for n := 1; n <= 3 && i+n <= len(seq); n++ {
 				g := strings.Join(seq[i:i+n], "_")
 				m.grams[g] = true
@@ -284,6 +294,7 @@ func parseMentions(texts []string) mentions {
 			}
 		}
 	}
+	m.configOptionOnly = configs > 0 && kindConfigs == configs
 	delete(m.grams, "")
 	for g := range lead {
 		delete(m.inner, g)

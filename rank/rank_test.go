@@ -758,6 +758,29 @@ func TestMentions(t *testing.T) {
 			t.Errorf("%q: charm.py mention-file %v, want %v", text, got, want)
 		}
 	}
+	// "config" only as the kind of an option is not config.yaml (reviews rev99, rev103)
+	for text, want := range map[string]bool{
+		"the log_level config option is ignored":          false,
+		"Set the config option once":                      false,
+		"Add a config option for the sshd LoginGraceTime": true, // the new option goes there
+		"the grafana config is not reloaded":              true,
+		"config option parsing breaks the config file":    true,
+		"move config options into config.yaml":            true,
+	} {
+		in := demoCharm()
+		in.Mentions = []string{text}
+		if got := hasSignal(fileOf(t, Rank(in), "config.yaml"), SigMentionFile); got != want {
+			t.Errorf("%q: config.yaml mention-file %v, want %v", text, got, want)
+		}
+	}
+	for text, want := range map[string]bool{"Add a config option for the sshd LoginGraceTime": false, "the grafana config is not reloaded": true} {
+		in := demoCharm()
+		in.Files = append(in.Files, pyFile("src/config.py", []pyextract.Symbol{cls("Settings", 1)}, nil))
+		in.Mentions = []string{text}
+		if got := hasSignal(fileOf(t, Rank(in), "src/config.py"), SigMentionFile); got != want {
+			t.Errorf("%q: src/config.py mention-file %v, want %v", text, got, want)
+		}
+	}
 	// A mentioned method leads its file.
 	in.Mentions = []string{"the _helper of the charm is slow"}
 	r = Rank(in)
@@ -3250,6 +3273,44 @@ func TestDownloadURLPinsTheWorkload(t *testing.T) {
 	for _, d := range []string{"https://mirror.example.com/pub/2.1/", "demo-26.0.1.tar.bz2", "https://download.example.com/demo/latest.tar.gz"} {
 		if downloadPin(d, []string{"demo"}) { // no release, no address, or not the workload's name
 			t.Errorf("%q: a pin", d)
+		}
+	}
+}
+
+func TestNamedOptionLiftsItsReaders(t *testing.T) {
+	// An option has no handler: a task naming it gives its mention mass to the YAML declaring
+	// it and the files reading it (review rev103: identity-platform-admin-ui's log_level, read
+	// only in src/configs.py, which came third), not to a loose read, a test's or a library's.
+	in := demoCharm()
+	in.Links.Charms[0].Interfaces[1].Reads = append(in.Links.Charms[0].Interfaces[1].Reads,
+		linker.Site{File: "src/config_render.py", Line: 4, Symbol: "render_config", Via: linker.ViaConfig},
+		linker.Site{File: "src/database.py", Line: 9, Symbol: "DatabaseHandler.__init__", Via: linker.ViaConfig, Loose: true},
+		linker.Site{File: "tests/unit/test_charm.py", Line: 6, Via: linker.ViaConfig})
+	in.Mentions = []string{"the log-level option is applied in lower case"}
+	r := Rank(in)
+	for p, want := range map[string]bool{"config.yaml": true, "src/charm.py": true, "src/config_render.py": true, "src/database.py": false, "tests/unit/test_charm.py": false} {
+		if got := hasSignal(fileOf(t, r, p), SigMentionInterface); got != want {
+			t.Errorf("%s: mention-interface %v, want %v", p, got, want)
+		}
+	}
+}
+
+func TestPartDownloadPinsTheWorkload(t *testing.T) {
+	// A build part downloading a release of the workload's tool (istio's istioctl) is a pin:
+	// its line says the release, and an upgrade of the workload lifts its file.
+	in := demoCharm()
+	in.Charms[0].Files = append(in.Charms[0].Files, "charmcraft.yaml")
+	in.Charms[0].Parts = []charmyaml.Part{{Name: "democtl", Plugin: "dump", Source: "https://github.com/x/demo/releases/download/1.29.0/democtl-1.29.0-linux-amd64.tar.gz",
+		Pos: charmyaml.Pos{File: "charmcraft.yaml", Line: 40}}, {Name: "charm", Plugin: "charm", Source: ".", Pos: charmyaml.Pos{File: "charmcraft.yaml", Line: 44}}}
+	in.Mentions = []string{"Upgrade demo to 1.30"}
+	f := fileOf(t, Rank(in), "charmcraft.yaml")
+	if !hasSignal(f, SigWorkloadPin) || f.Symbols[0].Signature != "[part] democtl (plugin dump, source …/1.29.0/democtl-1.29.0-linux-amd64.tar.gz)" {
+		t.Errorf("charmcraft.yaml %+v", f)
+	}
+	for src, want := range map[string]string{".": "", "https://github.com/x/y.git": "", "https://example.com/pub/v2.1/tool.zip": "v2.1/tool.zip",
+		"https://github.com/grafana/loki/releases/download/v3.2.1/lokitool-linux-${CRAFT_ARCH_BUILD_FOR}.zip": "v3.2.1/lokitool-linux-${CRAFT_ARCH_BUILD_FOR}.zip"} {
+		if got := releaseTail(src); got != want {
+			t.Errorf("releaseTail(%q) = %q, want %q", src, got, want)
 		}
 	}
 }

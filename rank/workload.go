@@ -103,8 +103,25 @@ func (r *ranker) pinTargets() []int {
 		for _, o := range configVersions(ch) {
 			add(o.Pos.File)
 		}
+		for _, p := range partDownloads(ch) {
+			add(p.Pos.File)
+		}
 	}
 	slices.Sort(out)
+	return out
+}
+
+// partDownloads are the build parts of a charm that download a release of its workload's tool
+// (istio's istioctl part, source .../download/1.29.0/istioctl-1.29.0-linux-amd64.tar.gz; loki's
+// lokitool): an upgrade of the workload changes the release there too.
+func partDownloads(ch charmyaml.Charm) []charmyaml.Part {
+	names := charmWorkloadWords(ch)
+	var out []charmyaml.Part
+	for _, p := range ch.Parts {
+		if downloadPin(p.Source, names) {
+			out = append(out, p)
+		}
+	}
 	return out
 }
 
@@ -122,17 +139,24 @@ func (r *ranker) charmNameWords() map[string]bool {
 	return out
 }
 
-// configVersions are the config options whose name says version and whose default is a
-// release number: a machine charm installs that release of its workload (node-exporter's
-// "version", default "1.2.0").
-func configVersions(ch charmyaml.Charm) []charmyaml.ConfigOption {
-	var out []charmyaml.ConfigOption
-	var names []string // the words of the charm's name that name its workload
+// charmWorkloadWords are the words of a charm's name that name its workload (not k8s,
+// operator).
+func charmWorkloadWords(ch charmyaml.Charm) []string {
+	var names []string
 	for _, w := range pyextract.SplitWords(ch.Name) {
 		if !genericCharmWords[w] && len(w) > 2 {
 			names = append(names, w)
 		}
 	}
+	return names
+}
+
+// configVersions are the config options whose name says version and whose default is a
+// release number: a machine charm installs that release of its workload (node-exporter's
+// "version", default "1.2.0").
+func configVersions(ch charmyaml.Charm) []charmyaml.ConfigOption {
+	var out []charmyaml.ConfigOption
+	names := charmWorkloadWords(ch)
 	for _, o := range ch.Config {
 		d := strings.Trim(strings.TrimSpace(o.Default), `"'`)
 		if slices.Contains(pyextract.SplitWords(o.Name), "version") && releaseValue.MatchString(d) {
@@ -238,6 +262,9 @@ func (r *ranker) markPins(pins []int) {
 		}
 		for _, o := range append(configImages(ch), configVersions(ch)...) {
 			r.hotSym[cleanPath(o.Pos.File)+"\x00"+SymConfig+" "+o.Name] = true
+		}
+		for _, p := range partDownloads(ch) {
+			r.hotSym[cleanPath(p.Pos.File)+"\x00"+SymPart+" "+p.Name] = true
 		}
 	}
 }

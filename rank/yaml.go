@@ -365,7 +365,26 @@ func partSig(p charmyaml.Part) string {
 	if p.Plugin != "" {
 		parts = append(parts, "plugin "+p.Plugin)
 	}
+	if t := releaseTail(p.Source); t != "" {
+		parts = append(parts, "source …/"+t)
+	}
 	return "[part] " + p.Name + parens(parts)
+}
+
+// releaseTail is the end of a download's address that says which release it is, for a part's
+// line (istio's istioctl: "1.29.0/istioctl-1.29.0-linux-amd64.tar.gz"): what follows a
+// GitHub release's "/download/", else the last two parts of the path; "" for a source that
+// is no download of a release (a folder, a repository, an address without a release number).
+func releaseTail(src string) string {
+	l := strings.ToLower(src)
+	if !strings.HasPrefix(l, "http://") && !strings.HasPrefix(l, "https://") || !releaseInURL.MatchString(l) {
+		return ""
+	}
+	if _, tail, ok := strings.Cut(src, "/download/"); ok && tail != "" {
+		return tail
+	}
+	segs := strings.Split(strings.TrimSuffix(src, "/"), "/")
+	return strings.Join(segs[max(3, len(segs)-2):], "/")
 }
 
 func baseSig(b charmyaml.Base) string {
