@@ -866,6 +866,13 @@ func checkInterface(decl *charmyaml.Charm, in linker.Interface, dynamic int, los
 	case linker.KindAction:
 		rule, what = RuleUnhandledAction, "no code observes action"
 		checkUnusedParams(decl, in, add)
+		if t := in.NotInTable; t != nil && len(in.Handlers) == 0 {
+			// its script dispatches through a table that maps the other actions, not this one
+			add(Diagnostic{Rule: rule, Severity: ruleSeverity(rule), File: in.File, Line: in.Line, Subject: in.Name,
+				Message: fmt.Sprintf("action %q is run by its script %s, whose table %s (line %d) maps other actions but not this one: the script finds no function for it and fails",
+					in.Name, in.Script, t.Key, t.Line)})
+			return
+		}
 		if extension(decl, in) != "" || len(in.Handlers) > 0 || in.Script != "" {
 			return
 		}
@@ -1252,6 +1259,10 @@ func findingDiagnostic(f linker.Finding) Diagnostic {
 	case ok && f.Kind == linker.FindUndeclaredConfig && f.Detail == "attr":
 		// self.config.log_levle on a typed config: no such field, no such option
 		d.Message = fmt.Sprintf("%s reads %q of the charm's typed config, which names no option the charm's YAML declares and no member of the config class: it raises AttributeError", who(f.Symbol), f.Subject)
+	case f.Kind == linker.FindUndeclaredAction && f.Detail == "table":
+		// ACTIONS = {"pasue": pause, ...}: juju run rejects the name, the entry never runs
+		d.Severity = SeverityWarning
+		d.Message = fmt.Sprintf("table %s maps action %q, which the charm's YAML does not declare: `juju run` rejects the name, so its entry never runs", f.Key, f.Subject)
 	case ok && f.Detail == "assert":
 		// assert "data" in self.model.storages: an AssertionError wherever it runs
 		d.Message = fmt.Sprintf("%s asserts that %s %q is there, which the charm's YAML does not declare: the assertion always fails", who(f.Symbol), m[1], f.Subject)

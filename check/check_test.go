@@ -782,6 +782,23 @@ func TestCharmWithoutCode(t *testing.T) {
 	if len(d) != 1 || d[0].Rule != RuleUnhandledAction || d[0].Severity != SeverityWarning {
 		t.Errorf("classic action: diagnostics %+v", d)
 	}
+	// an action run by its script through a table that leaves it out is unhandled, script or
+	// not; a table's key naming no declared action is a warning (review rev104)
+	rootLinks.Charms[0].Interfaces[0].Script = "actions/actions.py"
+	rootLinks.Charms[0].Interfaces[0].NotInTable = &linker.Site{File: "actions/actions.py", Line: 40, Key: "ACTIONS"}
+	rootLinks.Charms[0].Findings = []linker.Finding{{Kind: linker.FindUndeclaredAction, Subject: "pasue", Site: linker.Site{File: "actions/actions.py", Line: 40, Detail: "table", Key: "ACTIONS"}}}
+	var b strings.Builder
+	if err := WriteText(&b, Run([]charmyaml.Charm{root}, rootLinks, Options{})); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		`actions.yaml:1: warning: action "backup" is run by its script actions/actions.py, whose table ACTIONS (line 40) maps other actions but not this one: the script finds no function for it and fails [unhandled-action]`,
+		`actions/actions.py:40: warning: table ACTIONS maps action "pasue", which the charm's YAML does not declare: ` + "`juju run`" + ` rejects the name, so its entry never runs [undeclared-action]`,
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("no %q in\n%s", want, b.String())
+		}
+	}
 }
 
 func TestTestCharmFindingsAreInfos(t *testing.T) {

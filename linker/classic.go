@@ -59,17 +59,52 @@ func (l *charmLinker) linkActionTables() {
 			if a.Func != "" || a.Class != "" || a.Value.Kind != pyextract.ValDict {
 				continue
 			}
+			linked := 0
+			var others []string // keys mapped to a function of the tree that name no declared action
 			for _, kw := range a.Value.Kwargs {
-				it := pending[kw.Name]
-				if it == nil || kw.Value.Kind != pyextract.ValChain {
+				if kw.Value.Kind != pyextract.ValChain {
 					continue
 				}
-				if sym, in := l.moduleFunc(fi, kw.Value.Chain); sym != nil && !in.library {
+				sym, in := l.moduleFunc(fi, kw.Value.Chain)
+				if sym == nil || in.library {
+					continue
+				}
+				if it := pending[kw.Name]; it != nil {
 					it.Handlers = append(it.Handlers, Handler{Event: kw.Name, Symbol: sym.Name, File: in.Path, Line: sym.Line, Via: ViaTable,
 						ObserveFile: fi.Path, ObserveLine: a.Line})
+					linked++
+				} else if _, declared := l.lookup(KindAction, kw.Name); !declared && kw.Name != "" {
+					others = append(others, kw.Name)
 				}
 			}
+			if linked < 2 {
+				continue // a dict that maps names to functions, not surely the actions' table
+			}
+			l.tableGaps(fi, a, others, pending)
 		}
+	}
+}
+
+// tableGaps reports what a dispatch table a (one that maps two or more declared actions to
+// functions of the tree) lacks or has too much (review rev104): each declared action whose own
+// script is the table's module and which the table does not map (NotInTable: the script's main
+// looks its name up there and fails, "Action pause undefined"), and each key naming no declared
+// action (others: `juju run` rejects the name, so the entry never runs), an undeclared-action
+// finding at the table (Detail "table", the table's name in Key).
+func (l *charmLinker) tableGaps(fi *fileInfo, a *pyextract.Assign, others []string, pending map[string]*Interface) {
+	name := a.Target.String()
+	for _, act := range l.ch.Actions {
+		it := l.ifaces[ifaceKey{KindAction, act.Name}]
+		if it == nil || it.Script != fi.Path || len(it.Handlers) > 0 || pending[act.Name] == nil {
+			continue
+		}
+		it.NotInTable = &Site{File: fi.Path, Line: a.Line, Key: name}
+	}
+	if fi.test || fi.vendored {
+		return
+	}
+	for _, k := range others {
+		l.find(FindUndeclaredAction, k, Site{File: fi.Path, Line: a.Line, Detail: "table", Key: name})
 	}
 }
 

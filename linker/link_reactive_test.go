@@ -583,6 +583,27 @@ class TablesCharm(ops.CharmBase):
 	expect(t, "pause", handlers(cl, KindAction, "pause"), "")
 	expect(t, "resume", handlers(cl, KindAction, "resume"), "")
 	expect(t, "observed", handlers(cl, KindAction, "observed"), "observed_action>TablesCharm._on_observed[observe]")
+	// the table's key naming no declared action never runs (juju run rejects the name); a
+	// declared action whose own script is the table's module, which the table leaves out,
+	// fails there (review rev104); one run by another script is no gap of this table
+	expect(t, "findings", findingsWith(cl, func(f Finding) string { return f.Detail + " " + f.Key }), "actions/cluster.py:13 undeclared-action other table ACTIONS")
+	c.Actions[2].Script = "actions/cluster.py" // pause
+	c.Actions[3].Script = "actions/resume"     // resume: a script of its own
+	cl = link1(t, c, files{"actions/cluster.py": `
+def cluster_kick():
+    pass
+
+def cluster_status():
+    pass
+
+ACTIONS = {"cluster-kick": cluster_kick, "cluster-status": cluster_status}
+`})
+	if gap := iface(cl, KindAction, "pause").NotInTable; gap == nil || gap.File != "actions/cluster.py" || gap.Line != 7 || gap.Key != "ACTIONS" {
+		t.Errorf("pause: NotInTable %+v", gap)
+	}
+	if gap := iface(cl, KindAction, "resume").NotInTable; gap != nil {
+		t.Errorf("resume: NotInTable %+v", gap)
+	}
 }
 
 func TestReactiveHookTemplates(t *testing.T) {

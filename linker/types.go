@@ -231,6 +231,10 @@ type Interface struct {
 	// Script is, for an action, its own executable in the charm (charmyaml Action.Script),
 	// which runs it. "" otherwise.
 	Script string `json:"script,omitempty"`
+	// NotInTable is, for an action run by its script through a dispatch table in that script
+	// (ACTIONS = {"pause": pause, ...}) that maps other declared actions but not this one,
+	// where the table is: the script's main looks the action's name up there and fails.
+	NotInTable *Site `json:"-"`
 	// ParamsUnread is, for an action that declares parameters, the handler that never looks
 	// at them (Class.method): the action's only handlers are plain methods of the charm's own
 	// code observed for it that surely read none (linkUnreadParams). "" otherwise.
