@@ -1572,3 +1572,25 @@ func TestRelationOnlyACatchAllObserves(t *testing.T) {
 		}
 	}
 }
+
+func TestFindingAfterAGuardIsAnError(t *testing.T) {
+	// An undeclared name on a function's usual path, after an early return under a condition
+	// (a leader or lock guard), stays an error; one under the condition itself is a warning
+	// (review rev103).
+	charms := []charmyaml.Charm{{Name: "a", Dir: ".", Relations: []charmyaml.Relation{{Name: "receive-ca-cert"}}}}
+	site := func(line int, guard bool) linker.Site {
+		return linker.Site{File: "src/charm.py", Line: line, Symbol: "ACharm.__init__", Conditional: true, AfterGuard: guard}
+	}
+	links := linker.Result{Charms: []linker.CharmLinks{{Name: "a", Dir: ".", Findings: []linker.Finding{
+		{Kind: linker.FindUndeclaredRelation, Subject: "receive-ca-certs", Site: site(57, true)},
+		{Kind: linker.FindUndeclaredRelation, Subject: "receive-ca-certz", Site: site(60, false)},
+	}}}}
+	d := Run(charms, links, Options{}).Diagnostics
+	sev := map[int]string{}
+	for _, x := range d {
+		sev[x.Line] = x.Severity
+	}
+	if sev[57] != SeverityError || sev[60] != SeverityWarning {
+		t.Errorf("severities %v: want an error after the guard, a warning under a condition", sev)
+	}
+}

@@ -62,7 +62,9 @@ func (l *charmLinker) linkBindings() {
 				// as written are findings at their own lines)
 				if (!ok || asWrittenOnly(ep.name, d) && !ownHelper(s.target)) && ep.strong {
 					f := at
-					f.Conditional = f.Conditional || ep.cond
+					if ep.cond {
+						f.Conditional, f.AfterGuard = true, false
+					}
 					l.findIn(FindUndeclaredRelation, ep.name, f, c)
 				}
 			}

@@ -357,7 +357,9 @@ func (l *charmLinker) configKey(fi *fileInfo, k *pyextract.KeyAccess) {
 				// a function that looks the name up among the declared options first
 				// (option = charm.meta.config.get(self.name); if option is None: raise)
 				// reads only a declared one
-				s.Conditional = s.Conditional || checksDeclared(fi, k.Scope)
+				if checksDeclared(fi, k.Scope) {
+					s.Conditional, s.AfterGuard = true, false
+				}
 				if v.origin != nil { // at the caller that passed the name: its own site says
 					l.find(FindUndeclaredConfig, v.str, s)
 				} else {

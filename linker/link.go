@@ -51,7 +51,7 @@ type site struct {
 
 // scope is the Scope of the call s (its class, function, line and conditions).
 func (s *site) scope() pyextract.Scope {
-	return pyextract.Scope{Class: className(s.cls), Func: s.fn, Line: s.line, Conditional: s.cond, ExceptReturn: s.usual}
+	return pyextract.Scope{Class: className(s.cls), Func: s.fn, Line: s.line, Conditional: s.cond, AfterReturn: s.after, ExceptReturn: s.usual}
 }
 
 // charmLinker links one charm.
@@ -962,7 +962,8 @@ func symbolName(class, fn string) string {
 
 func siteAt(fi *fileInfo, sc pyextract.Scope, via, detail string) Site {
 	// what follows a return in an except clause is the usual path (Scope.ExceptReturn)
-	return Site{File: fi.Path, Line: sc.Line, Symbol: symbolName(sc.Class, sc.Func), Via: via, Detail: detail, Conditional: sc.Conditional && !sc.ExceptReturn}
+	return Site{File: fi.Path, Line: sc.Line, Symbol: symbolName(sc.Class, sc.Func), Via: via, Detail: detail, Conditional: sc.Conditional && !sc.ExceptReturn,
+		AfterGuard: sc.Conditional && !sc.ExceptReturn && sc.AfterReturn > 0}
 }
 
 // findIn is find for code running in c: in an object built only under a condition (a
@@ -971,7 +972,9 @@ func (l *charmLinker) findIn(kind, subject string, s Site, c *ctx) *Finding {
 	if l.builtInReplaced(c) {
 		return nil
 	}
-	s.Conditional = s.Conditional || c.builtUnderAnyCondition()
+	if c.builtUnderAnyCondition() {
+		s.Conditional, s.AfterGuard = true, false
+	}
 	return l.find(kind, subject, s)
 }
 

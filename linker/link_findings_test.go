@@ -1845,3 +1845,23 @@ class APICharm(ops.CharmBase):
 	expect(t, "db", handlers(a, KindRelation, "db"), "relation_changed>DBHandler._on_changed[helper]")
 	expect(t, "findings", findings(a), "")
 }
+
+func TestFindingAfterAGuard(t *testing.T) {
+	// A finding after an early return under a condition is on its function's usual path
+	// (AfterGuard); one under the condition itself, or in an object built under one, is not.
+	c := charm("demo", ".", "relation:db")
+	cl := link1(t, c, files{"src/charm.py": `
+import ops
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        if not self.unit.is_leader():
+            return
+        self.model.get_relation("dbb")
+        if self.config.get("x"):
+            self.model.get_relation("dbc")
+`})
+	expect(t, "findings", findingsWith(cl, func(f Finding) string { return fmt.Sprintf("%v %v", f.Conditional, f.AfterGuard) }),
+		"src/charm.py:8 undeclared-relation dbb true true\nsrc/charm.py:9 undeclared-config x true true\nsrc/charm.py:10 undeclared-relation dbc true false")
+}

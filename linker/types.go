@@ -306,6 +306,10 @@ type Site struct {
 	// Key is, for action parameter reads, the parameter read.
 	Key         string `json:"key,omitempty"`
 	Conditional bool   `json:"conditional,omitempty"`
+	// AfterGuard marks a Conditional site that is so only because it follows an early return
+	// under a condition in its function (`if not self.unit.is_leader(): return`, a machine
+	// lock's guard in __init__): it runs on its function's usual path.
+	AfterGuard bool `json:"-"`
 	// Loose marks a config read whose key is one of several names the expression may take
 	// (a loop over the options, an alternative): the site may never read this one with it.
 	Loose bool `json:"loose,omitempty"`
