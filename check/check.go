@@ -1189,6 +1189,11 @@ var findingMessages = map[string][2]string{
 func findingDiagnostic(f linker.Finding) Diagnostic {
 	d := Diagnostic{Rule: f.Kind, Severity: ruleSeverity(f.Kind), File: f.File, Line: f.Line, Subject: f.Subject}
 	switch m, ok := findingMessages[f.Kind]; {
+	case f.Kind == linker.FindMissingHandler && f.Detail == "near":
+		// a class with a base from outside the tree, which may define the name, but a letter
+		// or two from a method of the class's: most likely a misspelling
+		d.Severity = SeverityWarning
+		d.Message = fmt.Sprintf("%s observes an event with handler %q, which its class and its bases in the tree do not define, a letter or two from their method %q (a base from outside the tree is not read)", who(f.Symbol), f.Subject, f.Key)
 	case f.Kind == linker.FindMissingHandler:
 		d.Message = fmt.Sprintf("%s observes an event with handler %q, which is defined neither in its class nor in its bases", who(f.Symbol), f.Subject)
 	case f.Kind == linker.FindRelationMismatch && f.Mismatch == "role":

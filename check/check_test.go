@@ -1510,6 +1510,7 @@ func TestUndeclaredNameSaysWhatIsDeclared(t *testing.T) {
 		{Kind: linker.FindUnknownEvent, Subject: "certificate_removed", Events: []string{"certificate_available", "certificates_removed"},
 			Site: linker.Site{File: "src/charm.py", Line: 13, Symbol: "ACharm.f", Detail: "CertificateTransferRequires"}},
 		{Kind: linker.FindUnknownEvent, Subject: "db-relation-chnaged", Registered: "db-relation-chnaged", Site: linker.Site{File: "hooks/hooks.py", Line: 14, Symbol: "db_changed"}},
+		{Kind: linker.FindMissingHandler, Subject: "_on_strt", Site: linker.Site{File: "src/charm.py", Line: 15, Symbol: "ACharm.__init__", Detail: "near", Key: "_on_start"}},
 	}}}}
 	var b strings.Builder
 	if err := WriteText(&b, Run(charms, links, Options{})); err != nil {
@@ -1531,6 +1532,7 @@ func TestUndeclaredNameSaysWhatIsDeclared(t *testing.T) {
 		`event "reconcile", which the charm does not have: ops defines no such event for its YAML, and the attribute lookup raises AttributeError [`,
 		`src/charm.py:13: error: ACharm.f observes event "certificate_removed" of a CertificateTransferRequires, whose events class defines no such event: the attribute lookup raises AttributeError (did you mean "certificates_removed"?) [unknown-event]`,
 		`hooks/hooks.py:14: warning: db_changed is registered for hook "db-relation-chnaged", which is no hook Juju runs: the function never runs for it (did you mean "db-relation-changed"?) [unknown-event]`,
+		`src/charm.py:15: warning: ACharm.__init__ observes an event with handler "_on_strt", which its class and its bases in the tree do not define, a letter or two from their method "_on_start" (a base from outside the tree is not read) [missing-handler]`,
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("no %q in\n%s", want, got)

@@ -83,6 +83,7 @@ type charmLinker struct {
 	splats      map[fileLine][]*classInfo // classes loaded from the whole config (loadSplats), once known
 	defines     int8                      // definesEvents, once known: 1 yes, -1 no, 0 not yet
 	ownDefiners map[*classInfo]bool       // classes defining events on their own on (definesEvents), once known
+	nearMiss    map[string]string         // a missing handler's name → the method a letter or two from it (handler)
 	actions     map[scopeKey][]string     // action handler -> the actions it handles
 	// paramsUnsure are the actions some code running for which uses the params whole
 	// (dict(event.params), **event.params, .items()), by a key not known, or in a helper the
@@ -1004,6 +1005,9 @@ func (l *charmLinker) find(kind, subject string, s Site) *Finding {
 		if fi := l.ix.files[s.File]; fi != nil && fi.classes[class] != nil && l.overriddenHere(fi.classes[class], fn) {
 			return nil // a shared base's method this charm's class replaces: it never runs here
 		}
+	}
+	if near := l.nearMiss[subject]; kind == FindMissingHandler && near != "" {
+		s.Detail, s.Key = "near", near // a class with a base from outside the tree (handler)
 	}
 	l.findings = append(l.findings, Finding{Kind: kind, Subject: subject, Site: s})
 	return &l.findings[len(l.findings)-1]

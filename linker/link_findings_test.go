@@ -1865,3 +1865,27 @@ class DemoCharm(ops.CharmBase):
 	expect(t, "findings", findingsWith(cl, func(f Finding) string { return fmt.Sprintf("%v %v", f.Conditional, f.AfterGuard) }),
 		"src/charm.py:8 undeclared-relation dbb true true\nsrc/charm.py:9 undeclared-config x true true\nsrc/charm.py:10 undeclared-relation dbc true false")
 }
+
+func TestMissingHandlerNearAMethod(t *testing.T) {
+	// A class with a base from outside the tree may get a handler from it: no finding, but for
+	// a name a letter or two from a method of the class's (review rev104), which says which.
+	c := charm("demo", ".", "relation:db")
+	cl := link1(t, c, files{"src/charm.py": `
+import ops_openstack.core
+
+class DemoCharm(ops_openstack.core.OSBaseCharm):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.framework.observe(self.on.config_changed, self._on_config_chnaged)
+        self.framework.observe(self.on.db_relation_changed, self._on_base_handler)
+        self.framework.observe(self.on.start, self._on_strt)
+
+    def _on_config_changed(self, event):
+        pass
+
+    def _on_start(self, event):
+        pass
+`})
+	expect(t, "findings", findingsWith(cl, func(f Finding) string { return f.Detail + " " + f.Key }),
+		"src/charm.py:6 missing-handler _on_config_chnaged near _on_config_changed\nsrc/charm.py:8 missing-handler _on_strt near _on_start")
+}

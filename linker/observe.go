@@ -763,7 +763,7 @@ func (l *charmLinker) handler(v *pyextract.Value, c *ctx) (h *handlerRef, missin
 		if len(classes) == 0 {
 			return nil, ""
 		}
-		open := false
+		open, attr := false, false
 		for _, cl := range classes {
 			for _, k := range l.mro(cl) {
 				if s := k.methods[name]; s != nil {
@@ -771,12 +771,48 @@ func (l *charmLinker) handler(v *pyextract.Value, c *ctx) (h *handlerRef, missin
 				}
 				_, isAttr := k.attrs[name]
 				_, isSelf := k.selfAttrs[name]
-				open = open || k.openBases || isAttr || isSelf
+				open = open || k.openBases
+				attr = attr || isAttr || isSelf
 			}
 		}
-		if !open {
+		switch {
+		case !open && !attr:
 			missing = name
+		case !attr:
+			// a base from outside the tree may define it, but not a name a letter or two from
+			// a method of the tree's classes (review rev104: ceph-dashboard's
+			// self._enable_ssl_from_reation beside _enable_ssl_from_relation)
+			if near := l.nearMethod(classes, name); near != "" {
+				missing = name
+				if l.nearMiss == nil {
+					l.nearMiss = map[string]string{}
+				}
+				l.nearMiss[name] = near
+			}
 		}
 	}
 	return nil, missing
+}
+
+// nearMethod is the method of classes (their bases in the tree too) whose name is a letter or
+// two from name (charmyaml.EditDistance, at most 1 + len/8; a name of 8 or more characters),
+// "" when there is none or more than one.
+func (l *charmLinker) nearMethod(classes []*classInfo, name string) string {
+	if len(name) < 8 {
+		return ""
+	}
+	found := ""
+	for _, cl := range classes {
+		for _, k := range l.mro(cl) {
+			for m := range k.methods {
+				if d := charmyaml.EditDistance(m, name); d > 0 && d <= 1+len(m)/8 {
+					if found != "" && found != m {
+						return ""
+					}
+					found = m
+				}
+			}
+		}
+	}
+	return found
 }
