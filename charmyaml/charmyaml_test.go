@@ -192,6 +192,7 @@ actions:
         type: string
       include-drafts:
         type: boolean
+        default: false
       since:
         type: [string, "null"]
     required: [format]
@@ -268,7 +269,7 @@ func TestUnified(t *testing.T) {
 	wantAct := Action{Name: "export", Description: "Export every recipe.", Required: []string{"format"},
 		Params: []Param{
 			{Name: "format", Type: "string", Pos: Pos{file, lineOf(t, text, "format:")}},
-			{Name: "include-drafts", Type: "boolean", Pos: Pos{file, lineOf(t, text, "include-drafts:")}},
+			{Name: "include-drafts", Type: "boolean", HasDefault: true, Pos: Pos{file, lineOf(t, text, "include-drafts:")}},
 			{Name: "since", Type: "string|null", Pos: Pos{file, lineOf(t, text, "since:")}},
 		},
 		Pos: Pos{file, lineOf(t, text, "  export:")}}

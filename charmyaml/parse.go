@@ -498,7 +498,8 @@ func (c *Charm) readActions(d *doc, n *yaml.Node) {
 				// wins when both are there).
 				var ps []Param
 				for _, p := range w.entries(f.v, what+" "+f.key) {
-					ps = append(ps, Param{Name: p.key, Type: paramType(w, what, p), Pos: Pos{File: d.file, Line: p.k.Line}})
+					t, dflt := paramType(w, what, p)
+					ps = append(ps, Param{Name: p.key, Type: t, HasDefault: dflt, Pos: Pos{File: d.file, Line: p.k.Line}})
 				}
 				if f.key == "params" {
 					params, hasParams = ps, true
@@ -517,18 +518,19 @@ func (c *Charm) readActions(d *doc, n *yaml.Node) {
 
 // paramType reads a parameter's JSON-schema `type`; a list of types is joined with "|". A
 // key near a JSON-schema keyword (`typoe: string`) is warned of (misspelledSchemaKeys).
-func paramType(w warner, action string, p entry) string {
+func paramType(w warner, action string, p entry) (typ string, hasDefault bool) {
 	what := action + " param " + p.key
 	fields := w.entries(p.v, what)
 	misspelledSchemaKeys(w, what, fields)
+	_, hasDefault = find(fields, "default")
 	t, ok := find(fields, "type")
 	if !ok {
-		return ""
+		return "", hasDefault
 	}
 	if t.v != nil && t.v.Kind == yaml.SequenceNode {
-		return strings.Join(w.strList(t, what+" type"), "|")
+		return strings.Join(w.strList(t, what+" type"), "|"), hasDefault
 	}
-	return w.str(t, what+" type")
+	return w.str(t, what+" type"), hasDefault
 }
 
 // webAddress matches a web or git address, whose words name another repository, not what

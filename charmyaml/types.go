@@ -165,6 +165,10 @@ type Action struct {
 type Param struct {
 	Name string `json:"name"`
 	Type string `json:"type,omitempty"` // JSON-schema type
+	// HasDefault is set when the parameter's schema gives a default: Juju passes it when the
+	// operator gives none. A parameter with none that the action does not require is absent
+	// from the params then.
+	HasDefault bool `json:"-"`
 	Pos
 }
 

@@ -866,6 +866,7 @@ func checkInterface(decl *charmyaml.Charm, in linker.Interface, dynamic int, los
 	case linker.KindAction:
 		rule, what = RuleUnhandledAction, "no code observes action"
 		checkUnusedParams(decl, in, add)
+		checkParamIndex(decl, in, add)
 		if t := in.NotInTable; t != nil && len(in.Handlers) == 0 {
 			// its script dispatches through a table that maps the other actions, not this one
 			add(Diagnostic{Rule: rule, Severity: ruleSeverity(rule), File: in.File, Line: in.Line, Subject: in.Name,
@@ -1049,6 +1050,54 @@ func checkConfigIndex(decl *charmyaml.Charm, in linker.Interface, add func(Diagn
 		case checked != "":
 			d.Severity = SeverityInfo
 			d.Message += " (the option is also " + checked + ", which may check it first)"
+		}
+		add(d)
+	}
+}
+
+// checkParamIndex reports the reads by index (params["name"]) of an action's parameter that
+// the action neither requires nor gives a default: Juju leaves it out of the params when the
+// operator does, and the index raises KeyError (review rev103: identity-platform-admin-ui's
+// create-identity password). As for options (checkConfigIndex), an info when the read is under
+// a condition or the parameter is also read with .get() or tested for.
+func checkParamIndex(decl *charmyaml.Charm, in linker.Interface, add func(Diagnostic)) {
+	if decl == nil {
+		return
+	}
+	i := slices.IndexFunc(decl.Actions, func(a charmyaml.Action) bool { return a.Name == in.Name })
+	if i < 0 {
+		return
+	}
+	act := decl.Actions[i]
+	optional := map[string]bool{}
+	for _, p := range act.Params {
+		if !p.HasDefault && !slices.Contains(act.Required, p.Name) {
+			optional[p.Name] = true
+		}
+	}
+	checked := map[string]string{}
+	for _, s := range in.Reads {
+		switch {
+		case s.Via != linker.ViaParam || !optional[s.Key]:
+		case s.Detail == "get":
+			checked[s.Key] = "read with .get()"
+		case (s.Detail == "in" || s.Detail == "assert") && checked[s.Key] == "":
+			checked[s.Key] = "tested for"
+		}
+	}
+	for _, s := range in.Reads {
+		if s.Via != linker.ViaParam || s.Detail != "index" || s.Loose || !optional[s.Key] {
+			continue
+		}
+		d := Diagnostic{Rule: RuleParamNoDefaultIndex, Severity: SeverityWarning, File: s.File, Line: s.Line, Subject: in.Name,
+			Message: fmt.Sprintf("%s reads params[%q] of action %q, which neither requires it nor gives it a default: when the operator leaves it out, the index raises KeyError; use .get(), a default or required:", who(s.Symbol), s.Key, in.Name)}
+		switch {
+		case s.Conditional:
+			d.Severity = SeverityInfo
+			d.Message += " (the read is under a condition, which may guard it)"
+		case checked[s.Key] != "":
+			d.Severity = SeverityInfo
+			d.Message += " (the parameter is also " + checked[s.Key] + ", which may check it first)"
 		}
 		add(d)
 	}

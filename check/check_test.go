@@ -3,6 +3,7 @@ package check
 import (
 	"fmt"
 	"path"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -1594,5 +1595,32 @@ func TestFindingAfterAGuardIsAnError(t *testing.T) {
 	}
 	if sev[57] != SeverityError || sev[60] != SeverityWarning {
 		t.Errorf("severities %v: want an error after the guard, a warning under a condition", sev)
+	}
+}
+
+func TestParamIndexWithoutDefault(t *testing.T) {
+	// An optional parameter with no default read by index raises KeyError when the operator
+	// leaves it out (review rev103): a warning; a required one, one with a default, a .get()
+	// are not reported; a read under a condition, or of a parameter also read with .get(),
+	// is an info.
+	charms := []charmyaml.Charm{{Name: "a", Dir: ".", Actions: []charmyaml.Action{{Name: "create", Required: []string{"schema"},
+		Params: []charmyaml.Param{{Name: "password"}, {Name: "schema"}, {Name: "traits", HasDefault: true}, {Name: "name"}, {Name: "email"}},
+		Pos: charmyaml.Pos{File: "actions.yaml", Line: 1}}}}}
+	read := func(line int, key, how string, cond bool) linker.Site {
+		return linker.Site{File: "src/charm.py", Line: line, Symbol: "ACharm._on_create", Via: linker.ViaParam, Detail: how, Key: key, Conditional: cond}
+	}
+	links := linker.Result{Charms: []linker.CharmLinks{{Name: "a", Dir: ".", Interfaces: []linker.Interface{{Kind: linker.KindAction, Name: "create",
+		File: "actions.yaml", Line: 1, Handlers: []linker.Handler{{Event: "create_action", Symbol: "ACharm._on_create", File: "src/charm.py", Line: 9, Via: linker.ViaObserve}},
+		Reads: []linker.Site{read(10, "password", "index", false), read(11, "schema", "index", false), read(12, "traits", "index", false),
+			read(13, "name", "index", true), read(14, "email", "get", false), read(15, "email", "index", false)}}}}}}
+	got := map[int]string{}
+	for _, d := range Run(charms, links, Options{}).Diagnostics {
+		if d.Rule == RuleParamNoDefaultIndex {
+			got[d.Line] = d.Severity
+		}
+	}
+	want := map[int]string{10: SeverityWarning, 13: SeverityInfo, 15: SeverityInfo}
+	if !maps.Equal(got, want) {
+		t.Errorf("got %v, want %v", got, want)
 	}
 }

@@ -24,6 +24,7 @@ const (
 	RuleUnusedParam          = "unused-action-param"
 	RuleActionNameUnderscore = "action-name-underscore"
 	RuleConfigNoDefaultIndex = "config-no-default-index"
+	RuleParamNoDefaultIndex  = "action-param-no-default-index"
 	RuleHandlerConditional   = "handler-conditional"
 	RuleYAMLProblem          = "yaml-problem"
 	RuleUnresolvedName       = "unresolved-name"
@@ -91,6 +92,9 @@ var Rules = []Rule{
 	{RuleConfigNoDefaultIndex, SeverityWarning,
 		"A config option without a default is read with `config[\"name\"]`.",
 		"ops omits unset options that have no default, so the index raises KeyError until an operator sets it; use `config.get(\"name\")` or declare a default. Info when the read runs only under a condition (which may be the guard), or when code also reads the option with `.get()` or tests for it (`\"name\" in config`), which may check it before the index. Not reported for a typed config (a charm class that sets `config_type`, as data_models' TypedCharmBase does): its `self.config[\"name\"]` reads the model's field, whose default stands in for an unset option; nor in a classic or reactive charm, whose charm-helpers `config()` holds every option (None when unset)."},
+	{RuleParamNoDefaultIndex, SeverityWarning,
+		"An action parameter the action neither requires nor gives a default is read with `params[\"name\"]`.",
+		"Juju passes an action only the parameters the operator gives, the required ones and those with a default: when the operator leaves this one out, the index raises KeyError and the action fails with a traceback instead of a message. Use `params.get(\"name\")`, add a default, or list it under `required:`. Info when the read runs only under a condition (which may be the guard), or when code running for the action also reads the parameter with `.get()` or tests for it (`\"name\" in event.params`)."},
 	{RuleHandlerConditional, SeverityInfo,
 		"A handler is registered only under a condition.",
 		"When the condition is false the event goes unhandled; this is often intended (substrate- or feature-specific code) but worth knowing when the interface looks unhandled. Observe calls inside vendored charm libraries (lib/charms/<other charm>/) are upstream's design and not reported. A helper object built only under a condition (after an early return in the charm's `__init__`) registers all its handlers only then: that is one finding, at the construction, naming the interfaces its handlers serve."},
