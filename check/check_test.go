@@ -2,8 +2,8 @@ package check
 
 import (
 	"fmt"
-	"path"
 	"maps"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -158,6 +158,12 @@ func TestEveryRuleCovered(t *testing.T) {
 		{Kind: linker.FindUnknownEvent, Subject: "metrics_joined", Site: linker.Site{File: "sided/src/charm.py", Line: 10, Symbol: "C.__init__"}},
 		{Kind: linker.FindMissingModule, Subject: "utils.gone", Site: linker.Site{File: "sided/src/charm.py", Line: 2}},
 	}})
+	// and one reading an optional action parameter by index (action-param-no-default-index)
+	charms = append(charms, charmyaml.Charm{Name: "opt", Dir: "opt", NameAt: pos("opt/metadata.yaml", 1),
+		Actions: []charmyaml.Action{{Name: "create", Params: []charmyaml.Param{{Name: "password"}}, Pos: pos("opt/actions.yaml", 1)}}})
+	links.Charms = append(links.Charms, linker.CharmLinks{Name: "opt", Dir: "opt", Interfaces: []linker.Interface{{Kind: linker.KindAction, Name: "create",
+		File: "opt/actions.yaml", Line: 1, Handlers: []linker.Handler{{Event: "create_action", Symbol: "C._on_create", File: "opt/src/charm.py", Line: 9, Via: linker.ViaObserve}},
+		Reads: []linker.Site{{File: "opt/src/charm.py", Line: 10, Via: linker.ViaParam, Detail: "index", Key: "password"}}}}})
 	// and one whose entry point was not read (unread-code)
 	charms = append(charms, charmyaml.Charm{Name: "lost", Dir: "lost", NameAt: pos("lost/metadata.yaml", 1)})
 	links.Charms = append(links.Charms, linker.CharmLinks{Name: "lost", Dir: "lost", NoCode: true})
@@ -1605,7 +1611,7 @@ func TestParamIndexWithoutDefault(t *testing.T) {
 	// is an info.
 	charms := []charmyaml.Charm{{Name: "a", Dir: ".", Actions: []charmyaml.Action{{Name: "create", Required: []string{"schema"},
 		Params: []charmyaml.Param{{Name: "password"}, {Name: "schema"}, {Name: "traits", HasDefault: true}, {Name: "name"}, {Name: "email"}},
-		Pos: charmyaml.Pos{File: "actions.yaml", Line: 1}}}}}
+		Pos:    charmyaml.Pos{File: "actions.yaml", Line: 1}}}}}
 	read := func(line int, key, how string, cond bool) linker.Site {
 		return linker.Site{File: "src/charm.py", Line: line, Symbol: "ACharm._on_create", Via: linker.ViaParam, Detail: how, Key: key, Conditional: cond}
 	}
