@@ -284,6 +284,11 @@ type fileInfo struct {
 	// dispatch: the file may reach a method or function by a name no code writes
 	// (Facts.Dispatch, or a getattr of an object that may hold the tree's methods: holdsNoMethods)
 	dispatch bool
+	// dispatchElse is dispatch but for getattr(self, name) in a class's methods, which
+	// dispatchBy holds by class: those reach only members of that class and its subclasses
+	// (data_models' BaseConfigModel.__getitem__, no charm's: review rev105)
+	dispatchElse bool
+	dispatchBy   map[string]bool
 	consts   map[string][]*pyextract.Value       // module-level name = value
 	imports  map[string]pyextract.Import         // local name -> import
 	classes  map[string]*classInfo               // by name
@@ -346,7 +351,18 @@ func newIndex(in Input) *index {
 		ix.files[f.Path] = fi
 		ix.ordered = append(ix.ordered, fi)
 		fi.build()
-		fi.dispatch = f.Facts.Dispatch || slices.ContainsFunc(f.Facts.DispatchOn, func(o string) bool { return !fi.holdsNoMethods(o) })
+		fi.dispatchElse = f.Facts.Dispatch
+		for _, o := range f.Facts.DispatchOn {
+			if _, class, ok := strings.Cut(o, "@"); ok {
+				if fi.dispatchBy == nil {
+					fi.dispatchBy = map[string]bool{}
+				}
+				fi.dispatchBy[class] = true
+			} else if !fi.holdsNoMethods(o) {
+				fi.dispatchElse = true
+			}
+		}
+		fi.dispatch = fi.dispatchElse || len(fi.dispatchBy) > 0
 		for name := range fi.classes {
 			ix.classes[name] = true
 		}

@@ -355,8 +355,9 @@ func (l *charmLinker) linkStoragePaths() {
 // method at all when the charm's own code, or a class the method's class derives from, gets
 // attributes by computed names (computedAttr), nor a method of a class whose file, or a
 // base's, does or lists an object's members (fileInfo.dispatch: dir(type(self)),
-// inspect.getmembers(self), getattr(self, name); not getattr(self._stored, key), a
-// StoredState's, which holds no method). A class with a decorator or a metaclass (which may register its
+// inspect.getmembers(self), getattr(self, name) in a method of the class or a base, not of
+// another class of the file; not getattr(self._stored, key), a StoredState's, which holds no
+// method). A class with a decorator or a metaclass (which may register its
 // methods, or only wrap them, as charm_tracing's trace_charm does) leaves the finding in
 // doubt.
 func (l *charmLinker) linkUnobserved() {
@@ -381,7 +382,9 @@ func (l *charmLinker) linkUnobserved() {
 		for _, name := range sortedKeys(fi.classes) {
 			cl := fi.classes[name]
 			mro := l.mro(cl)
-			if slices.ContainsFunc(mro, func(k *classInfo) bool { return k.openBases || dynamic(k.file) || k.file.dispatch }) {
+			if slices.ContainsFunc(mro, func(k *classInfo) bool {
+				return k.openBases || dynamic(k.file) || k.file.dispatchElse || k.file.dispatchBy[k.name]
+			}) {
 				continue
 			}
 			doubt := ""

@@ -1889,3 +1889,45 @@ class DemoCharm(ops_openstack.core.OSBaseCharm):
 	expect(t, "findings", findingsWith(cl, func(f Finding) string { return f.Detail + " " + f.Key }),
 		"src/charm.py:6 missing-handler _on_config_chnaged near _on_config_changed\nsrc/charm.py:8 missing-handler _on_strt near _on_start")
 }
+
+func TestUnobservedBesideAnotherClassesGetattr(t *testing.T) {
+	// getattr(self, name) in a method of another class of a base's file (data_models'
+	// BaseConfigModel.__getitem__ beside TypedCharmBase) reaches that class's members, not the
+	// charm's: a handler nothing observes is still found (review rev105); one in a base of
+	// the charm's own class is not.
+	c := charm("demo", ".", "relation:db")
+	lib := `import ops
+
+
+class BaseConfigModel:
+    def __getitem__(self, x):
+        return getattr(self, x.replace("-", "_"))
+
+
+class TypedCharmBase(ops.CharmBase):
+    %s
+`
+	charmPy := `from charms.data_platform_libs.v0.data_models import TypedCharmBase
+
+
+class DemoCharm(TypedCharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+
+    def _on_upgrade_charm(self, event):
+        pass
+`
+	for _, tc := range []struct{ extra, want string }{
+		{"pass", "src/charm.py:8 unobserved-handler DemoCharm._on_upgrade_charm"},
+		{"def run(self, name):\n        return getattr(self, name)()", ""},
+	} {
+		cl := link1(t, c, files{"src/charm.py": charmPy, "lib/charms/data_platform_libs/v0/data_models.py": fmt.Sprintf(lib, tc.extra)})
+		var got []string
+		for _, f := range cl.Findings {
+			if f.Kind == FindUnobservedHandler {
+				got = append(got, fmt.Sprintf("%s:%d %s %s", f.File, f.Line, f.Kind, f.Subject))
+			}
+		}
+		expect(t, tc.extra, strings.Join(got, "\n"), tc.want)
+	}
+}

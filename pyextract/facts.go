@@ -1383,7 +1383,7 @@ var dottedName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-
 // the like with a name that is no string literal, or a listing of an object's members; and
 // whether that name is built on "_on_" (a handler's); and literal, the name getattr, hasattr
 // or setattr is given as a plain string literal (getattr(self, "configure")).
-func (w *factWalker) dispatchCall(args int32, name string) (dispatch, handlers bool, literal string) {
+func (w *factWalker) dispatchCall(args int32, name, class string) (dispatch, handlers bool, literal string) {
 	t := w.t
 	nameArg := func(k int) (bool, bool, string) { // the k-th argument: not a plain string literal, or its text
 		a := t.namedChild(args, k)
@@ -1402,6 +1402,9 @@ func (w *factWalker) dispatchCall(args int32, name string) (dispatch, handlers b
 		d, h, lit := nameArg(1)
 		if obj := t.namedChild(args, 0); d && obj >= 0 && (t.kind(obj) == kIdentifier || t.kind(obj) == kAttribute) {
 			if o := t.text(obj); dottedName.MatchString(o) {
+				if (o == "self" || o == "cls") && class != "" {
+					o += "@" + class // getattr(self, x) in a method of class: that class's members
+				}
 				w.out.DispatchOn = append(w.out.DispatchOn, o)
 				d = false
 			}
@@ -1427,7 +1430,7 @@ func (w *factWalker) visitCall(f factFrame) {
 		w.unsealTable(f, t.child(fn, fObject)) // pairs.append((ev, h))
 	}
 	if fn >= 0 && args >= 0 && t.kind(args) == kArgumentList {
-		d, h, literal := w.dispatchCall(args, name)
+		d, h, literal := w.dispatchCall(args, name, f.class)
 		w.out.Dispatch = w.out.Dispatch || d
 		w.out.HandlerDispatch = w.out.HandlerDispatch || h
 		isAttr := t.kind(fn) == kAttribute

@@ -142,7 +142,9 @@ type Facts struct {
 	Dispatch bool `json:"dispatch,omitempty"`
 	// DispatchOn are the objects, as written, of the getattr and hasattr calls given a name
 	// that is no string literal, when the object is a dotted name (self, self._stored,
-	// logger), sorted: a StoredState or a logger holds no method of the tree, self does.
+	// logger), sorted: a StoredState or a logger holds no method of the tree, self does. A
+	// bare self or cls in a method is written with its class, "self@BaseConfigModel": the
+	// members reached are that class's and its subclasses'.
 	DispatchOn []string `json:"dispatch_on,omitempty"`
 	// HandlerDispatch: such a computed name is built on "_on_" (getattr(self, "_on_" + kind),
 	// f"_on_{kind}"): code that calls handler-like methods by name, of any object.
