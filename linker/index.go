@@ -289,13 +289,13 @@ type fileInfo struct {
 	// (data_models' BaseConfigModel.__getitem__, no charm's: review rev105)
 	dispatchElse bool
 	dispatchBy   map[string]bool
-	consts   map[string][]*pyextract.Value       // module-level name = value
-	imports  map[string]pyextract.Import         // local name -> import
-	classes  map[string]*classInfo               // by name
-	funcs    map[string]*pyextract.Symbol        // module functions
-	funcSyms map[funcKey]*pyextract.Symbol       // functions and methods
-	locals   map[localKey][]*pyextract.Assign    // built on first use (local)
-	narrows  map[localKey][]*pyextract.Narrowing // built on first use (narrowings)
+	consts       map[string][]*pyextract.Value       // module-level name = value
+	imports      map[string]pyextract.Import         // local name -> import
+	classes      map[string]*classInfo               // by name
+	funcs        map[string]*pyextract.Symbol        // module functions
+	funcSyms     map[funcKey]*pyextract.Symbol       // functions and methods
+	locals       map[localKey][]*pyextract.Assign    // built on first use (local)
+	narrows      map[localKey][]*pyextract.Narrowing // built on first use (narrowings)
 }
 
 type classInfo struct {
