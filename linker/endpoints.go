@@ -9,6 +9,7 @@ import (
 	"cmp"
 	"strings"
 
+	"github.com/cantrip-dev/charmcraft-map/charmyaml"
 	"github.com/cantrip-dev/charmcraft-map/pyextract"
 )
 
@@ -164,7 +165,7 @@ func (b *binding) outsideCall() endpointSet {
 	if !b.out.relParam {
 		for i := range call.Args {
 			if a := &call.Args[i]; a.Kind == pyextract.ValStr || a.Kind == pyextract.ValChain {
-				b.add("", b.l.eval(a, b.inst.at), true)
+				b.positional(b.l.eval(a, b.inst.at))
 			}
 		}
 		b.out.relParam = len(b.out.names) > 0
@@ -176,6 +177,46 @@ func (b *binding) outsideCall() endpointSet {
 		}
 	}
 	return b.out
+}
+
+// positional binds the relation names among vals, a positional argument of a call to a class
+// the tree does not hold: a declared relation's name binds it; a name that matches one only
+// with '-' and '_' swapped, or is a letter or two from one (MountRequires(self, "mounts") for
+// mount), binds as written and strongly, a finding, as the relation_name= keyword's would be
+// (reviews rev104, rev105: the object was bound to the declared relation, or, with no name
+// bound, to its library's interface by absentLibraryEndpoint, and the misspelling hidden).
+// Only in an object built with the charm (builtWithCharm: a charm library's), and not a name
+// among several (loose). Other strings bind nothing (a positional argument is as often a
+// key, a label or a path; InfoMetricFamily("wazuh_api", ...) is a metric's name).
+func (b *binding) positional(vals []aval) {
+	withCharm := b.inst.call != nil && builtWithCharm(b.inst.call)
+	for _, v := range vals {
+		if v.kind != aStr {
+			continue
+		}
+		d, ok := b.l.lookup(KindRelation, v.str)
+		switch {
+		case ok && (!asWrittenOnly(v.str, d) || v.loose || !withCharm):
+			b.out.names = append(b.out.names, endpointName{name: v.str})
+		case !v.loose && withCharm && (ok || b.l.nearRelation(v.str)):
+			b.out.names = append(b.out.names, endpointName{name: v.str, strong: true})
+		}
+	}
+}
+
+// nearRelation reports a name a letter or two from exactly one declared relation's
+// (charmyaml.EditDistance, at most 1 + len/8, of a name of four or more characters).
+func (l *charmLinker) nearRelation(name string) bool {
+	if len(name) < 4 {
+		return false
+	}
+	n := 0
+	for _, r := range l.ch.Relations {
+		if d := charmyaml.EditDistance(r.Name, name); d > 0 && d <= 1+len(r.Name)/8 {
+			n++
+		}
+	}
+	return n == 1
 }
 
 // initParams binds the relation-naming parameters of the first __init__ up the classes that

@@ -1931,3 +1931,29 @@ class DemoCharm(TypedCharmBase):
 		expect(t, tc.extra, strings.Join(got, "\n"), tc.want)
 	}
 }
+
+func TestPositionalEndpointOfAnOutsideLibrary(t *testing.T) {
+	// An object of a library the tree does not hold, built with the charm and a positional
+	// name a letter or two from a declared relation, or one only with '-' and '_' swapped, is
+	// bound to the name as written: a finding (reviews rev104, rev105), not a bind to the
+	// relation its library's interface names; a declared name binds; a string given to an
+	// object not built with the charm (a metric's name) binds nothing.
+	c := charm("demo", ".", "relation:mount", "relation:iscsi-dashboard")
+	c.Relations[0].Interface = "mount_info"
+	cl := link1(t, c, files{"src/charm.py": `
+import ops
+from charms.filesystem_client.v0.mount_info import MountRequires
+from charms.iscsi.v0.admin import AdminAccessRequires
+from prometheus_client.core import InfoMetricFamily
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.mount = MountRequires(self, "mounts")
+        self.admin = AdminAccessRequires(self, "iscsi_dashboard")
+        self.ok = AdminAccessRequires(self, "iscsi-dashboard")
+        InfoMetricFamily("iscsi_dashboard", "info")
+`})
+	expect(t, "findings", findings(cl), "src/charm.py:9 undeclared-relation mounts\nsrc/charm.py:10 undeclared-relation iscsi_dashboard")
+	expect(t, "mount", reads(cl, KindRelation, "mount"), "")
+}
