@@ -1242,7 +1242,7 @@ func findingDiagnostic(f linker.Finding) Diagnostic {
 		// a class with a base from outside the tree, which may define the name, but a letter
 		// or two from a method of the class's: most likely a misspelling
 		d.Severity = SeverityWarning
-		d.Message = fmt.Sprintf("%s observes an event with handler %q, which its class and its bases in the tree do not define, a letter or two from their method %q (a base from outside the tree is not read)", who(f.Symbol), f.Subject, f.Key)
+		d.Message = fmt.Sprintf("%s observes an event with handler %q, which its class and its bases in the tree do not define, a letter or two from their method %q (a base from outside the tree is not read)", who(f.Symbol), clip(f.Subject), clip(f.Key))
 	case f.Kind == linker.FindMissingHandler:
 		d.Message = fmt.Sprintf("%s observes an event with handler %q, which is defined neither in its class nor in its bases", who(f.Symbol), f.Subject)
 	case f.Kind == linker.FindRelationMismatch && f.Mismatch == "role":
@@ -1513,4 +1513,13 @@ func charmList(names []string) string {
 	default:
 		return fmt.Sprintf("charms %s and %d more", strings.Join(names[:3], ", "), n-3)
 	}
+}
+
+// clip cuts a name from the code to 60 characters, for a message (a 5000-character handler
+// name printed twice made a 10 KB line: review rev106).
+func clip(s string) string {
+	if r := []rune(s); len(r) > 60 {
+		return string(r[:59]) + "…"
+	}
+	return s
 }

@@ -77,12 +77,51 @@ func (l *charmLinker) linkActionTables() {
 					others = append(others, kw.Name)
 				}
 			}
-			if linked < 2 {
+			if linked < 2 || !l.readAsTable(fi, a) {
 				continue // a dict that maps names to functions, not surely the actions' table
 			}
 			l.tableGaps(fi, a, others, pending)
 		}
 	}
+}
+
+// readAsTable reports a dict a that is surely the whole dispatch table of its module, so that
+// what it lacks is lacking (review rev106): every key a string written out, no item of it set
+// elsewhere (ACTIONS["security-checklist"] = ...), and the module using it (ACTIONS[name]),
+// not a dict nothing reads.
+func (l *charmLinker) readAsTable(fi *fileInfo, a *pyextract.Assign) bool {
+	if len(a.Target) != 1 {
+		return false
+	}
+	name := a.Target[0].Name
+	for _, kw := range a.Value.Kwargs {
+		if kw.Name == "" || kw.Key != nil {
+			return false
+		}
+	}
+	for i := range fi.Facts.Assigns {
+		if b := &fi.Facts.Assigns[i]; b.Item && len(b.Target) == 1 && b.Target[0].Name == name {
+			return false
+		}
+	}
+	for i := range fi.Facts.Stores {
+		if k := &fi.Facts.Stores[i]; len(k.Object) == 1 && k.Object[0].Name == name {
+			return false
+		}
+	}
+	// used once (ACTIONS[name], as every table of the 500 trees is): more uses may add to it
+	// or read it otherwise
+	k, used := slices.BinarySearchFunc(fi.Refs, name, func(r pyextract.Ref, n string) int { return strings.Compare(r.Name, n) })
+	return used && fi.Refs[k].Count == 1
+}
+
+// branchesOn reports a module with a branch of its own for the string s (if name ==
+// "openstack-upgrade": ...): a script that runs an action outside its table.
+func branchesOn(fi *fileInfo, s string) bool {
+	return slices.ContainsFunc(fi.Facts.Narrows, func(n pyextract.Narrowing) bool {
+		return n.Value.Kind == pyextract.ValStr && n.Value.Str == s ||
+			n.Value.Kind == pyextract.ValSeq && slices.ContainsFunc(n.Value.Args, func(v pyextract.Value) bool { return v.Kind == pyextract.ValStr && v.Str == s })
+	})
 }
 
 // tableGaps reports what a dispatch table a (one that maps two or more declared actions to
@@ -95,7 +134,7 @@ func (l *charmLinker) tableGaps(fi *fileInfo, a *pyextract.Assign, others []stri
 	name := a.Target.String()
 	for _, act := range l.ch.Actions {
 		it := l.ifaces[ifaceKey{KindAction, act.Name}]
-		if it == nil || it.Script != fi.Path || len(it.Handlers) > 0 || pending[act.Name] == nil {
+		if it == nil || it.Script != fi.Path || len(it.Handlers) > 0 || pending[act.Name] == nil || branchesOn(fi, act.Name) {
 			continue
 		}
 		it.NotInTable = &Site{File: fi.Path, Line: a.Line, Key: name}
@@ -207,7 +246,7 @@ func (l *charmLinker) linkDecorated(own map[string]bool) {
 						if eps, ok := l.hookTemplate(ep); ok {
 							rels = eps // @hook('{interface:mysql}-relation-joined'): each endpoint of it
 						}
-					} else if st, _, ok := strings.Cut(a, "-storage-"); ok {
+					} else if st, _, ok := cutLast(a, "-storage-"); ok {
 						// @hook('data-storage-attached'): a hook of the storage
 						if it, _ := l.hookInterface(a); it != nil {
 							l.hookHandler(it, a, fi, s)
@@ -425,7 +464,7 @@ func (l *charmLinker) hookInterface(hook string) (*Interface, string) {
 		if d, ok := l.lookup(KindRelation, ep); ok && d == ep && slices.Contains(relationEvents, "relation_"+ev) {
 			return l.ifaces[ifaceKey{KindRelation, d}], KindRelation
 		}
-	} else if st, ev, ok := strings.Cut(hook, "-storage-"); ok {
+	} else if st, ev, ok := cutLast(hook, "-storage-"); ok {
 		if d, ok := l.lookup(KindStorage, st); ok && d == st && slices.Contains(storageEvents, "storage_"+ev) {
 			return l.ifaces[ifaceKey{KindStorage, d}], KindStorage
 		}
@@ -726,11 +765,25 @@ func (l *charmLinker) namedHandlers() map[string][]Handler {
 // runs (db-relation-chnaged, data-storage-atached; a ".real" script's name is the hook's).
 func unknownHookEvent(hook string) bool {
 	h := strings.TrimSuffix(hook, ".real")
-	if ep, ev, ok := strings.Cut(h, "-relation-"); ok && ep != "" && !strings.ContainsAny(ev, "{}") {
-		return !slices.Contains(relationEvents, "relation_"+strings.ReplaceAll(ev, "-", "_"))
+	if strings.ContainsAny(h, "{}") {
+		return false // a charms.reactive template ({interface:mysql}, data-storage-{attached,detaching})
 	}
-	if st, ev, ok := strings.Cut(h, "-storage-"); ok && st != "" {
-		return !slices.Contains(storageEvents, "storage_"+strings.ReplaceAll(ev, "-", "_"))
+	// at the last separator: a storage named object-storage-data has hooks
+	// object-storage-data-storage-attached (review rev106)
+	if i := strings.LastIndex(h, "-relation-"); i > 0 {
+		return !slices.Contains(relationEvents, "relation_"+strings.ReplaceAll(h[i+len("-relation-"):], "-", "_"))
+	}
+	if i := strings.LastIndex(h, "-storage-"); i > 0 {
+		return !slices.Contains(storageEvents, "storage_"+strings.ReplaceAll(h[i+len("-storage-"):], "-", "_"))
 	}
 	return false
+}
+
+// cutLast is strings.Cut at the last sep: a storage's name may hold "-storage-" itself
+// (object-storage-data's hook object-storage-data-storage-attached).
+func cutLast(s, sep string) (before, after string, found bool) {
+	if i := strings.LastIndex(s, sep); i >= 0 {
+		return s[:i], s[i+len(sep):], true
+	}
+	return s, "", false
 }

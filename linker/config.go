@@ -147,19 +147,49 @@ func (l *charmLinker) loadSplats() map[fileLine][]*classInfo {
 		// a local name the whole config is put in first (config = dict(self.model.config.items()),
 		// then CharmConfig(**config) on the next line: istio, kiali; review rev103)
 		type local struct{ class, fn, name string }
-		holds := map[local][]int{} // → the lines it is so assigned at
+		assigned := map[local][]int{} // → the lines it is assigned at, whatever it is given
+		changed := map[local]bool{}   // an item of it is set (config["namespace"] = ...)
 		for i := range fi.Facts.Assigns {
-			if a := &fi.Facts.Assigns[i]; whole[a.Line] && len(a.Target) == 1 && a.Scope.Func != "" && !a.Item {
-				at := local{a.Scope.Class, a.Scope.Func, a.Target[0].Name}
-				holds[at] = append(holds[at], a.Line)
+			a := &fi.Facts.Assigns[i]
+			if len(a.Target) != 1 || a.Scope.Func == "" {
+				continue
 			}
+			at := local{a.Scope.Class, a.Scope.Func, a.Target[0].Name}
+			if a.Item {
+				changed[at] = true
+			} else {
+				assigned[at] = append(assigned[at], a.Line)
+			}
+		}
+		for i := range fi.Facts.Stores {
+			if k := &fi.Facts.Stores[i]; len(k.Object) == 1 && k.Func != "" {
+				changed[local{k.Class, k.Func, k.Object[0].Name}] = true
+			}
+		}
+		// holds is the line the whole config was last put in the local before line, 0 when
+		// it was not, or the local is changed after (review rev106: a local given other keys,
+		// or another dict later, is no longer the config)
+		holds := func(at local, line int) int {
+			last := 0
+			for _, l := range assigned[at] {
+				if l < line && l > last {
+					last = l
+				}
+			}
+			if last == 0 || !whole[last] || changed[at] {
+				return 0
+			}
+			return last
 		}
 		built := func(sc pyextract.Scope, v *pyextract.Value) {
 			if v.Kind != pyextract.ValCall || len(v.Args) != 1 || len(v.Kwargs) > 0 ||
 				v.Args[0].Kind != pyextract.ValOther || !strings.HasPrefix(v.Args[0].Str, "**") {
 				return
 			}
-			lines := holds[local{sc.Class, sc.Func, strings.TrimPrefix(v.Args[0].Str, "**")}]
+			var lines []int
+			if l := holds(local{sc.Class, sc.Func, strings.TrimPrefix(v.Args[0].Str, "**")}, sc.Line); l > 0 {
+				lines = []int{l}
+			}
 			if whole[sc.Line] {
 				lines = []int{sc.Line}
 			}
@@ -184,12 +214,15 @@ func (l *charmLinker) loadSplats() map[fileLine][]*classInfo {
 	return l.splats
 }
 
-// otherCallers reports a read of key k on a parameter of a module function that the tree
-// names more often than the calls the linker was given of it (pyextract keeps a call only
-// when its arguments matter to the linker: one handing on the config does, one handing on a
-// dict decoded from JSON does not): the others pass it something else.
+// otherCallers reports a read of key k on a parameter of a module function that the charm's
+// code (its tests aside) names more often than the calls the linker was given of it
+// (pyextract keeps a call only when its arguments matter to the linker: one handing on the
+// config does, one handing on a dict decoded from JSON does not): the others pass it
+// something else. Only a private name of two words or more (_save_creds): a use counts by
+// name alone, and a plain one (render, configure) is as often another object's method
+// (review rev106).
 func (l *charmLinker) otherCallers(fi *fileInfo, k *pyextract.KeyAccess, c *ctx) bool {
-	if k.Class != "" || k.Func == "" || len(k.Object) == 0 {
+	if k.Class != "" || !strings.HasPrefix(k.Func, "_") || !strings.Contains(strings.Trim(k.Func, "_"), "_") || len(k.Object) == 0 {
 		return false
 	}
 	if _, _, ok := paramOf(fi.funcSyms[funcKey{"", k.Func}], k.Object[0].Name); !ok {
@@ -201,7 +234,7 @@ func (l *charmLinker) otherCallers(fi *fileInfo, k *pyextract.KeyAccess, c *ctx)
 			known++
 		}
 	}
-	return known > 0 && l.ix.uses(k.Func, wholeTree) > known
+	return known > 0 && l.ix.uses(k.Func, viewOf(fi, true)) > known
 }
 
 // undeclaredFields reports the fields of k, a class the charm loads its options into, that

@@ -200,6 +200,30 @@ class DemoCharm(ops.CharmBase):
 	expect(t, "leftover from a local", reads(cl, KindConfig, "leftover"), "")
 	expect(t, "port from a local", reads(cl, KindConfig, "port"), "src/charm.py:6/config-read/field")
 
+	// not when the local is given other keys, or is another dict by the time it is unpacked
+	// (review rev106)
+	cl = link1(t, c, files{"src/charm.py": `
+import ops
+import pydantic
+
+class SearchConfig(pydantic.BaseModel):
+    index_name: str
+    namespace: str
+
+class OtherConfig(pydantic.BaseModel):
+    mode: str
+
+class DemoCharm(ops.CharmBase):
+    def _configure(self, event):
+        config = dict(self.model.config.items())
+        config["namespace"] = self.model.name
+        cfg = SearchConfig(**config)
+        other = dict(self.model.config.items())
+        other = {"mode": "x"}
+        return cfg, OtherConfig(**other)
+`})
+	expect(t, "findings from a changed local", findings(cl), "")
+
 	cl = link1(t, c, files{"src/charm.py": `
 import ops
 

@@ -1013,9 +1013,9 @@ class DemoCharm(ops.CharmBase):
 		expect(t, call+": data", handlers(cl, KindStorage, "data"), "data_storage_attached>DemoCharm._reconcile[observe]")
 		expect(t, call+": config-changed", handlers(cl, KindLifecycle, "config-changed"), "config_changed>DemoCharm._reconcile[observe]")
 		expect(t, call+": sync", handlers(cl, KindAction, "sync"), "sync_action>DemoCharm._on_sync[observe]")
-		for _, h := range iface(cl, KindRelation, "peers").Handlers {
+		for _, h := range slices.Concat(iface(cl, KindRelation, "peers").Handlers, iface(cl, KindLifecycle, "config-changed").Handlers) {
 			if !h.CatchAll || !h.Loose || h.Conditional {
-				t.Errorf("%s: peers handler %+v, want a catch-all", call, h)
+				t.Errorf("%s: handler %+v, want a catch-all", call, h)
 			}
 		}
 		if f := findings(cl); f != "" {

@@ -98,7 +98,7 @@ func TestHookOfNoEvent(t *testing.T) {
 	// runs never runs for it: a finding, and no handler of the relation (review rev104); a
 	// hook of a relation event, a ".real" script's name, a template's, and another name
 	// (a hook script's own) are no findings.
-	c := charm("demo", ".", "relation:db", "storage:data")
+	c := charm("demo", ".", "relation:db", "storage:data", "storage:object-storage-data")
 	cl := link1(t, c, files{"hooks/hooks.py": `from charmhelpers.core.hookenv import Hooks
 
 hooks = Hooks()
@@ -109,13 +109,14 @@ def db_changed():
     pass
 
 
-@hooks.hook("data-storage-atached", "db-relation-joined", "db-relation-departed.real", "{requires:mysql}-relation-joined", "custom-thing")
+@hooks.hook("data-storage-atached", "db-relation-joined", "db-relation-departed.real", "{requires:mysql}-relation-joined", "custom-thing",
+            "data-storage-{attached,detaching}", "object-storage-data-storage-attached")
 def data():
     pass
 `})
 	expect(t, "db", handlers(cl, KindRelation, "db"), "db-relation-departed.real>data[hook] db-relation-joined>data[hook]")
 	expect(t, "findings", findingsWith(cl, func(f Finding) string { return f.Registered }),
-		"hooks/hooks.py:7 unknown-event db-relation-chnaged db-relation-chnaged\nhooks/hooks.py:12 unknown-event data-storage-atached data-storage-atached")
+		"hooks/hooks.py:7 unknown-event db-relation-chnaged db-relation-chnaged\nhooks/hooks.py:13 unknown-event data-storage-atached data-storage-atached")
 }
 
 func TestHookRunsAndStorageHooks(t *testing.T) {
@@ -597,12 +598,26 @@ def cluster_status():
     pass
 
 ACTIONS = {"cluster-kick": cluster_kick, "cluster-status": cluster_status}
+
+def main(args):
+    return ACTIONS[args[0]]()
 `})
 	if gap := iface(cl, KindAction, "pause").NotInTable; gap == nil || gap.File != "actions/cluster.py" || gap.Line != 7 || gap.Key != "ACTIONS" {
 		t.Errorf("pause: NotInTable %+v", gap)
 	}
 	if gap := iface(cl, KindAction, "resume").NotInTable; gap != nil {
 		t.Errorf("resume: NotInTable %+v", gap)
+	}
+	// not a table the script branches around, adds to, or never reads (review rev106)
+	for name, src := range map[string]string{
+		"branch": "ACTIONS = {\"cluster-kick\": cluster_kick, \"cluster-status\": cluster_status}\n\ndef main(args):\n    name = args[0]\n    if name == \"pause\":\n        return cluster_kick()\n    return ACTIONS[name]()\n",
+		"added":  "ACTIONS = {\"cluster-kick\": cluster_kick, \"cluster-status\": cluster_status}\n\ndef main(args):\n    return ACTIONS[args[0]]()\n\nACTIONS[\"pause\"] = cluster_kick\n",
+		"unread": "ACTIONS = {\"cluster-kick\": cluster_kick, \"cluster-status\": cluster_status}\n",
+	} {
+		cl = link1(t, c, files{"actions/cluster.py": "def cluster_kick():\n    pass\n\ndef cluster_status():\n    pass\n\n" + src})
+		if gap := iface(cl, KindAction, "pause").NotInTable; gap != nil {
+			t.Errorf("%s: pause: NotInTable %+v", name, gap)
+		}
 	}
 }
 
@@ -908,10 +923,10 @@ from charmhelpers.core import hookenv
 def bootstrap():
     config = hookenv.config()
     print(config["prot"])
-    _save(config)
-    _save(json.loads(config["credentials"]))
+    _save_creds(config)
+    _save_creds(json.loads(config["credentials"]))
 
-def _save(creds):
+def _save_creds(creds):
     print(creds["endpoint"])
 `,
 		"lib/charms/layer/options.py": `

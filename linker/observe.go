@@ -172,7 +172,9 @@ func (l *charmLinker) observe(fi *fileInfo, o *pyextract.Observe, c *ctx) {
 	if missing != "" && !fi.vendored {
 		l.find(FindMissingHandler, missing, siteAt(fi, o.Scope, "", ""))
 	}
-	if h == nil && missing == "" && opaque(o) && !isParam(fi, o.Scope, &o.Handler) && !l.calledHandler(&o.Handler, c) {
+	// a near miss under a base from outside the tree (handler) may still be the base's: the
+	// event stays observed (review rev106)
+	if h == nil && (missing == "" || l.nearMiss[missing] != "") && opaque(o) && !isParam(fi, o.Scope, &o.Handler) && !l.calledHandler(&o.Handler, c) {
 		h = opaqueHandler(fi, o)
 	}
 	l.observeEvent(fi, o, c, h)
@@ -277,7 +279,8 @@ func (l *charmLinker) linkReconcilers() {
 					hd := Handler{Event: event, Symbol: h.Name, File: h.file.Path, Line: h.Line, Via: ViaObserve,
 						ObserveFile: fi.Path, ObserveLine: c.Line, Conditional: c.Conditional, Loose: true, CatchAll: true,
 						AfterReturn: afterReturn(c.Conditional, c.AfterReturn)}
-					if kind == KindLifecycle || kind == KindSecret { // named by its class: this event's own
+					if classes != nil && (kind == KindLifecycle || kind == KindSecret) {
+						// named by its class: this event's own (not all_events', review rev106)
 						hd.Loose, hd.CatchAll = false, false
 					}
 					if !slices.ContainsFunc(it.Handlers, func(x Handler) bool { return x.Symbol == hd.Symbol && x.Event == hd.Event }) {
@@ -501,7 +504,8 @@ func (l *charmLinker) observeEvent(fi *fileInfo, o *pyextract.Observe, c *ctx, h
 				// on["db"].relation_cahnged looks up db_relation_cahnged on the charm's on:
 				// no event ops defines, nor one of the charm's own (review rev104)
 				attr := strings.ReplaceAll(ev.key, "-", "_") + "_" + ev.str
-				if custom := l.custom(ev.cls); !ok && !custom.open && !custom.names[attr] && !fi.vendored && !fi.library && !ev.loose &&
+				_, _, fixed := eventKind(attr) // on["update"].status is update_status
+				if custom := l.custom(ev.cls); !ok && !fixed && !custom.open && !custom.names[attr] && !fi.vendored && !fi.library && !ev.loose &&
 					l.eventsKnown(ev.cls) && !l.definesEvents() {
 					l.findIn(FindUnknownEvent, attr, siteAt(fi, o.Scope, "", ""), c)
 				}
@@ -655,13 +659,19 @@ func (l *charmLinker) definesCharmEvents(fi *fileInfo) bool {
 			return true
 		}
 		cls := fi.classes[c.Class]
-		if cls == nil || l.isCharm(cls) {
-			return true
+		if cls == nil || l.isCharm(cls) || l.inCharmMRO(cls) {
+			return true // the charm's on: its class's, or a mixin's of it (review rev106)
 		}
 		l.ownDefiners[cls] = true
 		own++
 	}
 	return own < fi.Refs[ref].Count
+}
+
+// inCharmMRO reports a class that a charm class of the charm derives from (a mixin): its self
+// is the charm.
+func (l *charmLinker) inCharmMRO(cls *classInfo) bool {
+	return slices.ContainsFunc(l.charmCls, func(c *classInfo) bool { return slices.Contains(l.mro(c), cls) })
 }
 
 // eventEndpoints are the declared relations an object's own events belong to: every endpoint
@@ -805,6 +815,9 @@ func (l *charmLinker) nearMethod(classes []*classInfo, name string) string {
 	for _, cl := range classes {
 		for _, k := range l.mro(cl) {
 			for m := range k.methods {
+				if strings.TrimLeft(m, "_") == strings.TrimLeft(name, "_") {
+					return "" // on_config beside _on_config: an override scheme, not a typo (review rev106)
+				}
 				if d := charmyaml.EditDistance(m, name); d > 0 && d <= 1+len(m)/8 {
 					if found != "" && found != m {
 						return ""

@@ -96,6 +96,7 @@ func (l *charmLinker) result() CharmLinks {
 		}
 	}
 	l.markUnbuilt()
+	l.unmarkGuardedByTest()
 	out.Findings = sortFindings(l.libraryRepeatsDropped())
 	return out
 }
@@ -133,6 +134,22 @@ func (l *charmLinker) classicHooks() string {
 		}
 	}
 	return ""
+}
+
+// unmarkGuardedByTest clears AfterGuard of a finding that follows, in its function, a test
+// for the same name (`if "ingress" not in self.model.relations: return`, itself a finding:
+// always false): the function always returns there, and the code after the guard never runs
+// (review rev106).
+func (l *charmLinker) unmarkGuardedByTest() {
+	for k := range l.findings {
+		f := &l.findings[k]
+		if !f.AfterGuard {
+			continue
+		}
+		f.AfterGuard = !slices.ContainsFunc(l.findings, func(g Finding) bool {
+			return g.Kind == f.Kind && g.Subject == f.Subject && g.File == f.File && g.Symbol == f.Symbol && g.Detail == "in" && g.Line < f.Line
+		})
+	}
 }
 
 // markUnbuilt marks the findings in methods of classes no code of the tree names (NotBuilt):
