@@ -182,11 +182,12 @@ func (r *ranker) interfaceNamed(lkind, n string) bool {
 	if !r.ment.grams[n] || r.ment.inner[n] {
 		return false
 	}
-	if interfaceKindWords[n] || r.ment.common[n] || r.charmNameWords()[n] {
-		// a kind word, a word the task uses as a common noun ("after a restart" in a charm
-		// with a restart relation), or a word of the charm's name, which a task writes for the
-		// product (ceph-dashboard's "dashboard" relation; review rev105): named only beside its
-		// kind ("a restart relation", "the dashboard relation")
+	if interfaceKindWords[n] || r.ment.common[n] {
+		// a kind word, or a word the task uses as a common noun ("after a restart" in a charm
+		// with a restart relation): named only beside its kind ("a restart relation"). Not a
+		// word of the charm's name alone (ceph-dashboard's "dashboard" relation, review
+		// rev105): tried, and grafana's and prometheus' tasks naming the product lost their
+		// charm.py's first place (mean MRR 0.8089 -> 0.8076)
 		return r.ment.grams[n+"_"+lkind] || r.ment.grams[lkind+"_"+n]
 	}
 	return true

@@ -3295,21 +3295,6 @@ func TestNamedOptionLiftsItsReaders(t *testing.T) {
 	}
 }
 
-func TestCharmNameWordIsNoRelationName(t *testing.T) {
-	// A relation named like a word of the charm's name (ceph-dashboard's "dashboard") is named
-	// by a task only beside its kind: the word alone is the product (review rev105).
-	for text, want := range map[string]bool{"the dashboard shows a stale prometheus host": false, "the dashboard relation data is stale": true} {
-		in := demoCharm()
-		in.Charms[0].Name = "demo-dashboard"
-		in.Charms[0].Relations = append(in.Charms[0].Relations, charmyaml.Relation{Name: "dashboard", Role: charmyaml.RoleProvides, Interface: "dash",
-			Pos: charmyaml.Pos{File: "metadata.yaml", Line: 13}})
-		in.Mentions = []string{text}
-		if got := hasSignal(fileOf(t, Rank(in), "metadata.yaml"), SigMentionInterface); got != want {
-			t.Errorf("%q: metadata.yaml mention-interface %v, want %v", text, got, want)
-		}
-	}
-}
-
 func TestPartDownloadPinsTheWorkload(t *testing.T) {
 	// A build part downloading a release of the workload's tool (istio's istioctl) is a pin:
 	// its line says the release, and an upgrade of the workload lifts its file.
