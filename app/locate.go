@@ -913,14 +913,21 @@ func editWhy(f rank.File, named []namedRelation) (why []string, tied bool) {
 }
 
 // taskFunctions names a file's functions whose bodies have the most of the task's words
-// (rank.Symbol.TaskWords), at most taskFns, in the map's order, with their lines and words:
+// (rank.Symbol.TaskWords), at most taskFns, most words first, with their lines and words:
 // "AuthManager.add_acl (line 226: prefixed, topic)". "" when none has.
 func taskFunctions(f rank.File) string {
-	var out []string
+	var with []rank.Symbol
 	for _, s := range f.Symbols {
-		if len(s.TaskWords) > 0 && len(out) < taskFns {
-			out = append(out, fmt.Sprintf("%s (line %d: %s)", s.Name, s.Line, strings.Join(s.TaskWords, ", ")))
+		if len(s.TaskWords) > 0 {
+			with = append(with, s)
 		}
+	}
+	// those with the most of the task's words first, in the map's order among equals (review
+	// rev105: layer-cwr's cleanup_jenkins, the one the task was about, came sixth in map order)
+	slices.SortStableFunc(with, func(a, b rank.Symbol) int { return cmp.Compare(len(b.TaskWords), len(a.TaskWords)) })
+	var out []string
+	for _, s := range with[:min(len(with), taskFns)] {
+		out = append(out, fmt.Sprintf("%s (line %d: %s)", s.Name, s.Line, strings.Join(s.TaskWords, ", ")))
 	}
 	return strings.Join(out, ", ")
 }

@@ -950,3 +950,19 @@ func TestInterfaceVerb(t *testing.T) {
 		}
 	}
 }
+
+func TestTaskFunctionsMostWordsFirst(t *testing.T) {
+	// a file's functions with the most of the task's words are named first, in the map's
+	// order among equals (review rev105)
+	f := rank.File{Symbols: []rank.Symbol{
+		{Name: "a", Line: 1, TaskWords: []string{"jenkins"}},
+		{Name: "b", Line: 2},
+		{Name: "c", Line: 3, TaskWords: []string{"jenkins", "jobs"}},
+		{Name: "d", Line: 4, TaskWords: []string{"removed"}},
+		{Name: "e", Line: 5, TaskWords: []string{"jenkins", "jobs", "deleted"}},
+	}}
+	want := "e (line 5: jenkins, jobs, deleted), c (line 3: jenkins, jobs), a (line 1: jenkins)"
+	if got := taskFunctions(f); got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
