@@ -27,9 +27,9 @@ type index struct {
 	// tmplCharm is, for each of tmpls, the index of the charm whose folder holds it (charmOf),
 	// -1 for none
 	tmplCharm []int
-	// handlerRefs counts, for every name like an event handler's (_on_*), its uses in the
-	// whole tree, tests and other charms included (built on first use: handlerUses)
-	handlerRefs map[string]int
+	// handlerRefs counts, per view, for every name like an event handler's (_on_*), its uses
+	// in the code of that view (handlerUses)
+	handlerRefs map[view]map[string]int
 	// refTotals, stepNames and computed are, for a viewpoint (seenBy), every name's uses
 	// (uses), every name of a step of a fact's value chain (chainNamed), and whether its code
 	// computes names (computesNames); each built on first use
@@ -135,28 +135,37 @@ func (ix *index) namedNowhere(name string, v view, method bool) bool {
 	return ix.uses(name, v) == 0 && !ix.chainNamed(name, v) && !ix.computesNames(v, method)
 }
 
-// handlerUses is how many times the tree uses the name of a handler-like method (_on_*),
-// anywhere.
-func (ix *index) handlerUses(name string) int {
-	if ix.handlerRefs == nil {
-		ix.handlerRefs = map[string]int{}
+// handlerUses is how many times the code seen from v (seenBy) uses the name of a
+// handler-like method (_on_*): a charm's own handler is named by its charm's code and the
+// shared code serving it, not by a sibling charm's handlers of the same name (review rev105:
+// in a monorepo every charm's _on_config_changed hid the others' missing observes).
+func (ix *index) handlerUses(name string, v view) int {
+	if ix.handlerRefs[v] == nil {
+		if ix.handlerRefs == nil {
+			ix.handlerRefs = map[view]map[string]int{}
+		}
+		refs := map[string]int{}
 		for _, fi := range ix.ordered {
+			if !ix.seenBy(fi, v) {
+				continue
+			}
 			for _, r := range fi.Refs {
 				if strings.HasPrefix(r.Name, "_on_") {
-					ix.handlerRefs[r.Name] += r.Count
+					refs[r.Name] += r.Count
 				}
 			}
 			for _, s := range fi.Facts.HandlerStrings { // patch.object(C, "_on_start")
-				ix.handlerRefs[s]++
+				refs[s]++
 			}
 			for _, o := range fi.Facts.Observes { // observe(self.on.start, getattr(self, "_on_start"))
 				if ch := o.Handler.Chain; len(ch) > 0 && strings.HasPrefix(ch[len(ch)-1].Name, "_on_") {
-					ix.handlerRefs[ch[len(ch)-1].Name]++
+					refs[ch[len(ch)-1].Name]++
 				}
 			}
 		}
+		ix.handlerRefs[v] = refs
 	}
-	return ix.handlerRefs[name]
+	return ix.handlerRefs[v][name]
 }
 
 // chainNamed reports whether a step of a call, assignment or observed handler in the tree's

@@ -398,7 +398,7 @@ func (l *charmLinker) linkUnobserved() {
 				if !strings.HasPrefix(m, "_on_") || len(m) == len("_on_") || len(sym.Decorators) > 0 {
 					continue
 				}
-				if l.ix.handlerUses(m) == 0 {
+				if l.ix.handlerUses(m, viewOf(fi, false)) == 0 {
 					l.findings = append(l.findings, Finding{Kind: FindUnobservedHandler, Subject: symbolName(cl.name, m), Doubt: doubt,
 						Site: Site{File: fi.Path, Line: sym.Line, Symbol: symbolName(cl.name, m)}})
 				}

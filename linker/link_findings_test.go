@@ -1999,3 +1999,25 @@ class DemoCharm(ops.CharmBase):
 	expect(t, "findings", findingsWith(cl, func(f Finding) string { return fmt.Sprintf("%s %v", f.Detail, f.AfterGuard) }),
 		"src/charm.py:5 undeclared-relation ingress in false\nsrc/charm.py:7 undeclared-relation ingress  false\nsrc/charm.py:8 undeclared-relation dbb  true")
 }
+
+func TestUnobservedInAMonorepo(t *testing.T) {
+	// A sibling charm observing its own _on_config_changed does not name this charm's (review
+	// rev105); shared code's uses of a name count for every charm it serves.
+	a := charm("a", "charms/a", "relation:db")
+	b := charm("b", "charms/b", "relation:db")
+	src := func(observe string) string {
+		return "import ops\n\nclass C(ops.CharmBase):\n    def __init__(self, *args):\n        super().__init__(*args)\n        " + observe +
+			"\n\n    def _on_config_changed(self, event):\n        pass\n"
+	}
+	res := Link(Input{Charms: []charmyaml.Charm{a, b}, Files: files{
+		"charms/a/src/charm.py": src("pass"),
+		"charms/b/src/charm.py": src("self.framework.observe(self.on.config_changed, self._on_config_changed)"),
+	}.parse()})
+	var got []string
+	for _, cl := range res.Charms {
+		for _, f := range cl.Findings {
+			got = append(got, fmt.Sprintf("%s:%d %s %s", f.File, f.Line, f.Kind, f.Subject))
+		}
+	}
+	expect(t, "findings", strings.Join(got, "\n"), "charms/a/src/charm.py:8 unobserved-handler C._on_config_changed")
+}
