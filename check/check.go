@@ -1092,7 +1092,7 @@ func checkParamIndex(decl *charmyaml.Charm, in linker.Interface, add func(Diagno
 		d := Diagnostic{Rule: RuleParamNoDefaultIndex, Severity: SeverityWarning, File: s.File, Line: s.Line, Subject: in.Name,
 			Message: fmt.Sprintf("%s reads params[%q] of action %q, which neither requires it nor gives it a default: when the operator leaves it out, the index raises KeyError; use .get(), a default or required:", who(s.Symbol), s.Key, in.Name)}
 		switch {
-		case s.Conditional:
+		case s.Conditional && !s.AfterGuard: // after a guard: the handler's usual path
 			d.Severity = SeverityInfo
 			d.Message += " (the read is under a condition, which may guard it)"
 		case checked[s.Key] != "":
@@ -1320,6 +1320,10 @@ func findingDiagnostic(f linker.Finding) Diagnostic {
 	case ok && f.Detail == "assert":
 		// assert "data" in self.model.storages: an AssertionError wherever it runs
 		d.Message = fmt.Sprintf("%s asserts that %s %q is there, which the charm's YAML does not declare: the assertion always fails", who(f.Symbol), m[1], f.Subject)
+	case ok && f.Kind == linker.FindUndeclaredRelation && f.Detail == "near":
+		// MountRequires(self, "mounts"): a positional name a letter or two from a relation's
+		d.Severity = SeverityWarning
+		d.Message = fmt.Sprintf("%s gives relation endpoint %q by position to a library the tree does not hold, which the charm's YAML does not declare", who(f.Symbol), f.Subject)
 	case ok && f.Detail == "in":
 		// "data" in self.model.storages: a test that is always false, which raises nothing
 		d.Severity = SeverityWarning

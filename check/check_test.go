@@ -1518,6 +1518,7 @@ func TestUndeclaredNameSaysWhatIsDeclared(t *testing.T) {
 			Site: linker.Site{File: "src/charm.py", Line: 13, Symbol: "ACharm.f", Detail: "CertificateTransferRequires"}},
 		{Kind: linker.FindUnknownEvent, Subject: "db-relation-chnaged", Registered: "db-relation-chnaged", Site: linker.Site{File: "hooks/hooks.py", Line: 14, Symbol: "db_changed"}},
 		{Kind: linker.FindMissingHandler, Subject: "_on_strt", Site: linker.Site{File: "src/charm.py", Line: 15, Symbol: "ACharm.__init__", Detail: "near", Key: "_on_start"}},
+		{Kind: linker.FindUndeclaredRelation, Subject: "vaults", Site: linker.Site{File: "src/charm.py", Line: 16, Symbol: "ACharm.__init__", Detail: "near"}},
 	}}}}
 	var b strings.Builder
 	if err := WriteText(&b, Run(charms, links, Options{})); err != nil {
@@ -1539,6 +1540,7 @@ func TestUndeclaredNameSaysWhatIsDeclared(t *testing.T) {
 		`event "reconcile", which the charm does not have: ops defines no such event for its YAML, and the attribute lookup raises AttributeError [`,
 		`src/charm.py:13: error: ACharm.f observes event "certificate_removed" of a CertificateTransferRequires, whose events class defines no such event: the attribute lookup raises AttributeError (did you mean "certificates_removed"?) [unknown-event]`,
 		`hooks/hooks.py:14: warning: db_changed is registered for hook "db-relation-chnaged", which is no hook Juju runs: the function never runs for it (did you mean "db-relation-changed"?) [unknown-event]`,
+		`src/charm.py:16: warning: ACharm.__init__ gives relation endpoint "vaults" by position to a library the tree does not hold, which the charm's YAML does not declare (did you mean "vault"?) [undeclared-relation]`,
 		`src/charm.py:15: warning: ACharm.__init__ observes an event with handler "_on_strt", which its class and its bases in the tree do not define, a letter or two from their method "_on_start" (a base from outside the tree is not read) [missing-handler]`,
 	} {
 		if !strings.Contains(got, want) {
@@ -1618,14 +1620,15 @@ func TestParamIndexWithoutDefault(t *testing.T) {
 	links := linker.Result{Charms: []linker.CharmLinks{{Name: "a", Dir: ".", Interfaces: []linker.Interface{{Kind: linker.KindAction, Name: "create",
 		File: "actions.yaml", Line: 1, Handlers: []linker.Handler{{Event: "create_action", Symbol: "ACharm._on_create", File: "src/charm.py", Line: 9, Via: linker.ViaObserve}},
 		Reads: []linker.Site{read(10, "password", "index", false), read(11, "schema", "index", false), read(12, "traits", "index", false),
-			read(13, "name", "index", true), read(14, "email", "get", false), read(15, "email", "index", false)}}}}}}
+			read(13, "name", "index", true), read(14, "email", "get", false), read(15, "email", "index", false),
+			{File: "src/charm.py", Line: 16, Symbol: "ACharm._on_create", Via: linker.ViaParam, Detail: "index", Key: "password", Conditional: true, AfterGuard: true}}}}}}}
 	got := map[int]string{}
 	for _, d := range Run(charms, links, Options{}).Diagnostics {
 		if d.Rule == RuleParamNoDefaultIndex {
 			got[d.Line] = d.Severity
 		}
 	}
-	want := map[int]string{10: SeverityWarning, 13: SeverityInfo, 15: SeverityInfo}
+	want := map[int]string{10: SeverityWarning, 13: SeverityInfo, 15: SeverityInfo, 16: SeverityWarning} // 16: after a guard
 	if !maps.Equal(got, want) {
 		t.Errorf("got %v, want %v", got, want)
 	}

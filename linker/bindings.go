@@ -65,6 +65,9 @@ func (l *charmLinker) linkBindings() {
 					if ep.cond {
 						f.Conditional, f.AfterGuard = true, false
 					}
+					if ep.near {
+						f.Detail = "near" // check: a warning
+					}
 					l.findIn(FindUndeclaredRelation, ep.name, f, c)
 				}
 			}

@@ -30,6 +30,10 @@ type endpointName struct {
 	// cond: the parameter that names it is used only under conditions in the constructor
 	// (cert_handler's peer_relation_name, for Juju without secrets): a finding is a warning.
 	cond bool
+	// near: a positional argument a letter or two from a declared relation's name (positional),
+	// which the library may take for something else ("https" beside http): a finding is a
+	// warning (review rev107).
+	near bool
 }
 
 // endpoints returns the relations an object is bound to: the value of its class's
@@ -198,8 +202,10 @@ func (b *binding) positional(vals []aval) {
 		switch {
 		case ok && (!asWrittenOnly(v.str, d) || v.loose || !withCharm):
 			b.out.names = append(b.out.names, endpointName{name: v.str})
-		case !v.loose && withCharm && (ok || b.l.nearRelation(v.str)):
+		case !v.loose && withCharm && ok:
 			b.out.names = append(b.out.names, endpointName{name: v.str, strong: true})
+		case !v.loose && withCharm && b.l.nearRelation(v.str):
+			b.out.names = append(b.out.names, endpointName{name: v.str, strong: true, near: true})
 		}
 	}
 }

@@ -375,6 +375,20 @@ func (l *charmLinker) linkUnobserved() {
 			return
 		}
 	}
+	// reached: the classes a getattr(self, name) of a class's method may reach, every class
+	// of the method order of a class that has it (a subclass's or a sibling mixin's getattr
+	// reaches a base's handlers: review rev107)
+	reached := map[*classInfo]bool{}
+	for _, fi := range l.ix.ordered {
+		for _, cl := range fi.classes {
+			mro := l.mro(cl)
+			if slices.ContainsFunc(mro, func(k *classInfo) bool { return k.file.dispatchBy[k.name] }) {
+				for _, k := range mro {
+					reached[k] = true
+				}
+			}
+		}
+	}
 	for _, fi := range l.scope {
 		if fi.library || fi.test {
 			continue
@@ -382,7 +396,7 @@ func (l *charmLinker) linkUnobserved() {
 		for _, name := range sortedKeys(fi.classes) {
 			cl := fi.classes[name]
 			mro := l.mro(cl)
-			if slices.ContainsFunc(mro, func(k *classInfo) bool {
+			if reached[cl] || slices.ContainsFunc(mro, func(k *classInfo) bool {
 				return k.openBases || dynamic(k.file) || k.file.dispatchElse || k.file.dispatchBy[k.name]
 			}) {
 				continue
@@ -1009,7 +1023,8 @@ func (l *charmLinker) find(kind, subject string, s Site) *Finding {
 			return nil // a shared base's method this charm's class replaces: it never runs here
 		}
 	}
-	if near := l.nearMiss[subject]; kind == FindMissingHandler && near != "" {
+	class, _, _ := strings.Cut(s.Symbol, ".")
+	if near := l.nearMiss[nearKey(s.File, class, subject)]; kind == FindMissingHandler && near != "" {
 		s.Detail, s.Key = "near", near // a class with a base from outside the tree (handler)
 	}
 	l.findings = append(l.findings, Finding{Kind: kind, Subject: subject, Site: s})

@@ -1900,8 +1900,12 @@ class DemoCharm(ops_openstack.core.OSBaseCharm):
         self.framework.observe(self.on.db_relation_changed, self._on_base_handler)
         self.framework.observe(self.on.start, self._on_strt)
         self.framework.observe(self.on.db_relation_joined, self.on_config_changed)
+        self.framework.observe(self.on.install, self._on_install_v1)
 
     def _on_config_changed(self, event):
+        pass
+
+    def _on_install_v2(self, event):
         pass
 
     def _on_start(self, event):
@@ -2000,6 +2004,40 @@ class DemoCharm(ops.CharmBase):
 		"src/charm.py:5 undeclared-relation ingress in false\nsrc/charm.py:7 undeclared-relation ingress  false\nsrc/charm.py:8 undeclared-relation dbb  true")
 }
 
+func TestUnobservedReachedByASubclassGetattr(t *testing.T) {
+	// A subclass's getattr(self, name) reaches its base's handlers (review rev107).
+	c := charm("demo", ".", "relation:db")
+	cl := link1(t, c, files{"src/charm.py": `import ops
+
+HANDLER_PREFIX = "_on_"
+
+
+class BaseCharm(ops.CharmBase):
+    def _on_install(self, event):
+        pass
+
+    def _on_start(self, event):
+        pass
+
+
+class DemoCharm(BaseCharm):
+    def __init__(self, framework):
+        super().__init__(framework)
+        framework.observe(self.on.install, self._route)
+        framework.observe(self.on.start, self._route)
+        framework.observe(self.on.db_relation_changed, self._route)
+
+    def _route(self, event):
+        kind = type(event).__name__.lower().replace("event", "")
+        getattr(self, HANDLER_PREFIX + kind)(event)
+
+
+if __name__ == "__main__":
+    ops.main(DemoCharm)
+`})
+	expect(t, "findings", findings(cl), "")
+}
+
 func TestUnobservedInAMonorepo(t *testing.T) {
 	// A sibling charm observing its own _on_config_changed does not name this charm's (review
 	// rev105); shared code's uses of a name count for every charm it serves.
@@ -2020,4 +2058,17 @@ func TestUnobservedInAMonorepo(t *testing.T) {
 		}
 	}
 	expect(t, "findings", strings.Join(got, "\n"), "charms/a/src/charm.py:8 unobserved-handler C._on_config_changed")
+	// a test outside every charm's folder may call any charm's handler (review rev107)
+	tc := charm("tc", "tests/integration/tc", "relation:db")
+	res = Link(Input{Charms: []charmyaml.Charm{a, b, tc}, Files: files{
+		"charms/a/src/charm.py":             src("pass"),
+		"charms/b/src/charm.py":             src("self.framework.observe(self.on.config_changed, self._on_config_changed)"),
+		"tests/unit/test_a.py":              "def test_a(harness):\n    harness.charm._on_config_changed(None)\n",
+		"tests/integration/tc/src/charm.py": src("self.framework.observe(self.on.config_changed, self._on_config_changed)"),
+	}.parse()})
+	for _, cl := range res.Charms {
+		if len(cl.Findings) > 0 {
+			t.Errorf("with a root test: findings %+v", cl.Findings)
+		}
+	}
 }

@@ -174,7 +174,7 @@ func (l *charmLinker) observe(fi *fileInfo, o *pyextract.Observe, c *ctx) {
 	}
 	// a near miss under a base from outside the tree (handler) may still be the base's: the
 	// event stays observed (review rev106)
-	if h == nil && (missing == "" || l.nearMiss[missing] != "") && opaque(o) && !isParam(fi, o.Scope, &o.Handler) && !l.calledHandler(&o.Handler, c) {
+	if h == nil && (missing == "" || l.nearMiss[nearKey(fi.Path, className(c.cls), missing)] != "") && opaque(o) && !isParam(fi, o.Scope, &o.Handler) && !l.calledHandler(&o.Handler, c) {
 		h = opaqueHandler(fi, o)
 	}
 	l.observeEvent(fi, o, c, h)
@@ -797,12 +797,25 @@ func (l *charmLinker) handler(v *pyextract.Value, c *ctx) (h *handlerRef, missin
 				if l.nearMiss == nil {
 					l.nearMiss = map[string]string{}
 				}
-				l.nearMiss[name] = near
+				l.nearMiss[nearKey(c.file.Path, className(c.cls), name)] = near // the observer's (find)
 			}
 		}
 	}
 	return nil, missing
 }
+
+// noDigits is s without its digits.
+func noDigits(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= '0' && r <= '9' {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// nearKey keys a near miss by the observing file and class and the handler's name.
+func nearKey(file, class, name string) string { return file + "\x00" + class + "\x00" + name }
 
 // nearMethod is the method of classes (their bases in the tree too) whose name is a letter or
 // two from name (charmyaml.EditDistance, at most 1 + len/8; a name of 8 or more characters),
@@ -815,8 +828,10 @@ func (l *charmLinker) nearMethod(classes []*classInfo, name string) string {
 	for _, cl := range classes {
 		for _, k := range l.mro(cl) {
 			for m := range k.methods {
-				if strings.TrimLeft(m, "_") == strings.TrimLeft(name, "_") {
-					return "" // on_config beside _on_config: an override scheme, not a typo (review rev106)
+				if strings.TrimLeft(m, "_") == strings.TrimLeft(name, "_") || noDigits(m) == noDigits(name) {
+					// on_config beside _on_config: an override scheme, not a typo (review
+					// rev106); _on_install_v1 beside _on_install_v2: versions (review rev107)
+					return ""
 				}
 				if d := charmyaml.EditDistance(m, name); d > 0 && d <= 1+len(m)/8 {
 					if found != "" && found != m {
