@@ -379,7 +379,7 @@ func (l *charmLinker) linkUnobserved() {
 	// of the method order of a class that has it (a subclass's or a sibling mixin's getattr
 	// reaches a base's handlers: review rev107)
 	reached := map[*classInfo]bool{}
-	for _, fi := range l.ix.ordered {
+	for _, fi := range l.scope { // (the charm's code: the method order of another charm's classes is not resolved here)
 		for _, cl := range fi.classes {
 			mro := l.mro(cl)
 			if slices.ContainsFunc(mro, func(k *classInfo) bool { return k.file.dispatchBy[k.name] }) {
