@@ -1999,9 +1999,15 @@ class DemoCharm(ops.CharmBase):
             return
         self.model.get_relation("ingress")
         self.model.get_relation("dbb")
+
+    def _opt(self):
+        if not self.config.get("legacy"):
+            return
+        return self.config["legacy"]
 `})
 	expect(t, "findings", findingsWith(cl, func(f Finding) string { return fmt.Sprintf("%s %v", f.Detail, f.AfterGuard) }),
-		"src/charm.py:5 undeclared-relation ingress in false\nsrc/charm.py:7 undeclared-relation ingress  false\nsrc/charm.py:8 undeclared-relation dbb  true")
+		"src/charm.py:5 undeclared-relation ingress in false\nsrc/charm.py:7 undeclared-relation ingress  false\nsrc/charm.py:8 undeclared-relation dbb  true\n"+
+			"src/charm.py:11 undeclared-config legacy get false\nsrc/charm.py:13 undeclared-config legacy index false")
 }
 
 func TestUnobservedReachedByASubclassGetattr(t *testing.T) {

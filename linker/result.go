@@ -138,8 +138,9 @@ func (l *charmLinker) classicHooks() string {
 
 // unmarkGuardedByTest clears AfterGuard of a finding that follows, in its function, a test
 // for the same name (`if "ingress" not in self.model.relations: return`, itself a finding:
-// always false): the function always returns there, and the code after the guard never runs
-// (review rev106).
+// always false) or a .get() of it (`if not self.config.get("x"): return`: always the
+// default): the function returns there, and the code after the guard never runs (reviews
+// rev106, rev107).
 func (l *charmLinker) unmarkGuardedByTest() {
 	for k := range l.findings {
 		f := &l.findings[k]
@@ -147,7 +148,7 @@ func (l *charmLinker) unmarkGuardedByTest() {
 			continue
 		}
 		f.AfterGuard = !slices.ContainsFunc(l.findings, func(g Finding) bool {
-			return g.Kind == f.Kind && g.Subject == f.Subject && g.File == f.File && g.Symbol == f.Symbol && g.Detail == "in" && g.Line < f.Line
+			return g.Kind == f.Kind && g.Subject == f.Subject && g.File == f.File && g.Symbol == f.Symbol && (g.Detail == "in" || g.Detail == "get") && g.Line < f.Line
 		})
 	}
 }
