@@ -770,11 +770,11 @@ func unknownHookEvent(hook string) bool {
 	}
 	// at the last separator: a storage named object-storage-data has hooks
 	// object-storage-data-storage-attached (review rev106)
-	if i := strings.LastIndex(h, "-relation-"); i > 0 {
-		return !slices.Contains(relationEvents, "relation_"+strings.ReplaceAll(h[i+len("-relation-"):], "-", "_"))
+	if ep, ev, ok := cutLast(h, "-relation-"); ok && ep != "" {
+		return !slices.Contains(relationEvents, "relation_"+strings.ReplaceAll(ev, "-", "_"))
 	}
-	if i := strings.LastIndex(h, "-storage-"); i > 0 {
-		return !slices.Contains(storageEvents, "storage_"+strings.ReplaceAll(h[i+len("-storage-"):], "-", "_"))
+	if st, ev, ok := cutLast(h, "-storage-"); ok && st != "" {
+		return !slices.Contains(storageEvents, "storage_"+strings.ReplaceAll(ev, "-", "_"))
 	}
 	return false
 }
