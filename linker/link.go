@@ -37,21 +37,24 @@ type scopeKey struct {
 
 // site is a call that builds an object of a class found in the tree (target) or not (nil).
 type site struct {
-	file   *fileInfo
-	cls    *classInfo
-	fn     string
-	line   int
-	cond   bool
-	loop   bool // in the body of a loop over something not literal (Scope.InLoop)
-	after  int  // Scope.AfterReturn
-	usual  bool // Scope.ExceptReturn
-	value  *pyextract.Value
-	target *classInfo
+	file  *fileInfo
+	cls   *classInfo
+	fn    string
+	line  int
+	cond  bool
+	loop  bool // in the body of a loop over something not literal (Scope.InLoop)
+	after int  // Scope.AfterReturn
+	// loopAfter: Scope.LoopAfterReturn
+	loopAfter bool
+	usual     bool // Scope.ExceptReturn
+	value     *pyextract.Value
+	target    *classInfo
 }
 
 // scope is the Scope of the call s (its class, function, line and conditions).
 func (s *site) scope() pyextract.Scope {
-	return pyextract.Scope{Class: className(s.cls), Func: s.fn, Line: s.line, Conditional: s.cond, AfterReturn: s.after, ExceptReturn: s.usual}
+	return pyextract.Scope{Class: className(s.cls), Func: s.fn, Line: s.line, Conditional: s.cond, AfterReturn: s.after,
+		LoopAfterReturn: s.loopAfter, ExceptReturn: s.usual}
 }
 
 // charmLinker links one charm.
@@ -505,7 +508,7 @@ func (l *charmLinker) collectSites() {
 				return // read where its object is bound (validated), not followed into: its lookup is a check
 			}
 			s := &site{file: fi, cls: fi.classes[sc.Class], fn: sc.Func, line: sc.Line, cond: sc.Conditional, loop: sc.InLoop,
-				after: sc.AfterReturn, usual: sc.ExceptReturn, value: v}
+				after: sc.AfterReturn, loopAfter: sc.LoopAfterReturn, usual: sc.ExceptReturn, value: v}
 			l.calls[lastName(v.Chain)] = append(l.calls[lastName(v.Chain)], s)
 			if !isUpper(lastName(v.Chain)) || builtinCall(v.Chain) {
 				return
@@ -981,7 +984,7 @@ func symbolName(class, fn string) string {
 func siteAt(fi *fileInfo, sc pyextract.Scope, via, detail string) Site {
 	// what follows a return in an except clause is the usual path (Scope.ExceptReturn)
 	return Site{File: fi.Path, Line: sc.Line, Symbol: symbolName(sc.Class, sc.Func), Via: via, Detail: detail, Conditional: sc.Conditional && !sc.ExceptReturn,
-		AfterGuard: sc.Conditional && !sc.ExceptReturn && sc.AfterReturn > 0}
+		AfterGuard: sc.Conditional && !sc.ExceptReturn && sc.AfterReturn > 0 && !sc.LoopAfterReturn}
 }
 
 // findIn is find for code running in c: in an object built only under a condition (a

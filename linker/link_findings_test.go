@@ -1999,6 +1999,8 @@ class DemoCharm(ops.CharmBase):
             return
         self.model.get_relation("ingress")
         self.model.get_relation("dbb")
+        for name in self.names:
+            self.model.get_relation("dbc")
 
     def _opt(self):
         if not self.config.get("legacy"):
@@ -2007,7 +2009,8 @@ class DemoCharm(ops.CharmBase):
 `})
 	expect(t, "findings", findingsWith(cl, func(f Finding) string { return fmt.Sprintf("%s %v", f.Detail, f.AfterGuard) }),
 		"src/charm.py:5 undeclared-relation ingress in false\nsrc/charm.py:7 undeclared-relation ingress  false\nsrc/charm.py:8 undeclared-relation dbb  true\n"+
-			"src/charm.py:11 undeclared-config legacy get false\nsrc/charm.py:13 undeclared-config legacy index false")
+			"src/charm.py:10 undeclared-relation dbc  false\n"+ // in a loop after the guard: the loop's condition, as without the guard (review rev107)
+			"src/charm.py:13 undeclared-config legacy get false\nsrc/charm.py:15 undeclared-config legacy index false")
 }
 
 func TestUnobservedReachedByASubclassGetattr(t *testing.T) {

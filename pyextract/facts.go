@@ -455,6 +455,7 @@ func (w *factWalker) scope(f factFrame, i int32) Scope {
 		s.ExceptReturn = f.fn.returned && !f.fn.exitReturned && !s.Conditional && !f.guard
 		s.Conditional = s.Conditional || f.fn.returned
 		s.InLoop = f.loop && !f.outer && !f.fn.returned
+		s.LoopAfterReturn = f.loop && s.AfterReturn > 0
 	}
 	s.Guarded = f.guard && !s.Conditional
 	s.Conditional = s.Conditional || f.guard

@@ -197,6 +197,10 @@ type Scope struct {
 	// whenever what it runs over is not empty, which the linker can sometimes tell, and a
 	// condition inside it picks among the elements.
 	InLoop bool `json:"in_loop,omitempty"`
+	// LoopAfterReturn is true for a fact in the body of a loop (over something not literal)
+	// that follows a return under a condition: AfterReturn is set, but the loop is a
+	// condition of its own, as it is without the return (review rev107).
+	LoopAfterReturn bool `json:"loop_after_return,omitempty"`
 	// Guarded is true when the fact's only condition is the body of a try whose handlers
 	// catch none of the errors a missing name raises (KeyError, NameError, LookupError,
 	// AttributeError, Exception, or all): `try: resources.fetch("x") except ModelError:`
