@@ -107,12 +107,16 @@ func ifaceKindText(b *strings.Builder, group []linker.Interface) {
 		}
 		ifaceSitesText(b, "read", reads)
 		ifaceSitesText(b, "lookup", lookups)
+		verb := "handled" // what code outside the tree may do with it: an option is read
+		if in.Kind == linker.KindConfig {
+			verb = "read"
+		}
 		for _, mod := range slices.Sorted(maps.Keys(packages)) {
-			fmt.Fprintf(b, "      maybe handled by package %s, imported at %s\n", safetext.Line(mod), ifaceSites(packages[mod]))
+			fmt.Fprintf(b, "      maybe %s by package %s, imported at %s\n", verb, safetext.Line(mod), ifaceSites(packages[mod]))
 		}
 		for _, d := range delegates {
 			if d.Via == linker.ViaBase {
-				fmt.Fprintf(b, "      maybe handled by %s, the base of %s at %s\n", safetext.Line(d.Detail), safetext.Line(d.Symbol), ifaceLoc(d.File, d.Line))
+				fmt.Fprintf(b, "      maybe %s by %s, the base of %s at %s\n", verb, safetext.Line(d.Detail), safetext.Line(d.Symbol), ifaceLoc(d.File, d.Line))
 				continue
 			}
 			fmt.Fprintf(b, "      maybe read by package %s, given the charm at %s\n", safetext.Line(d.Detail), ifaceLoc(d.File, d.Line))

@@ -226,6 +226,16 @@ func TestInterfacesTextScriptBesideGuess(t *testing.T) {
 	if got := b.String(); !strings.Contains(got, "(run by its script actions/flush-cache)") || !strings.Contains(got, "maybe handled by BaseServiceCharm") {
 		t.Errorf("text:\n%s", got)
 	}
+	// an option is read, not handled, by an outside base (review rev105)
+	res.Charms[0].Interfaces = []linker.Interface{{Kind: linker.KindConfig, Name: "debug", File: "config.yaml", Line: 1,
+		Reads: []linker.Site{{File: "src/charm.py", Line: 6, Symbol: "DemoCharm", Via: linker.ViaBase, Detail: "OSBaseCharm"}}}}
+	b.Reset()
+	if err := InterfacesText(&b, res); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.String(); !strings.Contains(got, "maybe read by OSBaseCharm, the base of DemoCharm at src/charm.py:6") {
+		t.Errorf("text:\n%s", got)
+	}
 }
 
 func TestInterfacesTextCatchAllTags(t *testing.T) {
