@@ -3352,3 +3352,16 @@ func TestSupersededOwnLibrary(t *testing.T) {
 		}
 	}
 }
+
+func TestCharmClassOfANamedBaseLeads(t *testing.T) {
+	// A class derived from a base charm class named so (ops_openstack's OSBaseCharm) is the
+	// charm class: it leads its file above the event classes defined there (review rev105).
+	in := Input{Files: []pyextract.File{
+		pyFile("src/charm.py", []pyextract.Symbol{cls("DisableSSL", 3, "EventBase"), cls("CephCharmEvents", 6, "CharmEvents"),
+			cls("CephDashboardCharm", 10, "ops_openstack.core.OSBaseCharm"), meth("CephDashboardCharm", "_configure", 20)},
+			map[string]int{"DisableSSL": 2, "CephCharmEvents": 1}),
+	}}
+	if s := fileOf(t, Rank(in), "src/charm.py").Symbols[0].Name; s != "CephDashboardCharm" {
+		t.Errorf("first symbol %s, want the charm class", s)
+	}
+}

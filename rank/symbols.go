@@ -328,9 +328,14 @@ func isEventClass(s pyextract.Symbol) bool {
 	})
 }
 
-// isCharmClass reports a charm class: derived from ops' CharmBase (or TypedCharmBase[...]).
+// isCharmClass reports a charm class: derived from ops' CharmBase (or TypedCharmBase[...]),
+// or from a base charm class named so (ops_openstack's OSBaseCharm, a family's BaseCharm:
+// ceph-dashboard's event classes led its charm.py above the charm class, review rev105).
 func isCharmClass(s pyextract.Symbol) bool {
-	return slices.ContainsFunc(s.Bases, linker.IsCharmBase)
+	return slices.ContainsFunc(s.Bases, func(b string) bool {
+		name, _, _ := strings.Cut(b[strings.LastIndex(b, ".")+1:], "[")
+		return linker.IsCharmBase(b) || len(name) > len("Charm") && strings.HasSuffix(name, "Charm")
+	})
 }
 
 func pyKindWeight(kind string) float64 {
