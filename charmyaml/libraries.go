@@ -92,7 +92,11 @@ var baseLayers = map[string]bool{"basic": true, "options": true, "status": true,
 	"snap": true, "nagios": true, "leadership": true, "tls_client": true, "hacluster": true, "vault_kv": true,
 	"debug": true, "docker": true, "nginx": true, "coordinator": true, "kubernetes_common": true, "__init__": true}
 
-// BaseLayerModule reports a module or package under lib/charms/layer/ (its name without
-// ".py") that a base layer provides (baseLayers): vendored in a built charm, unless the tree is
-// that layer's own.
-func BaseLayerModule(name string) bool { return baseLayers[name] }
+// VendoredLayerModule reports a module or package under the lib/charms/layer/ of charm c (nil
+// for none) that `charm build` copied in from a base layer (baseLayers; module: its name
+// without ".py"), unless c is that layer's own tree: a layer's folder (c.Layer: layer-vault-kv's
+// lib/charms/layer/vault_kv.py; a layer's source vendors nothing) or a charm named like the
+// module (layer-docker's metadata names it "docker"). The linker and the ranker both ask it.
+func VendoredLayerModule(module string, c *Charm) bool {
+	return baseLayers[module] && (c == nil || !c.Layer && strings.ReplaceAll(c.Name, "-", "_") != module)
+}

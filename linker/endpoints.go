@@ -9,7 +9,6 @@ import (
 	"cmp"
 	"strings"
 
-	"github.com/cantrip-dev/charmcraft-map/charmyaml"
 	"github.com/cantrip-dev/charmcraft-map/pyextract"
 )
 
@@ -210,15 +209,15 @@ func (b *binding) positional(vals []aval) {
 	}
 }
 
-// nearRelation reports a name a letter or two from exactly one declared relation's
-// (charmyaml.EditDistance, at most 1 + len/8, of a name of four or more characters).
+// nearRelation reports a name of four or more characters a letter or two from exactly one
+// declared relation's (typoOf).
 func (l *charmLinker) nearRelation(name string) bool {
 	if len(name) < 4 {
 		return false
 	}
 	n := 0
 	for _, r := range l.ch.Relations {
-		if d := charmyaml.EditDistance(r.Name, name); d > 0 && d <= 1+len(r.Name)/8 {
+		if typoOf(name, r.Name) {
 			n++
 		}
 	}

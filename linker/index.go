@@ -604,7 +604,7 @@ func (ix *index) charmRel(fi *fileInfo) string {
 // the ops framework older charms carried; lib/charms_ceph/).
 //
 // Not a reactive charm's own layer code, lib/charms/layer/<module> but for a base layer's
-// (charmyaml.BaseLayerModule), as the ranker classifies it (review rev104: jenkins'
+// (charmyaml.VendoredLayerModule), as the ranker classifies it (review rev104: jenkins'
 // lib/charms/layer/jenkins/ was read as vendored, and its reads of undeclared options dropped).
 func (ix *index) isVendored(fi *fileInfo) bool {
 	rel := ix.charmRel(fi)
@@ -626,7 +626,7 @@ func (ix *index) isVendored(fi *fileInfo) bool {
 	if lib == "layer" { // a reactive charm's own layer code, but for a base layer's (rank.Classify)
 		module, _, _ := strings.Cut(inside, "/")
 		module = strings.TrimSuffix(module, ".py")
-		return charmyaml.BaseLayerModule(module) && !ix.charms[fi.charm].Layer && own != module
+		return charmyaml.VendoredLayerModule(module, &ix.charms[fi.charm])
 	}
 	return lib != own
 }

@@ -399,9 +399,7 @@ func (l *charmLinker) linkUnobserved() {
 		for _, name := range sortedKeys(fi.classes) {
 			cl := fi.classes[name]
 			mro := l.mro(cl)
-			if reached[cl] || slices.ContainsFunc(mro, func(k *classInfo) bool {
-				return k.openBases || dynamic(k.file) || k.file.dispatchElse || k.file.dispatchBy[k.name]
-			}) {
+			if reached[cl] || slices.ContainsFunc(mro, func(k *classInfo) bool { return k.openBases || dynamic(k.file) || k.file.dispatchElse }) {
 				continue
 			}
 			doubt := ""

@@ -10,7 +10,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/cantrip-dev/charmcraft-map/charmyaml"
 	"github.com/cantrip-dev/charmcraft-map/pyextract"
@@ -378,14 +377,7 @@ func eventClasses(v *pyextract.Value) []string {
 		if !ok || stem == "" {
 			return nil
 		}
-		var b strings.Builder
-		for i, r := range stem {
-			if unicode.IsUpper(r) && i > 0 {
-				b.WriteByte('_')
-			}
-			b.WriteRune(unicode.ToLower(r))
-		}
-		out = append(out, b.String())
+		out = append(out, strings.Join(pyextract.SplitWords(stem), "_"))
 	}
 	return out
 }
@@ -814,11 +806,18 @@ func noDigits(s string) string {
 	}, s)
 }
 
+// typoOf reports a name a letter or two from another, want: at most 1 + len(want)/8 edits
+// (charmyaml.EditDistance), and not want itself.
+func typoOf(name, want string) bool {
+	d := charmyaml.EditDistance(want, name)
+	return d > 0 && d <= 1+len(want)/8
+}
+
 // nearKey keys a near miss by the observing file and class and the handler's name.
 func nearKey(file, class, name string) string { return file + "\x00" + class + "\x00" + name }
 
 // nearMethod is the method of classes (their bases in the tree too) whose name is a letter or
-// two from name (charmyaml.EditDistance, at most 1 + len/8; a name of 8 or more characters),
+// two from name (typoOf; a name of 8 or more characters),
 // "" when there is none or more than one.
 func (l *charmLinker) nearMethod(classes []*classInfo, name string) string {
 	if len(name) < 8 {
@@ -833,7 +832,7 @@ func (l *charmLinker) nearMethod(classes []*classInfo, name string) string {
 					// rev106); _on_install_v1 beside _on_install_v2: versions (review rev107)
 					return ""
 				}
-				if d := charmyaml.EditDistance(m, name); d > 0 && d <= 1+len(m)/8 {
+				if typoOf(name, m) {
 					if found != "" && found != m {
 						return ""
 					}

@@ -28,18 +28,15 @@ var charmYAMLNames = map[string]bool{
 	"metadata.yaml": true, "config.yaml": true, "actions.yaml": true, "charmcraft.yaml": true,
 }
 
-// ownLayer reports a base layer's module that is the code of the tree holding it: p's charm
-// is a layer's folder (charmyaml.Charm.Layer: layer-vault-kv's lib/charms/layer/vault_kv.py;
-// a layer's source vendors nothing, `charm build` does), or is the charm named like the module
-// (layer-docker's metadata names it "docker": lib/charms/layer/docker.py).
-func ownLayer(p, module string, charms []charmyaml.Charm) bool {
+// charmAt is the charm whose folder holds p (charmDirOf), nil for none.
+func charmAt(p string, charms []charmyaml.Charm) *charmyaml.Charm {
 	dir := charmDirOf(p, charms)
-	for _, c := range charms {
-		if path.Clean(c.Dir) == dir && (c.Layer || strings.ReplaceAll(c.Name, "-", "_") == module) {
-			return true
+	for k := range charms {
+		if path.Clean(charms[k].Dir) == dir {
+			return &charms[k]
 		}
 	}
-	return false
+	return nil
 }
 
 // Classify returns the class (a Class constant) of a root-relative, '/'-separated path:
@@ -51,7 +48,7 @@ func ownLayer(p, module string, charms []charmyaml.Charm) bool {
 //     Python action or hook script, repomap.PythonScript, and classed as code below);
 //   - ClassLib: under lib/charms/<name>/ unless <name> is a charm's name with '-' → '_' (its
 //     own library, which is ClassSource) or is "layer" (a reactive charm's own layer code,
-//     ClassSource, but for charmyaml.BaseLayerModule), or under a charmhelpers/ folder (the charm-helpers
+//     ClassSource, but for charmyaml.VendoredLayerModule), or under a charmhelpers/ folder (the charm-helpers
 //     package classic charms vendor: hooks/charmhelpers/core/hookenv.py), or in a charm's
 //     lib/ops/, lib/yaml/ or lib/charms_ceph/ (charmyaml.VendoredPackage);
 //   - ClassSource: under a src/ folder (not in a helper folder right under it: src/hack/,
@@ -103,7 +100,7 @@ func Classify(p string, charms []charmyaml.Charm) string {
 	}
 	if lib, inside := charmyaml.LibraryPath(p); lib != "" {
 		module, _, _ := strings.Cut(inside, "/") // the module or package right under the library's folder
-		if charmyaml.OwnLibrary(lib, charms) || lib == "layer" && (!charmyaml.BaseLayerModule(strings.TrimSuffix(module, ".py")) || ownLayer(p, strings.TrimSuffix(module, ".py"), charms)) {
+		if charmyaml.OwnLibrary(lib, charms) || lib == "layer" && !charmyaml.VendoredLayerModule(strings.TrimSuffix(module, ".py"), charmAt(p, charms)) {
 			return ClassSource
 		}
 		return ClassLib
