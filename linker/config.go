@@ -319,6 +319,11 @@ func (l *charmLinker) configKey(fi *fileInfo, k *pyextract.KeyAccess) {
 		// __getitem__ reads the field): an unset option is the field's default, not KeyError
 		at.Detail = "typed-index"
 	}
+	if k.Guarded && k.Via == "index" && at.Detail != "typed-index" {
+		// try: ... self.config["x"] ... except ValueError: the read runs, and an undeclared
+		// name raises KeyError, which no handler catches (as a lookup's, reads.go)
+		at.Conditional, at.AfterGuard = false, false
+	}
 	sawConfig := false
 	defer func() {
 		if !sawConfig {
@@ -564,7 +569,9 @@ func (l *charmLinker) namedConfigKey(fi *fileInfo, k *pyextract.KeyAccess, at Si
 	last := strings.ToLower(lastName(k.Object))
 	named := len(k.Object) >= 2 && strings.HasSuffix(last, "config") ||
 		len(k.Object) == 1 && (last == "config" || last == "charm_config" || last == "juju_config")
-	if !wrapper && (!named || !l.untraced(fi, k.Scope, k.Object)) {
+	if !wrapper && (!named || !l.untraced(fi, k.Scope, k.Object) || !l.inCharmCode(fi)) {
+		// (nor in a file the charm's code does not import: a workload script under
+		// templates/ reading its own dict, review rev110)
 		return
 	}
 	// a guess from the name alone matches an option as written: a dict of another kind under

@@ -1257,3 +1257,63 @@ class DemoCharm(ops.CharmBase):
 		}
 	}
 }
+
+func TestConfigIndexInATry(t *testing.T) {
+	// A try whose handlers catch no lookup error is no condition for config["x"]: the read
+	// runs, and the KeyError of an undeclared name escapes (review rev110). A handler of
+	// KeyError makes the try a probe; .get() raises nothing, so its try stays a condition.
+	c := charm("demo", ".", "config:port")
+	cl := link1(t, c, files{"src/charm.py": `
+import ops
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.framework.observe(self.on.install, self._on_install)
+
+    def _on_install(self, event):
+        try:
+            setup(user=self.config["usr"], port=self.config["port"])
+        except ValueError:
+            pass
+        try:
+            setup(user=self.config["usr2"])
+        except KeyError:
+            pass
+        try:
+            setup(user=self.config.get("usr3"))
+        except ValueError:
+            pass
+`})
+	expect(t, "findings", findings(cl), "src/charm.py:10 undeclared-config usr\nsrc/charm.py:14 undeclared-config usr2 (cond)\nsrc/charm.py:18 undeclared-config usr3 (cond)")
+}
+
+func TestGuessedConfigReadOnlyInCharmCode(t *testing.T) {
+	// config["x"] on a bare name called config is taken for the charm's config in the charm's
+	// code; a workload script the charm ships and never imports reads its own dict (review
+	// rev110: blockchain-monitor's exporter hid an unused option).
+	c := charm("demo", ".", "config:influxdb-url", "config:port")
+	cl := link1(t, c, files{
+		"src/charm.py": `
+import ops
+from helpers import render
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.framework.observe(self.on.install, self._on_install)
+
+    def _on_install(self, event):
+        render(self.model.config)
+`,
+		"src/helpers.py": `
+def render(config):
+    return config["port"]
+`,
+		"templates/exporter/exporter.py": `
+def client(config: dict):
+    return config["influxdb-url"]
+`})
+	expect(t, "port", reads(cl, KindConfig, "port"), "src/helpers.py:2/config-read/index")
+	expect(t, "influxdb-url", reads(cl, KindConfig, "influxdb-url"), "")
+}

@@ -1117,3 +1117,36 @@ class CalledCharm(ops.CharmBase):
 	expect(t, "db", handlers(cl, KindRelation, "db"), "")
 	expect(t, "cache", handlers(cl, KindRelation, "cache"), `cache_relation_changed>self._handler_for("cache")[observe]`)
 }
+
+func TestObserverObject(t *testing.T) {
+	// ops before 1.0 took an object as the observer and called its on_<event kind>: the charm
+	// itself, or a helper object of the tree; a missing such method is a missing handler.
+	c := charm("demo", ".", "relation:db", "relation:cache", "action:backup")
+	cl := link1(t, c, files{"src/charm.py": `
+from ops.charm import CharmBase
+from ops.framework import Object
+
+class Backups(Object):
+    def on_backup_action(self, event):
+        pass
+
+class DemoCharm(CharmBase):
+    def __init__(self, parent, key):
+        super().__init__(parent, key)
+        self.backups = Backups(self, "backups")
+        self.framework.observe(self.on.db_relation_joined, self)
+        self.framework.observe(self.on["cache"].relation_changed, self)
+        self.framework.observe(self.on.backup_action, self.backups)
+        self.framework.observe(self.on.install, self)
+
+    def on_db_relation_joined(self, event):
+        pass
+
+    def on_cache_relation_changed(self, event):
+        pass
+`})
+	expect(t, "db", handlers(cl, KindRelation, "db"), "db_relation_joined>DemoCharm.on_db_relation_joined[observe]")
+	expect(t, "cache", handlers(cl, KindRelation, "cache"), "relation_changed>DemoCharm.on_cache_relation_changed[on-index]")
+	expect(t, "backup", handlers(cl, KindAction, "backup"), "backup_action>Backups.on_backup_action[observe]")
+	expect(t, "findings", findings(cl), "src/charm.py:15 missing-handler on_install")
+}

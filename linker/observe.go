@@ -167,7 +167,13 @@ func (l *charmLinker) observe(fi *fileInfo, o *pyextract.Observe, c *ctx) {
 	if isParam(fi, o.Scope, &o.Event) && c.fn != "__init__" && l.observeThroughCallers(fi, o, c) {
 		return
 	}
-	h, missing := l.handler(unwrapHandler(&o.Handler), c)
+	hv := unwrapHandler(&o.Handler)
+	h, missing := l.handler(hv, c)
+	if h == nil && missing == "" {
+		if m := l.observerMethod(o, hv, c); m != nil {
+			h, missing = l.handler(m, c)
+		}
+	}
 	if missing != "" && !fi.vendored {
 		l.find(FindMissingHandler, missing, siteAt(fi, o.Scope, "", ""))
 	}
@@ -177,6 +183,34 @@ func (l *charmLinker) observe(fi *fileInfo, o *pyextract.Observe, c *ctx) {
 		h = opaqueHandler(fi, o)
 	}
 	l.observeEvent(fi, o, c, h)
+}
+
+// observerMethod returns, for an observe call given an object rather than a method
+// (`self.framework.observe(self.on.db_relation_joined, self)`, the ops before 1.0 way), the
+// method ops calls on it: on_<event kind> (self.on_db_relation_joined); nil when hv does not
+// evaluate to an object only, or the event's kind is not known. Asked only when hv names no
+// method (handler).
+func (l *charmLinker) observerMethod(o *pyextract.Observe, hv *pyextract.Value, c *ctx) *pyextract.Value {
+	if hv.Kind != pyextract.ValChain || len(hv.Chain) == 0 || hv.Chain[len(hv.Chain)-1].Call {
+		return nil
+	}
+	objs := l.chain(hv.Chain, c)
+	if len(objs) == 0 || slices.ContainsFunc(objs, func(a aval) bool { return a.kind != aCharm && !(a.kind == aObj && a.cls != nil) }) {
+		return nil
+	}
+	oc := *c
+	oc.line = o.Line
+	for _, ev := range l.eval(&o.Event, &oc) {
+		if (ev.kind != aEvent && ev.kind != aObjEvent) || ev.str == "" {
+			continue
+		}
+		kind := ev.str
+		if ev.kind == aEvent && ev.key != "" {
+			kind = strings.ReplaceAll(ev.key, "-", "_") + "_" + kind
+		}
+		return &pyextract.Value{Kind: pyextract.ValChain, Chain: append(slices.Clone(hv.Chain), pyextract.Step{Name: "on_" + kind})}
+	}
+	return nil
 }
 
 // lambdaCall matches a lambda that calls a method of self: `lambda event: self._on_db(event)`.
