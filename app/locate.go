@@ -633,7 +633,10 @@ func boolOrder(a, b bool) int {
 // formats and kinds of file.
 var templateNameWords = map[string]bool{"conf": true, "config": true, "configuration": true, "cfg": true, "ini": true,
 	"j2": true, "jinja": true, "jinja2": true, "tmpl": true, "template": true, "yaml": true, "yml": true, "json": true,
-	"toml": true, "txt": true, "xml": true, "env": true, "file": true, "default": true, "defaults": true}
+	"toml": true, "txt": true, "xml": true, "env": true, "file": true, "default": true, "defaults": true,
+	// (a task's "test" names every fixture under tests/: alertmanager's test_templates.tmpl
+	// for "add a unit test for the watchdog start command", review rev110)
+	"test": true, "tests": true, "testing": true, "unit": true, "integration": true}
 
 // besideWord adds to into the names of one to three words written just before or just after
 // words[i], joined with '-' ("the async replication relation": async-replication).
@@ -831,9 +834,11 @@ func asksForTests(text string) testsAsked {
 var (
 	testBefore = map[string]bool{"unit": true, "integration": true, "functional": true, "scenario": true, "e2e": true,
 		"smoke": true, "regression": true, "charm": true, "new": true, "add": true, "adds": true,
-		"added": true, "fix": true, "fixes": true, "failing": true, "flaky": true, "broken": true, "write": true}
+		"added": true, "adding": true, "fix": true, "fixes": true, "fixed": true, "fixing": true, "failing": true, "flaky": true,
+		"broken": true, "write": true, "writing": true}
 	testAfter = map[string]bool{"for": true, "case": true, "cases": true, "suite": true, "coverage": true, "file": true,
-		"fails": true, "failure": true, "fixture": true, "fixtures": true, "helper": true, "helpers": true}
+		"fails": true, "failure": true, "fixture": true, "fixtures": true, "helper": true, "helpers": true,
+		"checking": true, "covering": true}
 )
 
 // editWhy turns a file's rank signals into reasons, the ones the task earned first; named are

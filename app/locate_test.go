@@ -394,6 +394,19 @@ func TestTemplatePickRules(t *testing.T) {
 	if got := picked("use the IP", files("templates/nova.conf", "templates/api-paste.ini", "templates/neutron.conf"), many); len(got) != 0 {
 		t.Errorf("a resource map's names: %q", got)
 	}
+	// a task's words for tests name no test fixture by its name (review rev110)
+	fixtures := func(text string) (out []string) {
+		for _, p := range templatePicks(text, nil, linker.Result{}, files("tests/unit/test_config/test_templates.tmpl"), nil, true, nil) {
+			out = append(out, p.Path)
+		}
+		return out
+	}
+	if got := fixtures("add a unit test for the watchdog start command"); len(got) != 0 {
+		t.Errorf("test fixture picked by the word test: %q", got)
+	}
+	if got := fixtures("add unit tests for the templates rendering"); len(got) != 1 {
+		t.Errorf("test fixture named by the task not picked: %q", got)
+	}
 	// a word three templates' names share tells none apart
 	if got := picked("the agent crashes", files("templates/dhcp_agent.ini", "templates/l3_agent.ini", "templates/metadata_agent.ini"), nil); len(got) != 0 {
 		t.Errorf("shared word: %q", got)

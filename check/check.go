@@ -1352,7 +1352,13 @@ func findingDiagnostic(f linker.Finding) Diagnostic {
 		// after an early return under a condition (a leader or lock guard): the function's
 		// usual path, which runs whenever the guard lets it (review rev103: an undeclared
 		// endpoint after otel's machine-lock guard failed every hook, and CI passed)
-		d.Message += " (after an early return under a condition: on the function's usual path)"
+		if f.Leader {
+			// `if self.unit.is_leader(): ...`: runs whenever the unit leads, as the code
+			// after `if not self.unit.is_leader(): return` does (review rev105)
+			d.Message += " (in code the leader runs: whenever this unit is the leader)"
+		} else {
+			d.Message += " (after an early return under a condition: on the function's usual path)"
+		}
 	case f.Conditional && d.Severity == SeverityError:
 		d.Severity = SeverityWarning
 		d.Message += " (in code that runs only under a condition)"

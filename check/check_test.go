@@ -1595,14 +1595,19 @@ func TestFindingAfterAGuardIsAnError(t *testing.T) {
 	links := linker.Result{Charms: []linker.CharmLinks{{Name: "a", Dir: ".", Findings: []linker.Finding{
 		{Kind: linker.FindUndeclaredRelation, Subject: "receive-ca-certs", Site: site(57, true)},
 		{Kind: linker.FindUndeclaredRelation, Subject: "receive-ca-certz", Site: site(60, false)},
+		{Kind: linker.FindUndeclaredRelation, Subject: "receive-ca-cert_", Site: linker.Site{File: "src/charm.py", Line: 70,
+			Symbol: "ACharm._on_x", Conditional: true, AfterGuard: true, Leader: true}},
 	}}}}
 	d := Run(charms, links, Options{}).Diagnostics
-	sev := map[int]string{}
+	sev, msg := map[int]string{}, map[int]string{}
 	for _, x := range d {
-		sev[x.Line] = x.Severity
+		sev[x.Line], msg[x.Line] = x.Severity, x.Message
 	}
-	if sev[57] != SeverityError || sev[60] != SeverityWarning {
-		t.Errorf("severities %v: want an error after the guard, a warning under a condition", sev)
+	if sev[57] != SeverityError || sev[60] != SeverityWarning || sev[70] != SeverityError {
+		t.Errorf("severities %v: want an error after the guard and in a leader's body, a warning under a condition", sev)
+	}
+	if !strings.Contains(msg[70], "(in code the leader runs: whenever this unit is the leader)") || !strings.Contains(msg[57], "after an early return") {
+		t.Errorf("messages %v", msg)
 	}
 }
 

@@ -981,8 +981,11 @@ func symbolName(class, fn string) string {
 
 func siteAt(fi *fileInfo, sc pyextract.Scope, via, detail string) Site {
 	// what follows a return in an except clause is the usual path (Scope.ExceptReturn)
+	// as is the body of `if self.unit.is_leader():`, which runs whenever the unit leads
+	// (Scope.Leader): both are the usual path (AfterGuard)
+	leader := sc.Conditional && !sc.ExceptReturn && sc.Leader
 	return Site{File: fi.Path, Line: sc.Line, Symbol: symbolName(sc.Class, sc.Func), Via: via, Detail: detail, Conditional: sc.Conditional && !sc.ExceptReturn,
-		AfterGuard: sc.Conditional && !sc.ExceptReturn && sc.AfterReturn > 0 && !sc.LoopAfterReturn}
+		AfterGuard: sc.Conditional && !sc.ExceptReturn && sc.AfterReturn > 0 && !sc.LoopAfterReturn || leader, Leader: leader}
 }
 
 // findIn is find for code running in c: in an object built only under a condition (a

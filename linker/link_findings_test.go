@@ -2081,3 +2081,27 @@ func TestUnobservedInAMonorepo(t *testing.T) {
 		}
 	}
 }
+
+func TestLeaderBodyIsTheUsualPath(t *testing.T) {
+	// A wrong name in the body of `if self.unit.is_leader():` runs whenever the unit leads: on
+	// the usual path (AfterGuard, Leader), as after `if not …is_leader(): return`; its else
+	// is a plain condition.
+	c := charm("demo", ".", "relation:cluster")
+	cl := link1(t, c, files{"src/charm.py": `
+import ops
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.framework.observe(self.on.config_changed, self._on_config_changed)
+
+    def _on_config_changed(self, event):
+        if self.unit.is_leader():
+            self.model.get_relation("clustr")
+        else:
+            self.model.get_relation("clusterr")
+        self.model.get_relation("cluster")
+`})
+	got := findingsWith(cl, func(f Finding) string { return fmt.Sprintf("guard=%v leader=%v", f.AfterGuard, f.Leader) })
+	expect(t, "findings", got, "src/charm.py:10 undeclared-relation clustr guard=true leader=true\nsrc/charm.py:12 undeclared-relation clusterr guard=false leader=false")
+}

@@ -308,8 +308,12 @@ type Site struct {
 	Conditional bool   `json:"conditional,omitempty"`
 	// AfterGuard marks a Conditional site that is so only because it follows an early return
 	// under a condition in its function (`if not self.unit.is_leader(): return`, a machine
-	// lock's guard in __init__): it runs on its function's usual path.
+	// lock's guard in __init__), or sits in the body of `if self.unit.is_leader():` (Leader):
+	// it runs on its function's usual path.
 	AfterGuard bool `json:"-"`
+	// Leader marks an AfterGuard site that is so because its only conditions are `if
+	// self.unit.is_leader():` bodies (pyextract Scope.Leader): it runs whenever the unit leads.
+	Leader bool `json:"-"`
 	// Loose marks a config read whose key is one of several names the expression may take
 	// (a loop over the options, an alternative): the site may never read this one with it.
 	Loose bool `json:"loose,omitempty"`

@@ -690,6 +690,11 @@ func (e *extractor) references(sc *scratch) {
 	}()
 	anc := sc.stack[:0] // flatten is done with it
 	consts := e.consts
+	var attrs []string
+	defer func() {
+		slices.Sort(attrs)
+		e.f.Attrs = slices.Compact(attrs)
+	}()
 	for i := int32(1); i < int32(len(t.nodes)); i++ {
 		for len(anc) > 0 && i >= t.nodes[anc[len(anc)-1]].last {
 			anc = anc[:len(anc)-1]
@@ -706,6 +711,9 @@ func (e *extractor) references(sc *scratch) {
 			}
 			if e.definitionSite(i, anc) {
 				continue
+			}
+			if e.selfAttrTarget(i, anc) {
+				attrs = append(attrs, string(t.raw(i)))
 			}
 			b := t.raw(i)
 			if !utf8.Valid(b) {
@@ -737,6 +745,32 @@ func (e *extractor) references(sc *scratch) {
 	}
 	slices.SortFunc(refs, func(a, b Ref) int { return strings.Compare(a.Name, b.Name) })
 	e.f.Refs = refs
+}
+
+// selfAttrTarget reports whether identifier i is X of a `self.X` that an assignment
+// assigns (self.X = v, self.X: T = v, self.X += v, self.a, self.X = pair). anc holds i's
+// ancestors, innermost last.
+func (e *extractor) selfAttrTarget(i int32, anc []int32) bool {
+	t := &e.t
+	if len(anc) < 2 || t.nodes[i].field != fAttribute {
+		return false
+	}
+	attr := anc[len(anc)-1]
+	if t.kind(attr) != kAttribute {
+		return false
+	}
+	if obj := t.child(attr, fObject); obj < 0 || t.kind(obj) != kIdentifier || string(t.raw(obj)) != "self" {
+		return false
+	}
+	k, node := len(anc)-2, attr
+	if t.kind(anc[k]) == kPatternList && k > 0 {
+		k, node = k-1, anc[k]
+	}
+	switch t.kind(anc[k]) {
+	case kAssignment, kAugmentedAssignment:
+		return t.nodes[node].field == fLeft
+	}
+	return false
 }
 
 // definitionSite reports whether identifier i names what is being defined: a def or class

@@ -517,6 +517,28 @@ class MyCharm(CharmBase):
 	}
 }
 
+func TestSelfAttributes(t *testing.T) {
+	// Attrs are the names assigned as attributes of self, whatever the form of assignment;
+	// a read of self.x, an assignment to another object's attribute or to an item of self.x
+	// is none.
+	src := `class Builder:
+    def __init__(self, queue_size, other):
+        self._queue_size = queue_size
+        self.port: int = 8080
+        self.a, self.b = 1, 2
+        (self.c, d) = 3, 4
+        self.count += 1
+        other.name = "x"
+        self.items["key"] = 1
+        self.conf.level = "debug"
+        print(self._read_only)
+`
+	f := Parse("src/builder.py", []byte(src))
+	if want := []string{"_queue_size", "a", "b", "c", "count", "port"}; !reflect.DeepEqual(f.Attrs, want) {
+		t.Errorf("attrs = %q, want %q", f.Attrs, want)
+	}
+}
+
 // lineOf is the 1-based line of the first occurrence of sub in src.
 func lineOf(src, sub string) int {
 	return strings.Count(src[:strings.Index(src, sub)], "\n") + 1

@@ -166,8 +166,9 @@ func configDataType(annotation string) bool {
 // Scope.InLoop); outer: cond where the outermost such loop is, so that a condition inside
 // the loop (dispatch on its elements) is told apart; guard: in the body of a try whose
 // handlers catch no lookup error (conditional too, but see Scope.Guarded); model: in the
-// body of a try a handler of which catches ops' ModelError (Scope.CatchesModelError).
-type flow struct{ cond, loop, outer, guard, model bool }
+// body of a try a handler of which catches ops' ModelError (Scope.CatchesModelError);
+// leader: every condition above is the body of an `if ….is_leader():` (Scope.Leader).
+type flow struct{ cond, loop, outer, guard, model, leader bool }
 
 // factFrame is one pending node of the iterative walk.
 type factFrame struct {
@@ -405,6 +406,15 @@ func (w *factWalker) push(f factFrame) {
 	}
 }
 
+// leaderCall matches a test that the unit is the leader: self.unit.is_leader(),
+// self.model.unit.is_leader(), self._charm.unit.is_leader(), charm-helpers' is_leader().
+var leaderCall = regexp.MustCompile(`^(?:[A-Za-z_][A-Za-z0-9_]*\.)*is_leader\(\)$`)
+
+// leaderTest reports an if's condition that is a test that the unit is the leader.
+func (w *factWalker) leaderTest(cond int32) bool {
+	return cond >= 0 && leaderCall.MatchString(string(w.t.raw(cond)))
+}
+
 // condRule says which children of a statement run conditionally.
 type condRule uint8
 
@@ -431,6 +441,12 @@ func (w *factWalker) pushChildren(f factFrame, i int32, rule condRule, keep uint
 		case condButFinally:
 			cond = cond || t.kind(c) != kFinally
 		}
+		// (a new condition, whatever cond was, ends a leader-only body)
+		leader := f.leader && !(rule == condBut && t.nodes[c].field != keep || rule == condButFinally && t.kind(c) != kFinally ||
+			rule == condHandlers && t.kind(c) != kFinally)
+		if rule == condBut && t.kind(i) == kIf && t.nodes[c].field == fConsequence && !f.loop && !f.guard && (!f.cond || f.leader) && w.leaderTest(t.child(i, fCondition)) {
+			leader = true
+		}
 		guard, model := f.guard, f.model
 		if t.kind(i) == kTry && t.kind(c) == kBlock && !model {
 			model = w.catchesModelError(i) // the try's body
@@ -440,7 +456,7 @@ func (w *factWalker) pushChildren(f factFrame, i int32, rule condRule, keep uint
 			cond = cond || handler
 			guard = guard || !handler && t.kind(c) != kFinally // the try's body
 		}
-		w.stack = append(w.stack, factFrame{i: c, class: f.class, fn: f.fn, flow: flow{cond, f.loop, f.outer, guard, model}})
+		w.stack = append(w.stack, factFrame{i: c, class: f.class, fn: f.fn, flow: flow{cond, f.loop, f.outer, guard, model, leader}})
 	}
 	slices.Reverse(w.stack[base:])
 }
@@ -457,6 +473,7 @@ func (w *factWalker) scope(f factFrame, i int32) Scope {
 		s.InLoop = f.loop && !f.outer && !f.fn.returned
 		s.LoopAfterReturn = f.loop && s.AfterReturn > 0
 	}
+	s.Leader = f.leader && f.cond && !f.loop && !f.guard
 	s.Guarded = f.guard && !s.Conditional
 	s.Conditional = s.Conditional || f.guard
 	s.CatchesModelError = f.model
@@ -615,7 +632,7 @@ func (w *factWalker) visit(f factFrame) {
 		base, test := len(w.stack), t.namedChild(i, 1)
 		for c := i + 1; c < t.nodes[i].last; c = t.nodes[c].last {
 			if k := t.kind(c); k != kComment && k != kIdentifier {
-				w.stack = append(w.stack, factFrame{i: c, class: f.class, fn: f.fn, flow: flow{f.cond || c != test, f.loop, f.outer, f.guard, f.model}})
+				w.stack = append(w.stack, factFrame{i: c, class: f.class, fn: f.fn, flow: flow{f.cond || c != test, f.loop, f.outer, f.guard, f.model, f.leader && c == test}})
 			}
 		}
 		slices.Reverse(w.stack[base:])
@@ -900,7 +917,7 @@ func (w *factWalker) visitFor(f factFrame) {
 			if t.kind(c) == kBlock && !always && !loop {
 				loop, outer = true, f.cond || f.guard
 			}
-			w.stack = append(w.stack, factFrame{i: c, class: f.class, fn: f.fn, flow: flow{cond, loop, outer, f.guard, f.model}})
+			w.stack = append(w.stack, factFrame{i: c, class: f.class, fn: f.fn, flow: flow{cond, loop, outer, f.guard, f.model, f.leader && cond == f.cond && loop == f.loop}})
 		}
 	}
 	slices.Reverse(w.stack[base:])

@@ -251,6 +251,50 @@ class H(Object):
 	}
 }
 
+func TestFactsLeaderBody(t *testing.T) {
+	// The body of `if ….is_leader():` is conditional and Leader when that is its only
+	// condition (nested in another leader test too); its else, a condition inside it, a loop,
+	// a try guard, `is_leader() and x` and a leader test under another condition are not.
+	f := parseFacts(t, `
+class C(CharmBase):
+    def _on_x(self, event):
+        if self.unit.is_leader():
+            self.unit.get_container("a")
+            if self.model.unit.is_leader():
+                self.unit.get_container("b")
+            if x:
+                self.unit.get_container("c")
+            for r in rels:
+                self.unit.get_container("d")
+            try:
+                self.unit.get_container("e")
+            except ValueError:
+                pass
+        else:
+            self.unit.get_container("f")
+        if x:
+            if is_leader():
+                self.unit.get_container("g")
+        if self.unit.is_leader() and x:
+            self.unit.get_container("h")
+        if hookenv.is_leader():
+            self.unit.get_container("i")
+        self.unit.get_container("j")
+`)
+	type flags struct{ cond, leader bool }
+	want := map[string]flags{"a": {true, true}, "b": {true, true}, "c": {true, false}, "d": {true, false},
+		"e": {true, false}, "f": {true, false}, "g": {true, false}, "h": {true, false}, "i": {true, true}, "j": {false, false}}
+	if len(f.Calls) != len(want) {
+		t.Fatalf("calls = %+v", f.Calls)
+	}
+	for _, c := range f.Calls {
+		name := c.Value.Args[0].Str
+		if got := (flags{c.Conditional, c.Leader}); got != want[name] {
+			t.Errorf("call %s (conditional, leader) = %v, want %v", name, got, want[name])
+		}
+	}
+}
+
 func TestFactsCalls(t *testing.T) {
 	f := parseFacts(t, `
 class C(CharmBase):

@@ -69,6 +69,8 @@ const (
 	kTuple
 	kDictionarySplat
 	kAssert
+	kAugmentedAssignment
+	kPatternList
 )
 
 // namedKinds maps the grammar's named node types to kinds.
@@ -124,6 +126,9 @@ var namedKinds = map[string]nodeKind{
 	"list":                     kList,
 	"tuple":                    kTuple,
 	"dictionary_splat":         kDictionarySplat,
+	"augmented_assignment":     kAugmentedAssignment,
+	"pattern_list":             kPatternList,
+	"tuple_pattern":            kPatternList,
 }
 
 // kinds is indexed by grammar symbol. Only named symbols get a kind, so the anonymous

@@ -29,7 +29,13 @@ type File struct {
 	Symbols []Symbol `json:"symbols,omitempty"` // in source order
 	// Refs counts the identifiers the file uses (names and attribute names), excluding the
 	// names it defines at the point of definition and Python keywords/builtins. Sorted by Name.
-	Refs    []Ref    `json:"refs,omitempty"`
+	Refs []Ref `json:"refs,omitempty"`
+	// Attrs are the names the file assigns as attributes of self (self.port = ..., self.a,
+	// self.b = ..., self.n += 1), sorted, unique: an instance's own attributes. A use of
+	// such a name in the file is that attribute far more often than another file's function
+	// of the same name (review rev105: alloy-sub's ConfigBuilder keeps self._queue_size, which
+	// credited the charm's method _queue_size with a file's rank).
+	Attrs   []string `json:"attrs,omitempty"`
 	Imports []Import `json:"imports,omitempty"` // in source order
 	Facts   Facts    `json:"facts"`
 	// Words are the distinct lower-case words of the file's string literals and docstrings
@@ -207,6 +213,11 @@ type Scope struct {
 	// runs the fetch, and ops raises NameError for an undeclared resource, which the try does
 	// not catch. Conditional is true too; the linker decides where a try is no condition.
 	Guarded bool `json:"guarded,omitempty"`
+	// Leader is true when every condition the fact sits under is the body of an `if
+	// self.unit.is_leader():` (any chain ending in is_leader()): it runs whenever the unit is
+	// the leader, as the code after `if not self.unit.is_leader(): return` does. Conditional
+	// is true too (a handler registered there is registered on the leader only).
+	Leader bool `json:"leader,omitempty"`
 	// CatchesModelError is true when the fact sits in the body of a try a handler of which
 	// catches ops' ModelError, a base of it (Exception, BaseException) or everything:
 	// `try: model.get_binding("public").network except ModelError:` probes for a binding,

@@ -31,6 +31,7 @@ var (
 		"variable", "variables", "module", "modules", "file", "files", "attribute", "attributes", "key", "keys",
 		"constant", "constants", "property", "properties"}
 	declarationWords = []string{"description", "descriptions", "default", "defaults"}
+	defaultWords     = []string{"default", "defaults"}
 	flagWords        = []string{"optional", "limit"}
 	relationKeys     = []string{"requires", "provides", "peers"}
 )
@@ -145,6 +146,9 @@ func (r *ranker) declarationTargets() []int {
 		// not in a subject adding an interface, whose "default" or "description" is the new
 		// one's ("add a config option for the default TTL": review rev99)
 		field := !s.adds && (s.m.hasAny(declarationWords) || s.m.hasAny(renameWords) && !s.m.hasAny(codeWords))
+		// a default is an option's or an action parameter's: "update the default alertmanager
+		// configuration" names no relation alertmanager's field (review rev110)
+		defaultOnly := s.m.hasAny(defaultWords) && !s.m.hasAny([]string{"description", "descriptions"}) && !s.m.hasAny(renameWords)
 		switch {
 		case field:
 			for w, k := range sectionWords {
@@ -161,7 +165,7 @@ func (r *ranker) declarationTargets() []int {
 			if d.lkind == "" || slices.Contains(declarationWords, normName(d.sym.Name)) {
 				continue // a config option named "description" is not named by the word
 			}
-			if !kinds[d.lkind] && !(field && s.m.grams[normName(d.sym.Name)]) {
+			if !kinds[d.lkind] && !(field && s.m.grams[normName(d.sym.Name)] && !(defaultOnly && !hasDefaults(d.lkind))) {
 				continue
 			}
 			add(d.file)
@@ -169,6 +173,12 @@ func (r *ranker) declarationTargets() []int {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// hasDefaults reports a kind of interface a declaration of which can have a default: a config
+// option, an action (its parameters').
+func hasDefaults(kind string) bool {
+	return kind == linker.KindConfig || kind == linker.KindAction
 }
 
 // namesInterface reports a subject naming a declared interface or a kind of them ("docs:

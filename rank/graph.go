@@ -388,8 +388,8 @@ func Distinctive(name string) bool {
 }
 
 // resolveRefs fills refs: every reference edge from → to through the definition slot of a
-// name, with its weight. A file referencing a name it defines itself is taken to mean its own
-// definition (no edge); a name imported from a resolved module points to that module only.
+// name, with its weight. A file referencing a name it defines itself, or assigns as an
+// attribute of self, is taken to mean its own definition (no edge); a name imported from a resolved module points to that module only.
 func (b *graphBuilder) resolveRefs() {
 	b.refs = b.refs[:0]
 	dormant := b.dormantLibs()
@@ -414,6 +414,9 @@ func (b *graphBuilder) resolveRefs() {
 			}
 			if _, own := slices.BinarySearch(defs, i); own {
 				continue
+			}
+			if _, attr := slices.BinarySearch(n.py.Attrs, ref.Name); attr {
+				continue // the file's own self.<name> (pyextract File.Attrs)
 			}
 			// A name that a module the file imports whole defines means that module's
 			// definition (import constants, then constants.SERVICE_NAME: in a monorepo each

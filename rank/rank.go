@@ -919,6 +919,7 @@ func (r *ranker) classFactors(sc *scoring, pr []float64, hubs func(int) bool) (b
 				sc.mul(i, SigYAML, YAMLFactor)
 			}
 		}
+
 		if n.class == ClassSource && libIntent == libNamedUpdate && r.namedUpdate[i] {
 			libs = append(libs, i) // the charm's own library, named (in lib/charms/, or in src/: declaresLibrary)
 		} else if n.class == ClassSource && isLibPath(n.path) { // the charm's own library
@@ -949,9 +950,13 @@ func (r *ranker) classFactors(sc *scoring, pr []float64, hubs func(int) bool) (b
 // (a promoted import, the personalisation seeds, the interfaces a file handles).
 func (r *ranker) leadsAndWords(sc *scoring, lex []float64, best map[string]float64, hubs func(int) bool) {
 	maxLex := 0.0 // the best lexical match among the files a change edits: code and YAML
+	maxTest := 0.0
 	for i, x := range lex {
-		if c := r.nodes[i].class; c == ClassSource || c == ClassYAML {
+		switch r.nodes[i].class {
+		case ClassSource, ClassYAML:
 			maxLex = max(maxLex, x)
+		case ClassTest:
+			maxTest = max(maxTest, x)
 		}
 	}
 	for i, n := range r.nodes {
@@ -965,8 +970,12 @@ func (r *ranker) leadsAndWords(sc *scoring, lex []float64, best map[string]float
 		if n.hub && hubs(i) && sc.score[i] > 0 && sc.score[i] < HubLead*b {
 			sc.mul(i, SigHubLead, HubLead*b/sc.score[i])
 		}
-		if maxLex > 0 && lex[i] > 0 {
-			sc.mul(i, SigMentionWords, math.Exp(LexBoost*min(lex[i]/maxLex, 1)))
+		scale := maxLex
+		if n.class == ClassTest {
+			scale = max(maxLex, maxTest) // (LexBoost: tests among themselves too)
+		}
+		if scale > 0 && lex != nil && lex[i] > 0 {
+			sc.mul(i, SigMentionWords, math.Exp(LexBoost*min(lex[i]/scale, 1)))
 			sc.note(i, r.lexNotes[i])
 		}
 		if n.promoted {

@@ -495,7 +495,7 @@ func TestYAMLSymbols(t *testing.T) {
 	}
 	for _, s := range md.Symbols {
 		w := want[s.Name]
-		w.Score = s.Score
+		w.Score, w.Signals = s.Score, s.Signals
 		if !reflect.DeepEqual(s, w) {
 			t.Errorf("symbol %s = %+v, want %+v", s.Name, s, w)
 		}
@@ -1571,6 +1571,25 @@ func TestNameImportedFromOutsideIsNotTheTrees(t *testing.T) {
 	}
 }
 
+func TestOwnSelfAttributeIsNotAnotherFilesDefinition(t *testing.T) {
+	// src/builder.py keeps self._queue_size and uses it: those uses are its own attribute's,
+	// not the charm's method of the same name, which gets no rank from them (review rev105:
+	// alloy-sub's one-line getters led its charm class).
+	in := Input{Files: []pyextract.File{
+		pyFile("src/charm.py", []pyextract.Symbol{cls("DemoCharm", 1, "ops.CharmBase"), meth("DemoCharm", "_queue_size", 9),
+			meth("DemoCharm", "_render", 5)}, map[string]int{"Builder": 1, "_queue_size": 1, "_render": 1}),
+		pyFile("src/builder.py", []pyextract.Symbol{cls("Builder", 1)}, map[string]int{"_queue_size": 3}),
+	}}
+	first := func() string { return fileOf(t, Rank(in), "src/charm.py").Symbols[1].Name }
+	if got := first(); got != "DemoCharm._queue_size" {
+		t.Fatalf("without Attrs the uses should credit the method: first method %s", got)
+	}
+	in.Files[1].Attrs = []string{"_queue_size"}
+	if got := first(); got != "DemoCharm._render" {
+		t.Errorf("builder's own self._queue_size credited the charm's method: first method %s", got)
+	}
+}
+
 func TestWholeModuleImportPicksTheDefiner(t *testing.T) {
 	// A monorepo: each charm's charm.py does "import constants" and uses
 	// constants.SERVICE_NAME; the reference is its own charm's constants.py, not a sibling's.
@@ -2117,6 +2136,7 @@ func TestDeclarationIntent(t *testing.T) {
 	}
 	for _, text := range []string{"fix the backup action when force is set", "use the default description for the charm",
 		"make the database relation handler optional", "docs: explain the backup action", "link the database relation",
+		"update the default database configuration", "use the default logs path",
 		"Fix backup\n\n* update the log-level default", "Update lib documentation to include how to access relation data",
 		"Add proxy instructions to README and update the integration test", "Refactor: remove src-docs, change the Bridge class"} {
 		for _, f := range rank(text).Files {

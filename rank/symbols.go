@@ -5,6 +5,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/cantrip-dev/charmcraft-map/linker"
@@ -76,51 +77,60 @@ func (r *ranker) pySymbols(i int, flows []float64) []Symbol {
 		key := r.nodes[i].path + "\x00" + s.Name
 		sym := Symbol{Name: s.Name, Kind: s.Kind, Qualifier: s.Qualifier, Signature: s.Signature, Digest: s.Digest, Line: s.Line,
 			Links: slices.Clone(r.handlerS[key])}
-		w := pyKindWeight(s.Kind) * visibility(ident(s.Name))
+		var w weighing
+		w.base(SigSymKind, pyKindWeight(s.Kind), s.Kind)
+		if v := visibility(ident(s.Name)); v != 1 {
+			w.mul(SigSymVisibility, v, "")
+		}
 		switch {
 		case s.Kind != pyextract.KindClass:
 		case isException(s):
-			w *= ExceptionClassWeight
+			w.mul(SigSymException, ExceptionClassWeight, "")
 		case isCharmClass(s):
-			w *= CharmClassWeight
+			w.mul(SigSymCharmClass, CharmClassWeight, "")
 		}
 		if libBookkeeping(s, r.nodes[i].class) {
-			w *= LibraryBookkeepingWeight
+			w.mul(SigSymBookkeeping, LibraryBookkeepingWeight, "")
 		}
 		if c, ok := classes[s.Qualifier]; ok && s.Kind == pyextract.KindMethod && eventPlumbing[ident(s.Name)] && isEventClass(f.Symbols[c]) {
-			w *= EventPlumbingWeight
+			w.mul(SigSymEventPlumbing, EventPlumbingWeight, "")
 		}
 		if r.nodes[i].class == ClassLib && id >= 0 && r.usedByCharm()[id] && len(r.info[id].defs) <= 2 && !commonMethods[ident(s.Name)] {
 			// (a name many files define, or a dict's or list's method, says nothing of which
 			// definition the charm uses)
-			w *= LibraryUsedSymbolWeight
+			w.mul(SigSymLibUsed, LibraryUsedSymbolWeight, "")
 		}
 		if len(sym.Links) > 0 && !(r.nodes[i].class == ClassLib && strings.HasPrefix(ident(s.Name), "_")) {
 			// (a vendored library's own private observers, _on_rabbitmq_relation_changed, are
 			// its plumbing, which the charm never calls: its public API comes first)
-			w *= HandlerSymbolWeight
+			w.mul(SigSymHandler, HandlerSymbolWeight, strings.Join(sym.Links, ", "))
 		} else if r.readerS[key] {
-			w *= ReaderSymbolWeight
+			w.mul(SigSymReader, ReaderSymbolWeight, "")
 		}
 		if id >= 0 && r.info[id].mention || r.hotSym[key] {
-			w *= MentionSymbolWeight
+			w.mul(SigSymMention, MentionSymbolWeight, "")
 		} else if share := r.taskWordShare(ident(s.Name)); share > 0 {
-			w *= 1 + SymbolWordBoost*share
+			w.mul(SigSymTaskWords, 1+SymbolWordBoost*share, "")
 		}
-		if body != nil {
-			w *= 1 + SymbolBodyBoost*body[k]
+		if body != nil && body[k] > 0 {
+			w.mul(SigSymBody, 1+SymbolBodyBoost*body[k], "")
 			if body[k] >= BodyNoteShare {
 				sym.TaskWords = bodyWords[k]
 			}
 		}
-		rel := 1.0
-		if maxFlow > 0 {
+		rel, note := 1.0, ""
+		if maxFlow > 0 && flow[k] > 0 {
 			rel += RefBoost * flow[k] / maxFlow
+			note = "other files' uses " + strconv.FormatFloat(roundSig(flow[k]/maxFlow), 'g', -1, 64) + " of the file's most"
 		}
 		if used[id] {
 			rel += SelfRefBoost
+			note = strings.TrimPrefix(note+"; used in its file", "; ")
 		}
-		sym.Score = roundSig(w * rel)
+		if rel != 1 {
+			w.mul(SigSymRefs, rel, note)
+		}
+		sym.Score, sym.Signals = roundSig(w.v), w.sig
 		syms = append(syms, sym)
 	}
 	sortSymbols(syms)
@@ -250,19 +260,21 @@ func (r *ranker) yamlSymbols(p string) []Symbol {
 		maxUse = max(maxUse, u)
 	}
 	for k := range syms {
-		w := yamlKindWeight(syms[k].Kind)
+		var w weighing
+		w.base(SigSymKind, yamlKindWeight(syms[k].Kind), syms[k].Kind)
 		if lk := r.decls[r.declsOf[p][k]].lkind; lk != "" && r.added[lk] {
-			w *= AddedKindSymbolWeight
+			w.mul(SigSymAddedKind, AddedKindSymbolWeight, "")
 		}
 		if uses[k] > 0 {
-			w *= HandlerSymbolWeight * (1 + RefBoost*uses[k]/maxUse)
+			w.mul(SigSymHandler, HandlerSymbolWeight, "")
+			w.mul(SigSymRefs, 1+RefBoost*uses[k]/maxUse, "handlers and readers "+strconv.FormatFloat(roundSig(uses[k]/maxUse), 'g', -1, 64)+" of the file's most")
 		}
 		if r.hotSym[p+"\x00"+syms[k].Kind+" "+syms[k].Name] {
-			w *= MentionSymbolWeight
+			w.mul(SigSymMention, MentionSymbolWeight, "")
 		} else if share := r.taskWordShare(syms[k].Name); share > 0 {
-			w *= 1 + SymbolWordBoost*share
+			w.mul(SigSymTaskWords, 1+SymbolWordBoost*share, "")
 		}
-		syms[k].Score = roundSig(w)
+		syms[k].Score, syms[k].Signals = roundSig(w.v), w.sig
 	}
 	if len(syms) == 0 { // a charm that declares nothing yet: its metadata file still names it
 		for k := range r.in.Charms {
@@ -289,6 +301,24 @@ func initOnly(iface *linker.Interface) bool {
 		return false
 	}
 	return !slices.ContainsFunc(iface.Reads, func(s linker.Site) bool { return !strings.HasSuffix(s.Symbol, ".__init__") })
+}
+
+// weighing is a symbol's score as it is made: the product of its factors, each recorded as a
+// Signal for --explain.
+type weighing struct {
+	v   float64
+	sig []Signal
+}
+
+// base starts the product at the kind's weight.
+func (w *weighing) base(name string, v float64, note string) {
+	w.v, w.sig = v, append(w.sig, Signal{Name: name, Kind: SignalBase, Value: v, Note: note})
+}
+
+// mul multiplies the product by a factor.
+func (w *weighing) mul(name string, v float64, note string) {
+	w.v *= v
+	w.sig = append(w.sig, Signal{Name: name, Kind: SignalFactor, Value: roundSig(v), Note: note})
 }
 
 func sortSymbols(syms []Symbol) {

@@ -119,4 +119,7 @@ type Symbol struct {
 	// words its body has, as the task writes them, rarest in the file first (at most
 	// lexNoteWords).
 	TaskWords []string `json:"task_words,omitempty"`
+	// Signals are how Score was made (--explain): the kind's weight (SignalBase), then each
+	// factor, in the order applied; Score is their product, rounded.
+	Signals []Signal `json:"signals,omitempty"`
 }

@@ -158,7 +158,12 @@ const (
 // e² ≈ 7.4, a file scoring half as well by e ≈ 2.7. The exponential replaced
 // 1 + 8·(s/max)³, which let a near-best match (0.8 of the best: ×5 against ×9) fall far
 // behind; dev cases: MRR 0.815 → 0.838, gains in mysql and traefik, no repo worse. LexBoost
-// 1.5 and 2.5 did no better.
+// 1.5 and 2.5 did no better. A test file's max is the best among the code, the YAML and the
+// tests: a task about tests matches tests far better than code (its word "tests" matches only
+// them), and capped at the code's best every test with a word of the task tied at e², so
+// locate's test picks fell to PageRank and path order (review rev110: etcd's
+// tests/integration/helpers.py picked over ha/test_storage_reuse.py for "add integration
+// tests for storage reuse"); with no code matching, the tests still get their factors.
 const LexBoost = 2.0
 
 // Final multipliers on the PageRank score.
@@ -442,4 +447,20 @@ const (
 	SigLinkHandler       = "link-handler"
 	SigMentionWords      = "mention-words" // the BM25 factor
 	SigScoreSum          = "score-sum"     // the divisor: the sum of every file's score before normalising
+
+	// A symbol's signals (Symbol.Signals): its kind's weight, then the factors.
+	SigSymKind          = "kind"            // Kind*Weight, noted with the kind
+	SigSymVisibility    = "visibility"      // PrivateSymbolWeight or DunderSymbolWeight
+	SigSymException     = "exception-class" // ExceptionClassWeight
+	SigSymCharmClass    = "charm-class"     // CharmClassWeight
+	SigSymBookkeeping   = "lib-bookkeeping" // LibraryBookkeepingWeight
+	SigSymEventPlumbing = "event-plumbing"  // EventPlumbingWeight
+	SigSymLibUsed       = "lib-used-symbol" // LibraryUsedSymbolWeight
+	SigSymHandler       = "handler"         // HandlerSymbolWeight, noted with the interfaces
+	SigSymReader        = "reader"          // ReaderSymbolWeight
+	SigSymAddedKind     = "added-kind"      // AddedKindSymbolWeight
+	SigSymMention       = "mention-symbol"  // MentionSymbolWeight
+	SigSymTaskWords     = "task-word-share" // 1 + SymbolWordBoost × share
+	SigSymBody          = "task-words-body" // 1 + SymbolBodyBoost × bodyMatch
+	SigSymRefs          = "references"      // 1 + RefBoost × flow share (+ SelfRefBoost)
 )

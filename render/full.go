@@ -383,6 +383,13 @@ func allView(r rank.Result, explain bool) document {
 			continue // named in its canonical file's header
 		}
 		v := newFileView(&r.Files[i], explain)
+		if explain {
+			// (no budget here: each symbol's score follows it)
+			for k, s := range r.Files[i].Symbols {
+				indent := v.lines[k][:len(v.lines[k])-len(strings.TrimLeft(v.lines[k], " "))]
+				v.lines[k] += indent + "  " + symbolExplainLine(s)
+			}
+		}
 		doc = append(doc, v.block(len(v.lines)))
 	}
 	return doc

@@ -92,6 +92,9 @@ type symbolDoc struct {
 	Digest    string `json:"digest,omitempty"` // when Signature is shortened: a hash of the whole (diff compares it)
 	Line      int    `json:"line"`
 	Shown     bool   `json:"shown"`
+	// Score and Signals: only with --explain (how the symbol's place in its file was made)
+	Score   *float64      `json:"score,omitempty"`
+	Signals []rank.Signal `json:"signals,omitempty"`
 }
 
 // MapJSON is the `map --format json` document: every ranked file in rank order with its
@@ -125,6 +128,9 @@ func MapJSON(r rank.Result, out Output, meta MapMeta) ([]byte, error) {
 		for i, s := range f.Symbols {
 			fd.Symbols[i] = symbolDoc{Name: s.Name, Kind: s.Kind, Qualifier: s.Qualifier, Signature: s.Signature,
 				Digest: s.Digest, Line: s.Line, Shown: out.ShownSymbols[f.Path][i]}
+			if meta.Explain {
+				fd.Symbols[i].Score, fd.Symbols[i].Signals = &f.Symbols[i].Score, s.Signals
+			}
 		}
 		doc.Files = append(doc.Files, fd)
 	}

@@ -178,6 +178,26 @@ func (d document) text() string {
 	return sb.String()
 }
 
+// symbolExplainLine gives a symbol's score as the product that made it (`map --all
+// --explain`): `# 2.62 = kind 1 (method) × visibility 0.5 × reader 1.5 × references 3.5
+// (other files' uses 1 of the file's most; used in its file)`.
+func symbolExplainLine(s rank.Symbol) string {
+	var sb strings.Builder
+	sb.WriteString("# " + num(s.Score))
+	for k, g := range s.Signals {
+		if k == 0 {
+			sb.WriteString(" = ")
+		} else {
+			sb.WriteString(" × ")
+		}
+		sb.WriteString(g.Name + " " + num(g.Value))
+		if g.Note != "" {
+			sb.WriteString(" (" + oneLine(clip(g.Note, maxLineChars)) + ")")
+		}
+	}
+	return sb.String() + "\n"
+}
+
 // explainLine lists a file's score as the formula that made it, then what fed its PageRank:
 // `  # score=0.379 = √pagerank 0.523 × hub-entrypoint 1.5 ÷ 2.07 (all files); pagerank 0.274;
 // link-handler 7 (relation downstream, …)`.

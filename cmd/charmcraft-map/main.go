@@ -304,7 +304,7 @@ func bindMapFlags(cmd *cobra.Command, o *app.MapOptions) {
 	f.StringArrayVar(&o.Focus, "focus", nil, "a file the agent is working on (repeatable): what it uses and what uses it rank higher; not printed but by --all, which prints every file")
 	f.StringArrayVar(&o.Mention, "mention", nil, "the user's task text (repeatable): files with its names and words rank higher; a first line naming a kind of change puts the file it edits first")
 	f.StringArrayVar(&o.Scope, "scope", nil, "map only files under this folder, relative to the root (repeatable), with the YAML of its charm")
-	f.BoolVar(&o.Explain, "explain", false, "after each file, the signals behind its score (the lines count against --tokens)")
+	f.BoolVar(&o.Explain, "explain", false, "after each file, the signals behind its score (the lines count against --tokens); with --all, after each symbol too")
 	_ = cmd.MarkFlagDirname("scope")
 	_ = cmd.RegisterFlagCompletionFunc("tokenizer", cobra.FixedCompletions(
 		[]string{"cl100k", "o200k", "chars4"}, cobra.ShellCompDirectiveNoFileComp))
