@@ -1283,7 +1283,7 @@ func findingDiagnostic(f linker.Finding) Diagnostic {
 		// which raises nothing (an ops observe of one raises on every hook)
 		d.Severity = SeverityWarning
 		what, of := "hook", "relation endpoint"
-		if strings.HasPrefix(f.Registered, "endpoint.") || strings.HasPrefix(f.Registered, "config.") {
+		if strings.Contains(f.Registered, ".") { // (a hook's name has none: db-relation-joined)
 			what = "flag"
 		}
 		switch f.Kind {

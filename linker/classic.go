@@ -300,7 +300,10 @@ func (l *charmLinker) linkDecorated(own map[string]bool) {
 					// X.available may be another layer's flag, not an endpoint's)
 					// (as written: Juju names the hooks, charms.reactive the flags, after the
 					// endpoint's own spelling)
-					if d, ok := l.lookup(KindRelation, rel); (!ok || asWrittenOnly(rel, d)) && !fi.test && !fi.vendored && (via == ViaHook || strings.HasPrefix(a, "endpoint.")) {
+					// (an interface layer's flag of a name a letter or two from a declared
+					// relation's, and from no other, is that relation's, misspelt: @when("etcdd.available"))
+					if d, ok := l.lookup(KindRelation, rel); (!ok || asWrittenOnly(rel, d)) && !fi.test && !fi.vendored &&
+						(via == ViaHook || strings.HasPrefix(a, "endpoint.") || via == ViaFlag && !ok && l.nearRelation(rel)) {
 						if f := l.find(FindUndeclaredRelation, rel, Site{File: fi.Path, Line: s.Line, Symbol: s.Name}); f != nil {
 							f.Registered = a
 						}

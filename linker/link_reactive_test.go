@@ -944,3 +944,28 @@ def bootstrap_charm_deps():
 	})
 	expect(t, "findings", findings(cl), "lib/charms/layer/foo/configuration.py:6 undeclared-config prot")
 }
+
+func TestMisspeltInterfaceLayerFlag(t *testing.T) {
+	// An interface layer's flag of a name a letter or two from one declared relation's (and
+	// declared nowhere) is that relation's, misspelt: its handler never runs. A flag of any
+	// other first word may be a layer's, and the charm's own flags are its own.
+	cl := link1(t, charm("demo", ".", "relation:etcd", "relation:certificates"), files{"reactive/demo.py": `from charms.reactive import when, set_flag
+
+
+@when("etcdd.available")
+def configure(etcd):
+    set_flag("certificate.ready")
+
+
+@when("certificate.ready")
+def restart():
+    pass
+
+
+@when("kube-api.available")
+def api(kube):
+    pass
+`})
+	got := findingsWith(cl, func(f Finding) string { return f.Registered })
+	expect(t, "findings", got, "reactive/demo.py:5 undeclared-relation etcdd etcdd.available")
+}
