@@ -919,7 +919,9 @@ func (r *ranker) classFactors(sc *scoring, pr []float64, hubs func(int) bool) (b
 				sc.mul(i, SigYAML, YAMLFactor)
 			}
 		}
-
+		if n.class == ClassSource && exceptionsOnly(n.py) {
+			sc.mul(i, SigExceptionModule, ExceptionModuleFactor)
+		}
 		if n.class == ClassSource && libIntent == libNamedUpdate && r.namedUpdate[i] {
 			libs = append(libs, i) // the charm's own library, named (in lib/charms/, or in src/: declaresLibrary)
 		} else if n.class == ClassSource && isLibPath(n.path) { // the charm's own library
@@ -1149,4 +1151,21 @@ func (r *ranker) supersededOwnLibs() map[int]bool {
 // isLibPath reports a path under lib/charms/, or in a library folder elsewhere (charmyaml.LibraryOf).
 func isLibPath(p string) bool {
 	return strings.HasPrefix(p, "lib/charms/") || strings.Contains(p, "/lib/charms/") || charmyaml.LibraryOf(p) != ""
+}
+
+// exceptionsOnly reports a module that defines exception classes and nothing else at its top
+// level (src/common/exceptions.py): every module raising or catching them refers to it, which
+// gives it PageRank, yet a change seldom edits it (ExceptionModuleFactor).
+func exceptionsOnly(f *pyextract.File) bool {
+	n := 0
+	for _, s := range f.Symbols {
+		if s.Qualifier != "" {
+			continue
+		}
+		if s.Kind != pyextract.KindClass || !isException(s) {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }

@@ -1590,6 +1590,26 @@ func TestOwnSelfAttributeIsNotAnotherFilesDefinition(t *testing.T) {
 	}
 }
 
+func TestExceptionModuleWeighsLess(t *testing.T) {
+	// A module of exception classes only takes ExceptionModuleFactor: used as much as a
+	// module of functions, it ranks below it; a module with anything else does not.
+	exc := cls("DemoError", 1, "Exception")
+	in := Input{Files: []pyextract.File{
+		pyFile("src/charm.py", []pyextract.Symbol{cls("DemoCharm", 1, "ops.CharmBase")}, map[string]int{"DemoError": 1, "render_config": 1}),
+		pyFile("src/errors.py", []pyextract.Symbol{exc, cls("OtherError", 5, "DemoError")}, nil),
+		pyFile("src/workload.py", []pyextract.Symbol{fn("render_config", 1)}, nil),
+	}}
+	r := Rank(in)
+	errs, wl := fileOf(t, r, "src/errors.py"), fileOf(t, r, "src/workload.py")
+	if !hasSignal(errs, SigExceptionModule) || hasSignal(wl, SigExceptionModule) || errs.Score >= wl.Score {
+		t.Errorf("errors.py %v %v, workload.py %v %v", errs.Score, errs.Signals, wl.Score, wl.Signals)
+	}
+	in.Files[1].Symbols = append(in.Files[1].Symbols, fn("wrap_errors", 9))
+	if hasSignal(fileOf(t, Rank(in), "src/errors.py"), SigExceptionModule) {
+		t.Error("a module with a function is no exceptions-only module")
+	}
+}
+
 func TestWholeModuleImportPicksTheDefiner(t *testing.T) {
 	// A monorepo: each charm's charm.py does "import constants" and uses
 	// constants.SERVICE_NAME; the reference is its own charm's constants.py, not a sibling's.

@@ -121,7 +121,7 @@ func (r *ranker) pySymbols(i int, flows []float64) []Symbol {
 		rel, note := 1.0, ""
 		if maxFlow > 0 && flow[k] > 0 {
 			rel += RefBoost * flow[k] / maxFlow
-			note = "other files' uses " + strconv.FormatFloat(roundSig(flow[k]/maxFlow), 'g', -1, 64) + " of the file's most"
+			note = "other files' uses " + strconv.FormatFloat(flow[k]/maxFlow, 'g', 3, 64) + " of the file's most"
 		}
 		if used[id] {
 			rel += SelfRefBoost
@@ -267,7 +267,7 @@ func (r *ranker) yamlSymbols(p string) []Symbol {
 		}
 		if uses[k] > 0 {
 			w.mul(SigSymHandler, HandlerSymbolWeight, "")
-			w.mul(SigSymRefs, 1+RefBoost*uses[k]/maxUse, "handlers and readers "+strconv.FormatFloat(roundSig(uses[k]/maxUse), 'g', -1, 64)+" of the file's most")
+			w.mul(SigSymRefs, 1+RefBoost*uses[k]/maxUse, "handlers and readers "+strconv.FormatFloat(uses[k]/maxUse, 'g', 3, 64)+" of the file's most")
 		}
 		if r.hotSym[p+"\x00"+syms[k].Kind+" "+syms[k].Name] {
 			w.mul(SigSymMention, MentionSymbolWeight, "")
