@@ -1328,6 +1328,14 @@ func findingDiagnostic(f linker.Finding) Diagnostic {
 		// "data" in self.model.storages: a test that is always false, which raises nothing
 		d.Severity = SeverityWarning
 		d.Message = fmt.Sprintf("%s tests for %s %q, which the charm's YAML does not declare: the test is always false", who(f.Symbol), m[1], f.Subject)
+	case ok && f.Detail == "default":
+		// def __init__(self, charm, endpoint="calico-enterprises"): one fault, however many
+		// lookups use it (linker defaultRepeatsJoined)
+		lines := make([]string, len(f.Uses))
+		for i, u := range f.Uses {
+			lines[i] = strconv.Itoa(u)
+		}
+		d.Message = fmt.Sprintf("%s defaults parameter %s to %s %q, which the charm's YAML does not declare (used at lines %s)", who(f.Symbol), f.Key, m[1], f.Subject, strings.Join(lines, ", "))
 	case ok && f.Kind == linker.FindUndeclaredConfig && f.Detail == "get":
 		// config.get("http_proxy", ""): raises nothing, and never reads anything else
 		d.Message = fmt.Sprintf("%s reads config option %q with .get(), which the charm's YAML does not declare: it always gets the default", who(f.Symbol), f.Subject)

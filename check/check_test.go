@@ -1611,6 +1611,18 @@ func TestFindingAfterAGuardIsAnError(t *testing.T) {
 	}
 }
 
+func TestConstructorDefaultMessage(t *testing.T) {
+	// One finding at the constructor whose default names an undeclared relation, with the
+	// lines that use it.
+	charms := []charmyaml.Charm{{Name: "a", Dir: ".", Relations: []charmyaml.Relation{{Name: "cluster"}}}}
+	links := linker.Result{Charms: []linker.CharmLinks{{Name: "a", Dir: ".", Findings: []linker.Finding{{Kind: linker.FindUndeclaredRelation, Subject: "clustr",
+		Site: linker.Site{File: "src/peer.py", Line: 4, Symbol: "Peer.__init__", Detail: "default", Key: "endpoint"}, Uses: []int{9, 12}}}}}}
+	d := Run(charms, links, Options{}).Diagnostics
+	if len(d) != 1 || d[0].Severity != SeverityError || !strings.Contains(d[0].Message, `Peer.__init__ defaults parameter endpoint to relation endpoint "clustr", which the charm's YAML does not declare (used at lines 9, 12)`) {
+		t.Errorf("diagnostics %+v", d)
+	}
+}
+
 func TestParamIndexWithoutDefault(t *testing.T) {
 	// An optional parameter with no default read by index raises KeyError when the operator
 	// leaves it out (review rev103): a warning; a required one, one with a default, a .get()

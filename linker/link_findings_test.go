@@ -2105,3 +2105,42 @@ class DemoCharm(ops.CharmBase):
 	got := findingsWith(cl, func(f Finding) string { return fmt.Sprintf("guard=%v leader=%v", f.AfterGuard, f.Leader) })
 	expect(t, "findings", got, "src/charm.py:10 undeclared-relation clustr guard=true leader=true\nsrc/charm.py:12 undeclared-relation clusterr guard=false leader=false")
 }
+
+func TestConstructorDefaultIsOneFinding(t *testing.T) {
+	// A class's constructor whose default names an undeclared relation, which its methods
+	// look up, is one finding at the __init__, listing the uses (review rev105: five for one
+	// typo); a single use stays where it is, and a name its __init__ does not default to
+	// stays one finding per use.
+	c := charm("demo", ".", "relation:cluster")
+	cl := link1(t, c, files{"src/peer.py": `
+import ops
+
+class Peer(ops.Object):
+    def __init__(self, charm, endpoint="clustr"):
+        super().__init__(charm, endpoint)
+        self.endpoint = endpoint
+
+    def data(self):
+        return self.model.get_relation(self.endpoint)
+
+    def units(self):
+        if self.model.get_relation(self.endpoint):
+            return self.model.get_relation("other").units
+`,
+		"src/charm.py": `
+import ops
+from peer import Peer
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.peer = Peer(self)
+        self.framework.observe(self.on.config_changed, self._on_config_changed)
+
+    def _on_config_changed(self, event):
+        self.peer.data()
+        self.peer.units()
+`})
+	got := findingsWith(cl, func(f Finding) string { return fmt.Sprintf("%s %s %v", f.Detail, f.Key, f.Uses) })
+	expect(t, "findings", got, "src/peer.py:4 undeclared-relation clustr default endpoint [9 12]\nsrc/peer.py:13 undeclared-relation other   []")
+}

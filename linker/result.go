@@ -97,7 +97,8 @@ func (l *charmLinker) result() CharmLinks {
 	}
 	l.markUnbuilt()
 	l.unmarkGuardedByTest()
-	out.Findings = sortFindings(l.libraryRepeatsDropped())
+	l.findings = l.libraryRepeatsDropped()
+	out.Findings = sortFindings(l.defaultRepeatsJoined())
 	return out
 }
 
@@ -117,6 +118,77 @@ func (l *charmLinker) libraryRepeatsDropped() []Finding {
 		fi := l.ix.files[f.File]
 		return fi != nil && fi.library && outside[key{f.Kind, f.Subject}]
 	})
+}
+
+// defaultRepeatsJoined joins the findings that one wrong default of a class's constructor
+// makes (`def __init__(self, charm, endpoint="calico-enterprises")`, then a lookup of
+// self.endpoint in four methods: review rev105 counted five findings for one typo): two or
+// more of one kind and name in methods of the class, whose __init__ has a parameter with that
+// name as its default, are one finding at the __init__ (Detail "default", Key the parameter,
+// Uses the lines of the uses), as the most severe of them says (unconditional before
+// conditional). For relations, containers, storage and resources: what a lookup names.
+func (l *charmLinker) defaultRepeatsJoined() []Finding {
+	type key struct{ kind, subject, file, class string }
+	groups := map[key][]int{}
+	for k, f := range l.findings {
+		switch f.Kind {
+		case FindUndeclaredRelation, FindUndeclaredContainer, FindUndeclaredStorage, FindUndeclaredResource:
+		default:
+			continue
+		}
+		if class, _, ok := strings.Cut(f.Symbol, "."); ok && f.Registered == "" && f.LookedUp == "" && f.Detail == "" {
+			groups[key{f.Kind, f.Subject, f.File, class}] = append(groups[key{f.Kind, f.Subject, f.File, class}], k)
+		}
+	}
+	drop := map[int]bool{}
+	for g, ks := range groups {
+		fi := l.ix.files[g.file]
+		if len(ks) < 2 || fi == nil || fi.classes[g.class] == nil {
+			continue
+		}
+		init := fi.classes[g.class].methods["__init__"]
+		if init == nil {
+			continue
+		}
+		k := slices.IndexFunc(init.Params, func(p pyextract.Param) bool {
+			return p.Default != nil && p.Default.Kind == pyextract.ValStr && p.Default.Str == g.subject
+		})
+		if k < 0 {
+			continue
+		}
+		worst := ks[0] // unconditional first, then on the usual path, then the first
+		rank := func(f *Finding) int {
+			switch {
+			case !f.Conditional:
+				return 0
+			case f.AfterGuard:
+				return 1
+			}
+			return 2
+		}
+		var uses []int
+		for _, i := range ks {
+			uses = append(uses, l.findings[i].Line)
+			if rank(&l.findings[i]) < rank(&l.findings[worst]) {
+				worst = i
+			}
+			drop[i] = true
+		}
+		slices.Sort(uses)
+		f := l.findings[worst]
+		f.Line, f.Symbol, f.Detail, f.Key, f.Uses = init.Line, g.class+".__init__", "default", init.Params[k].Name, slices.Compact(uses)
+		l.findings = append(l.findings, f)
+	}
+	if len(drop) == 0 {
+		return l.findings
+	}
+	out := make([]Finding, 0, len(l.findings)-len(drop))
+	for i, f := range l.findings {
+		if !drop[i] {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // classicHooks is where a charm with no charm class registers its first charm-helpers hook

@@ -347,6 +347,9 @@ type Finding struct {
 	// NotBuilt marks a finding in a method of a class no code of the tree names (nor a
 	// subclass of it): dead code, or code something outside the tree runs.
 	NotBuilt bool `json:"not_built,omitempty"`
+	// Uses are, for a finding at a constructor's default (Detail "default"), the lines that
+	// use the name (defaultRepeatsJoined).
+	Uses []int `json:"-"`
 	// NotCalled marks a finding in a method no code of the tree names (no call, no reference,
 	// no observe), of a class whose bases the tree holds (or are ops'): a base from outside
 	// the tree may call it, a decorator may register it, so neither counts. Dead code, or
