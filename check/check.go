@@ -1245,6 +1245,11 @@ func findingDiagnostic(f linker.Finding) Diagnostic {
 		d.Message = fmt.Sprintf("%s observes an event with handler %q, which its class and its bases in the tree do not define, a letter or two from their method %q (a base from outside the tree is not read)", who(f.Symbol), clip(f.Subject), clip(f.Key))
 	case f.Kind == linker.FindMissingHandler:
 		d.Message = fmt.Sprintf("%s observes an event with handler %q, which is defined neither in its class nor in its bases", who(f.Symbol), f.Subject)
+	case f.Kind == linker.FindRelationMismatch && f.Mismatch == "role-name":
+		// DatabaseProvides bound to a requires endpoint: the library checks nothing, but
+		// the object plays the other side
+		d.Severity = SeverityWarning
+		d.Message = fmt.Sprintf("%s binds relation endpoint %q to %s, which by its name (and its counterpart's in its module) plays the %s side: the charm's YAML declares it under %s", who(f.Symbol), f.Subject, f.Detail, f.Expected, f.Declared)
 	case f.Kind == linker.FindRelationMismatch && f.Mismatch == "role":
 		d.Message = fmt.Sprintf("%s binds relation endpoint %q to %s, whose constructor requires it under %s and raises RelationRoleMismatchError: the charm's YAML declares it under %s", who(f.Symbol), f.Subject, f.Detail, f.Expected, f.Declared)
 	case f.Kind == linker.FindRelationMismatch:

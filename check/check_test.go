@@ -1623,6 +1623,16 @@ func TestConstructorDefaultMessage(t *testing.T) {
 	}
 }
 
+func TestRoleByNameIsAWarning(t *testing.T) {
+	charms := []charmyaml.Charm{{Name: "a", Dir: ".", Relations: []charmyaml.Relation{{Name: "db", Role: "requires"}}}}
+	links := linker.Result{Charms: []linker.CharmLinks{{Name: "a", Dir: ".", Findings: []linker.Finding{{Kind: linker.FindRelationMismatch, Subject: "db",
+		Site: linker.Site{File: "src/charm.py", Line: 7, Symbol: "ACharm.__init__", Detail: "DatabaseProvides"}, Mismatch: "role-name", Expected: "provides", Declared: "requires"}}}}}
+	d := Run(charms, links, Options{}).Diagnostics
+	if len(d) != 1 || d[0].Severity != SeverityWarning || !strings.Contains(d[0].Message, `binds relation endpoint "db" to DatabaseProvides, which by its name (and its counterpart's in its module) plays the provides side: the charm's YAML declares it under requires`) {
+		t.Errorf("diagnostics %+v", d)
+	}
+}
+
 func TestParamIndexWithoutDefault(t *testing.T) {
 	// An optional parameter with no default read by index raises KeyError when the operator
 	// leaves it out (review rev103): a warning; a required one, one with a default, a .get()

@@ -1460,3 +1460,43 @@ class BenchCharm(ops.CharmBase):
 	expect(t, "other", handlers(cl, KindRelation, "other"), "")
 	expect(t, "findings", findings(cl), "")
 }
+
+func TestRoleByLibraryClassName(t *testing.T) {
+	// A vendored library's class named for the side it binds, whose module defines the
+	// counterpart, bound to an endpoint the YAML declares on the other side: relation-mismatch
+	// "role-name" (rev109). Not without the counterpart (a class named after the remote side),
+	// nor on the side it names, nor for a container-scoped relation.
+	c := charm("demo", ".", "relation:db", "relation:cache", "relation:lb", "relation:mount")
+	c.Relations[0].Role, c.Relations[1].Role, c.Relations[2].Role = "requires", "provides", "requires"
+	c.Relations[3].Role, c.Relations[3].Scope = "requires", "container"
+	cl := link1(t, c, files{
+		"lib/charms/data/v0/database.py": `
+import ops
+
+class DatabaseRequires(ops.Object):
+    def __init__(self, charm, relation_name):
+        super().__init__(charm, relation_name)
+
+class DatabaseProvides(ops.Object):
+    def __init__(self, charm, relation_name):
+        super().__init__(charm, relation_name)
+
+class LBProvider(ops.Object):
+    def __init__(self, charm, relation_name):
+        super().__init__(charm, relation_name)
+`,
+		"src/charm.py": `
+import ops
+from charms.data.v0.database import DatabaseProvides, DatabaseRequires, LBProvider
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.db = DatabaseProvides(self, "db")
+        self.cache = DatabaseProvides(self, "cache")
+        self.lb = LBProvider(self, "lb")
+        self.mount = DatabaseProvides(self, "mount")
+`})
+	got := findingsWith(cl, func(f Finding) string { return f.Mismatch + " " + f.Expected + " " + f.Declared })
+	expect(t, "findings", got, "src/charm.py:7 relation-mismatch db role-name provides requires")
+}
