@@ -569,6 +569,7 @@ func TestIntegrationNameParams(t *testing.T) {
 	// charmed-hpc's interfaces) names the relation an object is bound to as relation_name
 	// does: a declared name binds, an undeclared one is an error.
 	c := charm("demo", ".", "relation:http-proxy", "relation:backend-proxy")
+	c.Relations[0].Role = "provides" // (ProxyProvider plays that side: roleByName)
 	cl := link1(t, c, files{
 		"src/charm.py": `
 import ops
