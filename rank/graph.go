@@ -518,8 +518,19 @@ func (b *graphBuilder) buildGraph(links []weightedEdge) *simple.WeightedDirected
 	b.resolveRefs()
 	es := make([]weightedEdge, 0, len(links)+len(b.refs))
 	es = append(es, links...)
+	// the names one file uses of another's add up with diminishing returns
+	// (NameEdgeExponent): forty constants of literals.py are not forty times one class
+	names := map[edgeKey]float64{}
+	var keys []edgeKey // first-reference order: refs are by referencing file, then in a fixed order
 	for _, r := range b.refs {
-		es = append(es, weightedEdge{edgeKey{r.from, r.to}, r.w})
+		k := edgeKey{r.from, r.to}
+		if _, ok := names[k]; !ok {
+			keys = append(keys, k)
+		}
+		names[k] += r.w
+	}
+	for _, k := range keys {
+		es = append(es, weightedEdge{k, math.Pow(names[k], NameEdgeExponent)})
 	}
 	for i, ts := range b.modEdges {
 		for _, t := range ts {

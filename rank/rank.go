@@ -922,6 +922,9 @@ func (r *ranker) classFactors(sc *scoring, pr []float64, hubs func(int) bool) (b
 		if n.class == ClassSource && exceptionsOnly(n.py) {
 			sc.mul(i, SigExceptionModule, ExceptionModuleFactor)
 		}
+		if n.class == ClassSource && emptyModule(n.py) {
+			sc.mul(i, SigEmptyModule, EmptyModuleFactor)
+		}
 		if n.class == ClassSource && libIntent == libNamedUpdate && r.namedUpdate[i] {
 			libs = append(libs, i) // the charm's own library, named (in lib/charms/, or in src/: declaresLibrary)
 		} else if n.class == ClassSource && isLibPath(n.path) { // the charm's own library
@@ -1168,4 +1171,11 @@ func exceptionsOnly(f *pyextract.File) bool {
 		n++
 	}
 	return n > 0
+}
+
+// emptyModule reports a Python file that defines, imports and uses nothing (an empty
+// __init__.py, or one holding a docstring): it marks a package, and has no code to edit
+// (EmptyModuleFactor).
+func emptyModule(f *pyextract.File) bool {
+	return f != nil && len(f.Symbols) == 0 && len(f.Imports) == 0 && len(f.Refs) == 0 && f.Errors == 0
 }

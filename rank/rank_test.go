@@ -1610,6 +1610,22 @@ func TestExceptionModuleWeighsLess(t *testing.T) {
 	}
 }
 
+func TestEmptyModuleWeighsLess(t *testing.T) {
+	// A package's empty __init__.py takes EmptyModuleFactor; one with an import does not.
+	in := Input{Files: []pyextract.File{
+		pyFile("src/charm.py", []pyextract.Symbol{cls("DemoCharm", 1, "ops.CharmBase")}, map[string]int{"render_config": 1}, from("core.workload", "render_config")),
+		pyFile("src/core/__init__.py", nil, nil),
+		pyFile("src/core/workload.py", []pyextract.Symbol{fn("render_config", 1)}, nil),
+	}}
+	if f := fileOf(t, Rank(in), "src/core/__init__.py"); !hasSignal(f, SigEmptyModule) {
+		t.Errorf("empty __init__.py: %v", f.Signals)
+	}
+	in.Files[1] = pyFile("src/core/__init__.py", nil, map[string]int{"render_config": 1}, from(".workload", "render_config"))
+	if f := fileOf(t, Rank(in), "src/core/__init__.py"); hasSignal(f, SigEmptyModule) {
+		t.Errorf("__init__.py re-exporting a name: %v", f.Signals)
+	}
+}
+
 func TestWholeModuleImportPicksTheDefiner(t *testing.T) {
 	// A monorepo: each charm's charm.py does "import constants" and uses
 	// constants.SERVICE_NAME; the reference is its own charm's constants.py, not a sibling's.
