@@ -1256,6 +1256,10 @@ func findingDiagnostic(f linker.Finding) Diagnostic {
 		d.Message = fmt.Sprintf("%s binds relation endpoint %q to %s, whose constructor requires interface %q and raises RelationInterfaceMismatchError: the charm's YAML declares interface %q", who(f.Symbol), f.Subject, f.Detail, f.Expected, f.Declared)
 	case f.Kind == linker.FindUnknownEvent && f.Events != nil:
 		d.Message = fmt.Sprintf("%s observes event %q of a %s, whose events class defines no such event: the attribute lookup raises AttributeError", who(f.Symbol), f.Subject, f.Detail)
+	case f.Kind == linker.FindUnknownEvent && f.Detail == "near":
+		// self.on.instlal under a base from outside the tree: ops' own event, misspelt
+		d.Severity = SeverityWarning
+		d.Message = fmt.Sprintf("%s observes event %q, which ops does not define (a base from outside the tree may add events, but hardly one spelt like ops' own): the attribute lookup raises AttributeError", who(f.Symbol), f.Subject)
 	case f.Kind == linker.FindUnknownEvent && f.Registered != "":
 		// a hook of no event Juju runs: the function never runs for it, which raises nothing
 		d.Severity = SeverityWarning

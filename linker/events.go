@@ -26,6 +26,20 @@ var (
 	actionEvents    = []string{"action"}
 )
 
+// nearFixedEvent is the event ops defines for every charm (install, config_changed,
+// secret_changed, collect_unit_status, ...) that attr is a letter or two from (typoOf, an
+// event of 5 letters or more), or "".
+func nearFixedEvent(attr string) string {
+	for _, group := range [][]string{lifecycleEvents, secretEvents, statusEvents} {
+		for _, ev := range group {
+			if len(ev) >= 5 && typoOf(attr, ev) {
+				return ev
+			}
+		}
+	}
+	return ""
+}
+
 // eventKind classifies an event attribute observed on the charm's `on`: the kind of
 // interface and its name (hyphenated for lifecycle/secret/status, the attribute's prefix
 // with underscores for the others). ok is false for anything else (custom events).

@@ -1150,3 +1150,24 @@ class DemoCharm(CharmBase):
 	expect(t, "backup", handlers(cl, KindAction, "backup"), "backup_action>Backups.on_backup_action[observe]")
 	expect(t, "findings", findings(cl), "src/charm.py:15 missing-handler on_install")
 }
+
+func TestFixedEventTypoUnderAnOutsideBase(t *testing.T) {
+	// Under a base from outside the tree, whose events are not known, an attribute of on a
+	// letter or two from ops' own event is a near finding (rev109); another name may be the
+	// base's event.
+	c := charm("demo", ".", "relation:db")
+	cl := link1(t, c, files{"src/charm.py": `
+import paas_charm.go
+
+class DemoCharm(paas_charm.go.Charm):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.framework.observe(self.on.config_chnaged, self._on_config)
+        self.framework.observe(self.on.app_restarted, self._on_config)
+
+    def _on_config(self, event):
+        pass
+`})
+	got := findingsWith(cl, func(f Finding) string { return f.Detail + " " + f.Key })
+	expect(t, "findings", got, "src/charm.py:6 unknown-event config_chnaged near config_changed")
+}

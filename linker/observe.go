@@ -558,6 +558,13 @@ func (l *charmLinker) observeEvent(fi *fileInfo, o *pyextract.Observe, c *ctx, h
 					// self.on.cos_agent_joined: no event ops defines for the charm, and none
 					// of its own: the attribute lookup raises AttributeError
 					l.findIn(FindUnknownEvent, ev.str, siteAt(fi, o.Scope, "", ""), c)
+				} else if near := nearFixedEvent(ev.str); !ok && near != "" && !custom.names[ev.str] && !fi.vendored && !fi.library && !ev.loose {
+					// self.on.instlal under a base from outside the tree (paas_charm's Charm,
+					// OSBaseCharm), which may add events, but not one spelt like ops' own
+					// (review rev109): a warning that names it
+					f := siteAt(fi, o.Scope, "", "near")
+					f.Key = near
+					l.findIn(FindUnknownEvent, ev.str, f, c)
 				}
 			}
 			if !ok {
