@@ -77,12 +77,23 @@ func (l *charmLinker) linkActionTables() {
 					others = append(others, kw.Name)
 				}
 			}
-			if linked < 2 || !l.readAsTable(fi, a) {
+			// (one declared action is enough in a module an actions/<name> link runs: a table
+			// of two that lost an entry or a declaration, review rev109's barbican)
+			if linked < 2 && !(linked == 1 && l.actionScript(fi)) || !l.readAsTable(fi, a) {
 				continue // a dict that maps names to functions, not surely the actions' table
 			}
 			l.tableGaps(fi, a, others, pending)
 		}
 	}
+}
+
+// actionScript reports a module that a declared action's own script is (actions/<name>, or a
+// link of it to the module): Juju runs it for that action.
+func (l *charmLinker) actionScript(fi *fileInfo) bool {
+	return slices.ContainsFunc(l.ch.Actions, func(a charmyaml.Action) bool {
+		it := l.ifaces[ifaceKey{KindAction, a.Name}]
+		return it != nil && it.Script == fi.Path
+	})
 }
 
 // readAsTable reports a dict a that is surely the whole dispatch table of its module, so that

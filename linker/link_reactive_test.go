@@ -608,6 +608,21 @@ def main(args):
 	if gap := iface(cl, KindAction, "resume").NotInTable; gap != nil {
 		t.Errorf("resume: NotInTable %+v", gap)
 	}
+	// a table of one declared action in the module an action's script runs is a table still
+	// (rev109: barbican's two-entry table that lost an entry)
+	cl = link1(t, c, files{"actions/cluster.py": `
+def cluster_kick():
+    pass
+
+ACTIONS = {"cluster-kick": cluster_kick, "kick-all": cluster_kick}
+
+def main(args):
+    return ACTIONS[args[0]]()
+`})
+	if gap := iface(cl, KindAction, "pause").NotInTable; gap == nil || gap.Line != 4 {
+		t.Errorf("one-action table: pause: NotInTable %+v", gap)
+	}
+	expect(t, "one-action table", findingsWith(cl, func(f Finding) string { return f.Detail + " " + f.Key }), "actions/cluster.py:4 undeclared-action kick-all table ACTIONS")
 	// not a table the script branches around, adds to, or never reads (review rev106)
 	for name, src := range map[string]string{
 		"branch": "ACTIONS = {\"cluster-kick\": cluster_kick, \"cluster-status\": cluster_status}\n\ndef main(args):\n    name = args[0]\n    if name == \"pause\":\n        return cluster_kick()\n    return ACTIONS[name]()\n",
