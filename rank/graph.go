@@ -389,7 +389,8 @@ func Distinctive(name string) bool {
 
 // resolveRefs fills refs: every reference edge from → to through the definition slot of a
 // name, with its weight. A file referencing a name it defines itself, or assigns as an
-// attribute of self, is taken to mean its own definition (no edge); a name imported from a resolved module points to that module only.
+// attribute of self, is taken to mean its own definition (no edge); a name imported from a
+// resolved module points to that module only.
 func (b *graphBuilder) resolveRefs() {
 	b.refs = b.refs[:0]
 	dormant := b.dormantLibs()
@@ -521,7 +522,7 @@ func (b *graphBuilder) buildGraph(links []weightedEdge) *simple.WeightedDirected
 	// the names one file uses of another's add up with diminishing returns
 	// (NameEdgeExponent): forty constants of literals.py are not forty times one class
 	names := map[edgeKey]float64{}
-	var keys []edgeKey // first-reference order: refs are by referencing file, then in a fixed order
+	var keys []edgeKey // in first-reference order (sorted below with the rest)
 	for _, r := range b.refs {
 		k := edgeKey{r.from, r.to}
 		if _, ok := names[k]; !ok {

@@ -1160,6 +1160,9 @@ func isLibPath(p string) bool {
 // level (src/common/exceptions.py): every module raising or catching them refers to it, which
 // gives it PageRank, yet a change seldom edits it (ExceptionModuleFactor).
 func exceptionsOnly(f *pyextract.File) bool {
+	if f == nil {
+		return false
+	}
 	n := 0
 	for _, s := range f.Symbols {
 		if s.Qualifier != "" {
