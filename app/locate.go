@@ -33,6 +33,10 @@ const (
 	HandlerPicks = 2
 	// TestPicks is how many test files join the edit picks when the task is about tests.
 	TestPicks = 2
+	// TestNameWordBoost multiplies a test file's lexical factor, when locate orders the tests
+	// of a task about tests, by 1 + this per word of its name the task has (test_state.py for
+	// "the agent state parsing"): a test module is named for what it tests.
+	TestNameWordBoost = 0.5
 	// MinEditShare drops an edit pick scoring under this share of the best pick: filler with
 	// no tie to the task. On 6 case sets (562 edited files among 2,152 picks), the picks under
 	// 2% were 195, of which 4 were edited (2%, against 26% of all picks).
@@ -222,6 +226,18 @@ func Locate(t *repomap.Tree, text string, focus []string) Located {
 		default:
 			rest = append(rest, p)
 		}
+	}
+	// by how well its text matches, a test file named for what the task is about
+	// (test_storage_reuse.py for "add integration tests for storage reuse", test_state.py for
+	// "... the agent state parsing") half as much again per word of its name the task has
+	// (review rev110: test_service.py, whose text has "parsing", came first)
+	inName := rank.TaskWordsIn([]string{text})
+	named := func(p string) int {
+		stem := strings.TrimSuffix(path.Base(p), ".py")
+		return len(slices.DeleteFunc(inName(stem), func(w string) bool { return testWord(strings.ToLower(w)) }))
+	}
+	for p := range lexical {
+		lexical[p] *= 1 + TestNameWordBoost*float64(named(p))
 	}
 	slices.SortStableFunc(testPicks, func(a, b Pick) int { return cmp.Compare(lexical[b.Path], lexical[a.Path]) })
 	res.Edit = append(append(res.Edit, leads...), testPicks[:min(len(testPicks), TestPicks)]...)
@@ -828,6 +844,12 @@ func asksForTests(text string) testsAsked {
 		return wideTests
 	}
 	return anyTests
+}
+
+// testWord reports a word that says a file is a test (test_, _test, tests): no word of what it
+// tests.
+func testWord(w string) bool {
+	return w == "test" || w == "tests" || w == "testing" || w == "unit" || w == "integration"
 }
 
 // testBefore and testAfter are the words beside "test" that make it a test of the code.

@@ -166,6 +166,26 @@ func TestLocateTestsAndFocus(t *testing.T) {
 	}
 }
 
+func TestLocateTestsNamedForTheTask(t *testing.T) {
+	// Tests are ordered by how well their text matches the task, a test named for what the
+	// task names half as much again per word (TestNameWordBoost): test_workload.py for the
+	// workload's export, though test_charm.py has more of the words; not when the text of
+	// test_charm.py matches far better.
+	root := filepath.Join(charmsDir, "unified")
+	for text, want := range map[string]string{
+		"add unit tests for the workload export pages action":                            "tests/unit/test_workload.py",
+		"add unit tests for workload reindex with the peers relation and admin password": "tests/unit/test_charm.py",
+	} {
+		got, _, err := runLocate(t, LocateOptions{Common: Common{Root: root}, Text: text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i := slices.IndexFunc(paths(got.Edit), func(p string) bool { return strings.HasPrefix(p, "tests/") }); i < 0 || got.Edit[i].Path != want {
+			t.Errorf("%q: edit %v, want %s the first test", text, paths(got.Edit), want)
+		}
+	}
+}
+
 func TestAsksForTests(t *testing.T) {
 	for text, want := range map[string]testsAsked{
 		"add a unit test for the workload settings rendering":                 unitTests,
