@@ -27,17 +27,30 @@ var (
 )
 
 // nearFixedEvent is the event ops defines for every charm (install, config_changed,
-// secret_changed, collect_unit_status, ...) that attr is a letter or two from (typoOf, an
-// event of 5 letters or more), or "".
+// secret_changed, collect_unit_status, ...) that attr is a letter or two from (typoOf, or a
+// swap of two neighbouring letters; an event of 5 letters or more), or "".
 func nearFixedEvent(attr string) string {
 	for _, group := range [][]string{lifecycleEvents, secretEvents, statusEvents} {
 		for _, ev := range group {
-			if len(ev) >= 5 && typoOf(attr, ev) {
+			if len(ev) >= 5 && (typoOf(attr, ev) || transposed(attr, ev)) {
 				return ev
 			}
 		}
 	}
 	return ""
+}
+
+// transposed reports two different strings of one length that differ by one swap of
+// neighbouring letters (instlal, install): one slip of the fingers, two edits.
+func transposed(a, b string) bool {
+	if len(a) != len(b) || a == b {
+		return false
+	}
+	i := 0
+	for i < len(a) && a[i] == b[i] {
+		i++
+	}
+	return i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:]
 }
 
 // eventKind classifies an event attribute observed on the charm's `on`: the kind of

@@ -1164,10 +1164,19 @@ class DemoCharm(paas_charm.go.Charm):
         super().__init__(*args)
         self.framework.observe(self.on.config_chnaged, self._on_config)
         self.framework.observe(self.on.app_restarted, self._on_config)
+        self.framework.observe(self.on.instlal, self._on_config)
 
     def _on_config(self, event):
         pass
 `})
 	got := findingsWith(cl, func(f Finding) string { return f.Detail + " " + f.Key })
-	expect(t, "findings", got, "src/charm.py:6 unknown-event config_chnaged near config_changed")
+	expect(t, "findings", got, "src/charm.py:6 unknown-event config_chnaged near config_changed\nsrc/charm.py:8 unknown-event instlal near install")
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{{"instlal", "install", true}, {"isntall", "install", true}, {"install", "install", false}, {"installl", "install", false}, {"insatlll", "install", false}} {
+		if got := transposed(c.a, c.b); got != c.want {
+			t.Errorf("transposed(%q, %q) = %v", c.a, c.b, got)
+		}
+	}
 }
