@@ -1044,7 +1044,10 @@ func checkConfigIndex(decl *charmyaml.Charm, in linker.Interface, add func(Diagn
 		d := Diagnostic{Rule: RuleConfigNoDefaultIndex, Severity: SeverityWarning, File: s.File, Line: s.Line, Subject: in.Name,
 			Message: fmt.Sprintf("%s reads config[%q], which has no default and raises KeyError while unset; use .get() or declare a default", who(s.Symbol), in.Name)}
 		switch {
-		case s.Conditional:
+		case s.Conditional && !s.AfterGuard:
+			// (after an early return under a condition that tests another option, or in a
+			// leader's body, the read is the function's usual path: rev109's parca, as for
+			// parameters; a guard of the same option reads or tests it: checked)
 			d.Severity = SeverityInfo
 			d.Message += " (the read is under a condition, which may guard it)"
 		case checked != "":

@@ -1633,6 +1633,27 @@ func TestRoleByNameIsAWarning(t *testing.T) {
 	}
 }
 
+func TestConfigIndexAfterAGuard(t *testing.T) {
+	// config["x"] of an option without a default after an early return under a condition that
+	// tests another option (rev109: parca's slo-latency-target) is on the usual path: a
+	// warning; under the condition itself, an info.
+	charms := []charmyaml.Charm{{Name: "a", Dir: ".", Config: []charmyaml.ConfigOption{{Name: "slo-latency-target", Pos: charmyaml.Pos{File: "config.yaml", Line: 3}}}}}
+	read := func(line int, guard bool) linker.Site {
+		return linker.Site{File: "src/charm.py", Line: line, Symbol: "ACharm._spec", Via: linker.ViaConfig, Detail: "index", Conditional: true, AfterGuard: guard}
+	}
+	links := linker.Result{Charms: []linker.CharmLinks{{Name: "a", Dir: ".", Interfaces: []linker.Interface{{Kind: linker.KindConfig, Name: "slo-latency-target",
+		File: "config.yaml", Line: 3, Reads: []linker.Site{read(10, true), read(20, false)}}}}}}
+	got := map[int]string{}
+	for _, d := range Run(charms, links, Options{}).Diagnostics {
+		if d.Rule == RuleConfigNoDefaultIndex {
+			got[d.Line] = d.Severity
+		}
+	}
+	if want := map[int]string{10: SeverityWarning, 20: SeverityInfo}; !maps.Equal(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+}
+
 func TestParamIndexWithoutDefault(t *testing.T) {
 	// An optional parameter with no default read by index raises KeyError when the operator
 	// leaves it out (review rev103): a warning; a required one, one with a default, a .get()
