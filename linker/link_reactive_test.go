@@ -984,3 +984,27 @@ def api(kube):
 	got := findingsWith(cl, func(f Finding) string { return f.Registered })
 	expect(t, "findings", got, "reactive/demo.py:5 undeclared-relation etcdd etcdd.available")
 }
+
+func TestFlagFindingKeepsTheLibraryRead(t *testing.T) {
+	// A handler registered for the flag of an undeclared option hands the layer library
+	// nothing: the library's own read of the option stays a finding too (rev109: the flag's
+	// warning hid vsphere-integrator's config["user"]).
+	cl := link1(t, charm("demo", ".", "config:password"), files{
+		"reactive/demo.py": `from charms.reactive import when
+from charms import layer
+
+
+@when("config.changed.user")
+def update_creds():
+    layer.demo.save_credentials()
+`,
+		"lib/charms/layer/demo.py": `from charmhelpers.core import hookenv
+
+
+def save_credentials():
+    config = hookenv.config()
+    return config["user"], config["password"]
+`})
+	got := findingsWith(cl, func(f Finding) string { return f.Registered })
+	expect(t, "findings", got, "lib/charms/layer/demo.py:6 undeclared-config user \nreactive/demo.py:6 undeclared-config user config.changed.user")
+}

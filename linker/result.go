@@ -110,7 +110,10 @@ func (l *charmLinker) libraryRepeatsDropped() []Finding {
 	type key struct{ kind, subject string }
 	outside := map[key]bool{}
 	for _, f := range l.findings {
-		if fi := l.ix.files[f.File]; fi != nil && !fi.library {
+		// (not a function registered for a flag or hook of the name, which hands the library
+		// nothing: a reactive handler of config.changed.user beside the layer library's own
+		// config["user"], review rev109)
+		if fi := l.ix.files[f.File]; fi != nil && !fi.library && f.Registered == "" {
 			outside[key{f.Kind, f.Subject}] = true
 		}
 	}
