@@ -562,11 +562,13 @@ var layerDeclares = map[string][2]string{
 }
 
 // nearDeclared reports a name one or two letters from a name the charm declares of that kind
-// ("prot" beside "port"): a typo, whatever layers the charm includes. Only relations, options
-// and actions: the kinds a layer's YAML declares.
+// ("prot" beside "port"): a typo, whatever layers the charm includes. Relations, options,
+// actions, resources and storage: the kinds a layer's YAML declares.
 func nearDeclared(ch *charmyaml.Charm, kind, name string) bool {
 	switch kind {
-	case linker.KindConfig, linker.KindRelation, linker.KindAction:
+	case linker.KindConfig, linker.KindRelation, linker.KindAction, linker.KindResource, linker.KindStorage:
+		// (a resource or storage a letter or two from the charm's own is its typo, whatever a
+		// layer declares: rev109's keystone-saml-mellon idp-metaadta)
 	default:
 		return false
 	}

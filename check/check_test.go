@@ -1262,6 +1262,15 @@ func TestIncludedLayersSoftenUndeclared(t *testing.T) {
 		t.Errorf("near a declared option: %+v", r.Summary)
 	}
 	decl.Config = nil
+	// a resource too (rev109: keystone-saml-mellon's idp-metaadta beside idp-metadata)
+	decl.Resources = []charmyaml.Resource{{Name: "idp-metadata"}}
+	res := linker.Result{Charms: []linker.CharmLinks{{Name: "lb", Dir: "src", Findings: []linker.Finding{
+		{Kind: linker.FindUndeclaredResource, Subject: "idp-metaadta", Site: linker.Site{File: "src/lib/api.py", Line: 9, Symbol: "client"}},
+	}}}}
+	if r := Run([]charmyaml.Charm{decl}, res, Options{}); r.Summary.Errors != 1 {
+		t.Errorf("near a declared resource: %+v", r.Diagnostics)
+	}
+	decl.Resources = nil
 	// a handler of the flag of an option such a layer may declare (layer:nagios's
 	// nagios_context) says nothing; of one near a declared option, it is the typo's warning
 	flag := linker.Result{Charms: []linker.CharmLinks{{Name: "lb", Dir: "src", Findings: []linker.Finding{
