@@ -112,6 +112,9 @@ type fileView struct {
 	// a Python file's leading symbols read as what they are, the file's most important ones.
 	yaml bool
 	kids []int // per symbol: the members of the class it is (members)
+	// hidden: per symbol, left out of the block whatever k (the budgeted view's bookkeeping
+	// constants, never offered); nil shows every symbol (--all)
+	hidden []bool
 }
 
 // restLine closes a YAML block that shows k of its n interfaces.
@@ -302,6 +305,9 @@ func (v *fileView) block(k int) block {
 		key[i] = math.MaxInt
 	}
 	for j := range k {
+		if v.hidden != nil && v.hidden[j] {
+			continue
+		}
 		for a := j; a >= 0 && key[a] > j; a = v.parent[a] {
 			key[a] = j
 			sel[a] = true
@@ -393,6 +399,14 @@ func allView(r rank.Result, explain bool) document {
 		doc = append(doc, v.block(len(v.lines)))
 	}
 	return doc
+}
+
+// bookkeeping reports a constant charmcraft's library machinery keeps (rank's
+// lib-bookkeeping: LIBID, a vendored library's LIBAPI, LIBPATCH and PYDEPS): a hash and version
+// numbers nobody edits by hand, which the budgeted view never spends tokens on (review rev110:
+// 158 such lines in 50 of the 500 maps); `--all` lists them.
+func bookkeeping(s rank.Symbol) bool {
+	return slices.ContainsFunc(s.Signals, func(g rank.Signal) bool { return g.Name == rank.SigSymBookkeeping })
 }
 
 // item is one symbol line offered to the budget: symbol sym of candidate file.
@@ -521,6 +535,9 @@ func fitFull(files []*rank.File, explain bool, c counter, budget int) document {
 	}
 	offered := make([]bool, len(files))
 	offer := func(f, j int) {
+		for f < len(files) && j > 0 && j < len(files[f].Symbols) && bookkeeping(files[f].Symbols[j]) {
+			j++ // never offered: a library's LIBID, a vendored one's LIBAPI and LIBPATCH
+		}
 		if f < len(files) && j < len(files[f].Symbols) {
 			score := files[f].Score
 			if floored(files[f], j) && path.Dir(files[f].Path) == home {
@@ -558,6 +575,10 @@ func fitFull(files []*rank.File, explain bool, c counter, budget int) document {
 		}
 		if it.sym == 0 {
 			views[it.file] = newFileView(files[it.file], explain)
+			views[it.file].hidden = make([]bool, len(files[it.file].Symbols))
+			for j, s := range files[it.file].Symbols {
+				views[it.file].hidden[j] = j > 0 && bookkeeping(s) // (as offer skips them)
+			}
 			shown[it.file] = make([]bool, len(files[it.file].Symbols))
 			kids[it.file] = map[int]int{}
 		}

@@ -111,6 +111,25 @@ more files:
 	}
 }
 
+func TestBookkeepingNeverSpendsTheBudget(t *testing.T) {
+	// A library's LIBID, LIBAPI and LIBPATCH (rank's lib-bookkeeping) are left out of the
+	// budgeted view, whatever the budget, and listed by --all (review rev110).
+	book := []rank.Signal{{Name: rank.SigSymBookkeeping, Kind: rank.SignalFactor, Value: 0.05}}
+	r := rank.Result{Files: []rank.File{{Path: "lib/charms/x/v0/x.py", Score: 1, Class: rank.ClassLib, Symbols: []rank.Symbol{
+		{Name: "XRequires", Kind: "class", Signature: "class XRequires:", Line: 9, Score: 2},
+		{Name: "LIBID", Kind: "constant", Signature: `LIBID = "0123"`, Line: 1, Score: 0.05, Signals: book},
+		{Name: "LIBAPI", Kind: "constant", Signature: "LIBAPI = 0", Line: 2, Score: 0.05, Signals: book},
+		{Name: "helper", Kind: "function", Signature: "def helper():", Line: 20, Score: 0.01},
+	}}}}
+	full := mustRender(t, r, Options{View: ViewFull, Tokens: 1500}).Text
+	if want := "lib/charms/x/v0/x.py:\n  class XRequires:\n  def helper():\n"; full != want {
+		t.Errorf("full view:\n%s\nwant:\n%s", full, want)
+	}
+	if all := mustRender(t, r, Options{View: ViewAll}).Text; !strings.Contains(all, "LIBID") || !strings.Contains(all, "LIBAPI") {
+		t.Errorf("--all left bookkeeping out:\n%s", all)
+	}
+}
+
 func TestFullViewNestsMethodsUnderTheirClass(t *testing.T) {
 	// A method more important than its class brings the class line along as its context, and
 	// a class shown in part ends with "…" (an enum's or a field list's first members would
