@@ -264,6 +264,22 @@ class Plain(Base):
 	}
 }
 
+func TestPEMConstantClipped(t *testing.T) {
+	// A constant holding a PEM block shows its header, not its base64 (review rev110); its
+	// digest still tells one key from another.
+	src := "PPA_KEY = \"\"\"\n-----BEGIN PGP PUBLIC KEY BLOCK-----\n\nmQINBGPKLe0BEADKAHtUqLFryPhZ3m6uwuIQ\n-----END PGP PUBLIC KEY BLOCK-----\n\"\"\"\nPLAIN = \"-----BEGIN\"\n"
+	f := Parse("c.py", []byte(src))
+	if len(f.Symbols) != 2 {
+		t.Fatalf("symbols %+v", f.Symbols)
+	}
+	if got, want := f.Symbols[0].Signature, `PPA_KEY = """ -----BEGIN PGP PUBLIC KEY BLOCK-----…`; got != want || f.Symbols[0].Digest == "" {
+		t.Errorf("signature %q (digest %q), want %q", got, f.Symbols[0].Digest, want)
+	}
+	if got := f.Symbols[1].Signature; got != `PLAIN = "-----BEGIN"` {
+		t.Errorf("no header: %q", got)
+	}
+}
+
 func TestConstants(t *testing.T) {
 	src := `PEER = "database-peers"
 _PRIVATE_KEY: str = "x" "y"

@@ -65,9 +65,9 @@ type Symbol struct {
 	Line      int    `json:"line,omitempty"`      // 1-based line of the `def`/`class`/assignment
 	EndLine   int    `json:"end_line,omitempty"`
 	// Signature is one line: "class Foo(ops.CharmBase):", "def f(self, a: int = 1) -> str:",
-	// "async def g():", "NAME = \"value\"" (long values truncated with "…"), with the
-	// decorators first ("@property def port(self) -> int:"). A long def keeps its first
-	// parameters and its return type ("def f(self, a: int, …) -> str:").
+	// "async def g():", "NAME = \"value\"" (long values truncated with "…", a PEM block after
+	// its header), with the decorators first ("@property def port(self) -> int:"). A long def
+	// keeps its first parameters and its return type ("def f(self, a: int, …) -> str:").
 	Signature string `json:"signature,omitempty"`
 	// Digest is set when Signature leaves part of the source out ("…"): a hash of the whole
 	// one-line text (decorators, header or assignment), so that a change in the part not
