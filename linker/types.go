@@ -383,7 +383,8 @@ type Finding struct {
 	// Mismatch is, for a relation-mismatch finding (a library object whose constructor checks
 	// the endpoint it is bound to, and raises), what differs, "role" or "interface", with
 	// what the library requires (Expected: "provides", "prometheus_scrape") and what the YAML
-	// declares (Declared); Detail names the library's class.
+	// declares (Declared); "role-name" when the library checks nothing and its class's name
+	// gives the side (roleByName); Detail names the library's class.
 	Mismatch string `json:"mismatch,omitempty"`
 	Expected string `json:"expected,omitempty"`
 	Declared string `json:"declared,omitempty"`
