@@ -234,7 +234,7 @@ func Locate(t *repomap.Tree, text string, focus []string) Located {
 	inName := rank.TaskWordsIn([]string{text})
 	named := func(p string) int {
 		stem := strings.TrimSuffix(path.Base(p), ".py")
-		return len(slices.DeleteFunc(inName(stem), func(w string) bool { return testWord(strings.ToLower(w)) }))
+		return len(slices.DeleteFunc(inName(stem), func(w string) bool { return testNameWords[strings.ToLower(w)] }))
 	}
 	for p := range lexical {
 		lexical[p] *= 1 + TestNameWordBoost*float64(named(p))
@@ -471,6 +471,10 @@ func templatePicks(text string, named []rank.Named, links linker.Result, tmpls [
 	// (every trove-*.conf of the trove charm)
 	nameWords := rank.TaskWordsIn([]string{text})
 	generic := maps.Clone(templateNameWords)
+	// (nor a word that says a file is a test: a task's "test" names every fixture under
+	// tests/, alertmanager's test_templates.tmpl for "add a unit test for the watchdog start
+	// command", review rev110)
+	maps.Copy(generic, testNameWords)
 	for _, ch := range links.Charms {
 		for _, w := range strings.FieldsFunc(strings.ToLower(ch.Name), func(r rune) bool { return r == '-' || r == '_' }) {
 			generic[w] = true
@@ -649,10 +653,7 @@ func boolOrder(a, b bool) int {
 // formats and kinds of file.
 var templateNameWords = map[string]bool{"conf": true, "config": true, "configuration": true, "cfg": true, "ini": true,
 	"j2": true, "jinja": true, "jinja2": true, "tmpl": true, "template": true, "yaml": true, "yml": true, "json": true,
-	"toml": true, "txt": true, "xml": true, "env": true, "file": true, "default": true, "defaults": true,
-	// (a task's "test" names every fixture under tests/: alertmanager's test_templates.tmpl
-	// for "add a unit test for the watchdog start command", review rev110)
-	"test": true, "tests": true, "testing": true, "unit": true, "integration": true}
+	"toml": true, "txt": true, "xml": true, "env": true, "file": true, "default": true, "defaults": true}
 
 // besideWord adds to into the names of one to three words written just before or just after
 // words[i], joined with '-' ("the async replication relation": async-replication).
@@ -846,11 +847,9 @@ func asksForTests(text string) testsAsked {
 	return anyTests
 }
 
-// testWord reports a word that says a file is a test (test_, _test, tests): no word of what it
-// tests.
-func testWord(w string) bool {
-	return w == "test" || w == "tests" || w == "testing" || w == "unit" || w == "integration"
-}
+// testNameWords are the words that say a file is a test (test_, _test, tests/unit/): no word
+// of what it tests.
+var testNameWords = map[string]bool{"test": true, "tests": true, "testing": true, "unit": true, "integration": true}
 
 // testBefore and testAfter are the words beside "test" that make it a test of the code.
 var (

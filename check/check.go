@@ -1029,34 +1029,48 @@ func checkConfigIndex(decl *charmyaml.Charm, in linker.Interface, add func(Diagn
 	// code that also reads the option with .get(), or tests for it ("x" in config), knows it
 	// may be unset, and usually checks it before the index (ldap-integrator's config_ready()
 	// returns early on a missing bind_password): a check the linker does not follow
-	checked := "" // how: a .get() says more than a test
-	for _, s := range in.Reads {
-		switch {
-		case s.Via != linker.ViaConfig:
-		case s.Detail == "get":
-			checked = "read with .get()"
-		case (s.Detail == "in" || s.Detail == "assert") && checked == "":
-			checked = "tested for"
-		}
-	}
+	checked := indexChecks(in.Reads, func(s linker.Site) (string, bool) { return "", s.Via == linker.ViaConfig })[""]
 	for _, s := range in.Reads {
 		if s.Detail != "index" || s.Loose {
 			continue
 		}
 		d := Diagnostic{Rule: RuleConfigNoDefaultIndex, Severity: SeverityWarning, File: s.File, Line: s.Line, Subject: in.Name,
 			Message: fmt.Sprintf("%s reads config[%q], which has no default and raises KeyError while unset; use .get() or declare a default", who(s.Symbol), in.Name)}
-		switch {
-		case s.Conditional && !s.AfterGuard:
-			// (after an early return under a condition that tests another option, or in a
-			// leader's body, the read is the function's usual path: rev109's parca, as for
-			// parameters; a guard of the same option reads or tests it: checked)
-			d.Severity = SeverityInfo
-			d.Message += " (the read is under a condition, which may guard it)"
-		case checked != "":
-			d.Severity = SeverityInfo
-			d.Message += " (the option is also " + checked + ", which may check it first)"
-		}
+		softenIndex(&d, s, "option", checked)
 		add(d)
+	}
+}
+
+// indexChecks is, per name (key: a read's name, and whether it counts), how the code also
+// reads it other than by index: "read with .get()", else "tested for" ("x" in config, an
+// assert of it). Code that does knows the name may be missing and usually checks it first.
+func indexChecks(reads []linker.Site, key func(linker.Site) (string, bool)) map[string]string {
+	checked := map[string]string{}
+	for _, s := range reads {
+		k, ok := key(s)
+		switch {
+		case !ok:
+		case s.Detail == "get":
+			checked[k] = "read with .get()"
+		case (s.Detail == "in" || s.Detail == "assert") && checked[k] == "":
+			checked[k] = "tested for"
+		}
+	}
+	return checked
+}
+
+// softenIndex makes the diagnostic of an index read an info when the read runs only under a
+// condition (which may guard it; not after an early return under a condition that tests
+// something else, nor in a leader's body: the function's usual path, AfterGuard, rev109's
+// parca), or when the name (what: option, parameter) is also checked (indexChecks).
+func softenIndex(d *Diagnostic, s linker.Site, what, checked string) {
+	switch {
+	case s.Conditional && !s.AfterGuard:
+		d.Severity = SeverityInfo
+		d.Message += " (the read is under a condition, which may guard it)"
+	case checked != "":
+		d.Severity = SeverityInfo
+		d.Message += " (the " + what + " is also " + checked + ", which may check it first)"
 	}
 }
 
@@ -1080,30 +1094,14 @@ func checkParamIndex(decl *charmyaml.Charm, in linker.Interface, add func(Diagno
 			optional[p.Name] = true
 		}
 	}
-	checked := map[string]string{}
-	for _, s := range in.Reads {
-		switch {
-		case s.Via != linker.ViaParam || !optional[s.Key]:
-		case s.Detail == "get":
-			checked[s.Key] = "read with .get()"
-		case (s.Detail == "in" || s.Detail == "assert") && checked[s.Key] == "":
-			checked[s.Key] = "tested for"
-		}
-	}
+	checked := indexChecks(in.Reads, func(s linker.Site) (string, bool) { return s.Key, s.Via == linker.ViaParam && optional[s.Key] })
 	for _, s := range in.Reads {
 		if s.Via != linker.ViaParam || s.Detail != "index" || s.Loose || !optional[s.Key] {
 			continue
 		}
 		d := Diagnostic{Rule: RuleParamNoDefaultIndex, Severity: SeverityWarning, File: s.File, Line: s.Line, Subject: in.Name,
 			Message: fmt.Sprintf("%s reads params[%q] of action %q, which neither requires it nor gives it a default: when the operator leaves it out, the index raises KeyError; use .get(), a default or required:", who(s.Symbol), s.Key, in.Name)}
-		switch {
-		case s.Conditional && !s.AfterGuard: // after a guard: the handler's usual path
-			d.Severity = SeverityInfo
-			d.Message += " (the read is under a condition, which may guard it)"
-		case checked[s.Key] != "":
-			d.Severity = SeverityInfo
-			d.Message += " (the parameter is also " + checked[s.Key] + ", which may check it first)"
-		}
+		softenIndex(&d, s, "parameter", checked[s.Key])
 		add(d)
 	}
 }

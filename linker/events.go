@@ -18,6 +18,12 @@ var (
 	statusEvents = []string{"collect_unit_status", "collect_app_status"}
 )
 
+// fixedEvents are the events ops defines for every charm, by kind.
+var fixedEvents = []struct {
+	kind   string
+	events []string
+}{{KindLifecycle, lifecycleEvents}, {KindSecret, secretEvents}, {KindStatus, statusEvents}}
+
 // Suffixes of events ops defines per declared relation, action, container and storage.
 var (
 	relationEvents  = []string{"relation_created", "relation_joined", "relation_changed", "relation_departed", "relation_broken"}
@@ -30,8 +36,8 @@ var (
 // secret_changed, collect_unit_status, ...) that attr is a letter or two from (typoOf, or a
 // swap of two neighbouring letters; an event of 5 letters or more), or "".
 func nearFixedEvent(attr string) string {
-	for _, group := range [][]string{lifecycleEvents, secretEvents, statusEvents} {
-		for _, ev := range group {
+	for _, group := range fixedEvents {
+		for _, ev := range group.events {
 			if len(ev) >= 5 && (typoOf(attr, ev) || transposed(attr, ev)) {
 				return ev
 			}
@@ -57,10 +63,7 @@ func transposed(a, b string) bool {
 // interface and its name (hyphenated for lifecycle/secret/status, the attribute's prefix
 // with underscores for the others). ok is false for anything else (custom events).
 func eventKind(attr string) (kind, name string, ok bool) {
-	for _, group := range []struct {
-		kind   string
-		events []string
-	}{{KindLifecycle, lifecycleEvents}, {KindSecret, secretEvents}, {KindStatus, statusEvents}} {
+	for _, group := range fixedEvents {
 		for _, ev := range group.events {
 			if attr == ev {
 				return group.kind, strings.ReplaceAll(attr, "_", "-"), true

@@ -434,16 +434,18 @@ func (w *factWalker) pushChildren(f factFrame, i int32, rule condRule, keep uint
 		if k := t.kind(c); k == kComment || k == kIdentifier {
 			continue
 		}
-		cond := f.cond
+		cond, added := f.cond, false // added: a condition of this statement's own (a handler's body: a guard, below)
 		switch rule {
 		case condBut:
-			cond = cond || t.nodes[c].field != keep
+			added = t.nodes[c].field != keep
+			cond = cond || added
 		case condButFinally:
-			cond = cond || t.kind(c) != kFinally
+			added = t.kind(c) != kFinally
+			cond = cond || added
+		case condHandlers:
+			added = t.kind(c) != kFinally
 		}
-		// (a new condition, whatever cond was, ends a leader-only body)
-		leader := f.leader && !(rule == condBut && t.nodes[c].field != keep || rule == condButFinally && t.kind(c) != kFinally ||
-			rule == condHandlers && t.kind(c) != kFinally)
+		leader := f.leader && !added // (a new condition, whatever cond was, ends a leader-only body)
 		if rule == condBut && t.kind(i) == kIf && t.nodes[c].field == fConsequence && !f.loop && !f.guard && (!f.cond || f.leader) && w.leaderTest(t.child(i, fCondition)) {
 			leader = true
 		}

@@ -30,8 +30,9 @@ var (
 	codeWords   = []string{"handler", "handlers", "method", "methods", "function", "functions", "class", "classes",
 		"variable", "variables", "module", "modules", "file", "files", "attribute", "attributes", "key", "keys",
 		"constant", "constants", "property", "properties"}
-	declarationWords = []string{"description", "descriptions", "default", "defaults"}
+	descriptionWords = []string{"description", "descriptions"}
 	defaultWords     = []string{"default", "defaults"}
+	declarationWords = slices.Concat(descriptionWords, defaultWords)
 	flagWords        = []string{"optional", "limit"}
 	relationKeys     = []string{"requires", "provides", "peers"}
 )
@@ -148,7 +149,7 @@ func (r *ranker) declarationTargets() []int {
 		field := !s.adds && (s.m.hasAny(declarationWords) || s.m.hasAny(renameWords) && !s.m.hasAny(codeWords))
 		// a default is an option's or an action parameter's: "update the default alertmanager
 		// configuration" names no relation alertmanager's field (review rev110)
-		defaultOnly := s.m.hasAny(defaultWords) && !s.m.hasAny([]string{"description", "descriptions"}) && !s.m.hasAny(renameWords)
+		defaultOnly := s.m.hasAny(defaultWords) && !s.m.hasAny(descriptionWords) && !s.m.hasAny(renameWords)
 		switch {
 		case field:
 			for w, k := range sectionWords {

@@ -535,7 +535,8 @@ func fitFull(files []*rank.File, explain bool, c counter, budget int) document {
 	}
 	offered := make([]bool, len(files))
 	offer := func(f, j int) {
-		for f < len(files) && j > 0 && j < len(files[f].Symbols) && bookkeeping(files[f].Symbols[j]) {
+		// (the next symbol is offered once the file's first line is taken: its view is built)
+		for j > 0 && j < len(files[f].Symbols) && views[f].hidden[j] {
 			j++ // never offered: a library's LIBID, a vendored one's LIBAPI and LIBPATCH
 		}
 		if f < len(files) && j < len(files[f].Symbols) {
@@ -577,7 +578,7 @@ func fitFull(files []*rank.File, explain bool, c counter, budget int) document {
 			views[it.file] = newFileView(files[it.file], explain)
 			views[it.file].hidden = make([]bool, len(files[it.file].Symbols))
 			for j, s := range files[it.file].Symbols {
-				views[it.file].hidden[j] = j > 0 && bookkeeping(s) // (as offer skips them)
+				views[it.file].hidden[j] = j > 0 && bookkeeping(s) // (offer skips them)
 			}
 			shown[it.file] = make([]bool, len(files[it.file].Symbols))
 			kids[it.file] = map[int]int{}
