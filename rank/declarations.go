@@ -81,13 +81,17 @@ var listingQualifiers = map[string]bool{"doc": true, "docs": true, "documentatio
 // (kubeflow_dashboard_links.py), "skip down links" (network links). Measured (session 29,
 // review rev54, 12 charms never tuned on): 12 such subjects, metadata file first 6 → 12; 36
 // held-out sets: one case up (netbox's "Feat: Add icon" 2 → 1), none down; dev unchanged.
-func namesListing(m mentions) bool {
-	if !m.hasAny(listingWords) {
+// Not a word that is the name of an interface the charm declares (kubeflow-dashboard's
+// "links" relation: "Links sent over the links relation ...", review rev111): declared
+// reports one.
+func namesListing(m mentions, declared func(name string) bool) bool {
+	words := slices.DeleteFunc(slices.Clone(listingWords), declared)
+	if !m.hasAny(words) {
 		return false
 	}
 	var before []string // the words written right before a listing word
 	for g := range m.grams {
-		if w, field, ok := strings.Cut(g, "_"); ok && !strings.Contains(field, "_") && slices.Contains(listingWords, field) {
+		if w, field, ok := strings.Cut(g, "_"); ok && !strings.Contains(field, "_") && slices.Contains(words, field) {
 			before = append(before, w)
 		}
 	}
@@ -138,7 +142,7 @@ func (r *ranker) declarationTargets() []int {
 		}
 	}
 	for _, s := range r.subjects {
-		if namesMetadata(s.m) || namesListing(s.m) || namesDocs(s.m) && r.shippedCharms() == 1 && !r.namesInterface(s.m) && len(s.m.paths) == 0 {
+		if namesMetadata(s.m) || namesListing(s.m, r.declaresName) || namesDocs(s.m) && r.shippedCharms() == 1 && !r.namesInterface(s.m) && len(s.m.paths) == 0 {
 			for k := range r.in.Charms {
 				add(metadataYAML(&r.in.Charms[k]))
 			}
@@ -174,6 +178,11 @@ func (r *ranker) declarationTargets() []int {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// declaresName reports a name (normalised) that an interface of the tree's charms has.
+func (r *ranker) declaresName(name string) bool {
+	return slices.ContainsFunc(r.decls, func(d decl) bool { return d.lkind != "" && normName(d.sym.Name) == name })
 }
 
 // hasDefaults reports a kind of interface a declaration of which can have a default: a config
@@ -301,7 +310,7 @@ func additionKinds(text string, declared func(kind, name string) bool) map[strin
 			if seq[j] == "to" || seq[j] == "into" { // "add ssl_* params to requires": what follows is where, not what
 				break
 			}
-			if k, ok := kindOf(seq[j]); ok && ends(j) {
+			if k, ok := kindOf(seq[j]); ok && ends(j) && !(k == linker.KindResource && j > 0 && clusterWords[seq[j-1]]) {
 				// the raw tokens between the verb and the kind word (none when both are parts
 				// of one hyphenated token: "feat/consolidate-urls-config")
 				if between := raw[min(at[i]+1, at[j]):at[j]]; loose && declared != nil && slices.ContainsFunc(between, func(t string) bool { return declared(k, t) }) {
@@ -313,6 +322,12 @@ func additionKinds(text string, declared func(kind, name string) bool) map[strin
 	}
 	return kinds
 }
+
+// clusterWords, right before "resources", make them a cluster's objects, not the charm's
+// resources ("Apply with force when adding manifest resources", "add Kubernetes resources",
+// review rev111).
+var clusterWords = map[string]bool{"manifest": true, "manifests": true, "kubernetes": true, "k8s": true, "lightkube": true,
+	"rbac": true, "cluster": true, "crd": true, "crds": true}
 
 // configClassTargets are, for a subject line adding a config option, the files of the class
 // the charm loads its options into, of the charms whose YAML the addition lifts (yamls): the

@@ -528,7 +528,8 @@ func (r *ranker) mentionsFileIn(m mentions, p string) int {
 	// "charm" is the whole charm ("the charm keeps …", JUJU_CHARM_HTTPS_PROXY), not charm.py,
 	// which a task names by its name. Held-out: held14 0.752 → 0.759, held10 −0.001.
 	st := strings.TrimSuffix(base, path.Ext(base))
-	if st != "__init__" && st != "charm" && !stopwords[st] && (m.grams[normName(st)] || m.joined[st]) && !r.kindWordOnly(m, base) {
+	if st != "__init__" && st != "charm" && !stopwords[st] && (m.grams[normName(st)] || m.joined[st]) && !r.kindWordOnly(m, base) &&
+		!partOfNamedFile(m, base) {
 		return byName
 	}
 	// A charm library's stem of three or more words is named by its initials too, as charm
@@ -541,6 +542,24 @@ func (r *ranker) mentionsFileIn(m mentions, p string) int {
 		return byName
 	}
 	return 0
+}
+
+// partOfNamedFile reports a file whose stem the text writes only as a part of another file's
+// name it names: "use `service-config.yaml` for `command`" names src/service-config.yaml, not
+// config.yaml (review rev111). (The text may write the stem on its own too; a file name
+// beside its own part is rare.)
+func partOfNamedFile(m mentions, base string) bool {
+	st := normName(strings.TrimSuffix(base, path.Ext(base)))
+	for _, t := range m.paths {
+		tb := path.Base(t)
+		if tb == base {
+			return false
+		}
+		if ts := normName(strings.TrimSuffix(tb, path.Ext(tb))); ts != st && strings.Contains("_"+ts+"_", "_"+st+"_") {
+			return true
+		}
+	}
+	return false
 }
 
 // kindWordOnly reports a file whose stem the text writes only as the kind of an interface:

@@ -63,6 +63,7 @@ func (r *ranker) pySymbols(i int, flows []float64) []Symbol {
 		maxFlow = max(maxFlow, x)
 	}
 	body, bodyWords := r.bodyMatch(f)
+	seconds := secondaryDefs(f.Symbols)
 	syms := make([]Symbol, 0, len(f.Symbols))
 	seen := map[[4]string]bool{}
 	for k, s := range f.Symbols {
@@ -91,6 +92,9 @@ func (r *ranker) pySymbols(i int, flows []float64) []Symbol {
 		}
 		if libBookkeeping(s, r.nodes[i].class) {
 			w.mul(SigSymBookkeeping, LibraryBookkeepingWeight, "")
+		}
+		if note := seconds[k]; note != "" {
+			w.mul(SigSymSecondary, SecondaryDefWeight, note)
 		}
 		if c, ok := classes[s.Qualifier]; ok && s.Kind == pyextract.KindMethod && eventPlumbing[ident(s.Name)] && isEventClass(f.Symbols[c]) {
 			w.mul(SigSymEventPlumbing, EventPlumbingWeight, "")
@@ -412,6 +416,45 @@ func visibility(name string) float64 {
 		return PrivateSymbolWeight
 	}
 	return 1
+}
+
+// secondaryDefs are, per symbol of syms, why it is a second definition of a name the file
+// defines plainly too ("" for none): a property's setter or deleter (`@port.setter def
+// port`, beside the `@property def port`), or an `@overload` stub of a function the file
+// also defines without one. The plain definition says what the name is; the others repeat it.
+func secondaryDefs(syms []pyextract.Symbol) []string {
+	type key struct{ qual, name string }
+	kindOf := func(s pyextract.Symbol) string {
+		n := ident(s.Name)
+		for _, d := range s.Decorators {
+			switch {
+			case d == n+".setter":
+				return "setter"
+			case d == n+".deleter":
+				return "deleter"
+			case d == "overload" || strings.HasSuffix(d, ".overload"):
+				return "overload"
+			}
+		}
+		return ""
+	}
+	plain := map[key]bool{}
+	kinds := make([]string, len(syms))
+	for k, s := range syms {
+		if s.Kind != pyextract.KindFunction && s.Kind != pyextract.KindMethod {
+			continue
+		}
+		if kinds[k] = kindOf(s); kinds[k] == "" {
+			plain[key{s.Qualifier, s.Name}] = true
+		}
+	}
+	out := make([]string, len(syms))
+	for k, s := range syms {
+		if kinds[k] != "" && plain[key{s.Qualifier, s.Name}] {
+			out[k] = kinds[k]
+		}
+	}
+	return out
 }
 
 // libBookkeeping reports the constants charmcraft's library machinery reads: LIBID (a hash)

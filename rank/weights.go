@@ -384,6 +384,13 @@ const (
 	// LIBPATCH and PYDEPS (libBookkeeping): charmcraft's fetch-lib reads them, an agent does
 	// not, and a 32-digit LIBID costs a dozen tokens. They come last in their file.
 	LibraryBookkeepingWeight = 0.05
+	// SecondaryDefWeight multiplies a second definition of a name the file defines plainly too
+	// (secondaryDefs): a property's setter or deleter, an `@overload` stub. The getter or the
+	// real function says what the name is; kubeflow-dashboard's map spent six of seventeen
+	// method lines on three getter/setter pairs, and jenkins-agent's printed two overload
+	// stubs before the real signature (reviews rev110, rev111). They come last in their
+	// class, and the budgeted views leave them out (`--all` lists them).
+	SecondaryDefWeight = 0.05
 	// LibraryUsedSymbolWeight multiplies a vendored library's symbol whose name the charm's own
 	// code uses (DatabaseRequires, is_resource_created): of data_interfaces' 290 definitions,
 	// those are the ones an agent working on the charm calls. (Flow alone let the library's
@@ -473,6 +480,7 @@ const (
 	SigSymException     = "exception-class" // ExceptionClassWeight
 	SigSymCharmClass    = "charm-class"     // CharmClassWeight
 	SigSymBookkeeping   = "lib-bookkeeping" // LibraryBookkeepingWeight
+	SigSymSecondary     = "secondary-def"   // SecondaryDefWeight, noted setter, deleter or overload
 	SigSymEventPlumbing = "event-plumbing"  // EventPlumbingWeight
 	SigSymLibUsed       = "lib-used-symbol" // LibraryUsedSymbolWeight
 	SigSymHandler       = "handler"         // HandlerSymbolWeight, noted with the interfaces

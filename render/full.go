@@ -404,9 +404,13 @@ func allView(r rank.Result, explain bool) document {
 // bookkeeping reports a constant charmcraft's library machinery keeps (rank's
 // lib-bookkeeping: LIBID, a vendored library's LIBAPI, LIBPATCH and PYDEPS): a hash and version
 // numbers nobody edits by hand, which the budgeted view never spends tokens on (review rev110:
-// 158 such lines in 50 of the 500 maps); `--all` lists them.
+// 158 such lines in 50 of the 500 maps); and a second definition of a name (rank's
+// secondary-def: a property's setter, an @overload stub), which repeats the first; `--all`
+// lists them.
 func bookkeeping(s rank.Symbol) bool {
-	return slices.ContainsFunc(s.Signals, func(g rank.Signal) bool { return g.Name == rank.SigSymBookkeeping })
+	return slices.ContainsFunc(s.Signals, func(g rank.Signal) bool {
+		return g.Name == rank.SigSymBookkeeping || g.Name == rank.SigSymSecondary
+	})
 }
 
 // item is one symbol line offered to the budget: symbol sym of candidate file.
@@ -579,6 +583,9 @@ func fitFull(files []*rank.File, explain bool, c counter, budget int) document {
 			views[it.file].hidden = make([]bool, len(files[it.file].Symbols))
 			for j, s := range files[it.file].Symbols {
 				views[it.file].hidden[j] = j > 0 && bookkeeping(s) // (offer skips them)
+				if p := views[it.file].parent[j]; views[it.file].hidden[j] && p >= 0 {
+					views[it.file].kids[p]-- // a class missing only hidden members is shown whole: no "…"
+				}
 			}
 			shown[it.file] = make([]bool, len(files[it.file].Symbols))
 			kids[it.file] = map[int]int{}

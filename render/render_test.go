@@ -130,6 +130,24 @@ func TestBookkeepingNeverSpendsTheBudget(t *testing.T) {
 	}
 }
 
+func TestSecondaryDefinitionsNeverSpendTheBudget(t *testing.T) {
+	// A property's setter and an @overload stub (rank's secondary-def) are left out of the
+	// budgeted views and listed by --all (review rev111).
+	second := []rank.Signal{{Name: rank.SigSymSecondary, Kind: rank.SignalFactor, Value: 0.05, Note: "setter"}}
+	r := rank.Result{Files: []rank.File{{Path: "src/charm.py", Score: 1, Class: rank.ClassSource, Symbols: []rank.Symbol{
+		{Name: "C", Kind: "class", Signature: "class C:", Line: 1, Score: 3},
+		{Name: "C.port", Kind: "method", Qualifier: "C", Signature: "@property def port(self):", Line: 2, Score: 1},
+		{Name: "C.port", Kind: "method", Qualifier: "C", Signature: "@port.setter def port(self, v):", Line: 5, Score: 0.05, Signals: second},
+	}}}}
+	want := "src/charm.py:\n  class C:\n    @property def port(self):\n"
+	if full := mustRender(t, r, Options{View: ViewFull, Tokens: 1500}).Text; full != want {
+		t.Errorf("full view:\n%s\nwant:\n%s", full, want)
+	}
+	if all := mustRender(t, r, Options{View: ViewAll}).Text; !strings.Contains(all, "@port.setter") {
+		t.Errorf("--all left the setter out:\n%s", all)
+	}
+}
+
 func TestFullViewNestsMethodsUnderTheirClass(t *testing.T) {
 	// A method more important than its class brings the class line along as its context, and
 	// a class shown in part ends with "…" (an enum's or a field list's first members would
