@@ -1398,6 +1398,8 @@ func deadCode(f linker.Finding) string {
 		return "in a class no code of the tree uses"
 	case f.NotCalled:
 		return "in a " + what + " no code of the tree calls"
+	case f.DeadCallers:
+		return "in a " + what + " only code that never runs calls"
 	case f.TestsOnly:
 		return "in a " + what + " only tests call"
 	}

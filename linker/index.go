@@ -35,6 +35,7 @@ type index struct {
 	// computes names (computesNames); each built on first use
 	refTotals map[view]map[string]int
 	stepNames map[view]map[string]bool
+	strNames  map[view]map[string]bool // stringNamed, per viewpoint
 	computed  map[computedKey]bool
 	roots     map[string]bool // every charm's src/ and lib/ (importRoot)
 	// charmRefs: for every name, the charms whose own non-test code uses it (built on first
@@ -203,6 +204,33 @@ func (ix *index) chainNamed(name string, v view) bool {
 	return ix.stepNames[v][name]
 }
 
+// stringNamed reports a name the code seen from v (seenBy) writes as a string that may call
+// it: a recorded call's string argument, or one of Facts.HandlerStrings (getattr(self,
+// "configure"), patch.object(Charm, "_configure")).
+func (ix *index) stringNamed(name string, v view) bool {
+	if ix.strNames[v] == nil {
+		if ix.strNames == nil {
+			ix.strNames = map[view]map[string]bool{}
+		}
+		names := map[string]bool{}
+		for _, fi := range ix.ordered {
+			if !ix.seenBy(fi, v) {
+				continue
+			}
+			for _, val := range factValues(&fi.Facts) {
+				if val.Kind == pyextract.ValStr {
+					names[val.Str] = true
+				}
+			}
+			for _, hs := range fi.Facts.HandlerStrings {
+				names[hs] = true
+			}
+		}
+		ix.strNames[v] = names
+	}
+	return ix.strNames[v][name]
+}
+
 // computesNames reports a file of the tree seen from v (seenBy), not a vendored library, that
 // may call a method (method) or a module function (!method) by a name no code writes
 // (fileInfo.dispatch: inspect.getmembers, globals(), getattr(self, name), ...; computedAttr).
@@ -302,6 +330,7 @@ type fileInfo struct {
 	dispatchBy   map[string]bool
 	consts       map[string][]*pyextract.Value       // module-level name = value
 	imports      map[string]pyextract.Import         // local name -> import
+	own          map[string]bool                     // ownNames, once known
 	classes      map[string]*classInfo               // by name
 	funcs        map[string]*pyextract.Symbol        // module functions
 	funcSyms     map[funcKey]*pyextract.Symbol       // functions and methods

@@ -82,12 +82,13 @@ type charmLinker struct {
 	// featurePkgs are the modules linkFeaturePackages found named after an interface: what
 	// they handle is known, so they are not delegates (linkDelegates)
 	featurePkgs map[string]bool
-	typed       *bool                     // typedConfig, once known
-	splats      map[fileLine][]*classInfo // classes loaded from the whole config (loadSplats), once known
-	defines     int8                      // definesEvents, once known: 1 yes, -1 no, 0 not yet
-	ownDefiners map[*classInfo]bool       // classes defining events on their own on (definesEvents), once known
-	nearMiss    map[string]string         // a missing handler's name → the method a letter or two from it (handler)
-	actions     map[scopeKey][]string     // action handler -> the actions it handles
+	typed       *bool                                  // typedConfig, once known
+	splats      map[fileLine][]*classInfo              // classes loaded from the whole config (loadSplats), once known
+	defines     int8                                   // definesEvents, once known: 1 yes, -1 no, 0 not yet
+	ownDefiners map[*classInfo]bool                    // classes defining events on their own on (definesEvents), once known
+	nearMiss    map[string]string                      // a missing handler's name → the method a letter or two from it (handler)
+	dead        map[view]map[*pyextract.Symbol]deadWhy // deadSyms, per viewpoint, once known
+	actions     map[scopeKey][]string                  // action handler -> the actions it handles
 	// paramsUnsure are the actions some code running for which uses the params whole
 	// (dict(event.params), **event.params, .items()), by a key not known, or in a helper the
 	// linker followed only in part (linkParams): which parameters it reads is not known

@@ -1144,6 +1144,76 @@ class BetaCharm(FamilyBase):
 	}
 }
 
+func TestFunctionCalledOnlyByDeadCode(t *testing.T) {
+	// A helper that only helpers nothing calls call never runs (review rev112: ceph-proxy's
+	// get_host_ip): its undeclared read is no error. The name of another module's function
+	// (a vendored package defining and calling its own host_ip) does not call it; a call from
+	// a hook, or from a file that reaches the name by an attribute, does.
+	ch := charm("demo", ".")
+	in := files{
+		"src/charm.py": `
+import ops
+from netutil import listen_port
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, framework):
+        super().__init__(framework)
+        framework.observe(self.on.config_changed, self._on_config_changed)
+
+    def _on_config_changed(self, event):
+        self.unit.set_ports(listen_port(self))
+`,
+		"src/netutil.py": `
+def host_ip(charm):
+    return charm.config["prefer-ipv6"]
+
+def public_address(charm):
+    return host_ip(charm)
+
+def listen_port(charm):
+    return charm.config["port"]
+`,
+		"lib/vendored/net.py": `
+def host_ip(name):
+    return name
+
+def resolve(unit):
+    return host_ip(unit)
+
+ADDRESS = resolve("here")
+`,
+	}
+	why := func(in files) string {
+		for _, cl := range Link(Input{Charms: []charmyaml.Charm{ch}, Files: in.parse()}).Charms {
+			for _, f := range cl.Findings {
+				if f.Subject == "prefer-ipv6" {
+					return fmt.Sprintf("not-called=%v dead-callers=%v tests-only=%v", f.NotCalled, f.DeadCallers, f.TestsOnly)
+				}
+			}
+		}
+		return "no finding"
+	}
+	if got := why(in); got != "not-called=false dead-callers=true tests-only=false" {
+		t.Errorf("called only by dead code: %s", got)
+	}
+	// a test pytest runs is no dead code: a helper only it reaches is the tests' only
+	in["tests/unit/test_net.py"] = "from netutil import public_address\n\ndef test_public():\n    public_address(None)\n"
+	if got := why(in); got != "not-called=false dead-callers=false tests-only=true" {
+		t.Errorf("called by a test through its caller: %s", got)
+	}
+	delete(in, "tests/unit/test_net.py")
+	in["src/charm.py"] = strings.Replace(in["src/charm.py"], "listen_port(self)", "listen_port(self) + public_address(self)", 1)
+	in["src/charm.py"] = strings.Replace(in["src/charm.py"], "import listen_port", "import listen_port, public_address", 1)
+	if got := why(in); got != "not-called=false dead-callers=false tests-only=false" {
+		t.Errorf("called by a hook through its caller: %s", got)
+	}
+	delete(in, "src/charm.py")
+	in["src/charm.py"] = "import ops\nimport helpers\n\nclass DemoCharm(ops.CharmBase):\n    def __init__(self, framework):\n        helpers.net.public_address(self)\n"
+	if got := why(in); got != "not-called=false dead-callers=false tests-only=false" {
+		t.Errorf("called by an attribute from a file not importing it: %s", got)
+	}
+}
+
 func TestFunctionCalledOnlyByASiblingsCopyIsUncalled(t *testing.T) {
 	// A module function in one charm's folder that only another charm of the monorepo names
 	// (its own copy of the helper, and that charm's unit tests beside it) is uncalled: no

@@ -240,8 +240,11 @@ func (l *charmLinker) markUnbuilt() {
 		name, m, method := strings.Cut(f.Symbol, ".")
 		fi := l.ix.files[f.File]
 		if !method && fi != nil && name != "" {
-			f.NotCalled = l.uncalledFunc(fi, name, false)
-			f.TestsOnly = !f.NotCalled && !fi.test && l.uncalledFunc(fi, name, true)
+			sym := fi.funcSyms[funcKey{"", name}]
+			why := l.deadSyms(viewOf(fi, false))[sym]
+			f.NotCalled = l.uncalledFunc(fi, name, false) || why == deadUncalled
+			f.DeadCallers = !f.NotCalled && why == deadCallers
+			f.TestsOnly = !f.NotCalled && !f.DeadCallers && !fi.test && (l.uncalledFunc(fi, name, true) || l.deadSyms(viewOf(fi, true))[sym] != 0)
 			continue
 		}
 		if !method || fi == nil || fi.classes[name] == nil {
@@ -259,7 +262,9 @@ func (l *charmLinker) markUnbuilt() {
 			}
 		}
 		f.NotCalled = l.uncalled(cls, m, false)
-		f.TestsOnly = !f.NotCalled && !cls.file.test && l.uncalled(cls, m, true)
+		sym := cls.methods[m]
+		f.DeadCallers = !f.NotCalled && l.deadSyms(viewOf(cls.file, false))[sym] == deadCallers
+		f.TestsOnly = !f.NotCalled && !f.DeadCallers && !cls.file.test && (l.uncalled(cls, m, true) || l.deadSyms(viewOf(cls.file, true))[sym] != 0)
 	}
 }
 
@@ -273,7 +278,15 @@ func (l *charmLinker) markUnbuilt() {
 // a method name (computedAttr: getattr(self, "_" + name)). With noTests, the tests' code
 // does not count: a method only tests call is one the deployed charm never runs.
 func (l *charmLinker) uncalled(cls *classInfo, m string, noTests bool) bool {
-	sym := cls.methods[m]
+	return l.methodByNameOnly(cls, m, cls.methods[m]) && l.ix.namedNowhere(m, viewOf(cls.file, noTests), true)
+}
+
+// methodByNameOnly reports a method sym, named m, of cls that only code naming m can call:
+// not a dunder (Python calls those), nor a name a framework calls (frameworkCalls), with no
+// decorator that may register it (mayRegister), in a class whose every base the tree holds or
+// ops provides (an outside base may call m by name) and whose files do not dispatch by
+// computed names.
+func (l *charmLinker) methodByNameOnly(cls *classInfo, m string, sym *pyextract.Symbol) bool {
 	if sym == nil || strings.HasPrefix(m, "__") || slices.ContainsFunc(sym.Decorators, mayRegister) || frameworkCalls[m] {
 		return false
 	}
@@ -282,7 +295,216 @@ func (l *charmLinker) uncalled(cls *classInfo, m string, noTests bool) bool {
 			return false
 		}
 	}
-	return l.ix.namedNowhere(m, viewOf(cls.file, noTests), true)
+	return true
+}
+
+// funcByNameOnly is methodByNameOnly for a module-level function of fi: not a dunder nor
+// main, with no decorator that may register it, in a file that does not dispatch.
+func funcByNameOnly(fi *fileInfo, name string, sym *pyextract.Symbol) bool {
+	return sym != nil && !strings.HasPrefix(name, "__") && !slices.ContainsFunc(sym.Decorators, mayRegister) && !fi.dispatch && name != "main"
+}
+
+// deadSyms are the functions and methods of the code seen from v that never run, with why
+// (deadUncalled, deadCallers): the methods of classes no code names (named), the functions
+// and methods no code names, and, to a fixed point, those every use of whose name is a call
+// from the body of one of these (ceph-proxy's get_host_ip, called only by get_public_addr
+// and two more helpers nothing calls: review rev112). A module function's name counts only
+// in its own file and the files importing that module (importers): charm-helpers' own
+// get_host_ip does not call hooks/utils.py's. A name a string may hold (getattr(self, "x"),
+// patch.object) stays live, and no name does in a tree that computes names.
+func (l *charmLinker) deadSyms(v view) map[*pyextract.Symbol]deadWhy {
+	if d, ok := l.dead[v]; ok {
+		return d
+	}
+	type def struct {
+		sym    *pyextract.Symbol
+		name   string
+		file   *fileInfo // a module function's file, nil for a method
+		method bool
+	}
+	dead := map[*pyextract.Symbol]deadWhy{}
+	deadCalls := map[*fileInfo]map[string]int{} // per file, name → its calls from dead bodies
+	var files []*fileInfo
+	for _, fi := range l.ix.ordered {
+		if l.ix.seenBy(fi, v) {
+			files = append(files, fi)
+		}
+	}
+	owner := map[*pyextract.Symbol]*fileInfo{}
+	kill := func(s *pyextract.Symbol, why deadWhy) {
+		if dead[s] == 0 {
+			dead[s] = why
+			fi := owner[s]
+			if deadCalls[fi] == nil {
+				deadCalls[fi] = map[string]int{}
+			}
+			for _, c := range s.Calls {
+				deadCalls[fi][c.Name] += c.Count
+			}
+		}
+	}
+	var open []def // live so far, and callable by name only
+	built := map[*classInfo]bool{}
+	for _, fi := range files {
+		if fi.test {
+			continue // pytest calls tests' functions, and builds their classes, by name
+		}
+		for i := range fi.Symbols {
+			s := &fi.Symbols[i]
+			owner[s] = fi
+			switch {
+			case s.Kind == pyextract.KindFunction && s.Qualifier == "":
+				if funcByNameOnly(fi, s.Name, s) {
+					open = append(open, def{s, s.Name, fi, false})
+				}
+			case s.Kind == pyextract.KindMethod && fi.classes[s.Qualifier] != nil:
+				cls, m := fi.classes[s.Qualifier], strings.TrimPrefix(s.Name, s.Qualifier+".")
+				named, ok := built[cls]
+				if !ok {
+					named = l.isCharm(cls) || l.named(cls)
+					built[cls] = named
+				}
+				switch {
+				case !named:
+					kill(s, deadUncalled)
+				case l.methodByNameOnly(cls, m, s):
+					open = append(open, def{s, m, nil, true})
+				}
+			}
+		}
+	}
+	// uses and dead calls of a name: in the files a module function's module reaches
+	// (importers), else in every file seen from v
+	res := l.resolveImports(files)
+	reach := map[*pyextract.Symbol][]*fileInfo{}
+	count := func(d def) (uses, fromDead int) {
+		if d.file == nil {
+			uses = l.ix.uses(d.name, v)
+			for _, calls := range deadCalls {
+				fromDead += calls[d.name]
+			}
+			return uses, fromDead
+		}
+		if reach[d.sym] == nil {
+			reach[d.sym] = importers(d.file, d.name, files, res)
+		}
+		for _, fi := range files {
+			// a file the module does not reach counts when the name is neither its own nor
+			// imported from elsewhere: x.name() may be the module's function reached otherwise
+			if !slices.Contains(reach[d.sym], fi) && ownNames(fi)[d.name] {
+				continue
+			}
+			if r, ok := slices.BinarySearchFunc(fi.Refs, d.name, func(r pyextract.Ref, n string) int { return strings.Compare(r.Name, n) }); ok {
+				uses += fi.Refs[r].Count
+			}
+			fromDead += deadCalls[fi][d.name]
+		}
+		return uses, fromDead
+	}
+	for changed := true; changed; {
+		changed = false
+		open = slices.DeleteFunc(open, func(d def) bool {
+			if l.ix.computesNames(v, d.method) || l.ix.stringNamed(d.name, v) {
+				return false
+			}
+			u, fromDead := count(d)
+			if u > fromDead || u == 0 && d.method && l.ix.chainNamed(d.name, v) {
+				return false
+			}
+			why := deadCallers
+			if u == 0 {
+				why = deadUncalled
+			}
+			kill(d.sym, why)
+			changed = true
+			return true
+		})
+	}
+	if l.dead == nil {
+		l.dead = map[view]map[*pyextract.Symbol]deadWhy{}
+	}
+	l.dead[v] = dead
+	return dead
+}
+
+// Why deadSyms holds a function dead.
+type deadWhy int8
+
+const (
+	deadUncalled deadWhy = 1 + iota // no code that may reach it names it
+	deadCallers                     // only code that never runs calls it
+)
+
+// importers are, of files, those whose code may call module function name of fi by its
+// name: fi itself, the files importing fi's module (import m, from m import name, from m
+// import *, from pkg import m), and, to a fixed point, those importing the name from one of
+// these (a re-export). res holds each file's imports resolved (resolveImports).
+func importers(fi *fileInfo, name string, files []*fileInfo, res map[*fileInfo][]resolvedImport) []*fileInfo {
+	in := map[*fileInfo]bool{fi: true}
+	out := []*fileInfo{fi}
+	for changed := true; changed; {
+		changed = false
+		for _, g := range files {
+			if in[g] {
+				continue
+			}
+			if slices.ContainsFunc(res[g], func(r resolvedImport) bool {
+				return r.module != nil && in[r.module] && (r.name == "" || r.name == name || r.name == "*") || r.sub != nil && in[r.sub]
+			}) {
+				in[g] = true
+				out = append(out, g)
+				changed = true
+			}
+		}
+	}
+	return out
+}
+
+// ownNames are the names fi's module level binds: its top-level definitions, the names it
+// imports and those it assigns (a bare use of one is that, not another module's function).
+func ownNames(fi *fileInfo) map[string]bool {
+	if fi.own == nil {
+		fi.own = map[string]bool{}
+		for _, s := range fi.Symbols {
+			if s.Qualifier == "" {
+				fi.own[s.Name] = true
+			}
+		}
+		for _, im := range fi.Imports {
+			fi.own[cmp.Or(im.Alias, im.Name)] = true
+		}
+		for _, a := range fi.Facts.Assigns { // get_host_ip = ip.get_host_ip
+			if a.Func == "" && a.Class == "" && len(a.Target) == 1 {
+				fi.own[a.Target[0].Name] = true
+			}
+		}
+	}
+	return fi.own
+}
+
+// resolvedImport is an import of a file with what it names in the tree: the module's file
+// (import m, from m import x), the name imported ("" for import m), and the file of
+// module.name when that is a module (from pkg import m).
+type resolvedImport struct {
+	module, sub *fileInfo
+	name        string
+}
+
+// resolveImports resolves the imports of files to the tree's files, for importers.
+func (l *charmLinker) resolveImports(files []*fileInfo) map[*fileInfo][]resolvedImport {
+	out := map[*fileInfo][]resolvedImport{}
+	for _, g := range files {
+		for _, im := range g.Imports {
+			r := resolvedImport{module: l.ix.module(g, im.Module, g.charm), name: im.Name}
+			if im.Name != "" && im.Name != "*" {
+				r.sub = l.ix.module(g, im.Module+"."+im.Name, g.charm)
+			}
+			if r.module != nil || r.sub != nil {
+				out[g] = append(out[g], r)
+			}
+		}
+	}
+	return out
 }
 
 // uncalledFunc is uncalled for a module-level function of fi (hooks/utils.py's get_networks,
@@ -292,11 +514,7 @@ func (l *charmLinker) uncalled(cls *classInfo, m string, noTests bool) bool {
 // charms' code too unless a charm's folder holds fi (a monorepo's ceph-mon calls its own
 // get_public_addr, not ceph-proxy's copy: viewOf); with noTests, tests' code does not count.
 func (l *charmLinker) uncalledFunc(fi *fileInfo, name string, noTests bool) bool {
-	sym := fi.funcSyms[funcKey{"", name}]
-	if sym == nil || strings.HasPrefix(name, "__") || slices.ContainsFunc(sym.Decorators, mayRegister) || fi.dispatch || name == "main" {
-		return false
-	}
-	return l.ix.namedNowhere(name, viewOf(fi, noTests), false)
+	return funcByNameOnly(fi, name, fi.funcSyms[funcKey{"", name}]) && l.ix.namedNowhere(name, viewOf(fi, noTests), false)
 }
 
 // mayRegister reports a decorator that may register the function it decorates, to be called

@@ -355,6 +355,9 @@ type Finding struct {
 	// the tree may call it, a decorator may register it, so neither counts. Dead code, or
 	// code kept for another charm that shares the class.
 	NotCalled bool `json:"not_called,omitempty"`
+	// DeadCallers marks a finding in a function or method that only code which never runs
+	// calls (deadSyms: a helper of helpers nothing calls).
+	DeadCallers bool `json:"dead_callers,omitempty"`
 	// TestsOnly marks a finding in a method or function that, but for the tree's tests, would
 	// be NotCalled: only tests call it, and the deployed charm never runs its tests.
 	TestsOnly bool `json:"tests_only,omitempty"`

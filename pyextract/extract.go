@@ -115,6 +115,7 @@ func parseWith(f *File, path string, src []byte, sc *scratch) {
 	f.Words, f.Comments = words(&t)
 	bodyWords(&t, f.Symbols)
 	handedParams(&t, f.Symbols)
+	bodyCalls(&t, f.Symbols)
 }
 
 // midParse runs halfway through a parse, when the scratch holds the file's facts but has not

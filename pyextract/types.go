@@ -90,6 +90,10 @@ type Symbol struct {
 	// event.set_results(...)): handed to a call, stored, returned, put in a container. Code
 	// it may reach then sees the parameter too (handedParams).
 	ParamsHanded bool `json:"params_handed,omitempty"`
+	// Calls, for a function or method, are the names its body calls (f(), self.f(), x.f():
+	// the callee's last name) with how many times, sorted by name: the linker follows them to
+	// find code only dead code calls.
+	Calls []Ref `json:"calls,omitempty"`
 }
 
 // Param is one function parameter.

@@ -150,6 +150,54 @@ func handedParams(t *tree, syms []Symbol) {
 	}
 }
 
+// bodyCalls fills Symbol.Calls of t's functions and methods: the names their bodies call
+// (f(), self.f(), obj.f(): the callee's last name), with how many times, sorted by name. A
+// default value's call (def f(x=g())) runs when the def does, not in the body: not counted.
+func bodyCalls(t *tree, syms []Symbol) {
+	byLine := map[int]int{} // a def's line → its symbol
+	for k, s := range syms {
+		if s.Kind == KindFunction || s.Kind == KindMethod {
+			byLine[s.Line] = k
+		}
+	}
+	if len(byLine) == 0 {
+		return
+	}
+	counts := map[string]int{}
+	for i := int32(0); i < int32(len(t.nodes)); i++ {
+		if t.kind(i) != kFunctionDef {
+			continue
+		}
+		k, ok := byLine[int(t.nodes[i].row)+1]
+		body := t.child(i, fBody)
+		if !ok || body < 0 || syms[k].Calls != nil {
+			continue
+		}
+		clear(counts)
+		for j := body + 1; j < t.nodes[body].last; j++ {
+			if t.kind(j) != kCall {
+				continue
+			}
+			fn := t.child(j, fFunction)
+			if fn >= 0 && t.kind(fn) == kAttribute {
+				fn = t.child(fn, fAttribute)
+			}
+			if fn >= 0 && t.kind(fn) == kIdentifier {
+				counts[t.text(fn)]++
+			}
+		}
+		if len(counts) == 0 {
+			continue
+		}
+		calls := make([]Ref, 0, len(counts))
+		for name, n := range counts {
+			calls = append(calls, Ref{Name: name, Count: n})
+		}
+		slices.SortFunc(calls, func(a, b Ref) int { return strings.Compare(a.Name, b.Name) })
+		syms[k].Calls = calls
+	}
+}
+
 // bodyWords fills Symbol.Words of t's functions and methods: the words of the identifiers,
 // string contents and comments on the lines of each (a method's lines are its own: pyextract
 // lists no function nested in another). Tool directives count as text here: they are rare in a
