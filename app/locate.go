@@ -887,7 +887,11 @@ func editWhy(f rank.File, named []namedRelation) (why []string, tied bool) {
 	add(rank.SigOwnLibIntent, "the charm's own library, and the task is about its library")
 	add(rank.SigAdditionIntent, "declares the kind of interface the task adds")
 	add(rank.SigConfigClass, "holds the class the charm loads its options into, and the task adds an option")
-	add(rank.SigNamedCharm, "in the "+sig[rank.SigNamedCharm].Note+" charm the task names")
+	if note := sig[rank.SigNamedCharm].Note; strings.Contains(note, " charm, ") {
+		add(rank.SigNamedCharm, "in the "+note+", which the task names") // named by its own interface (rank namedByInterface)
+	} else {
+		add(rank.SigNamedCharm, "in the "+note+" charm the task names")
+	}
 	add(rank.SigNamedFolder, "in "+sig[rank.SigNamedFolder].Note+"/, the folder the task's scope names")
 	// a file or identifier "matches" the task: named in it, or spelled by its words (the word
 	// "config" matches config.py and update_config)

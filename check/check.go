@@ -1155,7 +1155,7 @@ func declaration(decl *charmyaml.Charm, in linker.Interface) (ext, desc string) 
 // retiredWords are what a description says of an option or action kept only for the
 // deployments that still set or run it. Words that also describe a value ("ignored when
 // empty", "unused connections") are left out: the phrase must be about the interface.
-var retiredWords = regexp.MustCompile(`(?i)\b(deprecated|obsolete|no longer (?:used|supported|in use|has any effect|honou?red)|(?:this option |it )?has no effect\.?$)`)
+var retiredWords = regexp.MustCompile(`(?i)\b(deprecated|obsolete|no longer (?:used|supported|in use|has any effect|honou?red)|(?:this option |it )?has no effect\.?$|(?:option|setting|it) (?:currently )?does nothing|(?:option|setting) is (?:currently )?(?:ignored|unused))`)
 
 // retired is, for a config option or action whose description says it is retired, that
 // description (its first line, cut to 80 characters); "" otherwise.

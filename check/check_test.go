@@ -1411,6 +1411,8 @@ func TestRetiredInterfacesAreInfos(t *testing.T) {
 			{Name: "proxy", Description: "Proxy URL; ignored when empty.", Pos: pos("config.yaml", 8)},
 			{Name: "idle", Description: "Seconds before unused connections close.", Pos: pos("config.yaml", 11)},
 			{Name: "legacy-mode", Description: "Obsolete: kept for upgrades, " + strings.Repeat("and more words ", 8), Pos: pos("config.yaml", 14)},
+			{Name: "bucket", Description: "This config option does nothing: the relation names the bucket.", Pos: pos("config.yaml", 17)},
+			{Name: "retries", Description: "How often it retries; a retry that does nothing is logged.", Pos: pos("config.yaml", 20)},
 		},
 		Actions: []charmyaml.Action{{Name: "resync", Description: "No longer supported; use refresh.", Pos: pos("actions.yaml", 1)}},
 	}}
@@ -1431,7 +1433,9 @@ config.yaml:5: info: no code reads config option "python-version" (its descripti
 config.yaml:8: warning: no code reads config option "proxy" [unused-config]
 config.yaml:11: warning: no code reads config option "idle" [unused-config]
 config.yaml:14: info: no code reads config option "legacy-mode" (its description: "Obsolete: kept for upgrades, and more words and more words and more words and m…") [unused-config]
-0 errors, 2 warnings, 4 infos
+config.yaml:17: info: no code reads config option "bucket" (its description: "This config option does nothing: the relation names the bucket.") [unused-config]
+config.yaml:20: warning: no code reads config option "retries" [unused-config]
+0 errors, 3 warnings, 5 infos
 `
 	if got := b.String(); got != want {
 		t.Errorf("text:\n%s\nwant:\n%s", got, want)

@@ -916,7 +916,8 @@ func TestFindingsInMethodsNotCalled(t *testing.T) {
 	// A method nothing in the tree names (a shared base class's method kept for the other
 	// charms of its family), or a module function (a helper copied from a sibling charm),
 	// marks its findings NotCalled, which check does not fail a build
-	// on; a method called, referenced, observed, named by a string (getattr), decorated, a
+	// on (a property no code reads too); a method called, referenced, observed, named by a
+	// string (getattr), decorated by what may register it (a route), a
 	// dunder, one ops calls by name (an event's restore), or in a class with a base from
 	// outside the tree (which may call it by name) is not so marked.
 	c := charm("demo", ".", "config:port")
@@ -934,9 +935,13 @@ class FamilyBase(ops.CharmBase):
     def handler(self, event):
         return self.config["hots"]
 
-    @property
+    @app.route("/level")
     def level(self):
         return self.config["levle"]
+
+    @property
+    def unread(self):
+        return self.config["unrd"]
 
     def __str__(self):
         return self.config["nmae"]
@@ -985,7 +990,7 @@ def install():
 	}
 	slices.Sort(got)
 	want := "cchd not-called=true|daed not-called=true|dbx not-called=false|dmoain not-called=false|hkok not-called=false|hots not-called=false|levle not-called=false|nmae not-called=false|prot not-called=false|" +
-		"public-host not-called=true|strnig not-called=false|usde not-called=false"
+		"public-host not-called=true|strnig not-called=false|unrd not-called=true|usde not-called=false"
 	if g := strings.Join(got, "|"); g != want {
 		t.Errorf("findings:\n got  %s\n want %s", g, want)
 	}
@@ -1211,6 +1216,37 @@ ADDRESS = resolve("here")
 	in["src/charm.py"] = "import ops\nimport helpers\n\nclass DemoCharm(ops.CharmBase):\n    def __init__(self, framework):\n        helpers.net.public_address(self)\n"
 	if got := why(in); got != "not-called=false dead-callers=false tests-only=false" {
 		t.Errorf("called by an attribute from a file not importing it: %s", got)
+	}
+}
+
+func TestReadsInDeadCodeMarked(t *testing.T) {
+	// A lookup in a property no code reads (kube-state-metrics' monitoring_address, review
+	// rev111) is a dead site; one in a handler is not.
+	c := charm("demo", ".", "relation:metrics-endpoint")
+	res := Link(Input{Charms: []charmyaml.Charm{c}, Files: files{"src/charm.py": `
+import ops
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, framework):
+        super().__init__(framework)
+        framework.observe(self.on.start, self._on_start)
+
+    def _on_start(self, event):
+        self.model.get_relation("metrics-endpoint")
+
+    @property
+    def monitoring_address(self):
+        return self.model.get_binding("metrics-endpoint")
+`}.parse()})
+	var got []string
+	for _, it := range res.Charms[0].Interfaces {
+		for _, r := range it.Reads {
+			got = append(got, fmt.Sprintf("%s dead=%v", r.Symbol, r.Dead))
+		}
+	}
+	slices.Sort(got)
+	if want := "DemoCharm._on_start dead=false|DemoCharm.monitoring_address dead=true"; strings.Join(got, "|") != want {
+		t.Errorf("reads %v, want %s", got, want)
 	}
 }
 

@@ -60,6 +60,9 @@ func (l *charmLinker) result() CharmLinks {
 		it := *l.ifaces[k]
 		it.Handlers = sortHandlers(it.Handlers)
 		it.Reads = sortSites(it.Reads)
+		for r := range it.Reads {
+			it.Reads[r].Dead = l.deadSite(it.Reads[r])
+		}
 		out.Interfaces = append(out.Interfaces, it)
 	}
 	if out.NoCode {
@@ -427,6 +430,25 @@ func (l *charmLinker) deadSyms(v view) map[*pyextract.Symbol]deadWhy {
 	return dead
 }
 
+// deadSite reports a site in a function or method of the tree that never runs (deadSyms,
+// seen from its own file, tests included): kube-state-metrics' monitoring_address looks up
+// the metrics-endpoint binding, and nothing calls it (review rev111).
+func (l *charmLinker) deadSite(s Site) bool {
+	fi := l.ix.files[s.File]
+	if fi == nil || s.Symbol == "" {
+		return false
+	}
+	var sym *pyextract.Symbol
+	if cls, m, method := strings.Cut(s.Symbol, "."); method {
+		if c := fi.classes[cls]; c != nil {
+			sym = c.methods[m]
+		}
+	} else {
+		sym = fi.funcSyms[funcKey{"", cls}]
+	}
+	return sym != nil && l.deadSyms(viewOf(fi, false))[sym] != 0
+}
+
 // Why deadSyms holds a function dead.
 type deadWhy int8
 
@@ -519,11 +541,14 @@ func (l *charmLinker) uncalledFunc(fi *fileInfo, name string, noTests bool) bool
 
 // mayRegister reports a decorator that may register the function it decorates, to be called
 // by name (a hook, a reactive handler, a route): any but the memoizers, which only wrap it
-// (charm-helpers' @cached, functools' cache and lru_cache).
+// (charm-helpers' @cached, functools' cache and lru_cache), and Python's own property,
+// staticmethod and classmethod (a property is read by its name).
 func mayRegister(decorator string) bool {
 	d, _, _ := strings.Cut(decorator, "(")
 	switch strings.TrimPrefix(d[strings.LastIndexByte(d, '.')+1:], "@") {
-	case "cached", "cache", "lru_cache":
+	case "cached", "cache", "lru_cache",
+		// nor those that make it a property, a class's or a static method: still called by name
+		"property", "cached_property", "setter", "getter", "deleter", "staticmethod", "classmethod":
 		return false
 	}
 	return true

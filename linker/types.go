@@ -317,6 +317,9 @@ type Site struct {
 	// Loose marks a config read whose key is one of several names the expression may take
 	// (a loop over the options, an alternative): the site may never read this one with it.
 	Loose bool `json:"loose,omitempty"`
+	// Dead marks a site in a function or method that never runs: no code of the tree calls it,
+	// or only such code does, or its class is never built (the linker's deadSyms).
+	Dead bool `json:"dead,omitempty"`
 	// NameKind is, for an unresolved site whose name can only be of one kind of interface,
 	// that kind: charm.on[name].relation_departed, a library object bound to an endpoint
 	// named by a parameter, are relations (check lets it hedge that kind's findings only).

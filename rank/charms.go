@@ -103,7 +103,10 @@ func (r *ranker) namedCharms() map[string]string {
 	if out := r.namedBySubstrate(names); len(out) > 0 {
 		return out
 	}
-	return pick(r.ment, strings.Join(r.in.Mentions, "\n"))
+	if out := pick(r.ment, strings.Join(r.in.Mentions, "\n")); len(out) > 0 {
+		return out
+	}
+	return r.namedByInterface(names) // (a body naming the charm says more)
 }
 
 // namedFolders returns the folders a subject line's conventional-commit scope names when it
@@ -307,6 +310,97 @@ func (r *ranker) spansCharms(files []int) bool {
 		dirs[charmDirOf(r.nodes[i].path, r.in.Charms)] = true
 	}
 	return len(dirs) > 1
+}
+
+// namedByInterface returns the charms of dirs (the tree's charms) that a subject line names
+// by an interface only that charm declares ("add-user action fails when implicit is empty",
+// of 5g-ims' six charms only hss declares add-user: review rev111), with why
+// but not by a name that holds a charm's, nor by a relation whose interface another of them has
+// (the relation between two charms of the tree is both sides' business),
+// as a note ("hss charm, the only one declaring action add-user"); nil when no subject names
+// such an interface (but one adding an interface: "Add logging relation to
+// tensorboards-controller" adds it to a charm that has none yet), or the answer is every charm.
+func (r *ranker) namedByInterface(dirs map[string][]string) map[string]string {
+	owners := map[string]map[string]bool{} // kind and normalised name → the charms declaring it
+	// a relation's interface → the charms with an endpoint of it: a relation between two
+	// charms of the tree ("the kfp-api relation") names neither side
+	sides := map[string]map[string]bool{}
+	charmNames := map[string]bool{}
+	for d, ns := range dirs {
+		charmNames[normName(path.Base(d))] = true
+		for _, n := range ns {
+			charmNames[n] = true
+		}
+	}
+	for k := range r.in.Charms {
+		charmNames[normName(r.in.Charms[k].Name)] = true
+	}
+	for c := range maps.Clone(charmNames) { // and the words that set one apart (oai-smf's smf)
+		for _, w := range strings.Split(c, "_") {
+			if !genericCharmWords[w] {
+				charmNames[w] = true
+			}
+		}
+	}
+	add := func(m map[string]map[string]bool, k, dir string) {
+		if m[k] == nil {
+			m[k] = map[string]bool{}
+		}
+		m[k][dir] = true
+	}
+	for _, d := range r.decls {
+		if d.lkind == "" {
+			continue
+		}
+		if dir := charmDirOf(d.file, r.in.Charms); slices.Contains(slices.Collect(maps.Keys(dirs)), dir) {
+			add(owners, d.lkind+"\x00"+normName(d.sym.Name), dir)
+			if d.lkind == linker.KindRelation && d.iface != nil && d.iface.Interface != "" {
+				add(sides, d.iface.Interface, dir)
+			}
+		}
+	}
+	shared := func(kind, n string) bool { // a relation whose interface another charm has too
+		for _, d := range r.decls {
+			if d.lkind == kind && kind == linker.KindRelation && normName(d.sym.Name) == n && d.iface != nil && len(sides[d.iface.Interface]) > 1 {
+				return true
+			}
+		}
+		return false
+	}
+	out := map[string]string{}
+	for _, k := range slices.Sorted(maps.Keys(owners)) {
+		kind, n, _ := strings.Cut(k, "\x00")
+		namesCharm := slices.ContainsFunc(slices.Collect(maps.Keys(charmNames)), func(c string) bool {
+			return c != "" && charmNames[c] && strings.Contains("_"+n+"_", "_"+c+"_") // kfp-api-grpc: an endpoint of kfp-api's
+		})
+		if len(owners[k]) != 1 || namesCharm || shared(kind, n) || !r.interfaceNamed(kind, n) ||
+			!slices.ContainsFunc(r.subjects, func(s subject) bool { return s.m.grams[n] && !s.adds }) {
+			continue
+		}
+		for dir := range owners[k] {
+			name := path.Base(dir)
+			for c := range r.in.Charms {
+				if charmDir(&r.in.Charms[c]) == dir && r.in.Charms[c].Name != "" {
+					name = r.in.Charms[c].Name
+				}
+			}
+			out[dir] = name + " charm, the only one declaring the " + kind + " " + declaredAs(n, r.decls, kind)
+		}
+	}
+	if len(out) == 0 || len(out) == len(dirs) {
+		return nil
+	}
+	return out
+}
+
+// declaredAs is the declared name of the interface of kind and normalised name n.
+func declaredAs(n string, decls []decl, kind string) string {
+	for _, d := range decls {
+		if d.lkind == kind && normName(d.sym.Name) == n {
+			return d.sym.Name
+		}
+	}
+	return n
 }
 
 // substrateWords: a subject line that says which substrate's charm it changes ("Fixes the

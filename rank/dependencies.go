@@ -120,7 +120,7 @@ var buildWords = []string{"build", "builds", "building", "packaging", "charmcraf
 	"arch", "multiarch", "architectures", "amd64", "arm64", "aarch64", "armhf", "s390x", "ppc64el", "ppc64le", "riscv64",
 	"xenial", "bionic", "focal", "jammy", "noble", "oracular", "plucky", "questing",
 	"16.04", "18.04", "20.04", "22.04", "24.04", "24.10", "25.04", "25.10", "26.04",
-	"workflow", "workflows", "pipeline", "pipelines"}
+	"workflow", "workflows", "pipeline", "pipelines", "tooling"}
 
 // openstackRelease matches an OpenStack release an OpenStack charm is built and tested for,
 // from ussuri on ("train", "stein", "rocky" and "queens" are words too), as a word of its own

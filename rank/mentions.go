@@ -142,6 +142,16 @@ var ticketPattern = regexp.MustCompile(`\b[A-Z][A-Z0-9]*[A-Z]-[0-9]{2,}\b`)
 // code too (CHARM_HELPERS_BRANCH = 'lp:charm-helpers' lifted a sync script over the change).
 var lpPattern = regexp.MustCompile(`(?i)\blp\s*[:#/-]\s*#?\s*[0-9]{5,}\b|\blp:~\S+`)
 
+// issuePattern matches a forge's issue or pull request number ("(#76)" ending most squashed
+// subjects, "FIX #49", "closes #12"): the number names the forge's thread, not the code, and as
+// a task word it matched port numbers and line counts ("has task words 76", review rev113).
+var issuePattern = regexp.MustCompile(`\(?#[0-9]+\b\)?`)
+
+// forgeActions matches GitHub's CI product ("GitHub Actions", "github-actions", "gh action"):
+// its "actions" are workflows, not the charm's actions (held10's "Adds github actions SVG,
+// and renames to github-runner" lifted actions.yaml, review rev113). The forge's name stays.
+var forgeActions = regexp.MustCompile(`(?i)\b(github|gh)[ _-]actions?\b`)
+
 // techKeys are standards written like an issue key ("SHA-256", "ISO-8601"): they are words of
 // the task.
 var techKeys = map[string]bool{"SHA": true, "ISO": true, "RFC": true, "AES": true, "RSA": true, "ECDSA": true, "PKCS": true,
@@ -181,6 +191,8 @@ func dropRefs(text string) string {
 	text = urlPattern.ReplaceAllString(text, " ") // first: an address may hold user@host
 	text = emailPattern.ReplaceAllString(text, " ")
 	text = lpPattern.ReplaceAllString(text, " ")
+	text = issuePattern.ReplaceAllString(text, " ")
+	text = forgeActions.ReplaceAllString(text, "$1")
 	return ticketPattern.ReplaceAllStringFunc(text, func(k string) string {
 		if code, _, _ := strings.Cut(k, "-"); techKeys[code] {
 			return k

@@ -527,8 +527,13 @@ func (r *ranker) mentionsFileIn(m mentions, p string) int {
 	// A stem alone names the file ("grafana config" → config.py), except "charm": a task's
 	// "charm" is the whole charm ("the charm keeps …", JUJU_CHARM_HTTPS_PROXY), not charm.py,
 	// which a task names by its name. Held-out: held14 0.752 → 0.759, held10 −0.001.
+	// (a private module's stem without its underscore: "composer operations" names
+	// src/mediawiki/_composer.py, review rev113)
 	st := strings.TrimSuffix(base, path.Ext(base))
-	if st != "__init__" && st != "charm" && !stopwords[st] && (m.grams[normName(st)] || m.joined[st]) && !r.kindWordOnly(m, base) &&
+	if st != "__init__" {
+		st = strings.TrimLeft(st, "_")
+	}
+	if st != "__init__" && st != "charm" && st != "" && !stopwords[st] && (m.grams[normName(st)] || m.joined[st]) && !r.kindWordOnly(m, base) &&
 		!partOfNamedFile(m, base) {
 		return byName
 	}

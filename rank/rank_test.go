@@ -58,6 +58,21 @@ func from(mod, name string) pyextract.Import { return pyextract.Import{Module: m
 // libraries (one large and heavily used), and tests.
 // A handler of a class that two source modules define (the per-module Observer pattern) is
 // linked with its module's stem; a class defined once, or also in a library or a test, is not.
+func TestYAMLLinksDeadReadersLast(t *testing.T) {
+	// A reader in code that never runs (linker Site.Dead) comes after the live ones, though it
+	// comes first in the file (review rev111).
+	in := demoCharm()
+	for k := range in.Links.Charms[0].Interfaces {
+		if it := &in.Links.Charms[0].Interfaces[k]; it.Kind == linker.KindConfig && it.Name == "log-level" {
+			it.Reads = append([]linker.Site{{File: "src/charm.py", Line: 5, Symbol: "DemoCharm._helper", Via: linker.ViaConfig, Dead: true}}, it.Reads...)
+		}
+	}
+	c := fileOf(t, Rank(in), "config.yaml")
+	if l := c.Symbols[slices.IndexFunc(c.Symbols, func(s Symbol) bool { return s.Name == "log-level" })].Links; !slices.Equal(l, []string{"DemoCharm._on_config_changed", "DemoCharm._helper"}) {
+		t.Errorf("log-level links %q", l)
+	}
+}
+
 func TestYAMLLinksQualifySharedClassNames(t *testing.T) {
 	in := demoCharm()
 	in.Files = append(in.Files,
@@ -2334,13 +2349,14 @@ func TestMentionsDropTrailersAndIssueKeys(t *testing.T) {
 	m := parseMentions([]string{"[DPE-6575] Add microk8s bench (#21)\n\nCSS-12081: hash with SHA-256, UTF-8 names, ubuntu@22.04 base\n" +
 		"* KF-771-renovate-configuration\n\nSigned-off-by: Jane Roe <jane.roe@canonical.com>\n" +
 		"Co-authored-by: Bot <1+bot@users.noreply.github.com>\nChange-Id: I3f5a9c\nCloses-Bug: #1234567\nmail admin@example.org\n" +
-		"Fix LP: #1730567 and [LP#2046508], see lp:1883549 and lp:~stub/charms/pg"})
-	for _, w := range []string{"dpe", "css", "kf", "jane", "roe", "canonical", "signed", "bot", "noreply", "github", "i3f5a9c", "closes", "admin", "example", "lp", "stub", "1730567"} {
+		"Fix LP: #1730567 and [LP#2046508], see lp:1883549 and lp:~stub/charms/pg\nFIX #49 and run on GitHub Actions"})
+	for _, w := range []string{"dpe", "css", "kf", "jane", "roe", "canonical", "signed", "bot", "noreply", "i3f5a9c", "closes", "admin", "example", "lp", "stub", "1730567",
+		"21", "49", "actions"} {
 		if m.words[stem(w)] || m.idents[w] {
 			t.Errorf("word %q of a trailer, address or issue key kept", w)
 		}
 	}
-	for _, w := range []string{"microk8s", "bench", "hash", "sha", "256", "utf", "ubuntu", "22", "base", "renovate", "configuration", "mail"} {
+	for _, w := range []string{"microk8s", "bench", "hash", "sha", "256", "utf", "ubuntu", "22", "base", "renovate", "configuration", "mail", "github"} {
 		if !m.words[stem(w)] {
 			t.Errorf("the text's own word %q lost: %v", w, slices.Sorted(maps.Keys(m.words)))
 		}
@@ -2924,6 +2940,8 @@ func TestMentionsFileByPath(t *testing.T) {
 		{"use `service-config.yaml` for `command`", "src/service-config.yaml", byName},
 		{"move balancer-config.py settings", "common/events/balancer.py", 0},
 		{"the service config", "config.yaml", byName},
+		// a private module's stem without its underscore (review rev113)
+		{"discard changes when doing composer operations", "src/mediawiki/_composer.py", byName},
 	} {
 		if got := r.mentionsFileIn(parseMentions([]string{c.text}), c.path); got != c.want {
 			t.Errorf("%q names %s: %d, want %d", c.text, c.path, got, c.want)
@@ -3130,6 +3148,52 @@ func TestCharmNamedByItsOwnWord(t *testing.T) {
 	// ("fix(smf): …" above), not in prose, where it may mean the endpoint
 	for _, text := range []string{"Add security context\n\nas udm does", "fix the oai charms", "k8s: bump the base",
 		"the smf does not update its data after a restart"} {
+		if got := named(text); len(got) > 0 {
+			t.Errorf("%q: named %v", text, got)
+		}
+	}
+}
+
+func TestCharmNamedByItsOwnInterface(t *testing.T) {
+	// In a monorepo, a subject naming an interface only one charm declares names that charm
+	// (review rev111: 5g-ims' add-user action is hss's alone); not a relation whose interface
+	// another charm of the tree has an endpoint of (the relation is both sides'), nor an
+	// interface several charms declare.
+	var charms []charmyaml.Charm
+	var files []pyextract.File
+	for _, n := range []string{"hss", "icscf", "scscf"} {
+		d := "charms/" + n
+		c := charmyaml.Charm{Name: n, Dir: d, Files: []string{d + "/metadata.yaml", d + "/actions.yaml"},
+			Relations: []charmyaml.Relation{{Name: "mysql", Role: "requires", Interface: "mysql", Pos: charmyaml.Pos{File: d + "/metadata.yaml", Line: 3}}}}
+		switch n {
+		case "hss":
+			c.Actions = []charmyaml.Action{{Name: "add-user", Pos: charmyaml.Pos{File: d + "/actions.yaml", Line: 1}}}
+			c.Relations = append(c.Relations, charmyaml.Relation{Name: "diameter", Role: "provides", Interface: "diameter", Pos: charmyaml.Pos{File: d + "/metadata.yaml", Line: 6}})
+		case "icscf":
+			c.Relations = append(c.Relations, charmyaml.Relation{Name: "hss-diameter", Role: "requires", Interface: "diameter", Pos: charmyaml.Pos{File: d + "/metadata.yaml", Line: 6}})
+		}
+		charms = append(charms, c)
+		f := pyFile(d+"/src/charm.py", []pyextract.Symbol{cls("Charm", 1), meth("Charm", "_on_config_changed", 5)}, nil)
+		f.Lines = 60 + len(files)
+		files = append(files, f)
+	}
+	in := Input{Charms: charms, Files: files}
+	in.Links = linker.Link(linker.Input{Charms: charms, Files: files})
+	named := func(text string) []string {
+		in.Mentions = []string{text}
+		var out []string
+		for _, f := range Rank(in).Files {
+			if hasSignal(f, SigNamedCharm) {
+				out = append(out, f.Path)
+			}
+		}
+		return out
+	}
+	if got := named("add-user action fails when implicit is empty"); len(got) == 0 || slices.ContainsFunc(got, func(p string) bool { return !strings.HasPrefix(p, "charms/hss/") }) {
+		t.Errorf("add-user: named %v, want charms/hss/ only", got)
+	}
+	for _, text := range []string{"the diameter relation drops its peers", "the mysql relation breaks on upgrade",
+		"Add an add-user action to the subscriber flow"} { // (an addition goes to a charm without one)
 		if got := named(text); len(got) > 0 {
 			t.Errorf("%q: named %v", text, got)
 		}

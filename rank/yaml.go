@@ -123,7 +123,8 @@ func declarations(charms []charmyaml.Charm, links linker.Result, charmCls, share
 				// the charm's own handlers lead, then its own library's (the plumbing that
 				// re-emits a relation's events as the library's, which the charm's handlers
 				// observe), then vendored libraries', then the catch-alls of loops over every
-				// relation (linker Handler.Loose and CatchAll), which handle this one among all others
+				// relation (linker Handler.Loose and CatchAll), which handle this one among all
+				// others, and readers in code that never runs (linker Site.Dead)
 				var first, ownLib, loose, vendored []string
 				seen := map[string]bool{}
 				link := func(file, sym string, isLoose bool) {
@@ -173,7 +174,9 @@ func declarations(charms []charmyaml.Charm, links linker.Result, charmCls, share
 						}
 						cls, fn, _ := strings.Cut(r.Symbol, ".")
 						if len(seen) == 0 || !ownHandlers && own(r.File) && !(fn == "__init__" && charmCls[cls]) {
-							link(r.File, r.Symbol, false)
+							// (code that never runs, last: kube-state-metrics' uncalled
+							// monitoring_address led metrics-endpoint's line, review rev111)
+							link(r.File, r.Symbol, r.Dead)
 						}
 					}
 				}

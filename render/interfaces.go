@@ -231,6 +231,7 @@ type (
 		Via    string `json:"via"`
 		Detail string `json:"detail,omitempty"`
 		Key    string `json:"key,omitempty"`
+		Dead   bool   `json:"dead,omitempty"` // in code that never runs (linker Site.Dead)
 	}
 )
 
@@ -253,7 +254,7 @@ func InterfacesJSON(res linker.Result) ([]byte, error) {
 				}
 			}
 			for k, s := range in.Reads {
-				o.Reads[k] = ifaceReadJSON{File: s.File, Line: s.Line, Via: s.Via}
+				o.Reads[k] = ifaceReadJSON{File: s.File, Line: s.Line, Via: s.Via, Dead: s.Dead}
 				switch {
 				case s.Via == linker.ViaPackage, s.Via == linker.ViaDelegate, s.Via == linker.ViaBase, s.Via == linker.ViaCallback,
 					s.Via == linker.ViaTemplate && s.Detail == "var", // a template's bare variable

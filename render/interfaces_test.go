@@ -20,7 +20,7 @@ func ifaceFixture() linker.Result {
 					{Event: "relation_departed", Symbol: "Unit._on_departed", File: "src/lifecycle.py", Line: 9, Via: linker.ViaHelper, Loose: true, CatchAll: true},
 				}},
 			{Kind: linker.KindRelation, Name: "cluster", Role: "peers", Interface: "demo_peers", File: "metadata.yaml", Line: 9,
-				Reads: []linker.Site{{File: "src/charm.py", Line: 20, Via: linker.ViaLookup}, {File: "src/peers.py", Line: 7, Via: linker.ViaLookup},
+				Reads: []linker.Site{{File: "src/charm.py", Line: 20, Via: linker.ViaLookup}, {File: "src/peers.py", Line: 7, Via: linker.ViaLookup, Dead: true},
 					{File: "src/charm.py", Line: 88, Via: linker.ViaCallback, Detail: "scrape_configs", Symbol: "DemoCharm._scrape"},
 					{File: "src/charm.py", Line: 90, Via: linker.ViaParam, Key: "force", Detail: "event.params.get(\"force\")"}}},
 			{Kind: linker.KindRelation, Name: "logs", Role: "provides", Interface: "loki_push_api", File: "metadata.yaml", Line: 12},
@@ -167,6 +167,21 @@ func TestInterfacesJSON(t *testing.T) {
 	read := ifaces[5].(map[string]any)["reads"].([]any)[1].(map[string]any)
 	if got := strings.Join(ifaceKeys(read), ","); got != "file,line,via" || read["line"] != 64.0 || read["via"] != "config-read" {
 		t.Errorf("read %v", read)
+	}
+	// A read in code that never runs says so; no other does.
+	dead := 0
+	for _, x := range ifaces {
+		for _, r := range x.(map[string]any)["reads"].([]any) {
+			if r := r.(map[string]any); r["dead"] == true {
+				dead++
+				if r["file"] != "src/peers.py" {
+					t.Errorf("dead read %v", r)
+				}
+			}
+		}
+	}
+	if dead != 1 {
+		t.Errorf("%d dead reads, want 1", dead)
 	}
 	// A guess names its package; a lookup is told from a read by its via.
 	var vias []string
