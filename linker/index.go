@@ -110,7 +110,8 @@ func viewOf(fi *fileInfo, noTests bool) view {
 }
 
 // uses is how many times the tree's code seen from v (seenBy) uses a name (as an identifier
-// or an attribute), tests included unless v leaves them out.
+// or an attribute), tests included unless v leaves them out, and the charms' templates read
+// it as an attribute.
 func (ix *index) uses(name string, v view) int {
 	if ix.refTotals[v] == nil {
 		if ix.refTotals == nil {
@@ -122,6 +123,11 @@ func (ix *index) uses(name string, v view) int {
 				for _, r := range fi.Refs {
 					totals[r.Name] += r.Count
 				}
+			}
+		}
+		for _, t := range ix.tmpls { // {{ server.port }}: a property the template reads
+			for _, a := range t.Attrs {
+				totals[a]++
 			}
 		}
 		ix.refTotals[v] = totals

@@ -5,6 +5,7 @@ package linker
 
 import (
 	"fmt"
+	"github.com/cantrip-dev/charmcraft-map/templates"
 	"slices"
 	"strings"
 	"testing"
@@ -1216,6 +1217,49 @@ ADDRESS = resolve("here")
 	in["src/charm.py"] = "import ops\nimport helpers\n\nclass DemoCharm(ops.CharmBase):\n    def __init__(self, framework):\n        helpers.net.public_address(self)\n"
 	if got := why(in); got != "not-called=false dead-callers=false tests-only=false" {
 		t.Errorf("called by an attribute from a file not importing it: %s", got)
+	}
+}
+
+func TestPropertiesAndBuiltinNamesNotDead(t *testing.T) {
+	// A property only a template reads ({{ charm.listen }}), and a method named like a builtin
+	// (exec, which no file's Refs counts), are live: their wrong reads stay errors (review
+	// rev114); a property nothing reads is dead.
+	c := charm("demo", ".", "config:port")
+	src := `
+import ops
+
+class Helper:
+    def exec(self, charm):
+        return charm.config["prot"]
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, framework):
+        super().__init__(framework)
+        framework.observe(self.on.config_changed, self._on_config_changed)
+
+    @property
+    def listen(self):
+        return self.config["lsten"]
+
+    @property
+    def unread(self):
+        return self.config["unrd"]
+
+    def _on_config_changed(self, event):
+        self.config["port"]
+        Helper().exec(self)
+`
+	res := Link(Input{Charms: []charmyaml.Charm{c}, Files: files{"src/charm.py": src}.parse(),
+		Templates: []templates.File{templates.Scan("templates/demo.conf.j2", []byte("listen {{ charm.listen }}\n"))}})
+	var got []string
+	for _, f := range res.Charms[0].Findings {
+		if f.Kind == FindUndeclaredConfig {
+			got = append(got, fmt.Sprintf("%s not-called=%v", f.Subject, f.NotCalled))
+		}
+	}
+	slices.Sort(got)
+	if want := "lsten not-called=false|prot not-called=false|unrd not-called=true"; strings.Join(got, "|") != want {
+		t.Errorf("findings %v, want %s", got, want)
 	}
 }
 

@@ -285,12 +285,13 @@ func (l *charmLinker) uncalled(cls *classInfo, m string, noTests bool) bool {
 }
 
 // methodByNameOnly reports a method sym, named m, of cls that only code naming m can call:
-// not a dunder (Python calls those), nor a name a framework calls (frameworkCalls), with no
+// not a dunder (Python calls those), nor a name a framework calls (frameworkCalls), nor one
+// no file's Refs counts (pyextract.Uncounted: exec, format, hash, open; review rev114), with no
 // decorator that may register it (mayRegister), in a class whose every base the tree holds or
 // ops provides (an outside base may call m by name) and whose files do not dispatch by
 // computed names.
 func (l *charmLinker) methodByNameOnly(cls *classInfo, m string, sym *pyextract.Symbol) bool {
-	if sym == nil || strings.HasPrefix(m, "__") || slices.ContainsFunc(sym.Decorators, mayRegister) || frameworkCalls[m] {
+	if sym == nil || strings.HasPrefix(m, "__") || slices.ContainsFunc(sym.Decorators, mayRegister) || frameworkCalls[m] || pyextract.Uncounted(m) {
 		return false
 	}
 	for _, k := range l.mro(cls) {
@@ -304,7 +305,8 @@ func (l *charmLinker) methodByNameOnly(cls *classInfo, m string, sym *pyextract.
 // funcByNameOnly is methodByNameOnly for a module-level function of fi: not a dunder nor
 // main, with no decorator that may register it, in a file that does not dispatch.
 func funcByNameOnly(fi *fileInfo, name string, sym *pyextract.Symbol) bool {
-	return sym != nil && !strings.HasPrefix(name, "__") && !slices.ContainsFunc(sym.Decorators, mayRegister) && !fi.dispatch && name != "main"
+	return sym != nil && !strings.HasPrefix(name, "__") && !slices.ContainsFunc(sym.Decorators, mayRegister) && !fi.dispatch && name != "main" &&
+		!pyextract.Uncounted(name)
 }
 
 // deadSyms are the functions and methods of the code seen from v that never run, with why

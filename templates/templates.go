@@ -38,6 +38,10 @@ type File struct {
 	// template with, which charm-helpers' contexts name after the options they copy
 	// (ctxt['pci_alias'] = config('pci-alias')). Which are options the linker decides.
 	Vars []Use `json:"vars,omitempty"`
+	// Attrs are the attribute names the template's expressions read (`{{ server.port }}`,
+	// `{% if charm.tls_enabled %}`: port, tls_enabled), sorted, unique: a property of the
+	// object the code renders it with is read here, by name, where no Python names it.
+	Attrs []string `json:"attrs,omitempty"`
 }
 
 // Use is a name read from an options or config object on a line.
@@ -93,6 +97,9 @@ var use = regexp.MustCompile(`\b(?:options|config)(?:\.get\(\s*['"]([^'"\n]+)['"
 // `{{ x[0] }}` or `{{ f() }}`). Group 1 is the name.
 var bare = regexp.MustCompile(`^(?:\{\{-?|\{%-?\s*(?:if|elif)\s+(?:not\s+)?)\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:[^.\[(\w\s]|$|\s+[^.\[(\s])`)
 
+// attr matches an attribute read in a Jinja expression: group 1 is its name.
+var attr = regexp.MustCompile(`\.\s*([A-Za-z_][A-Za-z0-9_]*)`)
+
 // bound matches a name the template binds itself (`{% for h, p in hosts %}`, `{% set x = 1 %}`,
 // `{% macro m(...) %}`): no context key.
 var bound = regexp.MustCompile(`\{%-?\s*(?:for|set|macro)\s+([A-Za-z_]\w*)(?:\s*,\s*([A-Za-z_]\w*))?`)
@@ -126,6 +133,9 @@ func Scan(p string, src []byte) File {
 				f.Vars = append(f.Vars, Use{Name: k.name, Line: k.line})
 			}
 		}
+		for _, m := range attr.FindAllSubmatch(src[span[0]:span[1]], -1) {
+			f.Attrs = append(f.Attrs, string(m[1]))
+		}
 		for _, m := range use.FindAllSubmatchIndex(src[span[0]:span[1]], -1) {
 			var name string
 			for g := 1; g <= 3; g++ {
@@ -151,6 +161,8 @@ func Scan(p string, src []byte) File {
 		own[string(m[1])], own[string(m[2])] = true, true
 	}
 	f.Vars = slices.DeleteFunc(f.Vars, func(u Use) bool { return own[u.Name] })
+	slices.Sort(f.Attrs)
+	f.Attrs = slices.Compact(f.Attrs)
 	slices.SortFunc(f.Uses, byLine)
 	slices.SortFunc(f.Vars, byLine)
 	return f

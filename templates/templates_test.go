@@ -32,6 +32,10 @@ alias = {{ pci_alias }}
 	if !reflect.DeepEqual(vars, wantVars) {
 		t.Errorf("vars\n got %v\nwant %v", vars, wantVars)
 	}
+	// the attributes its expressions read, once each; not a dotted word of the text outside
+	if attrs := Scan("templates/x.conf", []byte(src)).Attrs; !reflect.DeepEqual(attrs, []string{"debug", "get", "hosts", "multi", "name", "trove_ip_regex"}) {
+		t.Errorf("attrs %v", attrs)
+	}
 	if u := Scan("templates/b.bin", []byte("{{ options.x }}\x00")).Uses; u != nil {
 		t.Errorf("binary: %v", u)
 	}
