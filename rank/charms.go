@@ -193,7 +193,7 @@ func (r *ranker) namedByOwnWord(dirs map[string][]string) map[string]string {
 	for d, ws := range words {
 		var rest []string
 		for _, w := range ws {
-			if 2*count[w] <= len(words) {
+			if 2*count[w] <= len(words) && !genericCharmWords[w] { // (falcosidekick-k8s: its own word is falcosidekick)
 				rest = append(rest, w)
 			}
 		}

@@ -58,6 +58,30 @@ func from(mod, name string) pyextract.Import { return pyextract.Import{Module: m
 // libraries (one large and heavily used), and tests.
 // A handler of a class that two source modules define (the per-module Observer pattern) is
 // linked with its module's stem; a class defined once, or also in a library or a test, is not.
+func TestYAMLLinksTemplatesOfAnOptionNoCodeReads(t *testing.T) {
+	// An option only templates read links to them (review rev115: gnocchi's s3-bucket-prefix
+	// looked unused); one the code reads links to the code alone.
+	in := demoCharm()
+	for k := range in.Links.Charms[0].Interfaces {
+		it := &in.Links.Charms[0].Interfaces[k]
+		if it.Kind == linker.KindConfig && it.Name == "log-level" {
+			it.Reads = append(it.Reads, linker.Site{File: "templates/demo.conf", Line: 3, Via: linker.ViaTemplate})
+		}
+	}
+	in.Links.Charms[0].Interfaces = append(in.Links.Charms[0].Interfaces, linker.Interface{Kind: linker.KindConfig, Name: "port", File: "config.yaml", Line: 8,
+		Reads: []linker.Site{{File: "templates/demo.conf", Line: 4, Via: linker.ViaTemplate}, {File: "templates/old/demo.conf", Line: 4, Via: linker.ViaTemplate}}})
+	c := fileOf(t, Rank(in), "config.yaml")
+	links := func(name string) []string {
+		return c.Symbols[slices.IndexFunc(c.Symbols, func(s Symbol) bool { return s.Name == name })].Links
+	}
+	if l := links("port"); !slices.Equal(l, []string{"templates/demo.conf", "templates/old/demo.conf"}) {
+		t.Errorf("port links %q", l)
+	}
+	if l := links("log-level"); !slices.Equal(l, []string{"DemoCharm._on_config_changed"}) {
+		t.Errorf("log-level links %q", l)
+	}
+}
+
 func TestYAMLLinksDeadReadersLast(t *testing.T) {
 	// A reader in code that never runs (linker Site.Dead) comes after the live ones, though it
 	// comes first in the file (review rev111).
@@ -2172,6 +2196,13 @@ func TestDeclarationIntent(t *testing.T) {
 			t.Errorf("%q: metadata.yaml lifted: %+v", text, f.Signals)
 		}
 	}
+	// nor a field's word that is a word of an interface's name (etcd-benchmark's get-summary
+	// action, review rev115)
+	if sub := subjectsOf([]string{"the test summary is missing the p99 latency"}); !namesMetadata(sub[0].m, func(string) bool { return false }) {
+		t.Error("summary: no metadata field named without a declared get-summary")
+	} else if namesMetadata(sub[0].m, func(w string) bool { return w == "summary" }) {
+		t.Error("summary: a metadata field named beside a declared get-summary action")
+	}
 	// nor a listing word the charm declares as an interface's name (review rev111)
 	text := "Links sent over the links relation by a departing application should still show until its relation is broken"
 	if sub := subjectsOf([]string{text}); !namesListing(sub[0].m, func(string) bool { return false }) {
@@ -3151,6 +3182,30 @@ func TestCharmNamedByItsOwnWord(t *testing.T) {
 		if got := named(text); len(got) > 0 {
 			t.Errorf("%q: named %v", text, got)
 		}
+	}
+}
+
+func TestCharmNamedByItsOwnWordBesideAGenericOne(t *testing.T) {
+	// falcosidekick-k8s beside falco: "k8s" is generic, so falcosidekick is the word that
+	// sets the charm apart (review rev115).
+	var charms []charmyaml.Charm
+	var files []pyextract.File
+	for _, n := range []string{"falco", "falcosidekick-k8s"} {
+		d := n + "-operator"
+		charms = append(charms, charmyaml.Charm{Name: n, Dir: d, Files: []string{d + "/charmcraft.yaml"}})
+		f := pyFile(d+"/src/charm.py", []pyextract.Symbol{cls("Charm", 1)}, nil)
+		f.Lines = 50 + len(files)
+		files = append(files, f)
+	}
+	in := Input{Charms: charms, Files: files, Mentions: []string{"let prometheus scrape falcosidekick"}}
+	var named []string
+	for _, f := range Rank(in).Files {
+		if hasSignal(f, SigNamedCharm) {
+			named = append(named, f.Path)
+		}
+	}
+	if len(named) == 0 || slices.ContainsFunc(named, func(p string) bool { return !strings.HasPrefix(p, "falcosidekick-k8s-operator/") }) {
+		t.Errorf("named %v, want falcosidekick-k8s-operator/ only", named)
 	}
 }
 

@@ -180,6 +180,15 @@ func declarations(charms []charmyaml.Charm, links linker.Result, charmCls, share
 						}
 					}
 				}
+				if lkind == linker.KindConfig && len(seen) == 0 {
+					// read only by templates (gnocchi's s3-bucket-prefix in gnocchi.conf):
+					// they are where it takes effect, not nowhere (review rev115)
+					for _, r := range d.iface.Reads {
+						if r.Via == linker.ViaTemplate && r.Symbol == "" && !slices.Contains(first, r.File) {
+							first = append(first, r.File)
+						}
+					}
+				}
 				if lkind == linker.KindAction && len(seen) == 0 && d.iface.Script != "" {
 					// run by its own executable (actions/add-key, a shell script; a Python one
 					// without .py is mapped, repomap.PythonScript): the script is what handles it

@@ -222,7 +222,7 @@ func linkList(links []string) string {
 		if i := strings.LastIndexByte(l, '.'); i >= 0 {
 			class, method, ok = l[:i], l[i+1:], true
 		}
-		if ok && class == prev {
+		if ok && class == prev && !strings.Contains(l, "/") { // (a template's path stays whole)
 			l = "." + method
 		}
 		prev = class

@@ -948,3 +948,11 @@ func TestAmbiguousPathsAreQuoted(t *testing.T) {
 		t.Errorf("--all:\n%s", out.Text)
 	}
 }
+
+func TestLinkListShortensClassesNotPaths(t *testing.T) {
+	// A method of the class just named is written ".method"; a template's path stays whole.
+	got := linkList([]string{"C.a", "templates/x.conf", "templates/x.ini"})
+	if want := "C.a, templates/x.conf, templates/x.ini"; got != want {
+		t.Errorf("linkList: %q, want %q", got, want)
+	}
+}
