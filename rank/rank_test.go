@@ -491,6 +491,30 @@ func TestEventPlumbingBelowThePayload(t *testing.T) {
 	}
 }
 
+func TestYAMLBlockShowsEachKindEarly(t *testing.T) {
+	// A block of many relations and a container as well handled: each relation after the
+	// first weighs KindRepeatDecay less per relation before it, so the container comes before
+	// the fourth relation, though it weighs less than each of them alone (review rev115).
+	in := demoCharm()
+	var ifaces []linker.Interface
+	for k, n := range []string{"r1", "r2", "r3", "r4", "r5"} {
+		in.Charms[0].Relations = append(in.Charms[0].Relations, charmyaml.Relation{Name: n, Role: charmyaml.RoleRequires, Interface: n,
+			Pos: charmyaml.Pos{File: "metadata.yaml", Line: 30 + k}})
+		ifaces = append(ifaces, linker.Interface{Kind: linker.KindRelation, Name: n, Role: "requires", Interface: n, File: "metadata.yaml", Line: 30 + k,
+			Handlers: []linker.Handler{{Event: n + "_relation_changed", Symbol: "DemoCharm._on_config_changed", File: "src/charm.py", Line: 30, Via: linker.ViaObserve}}})
+	}
+	ifaces = append(ifaces, linker.Interface{Kind: linker.KindContainer, Name: "app", File: "metadata.yaml", Line: 15,
+		Handlers: []linker.Handler{{Event: "app_pebble_ready", Symbol: "DemoCharm._helper", File: "src/charm.py", Line: 50, Via: linker.ViaObserve}}})
+	in.Links.Charms[0].Interfaces = append(in.Links.Charms[0].Interfaces, ifaces...)
+	var kinds []string
+	for _, s := range fileOf(t, Rank(in), "metadata.yaml").Symbols {
+		kinds = append(kinds, s.Kind)
+	}
+	if i := slices.Index(kinds, SymContainer); i < 0 || i > 3 {
+		t.Errorf("metadata.yaml kinds %v: the container comes after the fourth relation", kinds)
+	}
+}
+
 func TestYAMLSymbolsVendoredUsesCountLess(t *testing.T) {
 	// Within a YAML block, a relation the charm's own code handles comes before one that only
 	// a vendored library handles and looks up, however often (wireguard's cos-agent: review
@@ -506,7 +530,9 @@ func TestYAMLSymbolsVendoredUsesCountLess(t *testing.T) {
 		Reads: []linker.Site{{File: lib, Line: 30, Via: linker.ViaLookup}, {File: lib, Line: 40, Via: linker.ViaLookup}}})
 	var names []string
 	for _, s := range fileOf(t, Rank(in), "metadata.yaml").Symbols {
-		names = append(names, s.Name)
+		if s.Kind == SymRelation { // (another kind's lines may come between: kind-repeat)
+			names = append(names, s.Name)
+		}
 	}
 	if !slices.Equal(names[:3], []string{"database", "cos", "replicas"}) {
 		t.Errorf("metadata.yaml symbols %v, want database (own handler), cos (library only), replicas (none)", names)

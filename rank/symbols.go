@@ -263,8 +263,9 @@ func (r *ranker) yamlSymbols(p string) []Symbol {
 		syms, uses = append(syms, s), append(uses, u)
 		maxUse = max(maxUse, u)
 	}
+	ws := make([]weighing, len(syms))
 	for k := range syms {
-		var w weighing
+		w := &ws[k]
 		w.base(SigSymKind, yamlKindWeight(syms[k].Kind), syms[k].Kind)
 		if lk := r.decls[r.declsOf[p][k]].lkind; lk != "" && r.added[lk] {
 			w.mul(SigSymAddedKind, AddedKindSymbolWeight, "")
@@ -278,7 +279,24 @@ func (r *ranker) yamlSymbols(p string) []Symbol {
 		} else if share := r.taskWordShare(syms[k].Name); share > 0 {
 			w.mul(SigSymTaskWords, 1+SymbolWordBoost*share, "")
 		}
-		syms[k].Score, syms[k].Signals = roundSig(w.v), w.sig
+	}
+	// each line of a kind weighs KindRepeatDecay less than the one before it, so that the
+	// block's first lines show each kind the file declares (etcd-benchmark's twelve options
+	// all hid behind its relations and actions, review rev115)
+	order := make([]int, len(syms))
+	for k := range order {
+		order[k] = k
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(ws[b].v, ws[a].v) })
+	before := map[string]int{} // kind → its lines already placed
+	for _, k := range order {
+		if n := before[syms[k].Kind]; n > 0 {
+			ws[k].mul(SigSymKindRepeat, math.Pow(KindRepeatDecay, float64(n)), strconv.Itoa(n)+" of its kind before it")
+		}
+		before[syms[k].Kind]++
+	}
+	for k := range syms {
+		syms[k].Score, syms[k].Signals = roundSig(ws[k].v), ws[k].sig
 	}
 	if len(syms) == 0 { // a charm that declares nothing yet: its metadata file still names it
 		for k := range r.in.Charms {

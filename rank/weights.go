@@ -384,6 +384,12 @@ const (
 	// review rev54) on the 79 dev and held-out cases whose subject adds a config option or an
 	// action: lines of that kind shown 448 → 480, cases showing none 22 → 20; ranks unchanged.
 	AddedKindSymbolWeight = 3.0
+	// KindRepeatDecay multiplies, in a YAML file's block, each interface by this once per
+	// interface of its kind ranked before it: the block's first lines show every kind the
+	// file declares (relations, actions, options, containers) before a kind's tenth line.
+	// etcd-benchmark's charmcraft.yaml showed three relations and four actions, and its twelve
+	// options only as "+15 more" (review rev115).
+	KindRepeatDecay = 0.9
 	// LibraryBookkeepingWeight multiplies a library's LIBID, and a vendored library's LIBAPI,
 	// LIBPATCH and PYDEPS (libBookkeeping): charmcraft's fetch-lib reads them, an agent does
 	// not, and a 32-digit LIBID costs a dozen tokens. They come last in their file.
@@ -490,6 +496,7 @@ const (
 	SigSymHandler       = "handler"         // HandlerSymbolWeight, noted with the interfaces
 	SigSymReader        = "reader"          // ReaderSymbolWeight
 	SigSymAddedKind     = "added-kind"      // AddedKindSymbolWeight
+	SigSymKindRepeat    = "kind-repeat"     // KindRepeatDecay per line of its kind before it
 	SigSymMention       = "mention-symbol"  // MentionSymbolWeight
 	SigSymTaskWords     = "task-word-share" // 1 + SymbolWordBoost × share
 	SigSymBody          = "task-words-body" // 1 + SymbolBodyBoost × bodyMatch
