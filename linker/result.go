@@ -381,7 +381,7 @@ func (l *charmLinker) deadSyms(v view) map[*pyextract.Symbol]deadWhy {
 	// uses and dead calls of a name: in the files a module function's module reaches
 	// (importers), else in every file seen from v
 	res := l.resolveImports(files)
-	reach := map[*pyextract.Symbol][]*fileInfo{}
+	reach := map[*pyextract.Symbol]map[*fileInfo]bool{}
 	count := func(d def) (uses, fromDead int) {
 		if d.file == nil {
 			uses = l.ix.uses(d.name, v)
@@ -396,7 +396,7 @@ func (l *charmLinker) deadSyms(v view) map[*pyextract.Symbol]deadWhy {
 		for _, fi := range files {
 			// a file the module does not reach counts when the name is neither its own nor
 			// imported from elsewhere: x.name() may be the module's function reached otherwise
-			if !slices.Contains(reach[d.sym], fi) && ownNames(fi)[d.name] {
+			if !reach[d.sym][fi] && ownNames(fi)[d.name] {
 				continue
 			}
 			if r, ok := slices.BinarySearchFunc(fi.Refs, d.name, func(r pyextract.Ref, n string) int { return strings.Compare(r.Name, n) }); ok {
@@ -463,9 +463,8 @@ const (
 // name: fi itself, the files importing fi's module (import m, from m import name, from m
 // import *, from pkg import m), and, to a fixed point, those importing the name from one of
 // these (a re-export). res holds each file's imports resolved (resolveImports).
-func importers(fi *fileInfo, name string, files []*fileInfo, res map[*fileInfo][]resolvedImport) []*fileInfo {
+func importers(fi *fileInfo, name string, files []*fileInfo, res map[*fileInfo][]resolvedImport) map[*fileInfo]bool {
 	in := map[*fileInfo]bool{fi: true}
-	out := []*fileInfo{fi}
 	for changed := true; changed; {
 		changed = false
 		for _, g := range files {
@@ -476,12 +475,11 @@ func importers(fi *fileInfo, name string, files []*fileInfo, res map[*fileInfo][
 				return r.module != nil && in[r.module] && (r.name == "" || r.name == name || r.name == "*") || r.sub != nil && in[r.sub]
 			}) {
 				in[g] = true
-				out = append(out, g)
 				changed = true
 			}
 		}
 	}
-	return out
+	return in
 }
 
 // ownNames are the names fi's module level binds: its top-level definitions, the names it

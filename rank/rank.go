@@ -127,6 +127,9 @@ func newRanker(in Input) *ranker {
 	for i := range r.nodes {
 		r.byPath[r.nodes[i].path] = i
 		r.nodes[i].class = Classify(r.nodes[i].path, in.Charms)
+		if r.nodes[i].class == ClassSource && inRock(r.nodes[i].path, in.Rocks, in.Charms) {
+			r.nodes[i].class = ClassOther // a rock's workload code (promoteImported lifts what the charm imports)
+		}
 	}
 	r.extra = make([]extra, len(r.nodes))
 	r.indexNames()
@@ -170,6 +173,22 @@ func (r *ranker) fieldAt(s linker.Site) string {
 		}
 	}
 	return ""
+}
+
+// inRock reports a path under one of rocks that lies inside the path's charm's folder, not
+// above it: temporal-worker's resource_sample_py/ beside its charm's src/ (review rev115),
+// not a repository's root rock project whose charm is in charm/.
+func inRock(p string, rocks []string, charms []charmyaml.Charm) bool {
+	dir := charmDirOf(p, charms)
+	for _, r := range rocks {
+		if r == "." || r == dir || !strings.HasPrefix(p, r+"/") {
+			continue
+		}
+		if dir == "." || dir == "" || strings.HasPrefix(r, dir+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // interfaceNamed reports whether the task names the interface of kind lkind and normalised

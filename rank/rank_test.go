@@ -2854,6 +2854,34 @@ func hasSymSignal(s Symbol, name string) bool {
 	return slices.ContainsFunc(s.Signals, func(g Signal) bool { return g.Name == name })
 }
 
+func TestRockCodeIsNotTheCharms(t *testing.T) {
+	// Python in a rock's project inside the charm's folder is the workload's (ClassOther)
+	// unless the charm imports it; a rock at the root above a charm's folder leaves the charm's
+	// code alone (review rev115).
+	in := demoCharm()
+	in.Files = append(in.Files, pyFile("sample_py/sample/messages.py", []pyextract.Symbol{cls("Greeting", 3)}, nil),
+		pyFile("app_rock/plugin.py", []pyextract.Symbol{fn("hook", 3)}, nil))
+	in.Rocks = []string{"app_rock", "sample_py"}
+	for k := range in.Files {
+		if in.Files[k].Path == "src/charm.py" {
+			in.Files[k].Imports = append(in.Files[k].Imports, pyextract.Import{Module: "app_rock.plugin", Name: "hook"})
+			in.Files[k].Refs = append(in.Files[k].Refs, pyextract.Ref{Name: "hook", Count: 1})
+			slices.SortFunc(in.Files[k].Refs, func(a, b pyextract.Ref) int { return strings.Compare(a.Name, b.Name) })
+		}
+	}
+	r := Rank(in)
+	if c := fileOf(t, r, "sample_py/sample/messages.py").Class; c != ClassOther {
+		t.Errorf("sample: class %s", c)
+	}
+	if c := fileOf(t, r, "app_rock/plugin.py").Class; c != ClassSource {
+		t.Errorf("imported rock code: class %s", c)
+	}
+	in.Rocks = []string{"."}
+	if c := fileOf(t, Rank(in), "src/database.py").Class; c != ClassSource {
+		t.Errorf("root rock: the charm's code is %s", c)
+	}
+}
+
 func TestLibraryBookkeepingLast(t *testing.T) {
 	// LIBID, and a vendored library's LIBAPI and LIBPATCH, come after every other symbol of
 	// their file; a charm's own library keeps LIBPATCH among its constants.

@@ -48,6 +48,10 @@ type Input struct {
 	Focus []string
 	// Mentions are free task texts; identifiers, file names and interface names are taken from them.
 	Mentions []string
+	// Rocks are root-relative folders holding a rock's project (rockcraft.yaml): the workload's
+	// image or a sample workload. Their Python inside a charm's folder is ClassOther, not the
+	// charm's source, unless the charm's code imports it.
+	Rocks []string
 }
 
 // Result is every mapped file in rank order (highest first; ties broken by path).

@@ -116,6 +116,10 @@ type Discovered struct {
 	// (reactive/*.sh). The linker reads none of them, so check says that a charm whose only
 	// code they are was not checked.
 	ShellCode []string
+	// Rocks are the folders, other than charms', that hold a rockcraft.yaml, sorted: a rock's
+	// project (the workload's image, a sample workload beside the charm: temporal-worker's
+	// resource_sample_py/), whose Python is the workload's, not the charm's (rank Input.Rocks).
+	Rocks []string
 }
 
 // Discover walks root and returns what to map. It honours .gitignore files as git does: those
@@ -138,7 +142,7 @@ func Discover(root string, scopes []string) (Discovered, error) {
 	}
 	w := &walk{realRoot: realRoot, scopes: scopes, charmDirs: map[string]bool{}, charmRoots: map[string]bool{},
 		yamlLinks: map[string]string{}, hookLinks: map[string]string{}, hookFiles: map[string]bool{},
-		shellHandlers: []string{}, pyLinks: map[string]string{}}
+		shellHandlers: []string{}, pyLinks: map[string]string{}, rocks: map[string]bool{}}
 	w.ig = newIgnorer(root, realRoot, w.warn)
 	// walk the resolved root: a root that is itself a symbolic link (a linked checkout, macOS's
 	// /tmp) would be visited as the link alone
@@ -163,6 +167,7 @@ type walk struct {
 	// reactive/*.sh files (ShellCode, with hookFiles and links to shell)
 	shellHandlers []string
 	pyLinks       map[string]string // Python files that are symbolic links: their targets' paths
+	rocks         map[string]bool   // folders holding a rockcraft.yaml (Rocks)
 }
 
 func (w *walk) warn(s string) { w.d.Warnings = append(w.d.Warnings, s) }
@@ -208,6 +213,9 @@ func skippedDir(p, rel, name string) bool {
 // templates, action scripts, and a charm's hook scripts and bash handlers.
 func (w *walk) file(p, rel string, parts []string, e fs.DirEntry) {
 	name := e.Name()
+	if name == "rockcraft.yaml" && utf8.ValidString(rel) {
+		w.rocks[path.Dir(rel)] = true
+	}
 	isPy := strings.HasSuffix(name, ".py") || e.Type().IsRegular() && PythonScript(rel, func() []byte { return head(p) })
 	isYAML := isCharmYAML(name)
 	isTemplate := !isPy && !isYAML && templates.IsTemplate(rel)
@@ -325,6 +333,12 @@ func (w *walk) finish() {
 		}
 	}
 	sort.Strings(d.ShellCode)
+	for dir := range w.rocks {
+		if !w.charmRoots[dir] {
+			d.Rocks = append(d.Rocks, dir)
+		}
+	}
+	sort.Strings(d.Rocks)
 	w.warnEmptyScopes()
 	sort.Strings(d.CharmDirs)
 	sort.Strings(d.Python)

@@ -115,6 +115,7 @@ type Tree struct {
 	hookLinks map[string]string   // Discovered.HookLinks: hooks Juju runs a mapped script for
 	hookRuns  map[string][]string // Discovered.HookRuns: the scripts a hook's shell script runs
 	shellCode []string            // Discovered.ShellCode: the charms' code that is not Python
+	rocks     []string            // Discovered.Rocks: rock projects' folders (rank Input.Rocks)
 	fp        string              // the fingerprint of the tree's state (fingerprint)
 	links     []byte              // the links the cache remembers for fp (links.go), or nil
 }
@@ -285,6 +286,7 @@ func Load(opt Options) (*Tree, error) {
 	t.hookLinks = disc.HookLinks
 	t.hookRuns = disc.HookRuns
 	t.shellCode = disc.ShellCode
+	t.rocks = disc.Rocks
 	t.Stats.Files = len(t.Files)
 	if opt.NoCache {
 		sortWarnings(t.Warnings)
@@ -912,7 +914,7 @@ func (t *Tree) readTemplates(root string, paths []string, stats []stat) []templa
 
 // Rank runs the ranker over the tree and its links.
 func (t *Tree) Rank(links linker.Result, focus, mentions []string) rank.Result {
-	return rank.Rank(rank.Input{Files: t.Files, Charms: t.Charms, Links: links, Focus: focus, Mentions: mentions})
+	return rank.Rank(rank.Input{Files: t.Files, Charms: t.Charms, Links: links, Focus: focus, Mentions: mentions, Rocks: t.rocks})
 }
 
 // charmLoad is what loadCharms read.

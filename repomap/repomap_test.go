@@ -185,6 +185,29 @@ func TestDiscoverIgnoresAndSkips(t *testing.T) {
 	}
 }
 
+func TestDiscoverRocks(t *testing.T) {
+	// A folder holding a rockcraft.yaml other than a charm's is a rock's project (review
+	// rev115: temporal-worker's resource_sample_py/).
+	root := writeTree(t, map[string]string{
+		"metadata.yaml":                      smallCharm,
+		"src/charm.py":                       smallPy,
+		"sample_py/rockcraft.yaml":           "name: sample\n",
+		"sample_py/sample/worker.py":         "def run():\n    pass\n",
+		"app_rock/rockcraft.yaml":            "name: app\n",
+		"k8s/charmcraft.yaml":                "name: k\n",
+		"k8s/rockcraft.yaml":                 "name: k\n", // a charm's own folder: not a rock's
+		"k8s/src/charm.py":                   "",
+		"not_a_rock/rockcraft.yaml.template": "",
+	})
+	d, err := Discover(root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(d.Rocks, []string{"app_rock", "sample_py"}) {
+		t.Errorf("rocks %v", d.Rocks)
+	}
+}
+
 func TestDiscoverWarnsOfUnreadIgnoreFiles(t *testing.T) {
 	// an ignore file that exists and cannot be read hides nothing, and says so: what it was
 	// meant to hide is in the map
