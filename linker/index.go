@@ -178,63 +178,50 @@ func (ix *index) handlerUses(name string, v view) int {
 }
 
 // chainNamed reports whether a step of a call, assignment or observed handler in the tree's
-// code seen from v (seenBy) has the name, or a string names it: a recorded call's string
-// argument, or one of Facts.HandlerStrings (getattr(self, "configure")(),
-// patch.object(Charm, "_configure")), which no Refs hold.
+// code seen from v (seenBy) has the name, or a string names it (stringNamed), which no Refs
+// hold.
 func (ix *index) chainNamed(name string, v view) bool {
-	if ix.stepNames[v] == nil {
-		if ix.stepNames == nil {
-			ix.stepNames = map[view]map[string]bool{}
-		}
-		names := map[string]bool{}
-		for _, fi := range ix.ordered {
-			if !ix.seenBy(fi, v) {
-				continue
-			}
-			for _, val := range factValues(&fi.Facts) {
-				for _, st := range val.Chain {
-					if st.Name != "" {
-						names[st.Name] = true
-					}
-				}
-				if val.Kind == pyextract.ValStr {
-					names[val.Str] = true // an argument (factValues lists a call's)
-				}
-			}
-			for _, hs := range fi.Facts.HandlerStrings { // getattr(self, "_configure")
-				names[hs] = true
-			}
-		}
-		ix.stepNames[v] = names
-	}
-	return ix.stepNames[v][name]
+	ix.namesIn(v)
+	return ix.stepNames[v][name] || ix.strNames[v][name]
 }
 
 // stringNamed reports a name the code seen from v (seenBy) writes as a string that may call
 // it: a recorded call's string argument, or one of Facts.HandlerStrings (getattr(self,
 // "configure"), patch.object(Charm, "_configure")).
 func (ix *index) stringNamed(name string, v view) bool {
-	if ix.strNames[v] == nil {
-		if ix.strNames == nil {
-			ix.strNames = map[view]map[string]bool{}
+	ix.namesIn(v)
+	return ix.strNames[v][name]
+}
+
+// namesIn fills, once per viewpoint, the names chainNamed and stringNamed look up: the steps
+// of the facts' values, and the strings that may name a method.
+func (ix *index) namesIn(v view) {
+	if ix.stepNames[v] != nil {
+		return
+	}
+	if ix.stepNames == nil {
+		ix.stepNames, ix.strNames = map[view]map[string]bool{}, map[view]map[string]bool{}
+	}
+	steps, strs := map[string]bool{}, map[string]bool{}
+	for _, fi := range ix.ordered {
+		if !ix.seenBy(fi, v) {
+			continue
 		}
-		names := map[string]bool{}
-		for _, fi := range ix.ordered {
-			if !ix.seenBy(fi, v) {
-				continue
-			}
-			for _, val := range factValues(&fi.Facts) {
-				if val.Kind == pyextract.ValStr {
-					names[val.Str] = true
+		for _, val := range factValues(&fi.Facts) {
+			for _, st := range val.Chain {
+				if st.Name != "" {
+					steps[st.Name] = true
 				}
 			}
-			for _, hs := range fi.Facts.HandlerStrings {
-				names[hs] = true
+			if val.Kind == pyextract.ValStr {
+				strs[val.Str] = true // an argument (factValues lists a call's)
 			}
 		}
-		ix.strNames[v] = names
+		for _, hs := range fi.Facts.HandlerStrings { // getattr(self, "_configure")
+			strs[hs] = true
+		}
 	}
-	return ix.strNames[v][name]
+	ix.stepNames[v], ix.strNames[v] = steps, strs
 }
 
 // computesNames reports a file of the tree seen from v (seenBy), not a vendored library, that

@@ -102,12 +102,7 @@ func words(t *tree) (strs, comments []string) {
 // them all at once: `locals()` (a template rendered with `**locals()`), `event.__dict__` (a
 // parameter's own: self.__dict__ is not).
 func handedParams(t *tree, syms []Symbol) {
-	byLine := map[int]int{} // a def's line → its symbol
-	for k, s := range syms {
-		if s.Kind == KindFunction || s.Kind == KindMethod {
-			byLine[s.Line] = k
-		}
-	}
+	byLine := defLines(syms)
 	if len(byLine) == 0 {
 		return
 	}
@@ -150,16 +145,22 @@ func handedParams(t *tree, syms []Symbol) {
 	}
 }
 
-// bodyCalls fills Symbol.Calls of t's functions and methods: the names their bodies call
-// (f(), self.f(), obj.f(): the callee's last name), with how many times, sorted by name. A
-// default value's call (def f(x=g())) runs when the def does, not in the body: not counted.
-func bodyCalls(t *tree, syms []Symbol) {
-	byLine := map[int]int{} // a def's line → its symbol
+// defLines maps the line of each function's and method's def to its symbol's index.
+func defLines(syms []Symbol) map[int]int {
+	byLine := map[int]int{}
 	for k, s := range syms {
 		if s.Kind == KindFunction || s.Kind == KindMethod {
 			byLine[s.Line] = k
 		}
 	}
+	return byLine
+}
+
+// bodyCalls fills Symbol.Calls of t's functions and methods: the names their bodies call
+// (f(), self.f(), obj.f(): the callee's last name), with how many times, sorted by name. A
+// default value's call (def f(x=g())) runs when the def does, not in the body: not counted.
+func bodyCalls(t *tree, syms []Symbol) {
+	byLine := defLines(syms)
 	if len(byLine) == 0 {
 		return
 	}

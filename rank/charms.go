@@ -313,13 +313,14 @@ func (r *ranker) spansCharms(files []int) bool {
 }
 
 // namedByInterface returns the charms of dirs (the tree's charms) that a subject line names
-// by an interface only that charm declares ("add-user action fails when implicit is empty",
-// of 5g-ims' six charms only hss declares add-user: review rev111), with why
-// but not by a name that holds a charm's, nor by a relation whose interface another of them has
-// (the relation between two charms of the tree is both sides' business),
-// as a note ("hss charm, the only one declaring action add-user"); nil when no subject names
-// such an interface (but one adding an interface: "Add logging relation to
-// tensorboards-controller" adds it to a charm that has none yet), or the answer is every charm.
+// by an interface only that charm declares ("add-user action fails when implicit is empty":
+// of 5g-ims' six charms only hss declares add-user, review rev111), each with a note saying
+// so ("hss charm, the only one declaring the action add-user"). Not by a name that holds a
+// charm's name or its own word (kfp-api-grpc, oai-amf's smf: an endpoint toward that charm),
+// nor by a relation whose interface another charm of the tree has an endpoint of (the
+// relation is both sides' business), nor in a subject adding an interface ("Add logging
+// relation to tensorboards-controller" adds it to a charm that has none yet). Nil when no
+// subject names such an interface, or when the answer is every charm.
 func (r *ranker) namedByInterface(dirs map[string][]string) map[string]string {
 	owners := map[string]map[string]bool{} // kind and normalised name → the charms declaring it
 	// a relation's interface → the charms with an endpoint of it: a relation between two
@@ -352,7 +353,7 @@ func (r *ranker) namedByInterface(dirs map[string][]string) map[string]string {
 		if d.lkind == "" {
 			continue
 		}
-		if dir := charmDirOf(d.file, r.in.Charms); slices.Contains(slices.Collect(maps.Keys(dirs)), dir) {
+		if dir := charmDirOf(d.file, r.in.Charms); hasKey(dirs, dir) {
 			add(owners, d.lkind+"\x00"+normName(d.sym.Name), dir)
 			if d.lkind == linker.KindRelation && d.iface != nil && d.iface.Interface != "" {
 				add(sides, d.iface.Interface, dir)
@@ -391,6 +392,12 @@ func (r *ranker) namedByInterface(dirs map[string][]string) map[string]string {
 		return nil
 	}
 	return out
+}
+
+// hasKey reports whether m has key k (a charm with no name of two words maps to nil).
+func hasKey(m map[string][]string, k string) bool {
+	_, ok := m[k]
+	return ok
 }
 
 // declaredAs is the declared name of the interface of kind and normalised name n.

@@ -287,7 +287,7 @@ func (r *ranker) yamlSymbols(p string) []Symbol {
 	for k := range order {
 		order[k] = k
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(ws[b].v, ws[a].v) })
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(roundSig(ws[b].v), roundSig(ws[a].v)) }) // (rounded: no floating noise)
 	before := map[string]int{} // kind → its lines already placed
 	for _, k := range order {
 		if n := before[syms[k].Kind]; n > 0 {
