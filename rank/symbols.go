@@ -287,8 +287,9 @@ func (r *ranker) yamlSymbols(p string) []Symbol {
 	for k := range order {
 		order[k] = k
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(roundSig(ws[b].v), roundSig(ws[a].v)) }) // (rounded: no floating noise)
-	before := map[string]int{}                                                                                    // kind → its lines already placed
+	// (by rounded scores: no floating noise)
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(roundSig(ws[b].v), roundSig(ws[a].v)) })
+	before := map[string]int{} // kind → its lines already placed
 	for _, k := range order {
 		if n := before[syms[k].Kind]; n > 0 {
 			ws[k].mul(SigSymKindRepeat, math.Pow(KindRepeatDecay, float64(n)), strconv.Itoa(n)+" of its kind before it")
