@@ -79,7 +79,7 @@ type Located struct {
 	Read    []Pick `json:"read"`
 	// Templates are the templates (files under a templates/ folder, or with a Jinja extension
 	// anywhere: templates.IsTemplate) the task points to: they render an option the task
-	// names, or the task (or the first edit pick's code) writes their file name. A template is
+	// names, or the task (or the first Python edit pick's code) writes their file name. A template is
 	// no node of the ranking, so it has no score; the first LocateTemplates, most tied first.
 	Templates []TemplatePick `json:"templates"`
 }
@@ -119,7 +119,7 @@ const LocateTemplates = 5
 // direct tie with an edit file (one defines names the other uses, or declares an interface the
 // other handles), with those ties as the reasons. Scores are the rankings' scores.
 //
-// Templates: the templates the task or the first edit pick points to (templatePicks); a
+// Templates: the templates the task or the first Python edit pick points to (templatePicks); a
 // template is no node of the ranking and has no score.
 func RunLocate(o LocateOptions, io IO) error {
 	if err := checkFormat(o.Format, "text", "json"); err != nil {
@@ -519,7 +519,7 @@ func templatePicks(text string, named []rank.Named, links linker.Result, tmpls [
 		}
 		if own := written[f.Path]; own != "" {
 			// the words, not the name: a docstring's "keepalived" passes for keepalived.conf.j2
-			why = append(why, "the words of its name ("+own+") are in the strings of "+writer.Path+", the first edit pick, which may render it")
+			why = append(why, "the words of its name ("+own+") are in the strings of "+writer.Path+", the first Python edit pick, which may render it")
 		}
 		if len(why) > 0 {
 			picks = append(picks, TemplatePick{Path: f.Path, Why: why})

@@ -407,7 +407,7 @@ func TestTemplatePickRules(t *testing.T) {
 	// name three templates or more (a resource map of them all)
 	charm := &pyextract.File{Path: "src/charm.py", Words: []string{"ausfcfg", "conf", "j2", "path"}}
 	if got := picked("use the IP, not the FQDN", files("src/templates/ausfcfg.conf.j2", "src/templates/other.conf"), charm); !slices.Equal(got,
-		[]string{"src/templates/ausfcfg.conf.j2: the words of its name (ausfcfg) are in the strings of src/charm.py, the first edit pick, which may render it"}) {
+		[]string{"src/templates/ausfcfg.conf.j2: the words of its name (ausfcfg) are in the strings of src/charm.py, the first Python edit pick, which may render it"}) {
 		t.Errorf("written: %q", got)
 	}
 	many := &pyextract.File{Path: "hooks/utils.py", Words: []string{"nova", "api", "paste", "neutron", "conf", "ini"}}
