@@ -191,6 +191,48 @@ func inRock(p string, rocks []string, charms []charmyaml.Charm) bool {
 	return false
 }
 
+// opsEvents are the hook events of ops a task names by their words ("add secret changed
+// hook", "fix update-status"): those of two words or more, which are no common word alone.
+var opsEvents = []string{"config-changed", "update-status", "leader-elected", "leader-settings-changed",
+	"upgrade-charm", "secret-changed", "secret-rotate", "secret-remove", "secret-expired",
+	"collect-unit-status", "collect-app-status", "pre-series-upgrade", "post-series-upgrade"}
+
+// matchEvents gives restart mass (mention-interface) to the code handling a hook event a
+// subject line names (opsEvents), or, when no code observes it yet, to the charms' entry
+// points, where an observer is added (temporal-worker's "add secret changed hook", review
+// rev115: charm.py third behind two modules with the words "secret" and "hook").
+func (r *ranker) matchEvents() {
+	for _, ev := range opsEvents {
+		n := normName(ev)
+		if !slices.ContainsFunc(r.subjects, func(s subject) bool { return s.m.grams[n] }) {
+			continue
+		}
+		var targets []int
+		for _, ch := range r.in.Links.Charms {
+			for _, it := range ch.Interfaces {
+				if it.Name != ev || it.Kind != linker.KindLifecycle && it.Kind != linker.KindSecret && it.Kind != linker.KindStatus {
+					continue
+				}
+				for _, h := range it.Handlers {
+					if f, ok := r.byPath[cleanPath(h.File)]; ok && !h.CatchAll && r.nodes[f].class != ClassTest && r.nodes[f].class != ClassLib && !slices.Contains(targets, f) {
+						targets = append(targets, f)
+					}
+				}
+			}
+		}
+		if len(targets) == 0 {
+			for i, nd := range r.nodes {
+				if nd.class == ClassSource && path.Base(nd.path) == "charm.py" {
+					targets = append(targets, i)
+				}
+			}
+		}
+		for _, t := range targets {
+			r.extra[t].add(SigMentionInterface, MentionInterfaceTeleport/float64(len(targets)), "event "+ev)
+		}
+	}
+}
+
 // interfaceNamed reports whether the task names the interface of kind lkind and normalised
 // name n: as a run of its words, not only inside another identifier (mentions.inner:
 // jenkins_agent_executors does not name the relation "agent"). A name that is itself a kind
@@ -419,6 +461,7 @@ func (r *ranker) match() {
 			r.extra[t].add(SigMentionInterface, MentionInterfaceTeleport/float64(len(targets)), label)
 		}
 	}
+	r.matchEvents()
 }
 
 // uniqueFileNames are the file names the task writes out ("mongodb_tls.py") that name exactly

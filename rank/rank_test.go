@@ -2882,6 +2882,28 @@ func TestRockCodeIsNotTheCharms(t *testing.T) {
 	}
 }
 
+func TestNamedHookEventSeedsItsHandlers(t *testing.T) {
+	// A subject naming a hook event of two words gives its handlers the task's restart mass
+	// (config-changed: DemoCharm in charm.py), and one no code observes yet the entry point,
+	// where its observer goes (review rev115: "add secret changed hook"); a word of it alone
+	// ("the secret rotates") names none.
+	for text, want := range map[string]string{"fix the config changed hook": "src/charm.py", "add secret changed hook (#31)": "src/charm.py"} {
+		in := demoCharm()
+		in.Mentions = []string{text}
+		f := fileOf(t, Rank(in), want)
+		if !slices.ContainsFunc(f.Signals, func(g Signal) bool { return g.Name == SigMentionInterface && strings.HasPrefix(g.Note, "event ") }) {
+			t.Errorf("%q: %s not seeded: %+v", text, want, f.Signals)
+		}
+	}
+	in := demoCharm()
+	in.Mentions = []string{"the secret changes when the config is rendered"}
+	for _, f := range Rank(in).Files {
+		if slices.ContainsFunc(f.Signals, func(g Signal) bool { return g.Name == SigMentionInterface && strings.HasPrefix(g.Note, "event ") }) {
+			t.Errorf("%s seeded by words apart: %+v", f.Path, f.Signals)
+		}
+	}
+}
+
 func TestLibraryBookkeepingLast(t *testing.T) {
 	// LIBID, and a vendored library's LIBAPI and LIBPATCH, come after every other symbol of
 	// their file; a charm's own library keeps LIBPATCH among its constants.
