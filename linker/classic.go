@@ -122,8 +122,7 @@ func (l *charmLinker) readAsTable(fi *fileInfo, a *pyextract.Assign) bool {
 	}
 	// used once (ACTIONS[name], as every table of the 500 trees is): more uses may add to it
 	// or read it otherwise
-	k, used := slices.BinarySearchFunc(fi.Refs, name, func(r pyextract.Ref, n string) int { return strings.Compare(r.Name, n) })
-	return used && fi.Refs[k].Count == 1
+	return fi.refCount(name) == 1
 }
 
 // branchesOn reports a module with a branch of its own for the string s (if name ==

@@ -224,6 +224,14 @@ func (ix *index) namesIn(v view) {
 	ix.stepNames[v], ix.strNames[v] = steps, strs
 }
 
+// refCount is how many times fi's code uses name (its Refs, sorted by name): 0 for none.
+func (fi *fileInfo) refCount(name string) int {
+	if k, ok := slices.BinarySearchFunc(fi.Refs, name, func(r pyextract.Ref, n string) int { return strings.Compare(r.Name, n) }); ok {
+		return fi.Refs[k].Count
+	}
+	return 0
+}
+
 // computesNames reports a file of the tree seen from v (seenBy), not a vendored library, that
 // may call a method (method) or a module function (!method) by a name no code writes
 // (fileInfo.dispatch: inspect.getmembers, globals(), getattr(self, name), ...; computedAttr).

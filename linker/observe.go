@@ -677,8 +677,8 @@ func (l *charmLinker) definesEvents() bool {
 // (ownDefiners: data_interfaces' DatabaseRequires, whose events are named after the
 // relation aliases it is given, cluster1_database_created).
 func (l *charmLinker) definesCharmEvents(fi *fileInfo) bool {
-	ref, found := slices.BinarySearchFunc(fi.Refs, "define_event", func(r pyextract.Ref, n string) int { return strings.Compare(r.Name, n) })
-	if !found {
+	defines := fi.refCount("define_event")
+	if defines == 0 {
 		return false
 	}
 	own := 0 // calls on a non-charm class's self.on
@@ -698,7 +698,7 @@ func (l *charmLinker) definesCharmEvents(fi *fileInfo) bool {
 		l.ownDefiners[cls] = true
 		own++
 	}
-	return own < fi.Refs[ref].Count
+	return own < defines
 }
 
 // inCharmMRO reports a class that a charm class of the charm derives from (a mixin): its self

@@ -329,6 +329,7 @@ func (l *charmLinker) deadSyms(v view) map[*pyextract.Symbol]deadWhy {
 	}
 	dead := map[*pyextract.Symbol]deadWhy{}
 	deadCalls := map[*fileInfo]map[string]int{} // per file, name → its calls from dead bodies
+	deadTotal := map[string]int{}               // the same, all files together
 	var files []*fileInfo
 	for _, fi := range l.ix.ordered {
 		if l.ix.seenBy(fi, v) {
@@ -345,6 +346,7 @@ func (l *charmLinker) deadSyms(v view) map[*pyextract.Symbol]deadWhy {
 			}
 			for _, c := range s.Calls {
 				deadCalls[fi][c.Name] += c.Count
+				deadTotal[c.Name] += c.Count
 			}
 		}
 	}
@@ -384,11 +386,7 @@ func (l *charmLinker) deadSyms(v view) map[*pyextract.Symbol]deadWhy {
 	reach := map[*pyextract.Symbol]map[*fileInfo]bool{}
 	count := func(d def) (uses, fromDead int) {
 		if d.file == nil {
-			uses = l.ix.uses(d.name, v)
-			for _, calls := range deadCalls {
-				fromDead += calls[d.name]
-			}
-			return uses, fromDead
+			return l.ix.uses(d.name, v), deadTotal[d.name]
 		}
 		if reach[d.sym] == nil {
 			reach[d.sym] = importers(d.file, d.name, files, res)
@@ -399,9 +397,7 @@ func (l *charmLinker) deadSyms(v view) map[*pyextract.Symbol]deadWhy {
 			if !reach[d.sym][fi] && ownNames(fi)[d.name] {
 				continue
 			}
-			if r, ok := slices.BinarySearchFunc(fi.Refs, d.name, func(r pyextract.Ref, n string) int { return strings.Compare(r.Name, n) }); ok {
-				uses += fi.Refs[r].Count
-			}
+			uses += fi.refCount(d.name)
 			fromDead += deadCalls[fi][d.name]
 		}
 		return uses, fromDead
@@ -440,14 +436,11 @@ func (l *charmLinker) deadSite(s Site) bool {
 	if fi == nil || s.Symbol == "" {
 		return false
 	}
-	var sym *pyextract.Symbol
-	if cls, m, method := strings.Cut(s.Symbol, "."); method {
-		if c := fi.classes[cls]; c != nil {
-			sym = c.methods[m]
-		}
-	} else {
-		sym = fi.funcSyms[funcKey{"", cls}]
+	cls, fn, method := strings.Cut(s.Symbol, ".")
+	if !method {
+		cls, fn = "", cls
 	}
+	sym := fi.funcSyms[funcKey{cls, fn}]
 	return sym != nil && l.deadSyms(viewOf(fi, false))[sym] != 0
 }
 

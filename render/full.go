@@ -112,8 +112,9 @@ type fileView struct {
 	// a Python file's leading symbols read as what they are, the file's most important ones.
 	yaml bool
 	kids []int // per symbol: the members of the class it is (members)
-	// hidden: per symbol, left out of the block whatever k (the budgeted view's bookkeeping
-	// constants, never offered); nil shows every symbol (--all)
+	// hidden: per symbol, left out of the block whatever k (hiddenInBudget: a library's
+	// bookkeeping constants, a setter, an @overload stub; never offered); nil shows every
+	// symbol (--all)
 	hidden []bool
 }
 
@@ -401,13 +402,12 @@ func allView(r rank.Result, explain bool) document {
 	return doc
 }
 
-// bookkeeping reports a constant charmcraft's library machinery keeps (rank's
-// lib-bookkeeping: LIBID, a vendored library's LIBAPI, LIBPATCH and PYDEPS): a hash and version
-// numbers nobody edits by hand, which the budgeted view never spends tokens on (review rev110:
-// 158 such lines in 50 of the 500 maps); and a second definition of a name (rank's
-// secondary-def: a property's setter, an @overload stub), which repeats the first; `--all`
-// lists them.
-func bookkeeping(s rank.Symbol) bool {
+// hiddenInBudget reports a symbol the budgeted views never spend tokens on (`--all` lists
+// it): a constant charmcraft's library machinery keeps (rank's lib-bookkeeping: LIBID, a
+// vendored library's LIBAPI, LIBPATCH and PYDEPS), a hash and version numbers nobody edits by
+// hand (review rev110: 158 such lines in 50 of the 500 maps); or a second definition of a
+// name (rank's secondary-def: a property's setter, an @overload stub), which repeats the first.
+func hiddenInBudget(s rank.Symbol) bool {
 	return slices.ContainsFunc(s.Signals, func(g rank.Signal) bool {
 		return g.Name == rank.SigSymBookkeeping || g.Name == rank.SigSymSecondary
 	})
@@ -541,7 +541,7 @@ func fitFull(files []*rank.File, explain bool, c counter, budget int) document {
 	offer := func(f, j int) {
 		// (the next symbol is offered once the file's first line is taken: its view is built)
 		for j > 0 && j < len(files[f].Symbols) && views[f].hidden[j] {
-			j++ // never offered: a library's LIBID, a vendored one's LIBAPI and LIBPATCH
+			j++ // never offered: a library's LIBID, a setter, an @overload stub (hiddenInBudget)
 		}
 		if f < len(files) && j < len(files[f].Symbols) {
 			score := files[f].Score
@@ -582,7 +582,7 @@ func fitFull(files []*rank.File, explain bool, c counter, budget int) document {
 			views[it.file] = newFileView(files[it.file], explain)
 			views[it.file].hidden = make([]bool, len(files[it.file].Symbols))
 			for j, s := range files[it.file].Symbols {
-				views[it.file].hidden[j] = j > 0 && bookkeeping(s) // (offer skips them)
+				views[it.file].hidden[j] = j > 0 && hiddenInBudget(s) // (offer skips them)
 				if p := views[it.file].parent[j]; views[it.file].hidden[j] && p >= 0 {
 					views[it.file].kids[p]-- // a class missing only hidden members is shown whole: no "…"
 				}
