@@ -297,14 +297,15 @@ func (c *checker) findings(cl linker.CharmLinks, unread []string) {
 			// the declaration may be in what could not be read: the yaml-problem error says so
 			d.Severity = SeverityInfo
 			d.Message += fmt.Sprintf(" (%s could not be read whole and may declare it)", strings.Join(lost, ", "))
-		} else if decl != nil && decl.Layer && kind != "" && d.Severity != SeverityInfo && !nearDeclared(decl, kind, f.Subject) {
+		} else if decl != nil && decl.Layer && kind != "" && d.Severity != SeverityInfo && !nearDeclared(decl, kind, f.Subject) && !f.Joined {
 			// a layer's code runs in the charms that include it, whose YAML is merged with
 			// the layer's (a misspelt name, near a declared one, stays)
 			d.Severity = SeverityInfo
 			d.Message = mayBeDeclared(strings.Replace(d.Message, "the charm's YAML does not declare", "the layer's YAML does not declare", 1)) +
 				" (a layer: the charms that include it may declare it)"
 		} else if layers := includedLayers(decl, kind, f.Subject); layers != "" && kind != "" && d.Severity != SeverityInfo &&
-			!nearDeclared(decl, kind, f.Subject) {
+			!nearDeclared(decl, kind, f.Subject) && !f.Joined {
+			// (a flag joined from two literals names no option any layer declares: it stays)
 			// `charm build` merges the included layers' YAML into the charm's
 			if f.Kind == linker.FindUndeclaredConfig && f.Registered != "" {
 				// a handler of an option's flag that a layer declares (layer:nagios's
@@ -1305,6 +1306,9 @@ func findingDiagnostic(f linker.Finding) Diagnostic {
 			of = "option"
 		}
 		d.Message = fmt.Sprintf("%s is registered for %s %q of %s %q, which the charm's YAML does not declare: it never runs for it", who(f.Symbol), what, f.Registered, of, f.Subject)
+		if f.Joined {
+			d.Message += " (two adjacent string literals, which Python joins into one: is a comma missing between them?)"
+		}
 	case ok && f.LookedUp != "":
 		// relation_ids("cache") of an undeclared endpoint: an empty list, which raises nothing
 		d.Severity = SeverityWarning

@@ -425,6 +425,7 @@ func TestHandlerOfAnUndeclaredEndpointsHook(t *testing.T) {
 		{Kind: linker.FindUndeclaredRelation, Subject: "runner", Site: linker.Site{File: "hooks/hooks.py", Line: 9, Symbol: "runner"}, Registered: "endpoint.runner.joined"},
 		{Kind: linker.FindUndeclaredStorage, Subject: "cache", Site: linker.Site{File: "hooks/hooks.py", Line: 13, Symbol: "cache_gone"}, Registered: "cache-storage-detaching"},
 		{Kind: linker.FindUndeclaredConfig, Subject: "prot", Site: linker.Site{File: "reactive/a.py", Line: 6, Symbol: "restart"}, Registered: "config.changed.prot"},
+		{Kind: linker.FindUndeclaredConfig, Subject: "aconfig.changed.b", Site: linker.Site{File: "reactive/a.py", Line: 9, Symbol: "email"}, Registered: "config.changed.aconfig.changed.b", Joined: true},
 	}}}}
 	var b strings.Builder
 	if err := WriteText(&b, Run(nil, links, Options{})); err != nil {
@@ -434,7 +435,8 @@ func TestHandlerOfAnUndeclaredEndpointsHook(t *testing.T) {
 hooks/hooks.py:9: warning: runner is registered for flag "endpoint.runner.joined" of relation endpoint "runner", which the charm's YAML does not declare: it never runs for it [undeclared-relation]
 hooks/hooks.py:13: warning: cache_gone is registered for hook "cache-storage-detaching" of storage "cache", which the charm's YAML does not declare: it never runs for it [undeclared-storage]
 reactive/a.py:6: warning: restart is registered for flag "config.changed.prot" of option "prot", which the charm's YAML does not declare: it never runs for it [undeclared-config]
-0 errors, 4 warnings, 0 infos
+reactive/a.py:9: warning: email is registered for flag "config.changed.aconfig.changed.b" of option "aconfig.changed.b", which the charm's YAML does not declare: it never runs for it (two adjacent string literals, which Python joins into one: is a comma missing between them?) [undeclared-config]
+0 errors, 5 warnings, 0 infos
 `
 	if got := b.String(); got != want {
 		t.Errorf("text:\n%s\nwant:\n%s", got, want)
@@ -1284,6 +1286,20 @@ func TestIncludedLayersSoftenUndeclared(t *testing.T) {
 	if r := Run([]charmyaml.Charm{decl}, flag, Options{}); r.Summary.Warnings != 1 {
 		t.Errorf("a flag near a declared option: %+v", r.Diagnostics)
 	}
+	// a flag joined from two literals (a comma left out, review rev116) names no option a
+	// layer declares: its warning stays
+	joined := linker.Result{Charms: []linker.CharmLinks{{Name: "lb", Dir: "src", Findings: []linker.Finding{
+		{Kind: linker.FindUndeclaredConfig, Subject: "regionconfig.changed.zone", Site: linker.Site{File: "src/reactive/lb.py", Line: 7, Symbol: "render"},
+			Registered: "config.changed.regionconfig.changed.zone", Joined: true},
+	}}}}
+	if r := Run([]charmyaml.Charm{decl}, joined, Options{}); r.Summary.Warnings != 1 {
+		t.Errorf("a joined flag, layers included: %+v", r.Diagnostics)
+	}
+	decl.Layer = true
+	if r := Run([]charmyaml.Charm{decl}, joined, Options{}); r.Summary.Warnings != 1 {
+		t.Errorf("a joined flag in a layer: %+v", r.Diagnostics)
+	}
+	decl.Layer = false
 	decl.Config = nil
 	decl.Layers = []charmyaml.Layer{{Name: "interface:keystone"}}
 	if r := Run([]charmyaml.Charm{decl}, links, Options{}); r.Summary.Errors != 1 {

@@ -218,7 +218,7 @@ func (l *charmLinker) linkDecorated(own map[string]bool) {
 	}
 	for fi, s := range l.topFunctions() {
 		for _, d := range s.Decorators {
-			name, args := decoratorCall(d)
+			name, args, joined := decoratorCall(d)
 			args = append(args, l.constArgs(fi, d)...)
 			if name == "hook" && len(args) == 0 && strings.HasSuffix(strings.TrimSpace(d), "()") {
 				// @hooks.hook(): charm-helpers registers the function's name as the hook's
@@ -236,7 +236,7 @@ func (l *charmLinker) linkDecorated(own map[string]bool) {
 						// layer:basic sets config.changed.<opt> for the options the built charm
 						// declares only: waiting for another's, the handler never runs for it
 						if f := l.find(FindUndeclaredConfig, opt, Site{File: fi.Path, Line: s.Line, Symbol: s.Name}); f != nil {
-							f.Registered = a
+							f.Registered, f.Joined = a, joined[a]
 						}
 					}
 					continue
@@ -248,7 +248,7 @@ func (l *charmLinker) linkDecorated(own map[string]bool) {
 						// function never runs for it (review rev104: 7 of 7 such typos passed)
 						if !fi.test && !fi.vendored {
 							if f := l.find(FindUnknownEvent, a, Site{File: fi.Path, Line: s.Line, Symbol: s.Name}); f != nil {
-								f.Registered = a
+								f.Registered, f.Joined = a, joined[a]
 							}
 						}
 					} else if ep, _, ok := strings.Cut(a, "-relation-"); ok {
@@ -262,7 +262,7 @@ func (l *charmLinker) linkDecorated(own map[string]bool) {
 							l.hookHandler(it, a, fi, s)
 						} else if d, declared := l.lookup(KindStorage, st); (!declared || asWrittenOnly(st, d)) && !fi.test && !fi.vendored {
 							if f := l.find(FindUndeclaredStorage, st, Site{File: fi.Path, Line: s.Line, Symbol: s.Name}); f != nil {
-								f.Registered = a
+								f.Registered, f.Joined = a, joined[a]
 							}
 						}
 					} else if kind, ev, ok := eventKind(strings.ReplaceAll(strings.TrimSuffix(a, ".real"), "-", "_")); ok && kind == KindLifecycle {
@@ -281,7 +281,7 @@ func (l *charmLinker) linkDecorated(own map[string]bool) {
 						}
 					}
 				case "when", "when_all", "when_any":
-					if ep := flagEndpoint(a); ep != "" && !own[a] {
+					if ep := flagEndpoint(a); ep != "" && !own[a] && !joined[a] {
 						rels, via = []string{ep}, ViaFlag
 					}
 				case "when_not", "when_none":
@@ -315,7 +315,7 @@ func (l *charmLinker) linkDecorated(own map[string]bool) {
 					if d, ok := l.lookup(KindRelation, rel); (!ok || asWrittenOnly(rel, d)) && !fi.test && !fi.vendored &&
 						(via == ViaHook || strings.HasPrefix(a, "endpoint.") || via == ViaFlag && !ok && l.nearRelation(rel)) {
 						if f := l.find(FindUndeclaredRelation, rel, Site{File: fi.Path, Line: s.Line, Symbol: s.Name}); f != nil {
-							f.Registered = a
+							f.Registered, f.Joined = a, joined[a]
 						}
 					}
 				}
@@ -726,26 +726,40 @@ func configFlag(decorator, flag string) (string, bool) {
 }
 
 // decoratorCall splits a decorator as written ("reactive.when('db.available', 'x')") into
-// its last name ("when") and its string literal arguments.
-func decoratorCall(d string) (name string, args []string) {
+// its last name ("when") and its string literal arguments. Adjacent literals are one
+// argument, as Python joins them: @when_any('config.changed.a' 'config.changed.b') waits
+// for the one flag "config.changed.aconfig.changed.b" (a comma left out, review rev116:
+// layer-sentry's email handler never ran); joined holds such arguments.
+func decoratorCall(d string) (name string, args []string, joined map[string]bool) {
 	head, rest, ok := strings.Cut(d, "(")
 	if !ok {
-		return "", nil
+		return "", nil, nil
 	}
 	if k := strings.LastIndexByte(head, '.'); k >= 0 {
 		head = head[k+1:]
 	}
+	adjacent := false // the literal read last ended where only spaces stand before this one
 	for {
 		k := strings.IndexAny(rest, `'"`)
 		if k < 0 {
-			return head, args
+			return head, args, joined
 		}
 		q := rest[k]
 		end := strings.IndexByte(rest[k+1:], q)
 		if end < 0 {
-			return head, args
+			return head, args, joined
 		}
-		args = append(args, rest[k+1:k+1+end])
+		lit := rest[k+1 : k+1+end]
+		if adjacent && strings.TrimLeft(rest[:k], " \t\n\rbfruBFRU") == "" {
+			args[len(args)-1] += lit
+			if joined == nil {
+				joined = map[string]bool{}
+			}
+			joined[args[len(args)-1]] = true
+		} else {
+			args = append(args, lit)
+		}
+		adjacent = true
 		rest = rest[k+2+end:]
 	}
 }

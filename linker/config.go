@@ -377,7 +377,7 @@ func (l *charmLinker) configKey(fi *fileInfo, k *pyextract.KeyAccess) {
 			known = true
 			s, vendored := at, fi.vendored
 			if o := v.origin; o != nil { // where the helper is called with the name
-				s = Site{File: o.file.Path, Line: o.line, Symbol: symbolName(className(o.cls), o.fn), Via: ViaConfig,
+				s = Site{File: o.file.Path, Line: o.line, Symbol: o.file.symbolAt(className(o.cls), o.fn, o.line), Via: ViaConfig,
 					Detail: at.Detail, Conditional: o.cond}
 				vendored = o.file.vendored
 			}

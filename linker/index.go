@@ -232,6 +232,28 @@ func (fi *fileInfo) refCount(name string) int {
 	return 0
 }
 
+// symbolAt names the code at line of fi whose scope is function fn of class (either may be
+// ""), as Site.Symbol does: Class.method, function or Class. A function nested in another
+// is no symbol of the file (`def command():` inside _flog_layer, review rev116), so its
+// code is the enclosing definition's, the innermost function or method around line.
+func (fi *fileInfo) symbolAt(class, fn string, line int) string {
+	if fn == "" || fi.funcSyms[funcKey{class, fn}] != nil {
+		return symbolName(class, fn)
+	}
+	var in *pyextract.Symbol
+	for i := range fi.Symbols {
+		s := &fi.Symbols[i]
+		if (s.Kind == pyextract.KindFunction || s.Kind == pyextract.KindMethod) && s.Line <= line && line <= s.EndLine &&
+			(in == nil || s.Line >= in.Line) {
+			in = s
+		}
+	}
+	if in == nil {
+		return symbolName(class, "")
+	}
+	return in.Name
+}
+
 // computesNames reports a file of the tree seen from v (seenBy), not a vendored library, that
 // may call a method (method) or a module function (!method) by a name no code writes
 // (fileInfo.dispatch: inspect.getmembers, globals(), getattr(self, name), ...; computedAttr).

@@ -345,7 +345,7 @@ func (l *charmLinker) linkStoragePaths() {
 		}
 		for i := range fi.Facts.Paths {
 			p := &fi.Facts.Paths[i]
-			link(fi, p.Line, symbolName(p.Class, p.Func), &pyextract.Value{Kind: pyextract.ValStr, Str: p.Path})
+			link(fi, p.Line, fi.symbolAt(p.Class, p.Func, p.Line), &pyextract.Value{Kind: pyextract.ValStr, Str: p.Path})
 		}
 	}
 }
@@ -985,7 +985,7 @@ func siteAt(fi *fileInfo, sc pyextract.Scope, via, detail string) Site {
 	// as is the body of `if self.unit.is_leader():`, which runs whenever the unit leads
 	// (Scope.Leader): both are the usual path (AfterGuard)
 	leader := sc.Conditional && !sc.ExceptReturn && sc.Leader
-	return Site{File: fi.Path, Line: sc.Line, Symbol: symbolName(sc.Class, sc.Func), Via: via, Detail: detail, Conditional: sc.Conditional && !sc.ExceptReturn,
+	return Site{File: fi.Path, Line: sc.Line, Symbol: fi.symbolAt(sc.Class, sc.Func, sc.Line), Via: via, Detail: detail, Conditional: sc.Conditional && !sc.ExceptReturn,
 		AfterGuard: sc.Conditional && !sc.ExceptReturn && sc.AfterReturn > 0 && !sc.LoopAfterReturn || leader, Leader: leader}
 }
 

@@ -749,6 +749,40 @@ def block():
 		"reactive/reactor.py:10 undeclared-config nope config.set.nope")
 }
 
+func TestReactiveJoinedLiterals(t *testing.T) {
+	// Adjacent string literals are one argument, as Python joins them (review rev116:
+	// layer-sentry's @when_any('config.changed.email-server-host' 'config.changed.email-server-port',
+	// with no comma, waits for one flag nothing sets): the joined flag reads no option and is a
+	// finding marked Joined; a joined endpoint flag links nothing; a literal split for length
+	// ('config.changed.' 'port', a prefix before the quote) is the flag it spells.
+	c := charm("reactor", ".", "config:host", "config:port", "relation:db")
+	cl := link1(t, c, files{"reactive/reactor.py": `
+from charms.reactive import when, when_any
+
+
+@when_any('config.changed.host'
+          'config.changed.port', 'config.set.nope')
+def email():
+    pass
+
+
+@when('endpoint.db.joined' 'endpoint.db.changed')
+def db():
+    pass
+
+
+@when('config.changed.' r'port')
+def port():
+    pass
+`})
+	expect(t, "host", reads(cl, KindConfig, "host"), "")
+	expect(t, "port", reads(cl, KindConfig, "port"), "reactive/reactor.py:16/config-read/flag")
+	expect(t, "db", handlers(cl, KindRelation, "db"), "")
+	expect(t, "findings", findingsWith(cl, func(f Finding) string { return fmt.Sprintf("%s joined=%v", f.Registered, f.Joined) }),
+		"reactive/reactor.py:6 undeclared-config hostconfig.changed.port config.changed.hostconfig.changed.port joined=true\n"+
+			"reactive/reactor.py:6 undeclared-config nope config.set.nope joined=false")
+}
+
 func TestReactiveFlagConstants(t *testing.T) {
 	// A reactive decorator's flag given as a constant, of the module or of an imported one
 	// (mysql-router's @reactive.when(mysql_router.DB_ROUTER_AVAILABLE)), is the flag its value

@@ -127,6 +127,45 @@ func expect(t *testing.T, what, got, want string) {
 	}
 }
 
+func TestReadInANestedFunction(t *testing.T) {
+	// Code in a function nested in a method or function (a pebble layer's command built by an
+	// inner def, review rev116: flog's options linked to "FlogCharm.command", no symbol of
+	// the file) is the enclosing definition's: the site names the method or function around it.
+	c := charm("nest", ".", "config:rate", "config:level", "container:app")
+	cl := link1(t, c, files{"src/charm.py": `
+import ops
+
+
+class NestCharm(ops.CharmBase):
+    def __init__(self, framework):
+        super().__init__(framework)
+        framework.observe(self.on.app_pebble_ready, self._on_ready)
+
+    def _on_ready(self, event):
+        self.unit.get_container("app").add_layer("x", self._layer(), combine=True)
+
+    def _layer(self):
+        def command():
+            return f"/bin/app --rate {self.config['rate']}"
+
+        return {"command": command()}
+
+
+def level(charm):
+    def inner():
+        return charm.config["level"]
+
+    return inner()
+`})
+	var got []string
+	for _, name := range []string{"rate", "level"} {
+		for _, r := range iface(cl, KindConfig, name).Reads {
+			got = append(got, fmt.Sprintf("%s %s:%d", r.Symbol, r.File, r.Line))
+		}
+	}
+	expect(t, "readers", strings.Join(got, ", "), "NestCharm._layer src/charm.py:14, level src/charm.py:21")
+}
+
 func TestLookupsInATry(t *testing.T) {
 	// A lookup in a try whose handlers catch only what a present name raises runs: fetch of
 	// an undeclared resource raises NameError, get_relation of an undeclared endpoint

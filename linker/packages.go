@@ -155,7 +155,7 @@ func (l *charmLinker) linkDelegates() {
 		// ops.interface_<name>: it serves its relation (absentLibraryEndpoint), as one given its
 		// relation's name does
 		if module != "" && !l.featurePkgs[module] && !publishedInterfaceLibrary(module) && opsInterfacePackage(module) == "" && l.passesCharm(s) {
-			at = &Site{File: s.file.Path, Line: s.line, Symbol: symbolName(className(s.cls), s.fn), Via: ViaDelegate, Detail: module}
+			at = &Site{File: s.file.Path, Line: s.line, Symbol: s.file.symbolAt(className(s.cls), s.fn, s.line), Via: ViaDelegate, Detail: module}
 			atModule = module
 		}
 	}

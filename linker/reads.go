@@ -260,7 +260,7 @@ func atOrigin(at Site, fi *fileInfo, n aval) (Site, bool) {
 	if o == nil {
 		return at, fi.vendored
 	}
-	return Site{File: o.file.Path, Line: o.line, Symbol: symbolName(className(o.cls), o.fn), Via: at.Via, Detail: at.Detail,
+	return Site{File: o.file.Path, Line: o.line, Symbol: o.file.symbolAt(className(o.cls), o.fn, o.line), Via: at.Via, Detail: at.Detail,
 		Conditional: o.cond, NameKind: at.NameKind}, o.file.vendored
 }
 

@@ -206,7 +206,7 @@ func (l *charmLinker) classicHooks() string {
 			continue
 		}
 		for _, d := range s.Decorators {
-			if name, _ := decoratorCall(d); name == "hook" {
+			if name, _, _ := decoratorCall(d); name == "hook" {
 				return fmt.Sprintf("%s:%d", fi.Path, s.Line)
 			}
 		}

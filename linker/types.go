@@ -381,6 +381,9 @@ type Finding struct {
 	// or flag: nothing fires it, so the function never runs for it (a leftover, or a misspelt
 	// name), which raises nothing.
 	Registered string `json:"registered,omitempty"`
+	// Joined marks a Registered flag or hook that is adjacent string literals Python joins
+	// into one (@when_any('config.changed.a' 'config.changed.b'): a comma left out).
+	Joined bool `json:"joined,omitempty"`
 	// LookedUp is, for an undeclared-relation or undeclared-storage finding of a lookup
 	// through charm-helpers or charms.reactive (relation_ids("db"), endpoint_from_name("db"),
 	// endpoint_from_flag("endpoint.db.joined"), storage_list("data")), the function called:
