@@ -33,11 +33,12 @@ type index struct {
 	// refTotals, stepNames and computed are, for a viewpoint (seenBy), every name's uses
 	// (uses), every name of a step of a fact's value chain (chainNamed), and whether its code
 	// computes names (computesNames); each built on first use
-	refTotals map[view]map[string]int
-	stepNames map[view]map[string]bool
-	strNames  map[view]map[string]bool // stringNamed, per viewpoint
-	computed  map[computedKey]bool
-	roots     map[string]bool // every charm's src/ and lib/ (importRoot)
+	refTotals  map[view]map[string]int
+	stepNames  map[view]map[string]bool
+	strNames   map[view]map[string]bool // stringNamed, per viewpoint
+	aliasNames map[view]map[string]bool // aliasNamed, per viewpoint
+	computed   map[computedKey]bool
+	roots      map[string]bool // every charm's src/ and lib/ (importRoot)
 	// charmRefs: for every name, the charms whose own non-test code uses it (built on first
 	// use: usedByCharms)
 	charmRefs map[string][]int
@@ -139,7 +140,7 @@ func (ix *index) uses(name string, v view) int {
 // names that could be it (computesNames; method: name is a method's, else a module
 // function's): a function or method so named is never called.
 func (ix *index) namedNowhere(name string, v view, method bool) bool {
-	return ix.uses(name, v) == 0 && !ix.chainNamed(name, v) && !ix.computesNames(v, method)
+	return ix.uses(name, v) == 0 && !ix.chainNamed(name, v) && !ix.aliasNamed(name, v) && !ix.computesNames(v, method)
 }
 
 // handlerUses is how many times the code seen from v (seenBy) uses the name of a
@@ -193,16 +194,25 @@ func (ix *index) stringNamed(name string, v view) bool {
 	return ix.strNames[v][name]
 }
 
-// namesIn fills, once per viewpoint, the names chainNamed and stringNamed look up: the steps
-// of the facts' values, and the strings that may name a method.
+// aliasNamed reports a name the code seen from v (seenBy) imports under another (from m
+// import public_address as addr): its uses are the alias's, which no Refs of the name count
+// (review rev118), so it counts as named.
+func (ix *index) aliasNamed(name string, v view) bool {
+	ix.namesIn(v)
+	return ix.aliasNames[v][name]
+}
+
+// namesIn fills, once per viewpoint, the names chainNamed, stringNamed and aliasNamed look
+// up: the steps of the facts' values, the strings that may name a method, and the names
+// imported under an alias.
 func (ix *index) namesIn(v view) {
 	if ix.stepNames[v] != nil {
 		return
 	}
 	if ix.stepNames == nil {
-		ix.stepNames, ix.strNames = map[view]map[string]bool{}, map[view]map[string]bool{}
+		ix.stepNames, ix.strNames, ix.aliasNames = map[view]map[string]bool{}, map[view]map[string]bool{}, map[view]map[string]bool{}
 	}
-	steps, strs := map[string]bool{}, map[string]bool{}
+	steps, strs, aliased := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for _, fi := range ix.ordered {
 		if !ix.seenBy(fi, v) {
 			continue
@@ -220,8 +230,13 @@ func (ix *index) namesIn(v view) {
 		for _, hs := range fi.Facts.HandlerStrings { // getattr(self, "_configure")
 			strs[hs] = true
 		}
+		for _, im := range fi.Imports {
+			if im.Alias != "" && im.Name != "" && im.Name != "*" {
+				aliased[im.Name] = true
+			}
+		}
 	}
-	ix.stepNames[v], ix.strNames[v] = steps, strs
+	ix.stepNames[v], ix.strNames[v], ix.aliasNames[v] = steps, strs, aliased
 }
 
 // refCount is how many times fi's code uses name (its Refs, sorted by name): 0 for none.

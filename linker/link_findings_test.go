@@ -1218,6 +1218,54 @@ ADDRESS = resolve("here")
 	if got := why(in); got != "not-called=false dead-callers=false tests-only=false" {
 		t.Errorf("called by an attribute from a file not importing it: %s", got)
 	}
+	// an aliased import's calls are the name's (review rev118: `from netutil import
+	// public_address as addr` made host_ip dead, and its error an info)
+	in["src/charm.py"] = "import ops\nfrom netutil import public_address as addr\n\nclass DemoCharm(ops.CharmBase):\n    def __init__(self, framework):\n        addr(self)\n"
+	if got := why(in); got != "not-called=false dead-callers=false tests-only=false" {
+		t.Errorf("called through an aliased import: %s", got)
+	}
+	// a helper only its own recursive calls, or another dead helper's, call never runs
+	// (rev118: the fixed point kept both live)
+	in["src/charm.py"] = "import ops\n\nclass DemoCharm(ops.CharmBase):\n    def __init__(self, framework):\n        pass\n"
+	in["src/netutil.py"] = "def host_ip(charm, n):\n    return host_ip(charm, n - 1) if n else charm.config[\"prefer-ipv6\"]\n"
+	if got := why(in); got != "not-called=true dead-callers=false tests-only=false" {
+		t.Errorf("called only by itself: %s", got)
+	}
+	in["src/netutil.py"] = "def host_ip(charm, n):\n    return ping(charm, n) if n else charm.config[\"prefer-ipv6\"]\n\ndef ping(charm, n):\n    return host_ip(charm, n - 1)\n"
+	if got := why(in); got != "not-called=false dead-callers=true tests-only=false" {
+		t.Errorf("called only by a helper it calls: %s", got)
+	}
+	in["src/charm.py"] = "import ops\nfrom netutil import ping\n\nclass DemoCharm(ops.CharmBase):\n    def __init__(self, framework):\n        ping(self, 3)\n"
+	if got := why(in); got != "not-called=false dead-callers=false tests-only=false" {
+		t.Errorf("a recursion the charm enters: %s", got)
+	}
+}
+
+func TestSharedMethodASiblingCharmCalls(t *testing.T) {
+	// In a monorepo, a shared method only a sibling charm's class calls runs in that charm:
+	// for the other, it is no code that never runs (review rev118); its error names both.
+	a, b := charm("demo-a", "a"), charm("demo-b", "b")
+	charmPy := "import ops\nfrom common.peers import PeerState\n%s\nclass %s(ops.CharmBase):\n    def __init__(self, framework):\n        super().__init__(framework)\n" +
+		"        self.peers = PeerState(self)\n        framework.observe(self.on.config_changed, self._on_config_changed)\n\n" +
+		"    def _on_config_changed(self, event):\n        %s\n"
+	in := files{
+		"a/src/charm.py":     fmt.Sprintf(charmPy, "", "ACharm", "pass"),
+		"b/src/charm.py":     fmt.Sprintf(charmPy, "from workload import Workload\n", "BCharm", "Workload(self.peers).render()"),
+		"b/src/workload.py":  "class Workload:\n    def __init__(self, peers):\n        self.peers = peers\n\n    def render(self):\n        return self.peers.address()\n",
+		"common/__init__.py": "",
+		"common/peers.py": "import ops\n\nclass PeerState(ops.Object):\n    def __init__(self, charm):\n        super().__init__(charm, \"peers\")\n        self._charm = charm\n\n" +
+			"    def address(self):\n        return self._charm.config[\"prefer-ipv6\"]\n",
+	}
+	var got []string
+	for _, cl := range Link(Input{Charms: []charmyaml.Charm{a, b}, Files: in.parse()}).Charms {
+		for _, f := range cl.Findings {
+			if f.Subject == "prefer-ipv6" {
+				got = append(got, fmt.Sprintf("%s: not-called=%v dead-callers=%v not-built=%v", cl.Name, f.NotCalled, f.DeadCallers, f.NotBuilt))
+			}
+		}
+	}
+	expect(t, "findings", strings.Join(got, "; "),
+		"demo-a: not-called=false dead-callers=false not-built=false; demo-b: not-called=false dead-callers=false not-built=false")
 }
 
 func TestPropertiesAndBuiltinNamesNotDead(t *testing.T) {

@@ -243,11 +243,7 @@ func (l *charmLinker) markUnbuilt() {
 		name, m, method := strings.Cut(f.Symbol, ".")
 		fi := l.ix.files[f.File]
 		if !method && fi != nil && name != "" {
-			sym := fi.funcSyms[funcKey{"", name}]
-			why := l.deadSyms(viewOf(fi, false))[sym]
-			f.NotCalled = l.uncalledFunc(fi, name, false) || why == deadUncalled
-			f.DeadCallers = !f.NotCalled && why == deadCallers
-			f.TestsOnly = !f.NotCalled && !f.DeadCallers && !fi.test && (l.uncalledFunc(fi, name, true) || l.deadSyms(viewOf(fi, true))[sym] != 0)
+			l.markDead(f, fi, fi.funcSyms[funcKey{"", name}], func(noTests bool) bool { return l.uncalledFunc(fi, name, noTests) })
 			continue
 		}
 		if !method || fi == nil || fi.classes[name] == nil {
@@ -264,11 +260,19 @@ func (l *charmLinker) markUnbuilt() {
 				continue
 			}
 		}
-		f.NotCalled = l.uncalled(cls, m, false)
-		sym := cls.methods[m]
-		f.DeadCallers = !f.NotCalled && l.deadSyms(viewOf(cls.file, false))[sym] == deadCallers
-		f.TestsOnly = !f.NotCalled && !f.DeadCallers && !cls.file.test && (l.uncalled(cls, m, true) || l.deadSyms(viewOf(cls.file, true))[sym] != 0)
+		l.markDead(f, cls.file, cls.methods[m], func(noTests bool) bool { return l.uncalled(cls, m, noTests) })
 	}
+}
+
+// markDead marks a finding in function or method sym of fi that never runs: NotCalled when
+// nothing names it (uncalled, or only its own recursive calls do: deadSyms), else
+// DeadCallers when only code that never runs calls it, else TestsOnly when, but for the
+// tests, one of these would hold.
+func (l *charmLinker) markDead(f *Finding, fi *fileInfo, sym *pyextract.Symbol, uncalled func(noTests bool) bool) {
+	why := l.deadSyms(viewOf(fi, false))[sym]
+	f.NotCalled = uncalled(false) || why == deadUncalled
+	f.DeadCallers = !f.NotCalled && why == deadCallers
+	f.TestsOnly = !f.NotCalled && !f.DeadCallers && !fi.test && (uncalled(true) || l.deadSyms(viewOf(fi, true))[sym] != 0)
 }
 
 // uncalled reports a method m of cls that no code of the tree names, tests included, and
@@ -310,13 +314,17 @@ func funcByNameOnly(fi *fileInfo, name string, sym *pyextract.Symbol) bool {
 }
 
 // deadSyms are the functions and methods of the code seen from v that never run, with why
-// (deadUncalled, deadCallers): the methods of classes no code names (named), the functions
-// and methods no code names, and, to a fixed point, those every use of whose name is a call
-// from the body of one of these (ceph-proxy's get_host_ip, called only by get_public_addr
-// and two more helpers nothing calls: review rev112). A module function's name counts only
-// in its own file and the files importing that module (importers): charm-helpers' own
-// get_host_ip does not call hooks/utils.py's. A name a string may hold (getattr(self, "x"),
-// patch.object) stays live, and no name does in a tree that computes names.
+// (deadUncalled, deadCallers): the methods of classes no code names (named), and the
+// functions and methods callable by name only that no running code calls. Liveness flows
+// forward: a candidate is live when code outside every candidate's body names it (a use
+// beyond the calls of their bodies, Symbol.Calls), when a string may name it (getattr(self,
+// "x"), patch.object) or an aliased import does (from m import f as g), and then so is every
+// candidate its body calls; the rest never run: ceph-proxy's get_host_ip, called only by
+// get_public_addr and two more helpers nothing calls (review rev112), and a helper only it
+// itself, or one other dead helper, calls (recursion, review rev118). A module function's
+// name counts only in its own file and the files importing that module (importers):
+// charm-helpers' own get_host_ip does not call hooks/utils.py's. No name is dead in a tree
+// that computes names.
 func (l *charmLinker) deadSyms(v view) map[*pyextract.Symbol]deadWhy {
 	if d, ok := l.dead[v]; ok {
 		return d
@@ -328,8 +336,6 @@ func (l *charmLinker) deadSyms(v view) map[*pyextract.Symbol]deadWhy {
 		method bool
 	}
 	dead := map[*pyextract.Symbol]deadWhy{}
-	deadCalls := map[*fileInfo]map[string]int{} // per file, name → its calls from dead bodies
-	deadTotal := map[string]int{}               // the same, all files together
 	var files []*fileInfo
 	for _, fi := range l.ix.ordered {
 		if l.ix.seenBy(fi, v) {
@@ -337,20 +343,8 @@ func (l *charmLinker) deadSyms(v view) map[*pyextract.Symbol]deadWhy {
 		}
 	}
 	owner := map[*pyextract.Symbol]*fileInfo{}
-	kill := func(s *pyextract.Symbol, why deadWhy) {
-		if dead[s] == 0 {
-			dead[s] = why
-			fi := owner[s]
-			if deadCalls[fi] == nil {
-				deadCalls[fi] = map[string]int{}
-			}
-			for _, c := range s.Calls {
-				deadCalls[fi][c.Name] += c.Count
-				deadTotal[c.Name] += c.Count
-			}
-		}
-	}
-	var open []def // live so far, and callable by name only
+	var open []def                 // callable by name only: live or dead as their callers are
+	var bodies []*pyextract.Symbol // the candidates' bodies and the dead ones': their calls are not roots
 	built := map[*classInfo]bool{}
 	for _, fi := range files {
 		if fi.test {
@@ -363,69 +357,122 @@ func (l *charmLinker) deadSyms(v view) map[*pyextract.Symbol]deadWhy {
 			case s.Kind == pyextract.KindFunction && s.Qualifier == "":
 				if funcByNameOnly(fi, s.Name, s) {
 					open = append(open, def{s, s.Name, fi, false})
+					bodies = append(bodies, s)
 				}
 			case s.Kind == pyextract.KindMethod && fi.classes[s.Qualifier] != nil:
 				cls, m := fi.classes[s.Qualifier], strings.TrimPrefix(s.Name, s.Qualifier+".")
 				named, ok := built[cls]
 				if !ok {
-					named = l.isCharm(cls) || l.named(cls)
+					// (a class of a file this charm's code does not hold, a sibling charm's
+					// in a monorepo, is judged by that charm: named looks in this one's only)
+					named = l.isCharm(cls) || !slices.Contains(l.scope, fi) || l.named(cls)
 					built[cls] = named
 				}
 				switch {
 				case !named:
-					kill(s, deadUncalled)
+					dead[s] = deadUncalled
+					bodies = append(bodies, s)
 				case l.methodByNameOnly(cls, m, s):
 					open = append(open, def{s, m, nil, true})
+					bodies = append(bodies, s)
 				}
 			}
 		}
 	}
-	// uses and dead calls of a name: in the files a module function's module reaches
-	// (importers), else in every file seen from v
+	// the bodies' calls, per file and all files together
+	bodyCalls := map[*fileInfo]map[string]int{}
+	bodyTotal := map[string]int{}
+	for _, s := range bodies {
+		fi := owner[s]
+		if bodyCalls[fi] == nil {
+			bodyCalls[fi] = map[string]int{}
+		}
+		for _, c := range s.Calls {
+			bodyCalls[fi][c.Name] += c.Count
+			bodyTotal[c.Name] += c.Count
+		}
+	}
+	// a module function's name counts in the files its module reaches (importers), and in a
+	// file that neither defines nor imports the name (x.name() may be the module's function
+	// reached otherwise); a method's, in every file seen from v
 	res := l.resolveImports(files)
 	reach := map[*pyextract.Symbol]map[*fileInfo]bool{}
-	count := func(d def) (uses, fromDead int) {
+	counts := func(d def, fi *fileInfo) bool {
 		if d.file == nil {
-			return l.ix.uses(d.name, v), deadTotal[d.name]
+			return true
 		}
 		if reach[d.sym] == nil {
 			reach[d.sym] = importers(d.file, d.name, files, res)
 		}
-		for _, fi := range files {
-			// a file the module does not reach counts when the name is neither its own nor
-			// imported from elsewhere: x.name() may be the module's function reached otherwise
-			if !reach[d.sym][fi] && ownNames(fi)[d.name] {
-				continue
-			}
-			uses += fi.refCount(d.name)
-			fromDead += deadCalls[fi][d.name]
-		}
-		return uses, fromDead
+		return reach[d.sym][fi] || !ownNames(fi)[d.name]
 	}
-	for changed := true; changed; {
-		changed = false
-		open = slices.DeleteFunc(open, func(d def) bool {
-			if l.ix.computesNames(v, d.method) || l.ix.stringNamed(d.name, v) {
-				return false
+	live := map[*pyextract.Symbol]bool{}
+	var queue []*pyextract.Symbol
+	uses := make([]int, len(open))
+	byName := map[string][]int{} // name → the candidates of that name
+	computes := [2]bool{l.ix.computesNames(v, false), l.ix.computesNames(v, true)}
+	for k, d := range open {
+		byName[d.name] = append(byName[d.name], k)
+		var fromBodies int
+		if d.file == nil {
+			uses[k], fromBodies = l.ix.uses(d.name, v), bodyTotal[d.name]
+		} else {
+			for _, fi := range files {
+				if counts(d, fi) {
+					uses[k] += fi.refCount(d.name)
+					fromBodies += bodyCalls[fi][d.name]
+				}
 			}
-			u, fromDead := count(d)
-			if u > fromDead || u == 0 && d.method && l.ix.chainNamed(d.name, v) {
-				return false
+		}
+		// (a name no Refs hold may be a step of a fact's chain: self.x().y, a method only)
+		if computes[boolIndex(d.method)] || l.ix.stringNamed(d.name, v) || l.ix.aliasNamed(d.name, v) ||
+			uses[k] > fromBodies || uses[k] == 0 && d.method && l.ix.chainNamed(d.name, v) {
+			live[d.sym] = true
+			queue = append(queue, d.sym)
+		}
+	}
+	for len(queue) > 0 {
+		s := queue[0]
+		queue = queue[1:]
+		for _, c := range s.Calls {
+			for _, k := range byName[c.Name] {
+				if d := open[k]; !live[d.sym] && counts(d, owner[s]) {
+					live[d.sym] = true
+					queue = append(queue, d.sym)
+				}
 			}
-			why := deadCallers
-			if u == 0 {
-				why = deadUncalled
-			}
-			kill(d.sym, why)
-			changed = true
-			return true
-		})
+		}
+	}
+	for k, d := range open {
+		if live[d.sym] {
+			continue
+		}
+		why := deadCallers
+		if uses[k] == selfCalls(d.sym, d.name) {
+			why = deadUncalled // (but for its own recursive calls)
+		}
+		dead[d.sym] = why
 	}
 	if l.dead == nil {
 		l.dead = map[view]map[*pyextract.Symbol]deadWhy{}
 	}
 	l.dead[v] = dead
 	return dead
+}
+
+// selfCalls is how many times s's body calls name, its own.
+func selfCalls(s *pyextract.Symbol, name string) int {
+	if k, ok := slices.BinarySearchFunc(s.Calls, name, func(r pyextract.Ref, n string) int { return strings.Compare(r.Name, n) }); ok {
+		return s.Calls[k].Count
+	}
+	return 0
+}
+
+func boolIndex(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // deadSite reports a site in a function or method of the tree that never runs (deadSyms,

@@ -672,13 +672,13 @@ func compact(b []byte) string {
 	return validString(out)
 }
 
-// stopNames are identifiers never counted as references: the names Python binds by itself
-// (keywords that tree-sitter reads as identifiers in broken code, the self/cls convention,
-// and the builtins charm code uses most). They would link every file to nothing useful.
 // Uncounted reports a name Refs never counts (stopNames: keywords, builtins): a method so
 // named (exec, format, hash, open) may be called though no file's Refs holds its name.
 func Uncounted(name string) bool { return stopNames[name] < 0 }
 
+// stopNames are identifiers never counted as references: the names Python binds by itself
+// (keywords that tree-sitter reads as identifiers in broken code, the self/cls convention,
+// and the builtins charm code uses most). They would link every file to nothing useful.
 var stopNames = func() map[string]int32 {
 	m := map[string]int32{}
 	for _, s := range strings.Fields(`
