@@ -902,7 +902,22 @@ func editWhy(f rank.File, named []namedRelation) (why []string, tied bool) {
 	case f.Class == rank.ClassYAML:
 		add(rank.SigMentionInterface, "declares "+sig[rank.SigMentionInterface].Note+" named in the task")
 	default:
-		add(rank.SigMentionInterface, interfaceVerb(sig[rank.SigMentionInterface].Note)+" "+sig[rank.SigMentionInterface].Note+" named in the task")
+		// (an entry point given an event no code observes yet: rank.NoteNewObserver)
+		var handled, observers []string
+		for _, l := range strings.Split(sig[rank.SigMentionInterface].Note, ", ") {
+			if ev, ok := strings.CutPrefix(l, rank.NoteNewObserver); ok {
+				observers = append(observers, ev)
+			} else if l != "" {
+				handled = append(handled, l)
+			}
+		}
+		if len(handled) > 0 {
+			note := strings.Join(handled, ", ")
+			add(rank.SigMentionInterface, interfaceVerb(note)+" "+note+" named in the task")
+		}
+		if len(observers) > 0 {
+			why = append(why, "where the charm would observe event "+strings.Join(observers, ", ")+", named in the task, which no code observes yet")
+		}
 	}
 	if words := sig[rank.SigMentionWords].Note; words != "" {
 		add(rank.SigMentionWords, fmt.Sprintf("its text (names, strings, comments) has task words %s (×%s of at most ×%s)", words, num(sig[rank.SigMentionWords].Value), num(math.Exp(rank.LexBoost))))

@@ -461,6 +461,29 @@ func TestLocateNamesTheIntent(t *testing.T) {
 	}
 }
 
+func TestLocateEventNoCodeObserves(t *testing.T) {
+	// A hook event the task names that no code observes yet puts the entry point first, saying
+	// that its observer would go there, not that it handles the event (review rev118); an
+	// everyday "update status" names no event at all.
+	root := filepath.Join(charmsDir, "unified")
+	for text, want := range map[string]string{
+		"fix the update status hook":                         "where the charm would observe event update-status, named in the task, which no code observes yet",
+		"Update status message when the database is missing": "",
+	} {
+		got, _, err := runLocate(t, LocateOptions{Common: Common{Root: root}, Text: text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got.Edit) == 0 || got.Edit[0].Path != "src/charm.py" {
+			t.Fatalf("%q: edit %+v", text, got.Edit)
+		}
+		says := slices.ContainsFunc(got.Edit[0].Why, func(w string) bool { return strings.Contains(w, "update-status") })
+		if want == "" && says || want != "" && !slices.Contains(got.Edit[0].Why, want) {
+			t.Errorf("%q: reasons %q", text, got.Edit[0].Why)
+		}
+	}
+}
+
 // TestTiesSkipOwnDefinitions: a file that defines a name itself uses its own definition, not
 // another file's of the same name (two libraries with a DEFAULT_RELATION_NAME each).
 func TestTiesSkipOwnDefinitions(t *testing.T) {

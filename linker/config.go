@@ -66,18 +66,17 @@ func (l *charmLinker) linkConfig() {
 // AttributeError (`self.config.log_levle`). Not when a base of the class is outside the tree
 // (other than pydantic's BaseModel), which may define it.
 func (l *charmLinker) typedAttr(fi *fileInfo, a *pyextract.AttrRead) {
-	if fi.vendored || fi.test || strings.HasPrefix(a.Attr, "_") || strings.HasPrefix(a.Attr, "model_") || modelMembers[a.Attr] {
+	if fi.vendored || fi.test {
 		return
 	}
-	var vals []aval
-	if len(a.Object) == 1 && a.Func != "" {
-		assigns, _ := fi.local(funcKey{a.Class, a.Func}, a.Object[0].Name, a.Line)
-		for _, as := range assigns {
-			vals = append(vals, l.loadedConfig(fi, as.Scope, &as.Value)...)
-		}
-	} else if l.typedConfig() && l.isConfig(fi, a.Scope, a.Object) {
-		vals = l.configTypes()
+	if dumpMembers[a.Attr] {
+		l.typedDump(fi, a)
+		return
 	}
+	if strings.HasPrefix(a.Attr, "_") || strings.HasPrefix(a.Attr, "model_") || modelMembers[a.Attr] {
+		return
+	}
+	vals := l.typedConfigOf(fi, a)
 	if !slices.ContainsFunc(vals, func(c aval) bool { return c.kind == aClass && c.cls != nil }) {
 		return
 	}
@@ -93,6 +92,55 @@ func (l *charmLinker) typedAttr(fi *fileInfo, a *pyextract.AttrRead) {
 		}
 	}
 	l.find(FindUndeclaredConfig, a.Attr, siteAt(fi, a.Scope, ViaConfig, "attr"))
+}
+
+// typedConfigOf is the classes the object of a is the charm's typed config of: a local
+// assigned `self.load_config(Cls)`, or the charm's typed config (config_type) itself.
+func (l *charmLinker) typedConfigOf(fi *fileInfo, a *pyextract.AttrRead) []aval {
+	var vals []aval
+	if len(a.Object) == 1 && a.Func != "" {
+		assigns, _ := fi.local(funcKey{a.Class, a.Func}, a.Object[0].Name, a.Line)
+		for _, as := range assigns {
+			vals = append(vals, l.loadedConfig(fi, as.Scope, &as.Value)...)
+		}
+	} else if l.typedConfig() && l.isConfig(fi, a.Scope, a.Object) {
+		vals = l.configTypes()
+	}
+	return vals
+}
+
+// dumpMembers are a pydantic model's whole dumps (cfg.model_dump(), cfg.dict(), .json()).
+var dumpMembers = map[string]bool{"dict": true, "model_dump": true, "json": true, "model_dump_json": true}
+
+// typedDump: a dump of the charm's typed config (`for key, value in
+// self.config.model_dump().items()`, which writes every option into a properties file)
+// reads every option its fields load, loosely, as a loop over config.items() does (review
+// rev117: kafka-connect's converters had no read but their fields).
+func (l *charmLinker) typedDump(fi *fileInfo, a *pyextract.AttrRead) {
+	s := siteAt(fi, a.Scope, ViaConfig, "attr")
+	s.Loose = true
+	var classes []*classInfo
+	for _, c := range l.typedConfigOf(fi, a) {
+		if c.kind == aClass && c.cls != nil {
+			classes = append(classes, c.cls)
+		}
+	}
+	if len(classes) == 0 && (l.isConfig(fi, a.Scope, a.Object) || strings.HasSuffix(strings.ToLower(lastName(a.Object)), "config") && l.inCharmCode(fi)) {
+		// the config held elsewhere (self.typed_config = self.load_config(Cls), a helper's
+		// self.config given it; an object named *config, as an option's attribute read
+		// above): the classes the charm loads its options into
+		all, loaded, _ := l.configClasses()
+		classes = all[:loaded]
+	}
+	for _, cls := range classes {
+		for _, k := range l.mro(cls) {
+			for _, f := range k.fields {
+				if d, ok := l.lookup(KindConfig, fieldOption(f)); ok {
+					l.read(KindConfig, d, s)
+				}
+			}
+		}
+	}
 }
 
 // modelMembers are what a pydantic model or dataclass instance has of its own, besides its

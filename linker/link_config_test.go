@@ -111,6 +111,50 @@ class DemoCharm(ops.CharmBase):
 	expect(t, "findings", findingsWith(cl, func(f Finding) string { return fmt.Sprintf("%v", f.Field) }), "src/charm.py:7 undeclared-config verbose true")
 }
 
+func TestTypedConfigDump(t *testing.T) {
+	// A whole dump of the typed config (cfg.dict(), self.typed_config.model_dump(), a helper's
+	// self.config.model_dump() given it) reads every option its class's fields load, loosely,
+	// as a loop over config.items() does (review rev117: kafka-connect's converters); a dump
+	// of another object reads nothing, nor one of an attribute not named for the config
+	// (self.typed: only objects whose names say config are read for keys and attributes).
+	c := charm("props", ".", "config:key_converter", "config:log-level", "config:other")
+	cl := link1(t, c, files{"src/charm.py": `
+import ops
+import pydantic
+
+
+class CharmConfig(pydantic.BaseModel):
+    key_converter: str
+    log_level: str = pydantic.Field(alias="log-level")
+
+
+class Writer:
+    def __init__(self, config):
+        self.config = config
+
+    def render(self):
+        return dict(self.config.model_dump().items())
+
+
+class PropsCharm(ops.CharmBase):
+    def __init__(self, framework):
+        super().__init__(framework)
+        self.typed_config = self.load_config(CharmConfig)
+        Writer(self.typed_config).render()
+        print(self.typed_config.model_dump(), self.typed.model_dump())
+        cfg = self.load_config(CharmConfig)
+        print(cfg.dict(), self.unit.json())
+`})
+	want := map[string]string{
+		"key_converter": "src/charm.py:15/config-read/attr src/charm.py:23/config-read/attr src/charm.py:25/config-read/attr src/charm.py:6/config-read/field",
+		"log-level":     "src/charm.py:15/config-read/attr src/charm.py:23/config-read/attr src/charm.py:25/config-read/attr src/charm.py:7/config-read/field",
+	}
+	for _, name := range []string{"key_converter", "log-level"} {
+		expect(t, name, reads(cl, KindConfig, name), want[name])
+	}
+	expect(t, "other", reads(cl, KindConfig, "other"), "")
+}
+
 func TestTypedConfigAttributeTypo(t *testing.T) {
 	// An attribute read on the typed config (self.config.x with a config_type, cfg.x of
 	// cfg = self.load_config(Cls)) that names no option and nothing of the class is a finding;
@@ -150,6 +194,26 @@ class DemoCharm(ops.CharmBase):
 `})
 	expect(t, "findings", findingsWith(cl, func(f Finding) string { return f.Detail }), `src/charm.py:25 undeclared-config log_levle attr
 src/charm.py:27 undeclared-config prot attr`)
+}
+
+func TestConfigPop(t *testing.T) {
+	// .pop(key) on a copy of the config reads the option as .get does (review rev117:
+	// gcp-cloud-provider's provider-release) when it gives a default, as an index does (a
+	// KeyError for a missing key) when it does not.
+	c := charm("demo", ".", "config:provider-release")
+	cl := link1(t, c, files{"src/charm.py": `
+import ops
+
+class DemoCharm(ops.CharmBase):
+    def _configure(self, event):
+        config = dict(self.config)
+        config["release"] = config.pop("provider-release", None)
+        return config
+
+    def _other(self, event):
+        return self.config.pop("provider-release")
+`})
+	expect(t, "provider-release", reads(cl, KindConfig, "provider-release"), "src/charm.py:10/config-read/index src/charm.py:5/config-read/all src/charm.py:6/config-read/get")
 }
 
 func TestConfigUnpackedIntoAClass(t *testing.T) {

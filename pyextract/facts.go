@@ -1479,6 +1479,16 @@ func (w *factWalker) visitCall(f factFrame) {
 			if k, _ := w.callArgs(args, "key", ""); k >= 0 && (w.keyedObject(obj, f, true) || w.paramKey(obj, k, f)) {
 				w.addKey(f, i, obj, k, "get")
 			}
+		case isAttr && name == "pop" && t.namedChild(args, 0) >= 0 && t.kind(t.namedChild(args, 0)) != kKeywordArgument:
+			// config.pop("provider-release", None) on a copy of the config (review rev117): a
+			// get with a default, an index without one (KeyError)
+			obj, k := t.child(fn, fObject), t.namedChild(args, 0)
+			if via := "index"; w.keyedObject(obj, f, true) {
+				if t.namedChild(args, 1) >= 0 {
+					via = "get"
+				}
+				w.addKey(f, i, obj, k, via)
+			}
 		case isAttr && (name == "changed" || name == "previous"):
 			// charm-helpers' config.changed("port"), config.previous("port"): a read of the
 			// option, which a name the charm does not declare never changes
@@ -1795,6 +1805,9 @@ func (w *factWalker) addKey(f factFrame, at, obj, key int32, via string) {
 	w.out.Keys = append(w.out.Keys, KeyAccess{Scope: w.scope(f, at), Object: c, Key: k, Via: via})
 }
 
+// modelDumps are the methods of a pydantic model that dump it whole.
+var modelDumps = map[string]bool{"dict": true, "model_dump": true, "json": true, "model_dump_json": true}
+
 func (w *factWalker) visitAttribute(f factFrame) {
 	t, i := w.t, f.i
 	obj := t.child(i, fObject)
@@ -1804,7 +1817,10 @@ func (w *factWalker) visitAttribute(f factFrame) {
 		// self.__dict__ == other.__dict__ call none)
 		w.out.Dispatch = true
 	}
-	if !f.callee && (w.keyedObject(obj, f, false) || w.lastName(obj) == "options") {
+	// (a called attribute is a method, but for a typed config's whole dump: cfg.model_dump(),
+	// cfg.dict(), which reads every option)
+	dump := f.callee && t.child(i, fAttribute) >= 0 && modelDumps[t.text(t.child(i, fAttribute))]
+	if (!f.callee || dump) && (w.keyedObject(obj, f, false) || w.lastName(obj) == "options") {
 		if attr := t.child(i, fAttribute); attr >= 0 {
 			if c, ok := t.chain(obj, 0); ok {
 				w.out.Attrs = append(w.out.Attrs, AttrRead{Scope: w.scope(f, i), Object: c, Attr: t.text(attr)})

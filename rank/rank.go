@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/cantrip-dev/charmcraft-map/charmyaml"
 	"github.com/cantrip-dev/charmcraft-map/linker"
@@ -197,14 +198,42 @@ var opsEvents = []string{"config-changed", "update-status", "leader-elected", "l
 	"upgrade-charm", "secret-changed", "secret-rotate", "secret-remove", "secret-expired",
 	"collect-unit-status", "collect-app-status", "pre-series-upgrade", "post-series-upgrade"}
 
+// NoteNewObserver begins a mention-interface note of an entry point given the mass of a hook
+// event the task names that no code observes yet: where its observer would go.
+const NoteNewObserver = "new observer of event "
+
+// everydayEvents are the opsEvents whose words are also an everyday phrase of a task
+// ("update status message", "upgrade charm to ops 2").
+var everydayEvents = map[string]bool{"update-status": true, "upgrade-charm": true}
+
+// hookWords say that a task's words name a hook event.
+var hookWords = map[string]bool{"hook": true, "hooks": true, "event": true, "events": true, "handler": true,
+	"handlers": true, "observer": true, "observe": true, "observes": true}
+
+func notWordRune(c rune) bool { return !unicode.IsLetter(c) && !unicode.IsDigit(c) }
+
 // matchEvents gives restart mass (mention-interface) to the code handling a hook event a
 // subject line names (opsEvents), or, when no code observes it yet, to the charms' entry
 // points, where an observer is added (temporal-worker's "add secret changed hook", review
 // rev115: charm.py third behind two modules with the words "secret" and "hook").
+//
+// An event whose words make an everyday phrase (everydayEvents: "Update status message when
+// the database is missing", review rev118) counts only as written (update-status,
+// update_status) or beside a word for hooks ("update status hook").
 func (r *ranker) matchEvents() {
 	for _, ev := range opsEvents {
 		n := normName(ev)
-		if !slices.ContainsFunc(r.subjects, func(s subject) bool { return s.m.grams[n] }) {
+		if !slices.ContainsFunc(r.subjects, func(s subject) bool {
+			if !s.m.grams[n] {
+				return false
+			}
+			if !everydayEvents[ev] {
+				return true
+			}
+			low := strings.ToLower(s.text)
+			return strings.Contains(low, ev) || strings.Contains(low, strings.ReplaceAll(ev, "-", "_")) ||
+				slices.ContainsFunc(strings.FieldsFunc(low, notWordRune), func(w string) bool { return hookWords[w] })
+		}) {
 			continue
 		}
 		var targets []int
@@ -220,7 +249,9 @@ func (r *ranker) matchEvents() {
 				}
 			}
 		}
+		note := "event " + ev
 		if len(targets) == 0 {
+			note = NoteNewObserver + ev // (no code handles it: locate must not say it does)
 			for i, nd := range r.nodes {
 				if nd.class == ClassSource && path.Base(nd.path) == "charm.py" {
 					targets = append(targets, i)
@@ -228,7 +259,7 @@ func (r *ranker) matchEvents() {
 			}
 		}
 		for _, t := range targets {
-			r.extra[t].add(SigMentionInterface, MentionInterfaceTeleport/float64(len(targets)), "event "+ev)
+			r.extra[t].add(SigMentionInterface, MentionInterfaceTeleport/float64(len(targets)), note)
 		}
 	}
 }

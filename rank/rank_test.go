@@ -2885,21 +2885,29 @@ func TestRockCodeIsNotTheCharms(t *testing.T) {
 func TestNamedHookEventSeedsItsHandlers(t *testing.T) {
 	// A subject naming a hook event of two words gives its handlers the task's restart mass
 	// (config-changed: DemoCharm in charm.py), and one no code observes yet the entry point,
-	// where its observer goes (review rev115: "add secret changed hook"); a word of it alone
-	// ("the secret rotates") names none.
-	for text, want := range map[string]string{"fix the config changed hook": "src/charm.py", "add secret changed hook (#31)": "src/charm.py"} {
+	// where its observer goes, with a note that says so (review rev115: "add secret changed
+	// hook"); a word of it alone ("the secret rotates") names none, nor does an everyday
+	// phrase ("update status message", review rev118) but as written or beside a hook word.
+	for text, want := range map[string]string{
+		"fix the config changed hook":                    "event config-changed",
+		"add secret changed hook (#31)":                  NoteNewObserver + "secret-changed",
+		"fix the update status hook":                     NoteNewObserver + "update-status",
+		"retry in update_status":                         NoteNewObserver + "update-status",
+		"Update status message when the db is missing":   "",
+		"the secret changes when the config is rendered": "",
+	} {
 		in := demoCharm()
 		in.Mentions = []string{text}
-		f := fileOf(t, Rank(in), want)
-		if !slices.ContainsFunc(f.Signals, func(g Signal) bool { return g.Name == SigMentionInterface && strings.HasPrefix(g.Note, "event ") }) {
-			t.Errorf("%q: %s not seeded: %+v", text, want, f.Signals)
+		var got []string
+		for _, f := range Rank(in).Files {
+			for _, g := range f.Signals {
+				if g.Name == SigMentionInterface && (strings.HasPrefix(g.Note, "event ") || strings.HasPrefix(g.Note, NoteNewObserver)) {
+					got = append(got, f.Path+" "+g.Note)
+				}
+			}
 		}
-	}
-	in := demoCharm()
-	in.Mentions = []string{"the secret changes when the config is rendered"}
-	for _, f := range Rank(in).Files {
-		if slices.ContainsFunc(f.Signals, func(g Signal) bool { return g.Name == SigMentionInterface && strings.HasPrefix(g.Note, "event ") }) {
-			t.Errorf("%s seeded by words apart: %+v", f.Path, f.Signals)
+		if w := "src/charm.py " + want; want == "" && len(got) > 0 || want != "" && !slices.Equal(got, []string{w}) {
+			t.Errorf("%q: seeded %q, want %q", text, got, want)
 		}
 	}
 }
