@@ -79,7 +79,7 @@ type Located struct {
 	Read    []Pick `json:"read"`
 	// Templates are the templates (files under a templates/ folder, or with a Jinja extension
 	// anywhere: templates.IsTemplate) the task points to: they render an option the task
-	// names, or the task (or the first Python edit pick's code) writes their file name. A template is
+	// names, or the task (or a Python edit pick's code) writes their file name. A template is
 	// no node of the ranking, so it has no score; the first LocateTemplates, most tied first.
 	Templates []TemplatePick `json:"templates"`
 }
@@ -119,7 +119,7 @@ const LocateTemplates = 5
 // direct tie with an edit file (one defines names the other uses, or declares an interface the
 // other handles), with those ties as the reasons. Scores are the rankings' scores.
 //
-// Templates: the templates the task or the first Python edit pick points to (templatePicks); a
+// Templates: the templates the task or the Python edit picks point to (templatePicks); a
 // template is no node of the ranking and has no score.
 func RunLocate(o LocateOptions, io IO) error {
 	if err := checkFormat(o.Format, "text", "json"); err != nil {
@@ -254,7 +254,7 @@ func Locate(t *repomap.Tree, text string, focus []string) Located {
 	nTests := min(len(testPicks), TestPicks)
 	sayWhyFirst(res.Edit, 0, len(leads), "a handler of "+leadsName(ledBy))
 	sayWhyFirst(res.Edit, len(leads), len(leads)+nTests, "a test, and the task is about tests")
-	res.Templates = templatePicks(text, rk.Named, links, t.Templates, t.Charms, tests.asks(), firstPython(t, res.Edit))
+	res.Templates = templatePicks(text, rk.Named, links, t.Templates, t.Charms, tests.asks(), pythonPicks(t, res.Edit))
 	res.Matched = slices.ContainsFunc(res.Edit, func(p Pick) bool { return p.Tied })
 	if len(res.Edit) == 0 {
 		return res
@@ -414,13 +414,16 @@ func namedRelationHandlers(text string, links linker.Result) map[string][]namedR
 // templatePicks are the templates the task points to (Located.Templates): those rendering
 // the options it names (named, rank.Result.Named; the linker's template reads), those whose
 // file name it writes ("trove.conf", also for trove.conf.j2) or words of it few templates
-// share ("the Apache configuration": apache-openidc-location.conf), and those whose name the
-// first Python edit pick (writer) writes (writtenTemplates). Not a test's template unless the
-// task is about tests, nor a vendored library's unless the task writes its file name. Order:
-// most named options rendered, named by file name, written by writer, most task words in the
-// file name, then path; the copies of one template that tie are one pick (the newest
-// release's folder).
-func templatePicks(text string, named []rank.Named, links linker.Result, tmpls []templates.File, charms []charmyaml.Charm, tests bool, writer *pyextract.File) []TemplatePick {
+// share ("the Apache configuration": apache-openidc-location.conf), those whose file name a
+// Python edit pick (writers, in pick order) writes whole as a string (open("templates/
+// glauth.cfg.j2"), "/etc/gnocchi/gnocchi.conf": namedTemplates, review rev116), and those
+// the words of whose name the first one's strings hold (writtenTemplates). A writer's
+// template is its own charm's. Not a test's template unless the task is about tests, nor a
+// vendored library's unless the task writes its file name. Order: most named options
+// rendered, named by file name, named by the earliest writer, written by the first, most
+// task words in the file name, then path; the copies of one template that tie are one pick
+// (the newest release's folder).
+func templatePicks(text string, named []rank.Named, links linker.Result, tmpls []templates.File, charms []charmyaml.Charm, tests bool, writers []*pyextract.File) []TemplatePick {
 	renders := map[string][]string{} // template → "option x (lines 4, 9)"
 	count := map[string]int{}
 	for _, n := range named {
@@ -488,7 +491,25 @@ func templatePicks(text string, named []rank.Named, links linker.Result, tmpls [
 			shared[w]++
 		}
 	}
-	written := writtenTemplates(tmpls, writer, generic)
+	// (nor a word of a declared interface's name: sentry's web.override.conf.j2, "written"
+	// by every handler that reads option web-override, review rev116)
+	declared := maps.Clone(generic)
+	for _, ch := range links.Charms {
+		for _, it := range ch.Interfaces {
+			if it.File == "" {
+				continue // an event of every charm (start, update-status), no YAML's
+			}
+			for _, w := range strings.FieldsFunc(strings.ToLower(it.Name), func(r rune) bool { return r == '-' || r == '_' }) {
+				declared[w] = true
+			}
+		}
+	}
+	var writer *pyextract.File
+	if len(writers) > 0 {
+		writer = writers[0]
+	}
+	written := writtenTemplates(tmpls, writer, declared, charms)
+	namedBy := namedTemplates(tmpls, writers, charms)
 	picks := []TemplatePick{}
 	inName := map[string]int{} // template → how many task words its file name has
 	for _, f := range tmpls {
@@ -517,7 +538,9 @@ func templatePicks(text string, named []rank.Named, links linker.Result, tmpls [
 			why = append(why, "its file name has task words ("+strings.Join(ws, ", ")+")")
 			inName[f.Path] = len(ws)
 		}
-		if own := written[f.Path]; own != "" {
+		if w := namedBy[f.Path]; w != nil {
+			why = append(why, "its file name is written in "+w.Path+", an edit pick, which may render it")
+		} else if own := written[f.Path]; own != "" {
 			// the words, not the name: a docstring's "keepalived" passes for keepalived.conf.j2
 			why = append(why, "the words of its name ("+own+") are in the strings of "+writer.Path+", the first Python edit pick, which may render it")
 		}
@@ -527,7 +550,13 @@ func templatePicks(text string, named []rank.Named, links linker.Result, tmpls [
 	}
 	tie := func(a, b TemplatePick) int {
 		named := func(p string) int { return len(byName[p]) }
-		return cmp.Or(cmp.Compare(count[b.Path], count[a.Path]), cmp.Compare(named(b.Path), named(a.Path)),
+		by := func(p string) int { // the pick writing its name: the earlier, the better
+			if w := namedBy[p]; w != nil {
+				return slices.Index(writers, w)
+			}
+			return len(writers)
+		}
+		return cmp.Or(cmp.Compare(count[b.Path], count[a.Path]), cmp.Compare(named(b.Path), named(a.Path)), cmp.Compare(by(a.Path), by(b.Path)),
 			boolOrder(written[a.Path] == "", written[b.Path] == ""), cmp.Compare(inName[b.Path], inName[a.Path]))
 	}
 	slices.SortStableFunc(picks, tie)
@@ -582,17 +611,52 @@ func newerRelease(a, b string) int {
 	return strings.Compare(a, b)
 }
 
-// firstPython is the parsed file of the first Python edit pick, nil when there is none.
-func firstPython(t *repomap.Tree, edit []Pick) *pyextract.File {
+// pythonPicks are the parsed files of the Python edit picks, in pick order.
+func pythonPicks(t *repomap.Tree, edit []Pick) []*pyextract.File {
+	var out []*pyextract.File
 	for _, p := range edit {
 		if strings.HasSuffix(p.Path, ".py") {
 			if i, ok := slices.BinarySearchFunc(t.Files, p.Path, func(f pyextract.File, p string) int { return strings.Compare(f.Path, p) }); ok {
-				return &t.Files[i]
+				out = append(out, &t.Files[i])
 			}
 		}
 	}
-	return nil
+	return out
 }
+
+// namedTemplates are the templates whose file name a writer writes whole as a string
+// (Facts.FileNames: "glauth.cfg.j2" of open("templates/glauth.cfg.j2"), "gnocchi.conf" of
+// charm-helpers' target "/etc/gnocchi/gnocchi.conf"), each with the first such writer: one of
+// its own charm, and one that names few of the tree's templates (namedTemplatesMax): a
+// resource map naming every one says nothing of the task.
+func namedTemplates(tmpls []templates.File, writers []*pyextract.File, charms []charmyaml.Charm) map[string]*pyextract.File {
+	out := map[string]*pyextract.File{}
+	for _, w := range writers {
+		names := w.Facts.FileNames
+		var hits []string
+		for _, f := range tmpls {
+			if _, ok := slices.BinarySearch(names, path.Base(f.Path)); ok && rank.CharmDirOf(f.Path, charms) == rank.CharmDirOf(w.Path, charms) {
+				hits = append(hits, f.Path)
+			}
+		}
+		distinct := map[string]bool{}
+		for _, h := range hits {
+			distinct[path.Base(h)] = true
+		}
+		if len(distinct) > namedTemplatesMax {
+			continue
+		}
+		for _, h := range hits {
+			if out[h] == nil {
+				out[h] = w
+			}
+		}
+	}
+	return out
+}
+
+// namedTemplatesMax: a writer naming more of the tree's templates than this names none.
+const namedTemplatesMax = 3
 
 // templateSharedWord: a word of this many templates' file names or more names none of them.
 const templateSharedWord = 3
@@ -602,16 +666,19 @@ func templateStem(name string) []string {
 	return strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return r == '.' || r == '-' || r == '_' })
 }
 
-// writtenTemplates are the templates whose file name the strings of writer (the first
-// Python edit pick) write, each with the words found: every word of the name that is no
+// writtenTemplates are the templates of its charm whose file name the strings of writer (the
+// first Python edit pick) write, each with the words found: every word of the name that is no
 // format's or the charm's (generic) is among writer's string words (CONFIG_TEMPLATE_NAME = "ausfcfg.conf.j2";
 // get_template("src/nginx.conf.j2")), or, for a name of such words only (config.yaml.j2),
 // every word when the tree has two templates at most. Only when writer names two template
 // names at most: a classic charm's resource map names them all, and says nothing of the task.
-func writtenTemplates(tmpls []templates.File, writer *pyextract.File, generic map[string]bool) map[string]string {
+func writtenTemplates(tmpls []templates.File, writer *pyextract.File, generic map[string]bool, charms []charmyaml.Charm) map[string]string {
 	if writer == nil {
 		return nil
 	}
+	tmpls = slices.DeleteFunc(slices.Clone(tmpls), func(f templates.File) bool {
+		return rank.CharmDirOf(f.Path, charms) != rank.CharmDirOf(writer.Path, charms) // another charm's
+	})
 	has := map[string]bool{}
 	for _, w := range writer.Words {
 		has[w] = true
@@ -883,7 +950,7 @@ func editWhy(f rank.File, named []namedRelation) (why []string, tied bool) {
 	add(rank.SigDependencyUpdate, "build recipe pinning the dependency the task bumps")
 	add(rank.SigBuildIntent, "build recipe, and the task is about building the charm")
 	add(rank.SigWorkloadPin, "pins the workload release the task upgrades")
-	add(rank.SigDeclarationIntent, "declares what the task changes (a description, default, flag, name or metadata field)")
+	add(rank.SigDeclarationIntent, "declares what the task changes (a description, default, flag, name or metadata field, or what it removes as unused)")
 	add(rank.SigOwnLibIntent, "the charm's own library, and the task is about its library")
 	add(rank.SigAdditionIntent, "declares the kind of interface the task adds")
 	add(rank.SigConfigClass, "holds the class the charm loads its options into, and the task adds an option")

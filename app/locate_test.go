@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cantrip-dev/charmcraft-map/charmyaml"
 	"github.com/cantrip-dev/charmcraft-map/linker"
 	"github.com/cantrip-dev/charmcraft-map/pyextract"
 	"github.com/cantrip-dev/charmcraft-map/rank"
@@ -398,7 +399,11 @@ func TestTemplatePickRules(t *testing.T) {
 		return out
 	}
 	picked := func(text string, tmpls []templates.File, writer *pyextract.File) (out []string) {
-		for _, p := range templatePicks(text, nil, linker.Result{}, tmpls, nil, false, writer) {
+		var writers []*pyextract.File
+		if writer != nil {
+			writers = append(writers, writer)
+		}
+		for _, p := range templatePicks(text, nil, linker.Result{}, tmpls, nil, false, writers) {
 			out = append(out, p.Path+": "+strings.Join(p.Why, "; "))
 		}
 		return out
@@ -438,6 +443,30 @@ func TestTemplatePickRules(t *testing.T) {
 	}
 	if got := picked("fix alias.conf", vendored, nil); len(got) != 1 {
 		t.Errorf("vendored by its file name: %q", got)
+	}
+}
+
+func TestTemplatesEditPicksName(t *testing.T) {
+	// A template whose file name a Python edit pick writes whole (open("templates/
+	// glauth.cfg.j2") in src/configs.py, the third pick; a charm-helpers target path) is
+	// offered, the earliest pick's first (review rev116: glauth, sentry); not one of another
+	// charm's folder, nor those of a pick naming more than namedTemplatesMax of them (a
+	// resource map). A word of a declared interface's name does not make a template "written"
+	// by the first pick (sentry's web.override.conf.j2 and option web-override).
+	tmpls := []templates.File{{Path: "templates/glauth.cfg.j2"}, {Path: "templates/other.conf"}, {Path: "b/templates/b.conf"},
+		{Path: "templates/web.override.conf.j2"}, {Path: "templates/extra.ini"}}
+	charms := []charmyaml.Charm{{Name: "glauth", Dir: "."}, {Name: "b", Dir: "b"}}
+	links := linker.Result{Charms: []linker.CharmLinks{{Name: "glauth", Interfaces: []linker.Interface{
+		{Kind: linker.KindConfig, Name: "web-override", File: "config.yaml"}}}}}
+	charm := &pyextract.File{Path: "src/charm.py", Words: []string{"web", "override", "conf", "j2"}}
+	configs := &pyextract.File{Path: "src/configs.py", Facts: pyextract.Facts{FileNames: []string{"b.conf", "glauth.cfg.j2", "notes.txt"}}}
+	mapper := &pyextract.File{Path: "src/utils.py", Facts: pyextract.Facts{FileNames: []string{"extra.ini", "glauth.cfg.j2", "other.conf", "web.override.conf.j2", "x.conf"}}}
+	var got []string
+	for _, p := range templatePicks("add an anonymous bind option", nil, links, tmpls, charms, false, []*pyextract.File{charm, configs, mapper}) {
+		got = append(got, p.Path+": "+strings.Join(p.Why, "; "))
+	}
+	if want := []string{"templates/glauth.cfg.j2: its file name is written in src/configs.py, an edit pick, which may render it"}; !slices.Equal(got, want) {
+		t.Errorf("picks %q, want %q", got, want)
 	}
 }
 

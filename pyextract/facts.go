@@ -2,6 +2,7 @@ package pyextract
 
 import (
 	"bytes"
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -252,10 +253,13 @@ func factsOf(t *tree, w *factWalker) Facts {
 	w.out.Assigns = w.out.Assigns[:0]
 	slices.Sort(w.out.HandlerStrings)
 	slices.Sort(w.out.DispatchOn)
+	slices.Sort(w.out.FileNames)
+	w.out.FileNames = slices.Compact(w.out.FileNames)
+	w.out.FileNames = w.out.FileNames[:min(len(w.out.FileNames), MaxFileNames)]
 	out := Facts{Observes: own(&w.out.Observes), Assigns: assigns, Calls: own(&w.out.Calls),
 		Keys: own(&w.out.Keys), Stores: own(&w.out.Stores), Attrs: own(&w.out.Attrs), Narrows: own(&w.out.Narrows), Returns: own(&w.out.Returns),
 		Dispatch: w.out.Dispatch, HandlerDispatch: w.out.HandlerDispatch, HandlerStrings: slices.Compact(own(&w.out.HandlerStrings)),
-		DispatchOn: slices.Compact(own(&w.out.DispatchOn)), Paths: own(&w.out.Paths)}
+		DispatchOn: slices.Compact(own(&w.out.DispatchOn)), Paths: own(&w.out.Paths), FileNames: own(&w.out.FileNames)}
 	w.out.Dispatch, w.out.HandlerDispatch = false, false
 	w.t = nil
 	return out
@@ -658,6 +662,9 @@ func (w *factWalker) visitString(f factFrame) bool {
 	}
 	if privateName.MatchString(v.Str) {
 		w.out.HandlerStrings = append(w.out.HandlerStrings, v.Str)
+	}
+	if len(v.Str) <= 200 && filePath.MatchString(v.Str) {
+		w.out.FileNames = append(w.out.FileNames, path.Base(v.Str))
 	}
 	if f.fn != nil && absPath(v.Str) && !f.fn.paths[v.Str] {
 		if f.fn.paths == nil {
@@ -1392,6 +1399,10 @@ func (w *factWalker) lastName(i int32) string {
 // "_configure"), patch.object(Charm, "_on_start")): Facts.HandlerStrings, which also keeps any
 // name given to getattr, hasattr or setattr (visitCall).
 var privateName = regexp.MustCompile(`^_[A-Za-z][A-Za-z0-9_]*$`)
+
+// filePath matches a string that is a file's name or path whose last element has an
+// extension (Facts.FileNames): no spaces, no URL's scheme.
+var filePath = regexp.MustCompile(`^[A-Za-z0-9_./-]*[A-Za-z0-9_-]\.[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
 // identName matches a string that is a Python name (getattr's second argument).
 var identName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)

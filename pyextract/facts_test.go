@@ -470,6 +470,23 @@ def g():
 	}
 }
 
+func TestFactsFileNames(t *testing.T) {
+	// The file names string literals write, at module level too, are the last element of a
+	// relative or absolute path with an extension, sorted and distinct; not a sentence, a URL
+	// or a name with no extension.
+	f := parseFacts(t, `
+CONFIG_TEMPLATE = "glauth.cfg.j2"
+CONF = "/etc/gnocchi/gnocchi.conf"
+
+def render():
+    open("templates/glauth.cfg.j2").read()
+    return ["see https://example.com/x.html", "a b.conf", "templates/", "service", "ops.model"]
+`)
+	if got, want := strings.Join(f.FileNames, "|"), "glauth.cfg.j2|gnocchi.conf|ops.model"; got != want {
+		t.Errorf("file names = %s, want %s", got, want)
+	}
+}
+
 func TestFactsDeepNesting(t *testing.T) {
 	const depth = 5000
 	var sb strings.Builder

@@ -168,7 +168,15 @@ type Facts struct {
 	// ["server", "/data"], container.make_dir("/var/www/html/revocation")), once per function
 	// and path, in source order: the linker links a storage mounted there to the function.
 	Paths []PathString `json:"paths,omitempty"`
+	// FileNames are the file names string literals write, the last element of a path with an
+	// extension ("glauth.cfg.j2" of open("templates/glauth.cfg.j2"), "gnocchi.conf" of
+	// "/etc/gnocchi/gnocchi.conf"), sorted, at most MaxFileNames: locate offers a template
+	// whose name an edit pick writes.
+	FileNames []string `json:"file_names,omitempty"`
 }
+
+// MaxFileNames caps Facts.FileNames.
+const MaxFileNames = 64
 
 // PathString is an absolute path written as a string literal in a function.
 type PathString struct {

@@ -131,6 +131,9 @@ func Classify(p string, charms []charmyaml.Charm) string {
 	return ClassSource
 }
 
+// CharmDirOf is charmDirOf, for the commands: the charm a path belongs to.
+func CharmDirOf(p string, charms []charmyaml.Charm) string { return charmDirOf(p, charms) }
+
 // charmDirOf returns the deepest charm directory holding p ("." for a root charm), or "",
 // or the directory of the charm whose YAML p is when it lies outside it (a project's build
 // file, charmcraft.yaml above src/, is src's).

@@ -34,7 +34,14 @@ var (
 	defaultWords     = []string{"default", "defaults"}
 	declarationWords = slices.Concat(descriptionWords, defaultWords)
 	flagWords        = []string{"optional", "limit"}
-	relationKeys     = []string{"requires", "provides", "peers"}
+	// removeWords with unusedWords remove declarations nothing uses ("remove unused configs",
+	// "drop obsolete actions"); configWords name options so, which sectionWords leaves out
+	// ("config" alone is every charm's word).
+	removeWords = []string{"remove", "removes", "removed", "removing", "drop", "drops", "dropped", "delete", "deletes",
+		"deleted", "cleanup"}
+	unusedWords  = []string{"unused", "obsolete", "stale", "leftover", "leftovers", "orphaned"}
+	configWords  = []string{"config", "configs", "configuration", "configurations"}
+	relationKeys = []string{"requires", "provides", "peers"}
 )
 
 // metaFieldWords are charm metadata fields that no code reads ("Update charm summary", "Add
@@ -174,6 +181,17 @@ func (r *ranker) declarationTargets() []int {
 			}
 		case s.m.hasAny(flagWords) && s.m.hasAny(relationKeys):
 			kinds[linker.KindRelation] = true
+		case s.m.hasAny(removeWords) && s.m.hasAny(unusedWords):
+			// "remove unused configs": the declarations nothing uses go (review rev116:
+			// thelounge's config.yaml second behind its handlers)
+			for w, k := range sectionWords {
+				if s.m.grams[w] {
+					kinds[k] = true
+				}
+			}
+			if s.m.hasAny(configWords) {
+				kinds[linker.KindConfig] = true
+			}
 		default:
 			continue
 		}

@@ -2201,6 +2201,8 @@ func TestDeclarationIntent(t *testing.T) {
 		"fix: include icon.svg in the final charm file":        "metadata.yaml",
 		"docs: update description and links":                   "metadata.yaml",
 		"feat: update listing links (#81)":                     "metadata.yaml",
+		"remove unused configs":                                "config.yaml",
+		"chore: drop obsolete actions":                         "actions.yaml",
 	} {
 		if r := rank(text); r.Files[0].Path != want {
 			t.Errorf("%q: top %v, want %s", text, paths(r)[:3], want)
@@ -2255,7 +2257,8 @@ func TestDeclarationIntent(t *testing.T) {
 		"make the database relation handler optional", "docs: explain the backup action", "link the database relation",
 		"update the default database configuration", "use the default logs path",
 		"Fix backup\n\n* update the log-level default", "Update lib documentation to include how to access relation data",
-		"Add proxy instructions to README and update the integration test", "Refactor: remove src-docs, change the Bridge class"} {
+		"Add proxy instructions to README and update the integration test", "Refactor: remove src-docs, change the Bridge class",
+		"remove unused imports", "remove the config cache"} {
 		for _, f := range rank(text).Files {
 			if hasSignal(f, SigDeclarationIntent) {
 				t.Errorf("%q: %s lifted: %+v", text, f.Path, f.Signals)
