@@ -127,7 +127,7 @@ func (r *ranker) termCounts(q lexTerms) (tf [][]float64, length []float64) {
 		}
 		for _, ws := range yamlWords[nd.path] {
 			for _, w := range ws {
-				if !schemaTypes[strings.ToLower(w)] {
+				if lw := strings.ToLower(w); !schemaTypes[lw] && !schemaKeys[lw] {
 					add(w, r.words.words(w), LexYAMLTextWeight)
 				}
 			}
@@ -227,6 +227,14 @@ func (r *ranker) bm25(q lexTerms, tf [][]float64, length, idf []float64, avg flo
 // config.yaml (review rev84: held46 cases whose YAML won on "string" or "list").
 var schemaTypes = map[string]bool{"string": true, "int": true, "integer": true, "float": true, "number": true,
 	"boolean": true, "bool": true, "object": true, "array": true, "null": true}
+
+// schemaKeys are the keys of a declaration in charm YAML (`interface:`, `type:`,
+// `default:`, `description:`, `optional:`): words of every declaration's format, not of what
+// the file declares, so "keystone interface changed" is not about metadata.yaml by its
+// `interface: http` line, nor "wrong default type" about config.yaml (review rev119). The
+// declarations' own names and descriptions count apart (declsOf).
+var schemaKeys = map[string]bool{"interface": true, "type": true, "limit": true, "optional": true, "scope": true,
+	"required": true, "mounts": true, "location": true}
 
 // lexNoteWords is how many task words a file's mention-words signal names.
 const lexNoteWords = 4

@@ -253,9 +253,14 @@ func parseMentions(texts []string) mentions {
 					whole = append(whole, w)
 				}
 				seq = append(seq, ws...)
+				// a name led by an acronym is one name, even its first word ("HAProxy" is no ha
+				// relation, review rev120: haproxy-operator's every subject went to the charm
+				// declaring ha); a class's name keeps its words (`PrometheusRemoteWriteProvider`
+				// names the remote-write relation it serves)
+				camel := len(ws) > 1 && !strings.Contains(part, "_") && len(part) > 2 && unicode.IsUpper(rune(part[0])) && unicode.IsUpper(rune(part[1]))
 				for k := range ws {
 					// _on_<name>_… and on_<name>: the handler prefix does not make <name> inner
-					within = append(within, k > 0 && !(k == 1 && ws[0] == "on"))
+					within = append(within, camel || k > 0 && !(k == 1 && ws[0] == "on"))
 				}
 			}
 			if id := dottedIdent(tok); id != "" {

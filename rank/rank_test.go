@@ -988,6 +988,23 @@ func TestLexicalMatchInComments(t *testing.T) {
 	}
 }
 
+func TestAcronymLedNameIsOneName(t *testing.T) {
+	// A name led by an acronym ("HAProxy") is one name: its words are inner, so they name no
+	// interface (review rev120: the ha relation); a class's CamelCase name keeps its first word
+	// a lead one (prometheus), and "ha" written apart is a word of its own.
+	for text, inner := range map[string]bool{"Increase HAProxy timeout": true, "fix the ha relation": false,
+		"Send events from `PrometheusRemoteWriteProvider`": false} {
+		m := parseMentions([]string{text})
+		g := "ha"
+		if strings.Contains(text, "Prometheus") {
+			g = "prometheus"
+		}
+		if !m.grams[g] || m.inner[g] != inner {
+			t.Errorf("%q: gram %s present %v, inner %v, want inner %v", text, g, m.grams[g], m.inner[g], inner)
+		}
+	}
+}
+
 func TestLexicalMatchInYAMLText(t *testing.T) {
 	// A dependency bump names a tool only the build parts of charmcraft.yaml mention
 	// (charmyaml Charm.Words): the file rises by the words of its text.
@@ -1002,6 +1019,13 @@ func TestLexicalMatchInYAMLText(t *testing.T) {
 	}
 	if hasSignal(fileOf(t, base, p), SigMentionWords) {
 		t.Errorf("%s matches the task without its text", p)
+	}
+	// a key of every declaration (`interface:`, `type:`) is no word of what the file
+	// declares (review rev119: "keystone interface changed" led with metadata.yaml)
+	in.Mentions = []string{"keystone interface changed"}
+	in.Charms[0].Words = map[string][]string{"metadata.yaml": {"name", "requires", "backend", "interface", "http", "type"}}
+	if f := fileOf(t, Rank(in), "metadata.yaml"); hasSignal(f, SigMentionWords) {
+		t.Errorf("metadata.yaml matches by a schema key: %+v", f.Signals)
 	}
 }
 
