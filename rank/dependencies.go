@@ -165,12 +165,29 @@ func fetchesLibraries(s subject) bool {
 	return !slices.ContainsFunc(buildWords, func(w string) bool { return w != "charmcraft" && s.m.grams[w] })
 }
 
+// ciWords are the buildWords of CI ("workflow", "pipeline"), which a name written as code
+// uses for the workload's own things: "add ambient labels to `ml-pipeline` Service" (Kubeflow
+// Pipelines' service, review rev120), "`scheduled-workflow` controller" (Argo's).
+var ciWords = []string{"workflow", "workflows", "pipeline", "pipelines"}
+
+// codeSpan is a span a text writes as code, between backticks.
+var codeSpan = regexp.MustCompile("`[^`\n]*`")
+
+// ciWordsInCodeOnly reports a subject whose only buildWords are ciWords inside code spans.
+func ciWordsInCodeOnly(s subject) bool {
+	if !strings.Contains(s.text, "`") || !s.m.hasAny(ciWords) ||
+		slices.ContainsFunc(buildWords, func(w string) bool { return s.m.grams[w] && !slices.Contains(ciWords, w) }) {
+		return false
+	}
+	return !parseMentions([]string{codeSpan.ReplaceAllString(s.text, " ")}).hasAny(ciWords)
+}
+
 // buildTargets are the charmcraft.yaml files to lift when a subject line is about building the
 // charm ("Switching to poetry", "Add more platforms", "fix: bump to 22.04"): charmcraft.yaml is
 // the build recipe, the one file of the map such a change edits. Nil otherwise.
 func (r *ranker) buildTargets() []int {
 	if !slices.ContainsFunc(r.subjects, func(s subject) bool {
-		return s.m.hasAny(buildWords) && !fetchesLibraries(s) || frozenDependencies.MatchString(s.text) && !s.m.hasAny(testWords) ||
+		return s.m.hasAny(buildWords) && !fetchesLibraries(s) && !ciWordsInCodeOnly(s) || frozenDependencies.MatchString(s.text) && !s.m.hasAny(testWords) ||
 			s.m.hasAny(supportWords) && openstackRelease.MatchString(s.text) && r.openstackCharm()
 	}) {
 		return nil

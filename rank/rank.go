@@ -451,6 +451,11 @@ func (r *ranker) match() {
 		if y, ok := r.byPath[d.file]; ok && r.nodes[y].class == ClassTest {
 			continue // a test charm's interface ("[config] test" of tests/integration/data/charm): not the charm's
 		}
+		if len(r.named) > 0 && r.named[charmDirOf(d.file, r.in.Charms)] == "" {
+			// another charm's, when the task names charms: "feat(kfp-ui): add s3-credentials
+			// relation" adds kfp-ui's, and kfp-api's handler of its own is no edit (review rev120)
+			continue
+		}
 		label := d.lkind + " " + d.sym.Name
 		r.namedIfaces = append(r.namedIfaces, Named{Kind: d.lkind, Name: d.sym.Name, File: d.file})
 		r.hotSym[d.file+"\x00"+d.sym.Kind+" "+d.sym.Name] = true
