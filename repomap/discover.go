@@ -408,7 +408,8 @@ func within(rel, dir string) bool {
 }
 
 // scopedCharmDirs keeps, of the folders holding charm YAML (dirs), the charms (roots: a
-// metadata.yaml or charmcraft.yaml) a scope lies in (--scope charms/a/src: charms/a) or holds
+// metadata.yaml or charmcraft.yaml) a scope lies in (--scope charms/a/src: charms/a; the
+// innermost, when charms nest) or holds
 // (--scope charms: every charm under it), and any other such folder inside a scope. nil when
 // there are no scopes or none touches a charm (--scope common, shared code only, even with a
 // config.yaml template in it): then every charm's YAML is kept, since any may import it.
@@ -417,11 +418,19 @@ func scopedCharmDirs(dirs, roots map[string]bool, scopes []string) map[string]bo
 		return nil
 	}
 	kept := map[string]bool{}
-	for dir := range roots {
-		for _, s := range scopes {
-			if within(dir, s) || within(s, dir) {
+	for _, s := range scopes {
+		deepest := "" // of the charms the scope lies in, the innermost: a connector charm nested
+		// in a platform charm's folder is not the platform (review rev120: opencti)
+		for dir := range roots {
+			if within(dir, s) {
 				kept[dir] = true
 			}
+			if within(s, dir) && (deepest == "" || deepest == "." || len(dir) > len(deepest)) {
+				deepest = dir
+			}
+		}
+		if deepest != "" {
+			kept[deepest] = true
 		}
 	}
 	if len(kept) == 0 {

@@ -140,9 +140,17 @@ func TestDiscoverIgnoresAndSkips(t *testing.T) {
 	if want := []string{"k8s/src/charm.py"}; !reflect.DeepEqual(scoped.Python, want) {
 		t.Errorf("scoped Python = %q, want %q", scoped.Python, want)
 	}
-	// the YAML of the charms the scope lies in (the root charm) or holds (k8s), not another's
-	if want := []string{".", "k8s"}; !reflect.DeepEqual(scoped.CharmDirs, want) {
+	// the YAML of the charm the scope is (k8s), not the one whose folder holds it (review
+	// rev120: opencti's connectors showed the platform charm's relations, unhandled)
+	if want := []string{"k8s"}; !reflect.DeepEqual(scoped.CharmDirs, want) {
 		t.Errorf("scoped CharmDirs = %q, want %q", scoped.CharmDirs, want)
+	}
+	// a scope inside the nested charm keeps it, and one in the root charm's own code the root
+	if d, err := Discover(root, []string{"k8s/src"}); err != nil || !reflect.DeepEqual(d.CharmDirs, []string{"k8s"}) {
+		t.Errorf("scope k8s/src: CharmDirs %q, err %v", d.CharmDirs, err)
+	}
+	if d, err := Discover(root, []string{"src/relations"}); err != nil || !reflect.DeepEqual(d.CharmDirs, []string{"."}) {
+		t.Errorf("scope src/relations: CharmDirs %q, err %v", d.CharmDirs, err)
 	}
 	if slices.Contains(scoped.YAML, "src/templates/config.yaml") || !slices.Contains(scoped.YAML, "k8s/charmcraft.yaml") {
 		t.Errorf("scoped YAML = %q", scoped.YAML)
