@@ -953,7 +953,7 @@ func editWhy(f rank.File, named []namedRelation) (why []string, tied bool) {
 	add(rank.SigDeclarationIntent, "declares what the task changes (a description, default, flag, name or metadata field, or what it removes as unused)")
 	add(rank.SigOwnLibIntent, "the charm's own library, and the task is about its library")
 	add(rank.SigAdditionIntent, "declares the kind of interface the task adds")
-	add(rank.SigConfigClass, "holds the class the charm loads its options into, and the task adds an option")
+	add(rank.SigConfigClass, "holds the class the charm loads its options into, or the module reading most of them, and the task adds an option")
 	if note := sig[rank.SigNamedCharm].Note; strings.Contains(note, " charm, ") {
 		add(rank.SigNamedCharm, "in the "+note+", which the task names") // named by its own interface (rank namedByInterface)
 	} else {

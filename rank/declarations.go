@@ -384,8 +384,54 @@ func (r *ranker) configClassTargets(yamls []int) []int {
 			}
 		}
 	}
+	if len(out) == 0 {
+		out = r.configModule(dirs)
+	}
 	slices.Sort(out)
 	return out
+}
+
+// configModule is, for a charm with no typed config class, the module of its own code other
+// than an entry point that reads the most of its options, when it reads at least
+// ConfigModuleMin of them and a third of all, more than any other file: where the charm turns
+// its options into the workload's settings (review rev116 and rev119: glauth's and
+// authentik's src/configs.py only read picks for "add config option").
+func (r *ranker) configModule(dirs map[string]bool) []int {
+	reads := map[int]map[string]bool{} // file → the options it reads
+	options := 0
+	for _, d := range r.decls {
+		if d.lkind != linker.KindConfig || d.iface == nil || !dirs[charmDirOf(d.file, r.in.Charms)] {
+			continue
+		}
+		options++
+		for _, s := range d.iface.Reads {
+			if s.Via != linker.ViaConfig || s.Loose || s.Detail == "all" {
+				continue
+			}
+			if i, ok := r.byPath[cleanPath(s.File)]; ok && r.nodes[i].class == ClassSource {
+				if reads[i] == nil {
+					reads[i] = map[string]bool{}
+				}
+				reads[i][d.sym.Name] = true
+			}
+		}
+	}
+	best, second := -1, 0
+	for _, i := range slices.Sorted(maps.Keys(reads)) {
+		switch n := len(reads[i]); {
+		case best < 0 || n > len(reads[best]):
+			if best >= 0 {
+				second = len(reads[best])
+			}
+			best = i
+		case n > second:
+			second = n
+		}
+	}
+	if best < 0 || r.nodes[best].hub || len(reads[best]) < ConfigModuleMin || 3*len(reads[best]) < options || len(reads[best]) == second {
+		return nil
+	}
+	return []int{best}
 }
 
 // additionTargets are the YAML files declaring the kinds of interface a subject line adds

@@ -181,6 +181,36 @@ func TestAddedOptionLiftsTheConfigClass(t *testing.T) {
 	}
 }
 
+func TestAddedOptionLiftsTheConfigModule(t *testing.T) {
+	// With no typed config class, "Add a config option ..." lifts the module of the charm's
+	// code that reads the most options, when it reads ConfigModuleMin or more, a third of
+	// them, and more than any other file (review rev116, rev119: glauth's and authentik's
+	// src/configs.py); not one that reads fewer, nor for another task.
+	build := func(text string, read int) Result {
+		in := demoCharm()
+		for k, name := range []string{"alpha", "beta", "gamma"} {
+			pos := charmyaml.Pos{File: "config.yaml", Line: 20 + 4*k}
+			in.Charms[0].Config = append(in.Charms[0].Config, charmyaml.ConfigOption{Name: name, Type: "string", Pos: pos})
+			it := linker.Interface{Kind: linker.KindConfig, Name: name, File: "config.yaml", Line: pos.Line}
+			if k < read {
+				it.Reads = []linker.Site{{File: "src/config_render.py", Line: 5 + k, Symbol: "render_config", Via: linker.ViaConfig}}
+			}
+			in.Links.Charms[0].Interfaces = append(in.Links.Charms[0].Interfaces, it)
+		}
+		in.Mentions = []string{text}
+		return Rank(in)
+	}
+	if f := fileOf(t, build("Add a config option for the cache size", 3), "src/config_render.py"); !hasSignal(f, SigConfigClass) {
+		t.Errorf("three options read: %+v", f.Signals)
+	}
+	if f := fileOf(t, build("Add a config option for the cache size", 2), "src/config_render.py"); hasSignal(f, SigConfigClass) {
+		t.Errorf("two options read: %+v", f.Signals)
+	}
+	if f := fileOf(t, build("Fix the cache size handling", 3), "src/config_render.py"); hasSignal(f, SigConfigClass) {
+		t.Errorf("no addition: %+v", f.Signals)
+	}
+}
+
 func demoCharm() Input {
 	ch := charmyaml.Charm{
 		Name: "demo-db", Dir: ".",

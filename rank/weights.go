@@ -278,6 +278,9 @@ const (
 	// 1,636 eval cases edit one, while at small budgets it took a block of the map above the
 	// charm's YAML (review rev110: etcd's src/common/exceptions.py).
 	ExceptionModuleFactor = 0.5
+	// ConfigModuleMin: a module reading this many of the charm's options or more may be where
+	// a new option is read (declarations.go configModule).
+	ConfigModuleMin = 3
 	// EmptyModuleFactor multiplies a file of the charm's code that defines, imports and uses
 	// nothing (an empty __init__.py): it has no code to edit, yet its package's imports gave it
 	// the rank of a module (review rev110: etcd's three empty __init__.py files ranked above
