@@ -1057,6 +1057,13 @@ func TestLexicalMatchInYAMLText(t *testing.T) {
 	if f := fileOf(t, Rank(in), "metadata.yaml"); hasSignal(f, SigMentionWords) {
 		t.Errorf("metadata.yaml matches by a schema key: %+v", f.Signals)
 	}
+	// nor is a word that says a feature is added (review rev115: "added stripprefix support"
+	// led with a comment's "supported options")
+	in.Mentions = []string{"added stripprefix support (#47)"}
+	in.Charms[0].Words = map[string][]string{"metadata.yaml": {"for", "a", "list", "of", "supported", "options"}}
+	if f := fileOf(t, Rank(in), "metadata.yaml"); hasSignal(f, SigMentionWords) {
+		t.Errorf("metadata.yaml matches by support: %+v", f.Signals)
+	}
 }
 
 func TestDependencyUpdate(t *testing.T) {
