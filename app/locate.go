@@ -365,7 +365,10 @@ func namedRelationHandlers(text string, links linker.Result) map[string][]namedR
 						out[h.File] = append(out[h.File], act)
 					}
 				}
-				if script := (namedRelation{Name: it.Name, Action: true, Script: true}); it.Script != "" && !slices.Contains(out[it.Script], script) {
+				// (the script may be a link to a file that handles it already: trilio's
+				// actions/update-trilio -> actions.py, one reason, review rev119)
+				if script := (namedRelation{Name: it.Name, Action: true, Script: true}); it.Script != "" && !slices.Contains(out[it.Script], script) &&
+					!slices.Contains(out[it.Script], act) {
 					out[it.Script] = append(out[it.Script], script)
 				}
 				continue

@@ -322,6 +322,24 @@ func TestRelationNamedNotByTheCharmsName(t *testing.T) {
 	}
 }
 
+func TestActionScriptThatHandlesIsOneReason(t *testing.T) {
+	// An action's script that is a link to the file handling it (trilio's actions/update-trilio
+	// -> actions.py) gives that file one reason, not two alike (review rev119); a script of its
+	// own is the script's.
+	links := linker.Result{Charms: []linker.CharmLinks{{Name: "dm", Dir: ".", Interfaces: []linker.Interface{
+		{Kind: linker.KindAction, Name: "update-trilio", Script: "src/actions/actions.py",
+			Handlers: []linker.Handler{{File: "src/actions/actions.py", Symbol: "update_trilio"}}},
+		{Kind: linker.KindAction, Name: "backup", Script: "actions/backup"},
+	}}}}
+	got := namedRelationHandlers("update-trilio action fails; the backup action too", links)
+	if want := []namedRelation{{Name: "update-trilio", Action: true}}; !slices.Equal(got["src/actions/actions.py"], want) {
+		t.Errorf("handler's file: %+v, want %+v", got["src/actions/actions.py"], want)
+	}
+	if want := []namedRelation{{Name: "backup", Action: true, Script: true}}; !slices.Equal(got["actions/backup"], want) {
+		t.Errorf("script: %+v, want %+v", got["actions/backup"], want)
+	}
+}
+
 func TestLeadsListedFirstSaySo(t *testing.T) {
 	// A pick listed first because it handles the relation the task names, below a later
 	// pick's score, says why the order differs from the scores; one that also scores highest
