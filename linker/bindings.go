@@ -382,8 +382,9 @@ func (l *charmLinker) knownReader(s *site) []string {
 
 // linkContainerArgs: the charm's own code handing a declared container's name, as a keyword
 // about a container (container_name=, workload_container=), to an object of a package from
-// outside the tree (coordinated_workers' Worker(charm=self, container_name="pyroscope")), or
-// of a class of the tree derived from one (chisme's PebbleServiceComponent), has that object
+// outside the tree (coordinated_workers' Worker(charm=self, container_name="pyroscope")), of
+// a vendored charm library's class, or of a class of the tree derived from one (chisme's
+// PebbleServiceComponent), has that object
 // manage the container; recorded as a read with via "library", as for resources. Only such
 // keywords: a container is often named as its service is ("nginx"), and a service name
 // passed on is not the container.
@@ -397,7 +398,9 @@ func (l *charmLinker) linkContainerArgs() {
 		}
 		// a class of the tree derived from such a package's (a chisme PebbleServiceComponent)
 		// hands the name on to it
-		if s.target != nil && l.externalBase(s.target) == "" || s.target == nil && l.outsideModule(s.file, s.value.Chain[0].Name) == "" {
+		// (or a vendored charm library's class: KubernetesComputeResourcesPatch(self,
+		// container_name=...), LogProxyConsumer(..., container_name=CONTAINER), review rev117)
+		if s.target != nil && l.externalBase(s.target) == "" && !s.target.file.vendored || s.target == nil && l.outsideModule(s.file, s.value.Chain[0].Name) == "" {
 			continue
 		}
 		sc := s.scope()

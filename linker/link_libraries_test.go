@@ -792,10 +792,19 @@ class AppCharm(paas_charm.flask.Charm):
 
 func TestContainerHandedToAPackage(t *testing.T) {
 	// A container's name handed as a container keyword to an object of a package outside the
-	// tree, or of a tree class derived from one, is where that object manages it; a service
-	// name equal to the container's, and a tree class of its own, are not.
-	c := charm("demo", ".", "container:workload", "container:nginx", "container:sidecar")
+	// tree, of a vendored charm library's class, or of a tree class derived from one, is where
+	// that object manages it; a service name equal to the container's, and a tree class of its
+	// own, are not.
+	c := charm("demo", ".", "container:workload", "container:nginx", "container:sidecar", "container:patched")
 	cl := link1(t, c, files{
+		"lib/charms/patchlib/v0/resources_patch.py": `
+import ops
+
+class ResourcesPatch(ops.Object):
+    def __init__(self, charm, container_name):
+        super().__init__(charm, "patch")
+        self.container_name = container_name
+`,
 		"src/components.py": `
 from chisme.components import PebbleServiceComponent
 
@@ -810,6 +819,7 @@ class OwnThing:
 import ops
 from coordinated_workers.worker import Worker
 from components import WorkloadService, OwnThing
+from charms.patchlib.v0.resources_patch import ResourcesPatch
 
 class DemoCharm(ops.CharmBase):
     def __init__(self, *args):
@@ -817,11 +827,14 @@ class DemoCharm(ops.CharmBase):
         self.worker = Worker(charm=self, workload_container_name="workload", service_name="nginx")
         self.service = WorkloadService(charm=self, container_name="workload")
         self.own = OwnThing(container_name="sidecar")
+        self.patch = ResourcesPatch(self, container_name="patched")
 `,
 	})
-	expect(t, "workload", reads(cl, KindContainer, "workload"), "src/charm.py:8/library/Worker src/charm.py:9/library/WorkloadService")
+	expect(t, "workload", reads(cl, KindContainer, "workload"), "src/charm.py:10/library/WorkloadService src/charm.py:9/library/Worker")
 	expect(t, "nginx", reads(cl, KindContainer, "nginx"), "")
 	expect(t, "sidecar", reads(cl, KindContainer, "sidecar"), "")
+	// a vendored charm library's class too (review rev117: KubernetesComputeResourcesPatch)
+	expect(t, "patched", reads(cl, KindContainer, "patched"), "src/charm.py:12/library/ResourcesPatch")
 }
 
 func TestCallbacksOfRelationBoundObjects(t *testing.T) {
