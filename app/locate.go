@@ -482,7 +482,7 @@ func templatePicks(text string, named []rank.Named, links linker.Result, tmpls [
 	// command", review rev110)
 	maps.Copy(generic, testNameWords)
 	for _, ch := range links.Charms {
-		for _, w := range strings.FieldsFunc(strings.ToLower(ch.Name), func(r rune) bool { return r == '-' || r == '_' }) {
+		for _, w := range dashedWords(ch.Name) {
 			generic[w] = true
 		}
 	}
@@ -502,7 +502,7 @@ func templatePicks(text string, named []rank.Named, links linker.Result, tmpls [
 			if it.File == "" {
 				continue // an event of every charm (start, update-status), no YAML's
 			}
-			for _, w := range strings.FieldsFunc(strings.ToLower(it.Name), func(r rune) bool { return r == '-' || r == '_' }) {
+			for _, w := range dashedWords(it.Name) {
 				declared[w] = true
 			}
 		}
@@ -663,6 +663,11 @@ const namedTemplatesMax = 3
 
 // templateSharedWord: a word of this many templates' file names or more names none of them.
 const templateSharedWord = 3
+
+// dashedWords is the lower-case words of a charm's or an interface's name (at '-', '_').
+func dashedWords(name string) []string {
+	return strings.FieldsFunc(strings.ToLower(name), func(r rune) bool { return r == '-' || r == '_' })
+}
 
 // templateStem is the lower-case words of a template's file name (at '.', '-', '_').
 func templateStem(name string) []string {

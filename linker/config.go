@@ -69,7 +69,7 @@ func (l *charmLinker) typedAttr(fi *fileInfo, a *pyextract.AttrRead) {
 	if fi.vendored || fi.test {
 		return
 	}
-	if dumpMembers[a.Attr] {
+	if pyextract.ModelDumps[a.Attr] {
 		l.typedDump(fi, a)
 		return
 	}
@@ -108,9 +108,6 @@ func (l *charmLinker) typedConfigOf(fi *fileInfo, a *pyextract.AttrRead) []aval 
 	}
 	return vals
 }
-
-// dumpMembers are a pydantic model's whole dumps (cfg.model_dump(), cfg.dict(), .json()).
-var dumpMembers = map[string]bool{"dict": true, "model_dump": true, "json": true, "model_dump_json": true}
 
 // typedDump: a dump of the charm's typed config (`for key, value in
 // self.config.model_dump().items()`, which writes every option into a properties file)

@@ -30,15 +30,13 @@ type index struct {
 	// handlerRefs counts, per view, for every name like an event handler's (_on_*), its uses
 	// in the code of that view (handlerUses)
 	handlerRefs map[view]map[string]int
-	// refTotals, stepNames and computed are, for a viewpoint (seenBy), every name's uses
+	// refTotals, names and computed are, for a viewpoint (seenBy), every name's uses
 	// (uses), every name of a step of a fact's value chain (chainNamed), and whether its code
 	// computes names (computesNames); each built on first use
-	refTotals  map[view]map[string]int
-	stepNames  map[view]map[string]bool
-	strNames   map[view]map[string]bool // stringNamed, per viewpoint
-	aliasNames map[view]map[string]bool // aliasNamed, per viewpoint
-	computed   map[computedKey]bool
-	roots      map[string]bool // every charm's src/ and lib/ (importRoot)
+	refTotals map[view]map[string]int
+	names     map[view]*viewNames // chainNamed, stringNamed, aliasNamed, per viewpoint (namesIn)
+	computed  map[computedKey]bool
+	roots     map[string]bool // every charm's src/ and lib/ (importRoot)
 	// charmRefs: for every name, the charms whose own non-test code uses it (built on first
 	// use: usedByCharms)
 	charmRefs map[string][]int
@@ -182,37 +180,40 @@ func (ix *index) handlerUses(name string, v view) int {
 // code seen from v (seenBy) has the name, or a string names it (stringNamed), which no Refs
 // hold.
 func (ix *index) chainNamed(name string, v view) bool {
-	ix.namesIn(v)
-	return ix.stepNames[v][name] || ix.strNames[v][name]
+	n := ix.namesIn(v)
+	return n.steps[name] || n.strs[name]
 }
 
 // stringNamed reports a name the code seen from v (seenBy) writes as a string that may call
 // it: a recorded call's string argument, or one of Facts.HandlerStrings (getattr(self,
 // "configure"), patch.object(Charm, "_configure")).
 func (ix *index) stringNamed(name string, v view) bool {
-	ix.namesIn(v)
-	return ix.strNames[v][name]
+	return ix.namesIn(v).strs[name]
 }
 
 // aliasNamed reports a name the code seen from v (seenBy) imports under another (from m
 // import public_address as addr): its uses are the alias's, which no Refs of the name count
 // (review rev118), so it counts as named.
 func (ix *index) aliasNamed(name string, v view) bool {
-	ix.namesIn(v)
-	return ix.aliasNames[v][name]
+	return ix.namesIn(v).aliased[name]
 }
 
-// namesIn fills, once per viewpoint, the names chainNamed, stringNamed and aliasNamed look
-// up: the steps of the facts' values, the strings that may name a method, and the names
-// imported under an alias.
-func (ix *index) namesIn(v view) {
-	if ix.stepNames[v] != nil {
-		return
+// viewNames are the names of the code seen from one viewpoint that no Refs hold: the steps of
+// the facts' values, the strings that may name a method, and the names imported under an
+// alias.
+type viewNames struct {
+	steps, strs, aliased map[string]bool
+}
+
+// namesIn is, filled once per viewpoint, what chainNamed, stringNamed and aliasNamed look up.
+func (ix *index) namesIn(v view) *viewNames {
+	if n := ix.names[v]; n != nil {
+		return n
 	}
-	if ix.stepNames == nil {
-		ix.stepNames, ix.strNames, ix.aliasNames = map[view]map[string]bool{}, map[view]map[string]bool{}, map[view]map[string]bool{}
+	if ix.names == nil {
+		ix.names = map[view]*viewNames{}
 	}
-	steps, strs, aliased := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	n := &viewNames{steps: map[string]bool{}, strs: map[string]bool{}, aliased: map[string]bool{}}
 	for _, fi := range ix.ordered {
 		if !ix.seenBy(fi, v) {
 			continue
@@ -220,29 +221,34 @@ func (ix *index) namesIn(v view) {
 		for _, val := range factValues(&fi.Facts) {
 			for _, st := range val.Chain {
 				if st.Name != "" {
-					steps[st.Name] = true
+					n.steps[st.Name] = true
 				}
 			}
 			if val.Kind == pyextract.ValStr {
-				strs[val.Str] = true // an argument (factValues lists a call's)
+				n.strs[val.Str] = true // an argument (factValues lists a call's)
 			}
 		}
 		for _, hs := range fi.Facts.HandlerStrings { // getattr(self, "_configure")
-			strs[hs] = true
+			n.strs[hs] = true
 		}
 		for _, im := range fi.Imports {
 			if im.Alias != "" && im.Name != "" && im.Name != "*" {
-				aliased[im.Name] = true
+				n.aliased[im.Name] = true
 			}
 		}
 	}
-	ix.stepNames[v], ix.strNames[v], ix.aliasNames[v] = steps, strs, aliased
+	ix.names[v] = n
+	return n
 }
 
-// refCount is how many times fi's code uses name (its Refs, sorted by name): 0 for none.
-func (fi *fileInfo) refCount(name string) int {
-	if k, ok := slices.BinarySearchFunc(fi.Refs, name, func(r pyextract.Ref, n string) int { return strings.Compare(r.Name, n) }); ok {
-		return fi.Refs[k].Count
+// refCount is how many times fi's code uses name (its Refs): 0 for none.
+func (fi *fileInfo) refCount(name string) int { return countOf(fi.Refs, name) }
+
+// countOf is the count of name in refs, sorted by name (a file's Refs, a symbol's Calls): 0
+// for none.
+func countOf(refs []pyextract.Ref, name string) int {
+	if k, ok := slices.BinarySearchFunc(refs, name, func(r pyextract.Ref, n string) int { return strings.Compare(r.Name, n) }); ok {
+		return refs[k].Count
 	}
 	return 0
 }

@@ -410,7 +410,6 @@ func (l *charmLinker) deadSyms(v view) map[*pyextract.Symbol]deadWhy {
 	var queue []*pyextract.Symbol
 	uses := make([]int, len(open))
 	byName := map[string][]int{} // name → the candidates of that name
-	computes := [2]bool{l.ix.computesNames(v, false), l.ix.computesNames(v, true)}
 	for k, d := range open {
 		byName[d.name] = append(byName[d.name], k)
 		var fromBodies int
@@ -425,7 +424,7 @@ func (l *charmLinker) deadSyms(v view) map[*pyextract.Symbol]deadWhy {
 			}
 		}
 		// (a name no Refs hold may be a step of a fact's chain: self.x().y, a method only)
-		if computes[boolIndex(d.method)] || l.ix.stringNamed(d.name, v) || l.ix.aliasNamed(d.name, v) ||
+		if l.ix.computesNames(v, d.method) || l.ix.stringNamed(d.name, v) || l.ix.aliasNamed(d.name, v) ||
 			uses[k] > fromBodies || uses[k] == 0 && d.method && l.ix.chainNamed(d.name, v) {
 			live[d.sym] = true
 			queue = append(queue, d.sym)
@@ -448,7 +447,7 @@ func (l *charmLinker) deadSyms(v view) map[*pyextract.Symbol]deadWhy {
 			continue
 		}
 		why := deadCallers
-		if uses[k] == selfCalls(d.sym, d.name) {
+		if uses[k] == countOf(d.sym.Calls, d.name) {
 			why = deadUncalled // (but for its own recursive calls)
 		}
 		dead[d.sym] = why
@@ -458,21 +457,6 @@ func (l *charmLinker) deadSyms(v view) map[*pyextract.Symbol]deadWhy {
 	}
 	l.dead[v] = dead
 	return dead
-}
-
-// selfCalls is how many times s's body calls name, its own.
-func selfCalls(s *pyextract.Symbol, name string) int {
-	if k, ok := slices.BinarySearchFunc(s.Calls, name, func(r pyextract.Ref, n string) int { return strings.Compare(r.Name, n) }); ok {
-		return s.Calls[k].Count
-	}
-	return 0
-}
-
-func boolIndex(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // deadSite reports a site in a function or method of the tree that never runs (deadSyms,

@@ -1816,8 +1816,10 @@ func (w *factWalker) addKey(f factFrame, at, obj, key int32, via string) {
 	w.out.Keys = append(w.out.Keys, KeyAccess{Scope: w.scope(f, at), Object: c, Key: k, Via: via})
 }
 
-// modelDumps are the methods of a pydantic model that dump it whole.
-var modelDumps = map[string]bool{"dict": true, "model_dump": true, "json": true, "model_dump_json": true}
+// ModelDumps are the methods of a pydantic model that dump it whole (cfg.model_dump(),
+// cfg.dict(), .json()): called on a config object, they are recorded as its Attrs, and the
+// linker reads every option from them.
+var ModelDumps = map[string]bool{"dict": true, "model_dump": true, "json": true, "model_dump_json": true}
 
 func (w *factWalker) visitAttribute(f factFrame) {
 	t, i := w.t, f.i
@@ -1830,7 +1832,7 @@ func (w *factWalker) visitAttribute(f factFrame) {
 	}
 	// (a called attribute is a method, but for a typed config's whole dump: cfg.model_dump(),
 	// cfg.dict(), which reads every option)
-	dump := f.callee && t.child(i, fAttribute) >= 0 && modelDumps[t.text(t.child(i, fAttribute))]
+	dump := f.callee && t.child(i, fAttribute) >= 0 && ModelDumps[t.text(t.child(i, fAttribute))]
 	if (!f.callee || dump) && (w.keyedObject(obj, f, false) || w.lastName(obj) == "options") {
 		if attr := t.child(i, fAttribute); attr >= 0 {
 			if c, ok := t.chain(obj, 0); ok {

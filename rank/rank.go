@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/cantrip-dev/charmcraft-map/charmyaml"
 	"github.com/cantrip-dev/charmcraft-map/linker"
@@ -207,10 +206,7 @@ const NoteNewObserver = "new observer of event "
 var everydayEvents = map[string]bool{"update-status": true, "upgrade-charm": true}
 
 // hookWords say that a task's words name a hook event.
-var hookWords = map[string]bool{"hook": true, "hooks": true, "event": true, "events": true, "handler": true,
-	"handlers": true, "observer": true, "observe": true, "observes": true}
-
-func notWordRune(c rune) bool { return !unicode.IsLetter(c) && !unicode.IsDigit(c) }
+var hookWords = []string{"hook", "hooks", "event", "events", "handler", "handlers", "observer", "observe", "observes"}
 
 // matchEvents gives restart mass (mention-interface) to the code handling a hook event a
 // subject line names (opsEvents), or, when no code observes it yet, to the charms' entry
@@ -231,8 +227,7 @@ func (r *ranker) matchEvents() {
 				return true
 			}
 			low := strings.ToLower(s.text)
-			return strings.Contains(low, ev) || strings.Contains(low, strings.ReplaceAll(ev, "-", "_")) ||
-				slices.ContainsFunc(strings.FieldsFunc(low, notWordRune), func(w string) bool { return hookWords[w] })
+			return strings.Contains(low, ev) || strings.Contains(low, strings.ReplaceAll(ev, "-", "_")) || s.m.hasAny(hookWords)
 		}) {
 			continue
 		}
