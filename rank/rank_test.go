@@ -3283,6 +3283,17 @@ func TestNamedCharmInMonorepo(t *testing.T) {
 	}
 }
 
+// namedCharmFiles are the files of r that the named-charm factor lifted, in rank order.
+func namedCharmFiles(r Result) []string {
+	var out []string
+	for _, f := range r.Files {
+		if hasSignal(f, SigNamedCharm) {
+			out = append(out, f.Path)
+		}
+	}
+	return out
+}
+
 func TestCharmNamedByItsOwnWord(t *testing.T) {
 	// In a family of charms (oai-amf, oai-udm, oai-smf) the word that sets one apart names it
 	// in a subject line ("add security context for udm"), as does a one-word name no other
@@ -3305,13 +3316,7 @@ func TestCharmNamedByItsOwnWord(t *testing.T) {
 	in := Input{Charms: charms, Files: files}
 	named := func(text string) []string {
 		in.Mentions = []string{text}
-		var out []string
-		for _, f := range Rank(in).Files {
-			if hasSignal(f, SigNamedCharm) {
-				out = append(out, f.Path)
-			}
-		}
-		return out
+		return namedCharmFiles(Rank(in))
 	}
 	for text, want := range map[string]string{
 		"Add security context for udm":                            "charms/oai-udm/",
@@ -3347,12 +3352,7 @@ func TestCharmNamedByItsOwnWordBesideAGenericOne(t *testing.T) {
 		files = append(files, f)
 	}
 	in := Input{Charms: charms, Files: files, Mentions: []string{"let prometheus scrape falcosidekick"}}
-	var named []string
-	for _, f := range Rank(in).Files {
-		if hasSignal(f, SigNamedCharm) {
-			named = append(named, f.Path)
-		}
-	}
+	named := namedCharmFiles(Rank(in))
 	if len(named) == 0 || slices.ContainsFunc(named, func(p string) bool { return !strings.HasPrefix(p, "falcosidekick-k8s-operator/") }) {
 		t.Errorf("named %v, want falcosidekick-k8s-operator/ only", named)
 	}
@@ -3385,13 +3385,7 @@ func TestCharmNamedByItsOwnInterface(t *testing.T) {
 	in.Links = linker.Link(linker.Input{Charms: charms, Files: files})
 	named := func(text string) []string {
 		in.Mentions = []string{text}
-		var out []string
-		for _, f := range Rank(in).Files {
-			if hasSignal(f, SigNamedCharm) {
-				out = append(out, f.Path)
-			}
-		}
-		return out
+		return namedCharmFiles(Rank(in))
 	}
 	if got := named("add-user action fails when implicit is empty"); len(got) == 0 || slices.ContainsFunc(got, func(p string) bool { return !strings.HasPrefix(p, "charms/hss/") }) {
 		t.Errorf("add-user: named %v, want charms/hss/ only", got)
