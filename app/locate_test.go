@@ -187,6 +187,35 @@ func TestLocateTestsNamedForTheTask(t *testing.T) {
 	}
 }
 
+func TestLocateTestsAfterTheCode(t *testing.T) {
+	// A subject that opens on the code and asks for tests in a later clause lists its best
+	// code pick first, the tests after it (review rev122: gitlab-runner's "update apt_key on
+	// charm upgrade, fix unit test" led with a test scoring 0.01 against 0.67); one that
+	// opens on the tests lists them first.
+	root := filepath.Join(charmsDir, "unified")
+	for text, testFirst := range map[string]bool{
+		"fix the unit tests for the workload export pages":               true,
+		"export the workload pages on upgrade, fix unit tests":           false,
+		"export the workload pages; add unit tests":                      false,
+		"Merge pull request #3 from o/x\n\nfix unit tests, export pages": true,
+	} {
+		got, _, err := runLocate(t, LocateOptions{Common: Common{Root: root}, Text: text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := slices.IndexFunc(paths(got.Edit), func(p string) bool { return strings.HasPrefix(p, "tests/") })
+		if i < 0 || (i == 0) != testFirst {
+			t.Errorf("%q: edit %v, a test first: %v", text, paths(got.Edit), testFirst)
+		}
+	}
+	for text, want := range map[string]bool{"fix unit tests, export pages": true, "export pages, fix unit tests": false,
+		"prevent the db creation during unittest": true, "Handle upgrades, prevent db creation during unittest": false} {
+		if got := testsLead(text); got != want {
+			t.Errorf("testsLead(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
+
 func TestAsksForTests(t *testing.T) {
 	for text, want := range map[string]testsAsked{
 		"add a unit test for the workload settings rendering":                 unitTests,
@@ -472,19 +501,25 @@ func TestTemplatesEditPicksName(t *testing.T) {
 	// resource map). A word of a declared interface's name does not make a template "written"
 	// by the first pick (sentry's web.override.conf.j2 and option web-override).
 	tmpls := []templates.File{{Path: "templates/glauth.cfg.j2"}, {Path: "templates/other.conf"}, {Path: "b/templates/b.conf"},
-		{Path: "templates/web.override.conf.j2"}, {Path: "templates/extra.ini"}}
+		{Path: "templates/web.override.conf.j2"}, {Path: "templates/extra.ini"}, {Path: "templates/more.ini"}, {Path: "templates/x.conf"}}
 	charms := []charmyaml.Charm{{Name: "glauth", Dir: "."}, {Name: "b", Dir: "b"}}
 	links := linker.Result{Charms: []linker.CharmLinks{{Name: "glauth", Interfaces: []linker.Interface{
 		{Kind: linker.KindConfig, Name: "web-override", File: "config.yaml"}}}}}
 	charm := &pyextract.File{Path: "src/charm.py", Words: []string{"web", "override", "conf", "j2"}}
 	configs := &pyextract.File{Path: "src/configs.py", Facts: pyextract.Facts{FileNames: []string{"b.conf", "glauth.cfg.j2", "notes.txt"}}}
-	mapper := &pyextract.File{Path: "src/utils.py", Facts: pyextract.Facts{FileNames: []string{"extra.ini", "glauth.cfg.j2", "other.conf", "web.override.conf.j2", "x.conf"}}}
+	mapper := &pyextract.File{Path: "src/utils.py", Facts: pyextract.Facts{FileNames: []string{"extra.ini", "glauth.cfg.j2", "more.ini", "other.conf", "web.override.conf.j2", "x.conf"}}}
 	var got []string
 	for _, p := range templatePicks("add an anonymous bind option", nil, links, tmpls, charms, false, []*pyextract.File{charm, configs, mapper}) {
 		got = append(got, p.Path+": "+strings.Join(p.Why, "; "))
 	}
 	if want := []string{"templates/glauth.cfg.j2: its file name is written in src/configs.py, an edit pick, which may render it"}; !slices.Equal(got, want) {
 		t.Errorf("picks %q, want %q", got, want)
+	}
+	// a pick rendering four templates names them all (gitlab-runner's runner library, rev122)
+	four := []templates.File{{Path: "templates/base.j2"}, {Path: "templates/cleanup.j2"}, {Path: "templates/prepare.j2"}, {Path: "templates/run.j2"}}
+	runner := &pyextract.File{Path: "lib/runner.py", Facts: pyextract.Facts{FileNames: []string{"base.j2", "cleanup.j2", "prepare.j2", "run.j2"}}}
+	if got := templatePicks("Customise the LXD DNS domain", nil, linker.Result{}, four, nil, false, []*pyextract.File{runner}); len(got) != 4 {
+		t.Errorf("a pick rendering four templates: %+v", got)
 	}
 }
 
