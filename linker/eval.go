@@ -1,6 +1,7 @@
 package linker
 
 import (
+	"github.com/cantrip-dev/charmcraft-map/charmyaml"
 	"iter"
 	"slices"
 	"strconv"
@@ -39,6 +40,12 @@ const (
 	// declared options (for name in self.meta.config: self.config.get(name) reads each).
 	aConfigNames
 	aMeta // charm.meta
+	// aYAMLDoc is a YAML document the code loads (yaml.safe_load(f)), taken for the charm's
+	// own: indexed by "options", the names of its options; by "provides", "requires" or
+	// "peers", those of its relations of that role; by "containers", its containers; by
+	// "config", the document again (charmcraft.yaml's config.options). Which file f is, is
+	// not checked: in a charm's code, a YAML document with such keys is its metadata's.
+	aYAMLDoc
 	// aItems is a dict or list the code fills item by item (self.relations[rel] =
 	// DatabaseRequires(self, rel)): elems are the values put in it; any index of it is one
 	// of them.
@@ -237,9 +244,10 @@ func (e *evaluator) concat(v *pyextract.Value, c *ctx) []aval {
 		}
 		var next []string
 		for _, a := range vals {
-			allSeq = allSeq && a.kind == aSeq
+			isSeq := a.kind == aSeq || e.declaredNames(a) != nil // list(meta["provides"]) + list(meta["requires"])
+			allSeq = allSeq && isSeq
 			allStr = allStr && a.kind == aStr
-			if a.kind == aSeq {
+			if isSeq {
 				seqs = append(seqs, a)
 			}
 			if a.kind == aStr {
@@ -305,7 +313,7 @@ func (e *evaluator) elementsOf(vals []aval, v *pyextract.Value, view string) []a
 	var out []aval
 	add := func(x *pyextract.Value, at *ctx) { out = append(out, loosen(e.eval(x, at))...) }
 	for _, a := range vals {
-		if names := e.declaredNames(a.kind); names != nil {
+		if names := e.declaredNames(a); names != nil {
 			if v.Pos == 0 && (view == "" || view == "keys") || v.Pos == 1 && view == "items" {
 				for _, n := range names {
 					out = append(out, aval{kind: aStr, str: n, loose: true, every: true})
@@ -352,14 +360,17 @@ func (e *evaluator) elementsOf(vals []aval, v *pyextract.Value, view string) []a
 }
 
 // declaredNames are the names a loop over a collection of the charm's declarations runs over
-// (model.relations, meta.containers, meta.config), nil for any other kind of value.
-func (e *evaluator) declaredNames(k aKind) []string {
+// (model.relations, meta.containers, meta.config; meta.requires: the relations of one role),
+// nil for any other kind of value.
+func (e *evaluator) declaredNames(a aval) []string {
 	ch := &e.ix.charms[e.charm]
 	out := []string{}
-	switch k {
+	switch a.kind {
 	case aRelations:
 		for _, r := range ch.Relations {
-			out = append(out, r.Name)
+			if a.str == "" || r.Role == a.str {
+				out = append(out, r.Name)
+			}
 		}
 	case aContainers:
 		for _, c := range ch.Containers {
@@ -535,6 +546,12 @@ func (e *evaluator) call(v *pyextract.Value, c *ctx) []aval {
 	if len(v.Args) == 0 && len(v.Kwargs) == 0 && helpersConfig(v.Chain, c) {
 		return []aval{{kind: aConfig}}
 	}
+	if c != nil && c.file != nil && len(v.Chain) > 0 {
+		if full, _ := importedPath(c.file, v.Chain); yamlLoads[full] {
+			return []aval{{kind: aYAMLDoc}} // metadata = yaml.safe_load(f)
+		}
+	}
+
 	if len(v.Chain) >= 2 && len(v.Kwargs) == 0 {
 		switch lastName(v.Chain) {
 		case "get":
@@ -665,11 +682,11 @@ func (e *evaluator) chain(ch pyextract.Chain, c *ctx) []aval {
 	if n := len(ch); n >= 2 && ch[n-1].Call && helpersConfig(ch[:n-1], c) {
 		return []aval{{kind: aConfig}} // hookenv.config()["x"], config().get("x"): read in place
 	}
-	if configOptionsLoaded(ch, c) {
-		return []aval{{kind: aConfigNames}}
+	cur, rest := e.name(ch[0].Name, c), ch[1:]
+	if k := yamlLoaded(ch, c); k > 0 { // yaml.safe_load(f)["options"]
+		cur, rest = []aval{{kind: aYAMLDoc}}, ch[k+1:]
 	}
-	cur := e.name(ch[0].Name, c)
-	for _, st := range ch[1:] {
+	for _, st := range rest {
 		if len(cur) == 0 {
 			return nil
 		}
@@ -710,30 +727,37 @@ func (e *evaluator) chain(ch pyextract.Chain, c *ctx) []aval {
 // yamlLoads are PyYAML's loaders, as importedPath names them.
 var yamlLoads = map[string]bool{"yaml.safe_load": true, "yaml.load": true, "yaml.full_load": true, "yaml.unsafe_load": true}
 
-// configOptionsLoaded reports the charm's declared options as the code reads them from its
-// own YAML: yaml.safe_load(f)["options"] (config.yaml), or ...["config"]["options"]
-// (charmcraft.yaml). A loop over it runs over every declared option, as one over
-// self.meta.config does. Which file f is, is not checked: in a charm's code, a YAML
-// document's "options" are its config's.
-func configOptionsLoaded(ch pyextract.Chain, c *ctx) bool {
-	n := len(ch)
-	if n < 3 || !isStrIndex(ch[n-1], "options") {
-		return false
+// yamlLoaded is the index of the call step of a chain that loads a YAML document with PyYAML
+// (yaml.safe_load(f)...: 2), 0 when there is none.
+func yamlLoaded(ch pyextract.Chain, c *ctx) int {
+	if c.file == nil {
+		return 0
 	}
-	end := n - 1
-	if isStrIndex(ch[end-1], "config") {
-		end--
+	for k := 1; k < len(ch); k++ {
+		if ch[k].Call {
+			if full, _ := importedPath(c.file, ch[:k]); yamlLoads[full] {
+				return k
+			}
+			return 0
+		}
 	}
-	if end < 2 || !ch[end-1].Call || c.file == nil { // [safe_load, (), ...]: a name, its call
-		return false
-	}
-	full, _ := importedPath(c.file, ch[:end-1])
-	return yamlLoads[full]
+	return 0
 }
 
-// isStrIndex reports a step [name] with a string literal.
-func isStrIndex(st pyextract.Step, name string) bool {
-	return st.Index != nil && st.Index.Kind == pyextract.ValStr && st.Index.Str == name
+// yamlDocIndex is what a key of the charm's YAML document, as the code loads it (aYAMLDoc),
+// holds: a loop over it runs over the names the charm declares there.
+func yamlDocIndex(key string) []aval {
+	switch key {
+	case "options":
+		return []aval{{kind: aConfigNames}}
+	case charmyaml.RoleProvides, charmyaml.RoleRequires, charmyaml.RolePeers:
+		return []aval{{kind: aRelations, str: key}}
+	case "containers":
+		return []aval{{kind: aContainers}}
+	case "config":
+		return []aval{{kind: aYAMLDoc}}
+	}
+	return nil
 }
 
 // helpersConfig reports a callee that is charm-helpers' config as importedPath resolves it
@@ -747,11 +771,23 @@ func helpersConfig(callee pyextract.Chain, c *ctx) bool {
 	return full == hookenvConfig
 }
 
+// limit keeps the first maxVals of v, and every name taken from the charm's declarations (a
+// loop over all its relations: any-charm looks up each of its 538, review rev123), which
+// its YAML bounds.
 func limit(v []aval) []aval {
-	if len(v) > maxVals {
-		return v[:maxVals]
+	if len(v) <= maxVals {
+		return v
 	}
-	return v
+	out, n := make([]aval, 0, maxVals), 0
+	for _, a := range v {
+		if a.every || n < maxVals {
+			out = append(out, a)
+			if !a.every {
+				n++
+			}
+		}
+	}
+	return out
 }
 
 // name evaluates a bare name: a local, a parameter, a module constant, class or import.
@@ -1302,6 +1338,9 @@ func (e *evaluator) attr(a aval, name, via string) []aval {
 		if name == "relations" {
 			return []aval{{kind: aRelations}}
 		}
+		if name == charmyaml.RoleProvides || name == charmyaml.RoleRequires || name == charmyaml.RolePeers {
+			return []aval{{kind: aRelations, str: name}}
+		}
 		if name == "containers" {
 			return []aval{{kind: aContainers}}
 		}
@@ -1362,6 +1401,11 @@ func (e *evaluator) index(a aval, key *pyextract.Value, c *ctx) []aval {
 			}
 		}
 		return loosen(slices.Clone(a.elems))
+	case aYAMLDoc:
+		if key.Kind == pyextract.ValStr {
+			return yamlDocIndex(key.Str)
+		}
+		return nil
 	case aSeq: // NAMES["ambient"] of a dict display; pair[1] of a tuple display
 		if a.seq.Kind == pyextract.ValSeq {
 			if n, err := strconv.Atoi(key.Str); err == nil && key.Kind == pyextract.ValOther && n >= 0 && n < len(a.seq.Args) {

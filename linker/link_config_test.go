@@ -1381,3 +1381,48 @@ def client(config: dict):
 	expect(t, "port", reads(cl, KindConfig, "port"), "src/helpers.py:2/config-read/index")
 	expect(t, "influxdb-url", reads(cl, KindConfig, "influxdb-url"), "")
 }
+
+func TestRelationsLoadedFromTheCharmsYAML(t *testing.T) {
+	// Code that loads the charm's own metadata and looks up each relation of some roles
+	// (list(metadata["provides"]) + list(metadata["requires"]), any-charm's 538, review
+	// rev123) looks up every relation of those roles, more than an expression's maxVals, and
+	// not the peer relation; self.meta.requires is the ops spelling of one role.
+	c := charmyaml.Charm{Name: "any", Dir: "."}
+	add := func(name, role string) {
+		c.Relations = append(c.Relations, charmyaml.Relation{Name: name, Role: role, Pos: charmyaml.Pos{File: "metadata.yaml", Line: len(c.Relations) + 1}})
+	}
+	for i := range maxVals + 8 {
+		add(fmt.Sprintf("provide-%d", i), charmyaml.RoleProvides)
+	}
+	add("require-db", charmyaml.RoleRequires)
+	add("peers", charmyaml.RolePeers)
+	for name, code := range map[string]string{
+		"yaml": `
+        with open("metadata.yaml") as fo:
+            metadata = yaml.safe_load(fo)
+        self._relations = list(metadata["provides"]) + list(metadata["requires"])`,
+		"meta": `
+        self._relations = list(self.meta.provides) + list(self.meta.requires)`,
+	} {
+		cl := link1(t, c, files{"src/charm.py": `
+import ops
+import yaml
+
+class AnyCharm(ops.CharmBase):
+    def __init__(self, framework):
+        super().__init__(framework)` + code + `
+
+    def _iter(self):
+        for name in self._relations:
+            yield from self.model.relations[name]
+`})
+		for _, r := range c.Relations {
+			if got := reads(cl, KindRelation, r.Name) != ""; got != (r.Role != charmyaml.RolePeers) {
+				t.Errorf("%s: relation %s (%s) looked up: %v", name, r.Name, r.Role, got)
+			}
+		}
+		if len(cl.Unresolved) != 0 {
+			t.Errorf("%s: unresolved: %+v", name, cl.Unresolved)
+		}
+	}
+}

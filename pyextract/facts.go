@@ -366,7 +366,7 @@ func standalone(v Value) bool {
 // names adds the names v refers to (the first name of each chain in it) to set.
 func (v *Value) names(set map[string]bool) {
 	switch v.Kind {
-	case ValChain, ValCall, ValSeq, ValElem, ValDict, ValOr:
+	case ValChain, ValCall, ValSeq, ValElem, ValDict, ValOr, ValConcat:
 		v.Chain.names(set)
 		for i := range v.Args {
 			v.Args[i].names(set)

@@ -190,7 +190,8 @@ func (t *tree) value(i int32, depth int) Value {
 }
 
 // collectionCall is the display a built-in collection is made from, as that display:
-// frozenset(["db", "db-admin"]) and tuple(["a", "b"]) hold the same names as the list.
+// frozenset(["db", "db-admin"]) and tuple(["a", "b"]) hold the same names as the list; and
+// the name or attribute chain it copies (list(metadata["provides"]), sorted(self.names)).
 func (t *tree) collectionCall(i int32, depth int) (Value, bool) {
 	fn, args := t.child(i, fFunction), t.child(i, fArguments)
 	if fn < 0 || args < 0 || t.kind(fn) != kIdentifier || t.kind(args) != kArgumentList {
@@ -202,7 +203,18 @@ func (t *tree) collectionCall(i int32, depth int) (Value, bool) {
 		return Value{}, false
 	}
 	a := t.namedChild(args, 0)
-	if a < 0 || t.namedChild(args, 1) >= 0 || t.factKind(a) != fkSequence {
+	if a < 0 || t.namedChild(args, 1) >= 0 {
+		return Value{}, false
+	}
+	switch t.kind(a) {
+	case kIdentifier, kAttribute, kSubscript:
+		// list(metadata["provides"]): the collection a name holds, whose elements it copies
+		if c, ok := t.chain(a, depth+1); ok {
+			return Value{Kind: ValChain, Chain: c}, true
+		}
+		return Value{}, false
+	}
+	if t.factKind(a) != fkSequence {
 		return Value{}, false
 	}
 	return t.value(a, depth+1), true
