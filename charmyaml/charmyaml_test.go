@@ -1280,16 +1280,20 @@ func TestMisspelledParamSchemaKeys(t *testing.T) {
       widget: slider
       example: 2
       nullable: false
+    mode:
+      type: string
+      enumerate: [system, cookie]
 `
 	c := Parse(files(".", map[string]string{MetadataFile: "name: probe\nsummary: s\ndescription: d\n", ActionsFile: actions}))
 	want := []string{
 		`actions.yaml:4: action rotate param cidr: unknown key "typoe" (did you mean "type"?): Juju ignores it`,
 		`actions.yaml:8: action rotate param count: unknown key "defualt" (did you mean "default"?): Juju ignores it`,
+		`actions.yaml:15: action rotate param mode: unknown key "enumerate" (did you mean "enum"?): Juju ignores it`,
 	}
 	if !slices.Equal(c.Warnings, want) {
 		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(c.Warnings, "\n"), strings.Join(want, "\n"))
 	}
-	if len(c.Actions) != 1 || len(c.Actions[0].Params) != 2 || c.Actions[0].Params[0].Type != "" || c.Actions[0].Params[1].Type != "integer" {
+	if len(c.Actions) != 1 || len(c.Actions[0].Params) != 3 || c.Actions[0].Params[0].Type != "" || c.Actions[0].Params[1].Type != "integer" {
 		t.Errorf("actions %+v", c.Actions)
 	}
 }

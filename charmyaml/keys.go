@@ -93,13 +93,22 @@ var schemaKeywords = strings.Fields(`type description default enum const minimum
 // "example" was reported as a misspelt "examples", a false error under --strict).
 var annotationKeys = []string{"example", "nullable", "deprecated"}
 
+// schemaAliases are words authors write for a JSON-schema keyword that are no misspelling of
+// it (hydra's `enumerate: [system, cookie]`, review rev123), each with the keyword meant.
+var schemaAliases = map[string]string{"enumerate": "enum", "enumeration": "enum", "choices": "enum", "regex": "pattern"}
+
 // misspelledSchemaKeys warns of each key of a parameter's schema that is no JSON-schema
-// keyword and is near one (`typoe: string`, `defualt: 5`): JSON schema ignores a keyword it
-// does not know, so Juju takes any value for the parameter, and the charm's code, which
-// expects the type, fails at run time. Other unknown keys are left alone.
+// keyword and is near one (`typoe: string`, `defualt: 5`) or another word for one
+// (schemaAliases): JSON schema ignores a keyword it does not know, so Juju takes any value
+// for the parameter, and the charm's code, which expects the type, fails at run time. Other
+// unknown keys are left alone.
 func misspelledSchemaKeys(w warner, what string, fields []entry) {
 	for _, f := range fields {
 		if slices.Contains(schemaKeywords, f.key) || slices.Contains(annotationKeys, f.key) || strings.HasPrefix(f.key, "x-") {
+			continue
+		}
+		if k := schemaAliases[f.key]; k != "" {
+			w.warn(f.k.Line, "%s: unknown key %q (did you mean %q?): Juju ignores it", what, f.key, k)
 			continue
 		}
 		for _, k := range schemaKeywords {

@@ -1270,6 +1270,8 @@ func findingDiagnostic(f linker.Finding) Diagnostic {
 		d.Message = fmt.Sprintf("%s is registered for hook %q, which is no hook Juju runs: the function never runs for it", who(f.Symbol), f.Subject)
 	case f.Kind == linker.FindUnknownEvent:
 		d.Message = fmt.Sprintf("%s observes event %q, which the charm does not have: ops defines no such event for its YAML, and the attribute lookup raises AttributeError", who(f.Symbol), f.Subject)
+	case f.Kind == linker.FindMisspeltFramework:
+		d.Message = fmt.Sprintf("%s calls observe on self.%s, which nothing sets (did you mean self.framework?): the attribute lookup raises AttributeError on every hook, and the handler never runs", who(f.Symbol), f.Subject)
 	case f.Kind == linker.FindMissingModule:
 		d.Message = fmt.Sprintf("imports module %q, which the tree does not have: the import raises ModuleNotFoundError on every hook", f.Subject)
 	case f.Kind == linker.FindUnobservedHandler:

@@ -157,6 +157,7 @@ func TestEveryRuleCovered(t *testing.T) {
 			Site: linker.Site{File: "sided/src/charm.py", Line: 9, Symbol: "C.__init__", Detail: "MetricsEndpointProvider"}},
 		{Kind: linker.FindUnknownEvent, Subject: "metrics_joined", Site: linker.Site{File: "sided/src/charm.py", Line: 10, Symbol: "C.__init__"}},
 		{Kind: linker.FindMissingModule, Subject: "utils.gone", Site: linker.Site{File: "sided/src/charm.py", Line: 2}},
+		{Kind: linker.FindMisspeltFramework, Subject: "framwork", Site: linker.Site{File: "sided/src/charm.py", Line: 11, Symbol: "C.__init__"}},
 	}})
 	// and one reading an optional action parameter by index (action-param-no-default-index)
 	charms = append(charms, charmyaml.Charm{Name: "opt", Dir: "opt", NameAt: pos("opt/metadata.yaml", 1),

@@ -34,6 +34,7 @@ const (
 	RuleRelationMismatch     = "relation-mismatch"
 	RuleUnknownEvent         = "unknown-event"
 	RuleMissingModule        = "missing-module"
+	RuleMisspeltFramework    = "misspelt-framework"
 )
 
 // Rule documents one check rule. Rules is the single source for the SARIF rule
@@ -116,6 +117,9 @@ var Rules = []Rule{
 	{RuleMissingModule, SeverityError,
 		"The charm's code imports, at the top level of a module it runs, a module of one of its own packages (a folder of Python under its src/ or lib/, but lib/charms/) that the tree does not have (`from utils.ldap_client import LdapRequires` when src/utils/ holds no ldap_client.py).",
 		"The import raises ModuleNotFoundError while the charm's code is loaded, so every hook fails: usually a module deleted or renamed while the charm still imports it, which the rules that read names would take for code that is simply not there. Only the files the charm's classes import, directly or not, count; an import in a function, under an if or a try, or for type checkers only (`if TYPE_CHECKING:`) may never run and is not reported, nor is a charm library (lib/charms/, which charmcraft may fetch at build time)."},
+	{RuleMisspeltFramework, SeverityError,
+		"Code calls `observe` on an attribute of self a letter or two from `framework` that nothing sets (`self.framwork.observe(self.on.install, ...)`).",
+		"The attribute lookup raises AttributeError while the charm is being constructed, so every hook fails, and none of the handlers it registers ever runs. Not reported when the file, or a class the object's class derives from in the tree, sets or defines that attribute, nor when a base from outside the tree (other than ops') may, nor in vendored code. A finding in code that runs only under a condition is a warning (one in dead code an info)."},
 	{RuleUnresolvedName, SeverityInfo,
 		"A name used to observe, look up or read an interface could not be resolved statically.",
 		"Dynamic names (loop variables, computed strings) cannot be checked against the YAML, so they are never reported as errors; the summary counts them."},

@@ -78,7 +78,10 @@ type charmLinker struct {
 	// register it for an interface the charm declares, and those for one it does not
 	// (observedFor, onlyForUndeclared)
 	observedAs map[string]*observedHandler
-	ownCls     []*classInfo // the charm classes in the charm's folder
+	// misspelt holds the functions (file, class, function, receiver) whose misspelt
+	// self.framework is reported: at its first observe call only, since the lookup raises there
+	misspelt map[[4]string]bool
+	ownCls   []*classInfo // the charm classes in the charm's folder
 	// featurePkgs are the modules linkFeaturePackages found named after an interface: what
 	// they handle is known, so they are not delegates (linkDelegates)
 	featurePkgs map[string]bool

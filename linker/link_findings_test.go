@@ -2342,3 +2342,63 @@ class DemoCharm(ops.CharmBase):
 	got := findingsWith(cl, func(f Finding) string { return fmt.Sprintf("%s %s %v", f.Detail, f.Key, f.Uses) })
 	expect(t, "findings", got, "src/peer.py:4 undeclared-relation clustr default endpoint [9 12]\nsrc/peer.py:13 undeclared-relation other   []")
 }
+
+func TestMisspeltFramework(t *testing.T) {
+	// self.framwork.observe(...) raises AttributeError on every hook (ipmi-exporter, review
+	// rev123): reported once per function, at its first call; not an attribute the class or
+	// a base in the tree sets (self._framework = framework), nor one far from "framework",
+	// nor in vendored code.
+	c := charm("demo", ".", "relation:db")
+	cl := link1(t, c, files{
+		"src/charm.py": `
+import ops
+from base import Base
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, framework):
+        super().__init__(framework)
+        self.framwork.observe(self.on.install, self._on_install)
+        self.framwork.observe(self.on.start, self._on_install)
+        self.observer.observe(self.on.stop, self._on_install)
+
+    def _on_install(self, event):
+        pass
+
+class Other(Base):
+    def __init__(self, charm):
+        super().__init__(charm, "other")
+        self.framewrok.observe(charm.on.db_relation_joined, self._on_db)
+
+    def _on_db(self, event):
+        pass
+
+if __name__ == "__main__":
+    ops.main(DemoCharm)
+`,
+		"src/base.py": `
+import ops
+
+class Base(ops.Object):
+    def __init__(self, charm, key):
+        super().__init__(charm, key)
+        self.framewrok = charm.framework
+`,
+		"lib/charms/other/v0/lib.py": `
+import ops
+
+class Lib(ops.Object):
+    def __init__(self, charm):
+        self.framwork.observe(charm.on.install, self._x)
+
+    def _x(self, event):
+        pass
+`,
+	})
+	var got []string
+	for _, f := range cl.Findings {
+		if f.Kind == FindMisspeltFramework {
+			got = append(got, fmt.Sprintf("%s:%d %s", f.File, f.Line, f.Subject))
+		}
+	}
+	expect(t, "findings", strings.Join(got, "\n"), "src/charm.py:7 framwork")
+}

@@ -177,6 +177,9 @@ func (l *charmLinker) observe(fi *fileInfo, o *pyextract.Observe, c *ctx) {
 	if missing != "" && !fi.vendored {
 		l.find(FindMissingHandler, missing, siteAt(fi, o.Scope, "", ""))
 	}
+	if l.misspeltFramework(fi, o, c) {
+		l.find(FindMisspeltFramework, o.Receiver, siteAt(fi, o.Scope, "", ""))
+	}
 	// a near miss under a base from outside the tree (handler) may still be the base's: the
 	// event stays observed (review rev106)
 	if h == nil && (missing == "" || l.nearMiss[nearKey(fi.Path, className(c.cls), missing)] != "") && opaque(o) && !isParam(fi, o.Scope, &o.Handler) && !l.calledHandler(&o.Handler, c) {
@@ -883,4 +886,30 @@ func (l *charmLinker) nearMethod(classes []*classInfo, name string) string {
 		}
 	}
 	return found
+}
+
+// misspeltFramework reports an observe call on self.X (Observe.Receiver), X a letter or two
+// from "framework" (ipmi-exporter's self.framwork.observe, review rev123), that neither the
+// file nor a class the object's class derives from in the tree sets or defines: the lookup
+// raises AttributeError while the charm is being constructed, on every hook. Not in vendored
+// code; once per function, at its first such call (observes are linked in source order).
+func (l *charmLinker) misspeltFramework(fi *fileInfo, o *pyextract.Observe, c *ctx) bool {
+	x := o.Receiver
+	if x == "" || fi.vendored || charmyaml.EditDistance(strings.TrimLeft(x, "_"), "framework") > 2 || slices.Contains(fi.Attrs, x) {
+		return false
+	}
+	if c.cls == nil || slices.ContainsFunc(l.mro(c.cls), func(k *classInfo) bool {
+		return k.openBases || k.methods[x] != nil || k.attrs[x] != nil || k.selfAttrs[x] != nil || k.file != nil && slices.Contains(k.file.Attrs, x)
+	}) {
+		return false
+	}
+	key := [4]string{fi.Path, o.Class, o.Func, x}
+	if l.misspelt[key] {
+		return false // its first call raised: the others never run
+	}
+	if l.misspelt == nil {
+		l.misspelt = map[[4]string]bool{}
+	}
+	l.misspelt[key] = true
+	return true
 }

@@ -340,6 +340,7 @@ const (
 	FindRelationMismatch    = "relation-mismatch"
 	FindUnknownEvent        = "unknown-event"
 	FindMissingModule       = "missing-module"
+	FindMisspeltFramework   = "misspelt-framework"
 )
 
 // Finding is a code site that disagrees with the YAML.

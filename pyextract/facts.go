@@ -1476,9 +1476,13 @@ func (w *factWalker) visitCall(f factFrame) {
 				w.out.Observes = append(w.out.Observes, pairs...)
 				return
 			}
-			w.out.Observes = append(w.out.Observes, Observe{
-				Scope: w.scope(f, i), Event: t.value(ev, 0), Handler: t.value(h, 0),
-			})
+			o := Observe{Scope: w.scope(f, i), Event: t.value(ev, 0), Handler: t.value(h, 0)}
+			if isAttr {
+				if c, ok := t.chain(t.child(fn, fObject), 0); ok && len(c) == 2 && c[0].Name == "self" && c[1].Name != "framework" && plainChain(c) {
+					o.Receiver = c[1].Name
+				}
+			}
+			w.out.Observes = append(w.out.Observes, o)
 			return
 		case !isAttr && f.fn != nil && f.fn.getters[name] != nil:
 			// config = self.model.config.get; config("debug"): a get on the config

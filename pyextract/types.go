@@ -296,6 +296,9 @@ type Observe struct {
 	Scope
 	Event   Value `json:"event"`   // usually ValChain: self.on.db_relation_changed
 	Handler Value `json:"handler"` // usually ValChain: self._on_db_changed
+	// Receiver is X of a call self.X.observe(...) other than self.framework (ipmi-exporter's
+	// self.framwork, which raises AttributeError), "" for any other receiver.
+	Receiver string `json:"receiver,omitempty"`
 }
 
 // Assign is an assignment whose target is a name or attribute chain: module constants,
