@@ -262,7 +262,10 @@ func Locate(t *repomap.Tree, text string, focus []string) Located {
 	res.Edit = res.Edit[:min(len(res.Edit), LocateEdit)]
 	sayWhyFirst(res.Edit, 0, len(leads), "a handler of "+leadsName(ledBy))
 	sayWhyFirst(res.Edit, len(leads)+before, len(leads)+before+len(testPicks), "a test, and the task is about tests")
-	res.Templates = templatePicks(text, rk.Named, links, t.Templates, t.Charms, tests.asks(), pythonPicks(t, res.Edit))
+	// the writers of templates: the edit picks the task ties, not those listed by their place
+	// in the graph alone (review rev121: nginx.conf.j2 for a status task, through proxy.py)
+	tied := slices.DeleteFunc(slices.Clone(res.Edit), func(p Pick) bool { return !p.Tied })
+	res.Templates = templatePicks(text, rk.Named, links, t.Templates, t.Charms, tests.asks(), pythonPicks(t, tied))
 	res.Matched = slices.ContainsFunc(res.Edit, func(p Pick) bool { return p.Tied })
 	if len(res.Edit) == 0 {
 		return res
@@ -502,22 +505,24 @@ func templatePicks(text string, named []rank.Named, links linker.Result, tmpls [
 			shared[w]++
 		}
 	}
-	// (nor a word of a declared interface's name: sentry's web.override.conf.j2, "written"
-	// by every handler that reads option web-override, review rev116)
+	var writer *pyextract.File
+	if len(writers) > 0 {
+		writer = writers[0]
+	}
+	// (nor a word of the name of a declared interface the writer handles or reads: sentry's
+	// web.override.conf.j2, "written" by every handler that reads option web-override, review
+	// rev116; only those, not every declared name's: nginx.conf.j2 beside relation nginx-route,
+	// review rev121)
 	declared := maps.Clone(generic)
 	for _, ch := range links.Charms {
 		for _, it := range ch.Interfaces {
-			if it.File == "" {
+			if it.File == "" || writer == nil || !usesInterface(it, writer.Path) {
 				continue // an event of every charm (start, update-status), no YAML's
 			}
 			for _, w := range dashedWords(it.Name) {
 				declared[w] = true
 			}
 		}
-	}
-	var writer *pyextract.File
-	if len(writers) > 0 {
-		writer = writers[0]
 	}
 	written := writtenTemplates(tmpls, writer, declared, charms)
 	namedBy := namedTemplates(tmpls, writers, charms)
@@ -664,6 +669,12 @@ func namedTemplates(tmpls []templates.File, writers []*pyextract.File, charms []
 		}
 	}
 	return out
+}
+
+// usesInterface reports an interface with a handler or a read in file p.
+func usesInterface(it linker.Interface, p string) bool {
+	return slices.ContainsFunc(it.Handlers, func(h linker.Handler) bool { return h.File == p }) ||
+		slices.ContainsFunc(it.Reads, func(s linker.Site) bool { return s.File == p })
 }
 
 // namedTemplatesMax: a writer naming more of the tree's templates than this names none (a

@@ -504,7 +504,7 @@ func TestTemplatesEditPicksName(t *testing.T) {
 		{Path: "templates/web.override.conf.j2"}, {Path: "templates/extra.ini"}, {Path: "templates/more.ini"}, {Path: "templates/x.conf"}}
 	charms := []charmyaml.Charm{{Name: "glauth", Dir: "."}, {Name: "b", Dir: "b"}}
 	links := linker.Result{Charms: []linker.CharmLinks{{Name: "glauth", Interfaces: []linker.Interface{
-		{Kind: linker.KindConfig, Name: "web-override", File: "config.yaml"}}}}}
+		{Kind: linker.KindConfig, Name: "web-override", File: "config.yaml", Reads: []linker.Site{{File: "src/charm.py", Line: 3}}}}}}}
 	charm := &pyextract.File{Path: "src/charm.py", Words: []string{"web", "override", "conf", "j2"}}
 	configs := &pyextract.File{Path: "src/configs.py", Facts: pyextract.Facts{FileNames: []string{"b.conf", "glauth.cfg.j2", "notes.txt"}}}
 	mapper := &pyextract.File{Path: "src/utils.py", Facts: pyextract.Facts{FileNames: []string{"extra.ini", "glauth.cfg.j2", "more.ini", "other.conf", "web.override.conf.j2", "x.conf"}}}
@@ -514,6 +514,13 @@ func TestTemplatesEditPicksName(t *testing.T) {
 	}
 	if want := []string{"templates/glauth.cfg.j2: its file name is written in src/configs.py, an edit pick, which may render it"}; !slices.Equal(got, want) {
 		t.Errorf("picks %q, want %q", got, want)
+	}
+	// a declared name the writer neither handles nor reads hides no template of its words
+	// (nginx.conf.j2 beside relation nginx-route, review rev121)
+	links.Charms[0].Interfaces = append(links.Charms[0].Interfaces, linker.Interface{Kind: linker.KindRelation, Name: "nginx-route", File: "metadata.yaml"})
+	web := &pyextract.File{Path: "src/workload.py", Words: []string{"nginx", "conf", "j2"}}
+	if got := templatePicks("fix proxy buffering", nil, links, []templates.File{{Path: "templates/nginx.conf.j2"}, {Path: "templates/other.conf"}, {Path: "templates/third.ini"}}, charms, false, []*pyextract.File{web}); len(got) != 1 {
+		t.Errorf("nginx.conf.j2 beside relation nginx-route: %+v", got)
 	}
 	// a pick rendering four templates names them all (gitlab-runner's runner library, rev122)
 	four := []templates.File{{Path: "templates/base.j2"}, {Path: "templates/cleanup.j2"}, {Path: "templates/prepare.j2"}, {Path: "templates/run.j2"}}
@@ -1104,5 +1111,63 @@ func TestTaskFunctionsMostWordsFirst(t *testing.T) {
 	want := "e (line 5: jenkins, jobs, deleted), c (line 3: jenkins, jobs), a (line 1: jenkins)"
 	if got := taskFunctions(f); got != want {
 		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestLocateTemplatesOfTiedPicksOnly(t *testing.T) {
+	// A template is offered through the edit picks the task ties, not through one listed by
+	// its place in the graph alone (review rev121: nginx.conf.j2, through proxy.py, for a
+	// status task); a task about the proxy ties proxy.py, and gets it.
+	root := t.TempDir()
+	for p, text := range map[string]string{
+		"metadata.yaml": "name: untied\nsummary: s\ndescription: d\ncontainers:\n  workload: {}\nrequires:\n  database:\n    interface: postgresql_client\n",
+		"src/charm.py": `import ops
+from proxy import CONF_PATH, render_proxy
+
+
+class UntiedCharm(ops.CharmBase):
+    def __init__(self, framework):
+        super().__init__(framework)
+        framework.observe(self.on.database_relation_changed, self._on_database_changed)
+        framework.observe(self.on.workload_pebble_ready, self._on_ready)
+
+    def _on_database_changed(self, event):
+        self.unit.status = ops.ActiveStatus("database ready")
+
+    def _on_ready(self, event):
+        event.workload.push(CONF_PATH, render_proxy())
+
+
+if __name__ == "__main__":
+    ops.main(UntiedCharm)
+`,
+		"src/proxy.py": `import jinja2
+CONF_PATH = "/etc/nginx/nginx.conf"
+
+
+def render_proxy():
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader("templates"))
+    return env.get_template("nginx.conf.j2").render()
+`,
+		"templates/nginx.conf.j2": "server { listen 80; }\n",
+	} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, p), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for text, want := range map[string]int{
+		"Set the unit status to blocked when the database relation is missing": 0,
+		"render the proxy with a larger buffer":                                1,
+	} {
+		got, _, err := runLocate(t, LocateOptions{Common: Common{Root: root}, Text: text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got.Templates) != want {
+			t.Errorf("%q: templates %+v (edit %v), want %d", text, got.Templates, paths(got.Edit), want)
+		}
 	}
 }

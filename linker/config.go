@@ -122,7 +122,7 @@ func (l *charmLinker) typedDump(fi *fileInfo, a *pyextract.AttrRead) {
 			classes = append(classes, c.cls)
 		}
 	}
-	if len(classes) == 0 && (l.isConfig(fi, a.Scope, a.Object) || strings.HasSuffix(strings.ToLower(lastName(a.Object)), "config") && l.inCharmCode(fi)) {
+	if len(classes) == 0 && (l.isConfig(fi, a.Scope, a.Object) || strings.HasSuffix(strings.ToLower(lastName(a.Object)), "config") && l.inCharmCode(fi) && !l.builtElsewise(fi, a)) {
 		// the config held elsewhere (self.typed_config = self.load_config(Cls), a helper's
 		// self.config given it; an object named *config, as an option's attribute read
 		// above): the classes the charm loads its options into
@@ -138,6 +138,38 @@ func (l *charmLinker) typedDump(fi *fileInfo, a *pyextract.AttrRead) {
 			}
 		}
 	}
+}
+
+// builtElsewise reports a dumped object whose value the code shows is no loaded config: a
+// local or self attribute every assignment of which constructs a class other than one the
+// charm loads its options into (peer_config =
+// RelationData(...), kiali's KialiConfigSpec(...), review rev121), or an attribute of another
+// object (data.ociconfig). A name with no assignment in view (a parameter, a helper's
+// attribute set elsewhere) may be the config.
+func (l *charmLinker) builtElsewise(fi *fileInfo, a *pyextract.AttrRead) bool {
+	var values []*pyextract.Value
+	switch obj := a.Object; {
+	case len(obj) == 1 && a.Func != "":
+		assigns, _ := fi.local(funcKey{a.Class, a.Func}, obj[0].Name, a.Line)
+		for _, as := range assigns {
+			values = append(values, &as.Value)
+		}
+	case len(obj) == 2 && obj[0].Name == "self":
+		if cls := fi.classes[a.Class]; cls != nil {
+			for _, k := range l.mro(cls) {
+				for _, sa := range k.selfAttrs[obj[1].Name] {
+					values = append(values, sa.value)
+				}
+			}
+		}
+	case len(obj) > 1:
+		return true
+	}
+	all, _, _ := l.configClasses()
+	return len(values) > 0 && !slices.ContainsFunc(values, func(v *pyextract.Value) bool {
+		return v == nil || v.Kind != pyextract.ValCall || !isUpper(lastName(v.Chain)) ||
+			slices.ContainsFunc(all, func(c *classInfo) bool { return c.name == lastName(v.Chain) }) // CharmConfig(**config)
+	})
 }
 
 // modelMembers are what a pydantic model or dataclass instance has of its own, besides its

@@ -2265,6 +2265,7 @@ func TestDeclarationIntent(t *testing.T) {
 		"feat: update listing links (#81)":                     "metadata.yaml",
 		"remove unused configs":                                "config.yaml",
 		"chore: drop obsolete actions":                         "actions.yaml",
+		"refactor: remove unused database relation (#75)":      "metadata.yaml",
 	} {
 		if r := rank(text); r.Files[0].Path != want {
 			t.Errorf("%q: top %v, want %s", text, paths(r)[:3], want)
@@ -2320,7 +2321,10 @@ func TestDeclarationIntent(t *testing.T) {
 		"update the default database configuration", "use the default logs path",
 		"Fix backup\n\n* update the log-level default", "Update lib documentation to include how to access relation data",
 		"Add proxy instructions to README and update the integration test", "Refactor: remove src-docs, change the Bridge class",
-		"remove unused imports", "remove the config cache"} {
+		"remove unused imports", "remove the config cache",
+		// a removal of something else than a declaration (review rev121)
+		"Delete leftover Kubernetes resources on remove", "cleanup unused relation data on departure",
+		"Remove unused imports from config.py", "remove unused code paths for the database relation"} {
 		for _, f := range rank(text).Files {
 			if hasSignal(f, SigDeclarationIntent) {
 				t.Errorf("%q: %s lifted: %+v", text, f.Path, f.Signals)
