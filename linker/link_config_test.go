@@ -1430,6 +1430,11 @@ class AnyCharm(ops.CharmBase):
 			if got := reads(cl, KindRelation, r.Name) != ""; got != (r.Role != charmyaml.RolePeers) {
 				t.Errorf("%s: relation %s (%s) looked up: %v", name, r.Name, r.Role, got)
 			}
+			for _, s := range iface(cl, KindRelation, r.Name).Reads {
+				if !s.CatchAll { // a lookup of every relation, none's own
+					t.Errorf("%s: relation %s: lookup %+v not a catch-all", name, r.Name, s)
+				}
+			}
 		}
 		if len(cl.Unresolved) != 0 {
 			t.Errorf("%s: unresolved: %+v", name, cl.Unresolved)

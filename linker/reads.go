@@ -231,7 +231,9 @@ func (l *charmLinker) lookupName(fi *fileInfo, sc pyextract.Scope, kind string, 
 			s, vendored := atOrigin(at, fi, n)
 			d, ok := l.lookup(kind, n.str)
 			if ok {
-				l.readAtBoth(kind, d, s, at)
+				all := at
+				s.CatchAll, all.CatchAll = n.every, n.every
+				l.readAtBoth(kind, d, s, all)
 			}
 			if (!ok || asWrittenOnly(n.str, d)) && !vendored && !n.loose {
 				l.findIn(undeclaredKind[kind], n.str, s, c)

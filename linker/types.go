@@ -320,6 +320,10 @@ type Site struct {
 	// Dead marks a site in a function or method that never runs: no code of the tree calls it,
 	// or only such code does, or its class is never built (the linker's deadSyms).
 	Dead bool `json:"dead,omitempty"`
+	// CatchAll marks a lookup whose name came from every declared relation or container (a
+	// loop over self.model.relations, or over the relations the charm loads from its own
+	// metadata: any-charm's 538): it looks this one up among all others, and is none's own.
+	CatchAll bool `json:"catch_all,omitempty"`
 	// NameKind is, for an unresolved site whose name can only be of one kind of interface,
 	// that kind: charm.on[name].relation_departed, a library object bound to an endpoint
 	// named by a parameter, are relations (check lets it hedge that kind's findings only).

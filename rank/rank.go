@@ -375,6 +375,9 @@ func (r *ranker) linkEdges() []weightedEdge {
 			if s.Detail == "flag" {
 				continue // a reactive flag's or charm-helpers' read or lookup: a decorator link is no edge (above)
 			}
+			if s.CatchAll {
+				continue // a lookup of every relation: it says nothing of this one (any-charm's 538 made the YAML a hub)
+			}
 			if s.Via == linker.ViaBase || s.Via == linker.ViaDelegate || s.Via == linker.ViaPackage {
 				// a guess that an outside package handles or reads it (the base charm class, an
 				// object given the charm, a package named after it): the tree holds no reader.

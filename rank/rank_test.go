@@ -3745,3 +3745,27 @@ func TestCharmClassOfANamedBaseLeads(t *testing.T) {
 		t.Errorf("first symbol %s, want the charm class", s)
 	}
 }
+
+func TestCatchAllLookupsMakeNoEdge(t *testing.T) {
+	// A lookup of every relation (linker Site.CatchAll: any-charm's loop over the 538 it loads
+	// from its metadata) ties no relation to the looking file: no edge, and a loose link, last.
+	in := demoCharm()
+	it := &in.Links.Charms[0].Interfaces[0] // database
+	it.Reads = append(it.Reads, linker.Site{File: "src/config_render.py", Line: 9, Symbol: "render_config", Via: linker.ViaLookup, CatchAll: true})
+	r := newRanker(in)
+	r.match()
+	r.resolveImports()
+	y, f := r.byPath["metadata.yaml"], r.byPath["src/config_render.py"]
+	for _, e := range r.linkEdges() {
+		if e.edgeKey == (edgeKey{y, f}) || e.edgeKey == (edgeKey{f, y}) {
+			t.Errorf("an edge for a catch-all lookup: %+v", e)
+		}
+	}
+	it.Reads[len(it.Reads)-1].CatchAll = false
+	r = newRanker(in)
+	r.match()
+	r.resolveImports()
+	if !slices.ContainsFunc(r.linkEdges(), func(e weightedEdge) bool { return e.edgeKey == edgeKey{y, f} }) {
+		t.Error("no edge for a lookup of its own")
+	}
+}

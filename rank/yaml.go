@@ -176,7 +176,7 @@ func declarations(charms []charmyaml.Charm, links linker.Result, charmCls, share
 						if len(seen) == 0 || !ownHandlers && own(r.File) && !(fn == "__init__" && charmCls[cls]) {
 							// (code that never runs, last: kube-state-metrics' uncalled
 							// monitoring_address led metrics-endpoint's line, review rev111)
-							link(r.File, r.Symbol, r.Dead)
+							link(r.File, r.Symbol, r.Dead || r.CatchAll)
 						}
 					}
 				}

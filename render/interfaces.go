@@ -232,6 +232,8 @@ type (
 		Detail string `json:"detail,omitempty"`
 		Key    string `json:"key,omitempty"`
 		Dead   bool   `json:"dead,omitempty"` // in code that never runs (linker Site.Dead)
+		// CatchAll: a lookup of every relation (linker Site.CatchAll)
+		CatchAll bool `json:"catch_all,omitempty"`
 	}
 )
 
@@ -254,7 +256,7 @@ func InterfacesJSON(res linker.Result) ([]byte, error) {
 				}
 			}
 			for k, s := range in.Reads {
-				o.Reads[k] = ifaceReadJSON{File: s.File, Line: s.Line, Via: s.Via, Dead: s.Dead}
+				o.Reads[k] = ifaceReadJSON{File: s.File, Line: s.Line, Via: s.Via, Dead: s.Dead, CatchAll: s.CatchAll}
 				switch {
 				case s.Via == linker.ViaPackage, s.Via == linker.ViaDelegate, s.Via == linker.ViaBase, s.Via == linker.ViaCallback,
 					s.Via == linker.ViaTemplate && s.Detail == "var", // a template's bare variable
