@@ -1264,6 +1264,14 @@ func findingDiagnostic(f linker.Finding) Diagnostic {
 		// self.on.instlal under a base from outside the tree: ops' own event, misspelt
 		d.Severity = SeverityWarning
 		d.Message = fmt.Sprintf("%s observes event %q, which ops does not define (a base from outside the tree may add events, but hardly one spelt like ops' own): the attribute lookup raises AttributeError", who(f.Symbol), f.Subject)
+	case f.Kind == linker.FindUnknownEvent && f.Registered != "" && f.Joined:
+		// @hooks.hook('install' 'config-changed'): one name of two, which nothing fires
+		d.Severity = SeverityWarning
+		what := "hook"
+		if strings.Contains(f.Registered, ".") {
+			what = "flag"
+		}
+		d.Message = fmt.Sprintf("%s is registered for %s %q, two adjacent string literals, which Python joins into one: is a comma missing between them? No %s of that name fires, so it never runs for either", who(f.Symbol), what, f.Registered, what)
 	case f.Kind == linker.FindUnknownEvent && f.Registered != "":
 		// a hook of no event Juju runs: the function never runs for it, which raises nothing
 		d.Severity = SeverityWarning

@@ -1374,6 +1374,9 @@ func TestTolerantLookupOfUndeclaredName(t *testing.T) {
 			`gateway_relation asks get_relation_ip() for the address of binding "gateway-relation", which the charm's YAML does not declare (no endpoint, extra-binding or juju-info of that name): Juju has no such binding, and the unit's private address comes back instead`},
 		{linker.Finding{Kind: linker.FindUndeclaredRelation, Subject: "publik", Site: linker.Site{Symbol: "configure"}, LookedUp: "network_get_primary_address"},
 			`configure asks network_get_primary_address() for binding "publik", which the charm's YAML does not declare (no endpoint, extra-binding or juju-info of that name): Juju has no such binding, and the call raises`},
+		// a hook joined from two literals (review rev121)
+		{linker.Finding{Kind: linker.FindUnknownEvent, Subject: "installconfig-changed", Site: linker.Site{Symbol: "setup"}, Registered: "installconfig-changed", Joined: true},
+			`setup is registered for hook "installconfig-changed", two adjacent string literals, which Python joins into one: is a comma missing between them? No hook of that name fires, so it never runs for either`},
 	} {
 		if d := findingDiagnostic(c.f); d.Severity != SeverityWarning || d.Message != c.want {
 			t.Errorf("%s: %s %q\nwant warning %q", c.f.Subject, d.Severity, d.Message, c.want)

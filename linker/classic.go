@@ -241,6 +241,17 @@ func (l *charmLinker) linkDecorated(own map[string]bool) {
 					}
 					continue
 				}
+				if joined[a] && (name == "hook" && !wellFormedHook(a) || strings.HasPrefix(name, "when") && badEndpointFlag(a)) {
+					// @hooks.hook('install' 'config-changed'), @when_any('endpoint.db.joined'
+					// 'endpoint.db.changed'): one name no hook or flag has, for a comma
+					// missing; it never runs for either (review rev121)
+					if !fi.test && !fi.vendored {
+						if f := l.find(FindUnknownEvent, a, Site{File: fi.Path, Line: s.Line, Symbol: s.Name}); f != nil {
+							f.Registered, f.Joined = a, true
+						}
+					}
+					continue
+				}
 				switch name {
 				case "hook":
 					if bad := unknownHookEvent(a); bad {
@@ -804,6 +815,35 @@ func unknownHookEvent(hook string) bool {
 		return !slices.Contains(storageEvents, "storage_"+strings.ReplaceAll(ev, "-", "_"))
 	}
 	return false
+}
+
+// wellFormedHook reports a hook name of a lifecycle event, or <name>-relation-<event> or
+// <name>-storage-<event> of one relation's or storage's event (the name holding no
+// "-relation-" of its own): what adjacent literals joined by a missing comma are not
+// ("installconfig-changed", "db-relation-joinedcache-relation-changed").
+func wellFormedHook(hook string) bool {
+	h := strings.TrimSuffix(hook, ".real")
+	if kind, _, ok := eventKind(strings.ReplaceAll(h, "-", "_")); ok && kind == KindLifecycle {
+		return true
+	}
+	if ep, _, ok := cutLast(h, "-relation-"); ok && ep != "" {
+		return !strings.Contains(ep, "-relation-") && !unknownHookEvent(h)
+	}
+	if st, _, ok := cutLast(h, "-storage-"); ok && st != "" {
+		return !unknownHookEvent(h)
+	}
+	return strings.ContainsAny(h, "{}") // a charms.reactive template
+}
+
+// badEndpointFlag reports charms.reactive's endpoint.<name>.<state> flag with a state of
+// more than one word ("endpoint.db.joinedendpoint.db.changed": joined literals).
+func badEndpointFlag(flag string) bool {
+	rest, ok := strings.CutPrefix(flag, "endpoint.")
+	if !ok {
+		return false
+	}
+	_, state, _ := strings.Cut(rest, ".")
+	return strings.Contains(state, ".")
 }
 
 // cutLast is strings.Cut at the last sep: a storage's name may hold "-storage-" itself

@@ -780,7 +780,41 @@ def port():
 	expect(t, "db", handlers(cl, KindRelation, "db"), "")
 	expect(t, "findings", findingsWith(cl, func(f Finding) string { return fmt.Sprintf("%s joined=%v", f.Registered, f.Joined) }),
 		"reactive/reactor.py:6 undeclared-config hostconfig.changed.port config.changed.hostconfig.changed.port joined=true\n"+
-			"reactive/reactor.py:6 undeclared-config nope config.set.nope joined=false")
+			"reactive/reactor.py:6 undeclared-config nope config.set.nope joined=false\n"+
+			"reactive/reactor.py:11 unknown-event endpoint.db.joinedendpoint.db.changed endpoint.db.joinedendpoint.db.changed joined=true")
+}
+
+func TestHookJoinedLiterals(t *testing.T) {
+	// A charm-helpers hook joined from two literals (a comma left out, review rev121) is no
+	// hook Juju runs: a finding marked Joined, and the function handles neither; one split
+	// for length ('db-relation-' 'changed') is the hook it spells.
+	c := charm("classic", ".", "relation:db", "relation:cache")
+	cl := link1(t, c, files{"hooks/hooks.py": `
+from charmhelpers.core.hookenv import Hooks
+
+hooks = Hooks()
+
+
+@hooks.hook('db-relation-joined' 'cache-relation-changed')
+def db_changed():
+    pass
+
+
+@hooks.hook('install' 'config-changed')
+def setup():
+    pass
+
+
+@hooks.hook('cache-relation-' 'changed')
+def cache_changed():
+    pass
+`})
+	expect(t, "db", handlers(cl, KindRelation, "db"), "")
+	expect(t, "cache", handlers(cl, KindRelation, "cache"), "cache-relation-changed>cache_changed[hook]")
+	expect(t, "install", handlers(cl, KindLifecycle, "install"), "")
+	expect(t, "findings", findingsWith(cl, func(f Finding) string { return fmt.Sprintf("joined=%v", f.Joined) }),
+		"hooks/hooks.py:7 unknown-event db-relation-joinedcache-relation-changed joined=true\n"+
+			"hooks/hooks.py:12 unknown-event installconfig-changed joined=true")
 }
 
 func TestReactiveFlagConstants(t *testing.T) {
