@@ -260,8 +260,10 @@ func parseMentions(texts []string) mentions {
 				// a name led by an acronym is one name, even its first word ("HAProxy" is no ha
 				// relation, review rev120: haproxy-operator's every subject went to the charm
 				// declaring ha); a class's name keeps its words (`PrometheusRemoteWriteProvider`
-				// names the remote-write relation it serves)
-				camel := len(ws) > 1 && !strings.Contains(part, "_") && len(part) > 2 && unicode.IsUpper(rune(part[0])) && unicode.IsUpper(rune(part[1]))
+				// names the remote-write relation it serves), led by an acronym of three letters
+				// or more too: `TLSCertificatesRequiresV3`, `LDAPRequirer` (review rev121)
+				camel := len(ws) > 1 && !strings.Contains(part, "_") && len(part) > 2 && unicode.IsUpper(rune(part[0])) && unicode.IsUpper(rune(part[1])) &&
+					!(len(ws[0]) > 2 && (len(ws) > 2 || classRoleWords[ws[len(ws)-1]]))
 				for k := range ws {
 					// _on_<name>_… and on_<name>: the handler prefix does not make <name> inner
 					within = append(within, camel || k > 0 && !(k == 1 && ws[0] == "on"))
@@ -400,6 +402,11 @@ func dottedIdent(tok string) string {
 // machine they say nothing of what the task is about.
 var systemDirs = map[string]bool{"usr": true, "var": true, "lib": true, "lib64": true, "etc": true, "opt": true,
 	"bin": true, "sbin": true, "share": true, "local": true, "tmp": true, "run": true, "srv": true, "mnt": true}
+
+// classRoleWords end the name of a class that plays a side of a relation (LDAPRequirer,
+// VaultKvProvides): its other words name the relation.
+var classRoleWords = map[string]bool{"requires": true, "requirer": true, "provides": true, "provider": true,
+	"consumer": true, "peers": true}
 
 // rawTokens returns runs of identifier, path and kebab characters, trimmed of punctuation
 // (a leading '/' is kept: it marks an absolute path).

@@ -1022,12 +1022,22 @@ func TestAcronymLedNameIsOneName(t *testing.T) {
 	// A name led by an acronym ("HAProxy") is one name: its words are inner, so they name no
 	// interface (review rev120: the ha relation); a class's CamelCase name keeps its first word
 	// a lead one (prometheus), and "ha" written apart is a word of its own.
+	// A class's name led by a longer acronym keeps its words (review rev121):
+	// TLSCertificatesRequiresV3 names tls-certificates, LDAPRequirer ldap; JWTSecret is one name.
 	for text, inner := range map[string]bool{"Increase HAProxy timeout": true, "fix the ha relation": false,
-		"Send events from `PrometheusRemoteWriteProvider`": false} {
+		"Send events from `PrometheusRemoteWriteProvider`": false, "Migrate TLSCertificatesRequiresV3 to V4": false,
+		"Use the LDAPRequirer": false, "Rotate the JWTSecret": true, "Route with HAProxyRouteRequirer": true} {
 		m := parseMentions([]string{text})
 		g := "ha"
-		if strings.Contains(text, "Prometheus") {
+		switch {
+		case strings.Contains(text, "Prometheus"):
 			g = "prometheus"
+		case strings.Contains(text, "TLS"):
+			g = "tls_certificates"
+		case strings.Contains(text, "LDAP"):
+			g = "ldap"
+		case strings.Contains(text, "JWT"):
+			g = "jwt"
 		}
 		if !m.grams[g] || m.inner[g] != inner {
 			t.Errorf("%q: gram %s present %v, inner %v, want inner %v", text, g, m.grams[g], m.inner[g], inner)
