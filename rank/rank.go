@@ -280,6 +280,32 @@ func (r *ranker) interfaceNamed(lkind, n string) bool {
 	return true
 }
 
+// relationPartlyNamed reports a relation the task names by one word of its name beside a
+// relation word ("remove datadog relation" for datadog-integration, review rev122): a word of
+// four letters or more that no other relation's name has and that names no relation whole.
+func (r *ranker) relationPartlyNamed(d decl) bool {
+	parts := strings.Split(normName(d.sym.Name), "_")
+	if d.lkind != linker.KindRelation || len(parts) < 2 {
+		return false
+	}
+	for _, p := range parts {
+		if len(p) < 4 || stopwords[p] || interfaceKindWords[p] || r.ment.inner[p] || r.ment.common[p] {
+			continue
+		}
+		if !slices.ContainsFunc([]string{"relation", "relations", "endpoint", "integration"}, func(w string) bool {
+			return r.ment.grams[p+"_"+w] || r.ment.grams[w+"_"+p]
+		}) {
+			continue
+		}
+		if !slices.ContainsFunc(r.decls, func(o decl) bool {
+			return o.lkind == linker.KindRelation && o.sym.Name != d.sym.Name && (normName(o.sym.Name) == p || slices.Contains(strings.Split(normName(o.sym.Name), "_"), p))
+		}) {
+			return true
+		}
+	}
+	return false
+}
+
 // interfaceKindWords are the words that name a kind of interface in a task.
 var interfaceKindWords = map[string]bool{"config": true, "configuration": true, "option": true, "storage": true, "relation": true,
 	"integration": true, "action": true, "container": true, "resource": true, "secret": true, "peer": true, "peers": true}
@@ -443,7 +469,7 @@ func (r *ranker) match() {
 		}
 	}
 	for _, d := range r.decls {
-		if d.lkind == "" || !r.interfaceNamed(d.lkind, normName(d.sym.Name)) { // a build part ("charm") is no interface
+		if d.lkind == "" || !r.interfaceNamed(d.lkind, normName(d.sym.Name)) && !r.relationPartlyNamed(d) { // a build part ("charm") is no interface
 			continue
 		}
 		if y, ok := r.byPath[d.file]; ok && r.nodes[y].class == ClassTest {
@@ -813,7 +839,11 @@ func (r *ranker) identMention(id int) float64 {
 		return MentionIdentTeleport
 	}
 	ws := r.wordsOf(id)
-	if len(ws) == 0 || len(ws) == 1 && len(ws[0]) < 5 {
+	if len(ws) == 0 || len(ws) == 1 && (len(ws[0]) < 5 || isUpperName(r.name[id])) {
+		// (a class named by one word, Configuration or State, is named by the task only as
+		// its name, not by the word in prose: "Nginx configuration conflict" lifted a sibling
+		// charm's state.py, review rev122; dev and held-out sets 0.8171 either way, 4 cases
+		// up, 2 down)
 		return 0
 	}
 	for _, w := range ws {
@@ -822,6 +852,12 @@ func (r *ranker) identMention(id int) float64 {
 		}
 	}
 	return MentionWordsTeleport
+}
+
+// isUpperName reports a name that starts with a capital letter (a class's, by convention).
+func isUpperName(name string) bool {
+	name = strings.TrimLeft(name, "_")
+	return name != "" && name[0] >= 'A' && name[0] <= 'Z'
 }
 
 // plainWord reports a name that is one lower-case word (main, unit, configure).

@@ -845,6 +845,16 @@ func TestMentions(t *testing.T) {
 		signal(fileOf(t, r, "src/config_render.py"), SigMentionIdent).Value; plain == 0 || plain >= code*MentionWordsTeleport/MentionIdentTeleport*1.01 {
 		t.Errorf("mention-ident of harness %v, of render_config %v: want the words' share", plain, code)
 	}
+	// A class named by one word (Configuration) is named by the task as written, not by the
+	// word in its prose (review rev122: "Nginx configuration conflict" lifted state.py)
+	for text, want := range map[string]bool{"Nginx configuration conflict with virtual hosts": false, "validate the Configuration model": true} {
+		in = demoCharm()
+		in.Files = append(in.Files, pyFile("src/state.py", []pyextract.Symbol{cls("Configuration", 3)}, nil))
+		in.Mentions = []string{text}
+		if got := hasSignal(fileOf(t, Rank(in), "src/state.py"), SigMentionIdent); got != want {
+			t.Errorf("%q: state.py mention-ident %v, want %v", text, got, want)
+		}
+	}
 	// "charm" is the whole charm, not charm.py; charm.py by its name is the file
 	for text, want := range map[string]bool{"the charm keeps a stale proxy": false, "JUJU_CHARM_HTTPS_PROXY is ignored": false,
 		"split charm.py in two": true, "move the charm class to src/charm.py": true} {
@@ -1015,6 +1025,30 @@ func TestLexicalMatchInComments(t *testing.T) {
 	}
 	if f := fileOf(t, r, lib); hasSignal(f, SigMentionWords) {
 		t.Errorf("%s matches the task by its comments: %+v", lib, f.Signals)
+	}
+}
+
+func TestRelationPartlyNamed(t *testing.T) {
+	// A word of one relation's name beside a relation word names it (review rev122: "remove
+	// datadog relation" for datadog-integration); not a word two relations' names share, nor
+	// one without a relation word beside it.
+	in := demoCharm()
+	ch := &in.Charms[0]
+	for _, n := range []string{"datadog-integration", "cache-primary", "cache-replica"} {
+		ch.Relations = append(ch.Relations, charmyaml.Relation{Name: n, Role: charmyaml.RoleRequires, Interface: n, Pos: charmyaml.Pos{File: "metadata.yaml", Line: 20 + len(ch.Relations)}})
+	}
+	for text, want := range map[string]string{
+		"remove datadog relation":       "relation datadog-integration",
+		"drop the datadog endpoint":     "relation datadog-integration",
+		"remove datadog":                "",
+		"fix the cache relation":        "",
+		"the database relation is slow": "relation database",
+	} {
+		in.Mentions = []string{text}
+		got := signal(fileOf(t, Rank(in), "metadata.yaml"), SigMentionInterface).Note
+		if got != want {
+			t.Errorf("%q: metadata.yaml mention-interface %q, want %q", text, got, want)
+		}
 	}
 }
 
