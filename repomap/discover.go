@@ -168,6 +168,12 @@ type walk struct {
 	shellHandlers []string
 	pyLinks       map[string]string // Python files that are symbolic links: their targets' paths
 	rocks         map[string]bool   // folders holding a rockcraft.yaml (Rocks)
+	// linkedDirs are the folders, outside the scopes, that a symbolic link inside one leads
+	// to (kafka's k8s/src/single_kernel_kafka -> ../../common/single_kernel_kafka); outside
+	// holds the Python files and templates outside the scopes, among which finish keeps
+	// those under linkedDirs: code the scoped charm runs
+	linkedDirs []string
+	outside    []string
 }
 
 func (w *walk) warn(s string) { w.d.Warnings = append(w.d.Warnings, s) }
@@ -228,6 +234,11 @@ func (w *walk) file(p, rel string, parts []string, e fs.DirEntry) {
 	hookFile := !isPy && e.Type().IsRegular() && charmyaml.HookScriptName(rel)
 	// a reactive layer's handlers in bash (ShellCode)
 	shellHandler := !isPy && e.Type().IsRegular() && len(parts) >= 2 && parts[len(parts)-2] == "reactive" && strings.HasSuffix(name, ".sh")
+	if e.Type()&fs.ModeSymlink != 0 && len(w.scopes) > 0 && inScope(rel, w.scopes) && !w.ig.ignored(parts, rel, true) {
+		if target, ok := dirInside(w.realRoot, p); ok && !inScope(target, w.scopes) {
+			w.linkedDirs = append(w.linkedDirs, target)
+		}
+	}
 	if !isPy && !isYAML && !isTemplate && !inActions && !hookLink && !hookFile && !shellHandler {
 		return
 	}
@@ -293,12 +304,26 @@ func (w *walk) file(p, rel string, parts []string, e fs.DirEntry) {
 	if isTemplate && inScope(rel, w.scopes) {
 		w.d.Templates = append(w.d.Templates, rel)
 	}
+	if (isPy || isTemplate) && !inScope(rel, w.scopes) {
+		w.outside = append(w.outside, rel)
+	}
 }
 
 // finish resolves what the walk kept aside (links, hook scripts, scopes) into Discovered, and
 // sorts its lists.
 func (w *walk) finish() {
 	d := &w.d
+	// the code a scope's linked folders lead to is the scoped charm's (a --scope k8s of kafka
+	// keeps common/single_kernel_kafka, where its handlers are: review rev120)
+	for _, rel := range w.outside {
+		if len(w.linkedDirs) > 0 && inScope(rel, w.linkedDirs) {
+			if templates.IsTemplate(rel) && !strings.HasSuffix(rel, ".py") {
+				d.Templates = append(d.Templates, rel)
+			} else {
+				d.Python = append(d.Python, rel)
+			}
+		}
+	}
 	dropLinkedYAML(d, w.yamlLinks, w.charmDirs, w.charmRoots)
 	// a hook script is one of a charm's hooks/ folder; another hooks/ (a repository's git
 	// hooks, .githooks aside) holds no charm's
@@ -480,6 +505,24 @@ func inScope(rel string, scopes []string) bool {
 func isVenv(dir string) bool {
 	_, err := os.Lstat(filepath.Join(dir, "pyvenv.cfg"))
 	return err == nil
+}
+
+// dirInside reports whether the symbolic link p resolves to a folder inside realRoot, and
+// that folder's slash path from realRoot.
+func dirInside(realRoot, p string) (string, bool) {
+	target, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return "", false
+	}
+	fi, err := os.Stat(target)
+	if err != nil || !fi.IsDir() {
+		return "", false
+	}
+	rel, err := filepath.Rel(realRoot, target)
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
 }
 
 // linkInside reports whether the symbolic link p resolves to a regular file inside realRoot,

@@ -1002,6 +1002,34 @@ func TestScopeKeepsOtherEntries(t *testing.T) {
 	}
 }
 
+func TestScopeFollowsLinkedFolders(t *testing.T) {
+	// A folder a symbolic link inside the scope leads to, outside it, is code the scoped
+	// charm runs (kafka's k8s/src/single_kernel_kafka -> ../../common/single_kernel_kafka,
+	// review rev120): its Python is mapped, under its own path; a sibling folder of the
+	// target, and a linked folder outside the scope, are not.
+	root := writeTree(t, map[string]string{
+		"k8s/metadata.yaml": smallCharm, "k8s/src/charm.py": smallPy,
+		"common/kernel/core.py": "def run():\n    pass\n", "common/other/x.py": "def x():\n    pass\n",
+		"vm/metadata.yaml": smallCharm, "vm/src/charm.py": smallPy,
+	})
+	for link, target := range map[string]string{"k8s/src/kernel": "../../common/kernel", "vm/src/kernel": "../../common/kernel"} {
+		if err := os.Symlink(target, filepath.Join(root, link)); err != nil {
+			t.Skip("no symbolic links here:", err)
+		}
+	}
+	tr, err := Load(Options{Root: root, Scope: []string{"k8s"}, NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range tr.Files {
+		got = append(got, f.Path)
+	}
+	if want := []string{"common/kernel/core.py", "k8s/src/charm.py"}; !slices.Equal(got, want) {
+		t.Errorf("scoped files %v, want %v", got, want)
+	}
+}
+
 func TestMemo(t *testing.T) {
 	root := writeTree(t, map[string]string{"metadata.yaml": smallCharm, "src/charm.py": smallPy})
 	first, err := Load(Options{Root: root, MemoKey: "k1"})
