@@ -1425,3 +1425,37 @@ func TestImportedPathOfNothing(t *testing.T) {
 		t.Errorf("%q %q", full, mod)
 	}
 }
+
+func TestSerializedDataInterfaceLookups(t *testing.T) {
+	// The Kubeflow charms' serialized_data_interface keys its objects by relation name:
+	// interfaces["object-storage"] of interfaces = get_interfaces(self), or a parameter so
+	// named, looks the relation up (review rev124: mlflow, kubeflow-profiles); not in a file
+	// that does not import the package.
+	c := charm("kf", ".", "relation:object-storage", "relation:ingress", "relation:other")
+	cl := link1(t, c, files{
+		"src/charm.py": `
+import ops
+from serialized_data_interface import get_interfaces
+
+ROUTES = {"sidecar": "ingress"}
+
+
+class KfCharm(ops.CharmBase):
+    def _on_ready(self, event):
+        interfaces = get_interfaces(self)
+        storage = interfaces["object-storage"]
+        self._route(interfaces)
+
+    def _route(self, interfaces):
+        if interfaces[ROUTES["sidecar"]]:
+            pass
+`,
+		"src/other.py": `
+def f(interfaces):
+    return interfaces["other"]
+`,
+	})
+	expect(t, "object-storage", reads(cl, KindRelation, "object-storage"), "src/charm.py:10/lookup/")
+	expect(t, "ingress", reads(cl, KindRelation, "ingress"), "src/charm.py:14/lookup/")
+	expect(t, "other", reads(cl, KindRelation, "other"), "")
+}

@@ -33,6 +33,13 @@ var (
 
 func ownerName(s string) string { return strings.TrimLeft(s, "_") }
 
+// importsSDI reports a file importing serialized_data_interface (get_interfaces).
+func importsSDI(fi *fileInfo) bool {
+	return slices.ContainsFunc(fi.Imports, func(im pyextract.Import) bool {
+		return im.Module == "serialized_data_interface" || strings.HasPrefix(im.Module, "serialized_data_interface.")
+	})
+}
+
 // linkLookups: model.get_relation(X), model.relations[X] (or .get(X, default)), unit.get_container(X),
 // model/meta.storages[X], model.resources.fetch(X).
 func (l *charmLinker) linkLookups() {
@@ -50,7 +57,17 @@ func (l *charmLinker) linkLookups() {
 		for i := range fi.Facts.Keys {
 			k := &fi.Facts.Keys[i]
 			n := len(k.Object)
-			if n < 2 || k.Via != "index" && k.Via != "get" && k.Via != "in" { // relations["db"], relations.get("db", []), "db" in relations
+			if n < 1 || k.Via != "index" && k.Via != "get" && k.Via != "in" { // relations["db"], relations.get("db", []), "db" in relations
+				continue
+			}
+			if n == 1 && k.Object[0].Name == "interfaces" && k.Via != "in" && importsSDI(fi) {
+				// interfaces = get_interfaces(self); interfaces["object-storage"]: the Kubeflow
+				// charms' serialized_data_interface keys its requirers and providers by
+				// relation name (review rev124: mlflow, kubeflow-profiles, zenml-server)
+				l.lookupName(fi, k.Scope, KindRelation, &k.Key, keyExpr(k), k.Via == "index", ViaLookup, "")
+				continue
+			}
+			if n < 2 {
 				continue
 			}
 			kind, ok := lookupKeys[k.Object[n-1].Name]

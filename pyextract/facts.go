@@ -1912,7 +1912,7 @@ func configWord(name string) bool {
 func keyedName(name string, keys bool) bool {
 	if keys {
 		switch name {
-		case "relations", "storages", "containers":
+		case "relations", "storages", "containers", "interfaces": // (interfaces: serialized_data_interface's get_interfaces)
 			return true
 		}
 	}
