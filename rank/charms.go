@@ -65,6 +65,19 @@ func (r *ranker) namedCharms() map[string]string {
 				out[d] = strings.ReplaceAll(n, "_", "-")
 			}
 		}
+		// the charm a line names as the other end of a relation ("... when related to
+		// dns-secondary") is not the one it changes, when it names another (review rev120)
+		if peers := maps.Collect(func(yield func(string, string) bool) {
+			for d, n := range out {
+				if peerNamed(text, n) && !yield(d, n) {
+					return
+				}
+			}
+		}); len(peers) > 0 && len(peers) < len(out) {
+			for d := range peers {
+				delete(out, d)
+			}
+		}
 		if len(out) == 0 || len(out) == len(names) {
 			return nil
 		}
@@ -155,6 +168,30 @@ func (r *ranker) namedFolders() []string {
 // standalone reports whether text writes the name n (normalised: '_'-joined words) as a
 // whole, not as the head or tail of a longer '-' or '_' joined name: "kfp-api" is not named
 // by "kfp-api-principal", an option of another charm.
+// peerNamed reports a charm's name (as written, with '-') that text writes first right after
+// words that make it a relation's other end: "related to", "integrated with", "relation with".
+func peerNamed(text, name string) bool {
+	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !(r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+	})
+	for i, w := range words {
+		if strings.ReplaceAll(w, "_", "-") != name {
+			continue
+		}
+		if i < 2 {
+			return false
+		}
+		prev, link := words[i-2], words[i-1]
+		return (link == "to" || link == "with") && peerVerbs[prev]
+	}
+	return false
+}
+
+// peerVerbs, before "to" or "with", make the charm named next a relation's other end.
+var peerVerbs = map[string]bool{"related": true, "relate": true, "relates": true, "relating": true, "integrated": true,
+	"integrate": true, "integrates": true, "integrating": true, "integration": true, "relation": true, "relations": true,
+	"paired": true, "connected": true}
+
 func standalone(text, n string) bool {
 	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
 		return !(r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9')

@@ -3295,6 +3295,16 @@ func TestNamedCharmInMonorepo(t *testing.T) {
 	if got := paths(top("kfp-viewer: fix the s3 endpoint"))[0]; got != "charms/kfp-viewer/src/charm.py" {
 		t.Errorf("kfp-viewer: top %s", got)
 	}
+	// of two named, the one the line relates the other to is not the one it changes
+	// (review rev120: "Fix bind-operator ... when related to dns-secondary")
+	for text, want := range map[string]string{"Fix kfp-ui not reloading when related to kfp-api": "charms/kfp-ui/",
+		"kfp-api: fix the relation with kfp-ui": "charms/kfp-api/", "Fix kfp-ui when integrated with kfp-api": "charms/kfp-ui/"} {
+		for _, f := range top(text).Files {
+			if named := strings.HasPrefix(f.Path, want); hasSignal(f, SigNamedCharm) != named {
+				t.Errorf("%q: %s has %+v", text, f.Path, f.Signals)
+			}
+		}
+	}
 	// two of three named: the third is not lifted
 	for _, f := range top("bump kfp-api and kfp-ui").Files {
 		if named := strings.HasPrefix(f.Path, "charms/kfp-api/") || strings.HasPrefix(f.Path, "charms/kfp-ui/"); hasSignal(f, SigNamedCharm) != named {
