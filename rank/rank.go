@@ -839,7 +839,9 @@ func (r *ranker) identMention(id int) float64 {
 		return MentionIdentTeleport
 	}
 	ws := r.wordsOf(id)
-	if len(ws) == 0 || len(ws) == 1 && (len(ws[0]) < 5 || isUpperName(r.name[id])) {
+	if len(ws) == 0 || len(ws) == 1 && (len(ws[0]) < 5 || isUpperName(r.name[id]) || ws[0] == "config") {
+		// (nor a handler whose one word is a kind of interface, _on_config_changed, by the
+		// kind the task names: "add a max-connections config option", review rev124)
 		// (a class named by one word, Configuration or State, is named by the task only as
 		// its name, not by the word in prose: "Nginx configuration conflict" lifted a sibling
 		// charm's state.py, review rev122; dev and held-out sets 0.8171 either way, 4 cases
@@ -1071,6 +1073,9 @@ func (r *ranker) classFactors(sc *scoring, pr []float64, hubs func(int) bool) (b
 				sc.mul(i, SigTest, TestPenalty)
 			case ClassOther:
 				sc.mul(i, SigOther, OtherPenalty)
+				if docsTooling(n.path) {
+					sc.mul(i, SigDocsTooling, DocsToolingPenalty)
+				}
 			case ClassYAML:
 				sc.mul(i, SigYAML, YAMLFactor)
 			}
@@ -1305,6 +1310,17 @@ func (r *ranker) supersededOwnLibs() map[int]bool {
 		}
 	}
 	return out
+}
+
+// docsTooling reports a path under a documentation folder (docs/, doc/, documentation/) or a
+// hidden one (.github/, docs/.sphinx/): a docs builder's configuration and scripts, and CI's.
+func docsTooling(p string) bool {
+	for _, seg := range strings.Split(path.Dir(p), "/") {
+		if seg == "docs" || seg == "doc" || seg == "documentation" || len(seg) > 1 && seg[0] == '.' {
+			return true
+		}
+	}
+	return false
 }
 
 // isLibPath reports a path under lib/charms/, or in a library folder elsewhere (charmyaml.LibraryOf).

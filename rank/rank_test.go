@@ -855,6 +855,12 @@ func TestMentions(t *testing.T) {
 			t.Errorf("%q: state.py mention-ident %v, want %v", text, got, want)
 		}
 	}
+	// nor a handler whose one word is a kind of interface by that kind (review rev124)
+	in = demoCharm()
+	in.Mentions = []string{"add a max-connections config option"}
+	if f := fileOf(t, Rank(in), "src/charm.py"); hasSignal(f, SigMentionIdent) {
+		t.Errorf("_on_config_changed named by the word config: %+v", f.Signals)
+	}
 	// "charm" is the whole charm, not charm.py; charm.py by its name is the file
 	for text, want := range map[string]bool{"the charm keeps a stale proxy": false, "JUJU_CHARM_HTTPS_PROXY is ignored": false,
 		"split charm.py in two": true, "move the charm class to src/charm.py": true} {

@@ -330,6 +330,12 @@ const (
 	OwnLibSupersededPenalty = LibPenalty
 	// OtherPenalty multiplies scripts and helpers outside the charm's code.
 	OtherPenalty = 0.3
+	// DocsToolingPenalty multiplies, besides OtherPenalty, the Python of a documentation
+	// folder or a hidden one (docs/conf.py, docs/.sphinx/update_sp.py of the Sphinx starter
+	// pack, .github/scripts/): nothing of the charm uses it, yet its few references to its
+	// own helpers ranked it above the libraries the charm binds to its relations and filled
+	// the end of mlflow's map (review rev124).
+	DocsToolingPenalty = 0.3
 	// ScoreDigits is the number of significant digits scores are rounded to before sorting, so
 	// floating noise never swaps two files (ties fall back to the path).
 	ScoreDigits = 6
@@ -473,6 +479,7 @@ const (
 	SigOwnLib            = "own-lib-penalty"
 	SigOwnLibIntent      = "own-lib-intent"
 	SigOwnLibSuperseded  = "own-lib-superseded"
+	SigDocsTooling       = "docs-tooling"
 	SigYAML              = "yaml-factor"
 	SigFirstPartyImport  = "first-party-import" // outside the charm dirs, imported by charm code
 	SigNamedCharm        = "named-charm"

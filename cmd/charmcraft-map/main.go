@@ -302,7 +302,7 @@ func bindMapFlags(cmd *cobra.Command, o *app.MapOptions) {
 	f.StringVar(&o.Tokenizer, "tokenizer", "cl100k", "token counter: cl100k, o200k or chars4 (Cantrip's 4-characters-per-token estimate)")
 	f.Float64Var(&o.Pressure, "pressure", 0, "share of the agent's context already used (0-1): halves the budget at 0.80, empties it at 0.95")
 	f.StringArrayVar(&o.Focus, "focus", nil, "a file the agent is working on (repeatable): what it uses and what uses it rank higher; not printed but by --all, which prints every file")
-	f.StringArrayVar(&o.Mention, "mention", nil, "the user's task text (repeatable): files with its names and words rank higher; a first line naming a kind of change puts the file it edits first")
+	f.StringArrayVar(&o.Mention, "mention", nil, "the user's task text (repeatable): files with its names and words rank higher; a first line naming a kind of change lifts the files such a change edits (a new option's YAML under the entry point)")
 	f.StringArrayVar(&o.Scope, "scope", nil, "map only files under this folder, relative to the root (repeatable), with the YAML of its charm")
 	f.BoolVar(&o.Explain, "explain", false, "after each file, the signals behind its score (the lines count against --tokens); with --all, after each symbol too")
 	_ = cmd.MarkFlagDirname("scope")
