@@ -3829,3 +3829,19 @@ func TestCatchAllLookupsMakeNoEdge(t *testing.T) {
 		t.Error("no edge for a lookup of its own")
 	}
 }
+
+func TestDocsToolingBelowLibraries(t *testing.T) {
+	// The Python of a docs or hidden folder (the Sphinx starter pack's updater, CI scripts)
+	// weighs less than other helper scripts (review rev124: it ended mlflow's map).
+	in := demoCharm()
+	in.Files = append(in.Files,
+		pyFile("docs/.sphinx/update_sp.py", []pyextract.Symbol{fn("main", 3)}, nil),
+		pyFile(".github/scripts/delete_volumes.py", []pyextract.Symbol{fn("main", 3)}, nil),
+		pyFile("scripts/release.py", []pyextract.Symbol{fn("main", 3)}, nil))
+	r := Rank(in)
+	for p, want := range map[string]bool{"docs/.sphinx/update_sp.py": true, ".github/scripts/delete_volumes.py": true, "scripts/release.py": false} {
+		if got := hasSignal(fileOf(t, r, p), SigDocsTooling); got != want {
+			t.Errorf("%s: docs-tooling %v, want %v", p, got, want)
+		}
+	}
+}
