@@ -264,7 +264,8 @@ func Locate(t *repomap.Tree, text string, focus []string) Located {
 	sayWhyFirst(res.Edit, len(leads)+before, len(leads)+before+len(testPicks), "a test, and the task is about tests")
 	// the writers of templates: the edit picks the task ties, not those listed by their place
 	// in the graph alone (review rev121: nginx.conf.j2 for a status task, through proxy.py)
-	tied := slices.DeleteFunc(slices.Clone(res.Edit), func(p Pick) bool { return !p.Tied })
+	// (nor a test: its strings are fixtures', review rev125)
+	tied := slices.DeleteFunc(slices.Clone(res.Edit), func(p Pick) bool { return !p.Tied || rank.Classify(p.Path, t.Charms) == rank.ClassTest })
 	res.Templates = templatePicks(text, rk.Named, links, t.Templates, t.Charms, tests.asks(), pythonPicks(t, tied))
 	res.Matched = slices.ContainsFunc(res.Edit, func(p Pick) bool { return p.Tied })
 	if len(res.Edit) == 0 {

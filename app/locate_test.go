@@ -1150,6 +1150,13 @@ def render_proxy():
     return env.get_template("nginx.conf.j2").render()
 `,
 		"templates/nginx.conf.j2": "server { listen 80; }\n",
+		"tests/unit/test_render.py": `from proxy import render_proxy
+
+
+def test_flaky_render():
+    assert "listen" in render_proxy()  # nginx.conf.j2
+    assert render_proxy() != open("templates/nginx.conf.j2").read()
+`,
 	} {
 		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, p)), 0o755); err != nil {
 			t.Fatal(err)
@@ -1161,6 +1168,7 @@ def render_proxy():
 	for text, want := range map[string]int{
 		"Set the unit status to blocked when the database relation is missing": 0,
 		"render the proxy with a larger buffer":                                1,
+		"fix the flaky unit tests":                                             0, // (a test is no writer: review rev125)
 	} {
 		got, _, err := runLocate(t, LocateOptions{Common: Common{Root: root}, Text: text})
 		if err != nil {

@@ -823,8 +823,8 @@ func unknownHookEvent(hook string) bool {
 // ("installconfig-changed", "db-relation-joinedcache-relation-changed").
 func wellFormedHook(hook string) bool {
 	h := strings.TrimSuffix(hook, ".real")
-	if kind, _, ok := eventKind(strings.ReplaceAll(h, "-", "_")); ok && kind == KindLifecycle {
-		return true
+	if kind, _, ok := eventKind(strings.ReplaceAll(h, "-", "_")); ok && (kind == KindLifecycle || kind == KindSecret || kind == KindStatus) || classicHooks[h] {
+		return true // a lifecycle, secret or status event's, or another hook Juju runs
 	}
 	if ep, _, ok := cutLast(h, "-relation-"); ok && ep != "" {
 		return !strings.Contains(ep, "-relation-") && !unknownHookEvent(h)
@@ -835,15 +835,16 @@ func wellFormedHook(hook string) bool {
 	return strings.ContainsAny(h, "{}") // a charms.reactive template
 }
 
-// badEndpointFlag reports charms.reactive's endpoint.<name>.<state> flag with a state of
-// more than one word ("endpoint.db.joinedendpoint.db.changed": joined literals).
+// classicHooks are hooks Juju runs that ops names no event of here (meter-status-changed).
+var classicHooks = map[string]bool{"meter-status-changed": true, "leader-deposed": true, "pre-series-upgrade": true,
+	"post-series-upgrade": true, "collect-metrics": true}
+
+// badEndpointFlag reports two of charms.reactive's endpoint.<name>.<state> flags joined into
+// one ("endpoint.db.joinedendpoint.db.changed"); a state of several words is one flag
+// (endpoint.db.changed.field, endpoint.database.postgresql.requested: review rev125).
 func badEndpointFlag(flag string) bool {
 	rest, ok := strings.CutPrefix(flag, "endpoint.")
-	if !ok {
-		return false
-	}
-	_, state, _ := strings.Cut(rest, ".")
-	return strings.Contains(state, ".")
+	return ok && strings.Contains(rest, "endpoint.")
 }
 
 // cutLast is strings.Cut at the last sep: a storage's name may hold "-storage-" itself

@@ -163,7 +163,11 @@ func (l *charmLinker) builtElsewise(fi *fileInfo, a *pyextract.AttrRead) bool {
 			}
 		}
 	case len(obj) > 1:
-		return true
+		// through another object: data.ociconfig (a name glued to "config") is that object's
+		// model; charm.typed_config or self.charm.config (config a word of its own) may be
+		// the charm's (review rev125)
+		last := strings.ToLower(lastName(obj))
+		return last != "config" && !strings.HasSuffix(last, "_config")
 	}
 	all, _, _ := l.configClasses()
 	return len(values) > 0 && !slices.ContainsFunc(values, func(v *pyextract.Value) bool {

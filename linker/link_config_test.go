@@ -148,16 +148,18 @@ class PropsCharm(ops.CharmBase):
         print(peer_config.model_dump(), data.ociconfig.dict())
         self._parsed_config = CharmConfig(**config)
         print(self._parsed_config.model_dump())
+        print(holder.typed_config.model_dump(), data.ociconfig.model_dump())
 
 
 class RelationData(pydantic.BaseModel):
     host: str
 `})
 	// not a dump of another model named *config (review rev121: peer_config, kiali's
-	// KialiConfigSpec, slurmctld's data.ociconfig), but one of the config class built by hand
+	// KialiConfigSpec, slurmctld's data.ociconfig), but one of the config class built by hand,
+	// or held by another object under a config name (holder.typed_config, review rev125)
 	want := map[string]string{
-		"key_converter": "src/charm.py:15/config-read/attr src/charm.py:23/config-read/attr src/charm.py:25/config-read/attr src/charm.py:29/config-read/attr src/charm.py:6/config-read/field",
-		"log-level":     "src/charm.py:15/config-read/attr src/charm.py:23/config-read/attr src/charm.py:25/config-read/attr src/charm.py:29/config-read/attr src/charm.py:7/config-read/field",
+		"key_converter": "src/charm.py:15/config-read/attr src/charm.py:23/config-read/attr src/charm.py:25/config-read/attr src/charm.py:29/config-read/attr src/charm.py:30/config-read/attr src/charm.py:6/config-read/field",
+		"log-level":     "src/charm.py:15/config-read/attr src/charm.py:23/config-read/attr src/charm.py:25/config-read/attr src/charm.py:29/config-read/attr src/charm.py:30/config-read/attr src/charm.py:7/config-read/field",
 	}
 	for _, name := range []string{"key_converter", "log-level"} {
 		expect(t, name, reads(cl, KindConfig, name), want[name])

@@ -774,6 +774,11 @@ def db():
 @when('config.changed.' r'port')
 def port():
     pass
+
+
+@when('endpoint.db.changed.' 'field')
+def field():
+    pass
 `})
 	expect(t, "host", reads(cl, KindConfig, "host"), "")
 	expect(t, "port", reads(cl, KindConfig, "port"), "reactive/reactor.py:16/config-read/flag")
@@ -807,6 +812,11 @@ def setup():
 
 @hooks.hook('cache-relation-' 'changed')
 def cache_changed():
+    pass
+
+
+@hooks.hook('meter-status-' 'changed', 'secret-' 'changed')
+def meter():
     pass
 `})
 	expect(t, "db", handlers(cl, KindRelation, "db"), "")

@@ -181,7 +181,7 @@ func (r *ranker) declarationTargets() []int {
 			}
 		case s.m.hasAny(flagWords) && s.m.hasAny(relationKeys):
 			kinds[linker.KindRelation] = true
-		case s.m.hasAny(removeWords) && len(s.m.paths) == 0 && !s.m.hasAny(codeWords):
+		case s.m.hasAny(removeWords) && !slices.ContainsFunc(s.m.paths, func(p string) bool { return !charmYAMLNames[path.Base(p)] }) && !s.m.hasAny(codeWords):
 			// "remove unused configs": the declarations nothing uses go (review rev116:
 			// thelounge's config.yaml second behind its handlers)
 			kinds = removedKinds(s.text)
@@ -351,7 +351,8 @@ func additionKinds(text string, declared func(kind, name string) bool) map[strin
 // removedKinds are the kinds of interface a subject removes as unused: a word of
 // sectionWords or "config(s)" that ends its noun phrase (as in additionKinds) within three
 // words after a word of unusedWords ("remove unused configs", "refactor: remove unused mysql
-// relation", a branch's remove_unused_relation). Not "cleanup unused relation data" (the data
+// relation", a branch's remove_unused_relation), or right before "that", "which", "no" or
+// "now" three words or fewer before it ("Remove config options that are unused"). Not "cleanup unused relation data" (the data
 // goes), nor "Delete leftover Kubernetes resources" (a cluster's objects, clusterWords: review
 // rev121, where any kind word of such a subject lifted the YAML of 173 of 500 trees).
 func removedKinds(text string) map[string]bool {
@@ -370,6 +371,12 @@ func removedKinds(text string) map[string]bool {
 	for i, w := range seq {
 		if !slices.Contains(unusedWords, w) {
 			continue
+		}
+		// "config options that are unused": the kind a few words before, heading its phrase
+		for j := i - 1; j >= 0 && j >= i-3; j-- {
+			if k, ok := kindOf(seq[j]); ok && (seq[j+1] == "that" || seq[j+1] == "which" || seq[j+1] == "no" || seq[j+1] == "now") {
+				kinds[k] = true
+			}
 		}
 		for j := i + 1; j < len(seq) && j <= i+3; j++ {
 			k, ok := kindOf(seq[j])

@@ -856,10 +856,11 @@ func (r *ranker) identMention(id int) float64 {
 	return MentionWordsTeleport
 }
 
-// isUpperName reports a name that starts with a capital letter (a class's, by convention).
+// isUpperName reports a CapWords name (a class's, by convention): a capital first, and a
+// lower-case letter after it; not an ALL-CAPS constant (TIMEOUT, review rev125).
 func isUpperName(name string) bool {
 	name = strings.TrimLeft(name, "_")
-	return name != "" && name[0] >= 'A' && name[0] <= 'Z'
+	return name != "" && name[0] >= 'A' && name[0] <= 'Z' && strings.ContainsFunc(name, func(r rune) bool { return r >= 'a' && r <= 'z' })
 }
 
 // plainWord reports a name that is one lower-case word (main, unit, configure).

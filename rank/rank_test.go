@@ -847,9 +847,10 @@ func TestMentions(t *testing.T) {
 	}
 	// A class named by one word (Configuration) is named by the task as written, not by the
 	// word in its prose (review rev122: "Nginx configuration conflict" lifted state.py)
-	for text, want := range map[string]bool{"Nginx configuration conflict with virtual hosts": false, "validate the Configuration model": true} {
+	for text, want := range map[string]bool{"Nginx configuration conflict with virtual hosts": false, "validate the Configuration model": true,
+		"increase the timeout waiting for pebble": true} { // (an ALL-CAPS constant is no class: review rev125)
 		in = demoCharm()
-		in.Files = append(in.Files, pyFile("src/state.py", []pyextract.Symbol{cls("Configuration", 3)}, nil))
+		in.Files = append(in.Files, pyFile("src/state.py", []pyextract.Symbol{cls("Configuration", 3), cnst("TIMEOUT", 9)}, nil))
 		in.Mentions = []string{text}
 		if got := hasSignal(fileOf(t, Rank(in), "src/state.py"), SigMentionIdent); got != want {
 			t.Errorf("%q: state.py mention-ident %v, want %v", text, got, want)
@@ -2315,6 +2316,7 @@ func TestDeclarationIntent(t *testing.T) {
 		"feat: update listing links (#81)":                     "metadata.yaml",
 		"remove unused configs":                                "config.yaml",
 		"chore: drop obsolete actions":                         "actions.yaml",
+		"Remove config options that are unused":                "config.yaml",
 		"refactor: remove unused database relation (#75)":      "metadata.yaml",
 	} {
 		if r := rank(text); r.Files[0].Path != want {
@@ -2379,6 +2381,15 @@ func TestDeclarationIntent(t *testing.T) {
 			if hasSignal(f, SigDeclarationIntent) {
 				t.Errorf("%q: %s lifted: %+v", text, f.Path, f.Signals)
 			}
+		}
+	}
+	// a charm YAML file the removal names is where the declarations go from (review rev125)
+	for text, want := range map[string]bool{"Remove unused relations from metadata.yaml": true, "Remove unused relations from src/charm.py": false} {
+		in := demoCharm()
+		in.Mentions = []string{text}
+		r := newRanker(in)
+		if got := slices.ContainsFunc(r.declarationTargets(), func(i int) bool { return r.nodes[i].path == "metadata.yaml" }); got != want {
+			t.Errorf("%q: metadata.yaml a declaration target %v, want %v", text, got, want)
 		}
 	}
 }

@@ -315,6 +315,19 @@ func (w *walk) finish() {
 	d := &w.d
 	// the code a scope's linked folders lead to is the scoped charm's (a --scope k8s of kafka
 	// keeps common/single_kernel_kafka, where its handlers are: review rev120)
+	// (not a folder holding the scope, nor one in another charm's folder: that charm's code
+	// comes without its YAML; review rev125)
+	w.linkedDirs = slices.DeleteFunc(w.linkedDirs, func(target string) bool {
+		if slices.ContainsFunc(w.scopes, func(sc string) bool { return inScope(sc, []string{target}) }) {
+			return true
+		}
+		for dir := range w.charmRoots {
+			if dir != "." && inScope(target, []string{dir}) && !slices.ContainsFunc(w.scopes, func(sc string) bool { return inScope(sc, []string{dir}) }) {
+				return true
+			}
+		}
+		return false
+	})
 	for _, rel := range w.outside {
 		if len(w.linkedDirs) > 0 && inScope(rel, w.linkedDirs) {
 			if templates.IsTemplate(rel) && !strings.HasSuffix(rel, ".py") {
