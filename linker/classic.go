@@ -835,9 +835,9 @@ func wellFormedHook(hook string) bool {
 	return strings.ContainsAny(h, "{}") // a charms.reactive template
 }
 
-// classicHooks are hooks Juju runs that ops names no event of here (meter-status-changed).
-var classicHooks = map[string]bool{"meter-status-changed": true, "leader-deposed": true, "pre-series-upgrade": true,
-	"post-series-upgrade": true, "collect-metrics": true}
+// classicHooks are hooks Juju runs that ops names no event of here (lifecycleEvents has the
+// others: pre-series-upgrade, collect-metrics).
+var classicHooks = map[string]bool{"meter-status-changed": true, "leader-deposed": true}
 
 // badEndpointFlag reports two of charms.reactive's endpoint.<name>.<state> flags joined into
 // one ("endpoint.db.joinedendpoint.db.changed"); a state of several words is one flag

@@ -546,10 +546,8 @@ func (e *evaluator) call(v *pyextract.Value, c *ctx) []aval {
 	if len(v.Args) == 0 && len(v.Kwargs) == 0 && helpersConfig(v.Chain, c) {
 		return []aval{{kind: aConfig}}
 	}
-	if c != nil && c.file != nil && len(v.Chain) > 0 {
-		if full, _ := importedPath(c.file, v.Chain); yamlLoads[full] {
-			return []aval{{kind: aYAMLDoc}} // metadata = yaml.safe_load(f)
-		}
+	if c != nil && yamlLoad(c.file, v.Chain) {
+		return []aval{{kind: aYAMLDoc}} // metadata = yaml.safe_load(f)
 	}
 
 	if len(v.Chain) >= 2 && len(v.Kwargs) == 0 {
@@ -727,6 +725,9 @@ func (e *evaluator) chain(ch pyextract.Chain, c *ctx) []aval {
 // yamlLoads are PyYAML's loaders, as importedPath names them.
 var yamlLoads = map[string]bool{"yaml.safe_load": true, "yaml.load": true, "yaml.full_load": true, "yaml.unsafe_load": true}
 
+// yamlLoaders are the last names of yamlLoads.
+var yamlLoaders = map[string]bool{"safe_load": true, "load": true, "full_load": true, "unsafe_load": true}
+
 // yamlLoaded is the index of the call step of a chain that loads a YAML document with PyYAML
 // (yaml.safe_load(f)...: 2), 0 when there is none.
 func yamlLoaded(ch pyextract.Chain, c *ctx) int {
@@ -735,13 +736,23 @@ func yamlLoaded(ch pyextract.Chain, c *ctx) int {
 	}
 	for k := 1; k < len(ch); k++ {
 		if ch[k].Call {
-			if full, _ := importedPath(c.file, ch[:k]); yamlLoads[full] {
+			if yamlLoad(c.file, ch[:k]) {
 				return k
 			}
 			return 0
 		}
 	}
 	return 0
+}
+
+// yamlLoad reports a callee that is one of PyYAML's loaders (yamlLoads) as fi imports it; the
+// last name is checked first, as most calls evaluated are of other functions.
+func yamlLoad(fi *fileInfo, callee pyextract.Chain) bool {
+	if fi == nil || len(callee) == 0 || !yamlLoaders[callee[len(callee)-1].Name] {
+		return false
+	}
+	full, _ := importedPath(fi, callee)
+	return yamlLoads[full]
 }
 
 // yamlDocIndex is what a key of the charm's YAML document, as the code loads it (aYAMLDoc),

@@ -168,12 +168,17 @@ func (r *ranker) namedFolders() []string {
 // standalone reports whether text writes the name n (normalised: '_'-joined words) as a
 // whole, not as the head or tail of a longer '-' or '_' joined name: "kfp-api" is not named
 // by "kfp-api-principal", an option of another charm.
+// nameTokens are the lower-case tokens of text, names with '-' and '_' kept whole.
+func nameTokens(text string) []string {
+	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !(r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
+	})
+}
+
 // peerNamed reports a charm's name (as written, with '-') that text writes first right after
 // words that make it a relation's other end: "related to", "integrated with", "relation with".
 func peerNamed(text, name string) bool {
-	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
-		return !(r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
-	})
+	words := nameTokens(text)
 	for i, w := range words {
 		if strings.ReplaceAll(w, "_", "-") != name {
 			continue
@@ -193,9 +198,7 @@ var peerVerbs = map[string]bool{"related": true, "relate": true, "relates": true
 	"paired": true, "connected": true}
 
 func standalone(text, n string) bool {
-	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
-		return !(r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9')
-	})
+	words := nameTokens(text)
 	hyphened := strings.ReplaceAll(n, "_", "-")
 	return slices.ContainsFunc(words, func(w string) bool { return w == n || w == hyphened })
 }

@@ -520,40 +520,42 @@ func isVenv(dir string) bool {
 	return err == nil
 }
 
-// dirInside reports whether the symbolic link p resolves to a folder inside realRoot, and
-// that folder's slash path from realRoot.
+// dirInside reports whether the symbolic link p resolves to a folder inside realRoot (not
+// realRoot itself), and that folder's slash path from realRoot.
 func dirInside(realRoot, p string) (string, bool) {
-	target, err := filepath.EvalSymlinks(p)
-	if err != nil {
+	rel, fi, ok := resolveInside(realRoot, p)
+	if !ok || !fi.IsDir() || rel == "." {
 		return "", false
 	}
-	fi, err := os.Stat(target)
-	if err != nil || !fi.IsDir() {
-		return "", false
-	}
-	rel, err := filepath.Rel(realRoot, target)
-	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return "", false
-	}
-	return filepath.ToSlash(rel), true
+	return rel, true
 }
 
 // linkInside reports whether the symbolic link p resolves to a regular file inside realRoot,
 // and that file's slash path from realRoot.
 func linkInside(realRoot, p string) (string, bool) {
-	target, err := filepath.EvalSymlinks(p)
-	if err != nil {
+	rel, fi, ok := resolveInside(realRoot, p)
+	if !ok || !fi.Mode().IsRegular() {
 		return "", false
 	}
+	return rel, true
+}
+
+// resolveInside resolves the symbolic link p to what it leads to inside realRoot: its slash
+// path from realRoot and its file info; false when it leads nowhere or outside.
+func resolveInside(realRoot, p string) (string, os.FileInfo, bool) {
+	target, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return "", nil, false
+	}
 	fi, err := os.Stat(target)
-	if err != nil || !fi.Mode().IsRegular() {
-		return "", false
+	if err != nil {
+		return "", nil, false
 	}
 	rel, err := filepath.Rel(realRoot, target)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return "", false
+		return "", nil, false
 	}
-	return filepath.ToSlash(rel), true
+	return filepath.ToSlash(rel), fi, true
 }
 
 // mappedLinks splits the Python files of python that are symbolic links to a file python
