@@ -161,7 +161,13 @@ func newCharmLinker(ix *index, ci int) *charmLinker {
 		l.declare(KindStorage, s.Name, &Interface{File: s.File, Line: s.Line})
 	}
 	for _, r := range c.Resources {
-		l.declare(KindResource, r.Name, &Interface{File: r.File, Line: r.Line, Extension: app})
+		var image []string
+		for _, ct := range c.Containers {
+			if ct.Resource == r.Name {
+				image = append(image, ct.Name)
+			}
+		}
+		l.declare(KindResource, r.Name, &Interface{File: r.File, Line: r.Line, Extension: app, ImageOf: image})
 	}
 	return l
 }

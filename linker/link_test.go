@@ -1459,3 +1459,13 @@ def f(interfaces):
 	expect(t, "ingress", reads(cl, KindRelation, "ingress"), "src/charm.py:14/lookup/")
 	expect(t, "other", reads(cl, KindRelation, "other"), "")
 }
+
+func TestResourceImageOf(t *testing.T) {
+	// A resource is the image of each container whose resource: names it, in the YAML's
+	// order; a resource no container names is the image of none.
+	c := charm("demo", ".", "container:app", "container:sidecar", "container:other", "resource:app-image", "resource:dump")
+	c.Containers[0].Resource, c.Containers[1].Resource, c.Containers[2].Resource = "app-image", "app-image", "other-image"
+	cl := link1(t, c, files{"src/charm.py": "import ops\n"})
+	expect(t, "app-image", strings.Join(iface(cl, KindResource, "app-image").ImageOf, ","), "app,sidecar")
+	expect(t, "dump", strings.Join(iface(cl, KindResource, "dump").ImageOf, ","), "")
+}

@@ -231,6 +231,10 @@ type Interface struct {
 	// Script is, for an action, its own executable in the charm (charmyaml Action.Script),
 	// which runs it. "" otherwise.
 	Script string `json:"script,omitempty"`
+	// ImageOf is, for a resource, the containers whose image it is (charmyaml
+	// Container.Resource), in the YAML's order: Juju runs it as their workload, whatever
+	// the code does with it. Empty otherwise.
+	ImageOf []string `json:"image_of,omitempty"`
 	// NotInTable is, for an action run by its script through a dispatch table in that script
 	// (ACTIONS = {"pause": pause, ...}) that maps other declared actions but not this one,
 	// where the table is: the script's main looks the action's name up there and fails.

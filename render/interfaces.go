@@ -127,6 +127,12 @@ func ifaceKindText(b *strings.Builder, group []linker.Interface) {
 		case len(in.Handlers)+len(in.Reads) > 0:
 		case in.Extension != "":
 			fmt.Fprintf(b, "      (handled by the %s extension)\n", safetext.Line(in.Extension))
+		case len(in.ImageOf) > 0:
+			names := make([]string, len(in.ImageOf))
+			for i, n := range in.ImageOf {
+				names[i] = safetext.Line(n)
+			}
+			fmt.Fprintf(b, "      (the image of container %s)\n", strings.Join(names, ", "))
 		default:
 			b.WriteString("      (nothing linked)\n")
 		}
@@ -203,6 +209,9 @@ type (
 		// Script: the action's own executable, actions/<name>, which runs it (an addition
 		// too, left out when there is none).
 		Script string `json:"script,omitempty"`
+		// ImageOf: for a resource, the containers whose image it is (an addition too, left
+		// out when none).
+		ImageOf []string `json:"image_of,omitempty"`
 	}
 	ifaceHandlerJSON struct {
 		Event  string `json:"event"`
@@ -246,7 +255,7 @@ func InterfacesJSON(res linker.Result) ([]byte, error) {
 		c := ifaceCharmJSON{Name: ch.Name, Dir: ch.Dir, Layer: ch.Layer, Unlinked: cmp.Or(ch.UnlinkedCode, ch.ShellCode),
 			Interfaces: make([]ifaceJSON, len(ch.Interfaces))}
 		for j, in := range ch.Interfaces {
-			o := ifaceJSON{Kind: in.Kind, Name: in.Name, Role: in.Role, Interface: in.Interface, File: in.File, Line: in.Line, Extension: in.Extension, Script: in.Script,
+			o := ifaceJSON{Kind: in.Kind, Name: in.Name, Role: in.Role, Interface: in.Interface, File: in.File, Line: in.Line, Extension: in.Extension, Script: in.Script, ImageOf: in.ImageOf,
 				Handlers: make([]ifaceHandlerJSON, 0, len(in.Handlers)), Reads: make([]ifaceReadJSON, len(in.Reads))}
 			for _, h := range in.Handlers {
 				// one record per handler and event, as in the text (two observe calls are one)

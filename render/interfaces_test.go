@@ -37,6 +37,8 @@ func ifaceFixture() linker.Result {
 				}},
 			{Kind: linker.KindConfig, Name: "port", File: "config.yaml", Line: 6,
 				Reads: []linker.Site{{File: "reactive/demo.py", Line: 12, Via: linker.ViaConfig, Detail: "flag"}}},
+			{Kind: linker.KindResource, Name: "app-image", File: "metadata.yaml", Line: 20, ImageOf: []string{"app", "sidecar"}},
+			{Kind: linker.KindResource, Name: "dump", File: "metadata.yaml", Line: 23},
 			{Kind: linker.KindLifecycle, Name: "install",
 				Handlers: []linker.Handler{{Event: "install", Symbol: "DemoCharm._on_install", File: "src/charm.py", Line: 90, Via: linker.ViaObserve, ObserveLine: 20},
 					// observed twice: one row
@@ -81,6 +83,11 @@ func TestInterfacesText(t *testing.T) {
       reads src/charm.py:60, 64; src/workload.py:3; templates/app.conf:4
     port       config.yaml:6
       read reactive/demo.py:12
+  resource:
+    app-image  metadata.yaml:20
+      (the image of container app, sidecar)
+    dump       metadata.yaml:23
+      (nothing linked)
   lifecycle:
     install
       handler DemoCharm._on_install (install) src/charm.py:90 [observe]
@@ -163,6 +170,19 @@ func TestInterfacesJSON(t *testing.T) {
 	}
 	if m := ifaces[3].(map[string]any); m["name"] != "metrics" || m["extension"] != "flask-framework" {
 		t.Errorf("metrics %v", m)
+	}
+	// A resource a container runs names the containers; another has no image_of.
+	for _, x := range ifaces {
+		switch in := x.(map[string]any); in["name"] {
+		case "app-image":
+			if fmt.Sprint(in["image_of"]) != "[app sidecar]" {
+				t.Errorf("app-image %v", in)
+			}
+		case "dump":
+			if _, ok := in["image_of"]; ok {
+				t.Errorf("dump %v", in)
+			}
+		}
 	}
 	read := ifaces[5].(map[string]any)["reads"].([]any)[1].(map[string]any)
 	if got := strings.Join(ifaceKeys(read), ","); got != "file,line,via" || read["line"] != 64.0 || read["via"] != "config-read" {

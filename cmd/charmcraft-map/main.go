@@ -373,6 +373,7 @@ it, then what the linker tied to it:
   maybe ...    a guess (a package named after it, an outside base class of the charm's)
   (nothing linked)                 no code of the tree handles or reads it
   (handled by the X extension)     a charmcraft extension does, or added it
+  (the image of container X)       a resource Juju runs as a container's workload
 A charm whose code the linker cannot follow or read (hooks in shell) says so under its name.
 It exits 2 when the tree holds no charm. docs/interfaces.md describes every tag.`,
 		Example: `  charmcraft-map interfaces --root ./my-charm
