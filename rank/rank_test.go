@@ -545,6 +545,26 @@ func TestYAMLBlockShowsEachKindEarly(t *testing.T) {
 	}
 }
 
+func TestYAMLBuildLinesStayTogether(t *testing.T) {
+	// A charmcraft.yaml's bases and parts are one kind to kind-repeat: the second base comes
+	// right after the first, not after the part (jenkins-agent-k8s's "[base] ubuntu@24.04,
+	// [part] charm, [base] ubuntu@22.04", review rev124).
+	in := demoCharm()
+	ch := &in.Charms[0]
+	ch.Bases = []charmyaml.Base{{Name: "ubuntu@24.04", Pos: charmyaml.Pos{File: "metadata.yaml", Line: 40}},
+		{Name: "ubuntu@22.04", Pos: charmyaml.Pos{File: "metadata.yaml", Line: 42}}}
+	ch.Parts = []charmyaml.Part{{Name: "charm", Plugin: "uv", Pos: charmyaml.Pos{File: "metadata.yaml", Line: 45}}}
+	var build []string
+	for _, s := range fileOf(t, Rank(in), "metadata.yaml").Symbols {
+		if IsBuild(s.Kind) {
+			build = append(build, s.Kind+" "+s.Name)
+		}
+	}
+	if want := []string{"base ubuntu@24.04", "base ubuntu@22.04", "part charm"}; !slices.Equal(build, want) {
+		t.Errorf("build lines %v, want %v", build, want)
+	}
+}
+
 func TestYAMLSymbolsVendoredUsesCountLess(t *testing.T) {
 	// Within a YAML block, a relation the charm's own code handles comes before one that only
 	// a vendored library handles and looks up, however often (wireguard's cos-agent: review

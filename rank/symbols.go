@@ -289,12 +289,24 @@ func (r *ranker) yamlSymbols(p string) []Symbol {
 	}
 	// (by rounded scores: no floating noise)
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(roundSig(ws[b].v), roundSig(ws[a].v)) })
+	// (a base and a build part are one kind here, the build's: else the second base fell
+	// below the part, "[base] ubuntu@24.04, [part] charm, [base] ubuntu@22.04", review rev124)
+	repeatKind := func(kind string) string {
+		if IsBuild(kind) {
+			return SymBase
+		}
+		return kind
+	}
 	before := map[string]int{} // kind → its lines already placed
 	for _, k := range order {
-		if n := before[syms[k].Kind]; n > 0 {
-			ws[k].mul(SigSymKindRepeat, math.Pow(KindRepeatDecay, float64(n)), strconv.Itoa(n)+" of its kind before it")
+		if n := before[repeatKind(syms[k].Kind)]; n > 0 {
+			note := strconv.Itoa(n) + " of its kind before it"
+			if IsBuild(syms[k].Kind) {
+				note = strconv.Itoa(n) + " of the build's lines (bases, parts) before it"
+			}
+			ws[k].mul(SigSymKindRepeat, math.Pow(KindRepeatDecay, float64(n)), note)
 		}
-		before[syms[k].Kind]++
+		before[repeatKind(syms[k].Kind)]++
 	}
 	for k := range syms {
 		syms[k].Score, syms[k].Signals = roundSig(ws[k].v), ws[k].sig
