@@ -565,8 +565,19 @@ func (e *evaluator) call(v *pyextract.Value, c *ctx) []aval {
 			return e.strMethod(v, c)
 		}
 	}
+	if len(v.Chain) == 2 && !isUpper(v.Chain[1].Name) && v.Chain[0].Name != "self" && v.Chain[0].Name != "cls" {
+		return e.factory(v, c)
+	}
 	if len(v.Chain) == 2 && len(v.Args) == 0 && len(v.Kwargs) == 0 && !isUpper(v.Chain[1].Name) {
 		return e.returned(v.Chain, c)
+	}
+	if len(v.Chain) == 1 && v.Chain[0].Name == "cls" && c != nil && c.cls != nil && isClassMethod(c.file.funcSyms[funcKey{c.cls.name, c.fn}]) {
+		// cls(...) in a classmethod: an object of the class it is called on
+		cls := c.cls
+		if c.inst != nil && c.inst.cls != nil {
+			cls = c.inst.cls
+		}
+		return []aval{{kind: aObj, cls: cls, inst: &instance{cls: cls, call: v, at: c}}}
 	}
 	if len(v.Chain) == 0 || !isUpper(v.Chain[len(v.Chain)-1].Name) || builtinCall(v.Chain) || !e.enter() {
 		return nil
@@ -582,6 +593,43 @@ func (e *evaluator) call(v *pyextract.Value, c *ctx) []aval {
 		out = append(out, aval{kind: aObj, inst: &instance{call: v, at: c}})
 	}
 	return out
+}
+
+// factory evaluates Cls.m(...), m a classmethod or staticmethod of a class of the tree: the
+// objects m returns (State.from_charm(self), whose `return cls(port=...)` is a State, or a
+// subclass's when called on one), so that their attributes evaluate (self.state.service_name,
+// a field's default). Nothing for any other call.
+func (e *evaluator) factory(v *pyextract.Value, c *ctx) []aval {
+	if !e.enter() {
+		return nil
+	}
+	defer e.leave()
+	var out []aval
+	for _, a := range e.chain(v.Chain[:1], c) {
+		if a.kind != aClass || a.cls == nil {
+			continue
+		}
+		for _, k := range e.mro(a.cls) {
+			m := k.methods[v.Chain[1].Name]
+			if m == nil {
+				continue
+			}
+			if isClassMethod(m) || isStatic(m) {
+				for _, r := range e.returns(&ctx{file: k.file, cls: k, fn: v.Chain[1].Name, inst: &instance{cls: a.cls}}) {
+					if r.kind == aObj {
+						out = append(out, r)
+					}
+				}
+			}
+			break
+		}
+	}
+	return limit(out)
+}
+
+// isClassMethod reports a method decorated @classmethod.
+func isClassMethod(s *pyextract.Symbol) bool {
+	return s != nil && slices.Contains(s.Decorators, "classmethod")
 }
 
 // returned evaluates self.m() or cls.m() without arguments: what m returns, m found up the

@@ -1469,3 +1469,63 @@ func TestResourceImageOf(t *testing.T) {
 	expect(t, "app-image", strings.Join(iface(cl, KindResource, "app-image").ImageOf, ","), "app,sidecar")
 	expect(t, "dump", strings.Join(iface(cl, KindResource, "dump").ImageOf, ","), "")
 }
+
+func TestFactoryClassMethodObject(t *testing.T) {
+	// An object a classmethod or staticmethod factory returns (State.from_charm(self), whose
+	// `return cls(...)` builds a State; a subclass's when called on one) has its class's
+	// attributes: a field's default names the container (jenkins-agent-k8s's
+	// state.jenkins_agent_service_name, review rev124). A call of a plain method is no factory.
+	c := charm("demo", ".", "container:app", "container:side", "container:extra")
+	cl := link1(t, c, files{
+		"src/state.py": `
+import dataclasses
+
+@dataclasses.dataclass
+class State:
+    port: int
+    service_name: str = "app"
+
+    @classmethod
+    def from_charm(cls, charm):
+        return cls(port=int(charm.config.get("port", 1)))
+
+    @staticmethod
+    def side():
+        return Side()
+
+    def plain(self):
+        return Side()
+
+class Side:
+    name = "side"
+
+class Extra(State):
+    service_name: str = "extra"
+`,
+		"src/charm.py": `
+import ops
+from state import State, Extra
+
+class DemoCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.state = State.from_charm(self)
+        self.extra = Extra.from_charm(self)
+
+    def _on_ready(self, event):
+        self.unit.get_container(self.state.service_name)
+        side = State.side()
+        self.unit.get_container(side.name)
+        self.unit.get_container(self.extra.service_name)
+        plain = State.plain()
+        self.unit.get_container(plain.name)
+`})
+	expect(t, "app", reads(cl, KindContainer, "app"), "src/charm.py:11/lookup/")
+	expect(t, "side", reads(cl, KindContainer, "side"), "src/charm.py:13/lookup/")
+	expect(t, "extra", reads(cl, KindContainer, "extra"), "src/charm.py:14/lookup/")
+	var un []string
+	for _, u := range cl.Unresolved {
+		un = append(un, fmt.Sprint(u.Line))
+	}
+	expect(t, "unresolved", strings.Join(un, " "), "16")
+}

@@ -702,7 +702,7 @@ func (w *factWalker) visitReturn(f factFrame) {
 	if t.kind(c) == kAttribute && !(f.fn.property && keyedName(f.fn.name, false)) && w.keyedObject(c, f, false) {
 		w.addKey(f, i, c, -1, "all")
 	}
-	if v := t.value(c, 0); v.Kind == ValStr || v.Kind == ValFStr || v.Kind == ValChain || selfCall(v) {
+	if v := t.value(c, 0); v.Kind == ValStr || v.Kind == ValFStr || v.Kind == ValChain || selfCall(v) || construction(v) {
 		w.out.Returns = append(w.out.Returns, Return{Scope: w.scope(f, i), Value: v})
 	}
 }
@@ -865,6 +865,17 @@ func absPath(s string) bool {
 func selfCall(v Value) bool {
 	return v.Kind == ValCall && len(v.Chain) == 2 && (v.Chain[0].Name == "self" || v.Chain[0].Name == "cls") &&
 		v.Chain[1].Name != "" && len(v.Args) == 0 && len(v.Kwargs) == 0
+}
+
+// construction reports a call that builds an object: of a class (a CapWords last name,
+// State(port=1), models.State(...)) or of cls, in a classmethod (`return cls(port=...)`): a
+// factory such as State.from_charm(charm) returns an object of its class.
+func construction(v Value) bool {
+	if v.Kind != ValCall || len(v.Chain) == 0 {
+		return false
+	}
+	last := strings.TrimLeft(v.Chain[len(v.Chain)-1].Name, "_")
+	return len(v.Chain) == 1 && last == "cls" || last != "" && last[0] >= 'A' && last[0] <= 'Z'
 }
 
 // isIdentifier reports a plain Python name.

@@ -398,8 +398,9 @@ class C(CharmBase):
 }
 
 func TestFactsReturns(t *testing.T) {
-	// A function's returns of a string, an f-string, a chain or a call of a method of self
-	// (or cls) without arguments are recorded; other calls and values are not.
+	// A function's returns of a string, an f-string, a chain, a call of a method of self
+	// (or cls) without arguments or an object's construction (cls(...), a CapWords class's
+	// call) are recorded; other calls and values are not.
 	f := parseFacts(t, `
 class C:
     def a(self):
@@ -416,12 +417,22 @@ class C:
     @classmethod
     def d(cls):
         return cls._default()
+
+    @classmethod
+    def e(cls, charm):
+        return cls(port=charm.port)
+
+    def f(self):
+        return models.State(1)
+
+    def g(self):
+        return make(1)
 `)
 	var got []string
 	for _, r := range f.Returns {
 		got = append(got, fmt.Sprintf("%s:%d %s", r.Func, r.Line, r.Value.String()))
 	}
-	want := `a:5 "db"|a:6 self._name()|d:16 cls._default()`
+	want := `a:5 "db"|a:6 self._name()|d:16 cls._default()|e:20 cls(port=charm.port)|f:23 models.State(1)`
 	if s := strings.Join(got, "|"); s != want {
 		t.Errorf("returns = %s\nwant      %s", s, want)
 	}

@@ -141,8 +141,9 @@ type Facts struct {
 	Attrs   []AttrRead  `json:"attrs,omitempty"`
 	Narrows []Narrowing `json:"narrows,omitempty"`
 	// Returns are the values functions return that are a string, an f-string, a chain
-	// (`return DB_RELATION_NAME`: a template method a subclass overrides with a name) or a
-	// call of a method of self without arguments (`return self._get_container_name()`).
+	// (`return DB_RELATION_NAME`: a template method a subclass overrides with a name), a
+	// call of a method of self without arguments (`return self._get_container_name()`) or
+	// an object's construction (`return cls(port=port)`, `return State(...)`).
 	Returns []Return `json:"returns,omitempty"`
 	// Dispatch: the file gets attributes by computed names or lists an object's members
 	// (getattr, hasattr, operator.methodcaller or attrgetter, __getattribute__ given a name
