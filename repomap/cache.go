@@ -40,7 +40,7 @@ const cacheVersion = 1
 // ourVersion stamps the data we keep under ourKey. Bump it whenever pyextract's output for the
 // same bytes changes (a change of its types changes the stamp by itself, see fileBlob):
 // entries with another stamp are reparsed, never trusted.
-const ourVersion = 126
+const ourVersion = 127
 
 // ourKey holds our own per-entry data; Cantrip ignores keys it does not know.
 const ourKey = "x_charmcraft_map"

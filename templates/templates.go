@@ -33,10 +33,14 @@ const (
 type File struct {
 	Path string `json:"path"`
 	Uses []Use  `json:"uses,omitempty"` // by line, then name; one per name and line
-	// Vars are the bare variables an expression starts with (`{{ pci_alias }}`, `{% if not
-	// use_syslog %}`), in the same order: the keys of the context the code renders the
-	// template with, which charm-helpers' contexts name after the options they copy
-	// (ctxt['pci_alias'] = config('pci-alias')). Which are options the linker decides.
+	// Vars are the free variables of the template's expressions (`{{ pci_alias }}`, `{% if
+	// not use_syslog %}`, `{% for p in logpath.split() %}`, `{% set x = a or b %}`, `{{ "on"
+	// if debug else "off" }}`), in the same order: the keys of the context the code renders
+	// the template with, which charm-helpers' contexts name after the options they copy
+	// (ctxt['pci_alias'] = config('pci-alias')). Not an object's (`ctx.port`, `hosts[0]`;
+	// a string's method, `logpath.split()`, is no object's), a function's, a filter's, a
+	// test's, a keyword argument's or a name the template binds itself. Which are options
+	// the linker decides.
 	Vars []Use `json:"vars,omitempty"`
 	// Attrs are the attribute names the template's expressions read (`{{ server.port }}`,
 	// `{% if charm.tls_enabled %}`: port, tls_enabled), sorted, unique: a property of the
@@ -92,17 +96,163 @@ var jinja = regexp.MustCompile(`(?s)\{\{.*?\}\}|\{%.*?%\}`)
 // config['x'], config.get("x"). The .get form comes first: config.get("x") reads x, not get.
 var use = regexp.MustCompile(`\b(?:options|config)(?:\.get\(\s*['"]([^'"\n]+)['"]|\[\s*['"]([^'"\n]+)['"]\s*\]|\.([A-Za-z_][A-Za-z0-9_]*))`)
 
-// bare matches the variable a Jinja expression or condition starts with, not an object's
-// (`{{ x }}`, `{{ x | default(1) }}`, `{% if not x %}`, `{% elif x == 2 %}`; not `{{ x.y }}`,
-// `{{ x[0] }}` or `{{ f() }}`). Group 1 is the name.
-var bare = regexp.MustCompile(`^(?:\{\{-?|\{%-?\s*(?:if|elif)\s+(?:not\s+)?)\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:[^.\[(\w\s]|$|\s+[^.\[(\s])`)
+// spanExpr is the expression of a Jinja span, as offsets into it, and whether it has one:
+// all of a {{ }}, the condition of an if or elif, the iterable of a for (and its filter),
+// and what a set or with assigns. Other tags (include, macro, block, end*) have none.
+func spanExpr(s []byte) (start, end int, ok bool) {
+	start, end = 2, len(s)-2
+	if end < start {
+		return 0, 0, false
+	}
+	for start < end && (s[start] == '-' || s[start] == '+') {
+		start++
+	}
+	for end > start && (s[end-1] == '-' || s[end-1] == '+') {
+		end--
+	}
+	if s[1] == '{' {
+		return start, end, true
+	}
+	body := s[start:end]
+	i := 0
+	for i < len(body) && isSpace(body[i]) {
+		i++
+	}
+	j := i
+	for j < len(body) && isWord(body[j]) {
+		j++
+	}
+	switch string(body[i:j]) {
+	case "if", "elif", "set", "with":
+		return start + j, end, true
+	case "for":
+		// the targets before "in" are bound; the iterable follows
+		if k := wordIndex(body[j:], "in"); k >= 0 {
+			return start + j + k + 2, end, true
+		}
+	}
+	return 0, 0, false
+}
+
+// wordIndex is the offset of the first whole word w in b outside string literals, or -1.
+func wordIndex(b []byte, w string) int {
+	for i := 0; i+len(w) <= len(b); i++ {
+		switch c := b[i]; {
+		case c == '\'' || c == '"':
+			i = skipString(b, i) - 1
+		case string(b[i:i+len(w)]) == w && (i == 0 || !isWord(b[i-1])) && (i+len(w) == len(b) || !isWord(b[i+len(w)])):
+			return i
+		}
+	}
+	return -1
+}
+
+// skipString is the offset just past the string literal that starts at b[i].
+func skipString(b []byte, i int) int {
+	q := b[i]
+	for i++; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			i++
+		case q:
+			return i + 1
+		}
+	}
+	return len(b)
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func isWord(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// jinjaKeywords are the words of Jinja's expression syntax.
+var jinjaKeywords = map[string]bool{"and": true, "or": true, "not": true, "in": true, "is": true, "if": true, "else": true,
+	"recursive": true}
+
+// strMethods are the methods of a string an expression may call on an option's value
+// (`logpath.split()`): the name is a variable's, not an object's.
+var strMethods = map[string]bool{"split": true, "splitlines": true, "strip": true, "lstrip": true, "rstrip": true,
+	"lower": true, "upper": true, "replace": true, "startswith": true, "endswith": true, "format": true}
+
+// freeNames calls fn with each free variable of the expression e (Vars' rule), at its
+// offset in e.
+func freeNames(e []byte, fn func(name string, off int)) {
+	prev := func(i int) (byte, string, int) { // the character before i, the word ending there, where it starts
+		for i > 0 && isSpace(e[i-1]) {
+			i--
+		}
+		if i == 0 {
+			return 0, "", 0
+		}
+		j := i
+		for j > 0 && isWord(e[j-1]) {
+			j--
+		}
+		return e[i-1], string(e[j:i]), j
+	}
+	next := func(i int) (byte, int) { // the next character at or after i, and its offset
+		for i < len(e) && isSpace(e[i]) {
+			i++
+		}
+		if i == len(e) {
+			return 0, i
+		}
+		return e[i], i
+	}
+	for i := 0; i < len(e); {
+		c := e[i]
+		switch {
+		case c == '\'' || c == '"':
+			i = skipString(e, i)
+			continue
+		case !isWord(c):
+			i++
+			continue
+		case c >= '0' && c <= '9':
+			for i < len(e) && isWord(e[i]) {
+				i++
+			}
+			continue
+		}
+		j := i
+		for j < len(e) && isWord(e[j]) {
+			j++
+		}
+		name := string(e[i:j])
+		before, word, from := prev(i)
+		after, at := next(j)
+		free := !jinjaKeywords[name] && !jinjaWords[name] && before != '.' && before != '|' && word != "is" &&
+			after != '(' && after != '[' && (after != '=' || at+1 < len(e) && e[at+1] == '=')
+		if free && after == '.' {
+			// x.split(): a string's method is no object's attribute
+			_, k := next(at + 1)
+			m := k
+			for m < len(e) && isWord(e[m]) {
+				m++
+			}
+			free = strMethods[string(e[k:m])]
+		}
+		if _, w2, _ := prev(from); free && word == "not" && w2 == "is" {
+			free = false // "x is not defined": a test, after is not
+		}
+		if free {
+			fn(name, i)
+		}
+		i = j
+	}
+}
 
 // attr matches an attribute read in a Jinja expression: group 1 is its name.
 var attr = regexp.MustCompile(`\.\s*([A-Za-z_][A-Za-z0-9_]*)`)
 
 // bound matches a name the template binds itself (`{% for h, p in hosts %}`, `{% set x = 1 %}`,
 // `{% macro m(...) %}`): no context key.
-var bound = regexp.MustCompile(`\{%-?\s*(?:for|set|macro)\s+([A-Za-z_]\w*)(?:\s*,\s*([A-Za-z_]\w*))?`)
+var bound = regexp.MustCompile(`\{%-?\s*(?:for|set|with|macro)\s+([A-Za-z_]\w*)(?:\s*,\s*([A-Za-z_]\w*))?`)
+
+// macroParams matches a macro's parameters (`{% macro row(name, width=4) %}`): group 1.
+var macroParams = regexp.MustCompile(`\{%-?\s*macro\s+\w+\s*\(([^)]*)\)`)
 
 // jinjaWords are Jinja's own names, never a context key.
 var jinjaWords = map[string]bool{"true": true, "false": true, "none": true, "True": true, "False": true, "None": true,
@@ -126,12 +276,15 @@ func Scan(p string, src []byte) File {
 		line += bytes.Count(src[at:span[0]], []byte("\n"))
 		at = span[0]
 		lineIn := func(off int) int { return line + bytes.Count(src[span[0]:span[0]+off], []byte("\n")) } // off within the span
-		if m := bare.FindSubmatchIndex(src[span[0]:span[1]]); m != nil {
-			k := key{string(src[span[0]+m[2] : span[0]+m[3]]), lineIn(m[2])}
-			if !jinjaWords[k.name] && !seenVar[k] {
-				seenVar[k] = true
-				f.Vars = append(f.Vars, Use{Name: k.name, Line: k.line})
-			}
+		if a, b, ok := spanExpr(src[span[0]:span[1]]); ok && !bytes.ContainsAny(src[span[0]+a:span[0]+b], ";{}") {
+			// (a span holding a ; or a brace is no expression: the text between a Python
+			// format template's escaped braces, "server {{ listen {PORT}; ... }}")
+			freeNames(src[span[0]+a:span[0]+b], func(name string, off int) {
+				if k := (key{name, lineIn(a + off)}); !seenVar[k] {
+					seenVar[k] = true
+					f.Vars = append(f.Vars, Use{Name: k.name, Line: k.line})
+				}
+			})
 		}
 		for _, m := range attr.FindAllSubmatch(src[span[0]:span[1]], -1) {
 			f.Attrs = append(f.Attrs, string(m[1]))
@@ -159,6 +312,12 @@ func Scan(p string, src []byte) File {
 	own := map[string]bool{}
 	for _, m := range bound.FindAllSubmatch(src, -1) {
 		own[string(m[1])], own[string(m[2])] = true, true
+	}
+	for _, m := range macroParams.FindAllSubmatch(src, -1) {
+		for _, p := range strings.Split(string(m[1]), ",") {
+			p, _, _ = strings.Cut(p, "=")
+			own[strings.TrimSpace(p)] = true
+		}
 	}
 	f.Vars = slices.DeleteFunc(f.Vars, func(u Use) bool { return own[u.Name] })
 	slices.Sort(f.Attrs)

@@ -28,9 +28,30 @@ alias = {{ pci_alias }}
 {{ ctx.port }} {{ hosts[0] }} {{ render() }} {{ loop.index }} {{ true }} {{ options.debug }}
 {% for h in hosts %}{{ h }}{% endfor %}
 `)).Vars
-	wantVars := []Use{{"pci_alias", 1}, {"pci_alias", 2}, {"use_syslog", 3}, {"workers", 3}, {"x", 3}} // not the loop's h
+	wantVars := []Use{{"pci_alias", 1}, {"pci_alias", 2}, {"use_syslog", 3}, {"workers", 3}, {"x", 3}, {"hosts", 5}} // not the loop's h
 	if !reflect.DeepEqual(vars, wantVars) {
 		t.Errorf("vars\n got %v\nwant %v", vars, wantVars)
+	}
+	// Every free variable of an expression: a for's iterable (a string's method called on
+	// it), what a set assigns, an operand of in, a ternary's condition, a filter's or a
+	// call's argument, a test's subject; not an object's, a function's, a filter's, a test's,
+	// a keyword argument's, a string literal's words, a for's targets or a set's name
+	// (review rev126: filebeat's logpath, read only by {% for p in logpath %}).
+	vars = Scan("templates/z.conf", []byte(`{% for p in logpath.split() if p != skip %}{{ p }}{% endfor %}
+{% set level = log_level or "info" %}{{ level }}
+{{ "on" if debug else 'off quoted' }} {% if "x" in features and not (mode == "a") %}{% endif %}
+{{ name | replace("a", b=sep) }} {{ lookup(key, default=fallback) }} {% if port is not defined %}{% endif %}
+{{ obj.attr }} {{ arr[1] }} {{ 42 }} {% include "other.j2" %}{% macro m(arg) %}{{ arg }}{% endmacro %}
+{%- for k, v in pairs | dictsort -%}{{ k }}{{ v }}{% endfor %}
+`)).Vars
+	wantVars = []Use{{"logpath", 1}, {"skip", 1}, {"log_level", 2}, {"debug", 3}, {"features", 3}, {"mode", 3},
+		{"fallback", 4}, {"key", 4}, {"name", 4}, {"port", 4}, {"sep", 4}, {"pairs", 6}}
+	if !reflect.DeepEqual(vars, wantVars) {
+		t.Errorf("free vars\n got %v\nwant %v", vars, wantVars)
+	}
+	// A Python format template's escaped braces hold no expression.
+	if vars := Scan("templates/nginx.tmpl", []byte("server {{\n    listen {PORT};\n    server_name name;\n}}\n")).Vars; vars != nil {
+		t.Errorf("format template vars %v", vars)
 	}
 	// the attributes its expressions read, once each; not a dotted word of the text outside
 	if attrs := Scan("templates/x.conf", []byte(src)).Attrs; !reflect.DeepEqual(attrs, []string{"debug", "get", "hosts", "multi", "name", "trove_ip_regex"}) {
