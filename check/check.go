@@ -900,7 +900,7 @@ func checkInterface(decl *charmyaml.Charm, in linker.Interface, dynamic int, los
 	d := Diagnostic{Rule: rule, Severity: ruleSeverity(rule), File: in.File, Line: in.Line, Subject: in.Name,
 		Message: fmt.Sprintf("%s %q", what, in.Name)}
 	verb := "read" // what an outside package may do with it
-	if in.Kind == linker.KindAction {
+	if in.Kind == linker.KindAction || in.Kind == linker.KindRelation {
 		verb = "handle"
 	}
 	handlerVerb := verb // what code the check could not follow may do with it

@@ -1513,3 +1513,40 @@ class DemoCharm(ops.CharmBase):
 	got := findingsWith(cl, func(f Finding) string { return f.Mismatch + " " + f.Expected + " " + f.Declared })
 	expect(t, "findings", got, "src/charm.py:7 relation-mismatch db role-name provides requires")
 }
+
+func TestKeywordNamedRelationDelegate(t *testing.T) {
+	// A relation nothing ties, whose name opens a keyword argument of an outside package's
+	// object given the charm (Coordinator(charm=self, catalogue_item=...)), may be served by
+	// it: a delegate read at the call (review rev126). Not a relation tied otherwise, nor for
+	// an object not given the charm, nor a keyword that only holds the name inside it.
+	c := charm("coord", ".", "relation:catalogue", "relation:cluster", "relation:grafana-dashboard", "relation:s3", "relation:bucket")
+	cl := link1(t, c, files{"src/charm.py": `
+import ops
+from coordinated_workers.coordinator import Coordinator
+from other.pkg import Thing
+
+class CoordCharm(ops.CharmBase):
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.coordinator = Coordinator(
+            charm=self,
+            endpoints={"cluster": "cluster"},
+            catalogue_item={"name": "x"},
+            grafana_dashboard_folder="dash",
+            tls_bucket="b",
+        )
+        self.thing = Thing(name="x", s3_bucket="b")
+        self.model.get_relation("grafana-dashboard")
+`})
+	via := func(name string) string {
+		var out []string
+		for _, r := range iface(cl, KindRelation, name).Reads {
+			out = append(out, fmt.Sprintf("%d/%s/%s", r.Line, r.Via, r.Detail))
+		}
+		return strings.Join(out, " ")
+	}
+	expect(t, "catalogue", via("catalogue"), "8/delegate/coordinated_workers.coordinator")
+	expect(t, "grafana-dashboard", via("grafana-dashboard"), "16/lookup/")
+	expect(t, "s3", via("s3"), "")
+	expect(t, "bucket", via("bucket"), "")
+}

@@ -119,7 +119,7 @@ func ifaceKindText(b *strings.Builder, group []linker.Interface) {
 				fmt.Fprintf(b, "      maybe %s by %s, the base of %s at %s\n", verb, safetext.Line(d.Detail), safetext.Line(d.Symbol), ifaceLoc(d.File, d.Line))
 				continue
 			}
-			fmt.Fprintf(b, "      maybe read by package %s, given the charm at %s\n", safetext.Line(d.Detail), ifaceLoc(d.File, d.Line))
+			fmt.Fprintf(b, "      maybe %s by package %s, given the charm at %s\n", verb, safetext.Line(d.Detail), ifaceLoc(d.File, d.Line))
 		}
 		switch {
 		case in.Script != "": // what runs it, whatever else was found or guessed
