@@ -26,6 +26,9 @@ import (
 const (
 	LocateEdit = 5 // files most likely to need editing
 	LocateRead = 3 // files to read alongside them
+	// CloseWordShare: the share of the most a file's task words may lift it (rank.LexBoost,
+	// in logs) that ties a library of the charm's family to the task (closelyTied).
+	CloseWordShare = 0.8
 	// HandlerPicks is how many files handling a relation the task names explicitly lead the
 	// edit picks, per relation: "the ingress relation drops the port" is a change to the module
 	// that handles ingress, however central other modules are. Two, because a relation is
@@ -197,6 +200,12 @@ func Locate(t *repomap.Tree, text string, focus []string) Located {
 	for _, f := range ranked {
 		if signal(f, rank.SigLib) != 0 || f.CopyOf != "" || t.Skipped[f.Path] {
 			continue // a vendored library is edited upstream; a copy is named with its canonical file; a skipped file was not read
+		}
+		if signal(f, rank.SigCoOwnedLib) != 0 && !closelyTied(f) {
+			// a library of the charm's family: edited here too, but only picked when the task
+			// names what is in it, not for a word or two its large text shares (held15's
+			// mongos "Copy in the structure of upgrades" listed four of them over the YAML)
+			continue
 		}
 		var named []namedRelation
 		for _, rel := range handles[f.Path] {
@@ -527,6 +536,23 @@ func templatePicks(text string, named []rank.Named, links linker.Result, tmpls [
 	}
 	written := writtenTemplates(tmpls, writer, declared, charms)
 	namedBy := namedTemplates(tmpls, writers, charms)
+	// the words of the task's first line in a template's text, not a generic one nor one
+	// many templates share: two or more of them say what the task changes there ("Fix IRC
+	// configuration setting domain with Synapse homeserver": config.yaml's homeserver and
+	// domain; review rev126: filebeat's "ssl support for logstash")
+	subjectWords := rank.TaskWordsIn(rank.SubjectLines(text))
+	inText := map[string][]string{}
+	textShared := map[string]int{}
+	for _, f := range tmpls {
+		ws := slices.DeleteFunc(subjectWords(strings.Join(f.Words, " ")), func(w string) bool { return generic[strings.ToLower(w)] })
+		inText[f.Path] = ws
+		for _, w := range ws {
+			textShared[w]++
+		}
+	}
+	for p, ws := range inText {
+		inText[p] = slices.DeleteFunc(ws, func(w string) bool { return textShared[w] >= templateSharedWord })
+	}
 	picks := []TemplatePick{}
 	inName := map[string]int{} // template → how many task words its file name has
 	for _, f := range tmpls {
@@ -554,6 +580,9 @@ func templatePicks(text string, named []rank.Named, links linker.Result, tmpls [
 		}); len(ws) > 0 {
 			why = append(why, "its file name has task words ("+strings.Join(ws, ", ")+")")
 			inName[f.Path] = len(ws)
+		}
+		if ws := inText[f.Path]; len(ws) >= templateTextWords && len(why) == 0 {
+			why = append(why, "its text has task words ("+strings.Join(ws, ", ")+")")
 		}
 		if w := namedBy[f.Path]; w != nil {
 			why = append(why, "its file name is written in "+w.Path+", an edit pick, which may render it")
@@ -686,8 +715,13 @@ func usesInterface(it linker.Interface, p string) bool {
 // listing templates (371 → 384).
 const namedTemplatesMax = LocateTemplates
 
-// templateSharedWord: a word of this many templates' file names or more names none of them.
-const templateSharedWord = 3
+// templateSharedWord: a word of this many templates' file names (or texts) or more names none
+// of them. templateTextWords: the words of the task's first line a template's text must hold
+// to be listed on them alone.
+const (
+	templateSharedWord = 3
+	templateTextWords  = 2
+)
 
 // dashedWords is the lower-case words of a charm's or an interface's name (at '-', '_').
 func dashedWords(name string) []string {
@@ -948,13 +982,17 @@ func asksForTests(text string) testsAsked {
 }
 
 // testsLead reports a task whose subject opens on its tests: asksForTests of the subject's
-// first clause (up to a ',' or ';'), so that "fix the flaky unit tests" lists the tests first
-// and "update apt_key on charm upgrade, fix unit test" or "prevent unitdb creation during
-// unittest" after its code, which its subject is about first.
+// first clause (up to a ',', a ';', a sentence's end or a " - " list item), so that "fix the
+// flaky unit tests" lists the tests first and "update apt_key on charm upgrade, fix unit
+// test", "Reacts to the update ... and updates certifier cert. - Adds test cases. - Fixes
+// tox issues" (review rev126) or "prevent unitdb creation during unittest" after its code,
+// which its subject is about first.
 func testsLead(text string) bool {
 	lines := rank.SubjectLines(text)
-	clause, _, _ := strings.Cut(lines[len(lines)-1], ",")
-	clause, _, _ = strings.Cut(clause, ";")
+	clause := lines[len(lines)-1]
+	for _, sep := range []string{",", ";", ". ", " - "} {
+		clause, _, _ = strings.Cut(clause, sep)
+	}
 	return asksForTests(clause).asks()
 }
 
@@ -973,6 +1011,19 @@ var (
 		"checking": true, "covering": true}
 )
 
+// closelyTied reports a file the task names, or names something of (a file name, an
+// identifier, an interface), or whose text holds the task's words nearly as well as the best
+// file's (CloseWordShare of LexBoost's most).
+func closelyTied(f rank.File) bool {
+	for _, s := range []string{rank.SigMentionFile, rank.SigMentionIdent, rank.SigMentionInterface, rank.SigFocus, rank.SigFocusCaller} {
+		if signal(f, s) != 0 {
+			return true
+		}
+	}
+	w := signal(f, rank.SigMentionWords)
+	return w > 0 && math.Log(w) >= CloseWordShare*rank.LexBoost
+}
+
 // editWhy turns a file's rank signals into reasons, the ones the task earned first; named are
 // the relations the task names explicitly that the file handles.
 func editWhy(f rank.File, named []namedRelation) (why []string, tied bool) {
@@ -989,7 +1040,7 @@ func editWhy(f rank.File, named []namedRelation) (why []string, tied bool) {
 		why = append(why, rel.says())
 	}
 	add(rank.SigFocus, "focused: the agent is working on it")
-	add(rank.SigSubjectFile, "the task's first line names this file")
+	add(rank.SigSubjectFile, "the task's first line names this file (its path, its name, or a Class.method only it defines)")
 	add(rank.SigLibUpdate, "library the task refreshes")
 	add(rank.SigDependencyUpdate, "build recipe pinning the dependency the task bumps")
 	add(rank.SigBuildIntent, "build recipe, and the task is about building the charm")
@@ -1055,6 +1106,7 @@ func editWhy(f rank.File, named []namedRelation) (why []string, tied bool) {
 	}
 	add(rank.SigHub, "charm entry point")
 	add(rank.SigFirstPartyImport, "shared module imported by charm code")
+	add(rank.SigCoOwnedLib, "a library its charm develops too: it "+sig[rank.SigCoOwnedLib].Note)
 	add(rank.SigLibIntent, "vendored library, and the task is about libraries")
 	add(rank.SigTest, "test file whose names match the task, which is about tests")
 	_, libTask := sig[rank.SigLibIntent] // the task is about libraries

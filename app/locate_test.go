@@ -209,7 +209,9 @@ func TestLocateTestsAfterTheCode(t *testing.T) {
 		}
 	}
 	for text, want := range map[string]bool{"fix unit tests, export pages": true, "export pages, fix unit tests": false,
-		"prevent the db creation during unittest": true, "Handle upgrades, prevent db creation during unittest": false} {
+		"prevent the db creation during unittest": true, "Handle upgrades, prevent db creation during unittest": false,
+		"Reacts to the change in the site API. - Adds test cases. - Fixes tox issues": false,
+		"Update the token - add unit tests":                                           false, "Add unit tests. Fix the token": true} {
 		if got := testsLead(text); got != want {
 			t.Errorf("testsLead(%q) = %v, want %v", text, got, want)
 		}
@@ -396,6 +398,9 @@ func TestLocateNamesTemplates(t *testing.T) {
 		"the ledger conf is not rendered":             nil, // the charm's own name, and a format's word
 		"the memory-fraction in splitd.conf is wrong": {"renders option memory-fraction (line 7), named in the task", "its file name matches the task (splitd.conf)"},
 		"the backup schedule is ignored":              nil,
+		// two words of the first line in the template's text, neither a generic one
+		"the cache fraction is ignored": {"its text has task words (cache, fraction)"},
+		"the cache stops on a fault":    nil,
 	} {
 		got, _, err := runLocate(t, LocateOptions{Common: Common{Root: root}, Text: text})
 		if err != nil {
@@ -1176,6 +1181,28 @@ def test_flaky_render():
 		}
 		if len(got.Templates) != want {
 			t.Errorf("%q: templates %+v (edit %v), want %d", text, got.Templates, paths(got.Edit), want)
+		}
+	}
+}
+
+func TestCoOwnedLibraryPickedWhenCloselyTied(t *testing.T) {
+	// A library of the charm's family is an edit pick only when the task names something of
+	// it or its text holds the task's words nearly as well as the best file's (held15's
+	// mongos: four such libraries, tied by a word or two, crowded the YAML out).
+	co := rank.Signal{Name: rank.SigCoOwnedLib, Value: rank.CoOwnedLibPenalty}
+	words := func(v float64) rank.Signal { return rank.Signal{Name: rank.SigMentionWords, Value: v} }
+	for _, c := range []struct {
+		sigs []rank.Signal
+		want bool
+	}{
+		{[]rank.Signal{co, words(7.39)}, true},
+		{[]rank.Signal{co, words(5)}, true},
+		{[]rank.Signal{co, words(3.04)}, false},
+		{[]rank.Signal{co}, false},
+		{[]rank.Signal{co, words(2), {Name: rank.SigMentionIdent, Value: 0.1}}, true},
+	} {
+		if got := closelyTied(rank.File{Signals: c.sigs}); got != c.want {
+			t.Errorf("%+v: closely tied %v, want %v", c.sigs, got, c.want)
 		}
 	}
 }

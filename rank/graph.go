@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/graph"
 	"gonum.org/v1/gonum/graph/simple"
 
+	"github.com/cantrip-dev/charmcraft-map/charmyaml"
 	"github.com/cantrip-dev/charmcraft-map/pyextract"
 )
 
@@ -19,6 +20,7 @@ type node struct {
 	py       *pyextract.File // nil for YAML
 	hub      bool            // a charm entry point
 	promoted bool            // ClassOther promoted to ClassSource because charm code imports it
+	coOwned  string          // for a vendored library, the charm's own module it imports (coOwnLibraries)
 }
 
 // importTarget is what a local name imported with `from M import N [as L]` points at.
@@ -349,6 +351,28 @@ func (b *graphBuilder) promoteImported() {
 			if b.nodes[j].class == ClassOther {
 				b.nodes[j].class, b.nodes[j].promoted = ClassSource, true
 				queue = append(queue, j)
+			}
+		}
+	}
+}
+
+// coOwnLibraries marks a vendored charm library (lib/charms/<other>/...) that imports a module
+// of its charm's own code (`from config import Config` resolving to src/config.py): no
+// pristine copy of another charm's published library imports this charm's modules, so the
+// family of charms that share it (mongos beside mongodb's lib/charms/mongodb/) develops it
+// here too, and edits it as its own (review rev126). It stays a library (a refresh of the
+// libraries fetches it), weighed as the charm's own (CoOwnedLibPenalty), not as a vendored
+// one (LibPenalty), and locate may pick it for editing.
+func (b *graphBuilder) coOwnLibraries(charms []charmyaml.Charm) {
+	for i, n := range b.nodes {
+		if n.class != ClassLib || n.py == nil || !isLibPath(n.path) {
+			continue
+		}
+		dir := charmDirOf(n.path, charms)
+		for _, j := range b.modEdges[i] {
+			if m := b.nodes[j]; m.class == ClassSource && !m.promoted && !isLibPath(m.path) && charmDirOf(m.path, charms) == dir {
+				b.nodes[i].coOwned = m.path
+				break
 			}
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"math"
 	"path"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -24,6 +25,7 @@ func Rank(in Input) Result {
 	r.match()
 	r.resolveImports()
 	r.promoteImported()
+	r.coOwnLibraries(in.Charms)
 	r.findHubs()
 	r.quietTests()
 	a := adjacencyOf(r.buildGraph(r.linkEdges()), len(r.nodes))
@@ -796,8 +798,30 @@ func (r *ranker) subjectFileTargets() []int {
 			out = append(out, hit[0])
 		}
 	}
+	// a method the subject writes with its class, Class.method, that one file defines: as
+	// explicit as the file's name ("Remove ProviderTopology.from_charm(charm)", defined in
+	// the charm's own library, lost to src/charm.py; mimir's "incorrect return type for
+	// PrometheusApiRequirer.get_data", review rev126)
+	for _, s := range r.subjects {
+		for _, m := range qualifiedMethod.FindAllStringSubmatch(s.text, -1) {
+			var hit []int
+			for i, n := range r.nodes {
+				if n.py != nil && n.class != ClassTest && slices.ContainsFunc(n.py.Symbols, func(sym pyextract.Symbol) bool {
+					return sym.Name == m[1] && sym.Qualifier != ""
+				}) {
+					hit = append(hit, i)
+				}
+			}
+			if len(hit) == 1 && r.nodes[hit[0]].class != ClassLib && !slices.Contains(out, hit[0]) {
+				out = append(out, hit[0])
+			}
+		}
+	}
 	return out
 }
+
+// qualifiedMethod matches a method written with its class, Class.method (group 1).
+var qualifiedMethod = regexp.MustCompile(`(?:^|[^\w.])(_?[A-Z]\w*\.[a-z_]\w*)\b`)
 
 // holdsPath reports whether a file of the tree is at the path t (lower case), as mentionsFileIn
 // matches it.
@@ -1067,6 +1091,11 @@ func (r *ranker) classFactors(sc *scoring, pr []float64, hubs func(int) bool) (b
 			case ClassLib:
 				if libIntent == libAbout || libIntent == libOwn || libIntent == libNamedUpdate {
 					sc.mul(i, SigLibIntent, LibIntentFactor)
+					break
+				}
+				if n.coOwned != "" {
+					sc.mul(i, SigCoOwnedLib, CoOwnedLibPenalty)
+					sc.note(i, "imports "+n.coOwned)
 					break
 				}
 				sc.mul(i, SigLib, LibPenalty)

@@ -1381,6 +1381,56 @@ func TestSubjectFile(t *testing.T) {
 	}
 }
 
+func TestSubjectQualifiedMethod(t *testing.T) {
+	// A method the first line writes with its class, defined by one file, names that file
+	// (review rev126); one two files define, a test's, or one written in the body does not.
+	store := pyFile("src/store.py", []pyextract.Symbol{cls("Store", 1), meth("Store", "fetch_all", 2)}, nil)
+	other := pyFile("src/other.py", []pyextract.Symbol{cls("Store", 1), meth("Store", "fetch_all", 2)}, nil)
+	tst := pyFile("tests/unit/test_store.py", []pyextract.Symbol{cls("Store", 1), meth("Store", "fetch_all", 2)}, nil)
+	for _, c := range []struct {
+		text  string
+		extra []pyextract.File
+		want  bool
+	}{
+		{"fix: wrong return type of Store.fetch_all", []pyextract.File{store}, true},
+		{"Remove `Store.fetch_all(x)` (#3)", []pyextract.File{store, tst}, true},
+		{"fix: wrong return type of Store.fetch_all", []pyextract.File{store, other}, false},
+		{"fix: wrong return type\n\nof Store.fetch_all", []pyextract.File{store}, false},
+		{"fix: wrong return type of Store.fetch", []pyextract.File{store}, false},
+		{"fix: wrong return type of self.store.fetch_all", []pyextract.File{store}, false},
+	} {
+		in := demoCharm()
+		in.Files = append(in.Files, c.extra...)
+		in.Mentions = []string{c.text}
+		r := newRanker(in)
+		got := slices.ContainsFunc(r.subjectFileTargets(), func(i int) bool { return r.nodes[i].path == "src/store.py" })
+		if got != c.want {
+			t.Errorf("%q (%d files): subject-file %v, want %v", c.text, len(c.extra), got, c.want)
+		}
+	}
+}
+
+func TestCoOwnedLibrary(t *testing.T) {
+	// A vendored library that imports the charm's own code is its family's, developed here
+	// too: weighed as CoOwnedLibPenalty, noted with the module it imports (review rev126); one
+	// importing only another library, or nothing of the tree, stays a vendored library.
+	in := demoCharm()
+	in.Files = append(in.Files,
+		pyFile("lib/charms/dbfamily/v0/provider.py", []pyextract.Symbol{cls("Provider", 1)}, map[string]int{"WORKLOAD_PORT": 1},
+			from("constants", "WORKLOAD_PORT")),
+		pyFile("lib/charms/dbfamily/v0/helper.py", []pyextract.Symbol{cls("Helper", 1)}, map[string]int{"DemoApi": 1},
+			from("charms.demo_db.v0.api", "DemoApi")))
+	r := Rank(in)
+	if s := signal(fileOf(t, r, "lib/charms/dbfamily/v0/provider.py"), SigCoOwnedLib); s.Value != CoOwnedLibPenalty || s.Note != "imports src/constants.py" {
+		t.Errorf("provider: %+v", fileOf(t, r, "lib/charms/dbfamily/v0/provider.py").Signals)
+	}
+	for _, p := range []string{"lib/charms/dbfamily/v0/helper.py", "lib/charms/data_platform_libs/v0/data_interfaces.py"} {
+		if f := fileOf(t, r, p); signal(f, SigCoOwnedLib).Value != 0 || signal(f, SigLib).Value != LibPenalty {
+			t.Errorf("%s: %+v", p, f.Signals)
+		}
+	}
+}
+
 func TestEntryPointLeads(t *testing.T) {
 	// A thin charm.py delegating to a module every file imports still leads the map.
 	in := Input{Charms: []charmyaml.Charm{{Name: "thin", Dir: "."}}}
@@ -2768,7 +2818,8 @@ func TestWorkloadUpgrade(t *testing.T) {
 		"Update conf only when the container is connectable", "update the workload's config on restart",
 		"update the data-platform libs to 0.7", "Upgrade ops to 2.17", "fix the database relation\n\n* update snap",
 		"fix release pipeline", "Release v1.2 of the docs", "build: add tag to release to 4, use 24.04 base",
-		"integration tests for the demo rock", "feat: integrate with COS; demo version in the dashboard"} {
+		"integration tests for the demo rock", "feat: integrate with COS; demo version in the dashboard",
+		"fix: update endpoints to the new version", "update postgresql schema version"} {
 		for _, k8s := range []bool{false, true} {
 			for _, f := range rank(text, k8s).Files {
 				if hasSignal(f, SigWorkloadPin) {

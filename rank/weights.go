@@ -260,7 +260,8 @@ const (
 	// (session 29; with the same stems waiving a file's class penalty, uniqueFileNames): 36
 	// sets 0.8017 → 0.8025 (held26 +0.009, held10 +0.008, held24 +0.008, held27 +0.007; held4
 	// and held28 -0.007: a body naming the library the change moved code from, a subject
-	// naming the file beside the edited config.yaml); dev unchanged.
+	// naming the file beside the edited config.yaml); dev unchanged. A method written with
+	// its class (Class.method) that one file defines names that file too (review rev126).
 	SubjectFileLead = 1.2
 	// UntestedFactor multiplies the score of a source module with functions that no test
 	// covers (tests.go), when a subject line says only that tests change ("test: update unit
@@ -312,6 +313,15 @@ const (
 	// held14 (never read) 0.747 → 0.750; dev 0.914 → 0.908 (two mysql cases 2 → 4, 3 → 5),
 	// off-hub 0.686 → 0.666. 0.4: +0.019, 0.6: +0.025, 1: -0.034 over held3-13.
 	OwnLibPenalty = 0.5
+	// CoOwnedLibPenalty replaces LibPenalty for a vendored library that imports the charm's
+	// own code (coOwnLibraries): a family's shared library, developed in each of its charms
+	// as the charm's own is. Review rev126: mongos' lib/charms/mongodb/*, edited in 3 of 7
+	// of its commits, lost to files with no tie to the task. Session 55, on held15 (the only
+	// set with such libraries, 12 mongos cases): OwnLibPenalty's 0.5 cost the map one case
+	// (11 -> 17) and locate two (its libraries, tied by a word or two, crowded the YAML out
+	// of the edit picks); 0.3 one each; 0.2, with locate picking them only when closely
+	// tied (closelyTied), none, and rev126's "fix secret removal" lists the edited library.
+	CoOwnedLibPenalty = 0.2
 	// OwnLibIntentFactor replaces OwnLibPenalty when the task's subject line is about a
 	// library without naming one or an update ("feat: add library description for
 	// listing"): the library a charm's own change touches is the one it publishes; the
@@ -477,6 +487,7 @@ const (
 	SigExceptionModule   = "exception-module"
 	SigEmptyModule       = "empty-module"
 	SigOwnLib            = "own-lib-penalty"
+	SigCoOwnedLib        = "co-owned-lib" // CoOwnedLibPenalty, noted with the charm's module it imports
 	SigOwnLibIntent      = "own-lib-intent"
 	SigOwnLibSuperseded  = "own-lib-superseded"
 	SigDocsTooling       = "docs-tooling"

@@ -37,10 +37,13 @@ var (
 	// when the container is connectable").
 	bumpVerbs = []string{"upgrade", "upgraded", "upgrades", "bump", "bumps", "bumped"}
 	bumpWords = []string{"container", "containers", "workload", "workloads"}
-	// notWorkloadWords name what else has versions: the language, the framework, the tools.
+	// notWorkloadWords name what else has versions: the language, the framework, the tools,
+	// and the code's own interfaces to the workload ("fix: update endpoints to the new
+	// version", notary's API client, review rev126; "update postgresql schema version").
 	// (Not "deps": renovate scopes every bump "chore(deps)", the workload's image too.)
 	notWorkloadWords = []string{"python", "py", "ops", "juju", "ubuntu", "pip", "poetry", "uv", "tox", "charmcraft",
-		"dependency", "dependencies", "lib", "libs", "library", "libraries"}
+		"dependency", "dependencies", "lib", "libs", "library", "libraries",
+		"endpoint", "endpoints", "api", "apis", "client", "clients", "schema", "schemas"}
 )
 
 // releaseNumber matches a release number: two or more dotted numbers, with an optional "v".

@@ -1618,6 +1618,8 @@ func TestTemplates(t *testing.T) {
 		"src/charm.py":          smallPy,
 		"templates/app.conf.j2": "level = {{ config['log-level'] }}\n",
 		"templates/logo.png":    "{{ options.unused }}",
+		// a workload's file named like charm YAML, under a templates folder, is one too
+		"templates/config.yaml": "homeserver:\n  domain: example.com\n",
 		// a test's template sets options (a functional test's bundle): it reads none
 		"tests/functional/bundle.yaml.j2": "options:\n  unused: {{ unused }}\n",
 	})
@@ -1625,7 +1627,8 @@ func TestTemplates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tree.Templates) != 2 || tree.Templates[0].Path != "templates/app.conf.j2" || len(tree.Templates[0].Uses) != 1 {
+	if len(tree.Templates) != 3 || tree.Templates[0].Path != "templates/app.conf.j2" || len(tree.Templates[0].Uses) != 1 ||
+		tree.Templates[1].Path != "templates/config.yaml" || !slices.Equal(tree.Templates[1].Words, []string{"com", "domain", "example", "homeserver"}) {
 		t.Fatalf("templates %+v", tree.Templates)
 	}
 	reads := map[string]string{}

@@ -46,7 +46,14 @@ type File struct {
 	// `{% if charm.tls_enabled %}`: port, tls_enabled), sorted, unique: a property of the
 	// object the code renders it with is read here, by name, where no Python names it.
 	Attrs []string `json:"attrs,omitempty"`
+	// Words are the distinct words of the whole text, lower-case, sorted (at most MaxWords,
+	// the first in the text): what a task about the rendered file may name ("homeserver",
+	// "logstash"), where no option does.
+	Words []string `json:"-"`
 }
+
+// MaxWords bounds a template's Words.
+const MaxWords = 4000
 
 // Use is a name read from an options or config object on a line.
 type Use struct {
@@ -251,6 +258,9 @@ var attr = regexp.MustCompile(`\.\s*([A-Za-z_][A-Za-z0-9_]*)`)
 // `{% macro m(...) %}`): no context key.
 var bound = regexp.MustCompile(`\{%-?\s*(?:for|set|with|macro)\s+([A-Za-z_]\w*)(?:\s*,\s*([A-Za-z_]\w*))?`)
 
+// word matches a word of a template's text.
+var word = regexp.MustCompile(`[A-Za-z][A-Za-z0-9]*`)
+
 // macroParams matches a macro's parameters (`{% macro row(name, width=4) %}`): group 1.
 var macroParams = regexp.MustCompile(`\{%-?\s*macro\s+\w+\s*\(([^)]*)\)`)
 
@@ -320,6 +330,14 @@ func Scan(p string, src []byte) File {
 		}
 	}
 	f.Vars = slices.DeleteFunc(f.Vars, func(u Use) bool { return own[u.Name] })
+	seenWord := map[string]bool{}
+	for _, w := range word.FindAll(src, -1) {
+		if lw := strings.ToLower(string(w)); !seenWord[lw] && len(seenWord) < MaxWords {
+			seenWord[lw] = true
+			f.Words = append(f.Words, lw)
+		}
+	}
+	slices.Sort(f.Words)
 	slices.Sort(f.Attrs)
 	f.Attrs = slices.Compact(f.Attrs)
 	slices.SortFunc(f.Uses, byLine)

@@ -418,8 +418,8 @@ func newLocateCmd(common *app.Common, io app.IO) *cobra.Command {
 (first-party code and YAML; vendored libraries and tests only when the task is about them) and
 up to 3 files to read with them (what the edit files use, and what uses them), each with its
 score and the reasons, then up to 5 templates the task points to (ones that render an option
-it names, or whose file name it, or a Python edit pick the task ties, writes). Several arguments are joined
-into one task text.
+it names, whose file name it, or a Python edit pick the task ties, writes, or whose text holds
+two rare words of its first line). Several arguments are joined into one task text.
 
 Each pick is its path, its score in parentheses (the map's score, 0 to 1) and one reason per
 line; "(none)" stands for an empty list. When nothing in the tree answers the task's words, a
