@@ -1040,7 +1040,7 @@ func editWhy(f rank.File, named []namedRelation) (why []string, tied bool) {
 		why = append(why, rel.says())
 	}
 	add(rank.SigFocus, "focused: the agent is working on it")
-	add(rank.SigSubjectFile, "the task's first line names this file (its path, its name, or a Class.method only it defines)")
+	add(rank.SigSubjectFile, "the task's first line names this file (its path, its name, or a function or method only it defines)")
 	add(rank.SigLibUpdate, "library the task refreshes")
 	add(rank.SigDependencyUpdate, "build recipe pinning the dependency the task bumps")
 	add(rank.SigBuildIntent, "build recipe, and the task is about building the charm")

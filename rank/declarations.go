@@ -146,6 +146,33 @@ var sectionWords = map[string]string{
 	"storage": linker.KindStorage, "storages": linker.KindStorage, "resource": linker.KindResource, "resources": linker.KindResource,
 }
 
+// docsTargets are, for a subject about the charm's documentation (namesDocs, one shipped
+// charm, no interface or path named: declarationTargets' docs case), the charm's YAML files
+// other than its metadata that declare actions or options: their descriptions are
+// documentation too ("[DPE-4225] README", "minor doc fixes" edited actions.yaml and
+// config.yaml; review rev127). Nil otherwise.
+func (r *ranker) docsTargets() []int {
+	if !slices.ContainsFunc(r.subjects, func(s subject) bool {
+		return namesDocs(s.m) && r.shippedCharms() == 1 && !r.namesInterface(s.m) && len(s.m.paths) == 0
+	}) {
+		return nil
+	}
+	meta := map[string]bool{}
+	for k := range r.in.Charms {
+		meta[metadataYAML(&r.in.Charms[k])] = true
+	}
+	var out []int
+	for _, d := range r.decls {
+		if d.lkind != linker.KindAction && d.lkind != linker.KindConfig || meta[d.file] {
+			continue
+		}
+		if i, ok := r.byPath[d.file]; ok && !slices.Contains(out, i) && r.nodes[i].class != ClassTest {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
 // declarationTargets are the YAML files to lift when a subject line names a metadata field
 // (metaFieldWords), or a field of a declaration or a rename together with the interface (an
 // action, config option, relation, container, storage or resource) or its kind ("requires

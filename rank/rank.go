@@ -802,23 +802,61 @@ func (r *ranker) subjectFileTargets() []int {
 	// explicit as the file's name ("Remove ProviderTopology.from_charm(charm)", defined in
 	// the charm's own library, lost to src/charm.py; mimir's "incorrect return type for
 	// PrometheusApiRequirer.get_data", review rev126)
+	// And a function or method name of two words or more the subject writes
+	// (`remove_stores`, "Handle delete_user exception") that one file defines, unless it
+	// names a declared interface too ("tls-ca support on kafka_client relation").
+	declared := map[string]bool{}
+	for _, d := range r.decls {
+		declared[normName(d.sym.Name)] = true
+	}
 	for _, s := range r.subjects {
 		for _, m := range qualifiedMethod.FindAllStringSubmatch(s.text, -1) {
-			var hit []int
-			for i, n := range r.nodes {
-				if n.py != nil && n.class != ClassTest && slices.ContainsFunc(n.py.Symbols, func(sym pyextract.Symbol) bool {
-					return sym.Name == m[1] && sym.Qualifier != ""
-				}) {
-					hit = append(hit, i)
-				}
+			r.definedOnce(&out, func(sym pyextract.Symbol) bool { return sym.Name == m[1] && sym.Qualifier != "" })
+		}
+		for _, name := range snakeNames(s.text) {
+			if declared[normName(name)] {
+				continue
 			}
-			if len(hit) == 1 && r.nodes[hit[0]].class != ClassLib && !slices.Contains(out, hit[0]) {
-				out = append(out, hit[0])
-			}
+			r.definedOnce(&out, func(sym pyextract.Symbol) bool {
+				return (sym.Kind == pyextract.KindFunction || sym.Kind == pyextract.KindMethod) && ident(sym.Name) == name
+			})
 		}
 	}
 	return out
 }
+
+// definedOnce adds to out the one file, not a test's nor a vendored library's, that defines
+// a symbol is accepts, when exactly one file of the tree (tests aside) does.
+func (r *ranker) definedOnce(out *[]int, is func(pyextract.Symbol) bool) {
+	var hit []int
+	for i, n := range r.nodes {
+		if n.py != nil && n.class != ClassTest && slices.ContainsFunc(n.py.Symbols, is) {
+			hit = append(hit, i)
+		}
+	}
+	if len(hit) == 1 && r.nodes[hit[0]].class != ClassLib && !slices.Contains(*out, hit[0]) {
+		*out = append(*out, hit[0])
+	}
+}
+
+// snakeNames are the names of two words or more a text writes in snake_case (`remove_stores`,
+// `_patch_config()`), not as an attribute, a path or a file name's part (self.peer_cluster,
+// src/tls_utils.py).
+func snakeNames(text string) []string {
+	var out []string
+	for _, tok := range strings.FieldsFunc(text, func(c rune) bool {
+		return !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("_./-()", c))
+	}) {
+		tok = strings.TrimRight(strings.TrimSuffix(strings.TrimRight(tok, ".,"), "()"), ".,")
+		if snakeName.MatchString(tok) && !slices.Contains(out, tok) {
+			out = append(out, tok)
+		}
+	}
+	return out
+}
+
+// snakeName matches a whole name in snake_case of two words or more.
+var snakeName = regexp.MustCompile(`^_*[a-z][a-z0-9]*_[a-z0-9_]*[a-z0-9]$`)
 
 // qualifiedMethod matches a method written with its class, Class.method (group 1).
 var qualifiedMethod = regexp.MustCompile(`(?:^|[^\w.])(_?[A-Z]\w*\.[a-z_]\w*)\b`)
@@ -1231,6 +1269,9 @@ func (r *ranker) intentLifts(sc *scoring, libs []int) {
 	}
 	if decl := r.onlyNamed(r.declarationTargets()); len(decl) > 0 {
 		lift(decl, DeclarationIntentLead, SigDeclarationIntent, sc.score, sc.mul)
+		if docs := r.onlyNamed(r.docsTargets()); len(docs) > 0 {
+			lift(docs, DocsDescriptionLead, SigDeclarationIntent, sc.score, sc.mul)
+		}
 	} else if add := r.additionTargets(); len(add) > 0 {
 		lift(add, AdditionIntentLead, SigAdditionIntent, sc.score, sc.mul)
 		if cls := r.configClassTargets(add); len(cls) > 0 {

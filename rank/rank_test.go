@@ -1382,8 +1382,9 @@ func TestSubjectFile(t *testing.T) {
 }
 
 func TestSubjectQualifiedMethod(t *testing.T) {
-	// A method the first line writes with its class, defined by one file, names that file
-	// (review rev126); one two files define, a test's, or one written in the body does not.
+	// A method the first line writes with its class, or a function or method name of two
+	// words or more, defined by one file, names that file (review rev126); one two files
+	// define, a test's, one written in the body, or one a declared interface has, does not.
 	store := pyFile("src/store.py", []pyextract.Symbol{cls("Store", 1), meth("Store", "fetch_all", 2)}, nil)
 	other := pyFile("src/other.py", []pyextract.Symbol{cls("Store", 1), meth("Store", "fetch_all", 2)}, nil)
 	tst := pyFile("tests/unit/test_store.py", []pyextract.Symbol{cls("Store", 1), meth("Store", "fetch_all", 2)}, nil)
@@ -1398,6 +1399,14 @@ func TestSubjectQualifiedMethod(t *testing.T) {
 		{"fix: wrong return type\n\nof Store.fetch_all", []pyextract.File{store}, false},
 		{"fix: wrong return type of Store.fetch", []pyextract.File{store}, false},
 		{"fix: wrong return type of self.store.fetch_all", []pyextract.File{store}, false},
+		// a snake_case name of a function or method one file defines
+		{"Handle fetch_all exception (#114)", []pyextract.File{store}, true},
+		{"Convert Path to str in `fetch_all()`.", []pyextract.File{store, tst}, true},
+		{"Handle fetch_all exception", []pyextract.File{store, other}, false},
+		{"fix src/fetch_all.py", []pyextract.File{store}, false},
+		// a name a declared interface has too
+		{"fix log_level handling", []pyextract.File{pyFile("src/store.py", []pyextract.Symbol{fn("log_level", 1)}, nil)}, false},
+		{"fix set_level handling", []pyextract.File{pyFile("src/store.py", []pyextract.Symbol{fn("set_level", 1)}, nil)}, true},
 	} {
 		in := demoCharm()
 		in.Files = append(in.Files, c.extra...)
@@ -2391,6 +2400,20 @@ func TestDeclarationIntent(t *testing.T) {
 	} {
 		if r := rank(text); r.Files[0].Path != want {
 			t.Errorf("%q: top %v, want %s", text, paths(r)[:3], want)
+		}
+	}
+	// A documentation task lifts the other YAML declaring actions or options just below the
+	// metadata (review rev127); a metadata field's task, or one naming an interface, does not.
+	for text, docs := range map[string]bool{
+		"Add documentation (#6)":               true,
+		"minor doc fixes":                      true,
+		"Update charm summary (#167)":          false,
+		"docs: document the replicas relation": false,
+	} {
+		r := rank(text)
+		lifted := hasSignal(fileOf(t, r, "actions.yaml"), SigDeclarationIntent) && hasSignal(fileOf(t, r, "config.yaml"), SigDeclarationIntent)
+		if lifted != docs || docs && !slices.Equal(paths(r)[:3], []string{"metadata.yaml", "actions.yaml", "config.yaml"}) {
+			t.Errorf("%q: top %v, actions.yaml and config.yaml lifted %v, want %v", text, paths(r)[:4], lifted, docs)
 		}
 	}
 	// Without the rule, the action's handler leads its declaration.

@@ -261,8 +261,16 @@ const (
 	// sets 0.8017 → 0.8025 (held26 +0.009, held10 +0.008, held24 +0.008, held27 +0.007; held4
 	// and held28 -0.007: a body naming the library the change moved code from, a subject
 	// naming the file beside the edited config.yaml); dev unchanged. A method written with
-	// its class (Class.method) that one file defines names that file too (review rev126).
+	// its class (Class.method), or a snake_case function or method name, that one file
+	// defines names that file too (review rev126, session 55).
 	SubjectFileLead = 1.2
+	// DocsDescriptionLead: in a documentation task that lifts the charm's metadata file
+	// (declaration-intent-lead), its other YAML declaring actions or options (actions.yaml,
+	// config.yaml, whose descriptions are documentation too; docsTargets) is lifted to this
+	// multiple of the best other file, the metadata file: second and third. Review rev127's
+	// prototype over the 18 sets: three cases up (README 14 -> 2, "minor doc fixes" 8 -> 2,
+	// "Prepare Kafka v.4 initial documentation" 27 -> 3), one down (7 -> 8).
+	DocsDescriptionLead = 0.9
 	// UntestedFactor multiplies the score of a source module with functions that no test
 	// covers (tests.go), when a subject line says only that tests change ("test: update unit
 	// tests"): new tests are written for the modules that have none, and the module is
