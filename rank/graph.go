@@ -363,19 +363,41 @@ func (b *graphBuilder) promoteImported() {
 // here too, and edits it as its own (review rev126). It stays a library (a refresh of the
 // libraries fetches it), weighed as the charm's own (CoOwnedLibPenalty), not as a vendored
 // one (LibPenalty), and locate may pick it for editing.
+//
+// The import must name the module as Python finds it from the charm's src/ folder, which ops
+// puts on the path (`from config import Config` for src/config.py): not a module the tree's
+// suffix matching would take (`import logging`, the standard library's, for a charm's
+// src/utils/logging.py: azure-auth-integrator's data_interfaces, review rev128).
 func (b *graphBuilder) coOwnLibraries(charms []charmyaml.Charm) {
 	for i, n := range b.nodes {
 		if n.class != ClassLib || n.py == nil || !isLibPath(n.path) {
 			continue
 		}
-		dir := charmDirOf(n.path, charms)
-		for _, j := range b.modEdges[i] {
-			if m := b.nodes[j]; m.class == ClassSource && !m.promoted && !isLibPath(m.path) && charmDirOf(m.path, charms) == dir {
-				b.nodes[i].coOwned = m.path
+		src := path.Join(charmDirOf(n.path, charms), "src")
+		for _, imp := range n.py.Imports {
+			if imp.Module == "" || strings.HasPrefix(imp.Module, ".") {
+				continue
+			}
+			mod := path.Join(src, strings.ReplaceAll(imp.Module, ".", "/"))
+			if m := b.ownModule(mod + ".py"); m != "" {
+				b.nodes[i].coOwned = m
+			} else if m := b.ownModule(mod + "/__init__.py"); m != "" {
+				b.nodes[i].coOwned = m
+			}
+			if b.nodes[i].coOwned != "" {
 				break
 			}
 		}
 	}
+}
+
+// ownModule is p when it is a module of the charm's own code (ClassSource, not promoted, no
+// library), else "".
+func (b *graphBuilder) ownModule(p string) string {
+	if j, ok := b.byPath[p]; ok && b.nodes[j].class == ClassSource && !b.nodes[j].promoted && !isLibPath(p) {
+		return p
+	}
+	return ""
 }
 
 // identWeight is how much a reference to a name says about a dependency: distinctive names

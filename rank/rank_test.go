@@ -1422,13 +1422,16 @@ func TestSubjectQualifiedMethod(t *testing.T) {
 func TestCoOwnedLibrary(t *testing.T) {
 	// A vendored library that imports the charm's own code is its family's, developed here
 	// too: weighed as CoOwnedLibPenalty, noted with the module it imports (review rev126); one
-	// importing only another library, or nothing of the tree, stays a vendored library.
+	// importing only another library, a module of the standard library a charm module's name
+	// shadows, or nothing of the tree, stays a vendored library.
 	in := demoCharm()
 	in.Files = append(in.Files,
 		pyFile("lib/charms/dbfamily/v0/provider.py", []pyextract.Symbol{cls("Provider", 1)}, map[string]int{"WORKLOAD_PORT": 1},
 			from("constants", "WORKLOAD_PORT")),
 		pyFile("lib/charms/dbfamily/v0/helper.py", []pyextract.Symbol{cls("Helper", 1)}, map[string]int{"DemoApi": 1},
-			from("charms.demo_db.v0.api", "DemoApi")))
+			from("charms.demo_db.v0.api", "DemoApi"), pyextract.Import{Module: "logging"}),
+		// (the standard library's logging, not the charm's src/utils/logging.py)
+		pyFile("src/utils/logging.py", []pyextract.Symbol{fn("setup", 1)}, nil))
 	r := Rank(in)
 	if s := signal(fileOf(t, r, "lib/charms/dbfamily/v0/provider.py"), SigCoOwnedLib); s.Value != CoOwnedLibPenalty || s.Note != "imports src/constants.py" {
 		t.Errorf("provider: %+v", fileOf(t, r, "lib/charms/dbfamily/v0/provider.py").Signals)
