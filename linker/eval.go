@@ -1367,8 +1367,13 @@ func (e *evaluator) attr(a aval, name, via string) []aval {
 		built := a.inst != nil && a.inst.call != nil
 		if a.cls != nil {
 			if built && e.generatedInit(a.cls) {
-				if out := kwarg(); len(out) > 0 {
-					return out
+				// a field the call passes holds what it passes, known or not, never its
+				// default (cls(container_name=charm.config["container"]), review rev128)
+				if slices.ContainsFunc(a.inst.call.Kwargs, func(kw pyextract.Kwarg) bool { return kw.Name == name }) {
+					return kwarg()
+				}
+				if e.passedByPosition(a.cls, a.inst.call, name) {
+					return nil
 				}
 			}
 			if out := e.member(a.cls, a.inst, name); len(out) > 0 {
@@ -1637,6 +1642,29 @@ func (e *evaluator) bases(cls *classInfo) []*classInfo {
 		}
 	}
 	return cls.bases
+}
+
+// passedByPosition reports a field of cls, whose constructor is generated from its fields, that
+// call may pass by position: one of the first len(call.Args) fields (bases' first), or any
+// field when an argument is unpacked (*args, **data).
+func (e *evaluator) passedByPosition(cls *classInfo, call *pyextract.Value, name string) bool {
+	if len(call.Args) == 0 {
+		return false
+	}
+	if slices.ContainsFunc(call.Args, func(v pyextract.Value) bool { return v.Kind == pyextract.ValOther && strings.HasPrefix(v.Str, "*") }) {
+		return true
+	}
+	classes := e.mro(cls)
+	var fields []string
+	for k := len(classes) - 1; k >= 0; k-- {
+		for _, f := range classes[k].fields {
+			if !slices.Contains(fields, f.name) {
+				fields = append(fields, f.name)
+			}
+		}
+	}
+	i := slices.Index(fields, name)
+	return i >= 0 && i < len(call.Args)
 }
 
 // generatedInit reports a class of the tree that defines no __init__, nor does any base the

@@ -1501,10 +1501,27 @@ class Side:
 
 class Extra(State):
     service_name: str = "extra"
+
+@dataclasses.dataclass
+class Given:
+    port: int = 1
+    service_name: str = "app"
+
+    @classmethod
+    def by_keyword(cls, charm):
+        return cls(service_name=charm.config["container"])
+
+    @classmethod
+    def by_position(cls, charm):
+        return cls(2, charm.config["container"])
+
+    @classmethod
+    def first_only(cls, charm):
+        return cls(2)
 `,
 		"src/charm.py": `
 import ops
-from state import State, Extra
+from state import State, Extra, Given
 
 class DemoCharm(ops.CharmBase):
     def __init__(self, *args):
@@ -1519,13 +1536,22 @@ class DemoCharm(ops.CharmBase):
         self.unit.get_container(self.extra.service_name)
         plain = State.plain()
         self.unit.get_container(plain.name)
+        self.unit.get_container(Given.by_keyword(self).service_name)
+        kw = Given.by_keyword(self)
+        self.unit.get_container(kw.service_name)
+        pos = Given.by_position(self)
+        self.unit.get_container(pos.service_name)
+        first = Given.first_only(self)
+        self.unit.get_container(first.service_name)
 `})
-	expect(t, "app", reads(cl, KindContainer, "app"), "src/charm.py:11/lookup/")
+	// (a field the factory's call passes, by keyword or position, is what it passes, here
+	// unknown, never its default: review rev128)
+	expect(t, "app", reads(cl, KindContainer, "app"), "src/charm.py:11/lookup/ src/charm.py:23/lookup/")
 	expect(t, "side", reads(cl, KindContainer, "side"), "src/charm.py:13/lookup/")
 	expect(t, "extra", reads(cl, KindContainer, "extra"), "src/charm.py:14/lookup/")
 	var un []string
 	for _, u := range cl.Unresolved {
 		un = append(un, fmt.Sprint(u.Line))
 	}
-	expect(t, "unresolved", strings.Join(un, " "), "16")
+	expect(t, "unresolved", strings.Join(un, " "), "16 17 19 21")
 }
