@@ -49,6 +49,10 @@ alias = {{ pci_alias }}
 	if !reflect.DeepEqual(vars, wantVars) {
 		t.Errorf("free vars\n got %v\nwant %v", vars, wantVars)
 	}
+	// A ; or a brace inside a string is the expression's own (review rev128).
+	if vars := Scan("templates/a.conf", []byte(`hosts = {{ allowed_hosts | join("; ") }} {{ "{" ~ port ~ "}" }}`)).Vars; !reflect.DeepEqual(vars, []Use{{"allowed_hosts", 1}, {"port", 1}}) {
+		t.Errorf("vars with ; in a string %v", vars)
+	}
 	// A Python format template's escaped braces hold no expression.
 	if vars := Scan("templates/nginx.tmpl", []byte("server {{\n    listen {PORT};\n    server_name name;\n}}\n")).Vars; vars != nil {
 		t.Errorf("format template vars %v", vars)
