@@ -563,6 +563,19 @@ func TestYAMLBuildLinesStayTogether(t *testing.T) {
 	if want := []string{"base ubuntu@24.04", "base ubuntu@22.04", "part charm"}; !slices.Equal(build, want) {
 		t.Errorf("build lines %v, want %v", build, want)
 	}
+	// with four bases the part comes third, not last, so that a short budget keeps it
+	// (review rev128)
+	ch.Bases = append(ch.Bases, charmyaml.Base{Name: "ubuntu@20.04", Pos: charmyaml.Pos{File: "metadata.yaml", Line: 43}},
+		charmyaml.Base{Name: "ubuntu@18.04", Pos: charmyaml.Pos{File: "metadata.yaml", Line: 44}})
+	build = nil
+	for _, s := range fileOf(t, Rank(in), "metadata.yaml").Symbols {
+		if IsBuild(s.Kind) {
+			build = append(build, s.Kind+" "+s.Name)
+		}
+	}
+	if len(build) != 5 || build[2] != "part charm" {
+		t.Errorf("build lines %v, want the part third", build)
+	}
 }
 
 func TestYAMLSymbolsVendoredUsesCountLess(t *testing.T) {
@@ -2761,6 +2774,7 @@ func TestWorkloadUpgrade(t *testing.T) {
 		return Rank(in)
 	}
 	for _, text := range []string{"Upgrade demo to 8.0.37", "Update snap (#169)", "[DPE-5063] Update Demo to v8.0.40 (#374)",
+		"Bump the workload container to demo 3.6.1 (new admin API)",
 		"Bumps demo version to latest/stable release", "chore(deps): bump Demo container to `demo/main-1699847983-e69b782b`",
 		"Release v1.19.1 (#94)", "chore: release 1.17.9"} {
 		if r := rank(text, false); r.Files[0].Path != "src/constants.py" || r.Files[0].Symbols[0].Name != "SNAP_PACKAGES" {

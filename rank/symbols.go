@@ -289,24 +289,23 @@ func (r *ranker) yamlSymbols(p string) []Symbol {
 	}
 	// (by rounded scores: no floating noise)
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(roundSig(ws[b].v), roundSig(ws[a].v)) })
-	// (a base and a build part are one kind here, the build's: else the second base fell
-	// below the part, "[base] ubuntu@24.04, [part] charm, [base] ubuntu@22.04", review rev124)
-	repeatKind := func(kind string) string {
-		if IsBuild(kind) {
-			return SymBase
-		}
-		return kind
-	}
+	// (a build part counts as one line after a base, when the file has bases: the second base
+	// ties it and comes first by line, "[base] ubuntu@24.04, [base] ubuntu@22.04, [part]
+	// charm", not the part between the bases, review rev124; and the part stays above a
+	// third base, not after every base, review rev128)
+	hasBase := slices.ContainsFunc(syms, func(s Symbol) bool { return s.Kind == SymBase })
 	before := map[string]int{} // kind → its lines already placed
 	for _, k := range order {
-		if n := before[repeatKind(syms[k].Kind)]; n > 0 {
-			note := strconv.Itoa(n) + " of its kind before it"
-			if IsBuild(syms[k].Kind) {
-				note = strconv.Itoa(n) + " of the build's lines (bases, parts) before it"
-			}
+		n := before[syms[k].Kind]
+		note := strconv.Itoa(n) + " of its kind before it"
+		if syms[k].Kind == SymPart && hasBase {
+			n++
+			note = strconv.Itoa(n-1) + " of its kind before it, and a base"
+		}
+		if n > 0 {
 			ws[k].mul(SigSymKindRepeat, math.Pow(KindRepeatDecay, float64(n)), note)
 		}
-		before[repeatKind(syms[k].Kind)]++
+		before[syms[k].Kind]++
 	}
 	for k := range syms {
 		syms[k].Score, syms[k].Signals = roundSig(ws[k].v), ws[k].sig

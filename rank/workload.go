@@ -37,13 +37,16 @@ var (
 	// when the container is connectable").
 	bumpVerbs = []string{"upgrade", "upgraded", "upgrades", "bump", "bumps", "bumped"}
 	bumpWords = []string{"container", "containers", "workload", "workloads"}
-	// notWorkloadWords name what else has versions: the language, the framework, the tools,
-	// and the code's own interfaces to the workload ("fix: update endpoints to the new
-	// version", notary's API client, review rev126; "update postgresql schema version").
+	// notWorkloadWords name what else has versions: the language, the framework, the tools.
 	// (Not "deps": renovate scopes every bump "chore(deps)", the workload's image too.)
 	notWorkloadWords = []string{"python", "py", "ops", "juju", "ubuntu", "pip", "poetry", "uv", "tox", "charmcraft",
-		"dependency", "dependencies", "lib", "libs", "library", "libraries",
-		"endpoint", "endpoints", "api", "apis", "client", "clients", "schema", "schemas"}
+		"dependency", "dependencies", "lib", "libs", "library", "libraries"}
+	// codeInterfaceWords name the code's own interface to the workload, whose version a line
+	// may update with no release of the workload ("fix: update endpoints to the new version",
+	// notary's API client, review rev126; "update postgresql schema version"): not a workload
+	// upgrade unless the line names a release number, the image, the container or the snap
+	// too ("Bump the workload container to Kong 3.6.1 (new admin API)", review rev128).
+	codeInterfaceWords = []string{"endpoint", "endpoints", "api", "apis", "client", "clients", "schema", "schemas"}
 )
 
 // releaseNumber matches a release number: two or more dotted numbers, with an optional "v".
@@ -60,6 +63,10 @@ func workloadUpgrade(s subject) bool {
 		return true
 	}
 	if s.m.hasAny(notWorkloadWords) {
+		return false
+	}
+	if s.m.hasAny(codeInterfaceWords) && !releaseNumber.MatchString(s.text) && !s.m.hasAny(bumpWords) && !s.m.hasAny(imageWords) &&
+		!s.m.hasAny([]string{"snap", "snaps"}) {
 		return false
 	}
 	if s.m.hasAny(bumpVerbs) && s.m.hasAny(bumpWords) {

@@ -132,7 +132,11 @@ func ifaceKindText(b *strings.Builder, group []linker.Interface) {
 			for i, n := range in.ImageOf {
 				names[i] = safetext.Line(n)
 			}
-			fmt.Fprintf(b, "      (the image of container %s)\n", strings.Join(names, ", "))
+			word := "container"
+			if len(names) > 1 {
+				word = "containers"
+			}
+			fmt.Fprintf(b, "      (the image of %s %s)\n", word, strings.Join(names, ", "))
 		default:
 			b.WriteString("      (nothing linked)\n")
 		}

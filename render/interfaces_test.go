@@ -85,7 +85,7 @@ func TestInterfacesText(t *testing.T) {
       read reactive/demo.py:12
   resource:
     app-image  metadata.yaml:20
-      (the image of container app, sidecar)
+      (the image of containers app, sidecar)
     dump       metadata.yaml:23
       (nothing linked)
   lifecycle:
