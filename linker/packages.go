@@ -9,8 +9,6 @@ package linker
 import (
 	"slices"
 	"strings"
-
-	"github.com/cantrip-dev/charmcraft-map/pyextract"
 )
 
 // linkFeaturePackages is the last resort for a declared action, relation or config option
@@ -138,7 +136,6 @@ var genericWords = []string{"charm", "charms", "interfaces", "libs", "operator",
 // unhandled relation of the charm; only a base charm class from outside the tree, which the
 // charm is, gets its unhandled relations as well.)
 func (l *charmLinker) linkDelegates() {
-	l.keywordRelations()
 	var at *Site
 	var atModule string // the package's module
 	for _, s := range l.sites {
@@ -193,33 +190,6 @@ func (l *charmLinker) linkDelegates() {
 		}
 		if it := l.ifaces[ifaceKey{KindAction, a.Name}]; it != nil && len(it.Handlers) == 0 && len(it.Reads) == 0 {
 			l.read(KindAction, a.Name, *at)
-		}
-	}
-}
-
-// keywordRelations: a relation nothing else ties, whose name opens a keyword argument of an
-// object of a package outside the tree given the charm (cosl's Coordinator(charm=self, ...,
-// catalogue_item={...}) serving relation catalogue; review rev126), may be served by that
-// object under its default name: a guess, read at the call (via "delegate", Detail the
-// package), which makes an unhandled relation an info.
-func (l *charmLinker) keywordRelations() {
-	for _, s := range l.sites {
-		if s.file.vendored || s.file.test || len(s.value.Chain) == 0 || s.target != nil || len(s.value.Kwargs) == 0 {
-			continue
-		}
-		module := l.outsideModule(s.file, s.value.Chain[0].Name)
-		if module == "" || !l.passesCharm(s) {
-			continue
-		}
-		for _, rel := range l.ch.Relations {
-			it := l.ifaces[ifaceKey{KindRelation, rel.Name}]
-			if it == nil || len(it.Handlers) > 0 || len(it.Reads) > 0 {
-				continue
-			}
-			n := strings.ReplaceAll(rel.Name, "-", "_")
-			if slices.ContainsFunc(s.value.Kwargs, func(k pyextract.Kwarg) bool { return strings.HasPrefix(k.Name, n+"_") }) {
-				l.read(KindRelation, rel.Name, Site{File: s.file.Path, Line: s.line, Symbol: s.file.symbolAt(className(s.cls), s.fn, s.line), Via: ViaDelegate, Detail: module})
-			}
 		}
 	}
 }
