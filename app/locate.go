@@ -544,7 +544,12 @@ func templatePicks(text string, named []rank.Named, links linker.Result, tmpls [
 	inText := map[string][]string{}
 	textShared := map[string]int{}
 	for _, f := range tmpls {
-		ws := slices.DeleteFunc(subjectWords(strings.Join(f.Words, " ")), func(w string) bool { return generic[strings.ToLower(w)] })
+		if !textTemplate(f.Path) {
+			continue
+		}
+		ws := slices.DeleteFunc(subjectWords(strings.Join(f.Words, " ")), func(w string) bool {
+			return generic[strings.ToLower(w)] || len(w) < templateTextWordLen || jinjaTagWords[strings.ToLower(w)]
+		})
 		inText[f.Path] = ws
 		for _, w := range ws {
 			textShared[w]++
@@ -716,12 +721,33 @@ func usesInterface(it linker.Interface, p string) bool {
 const namedTemplatesMax = LocateTemplates
 
 // templateSharedWord: a word of this many templates' file names (or texts) or more names none
-// of them. templateTextWords: the words of the task's first line a template's text must hold
-// to be listed on them alone.
+// of them. templateTextWords: the words of the task's first line, each of templateTextWordLen
+// letters or more, a template's text must hold to be listed on them alone.
 const (
-	templateSharedWord = 3
-	templateTextWords  = 2
+	templateSharedWord  = 3
+	templateTextWords   = 2
+	templateTextWordLen = 5
 )
+
+// jinjaTagWords are Jinja's own words, in every template's text.
+var jinjaTagWords = map[string]bool{"block": true, "include": true, "extends": true, "macro": true, "endif": true,
+	"endfor": true, "endblock": true, "endmacro": true, "import": true, "import_": true, "filter": true, "default": true}
+
+// textTemplate reports a template whose words may say what a task changes: not a Grafana
+// dashboard (a JSON template of panel titles and queries, review rev128: listed for "jobs",
+// "targets", "alert"), nor a documentation or release-notes template.
+func textTemplate(p string) bool {
+	lp := strings.ToLower(p)
+	if strings.Contains(lp, ".json") || strings.Contains(lp, "dashboard") {
+		return false
+	}
+	for _, seg := range strings.Split(path.Dir(lp), "/") {
+		if seg == "docs" || strings.HasPrefix(seg, "docs-") || strings.Contains(seg, "release-notes") {
+			return false
+		}
+	}
+	return true
+}
 
 // dashedWords is the lower-case words of a charm's or an interface's name (at '-', '_').
 func dashedWords(name string) []string {

@@ -1206,3 +1206,20 @@ func TestCoOwnedLibraryPickedWhenCloselyTied(t *testing.T) {
 		}
 	}
 }
+
+func TestTextTemplate(t *testing.T) {
+	// A template's words list it only when it is no Grafana dashboard nor documentation
+	// (review rev128).
+	for p, want := range map[string]bool{
+		"templates/config.yaml":                                true,
+		"src/templates/ml-pipeline-service.yaml.j2":            true,
+		"src/grafana_dashboards/prometheus-k8s_rev1.json.tmpl": false,
+		"templates/dashboard.yaml.j2":                          false,
+		"docs/release-notes/template/release-template.md.j2":   false,
+		"docs-template/release-notes/template/notes.md.j2":     false,
+	} {
+		if got := textTemplate(p); got != want {
+			t.Errorf("textTemplate(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
