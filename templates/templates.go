@@ -53,7 +53,7 @@ type File struct {
 }
 
 // MaxWords bounds a template's Words.
-const MaxWords = 4000
+const MaxWords = 1000
 
 // Use is a name read from an options or config object on a line.
 type Use struct {
