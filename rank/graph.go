@@ -1,6 +1,7 @@
 package rank
 
 import (
+	"cmp"
 	"math"
 	"path"
 	"slices"
@@ -379,12 +380,8 @@ func (b *graphBuilder) coOwnLibraries(charms []charmyaml.Charm) {
 				continue
 			}
 			mod := path.Join(src, strings.ReplaceAll(imp.Module, ".", "/"))
-			if m := b.ownModule(mod + ".py"); m != "" {
+			if m := cmp.Or(b.ownModule(mod+".py"), b.ownModule(mod+"/__init__.py")); m != "" {
 				b.nodes[i].coOwned = m
-			} else if m := b.ownModule(mod + "/__init__.py"); m != "" {
-				b.nodes[i].coOwned = m
-			}
-			if b.nodes[i].coOwned != "" {
 				break
 			}
 		}

@@ -47,6 +47,8 @@ var (
 	// upgrade unless the line names a release number, the image, the container or the snap
 	// too ("Bump the workload container to Kong 3.6.1 (new admin API)", review rev128).
 	codeInterfaceWords = []string{"endpoint", "endpoints", "api", "apis", "client", "clients", "schema", "schemas"}
+	// pinnedWords name what pins the workload's release (the image, the container, the snap).
+	pinnedWords = slices.Concat(imageWords, bumpWords, []string{"snap", "snaps"})
 )
 
 // releaseNumber matches a release number: two or more dotted numbers, with an optional "v".
@@ -65,8 +67,7 @@ func workloadUpgrade(s subject) bool {
 	if s.m.hasAny(notWorkloadWords) {
 		return false
 	}
-	if s.m.hasAny(codeInterfaceWords) && !releaseNumber.MatchString(s.text) && !s.m.hasAny(bumpWords) && !s.m.hasAny(imageWords) &&
-		!s.m.hasAny([]string{"snap", "snaps"}) {
+	if s.m.hasAny(codeInterfaceWords) && !releaseNumber.MatchString(s.text) && !s.m.hasAny(pinnedWords) {
 		return false
 	}
 	if s.m.hasAny(bumpVerbs) && s.m.hasAny(bumpWords) {

@@ -224,9 +224,10 @@ func (w *walk) file(p, rel string, parts []string, e fs.DirEntry) {
 	}
 	isPy := strings.HasSuffix(name, ".py") || e.Type().IsRegular() && PythonScript(rel, func() []byte { return head(p) })
 	isYAML := isCharmYAML(name)
-	// (a file named like charm YAML under a templates folder too: irc-bridge's
-	// templates/config.yaml, the workload's configuration; it may still be read as YAML)
-	isTemplate := !isPy && templates.IsTemplate(rel) && (!isYAML || slices.Contains(parts[:len(parts)-1], "templates"))
+	// (a file named like charm YAML too, which IsTemplate takes only under a templates
+	// folder: irc-bridge's templates/config.yaml, the workload's configuration; it may still
+	// be read as YAML)
+	isTemplate := !isPy && templates.IsTemplate(rel)
 	// an actions/<name> file may be an action's script, which the charm loader shows as
 	// the action's code unless an ignore file names it
 	inActions := len(parts) >= 2 && parts[len(parts)-2] == "actions"

@@ -154,18 +154,20 @@ func wordIndex(b []byte, w string) int {
 	return -1
 }
 
-// withoutStrings is e without its string literals: `join("; ")` holds no ; of its own.
-func withoutStrings(e []byte) []byte {
-	var out []byte
+// anyOutsideStrings reports one of chars in e outside its string literals: `join("; ")`
+// holds no ; of its own.
+func anyOutsideStrings(e []byte, chars string) bool {
 	for i := 0; i < len(e); {
-		if e[i] == '\'' || e[i] == '"' {
+		switch {
+		case e[i] == '\'' || e[i] == '"':
 			i = skipString(e, i)
-			continue
+		case strings.IndexByte(chars, e[i]) >= 0:
+			return true
+		default:
+			i++
 		}
-		out = append(out, e[i])
-		i++
 	}
-	return out
+	return false
 }
 
 // skipString is the offset just past the string literal that starts at b[i].
@@ -300,7 +302,7 @@ func Scan(p string, src []byte) File {
 		line += bytes.Count(src[at:span[0]], []byte("\n"))
 		at = span[0]
 		lineIn := func(off int) int { return line + bytes.Count(src[span[0]:span[0]+off], []byte("\n")) } // off within the span
-		if a, b, ok := spanExpr(src[span[0]:span[1]]); ok && !bytes.ContainsAny(withoutStrings(src[span[0]+a:span[0]+b]), ";{}") {
+		if a, b, ok := spanExpr(src[span[0]:span[1]]); ok && !anyOutsideStrings(src[span[0]+a:span[0]+b], ";{}") {
 			// (a span holding a ; or a brace is no expression: the text between a Python
 			// format template's escaped braces, "server {{ listen {PORT}; ... }}")
 			freeNames(src[span[0]+a:span[0]+b], func(name string, off int) {
